@@ -1,0 +1,5 @@
+"""Allow `python -m pnp`."""
+
+from pnp.cli import main
+
+raise SystemExit(main())

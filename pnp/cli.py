@@ -1,0 +1,116 @@
+"""The `pnp` command: validate, build, referee.
+
+Imports stay light: each subcommand imports its own machinery on demand, so `pnp referee`
+and `pnp validate` never load reportlab. Every user error is printed as readable lines with
+the exit status of its kind; no traceback reaches the user (set PNP_DEBUG=1 to see one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Sequence
+
+from pnp import __version__
+from pnp.errors import PnpError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.run(args)
+    except PnpError as error:
+        for line in error.lines():
+            print(line, file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as error:  # a bug in pnp, not in the user's input
+        if os.environ.get("PNP_DEBUG"):
+            raise
+        print(f"pnp: internal error: {type(error).__name__}: {error} (set PNP_DEBUG=1 for details)", file=sys.stderr)
+        return 3
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pnp", description="Print-and-play kit for stock-market board games.")
+    parser.add_argument("--version", action="version", version=f"pnp {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    validate = commands.add_parser("validate", help="check components.yaml and summarise it")
+    validate.add_argument("spec", nargs="?", help="spec file (default: ./components.yaml, else the bundled one)")
+    validate.set_defaults(run=_validate)
+
+    build = commands.add_parser("build", help="write print-ready PDF/SVG/PNG files and output/manifest.json")
+    build.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    build.add_argument("--out", default="output", help="output folder (default: output)")
+    build.add_argument("--game", action="append", help="build only this game (repeatable)")
+    build.add_argument("--paper", choices=("a4", "letter"), help="override print.paper")
+    build.add_argument("--format", default="pdf", help="comma-separated: pdf,svg,png (default: pdf)")
+    build.add_argument("--duplex", choices=("long", "short", "fold", "none"), help="override print.duplex")
+    build.set_defaults(run=_build)
+
+    referee = commands.add_parser("referee", help="settle disputes: replay a game record through the rules")
+    verbs = referee.add_subparsers(title="referee commands", metavar="VERB")
+    check = verbs.add_parser("check", help="replay RECORD; exit 0 legal, 1 violation, 2 unreadable")
+    check.add_argument("record")
+    check.add_argument("--json", action="store_true", help="answer in JSON (see REFEREE.md)")
+    check.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    check.set_defaults(run=_referee, verb="check")
+    explain = verbs.add_parser("explain", help="replay RECORD printing every step with its rule ID")
+    explain.add_argument("record")
+    explain.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    explain.set_defaults(run=_referee, verb="explain", json=False)
+    new = verbs.add_parser("new", help="print a starter record with the standard setup")
+    new.add_argument("game")
+    new.add_argument("--players", required=True, help="comma-separated names in seating order, e.g. Ana,Ben,Cris")
+    new.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    new.set_defaults(run=_referee, verb="new")
+    referee.set_defaults(run=lambda args: (referee.print_help(), 2)[1])
+    return parser
+
+
+def load_spec(path: str | None):
+    """The validated spec, house-rule values checked against each game's rules module."""
+    from pnp.rules import rulebooks
+    from pnp.spec import load
+
+    return load(path, rulebooks())
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from pnp.spec import default_spec_path
+    from pnp.spec.faces import piece_count
+
+    spec = load_spec(args.spec)
+    print(f"{args.spec or default_spec_path()}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")
+    for game_id, game in spec.games.items():
+        names = ", ".join(a.id for a in game.assets)
+        print(f"{game_id}: {game.title} — {len(game.assets)} {game.asset_key} ({names}), {len(game.components)} components")
+        for component in game.components:
+            print(f"  {component.id:<16} {component.kind:<7} {piece_count(game, component):>4}  {component.name_en or component.name}")
+    return 0
+
+
+def _build(args: argparse.Namespace) -> int:
+    from pnp.build import build_from_args
+
+    return build_from_args(args)
+
+
+def _referee(args: argparse.Namespace) -> int:
+    from pnp.referee import run
+
+    return run(args)
+
+
+def _mm(size: tuple[float, float]) -> str:
+    return f"{size[0]:g}×{size[1]:g} mm"

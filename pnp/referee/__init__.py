@@ -1,0 +1,53 @@
+"""`pnp referee`: settle disputes by replaying a game record through the rules engine.
+
+Never imports the rendering stack: a referee answer must be quick at the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from pnp.errors import PnpError
+from pnp.referee import record as records
+from pnp.referee.replay import referee_for, replay
+from pnp.referee.report import as_json, event_line, verdict
+from pnp.rules import GAMES
+
+
+def run(args: argparse.Namespace) -> int:
+    """Exit 0 all legal, 1 a violation, 2 unreadable record or spec (REFEREE.md)."""
+    from pnp.cli import load_spec
+
+    if args.verb == "new":
+        return _new(args, load_spec)
+    record = records.read(args.record, {game: referee_for(game).KEYS for game in GAMES})
+    spec = load_spec(args.spec)
+    if record.game not in spec.games:
+        raise PnpError(f"{args.record}: the spec has no game {record.game!r}")
+    explain = args.verb == "explain"
+    last_at = [None]
+
+    def show(at: str, event) -> None:
+        if at != last_at[0]:
+            print(f"── {at}")
+            last_at[0] = at
+        print(event_line(event))
+
+    outcome = replay(record, spec.games[record.game], on_event=show if explain else None)
+    if args.json:
+        print(as_json(outcome))
+    else:
+        print(verdict(outcome, args.record))
+    return 0 if outcome.ok else 1
+
+
+def _new(args: argparse.Namespace, load_spec) -> int:
+    if args.game not in GAMES:
+        raise PnpError(f'unknown game "{args.game}" (known: {", ".join(GAMES)})')
+    players = [name.strip() for name in args.players.split(",") if name.strip()]
+    if len(set(players)) != len(players) or not players:
+        raise PnpError("--players needs distinct names, e.g. --players Ana,Ben,Cris")
+    spec = load_spec(args.spec)
+    sys.stdout.write(referee_for(args.game).starter(spec.games[args.game], players))
+    return 0

@@ -1,0 +1,110 @@
+"""Game records: the YAML a table writes down, checked for what every game shares.
+
+Common keys (REFEREE.md): `game`, `players`, `options`, `start`, then `rounds` or `turns`
+(and `deal` for aktsioner). A record that cannot be read — bad YAML, an unknown key, player or
+option, a negative count — is a `RecordError` (exit 2) with file:line:col. Whether the moves
+are *legal* is not decided here: that is the engine's job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from pnp.errors import Issue, RecordError
+from pnp.rules import GAMES, engine
+from pnp.spec.options import check_values, unknown_key_message
+from pnp.spec.source import PathKey, Source, SourceError, format_path, load_file, load_text
+
+COMMON_KEYS = ("game", "players", "options", "start")
+
+
+@dataclass(frozen=True)
+class Record:
+    """A parsed record: the common keys checked, the rest left to the game's referee."""
+
+    game: str
+    players: tuple[str, ...]
+    options: Mapping[str, Any]  # only the options the record sets, checked and normalised
+    source: Source = field(repr=False)
+
+    def issue(self, path: PathKey, message: str, *, key: bool = False) -> Issue:
+        return self.source.issue(path, message, key=key)
+
+    def line(self, path: PathKey) -> int:
+        return self.source.position(path)[0]
+
+    def get(self, path: PathKey, default: Any = None) -> Any:
+        return self.source.get(path, default)
+
+
+def read(path: str | Path, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
+    """Load a record file. `game_keys` gives, per game, the keys allowed beyond the common ones."""
+    try:
+        source = load_file(path)
+    except SourceError as error:
+        raise RecordError(error.issues) from None
+    return parse(source, game_keys)
+
+
+def reads(text: str, game_keys: Mapping[str, tuple[str, ...]], file: str = "<record>") -> Record:
+    try:
+        source = load_text(text, file)
+    except SourceError as error:
+        raise RecordError(error.issues) from None
+    return parse(source, game_keys)
+
+
+def parse(source: Source, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
+    data = source.data
+    if not isinstance(data, dict):
+        raise RecordError([source.issue((), "a record is a mapping with `game`, `players` and the moves")])
+    game = data.get("game")
+    if game is None:
+        raise RecordError([source.issue((), f'missing "game" (one of: {", ".join(GAMES)})')])
+    if game not in GAMES:
+        raise RecordError([source.issue(("game",), unknown_key_message(game, list(GAMES), "game"))])
+    issues = list(_unknown_keys(source, data, COMMON_KEYS + game_keys.get(game, ())))
+    players, player_issues = _players(source, data.get("players"))
+    issues += player_issues
+    options: dict[str, Any] = {}
+    raw_options = data.get("options", {})
+    if raw_options is None:
+        raw_options = {}
+    if not isinstance(raw_options, dict):
+        issues.append(source.issue(("options",), "expected a mapping of house rules, e.g. {rounds: 5}"))
+    else:
+        options, problems = check_values(raw_options, engine(game).RULEBOOK, in_spec=False)
+        unknown = [(k, m) for k, m in problems if m.startswith("unknown")]
+        issues += [source.issue(("options", k), m, key=(k, m) in unknown) for k, m in problems]
+    if issues:
+        raise RecordError(sorted(issues, key=lambda i: (i.line, i.col)))
+    return Record(game, players, options, source)
+
+
+def _unknown_keys(source: Source, data: dict, allowed: Iterable[str]) -> Iterable[Issue]:
+    allowed = list(allowed)
+    for key in data:
+        if key not in allowed:
+            yield source.issue((key,), unknown_key_message(key, allowed, "key"), key=True)
+
+
+def _players(source: Source, value: Any) -> tuple[tuple[str, ...], list[Issue]]:
+    if value is None:
+        return (), [source.issue((), 'missing "players" (seating order, e.g. [Ana, Ben, Cris])')]
+    if not isinstance(value, tuple) or not value:
+        return (), [source.issue(("players",), "expected a list of names in seating order, e.g. [Ana, Ben, Cris]")]
+    issues, seen = [], set()
+    for index, name in enumerate(value):
+        if not isinstance(name, str) or not name.strip():
+            issues.append(source.issue(("players", index), f"a player name must be text, got {name!r}"))
+        elif name in seen:
+            issues.append(source.issue(("players", index), f'"{name}" is listed twice; names must be unique'))
+        seen.add(name)
+    return tuple(str(name) for name in value), issues
+
+
+def where(path: PathKey) -> str:
+    """The `at` of the JSON answer: 'rounds[2].declare.Ben'."""
+    return format_path(path)

@@ -1,0 +1,122 @@
+"""Replaying a record through a rules engine, stopping at the first violation.
+
+Each game's referee module (`pnp.referee.<game>`) turns its part of the record into steps and
+drives its engine; this module is the loop they share, so the answer has one shape for all
+games (REFEREE.md): ok, checked, violation, state, events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any, Callable, Iterable, Protocol
+
+from pnp.referee.record import Record
+from pnp.rules.base import Event, Violation
+from pnp.spec.model import Game
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of the record: where it is, and what the game's referee will apply."""
+
+    at: str  # path in the record, e.g. "rounds[2].declare.Ben"
+    line: int
+    action: Any
+
+
+class StepViolation(Exception):
+    """A violation found inside a step at a more precise place (e.g. one bid of an auction)."""
+
+    def __init__(self, violation: Violation, at: str, line: int, state: Any = None, events: Iterable[Event] = ()):
+        self.violation, self.at, self.line = violation, at, line
+        self.state = state  # the position in which the illegal action was tried, if not the step's
+        self.events = tuple(events)  # events applied inside the step before the violation
+        super().__init__(str(violation))
+
+
+class GameReferee(Protocol):
+    """What `pnp.referee.<game>` provides."""
+
+    KEYS: tuple[str, ...]  # record keys beyond the common ones, e.g. ("rounds",)
+
+    def setup(self, record: Record, game: Game) -> tuple[Any, list[Event]]:
+        """The starting position (standard setup overlaid with `start`/`deal`).
+        Raises RecordError for unreadable parts; Violation (at "start") or StepViolation
+        (at "deal", say) for a setup that breaks a rule."""
+
+    def steps(self, record: Record) -> list[Step]:
+        """Every action in record order. Raises RecordError (all issues at once)."""
+
+    def apply(self, state: Any, step: Step) -> tuple[Any, list[Event]]:
+        """Apply one step. Raises Violation (or StepViolation), or RecordError when the record
+        lacks something only replay reveals (an auction with no bids)."""
+
+    def state_json(self, state: Any) -> dict[str, Any]: ...
+
+    def starter(self, game: Game, players: list[str]) -> str:
+        """A starter record (YAML text) with the standard setup written out."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    at: str
+    line: int
+    rule: str
+    message: str
+
+
+@dataclass
+class Outcome:
+    game: str
+    ok: bool = True
+    checked: int = 0
+    violation: Verdict | None = None
+    state: Any = None
+    events: list[tuple[str, Event]] = field(default_factory=list)  # (step `at`, event)
+
+
+def referee_for(game: str) -> GameReferee:
+    return import_module(f"pnp.referee.{game}")  # type: ignore[return-value]
+
+
+def replay(record: Record, game: Game, on_event: Callable[[str, Event], None] | None = None) -> Outcome:
+    """Apply every step; on the first violation stop and say where, which rule and why."""
+    referee = referee_for(record.game)
+    outcome = Outcome(record.game)
+
+    def emit(at: str, events: Iterable[Event]) -> None:
+        for event in events:
+            outcome.events.append((at, event))
+            if on_event:
+                on_event(at, event)
+
+    steps = referee.steps(record)  # record errors surface before anything is applied
+    try:
+        state, events = referee.setup(record, game)
+    except StepViolation as stop:  # e.g. at "deal", or "start.players.Ana"
+        return _stopped(outcome, stop.at, stop.line, stop.violation)
+    except Violation as violation:
+        return _stopped(outcome, "start", record.line(("start",)), violation)
+    outcome.state = state
+    emit("start", events)
+    for step in steps:
+        try:
+            state, events = referee.apply(state, step)
+        except StepViolation as stop:
+            emit(stop.at, stop.events)
+            if stop.state is not None:
+                outcome.state = stop.state
+            return _stopped(outcome, stop.at, stop.line, stop.violation)
+        except Violation as violation:
+            return _stopped(outcome, step.at, step.line, violation)
+        outcome.state = state
+        outcome.checked += 1
+        emit(step.at, events)
+    return outcome
+
+
+def _stopped(outcome: Outcome, at: str, line: int, violation: Violation) -> Outcome:
+    outcome.ok = False
+    outcome.violation = Verdict(at, line, violation.rule, violation.message)
+    return outcome

@@ -1,0 +1,47 @@
+"""What every rules engine shares: events, violations, and option resolution.
+
+Engines are pure: immutable state in, new state and events out, no I/O. A step that breaks a
+rule raises `Violation` carrying the rule ID and one sentence with the numbers, so the referee
+can cite it verbatim.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from pnp.spec.model import Game
+from pnp.spec.options import Rulebook, check_values
+
+
+@dataclass(frozen=True)
+class Event:
+    """One applied step, e.g. Event("BOLSA-4.2", "SAN: 2 offered, none wanted: 10 → 8")."""
+
+    rule: str
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)  # amounts, for tests and JSON
+
+    def as_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "text": self.text}
+
+
+class Violation(Exception):
+    """An illegal action: the rule it breaks and a sentence with who, what, how much."""
+
+    def __init__(self, rule: str, message: str):
+        self.rule = rule
+        self.message = message
+        super().__init__(f"{rule}: {message}")
+
+
+def resolve_options(
+    rulebook: Rulebook, game: Game, derived: Mapping[str, Any], overrides: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """House-rule values: rulebook defaults < values derived from the spec (tracks, decks)
+    < the spec's `rules` < `overrides` (a referee record's `options`, already checked)."""
+    values = rulebook.defaults()
+    values.update(derived)
+    values.update(check_values(game.rules, rulebook, in_spec=True, game=game)[0])
+    values.update(overrides or {})
+    return values

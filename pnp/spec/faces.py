@@ -1,0 +1,137 @@
+"""Expanding card and token entries into concrete pieces.
+
+An entry such as `{for_each: asset, count: 18, value: "{id}"}` stands for 18 cards per
+company. Generators draw the expanded pieces and rules engines count them, so a deck's
+composition is read from one place. Text fields are Python format templates over the asset
+(`{id}`, `{name}`, `{initial}`), the pair (`{a.id}`, `{b.name}`), the game's tracks
+(`{tracks[quote].size}`) and the entry's `data`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, Iterator, Mapping
+
+from pnp.spec.model import Asset, CardEntry, Deck, Face, Game, TokenEntry, Tokens
+
+TEXT_FIELDS = ("value", "other", "title", "subtitle", "text", "corner")
+
+
+class TemplateError(ValueError):
+    """A template names a placeholder that does not exist; `field` is the face field."""
+
+    def __init__(self, field_name: str, message: str, location: tuple = ()):
+        self.field = field_name
+        self.location = location  # e.g. ("cards", 2) or ("tokens", 0, "back"), set by the expanders
+        super().__init__(message)
+
+    def at(self, *location: Any) -> "TemplateError":
+        return TemplateError(self.field, str(self), location)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One printed side with every template filled in."""
+
+    asset: Asset | None
+    value: str = ""
+    other: str = ""
+    title: str = ""
+    subtitle: str = ""
+    text: str = ""
+    corner: str = ""
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One physical card or token: its front, its own back (None = the deck's common back)."""
+
+    front: Side
+    back: Side | None
+    data: Mapping[str, Any] = field(default_factory=dict)
+    entry: int = 0  # index of the entry it came from, for error messages
+    asset: Asset | None = None  # the asset of `for_each: asset`, if any
+
+
+def contexts(game: Game, entry: CardEntry | TokenEntry) -> Iterator[tuple[dict[str, Any], Asset | None]]:
+    """One template context per expansion of `for_each` (once when it is not set)."""
+    base = {"game": game, "tracks": game.tracks, **entry.data}
+    if entry.for_each == "asset":
+        for index, asset in enumerate(game.assets, 1):
+            yield {**base, **asset.model_dump(), "asset": asset, "index": index}, asset
+    elif entry.for_each == "pair":
+        for index, (a, b) in enumerate(combinations(game.assets, 2), 1):
+            yield {**base, "a": a, "b": b, "index": index}, None
+    else:
+        yield {**base, "index": 1}, None
+
+
+def fill(template: str, context: Mapping[str, Any], field_name: str) -> str:
+    try:
+        return template.format_map(context)
+    except KeyError as error:
+        known = sorted(k for k in context if not k.startswith("_"))
+        raise TemplateError(field_name, f"unknown placeholder {{{error.args[0]}}} (known: {', '.join(known)})") from None
+    except (AttributeError, IndexError, ValueError, TypeError) as error:
+        raise TemplateError(field_name, f"cannot fill template {template!r}: {error}") from None
+
+
+def side(game: Game, face: Face, context: Mapping[str, Any], default_asset: Asset | None) -> Side:
+    texts = {name: fill(getattr(face, name) or "", context, name) for name in TEXT_FIELDS}
+    asset = default_asset
+    if face.asset is not None:
+        asset_id = fill(face.asset, context, "asset")
+        asset = next((a for a in game.assets if a.id == asset_id), None)
+        if asset is None:
+            known = ", ".join(a.id for a in game.assets)
+            raise TemplateError("asset", f'unknown asset "{asset_id}" (known: {known})')
+    if not texts["corner"] and face.corner is None:
+        texts["corner"] = texts["value"]
+    return Side(asset=asset, **texts)
+
+
+def deck_pieces(game: Game, deck: Deck) -> tuple[Piece, ...]:
+    """Every card of the deck, in entry order (copies adjacent)."""
+    pieces = []
+    for index, entry in enumerate(deck.cards):
+        for context, asset in contexts(game, entry):
+            try:
+                front = side(game, entry, context, asset)
+            except TemplateError as error:
+                raise error.at("cards", index) from None
+            pieces += [Piece(front, None, entry.data, index, asset)] * entry.count
+    return tuple(pieces)
+
+
+def token_pieces(game: Game, tokens: Tokens) -> tuple[Piece, ...]:
+    pieces = []
+    for index, entry in enumerate(tokens.tokens):
+        for context, asset in contexts(game, entry):
+            try:
+                front = side(game, entry.front, context, asset)
+            except TemplateError as error:
+                raise error.at("tokens", index, "front") from None
+            try:
+                back = side(game, entry.back, context, asset) if entry.back else None
+            except TemplateError as error:
+                raise error.at("tokens", index, "back") from None
+            pieces += [Piece(front, back, entry.data, index, asset)] * entry.count
+    return tuple(pieces)
+
+
+def piece_count(game: Game, component: Any) -> int:
+    """How many physical pieces a component makes: 90 for a 90-card deck, 6 for six mats."""
+    from pnp.spec.model import Form, Money
+
+    if isinstance(component, Deck):
+        count = len(deck_pieces(game, component))
+    elif isinstance(component, Tokens):
+        count = len(token_pieces(game, component))
+    elif isinstance(component, Money):
+        count = sum(b.count for b in component.bills) * (len(game.assets) if component.for_each else 1)
+    elif isinstance(component, Form):
+        count = max(1, len(component.players))
+    else:
+        count = 1
+    return count * component.copies

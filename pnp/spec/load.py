@@ -1,0 +1,289 @@
+"""components.yaml → validated `Spec`, or one `SpecError` listing every problem with its place.
+
+Three passes, each reporting all it finds: the YAML itself (syntax, duplicate keys, tags), the
+shape (pydantic, errors mapped back to line and column), then meaning (duplicate ids,
+references to unknown ids, house-rule values, templates).
+"""
+
+from __future__ import annotations
+
+import typing
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from pydantic import BaseModel, ValidationError
+
+from pnp.errors import Issue, SpecError
+from pnp.spec.faces import TemplateError, deck_pieces, token_pieces
+from pnp.spec.model import Board, Deck, Game, Spec, Tokens, check_id
+from pnp.spec.options import Rulebook, check_values, unknown_key_message
+from pnp.spec.source import Source, SourceError, format_path, load_file, load_text
+
+SPEC_NAME = "components.yaml"
+
+
+def default_spec_path() -> Path:
+    """`./components.yaml` when there is one, else the copy bundled with the package."""
+    local = Path.cwd() / SPEC_NAME
+    if local.is_file():
+        return local
+    return Path(str(resources.files("pnp") / "data" / SPEC_NAME))
+
+
+def load(path: str | Path | None = None, rulebooks: Mapping[str, Rulebook] | None = None) -> Spec:
+    """Load and validate a spec file (default: `default_spec_path()`)."""
+    path = Path(path) if path is not None else default_spec_path()
+    try:
+        source = load_file(path, _display_name(path))
+    except SourceError as error:
+        raise SpecError(error.issues) from None
+    return validate(source, rulebooks or {})
+
+
+def loads(text: str, rulebooks: Mapping[str, Rulebook] | None = None, file: str = SPEC_NAME) -> Spec:
+    """Validate spec text (for tests and tools)."""
+    try:
+        source = load_text(text, file)
+    except SourceError as error:
+        raise SpecError(error.issues) from None
+    return validate(source, rulebooks or {})
+
+
+def validate(source: Source, rulebooks: Mapping[str, Rulebook]) -> Spec:
+    if not isinstance(source.data, dict):
+        raise SpecError([source.issue((), "expected a mapping with `print` and `games` at the top")])
+    try:
+        spec = Spec.model_validate(source.data)
+    except ValidationError as error:
+        raise SpecError(_shape_issues(source, error)) from None
+    issues = list(_meaning_issues(source, spec, rulebooks))
+    if issues:
+        raise SpecError(issues)
+    return spec
+
+
+def _display_name(path: Path) -> str:
+    """Paths under the working folder print relative (symlinks kept as the user named them)."""
+    try:
+        return str(path.absolute().relative_to(Path.cwd().absolute()))
+    except ValueError:
+        return str(path)
+
+
+# --- pass 2: shape ------------------------------------------------------------------------
+
+_MESSAGES = {
+    "missing": "required field is missing",
+    "string_type": "expected text",
+    "int_type": "expected a whole number",
+    "int_from_float": "expected a whole number",
+    "int_parsing": "expected a whole number",
+    "float_type": "expected a number",
+    "float_parsing": "expected a number",
+    "bool_type": "expected true or false",
+    "tuple_type": "expected a list",
+    "list_type": "expected a list",
+    "dict_type": "expected a mapping (key: value lines)",
+    "model_type": "expected a mapping (key: value lines)",
+    "model_attributes_type": "expected a mapping (key: value lines)",
+}
+
+
+def _shape_issues(source: Source, error: ValidationError) -> list[Issue]:
+    issues, seen = [], set()
+    for item in error.errors(include_url=False):
+        path, model = _data_path(source.data, item["loc"])
+        if item["type"] == "too_short" and len(source.get(path) or ()) >= item["ctx"]["min_length"]:
+            continue  # pydantic also reports a list as too short when one of its items is invalid
+        issue = _shape_issue(source, path, model, item)
+        if (issue.line, issue.col, issue.path) not in seen:  # unions repeat one error per member
+            seen.add((issue.line, issue.col, issue.path))
+            issues.append(issue)
+    return sorted(issues, key=lambda i: (i.line, i.col))
+
+
+def _shape_issue(source: Source, path: tuple, model: Any, item: dict) -> Issue:
+    kind, given = item["type"], item.get("input")
+    ctx = item.get("ctx") or {}
+    if kind == "extra_forbidden":
+        known = list(_aliases(model)) if model else []
+        return source.issue(path, unknown_key_message(path[-1], known), key=True)
+    if kind == "missing":
+        return source.issue(path[:-1], f'required field "{path[-1]}" is missing')
+    if kind in ("union_tag_invalid", "union_tag_not_found"):
+        tags = [t.strip(" '") for t in str(ctx.get("expected_tags", "")).split(",")]
+        if kind == "union_tag_not_found":
+            return source.issue(path, f'missing "kind" (one of: {", ".join(tags)})')
+        return source.issue(path + ("kind",), unknown_key_message(ctx.get("tag"), tags, "kind"))
+    if kind == "value_error":
+        message = str(ctx.get("error", item["msg"]))
+    elif kind == "literal_error":
+        message = f"expected one of {ctx.get('expected')}; got {_show(given)}"
+    elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+        relation = {"greater_than_equal": "at least", "greater_than": "more than",
+                    "less_than_equal": "at most", "less_than": "less than"}[kind]
+        limit = next(iter(ctx.values()))
+        message = f"must be {relation} {limit}, got {_show(given)}"
+    elif kind in ("too_short", "too_long"):
+        message = item["msg"].replace("Tuple", "List").replace("Dictionary", "Mapping")
+    elif kind in _MESSAGES:
+        message = _MESSAGES[kind] + ("" if kind == "missing" else f", got {_show(given)}")
+    else:
+        message = item["msg"]
+    return source.issue(path, message)
+
+
+def _data_path(data: Any, loc: tuple) -> tuple[tuple, Any]:
+    """Drop pydantic's union-tag steps from `loc`, and find the model the last key belongs to."""
+    path: list[Any] = []
+    node: Any = data
+    model: Any = Spec
+    owner: Any = None
+    for step in loc:
+        if isinstance(node, dict) and step in node:
+            path.append(step)
+            owner, model = model, _field_type(model, step)
+            node = node[step]
+        elif isinstance(node, (list, tuple)) and isinstance(step, int) and 0 <= step < len(node):
+            path.append(step)
+            model = _item_type(model)
+            node = node[step]
+        elif isinstance(node, dict) and isinstance(step, str) and "kind" in node and step == node["kind"]:
+            model = _union_member(model, step)  # the tagged-union step of a component
+        elif isinstance(step, str) and step.startswith(("function-", "tagged-union", "nullable")):
+            continue
+        else:
+            path.append(step)
+            node = None
+    owner = _model_in(owner)
+    return tuple(path), owner
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    return next((t for t in _unwrap(annotation) if isinstance(t, type) and issubclass(t, BaseModel)), None)
+
+
+def _aliases(model: type[BaseModel]) -> Iterable[str]:
+    for name, info in model.model_fields.items():
+        yield info.alias or name
+
+
+def _unwrap(annotation: Any) -> list[Any]:
+    """The concrete types inside Optional/Union/Annotated."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _unwrap(typing.get_args(annotation)[0])
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        return [t for arg in typing.get_args(annotation) for t in _unwrap(arg)]
+    return [annotation]
+
+
+def _field_type(model: Any, key: Any) -> Any:
+    for candidate in _unwrap(model):
+        if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+            for name, info in candidate.model_fields.items():
+                if key in (name, info.alias):
+                    return info.annotation
+        if typing.get_origin(candidate) is dict:
+            return typing.get_args(candidate)[1]
+    return None
+
+
+def _item_type(model: Any) -> Any:
+    for candidate in _unwrap(model):
+        if typing.get_origin(candidate) in (tuple, list):
+            return typing.get_args(candidate)[0]
+    return None
+
+
+def _union_member(model: Any, tag: str) -> Any:
+    for candidate in _unwrap(model):
+        if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+            kind = candidate.model_fields.get("kind")
+            if kind is not None and tag in typing.get_args(kind.annotation):
+                return candidate
+    return model
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if value is None:
+        return "nothing"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return str(value)
+
+
+# --- pass 3: meaning ----------------------------------------------------------------------
+
+
+def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook]) -> Iterable[Issue]:
+    for game_id, game in spec.games.items():
+        where = ("games", game_id)
+        try:
+            check_id(game_id)
+        except ValueError as error:
+            yield source.issue(where, str(error), key=True)
+        assets = where + (game.asset_key,)
+        yield from _duplicates(source, assets, [a.id for a in game.assets], "id")
+        yield from _duplicates(source, where + ("components",), [c.id for c in game.components], "id")
+        yield from _rules_issues(source, where, game, rulebooks.get(game_id))
+        for index, component in enumerate(game.components):
+            yield from _component_issues(source, where + ("components", index), game, component, rulebooks.get(game_id))
+
+
+def _duplicates(source: Source, path: tuple, ids: list[str], key: str) -> Iterable[Issue]:
+    counts = Counter(ids)
+    seen: set[str] = set()
+    for index, value in enumerate(ids):
+        if counts[value] > 1 and value in seen:
+            first = ids.index(value)
+            yield source.issue(path + (index, key), f'duplicate id "{value}" (also {format_path(path + (first,))})')
+        seen.add(value)
+
+
+def _rules_issues(source: Source, where: tuple, game: Game, rulebook: Rulebook | None) -> Iterable[Issue]:
+    if rulebook is None:
+        if game.rules:
+            yield source.issue(where + ("rules",), "this game has no rules engine, so `rules` cannot be checked; remove it")
+        return
+    _, problems = check_values(game.rules, rulebook, in_spec=True, game=game)
+    for key, message in problems:
+        yield source.issue(where + ("rules", key), message, key=message.startswith("unknown"))
+
+
+def _component_issues(source: Source, where: tuple, game: Game, component: Any, rulebook: Rulebook | None) -> Iterable[Issue]:
+    try:
+        if isinstance(component, Deck):
+            deck_pieces(game, component)
+        elif isinstance(component, Tokens):
+            token_pieces(game, component)
+    except TemplateError as error:
+        yield _template_issue(source, where, component, error)
+    if isinstance(component, Board):
+        tables = rulebook.tables if rulebook else ()
+        for index, section in enumerate(component.sections):
+            here = where + ("sections", index)
+            if section.track is not None and section.track not in game.tracks:
+                yield source.issue(here + ("track",), unknown_key_message(section.track, list(game.tracks), "track"))
+            for name in ("table", "marks"):
+                value = getattr(section, name)
+                if value is not None and value not in tables:
+                    yield source.issue(here + (name,), unknown_key_message(value, list(tables), "table"))
+    for index, section in enumerate(getattr(component, "sections", ())):
+        table = getattr(section, "table", None)
+        if not isinstance(component, Board) and table is not None:
+            tables = rulebook.tables if rulebook else ()
+            if table not in tables:
+                yield source.issue(where + ("sections", index, "table"), unknown_key_message(table, list(tables), "table"))
+
+
+def _template_issue(source: Source, where: tuple, component: Any, error: TemplateError) -> Issue:
+    return source.issue(where + error.location + (error.field,), str(error))

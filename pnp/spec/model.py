@@ -1,0 +1,346 @@
+"""The typed, immutable model of components.yaml.
+
+Field names here are the YAML keys. Everything game-specific is data: a game is assets
+(companies, colours or currencies), named tracks, house-rule values and a list of components
+of a few generic kinds (deck, tokens, money, board, mat, aid, form). Generators draw kinds;
+rules engines read assets, tracks, rules and decks.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict, model_validator
+
+SYMBOLS = ("circle", "square", "triangle", "diamond", "hexagon", "star", "pentagon", "cross")
+PATTERNS = ("none", "hstripes", "vstripes", "diagonal", "antidiagonal", "crosshatch", "dots", "checks", "waves")
+FOR_EACH = ("asset", "pair")
+
+_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}){1,2}$")
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
+_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
+
+
+def _colour(value: str) -> str:
+    if not _HEX.match(value):
+        raise ValueError(f'expected a colour such as "#1f77b4", got "{value}"')
+    if len(value) == 4:
+        value = "#" + "".join(c * 2 for c in value[1:])
+    return value.lower()
+
+
+def check_id(value: str) -> str:
+    """Ids become file names: keep them portable and harmless."""
+    if not _ID.match(value) or value.lower() in _RESERVED:
+        raise ValueError(
+            f"{value!r} cannot be an id: use 1-40 letters, digits, '-' or '_', starting with a letter or digit"
+        )
+    return value
+
+
+def _not_bool(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError(f"expected a number, got {str(value).lower()}")
+    return value
+
+
+Colour = Annotated[str, AfterValidator(_colour)]
+Id = Annotated[str, AfterValidator(check_id)]
+Count = Annotated[int, Strict(), Field(ge=0)]
+PositiveCount = Annotated[int, Strict(), Field(ge=1)]
+Integer = Annotated[int, Strict()]
+Number = Annotated[float, BeforeValidator(_not_bool)]
+Mm = Annotated[float, BeforeValidator(_not_bool), Field(gt=0)]
+Size = tuple[Mm, Mm]
+Scalar = Union[Annotated[bool, Strict()], Integer, Number, str]
+
+
+class Model(BaseModel):
+    """Base of every spec object: immutable, and unknown keys are errors, not silently ignored."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+# --- print settings -----------------------------------------------------------------------
+
+
+class Print(Model):
+    paper: Literal["a4", "letter"] = "a4"
+    margin_mm: Annotated[float, BeforeValidator(_not_bool), Field(ge=0, le=30)] = 5
+    card_mm: Size = (63, 88)
+    bleed_mm: Annotated[float, BeforeValidator(_not_bool), Field(ge=0, le=10)] = 3
+    safe_mm: Annotated[float, BeforeValidator(_not_bool), Field(ge=0, le=15)] = 3.5
+    duplex: Literal["long", "short", "fold", "none"] = "long"
+    back_offset_mm: tuple[Number, Number] = (0, 0)
+    ink_saver: Annotated[bool, Strict()] = False
+
+
+# --- assets and tracks --------------------------------------------------------------------
+
+
+class Asset(Model):
+    """A company, colour or currency: what cards, tokens and board rows are made for."""
+
+    id: Id
+    name: str
+    name_en: str = ""
+    color: Colour
+    symbol: Literal[SYMBOLS]  # type: ignore[valid-type]
+    pattern: Literal[PATTERNS] = "none"  # type: ignore[valid-type]
+    initial: str = ""  # e.g. the Cyrillic initial of a colour
+    sign: str = ""  # e.g. a currency sign
+
+
+class Track(Model):
+    """A row of numbered cells: a price track, a round track, a rate track."""
+
+    from_: Number | None = Field(default=None, alias="from")
+    to: Number | None = None
+    step: Annotated[float, BeforeValidator(_not_bool), Field(gt=0)] = 1
+    values: tuple[Number, ...] | None = None
+    start: Number | None = None
+    labels: dict[Number, str] = {}
+
+    @model_validator(mode="after")
+    def _range_or_values(self) -> "Track":
+        if self.values is None and (self.from_ is None or self.to is None):
+            raise ValueError("give either `from` and `to` (with an optional `step`) or a list of `values`")
+        if self.values is not None and (self.from_ is not None or self.to is not None):
+            raise ValueError("give either `from`/`to` or `values`, not both")
+        if self.values is None and self.to < self.from_:  # type: ignore[operator]
+            raise ValueError(f"`to` ({self.to:g}) is below `from` ({self.from_:g})")
+        if self.values is not None and not self.values:
+            raise ValueError("`values` needs at least one value")
+        cells = self.cells
+        if self.start is not None and self.start not in cells:
+            raise ValueError(f"start {self.start:g} is not a cell of the track")
+        for value in self.labels:
+            if value not in cells:
+                raise ValueError(f"label for {value:g}, which is not a cell of the track")
+        return self
+
+    @property
+    def cells(self) -> tuple[float, ...]:
+        """The value of every cell, in order."""
+        if self.values is not None:
+            return self.values
+        count = int(round((self.to - self.from_) / self.step)) + 1  # type: ignore[operator]
+        return tuple(_clean(self.from_ + i * self.step) for i in range(count))  # type: ignore[operator]
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+
+def _clean(value: float) -> float:
+    """Integral floats print as integers (10, not 10.0) everywhere downstream."""
+    rounded = round(value, 6)
+    return int(rounded) if rounded == int(rounded) else rounded
+
+
+# --- faces: what is printed on one side of a card, token or bill ---------------------------
+
+
+class Face(Model):
+    """One side of a piece. Text fields are templates: `{id}`, `{name}`, `{a.id}`, `{tracks[quote].size}`."""
+
+    asset: str | None = None  # an asset id or a template giving one; sets colour, symbol, pattern
+    value: str = ""  # the one large element (code, number)
+    other: str = ""  # a second value, printed in neutral ink
+    title: str = ""
+    subtitle: str = ""
+    text: str = ""  # small print
+    corner: str | None = None  # corner index; defaults to `value`
+
+
+class CardEntry(Face):
+    """Cards of one face: `count` copies, or `count` per asset / per pair of assets with `for_each`."""
+
+    count: PositiveCount = 1
+    for_each: Literal[FOR_EACH] | None = None  # type: ignore[valid-type]
+    data: dict[str, Scalar] = {}  # values rules engines read; never drawn
+
+
+class TokenEntry(Model):
+    count: PositiveCount = 1
+    for_each: Literal[FOR_EACH] | None = None  # type: ignore[valid-type]
+    front: Face
+    back: Face | None = None
+    data: dict[str, Scalar] = {}
+
+
+class Back(Model):
+    """A deck's common back, symmetric under a half turn."""
+
+    title: str = ""
+    subtitle: str = ""
+    color: Colour = "#4d4d4d"
+    pattern: Literal[PATTERNS] = "diagonal"  # type: ignore[valid-type]
+
+
+class Bill(Model):
+    value: Annotated[float, BeforeValidator(_not_bool), Field(gt=0)]
+    count: Count
+    color: Colour
+    label: str | None = None  # printed instead of the value, e.g. "½"
+
+
+# --- components ---------------------------------------------------------------------------
+
+
+class Component(Model):
+    id: Id
+    name: str
+    name_en: str = ""
+    copies: PositiveCount = 1
+
+
+class Deck(Component):
+    kind: Literal["deck"]
+    size_mm: Size | None = None  # default: print.card_mm
+    back: Back = Back()
+    cards: tuple[CardEntry, ...] = Field(min_length=1)
+
+
+class Tokens(Component):
+    kind: Literal["tokens"]
+    shape: Literal["circle", "square", "rounded"] = "circle"
+    size_mm: Size = (20, 20)
+    tokens: tuple[TokenEntry, ...] = Field(min_length=1)
+
+
+class Money(Component):
+    kind: Literal["money"]
+    size_mm: Size = (100, 50)
+    for_each: Literal["asset"] | None = None
+    currency: str = ""  # template, e.g. "{id}"
+    bills: tuple[Bill, ...] = Field(min_length=1)
+
+
+class BoardSection(Model):
+    title: str = ""
+    title_en: str = ""
+    track: str | None = None  # a game track: one row of cells
+    rows: Literal["single", "each_asset"] = "single"
+    table: str | None = None  # a table computed by the game's rules module
+    marks: str | None = None  # small per-cell notes from the rules module (e.g. starting positions)
+
+    @model_validator(mode="after")
+    def _one_content(self) -> "BoardSection":
+        if (self.track is None) == (self.table is None):
+            raise ValueError("a board section shows either a `track` or a `table`")
+        return self
+
+
+class Board(Component):
+    kind: Literal["board"]
+    cell_mm: Annotated[float, BeforeValidator(_not_bool), Field(ge=12, le=60)] = 14
+    sections: tuple[BoardSection, ...] = Field(min_length=1)
+
+
+class Zone(Model):
+    label: str
+    title: str
+    title_en: str = ""
+
+
+class Mat(Component):
+    kind: Literal["mat"]
+    zones: tuple[tuple[Zone, ...], ...] = Field(min_length=1)  # rows top to bottom
+    zone_mm: Size | None = None  # default: the card size plus a border
+    notes_title: str = ""
+    notes: tuple[str, ...] = ()
+
+
+class AidSection(Model):
+    heading: str = ""
+    heading_en: str = ""
+    lines: tuple[str, ...] = ()  # **bold** marks the numbers that matter
+    table: str | None = None
+
+
+class Aid(Component):
+    kind: Literal["aid"]
+    sections: tuple[AidSection, ...] = Field(min_length=1)
+
+
+class FormColumn(Model):
+    title: str = ""
+    title_en: str = ""
+    width_mm: Mm | None = None
+    for_each: Literal["asset", "player"] | None = None
+    columns: tuple["FormColumn", ...] = ()  # sub-columns, repeated per asset or player
+
+
+class Form(Component):
+    kind: Literal["form"]
+    size_mm: Size | None = None  # default: the printable page
+    players: tuple[PositiveCount, ...] = ()  # one variant per player count
+    row_mm: Annotated[float, BeforeValidator(_not_bool), Field(ge=7, le=40)] = 8
+    rows: PositiveCount | None = None  # default: as many as fit
+    columns: tuple[FormColumn, ...] = Field(min_length=1)
+
+
+AnyComponent = Annotated[Union[Deck, Tokens, Money, Board, Mat, Aid, Form], Field(discriminator="kind")]
+COMPONENT_KINDS = ("deck", "tokens", "money", "board", "mat", "aid", "form")
+
+
+# --- games and the whole spec -------------------------------------------------------------
+
+
+class Players(Model):
+    min: PositiveCount
+    max: PositiveCount
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Players":
+        if self.max < self.min:
+            raise ValueError(f"max ({self.max}) is below min ({self.min})")
+        return self
+
+
+ASSET_KEYS = ("companies", "colours", "currencies")
+
+
+class Game(Model):
+    title: str
+    title_en: str = ""
+    language: str = "en"
+    players: Players
+    companies: tuple[Asset, ...] | None = None
+    colours: tuple[Asset, ...] | None = None
+    currencies: tuple[Asset, ...] | None = None
+    tracks: dict[str, Track] = {}
+    rules: dict[str, Any] = {}  # house-rule values, checked against the game's rules module
+    components: tuple[AnyComponent, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _one_asset_list(self) -> "Game":
+        given = [key for key in ASSET_KEYS if getattr(self, key) is not None]
+        if len(given) != 1:
+            raise ValueError("a game lists exactly one of `companies`, `colours` or `currencies`")
+        if not getattr(self, given[0]):
+            raise ValueError(f"`{given[0]}` needs at least one entry")
+        return self
+
+    @property
+    def asset_key(self) -> str:
+        return next(key for key in ASSET_KEYS if getattr(self, key) is not None)
+
+    @property
+    def assets(self) -> tuple[Asset, ...]:
+        """Companies, colours or currencies, in board order."""
+        return getattr(self, self.asset_key)
+
+    def asset(self, asset_id: str) -> Asset:
+        return next(a for a in self.assets if a.id == asset_id)
+
+    def component(self, component_id: str) -> Any:
+        return next(c for c in self.components if c.id == component_id)
+
+
+class Spec(Model):
+    version: Literal[1] = 1
+    print: Print = Print()
+    games: dict[str, Game] = Field(min_length=1)

@@ -1,0 +1,111 @@
+"""House-rule options: how a rules module declares them and how values are checked.
+
+The spec layer knows no game, so each rules module hands over a `Rulebook` (its options, with
+defaults and allowed values, and the names of the tables it can compute for printed aids).
+components.yaml and referee records are checked against the same rulebook.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+
+@dataclass(frozen=True)
+class Option:
+    """One house rule or parameter, named as in rules/<game>.md."""
+
+    name: str
+    default: Any
+    rule: str  # the rule ID it belongs to, e.g. "BOLSA-3.2.5"
+    choices: tuple[Any, ...] | None = None  # the allowed values, when they are a short list
+    minimum: float | None = None
+    maximum: float | None = None
+    parse: Callable[[Any, Any], Any] | None = None  # (value, game or None) -> normalised; raises ValueError
+    set_by: str | None = None  # where components.yaml sets it instead (a track, a deck)
+
+    def check(self, value: Any, game: Any = None) -> Any:
+        """The normalised value, or ValueError with a sentence a user can act on."""
+        if self.parse is not None:
+            return self.parse(value, game)
+        if self.choices is not None:
+            if value not in self.choices or isinstance(value, bool) != isinstance(self.choices[0], bool):
+                allowed = ", ".join(_show(c) for c in self.choices)
+                raise ValueError(f"expected one of {allowed}; got {_show(value)}")
+            return value
+        expected = type(self.default)
+        if expected is bool:
+            if not isinstance(value, bool):
+                raise ValueError(f"expected true or false, got {_show(value)}")
+        elif expected in (int, float):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"expected a number, got {_show(value)}")
+            if expected is int and value != int(value):
+                raise ValueError(f"expected a whole number, got {_show(value)}")
+            if self.minimum is not None and value < self.minimum:
+                raise ValueError(f"must be at least {self.minimum:g}, got {value:g}")
+            if self.maximum is not None and value > self.maximum:
+                raise ValueError(f"must be at most {self.maximum:g}, got {value:g}")
+            value = int(value) if expected is int else value
+        elif expected is str and not isinstance(value, str):
+            raise ValueError(f"expected text, got {_show(value)}")
+        return value
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    """What a rules module tells the spec and the referee about itself."""
+
+    game: str
+    options: tuple[Option, ...]
+    tables: tuple[str, ...] = ()  # names usable as `table:` / `marks:` in components
+
+    def option(self, name: str) -> Option | None:
+        return next((o for o in self.options if o.name == name), None)
+
+    def defaults(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options}
+
+
+def check_values(
+    values: Mapping[str, Any], rulebook: Rulebook, *, in_spec: bool, game: Any = None
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """Normalised values and a list of (key, message) problems.
+
+    `in_spec` forbids options that components.yaml sets elsewhere (a track's start, a deck):
+    the printed components and the refereed rules must read the same number.
+    """
+    checked: dict[str, Any] = {}
+    problems: list[tuple[str, str]] = []
+    for key, value in values.items():
+        option = rulebook.option(key)
+        if option is None:
+            problems.append((key, unknown_key_message(key, [o.name for o in rulebook.options], "option")))
+            continue
+        if in_spec and option.set_by:
+            problems.append((key, f"set by {option.set_by} in components.yaml, so the board and the rules agree"))
+            continue
+        try:
+            checked[key] = option.check(value, game)
+        except ValueError as error:
+            problems.append((key, f"{error} ({option.rule})"))
+    return checked, problems
+
+
+def unknown_key_message(key: Any, known: list[str], what: str = "field") -> str:
+    """'unknown field "colr" (did you mean "color"?)', or the list of known names when short."""
+    close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+    if close:
+        return f'unknown {what} "{key}" (did you mean "{close[0]}"?)'
+    if known and len(known) <= 12:
+        return f'unknown {what} "{key}" (known: {", ".join(known)})'
+    return f'unknown {what} "{key}"'
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)

@@ -1,0 +1,246 @@
+"""Safe YAML loading that remembers where every value came from.
+
+PyYAML's safe loader silently accepts duplicate keys, expands alias bombs and loses the line
+of each value once constructed. We compose the node graph ourselves instead: only plain data
+(mappings, sequences, strings, numbers, booleans, null) is built, duplicate keys and foreign
+tags are rejected, alias expansion is bounded, and every value keeps its line and column so
+that later validation can point at it. Sequences become tuples: loaded data is immutable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+import yaml
+
+from pnp.errors import Issue
+
+try:  # libyaml is much faster when present; marks are identical
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on how PyYAML was built
+    _Loader = yaml.SafeLoader
+
+PathKey = tuple[Any, ...]
+MAX_NODES = 200_000  # far above any real spec, far below an alias bomb
+MAX_BYTES = 20_000_000
+
+_TAG = "tag:yaml.org,2002:"
+_SCALARS = {"str", "int", "float", "bool", "null"}
+
+
+class SourceError(Exception):
+    """Raised with the located issues of an unreadable document."""
+
+    def __init__(self, issues: list[Issue]):
+        self.issues = issues
+        super().__init__("\n".join(map(str, issues)))
+
+
+@dataclass(frozen=True)
+class Source:
+    """Plain data loaded from a YAML file, with the position of every value and key."""
+
+    data: Any
+    file: str
+    values: Mapping[PathKey, tuple[int, int]] = field(default_factory=dict)
+    keys: Mapping[PathKey, tuple[int, int]] = field(default_factory=dict)
+
+    def position(self, path: PathKey, *, key: bool = False) -> tuple[int, int]:
+        """1-based (line, col) of the value (or of its key) at `path`, else of its nearest parent."""
+        path = tuple(path)
+        while True:
+            table = self.keys if key else self.values
+            if path in table:
+                return table[path]
+            if path in self.values:
+                return self.values[path]
+            if not path:
+                return (1, 1)
+            path = path[:-1]
+
+    def issue(self, path: PathKey, message: str, *, key: bool = False) -> Issue:
+        line, col = self.position(path, key=key)
+        return Issue(self.file, line, col, format_path(path), message)
+
+    def get(self, path: PathKey, default: Any = None) -> Any:
+        node = self.data
+        for part in path:
+            try:
+                node = node[part]
+            except (KeyError, IndexError, TypeError):
+                return default
+        return node
+
+
+def format_path(path: PathKey) -> str:
+    """('games', 'bolsa', 'companies', 2, 'color') -> 'games.bolsa.companies[2].color'."""
+    text = ""
+    for part in path:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text
+
+
+def load_text(text: str | bytes, file: str = "<string>") -> Source:
+    """Parse YAML text into a `Source`; raise `SourceError` with located issues."""
+    if isinstance(text, bytes):
+        text = _decode(text, file)
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        message = " ".join(p for p in (error.context, error.problem) if p) or "not valid YAML"
+        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        raise SourceError([Issue(file, line, col, "", f"not valid YAML: {message}")]) from None
+    except yaml.YAMLError as error:  # reader errors (control characters) carry a position too
+        line, col = _reader_position(error)
+        raise SourceError([Issue(file, line, col, "", f"not valid YAML: {error}".splitlines()[0])]) from None
+    if root is None:
+        raise SourceError([Issue(file, 1, 1, "", "the file is empty")])
+    builder = _Builder(file)
+    data = builder.build(root, ())
+    if builder.issues:
+        raise SourceError(builder.issues)
+    return Source(data, file, builder.values, builder.keys)
+
+
+def load_file(path: str | Path, display_name: str | None = None) -> Source:
+    """Read and parse a YAML file; a missing or unreadable file is a located issue too."""
+    path = Path(path)
+    name = display_name or str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise SourceError([Issue(name, 0, 0, "", f"file too large ({size} bytes)")])
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SourceError([Issue(name, 0, 0, "", "no such file")]) from None
+    except IsADirectoryError:
+        raise SourceError([Issue(name, 0, 0, "", "is a folder, expected a YAML file")]) from None
+    except OSError as error:
+        raise SourceError([Issue(name, 0, 0, "", f"cannot read: {error.strerror}")]) from None
+    return load_text(raw, name)
+
+
+def _decode(raw: bytes, file: str) -> str:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        before = raw[: error.start]
+        line = before.count(b"\n") + 1
+        col = error.start - (before.rfind(b"\n") + 1) + 1
+        raise SourceError([Issue(file, line, col, "", "not UTF-8 text (binary data?)")]) from None
+    if "\x00" in text:
+        offset = text.index("\x00")
+        line = text.count("\n", 0, offset) + 1
+        col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        raise SourceError([Issue(file, line, col, "", "contains a NUL byte (binary data?)")])
+    return text
+
+
+def _reader_position(error: yaml.YAMLError) -> tuple[int, int]:
+    position = getattr(error, "position", None)
+    text = getattr(error, "buffer", None) or ""
+    if position is None or not isinstance(text, str):
+        return (0, 0)
+    line = text.count("\n", 0, position) + 1
+    return line, position - (text.rfind("\n", 0, position) + 1) + 1
+
+
+class _Builder:
+    """Turns a composed node graph into plain, immutable data, collecting issues."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.issues: list[Issue] = []
+        self.values: dict[PathKey, tuple[int, int]] = {}
+        self.keys: dict[PathKey, tuple[int, int]] = {}
+        self.count = 0
+        self.open: set[int] = set()  # nodes being built: an alias back into one is a cycle
+
+    def _issue(self, node: yaml.Node, path: PathKey, message: str) -> None:
+        mark = node.start_mark
+        self.issues.append(Issue(self.file, mark.line + 1, mark.column + 1, format_path(path), message))
+
+    def build(self, node: yaml.Node, path: PathKey) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            if self.count == MAX_NODES + 1:
+                self._issue(node, path, f"document expands to more than {MAX_NODES} values (alias bomb?)")
+            return None
+        self.values.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
+        if isinstance(node, yaml.ScalarNode):
+            return self._scalar(node, path)
+        if id(node) in self.open:
+            self._issue(node, path, "an alias refers to a list or mapping that contains it (endless recursion)")
+            return None
+        self.open.add(id(node))
+        try:
+            if isinstance(node, yaml.MappingNode):
+                return self._mapping(node, path)
+            if node.tag != _TAG + "seq":
+                self._issue(node, path, f"unsupported YAML tag {node.tag!r}")
+            return tuple(self.build(item, path + (i,)) for i, item in enumerate(node.value))
+        finally:
+            self.open.discard(id(node))
+
+    def _mapping(self, node: yaml.MappingNode, path: PathKey) -> dict[Any, Any]:
+        if node.tag != _TAG + "map":
+            self._issue(node, path, f"unsupported YAML tag {node.tag!r}")
+        result: dict[Any, Any] = {}
+        for key_node, value_node in self._pairs(node):
+            if self.count > MAX_NODES:
+                break
+            if not isinstance(key_node, yaml.ScalarNode):
+                self._issue(key_node, path, "keys must be plain text, not a list or mapping")
+                continue
+            key = self._scalar(key_node, path)
+            if isinstance(key, (bool, float)) or key is None:
+                key = key_node.value  # `yes:` or `1.5:` as a key means the text
+            if key in result:
+                first = self.keys.get(path + (key,), (0, 0))
+                self._issue(key_node, path + (key,), f"duplicate key {key!r} (first defined at line {first[0]})")
+                continue
+            self.keys[path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            result[key] = self.build(value_node, path + (key,))
+        return result
+
+    def _pairs(self, node: yaml.MappingNode) -> Iterator[tuple[yaml.Node, yaml.Node]]:
+        """Mapping entries with YAML merge keys (`<<: *base`) expanded; explicit keys win."""
+        explicit = [(k, v) for k, v in node.value if k.tag != _TAG + "merge"]
+        names = {k.value for k, _ in explicit if isinstance(k, yaml.ScalarNode)}
+        for key_node, value_node in node.value:
+            if key_node.tag != _TAG + "merge":
+                continue
+            sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+            for source in sources:
+                if not isinstance(source, yaml.MappingNode):
+                    self._issue(source, (), "a merge key (<<) needs a mapping")
+                    continue
+                for k, v in self._pairs(source):
+                    if isinstance(k, yaml.ScalarNode) and k.value not in names:
+                        names.add(k.value)
+                        yield k, v
+        yield from explicit
+
+    def _scalar(self, node: yaml.ScalarNode, path: PathKey) -> Any:
+        kind = node.tag[len(_TAG):] if node.tag.startswith(_TAG) else None
+        if kind == "timestamp" or (kind == "str"):
+            return node.value  # dates stay text: nothing in a spec is a date
+        if kind not in _SCALARS:
+            self._issue(node, path, f"unsupported YAML tag {node.tag!r}")
+            return None
+        try:
+            return yaml.SafeLoader.yaml_constructors[node.tag](_SCALAR_LOADER, node)
+        except (ValueError, yaml.YAMLError):
+            self._issue(node, path, f"cannot read {node.value!r} as {kind}")
+            return None
+
+
+_SCALAR_LOADER = yaml.SafeLoader("")

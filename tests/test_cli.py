@@ -1,0 +1,73 @@
+"""The `pnp` command as a user runs it: exit codes, messages, no tracebacks, light imports."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pnp(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+def test_version():
+    result = pnp("--version")
+    assert result.returncode == 0 and result.stdout.startswith("pnp ")
+
+
+def test_validate_bundled_spec_summarises_games_and_counts(tmp_path):
+    result = pnp("validate", cwd=tmp_path)  # no ./components.yaml here: the bundled one is used
+    assert result.returncode == 0, result.stderr
+    assert "bolsa: Juego de la Bolsa de Valores" in result.stdout
+    assert "shares           deck      90" in result.stdout
+    assert "small_cards      deck      32" in result.stdout
+
+
+def test_local_components_yaml_wins_over_the_bundled_one(tmp_path):
+    text = (ROOT / "components.yaml").read_text(encoding="utf-8").replace("count: 18", "count: 12")
+    (tmp_path / "components.yaml").write_text(text, encoding="utf-8")
+    result = pnp("validate", cwd=tmp_path)
+    assert result.returncode == 0 and "shares           deck      60" in result.stdout
+
+
+def test_broken_spec_exits_2_with_located_lines_and_no_traceback(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text((ROOT / "components.yaml").read_text(encoding="utf-8").replace('"#d55e00", symbol: square', '"blu", symbol: square'))
+    result = pnp("validate", str(bad), cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith("bad.yaml:") and "expected a colour" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_missing_spec_file(tmp_path):
+    result = pnp("validate", "nope.yaml", cwd=tmp_path)
+    assert result.returncode == 2 and result.stderr.strip() == "nope.yaml: no such file"
+
+
+def test_subcommands_have_help():
+    for args in (("build", "--help"), ("referee", "--help"), ("referee", "check", "--help"), ("validate", "--help")):
+        result = pnp(*args)
+        assert result.returncode == 0 and "usage: pnp" in result.stdout
+
+
+def test_validate_does_not_import_the_rendering_stack():
+    code = (
+        "import sys; from pnp.cli import main; rc = main(['validate']);"
+        "heavy = [m for m in ('reportlab', 'svgwrite', 'PIL', 'pypdfium2') if m in sys.modules];"
+        "assert rc == 0 and not heavy, heavy"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_ci_runs_the_readme_test_command():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    block = readme.split("```sh", 1)[1].split("```", 1)[0].strip().splitlines()
+    install_and_build, install_and_test = (line.split("#")[0].strip() for line in block[:2])
+    assert install_and_build == "pip install . && pnp build"
+    assert install_and_test == 'pip install -e ".[test]" && pytest'
+    assert install_and_test in ci.splitlines()
