@@ -45,3 +45,21 @@ def resolve_options(
     values.update(check_values(game.rules, rulebook, in_spec=True, game=game)[0])
     values.update(overrides or {})
     return values
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table computed by a rules module for printing (an aid, a setup diagram).
+
+    Printed components read numbers from the engine instead of retyping them, so an aid can
+    never disagree with the referee.
+    """
+
+    header: tuple[str, ...]  # column headings; header[0] heads the row labels
+    rows: tuple[tuple[str, ...], ...]  # each row: its label, then one cell per other column
+    caption: str = ""  # a short note printed under the table
+
+
+# Small notes on board cells, keyed by (asset id, 0-based cell index): e.g. which pair
+# counters start on that box of a currency's track.
+Marks = Mapping[tuple[str, int], tuple[str, ...]]

@@ -1,0 +1,63 @@
+"""Generators: a kind of component (deck, tokens, money, board, mat, aid, form) → drawings.
+
+Generators know kinds, never games: everything game-specific comes from the spec (and, for
+computed tables such as a penalty table, from the game's rules module). They return either
+`Pieces` — same-size pieces that layout imposes on sheets with crop marks and duplex backs —
+or `Panels` — drawings that layout puts one per page, tiling those larger than a page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any, Callable, Literal, Union
+
+from pnp.display import Drawing
+from pnp.spec.model import Game, Print
+
+
+@dataclass(frozen=True)
+class PieceArt:
+    """One physical piece: its front and its back, both drawn at the same trim size."""
+
+    front: Drawing
+    back: Drawing | None  # None: nothing printed on the back
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """Cards, tokens or bills of one size, in print order."""
+
+    width: float  # trim size, mm
+    height: float
+    bleed: float
+    pieces: tuple[PieceArt, ...]
+    cut: Literal["rect", "circle", "rounded"] = "rect"  # the cut line's shape
+
+
+@dataclass(frozen=True)
+class Panels:
+    """Boards, mats, aids and forms: each drawing gets its own page(s)."""
+
+    drawings: tuple[Drawing, ...]
+
+
+Output = Union[Pieces, Panels]
+Generator = Callable[[Game, Any, Print], Output]
+
+# kind → "module:function" in this package, imported on demand
+_GENERATORS = {
+    "deck": "cards:deck",
+    "tokens": "tokens:tokens",
+    "money": "money:money",
+    "board": "boards:board",
+    "mat": "mats:mat",
+    "aid": "aids:aid",
+    "form": "forms:form",
+}
+
+
+def generate(game: Game, component: Any, settings: Print) -> Output:
+    """Draw one component of `game` with the print settings."""
+    module, function = _GENERATORS[component.kind].split(":")
+    return getattr(import_module(f"pnp.components.{module}"), function)(game, component, settings)

@@ -1,0 +1,171 @@
+"""The display list: what to draw, in millimetres, with no backend in sight.
+
+Coordinates are mm with the origin at the top-left and y growing downwards, as on paper.
+Generators build `Drawing`s from these items; layout places drawings on pages; backends
+(PDF, SVG) render the same items with identical geometry. Text arrives here already fitted
+and broken into lines (see `pnp.layout.text`), so no backend ever measures or wraps.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Union
+
+Point = tuple[float, float]
+Matrix = tuple[float, float, float, float, float, float]  # a b c d e f: x' = a x + c y + e, y' = b x + d y + f
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class Style:
+    """Fill and stroke; colours are "#rrggbb", None means none. Widths in mm."""
+
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 0.25
+    dash: tuple[float, ...] = ()  # mm on, mm off, …
+    opacity: float = 1.0
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    style: Style = Style(stroke="#000000")
+    radius: float = 0.0
+
+
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    style: Style = Style(stroke="#000000")
+
+
+@dataclass(frozen=True)
+class Polygon:
+    """A polyline, closed (a polygon) or open."""
+
+    points: tuple[Point, ...]
+    style: Style = Style(stroke="#000000")
+    closed: bool = True
+
+
+@dataclass(frozen=True)
+class Circle:
+    cx: float
+    cy: float
+    r: float
+    style: Style = Style(stroke="#000000")
+
+
+@dataclass(frozen=True)
+class Text:
+    """One line of text. (x, y) is the baseline point the anchor refers to; size in points."""
+
+    x: float
+    y: float
+    text: str
+    size: float
+    font: str = "regular"  # "regular" | "bold": logical names resolved by the backends
+    color: str = "#000000"
+    anchor: str = "start"  # "start" | "middle" | "end"
+
+
+@dataclass(frozen=True)
+class Image:
+    """A raster image (PNG bytes) stretched to the box."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    png: bytes = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Group:
+    """Items under a transform, optionally clipped to a rectangle in the group's own coordinates."""
+
+    items: tuple["Item", ...]
+    transform: Matrix = IDENTITY
+    clip: Rect | None = None
+
+
+Item = Union[Rect, Line, Polygon, Circle, Text, Image, Group]
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A component face or a panel: `width` × `height` mm of trimmed size.
+
+    Items may extend `bleed` mm beyond the trim on every side (cards printed to the edge);
+    layout clips them there.
+    """
+
+    width: float
+    height: float
+    items: tuple[Item, ...]
+    bleed: float = 0.0
+
+
+@dataclass(frozen=True)
+class Page:
+    """One sheet of paper in a document; width and height in mm."""
+
+    width: float
+    height: float
+    items: tuple[Item, ...]
+    label: str = ""  # e.g. "shares — fronts 1/10", for file names and the assembly map
+
+
+# --- transforms ---------------------------------------------------------------------------
+
+
+def translate(dx: float, dy: float) -> Matrix:
+    return (1.0, 0.0, 0.0, 1.0, dx, dy)
+
+
+def scale(sx: float, sy: float | None = None) -> Matrix:
+    return (sx, 0.0, 0.0, sx if sy is None else sy, 0.0, 0.0)
+
+
+def rotate(degrees: float, cx: float = 0.0, cy: float = 0.0) -> Matrix:
+    """Rotation by `degrees` (clockwise on paper, since y points down) about (cx, cy)."""
+    r = math.radians(degrees)
+    c, s = round(math.cos(r), 12), round(math.sin(r), 12)
+    return (c, s, -s, c, cx - c * cx + s * cy, cy - s * cx - c * cy)
+
+
+def compose(outer: Matrix, inner: Matrix) -> Matrix:
+    """The matrix applying `inner` first, then `outer`."""
+    a1, b1, c1, d1, e1, f1 = outer
+    a2, b2, c2, d2, e2, f2 = inner
+    return (
+        a1 * a2 + c1 * b2,
+        b1 * a2 + d1 * b2,
+        a1 * c2 + c1 * d2,
+        b1 * c2 + d1 * d2,
+        a1 * e2 + c1 * f2 + e1,
+        b1 * e2 + d1 * f2 + f1,
+    )
+
+
+def apply(matrix: Matrix, point: Point) -> Point:
+    a, b, c, d, e, f = matrix
+    x, y = point
+    return (a * x + c * y + e, b * x + d * y + f)
+
+
+def place(drawing: Drawing, x: float, y: float, *, clip_bleed: bool = True) -> Group:
+    """The drawing's items positioned with its trim's top-left corner at (x, y)."""
+    clip = None
+    if clip_bleed:
+        b = drawing.bleed
+        clip = Rect(-b, -b, drawing.width + 2 * b, drawing.height + 2 * b, Style())
+    return Group(drawing.items, translate(x, y), clip)
