@@ -43,7 +43,30 @@ class Panels:
 
 
 Output = Union[Pieces, Panels]
-Generator = Callable[[Game, Any, Print], Output]
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a generator may know besides its component: the game, its id, the print settings."""
+
+    game_id: str
+    game: Game
+    settings: Print
+
+    def table(self, name: str) -> Any:
+        """A table or marks computed by the game's rules module (`tables(game)` / `marks(game)`),
+        so printed aids and setup diagrams never disagree with the referee."""
+        from pnp.rules import engine
+
+        module = engine(self.game_id)
+        for provider in ("tables", "marks"):
+            found = getattr(module, provider, lambda game: {})(self.game)
+            if name in found:
+                return found[name]
+        raise KeyError(f"{self.game_id} rules provide no table {name!r}")
+
+
+Generator = Callable[[Context, Any], Output]
 
 # kind → "module:function" in this package, imported on demand
 _GENERATORS = {
@@ -57,7 +80,7 @@ _GENERATORS = {
 }
 
 
-def generate(game: Game, component: Any, settings: Print) -> Output:
-    """Draw one component of `game` with the print settings."""
+def generate(context: Context, component: Any) -> Output:
+    """Draw one component of `context.game` with the print settings."""
     module, function = _GENERATORS[component.kind].split(":")
-    return getattr(import_module(f"pnp.components.{module}"), function)(game, component, settings)
+    return getattr(import_module(f"pnp.components.{module}"), function)(context, component)
