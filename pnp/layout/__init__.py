@@ -1,0 +1,1 @@
+"""Geometry between drawings and paper: text fitting, imposition, tiling and sheet furniture."""
