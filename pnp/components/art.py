@@ -1,0 +1,324 @@
+"""Drawing helpers every generator shares: symbols, patterns, ink choice, badges, guilloche.
+
+Identity must survive a grayscale printer and colour-blind players, so an asset is never
+just a colour: `asset_badge` pairs the colour with a shape, a pattern and a contrasting
+outline, and `ink_on` picks text colour by measured contrast rather than by eye.
+Patterns are laid out symmetrically about the centre of their box, so a deck back built
+from them looks the same after a half turn. Everything is display items in mm (`pnp.display`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Iterator, Sequence
+
+from pnp.display import IDENTITY, Circle, Group, Item, Line, Matrix, Point, Polygon, Rect, Style, Text, compose, rotate
+from pnp.spec.model import PATTERNS, SYMBOLS, Asset
+
+BLACK = "#000000"
+WHITE = "#ffffff"
+INK = "#1a1a1a"  # neutral dark ink for text on light backgrounds
+_CIRCLE_SIDES = 48  # a circle seen as a polygon, for clipping patterns into it
+
+# --- colour -------------------------------------------------------------------------------
+
+
+def _rgb(colour: str) -> tuple[float, float, float]:
+    value = colour.lstrip("#")
+    if len(value) == 3:
+        value = "".join(c * 2 for c in value)
+    return tuple(int(value[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+
+
+def luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of "#rrggbb", 0 (black) … 1 (white)."""
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in _rgb(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """WCAG contrast ratio between two colours: 1 (same) … 21 (black on white)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def ink_on(fill: str) -> str:
+    """Black or white, whichever contrasts more with `fill` (always ≥ 4.58:1, so AA holds)."""
+    return BLACK if contrast_ratio(fill, BLACK) >= contrast_ratio(fill, WHITE) else WHITE
+
+
+def tint(colour: str, amount: float) -> str:
+    """`colour` mixed with white: amount 0 is white, 1 is the colour itself (light fills save ink)."""
+    r, g, b = (1 - amount + amount * c for c in _rgb(colour))
+    return "#{:02x}{:02x}{:02x}".format(*(round(c * 255) for c in (r, g, b)))
+
+
+# --- symbols ------------------------------------------------------------------------------
+
+
+def _regular(cx: float, cy: float, radius: float, sides: int, start_deg: float = -90.0) -> tuple[Point, ...]:
+    step = 360.0 / sides
+    return tuple(
+        (cx + radius * math.cos(math.radians(start_deg + i * step)), cy + radius * math.sin(math.radians(start_deg + i * step)))
+        for i in range(sides)
+    )
+
+
+def outline(shape: str, cx: float, cy: float, size: float) -> tuple[Point, ...]:
+    """The shape's outline as a polygon fitting a `size` × `size` box centred on (cx, cy).
+
+    Shapes are optically balanced (a triangle sits lower than its circumcircle, a square is
+    a little smaller than the box) so that a row of different symbols looks even.
+    """
+    if shape not in SYMBOLS:
+        raise ValueError(f"unknown symbol {shape!r} (known: {', '.join(SYMBOLS)})")
+    half = size / 2
+    if shape == "circle":
+        return _regular(cx, cy, half, _CIRCLE_SIDES)
+    if shape == "square":
+        s = half * 0.84
+        return ((cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s))
+    if shape == "triangle":
+        r = size / math.sqrt(3)  # width = size; height = 0.87 size, centred in the box
+        return _regular(cx, cy + r / 4, r, 3)
+    if shape == "diamond":
+        return ((cx, cy - half), (cx + half * 0.78, cy), (cx, cy + half), (cx - half * 0.78, cy))
+    if shape == "hexagon":
+        return _regular(cx, cy, half, 6)
+    if shape == "pentagon":
+        r = half * 1.02
+        return _regular(cx, cy + r * 0.095, r, 5)
+    if shape == "star":
+        r = half * 1.04
+        outer = _regular(cx, cy + r * 0.095, r, 5)
+        inner = _regular(cx, cy + r * 0.095, r * 0.42, 5, -90.0 + 36.0)
+        return tuple(p for pair in zip(outer, inner) for p in pair)
+    arm = half * 0.34  # cross: a Greek cross (plus sign)
+    a, e = arm, half * 0.92
+    return (
+        (cx - a, cy - e), (cx + a, cy - e), (cx + a, cy - a), (cx + e, cy - a), (cx + e, cy + a), (cx + a, cy + a),
+        (cx + a, cy + e), (cx - a, cy + e), (cx - a, cy + a), (cx - e, cy + a), (cx - e, cy - a), (cx - a, cy - a),
+    )  # fmt: skip
+
+
+def symbol(shape: str, cx: float, cy: float, size: float, style: Style) -> Item:
+    """One of `SYMBOLS` in a `size` mm box centred on (cx, cy)."""
+    if shape == "circle":
+        return Circle(cx, cy, size / 2, style)
+    return Polygon(outline(shape, cx, cy, size), style)
+
+
+# --- patterns -----------------------------------------------------------------------------
+
+
+def _lines(x: float, y: float, w: float, h: float, degrees: float, spacing: float, style: Style) -> list[Item]:
+    """Parallel lines at `degrees` through the box centre and every `spacing` mm either side."""
+    cx, cy = x + w / 2, y + h / 2
+    reach = math.hypot(w, h) / 2 + spacing
+    dx, dy = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    nx, ny = -dy, dx
+    count = int(reach / spacing) + 1
+    return [
+        Line(cx + k * spacing * nx - reach * dx, cy + k * spacing * ny - reach * dy,
+             cx + k * spacing * nx + reach * dx, cy + k * spacing * ny + reach * dy, style)
+        for k in range(-count, count + 1)
+    ]  # fmt: skip
+
+
+def _grid(x: float, y: float, w: float, h: float, spacing: float, offset: float) -> Iterator[tuple[int, int, float, float]]:
+    """Grid points (i, j, px, py) covering the box, centred on it (offset 0.5: centres between points)."""
+    cx, cy = x + w / 2, y + h / 2
+    ni, nj = int(w / 2 / spacing) + 2, int(h / 2 / spacing) + 2
+    last = 0 if offset else 1  # indices mirror about the centre: i ↔ -i (offset 0) or -i-1 (offset ½)
+    for j in range(-nj, nj + last):
+        for i in range(-ni, ni + last):
+            yield i, j, cx + (i + offset) * spacing, cy + (j + offset) * spacing
+
+
+def _pattern_items(name: str, x: float, y: float, w: float, h: float, colour: str, spacing: float, width: float) -> list[Item]:
+    line = Style(stroke=colour, width=width)
+    if name == "hstripes":
+        return _lines(x, y, w, h, 0, spacing, line)
+    if name == "vstripes":
+        return _lines(x, y, w, h, 90, spacing, line)
+    if name == "diagonal":
+        return _lines(x, y, w, h, -45, spacing, line)
+    if name == "antidiagonal":
+        return _lines(x, y, w, h, 45, spacing, line)
+    if name == "crosshatch":
+        return _lines(x, y, w, h, -45, spacing, line) + _lines(x, y, w, h, 45, spacing, line)
+    if name == "dots":
+        dot = Style(fill=colour)
+        return [Circle(px, py, spacing * 0.2, dot) for _, _, px, py in _grid(x, y, w, h, spacing, 0.0)]
+    if name == "checks":
+        cell = Style(fill=colour)
+        half = spacing / 2
+        return [
+            Rect(px - half, py - half, spacing, spacing, cell)
+            for i, j, px, py in _grid(x, y, w, h, spacing, 0.5)
+            if (i + j) % 2 == 0
+        ]
+    if name == "waves":
+        cx, cy = x + w / 2, y + h / 2
+        wavelength, amplitude = spacing * 2.4, spacing * 0.28
+        reach = w / 2 + wavelength
+        samples = int(reach / (wavelength / 16)) + 1
+        xs = [cx + k * wavelength / 16 for k in range(-samples, samples + 1)]
+        rows = int(h / 2 / spacing) + 2
+        return [
+            Polygon(tuple((px, cy + k * spacing + amplitude * math.sin(2 * math.pi * (px - cx) / wavelength)) for px in xs), line, closed=False)
+            for k in range(-rows, rows + 1)
+        ]  # fmt: skip
+    if name == "none":
+        return []
+    raise ValueError(f"unknown pattern {name!r} (known: {', '.join(PATTERNS)})")
+
+
+def pattern(name: str, x: float, y: float, w: float, h: float, color: str, *, spacing: float = 2.5, width: float | None = None) -> Group:
+    """One of `PATTERNS` in `color`, filling the box and clipped to it ("none" → empty group).
+
+    The pattern is centred on the box, so it is unchanged by a half turn about the centre.
+    `width` is the line width (default: a fifth of the spacing).
+    """
+    items = _pattern_items(name, x, y, w, h, color, spacing, spacing * 0.2 if width is None else width)
+    return Group(tuple(items), clip=Rect(x, y, w, h, Style()))
+
+
+# --- clipping patterns into a symbol ------------------------------------------------------
+
+
+def _inside(point: Point, polygon: Sequence[Point]) -> bool:
+    """Even-odd point-in-polygon test."""
+    px, py = point
+    inside = False
+    for (x1, y1), (x2, y2) in zip(polygon, (*polygon[1:], polygon[0])):
+        if (y1 > py) != (y2 > py) and px < x1 + (py - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def _clip_segment(p: Point, q: Point, polygon: Sequence[Point]) -> list[tuple[Point, Point]]:
+    """The parts of segment p–q inside the polygon (any simple polygon, convex or not)."""
+    (px, py), (qx, qy) = p, q
+    dx, dy = qx - px, qy - py
+    cuts = [0.0, 1.0]
+    for (x1, y1), (x2, y2) in zip(polygon, (*polygon[1:], polygon[0])):
+        ex, ey = x2 - x1, y2 - y1
+        denominator = dx * ey - dy * ex
+        if abs(denominator) < 1e-12:
+            continue
+        t = ((x1 - px) * ey - (y1 - py) * ex) / denominator
+        u = ((x1 - px) * dy - (y1 - py) * dx) / denominator
+        if 0 < t < 1 and 0 <= u <= 1:
+            cuts.append(t)
+    cuts.sort()
+    parts = []
+    for t0, t1 in zip(cuts, cuts[1:]):
+        middle = (px + dx * (t0 + t1) / 2, py + dy * (t0 + t1) / 2)
+        if t1 - t0 > 1e-9 and _inside(middle, polygon):
+            parts.append(((px + dx * t0, py + dy * t0), (px + dx * t1, py + dy * t1)))
+    return parts
+
+
+def _clip_into(items: Sequence[Item], polygon: Sequence[Point]) -> list[Item]:
+    """Pattern items cut to a polygon (the display list can only clip to rectangles)."""
+    kept: list[Item] = []
+    for item in items:
+        if isinstance(item, Line):
+            kept += [Line(*a, *b, item.style) for a, b in _clip_segment((item.x1, item.y1), (item.x2, item.y2), polygon)]
+        elif isinstance(item, Polygon):  # an open wave: clip it segment by segment
+            for a, b in zip(item.points, item.points[1:]):
+                kept += [Line(*s, *e, item.style) for s, e in _clip_segment(a, b, polygon)]
+        elif isinstance(item, Circle):
+            if _inside((item.cx, item.cy), polygon):
+                kept.append(item)
+        elif isinstance(item, Rect):
+            corners = ((item.x, item.y), (item.x + item.w, item.y), (item.x, item.y + item.h), (item.x + item.w, item.y + item.h))
+            if all(_inside(c, polygon) for c in corners):
+                kept.append(item)
+    return kept
+
+
+# --- identity -----------------------------------------------------------------------------
+
+
+def asset_badge(asset: Asset, cx: float, cy: float, size: float) -> Group:
+    """The asset's identity mark: its symbol in its colour, its pattern inside, a contrasting outline.
+
+    A thin white halo under a dark outline keeps the badge visible on any background —
+    a black symbol on a black band, a yellow one on white paper — and in grayscale the
+    shape and the pattern still tell assets apart.
+    """
+    polygon = outline(asset.symbol, cx, cy, size)
+    stroke = max(0.2, size * 0.045)
+    items: list[Item] = [
+        symbol(asset.symbol, cx, cy, size, Style(fill=WHITE, stroke=WHITE, width=stroke * 3)),
+        symbol(asset.symbol, cx, cy, size, Style(fill=asset.color)),
+    ]
+    if asset.pattern != "none":
+        spacing = max(0.9, size / 7)
+        raw = _pattern_items(asset.pattern, cx - size / 2, cy - size / 2, size, size, ink_on(asset.color), spacing, spacing * 0.22)
+        items += _clip_into(raw, polygon)
+    items.append(symbol(asset.symbol, cx, cy, size, Style(stroke=INK, width=stroke)))
+    return Group(tuple(items))
+
+
+# --- money --------------------------------------------------------------------------------
+
+
+def guilloche(x: float, y: float, w: float, h: float, color: str, seed: int | str) -> Group:
+    """Interlaced wave bands, the fine line-work of banknotes, clipped to the box.
+
+    Deterministic: the same seed always gives the same lines (string seeds are hashed with
+    SHA-512 by `random.Random`, independent of PYTHONHASHSEED), so builds stay reproducible.
+    """
+    rng = random.Random(str(seed))
+    style = Style(stroke=color, width=0.12)
+    strands = rng.randint(9, 13)
+    wavelength = w / rng.choice((2, 3, 4))
+    envelope = w / rng.choice((1, 1.5, 2))
+    amplitude = h * rng.uniform(0.28, 0.4)
+    twist = rng.uniform(0, 2 * math.pi)
+    samples = max(48, int(w / 0.6))
+    items: list[Item] = []
+    for band, centre in enumerate((y + h * 0.5, y + h * 0.18, y + h * 0.82)):
+        scale = 1.0 if band == 0 else 0.35
+        for k in range(strands):
+            phase = 2 * math.pi * k / strands
+            points = []
+            for i in range(samples + 1):
+                t = i / samples
+                swing = math.sin(2 * math.pi * t * w / wavelength + phase)
+                breathe = 0.55 + 0.45 * math.cos(2 * math.pi * t * w / envelope + twist + phase / 2)
+                points.append((x + w * t, centre + scale * amplitude * swing * breathe))
+            items.append(Polygon(tuple(points), style, closed=False))
+    return Group(tuple(items), clip=Rect(x, y, w, h, Style()))
+
+
+# --- geometry -----------------------------------------------------------------------------
+
+
+def half_turn(items: Sequence[Item], cx: float, cy: float) -> Group:
+    """The items turned 180° about (cx, cy): the upside-down copy of a corner index or a back."""
+    return Group(tuple(items), rotate(180, cx, cy))
+
+
+def walk(items: Sequence[Item], transform: Matrix = IDENTITY) -> Iterator[tuple[Matrix, Item]]:
+    """Every leaf item of a display list with the transform that places it on the drawing."""
+    for item in items:
+        if isinstance(item, Group):
+            yield from walk(item.items, compose(transform, item.transform))
+        else:
+            yield transform, item
+
+
+def texts(items: Sequence[Item]) -> Iterator[tuple[Matrix, Text]]:
+    """Every text item with its placing transform."""
+    for matrix, item in walk(items):
+        if isinstance(item, Text):
+            yield matrix, item
