@@ -1,0 +1,150 @@
+"""The currency board: pairs, rates, strengthening and weakening, and the setup diagram.
+
+A pair counter sits on the stronger currency's track at a position 1 … N (FOREX-2.1); one buck
+of the stronger is worth rate(position) bucks of the weaker. Strengthening a currency moves
+each of its pairs one box in its favour, flipping at 1:1 and stopping at the "8" space
+(FOREX-3.1, 3.2). The printed setup diagram and marks are computed here from the same
+`start_pairs` the engine starts from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from pnp.rules.base import Marks, Table
+from pnp.rules.forex.params import Params, params, show_rate
+from pnp.spec.model import Game
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One pair counter: `a`/`b` in currency order, the stronger side and its box."""
+
+    a: str
+    b: str
+    stronger: str
+    position: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.a}/{self.b}"
+
+    @property
+    def weaker(self) -> str:
+        return self.b if self.stronger == self.a else self.a
+
+    def other(self, currency: str) -> str:
+        return self.b if currency == self.a else self.a
+
+    def label(self) -> str:
+        """"GBP>CNY 7" as the rules file writes a pair."""
+        return f"{self.stronger}>{self.weaker} {self.position}"
+
+
+def start_pairs(p: Params) -> tuple[Pair, ...]:
+    """FOREX-2.3 / 4.1: every pair counter on its starting box, in pair-key order."""
+    return tuple(Pair(*key.split("/"), stronger, position) for key, stronger, position in p.start_pairs)
+
+
+def find(pairs: tuple[Pair, ...], x: str, y: str) -> Pair:
+    """The pair of currencies x and y (either order)."""
+    return next(pair for pair in pairs if {pair.a, pair.b} == {x, y})
+
+
+def value_in(pairs: tuple[Pair, ...], p: Params, amount: Fraction, currency: str, target: str) -> Fraction:
+    """What `amount` bucks of `currency` are worth in `target` at the current rates (exact)."""
+    if currency == target:
+        return amount
+    pair = find(pairs, currency, target)
+    rate = p.rate(pair.position)
+    return amount * rate if pair.stronger == currency else amount / rate
+
+
+def strengths(pairs: tuple[Pair, ...], p: Params) -> dict[str, int]:
+    """FOREX-2.4: pairs won per currency, in currency order."""
+    counts = dict.fromkeys(p.currencies, 0)
+    for pair in pairs:
+        counts[pair.stronger] += 1
+    return counts
+
+
+def eight_space(pairs: tuple[Pair, ...], p: Params) -> dict[str, str]:
+    """FOREX-10.5.2: currencies whose certificates pay nothing → the pair that stops them."""
+    stopped: dict[str, str] = {}
+    for pair in pairs:
+        if pair.position == p.boxes:
+            stopped.setdefault(pair.weaker, pair.key)
+            if p.no_dividend_side == "both":
+                stopped.setdefault(pair.stronger, pair.key)
+    return stopped
+
+
+def shift(pairs: tuple[Pair, ...], p: Params, currency: str, stronger: bool) -> tuple[tuple[Pair, ...], str]:
+    """Strengthen (FOREX-3.1) or weaken (FOREX-3.2) `currency` once: every one of its pairs
+    moves one box in (or against) its favour. Returns the pairs and what moved, e.g.
+    "USD>GBP 1 (flip), USD>CHF 2, …"."""
+    moved, notes = [], []
+    for pair in pairs:
+        if currency not in (pair.a, pair.b):
+            moved.append(pair)
+            continue
+        gains = (pair.stronger == currency) == stronger  # the pair's stronger side gains
+        if gains:
+            new = replace(pair, position=min(pair.position + 1, p.boxes))
+            note = new.label() + (" (at the cap)" if new.position == pair.position else "")
+        elif pair.position > 1:
+            new = replace(pair, position=pair.position - 1)
+            note = new.label()
+        else:
+            new = replace(pair, stronger=pair.weaker)
+            note = new.label() + " (flip)"
+        moved.append(new)
+        notes.append((p.index(pair.other(currency)), note))
+    return tuple(moved), ", ".join(note for _, note in sorted(notes))
+
+
+# --- printed setup (FOREX-2.3) -------------------------------------------------------------------
+
+
+def _by_strength(pairs: tuple[Pair, ...], p: Params) -> list[str]:
+    counts = strengths(pairs, p)
+    return sorted(p.currencies, key=lambda c: (-counts[c], p.index(c)))
+
+
+def tables(game: Game) -> dict[str, Table]:
+    """`start_positions`: rows = the stronger currency, columns = the weaker, cells
+    "box 2 (1½)" (position and rate) or "—" where the column currency is not the weaker."""
+    p = params(game)
+    pairs = start_pairs(p)
+    order = _by_strength(pairs, p)
+    rows = [c for c in order if any(pair.stronger == c for pair in pairs)]
+    columns = [c for c in order if any(pair.weaker == c for pair in pairs)]
+    body = []
+    for row in rows:
+        cells = []
+        for column in columns:
+            pair = find(pairs, row, column) if row != column else None
+            if pair is not None and pair.stronger == row:
+                cells.append(f"box {pair.position} ({show_rate(p.rate(pair.position))})")
+            else:
+                cells.append("—")
+        body.append((row, *cells))
+    caption = (
+        "Each pair counter starts on the stronger currency's track (the row) in the box shown, "
+        "weaker side up; the rate in brackets is how many bucks of the weaker currency one buck "
+        "of the stronger is worth."
+    )
+    return {"start_positions": Table(("stronger \\ weaker", *columns), tuple(body), caption)}
+
+
+def marks(game: Game) -> dict[str, Marks]:
+    """`start_positions`: (currency, 0-based box) → the weaker currencies whose counters start
+    there on that track, e.g. ("GBP", 1) → ("EUR", "CHF", "JPY")."""
+    p = params(game)
+    found: dict[tuple[str, int], list[str]] = {}
+    for pair in start_pairs(p):
+        found.setdefault((pair.stronger, pair.position - 1), []).append(pair.weaker)
+    return {"start_positions": {
+        spot: tuple(sorted(labels, key=p.index)) for spot, labels in sorted(found.items(), key=lambda i: (p.index(i[0][0]), i[0][1]))
+    }}

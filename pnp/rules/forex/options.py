@@ -1,0 +1,89 @@
+"""For-Ex house rules (rules/forex.md §13) and the parsers of the structured ones.
+
+The spec and the referee check values against this one `RULEBOOK`, so components.yaml and a
+game record cannot name an option the engine does not know.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pnp.spec.options import Option, Rulebook
+
+# FOREX-2.3, stronger currency and box, every pair keyed in the bundled currency order. The
+# bundled components.yaml writes the same table out; a spec with other currencies must too.
+STANDARD_PAIRS: dict[str, tuple[str, int]] = {
+    "GBP/EUR": ("GBP", 2), "GBP/USD": ("GBP", 1), "GBP/CHF": ("GBP", 2), "GBP/JPY": ("GBP", 2),
+    "GBP/CAD": ("GBP", 3), "GBP/CNY": ("GBP", 7), "EUR/USD": ("EUR", 1), "EUR/CHF": ("EUR", 1),
+    "EUR/JPY": ("EUR", 2), "EUR/CAD": ("EUR", 2), "EUR/CNY": ("EUR", 6), "USD/CHF": ("USD", 1),
+    "USD/JPY": ("USD", 2), "USD/CAD": ("USD", 2), "USD/CNY": ("USD", 6), "CHF/JPY": ("CHF", 2),
+    "CHF/CAD": ("CHF", 2), "CHF/CNY": ("CHF", 6), "JPY/CAD": ("JPY", 2), "JPY/CNY": ("JPY", 5),
+    "CAD/CNY": ("CAD", 4),
+}
+
+
+def _track_size(game: Any) -> int:
+    track = getattr(game, "tracks", {}).get("rate") if game is not None else None
+    return track.size if track is not None else 10
+
+
+def _start_pairs(value: Any, game: Any = None) -> dict[str, tuple[str, int]]:
+    """FOREX-2.3 as {"GBP/EUR": ("GBP", 2)}: every pair once, keyed in currency order.
+
+    Positions run 1 … the size of `tracks.rate` (10 boxes as bundled)."""
+    if not isinstance(value, dict):
+        raise ValueError('expected a mapping such as {"GBP/EUR": {stronger: GBP, position: 2}}')
+    codes = [a.id for a in game.assets] if game is not None else None
+    boxes = _track_size(game)
+    pairs: dict[str, tuple[str, int]] = {}
+    for key, entry in value.items():
+        left, _, right = str(key).partition("/")
+        if codes is not None:
+            if left not in codes or right not in codes or codes.index(left) >= codes.index(right):
+                raise ValueError(f'pair "{key}": write "A/B" with A before B in the currency list ({", ".join(codes)})')
+        if isinstance(entry, tuple) and len(entry) == 2:  # already parsed (the default)
+            entry = {"stronger": entry[0], "position": entry[1]}
+        if not isinstance(entry, dict) or set(entry) != {"stronger", "position"}:
+            raise ValueError(f'pair "{key}": expected {{stronger: {left}, position: 1..{boxes}}}')
+        stronger, position = entry["stronger"], entry["position"]
+        if stronger not in (left, right):
+            raise ValueError(f'pair "{key}": stronger must be {left} or {right}, got {stronger!r}')
+        if isinstance(position, bool) or not isinstance(position, int) or not 1 <= position <= boxes:
+            raise ValueError(f'pair "{key}": position must be a whole number 1..{boxes}, got {position!r}')
+        pairs[str(key)] = (stronger, position)
+    if codes is not None:
+        missing = [f"{a}/{b}" for i, a in enumerate(codes) for b in codes[i + 1:] if f"{a}/{b}" not in pairs]
+        if missing:
+            raise ValueError(f"missing pairs: {', '.join(missing)}")
+    return pairs
+
+
+def _dividends(value: Any, game: Any = None) -> tuple[int, ...]:
+    """FOREX-10.5.1: the payout per certificate of each dividend, in resolution order."""
+    if isinstance(value, (list, tuple)) and value and all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value
+    ):
+        return tuple(value)
+    raise ValueError(f"expected a list of whole payouts ≥ 0 such as [0, 2, 2, 2, 3], got {value!r}")
+
+
+RULEBOOK = Rulebook(
+    "forex",
+    options=(
+        Option("removed_certificates", 6, "FOREX-4.3", minimum=0, maximum=56),
+        Option("start_money", 2, "FOREX-4.2", minimum=0),
+        Option("dividends", (0, 2, 2, 2, 3), "FOREX-10.5.1", parse=_dividends,
+               set_by="the `pays` data of the dividends deck"),
+        Option("contract_max", 10, "FOREX-7.2", minimum=1),
+        Option("loan_interest", 1, "FOREX-10.2", minimum=0),
+        Option("cert_cap", 4, "FOREX-8.2", minimum=1),
+        Option("certificate_price", 2, "FOREX-8.1", minimum=0),
+        Option("no_dividend_side", "weaker", "FOREX-10.5.2", choices=("weaker", "both")),
+        Option("spot_unit", "stronger_one", "FOREX-6.2", choices=("stronger_one", "any_one")),
+        Option("voluntary_default", False, "FOREX-10.3"),
+        Option("conversion_rounding", "per_holding", "FOREX-12.2", choices=("per_holding", "bga", "total")),
+        Option("bankrupt_player", "last", "FOREX-12.4", choices=("last", "scored_normally")),
+        Option("start_pairs", STANDARD_PAIRS, "FOREX-2.3", parse=_start_pairs),
+    ),
+    tables=("start_positions",),
+)

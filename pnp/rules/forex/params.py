@@ -1,0 +1,163 @@
+"""The numbers a For-Ex game is played with, read from the spec so board and referee agree.
+
+Currencies and their order, the rate track, the starting pairs, the dividend payouts, the
+certificates per currency and the contract letters all come from components.yaml; the house
+rules of §13 come from `rules:` and, in a referee record, from `options:`. Money is exact:
+amounts are `Fraction`s (halves arise from rates 1.5, 2.5, 3.5), never floats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+from typing import Any, Mapping
+
+from pnp.errors import Issue, SpecError
+from pnp.rules.base import resolve_options
+from pnp.rules.forex.options import RULEBOOK
+from pnp.spec.faces import deck_pieces
+from pnp.spec.model import Game
+
+STANDARD_CERTIFICATES = 8  # FOREX-1.6, when the spec has no certificates deck
+STANDARD_SETS = ("A", "B", "C", "D", "E", "F")  # FOREX-1.4, when the spec has no contracts deck
+
+
+@dataclass(frozen=True)
+class Params:
+    """Resolved options and spec facts; everything the engine reads besides the state."""
+
+    currencies: tuple[str, ...]  # board order = pair-key order
+    rates: tuple[Fraction, ...]  # rate of box 1 … box N (N = the "8" space)
+    start_pairs: tuple[tuple[str, str, int], ...]  # (key, stronger, position) in pair order
+    certificates: tuple[int, ...]  # per currency, before any are removed
+    sets: tuple[str, ...]  # contract-set letters, in taking order
+    dividends: tuple[int, ...]  # payout per certificate, 1st … last dividend
+    removed_certificates: int = 6
+    start_money: Fraction = Fraction(2)
+    contract_max: int = 10
+    loan_interest: Fraction = Fraction(1)
+    cert_cap: int = 4
+    certificate_price: Fraction = Fraction(2)
+    no_dividend_side: str = "weaker"
+    spot_unit: str = "stronger_one"
+    voluntary_default: bool = False
+    conversion_rounding: str = "per_holding"
+    bankrupt_player: str = "last"
+    min_players: int = 2
+    max_players: int = 6
+
+    @property
+    def boxes(self) -> int:
+        """Positions run 1 … boxes; the last box is the "8" space (the cap)."""
+        return len(self.rates)
+
+    @property
+    def pair_keys(self) -> tuple[tuple[str, str], ...]:
+        """Every pair (A, B) with A before B in currency order."""
+        return tuple(combinations(self.currencies, 2))
+
+    def rate(self, position: int) -> Fraction:
+        return self.rates[position - 1]
+
+    def index(self, currency: str) -> int:
+        return self.currencies.index(currency)
+
+
+def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
+    """Params for `game` with a record's `options` on top (already checked by the rulebook).
+
+    Raises SpecError when the spec lacks what the engine needs (a rate track, every pair)."""
+    decks = _deck_facts(game)
+    values = resolve_options(RULEBOOK, game, {"dividends": decks["dividends"]}, overrides)
+    if "rate" not in game.tracks:
+        raise _spec_error("tracks", "For-Ex needs a `rate` track (the ten boxes 1 … 8 of FOREX-1.2)")
+    try:  # re-checked against this game: a record's start_pairs was read without the spec
+        pairs = RULEBOOK.option("start_pairs").check(dict(values["start_pairs"]), game)
+    except ValueError as error:
+        raise _spec_error("rules.start_pairs", f"{error} (FOREX-2.3)") from None
+    currencies = tuple(a.id for a in game.assets)
+    return Params(
+        currencies=currencies,
+        rates=tuple(Fraction(str(v)) for v in game.tracks["rate"].cells),
+        start_pairs=tuple((f"{a}/{b}", *pairs[f"{a}/{b}"]) for a, b in combinations(currencies, 2)),
+        certificates=tuple(decks["certificates"].get(c, 0) for c in currencies),
+        sets=decks["sets"],
+        dividends=tuple(values["dividends"]),
+        removed_certificates=values["removed_certificates"],
+        start_money=Fraction(values["start_money"]),
+        contract_max=values["contract_max"],
+        loan_interest=Fraction(values["loan_interest"]),
+        cert_cap=values["cert_cap"],
+        certificate_price=Fraction(values["certificate_price"]),
+        no_dividend_side=values["no_dividend_side"],
+        spot_unit=values["spot_unit"],
+        voluntary_default=values["voluntary_default"],
+        conversion_rounding=values["conversion_rounding"],
+        bankrupt_player=values["bankrupt_player"],
+        min_players=game.players.min,
+        max_players=game.players.max,
+    )
+
+
+def _deck_facts(game: Game) -> dict[str, Any]:
+    """Dividend payouts, certificates per currency and contract letters, read from the decks
+    (the rules file's numbers when a deck is missing)."""
+    decks = {c.id: c for c in game.components if c.kind == "deck"}
+    facts: dict[str, Any] = {
+        "dividends": RULEBOOK.option("dividends").default,
+        "certificates": {a.id: STANDARD_CERTIFICATES for a in game.assets},
+        "sets": STANDARD_SETS,
+    }
+    if "dividends" in decks:
+        pays = [p.data.get("pays") for p in deck_pieces(game, decks["dividends"])]
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in pays):
+            raise _spec_error("components.dividends", "every dividend card needs `data: {pays: N}` (FOREX-10.5.1)")
+        facts["dividends"] = tuple(pays)
+    if "certificates" in decks:
+        counts: dict[str, int] = {}
+        for piece in deck_pieces(game, decks["certificates"]):
+            if piece.front.asset is not None:
+                counts[piece.front.asset.id] = counts.get(piece.front.asset.id, 0) + 1
+        facts["certificates"] = counts
+    if "contracts" in decks:
+        letters = [str(p.data.get("set", p.front.value)) for p in deck_pieces(game, decks["contracts"])]
+        facts["sets"] = tuple(dict.fromkeys(letters))
+    return facts
+
+
+def _spec_error(path: str, message: str) -> SpecError:
+    return SpecError([Issue("components.yaml", 0, 0, f"games.forex.{path}", message)])
+
+
+# --- showing numbers --------------------------------------------------------------------------
+
+
+def show(amount: Fraction | int) -> str:
+    """4.5, 12, 0.25 — exact; a value with no short decimal (⅓) shows as 1/3."""
+    amount = Fraction(amount)
+    if amount.denominator == 1:
+        return str(amount.numerator)
+    denominator = amount.denominator
+    while denominator % 2 == 0:
+        denominator //= 2
+    while denominator % 5 == 0:
+        denominator //= 5
+    if denominator == 1:
+        return f"{float(amount):g}"
+    return f"{amount.numerator}/{amount.denominator}"
+
+
+def show_rate(rate: Fraction) -> str:
+    """The rate as printed on the board: 1, 1½, 8."""
+    whole, rest = divmod(rate, 1)
+    if rest == 0:
+        return str(int(whole))
+    if rest == Fraction(1, 2):
+        return f"{int(whole) or ''}½"
+    return show(rate)
+
+
+def as_number(amount: Fraction) -> int | float:
+    """JSON: whole amounts as integers, halves as decimals (4.5)."""
+    return amount.numerator if amount.denominator == 1 else float(amount)
