@@ -45,8 +45,9 @@ class GameReferee(Protocol):
         Raises RecordError for unreadable parts; Violation (at "start") or StepViolation
         (at "deal", say) for a setup that breaks a rule."""
 
-    def steps(self, record: Record) -> list[Step]:
-        """Every action in record order. Raises RecordError (all issues at once)."""
+    def steps(self, record: Record, game: Game) -> list[Step]:
+        """Every action in record order. Raises RecordError (all issues at once); `game` gives
+        the asset ids and decks that names in the record must match."""
 
     def apply(self, state: Any, step: Step) -> tuple[Any, list[Event]]:
         """Apply one step. Raises Violation (or StepViolation), or RecordError when the record
@@ -91,7 +92,7 @@ def replay(record: Record, game: Game, on_event: Callable[[str, Event], None] | 
             if on_event:
                 on_event(at, event)
 
-    steps = referee.steps(record)  # record errors surface before anything is applied
+    steps = referee.steps(record, game)  # record errors surface before anything is applied
     try:
         state, events = referee.setup(record, game)
     except StepViolation as stop:  # e.g. at "deal", or "start.players.Ana"
