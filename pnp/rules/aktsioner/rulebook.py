@@ -1,4 +1,7 @@
-"""Акционер (Aktsioner) — rules engine (rules/aktsioner.md)."""
+"""Акционер: the house-rule options of rules/aktsioner.md section 12, with their defaults.
+
+Its own module so that every part of the engine can import it without an import cycle.
+"""
 
 from __future__ import annotations
 

@@ -1,0 +1,138 @@
+"""The parameters of one game of Акционер: house rules plus the facts of the printed spec.
+
+Colours, the price track and the two decks are read from components.yaml, so the board that
+is printed and the rules that are refereed cannot disagree (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from pnp.rules.aktsioner.cards import Card, NotationError, parse_effects
+from pnp.rules.aktsioner.rulebook import RULEBOOK
+from pnp.rules.base import resolve_options
+from pnp.spec.faces import deck_pieces
+from pnp.spec.model import Game
+
+DECKS = ("big_cards", "small_cards")
+DECK_RULES = {"big_cards": "AKT-1.4", "small_cards": "AKT-1.5"}
+
+
+@dataclass(frozen=True)
+class Params:
+    """Everything the engine needs besides the state. Build it with `params(game, overrides)`."""
+
+    colours: tuple[str, ...]  # board order
+    cells: tuple[int, ...]  # the price track, ascending (10, 20, …, 250)
+    start_price: int
+    start_shares: int
+    start_cash: int
+    big: int  # formula b+s: big and small cards dealt to each player (AKT-2.3)
+    small: int
+    min_undealt: int
+    rounding: str
+    hundred_split: str
+    equal_penalty_order: str
+    eliminate_broke: bool
+    match: str
+    tiebreak: str
+    cards: Mapping[str, Card]  # by name ("+30 red"), in deck order
+    copies: Mapping[str, int]  # how many of each card the deck holds
+
+    @property
+    def price_min(self) -> int:
+        return self.cells[0]
+
+    @property
+    def price_max(self) -> int:
+        return self.cells[-1]
+
+    @property
+    def formula(self) -> str:
+        return f"{self.big}+{self.small}"
+
+    def deck_size(self, deck: str) -> int:
+        return sum(n for name, n in self.copies.items() if self.cards[name].deck == deck)
+
+    def dealt(self, deck: str) -> int:
+        """Cards of `deck` in one full hand."""
+        return self.big if deck == "big_cards" else self.small
+
+
+def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
+    """Resolve the house rules and read colours, track and decks from the spec.
+
+    Raises ValueError with one sentence when the spec or the overrides make no playable game
+    (a start price off the track, a card face that does not read as numbers).
+    """
+    track = game.tracks.get("price")
+    if track is None:
+        raise ValueError("aktsioner needs a `price` track in components.yaml")
+    cells = tuple(_whole(value, "tracks.price") for value in track.cells)
+    derived = {"price_min": cells[0], "price_max": cells[-1], "price_step": cells[1] - cells[0] if len(cells) > 1 else 10}
+    if track.start is not None:
+        derived["start_price"] = _whole(track.start, "tracks.price.start")
+    values = resolve_options(RULEBOOK, game, derived, overrides)
+    bounds = (values["price_min"], values["price_max"], values["price_step"])
+    if bounds != (derived["price_min"], derived["price_max"], derived["price_step"]):
+        low, high, step = (_whole(v, "price_min/price_max/price_step") for v in bounds)
+        if step <= 0 or high < low:
+            raise ValueError(f"price_min {low}, price_max {high} and price_step {step} make no price track")
+        cells = tuple(range(low, high + 1, step))
+    start_price = _whole(values["start_price"], "start_price")
+    if start_price not in cells:
+        raise ValueError(f"start_price {start_price} is not a space of the price track ({cells[0]}…{cells[-1]})")
+    big, small = (int(n) for n in values["formula"].split("+"))
+    cards, copies = _decks(game)
+    return Params(
+        colours=tuple(asset.id for asset in game.assets),
+        cells=cells,
+        start_price=start_price,
+        start_shares=int(values["start_shares"]),
+        start_cash=int(values["start_cash"]),
+        big=big,
+        small=small,
+        min_undealt=int(values["min_undealt"]),
+        rounding=values["rounding"],
+        hundred_split=values["hundred_split"],
+        equal_penalty_order=values["equal_penalty_order"],
+        eliminate_broke=bool(values["eliminate_broke"]),
+        match=values["match"],
+        tiebreak=values["tiebreak"],
+        cards=MappingProxyType(cards),
+        copies=MappingProxyType(copies),
+    )
+
+
+def _decks(game: Game) -> tuple[dict[str, Card], dict[str, int]]:
+    """Card kinds and copies from the printed faces of `big_cards` and `small_cards`."""
+    cards: dict[str, Card] = {}
+    copies: dict[str, int] = {}
+    for deck_id in DECKS:
+        deck = next((c for c in game.components if c.id == deck_id and c.kind == "deck"), None)
+        if deck is None:
+            raise ValueError(f"aktsioner needs a `{deck_id}` deck in components.yaml")
+        for piece in deck_pieces(game, deck):
+            if piece.front.asset is None:
+                raise ValueError(f"{deck_id}: every card needs a colour (for_each: asset)")
+            try:
+                (own,), others = parse_effects(piece.front.value), parse_effects(piece.front.other)
+            except (NotationError, ValueError):
+                raise ValueError(
+                    f'{deck_id}: cannot read the card "{piece.front.value}" / "{piece.front.other}" as numbers '
+                    "(expected e.g. +100 / −10 −20 −30, ×2 / ÷2, +30 / −60)"
+                ) from None
+            card = Card(deck_id, piece.front.asset.id, own, others)
+            known = cards.setdefault(card.name, card)
+            if known != card:
+                raise ValueError(f'two different cards are both named "{card.name}"; the referee could not tell them apart')
+            copies[card.name] = copies.get(card.name, 0) + deck.copies
+    return cards, copies
+
+
+def _whole(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+        raise ValueError(f"{what}: Акционер prices are whole numbers, got {value!r}")
+    return int(value)
