@@ -1,0 +1,196 @@
+"""PDF backend: pages of display items → one vector PDF, with reportlab.
+
+Each page starts with one transform that maps display-list millimetres (origin top-left, y
+down) to PDF points (origin bottom-left, y up): x_pt = x·72/25.4, y_pt = H − y·72/25.4. Every
+item is then drawn in millimetres as it is, so the geometry here is the geometry of the display
+list, and the SVG backend, which draws the same numbers in a viewBox in mm, cannot disagree.
+Text and images, which must not appear mirrored, get a local flip at their own origin.
+
+Output is reproducible (reportlab's invariant mode: fixed dates and document ID), fonts are
+embedded as subsets, text stays extractable, and the viewer preference PrintScaling /None asks
+viewers to print at 100 %.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass, replace
+from typing import BinaryIO, Sequence, Union
+
+from pnp.display import Circle, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text
+from pnp.render import fonts
+from pnp.render.fonts import MM_PER_PT
+
+PT_PER_MM = 72.0 / 25.4
+Target = Union[str, "os.PathLike[str]", BinaryIO]
+
+
+def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject: str = "") -> None:
+    """Write `pages` as one PDF to a path or a binary file; same pages → same bytes.
+
+    Raises `BuildError` if a text item uses a character its font cannot draw.
+    """
+    from reportlab.pdfgen.canvas import Canvas
+
+    if not pages:
+        raise ValueError("a PDF needs at least one page")
+    sink = os.fspath(target) if isinstance(target, (str, os.PathLike)) else target
+    canvas = Canvas(  # the initial font is ours, so no unembedded Helvetica sneaks in
+        sink, invariant=1, pageCompression=1, initialFontName=fonts.register_reportlab("regular")
+    )
+    canvas.setTitle(title)
+    canvas.setSubject(subject)
+    canvas.setCreator("pnp")
+    canvas.setViewerPreference("PrintScaling", "None")
+    for number, page in enumerate(pages, start=1):
+        canvas.setPageSize((page.width * PT_PER_MM, page.height * PT_PER_MM))
+        canvas.transform(PT_PER_MM, 0, 0, -PT_PER_MM, 0, page.height * PT_PER_MM)
+        _Painter(canvas, page.label or f"page {number}").draw_all(page.items)
+        canvas.showPage()
+    canvas.save()
+
+
+def pdf_bytes(pages: Sequence[Page], *, title: str = "", subject: str = "") -> bytes:
+    """The PDF `write_pdf` would write, in memory."""
+    buffer = io.BytesIO()
+    write_pdf(pages, buffer, title=title, subject=subject)
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class _Pen:
+    """The graphics state the PDF content stream is in, so unchanged settings are not repeated."""
+
+    fill: str | None = None
+    stroke: str | None = None
+    width: float | None = None
+    dash: tuple[float, ...] = ()
+    fill_alpha: float = 1.0
+    stroke_alpha: float = 1.0
+
+
+class _Painter:
+    """Draws display items on a reportlab canvas whose user space is already mm, y down."""
+
+    def __init__(self, canvas, where: str) -> None:
+        self.canvas = canvas
+        self.where = where  # names the page in errors
+        self.pen = _Pen()
+
+    def draw_all(self, items: Sequence[Item]) -> None:
+        for item in items:
+            self.draw(item)
+
+    def draw(self, item: Item) -> None:
+        canvas = self.canvas
+        if isinstance(item, Group):
+            self.group(item)
+        elif isinstance(item, Text):
+            self.text(item)
+        elif isinstance(item, Image):
+            self.image(item)
+        else:
+            stroke, fill = self.use(item.style)
+            if not (stroke or fill):
+                return
+            if isinstance(item, Rect):
+                if item.radius > 0:
+                    canvas.roundRect(item.x, item.y, item.w, item.h, item.radius, stroke, fill)
+                else:
+                    canvas.rect(item.x, item.y, item.w, item.h, stroke, fill)
+            elif isinstance(item, Line):
+                if stroke:
+                    canvas.line(item.x1, item.y1, item.x2, item.y2)
+            elif isinstance(item, Circle):
+                canvas.circle(item.cx, item.cy, item.r, stroke, fill)
+            elif isinstance(item, Polygon):
+                canvas.drawPath(self.polygon_path(item), stroke=stroke, fill=fill)
+            else:
+                raise TypeError(f"not a display item: {item!r}")
+
+    def polygon_path(self, polygon: Polygon):
+        path = self.canvas.beginPath()
+        (x0, y0), *rest = polygon.points
+        path.moveTo(x0, y0)
+        for x, y in rest:
+            path.lineTo(x, y)
+        if polygon.closed:
+            path.close()
+        return path
+
+    def group(self, group: Group) -> None:
+        canvas = self.canvas
+        saved = self.pen
+        canvas.saveState()
+        canvas.transform(*group.transform)
+        if group.clip is not None:
+            clip = group.clip
+            path = canvas.beginPath()
+            if clip.radius > 0:
+                path.roundRect(clip.x, clip.y, clip.w, clip.h, clip.radius)
+            else:
+                path.rect(clip.x, clip.y, clip.w, clip.h)
+            canvas.clipPath(path, stroke=0, fill=0)
+        self.draw_all(group.items)
+        canvas.restoreState()
+        self.pen = saved  # Q restored the graphics state the pen describes
+
+    def text(self, text: Text) -> None:
+        if not text.text:
+            return
+        fonts.check_glyphs(text.text, text.font, self.where)
+        name = fonts.register_reportlab(text.font)
+        width = fonts.text_width(text.text, text.font, text.size)
+        x = text.x - {"start": 0.0, "middle": width / 2, "end": width}[text.anchor]
+        self.use(Style(fill=text.color))
+        obj = self.canvas.beginText()
+        obj.setTextTransform(1, 0, 0, -1, x, text.y)  # upright glyphs in the y-down space
+        obj.setFont(name, text.size * MM_PER_PT)
+        obj.textOut(text.text)
+        self.canvas.drawText(obj)
+
+    def image(self, image: Image) -> None:
+        from reportlab.lib.utils import ImageReader
+
+        canvas = self.canvas
+        canvas.saveState()
+        canvas.transform(1, 0, 0, -1, image.x, image.y + image.h)
+        canvas.drawImage(ImageReader(io.BytesIO(image.png)), 0, 0, image.w, image.h, mask="auto")
+        canvas.restoreState()
+
+    def use(self, style: Style) -> tuple[int, int]:
+        """Set what `style` needs on the canvas; return (stroke, fill) flags for drawing."""
+        canvas, pen = self.canvas, self.pen
+        wanted = replace(
+            pen,
+            fill=style.fill or pen.fill,
+            stroke=style.stroke or pen.stroke,
+            width=style.width if style.stroke else pen.width,
+            dash=style.dash if style.stroke else pen.dash,
+            fill_alpha=style.opacity if style.fill else pen.fill_alpha,
+            stroke_alpha=style.opacity if style.stroke else pen.stroke_alpha,
+        )
+        if wanted.fill != pen.fill:
+            canvas.setFillColorRGB(*_rgb(wanted.fill))
+        if wanted.stroke != pen.stroke:
+            canvas.setStrokeColorRGB(*_rgb(wanted.stroke))
+        if wanted.width != pen.width:
+            canvas.setLineWidth(wanted.width)
+        if wanted.dash != pen.dash:
+            canvas.setDash(list(wanted.dash) if wanted.dash else [], 0)
+        if wanted.fill_alpha != pen.fill_alpha:
+            canvas.setFillAlpha(wanted.fill_alpha)
+        if wanted.stroke_alpha != pen.stroke_alpha:
+            canvas.setStrokeAlpha(wanted.stroke_alpha)
+        self.pen = wanted
+        return int(style.stroke is not None), int(style.fill is not None)
+
+
+def _rgb(color: str | None) -> tuple[float, float, float]:
+    """"#rrggbb" → (r, g, b) in 0…1."""
+    assert color is not None
+    value = color.lstrip("#")
+    if len(value) != 6:
+        raise ValueError(f"colours are #rrggbb, not {color!r}")
+    return tuple(int(value[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]

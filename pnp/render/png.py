@@ -1,0 +1,53 @@
+"""PNG backend: raster images rasterised from the PDF itself, so they cannot drift from it.
+
+A drawing becomes a one-page PDF (trim plus bleed on every side, in memory, via `write_pdf`),
+which pdfium rasterises; pillow saves the pixels with their dpi. Print-on-demand services get
+cards with bleed at 300 dpi (a 63 × 88 mm card with 3 mm bleed → 69 × 94 mm → 815 × 1110 px),
+and previews of whole pages come from the PDF files that were written.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from typing import Union
+
+from pnp.display import Drawing, Page, place
+from pnp.render.pdf import pdf_bytes
+
+PdfSource = Union[bytes, str, "os.PathLike[str]"]
+
+
+def drawing_png(drawing: Drawing, dpi: int = 300) -> bytes:
+    """`drawing` with its bleed (trim + 2 × bleed on each axis) as PNG bytes at `dpi`."""
+    bleed = drawing.bleed
+    page = Page(
+        drawing.width + 2 * bleed,
+        drawing.height + 2 * bleed,
+        (place(drawing, bleed, bleed),),
+    )
+    return page_png(pdf_bytes([page]), 0, dpi)
+
+
+def page_png(pdf: PdfSource, index: int = 0, dpi: int = 150) -> bytes:
+    """Page `index` (from 0) of a PDF, given as bytes or a path, as PNG bytes at `dpi`.
+
+    The pixel size is the page size at `dpi`, rounded to whole pixels; the background is white.
+    """
+    import pypdfium2
+
+    source = bytes(pdf) if isinstance(pdf, (bytes, bytearray)) else os.fspath(pdf)
+    document = pypdfium2.PdfDocument(source)
+    try:
+        page = document[index]
+        width_pt, height_pt = page.get_size()
+        scale = dpi / 72.0
+        size = (round(width_pt * scale), round(height_pt * scale))
+        bitmap = page.render(scale=scale, may_draw_forms=False, draw_annots=False)
+        image = bitmap.to_pil().convert("RGB")
+        image = image.crop((0, 0, *size))  # pdfium rounds the size up; keep the scale exact
+        buffer = io.BytesIO()
+        image.save(buffer, "PNG", dpi=(dpi, dpi))
+        return buffer.getvalue()
+    finally:
+        document.close()

@@ -1,0 +1,168 @@
+"""SVG backend: one page of display items → one SVG file, with svgwrite.
+
+The document is `width`mm × `height`mm with a viewBox in millimetres, so one user unit is one
+millimetre and every display-list number is written as it is: the same geometry as the PDF.
+Text is SVG text in "DejaVu Sans" (font size converted from points to mm); clip paths get ids
+numbered in document order, so the same page always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import os
+from typing import Any, BinaryIO, Iterator, Union
+
+from pnp.display import IDENTITY, Circle, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text
+from pnp.render import fonts
+from pnp.render.fonts import MM_PER_PT
+
+Target = Union[str, "os.PathLike[str]", BinaryIO]
+
+
+def write_svg(page: Page, target: Target) -> None:
+    """Write `page` as an SVG to a path or a binary file; same page → same bytes.
+
+    Raises `BuildError` if a text item uses a character its font cannot draw.
+    """
+    data = svg_bytes(page)
+    if isinstance(target, (str, os.PathLike)):
+        with open(target, "wb") as file:
+            file.write(data)
+    elif isinstance(target, io.TextIOBase):
+        target.write(data.decode("utf-8"))
+    else:
+        target.write(data)
+
+
+def svg_bytes(page: Page) -> bytes:
+    """The SVG `write_svg` would write, in memory."""
+    import svgwrite
+
+    document = svgwrite.Drawing(
+        size=(f"{_n(page.width)}mm", f"{_n(page.height)}mm"),
+        viewBox=f"0 0 {_n(page.width)} {_n(page.height)}",
+        profile="full",
+        debug=False,
+    )
+    # PDF's default miter limit, so corners match; no kerning or ligatures, since the PDF
+    # (and the text fitting) place glyphs by their plain advance widths
+    root = document.g(
+        style="font-kerning:none;font-variant-ligatures:none", **{"stroke-miterlimit": "10"}
+    )
+    _Builder(document, page.label or "page").add_all(root, page.items)
+    document.add(root)
+    return ('<?xml version="1.0" encoding="utf-8" ?>\n' + document.tostring() + "\n").encode()
+
+
+class _Builder:
+    """Turns display items into svgwrite elements, numbering clip paths in order."""
+
+    def __init__(self, document: Any, where: str) -> None:
+        self.document = document
+        self.where = where  # names the page in errors
+        self.clips = 0
+
+    def add_all(self, parent: Any, items: tuple[Item, ...]) -> None:
+        for item in items:
+            for element in self.elements(item):
+                parent.add(element)
+
+    def elements(self, item: Item) -> Iterator[Any]:
+        document = self.document
+        if isinstance(item, Group):
+            yield self.group(item)
+        elif isinstance(item, Text):
+            if item.text:
+                yield self.text(item)
+        elif isinstance(item, Image):
+            href = "data:image/png;base64," + base64.b64encode(item.png).decode("ascii")
+            yield document.image(
+                href,
+                insert=(_n(item.x), _n(item.y)),
+                size=(_n(item.w), _n(item.h)),
+                preserveAspectRatio="none",
+            )
+        elif isinstance(item, Rect):
+            extra = {"rx": _n(item.radius), "ry": _n(item.radius)} if item.radius > 0 else {}
+            yield document.rect(
+                insert=(_n(item.x), _n(item.y)),
+                size=(_n(item.w), _n(item.h)),
+                **extra,
+                **_style(item.style),
+            )
+        elif isinstance(item, Line):
+            if item.style.stroke:
+                yield document.line(
+                    (_n(item.x1), _n(item.y1)), (_n(item.x2), _n(item.y2)), **_style(item.style)
+                )
+        elif isinstance(item, Circle):
+            yield document.circle(
+                center=(_n(item.cx), _n(item.cy)), r=_n(item.r), **_style(item.style)
+            )
+        elif isinstance(item, Polygon):
+            points = [(_n(x), _n(y)) for x, y in item.points]
+            shape = document.polygon if item.closed else document.polyline
+            yield shape(points, **_style(item.style))
+        else:
+            raise TypeError(f"not a display item: {item!r}")
+
+    def group(self, group: Group) -> Any:
+        attributes = {}
+        if group.transform != IDENTITY:
+            a, b, c, d, e, f = group.transform
+            numbers = [_n(v, 8) for v in (a, b, c, d)] + [_n(e), _n(f)]
+            attributes["transform"] = f"matrix({' '.join(numbers)})"
+        if group.clip is not None:
+            self.clips += 1
+            clip_id = f"clip{self.clips}"
+            clip_path = self.document.clipPath(id=clip_id, clipPathUnits="userSpaceOnUse")
+            clip = group.clip
+            rounded = {"rx": _n(clip.radius), "ry": _n(clip.radius)} if clip.radius > 0 else {}
+            clip_path.add(
+                self.document.rect(
+                    insert=(_n(clip.x), _n(clip.y)), size=(_n(clip.w), _n(clip.h)), **rounded
+                )
+            )
+            self.document.defs.add(clip_path)
+            attributes["clip-path"] = f"url(#{clip_id})"
+        element = self.document.g(**attributes)
+        self.add_all(element, group.items)
+        return element
+
+    def text(self, text: Text) -> Any:
+        fonts.check_glyphs(text.text, text.font, self.where)
+        attributes = {
+            "font-family": fonts.FAMILY,
+            "font-size": _n(text.size * MM_PER_PT),
+            "fill": text.color,
+        }
+        if text.font == "bold":
+            attributes["font-weight"] = "bold"
+        if text.anchor != "start":
+            attributes["text-anchor"] = text.anchor
+        if text.text != " ".join(text.text.split()):  # keep the spaces the PDF keeps
+            attributes["xml:space"] = "preserve"
+        return self.document.text(text.text, insert=(_n(text.x), _n(text.y)), **attributes)
+
+
+def _style(style: Style) -> dict[str, str]:
+    """SVG presentation attributes for a display style (opacity per paint, as in the PDF)."""
+    attributes = {"fill": style.fill or "none"}
+    if style.stroke:
+        attributes["stroke"] = style.stroke
+        attributes["stroke-width"] = _n(style.width)
+        if style.dash:
+            attributes["stroke-dasharray"] = " ".join(_n(v) for v in style.dash)
+    if style.opacity != 1.0:
+        if style.fill:
+            attributes["fill-opacity"] = _n(style.opacity)
+        if style.stroke:
+            attributes["stroke-opacity"] = _n(style.opacity)
+    return attributes
+
+
+def _n(value: float, decimals: int = 4) -> str:
+    """A number in at most 4 decimals (0.1 µm), without trailing zeros: compact and stable."""
+    text = f"{value:.{decimals}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
