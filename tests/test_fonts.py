@@ -30,6 +30,11 @@ def test_missing_glyph_names_text_and_code_point() -> None:
     assert "forex/aid" in message and "Clef 𝄞" in message and "U+1D11E" in message
 
 
+def test_measuring_a_missing_glyph_is_a_build_error_too() -> None:
+    with pytest.raises(BuildError, match="U\\+6F22"):
+        fonts.text_width("漢", "regular", 10)
+
+
 def test_vertical_metrics_hold_accented_capitals_and_descenders() -> None:
     face = fonts.font("regular")
     # DejaVu Sans hhea: ascender 1901, descender -483 on a 2048 em

@@ -47,7 +47,10 @@ class Font:
     def width(self, text: str, size: float) -> float:
         """Advance width of `text` at `size` pt, in mm (no kerning: reportlab draws none)."""
         advances = self.advances
-        return sum(advances[ord(char)] for char in text) * size * MM_PER_PT
+        try:
+            return sum(advances[ord(char)] for char in text) * size * MM_PER_PT
+        except KeyError:
+            raise missing_glyph_error(text, missing_glyphs(text, self.name), self.name) from None
 
 
 def font_bytes(name: str) -> bytes:
