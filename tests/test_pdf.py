@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pdfplumber
@@ -173,6 +176,26 @@ def test_same_pages_give_identical_bytes(tmp_path: Path) -> None:
     assert (tmp_path / "again.pdf").read_bytes() == first
     assert pdf_bytes(pages, title="Bolsa", subject="shares") == first
     assert pdf_bytes(pages, title="Forex", subject="shares") != first
+
+
+def test_bytes_do_not_depend_on_the_process(tmp_path: Path) -> None:
+    """Another interpreter, with another hash seed, writes the very same file."""
+    script = (
+        "import sys\n"
+        "from pnp.display import Page, Text, Circle, Group, Rect, Style, rotate\n"
+        "from pnp.render.pdf import write_pdf\n"
+        "page = Page(100, 100, (Text(10, 20, 'Акционер ½ €', 12, 'bold'), Circle(50, 50, 9),\n"
+        "    Group((Rect(1, 1, 5, 5, Style(fill='#ff0000', opacity=0.4)),), rotate(90, 50, 50))))\n"
+        "write_pdf([page], sys.argv[1], title='T')\n"
+    )
+    outputs = []
+    for seed in ("1", "2"):
+        target = tmp_path / f"{seed}.pdf"
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        subprocess.run([sys.executable, "-c", script, str(target)], check=True, env=env)
+        outputs.append(target.read_bytes())
+    assert outputs[0] == outputs[1]
+    assert outputs[0].startswith(b"%PDF-")
 
 
 @pytest.mark.parametrize("library", ["pypdf", "pdfplumber"])
