@@ -47,8 +47,10 @@ def _not_bool(value: Any) -> Any:
 
 Colour = Annotated[str, AfterValidator(_colour)]
 Id = Annotated[str, AfterValidator(check_id)]
-Count = Annotated[int, Strict(), Field(ge=0)]
-PositiveCount = Annotated[int, Strict(), Field(ge=1)]
+MAX_COUNT = 1000  # of one card, bill or copy: far above any game, far below a memory blow-up
+MAX_CELLS = 500
+Count = Annotated[int, Strict(), Field(ge=0, le=MAX_COUNT)]
+PositiveCount = Annotated[int, Strict(), Field(ge=1, le=MAX_COUNT)]
 Integer = Annotated[int, Strict()]
 Number = Annotated[float, BeforeValidator(_not_bool)]
 Mm = Annotated[float, BeforeValidator(_not_bool), Field(gt=0)]
@@ -112,6 +114,10 @@ class Track(Model):
             raise ValueError(f"`to` ({self.to:g}) is below `from` ({self.from_:g})")
         if self.values is not None and not self.values:
             raise ValueError("`values` needs at least one value")
+        if self.values is None and (self.to - self.from_) / self.step >= MAX_CELLS:  # type: ignore[operator]
+            raise ValueError(f"a track has at most {MAX_CELLS} cells; check `from`, `to` and `step`")
+        if self.values is not None and len(self.values) > MAX_CELLS:
+            raise ValueError(f"a track has at most {MAX_CELLS} cells")
         cells = self.cells
         if self.start is not None and self.start not in cells:
             raise ValueError(f"start {self.start:g} is not a cell of the track")
@@ -225,6 +231,7 @@ class BoardSection(Model):
     rows: Literal["single", "each_asset"] = "single"
     table: str | None = None  # a table computed by the game's rules module
     marks: str | None = None  # small per-cell notes from the rules module (e.g. starting positions)
+    start_label: str = "START"  # the word on the track's start cell, in the game's language
 
     @model_validator(mode="after")
     def _one_content(self) -> "BoardSection":
