@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, replace
 from typing import BinaryIO, Sequence, Union
 
-from pnp.display import Circle, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text
+from pnp.display import IDENTITY, Circle, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text
 from pnp.render import fonts
 from pnp.render.fonts import MM_PER_PT
 
@@ -83,47 +83,45 @@ class _Painter:
             self.draw(item)
 
     def draw(self, item: Item) -> None:
-        canvas = self.canvas
         if isinstance(item, Group):
             self.group(item)
         elif isinstance(item, Text):
             self.text(item)
         elif isinstance(item, Image):
             self.image(item)
+        elif isinstance(item, (Rect, Line, Circle, Polygon)):
+            self.shape(item)
         else:
-            stroke, fill = self.use(item.style)
-            if not (stroke or fill):
-                return
-            if isinstance(item, Rect):
-                if item.radius > 0:
-                    canvas.roundRect(item.x, item.y, item.w, item.h, item.radius, stroke, fill)
-                else:
-                    canvas.rect(item.x, item.y, item.w, item.h, stroke, fill)
-            elif isinstance(item, Line):
-                if stroke:
-                    canvas.line(item.x1, item.y1, item.x2, item.y2)
-            elif isinstance(item, Circle):
-                canvas.circle(item.cx, item.cy, item.r, stroke, fill)
-            elif isinstance(item, Polygon):
-                canvas.drawPath(self.polygon_path(item), stroke=stroke, fill=fill)
-            else:
-                raise TypeError(f"not a display item: {item!r}")
+            raise TypeError(f"not a display item: {item!r}")
 
-    def polygon_path(self, polygon: Polygon):
-        path = self.canvas.beginPath()
-        (x0, y0), *rest = polygon.points
-        path.moveTo(x0, y0)
-        for x, y in rest:
-            path.lineTo(x, y)
-        if polygon.closed:
-            path.close()
-        return path
+    def shape(self, item: Rect | Line | Circle | Polygon) -> None:
+        canvas = self.canvas
+        stroke, fill = self.use(item.style)
+        if isinstance(item, Rect):
+            if item.radius > 0:
+                canvas.roundRect(item.x, item.y, item.w, item.h, item.radius, stroke, fill)
+            else:
+                canvas.rect(item.x, item.y, item.w, item.h, stroke, fill)
+        elif isinstance(item, Line):
+            if stroke:  # a line has nothing to fill
+                canvas.line(item.x1, item.y1, item.x2, item.y2)
+        elif isinstance(item, Circle):
+            canvas.circle(item.cx, item.cy, item.r, stroke, fill)
+        elif item.points:
+            path = canvas.beginPath()
+            path.moveTo(*item.points[0])
+            for point in item.points[1:]:
+                path.lineTo(*point)
+            if item.closed:
+                path.close()
+            canvas.drawPath(path, stroke=stroke, fill=fill)
 
     def group(self, group: Group) -> None:
         canvas = self.canvas
         saved = self.pen
         canvas.saveState()
-        canvas.transform(*group.transform)
+        if group.transform != IDENTITY:
+            canvas.transform(*group.transform)
         if group.clip is not None:
             clip = group.clip
             path = canvas.beginPath()
