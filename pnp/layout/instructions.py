@@ -1,0 +1,157 @@
+"""The first page of a game's combined print file: what to print, on what, and how.
+
+It is drawn from the same layout results as the sheets that follow it, so the page ranges,
+sheet counts and duplex settings it states are the ones in the file. A playtester who never
+read the README should be able to print, check the scale, cut and assemble from it alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from pnp.display import Item, Line, Page, Rect, Style
+from pnp.errors import BuildError
+from pnp.layout.sheet import PAPERS, Frame, Furniture, furniture
+from pnp.layout.text import block_height, fit_lines, fit_text
+
+INK = "#000000"
+RULE = Style(stroke="#777777", width=0.2)
+HEAD_FILL = Style(fill="#e8e8e8")
+BODY_PT = 8.5
+TABLE_PT = 7.5
+GAP = 2.5  # mm between blocks
+
+
+@dataclass(frozen=True)
+class Job:
+    """One component as printed: one row of the "what to print" table."""
+
+    name: str
+    pages: tuple[int, int]  # first and last page in the combined file, 1-based
+    sheets: int
+    contents: str  # "90 cards", "6 mats", "1 board on 2 sheets"
+    sides: str  # "double-sided, flip on the long edge", "one-sided", "fold"
+    stock: str  # "card stock", "paper"
+    assembly: str = ""  # for a tiled board: "1 row × 2 columns"
+
+    @property
+    def page_range(self) -> str:
+        first, last = self.pages
+        return f"{first}" if first == last else f"{first}–{last}"
+
+
+def sides_text(duplex: str) -> str:
+    return {
+        "long": "double-sided, flip on the long edge",
+        "short": "double-sided, flip on the short edge",
+        "fold": "one-sided; fold each sheet on its dashed line",
+        "none": "one-sided",
+    }[duplex]
+
+
+def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job], *,
+                      title_en: str = "", back_offset: tuple[float, float] = (0.0, 0.0)) -> Page:
+    """The instructions as one page in frame `f` (portrait), with the sheet furniture."""
+    box = f.content.inset(2.0)
+    flow = _Flow(box.x, box.y, box.w, what=f"the print instructions of {info.title}")
+    flow.text(f"**{info.title}** — print instructions", 16)
+    if title_en and title_en != info.title:
+        flow.text(title_en, 10)
+    flow.text(f"Made by {info.stamp}. Every sheet carries this stamp in its footer: do not mix "
+              "sheets with different stamps, they come from different versions of the rules.", BODY_PT)
+    flow.space()
+    w, h = PAPERS[paper]
+    flow.text("**1 Print at 100 %.** " f"Paper: **{paper.upper()}** ({w:g} × {h:g} mm). In the print dialog "
+              "choose **actual size** / **100 %**, never “fit to page” or “shrink”. Then check: the "
+              "long black bar in the footer of every sheet must measure exactly **100 mm** and the short "
+              "one **1 inch** (25.4 mm). If they do not, switch scaling off and print again; cards "
+              "and boards are drawn to size.", BODY_PT)
+    flow.space()
+    flow.text("**2 What to print**", BODY_PT)
+    flow.table(("Pages", "Component", "Contents", "How", "On"),
+               [(j.page_range, j.name, j.contents, j.sides, j.stock) for j in jobs],
+               (0.1, 0.3, 0.17, 0.28, 0.15))
+    flow.space()
+    duplex = [j for j in jobs if j.sides.startswith("double")]
+    if duplex:
+        names = ", ".join(j.name for j in duplex)
+        edge = "long" if "long" in duplex[0].sides else "short"
+        dx, dy = back_offset
+        offset = f" (backs are shifted by {dx:g}, {dy:g} mm as set in print.back_offset_mm)" if (dx, dy) != (0, 0) else ""
+        flow.text(f"**3 Backs.** {names}: every front page is followed by its backs. Print those pages "
+                  f"double-sided and **flip on the {edge} edge**{offset}; each back then lands behind "
+                  "its front. No duplex printer: print the odd pages, put the stack back in the tray "
+                  "and print the even pages. Hold a sheet against the light to check; if the backs "
+                  "are off by a constant amount, set print.back_offset_mm in components.yaml.", BODY_PT)
+        flow.space()
+    if any("fold" in j.sides for j in jobs):
+        flow.text("**Folding.** Fronts and backs are side by side: fold each sheet on its dashed "
+                  "line, printed side out, glue the halves together, then cut through both.", BODY_PT)
+        flow.space()
+    flow.text("**4 Cut.** Cut along the short crop marks in the margins: each continues a cut line "
+              "across the sheet. Cards that touch share one cut; where there is a gap, cut on both "
+              "sides of it. Round and rounded tokens: cut along their thin outline. A sharp knife "
+              "and a steel ruler beat scissors.", BODY_PT)
+    tiled = [j for j in jobs if j.assembly]
+    if tiled:
+        flow.space()
+        boards = "; ".join(f"{j.name}: pages {j.page_range}, {j.assembly}" for j in tiled)
+        flow.text(f"**5 Assemble.** {boards}. Each sheet's header has a small map with its place "
+                  "filled in, and names its row and column. Cut every sheet along its crop marks. "
+                  "Lay the sheets out as the maps show; a hatched “glue here” strip goes under the "
+                  "sheet to its left or above it, which repeats that strip's art: line up the "
+                  "cross-hairs and the art, glue, and mount the board on card.", BODY_PT)
+    if flow.y > box.bottom:
+        raise BuildError(f"the print instructions of {info.title} do not fit on one page")
+    items = (*flow.items, furniture(f, info, "print instructions"))
+    return Page(f.width, f.height, items, f"{info.title}, print instructions")
+
+
+def blank_back(f: Frame, info: Furniture) -> Page:
+    """The back of the instructions, so that every front in the file falls on an odd page."""
+    box = f.content
+    note = fit_text("This page is left blank on purpose: it keeps every front on an odd page, so "
+                    "that double-sided pages print back to back.", box.x, box.y + box.h / 2 - 10,
+                    box.w, 20, size=BODY_PT, color="#777777", what="the blank page")
+    return Page(f.width, f.height, (note, furniture(f, info, "back of the print instructions")),
+                f"{info.title}, blank back of the instructions")
+
+
+class _Flow:
+    """Blocks stacked from the top of a column, each as tall as its text needs."""
+
+    def __init__(self, x: float, y: float, w: float, what: str) -> None:
+        self.x, self.y, self.w, self.what = x, y, w, what
+        self.items: list[Item] = []
+
+    def space(self, mm: float = GAP) -> None:
+        self.y += mm
+
+    def text(self, text: str, size: float) -> None:
+        self.y += self._cell(text, self.x, self.y, self.w, size, "left") + 0.8
+
+    def table(self, head: Sequence[str], rows: Sequence[Sequence[str]], widths: Sequence[float]) -> None:
+        columns = [w * self.w for w in widths]
+        for index, row in enumerate([head, *rows]):
+            height = max(self._height(cell, width - 2, TABLE_PT) for cell, width in zip(row, columns)) + 1.6
+            if index == 0:
+                self.items.append(Rect(self.x, self.y, self.w, height, HEAD_FILL))
+            x = self.x
+            for cell, width in zip(row, columns):
+                text = f"**{cell}**" if index == 0 else cell
+                self._cell(text, x + 1, self.y + 0.8, width - 2, TABLE_PT, "left", height - 1.6)
+                x += width
+            self.y += height
+            self.items.append(Line(self.x, self.y, self.x + self.w, self.y, RULE))
+
+    def _height(self, text: str, w: float, size: float) -> float:
+        fitted = fit_lines(text, w, 1000, size=size, min_size=size, what=self.what)
+        return block_height(len(fitted.lines), size)
+
+    def _cell(self, text: str, x: float, y: float, w: float, size: float, align: str, h: float | None = None) -> float:
+        height = self._height(text, w, size)
+        self.items.append(fit_text(text, x, y, w, (h or height) + 0.01, size=size, min_size=size,
+                                   color=INK, align=align, valign="top", what=self.what))
+        return height
+

@@ -1,0 +1,249 @@
+"""Sheet furniture: the paper, its bands, and what every sheet says about itself.
+
+Every printed sheet carries a thin header (game, component, "sheet n of m"), a footer with a
+calibration ruler (a 100 mm bar and a 1 inch bar, labelled) and a version stamp (pnp version
+and a short hash of the game's spec), so that a sheet printed at the wrong scale, or from an
+older spec, is caught at the table. All of it sits inside the printable area (the paper minus
+`print.margin_mm`), in two bands of equal thickness: above and below the content, or — when
+pieces need the full height (poker cards on Letter) — in strips left and right of it, read
+from bottom to top. Equal bands keep the content centred on the paper, so that duplex backs,
+mirrored about the paper's centre line, land on the same grid as their fronts.
+
+Crop marks live here too: imposition and tiling both draw them, only outside the pieces.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from pnp.display import Group, Item, Line, Matrix, Rect, Style, Text, translate
+from pnp.layout.text import fit_text, text_width
+
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait, mm
+BAND_MM = 4.5  # thickness of the header band and of the footer band
+MARK_GAP_MM = 0.5  # between the outermost bleed and a crop mark
+MARK_LENGTH_MM = 2.0
+MARK_ZONE_MM = MARK_GAP_MM + MARK_LENGTH_MM  # room a crop mark needs beyond the bleed
+INK = "#000000"
+QUIET = "#555555"  # furniture text: readable, but quieter than the game's own ink
+MARK_STYLE = Style(stroke=INK, width=0.15)
+TEXT_PT = 6.5  # furniture text; VISUAL.md's minimum is 6 pt
+RULER_BAR_MM = 0.8
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned rectangle in mm, y down."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
+
+    def inset(self, dx: float, dy: float | None = None) -> "Box":
+        dy = dx if dy is None else dy
+        return Box(self.x + dx, self.y + dy, self.w - 2 * dx, self.h - 2 * dy)
+
+    def contains(self, other: "Box", tolerance: float = 1e-6) -> bool:
+        return (
+            other.x >= self.x - tolerance
+            and other.y >= self.y - tolerance
+            and other.right <= self.right + tolerance
+            and other.bottom <= self.bottom + tolerance
+        )
+
+    def overlaps(self, other: "Box", tolerance: float = 1e-6) -> bool:
+        return (
+            other.x < self.right - tolerance
+            and self.x < other.right - tolerance
+            and other.y < self.bottom - tolerance
+            and self.y < other.bottom - tolerance
+        )
+
+
+def bounds(boxes: Iterable[Box]) -> Box:
+    """The smallest box around all `boxes`."""
+    boxes = tuple(boxes)
+    x, y = min(b.x for b in boxes), min(b.y for b in boxes)
+    return Box(x, y, max(b.right for b in boxes) - x, max(b.bottom for b in boxes) - y)
+
+
+def paper_size(paper: str, landscape: bool = False) -> tuple[float, float]:
+    """Width and height of the paper in mm, turned when `landscape`."""
+    w, h = PAPERS[paper]
+    return (h, w) if landscape else (w, h)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A sheet's geometry: the paper, the printable area, the two furniture bands and the
+    content box between them. `sideways` puts the bands left and right of the content."""
+
+    width: float
+    height: float
+    margin: float
+    sideways: bool = False
+
+    @property
+    def landscape(self) -> bool:
+        return self.width > self.height
+
+    @property
+    def printable(self) -> Box:
+        return Box(0, 0, self.width, self.height).inset(self.margin)
+
+    @property
+    def content(self) -> Box:
+        p = self.printable
+        return p.inset(BAND_MM, 0) if self.sideways else p.inset(0, BAND_MM)
+
+    @property
+    def header(self) -> Box:
+        p = self.printable
+        return Box(p.x, p.y, BAND_MM, p.h) if self.sideways else Box(p.x, p.y, p.w, BAND_MM)
+
+    @property
+    def footer(self) -> Box:
+        p = self.printable
+        if self.sideways:
+            return Box(p.right - BAND_MM, p.y, BAND_MM, p.h)
+        return Box(p.x, p.bottom - BAND_MM, p.w, BAND_MM)
+
+
+def frame(paper: str, margin: float, *, landscape: bool = False, sideways: bool = False) -> Frame:
+    w, h = paper_size(paper, landscape)
+    return Frame(w, h, margin, sideways)
+
+
+def content_size(paper: str, margin: float, *, landscape: bool = False) -> tuple[float, float]:
+    """The largest drawing (w, h in mm) that fits one sheet with its furniture and crop marks:
+    what a full-page panel (an aid, a form) should measure to print on a single page."""
+    box = frame(paper, margin, landscape=landscape).content.inset(MARK_ZONE_MM)
+    return (box.w, box.h)
+
+
+# --- what a sheet says ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Furniture:
+    """What every sheet of one component says about itself."""
+
+    title: str  # the game
+    component: str  # the component's name
+    stamp: str  # pnp version and spec hash, see `stamp`
+
+
+def spec_hash(game_json: str) -> str:
+    """A short, stable fingerprint of one game's validated spec (`game.model_dump_json()`)."""
+    return hashlib.sha256(game_json.encode("utf-8")).hexdigest()[:8]
+
+
+def stamp(version: str, game_json: str) -> str:
+    return f"pnp {version} · spec {spec_hash(game_json)}"
+
+
+@dataclass(frozen=True)
+class Badge:
+    """A small drawing at the header's right end (a tiled board's assembly map), in its own
+    box of `width` × `BAND_MM` mm with the origin at its top-left."""
+
+    items: tuple[Item, ...]
+    width: float
+
+
+def furniture(frame: Frame, info: Furniture, where: str, badge: Badge | None = None) -> Group:
+    """Header and footer of one sheet; `where` says which sheet it is ("sheet 2 of 9 · backs")."""
+    length = frame.header.h if frame.sideways else frame.header.w
+    return Group(
+        (
+            Group(_header(length, info, where, badge), _band_transform(frame, frame.header)),
+            Group(_footer(length, info), _band_transform(frame, frame.footer)),
+        )
+    )
+
+
+def _band_transform(frame: Frame, band: Box) -> Matrix:
+    """Band coordinates (x along the band, y across it) → page coordinates. Side strips are
+    turned a quarter anticlockwise, so they read from bottom to top, their top towards the
+    left, like the spine of a book."""
+    if not frame.sideways:
+        return translate(band.x, band.y)
+    return (0.0, -1.0, 1.0, 0.0, band.x, band.bottom)
+
+
+def _header(length: float, info: Furniture, where: str, badge: Badge | None) -> tuple[Item, ...]:
+    what = f"the sheet header of {info.component}"
+    badge_w = badge.width + 1.5 if badge else 0.0
+    where_w = min(length * 0.45, _label_width(where, "regular") + 1)
+    title_w = length - badge_w - where_w - 2
+    items: list[Item] = [
+        fit_text(f"**{info.title}** · {info.component}", 0, 0, title_w, BAND_MM, size=TEXT_PT,
+                 min_size=6, color=QUIET, align="left", what=what),
+        fit_text(where, title_w + 2, 0, where_w, BAND_MM, size=TEXT_PT, min_size=6, color=QUIET,
+                 align="right", what=what),
+    ]
+    if badge:
+        items.append(Group(badge.items, translate(length - badge.width, 0)))
+    return tuple(items)
+
+
+def _footer(length: float, info: Furniture) -> tuple[Item, ...]:
+    """Two ruler bars with ticks, labelled, then the stamp at the far end."""
+    base = BAND_MM - 0.6  # bottom of the bars
+    items: list[Item] = []
+    x = 0.0
+    for bar, label, ticks, every in ((100.0, "100 mm", 21, 5.0), (25.4, "1 inch", 5, 25.4 / 4)):
+        items.append(Rect(x, base - RULER_BAR_MM, bar, RULER_BAR_MM, Style(fill=INK)))
+        for i in range(ticks):
+            tick = 1.3 if i % 2 == 0 or ticks == 5 else 0.7
+            items.append(Line(x + i * every, base - RULER_BAR_MM, x + i * every, base - RULER_BAR_MM - tick, MARK_STYLE))
+        items.append(Text(x + bar + 1.2, base, label, TEXT_PT, "bold", INK))
+        x += bar + 1.2 + _label_width(label) + 4
+    room = length - x - _label_width(info.stamp, "regular") - 3
+    for note in ("print at 100 %: the bars must measure 100 mm and 1 inch", "print at 100 %"):
+        if _label_width(note, "regular") <= room:
+            items.append(Text(x, base, note, TEXT_PT, "regular", QUIET))
+            break
+    items.append(Text(length, base, info.stamp, TEXT_PT, "regular", QUIET, "end"))
+    return tuple(items)
+
+
+def _label_width(text: str, font: str = "bold") -> float:
+    return text_width(text, font, TEXT_PT)
+
+
+# --- crop marks ---------------------------------------------------------------------------
+
+
+def crop_marks(trims: Iterable[Box], bleeds: Iterable[Box]) -> tuple[Line, ...]:
+    """Short lines continuing every trim edge beyond the outermost bleed, never across a piece.
+
+    Vertical marks at every distinct trim x sit above and below all the pieces; horizontal
+    marks at every distinct trim y sit left and right of them.
+    """
+    trims = tuple(trims)
+    if not trims:
+        return ()
+    outer = bounds(bleeds)
+    near, far = MARK_GAP_MM, MARK_ZONE_MM
+    xs = sorted({round(v, 6) for t in trims for v in (t.x, t.right)})
+    ys = sorted({round(v, 6) for t in trims for v in (t.y, t.bottom)})
+    marks: list[Line] = []
+    for x in xs:
+        marks.append(Line(x, outer.y - far, x, outer.y - near, MARK_STYLE))
+        marks.append(Line(x, outer.bottom + near, x, outer.bottom + far, MARK_STYLE))
+    for y in ys:
+        marks.append(Line(outer.x - far, y, outer.x - near, y, MARK_STYLE))
+        marks.append(Line(outer.right + near, y, outer.right + far, y, MARK_STYLE))
+    return tuple(marks)

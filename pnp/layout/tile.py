@@ -1,0 +1,200 @@
+"""Tiling: panels (boards, mats, aids, forms) on sheets, split over several when too large.
+
+A panel that fits the content box of a sheet (portrait, or landscape if only that fits) is
+centred on it. A larger one is cut into a grid of equal windows that overlap by `overlap` mm:
+each window's left and top overlap strips are hatched "glue here" and slide under the
+neighbour, whose art covers them; cross-hairs printed at the same board coordinates on both
+copies of an overlap line the sheets up, and a small map in the header shows where each sheet
+goes. Boards are drawn at full size and never scaled: cells keep their millimetres.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from pnp.components import Panels
+from pnp.display import Circle, Drawing, Group, Item, Line, Page, Rect, Style, rotate, translate
+from pnp.layout.sheet import (
+    BAND_MM,
+    MARK_ZONE_MM,
+    Badge,
+    Box,
+    Frame,
+    Furniture,
+    crop_marks,
+    frame,
+    furniture,
+)
+from pnp.layout.text import fit_text
+
+OVERLAP_MM = 10.0
+HATCH = Style(stroke="#8c8c8c", width=0.2, opacity=0.8)
+CROSS = Style(stroke="#000000", width=0.15)
+GLUE_LABEL = "glue here"
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One window of one panel on one page: the tiling's machine-readable record."""
+
+    drawing: int  # index into Panels.drawings
+    page: int  # index into Tiling.pages
+    row: int  # 1-based, as printed
+    column: int
+    rows: int
+    columns: int
+    window: Box  # the part of the drawing shown, in the drawing's mm
+    at: Box  # where that part is on the page
+
+
+@dataclass(frozen=True)
+class Tiling:
+    pages: tuple[Page, ...]
+    tiles: tuple[Tile, ...]
+
+    @property
+    def sheets(self) -> int:
+        return len(self.pages)
+
+    @property
+    def tiled(self) -> bool:
+        """Whether some panel is split over several sheets (and must be assembled)."""
+        return any(t.rows * t.columns > 1 for t in self.tiles)
+
+
+@dataclass(frozen=True)
+class _Split:
+    frame: Frame
+    rows: int
+    columns: int
+    window_w: float
+    window_h: float
+
+
+def tile(panels: Panels, paper: str, margin: float, info: Furniture, overlap: float = OVERLAP_MM) -> Tiling:
+    """Every panel on its sheet(s), in order."""
+    splits = [_split(d, paper, margin, overlap) for d in panels.drawings]
+    many = len(panels.drawings) > 1
+    pages: list[Page] = []
+    tiles: list[Tile] = []
+    for index, (drawing, split) in enumerate(zip(panels.drawings, splits)):
+        count = split.rows * split.columns
+        for n in range(count):
+            row, column = divmod(n, split.columns)
+            window = Box(column * (split.window_w - overlap), row * (split.window_h - overlap), split.window_w, split.window_h)
+            content = split.frame.content
+            at = Box(content.x + (content.w - window.w) / 2, content.y + (content.h - window.h) / 2, window.w, window.h)
+            record = Tile(index, len(pages), row + 1, column + 1, split.rows, split.columns, window, at)
+            where = _where(record, len(pages) + 1, sum(s.rows * s.columns for s in splits), many)
+            pages.append(_page(drawing, record, split.frame, info, where, overlap))
+            tiles.append(record)
+    return Tiling(tuple(pages), tuple(tiles))
+
+
+def _split(drawing: Drawing, paper: str, margin: float, overlap: float) -> _Split:
+    """One page if the drawing fits (portrait first), else the fewest tiles."""
+    frames = [frame(paper, margin, landscape=landscape) for landscape in (False, True)]
+    for f in frames:
+        box = f.content
+        if drawing.width <= box.w + 1e-6 and drawing.height <= box.h + 1e-6:
+            return _Split(f, 1, 1, drawing.width, drawing.height)
+    options = []
+    for f in frames:
+        room = f.content.inset(MARK_ZONE_MM)
+        columns, rows = _count(drawing.width, room.w, overlap), _count(drawing.height, room.h, overlap)
+        options.append((rows * columns, f.landscape, _Split(
+            f, rows, columns,
+            (drawing.width + (columns - 1) * overlap) / columns,
+            (drawing.height + (rows - 1) * overlap) / rows,
+        )))
+    return min(options, key=lambda option: option[:2])[2]
+
+
+def _count(length: float, room: float, overlap: float) -> int:
+    if length <= room + 1e-6:
+        return 1
+    return math.ceil((length - overlap) / (room - overlap) - 1e-9)
+
+
+def _where(t: Tile, sheet: int, sheets: int, many: bool) -> str:
+    count = t.rows * t.columns
+    place = f"page {(t.row - 1) * t.columns + t.column} of {count}, row {t.row}, column {t.column}"
+    if count == 1:
+        return f"sheet {sheet} of {sheets}"
+    return f"sheet {sheet} of {sheets} · {place}" if many else place
+
+
+def _page(drawing: Drawing, t: Tile, f: Frame, info: Furniture, where: str, overlap: float) -> Page:
+    w, at = t.window, t.at
+    art = Group(drawing.items, translate(at.x - w.x, at.y - w.y), Rect(w.x, w.y, w.w, w.h, Style()))
+    items: list[Item] = [art]
+    if t.column > 1:
+        items.append(_glue(Box(at.x, at.y, overlap, at.h), upright=True))
+    if t.row > 1:
+        items.append(_glue(Box(at.x, at.y, at.w, overlap), upright=False))
+    items += _crosses(t, overlap)
+    if f.content.inset(MARK_ZONE_MM).contains(at) or t.rows * t.columns > 1:
+        items += crop_marks([at], [at])
+    badge = _map(t) if t.rows * t.columns > 1 else None
+    items.append(furniture(f, info, where, badge))
+    return Page(f.width, f.height, tuple(items), f"{info.component}, {where}")
+
+
+def _glue(strip: Box, upright: bool) -> Group:
+    """A lightly hatched strip, labelled, that the neighbouring sheet covers."""
+    step = 2.5
+    lines: list[Item] = []
+    span = strip.w + strip.h
+    for i in range(int(span / step) + 1):
+        d = i * step
+        lines.append(Line(strip.x + d, strip.y, strip.x + d - strip.h, strip.bottom, HATCH))
+    label_w = 12.0
+    if upright:
+        cx, cy = strip.x + strip.w / 2, strip.y + strip.h / 2
+        box = (cx - label_w / 2, cy - 1.75, label_w, 3.5)
+        label = Group((_label(box),), rotate(-90, cx, cy))
+    else:
+        label = _label((strip.x + (strip.w - label_w) / 2, strip.y + strip.h / 2 - 1.75, label_w, 3.5))
+    clip = Rect(strip.x, strip.y, strip.w, strip.h, Style())
+    return Group((Group(tuple(lines), clip=clip), label))
+
+
+def _label(box: tuple[float, float, float, float]) -> Group:
+    x, y, w, h = box
+    text = fit_text(GLUE_LABEL, x, y, w, h, size=6.5, min_size=6, color="#333333", what="a glue strip")
+    return Group((Rect(x, y, w, h, Style(fill="#ffffff", opacity=0.85)), text))
+
+
+def _crosses(t: Tile, overlap: float) -> list[Item]:
+    """Cross-hairs on every overlap this tile shares, at the same board coordinates on both
+    tiles, so the sheets can be lined up against each other."""
+    w, at = t.window, t.at
+    to_page = (at.x - w.x, at.y - w.y)
+    centres: list[tuple[float, float]] = []
+    for edge_x in ([w.x + overlap / 2] if t.column > 1 else []) + ([w.right - overlap / 2] if t.column < t.columns else []):
+        centres += [(edge_x, w.y + w.h * 0.25), (edge_x, w.y + w.h * 0.75)]
+    for edge_y in ([w.y + overlap / 2] if t.row > 1 else []) + ([w.bottom - overlap / 2] if t.row < t.rows else []):
+        centres += [(w.x + w.w * 0.25, edge_y), (w.x + w.w * 0.75, edge_y)]
+    items: list[Item] = []
+    for x, y in centres:
+        px, py = x + to_page[0], y + to_page[1]
+        items += [
+            Circle(px, py, 1.5, CROSS),
+            Line(px - 2.5, py, px + 2.5, py, CROSS),
+            Line(px, py - 2.5, px, py + 2.5, CROSS),
+        ]
+    return items
+
+
+def _map(t: Tile) -> Badge:
+    """The grid of tiles with this one filled, sized to the header band."""
+    cell_h = (BAND_MM - 0.8) / t.rows
+    cell_w = min(cell_h * t.window.w / t.window.h, 12.0 / t.columns)
+    items: list[Item] = []
+    for r in range(t.rows):
+        for c in range(t.columns):
+            here = (r + 1, c + 1) == (t.row, t.column)
+            style = Style(fill="#555555" if here else "#ffffff", stroke="#555555", width=0.15)
+            items.append(Rect(c * cell_w, 0.4 + r * cell_h, cell_w, cell_h, style))
+    return Badge(tuple(items), cell_w * t.columns)
