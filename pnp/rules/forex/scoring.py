@@ -1,0 +1,118 @@
+"""Game end (FOREX-12): the strongest currency, converting all money to it, and the winners."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from math import floor
+
+from pnp.rules.base import Event, Violation
+from pnp.rules.forex.board import strengths, value_in
+from pnp.rules.forex.params import Params, show
+from pnp.rules.forex.state import Result, State
+
+
+class ChoiceNeeded(Exception):
+    """A tie the rules let a player break, but the action did not say how.
+
+    `what` names the missing choice ("strengthen" or "strongest"), `options` the tied
+    currencies; a referee turns this into "the record must say which"."""
+
+    def __init__(self, rule: str, what: str, options: tuple[str, ...], message: str):
+        self.rule, self.what, self.options, self.message = rule, what, options, message
+        super().__init__(f"{rule}: {message}")
+
+
+def pick(tied: list[str], choice: str | None, rule: str, what: str, chooser: str, reason: str) -> str:
+    """The one currency in `tied`, or the chooser's pick among several (`reason` says why they
+    are tied). A pick where there is no tie, or outside the tie, is a Violation."""
+    if len(tied) == 1:
+        if choice not in (None, tied[0]):
+            raise Violation(rule, f"{chooser} picks {choice}, but {tied[0]} leads alone ({reason}); there is no tie to break")
+        return tied[0]
+    if choice is None:
+        raise ChoiceNeeded(rule, what, tuple(tied), f"{', '.join(tied)} are tied ({reason}); {chooser} must pick one")
+    if choice not in tied:
+        raise Violation(rule, f"{chooser} picks {choice}, but the tie is between {', '.join(tied)} ({reason})")
+    return choice
+
+
+def strongest(state: State, p: Params, choice: str | None, chooser: str) -> tuple[str, Event]:
+    """FOREX-12.1: most pairs won; then most certificates in hand; then the chooser picks."""
+    counts = strengths(state.pairs, p)
+    best = max(counts.values())
+    tied = [c for c in p.currencies if counts[c] == best]
+    reason = f"stronger side of {best} pairs"
+    if len(tied) > 1:
+        held = {c: state.held(p.index(c)) for c in tied}
+        reason = f"{', '.join(tied)} win {best} pairs each; certificates in hand: " + ", ".join(f"{c} {held[c]}" for c in tied)
+        tied = [c for c in tied if held[c] == max(held.values())]
+    winner = pick(tied, choice, "FOREX-12.1", "strongest", chooser, reason)
+    text = f"strongest currency: {winner} ({reason})"
+    if len(tied) > 1:
+        text += f"; {chooser}, who ended the game, picks {winner}"
+    return winner, Event("FOREX-12.1", text, {"strongest": winner})
+
+
+def convert(state: State, p: Params, player: str, target: str) -> tuple[Fraction, str]:
+    """FOREX-12.2: the player's money in `target`, rounded as `conversion_rounding` says."""
+    money = state.holding(player).money
+    values = [(c, money[i], value_in(state.pairs, p, money[i], c, target)) for i, c in enumerate(p.currencies)]
+    if p.conversion_rounding == "total":
+        exact = sum((v for _, _, v in values), Fraction(0))
+        total = Fraction(floor(exact))
+        parts = [f"{c} {show(m)}" for c, m, _ in values]
+        return total, f"{' + '.join(parts)} = {_approx(exact)} {target} → {show(total)} {target}"
+    parts, total = [], Fraction(0)
+    for currency, amount, value in values:
+        keep_own = p.conversion_rounding == "bga" and currency == target
+        counted = value if keep_own else Fraction(floor(value))
+        total += counted
+        part = f"{currency} {show(amount)}"
+        if currency != target and amount:
+            part += f" = {_approx(value)} {target}"
+        if counted != value:
+            part += f" → {show(counted)}"
+        parts.append(part)
+    return total, f"{'; '.join(parts)}; total {show(total)} {target}"
+
+
+def final_scores(state: State, p: Params, choice: str | None, chooser: str) -> tuple[State, list[Event]]:
+    """Score the game (FOREX-12) and return the finished state with its `result`."""
+    target, event = strongest(state, p, choice, chooser)
+    events = [event]
+    scores = []
+    for player in state.players:
+        score, working = convert(state, p, player, target)
+        events.append(Event("FOREX-12.2", f"{player}: {working}", {"player": player, "score": score}))
+        if player == state.bankrupt and p.bankrupt_player == "last":
+            events.append(Event("FOREX-12.4", f"{player} is bankrupt: scores 0 and ranks last (would have {show(score)} {target})"))
+            score = Fraction(0)
+        scores.append(score)
+    contenders = [i for i, name in enumerate(state.players) if not (name == state.bankrupt and p.bankrupt_player == "last")]
+    best = max(scores[i] for i in contenders)
+    top = [i for i in contenders if scores[i] == best]
+    events.append(_winners_event(state, p, target, top, best))
+    certs = {i: state.holdings[i].certificates[p.index(target)] for i in top}
+    winners = tuple(state.players[i] for i in top if certs[i] == max(certs.values()))
+    return replace(state, result=Result(target, tuple(scores), winners)), events
+
+
+def _winners_event(state: State, p: Params, target: str, top: list[int], best: Fraction) -> Event:
+    names = [state.players[i] for i in top]
+    if len(top) == 1:
+        return Event("FOREX-12.3", f"winner: {names[0]} with {show(best)} {target}")
+    certs = {state.players[i]: state.holdings[i].certificates[p.index(target)] for i in top}
+    most = max(certs.values())
+    winners = [n for n in names if certs[n] == most]
+    held = ", ".join(f"{n} {certs[n]}" for n in names)
+    if len(winners) == 1:
+        return Event("FOREX-12.3", f"{' and '.join(names)} tie at {show(best)} {target}; {winners[0]} holds the most "
+                     f"{target} certificates ({held}) and wins")
+    return Event("FOREX-12.3", f"{' and '.join(winners)} tie at {show(best)} {target} with as many {target} "
+                 f"certificates ({held}): they share the win")
+
+
+def _approx(value: Fraction) -> str:
+    text = show(value)
+    return text if "/" not in text else f"{float(value):.2f}"

@@ -1,0 +1,215 @@
+"""A For-Ex position: the board, every player's money and certificates, the supply and the queue.
+
+Everything is immutable (frozen dataclasses and tuples): the engine returns a new `State` for
+every step, so a referee can keep the position in which an illegal action was tried. Money is
+held per currency in currency order as exact `Fraction`s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Mapping, Sequence, Union
+
+from pnp.rules.base import Violation
+from pnp.rules.forex.board import Pair, start_pairs
+from pnp.rules.forex.params import Params, show
+
+# --- the contract queue ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dividend:
+    """The Dividend stack; `number` is the dividend that resolves next (1 … len(dividends))."""
+
+    number: int
+
+    def label(self) -> str:
+        return f"dividend {self.number}"
+
+
+@dataclass(frozen=True)
+class Contract:
+    """A contract card in the queue; its terms lie in the display beside the third card."""
+
+    set: str
+    owner: str
+    pay: tuple[str, Fraction]  # (currency, amount) the owner pays the bank
+    receive: tuple[str, Fraction]  # (currency, amount) the bank pays the owner
+
+    def label(self) -> str:
+        return f"contract {self.set} {self.owner}"
+
+    def terms(self) -> str:
+        return f"pay {show(self.pay[1])} {self.pay[0]}, receive {show(self.receive[1])} {self.receive[0]}"
+
+
+@dataclass(frozen=True)
+class Loan:
+    """A defaulted contract: one part per currency owed, paid all at once (FOREX-10.4)."""
+
+    set: str
+    owner: str
+    owe: tuple[tuple[str, Fraction], ...]  # (currency, amount), in currency order
+
+    def label(self) -> str:
+        return f"loan {self.set} {self.owner}"
+
+    def terms(self) -> str:
+        return " + ".join(f"{show(amount)} {currency}" for currency, amount in self.owe)
+
+
+Item = Union[Dividend, Contract, Loan]
+
+
+# --- players and the position -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Holding:
+    """One player's money and certificates, per currency in currency order."""
+
+    money: tuple[Fraction, ...]
+    certificates: tuple[int, ...]
+
+    def add_money(self, index: int, amount: Fraction) -> "Holding":
+        money = list(self.money)
+        money[index] += amount
+        return replace(self, money=tuple(money))
+
+    def add_certificates(self, index: int, count: int) -> "Holding":
+        certificates = list(self.certificates)
+        certificates[index] += count
+        return replace(self, certificates=tuple(certificates))
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of the game (FOREX-12): the strongest currency, a score per player, the winners."""
+
+    strongest: str
+    scores: tuple[Fraction, ...]  # per player, in seating order
+    winners: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]  # seating, clockwise
+    pairs: tuple[Pair, ...]  # in pair-key order
+    holdings: tuple[Holding, ...]  # per player
+    supply: tuple[int, ...]  # certificates left to buy, per currency
+    removed: tuple[int, ...]  # certificates out of the game (setup and divested), per currency
+    queue: tuple[Item, ...]  # front first
+    to_move: int | None = None  # whose turn it is; None before the first turn (FOREX-4.6)
+    spot_made: bool = False  # the player to move has made this turn's Spot Transaction
+    bankrupt: str | None = None
+    result: Result | None = field(default=None)
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def seat(self, player: str) -> int:
+        return self.players.index(player)
+
+    def holding(self, player: str) -> Holding:
+        return self.holdings[self.players.index(player)]
+
+    def with_holding(self, player: str, holding: Holding) -> "State":
+        holdings = list(self.holdings)
+        holdings[self.players.index(player)] = holding
+        return replace(self, holdings=tuple(holdings))
+
+    def display(self, p: Params) -> tuple[str, ...]:
+        """FOREX-4.4 / 7.1: the contract sets not in the queue, in taking order."""
+        used = {item.set for item in self.queue if not isinstance(item, Dividend)}
+        return tuple(letter for letter in p.sets if letter not in used)
+
+    def held(self, index: int) -> int:
+        """Certificates of a currency in players' hands."""
+        return sum(h.certificates[index] for h in self.holdings)
+
+
+def standard_supply(p: Params) -> tuple[int, ...]:
+    """FOREX-4.3: the certificates minus `removed_certificates`. At the table they are removed
+    at random; the referee, which cannot know which, removes them one per currency in turn
+    from the first (a record states the real supply in `start.supply`)."""
+    supply = list(p.certificates)
+    left = min(p.removed_certificates, sum(supply))
+    while left:
+        for index in range(len(supply)):
+            if left and supply[index]:
+                supply[index] -= 1
+                left -= 1
+    return tuple(supply)
+
+
+def setup(
+    p: Params,
+    players: Sequence[str],
+    *,
+    pairs: Mapping[str, tuple[str, int]] | None = None,
+    supply: Mapping[str, int] | None = None,
+    money: Mapping[str, Mapping[str, Fraction]] | None = None,
+    certificates: Mapping[str, Mapping[str, int]] | None = None,
+    queue: Sequence[Item] | None = None,
+) -> State:
+    """The standard setup (FOREX-4), with any part replaced by a given position.
+
+    Omitted parts stay standard: pairs not named keep their start box, currencies not named
+    keep 2 bucks (`start_money`) and 0 certificates; without `supply` the certificates held
+    come out of the standard supply. A position the rules cannot reach raises Violation."""
+    players = tuple(players)
+    if not p.min_players <= len(players) <= p.max_players:
+        raise Violation("FOREX-1.10", f"For-Ex is for {p.min_players}–{p.max_players} players, not {len(players)}")
+    board = tuple(
+        replace(pair, stronger=pairs[pair.key][0], position=pairs[pair.key][1]) if pairs and pair.key in pairs else pair
+        for pair in start_pairs(p)
+    )
+    holdings = tuple(_holding(p, name, (money or {}).get(name, {}), (certificates or {}).get(name, {})) for name in players)
+    held = [sum(h.certificates[i] for h in holdings) for i in range(len(p.currencies))]
+    standard = standard_supply(p)
+    left = []
+    for index, currency in enumerate(p.currencies):
+        if supply is not None and currency in supply:
+            left.append(supply[currency])
+            if supply[currency] + held[index] > p.certificates[index]:
+                raise Violation("FOREX-1.6", f"{currency}: {supply[currency]} in the supply and {held[index]} held make "
+                                f"{supply[currency] + held[index]}, but the game has {p.certificates[index]} certificates")
+        else:
+            left.append(standard[index] - held[index])
+            if left[-1] < 0:
+                raise Violation("FOREX-4.3", f"players hold {held[index]} {currency} certificates but only "
+                                f"{standard[index]} are in the supply after setup; give start.supply")
+    removed = tuple(p.certificates[i] - left[i] - held[i] for i in range(len(p.currencies)))
+    items = tuple(queue) if queue is not None else (Dividend(1),)
+    _check_queue(p, players, items)
+    return State(players, board, holdings, tuple(left), removed, items)
+
+
+def _holding(p: Params, name: str, money: Mapping[str, Fraction], certificates: Mapping[str, int]) -> Holding:
+    for currency, count in certificates.items():
+        if count > p.cert_cap:
+            raise Violation("FOREX-8.2", f"{name} holds {count} {currency} certificates; at most {p.cert_cap} of a currency")
+    return Holding(
+        tuple(Fraction(money.get(c, p.start_money)) for c in p.currencies),
+        tuple(certificates.get(c, 0) for c in p.currencies),
+    )
+
+
+def _check_queue(p: Params, players: tuple[str, ...], items: tuple[Item, ...]) -> None:
+    """A queue the game can produce: one Dividend stack, each set once, one Loan per player."""
+    dividends = [item for item in items if isinstance(item, Dividend)]
+    if len(dividends) != 1:
+        raise Violation("FOREX-4.5", f"the queue must hold the Dividend stack exactly once, not {len(dividends)} times")
+    letters = [item.set for item in items if not isinstance(item, Dividend)]
+    for letter in letters:
+        if letters.count(letter) > 1:
+            raise Violation("FOREX-7.1", f"set {letter} is in the queue {letters.count(letter)} times; each set exists once")
+    owners = [item.owner for item in items if isinstance(item, Loan)]
+    for owner in owners:
+        if owners.count(owner) > 1:
+            raise Violation("FOREX-10.2.2", f"{owner} has {owners.count(owner)} Loans in the queue; a second debt joins the first")
+    for item in items:
+        if isinstance(item, Contract) and item.pay[0] == item.receive[0]:
+            raise Violation("FOREX-7.2", f"contract {item.set} pays and receives {item.pay[0]}; the currencies must differ")
