@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Iterator, Mapping
 
 from pnp.errors import PnpError
 from pnp.referee import record as records
@@ -21,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.verb == "new":
         return _new(args, load_spec)
-    record = records.read(args.record, {game: referee_for(game).KEYS for game in GAMES})
+    record = records.read(args.record, _GameKeys())
     spec = load_spec(args.spec)
     if record.game not in spec.games:
         raise PnpError(f"{args.record}: the spec has no game {record.game!r}")
@@ -40,6 +41,21 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(verdict(outcome, args.record))
     return 0 if outcome.ok else 1
+
+
+class _GameKeys(Mapping[str, tuple[str, ...]]):
+    """Each game's record keys, importing only the referee of the game the record names."""
+
+    def __getitem__(self, game: str) -> tuple[str, ...]:
+        if game not in GAMES:
+            raise KeyError(game)
+        return referee_for(game).KEYS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(GAMES)
+
+    def __len__(self) -> int:
+        return len(GAMES)
 
 
 def _new(args: argparse.Namespace, load_spec) -> int:
