@@ -65,6 +65,16 @@ class Context:
                 return found[name]
         raise KeyError(f"{self.game_id} rules provide no table {name!r}")
 
+    def marks(self, name: str) -> Any:
+        """Per-cell notes computed by the rules module (`marks(game)`) — looked up apart from
+        `table`, since a setup diagram's table and its board marks may share a name."""
+        from pnp.rules import engine
+
+        found = getattr(engine(self.game_id), "marks", lambda game: {})(self.game)
+        if name not in found:
+            raise KeyError(f"{self.game_id} rules provide no marks {name!r}")
+        return found[name]
+
 
 Generator = Callable[[Context, Any], Output]
 

@@ -1,0 +1,189 @@
+"""Boards: tracks of numbered cells and rules-computed tables, drawn whole at true size.
+
+A board is its sections, top to bottom. A track section lays the game track's cells in one
+row (`rows: single`: a round track) or one row per asset (`rows: each_asset`: a quote table),
+each row headed by the asset's badge, code and name and tinted lightly in its colour so a
+token's row is found at a glance — and, because tint is not enough, found again by the badge's
+shape and the code. The start cell carries three cues besides colour: a heavy frame, a star
+and the word. A table section prints a table the rules module computes (a setup diagram), so
+the board can never disagree with the referee.
+
+Boards are usually larger than a page; layout tiles them, so nothing here is ever scaled.
+"""
+
+from __future__ import annotations
+
+from pnp.components import Context, Panels
+from pnp.components.art import asset_badge, symbol, tint
+from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, table, title_bar
+from pnp.display import Drawing, Item, Rect, Style
+from pnp.layout.text import block_height, fit_text, text_width
+from pnp.spec.model import Asset, Board, BoardSection, Game
+
+MARGIN = 5.0  # mm from the board's edge to its content
+GAP = 5.0  # mm between sections
+ROW_TINT = 0.22  # how much of the asset colour tints its row
+PAD = 1.0  # mm inside a cell around its number
+BAND = 3.0  # mm: the full-colour band at the left of an asset's row header
+NOTE_SIZE = 6.0  # pt: marks, labels and the start word
+_RAISED = 0.58  # the share of a cell's height its number takes when notes sit beneath
+STAR = "#dcdcdc"  # the start cell's star where the row has no tint
+
+
+def cell_text(value: float) -> str:
+    """A cell's number as printed: 1.5 → "1½", 0.5 → "½", 10 → "10", −2 → "−2"."""
+    sign = "−" if value < 0 else ""
+    whole, fraction = divmod(abs(value), 1)
+    if abs(fraction - 0.5) < 1e-9:
+        return f"{sign}{int(whole) or ''}½"
+    return f"{sign}{abs(value):g}"
+
+
+def board(context: Context, board: Board) -> Panels:
+    """One drawing per copy: the title, then every section at `board.cell_mm` per cell."""
+    what = f"{context.game_id}/{board.id}"
+    header_w = _row_header_width(context.game, board)
+    tracks = {
+        index: _track(context, section, board.cell_mm, header_w, f"{what} section {index + 1}")
+        for index, section in enumerate(board.sections)
+        if section.track is not None
+    }
+    width = max((block.width for block in tracks.values()), default=0.0)
+    sections = [
+        tracks[index] if index in tracks else _table_section(context, section, width, f"{what} section {index + 1}")
+        for index, section in enumerate(board.sections)
+    ]
+    width = max(width, *(block.width for block in sections))
+    title = _title(context.game, board, width, what)
+    body = column([title, *sections], gap=GAP)
+    w, h = body.width + 2 * MARGIN, body.height + 2 * MARGIN
+    frame = Rect(0.4, 0.4, w - 0.8, h - 0.8, Style(stroke=INK, width=0.6), radius=3.0)
+    drawing = Drawing(w, h, (frame, moved(body, MARGIN, MARGIN)))
+    return Panels((drawing,) * board.copies)
+
+
+def _title(game: Game, board: Board, width: float, what: str) -> Block:
+    return title_bar(board.name, board.name_en, game.title, width, size=16, what=what)
+
+
+def _table_section(context: Context, section: BoardSection, width: float, what: str) -> Block:
+    data = context.table(section.table)
+    grid = table(data, size=9, what=what, assets=context.game.assets, min_width=width)
+    return column([heading(section.title, section.title_en, grid.width, size=11, what=what), grid], gap=2.0)
+
+
+# --- tracks ---------------------------------------------------------------------------------
+
+
+def _track(context: Context, section: BoardSection, cell: float, header_w: float, what: str) -> Block:
+    game = context.game
+    track = game.tracks[section.track]
+    marks = context.marks(section.marks) if section.marks else {}
+    rows: tuple[Asset | None, ...] = game.assets if section.rows == "each_asset" else (None,)
+    numbers = [cell_text(value) for value in track.cells]
+    raised = bool(marks)  # notes on many cells: every number sits in the cell's upper part
+    size = _number_size(numbers, cell, raised or track.start is not None or bool(track.labels))
+    items: list[Item] = []
+    for row, asset in enumerate(rows):
+        y = row * cell
+        fill = None if context.settings.ink_saver or asset is None else tint(asset.color, ROW_TINT)
+        if asset is None:
+            items += _title_header(section, header_w, y, cell, what)
+        else:
+            items += _asset_header(asset, header_w, y, cell, fill, what)
+        for index, (value, number) in enumerate(zip(track.cells, numbers)):
+            notes = tuple(marks.get((asset.id if asset else "", index), ()))
+            label = track.labels.get(value, "")
+            start = track.start is not None and value == track.start
+            x = header_w + index * cell
+            notes = ((label,) if label else ()) + ((" ".join(notes),) if notes else ())
+            items += _cell(x, y, cell, number, size, fill, start=start, word=section.start_label,
+                           notes=notes, raised=raised, what=f"{what} cell {number}")
+    body = Block(tuple(items), header_w + len(numbers) * cell, len(rows) * cell)
+    if section.rows == "single":
+        return body
+    return column([heading(section.title, section.title_en, body.width, size=11, what=what), body], gap=2.0)
+
+
+def _number_size(numbers: list[str], cell: float, raised: bool) -> float:
+    """One size for every number of a track: the largest at which the widest fits its cell."""
+    zone = cell * _RAISED - PAD - 1.3 if raised else cell - 2 * PAD
+    widest = max(text_width(number, "bold", 1.0) for number in numbers)
+    size = min(cell * 1.3, (cell - 2 * PAD) / widest, zone / block_height(1, 1.0))
+    return max(6.0, int(size * 2) / 2)
+
+
+def _cell(x: float, y: float, c: float, number: str, size: float, fill: str | None, *, start: bool,
+          word: str, notes: tuple[str, ...], raised: bool, what: str) -> list[Item]:
+    items: list[Item] = [Rect(x, y, c, c, Style(fill=fill, stroke=INK, width=0.25))]
+    below = ((word,) if start else ()) + notes
+    number_h = c * _RAISED if (raised or below) else c
+    if start:  # cues beyond colour: a star behind the number, a heavy frame, the word
+        star = "#ffffff" if fill else STAR  # a pale star behind the number: seen, never in the way
+        items.append(symbol("star", x + c / 2, y + c * 0.5, c * 0.92, Style(fill=star)))
+        items.append(Rect(x + 0.7, y + 0.7, c - 1.4, c - 1.4, Style(stroke=INK, width=1.0)))
+    top = y + (1.3 if start else PAD * 0.6 if below else PAD)  # clear of the start frame
+    items.append(fit_text(number, x + PAD, top, c - 2 * PAD, y + number_h - PAD - top, size=size, font="bold",
+                          color=INK, what=what))
+    if below:
+        top = y + number_h
+        items.append(fit_text("\n".join(below), x + PAD, top, c - 2 * PAD, y + c - PAD - top,
+                              size=NOTE_SIZE, min_size=NOTE_SIZE, font="bold" if start else "regular",
+                              color=INK, leading=1.1, what=what))
+    return items
+
+
+# --- row headers ----------------------------------------------------------------------------
+
+
+def _code(asset: Asset) -> str:
+    return asset.initial or asset.id
+
+
+def _names(asset: Asset) -> str:
+    return asset.name if asset.name_en in ("", asset.name) else f"{asset.name}\n{asset.name_en}"
+
+
+def _row_header_width(game: Game, board: Board) -> float:
+    """Wide enough for the longest code and name (or single track's title), within reason."""
+    cell = board.cell_mm
+    needs = [0.0]
+    for section in board.sections:
+        if section.track is None:
+            continue
+        if section.rows == "each_asset":
+            badge = _badge_size(cell)
+            needs += [  # names may wrap at spaces: their longest word counts
+                BAND + badge + 4.5 + max(text_width(_code(a), "bold", 12), *(text_width(word, "regular", 8) for word in _names(a).split()))
+                for a in game.assets
+            ]
+        else:
+            needs.append(3.0 + max(text_width(section.title, "bold", 10), text_width(section.title_en, "regular", 7)))
+    return min(60.0, max(cell * 2.2, *needs))
+
+
+def _badge_size(cell: float) -> float:
+    return min(9.0, cell * 0.55)
+
+
+def _asset_header(asset: Asset, w: float, y: float, c: float, fill: str | None, what: str) -> list[Item]:
+    badge = _badge_size(c)
+    text_x = BAND + badge + 3.0
+    text_w = w - text_x - 1.5
+    return [
+        Rect(0, y, w, c, Style(fill=fill, stroke=INK, width=0.25)),
+        Rect(0, y, BAND, c, Style(fill=asset.color, stroke=INK, width=0.25)),
+        asset_badge(asset, BAND + 1.5 + badge / 2, y + c / 2, badge),
+        fit_text(_code(asset), text_x, y + 0.8, text_w, c * 0.45, size=12, font="bold", color=INK,
+                 align="left", valign="bottom", what=what),
+        fit_text(_names(asset), text_x, y + c * 0.45 + 0.8, text_w, c * 0.55 - 1.6, size=8, min_size=6,
+                 color=SOFT_INK, align="left", valign="top", leading=1.1, what=what),
+    ]
+
+
+def _title_header(section: BoardSection, w: float, y: float, c: float, what: str) -> list[Item]:
+    text = f"**{section.title}**" + (f"\n{section.title_en}" if section.title_en else "")
+    return [
+        Rect(0, y, w, c, Style(stroke=INK, width=0.25)),
+        fit_text(text, 1.5, y + 1, w - 3, c - 2, size=10, min_size=6, color=INK, align="left", what=what),
+    ]

@@ -1,0 +1,206 @@
+"""Forms: ruled sheets for pencil — account cards, play-by-mail move logs.
+
+The spec gives columns; a column may repeat per asset or per player (`for_each`) and may group
+sub-columns under a header (the prices; each player's shares and cash). Every column is titled
+in the game's language with its English subtitle, asset columns also carry the asset's badge
+and a light tint, and rows are at least `row_mm` tall for handwriting. A form with `players:
+[2, 3, 4]` is drawn once per player count; one whose columns would be cramped on a portrait
+page turns to landscape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from pnp.components import Context, Panels
+from pnp.components.art import asset_badge, tint
+from pnp.components.tables import INK, RULE, SOFT_INK, Block, heading, moved
+from pnp.display import Drawing, Item, Line, Rect, Style
+from pnp.errors import BuildError
+from pnp.layout.sheet import content_size
+from pnp.layout.text import fit_text, text_width
+from pnp.spec.faces import TemplateError, fill
+from pnp.spec.model import Asset, Form, FormColumn, Game, Print
+
+MIN_COLUMN = 9.0  # mm: the narrowest column a number is written in comfortably
+GROUP_ROW = 7.0  # mm: the header row over grouped columns
+HEADER_ROW = 12.0  # mm: the column titles
+TITLE = 12.0  # mm: the form's title line
+FRAME = 4.0  # mm of margin inside a form with its own size (a card to cut out)
+COLUMN_TINT = 0.12
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """One column as printed: its titles, width (None: share the rest) and asset, if any."""
+
+    title: str
+    title_en: str
+    width: float | None
+    asset: Asset | None = None
+
+
+@dataclass(frozen=True)
+class Band:
+    """Consecutive leaves under one group header (title "" for a column with no group)."""
+
+    title: str
+    title_en: str
+    leaves: tuple[Leaf, ...]
+
+
+def page_area(settings: Print, landscape: bool = False) -> tuple[float, float]:
+    """The largest panel that prints on one page of the configured paper, furniture included."""
+    return content_size(settings.paper, settings.margin_mm, landscape=landscape)
+
+
+def bands(game: Game, columns: tuple[FormColumn, ...], players: int | None, what: str) -> tuple[Band, ...]:
+    """The columns with every `for_each` expanded and templates filled, grouped into bands."""
+    result: list[Band] = []
+    for column in columns:
+        for values in _expansions(game, column, players):
+            title, title_en = _fill(column.title, values, what), _fill(column.title_en, values, what)
+            if column.columns:
+                leaves = tuple(leaf for sub in column.columns for leaf in _leaves(game, sub, players, values, what))
+                result.append(Band(title, title_en, leaves))
+            else:
+                result.append(Band("", "", (Leaf(title, title_en, column.width_mm, values.get("asset")),)))
+    return tuple(result)
+
+
+def form(context: Context, form: Form) -> Panels:
+    """One drawing per player count (or one), repeated `copies` times."""
+    drawings = []
+    for players in form.players or (None,):
+        drawings += [_drawing(context, form, players)] * form.copies
+    return Panels(tuple(drawings))
+
+
+def _drawing(context: Context, form: Form, players: int | None) -> Drawing:
+    what = f"{context.game_id}/{form.id}" + (f" for {players} players" if players else "")
+    layout = bands(context.game, form.columns, players, what)
+    leaves = [leaf for band in layout for leaf in band.leaves]
+    if form.size_mm:
+        (w, h), inset = form.size_mm, FRAME
+    else:
+        need = sum(_need(leaf) for leaf in leaves)
+        w, h = page_area(context.settings)
+        if need > w:
+            w, h = page_area(context.settings, landscape=True)
+            w = max(w, need)  # wider than any page: layout tiles it rather than cramp the columns
+        inset = 0.0
+    inner_w = w - 2 * inset
+    widths = _widths(leaves, inner_w, what)
+    title = _title(context.game, form, inner_w, what)
+    grouped = any(band.title for band in layout)
+    top = title.height + 3.0
+    header_h = (GROUP_ROW if grouped else 0.0) + HEADER_ROW
+    body_top = top + header_h
+    rows = form.rows or int((h - 2 * inset - body_top + 1e-6) // form.row_mm)
+    if rows < 1 or body_top + rows * form.row_mm > h - 2 * inset + 1e-6:
+        raise BuildError(f"{what}: {form.rows or 'no'} rows of {form.row_mm:g} mm fit on a {w:g} × {h:g} mm form")
+    bottom = body_top + rows * form.row_mm
+    items: list[Item] = [moved(title, 0, 0)]
+    items += _columns(layout, widths, top, grouped, bottom, context.settings.ink_saver, what)
+    items += [Line(0, body_top + r * form.row_mm, inner_w, body_top + r * form.row_mm,
+                   Style(stroke=RULE, width=0.2)) for r in range(1, rows)]
+    items += [Rect(0, top, inner_w, bottom - top, Style(stroke=INK, width=0.5))]
+    content: tuple[Item, ...] = (moved(Block(tuple(items), inner_w, h - 2 * inset), inset, inset),)
+    if form.size_mm:  # a card of its own: its cut line
+        content = (Rect(0, 0, w, h, Style(stroke=INK, width=0.4), radius=2.0), *content)
+    return Drawing(w, h, content)
+
+
+def _title(game: Game, form: Form, width: float, what: str) -> Block:
+    name = heading(form.name, form.name_en, width * 0.7, size=12, what=what)
+    game_title = fit_text(game.title, width * 0.7, 0, width * 0.3, name.height, size=11, font="bold",
+                          color=SOFT_INK, align="right", valign="top", what=what)
+    return Block((*name.items, game_title), width, name.height)
+
+
+def _columns(layout: tuple[Band, ...], widths: list[float], top: float, grouped: bool, bottom: float,
+             ink_saver: bool, what: str) -> list[Item]:
+    items: list[Item] = []
+    leaf_top = top + (GROUP_ROW if grouped else 0.0)
+    x, index = 0.0, 0
+    for band in layout:
+        band_w = sum(widths[index : index + len(band.leaves)])
+        if band.title:
+            items.append(Rect(x, top, band_w, GROUP_ROW, Style(fill="#e6e6e6", stroke=INK, width=0.4)))
+            text = f"**{band.title}**" + (f" · {band.title_en}" if band.title_en and band.title_en != band.title else "")
+            items.append(fit_text(text, x + 1, top, band_w - 2, GROUP_ROW, size=8, color=INK, what=what))
+        for number, leaf in enumerate(band.leaves):
+            w = widths[index]
+            head_top = leaf_top if (band.title or not grouped) else top
+            fill = tint(leaf.asset.color, COLUMN_TINT) if leaf.asset and not ink_saver else None
+            items.append(Rect(x, head_top, w, bottom - head_top, Style(fill=fill, stroke=INK if number == 0 else RULE, width=0.3)))
+            items += _leaf_header(leaf, x, head_top, w, leaf_top + HEADER_ROW - head_top, what)
+            x += w
+            index += 1
+        items.append(Line(x, top, x, bottom, Style(stroke=INK, width=0.5)))
+    items.append(Line(0, leaf_top + HEADER_ROW, x, leaf_top + HEADER_ROW, Style(stroke=INK, width=0.5)))
+    return items
+
+
+def _leaf_header(leaf: Leaf, x: float, y: float, w: float, h: float, what: str) -> list[Item]:
+    items: list[Item] = []
+    if leaf.asset is not None:
+        badge = min(4.0, w * 0.35)
+        items.append(asset_badge(leaf.asset, x + w / 2, y + 1.0 + badge / 2, badge))
+        y, h = y + badge + 1.2, h - badge - 1.2
+    english = leaf.title_en if leaf.title_en != leaf.title else ""
+    title_h = h * (0.55 if english else 1.0)
+    items.append(fit_text(leaf.title, x + 0.8, y + 0.5, w - 1.6, title_h - 0.5, size=9, font="bold", color=INK,
+                          valign="bottom" if english else "middle", what=what))
+    if english:
+        items.append(fit_text(english, x + 0.8, y + title_h, w - 1.6, h - title_h - 0.5, size=6.5, min_size=6,
+                              color=SOFT_INK, valign="top", leading=1.05, what=what))
+    return items
+
+
+def _need(leaf: Leaf) -> float:
+    """The narrowest a column may be: its longest title word at the header's smallest sizes
+    (titles wrap at spaces, never inside a word), and never below `MIN_COLUMN`."""
+    longest = lambda text, font, size: max((text_width(word, font, size) for word in text.split()), default=0.0)  # noqa: E731
+    return max(leaf.width or MIN_COLUMN, longest(leaf.title, "bold", 6.5) + 2.2, longest(leaf.title_en, "regular", 6) + 2.2)
+
+
+def _widths(leaves: list[Leaf], width: float, what: str) -> list[float]:
+    """Fixed widths as given; the other columns get what they need plus an equal share of
+    the rest (only fixed columns: stretched in proportion to the form's width)."""
+    needs = [_need(leaf) for leaf in leaves]
+    auto = [leaf.width is None for leaf in leaves]
+    spare = width - sum(needs)
+    if spare < -1e-6:
+        raise BuildError(f"{what}: {len(leaves)} columns need {sum(needs):.0f} mm, more than the {width:g} mm of the form")
+    if not any(auto):
+        return [need * width / sum(needs) for need in needs]
+    return [need + (spare / sum(auto) if is_auto else 0.0) for need, is_auto in zip(needs, auto)]
+
+
+def _expansions(game: Game, column: FormColumn, players: int | None) -> list[dict[str, Any]]:
+    if column.for_each == "asset":
+        return [{**asset.model_dump(), "asset": asset} for asset in game.assets]
+    if column.for_each == "player":
+        return [{"player": n} for n in range(1, (players or game.players.max) + 1)]
+    return [{}]
+
+
+def _leaves(game: Game, column: FormColumn, players: int | None, outer: Mapping[str, Any], what: str) -> list[Leaf]:
+    leaves = []
+    for values in _expansions(game, column, players):
+        values = {**outer, **values}
+        title, title_en = _fill(column.title, values, what), _fill(column.title_en, values, what)
+        if column.columns:
+            leaves += [leaf for sub in column.columns for leaf in _leaves(game, sub, players, values, what)]
+        else:
+            leaves.append(Leaf(title, title_en, column.width_mm, values.get("asset")))
+    return leaves
+
+
+def _fill(template: str, values: Mapping[str, Any], what: str) -> str:
+    try:
+        return fill(template, values, "title")
+    except TemplateError as error:
+        raise BuildError(f"{what}: column title {template!r}: {error}") from None

@@ -1,0 +1,158 @@
+"""What the panel generators (boards, mats, aids, forms) share: blocks, headings, paragraphs
+and rules-computed tables.
+
+A panel is built as a column of `Block`s — items drawn from their own (0, 0) with a known
+size — so each generator says *what* goes on the sheet, top to bottom, and the arithmetic of
+where it lands lives here once. Text always goes through `fit_text`, so nothing overflows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from pnp.components.art import asset_badge
+from pnp.display import Group, Item, Line, Rect, Style, translate
+from pnp.layout.text import fit_lines, fit_text, text_width
+from pnp.rules.base import Table
+from pnp.spec.model import Asset
+
+INK = "#1a1a1a"  # near-black: body text and lines
+SOFT_INK = "#555555"  # English subtitles and small print
+RULE = "#8c8c8c"  # thin grid lines
+HEADER_FILL = "#e6e6e6"  # table header rows
+PT = 25.4 / 72  # mm per point
+
+
+@dataclass(frozen=True)
+class Block:
+    """Items drawn from (0, 0), `width` × `height` mm: the unit panels are stacked from."""
+
+    items: tuple[Item, ...]
+    width: float
+    height: float
+
+
+def moved(block: Block, x: float, y: float) -> Group:
+    """The block's items with its top-left corner at (x, y)."""
+    return Group(block.items, translate(x, y))
+
+
+def column(blocks: Iterable[Block], gap: float = 0.0) -> Block:
+    """Blocks stacked top to bottom, left-aligned, `gap` mm apart."""
+    items: list[Item] = []
+    y = width = 0.0
+    for block in blocks:
+        if items:
+            y += gap
+        items.append(moved(block, 0, y))
+        y += block.height
+        width = max(width, block.width)
+    return Block(tuple(items), width, y)
+
+
+def heading(title: str, subtitle: str, width: float, *, size: float, what: str, align: str = "left") -> Block:
+    """A title in the game's language, bold, with its English subtitle smaller beneath it.
+
+    The subtitle is left out when it would only repeat the title (an English game)."""
+    items: list[Item] = []
+    height = 0.0
+    for text, text_size, font, color in (
+        (title, size, "bold", INK),
+        (subtitle if subtitle != title else "", max(6.0, size * 0.7), "regular", SOFT_INK),
+    ):
+        if not text:
+            continue
+        fitted = fit_lines(text, width, 1e6, size=text_size, min_size=min(text_size, 6.0), font=font, what=what)
+        items.append(
+            fit_text(text, 0, height, width, fitted.height, size=fitted.size, min_size=fitted.size,
+                     font=font, color=color, align=align, valign="top", what=what)
+        )
+        height += fitted.height + 0.8
+    return Block(tuple(items), width, max(0.0, height - 0.8))
+
+
+def title_bar(name: str, name_en: str, game_title: str, width: float, *, size: float, what: str) -> Block:
+    """A panel's title line: its name (with the English subtitle) on the left, the game's
+    title on the right, so every sheet says which game it belongs to."""
+    game_w = min(width * 0.45, text_width(game_title, "bold", size * 0.75) + 0.5)
+    name_block = heading(name, name_en, width - game_w - 4.0, size=size, what=what)
+    game = fit_text(game_title, width - game_w, 0, game_w, name_block.height, size=size * 0.75,
+                    min_size=6, font="bold", color=SOFT_INK, align="right", valign="top", what=what)
+    return Block((*name_block.items, game), width, name_block.height)
+
+
+def paragraph(text: str, width: float, *, size: float, what: str, color: str = INK) -> Block:
+    """`text` (with `**bold**` runs) wrapped to `width` at exactly `size` pt."""
+    fitted = fit_lines(text, width, 1e6, size=size, min_size=size, what=what)
+    group = fit_text(text, 0, 0, width, fitted.height, size=size, min_size=size, color=color,
+                     align="left", valign="top", what=what)
+    return Block((group,), width, fitted.height)
+
+
+def asset_named(text: str, assets: Sequence[Asset]) -> Asset | None:
+    """The asset whose code (or initial) is exactly `text`, for badges beside table labels."""
+    return next((a for a in assets if text in (a.id, a.initial) and text), None)
+
+
+def table(
+    data: Table,
+    *,
+    size: float,
+    what: str,
+    assets: Sequence[Asset] = (),
+    min_width: float = 0.0,
+    cell_h: float | None = None,
+) -> Block:
+    """A rules-computed `Table`: a shaded header row, bold row labels, centred cells, its
+    caption beneath. Columns are as wide as their widest text; `min_width` stretches the
+    table evenly. A header or label naming an asset gets that asset's badge, so the table
+    reads in grayscale like the rest of the board."""
+    pad = 1.6
+    badge = size * PT * 1.1
+    row_h = cell_h or size * PT * 1.25 + 2 * pad + 1.0
+    grid = [tuple(data.header)] + [tuple(row) for row in data.rows]
+    columns = max(len(row) for row in grid)
+    grid = [row + ("",) * (columns - len(row)) for row in grid]
+
+    def needed(r: int, c: int) -> float:
+        text = grid[r][c]
+        bold = r == 0 or c == 0
+        extra = badge + 1.0 if (bold and asset_named(text, assets)) else 0.0
+        return text_width(text, "bold" if bold else "regular", size) + extra + 2 * pad
+
+    widths = [max(row_h, max(needed(r, c) for r in range(len(grid)))) for c in range(columns)]
+    spare = min_width - sum(widths)
+    if spare > 0:
+        widths = [w + spare / columns for w in widths]
+    total_w = sum(widths)
+    items: list[Item] = [Rect(0, 0, total_w, row_h, Style(fill=HEADER_FILL))]
+    y = 0.0
+    for r, row in enumerate(grid):
+        x = 0.0
+        for c, text in enumerate(row):
+            bold = r == 0 or c == 0
+            asset = asset_named(text, assets) if bold else None
+            box_x, box_w = x + pad, widths[c] - 2 * pad
+            if asset is not None:
+                label_w = text_width(text, "bold", size) + badge + 1.0
+                start = x + (widths[c] - label_w) / 2
+                items.append(asset_badge(asset, start + badge / 2, y + row_h / 2, badge))
+                box_x, box_w = start + badge + 1.0, label_w - badge - 1.0 + 0.01
+            if text:
+                items.append(fit_text(text, box_x, y, box_w, row_h, size=size, font="bold" if bold else "regular",
+                                      color=INK, align="center", what=what))
+            x += widths[c]
+        y += row_h
+    height = y
+    for r in range(len(grid) + 1):
+        items.append(Line(0, r * row_h, total_w, r * row_h, Style(stroke=INK if r in (0, 1, len(grid)) else RULE, width=0.3)))
+    x = 0.0
+    for c in range(columns + 1):
+        items.append(Line(x, 0, x, height, Style(stroke=INK if c in (0, 1, columns) else RULE, width=0.3)))
+        x += widths[c] if c < columns else 0.0
+    if data.caption:
+        caption = paragraph(data.caption, total_w, size=max(6.0, size * 0.8), what=what, color=SOFT_INK)
+        items.append(moved(caption, 0, height + 1.5))
+        height += 1.5 + caption.height
+    return Block(tuple(items), total_w, height)

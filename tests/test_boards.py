@@ -1,0 +1,157 @@
+"""Boards, measured from their display lists: cell sizes, rows in board order, one cell per
+track value, the start cell marked by more than colour, marks and the setup table from the
+rules engine, and spec edits (a sixth company, a 0–29 quote track) flowing through."""
+
+from __future__ import annotations
+
+import pytest
+from panel_checks import SPEC, assert_legible, edit, inside, lines_of_text, panels, rects, texts, texts_in
+
+from pnp.components.boards import cell_text
+from pnp.rules import engine
+
+
+def track_rows(drawing, cell_mm):
+    """The board's cell grid: rows (top to bottom) of square cells of `cell_mm`, left to right."""
+    cells = [r for r in rects(drawing) if abs(r.w - cell_mm) < 1e-6 and abs(r.h - cell_mm) < 1e-6 and r.style.width < 0.5]
+    rows: dict[float, list] = {}
+    for r in cells:
+        rows.setdefault(round(r.y, 3), []).append(r)
+    return [sorted(row, key=lambda r: r.x) for _, row in sorted(rows.items())]
+
+
+def row_numbers(drawing, row):
+    """The number printed in each cell: the largest text inside it."""
+    found = texts(drawing)
+    return [max((t for t in found if inside(t, cell)), key=lambda t: t.size).text for cell in row]
+
+
+def start_cues(drawing, cell):
+    """The non-colour cues inside a cell: words, and heavy stroke-only frames."""
+    words = [t for t in texts_in(texts(drawing), cell) if t.isalpha()]
+    frames = [r for r in rects(drawing) if r.style.fill is None and r.style.width >= 0.8
+              and cell.x <= r.x and r.x + r.w <= cell.x + cell.w and cell.y <= r.y and r.y + r.h <= cell.y + cell.h]
+    return words, frames
+
+
+def test_cell_numbers_print_halves_as_fractions():
+    assert [cell_text(v) for v in (1, 1.5, 2.5, 0.5, 10, 250, -2.5, 0.25)] == ["1", "1½", "2½", "½", "10", "250", "−2½", "0.25"]
+
+
+def test_quote_board_has_the_round_track_and_one_row_per_company_in_board_order():
+    board = SPEC.games["bolsa"].component("quote_board")
+    (drawing,) = panels("bolsa", "quote_board").drawings
+    rows = track_rows(drawing, board.cell_mm)
+    assert board.cell_mm >= 12
+    assert [len(row) for row in rows] == [10, 20, 20, 20, 20, 20]
+    assert row_numbers(drawing, rows[0]) == [str(n) for n in range(1, 11)]
+    for row in rows[1:]:
+        assert row_numbers(drawing, row) == [str(n) for n in range(20)]
+    found = texts(drawing)
+    codes = [t for t in found if t.text in {"IBE", "SAN", "TEF", "ITX", "FER"}]
+    assert [t.text for t in sorted(codes, key=lambda t: t.y0)] == ["IBE", "SAN", "TEF", "ITX", "FER"]
+    for code, row in zip(sorted(codes, key=lambda t: t.y0), rows[1:]):  # each code heads its own row
+        assert row[0].y <= code.cy <= row[0].y + row[0].h and code.x1 <= row[0].x
+
+
+def test_start_cells_carry_a_frame_and_the_word_not_just_colour():
+    (drawing,) = panels("bolsa", "quote_board").drawings
+    rows = track_rows(drawing, 13)
+    for row, start, word in [(rows[0], 0, "INICIO")] + [(row, 10, "SALIDA") for row in rows[1:]]:
+        for index, cell in enumerate(row):
+            words, frames = start_cues(drawing, cell)
+            if index == start:
+                assert words == [word] and len(frames) == 1
+            else:
+                assert words == [] and frames == []
+
+
+def test_price_board_has_four_colour_rows_of_25_spaces_from_10_to_250():
+    (drawing,) = panels("aktsioner", "price_board").drawings
+    rows = track_rows(drawing, 13)
+    assert len(rows) == 4 and all(len(row) == 25 for row in rows)
+    assert all(row_numbers(drawing, row) == [str(v) for v in range(10, 251, 10)] for row in rows)
+    found = texts(drawing)
+    initials = sorted((t for t in found if t.text in "СКЖЗ" and t.text), key=lambda t: t.y0)
+    assert [t.text for t in initials] == ["С", "К", "Ж", "З"]
+    for row in rows:
+        assert start_cues(drawing, row[9]) != ([], []) and start_cues(drawing, row[9])[0] == ["СТАРТ"]
+
+
+def test_currency_board_tracks_marks_and_setup_table_come_from_the_rules():
+    game = SPEC.games["forex"]
+    (drawing,) = panels("forex", "currency_board").drawings
+    rows = track_rows(drawing, game.component("currency_board").cell_mm)
+    assert len(rows) == 7 and all(len(row) == 10 for row in rows)
+    assert row_numbers(drawing, rows[0]) == ["1", "1½", "2", "2½", "3", "3½", "4", "5", "6", "8"]
+    found = texts(drawing)
+    assert all("“8” space" in " ".join(texts_in(found, row[9])) for row in rows)
+    marks = engine("forex").marks(game)["start_positions"]
+    ids = [a.id for a in game.assets]
+    placed = 0
+    for (asset_id, index), names in marks.items():
+        words = " ".join(texts_in(found, rows[ids.index(asset_id)][index])).split()
+        assert all(name in words for name in names), (asset_id, index, names, words)
+        placed += len(names)
+    assert placed == 21  # every pair counter has a marked starting box
+    table = engine("forex").tables(game)["start_positions"]
+    printed = lines_of_text(found)
+    first = next(i for i, line in enumerate(printed) if line[0] == table.header[0])
+    assert printed[first] == list(table.header)
+    assert printed[first + 1 : first + 1 + len(table.rows)] == [list(row) for row in table.rows]
+
+
+def test_a_sixth_company_and_a_0_to_29_quote_track_flow_through():
+    text = edit("      - {id: FER, name: Ferrovial,",
+                '      - {id: REP, name: Repsol, name_en: Repsol, color: "#cc79a7", symbol: star}\n'
+                "      - {id: FER, name: Ferrovial,")
+    text = edit("quote: {from: 0, to: 19, start: 10}", "quote: {from: 0, to: 29, start: 15}", text)
+    (drawing,) = panels("bolsa", "quote_board", text).drawings
+    rows = track_rows(drawing, 13)
+    assert [len(row) for row in rows] == [10] + [30] * 6
+    assert all(row_numbers(drawing, row) == [str(n) for n in range(30)] for row in rows[1:])
+    assert all(start_cues(drawing, row[15])[0] == ["SALIDA"] for row in rows[1:])
+    assert "REP" in [t.text for t in texts(drawing)]
+
+
+def test_cell_size_follows_the_spec_and_never_scales():
+    text = edit("        cell_mm: 13\n        sections:\n          - {title: Ronda",
+                "        cell_mm: 20\n        sections:\n          - {title: Ronda")
+    (drawing,) = panels("bolsa", "quote_board", text).drawings
+    rows = track_rows(drawing, 20)
+    assert [len(row) for row in rows] == [10, 20, 20, 20, 20, 20]
+    assert drawing.width > 20 * 20  # drawn whole; layout tiles it
+
+
+def test_rows_are_tinted_lightly_in_their_asset_colour_unless_ink_saver():
+    from pnp.components.art import luminance
+
+    (tinted,) = panels("bolsa", "quote_board").drawings
+    (saver,) = panels("bolsa", "quote_board", ink_saver=True).drawings
+    fills = [{cell.style.fill for cell in row} for row in track_rows(tinted, 13)[1:]]
+    assert all(len(row) == 1 for row in fills) and len({next(iter(row)) for row in fills}) == 5
+    for row, asset in zip(fills, SPEC.games["bolsa"].assets):
+        fill = next(iter(row))
+        assert luminance(asset.color) < luminance(fill) < 1.0
+    assert {cell.style.fill for row in track_rows(saver, 13) for cell in row} == {None}
+
+
+def test_copies_give_one_drawing_each():
+    text = edit("        name_en: Quote board\n", "        name_en: Quote board\n        copies: 2\n")
+    assert len(panels("bolsa", "quote_board", text).drawings) == 2
+
+
+@pytest.mark.parametrize("game_id, board_id", [("bolsa", "quote_board"), ("aktsioner", "price_board"), ("forex", "currency_board")])
+def test_every_text_is_legible_and_inside_the_board(game_id, board_id):
+    for drawing in panels(game_id, board_id).drawings:
+        assert_legible(drawing, f"{game_id}/{board_id}")
+
+
+def test_the_currency_board_fits_one_page_of_either_paper():
+    from pnp.layout.sheet import content_size
+
+    (drawing,) = panels("forex", "currency_board").drawings
+    for paper in ("a4", "letter"):
+        w, h = content_size(paper, SPEC.print.margin_mm)
+        assert drawing.width <= w and drawing.height <= h, paper
+
