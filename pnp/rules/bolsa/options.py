@@ -1,4 +1,7 @@
-"""Juego de la Bolsa de Valores — rules engine (rules/bolsa.md)."""
+"""Bolsa's house-rule options (rules/bolsa.md section 8), named as in the rules file.
+
+Kept apart from the engine because the spec layer reads this rulebook on every load.
+"""
 
 from __future__ import annotations
 

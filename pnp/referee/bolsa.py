@@ -1,0 +1,356 @@
+"""The bolsa referee: a record's `start` and `rounds` as steps of the bolsa engine (REFEREE.md).
+
+Steps are as fine as the record: each declaration (`rounds[r].declare.Ana`), each company
+brought up (`rounds[r].trade.TEF`), each bid (`rounds[r].auctions.TEF[k]`) and, after an
+auction, the company's settlement (`rounds[r].trade.TEF` again). Withdrawals under
+`auction_losers: may_withdraw` (`rounds[r].withdraw.TEF: [Ben]`, the one key REFEREE.md does
+not list, since it lists no option) and `pairing` are checked inside the settlement, each at
+its own place in the record.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pnp.errors import PnpError, RecordError
+from pnp.referee.fields import Reader
+from pnp.referee.record import Record, where
+from pnp.referee.replay import Step, StepViolation
+from pnp.rules import bolsa as engine
+from pnp.rules.base import Event, Violation
+from pnp.spec.model import Game
+
+KEYS = ("rounds",)
+ROUND_KEYS = ("declare", "auctions", "pairing", "withdraw")
+START_KEYS = ("round", "token", "prices", "players")
+HOLDING_KEYS = ("cash", "owned", "orders")
+PAIR_KEYS = ("buyer", "seller", "shares")
+
+
+@dataclass(frozen=True)
+class Position:
+    """The referee's state: the engine's position and the parameters it is played with."""
+
+    params: engine.Params
+    state: engine.State
+
+
+@dataclass(frozen=True)
+class Located:
+    """An engine action that sits at a precise place inside a step."""
+
+    at: str
+    line: int
+    action: engine.Action
+
+
+@dataclass(frozen=True)
+class Settlement:
+    withdraw: tuple[Located, ...]
+    settle: Located
+
+
+@dataclass(frozen=True)
+class BringUp:
+    """Resolve the next company; settle it at once unless its auction's bids follow."""
+
+    code: str
+    path: tuple  # the round's path, for located record errors
+    bids: bool
+    settlement: Settlement
+    record: Record = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class AuctionTurn:
+    bid: engine.Bid
+    path: tuple
+    record: Record = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Finish:
+    """Settle a company after its auction (the record's bids must have ended it)."""
+
+    code: str
+    path: tuple  # the company's `auctions` entry
+    settlement: Settlement
+    record: Record = field(repr=False, compare=False)
+
+
+# --- reading the record ----------------------------------------------------------------------
+
+
+def steps(record: Record, game: Game) -> list[Step]:
+    read = Reader(record)
+    companies = tuple(asset.id for asset in game.assets)
+    result: list[Step] = []
+    for r in range(len(read.sequence(("rounds",)))):
+        result += _round_steps(read, r, companies)
+    read.done()
+    return result
+
+
+def _round_steps(read: Reader, r: int, companies: tuple[str, ...]) -> list[Step]:
+    base = ("rounds", r)
+    record = read.record
+    read.mapping(base, ROUND_KEYS)
+    result = []
+    for name in read.mapping(base + ("declare",)):
+        path = base + ("declare", name)
+        if read.player(path, name, key=True) is None:
+            continue
+        entry = read.mapping(path, ("sell", "buy"))
+        sell = read.counts(path + ("sell",), companies, "company") if "sell" in entry else {}
+        buy = read.counts(path + ("buy",), companies, "company") if "buy" in entry else {}
+        result.append(Step(where(path), _key_line(record, path), engine.Declare(name, sell, buy)))
+    auctions = _by_company(read, base + ("auctions",), companies)
+    pairings = _by_company(read, base + ("pairing",), companies)
+    withdrawals = _by_company(read, base + ("withdraw",), companies)
+    for code in companies:
+        settlement = Settlement(
+            tuple(_withdrawal(read, base + ("withdraw", code, k)) for k in range(len(withdrawals.get(code, ())))),
+            _pairing(read, base, code, code in pairings),
+        )
+        bids = auctions.get(code, ())
+        trade_at = where(base + ("trade", code))
+        result.append(Step(trade_at, record.line(base), BringUp(code, base, bool(bids), settlement, record)))
+        for k in range(len(bids)):
+            path = base + ("auctions", code, k)
+            bid = _bid(read, path)
+            if bid is not None:
+                result.append(Step(where(path), record.line(path), AuctionTurn(bid, path, record)))
+        if bids:
+            path = base + ("auctions", code)
+            result.append(Step(trade_at, _key_line(record, path), Finish(code, path, settlement, record)))
+    return result
+
+
+def _by_company(read: Reader, path: tuple, companies: tuple[str, ...]) -> dict[str, tuple]:
+    """`{TEF: [...], ...}` with known companies and list values."""
+    result = {}
+    for code in read.mapping(path):
+        if read.choice(path + (code,), code, companies, "company", key=True) is not None:
+            result[code] = read.sequence(path + (code,))
+    return result
+
+
+def _bid(read: Reader, path: tuple) -> engine.Bid | None:
+    """`- Ana: 12` or `- Ben: pass`."""
+    entry = read.get(path)
+    if not isinstance(entry, dict) or len(entry) != 1:
+        read.fail(path, "a bid is one `Name: amount` or `Name: pass`, e.g. - Ana: 12")
+        return None
+    ((name, amount),) = entry.items()
+    if read.player(path + (name,), name, key=True) is None:
+        return None
+    if amount == "pass":
+        return engine.Bid(name, None)
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+        read.fail(path + (name,), f"a bid is a whole number ≥ 0 or pass, got {amount!r}")
+        return None
+    return engine.Bid(name, amount)
+
+
+def _withdrawal(read: Reader, path: tuple) -> Located:
+    name = read.get(path)
+    read.player(path, name)
+    return Located(where(path), read.record.line(path), engine.Withdraw(str(name)))
+
+
+def _pairing(read: Reader, base: tuple, code: str, given: bool) -> Located:
+    path = base + ("pairing", code)
+    if not given:
+        return Located(where(base + ("trade", code)), read.record.line(base), engine.Settle())
+    pairs = []
+    for k in range(len(read.sequence(path))):
+        here = path + (k,)
+        values = read.mapping(here, PAIR_KEYS)
+        missing = [key for key in PAIR_KEYS if key not in values]
+        if missing:
+            read.fail(here, f"a pairing entry needs {', '.join(PAIR_KEYS)}; missing {', '.join(missing)}")
+            continue
+        buyer = read.player(here + ("buyer",), values["buyer"])
+        seller = read.player(here + ("seller",), values["seller"])
+        shares = read.count(here + ("shares",), minimum=1)
+        if buyer is not None and seller is not None:
+            pairs.append(engine.Pair(buyer, seller, shares))
+    return Located(where(path), read.record.line(path), engine.Settle(tuple(pairs)))
+
+
+def _key_line(record: Record, path: tuple) -> int:
+    return record.source.position(path, key=True)[0]
+
+
+def setup(record: Record, game: Game) -> tuple[Position, list[Event]]:
+    params = engine.params(game, record.options)
+    read = Reader(record)
+    companies = params.companies
+    given = read.mapping(("start",), START_KEYS)
+    start = engine.Start(
+        round=read.count(("start", "round"), minimum=1) if "round" in given else None,
+        token=read.player(("start", "token"), given["token"]) if "token" in given else None,
+        prices=read.counts(("start", "prices"), companies, "company"),
+        **_holdings(read, companies),
+    )
+    read.done()
+    try:
+        engine.check_players(params, len(record.players))
+    except Violation as violation:
+        raise StepViolation(violation, "players", record.line(("players",))) from None
+    state, events = engine.setup(params, record.players, start)
+    return Position(params, state), list(events)
+
+
+def _holdings(read: Reader, companies: tuple[str, ...]) -> dict[str, dict]:
+    cash, owned, orders = {}, {}, {}
+    for name in read.mapping(("start", "players")):
+        path = ("start", "players", name)
+        if read.player(path, name, key=True) is None:
+            continue
+        entry = read.mapping(path, HOLDING_KEYS)
+        if "cash" in entry:
+            cash[name] = read.count(path + ("cash",))
+        owned[name] = read.counts(path + ("owned",), companies, "company")
+        orders[name] = read.counts(path + ("orders",), companies, "company")
+    return {"cash": cash, "owned": owned, "orders": orders}
+
+
+# --- replaying -----------------------------------------------------------------------------------
+
+
+def apply(position: Position, step: Step) -> tuple[Position, list[Event]]:
+    params, state, action = position.params, position.state, step.action
+    if isinstance(action, BringUp):
+        state, events = engine.apply(state, engine.Resolve(), params)
+        auction = state.trade.auction  # type: ignore[union-attr]
+        if auction is not None and not action.bids:
+            first = state.players[auction.to_act].name
+            raise RecordError([action.record.issue(
+                action.path, f"{action.code} goes to auction: add auctions.{action.code} with the bids in order, starting with {first}")])
+        if auction is None and action.bids:
+            raise RecordError([action.record.issue(
+                action.path + ("auctions", action.code), f"{action.code} has no auction this round ({_why(state, params)}): remove these bids")])
+        if auction is not None:
+            return Position(params, state), list(events)
+        return _settle(Position(params, state), action.settlement, list(events))
+    if isinstance(action, AuctionTurn):
+        trade = state.trade
+        if trade is not None and trade.auction is not None and trade.auction.over:
+            leader = state.players[trade.auction.ranking[0]].name
+            raise RecordError([action.record.issue(
+                action.path, f"the auction already ended ({leader} won at {trade.auction.price(trade.quote)}): remove this bid")])
+        state, events = engine.apply(state, action.bid, params)
+        return Position(params, state), list(events)
+    if isinstance(action, Finish):
+        auction = state.trade.auction  # type: ignore[union-attr]
+        if not auction.over:
+            active = ", ".join(state.players[i].name for i in auction.order if i not in auction.passed)
+            raise RecordError([action.record.issue(
+                action.path, f"the {action.code} auction is not over: {active} have not passed; "
+                f"{state.players[auction.to_act].name} bids next")])
+        return _settle(position, action.settlement, [])
+    state, events = engine.apply(state, action, params)
+    return Position(params, state), list(events)
+
+
+def _settle(position: Position, settlement: Settlement, events: list[Event]) -> tuple[Position, list[Event]]:
+    """Withdrawals then the settlement, each failing at its own place in the record."""
+    params, state = position.params, position.state
+    for choice in settlement.withdraw + (settlement.settle,):
+        try:
+            state, more = engine.apply(state, choice.action, params)
+        except Violation as violation:
+            raise StepViolation(violation, choice.at, choice.line, Position(params, state), events) from None
+        events += more
+    return Position(params, state), events
+
+
+def _why(state: engine.State, params: engine.Params) -> str:
+    trade = state.trade
+    c = trade.company  # type: ignore[union-attr]
+    offered = sum(p.zones[c].offered for p in state.players)
+    wanted = sum(p.zones[c].requested for p in state.players)
+    return f"{offered} offered, {wanted} wanted, case {trade.case}"  # type: ignore[union-attr]
+
+
+def state_json(position: Position) -> dict[str, Any]:
+    params, state = position.params, position.state
+    codes = params.companies
+    answer: dict[str, Any] = {
+        "round": state.round,
+        "token": state.players[state.token].name,
+        "prices": dict(zip(codes, state.prices)),
+        "players": {
+            p.name: {
+                "cash": p.cash,
+                "shares": {code: z.owned for code, z in zip(codes, p.zones)},
+                "orders": {code: z.orders for code, z in zip(codes, p.zones)},
+            }
+            for p in state.players
+        },
+    }
+    if state.over:
+        answer.update(over=True, scores=engine.final_scores(state, params), winners=list(engine.winners(state, params)))
+    return answer
+
+
+# --- a record to start from ---------------------------------------------------------------------
+
+
+def starter(game: Game, players: list[str]) -> str:
+    """The standard setup (BOLSA-2) written out, ready for the rounds to be added."""
+    params = engine.params(game)
+    try:
+        engine.check_players(params, len(players))
+    except Violation as violation:
+        raise PnpError(f"{violation.rule}: {violation.message}") from None
+    state, _ = engine.setup(params, players)
+    codes = params.companies
+
+    def per_company(counts: Any) -> str:
+        return "{" + ", ".join(f"{code}: {n}" for code, n in zip(codes, counts)) + "}"
+
+    options = [f"{o.name}: {getattr(params, o.name)}" for o in engine.RULEBOOK.options if not o.set_by]
+    lines = [
+        f"# {game.title} — game record for `pnp referee check` (docs/referee.md)",
+        "game: bolsa",
+        f"players: [{', '.join(_scalar(name) for name in players)}]   # seating, clockwise",
+        "# House rules (rules/bolsa.md section 8); omitted = the values of components.yaml:",
+        *(f"#   {option}" for option in options),
+        "options: {}",
+        "start:                       # the standard setup (BOLSA-2)",
+        "  round: 1",
+        f"  token: {_scalar(players[0])}                 # holder of the auction-order token",
+        f"  prices: {per_company(state.prices)}",
+        "  players:                   # owned = zone 1, orders = zone 2",
+    ]
+    for p in state.players:
+        lines.append(f"    {_scalar(p.name)}: {{cash: {p.cash}, owned: {per_company(z.owned for z in p.zones)}, "
+                     f"orders: {per_company(z.orders for z in p.zones)}}}")
+    first, second = _scalar(players[0]), _scalar(players[1])
+    lines += [
+        "rounds: []",
+        "# Replace [] with one entry per round:",
+        "# - declare:                 # sealed declarations; a player left out declares nothing",
+        f"#     {first}: {{sell: {{{codes[1]}: 1}}, buy: {{{codes[2]}: 2}}}}",
+        "#   auctions:                # each auctioned company's bids, in bidding order",
+        f"#     {codes[2]}: [{{{first}: 12}}, {{{second}: pass}}]",
+        "#   pairing:                 # optional: who buys from whom (BOLSA-4.8)",
+        f"#     {codes[2]}: [{{buyer: {first}, seller: {second}, shares: 1}}]",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+_PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_YAML_WORDS = {"yes", "no", "true", "false", "on", "off", "null", "y", "n"}
+
+
+def _scalar(name: str) -> str:
+    """A name as YAML: plain when that reads back as the same text, else double-quoted."""
+    if _PLAIN.match(name) and name.lower() not in _YAML_WORDS:
+        return name
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'

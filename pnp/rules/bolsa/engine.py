@@ -1,0 +1,384 @@
+"""Bolsa's rules as pure functions: `setup`, then `apply(state, action, params)` step by step.
+
+A round is: one `Declare` per player who declares (BOLSA-3.2), then for each company in board
+order `Resolve` (solvency, classification, maybe an auction), the auction's `Bid`s, any
+`Withdraw`s, and `Settle` (trades, quote, provisioning; after the last company the end of the
+round and, after the last round, final scoring). An illegal action raises `Violation` with the
+rule ID and the numbers; a malformed one (an unknown name) raises ValueError.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Callable, Mapping, Sequence
+
+from pnp.rules.base import Event, Violation
+from pnp.rules.bolsa.model import (
+    CARDS_EACH,
+    DECLARE,
+    OWNED_AT_SETUP,
+    TRADE,
+    Action,
+    Auction,
+    Bid,
+    Declare,
+    Params,
+    Player,
+    Resolve,
+    Settle,
+    State,
+    Trade,
+    Withdraw,
+    Zones,
+)
+from pnp.rules.bolsa.settle import settle, withdraw_requests
+
+Events = list[Event]
+
+
+@dataclass(frozen=True)
+class Start:
+    """A position to start from (a record's `start`); what is omitted is the standard setup.
+
+    For a company where only one of `owned`/`orders` is given, the other is the rest of the
+    player's 3 cards (BOLSA-2.6), so a dispute needs to write only what differs.
+    """
+
+    round: int | None = None
+    token: str | None = None
+    prices: Mapping[str, int] = field(default_factory=dict)
+    cash: Mapping[str, int] = field(default_factory=dict)
+    owned: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # player → company → n
+    orders: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+
+
+def check_players(params: Params, count: int) -> None:
+    """BOLSA-1.9: 3–6 players, and 3 cards of each company for each of them."""
+    if not params.min_players <= count <= params.max_players:
+        raise Violation("BOLSA-1.9", f"the game is for {params.min_players}–{params.max_players} players, not {count}")
+    if count * CARDS_EACH > params.deck_per_company:
+        raise Violation(
+            "BOLSA-1.9",
+            f"{count} players need {count * CARDS_EACH} cards of each company, but the deck has {params.deck_per_company}",
+        )
+
+
+def setup(params: Params, names: Sequence[str], start: Start | None = None) -> tuple[State, Events]:
+    """BOLSA-2: quotes on the start cell, cash, 1 + 2 cards of each company, the token."""
+    start = start or Start()
+    n = len(names)
+    check_players(params, n)
+    codes = params.companies
+    round_ = start.round or 1
+    if round_ > params.rounds:
+        raise Violation("BOLSA-3.1", f"the start is round {round_}, but the game has {params.rounds} rounds")
+    prices = tuple(start.prices.get(code, params.start_quote) for code in codes)
+    for code, price in zip(codes, prices):
+        if price < params.price_min or (params.price_max is not None and price > params.price_max):
+            raise Violation("BOLSA-6.1", f"{code} starts at {price}, off the quote track ({_bounds(params)})")
+    players = tuple(
+        Player(name, start.cash.get(name, params.start_cash), _start_zones(params, name, start)) for name in names
+    )
+    for c, code in enumerate(codes):
+        owned = sum(p.zones[c].owned for p in players)
+        if owned != n:
+            raise Violation(
+                "BOLSA-2.6",
+                f"{owned} {code} shares are owned in all, but {n} players own exactly {n} "
+                f"({OWNED_AT_SETUP} each at setup; trades only move them)",
+            )
+    state = State(players, prices, round=round_, token=names.index(start.token) if start.token else 0)
+    box = (params.deck_per_company - n * CARDS_EACH) * len(codes)
+    events = [
+        Event("BOLSA-1.9", f"{n} players: {n * CARDS_EACH * len(codes)} share cards dealt, {box} stay in the box "
+              f"({box // len(codes)} per company)", {"dealt": n * CARDS_EACH * len(codes), "box": box}),
+        Event("BOLSA-2.1", f"quotes {_prices(state, params)}; round {round_}"),
+        Event("BOLSA-2.2", "cash " + ", ".join(f"{p.name} {p.cash}" for p in players)),
+    ]
+    standard = tuple(Zones() for _ in codes)
+    for p in players:
+        if p.zones != standard:
+            holding = ", ".join(f"{code} {z.owned}+{z.orders}" for code, z in zip(codes, p.zones))
+            events.append(Event("BOLSA-2.3", f"{p.name} holds (zone 1 + zone 2) {holding}"))
+    if all(p.zones == standard for p in players):
+        events.append(Event("BOLSA-2.3", f"each player: 1 card of each company in zone 1, {CARDS_EACH - 1} in zone 2"))
+    events.append(Event("BOLSA-2.4", f"{names[state.token]} holds the auction-order token"))
+    return state, events
+
+
+def _start_zones(params: Params, name: str, start: Start) -> tuple[Zones, ...]:
+    owned, orders = start.owned.get(name, {}), start.orders.get(name, {})
+    zones = []
+    for code in params.companies:
+        own = owned.get(code, CARDS_EACH - orders[code] if code in orders else OWNED_AT_SETUP)
+        order = orders.get(code, CARDS_EACH - own)
+        if own < 0 or order < 0 or own + order != CARDS_EACH:
+            raise Violation(
+                "BOLSA-2.6",
+                f"{name} starts with {own} {code} in zone 1 and {order} in zone 2, "
+                f"but every player has exactly {CARDS_EACH} {code} cards",
+            )
+        zones.append(Zones(own, order))
+    return tuple(zones)
+
+
+def apply(state: State, action: Action, params: Params) -> tuple[State, tuple[Event, ...]]:
+    """Apply one action; the new state and the events it caused, each citing its rule."""
+    if state.over:
+        raise Violation("BOLSA-3.5.2", f"the game ended after round {state.round}; nothing more can be played")
+    events: Events = []
+    state = _HANDLERS[type(action)](state, action, params, events)
+    return state, tuple(events)
+
+
+# --- BOLSA-3.2 declarations ----------------------------------------------------------------
+
+
+def _declare(state: State, action: Declare, params: Params, events: Events) -> State:
+    name = action.player
+    i = state.index(name)
+    if state.phase != DECLARE:
+        raise Violation("BOLSA-3.2.7", f"{name} declares after the trade phase of round {state.round} began")
+    if i in state.declared:
+        raise Violation("BOLSA-3.2.1", f"{name} has already declared in round {state.round}")
+    player = state.players[i]
+    sell, buy = _counts(params, action.sell), _counts(params, action.buy)
+    for c, n in sell.items():
+        if n > player.zones[c].owned:
+            raise Violation("BOLSA-3.2.2", f"{name} offers {n} {params.companies[c]} but owns {player.zones[c].owned}")
+    for c, n in buy.items():
+        if n > player.zones[c].orders:
+            raise Violation(
+                "BOLSA-3.2.3", f"{name} requests {n} {params.companies[c]} but has {player.zones[c].orders} order cards of it"
+            )
+    both = [params.companies[c] for c in sell if c in buy]
+    if both and params.same_company_both_ways == "forbid":
+        raise Violation("BOLSA-3.2.6", f"{name} both offers and requests {', '.join(both)} in one round")
+    cost = sum(n * state.prices[c] for c, n in buy.items())
+    terms = " + ".join(f"{n} {params.companies[c]} at {state.prices[c]}" for c, n in buy.items())
+    if params.declaration_cash_check == "total" and cost > player.cash:
+        raise Violation("BOLSA-3.2.5", f"{name} requests {terms} = {cost} but holds {player.cash}")
+    zones = list(player.zones)
+    for c, n in sell.items():
+        zones[c] = replace(zones[c], owned=zones[c].owned - n, offered=n)
+    for c, n in buy.items():
+        zones[c] = replace(zones[c], orders=zones[c].orders - n, requested=n)
+    if sell:
+        events.append(Event("BOLSA-3.2.2", f"{name} offers {_listing(params, sell)} (zone 1 → 3)"))
+    if buy:
+        events.append(Event("BOLSA-3.2.3", f"{name} requests {_listing(params, buy)} (zone 2 → 4): {terms} = {cost}, cash {player.cash}"))
+    if not sell and not buy:
+        events.append(Event("BOLSA-3.2.4", f"{name} declares nothing"))
+    state = state.with_player(i, replace(player, zones=tuple(zones)))
+    return replace(state, declared=state.declared | {i})
+
+
+def _counts(params: Params, counts: Mapping[str, int]) -> dict[int, int]:
+    """Company index → count, zero counts dropped, board order."""
+    result = {}
+    for code, n in counts.items():
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"a count of {code} cards must be a whole number ≥ 0, got {n!r}")
+        if n:
+            result[params.company(code)] = n
+    return dict(sorted(result.items()))
+
+
+def _reveal(state: State, params: Params, events: Events) -> State:
+    """BOLSA-3.3.1 (and 3.2.6 `net`): the declarations are turned face up."""
+    if params.same_company_both_ways == "net":
+        for i, player in enumerate(state.players):
+            for c, z in enumerate(player.zones):
+                k = min(z.offered, z.requested)
+                if k:
+                    z = Zones(z.owned + k, z.orders + k, z.offered - k, z.requested - k)
+                    player = player.with_zones(c, z)
+                    events.append(Event("BOLSA-3.2.6", f"{player.name}'s {params.companies[c]} offer and request cancel {k} for {k} (3 → 1, 4 → 2)"))
+            state = state.with_player(i, player)
+    totals = ", ".join(
+        f"{code} {sum(p.zones[c].offered for p in state.players)}/{sum(p.zones[c].requested for p in state.players)}"
+        for c, code in enumerate(params.companies)
+    )
+    events.append(Event("BOLSA-3.3.1", f"round {state.round}: declarations revealed (offered/requested) {totals}"))
+    return replace(state, phase=TRADE, next_company=0)
+
+
+# --- BOLSA-3.3, 4.7.1, 4.1–4.6: bringing up a company ----------------------------------------
+
+
+def _resolve(state: State, action: Resolve, params: Params, events: Events) -> State:
+    if state.phase == DECLARE:
+        state = _reveal(state, params, events)
+    if state.trade is not None:
+        code = params.companies[state.trade.company]
+        raise Violation("BOLSA-3.3.2", f"{code} is not settled yet; companies are resolved one at a time")
+    c = state.next_company
+    code, quote = params.companies[c], state.prices[c]
+    for i in state.seating():  # BOLSA-4.7.1: solvency before classification
+        player = state.players[i]
+        wanted = player.zones[c].requested
+        if wanted and player.cash < wanted * quote:
+            state, withdrawn = withdraw_requests(state, i, c, params)
+            events.append(Event("BOLSA-4.7.1", f"{code}: {player.name} has {player.cash}, less than {wanted} × {quote} = "
+                                f"{wanted * quote}: withdraws all remaining requests ({withdrawn})"))
+    sellers = [i for i in state.seating() if state.players[i].zones[c].offered]
+    buyers = [i for i in state.seating() if state.players[i].zones[c].requested]
+    offered = sum(state.players[i].zones[c].offered for i in sellers)
+    wanted = sum(state.players[i].zones[c].requested for i in buyers)
+    case = _case(offered, wanted)
+    auction = None
+    excess = buyers if case == 5 else sellers if case == 6 else []
+    needed = 3 if case == 6 and params.auction_trigger == "literal" else 2  # A2
+    if len(excess) >= needed:
+        auction = Auction(ascending=case == 5, order=tuple(excess))  # seating order = bidding order (5.2)
+        side = f"{len(buyers)} buyers want {wanted}, {offered} offered" if case == 5 else f"{len(sellers)} sellers offer {offered}, {wanted} wanted"
+        names = ", ".join(state.players[i].name for i in excess)
+        rule = "BOLSA-4.5.2" if case == 5 else "BOLSA-4.6.2"
+        events.append(Event(rule, f"{code}: {side} → {'ascending' if case == 5 else 'descending'} auction at {quote}, bidding order {names}"))
+    return replace(state, trade=Trade(c, case, quote, auction))
+
+
+def _case(offered: int, wanted: int) -> int:
+    if not offered:
+        return 3 if wanted else 1
+    if not wanted:
+        return 2
+    return 4 if offered == wanted else 5 if wanted > offered else 6
+
+
+# --- BOLSA-5 auctions --------------------------------------------------------------------------
+
+
+def bid_range(state: State, params: Params) -> tuple[int, int] | None:
+    """The bids open to the participant to act, (lowest, highest), or None if he can only pass."""
+    trade = state.trade
+    auction = trade.auction  # type: ignore[union-attr]
+    i = auction.to_act
+    if auction.ascending:
+        low = trade.quote if auction.best is None else auction.best + 1
+        wanted = state.players[i].zones[trade.company].requested
+        high = state.players[i].cash // wanted  # A4: bid × requests ≤ cash
+        if params.price_max is not None:
+            high = min(high, params.price_max)
+    else:
+        high = trade.quote if auction.best is None else auction.best - 1
+        low = params.price_min
+    return (low, high) if low <= high else None
+
+
+def _bid(state: State, action: Bid, params: Params, events: Events) -> State:
+    name, trade = action.player, state.trade
+    i = state.index(name)
+    if trade is None or trade.auction is None or trade.auction.over:
+        raise Violation("BOLSA-5.1", f"{name} bids, but no auction is running")
+    auction, code = trade.auction, params.companies[trade.company]
+    rule = "BOLSA-5.3" if auction.ascending else "BOLSA-5.4"
+    if i not in auction.order:
+        side = "buyers" if auction.ascending else "sellers"
+        who = ", ".join(state.players[j].name for j in auction.order)
+        raise Violation("BOLSA-5.1", f"{name} is not in the {code} auction; only its {side} bid ({who})")
+    if i in auction.passed:
+        raise Violation(rule, f"{name} already passed in the {code} auction, and a pass is final")
+    if i != auction.to_act:
+        raise Violation("BOLSA-5.2", f"{name} bids out of turn in the {code} auction: it is {state.players[auction.to_act].name}'s turn")
+    if action.amount is None:
+        auction = replace(auction, passed=auction.passed + (i,))
+        events.append(Event(rule, f"{code}: {name} passes"))
+    else:
+        _check_bid(state, params, action.amount, rule)
+        auction = replace(auction, best=action.amount, leader=i)
+        events.append(Event(rule, f"{code}: {name} bids {action.amount}"))
+    auction = _next_turn(auction)
+    if auction.over:
+        price = auction.price(trade.quote)
+        how = f"wins at {price}" if auction.best is not None else f"wins at the quote {price}: nobody bid"
+        ranking = ", ".join(state.players[j].name for j in auction.ranking)
+        events.append(Event("BOLSA-5.5", f"{code}: {state.players[auction.ranking[0]].name} {how}; ranking {ranking}"))
+    return replace(state, trade=replace(trade, auction=auction))
+
+
+def _check_bid(state: State, params: Params, amount: int, rule: str) -> None:
+    trade = state.trade
+    auction = trade.auction  # type: ignore[union-attr]
+    player, code = state.players[auction.to_act], params.companies[trade.company]  # type: ignore[union-attr]
+    if auction.ascending:
+        if auction.best is None and amount < trade.quote:
+            raise Violation(rule, f"{player.name} opens the {code} auction at {amount}, below the quote {trade.quote}")
+        if auction.best is not None and amount <= auction.best:
+            raise Violation(rule, f"{player.name} bids {amount} on {code}, not above the high bid {auction.best}")
+        if params.price_max is not None and amount > params.price_max:
+            raise Violation(rule, f"{player.name} bids {amount} on {code}, above the top of the quote track ({params.price_max})")
+        wanted = player.zones[trade.company].requested
+        if amount * wanted > player.cash:
+            raise Violation(rule, f"{player.name} bids {amount} on {code}: {amount} × {wanted} requested = "
+                            f"{amount * wanted} but holds {player.cash} (at most {player.cash // wanted})")
+    else:
+        if auction.best is None and amount > trade.quote:
+            raise Violation(rule, f"{player.name} opens the {code} auction at {amount}, above the quote {trade.quote}")
+        if auction.best is not None and amount >= auction.best:
+            raise Violation(rule, f"{player.name} bids {amount} on {code}, not below the low bid {auction.best}")
+        if amount < params.price_min:
+            raise Violation(rule, f"{player.name} bids {amount} on {code}, below the bottom of the quote track ({params.price_min})")
+
+
+def _next_turn(auction: Auction) -> Auction:
+    if auction.over:
+        return auction
+    n, turn = len(auction.order), auction.turn
+    while True:
+        turn = (turn + 1) % n
+        if auction.order[turn] not in auction.passed:
+            return replace(auction, turn=turn)
+
+
+def _withdraw(state: State, action: Withdraw, params: Params, events: Events) -> State:
+    """BOLSA-5.7 `may_withdraw`: a loser takes back all his cards of this company (3.4)."""
+    name, trade = action.player, state.trade
+    i = state.index(name)
+    if params.auction_losers != "may_withdraw":
+        raise Violation("BOLSA-5.7", f"{name} may not withdraw: the losers of an auction trade at its price too")
+    if trade is None or trade.auction is None or not trade.auction.over:
+        raise Violation("BOLSA-5.7", f"{name} may withdraw only as a loser of a finished auction")
+    code, zones = params.companies[trade.company], state.players[i].zones[trade.company]
+    if i not in trade.auction.ranking[1:]:
+        raise Violation("BOLSA-5.7", f"{name} did not lose the {code} auction, so he cannot withdraw from it")
+    if not zones.offered and not zones.requested:
+        raise Violation("BOLSA-5.7", f"{name} has already withdrawn from {code}")
+    events.append(Event("BOLSA-5.7", f"{code}: {name} withdraws {zones.offered or zones.requested} "
+                        f"{'offered (3 → 1)' if zones.offered else 'requested (4 → 2)'}"))
+    zones = Zones(zones.owned + zones.offered, zones.orders + zones.requested)
+    return state.with_player(i, state.players[i].with_zones(trade.company, zones))
+
+
+def _settle(state: State, action: Settle, params: Params, events: Events) -> State:
+    trade = state.trade
+    if trade is None:
+        raise Violation("BOLSA-3.3.2", "no company is being resolved")
+    if trade.auction is not None and not trade.auction.over:
+        to_act = state.players[trade.auction.to_act].name
+        raise Violation("BOLSA-5.3", f"the {params.companies[trade.company]} auction is not over: {to_act} is to bid")
+    return settle(state, action.pairing, params, events)
+
+
+_HANDLERS: dict[type, Callable[[State, Action, Params, Events], State]] = {
+    Declare: _declare,
+    Resolve: _resolve,
+    Bid: _bid,
+    Withdraw: _withdraw,
+    Settle: _settle,
+}
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _listing(params: Params, counts: Mapping[int, int]) -> str:
+    return ", ".join(f"{n} {params.companies[c]}" for c, n in counts.items())
+
+
+def _prices(state: State, params: Params) -> str:
+    return ", ".join(f"{code} {q}" for code, q in zip(params.companies, state.prices))
+
+
+def _bounds(params: Params) -> str:
+    return f"{params.price_min}–{params.price_max}" if params.price_max is not None else f"at least {params.price_min}"

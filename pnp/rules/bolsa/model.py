@@ -1,0 +1,245 @@
+"""Bolsa's parameters, position and actions: plain immutable values.
+
+Everything the engine needs from components.yaml is read once into `Params` — companies in
+board order, the quote track, the share deck, starting cash, house rules — so the board that
+is printed and the rules that are refereed cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Mapping, Union
+
+from pnp.rules.base import resolve_options
+from pnp.rules.bolsa.options import RULEBOOK
+from pnp.spec.faces import deck_pieces
+from pnp.spec.model import Deck, Game
+
+OWNED_AT_SETUP = 1  # BOLSA-2.3: one card of each company in zone 1 ...
+ORDERS_AT_SETUP = 2  # ... and two in zone 2
+CARDS_EACH = OWNED_AT_SETUP + ORDERS_AT_SETUP  # BOLSA-2.6: per player and company, in zones 1–4
+
+DECLARE, TRADE, OVER = "declare", "trade", "over"  # the phases of a round, and the end
+
+
+@dataclass(frozen=True)
+class Params:
+    """Resolved house rules and the spec facts the rules depend on."""
+
+    companies: tuple[str, ...]  # board order = resolution order (BOLSA-1.1, 3.3.2)
+    start_quote: int
+    start_cash: int
+    rounds: int
+    board_cells: int  # cells per quote row (20): a flipped token adds this (BOLSA-1.3)
+    price_min: int
+    price_max: int | None  # None under price_bounds = unbounded_top (BOLSA-6.1)
+    min_players: int
+    max_players: int
+    deck_per_company: int  # share cards of each company in the box (BOLSA-1.7)
+    declaration_cash_check: str = "total"
+    same_company_both_ways: str = "forbid"
+    auction_trigger: str = "excess_side_players>=2"
+    auction_losers: str = "must_trade"
+    price_bounds: str = "clamp"
+    tiebreak: str = "shared"
+
+    def company(self, code: str) -> int:
+        try:
+            return self.companies.index(code)
+        except ValueError:
+            raise ValueError(f"unknown company {code!r} (known: {', '.join(self.companies)})") from None
+
+    @property
+    def top_cell(self) -> int:
+        """The last cell of a quote row (19); above it the token is flipped."""
+        return self.price_min + self.board_cells - 1
+
+
+def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
+    """Params from the spec's bolsa game and a record's `options` (already checked)."""
+    quote = game.tracks["quote"]
+    derived = {"start_quote": int(quote.start)} if quote.start is not None else {}
+    values = resolve_options(RULEBOOK, game, derived, overrides)
+    low, size = int(quote.cells[0]), quote.size
+    cards = Counter(
+        piece.front.asset.id
+        for deck in game.components
+        if isinstance(deck, Deck)
+        for piece in deck_pieces(game, deck)
+        if piece.front.asset is not None
+    )
+    companies = tuple(asset.id for asset in game.assets)
+    return Params(
+        companies=companies,
+        start_quote=int(values["start_quote"]),
+        start_cash=int(values["start_cash"]),
+        rounds=int(values["rounds"]),
+        board_cells=size,
+        price_min=low,
+        price_max=None if values["price_bounds"] == "unbounded_top" else low + 2 * size - 1,
+        min_players=game.players.min,
+        max_players=game.players.max,
+        deck_per_company=min((cards[code] for code in companies), default=0),
+        declaration_cash_check=values["declaration_cash_check"],
+        same_company_both_ways=values["same_company_both_ways"],
+        auction_trigger=values["auction_trigger"],
+        auction_losers=values["auction_losers"],
+        price_bounds=values["price_bounds"],
+        tiebreak=values["tiebreak"],
+    )
+
+
+# --- the position ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Zones:
+    """One player's cards of one company, by zone of his mat (BOLSA-1.6)."""
+
+    owned: int = OWNED_AT_SETUP  # zone 1
+    orders: int = ORDERS_AT_SETUP  # zone 2
+    offered: int = 0  # zone 3: for sale this round
+    requested: int = 0  # zone 4: to buy this round
+
+    @property
+    def cards(self) -> int:
+        return self.owned + self.orders + self.offered + self.requested
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    cash: int
+    zones: tuple[Zones, ...]  # one per company, board order
+
+    def with_zones(self, company: int, zones: Zones) -> "Player":
+        return replace(self, zones=self.zones[:company] + (zones,) + self.zones[company + 1 :])
+
+
+@dataclass(frozen=True)
+class Auction:
+    """An auction in progress or just finished (BOLSA-5.2–5.5)."""
+
+    ascending: bool  # buyers bid up (case 5); sellers bid down (case 6)
+    order: tuple[int, ...]  # participants, in bidding order from the token holder
+    turn: int = 0  # index into `order` of the participant to act
+    passed: tuple[int, ...] = ()  # in order of passing
+    best: int | None = None  # the high (or low) bid so far
+    leader: int | None = None
+
+    @property
+    def over(self) -> bool:
+        return len(self.order) - len(self.passed) <= 1
+
+    @property
+    def to_act(self) -> int:
+        return self.order[self.turn]
+
+    @property
+    def ranking(self) -> tuple[int, ...]:
+        """BOLSA-5.5: the winner, then the others from the last to pass to the first."""
+        winner = tuple(i for i in self.order if i not in self.passed)
+        return winner + tuple(reversed(self.passed))
+
+    def price(self, quote: int) -> int:
+        return quote if self.best is None else self.best
+
+
+@dataclass(frozen=True)
+class Trade:
+    """The company being resolved: classified (case 1–6), maybe auctioned, not yet settled."""
+
+    company: int
+    case: int
+    quote: int  # Q when the company came up
+    auction: Auction | None = None
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[Player, ...]  # seating order, clockwise
+    prices: tuple[int, ...]  # Q per company, board order
+    round: int = 1
+    token: int = 0  # holder of the auction-order token
+    phase: str = DECLARE
+    declared: frozenset[int] = frozenset()  # who has declared this round
+    next_company: int = 0  # in the trade phase: the company to resolve next
+    trade: Trade | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def index(self, name: str) -> int:
+        for i, player in enumerate(self.players):
+            if player.name == name:
+                return i
+        raise ValueError(f"unknown player {name!r}")
+
+    def seating(self) -> tuple[int, ...]:
+        """Everyone clockwise from the token holder (BOLSA-4.8, 5.2)."""
+        n = len(self.players)
+        return tuple((self.token + k) % n for k in range(n))
+
+    def with_player(self, index: int, player: Player) -> "State":
+        return replace(self, players=self.players[:index] + (player,) + self.players[index + 1 :])
+
+
+# --- actions -----------------------------------------------------------------------------
+
+
+def _frozen(counts: Mapping[str, int]) -> Mapping[str, int]:
+    return MappingProxyType(dict(counts))
+
+
+@dataclass(frozen=True)
+class Declare:
+    """BOLSA-3.2: sealed declaration — cards to offer (zone 1 → 3) and request (2 → 4)."""
+
+    player: str
+    sell: Mapping[str, int] = field(default_factory=dict)
+    buy: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sell", _frozen(self.sell))
+        object.__setattr__(self, "buy", _frozen(self.buy))
+
+
+@dataclass(frozen=True)
+class Resolve:
+    """BOLSA-3.3.2: bring up the next company in board order (solvency, classification)."""
+
+
+@dataclass(frozen=True)
+class Bid:
+    """One turn of an auction: a bid, or a pass (amount None)."""
+
+    player: str
+    amount: int | None
+
+
+@dataclass(frozen=True)
+class Withdraw:
+    """BOLSA-5.7 under `may_withdraw`: a losing participant takes back his cards."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class Pair:
+    buyer: str
+    seller: str
+    shares: int
+
+
+@dataclass(frozen=True)
+class Settle:
+    """Finish the company: trades, payments (paired as chosen, or BOLSA-4.8's automatic
+    pairing), quote, provisioning — and the end of the round after the last company."""
+
+    pairing: tuple[Pair, ...] | None = None
+
+
+Action = Union[Declare, Resolve, Bid, Withdraw, Settle]
