@@ -1,30 +1,71 @@
 """Акционер (Aktsioner) — the rules engine (rules/aktsioner.md), pure: no I/O, no rendering.
 
-Modules: `rulebook` (house-rule options), `cards` (card effects and record notation),
-`params` (options plus the facts of the printed spec), `prices` (new prices, bounds, the
-penalty per share).
+In the spirit of python-chess / OpenSpiel: build `Params` with `params(game, overrides)`, a
+starting `State` with `setup(params, players, …)`, then `apply(state, action, params)` for
+each action — `Begin(player)`, `Trade.of(sell=…, buy=…)`, `Play` (read from record notation
+with `parse_play`) — getting a new state and the events, or a `Violation` citing the rule.
+
+Modules: `rulebook` (house-rule options), `cards` (card effects and notation), `params`
+(options plus the facts of the printed spec), `prices` (new prices, bounds, the penalty per
+share), `state` (the position, setup, the deal), `engine` (turns, trades, card effects,
+compensation and penalties, the end).
 """
 
 from __future__ import annotations
 
 from pnp.rules.aktsioner.cards import Card, Effect, NotationError, Play, parse_play
+from pnp.rules.aktsioner.engine import (
+    Action,
+    Begin,
+    Trade,
+    apply,
+    capital,
+    choices,
+    final_scores,
+    legal_plays,
+    match_games,
+    seating,
+    sellable,
+    winners,
+)
 from pnp.rules.aktsioner.params import Params, params
-from pnp.rules.aktsioner.prices import penalty_per_share, penalty_table
+from pnp.rules.aktsioner.prices import change, penalty_per_share, penalty_table
 from pnp.rules.aktsioner.rulebook import RULEBOOK
+from pnp.rules.aktsioner.state import Account, DealViolation, State, cards_left, final_round, next_movers, setup
 from pnp.rules.base import Table
 from pnp.spec.model import Game
 
 __all__ = [
     "RULEBOOK",
+    "Account",
+    "Action",
+    "Begin",
     "Card",
+    "DealViolation",
     "Effect",
     "NotationError",
     "Params",
     "Play",
+    "State",
+    "Trade",
+    "apply",
+    "capital",
+    "cards_left",
+    "change",
+    "choices",
+    "final_round",
+    "final_scores",
+    "legal_plays",
+    "match_games",
+    "next_movers",
     "params",
     "parse_play",
     "penalty_per_share",
+    "seating",
+    "sellable",
+    "setup",
     "tables",
+    "winners",
 ]
 
 

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Iterable, Literal
 
 Op = Literal["+", "x", "/"]
+Number = int | Fraction  # prices and money: whole, except halving an odd price on a custom track
 
 # Unicode as printed (− × ÷) and ASCII as typed (- x /) both read; `*` and `:` too.
 _EFFECT = re.compile(r"^(?:(?P<sign>[+\-−])(?P<add>\d+)|(?P<mul>[x×*X])(?P<m>\d+)|(?P<div>[/÷:])(?P<d>\d+))$")

@@ -11,11 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pnp.rules.aktsioner.cards import Effect
+from pnp.rules.aktsioner.cards import Effect, Number
 from pnp.rules.aktsioner.params import Params
 from pnp.rules.base import Table
-
-Number = int | Fraction
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,204 @@
+"""The Акционер referee: reads `start`, `deal` and `turns` of a record (REFEREE.md) and drives
+the engine (`pnp.rules.aktsioner`).
+
+Each turn is one step; its stages are applied in order — `player` (the turn begins),
+`trade` (stage 1), `play` (stage 2), `then` (stage 3) — so a violation is reported at the
+stage that breaks the rule, e.g. `turns[3].play`.
+
+Reading `start`: an omitted price is the start price; an omitted player, or an omitted `cash`
+or `shares` of a player, is the standard setup; a given `shares` mapping is the player's whole
+holding (colours not named hold 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from pnp.errors import Issue, RecordError, SpecError
+from pnp.referee.fields import Reader
+from pnp.referee.record import Record
+from pnp.referee.replay import Step, StepViolation
+from pnp.rules import aktsioner as rules
+from pnp.rules.base import Event, Violation
+from pnp.spec.model import Game
+
+KEYS = ("deal", "turns")
+TURN_KEYS = ("player", "trade", "play", "then")
+
+
+@dataclass(frozen=True)
+class Position:
+    """What the shared replay loop carries between steps: the rules' parameters and state."""
+
+    params: rules.Params
+    state: rules.State
+
+
+def setup(record: Record, game: Game) -> tuple[Position, list[Event]]:
+    params = _params(record, game)
+    reader = Reader(record)
+    colours = params.colours
+    reader.mapping(("start",), ("prices", "players"))
+    prices = reader.counts(("start", "prices"), colours, "colour")
+    accounts = {}
+    for name, entry in reader.mapping(("start", "players")).items():
+        path = ("start", "players", name)
+        if reader.player(path, name, key=True) is None:
+            continue
+        entry = reader.mapping(path, ("cash", "shares"))
+        cash = reader.count(path + ("cash",)) if "cash" in entry else params.start_cash
+        if "shares" in entry:
+            held = reader.counts(path + ("shares",), colours, "colour")
+            shares = tuple(held.get(colour, 0) for colour in colours)
+        else:
+            shares = (params.start_shares,) * len(colours)
+        accounts[name] = rules.Account(cash, shares)
+    hands = _deal(reader, colours) if record.get(("deal",)) is not None else None
+    reader.done()
+    complete = record.get(("start",)) is None
+    try:
+        state, events = rules.setup(params, record.players, prices=prices, accounts=accounts, hands=hands, complete=complete)
+    except rules.DealViolation as violation:
+        raise StepViolation(violation, "deal", _line(record, ("deal",))) from None
+    return Position(params, state), events
+
+
+def _deal(reader: Reader, colours: tuple[str, ...]) -> dict[str, list[str]]:
+    hands: dict[str, list[str]] = {}
+    for name in reader.mapping(("deal",)):
+        if reader.player(("deal", name), name, key=True) is None:
+            continue
+        hands[name] = []
+        for index, text in enumerate(reader.sequence(("deal", name))):
+            try:
+                hands[name].append(rules.parse_play(text, colours, with_choices=False).card)
+            except rules.NotationError as error:
+                reader.fail(("deal", name, index), str(error))
+    missing = [name for name in reader.record.players if name not in hands]
+    if isinstance(reader.get(("deal",)), dict) and missing:
+        reader.fail(("deal",), f"missing the hand of {', '.join(missing)} (write [] for a player with no cards)")
+    return hands
+
+
+def steps(record: Record, game: Game) -> list[Step]:
+    reader = Reader(record)
+    colours = tuple(asset.id for asset in game.assets)
+    result = []
+    for index, _ in enumerate(reader.sequence(("turns",))):
+        path = ("turns", index)
+        if not isinstance(reader.get(path), dict):
+            reader.fail(path, 'expected a turn such as {player: Ana, play: "+30 red -60 blue"}')
+            continue
+        entry = reader.mapping(path, TURN_KEYS)
+        stages = []
+        if "player" not in entry:
+            reader.fail(path, 'missing "player" (who moves)')
+        elif reader.player(path + ("player",), entry["player"]) is not None:
+            stages.append(("player", _line(record, path + ("player",)), rules.Begin(entry["player"])))
+        if "trade" in entry:
+            stages.append(("trade", _line(record, path + ("trade",)), _trade(reader, path + ("trade",), colours)))
+        if "play" not in entry:
+            reader.fail(path, 'missing "play" (stage 2: every turn plays one card, e.g. "+30 red -60 blue")')
+        else:
+            try:
+                stages.append(("play", _line(record, path + ("play",)), rules.parse_play(entry["play"], colours)))
+            except rules.NotationError as error:
+                reader.fail(path + ("play",), str(error))
+        if "then" in entry:
+            stages.append(("then", _line(record, path + ("then",)), _trade(reader, path + ("then",), colours)))
+        result.append(Step(f"turns[{index}]", record.line(path), tuple(stages)))
+    reader.done()
+    return result
+
+
+def _trade(reader: Reader, path: tuple, colours: tuple[str, ...]) -> rules.Trade:
+    reader.mapping(path, ("sell", "buy"))
+    return rules.Trade.of(reader.counts(path + ("sell",), colours, "colour"), reader.counts(path + ("buy",), colours, "colour"))
+
+
+def apply(position: Position, step: Step) -> tuple[Position, list[Event]]:
+    """Apply the stages of one turn; a violation is located at its stage (`turns[3].then`)."""
+    params, state = position.params, position.state
+    events: list[Event] = []
+    for key, line, action in step.action:
+        try:
+            state, applied = rules.apply(state, action, params)
+        except Violation as violation:
+            raise StepViolation(violation, f"{step.at}.{key}", line, Position(params, state), events) from None
+        events += applied
+    return Position(params, state), events
+
+
+def state_json(position: Position) -> dict[str, Any]:
+    params, state = position.params, position.state
+    answer: dict[str, Any] = {
+        "prices": dict(zip(params.colours, state.prices)),
+        "players": {
+            name: {"cash": _number(account.cash), "shares": dict(zip(params.colours, account.shares))}
+            for name, account in zip(state.players, state.accounts)
+        },
+    }
+    if state.hands is not None:
+        answer["hands"] = {name: list(hand) for name, hand in zip(state.players, state.hands)}
+    if state.over:
+        scores = rules.final_scores(params, state)
+        answer["over"] = True
+        answer["scores"] = {name: _number(score) for name, score in scores.items()}
+        answer["winners"] = rules.winners(scores)
+    return answer
+
+
+def starter(game: Game, players: list[str]) -> str:
+    params = rules.params(game)
+    colours = params.colours
+    prices = ", ".join(f"{colour}: {params.start_price}" for colour in colours)
+    shares = ", ".join(f"{colour}: {params.start_shares}" for colour in colours)
+    accounts = "\n".join(f"    {_yaml_name(name)}: {{cash: {params.start_cash}, shares: {{{shares}}}}}" for name in players)
+    example = ", ".join(f'"{name}"' for name in list(params.cards)[:2])
+    first = _yaml_name(players[0])
+    return f"""\
+# Акционер — game record for `pnp referee check FILE` (format: docs/referee.md)
+game: aktsioner
+players: [{", ".join(_yaml_name(name) for name in players)}]   # seating, clockwise
+options: {{}}    # house rules, e.g. {{formula: 4+6, rounding: down}}; omitted = defaults ({params.formula}, {params.rounding})
+start:
+  prices: {{{prices}}}
+  players:
+{accounts}
+# deal:          # optional: each player's {params.big} big and {params.small} small cards, then plays must come from the hand
+#   {first}: [{example}, ...]
+turns:
+# - player: {first}
+#   trade: {{sell: {{red: 1}}, buy: {{blue: 1}}}}     # stage 1 (optional)
+#   play: "+30 red -60 blue"                       # stage 2: the card, then your choices
+#   then: {{buy: {{blue: 1}}}}                        # stage 3 (optional)
+"""
+
+
+def _line(record: Record, path: tuple) -> int:
+    """The line of a key (`deal:`, `then:`), where a reader looks, even when its value starts below."""
+    return record.source.position(path, key=True)[0]
+
+
+def _params(record: Record, game: Game) -> rules.Params:
+    try:
+        rules.params(game)
+    except ValueError as error:
+        raise SpecError([Issue("components.yaml", 0, 0, "games.aktsioner", str(error))]) from None
+    try:
+        return rules.params(game, record.options)
+    except ValueError as error:
+        raise RecordError([record.issue(("options",), str(error))]) from None
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    return value
+
+
+def _yaml_name(name: str) -> str:
+    plain = name.replace(" ", "").isalnum() and not name[0].isdigit()
+    return name if plain else '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -1,0 +1,403 @@
+"""Applying actions. A turn is `Begin`, an optional `Trade` (stage 1), a `Play` (stage 2) and
+an optional `Trade` (stage 3) (AKT-3). `apply(state, action, params)` returns the new state and
+the events, each citing its rule; an illegal action raises `Violation` with the numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import combinations, permutations, product
+from typing import Iterator, Mapping, Union
+
+from pnp.rules.aktsioner.cards import Effect, Number, Play
+from pnp.rules.aktsioner.params import DECK_RULES, DECKS, Params
+from pnp.rules.aktsioner.prices import Change, change
+from pnp.rules.aktsioner.state import (
+    Account,
+    State,
+    Turn,
+    active,
+    card_list,
+    cards_left,
+    deck_name,
+    deck_rule,
+    eliminate,
+    final_round,
+    next_movers,
+    played,
+)
+from pnp.rules.base import Event, Violation
+
+
+@dataclass(frozen=True)
+class Begin:
+    """A player starts his turn (AKT-3.6)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class Trade:
+    """Stage 1 or 3: sales to the bank, then purchases, at the board's prices (AKT-3.1, 3.3)."""
+
+    sell: tuple[tuple[str, int], ...] = ()
+    buy: tuple[tuple[str, int], ...] = ()
+
+    @classmethod
+    def of(cls, sell: Mapping[str, int] | None = None, buy: Mapping[str, int] | None = None) -> "Trade":
+        return cls(tuple((sell or {}).items()), tuple((buy or {}).items()))
+
+
+Action = Union[Begin, Trade, Play]
+
+
+def apply(state: State, action: Action, params: Params) -> tuple[State, list[Event]]:
+    if isinstance(action, Begin):
+        return _begin(params, state, action.player)
+    if isinstance(action, Trade):
+        return _trade(params, state, action)
+    return _play(params, state, action)
+
+
+# --- turn order ---------------------------------------------------------------------------
+
+
+def _begin(params: Params, state: State, player: str) -> tuple[State, list[Event]]:
+    if player not in state.players:
+        raise Violation("AKT-3.6", f"{player} is not at the table ({', '.join(state.players)})")
+    seat = state.seat(player)
+    if state.over:
+        raise Violation("AKT-9.1", f"the game is over (every card has been played); {player} cannot move")
+    if state.turn is not None and not state.turn.played:
+        mover = state.players[state.turn.mover]
+        raise Violation("AKT-3.2", f"{mover} has not played a card yet, so {player}'s turn cannot begin")
+    movers = next_movers(params, state)
+    if seat not in movers:
+        if seat in state.out:
+            raise Violation("AKT-A11", f"{player} is out of the game (no shares and cash below the cheapest price)")
+        if cards_left(params, state, seat) == 0:
+            raise Violation("AKT-9.1", f"{player} has no card left to play")
+        raise Violation("AKT-3.6", f"it is {state.players[movers[0]]}'s turn in seating order, not {player}'s")
+    state = replace(state, turn=Turn(seat, False, (0,) * len(params.colours)), last=seat)
+    big, small = (cards_left(params, state, seat, deck) for deck in DECKS)
+    events = [Event("AKT-3.6", f"{player}'s turn: {big} big and {small} small cards in hand", {"player": player})]
+    if final_round(params, state):
+        events.append(Event("AKT-8.1", "last round: every player has one card left, nobody buys or sells"))
+    return state, events
+
+
+# --- stages 1 and 3 -----------------------------------------------------------------------
+
+
+def _trade(params: Params, state: State, trade: Trade) -> tuple[State, list[Event]]:
+    turn = state.turn
+    if turn is None:
+        raise Violation("AKT-3.4", "shares are traded only during one's own turn, and no turn has begun")
+    for colour, count in (*trade.sell, *trade.buy):
+        if colour not in params.colours:
+            raise Violation("AKT-3.1", f'there are no "{colour}" shares (colours: {", ".join(params.colours)})')
+        if count < 0:
+            raise Violation("AKT-3.1", f"cannot trade {count} {colour}: quantities are whole shares, 0 or more")
+    if not any(count for _, count in (*trade.sell, *trade.buy)):
+        return state, []
+    player = state.players[turn.mover]
+    if final_round(params, state):
+        verb = "sell" if any(count for _, count in trade.sell) else "buy"
+        raise Violation("AKT-8.1", f"{player} may not {verb} shares: every player has one card left (last-move rule)")
+    stage, rule = (3, "AKT-3.3") if turn.played else (1, "AKT-3.1")
+    account = state.accounts[turn.mover]
+    cash, shares, bought = account.cash, list(account.shares), list(turn.bought)
+    events = []
+    for colour, count in trade.sell:
+        if not count:
+            continue
+        i, price = params.colours.index(colour), state.prices[params.colours.index(colour)]
+        if count > shares[i]:
+            raise Violation(rule, f"{player} sells {count} {colour} but holds {shares[i]}")
+        if stage == 3 and count > shares[i] - bought[i]:
+            raise Violation(
+                "AKT-3.3",
+                f"{player} sells {count} {colour} in stage 3 but may sell only {shares[i] - bought[i]}: "
+                f"{bought[i]} of the {shares[i]} were bought in stage 1 of this turn",
+            )
+        shares[i] -= count
+        cash += count * price
+        events.append(_deal_event(rule, player, "sells", count, colour, price, cash))
+    for colour, count in trade.buy:
+        if not count:
+            continue
+        i, price = params.colours.index(colour), state.prices[params.colours.index(colour)]
+        if count * price > cash:
+            raise Violation(rule, f"{player} buys {count} {colour} at {price} = {count * price} but has {cash} cash")
+        shares[i] += count
+        cash -= count * price
+        if stage == 1:
+            bought[i] += count
+        events.append(_deal_event(rule, player, "buys", count, colour, price, cash))
+    accounts = _with(state.accounts, turn.mover, Account(cash, tuple(shares)))
+    return replace(state, accounts=accounts, turn=replace(turn, bought=tuple(bought))), events
+
+
+def _deal_event(rule: str, player: str, verb: str, count: int, colour: str, price: int, cash: Number) -> Event:
+    total = count * price
+    text = f"{player} {verb} {count} {colour} at {price} = {total}: cash {cash}"
+    return Event(rule, text, {"player": player, "colour": colour, "amount": total if verb == "sells" else -total})
+
+
+# --- stage 2 ------------------------------------------------------------------------------
+
+
+def _play(params: Params, state: State, play: Play) -> tuple[State, list[Event]]:
+    turn = state.turn
+    if turn is None:
+        raise Violation("AKT-3.2", f"{play} is played outside a turn; a card is played in stage 2 of one's own turn")
+    mover, player = turn.mover, state.players[turn.mover]
+    if turn.played:
+        raise Violation("AKT-3.2", f"{player} has already played a card this turn; a turn has exactly one")
+    card = params.cards.get(play.card)
+    if card is None:
+        raise Violation(deck_rule(params, play.card), f'{player} plays "{play.card}", which is not a card of the deck ({card_list(params)})')
+    _check_held(params, state, mover, play.card)
+    _check_choices(params, play)
+    changes = [change(card.colour, card.own, state.price(params, card.colour), params)]
+    changes += [change(colour, effect, state.price(params, colour), params) for effect, colour in play.choices]
+    prices = list(state.prices)
+    events = [Event(card.rule, f"{player} plays {play}", {"player": player, "card": play.card})]
+    for item in changes:
+        prices[params.colours.index(item.colour)] = item.new
+        events.append(_price_event(item))
+    accounts = list(state.accounts)
+    _compensate(params, state, accounts, changes, events)
+    _penalise(params, state, accounts, changes, events)
+    hands = state.hands
+    if hands is not None:
+        hand = list(hands[mover])
+        hand.remove(play.card)
+        hands = _with(hands, mover, tuple(hand))
+    state = replace(
+        state,
+        prices=tuple(prices),
+        accounts=tuple(accounts),
+        hands=hands,
+        plays=state.plays + ((mover, play.card),),
+        turn=replace(turn, played=True),
+    )
+    state, events = eliminate(params, state, events)
+    if not any(cards_left(params, state, seat) for seat in active(state)):
+        state = replace(state, over=True)
+        events += _final_events(params, state)
+    return state, events
+
+
+def _check_held(params: Params, state: State, seat: int, name: str) -> None:
+    """The card is in the mover's hand (AKT-3.2); without a deal, the deck and the formula
+    must still allow it (AKT-1.4/1.5, AKT-2.3)."""
+    player = state.players[seat]
+    if state.hands is not None:
+        if name not in state.hands[seat]:
+            held = ", ".join(state.hands[seat]) or "no cards"
+            raise Violation("AKT-3.2", f'{player} plays "{name}" but holds {held}')
+        return
+    deck = params.cards[name].deck
+    copies = sum(1 for _, card in state.plays if card == name)
+    if copies >= params.copies[name]:
+        raise Violation(DECK_RULES[deck], f'"{name}" is played {_nth(copies + 1)} time, but the deck has {params.copies[name]}')
+    done = played(params, state, seat, deck)
+    if done >= params.dealt(deck):
+        raise Violation("AKT-2.3", f"{player} plays a {_nth(done + 1)} {deck_name(deck)} card, but formula {params.formula} deals {params.dealt(deck)}")
+
+
+def _check_choices(params: Params, play: Play) -> None:
+    """The mover's choices match the card (AKT-4.1 to 4.4, A3, A6)."""
+    card = params.cards[play.card]
+    colours = [colour for _, colour in play.choices]
+    if card.colour in colours:
+        raise Violation("AKT-4.4", f"{card.name}: its uncoloured number goes to another colour, not {card.colour} itself")
+    twice = next((colour for colour in colours if colours.count(colour) > 1), None)
+    if twice:
+        raise Violation("AKT-4.4", f"{play}: a card changes each colour at most once, {twice} is named twice")
+    given = [effect for effect, _ in play.choices]
+    if len(given) != len(card.others):
+        raise Violation(card.rule, f"{card.describe()}: {len(card.others)} choice(s) needed, {len(given)} given")
+    if params.hundred_split == "free":
+        wrong = next((effect for effect in given if effect not in card.others), None)
+        if wrong is not None:
+            raise Violation(card.rule, f"{card.describe()}: {wrong} is not one of its numbers")
+    elif sorted(given) != sorted(card.others):
+        shown = " ".join(map(str, given))
+        raise Violation(card.rule, f"{card.describe()}: {shown} given instead")
+
+
+def _price_event(item: Change) -> Event:
+    text = f"{item.colour}: {item.old} {item.effect} = {item.calc}"
+    data = {"colour": item.colour, "old": item.old, "new": item.new}
+    if item.overflow:
+        return Event("AKT-6.2", f"{text} → {item.new} (overflow {item.overflow} per share)", data)
+    if item.zeroed:
+        rule = "AKT-5.3" if item.effect.op == "/" else "AKT-7.1"
+        return Event(rule, f"{text} → {item.new} (zeroed: penalty {item.penalty} per share)", data)
+    if item.rounded:
+        return Event("AKT-5.2", f"{text} → {item.new} (rounded {'up' if item.new > item.calc else 'down'})", data)
+    return Event("AKT-5.4", f"{text}", data)
+
+
+def _compensate(params: Params, state: State, accounts: list[Account], changes: list[Change], events: list[Event]) -> None:
+    """AKT-6.1/6.3: the mover is paid for his own shares the card lowers; AKT-6.2: every holder
+    of a colour pushed past the top is paid the excess (AKT-4.5: before any penalty)."""
+    mover = state.turn.mover  # type: ignore[union-attr]
+    for item in changes:
+        i = params.colours.index(item.colour)
+        held = accounts[mover].shares[i]
+        if item.calc < item.old and held:
+            amount = item.drop * held
+            accounts[mover] = replace(accounts[mover], cash=accounts[mover].cash + amount)
+            rule = "AKT-6.3" if item.zeroed else "AKT-6.1"
+            text = f"{state.players[mover]}: compensation ({item.old} − {item.new}) × {held} {item.colour} = {amount}"
+            events.append(Event(rule, text, _money(state.players[mover], item.colour, amount, "compensation")))
+    for item in changes:
+        if not item.overflow:
+            continue
+        i = params.colours.index(item.colour)
+        for seat, account in enumerate(accounts):
+            if account.shares[i]:
+                amount = item.overflow * account.shares[i]
+                accounts[seat] = replace(account, cash=account.cash + amount)
+                text = f"{state.players[seat]}: overflow bonus {item.overflow} × {account.shares[i]} {item.colour} = {amount}"
+                events.append(Event("AKT-6.2", text, _money(state.players[seat], item.colour, amount, "overflow")))
+
+
+def _penalise(params: Params, state: State, accounts: list[Account], changes: list[Change], events: list[Event]) -> None:
+    """AKT-7.2 to 7.5: every opponent holding a zeroed colour pays penalty × shares from free
+    cash, smallest penalty first; shares he cannot pay for go to the bank."""
+    zeroed = [item for item in changes if item.zeroed]
+    if not zeroed:
+        return
+    dearer_first = params.equal_penalty_order == "higher_old_first"
+    zeroed.sort(key=lambda item: (item.penalty, -item.old if dearer_first else item.old, params.colours.index(item.colour)))
+    mover, count = state.turn.mover, len(state.players)  # type: ignore[union-attr]
+    for seat in ((mover + k) % count for k in range(1, count)):
+        player = state.players[seat]
+        owed = [item for item in zeroed if accounts[seat].shares[params.colours.index(item.colour)]]
+        if len(owed) > 1:
+            order = ", then ".join(f"{item.colour} ({item.penalty} per share)" for item in owed)
+            events.append(Event("AKT-7.5", f"{player} pays {order}", {"player": player}))
+        for item in owed:
+            i = params.colours.index(item.colour)
+            account = accounts[seat]
+            held, due = account.shares[i], item.penalty * account.shares[i]
+            if due <= account.cash:
+                kept, paid = held, due
+                text = f"{player} pays penalty {item.penalty} × {held} {item.colour} = {due}: cash {account.cash - due}"
+                rule = "AKT-7.2"
+            else:
+                kept = min(held, int(account.cash // item.penalty))
+                paid = kept * item.penalty
+                text = (
+                    f"{player} owes {item.penalty} × {held} {item.colour} = {due} with cash {account.cash}: "
+                    f"pays for {kept} ({paid}), {held - kept} {item.colour} go to the bank"
+                )
+                rule = "AKT-7.4"
+            shares = list(account.shares)
+            shares[i] = kept
+            accounts[seat] = Account(account.cash - paid, tuple(shares))
+            data = _money(player, item.colour, -paid, "penalty")
+            events.append(Event(rule, text, {**data, "lost": held - kept}))
+
+
+def _money(player: str, colour: str, amount: Number, kind: str) -> dict:
+    return {"player": player, "colour": colour, "amount": amount, "kind": kind}
+
+
+# --- the end ------------------------------------------------------------------------------
+
+
+def capital(params: Params, state: State, seat: int) -> Number:
+    """AKT-9.2: shares at the final prices plus free cash."""
+    account = state.accounts[seat]
+    return sum(n * price for n, price in zip(account.shares, state.prices)) + account.cash
+
+
+def final_scores(params: Params, state: State) -> dict[str, Number]:
+    return {name: capital(params, state, seat) for seat, name in enumerate(state.players)}
+
+
+def winners(scores: Mapping[str, Number]) -> list[str]:
+    """Highest capital wins; equal capital shares the win (AKT-9.3, tiebreak = shared)."""
+    best = max(scores.values())
+    return [name for name, score in scores.items() if score == best]
+
+
+def _final_events(params: Params, state: State) -> list[Event]:
+    events = [Event("AKT-9.1", "every card has been played: the game is over")]
+    for seat, name in enumerate(state.players):
+        account = state.accounts[seat]
+        parts = [f"{n} {colour} × {price}" for n, colour, price in zip(account.shares, params.colours, state.prices) if n]
+        text = f"{name}: {' + '.join([*parts, f'cash {account.cash}'])} = {capital(params, state, seat)}"
+        events.append(Event("AKT-9.2", text, {"player": name, "amount": capital(params, state, seat)}))
+    best = winners(final_scores(params, state))
+    events.append(Event("AKT-9.3", f"{' and '.join(best)} win{'s' if len(best) == 1 else ''}", {"winners": best}))
+    return events
+
+
+# --- legal actions and match play ---------------------------------------------------------
+
+
+def legal_plays(params: Params, state: State) -> list[Play]:
+    """Every legal stage-2 action of the mover (empty outside stage 2)."""
+    turn = state.turn
+    if turn is None or turn.played or state.over:
+        return []
+    seat = turn.mover
+    if state.hands is not None:
+        names = list(dict.fromkeys(state.hands[seat]))
+    else:
+        used = [card for _, card in state.plays]
+        names = [
+            name
+            for name, card in params.cards.items()
+            if used.count(name) < params.copies[name] and played(params, state, seat, card.deck) < params.dealt(card.deck)
+        ]
+    return [Play(name, choice) for name in names for choice in choices(params, name)]
+
+
+def choices(params: Params, name: str) -> Iterator[tuple[tuple[Effect, str], ...]]:
+    """Every legal assignment of the card's uncoloured numbers to other colours."""
+    card = params.cards[name]
+    others = [colour for colour in params.colours if colour != card.colour]
+    k = len(card.others)
+    if params.hundred_split == "free":
+        splits = sorted(product(sorted(set(card.others)), repeat=k))
+    else:
+        splits = sorted(set(permutations(card.others)))
+    for targets in combinations(others, k):
+        for split in splits:
+            yield tuple(zip(split, targets))
+
+
+def sellable(params: Params, state: State, colour: str) -> int:
+    """How many shares of `colour` the mover may sell now (AKT-3.3, AKT-8.1)."""
+    turn = state.turn
+    if turn is None or final_round(params, state):
+        return 0
+    i = params.colours.index(colour)
+    return state.accounts[turn.mover].shares[i] - (turn.bought[i] if turn.played else 0)
+
+
+def match_games(params: Params, players: int) -> int:
+    """AKT-10.1: how many games a match has (option `match`)."""
+    return {"seed_formula": 2 * (players - 1), "single": 1, "rotation_n": players}[params.match]
+
+
+def seating(players: tuple[str, ...], game: int) -> tuple[str, ...]:
+    """The seating of game `game` (0-based) of a match: rotated one place per game, so a
+    different player moves first — and last (AKT-10.1)."""
+    k = game % len(players)
+    return players[k:] + players[:k]
+
+
+def _with(items: tuple, index: int, value) -> tuple:
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+def _nth(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"

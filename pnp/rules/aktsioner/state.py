@@ -1,0 +1,215 @@
+"""The position in a game of Акционер, its standard setup, and what can be read off it.
+
+Immutable: `apply` (in `engine`) returns a new `State`. Seats are indices into `players`;
+per-colour tuples follow the board order of `Params.colours`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Mapping, Sequence
+
+from pnp.rules.aktsioner.cards import Number
+from pnp.rules.aktsioner.params import DECK_RULES, DECKS, Params
+from pnp.rules.base import Event, Violation
+
+
+@dataclass(frozen=True)
+class Account:
+    """A player's account card (AKT-1.6): shares per colour and free cash."""
+
+    cash: Number
+    shares: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The turn in progress: who moves, whether the card is played, what stage 1 bought."""
+
+    mover: int
+    played: bool
+    bought: tuple[int, ...]  # per colour, shares bought in stage 1 (not sellable in stage 3)
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]  # seating order
+    prices: tuple[int, ...]
+    accounts: tuple[Account, ...]
+    hands: tuple[tuple[str, ...], ...] | None  # card names per seat when the deal is known
+    plays: tuple[tuple[int, str], ...] = ()  # (seat, card name) of every card played, in order
+    turn: Turn | None = None
+    last: int | None = None  # seat of the latest mover
+    out: frozenset[int] = frozenset()  # seats eliminated (option eliminate_broke, AKT-A11)
+    over: bool = False
+
+    def seat(self, player: str) -> int:
+        return self.players.index(player)
+
+    def price(self, params: Params, colour: str) -> int:
+        return self.prices[params.colours.index(colour)]
+
+
+class DealViolation(Violation):
+    """A dealt hand that breaks a setup rule; the referee reports it at `deal`."""
+
+
+def setup(
+    params: Params,
+    players: Sequence[str],
+    *,
+    prices: Mapping[str, int] | None = None,
+    accounts: Mapping[str, Account] | None = None,
+    hands: Mapping[str, Sequence[str]] | None = None,
+    complete: bool = True,
+) -> tuple[State, list[Event]]:
+    """The position before the first turn: the standard setup (AKT-2.1, 2.2) overlaid with
+    the given prices and accounts, and the dealt hands if known.
+
+    `complete`: the hands are a fresh deal, so each holds exactly the formula's cards; else
+    (a position from the middle of a game) at most that many.
+    """
+    players = tuple(players)
+    if len(players) < 2:
+        raise Violation("AKT-1.10", f"Акционер needs 2 or more players, the record seats {len(players)}")
+    if hands is None:
+        _check_formula(params, len(players))
+    board = tuple((prices or {}).get(colour, params.start_price) for colour in params.colours)
+    for colour, price in zip(params.colours, board):
+        if price not in params.cells:
+            raise Violation("AKT-1.2", f"the {colour} price {price} is not a space of the board ({_spaces(params)})")
+    standard = Account(params.start_cash, (params.start_shares,) * len(params.colours))
+    state = State(
+        players,
+        board,
+        tuple((accounts or {}).get(name, standard) for name in players),
+        None if hands is None else tuple(_hand(params, hands.get(name, ()), name) for name in players),
+    )
+    if hands is not None:
+        _check_deal(params, state, complete)
+    events = [Event("AKT-2.1", _setup_text(params, state))]
+    return eliminate(params, state, events)
+
+
+def _check_formula(params: Params, count: int) -> None:
+    """AKT-2.4: dealing the formula to every player leaves `min_undealt` cards in each deck."""
+    for deck in DECKS:
+        dealt, size = count * params.dealt(deck), params.deck_size(deck)
+        if dealt > size - params.min_undealt:
+            raise Violation("AKT-2.4", _too_many(params, deck, dealt, size, f"formula {params.formula} with {count} players deals"))
+
+
+def _check_deal(params: Params, state: State, complete: bool) -> None:
+    counts: dict[str, int] = {}
+    for name, hand in zip(state.players, state.hands or ()):
+        for deck in DECKS:
+            held, allowed = sum(params.cards[card].deck == deck for card in hand), params.dealt(deck)
+            if held > allowed or (complete and held != allowed):
+                raise DealViolation("AKT-2.3", f"{name} is dealt {held} {deck_name(deck)} cards; formula {params.formula} deals {allowed}")
+        for card in hand:
+            counts[card] = counts.get(card, 0) + 1
+    for card, count in counts.items():
+        if count > params.copies[card]:
+            deck = params.cards[card].deck
+            raise DealViolation(DECK_RULES[deck], f'"{card}" is dealt {count} times; the {deck_name(deck)} deck has {params.copies[card]}')
+    for deck in DECKS:
+        dealt = sum(n for card, n in counts.items() if params.cards[card].deck == deck)
+        size = params.deck_size(deck)
+        if dealt > size - params.min_undealt:
+            raise DealViolation("AKT-2.4", _too_many(params, deck, dealt, size, "the deal hands out"))
+
+
+def _too_many(params: Params, deck: str, dealt: int, size: int, what: str) -> str:
+    return f"{what} {dealt} {deck_name(deck)} cards, but at least {params.min_undealt} of the {size} must stay undealt (min_undealt)"
+
+
+def _hand(params: Params, hand: Sequence[str], player: str) -> tuple[str, ...]:
+    for card in hand:
+        if card not in params.cards:
+            raise DealViolation(deck_rule(params, card), f'{player} is dealt "{card}", which is not a card of the deck ({card_list(params)})')
+    order = list(params.cards)
+    return tuple(sorted(hand, key=order.index))
+
+
+def deck_rule(params: Params, name: str) -> str:
+    """The rule giving the deck a card named `name` would belong to (AKT-1.4 big, AKT-1.5 small)."""
+    own = name.split()[0]
+    for deck in DECKS:
+        if any(str(card.own) == own for card in params.cards.values() if card.deck == deck):
+            return DECK_RULES[deck]
+    return DECK_RULES["small_cards" if own[0] in "+-" else "big_cards"]
+
+
+def card_list(params: Params) -> str:
+    """ "big: +100, x2, /2; small: +30, +40, … of each colour" — what the deck holds."""
+    parts = []
+    for deck in DECKS:
+        owns = dict.fromkeys(str(card.own) for card in params.cards.values() if card.deck == deck)
+        parts.append(f"{deck_name(deck)}: {', '.join(owns)}")
+    return "; ".join(parts) + " of each colour"
+
+
+def _spaces(params: Params) -> str:
+    cells = params.cells
+    return ", ".join(map(str, cells)) if len(cells) <= 3 else f"{cells[0]}, {cells[1]}, …, {cells[-1]}"
+
+
+def deck_name(deck: str) -> str:
+    return deck.split("_")[0]
+
+
+def _setup_text(params: Params, state: State) -> str:
+    prices = ", ".join(f"{colour} {price}" for colour, price in zip(params.colours, state.prices))
+    dealt = "hands dealt" if state.hands is not None else f"formula {params.formula}"
+    return f"prices {prices}; {len(state.players)} players; {dealt}"
+
+
+# --- reading the position -----------------------------------------------------------------
+
+
+def cards_left(params: Params, state: State, seat: int, deck: str | None = None) -> int:
+    """Cards still in `seat`'s hand: from the deal, or from the formula and the plays so far."""
+    if state.hands is not None:
+        hand = state.hands[seat]
+        return len(hand) if deck is None else sum(params.cards[card].deck == deck for card in hand)
+    decks = DECKS if deck is None else (deck,)
+    return sum(params.dealt(d) - played(params, state, seat, d) for d in decks)
+
+
+def played(params: Params, state: State, seat: int, deck: str) -> int:
+    return sum(1 for who, card in state.plays if who == seat and params.cards[card].deck == deck)
+
+
+def active(state: State) -> list[int]:
+    return [seat for seat in range(len(state.players)) if seat not in state.out]
+
+
+def final_round(params: Params, state: State) -> bool:
+    """AKT-8.1: every player has (at most) one card left — nobody trades any more."""
+    return all(cards_left(params, state, seat) <= 1 for seat in active(state))
+
+
+def next_movers(params: Params, state: State) -> tuple[int, ...]:
+    """Who may begin the next turn: anyone with cards at first (turn order by lot, AKT-2.5),
+    then the next player in seating order who still has cards (AKT-3.6)."""
+    ready = [seat for seat in active(state) if cards_left(params, state, seat) > 0]
+    if state.last is None or not ready:
+        return tuple(ready)
+    count = len(state.players)
+    return next(((seat,) for seat in ((state.last + k) % count for k in range(1, count + 1)) if seat in ready))
+
+
+def eliminate(params: Params, state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    """Option eliminate_broke (AKT-A11): a player with no shares and cash below the cheapest
+    price leaves the game."""
+    if not params.eliminate_broke:
+        return state, events
+    cheapest = min(state.prices)
+    broke = {
+        seat
+        for seat in active(state)
+        if not any(state.accounts[seat].shares) and state.accounts[seat].cash < cheapest
+    }
+    for seat in sorted(broke):
+        events.append(Event("AKT-A11", f"{state.players[seat]} has no shares and {state.accounts[seat].cash} cash (< {cheapest}): out of the game", {"player": state.players[seat]}))
+    return (replace(state, out=state.out | broke) if broke else state), events
