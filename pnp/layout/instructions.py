@@ -29,7 +29,7 @@ class Job:
 
     name: str
     pages: tuple[int, int]  # first and last page in the combined file, 1-based
-    sheets: int
+    sheets: int  # sheets of paper: a double-sided sheet is two pages
     contents: str  # "90 cards", "6 mats", "1 board on 2 sheets"
     sides: str  # "double-sided, flip on the long edge", "one-sided", "fold"
     stock: str  # "card stock", "paper"
@@ -69,9 +69,14 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
               "and boards are drawn to size.", BODY_PT)
     flow.space()
     flow.text("**2 What to print**", BODY_PT)
-    flow.table(("Pages", "Component", "Contents", "How", "On"),
-               [(j.page_range, j.name, j.contents, j.sides, j.stock) for j in jobs],
-               (0.1, 0.3, 0.17, 0.28, 0.15))
+    flow.table(("Pages", "Component", "Contents", "Sheets", "How", "On"),
+               [(j.page_range, j.name, j.contents, str(j.sheets), j.sides, j.stock) for j in jobs],
+               (0.09, 0.29, 0.16, 0.07, 0.26, 0.13))
+    card = sum(j.sheets for j in jobs if j.stock.startswith("card"))
+    paper_sheets = sum(j.sheets for j in jobs) - card
+    flow.space(1.0)
+    flow.text(f"In all: **{card}** sheet{'s' if card != 1 else ''} of card stock and **{paper_sheets}** "
+              f"sheet{'s' if paper_sheets != 1 else ''} of paper.", BODY_PT)
     flow.space()
     duplex = [j for j in jobs if j.sides.startswith("double")]
     if duplex:

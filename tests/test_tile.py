@@ -1,0 +1,122 @@
+"""Tiling, measured from the PDF: small panels centred on one page, large ones split into
+overlapping windows that cover the whole drawing, with glue strips, cross-hairs and a map."""
+
+from __future__ import annotations
+
+import io
+
+import pdfplumber
+import pytest
+
+from pnp.components import Panels
+from pnp.display import Drawing, Line, Rect, Style
+from pnp.layout.sheet import MARK_ZONE_MM, Box, Furniture
+from pnp.layout.tile import OVERLAP_MM, tile
+from pnp.render.pdf import pdf_bytes
+
+PT = 25.4 / 72
+INFO = Furniture("Test game", "Quote board", "pnp 0.0.0 · spec 00000000")
+MARKER = Style(stroke="#ff0000", width=0.3)
+
+
+def board(w: float, h: float) -> Drawing:
+    """A frame and a red diagonal: where the diagonal lands tells where the art went."""
+    return Drawing(w, h, (Rect(0, 0, w, h, Style(stroke="#000000", width=0.5)), Line(0, 0, w, h, MARKER)))
+
+
+def pages_of(tiling):
+    return pdfplumber.open(io.BytesIO(pdf_bytes(tiling.pages))).pages
+
+
+def test_a_panel_that_fits_is_centred_on_one_portrait_page():
+    tiling = tile(Panels((board(150, 200),)), "a4", 5, INFO)
+    assert len(tiling.pages) == 1 and not tiling.tiled
+    (t,) = tiling.tiles
+    page = tiling.pages[0]
+    assert (page.width, page.height) == (210, 297)
+    assert t.at.x + t.at.w / 2 == pytest.approx(105) and t.at.y + t.at.h / 2 == pytest.approx(148.5)
+    red = [l for l in pages_of(tiling)[0].lines if l["stroking_color"] == (1, 0, 0)]
+    assert len(red) == 1
+    assert red[0]["x0"] * PT == pytest.approx(t.at.x, abs=0.01)
+    assert red[0]["x1"] * PT == pytest.approx(t.at.right, abs=0.01)
+
+
+def test_a_panel_that_only_fits_sideways_goes_on_a_landscape_page():
+    tiling = tile(Panels((board(260, 150),)), "a4", 5, INFO)
+    assert len(tiling.pages) == 1
+    assert (tiling.pages[0].width, tiling.pages[0].height) == (297, 210)
+
+
+def test_a_large_board_is_covered_by_windows_that_overlap_by_the_strip():
+    w, h = 420, 250
+    tiling = tile(Panels((board(w, h),)), "a4", 5, INFO)
+    assert tiling.tiled
+    tiles = tiling.tiles
+    rows, columns = tiles[0].rows, tiles[0].columns
+    assert len(tiles) == rows * columns == len(tiling.pages) > 1
+    # the windows cover the drawing exactly, neighbours sharing a strip of OVERLAP_MM
+    assert min(t.window.x for t in tiles) == 0 and min(t.window.y for t in tiles) == 0
+    assert max(t.window.right for t in tiles) == pytest.approx(w)
+    assert max(t.window.bottom for t in tiles) == pytest.approx(h)
+    for t in tiles:
+        right = [u for u in tiles if (u.row, u.column) == (t.row, t.column + 1)]
+        below = [u for u in tiles if (u.row, u.column) == (t.row + 1, t.column)]
+        if right:
+            assert t.window.right - right[0].window.x == pytest.approx(OVERLAP_MM)
+        if below:
+            assert t.window.bottom - below[0].window.y == pytest.approx(OVERLAP_MM)
+    # every window is on its page at full size, inside the content box with room for marks
+    for t, page in zip(tiles, tiling.pages):
+        from pnp.layout.sheet import frame
+
+        f = frame("a4", 5, landscape=page.width > page.height)
+        assert f.content.inset(MARK_ZONE_MM).contains(t.at, 1e-6)
+        assert (t.at.w, t.at.h) == pytest.approx((t.window.w, t.window.h))
+
+
+def test_the_art_on_each_tile_is_the_right_part_at_full_size():
+    w, h = 420, 250
+    tiling = tile(Panels((board(w, h),)), "a4", 5, INFO)
+    for t, page in zip(tiling.tiles, pages_of(tiling)):
+        red = [l for l in page.curves + page.lines if l["stroking_color"] == (1, 0, 0)]
+        assert len(red) == 1
+        # the diagonal y = x·h/w drawn in drawing coordinates, shifted by the window's offset
+        (x0, y0), (x1, y1) = red[0]["pts"][0], red[0]["pts"][-1]
+        dx, dy = t.at.x - t.window.x, t.at.y - t.window.y
+        assert (y0 * PT - dy) == pytest.approx((x0 * PT - dx) * h / w, abs=0.01)
+        assert (y1 * PT - dy) == pytest.approx((x1 * PT - dx) * h / w, abs=0.01)
+
+
+@pytest.mark.parametrize("size", [(420, 250), (450, 330)])
+def test_tiles_carry_glue_strips_cross_hairs_at_shared_points_and_their_place(size):
+    tiling = tile(Panels((board(*size),)), "a4", 5, INFO)
+    pages = pages_of(tiling)
+    crosses: dict[tuple[int, int], set[tuple[float, float]]] = {}
+    for t, page in zip(tiling.tiles, pages):
+        text = page.extract_text()
+        n = (t.row - 1) * t.columns + t.column
+        assert f"page {n} of {t.rows * t.columns}, row {t.row}, column {t.column}" in text
+        turned = "".join(c["text"] for c in sorted((c for c in page.chars if not c["upright"]), key=lambda c: -c["top"]))
+        assert ("glue here" in text + turned) == (t.row > 1 or t.column > 1)
+        circles = [c for c in page.curves if abs((c["x1"] - c["x0"]) * PT - 3) < 0.01]
+        dx, dy = t.at.x - t.window.x, t.at.y - t.window.y
+        crosses[(t.row, t.column)] = {(round((c["x0"] + c["x1"]) / 2 * PT - dx, 2),
+                                       round((c["top"] + c["bottom"]) / 2 * PT - dy, 2)) for c in circles}
+        # the assembly map in the header: one cell per tile, this one filled
+        cells = [r for r in page.rects if r["top"] * PT < 10 and abs((r["bottom"] - r["top"]) * PT - 3.7 / t.rows) < 0.01]
+        assert len(cells) == t.rows * t.columns
+        assert sum(1 for r in cells if r["non_stroking_color"] != (1, 1, 1)) == 1
+    # the same cross-hairs, in board coordinates, on both sides of every overlap
+    for (row, column), points in crosses.items():
+        for neighbour in ((row, column + 1), (row + 1, column)):
+            if neighbour in crosses:
+                shared = points & crosses[neighbour]
+                assert len(shared) >= 2
+
+
+def test_several_panels_each_get_their_sheets_in_order():
+    tiling = tile(Panels((board(150, 200), board(150, 200), board(420, 250))), "a4", 5, INFO)
+    assert [t.drawing for t in tiling.tiles][:2] == [0, 1]
+    assert len(tiling.pages) == 2 + tiling.tiles[-1].rows * tiling.tiles[-1].columns
+    text = pages_of(tiling)[0].extract_text()
+    assert f"sheet 1 of {len(tiling.pages)}" in text
