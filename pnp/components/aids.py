@@ -8,8 +8,7 @@ Everything must fit one page, so the aid is set at the largest body size (from 1
 from __future__ import annotations
 
 from pnp.components import Context, Panels
-from pnp.components.forms import page_area
-from pnp.components.tables import Block, column, heading, paragraph, table, title_bar
+from pnp.components.tables import Block, column, heading, paragraph, page_area, table, title_bar
 from pnp.display import Drawing
 from pnp.errors import BuildError
 from pnp.spec.model import Aid

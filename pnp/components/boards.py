@@ -128,7 +128,7 @@ def _cell(x: float, y: float, c: float, number: str, size: float, fill: str | No
     if below:
         top = y + number_h
         items.append(fit_text("\n".join(below), x + PAD, top, c - 2 * PAD, y + c - PAD - top,
-                              size=NOTE_SIZE, min_size=NOTE_SIZE, font="bold" if start else "regular",
+                              size=NOTE_SIZE, min_size=NOTE_SIZE, font="bold",
                               color=INK, leading=1.1, what=what))
     return items
 

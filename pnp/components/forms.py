@@ -15,13 +15,12 @@ from typing import Any, Mapping
 
 from pnp.components import Context, Panels
 from pnp.components.art import asset_badge, tint
-from pnp.components.tables import INK, RULE, SOFT_INK, Block, heading, moved
+from pnp.components.tables import HEADER_FILL, INK, RULE, SOFT_INK, Block, moved, page_area, title_bar
 from pnp.display import Drawing, Item, Line, Rect, Style
 from pnp.errors import BuildError
-from pnp.layout.sheet import content_size
 from pnp.layout.text import fit_text, text_width
 from pnp.spec.faces import TemplateError, fill
-from pnp.spec.model import Asset, Form, FormColumn, Game, Print
+from pnp.spec.model import Asset, Form, FormColumn, Game
 
 MIN_COLUMN = 9.0  # mm: the narrowest column a number is written in comfortably
 GROUP_ROW = 7.0  # mm: the header row over grouped columns
@@ -50,22 +49,16 @@ class Band:
     leaves: tuple[Leaf, ...]
 
 
-def page_area(settings: Print, landscape: bool = False) -> tuple[float, float]:
-    """The largest panel that prints on one page of the configured paper, furniture included."""
-    return content_size(settings.paper, settings.margin_mm, landscape=landscape)
-
-
 def bands(game: Game, columns: tuple[FormColumn, ...], players: int | None, what: str) -> tuple[Band, ...]:
     """The columns with every `for_each` expanded and templates filled, grouped into bands."""
     result: list[Band] = []
     for column in columns:
+        if not column.columns:  # a plain column (once, or once per asset/player): a band each
+            result += [Band("", "", (leaf,)) for leaf in _leaves(game, column, players, {}, what)]
+            continue
         for values in _expansions(game, column, players):
-            title, title_en = _fill(column.title, values, what), _fill(column.title_en, values, what)
-            if column.columns:
-                leaves = tuple(leaf for sub in column.columns for leaf in _leaves(game, sub, players, values, what))
-                result.append(Band(title, title_en, leaves))
-            else:
-                result.append(Band("", "", (Leaf(title, title_en, column.width_mm, values.get("asset")),)))
+            leaves = tuple(leaf for sub in column.columns for leaf in _leaves(game, sub, players, values, what))
+            result.append(Band(_fill(column.title, values, what), _fill(column.title_en, values, what), leaves))
     return tuple(result)
 
 
@@ -92,7 +85,7 @@ def _drawing(context: Context, form: Form, players: int | None) -> Drawing:
         inset = 0.0
     inner_w = w - 2 * inset
     widths = _widths(leaves, inner_w, what)
-    title = _title(context.game, form, inner_w, what)
+    title = title_bar(form.name, form.name_en, context.game.title, inner_w, size=12, what=what)
     grouped = any(band.title for band in layout)
     top = title.height + 3.0
     header_h = (GROUP_ROW if grouped else 0.0) + HEADER_ROW
@@ -112,13 +105,6 @@ def _drawing(context: Context, form: Form, players: int | None) -> Drawing:
     return Drawing(w, h, content)
 
 
-def _title(game: Game, form: Form, width: float, what: str) -> Block:
-    name = heading(form.name, form.name_en, width * 0.7, size=12, what=what)
-    game_title = fit_text(game.title, width * 0.7, 0, width * 0.3, name.height, size=11, font="bold",
-                          color=SOFT_INK, align="right", valign="top", what=what)
-    return Block((*name.items, game_title), width, name.height)
-
-
 def _columns(layout: tuple[Band, ...], widths: list[float], top: float, grouped: bool, bottom: float,
              ink_saver: bool, what: str) -> list[Item]:
     items: list[Item] = []
@@ -127,7 +113,7 @@ def _columns(layout: tuple[Band, ...], widths: list[float], top: float, grouped:
     for band in layout:
         band_w = sum(widths[index : index + len(band.leaves)])
         if band.title:
-            items.append(Rect(x, top, band_w, GROUP_ROW, Style(fill="#e6e6e6", stroke=INK, width=0.4)))
+            items.append(Rect(x, top, band_w, GROUP_ROW, Style(fill=HEADER_FILL, stroke=INK, width=0.4)))
             text = f"**{band.title}**" + (f" · {band.title_en}" if band.title_en and band.title_en != band.title else "")
             items.append(fit_text(text, x + 1, top, band_w - 2, GROUP_ROW, size=8, color=INK, what=what))
         for number, leaf in enumerate(band.leaves):

@@ -8,9 +8,8 @@ above the card, not under it, so the zone still reads when its stack of cards is
 from __future__ import annotations
 
 from pnp.components import Context, Panels
-from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, paragraph, title_bar
+from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, page_area, paragraph, title_bar
 from pnp.display import Circle, Drawing, Item, Rect, Style
-from pnp.layout.sheet import content_size
 from pnp.layout.text import fit_text
 from pnp.spec.model import Mat, Zone
 
@@ -26,7 +25,7 @@ def mat(context: Context, mat: Mat) -> Panels:
     or beside them, when beneath would make the mat taller than a page."""
     what = f"{context.game_id}/{mat.id}"
     grid = _grid(mat, mat.zone_mm or context.settings.card_mm, what)
-    page_w, page_h = content_size(context.settings.paper, context.settings.margin_mm)
+    page_w, page_h = page_area(context.settings)
     notes_below = _notes(mat, grid.width, what)
     body = _body(context, mat, grid, notes_below, what)
     if body.height + 2 * MARGIN > page_h and mat.notes:

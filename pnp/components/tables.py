@@ -13,9 +13,10 @@ from typing import Iterable, Sequence
 
 from pnp.components.art import asset_badge
 from pnp.display import Group, Item, Line, Rect, Style, translate
+from pnp.layout.sheet import content_size
 from pnp.layout.text import fit_lines, fit_text, text_width
 from pnp.rules.base import Table
-from pnp.spec.model import Asset
+from pnp.spec.model import Asset, Print
 
 INK = "#1a1a1a"  # near-black: body text and lines
 SOFT_INK = "#555555"  # English subtitles and small print
@@ -31,6 +32,11 @@ class Block:
     items: tuple[Item, ...]
     width: float
     height: float
+
+
+def page_area(settings: Print, landscape: bool = False) -> tuple[float, float]:
+    """The largest panel that prints on one page of the configured paper, furniture included."""
+    return content_size(settings.paper, settings.margin_mm, landscape=landscape)
 
 
 def moved(block: Block, x: float, y: float) -> Group:
