@@ -17,13 +17,13 @@ SIZES = tuple(s / 2 for s in range(22, 12, -1))  # 11, 10.5, … 6.5 pt
 
 
 def aid(context: Context, aid: Aid) -> Panels:
-    """One page per copy, at the largest body size that fits."""
+    """One page per copy, at the largest body size that fits, set from the top of the page."""
     what = f"{context.game_id}/{aid.id}"
     width, height = page_area(context.settings)
     for size in SIZES:
         body = _body(context, aid, width, size, what)
         if body.height <= height:
-            return Panels((Drawing(width, body.height, body.items),) * aid.copies)
+            return Panels((Drawing(width, height, body.items),) * aid.copies)  # a page, read from the top
     raise BuildError(f"{what}: the aid does not fit one {width:g} × {height:g} mm page even at {SIZES[-1]:g} pt")
 
 
