@@ -92,12 +92,10 @@ def _track(context: Context, section: BoardSection, cell: float, header_w: float
         else:
             items += _asset_header(asset, header_w, y, cell, fill, what)
         for index, (value, number) in enumerate(zip(track.cells, numbers)):
-            notes = tuple(marks.get((asset.id if asset else "", index), ()))
-            label = track.labels.get(value, "")
+            marked = " ".join(marks.get((asset.id if asset else "", index), ()))
+            notes = tuple(text for text in (track.labels.get(value, ""), marked) if text)
             start = track.start is not None and value == track.start
-            x = header_w + index * cell
-            notes = ((label,) if label else ()) + ((" ".join(notes),) if notes else ())
-            items += _cell(x, y, cell, number, size, fill, start=start, word=section.start_label,
+            items += _cell(header_w + index * cell, y, cell, number, size, fill, start=start, word=section.start_label,
                            notes=notes, raised=raised, what=f"{what} cell {number}")
     body = Block(tuple(items), header_w + len(numbers) * cell, len(rows) * cell)
     if section.rows == "single":
