@@ -396,3 +396,46 @@ def starter(game: Game, players: list[str]) -> str:
 def _yaml_text(name: str) -> str:
     plain = re.fullmatch(r"[A-Za-z][\w .'-]*", name) and name.lower() not in ("yes", "no", "on", "off", "true", "false", "null")
     return name if plain else '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def record_text(players: tuple[str, ...], turns: list[tuple[engine.Action, ...]], options: dict[str, Any] | None = None) -> str:
+    """A record of the given turns (each: an optional Spot, then one action), e.g. to store a
+    game played with `pnp.rules.forex.playout` for benchmarks and tests."""
+    lines = ["game: forex", f"players: [{', '.join(_yaml_text(n) for n in players)}]"]
+    if options:
+        lines.append("options: {" + ", ".join(f"{k}: {_yaml_value(v)}" for k, v in options.items()) + "}")
+    lines.append("turns:" if turns else "turns: []")
+    for actions in turns:
+        lines.append(f"  - player: {_yaml_text(actions[-1].player)}")
+        lines += [f"    {line}" for line in map(_action_text, actions)]
+    return "\n".join(lines) + "\n"
+
+
+def _action_text(action: engine.Action) -> str:
+    if isinstance(action, engine.Spot):
+        (gives, x), (gets, y) = action.give, action.get
+        return f"spot: {{with: {_yaml_text(action.other)}, give: {{{gives}: {_amount(x)}}}, get: {{{gets}: {_amount(y)}}}}}"
+    if isinstance(action, engine.MakeContract):
+        return f"contract: {{pay: {action.pay}, receive: {action.receive}, amount: {_amount(action.amount)}}}"
+    if isinstance(action, engine.Invest):
+        return f"invest: [{', '.join(action.currencies)}]"
+    if isinstance(action, engine.Divest):
+        others = ", ".join(f"{_yaml_text(n)}: {c}" for n, c in action.others)
+        return f"divest: {{currency: {action.currency}, count: {action.count}, others: {{{others}}}}}"
+    choices = [f"{key}: {value}" for key, value in (("strengthen", action.strengthen), ("strongest", action.strongest)) if value]
+    if action.default:
+        choices.append(f"default: [{', '.join(action.default)}]")
+    return f"resolve: {{{', '.join(choices)}}}"
+
+
+def _amount(value: Fraction) -> str:
+    text = show(value)
+    return f'"{text}"' if "/" in text else text
+
+
+def _yaml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)

@@ -154,7 +154,7 @@ def _dividend(state: State, p: Params, dividend: Dividend, action: Resolve) -> t
     most = max(held.values())
     tied = [c for c in p.currencies if held[c] == most]
     others = ", ".join(f"{c} {held[c]}" for c in sorted(held, key=lambda c: -held[c]) if held[c] and c not in tied)
-    reason = f"{most} certificates in hand" + (f"; then {others}" if others else "")
+    reason = f"{most} certificate{'s' * (most != 1)} in hand" + (f"; then {others}" if others else "")
     chosen = pick(tied, action.strengthen, "FOREX-10.5.3", "strengthen", action.player, reason)
     pairs, moved = shift(state.pairs, p, chosen, stronger=True)
     state = replace(state, pairs=pairs)
