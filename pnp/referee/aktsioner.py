@@ -62,6 +62,8 @@ def setup(record: Record, game: Game) -> tuple[Position, list[Event]]:
         state, events = rules.setup(params, record.players, prices=prices, accounts=accounts, hands=hands, complete=complete)
     except rules.DealViolation as violation:
         raise StepViolation(violation, "deal", _line(record, ("deal",))) from None
+    except Violation as violation:
+        raise StepViolation(violation, "start", _line(record, ("start",))) from None
     return Position(params, state), events
 
 
@@ -78,7 +80,7 @@ def _deal(reader: Reader, colours: tuple[str, ...]) -> dict[str, list[str]]:
                 reader.fail(("deal", name, index), str(error))
     missing = [name for name in reader.record.players if name not in hands]
     if isinstance(reader.get(("deal",)), dict) and missing:
-        reader.fail(("deal",), f"missing the hand of {', '.join(missing)} (write [] for a player with no cards)")
+        reader.fail(("deal",), f"missing the hand of {', '.join(missing)} (write [] for a player with no cards)", key=True)
     return hands
 
 

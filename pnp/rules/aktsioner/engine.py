@@ -201,7 +201,7 @@ def _check_held(params: Params, state: State, seat: int, name: str) -> None:
     deck = params.cards[name].deck
     copies = sum(1 for _, card in state.plays if card == name)
     if copies >= params.copies[name]:
-        raise Violation(DECK_RULES[deck], f'"{name}" is played {_nth(copies + 1)} time, but the deck has {params.copies[name]}')
+        raise Violation(DECK_RULES[deck], f'"{name}" is played a {_nth(copies + 1)} time, but the deck has {params.copies[name]}')
     done = played(params, state, seat, deck)
     if done >= params.dealt(deck):
         raise Violation("AKT-2.3", f"{player} plays a {_nth(done + 1)} {deck_name(deck)} card, but formula {params.formula} deals {params.dealt(deck)}")

@@ -1,0 +1,215 @@
+"""`pnp referee` for Акционер: record errors (exit 2, located), violations (exit 1, rule and
+place), the starter record, explain, and a referee that never loads the rendering stack."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pnp.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+HEAD = """\
+game: aktsioner
+players: [Ana, Ben]
+"""
+
+
+@pytest.fixture
+def referee(tmp_path, capsys):
+    """Write `text` as a record and run `pnp referee check --json` → (status, answer or stderr)."""
+
+    def run(text: str, *args: str) -> tuple[int, object]:
+        path = tmp_path / "game.yaml"
+        path.write_text(text, encoding="utf-8")
+        status = main(["referee", *(args or ("check",)), str(path), *(("--json",) if not args else ())])
+        out, err = capsys.readouterr()
+        if status == 2:
+            return status, err
+        return status, (json.loads(out) if not args else out)
+
+    return run
+
+
+def line_of(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n") + 1
+
+
+# --- record errors: exit 2, file:line:col and one sentence -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "turns, needle, message",
+    [
+        ('  - {player: Ana, play: "+30red"}\n', '"+30red', '"+30red" is not a card'),
+        ('  - {player: Ana, play: "+30 purple -60 blue"}\n', '"+30 purple', 'unknown colour "purple"'),
+        ('  - {player: Ann, play: "+30 red -60 blue"}\n', "Ann", 'unknown player "Ann" (did you mean "Ana"?)'),
+        ('  - {player: Ana, play: "+30 red -60 blue", then: {sell: {red: -1}}}\n', "-1", "must be at least 0, got -1"),
+        ('  - {player: Ana, play: "+30 red -60 blue", trade: {buy: {pink: 1}}}\n', "pink", 'unknown colour "pink"'),
+        ("  - {player: Ana}\n", "{player", 'missing "play"'),
+        ('  - {player: Ana, play: "+30 red -60 blue", buy: {red: 1}}\n', "buy", 'unknown key "buy"'),
+        ('  - {player: Ana, play: "+30 red -60 blue", trade: {purchase: {red: 1}}}\n', "purchase", 'unknown key "purchase"'),
+        ('  - "+30 red -60 blue"\n', '"+30', "expected a turn"),
+        ("  - {player: Ana, play: 30}\n", "30}", "expected card text"),
+    ],
+)
+def test_unreadable_turns_exit_2_located(referee, turns, needle, message):
+    text = HEAD + "turns:\n" + turns
+    status, err = referee(text)
+    assert status == 2 and "Traceback" not in err
+    line = line_of(text, needle)
+    col = text.splitlines()[line - 1].index(needle) + 1
+    first = err.splitlines()[0]
+    assert f"game.yaml:{line}:{col}: " in first and message in first, first
+
+
+@pytest.mark.parametrize(
+    "part, needle, message",
+    [
+        ('deal:\n  Ana: ["+30 red -60 blue"]\n  Ben: []\n', '"+30 red -60', "without choices"),
+        ('deal:\n  Ana: ["+30 red"]\n', "deal:", "missing the hand of Ben"),
+        ('deal:\n  Ana: ["+30 red"]\n  Bob: []\n', "Bob", 'unknown player "Bob"'),
+        ("start:\n  prices: {blue: 100, mauve: 90}\n", "mauve", 'unknown colour "mauve"'),
+        ("start:\n  players:\n    Ana: {cash: -5}\n", "-5", "must be at least 0"),
+        ("start:\n  players:\n    Ana: {money: 5}\n", "money", 'unknown key "money"'),
+        ("options: {rounding: sideways}\n", "rounding", 'expected one of "up", "down"'),
+        ("options: {start_price: 105}\n", "{start_price", "start_price 105 is not a space of the price track"),
+        ("options: {formula: three}\n", "formula", 'expected big+small cards such as "3+5"'),
+    ],
+)
+def test_unreadable_setup_exits_2_located(referee, part, needle, message):
+    text = HEAD + part
+    status, err = referee(text)
+    assert status == 2 and "Traceback" not in err
+    line = line_of(text, needle)
+    assert any(f"game.yaml:{line}:" in row and message in row for row in err.splitlines()), err
+
+
+def test_every_record_error_is_reported_at_once(referee):
+    text = HEAD + 'turns:\n  - {player: Ann, play: "+30red"}\n  - {player: Ben, play: "+30 red -60 blue", then: {sell: {red: -2}}}\n'
+    status, err = referee(text)
+    assert status == 2 and len(err.strip().splitlines()) == 3
+
+
+# --- violations: exit 1, rule, at, line ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body, at, rule, message, needle",
+    [
+        ('turns:\n  - {player: Ana, play: "+70 red -20 blue"}\n', "turns[0].play", "AKT-1.5",
+         'Ana plays "+70 red", which is not a card of the deck '
+         "(big: +100, x2, /2; small: +30, +40, +50, +60, -30, -40, -50, -60 of each colour)", "+70"),
+        ('turns:\n  - {player: Ana, play: "+30 red -60 blue"}\n  - {player: Ana, play: "+40 red -50 blue"}\n',
+         "turns[1].player", "AKT-3.6", "it is Ben's turn in seating order, not Ana's", "+40"),
+        ('turns:\n  - {player: Ana, trade: {sell: {red: 2}}, play: "+30 red -60 blue"}\n', "turns[0].trade", "AKT-3.1",
+         "Ana sells 2 red but holds 1", "trade"),
+        ('turns:\n  - {player: Ana, trade: {buy: {red: 1}}, play: "+30 red -60 blue"}\n', "turns[0].trade", "AKT-3.1",
+         "Ana buys 1 red at 100 = 100 but has 0 cash", "trade"),
+        ('turns:\n  - {player: Ana, play: "+100 blue -10 red -20 yellow -20 green"}\n', "turns[0].play", "AKT-4.1",
+         "+100 blue (-10 -20 -30 to other colours): -10 -20 -20 given instead", "+100"),
+        ('turns:\n  - {player: Ana, play: "x2 blue /2 blue"}\n', "turns[0].play", "AKT-4.4",
+         "x2 blue: its uncoloured number goes to another colour, not blue itself", "x2"),
+        ('deal:\n  Ana: ["+100 blue", "x2 red", "/2 green", "+30 red", "+40 red", "+50 red", "+60 red", "-30 red"]\n'
+         '  Ben: ["+100 blue", "+100 red", "x2 blue", "+30 blue", "+40 blue", "+50 blue", "+60 blue", "-30 blue"]\n'
+         'turns:\n  - {player: Ana, play: "-40 red +50 blue"}\n', "turns[0].play", "AKT-3.2",
+         'Ana plays "-40 red" but holds +100 blue, x2 red, /2 green, +30 red, +40 red, +50 red, +60 red, -30 red', "-40 red"),
+        ('deal:\n  Ana: ["+100 blue", "x2 red", "/2 green", "+100 red", "+30 red", "+40 red", "+50 red", "+60 red", "-30 red"]\n'
+         '  Ben: ["+100 blue", "+100 red", "x2 blue", "+30 blue", "+40 blue", "+50 blue", "+60 blue", "-30 blue"]\n',
+         "deal", "AKT-2.3", "Ana is dealt 4 big cards; formula 3+5 deals 3", "deal:"),
+        ("start:\n  prices: {red: 105}\n", "start", "AKT-1.2",
+         "the red price 105 is not a space of the board (10, 20, …, 250)", "start:"),
+    ],
+)
+def test_violations_exit_1_with_rule_and_place(referee, body, at, rule, message, needle):
+    text = HEAD + body
+    status, answer = referee(text)
+    assert status == 1 and answer["ok"] is False
+    violation = answer["violation"]
+    assert (violation["at"], violation["rule"], violation["message"]) == (at, rule, message)
+    assert violation["line"] == line_of(text, needle)
+
+
+def test_violation_reports_the_position_it_was_tried_in(referee):
+    text = HEAD + (
+        "start:\n  players:\n    Ana: {cash: 0, shares: {red: 12}}\n"
+        'turns:\n  - {player: Ana, play: "+60 blue -30 red"}\n'
+        '  - {player: Ben, play: "+30 red -60 blue", then: {buy: {red: 9}}}\n'
+    )
+    status, answer = referee(text)
+    assert status == 1 and answer["checked"] == 1 and answer["violation"]["at"] == "turns[1].then"
+    # after Ben's card (red 100, blue 100), before his purchase
+    assert answer["state"]["prices"] == {"blue": 100, "red": 100, "yellow": 100, "green": 100}
+    assert answer["state"]["players"]["Ana"]["cash"] == 360
+    assert [e["rule"] for e in answer["events"]][-2:] == ["AKT-5.4", "AKT-6.1"]
+
+
+# --- a whole game, the starter, explain ----------------------------------------------------------
+
+
+def test_a_full_dealt_game_ends_with_scores(referee):
+    deal = (
+        'deal:\n  Ana: ["+100 blue", "+30 red"]\n  Ben: ["x2 green", "-40 yellow"]\n'
+    )
+    turns = (
+        "turns:\n"
+        '  - {player: Ana, trade: {sell: {red: 1}, buy: {blue: 1}}, play: "+100 blue -10 red -20 yellow -30 green"}\n'
+        '  - {player: Ben, play: "x2 green /2 blue"}\n'
+        '  - {player: Ana, play: "+30 red -60 yellow"}\n'
+        '  - {player: Ben, play: "-40 yellow +50 red"}\n'
+    )
+    text = HEAD + "options: {formula: 1+1, min_undealt: 0}\n" + deal + turns
+    status, answer = referee(text)
+    assert status == 0 and answer["checked"] == 4
+    state = answer["state"]
+    assert state["over"] is True and state["hands"] == {"Ana": [], "Ben": []}
+    # blue 200 → 100 (Ben's Halve) ; red 90 → 120 → 170; yellow 80 → 20 → 10 (zeroed); green 70 → 140
+    assert state["prices"] == {"blue": 100, "red": 170, "yellow": 10, "green": 140}
+    scores = state["scores"]
+    for name, account in state["players"].items():
+        worth = sum(n * state["prices"][c] for c, n in account["shares"].items()) + account["cash"]
+        assert scores[name] == worth
+    assert state["winners"] == [max(scores, key=scores.get)]
+
+
+def test_starter_record_checks_clean(tmp_path, capsys):
+    assert main(["referee", "new", "aktsioner", "--players", "Ana,Ben,Cris d'Or"]) == 0
+    text = capsys.readouterr().out
+    assert "prices: {blue: 100, red: 100, yellow: 100, green: 100}" in text
+    assert "Ana: {cash: 0, shares: {blue: 1, red: 1, yellow: 1, green: 1}}" in text
+    path = tmp_path / "starter.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert main(["referee", "check", str(path), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert list(answer["state"]["players"]) == ["Ana", "Ben", "Cris d'Or"]
+    # uncommenting the example turn gives a legal record too
+    playable = text.replace("# - player:", "- player:").replace("#   play:", "  play:")
+    path.write_text(playable, encoding="utf-8")
+    assert main(["referee", "check", str(path)]) == 0
+
+
+def test_explain_prints_every_step_with_its_rule(referee):
+    text = HEAD + 'turns:\n  - {player: Ana, play: "+30 red -60 blue"}\n'
+    status, out = referee(text, "explain")
+    assert status == 0
+    lines = out.splitlines()
+    assert "── turns[0]" in lines
+    assert "AKT-4.3  Ana plays +30 red -60 blue" in lines
+    assert "AKT-6.1  Ana: compensation (100 − 40) × 1 blue = 60" in lines
+
+
+def test_the_referee_never_imports_the_rendering_stack():
+    record = ROOT / "tests" / "records" / "aktsioner" / "x15_two_zeroings.yaml"
+    code = (
+        "import sys; from pnp.cli import main;"
+        f"rc = main(['referee', 'check', {str(record)!r}]);"
+        "heavy = [m for m in ('reportlab', 'svgwrite', 'PIL', 'pypdfium2') if m in sys.modules];"
+        "assert rc == 0 and not heavy, heavy"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
