@@ -223,3 +223,82 @@ def test_walk_composes_group_transforms():
     x, y = apply(matrix, (1, 2))
     assert (round(x, 9), round(y, 9)) == (-11, -2)
     assert math.isclose(matrix[0], -1)
+
+
+# --- inspecting drawings: shared with the card, token and money tests ------------------------
+
+
+def text_boxes(items):
+    """(text item, its box (x0, y0, x1, y1) on the drawing) for every placed text, measured
+    from the font's advance widths, ascent and descent — independently of how it was fitted."""
+    return [(text, box) for text, box, _ in text_grounds(items)]
+
+
+def text_grounds(items):
+    """(text, box, ground) for every placed text, in drawing order; the ground is the fill of
+    the last filled shape drawn before it that contains the centre of its box (white paper if
+    none). A text object placed twice (a corner index and its turned copy) appears twice."""
+    from pnp.render.fonts import MM_PER_PT, font
+
+    found, fills = [], []
+    for matrix, item, clips in _placed(items, IDENTITY, ()):
+        if not isinstance(item, Text):
+            if getattr(item, "style", None) is not None and item.style.fill is not None:
+                fills.append((matrix, item, clips))
+            continue
+        face = font(item.font)
+        width = face.width(item.text, item.size)
+        x0 = item.x - {"start": 0.0, "middle": width / 2, "end": width}[item.anchor]
+        top = item.y - face.ascent * item.size * MM_PER_PT
+        bottom = item.y + face.descent * item.size * MM_PER_PT
+        corners = [apply(matrix, (x, y)) for x in (x0, x0 + width) for y in (top, bottom)]
+        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+        box = (min(xs), min(ys), max(xs), max(ys))
+        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        ground = next(
+            (f.style.fill for m, f, clips in reversed(fills)
+             if _contains(m, f, centre) and all(_contains(cm, c, centre) for cm, c in clips)),
+            "#ffffff",
+        )  # fmt: skip
+        found.append((item, box, ground))
+    return found
+
+
+def _placed(items, matrix, clips):
+    """Leaf items with their transform and the clip rectangles (with their transforms) around them."""
+    for item in items:
+        if isinstance(item, Group):
+            inner = compose(matrix, item.transform)
+            yield from _placed(item.items, inner, clips + (((inner, item.clip),) if item.clip else ()))
+        else:
+            yield matrix, item, clips
+
+
+def _contains(matrix, item, point):
+    if isinstance(item, Rect):
+        corners = [apply(matrix, (x, y)) for x in (item.x, item.x + item.w) for y in (item.y, item.y + item.h)]
+        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+        return min(xs) <= point[0] <= max(xs) and min(ys) <= point[1] <= max(ys)
+    if isinstance(item, Circle):
+        cx, cy = apply(matrix, (item.cx, item.cy))
+        return math.hypot(point[0] - cx, point[1] - cy) <= item.r
+    if isinstance(item, Polygon) and item.closed:
+        return art._inside(point, [apply(matrix, p) for p in item.points])
+    return False
+
+
+def required_contrast(text) -> float:
+    """WCAG AA: 4.5:1, or 3:1 for large text (18 pt, or 14 pt bold)."""
+    large = text.size >= 18 or (text.size >= 14 and text.font == "bold")
+    return 3.0 if large else 4.5
+
+
+def test_text_helpers_measure_and_find_the_ground():
+    text = Text(10, 10, "IBE", 20, "bold", "#ffffff", "middle")
+    items = (Rect(0, 0, 30, 20, Style(fill="#0072b2")), Group((text,), rotate(180, 15, 10)))
+    [(item, (x0, y0, x1, y1))] = text_boxes(items)
+    assert item is text
+    assert x1 - x0 == pytest.approx(art.text_bounds([text])[2] - art.text_bounds([text])[0])
+    assert 15 < (x0 + x1) / 2 < 25 and y0 > 8  # turned about (15, 10): centre x 20, hanging below y 10
+    assert [ground for _, _, ground in text_grounds(items)] == ["#0072b2"]
+    assert [ground for _, _, ground in text_grounds((Group((text,)),))] == ["#ffffff"]

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from pnp.display import IDENTITY, Circle, Group, Item, Line, Matrix, Point, Polygon, Rect, Style, Text, compose, rotate
+from pnp.display import apply as _apply
 from pnp.spec.model import PATTERNS, SYMBOLS, Asset
 
 BLACK = "#000000"
@@ -272,30 +273,34 @@ def asset_badge(asset: Asset, cx: float, cy: float, size: float) -> Group:
 
 
 def guilloche(x: float, y: float, w: float, h: float, color: str, seed: int | str) -> Group:
-    """Interlaced wave bands, the fine line-work of banknotes, clipped to the box.
+    """Bands of interlaced waves covering the box, the fine line-work of banknotes, clipped to it.
 
-    Deterministic: the same seed always gives the same lines (string seeds are hashed with
-    SHA-512 by `random.Random`, independent of PYTHONHASHSEED), so builds stay reproducible.
+    Each band is a rope of phase-shifted sine strands whose swing breathes along the band;
+    the seed picks the strand count, the wavelengths and the twist. Deterministic: the same
+    seed always gives the same lines (`random.Random` hashes a string seed with SHA-512,
+    independent of PYTHONHASHSEED), so builds stay reproducible.
     """
     rng = random.Random(str(seed))
     style = Style(stroke=color, width=0.12)
-    strands = rng.randint(9, 13)
-    wavelength = w / rng.choice((2, 3, 4))
-    envelope = w / rng.choice((1, 1.5, 2))
-    amplitude = h * rng.uniform(0.28, 0.4)
+    strands = rng.randint(7, 11)
+    wavelength = w / rng.choice((3, 4, 5, 6))
+    envelope = w / rng.choice((1, 1.5, 2, 3))
     twist = rng.uniform(0, 2 * math.pi)
-    samples = max(48, int(w / 0.6))
+    bands = max(2, round(h / 11))
+    amplitude = h / (2 * bands) * 1.1  # neighbouring ropes just touch, leaving no bare stripe
+    samples = max(48, int(w / 0.5))
     items: list[Item] = []
-    for band, centre in enumerate((y + h * 0.5, y + h * 0.18, y + h * 0.82)):
-        scale = 1.0 if band == 0 else 0.35
+    for band in range(bands):
+        centre = y + (band + 0.5) * h / bands
+        drift = band * math.pi / bands  # each rope twists a little later than the one above
         for k in range(strands):
             phase = 2 * math.pi * k / strands
             points = []
             for i in range(samples + 1):
-                t = i / samples
-                swing = math.sin(2 * math.pi * t * w / wavelength + phase)
-                breathe = 0.55 + 0.45 * math.cos(2 * math.pi * t * w / envelope + twist + phase / 2)
-                points.append((x + w * t, centre + scale * amplitude * swing * breathe))
+                px = x + w * i / samples
+                swing = math.sin(2 * math.pi * (px - x) / wavelength + phase + drift)
+                breathe = 0.45 + 0.55 * math.cos(2 * math.pi * (px - x) / envelope + twist + phase / 2 + drift)
+                points.append((px, centre + amplitude * swing * breathe))
             items.append(Polygon(tuple(points), style, closed=False))
     return Group(tuple(items), clip=Rect(x, y, w, h, Style()))
 
@@ -322,3 +327,39 @@ def texts(items: Sequence[Item]) -> Iterator[tuple[Matrix, Text]]:
     for matrix, item in walk(items):
         if isinstance(item, Text):
             yield matrix, item
+
+
+def text_bounds(items: Sequence[Item]) -> tuple[float, float, float, float] | None:
+    """The box (x0, y0, x1, y1) in mm that the text items in `items` cover (transforms applied),
+    from font metrics (advance width, ascent, descent); None when there is no text.
+
+    Used to fit a coloured bar snugly behind a fitted value.
+    """
+    from pnp.render.fonts import MM_PER_PT, font
+
+    boxes = []
+    for matrix, item in texts(items):
+        face = font(item.font)
+        width = face.width(item.text, item.size)
+        x0 = item.x - {"start": 0.0, "middle": width / 2, "end": width}[item.anchor]
+        top, bottom = item.y - face.ascent * item.size * MM_PER_PT, item.y + face.descent * item.size * MM_PER_PT
+        corners = [_apply(matrix, (x, y)) for x in (x0, x0 + width) for y in (top, bottom)]
+        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+        boxes.append((min(xs), min(ys), max(xs), max(ys)))
+    if not boxes:
+        return None
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def fit_line_first(text: str, x: float, y: float, w: float, h: float, *, size: float, **style: Any) -> Group:
+    """`fit_text`, but shrinking to one line before wrapping: a short name or subtitle reads
+    better a little smaller on one line than with a lone word on a second."""
+    from pnp.errors import BuildError
+    from pnp.layout.text import block_height, fit_text
+
+    line = min(h, block_height(1, size))
+    offset = {"top": 0.0, "middle": (h - line) / 2, "bottom": h - line}[style.get("valign", "middle")]
+    try:
+        return fit_text(text, x, y + offset, w, line, size=size, **style)
+    except BuildError:
+        return fit_text(text, x, y, w, h, size=size, **style)

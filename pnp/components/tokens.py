@@ -1,0 +1,230 @@
+"""Tokens: small punch-out pieces (12–30 mm) with a front and a back from the spec.
+
+A token is read from arm's length on a board, so it carries few things, large: the value
+(a code, an initial, "+20"), the asset's symbol, and at most a line of small print above and
+below. Text rows are fitted to the part of the shape they sit in — the chord of a circle is
+narrower near its rim — so nothing leaves the cut. A token with an asset is filled with its
+colour (to the bleed, so a slightly-off cut shows no white), with black or white ink by
+contrast; a patterned asset also shows its pattern around the edge of a square token.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from pnp.components import Context, PieceArt, Pieces
+from pnp.components.art import BLACK, WHITE, ink_on, pattern, symbol
+from pnp.display import Circle, Drawing, Group, Item, Rect, Style
+from pnp.errors import BuildError
+from pnp.layout.text import block_height, fit_text, text_width
+from pnp.spec.faces import Side, token_pieces
+from pnp.spec.model import Asset, Tokens
+
+CUTS = {"circle": "circle", "square": "rect", "rounded": "rounded"}
+ROUNDED_RADIUS = 0.2  # × the shorter side, as layout cuts "rounded" pieces
+SMALL_PT, VALUE_PT, MIN_PT = 7.0, 30.0, 6.0
+MIN_SYMBOL = 0.16  # × the token's shorter side: a symbol any smaller no longer reads
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A token's outline and the margin its content keeps from the cut (mm)."""
+
+    kind: str  # "circle" | "square" | "rounded"
+    width: float
+    height: float
+    bleed: float
+    frame: float = 0.0  # width of a patterned border inside the cut, if any
+
+    @property
+    def margin(self) -> float:
+        return max(1.0, 0.07 * min(self.width, self.height), self.frame + 0.4)
+
+    def chord(self, y0: float, y1: float) -> tuple[float, float]:
+        """The x-range inside the margin for a text row spanning y0…y1."""
+        m = self.margin
+        if self.kind != "circle":
+            return m, self.width - m
+        r = min(self.width, self.height) / 2 - m
+        cx, cy = self.width / 2, self.height / 2
+        reach = max(abs(y0 - cy), abs(y1 - cy))
+        half = math.sqrt(max(r * r - reach * reach, 0.0))
+        return cx - half, cx + half
+
+
+def tokens(context: Context, tokens: Tokens) -> Pieces:
+    """Every token of the entry list (entry order, copies adjacent), front and back."""
+    width, height = tokens.size_mm
+    shape = Shape(tokens.shape, width, height, context.settings.bleed_mm)
+    where = f"{context.game_id}/{tokens.id}"
+    drawn: dict[Side, Drawing] = {}
+
+    def face(side: Side, what: str) -> Drawing:
+        if side not in drawn:
+            drawn[side] = token_face(side, shape, what=what)
+        return drawn[side]
+
+    pieces = []
+    for number, piece in enumerate(token_pieces(context.game, tokens), 1):
+        front = face(piece.front, f"{where} token {number} front")
+        if piece.back is not None:
+            back: Drawing | None = face(piece.back, f"{where} token {number} back")
+        else:
+            back = plain_back(piece.front.asset, shape)
+        pieces.append(PieceArt(front, back))
+    return Pieces(width, height, shape.bleed, tuple(pieces) * tokens.copies, cut=CUTS[tokens.shape])  # type: ignore[arg-type]
+
+
+def plain_back(asset: Asset | None, shape: Shape) -> Drawing | None:
+    """The back of a token the spec gives no back: its asset colour, or nothing at all."""
+    if asset is None:
+        return None
+    b = shape.bleed
+    return Drawing(shape.width, shape.height, (Rect(-b, -b, shape.width + 2 * b, shape.height + 2 * b, Style(fill=asset.color)),), b)
+
+
+def token_face(side: Side, shape: Shape, *, what: str) -> Drawing:
+    """One side: colour fill, an inner ring following the cut, then the rows of content."""
+    w, h, b, m = shape.width, shape.height, shape.bleed, shape.margin
+    asset = side.asset
+    fill = asset.color if asset else WHITE
+    ink = ink_on(fill)
+    items: list[Item] = [Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=fill))]
+    if asset is not None and asset.pattern != "none" and shape.kind != "circle":
+        shape = replace(shape, frame=round(0.07 * min(w, h), 2))
+        items += _pattern_frame(asset, shape, ink)
+        items.append(_ring(shape, shape.frame, Style(stroke=ink, width=0.25)))
+    else:
+        items.append(_ring(shape, shape.margin * 0.45, Style(stroke=ink if asset else BLACK, width=0.25)))
+    items += _rows(side, shape, ink, what)
+    return Drawing(w, h, tuple(items), b)
+
+
+def _ring(shape: Shape, inset: float, style: Style) -> Item:
+    w, h = shape.width, shape.height
+    if shape.kind == "circle":
+        return Circle(w / 2, h / 2, min(w, h) / 2 - inset, style)
+    radius = ROUNDED_RADIUS * min(w, h) - inset if shape.kind == "rounded" else 0.0
+    return Rect(inset, inset, w - 2 * inset, h - 2 * inset, style, radius=max(radius, 0.0))
+
+
+def _pattern_frame(asset: Asset, shape: Shape, ink: str) -> list[Item]:
+    """The asset's pattern in a border from the bleed to `shape.frame` inside the cut: on a
+    token too small for a patterned badge, the second cue besides colour runs round the edge."""
+    w, h, b, f = shape.width, shape.height, shape.bleed, shape.frame
+    spacing = max(0.9, f * 0.75)
+    strips = ((-b, -b, w + 2 * b, b + f), (-b, h - f, w + 2 * b, b + f), (-b, f, b + f, h - 2 * f), (w - f, f, b + f, h - 2 * f))
+    whole = pattern(asset.pattern, -b, -b, w + 2 * b, h + 2 * b, ink, spacing=spacing, width=spacing * 0.22)
+    return [Group((whole,), clip=Rect(x, y, sw, sh, Style())) for x, y, sw, sh in strips]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a token's content: what it shows, where (mm), and the x-range it may use."""
+
+    kind: str  # "title" | "badge" | "value" | "subtitle" | "text"
+    y: float
+    height: float
+    x0: float
+    x1: float
+
+
+def _rows(side: Side, shape: Shape, ink: str, what: str) -> list[Item]:
+    """The value in the middle, the symbol and the title above it, the subtitle and small
+    print below — laid out to give the value the largest type the shape allows.
+
+    The rows near a circle's rim are narrow, so candidate layouts (value heights, the block
+    nudged up or down, small print on one line or two) are measured from font metrics
+    without drawing, and the one with the largest value that still fits every row wins.
+    """
+    plans = [_plan(side, shape, height, shift, wrap) for height, shift, wrap in _candidates(shape)]
+    feasible = [(score, rows) for score, rows in plans if rows]
+    if not feasible:
+        raise BuildError(f"{what}: the {shape.width:g} × {shape.height:g} mm token has no room for "
+                         f"{' / '.join(t for t in (side.title, side.value, side.subtitle, side.text) if t)!r} at 6 pt")  # fmt: skip
+    rows = max(feasible, key=lambda plan: plan[0])[1]  # max() keeps the first of equals
+    items: list[Item] = []
+    for row in rows:
+        if row.kind == "badge":
+            size = _symbol_size(shape, row.y + row.height / 2, row.height * 0.85)
+            items.append(symbol(side.asset.symbol, shape.width / 2, row.y + row.height / 2, size, Style(fill=ink)))  # type: ignore[union-attr]
+            continue
+        size, font = (VALUE_PT, "bold") if row.kind == "value" else (SMALL_PT, _font(row.kind))
+        items.append(fit_text(getattr(side, row.kind), row.x0, row.y, row.x1 - row.x0, row.height,
+                              size=size, min_size=MIN_PT, font=font, color=ink, what=what))  # fmt: skip
+    return [Group(tuple(items))]
+
+
+def _candidates(shape: Shape) -> list[tuple[float, float, bool]]:
+    """(value height, vertical shift, wrap small print) to try, tallest value first."""
+    inner = shape.height - 2 * shape.margin
+    heights = [inner * k / 40 for k in range(40, 7, -1)]
+    shifts = (0.0, -0.05, 0.05, -0.1, 0.1, -0.15, 0.15)
+    return [(h, shift * shape.height, wrap) for h in heights for shift in shifts for wrap in (False, True)]
+
+
+def _plan(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool) -> tuple[float, tuple[Row, ...]]:
+    """Rows around a value `value_h` tall — the whole block centred, then moved `shift` mm
+    down — and the value's type size (0 with no rows when something would not fit)."""
+    m = shape.margin
+    heights = {"badge": value_h * 0.55} if side.asset is not None else {}
+    for kind in ("title", "subtitle", "text"):
+        if getattr(side, kind):
+            heights[kind] = _small_height(getattr(side, kind), kind, shape, wrap)
+    above = [k for k in ("badge", "title") if k in heights]  # outward from the value
+    below = [k for k in ("subtitle", "text") if k in heights]
+    over, under = sum(heights[k] for k in above), sum(heights[k] for k in below)
+    cy = shape.height / 2 + (over - under) / 2 + shift
+    rows = [Row("value", cy - value_h / 2, value_h, *shape.chord(cy - value_h / 2, cy + value_h / 2))]
+    y = cy - value_h / 2
+    for kind in above:
+        y -= heights[kind]
+        rows.insert(0, Row(kind, y, heights[kind], *shape.chord(y, y + heights[kind])))
+    y = cy + value_h / 2
+    for kind in below:
+        rows.append(Row(kind, y, heights[kind], *shape.chord(y, y + heights[kind])))
+        y += heights[kind]
+    if rows[0].y < m - 1e-9 or rows[-1].y + rows[-1].height > shape.height - m + 1e-9:
+        return 0.0, ()
+    for row in rows:
+        room = row.x1 - row.x0
+        if row.kind == "badge":
+            if _symbol_size(shape, row.y + row.height / 2, row.height * 0.85) < MIN_SYMBOL * min(shape.width, shape.height):
+                return 0.0, ()
+        elif row.kind != "value":
+            text = getattr(side, row.kind)
+            one_line = row.height < block_height(2, SMALL_PT)
+            if text_width(text if one_line else _longest_word(text), _font(row.kind), MIN_PT) > room:
+                return 0.0, ()
+    value = rows[len(above)]
+    by_height = value.height / block_height(1, 1.0)
+    by_width = (value.x1 - value.x0) / text_width(side.value, "bold", 1.0) if side.value else VALUE_PT
+    size = min(VALUE_PT, by_height, by_width)
+    return (size, tuple(rows)) if size >= MIN_PT else (0.0, ())
+
+
+def _font(kind: str) -> str:
+    return "bold" if kind == "title" else "regular"
+
+
+def _longest_word(text: str) -> str:
+    return max(text.split(), key=len, default="")
+
+
+def _small_height(text: str, kind: str, shape: Shape, wrap: bool) -> float:
+    """One line of small print; with `wrap`, two when one line at 6 pt would be wider than
+    the token (a token's words are short: never more)."""
+    lines = 2 if wrap and text_width(text, _font(kind), MIN_PT) > shape.width - 2 * shape.margin else 1
+    return block_height(lines, SMALL_PT) * 1.04
+
+
+def _symbol_size(shape: Shape, cy: float, most: float) -> float:
+    """The largest symbol (up to `most` mm) centred at height `cy` that stays inside the margin."""
+    size = most
+    while size > 0:
+        x0, x1 = shape.chord(cy - size / 2, cy + size / 2)
+        if x1 - x0 >= size:
+            return size
+        size -= 0.1
+    return 0.0

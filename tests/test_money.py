@@ -1,0 +1,154 @@
+"""Money from the spec: counts and totals, sizes, the value in all four corners, a colour and
+numeral size per denomination, guilloche, currency identity, backs, and spec changes."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from test_art import required_contrast, text_boxes, text_grounds
+
+from pnp.components import Context, art, generate
+from pnp.display import Line, Polygon
+from pnp.rules import rulebooks
+from pnp.spec import loads
+
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLED = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
+MONIES = [("bolsa", "money"), ("forex", "money")]
+
+
+def edit(old: str, new: str, text: str = BUNDLED) -> str:
+    assert old in text, f"test setup: {old!r} not in the spec"
+    return text.replace(old, new, 1)
+
+
+@lru_cache(maxsize=None)
+def spec_of(text: str = BUNDLED):
+    return loads(text, rulebooks())
+
+
+@lru_cache(maxsize=None)
+def drawn(game_id: str, text: str = BUNDLED):
+    spec = spec_of(text)
+    game = spec.games[game_id]
+    return generate(Context(game_id, game, spec.print), game.component("money"))
+
+
+def distinct(pieces):
+    """Each denomination's (front, back) once, in order."""
+    seen = {}
+    for piece in pieces.pieces:
+        seen.setdefault(id(piece.front), piece)
+    return list(seen.values())
+
+
+def labels_of(face):
+    return [t.text for t, _ in text_boxes(face.items)]
+
+
+def value_of(label: str) -> float:
+    return 0.5 if label == "½" else float(label)
+
+
+def test_bolsa_has_110_bills_worth_1000_at_the_spec_size():
+    pieces = drawn("bolsa")
+    bleed = spec_of().print.bleed_mm
+    assert len(pieces.pieces) == 110
+    assert (pieces.width, pieces.height, pieces.bleed, pieces.cut) == (80, 42, bleed, "rect")
+    large = [max(text_boxes(p.front.items), key=lambda tb: tb[0].size)[0].text for p in pieces.pieces]
+    assert sum(value_of(label) for label in large) == 1000
+    assert Counter(large) == {"1": 50, "5": 28, "10": 16, "25": 10, "50": 4, "100": 2}
+
+
+def test_forex_has_38_bills_per_currency_with_half_notes():
+    pieces = drawn("forex")
+    game = spec_of().games["forex"]
+    assert len(pieces.pieces) == 7 * 38
+    assert (pieces.width, pieces.height) == (63, 34)
+    for index, currency in enumerate(game.assets):
+        block = pieces.pieces[index * 38 : (index + 1) * 38]
+        assert all(currency.id in labels_of(p.front) and currency.id in " ".join(labels_of(p.back)) for p in block)
+        large = [max(text_boxes(p.front.items), key=lambda tb: tb[0].size)[0].text for p in block]
+        assert sum(value_of(label) for label in large) == 102  # FOREX-1.7
+        assert large.count("½") == 8
+
+
+@pytest.mark.parametrize("game_id, money_id", MONIES)
+def test_the_value_sits_in_all_four_corners(game_id, money_id):
+    pieces = drawn(game_id)
+    w, h = pieces.width, pieces.height
+    for piece in distinct(pieces):
+        label = max(text_boxes(piece.front.items), key=lambda tb: tb[0].size)[0].text
+        boxes = [box for t, box in text_boxes(piece.front.items) if t.text == label]
+        corners = {(box[0] + box[2] < w, box[1] + box[3] < h) for box in boxes if abs(box[0] + box[2] - w) > w / 3}
+        assert corners == {(True, True), (True, False), (False, True), (False, False)}, label
+
+
+@pytest.mark.parametrize("game_id, money_id", MONIES)
+def test_each_denomination_has_its_colour_and_a_larger_numeral_than_the_one_below(game_id, money_id):
+    game = spec_of().games[game_id]
+    bills = game.component("money").bills
+    pieces = distinct(drawn(game_id))[: len(bills)]
+    strokes = [Counter(i.style.stroke for _, i in art.walk(p.front.items) if isinstance(i, Polygon) and not i.closed) for p in pieces]
+    ground = [s.most_common(1)[0][0] for s in strokes]
+    assert len(set(ground)) == len(bills)  # the guilloche colour differs per denomination
+    assert all(count >= 20 for s in strokes for count in [sum(s.values())])  # line-work, not a flat fill
+    numerals = sorted(
+        (value_of(t.text), t.size) for p in pieces for t in [max((t for t, _ in text_boxes(p.front.items)), key=lambda t: t.size)]
+    )
+    sizes = [size for _, size in numerals]
+    assert sizes == sorted(sizes) and len(set(sizes)) == len(sizes)
+    assert min(sizes) >= 14
+
+
+@pytest.mark.parametrize("game_id, money_id", MONIES)
+def test_bill_text_is_inside_the_margin_legible_and_contrasted(game_id, money_id):
+    pieces = drawn(game_id)
+    safe = min(spec_of().print.safe_mm, 0.1 * pieces.height)
+    for piece in distinct(pieces):
+        for face in (piece.front, piece.back):
+            for text, (x0, y0, x1, y1), ground in text_grounds(face.items):
+                assert text.size >= 6
+                assert x0 >= safe - 1e-6 and y0 >= safe - 1e-6 and x1 <= face.width - safe + 1e-6 and y1 <= face.height - safe + 1e-6
+                assert art.contrast_ratio(text.color, ground) >= required_contrast(text), (text.text, ground)
+
+
+@pytest.mark.parametrize("game_id, money_id", MONIES)
+def test_backs_carry_the_game_title_and_the_value(game_id, money_id):
+    game = spec_of().games[game_id]
+    for piece in distinct(drawn(game_id)):
+        label = max(text_boxes(piece.front.items), key=lambda tb: tb[0].size)[0].text
+        back = labels_of(piece.back)
+        assert game.title in back and label in back
+
+
+def test_currencies_carry_their_pattern_on_the_edges():
+    pieces = drawn("forex")
+    gbp, eur = pieces.pieces[0], pieces.pieces[38]  # hstripes, vstripes
+    def stripes(face):
+        return [i for _, i in art.walk(face.items) if isinstance(i, Line) and i.style.width == 0.35]
+
+    assert stripes(gbp.front) and all(abs(i.y1 - i.y2) < 1e-9 for i in stripes(gbp.front))
+    assert stripes(eur.front) and all(abs(i.x1 - i.x2) < 1e-9 for i in stripes(eur.front))
+    assert not any(isinstance(i, Line) and i.style.width == 0.35 for p in drawn("bolsa").pieces[:1] for _, i in art.walk(p.front.items))
+
+
+def test_guilloche_is_reproducible_between_builds():
+    spec = spec_of()
+    game = spec.games["bolsa"]
+    again = generate(Context("bolsa", game, spec.print), game.component("money"))
+    assert again.pieces[0].front == drawn("bolsa").pieces[0].front
+
+
+def test_a_new_denomination_and_other_counts_flow_through():
+    text = edit('          - {value: 100, count: 2,  color: "#d55e00"}\n',
+                '          - {value: 100, count: 2,  color: "#d55e00"}\n          - {value: 500, count: 3,  color: "#0072b2"}\n')  # fmt: skip
+    pieces = drawn("bolsa", text)
+    assert len(pieces.pieces) == 113
+    assert "500" in labels_of(pieces.pieces[-1].front)
+    largest = max((t for t, _ in text_boxes(pieces.pieces[-1].front.items)), key=lambda t: t.size)
+    biggest_before = max((t for t, _ in text_boxes(pieces.pieces[-4].front.items)), key=lambda t: t.size)
+    assert largest.text == "500" and largest.size > biggest_before.size

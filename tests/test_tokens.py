@@ -1,0 +1,144 @@
+"""Tokens from the spec: counts, sizes and cut shapes, text inside the cut at legible sizes,
+contrast, the quote token's back following the track, pair counters naming their pair on
+both faces, and plain backs for tokens the spec gives none."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from test_art import required_contrast, shapes_of, text_boxes, text_grounds
+
+from pnp.components import Context, generate
+from pnp.components import art
+from pnp.display import Rect
+from pnp.rules import rulebooks
+from pnp.spec import loads
+from pnp.spec.faces import token_pieces
+
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLED = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
+TOKENS = [("bolsa", "tokens"), ("aktsioner", "price_tokens"), ("forex", "pair_counters"), ("forex", "loan_markers")]
+
+
+def edit(old: str, new: str, text: str = BUNDLED) -> str:
+    assert old in text, f"test setup: {old!r} not in the spec"
+    return text.replace(old, new, 1)
+
+
+@lru_cache(maxsize=None)
+def spec_of(text: str = BUNDLED):
+    return loads(text, rulebooks())
+
+
+@lru_cache(maxsize=None)
+def drawn(game_id: str, tokens_id: str, text: str = BUNDLED):
+    spec = spec_of(text)
+    game = spec.games[game_id]
+    return generate(Context(game_id, game, spec.print), game.component(tokens_id))
+
+
+def sides(pieces):
+    return [face for piece in pieces.pieces for face in (piece.front, piece.back) if face is not None]
+
+
+def texts_of(face) -> list[str]:
+    return [t.text for t, _ in text_boxes(face.items)]
+
+
+@pytest.mark.parametrize("game_id, tokens_id, count, size, cut", [
+    ("bolsa", "tokens", 7, (20, 20), "circle"),
+    ("aktsioner", "price_tokens", 4, (12, 12), "circle"),
+    ("forex", "pair_counters", 21, (14, 14), "rect"),
+    ("forex", "loan_markers", 6, (30, 16), "rounded"),
+])  # fmt: skip
+def test_counts_sizes_and_cut_shapes(game_id, tokens_id, count, size, cut):
+    pieces = drawn(game_id, tokens_id)
+    bleed = spec_of().print.bleed_mm
+    assert len(pieces.pieces) == count
+    assert (pieces.width, pieces.height, pieces.bleed, pieces.cut) == (*size, bleed, cut)
+    assert all((f.width, f.height, f.bleed) == (*size, bleed) for f in sides(pieces))
+
+
+@pytest.mark.parametrize("game_id, tokens_id", TOKENS)
+def test_text_stays_inside_the_cut_at_six_points_or_more(game_id, tokens_id):
+    pieces = drawn(game_id, tokens_id)
+    w, h = pieces.width, pieces.height
+    for face in sides(pieces):
+        for text, (x0, y0, x1, y1) in text_boxes(face.items):
+            assert text.size >= 6, text
+            if pieces.cut == "circle":  # every corner of the text's box inside the circle, with air
+                reach = max(math.hypot(x - w / 2, y - h / 2) for x in (x0, x1) for y in (y0, y1))
+                assert reach <= min(w, h) / 2 - 0.5, (text.text, reach)
+            else:
+                assert x0 >= 1.0 and y0 >= 1.0 and x1 <= w - 1.0 and y1 <= h - 1.0, (text.text, (x0, y0, x1, y1))
+
+
+@pytest.mark.parametrize("game_id, tokens_id", TOKENS)
+def test_the_value_is_the_largest_text_and_legible(game_id, tokens_id):
+    game = spec_of().games[game_id]
+    for piece, art_piece in zip(token_pieces(game, game.component(tokens_id)), drawn(game_id, tokens_id).pieces):
+        for side, face in ((piece.front, art_piece.front), (piece.back, art_piece.back)):
+            if side is None:
+                continue
+            largest = max((t for t, _ in text_boxes(face.items)), key=lambda t: t.size)
+            assert largest.text == side.value and largest.size >= 12, (side.value, largest.size)
+
+
+@pytest.mark.parametrize("game_id, tokens_id", TOKENS)
+def test_token_text_contrasts_with_its_fill(game_id, tokens_id):
+    for face in sides(drawn(game_id, tokens_id)):
+        for text, _, ground in text_grounds(face.items):
+            assert art.contrast_ratio(text.color, ground) >= required_contrast(text), (text.text, ground)
+
+
+def test_quote_tokens_show_the_company_and_flip_to_plus_twenty():
+    pieces = drawn("bolsa", "tokens")
+    for piece, (code, colour) in zip(pieces.pieces, (("IBE", "#009e73"), ("SAN", "#d55e00"), ("TEF", "#0072b2"))):
+        assert code in texts_of(piece.front) and "+20" in texts_of(piece.back) and code in texts_of(piece.back)
+        fill = next(i for _, i in art.walk(piece.front.items) if isinstance(i, Rect))
+        assert fill.style.fill == colour and fill.x == -pieces.bleed  # colour to the bleed
+    assert {"R", "S"} <= {t for p in pieces.pieces[5:] for t in texts_of(p.front)}
+
+
+def test_a_longer_quote_track_changes_the_token_back_with_no_code_change():
+    text = edit("quote: {from: 0, to: 19, start: 10}", "quote: {from: 0, to: 29, start: 10}")
+    pieces = drawn("bolsa", "tokens", text)
+    assert all("+30" in texts_of(p.back) for p in pieces.pieces[:5])
+    sixth = '      - {id: REP, name: Repsol,     name_en: Repsol,     color: "#cc79a7", symbol: star}\n'
+    pieces = drawn("bolsa", "tokens", edit("    tracks:\n      round:", sixth + "\n    tracks:\n      round:"))
+    assert len(pieces.pieces) == 8 and "REP" in texts_of(pieces.pieces[5].front)
+
+
+def test_pair_counters_name_their_pair_on_both_faces_in_both_colours():
+    game = spec_of().games["forex"]
+    pieces = drawn("forex", "pair_counters")
+    pairs = [f"{a.id}/{b.id}" for i, a in enumerate(game.assets) for b in game.assets[i + 1 :]]
+    for pair, piece in zip(pairs, pieces.pieces):
+        stronger, weaker = pair.split("/")
+        assert pair in texts_of(piece.front) and pair in texts_of(piece.back)
+        assert weaker in texts_of(piece.front) and stronger in texts_of(piece.back)
+        front_fill = next(i for _, i in art.walk(piece.front.items) if isinstance(i, Rect)).style.fill
+        assert front_fill == game.asset(weaker).color
+    assert len({frozenset(shapes_of(p.front.items).items()) for p in pieces.pieces[:6]}) == 6
+
+
+def test_patterned_currencies_carry_their_pattern_round_the_edge():
+    pieces = drawn("forex", "pair_counters")
+    gbp_eur = pieces.pieces[0]  # front EUR (vstripes), back GBP (hstripes)
+    lines = {face: [i for _, i in art.walk(getattr(gbp_eur, face).items) if type(i).__name__ == "Line"] for face in ("front", "back")}
+    assert lines["front"] and all(abs(i.x1 - i.x2) < 1e-9 for i in lines["front"])  # vertical stripes
+    assert lines["back"] and all(abs(i.y1 - i.y2) < 1e-9 for i in lines["back"])  # horizontal stripes
+
+
+def test_a_token_without_a_back_gets_a_plain_back_of_its_colour_or_none():
+    text = edit('front: {value: "{initial}"}\n            back: {value: "{initial}"}', 'front: {value: "{initial}"}')
+    pieces = drawn("aktsioner", "price_tokens", text)
+    backs = [p.back for p in pieces.pieces]
+    assert [b.items[0].style.fill for b in backs] == ["#0072b2", "#d62728", "#f0c20f", "#2ca02c"]
+    assert all(len(b.items) == 1 and not texts_of(b) for b in backs)
+    text = edit("          - {front: {value: \"A\", title: LOAN}, back: {value: \"A\", title: LOAN}}",
+                "          - {front: {value: \"A\", title: LOAN}}")  # fmt: skip
+    assert drawn("forex", "loan_markers", text).pieces[0].back is None
