@@ -12,19 +12,41 @@ when it can name the offending part), and a tie the action leaves unbroken raise
 
 Modules: `options` (RULEBOOK), `params` (Params from the spec), `board` (pairs, strengthen and
 weaken, the printed setup table and marks), `state` (State, queue items, setup), `turns`
-(actions and `apply`), `resolve` (the queue, dividends, loans, the end), `scoring` (FOREX-12).
+(actions and `apply`), `resolve` (the queue, dividends, loans, the end), `scoring` (FOREX-12),
+`playout` (random legal play for tests and benchmarks).
+
+Only `RULEBOOK` and `params` are imported eagerly (the spec layer reads every game's
+rulebook; `params` shares its name with its module, so it must be bound first): a build or
+another game's referee should not pay for the engine, which loads on first use.
 """
 
-from pnp.rules.forex.board import Pair, marks, strengths, tables, value_in
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
 from pnp.rules.forex.options import RULEBOOK
 from pnp.rules.forex.params import Params, params
-from pnp.rules.forex.resolve import Resolve
-from pnp.rules.forex.scoring import ChoiceNeeded, final_scores
-from pnp.rules.forex.state import Contract, Dividend, Holding, Item, Loan, Result, State, setup, standard_supply
-from pnp.rules.forex.turns import Action, Divest, Illegal, Invest, MakeContract, Spot, apply, to_move
 
-__all__ = [
-    "RULEBOOK", "Action", "ChoiceNeeded", "Contract", "Divest", "Dividend", "Holding", "Illegal", "Invest", "Item",
-    "Loan", "MakeContract", "Pair", "Params", "Resolve", "Result", "Spot", "State", "apply", "final_scores", "marks",
-    "params", "setup", "standard_supply", "strengths", "tables", "to_move", "value_in",
-]
+_EXPORTS = {
+    "board": ("Pair", "marks", "strengths", "tables", "value_in"),
+    "resolve": ("Resolve",),
+    "scoring": ("ChoiceNeeded", "final_scores"),
+    "state": ("Contract", "Dividend", "Holding", "Item", "Loan", "Result", "State", "setup", "standard_supply"),
+    "turns": ("Action", "Divest", "Illegal", "Invest", "MakeContract", "Spot", "apply", "to_move"),
+}
+_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
+
+__all__ = ["RULEBOOK", "Params", "params", *sorted(_HOME)]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{_HOME[name]}"), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from fractions import Fraction
+from typing import Mapping
 
 from pnp.rules.base import Event
 from pnp.rules.forex.board import value_in
@@ -22,9 +23,12 @@ from pnp.rules.forex.turns import Action, Divest, Invest, MakeContract, Spot, ap
 WEIGHTS = {"resolve": 4, "contract": 3, "invest": 2, "divest": 1}
 
 
-def random_turn(state: State, p: Params, rng: random.Random) -> tuple[tuple[Action, ...], State, list[Event]]:
+def random_turn(
+    state: State, p: Params, rng: random.Random, weights: Mapping[str, int] = WEIGHTS
+) -> tuple[tuple[Action, ...], State, list[Event]]:
     """One legal turn of the player to move (a random one before the first turn): its
-    actions, the state after it and its events."""
+    actions, the state after it and its events. `weights` favour some actions (a low
+    `resolve` weight makes long games)."""
     player = state.players[state.to_move] if state.to_move is not None else rng.choice(state.players)
     actions: list[Action] = []
     events: list[Event] = []
@@ -34,7 +38,7 @@ def random_turn(state: State, p: Params, rng: random.Random) -> tuple[tuple[Acti
         actions.append(spot)
         events += more
     kinds = [k for k in WEIGHTS if _possible(state, p, player, k)]
-    kind = rng.choices(kinds, [WEIGHTS[k] for k in kinds])[0]
+    kind = rng.choices(kinds, [weights[k] for k in kinds])[0]
     action = _ACTIONS[kind](state, p, rng, player)
     while True:
         try:
@@ -45,11 +49,13 @@ def random_turn(state: State, p: Params, rng: random.Random) -> tuple[tuple[Acti
     return tuple(actions) + (action,), state, events + more
 
 
-def random_game(p: Params, players: tuple[str, ...], rng: random.Random, max_turns: int = 1000) -> list[tuple[Action, ...]]:
+def random_game(
+    p: Params, players: tuple[str, ...], rng: random.Random, weights: Mapping[str, int] = WEIGHTS, max_turns: int = 5000
+) -> list[tuple[Action, ...]]:
     """The turns of a whole random game (it ends well before `max_turns` in practice)."""
     state, turns = setup(p, players), []
     while not state.over and len(turns) < max_turns:
-        actions, state, _ = random_turn(state, p, rng)
+        actions, state, _ = random_turn(state, p, rng, weights)
         turns.append(actions)
     return turns
 

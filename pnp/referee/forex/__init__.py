@@ -1,0 +1,114 @@
+"""The For-Ex referee: a game record (REFEREE.md, forex) replayed through `pnp.rules.forex`.
+
+A record lists `turns`; each names its `player` and exactly one action — `contract`, `invest`,
+`divest` or `resolve` — optionally preceded by a `spot` (`reading` says how each is read).
+
+The end of the game. After the last dividend there are no more turns (FOREX-10.5.5): the
+`resolve` that pays the last dividend also resolves the rest of the queue, front to back
+(Loans created meanwhile included), reporting each item as events, and then scores the game.
+Every choice those resolutions need is written on that one turn: `strengthen: X` for a tie
+after the dividend, `strongest: X` when the final strongest currency is tied (FOREX-12.1: the
+player whose Resolve ended the game picks), and, with `voluntary_default`, `default: [B]` for
+the contracts whose owners default although they could pay. The same holds for the turn whose
+Loan bankrupts its owner. A tie the record leaves unbroken is a record error (exit 2) naming
+the tied currencies; a pick outside the tie is a violation. A turn after the end is a
+violation of FOREX-11.1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pnp.errors import RecordError
+from pnp.referee import record as records
+from pnp.referee.forex import reading
+from pnp.referee.forex.reading import Turn
+from pnp.referee.forex.writing import record_text, starter
+from pnp.referee.replay import Step, StepViolation
+from pnp.rules import forex as engine
+from pnp.rules.base import Event, Violation
+from pnp.rules.forex.params import as_number
+from pnp.rules.forex.resolve import queue_text
+from pnp.spec.model import Game
+
+KEYS = ("turns",)
+
+__all__ = ["KEYS", "Play", "apply", "record_text", "setup", "starter", "state_json", "steps"]
+
+
+@dataclass(frozen=True)
+class Play:
+    """What the replay loop carries from step to step: the parameters and the position."""
+
+    params: engine.Params
+    state: engine.State
+
+
+def steps(record: records.Record, game: Game) -> list[Step]:
+    """One step per turn: its spot, if any, then its action."""
+    turns = reading.turns(record, reading.params(record, game))
+    return [Step(records.where(("turns", t.index)), record.line(("turns", t.index)), t) for t in turns]
+
+
+def setup(record: records.Record, game: Game) -> tuple[Play, list[Event]]:
+    """The standard setup (FOREX-4) with the record's `start` laid over it."""
+    p = reading.params(record, game)
+    state = engine.setup(p, record.players, **reading.start(record, p))
+    counts = ", ".join(f"{c} {n}" for c, n in zip(p.currencies, state.supply))
+    return Play(p, state), [
+        Event("FOREX-4.3", f"{len(state.players)} players; {sum(state.supply)} certificates in the supply ({counts})"),
+        Event("FOREX-4.4", f"contract display {', '.join(state.display(p)) or 'empty'}; queue {queue_text(state)}"),
+    ]
+
+
+def apply(play: Play, step: Step) -> tuple[Play, list[Event]]:
+    """The turn's spot (if any), then its action; a violation names the part that broke."""
+    turn: Turn = step.action
+    base = ("turns", turn.index)
+    state, events = play.state, []
+    for part, action in (("spot", turn.spot), (turn.kind, turn.action)):
+        if action is None:
+            continue
+        try:
+            state, more = engine.apply(state, action, play.params)
+        except engine.ChoiceNeeded as choice:
+            message = (f"{choice.message} ({choice.rule}): write `{choice.what}: {choice.options[0]}` "
+                       f"or another of {', '.join(choice.options)}")
+            raise RecordError([turn.record.issue(base + (part,), message)]) from None
+        except Violation as violation:
+            path = _violation_path(base, part, violation)
+            line = turn.record.line(path)
+            raise StepViolation(violation, records.where(path), line, Play(play.params, state), events) from None
+        events += more
+    return Play(play.params, state), events
+
+
+def _violation_path(base: tuple, part: str, violation: Violation) -> tuple:
+    if violation.rule == "FOREX-5.3":  # not this player's turn
+        return base + ("player",)
+    if violation.rule == "FOREX-11.1":  # no turn at all after the end
+        return base
+    return base + (part,) + getattr(violation, "part", ())
+
+
+def state_json(play: Play) -> dict[str, Any]:
+    """REFEREE.md: pairs, players, supply, queue, strength; over, scores and winners."""
+    p, state = play.params, play.state
+    answer: dict[str, Any] = {
+        "pairs": {pair.key: {"stronger": pair.stronger, "position": pair.position,
+                             "rate": as_number(p.rate(pair.position))} for pair in state.pairs},
+        "players": {
+            name: {"money": {c: as_number(h.money[i]) for i, c in enumerate(p.currencies)},
+                   "certificates": {c: h.certificates[i] for i, c in enumerate(p.currencies)}}
+            for name, h in zip(state.players, state.holdings)
+        },
+        "supply": dict(zip(p.currencies, state.supply)),
+        "queue": [item.label() for item in state.queue],
+        "strength": engine.strengths(state.pairs, p),
+        "over": state.over,
+    }
+    if state.result is not None:
+        answer["scores"] = {name: as_number(score) for name, score in zip(state.players, state.result.scores)}
+        answer["winners"] = list(state.result.winners)
+    return answer

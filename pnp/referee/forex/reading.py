@@ -1,0 +1,277 @@
+"""Reading the For-Ex part of a game record: the turns and the `start` position.
+
+Everything is checked against the spec (currencies, contract sets, the rate track) and every
+problem is collected with its file:line:col before anything is replayed (REFEREE.md). Amounts
+are exact: 4.5, or "1/3" as text where the `any_one` spot rule makes thirds. In `start`,
+whatever is left out stays as in the standard setup: a player's money in a currency not named
+stays 2 (`start_money`), pairs not named keep their start box, and without `supply` the
+certificates players hold come out of the standard supply.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from pnp.errors import RecordError
+from pnp.referee.fields import Reader
+from pnp.referee.record import Record
+from pnp.rules import forex as engine
+from pnp.spec.model import Game
+
+ACTIONS = ("contract", "invest", "divest", "resolve")
+_DIVIDEND = re.compile(r"^dividend (\d+)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of the record: its optional spot, then its one action (`kind` is its key)."""
+
+    index: int
+    kind: str  # contract, invest, divest or resolve
+    spot: engine.Spot | None
+    action: engine.Action
+    record: Record = field(repr=False, compare=False)  # to locate a violation inside the turn
+
+
+def params(record: Record, game: Game) -> engine.Params:
+    """The record's options on the spec; a `start_pairs` option is checked against this game."""
+    if "start_pairs" in record.options:
+        try:
+            engine.RULEBOOK.option("start_pairs").check(dict(record.options["start_pairs"]), game)
+        except ValueError as error:
+            raise RecordError([record.issue(("options", "start_pairs"), f"{error} (FOREX-2.3)")]) from None
+    return engine.params(game, record.options)
+
+
+def turns(record: Record, p: engine.Params) -> list[Turn]:
+    """Every turn, read and checked against the spec's currencies and contract sets."""
+    reader, found = Reader(record), []
+    for index, _ in enumerate(reader.sequence(("turns",))):
+        base = ("turns", index)
+        raw = reader.mapping(base, ("player", "spot") + ACTIONS)
+        if not isinstance(reader.get(base), dict):
+            continue
+        player = reader.player(base + ("player",), raw.get("player")) if "player" in raw else None
+        if "player" not in raw:
+            reader.fail(base, 'missing "player"')
+        kinds = [key for key in ACTIONS if key in raw]
+        if len(kinds) != 1:
+            reader.fail(base, f"a turn has exactly one action ({', '.join(ACTIONS)}), this one has "
+                        f"{len(kinds) and ', '.join(kinds) or 'none'} (FOREX-5.2)")
+            continue
+        spot = _spot(reader, base + ("spot",), player or "", p) if "spot" in raw else None
+        action = _ACTION_READERS[kinds[0]](reader, base + (kinds[0],), player or "", p)
+        found.append(Turn(index, kinds[0], spot, action, record))
+    reader.done()
+    return found
+
+
+def start(record: Record, p: engine.Params) -> dict:
+    """The `start` overlays as keyword arguments of `engine.setup` (RecordError if unreadable)."""
+    reader = Reader(record)
+    given = reader.mapping(("start",), ("pairs", "supply", "players", "queue"))
+    money, certificates = _start_players(reader, p)
+    overlays = {
+        "pairs": _start_pairs(reader, p) if "pairs" in given else None,
+        "supply": reader.counts(("start", "supply"), p.currencies, "currency") if "supply" in given else None,
+        "money": money,
+        "certificates": certificates,
+        "queue": _start_queue(reader, p) if "queue" in given else None,
+    }
+    reader.done()
+    return overlays
+
+
+# --- turns ------------------------------------------------------------------------------------
+
+
+def _exact(reader: Reader, path: tuple) -> Fraction:
+    """A non-negative exact amount: 3, 4.5, or "1/3" as text."""
+    value = reader.get(path)
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        amount = Fraction(value) if isinstance(value, str) else Fraction(value).limit_denominator(1000)
+    except (TypeError, ValueError, ZeroDivisionError):
+        reader.fail(path, f"expected an amount such as 3, 4.5 or \"1/3\", got {value!r}")
+        return Fraction(0)
+    if amount < 0:
+        reader.fail(path, f"an amount cannot be negative, got {value}")
+        return Fraction(0)
+    return amount
+
+
+def _one_amount(reader: Reader, path: tuple, p: engine.Params) -> tuple[str, Fraction]:
+    """{GBP: 1} → ("GBP", 1)."""
+    value = reader.mapping(path, required=True)
+    if len(value) != 1:
+        if value or reader.get(path) is not None:
+            reader.fail(path, "expected one currency and its amount, e.g. {GBP: 1}")
+        return ("", Fraction(0))
+    (currency,) = value
+    reader.choice(path + (currency,), currency, p.currencies, "currency", key=True)
+    return str(currency), _exact(reader, path + (currency,))
+
+
+def _currency(reader: Reader, path: tuple, p: engine.Params, *, required: bool = True) -> str:
+    value = reader.get(path)
+    if value is None:
+        if required:
+            reader.fail(path[:-1], f'missing "{path[-1]}"')
+        return ""
+    return reader.choice(path, value, p.currencies, "currency") or ""
+
+
+def _spot(reader: Reader, path: tuple, player: str, p: engine.Params) -> engine.Spot:
+    raw = reader.mapping(path, ("with", "give", "get"), required=True)
+    other = reader.player(path + ("with",), raw.get("with")) if "with" in raw else None
+    if "with" not in raw:
+        reader.fail(path, 'missing "with" (the other player)')
+    return engine.Spot(player, other or "", _one_amount(reader, path + ("give",), p),
+                       _one_amount(reader, path + ("get",), p))
+
+
+def _contract(reader: Reader, path: tuple, player: str, p: engine.Params) -> engine.MakeContract:
+    reader.mapping(path, ("pay", "receive", "amount"), required=True)
+    pay, receive = _currency(reader, path + ("pay",), p), _currency(reader, path + ("receive",), p)
+    if reader.get(path + ("amount",)) is None:
+        reader.fail(path, f'missing "amount" (the amount of the stronger currency, 1 to {p.contract_max})')
+    return engine.MakeContract(player, pay, receive, _exact(reader, path + ("amount",)))
+
+
+def _invest(reader: Reader, path: tuple, player: str, p: engine.Params) -> engine.Invest:
+    if not isinstance(reader.get(path), tuple):
+        reader.fail(path, "expected a list of one or two currencies, in buying order, e.g. [GBP, USD]")
+        return engine.Invest(player, ())
+    codes = reader.sequence(path)
+    return engine.Invest(player, tuple(_currency(reader, path + (i,), p) for i in range(len(codes))))
+
+
+def _divest(reader: Reader, path: tuple, player: str, p: engine.Params) -> engine.Divest:
+    raw = reader.mapping(path, ("currency", "count", "others"), required=True)
+    currency = _currency(reader, path + ("currency",), p)
+    count = reader.count(path + ("count",)) if "count" in raw else 0
+    if "count" not in raw:
+        reader.fail(path, 'missing "count" (how many certificates the active player sells)')
+    others = []
+    for name in reader.mapping(path + ("others",)):
+        if reader.player(path + ("others", name), name, key=True) is not None:
+            others.append((name, reader.count(path + ("others", name))))
+    return engine.Divest(player, currency, count, tuple(others))
+
+
+def _resolve(reader: Reader, path: tuple, player: str, p: engine.Params) -> engine.Resolve:
+    raw = reader.mapping(path, ("strengthen", "strongest", "default"))
+    given = raw.get("default", ())
+    letters = (given,) if isinstance(given, str) else given
+    if not isinstance(letters, tuple):
+        reader.fail(path + ("default",), "expected a contract letter or a list of them, e.g. [B]")
+        letters = ()
+    for i, letter in enumerate(letters):
+        reader.choice(path + ("default",) + ((i,) if isinstance(given, tuple) else ()), letter, p.sets, "contract set")
+    return engine.Resolve(
+        player,
+        strengthen=_currency(reader, path + ("strengthen",), p, required=False) or None,
+        strongest=_currency(reader, path + ("strongest",), p, required=False) or None,
+        default=tuple(str(letter) for letter in letters),
+    )
+
+
+_ACTION_READERS = {"contract": _contract, "invest": _invest, "divest": _divest, "resolve": _resolve}
+
+
+# --- the start position -------------------------------------------------------------------
+
+
+def _start_pairs(reader: Reader, p: engine.Params) -> dict[str, tuple[str, int]]:
+    found = {}
+    for key, entry in reader.mapping(("start", "pairs")).items():
+        path = ("start", "pairs", key)
+        a, _, b = str(key).partition("/")
+        if a not in p.currencies or b not in p.currencies or p.index(a) >= p.index(b):
+            hint = f'"{b}/{a}"' if a in p.currencies and b in p.currencies and a != b else "A/B"
+            reader.fail(path, f'unknown pair "{key}": write {hint} with the currencies in the order '
+                        f"{', '.join(p.currencies)}", key=True)
+            continue
+        raw = reader.mapping(path, ("stronger", "position"), required=True)
+        if raw.get("stronger") not in (a, b):
+            reader.fail(path + ("stronger",), f"stronger must be {a} or {b}, got {raw.get('stronger')!r}")
+            continue
+        position = reader.count(path + ("position",), minimum=1)
+        if position > p.boxes:
+            reader.fail(path + ("position",), f"position must be 1..{p.boxes}, got {position}")
+        found[key] = (raw["stronger"], position)
+    return found
+
+
+def _start_players(reader: Reader, p: engine.Params) -> tuple[dict, dict]:
+    money, certificates = {}, {}
+    for name in reader.mapping(("start", "players")):
+        path = ("start", "players", name)
+        if reader.player(path, name, key=True) is None:
+            continue
+        raw = reader.mapping(path, ("money", "certificates"))
+        money[name] = {}
+        for currency in reader.mapping(path + ("money",)):
+            if reader.choice(path + ("money", currency), currency, p.currencies, "currency", key=True):
+                money[name][currency] = _exact(reader, path + ("money", currency))
+        certificates[name] = reader.counts(path + ("certificates",), p.currencies, "currency") if "certificates" in raw else {}
+    return money, certificates
+
+
+def _start_queue(reader: Reader, p: engine.Params) -> list[engine.Item]:
+    items: list[engine.Item] = []
+    for index, raw in enumerate(reader.sequence(("start", "queue"))):
+        path = ("start", "queue", index)
+        if isinstance(raw, str) and _DIVIDEND.match(raw.strip()):
+            number = int(_DIVIDEND.match(raw.strip()).group(1))
+            if not 1 <= number <= len(p.dividends):
+                reader.fail(path, f"there are dividends 1 to {len(p.dividends)}, not {number}")
+            items.append(engine.Dividend(number))
+        elif isinstance(raw, dict) and ("contract" in raw) != ("loan" in raw):
+            item = _queue_contract(reader, path, p) if "contract" in raw else _queue_loan(reader, path, p)
+            if item is not None:
+                items.append(item)
+        else:
+            reader.fail(path, 'expected "dividend N", {contract: B, owner: Ana, pay: {GBP: 3}, receive: {EUR: 4.5}} '
+                        "or {loan: A, owner: Ben, owe: {GBP: 4}}")
+    return items
+
+
+def _queue_head(reader: Reader, path: tuple, p: engine.Params, kind: str, keys: tuple) -> tuple[str | None, str | None]:
+    raw = reader.mapping(path, (kind, "owner") + keys)
+    for key in ("owner",) + keys:
+        if key not in raw:
+            reader.fail(path, f'missing "{key}"')
+    letter = reader.choice(path + (kind,), raw.get(kind), p.sets, "contract set")
+    owner = reader.player(path + ("owner",), raw.get("owner")) if "owner" in raw else None
+    return letter, owner
+
+
+def _amounts(reader: Reader, path: tuple, p: engine.Params) -> tuple[tuple[str, Fraction], ...]:
+    found = []
+    for currency in reader.mapping(path):
+        if reader.choice(path + (currency,), currency, p.currencies, "currency", key=True):
+            found.append((currency, _exact(reader, path + (currency,))))
+    return tuple(sorted(found, key=lambda part: p.index(part[0])))
+
+
+def _queue_contract(reader: Reader, path: tuple, p: engine.Params) -> engine.Contract | None:
+    letter, owner = _queue_head(reader, path, p, "contract", ("pay", "receive"))
+    pay, receive = _amounts(reader, path + ("pay",), p), _amounts(reader, path + ("receive",), p)
+    for key, terms in (("pay", pay), ("receive", receive)):
+        if len(terms) != 1 and reader.get(path + (key,)) is not None:
+            reader.fail(path + (key,), "expected one currency and its amount, e.g. {GBP: 3}")
+    if letter and owner and len(pay) == 1 and len(receive) == 1:
+        return engine.Contract(letter, owner, pay[0], receive[0])
+    return None
+
+
+def _queue_loan(reader: Reader, path: tuple, p: engine.Params) -> engine.Loan | None:
+    letter, owner = _queue_head(reader, path, p, "loan", ("owe",))
+    owe = _amounts(reader, path + ("owe",), p)
+    if not owe and reader.get(path + ("owe",)) is not None:
+        reader.fail(path + ("owe",), "expected the amounts owed per currency, e.g. {GBP: 4}")
+    return engine.Loan(letter, owner, owe) if letter and owner and owe else None
