@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable, Mapping, Sequence
+
+import yaml
 
 from pnp.errors import PnpError, RecordError
 from pnp.referee.fields import Reader
@@ -249,7 +251,7 @@ def apply(position: Position, step: Step) -> tuple[Position, list[Event]]:
         if not auction.over:
             active = ", ".join(state.players[i].name for i in auction.order if i not in auction.passed)
             raise RecordError([action.record.issue(
-                action.path, f"the {action.code} auction is not over: {active} have not passed; "
+                action.path, key=True, message=f"the {action.code} auction is not over: {active} have not passed; "
                 f"{state.players[auction.to_act].name} bids next")])
         return _settle(position, action.settlement, [])
     state, events = engine.apply(state, action, params)
@@ -343,6 +345,35 @@ def starter(game: Game, players: list[str]) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def record_text(params: engine.Params, players: Sequence[str], actions: Iterable[engine.Action], options: Mapping[str, Any] | None = None) -> str:
+    """A record of a game played through the engine from the standard setup — the inverse
+    of `steps` — for benchmarks and round-trip tests."""
+    rounds: list[dict] = []
+    current: dict | None = None
+    resolved, code = 0, ""
+    for action in actions:
+        if current is None:
+            current = {}
+            rounds.append(current)
+        if isinstance(action, engine.Declare):
+            current.setdefault("declare", {})[action.player] = {k: dict(v) for k, v in (("sell", action.sell), ("buy", action.buy)) if v}
+        elif isinstance(action, engine.Resolve):
+            code = params.companies[resolved % len(params.companies)]
+            resolved += 1
+        elif isinstance(action, engine.Bid):
+            bid = "pass" if action.amount is None else action.amount
+            current.setdefault("auctions", {}).setdefault(code, []).append({action.player: bid})
+        elif isinstance(action, engine.Withdraw):
+            current.setdefault("withdraw", {}).setdefault(code, []).append(action.player)
+        elif isinstance(action, engine.Settle):
+            if action.pairing is not None:
+                current.setdefault("pairing", {})[code] = [vars(pair) for pair in action.pairing]
+            if resolved % len(params.companies) == 0:
+                current = None
+    record = {"game": "bolsa", "players": list(players), "options": dict(options or {}), "rounds": rounds}
+    return yaml.safe_dump(record, sort_keys=False, allow_unicode=True, default_flow_style=None, width=120)
 
 
 _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

@@ -71,9 +71,9 @@ def settle(state: State, pairing: Sequence[Pair] | None, params: Params, events:
     traded = sum((buys if buys is not None else sells or {}).values())
     chosen_buys, chosen_sells = _pairing_totals(state, c, pairing, traded, requested, offered, params)
     if buys is None:
-        buys = _choose(requested, traded, seats, chosen_buys, state, "buys", code)
+        buys = _choose(requested, traded, seats, chosen_buys, "buys", code)
     if sells is None:
-        sells = _choose(offered, traded, seats, chosen_sells, state, "sells", code)
+        sells = _choose(offered, traded, seats, chosen_sells, "sells", code)
     if pairing is not None:
         _check_totals(state, code, buys, chosen_buys, "bought")
         _check_totals(state, code, sells, chosen_sells, "sold")
@@ -157,19 +157,21 @@ def _pairing_totals(
             raise ValueError(f"a pairing moves at least 1 share, got {pair.shares}")
         buys[buyer] = buys.get(buyer, 0) + pair.shares
         sells[seller] = sells.get(seller, 0) + pair.shares
+    for chosen, cards, verb in ((buys, requested, "buying"), (sells, offered, "selling")):
+        for i, n in chosen.items():
+            if n > cards[i]:
+                who = state.players[i].name
+                raise Violation("BOLSA-4.8", f"the pairing has {who} {verb} {n} {code}, but only {cards[i]} are his to trade")
     return buys, sells
 
 
-def _choose(cards: Fills, traded: int, seats: Sequence[int], chosen: Fills | None, state: State, verb: str, code: str) -> Fills:
+def _choose(cards: Fills, traded: int, seats: Sequence[int], chosen: Fills | None, verb: str, code: str) -> Fills:
     """The side with more cards than were traded: the players' choice, else the automatic one
     (seating order from the token holder; later players keep theirs, BOLSA-4.8)."""
     if chosen is None:
         return _allocate(seats, cards, traded)
-    for i, n in chosen.items():
-        if n > cards[i]:
-            raise Violation("BOLSA-4.8", f"the pairing has {state.players[i].name} {verb[:-1]}ing {n} {code}, but only {cards[i]} are his to trade")
     if sum(chosen.values()) != traded:
-        raise Violation("BOLSA-4.8", f"the pairing {verb[:-1]}s {sum(chosen.values())} {code}, but {traded} change hands")
+        raise Violation("BOLSA-4.8", f"the pairing {verb} {sum(chosen.values())} {code}, but {traded} change hands")
     return chosen
 
 
