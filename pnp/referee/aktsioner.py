@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from pnp.errors import Issue, RecordError, SpecError
 from pnp.referee.fields import Reader
@@ -184,14 +184,53 @@ def _line(record: Record, path: tuple) -> int:
     return record.source.position(path, key=True)[0]
 
 
+def record_text(
+    players: Sequence[str],
+    turns: Sequence[Sequence[rules.Action]],
+    *,
+    options: Mapping[str, Any] | None = None,
+    deal: Mapping[str, Sequence[str]] | None = None,
+) -> str:
+    """A record (REFEREE.md) of games played through the engine, e.g. by `playout`."""
+    lines = ["game: aktsioner", f"players: [{', '.join(_yaml_name(name) for name in players)}]"]
+    if options:
+        lines.append("options: {" + ", ".join(f"{key}: {value}" for key, value in options.items()) + "}")
+    if deal is not None:
+        lines.append("deal:")
+        lines += [f"  {_yaml_name(name)}: [{', '.join(_quoted(card) for card in deal[name])}]" for name in players]
+    lines.append("turns:")
+    for actions in turns:
+        parts = []
+        for action in actions:
+            if isinstance(action, rules.Begin):
+                parts.append(f"player: {_yaml_name(action.player)}")
+            elif isinstance(action, rules.Play):
+                parts.append(f"play: {_quoted(str(action))}")
+            else:
+                key = "then" if any(part.startswith("play:") for part in parts) else "trade"
+                parts.append(f"{key}: {_trade_text(action)}")
+        lines.append("  - {" + ", ".join(parts) + "}")
+    return "\n".join(lines) + "\n"
+
+
+def _trade_text(trade: rules.Trade) -> str:
+    sides = [(name, side) for name, side in (("sell", trade.sell), ("buy", trade.buy)) if side]
+    return "{" + ", ".join(f"{name}: {{{', '.join(f'{c}: {n}' for c, n in side)}}}" for name, side in sides) + "}"
+
+
+def _quoted(text: str) -> str:
+    return '"' + text + '"'
+
+
 def _params(record: Record, game: Game) -> rules.Params:
-    try:
-        rules.params(game)
-    except ValueError as error:
-        raise SpecError([Issue("components.yaml", 0, 0, "games.aktsioner", str(error))]) from None
+    """The parameters; a ValueError is the spec's fault if it has no options to blame."""
     try:
         return rules.params(game, record.options)
     except ValueError as error:
+        try:
+            rules.params(game)
+        except ValueError as spec_error:
+            raise SpecError([Issue("components.yaml", 0, 0, "games.aktsioner", str(spec_error))]) from None
         raise RecordError([record.issue(("options",), str(error))]) from None
 
 

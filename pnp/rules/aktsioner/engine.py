@@ -141,7 +141,8 @@ def _trade(params: Params, state: State, trade: Trade) -> tuple[State, list[Even
 def _deal_event(rule: str, player: str, verb: str, count: int, colour: str, price: int, cash: Number) -> Event:
     total = count * price
     text = f"{player} {verb} {count} {colour} at {price} = {total}: cash {cash}"
-    return Event(rule, text, {"player": player, "colour": colour, "amount": total if verb == "sells" else -total})
+    sign = 1 if verb == "sells" else -1
+    return Event(rule, text, {"player": player, "colour": colour, "amount": sign * total, "shares": -sign * count})
 
 
 # --- stage 2 ------------------------------------------------------------------------------
@@ -333,7 +334,7 @@ def _final_events(params: Params, state: State) -> list[Event]:
         account = state.accounts[seat]
         parts = [f"{n} {colour} × {price}" for n, colour, price in zip(account.shares, params.colours, state.prices) if n]
         text = f"{name}: {' + '.join([*parts, f'cash {account.cash}'])} = {capital(params, state, seat)}"
-        events.append(Event("AKT-9.2", text, {"player": name, "amount": capital(params, state, seat)}))
+        events.append(Event("AKT-9.2", text, {"player": name, "capital": capital(params, state, seat)}))
     best = winners(final_scores(params, state))
     events.append(Event("AKT-9.3", f"{' and '.join(best)} win{'s' if len(best) == 1 else ''}", {"winners": best}))
     return events
