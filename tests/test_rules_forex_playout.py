@@ -72,11 +72,14 @@ def test_random_games_keep_the_invariants_to_the_end(game, rng, count, options):
     turns = 0
     while not state.over:
         mover = forex.to_move(state)
-        actions, state, events = random_turn(state, p, rng)
-        turns += 1
+        actions, after, events = random_turn(state, p, rng)
         assert mover in (None, actions[-1].player)
         assert events and all(event.rule.startswith("FOREX-") for event in events)
-        check_invariants(state, p)
+        for action in actions:  # step by step: the spot, then the action
+            state, _ = forex.apply(state, action, p)
+            check_invariants(state, p)
+        assert state == after
+        turns += 1
         assert turns < 2000
     result = state.result
     assert len(result.scores) == count and result.winners

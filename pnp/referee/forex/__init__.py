@@ -2,6 +2,9 @@
 
 A record lists `turns`; each names its `player` and exactly one action — `contract`, `invest`,
 `divest` or `resolve` — optionally preceded by a `spot` (`reading` says how each is read).
+A turn is one step of the replay (`checked` counts turns); a violation's `at` names the part
+that broke it: `turns[3].player` (out of turn), `turns[3].spot`, `turns[3].invest[1]`,
+`turns[3].divest.others.Ben`, or `turns[3]` for a turn after the end.
 
 The end of the game. After the last dividend there are no more turns (FOREX-10.5.5): the
 `resolve` that pays the last dividend also resolves the rest of the queue, front to back
