@@ -145,6 +145,4 @@ def marks(game: Game) -> dict[str, Marks]:
     found: dict[tuple[str, int], list[str]] = {}
     for pair in start_pairs(p):
         found.setdefault((pair.stronger, pair.position - 1), []).append(pair.weaker)
-    return {"start_positions": {
-        spot: tuple(sorted(labels, key=p.index)) for spot, labels in sorted(found.items(), key=lambda i: (p.index(i[0][0]), i[0][1]))
-    }}
+    return {"start_positions": {spot: tuple(sorted(labels, key=p.index)) for spot, labels in found.items()}}

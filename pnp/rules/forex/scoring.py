@@ -80,37 +80,37 @@ def convert(state: State, p: Params, player: str, target: str) -> tuple[Fraction
 def final_scores(state: State, p: Params, choice: str | None, chooser: str) -> tuple[State, list[Event]]:
     """Score the game (FOREX-12) and return the finished state with its `result`."""
     target, event = strongest(state, p, choice, chooser)
-    events = [event]
-    scores = []
+    events, scores = [event], []
     for player in state.players:
         score, working = convert(state, p, player, target)
         events.append(Event("FOREX-12.2", f"{player}: {working}", {"player": player, "score": score}))
         if player == state.bankrupt and p.bankrupt_player == "last":
-            events.append(Event("FOREX-12.4", f"{player} is bankrupt: scores 0 and ranks last (would have {show(score)} {target})"))
+            events.append(Event("FOREX-12.4", f"{player} is bankrupt: scores 0 and ranks last "
+                                f"(would have {show(score)} {target})"))
             score = Fraction(0)
         scores.append(score)
-    contenders = [i for i, name in enumerate(state.players) if not (name == state.bankrupt and p.bankrupt_player == "last")]
-    best = max(scores[i] for i in contenders)
-    top = [i for i in contenders if scores[i] == best]
-    events.append(_winners_event(state, p, target, top, best))
-    certs = {i: state.holdings[i].certificates[p.index(target)] for i in top}
-    winners = tuple(state.players[i] for i in top if certs[i] == max(certs.values()))
-    return replace(state, result=Result(target, tuple(scores), winners)), events
+    winners, event = _winners(state, p, target, scores)
+    return replace(state, result=Result(target, tuple(scores), winners)), events + [event]
 
 
-def _winners_event(state: State, p: Params, target: str, top: list[int], best: Fraction) -> Event:
-    names = [state.players[i] for i in top]
+def _winners(state: State, p: Params, target: str, scores: list[Fraction]) -> tuple[tuple[str, ...], Event]:
+    """FOREX-12.3: most money; then most certificates of the strongest; then shared. Under
+    `bankrupt_player = last` the bankrupt player cannot win (FOREX-12.4)."""
+    can_win = [n for n in state.players if not (n == state.bankrupt and p.bankrupt_player == "last")]
+    best = max(scores[state.seat(n)] for n in can_win)
+    top = [n for n in can_win if scores[state.seat(n)] == best]
     if len(top) == 1:
-        return Event("FOREX-12.3", f"winner: {names[0]} with {show(best)} {target}")
-    certs = {state.players[i]: state.holdings[i].certificates[p.index(target)] for i in top}
-    most = max(certs.values())
-    winners = [n for n in names if certs[n] == most]
-    held = ", ".join(f"{n} {certs[n]}" for n in names)
+        return tuple(top), Event("FOREX-12.3", f"winner: {top[0]} with {show(best)} {target}")
+    certs = {n: state.holding(n).certificates[p.index(target)] for n in top}
+    winners = tuple(n for n in top if certs[n] == max(certs.values()))
+    held = ", ".join(f"{n} {certs[n]}" for n in top)
     if len(winners) == 1:
-        return Event("FOREX-12.3", f"{' and '.join(names)} tie at {show(best)} {target}; {winners[0]} holds the most "
-                     f"{target} certificates ({held}) and wins")
-    return Event("FOREX-12.3", f"{' and '.join(winners)} tie at {show(best)} {target} with as many {target} "
-                 f"certificates ({held}): they share the win")
+        text = (f"{' and '.join(top)} tie at {show(best)} {target}; {winners[0]} holds the most {target} "
+                f"certificates ({held}) and wins")
+    else:
+        text = (f"{' and '.join(winners)} tie at {show(best)} {target} with as many {target} certificates ({held}): "
+                "they share the win")
+    return winners, Event("FOREX-12.3", text)
 
 
 def _approx(value: Fraction) -> str:
