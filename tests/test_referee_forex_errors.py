@@ -238,3 +238,26 @@ def test_the_referee_never_imports_the_rendering_stack(tmp_path):
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert result.stdout.strip().splitlines()[-1] == "0 []"
     assert "pnp.referee.forex" not in result.stderr
+
+
+def test_house_rules_in_the_record_reach_the_engine(tmp_path, capsys):
+    """`options: {voluntary_default: true, dividends: [1, 5]}`: Ana defaults on purpose
+    (`default: A`, one letter), then two dividends are all there are."""
+    code, answer, _ = check(tmp_path, capsys, """\
+        options: {voluntary_default: true, dividends: [1, 5]}
+        start:
+          players:
+            Ana: {certificates: {USD: 1}}
+          queue: [{contract: A, owner: Ana, pay: {GBP: 1}, receive: {EUR: 1}}, dividend 2]
+        turns:
+          - player: Ben
+            resolve: {default: A}
+          - player: Cris
+            resolve: {}
+        """)
+    assert code == 0, answer["violation"]
+    state = answer["state"]
+    assert state["players"]["Ana"]["money"]["GBP"] == 0  # the 2 GBP Loan, paid in the final resolution
+    assert state["players"]["Ana"]["money"]["USD"] == 2 + 5 and state["players"]["Ana"]["money"]["EUR"] == 3
+    assert any(e["text"].startswith("contract A: Ana defaults by choice") for e in answer["events"])
+    assert state["over"] is True and state["queue"] == []
