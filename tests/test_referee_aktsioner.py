@@ -187,8 +187,10 @@ def test_starter_record_checks_clean(tmp_path, capsys):
     assert main(["referee", "check", str(path), "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert list(answer["state"]["players"]) == ["Ana", "Ben", "Cris d'Or"]
-    # uncommenting the example turn gives a legal record too
-    playable = text.replace("# - player:", "- player:").replace("#   play:", "  play:")
+    # uncommenting the example turn (both trades included) gives a legal record too
+    playable = text.replace("# - player:", "- player:")
+    for key in ("trade", "play", "then"):
+        playable = playable.replace(f"#   {key}:", f"  {key}:")
     path.write_text(playable, encoding="utf-8")
     assert main(["referee", "check", str(path)]) == 0
 
@@ -213,3 +215,14 @@ def test_the_referee_never_imports_the_rendering_stack():
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_a_card_face_the_engine_cannot_read_is_a_spec_error(tmp_path, capsys):
+    spec = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
+    spec = spec.replace('value: "+40", other: "−50"', 'value: "+40", other: "minus 50"', 1)
+    (tmp_path / "spec.yaml").write_text(spec, encoding="utf-8")
+    (tmp_path / "game.yaml").write_text(HEAD, encoding="utf-8")
+    status = main(["referee", "check", str(tmp_path / "game.yaml"), "--spec", str(tmp_path / "spec.yaml")])
+    err = capsys.readouterr().err
+    assert status == 2 and "Traceback" not in err
+    assert 'small_cards: cannot read the card "+40" / "minus 50" as numbers' in err

@@ -7,7 +7,8 @@ stage that breaks the rule, e.g. `turns[3].play`.
 
 Reading `start`: an omitted price is the start price; an omitted player, or an omitted `cash`
 or `shares` of a player, is the standard setup; a given `shares` mapping is the player's whole
-holding (colours not named hold 0).
+holding (colours not named hold 0). Without `start`, a `deal` is a fresh deal (exactly the
+formula's cards each); with one, it is the hands at that position (at most that many).
 """
 
 from __future__ import annotations
@@ -117,7 +118,8 @@ def steps(record: Record, game: Game) -> list[Step]:
 
 def _trade(reader: Reader, path: tuple, colours: tuple[str, ...]) -> rules.Trade:
     reader.mapping(path, ("sell", "buy"))
-    return rules.Trade.of(reader.counts(path + ("sell",), colours, "colour"), reader.counts(path + ("buy",), colours, "colour"))
+    sell, buy = (reader.counts(path + (side,), colours, "colour") for side in ("sell", "buy"))
+    return rules.Trade.of(sell, buy)
 
 
 def apply(position: Position, step: Step) -> tuple[Position, list[Event]]:
@@ -164,18 +166,18 @@ def starter(game: Game, players: list[str]) -> str:
 # Акционер — game record for `pnp referee check FILE` (format: docs/referee.md)
 game: aktsioner
 players: [{", ".join(_yaml_name(name) for name in players)}]   # seating, clockwise
-options: {{}}    # house rules, e.g. {{formula: 4+6, rounding: down}}; omitted = defaults ({params.formula}, {params.rounding})
+options: {{}}    # house rules, e.g. {{formula: 4+6, rounding: down}} (defaults: {params.formula}, {params.rounding})
 start:
   prices: {{{prices}}}
   players:
 {accounts}
-# deal:          # optional: each player's {params.big} big and {params.small} small cards, then plays must come from the hand
+# deal:          # optional: each player's {params.big} big + {params.small} small cards; plays then come from the hand
 #   {first}: [{example}, ...]
 turns:
 # - player: {first}
-#   trade: {{sell: {{red: 1}}, buy: {{blue: 1}}}}     # stage 1 (optional)
-#   play: "+30 red -60 blue"                       # stage 2: the card, then your choices
-#   then: {{buy: {{blue: 1}}}}                        # stage 3 (optional)
+#   trade: {{sell: {{red: 1}}, buy: {{blue: 1}}}}   # stage 1 (optional)
+#   play: "+30 red -60 blue"                  # stage 2: the card, then your choices
+#   then: {{buy: {{blue: 1}}}}                    # stage 3 (optional)
 """
 
 

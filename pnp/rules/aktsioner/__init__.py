@@ -8,29 +8,18 @@ with `parse_play`) — getting a new state and the events, or a `Violation` citi
 Modules: `rulebook` (house-rule options), `cards` (card effects and notation), `params`
 (options plus the facts of the printed spec), `prices` (new prices, bounds, the penalty per
 share), `state` (the position, setup, the deal), `engine` (turns, trades, card effects,
-compensation and penalties, the end).
+compensation and penalties), `scoring` (the end, match seating), `playout` (random legal
+play for tests and benchmarks).
 """
 
 from __future__ import annotations
 
 from pnp.rules.aktsioner.cards import Card, Effect, NotationError, Play, parse_play
-from pnp.rules.aktsioner.engine import (
-    Action,
-    Begin,
-    Trade,
-    apply,
-    capital,
-    choices,
-    final_scores,
-    legal_plays,
-    match_games,
-    seating,
-    sellable,
-    winners,
-)
+from pnp.rules.aktsioner.engine import Action, Begin, Trade, apply, choices, legal_plays, sellable
 from pnp.rules.aktsioner.params import Params, params
 from pnp.rules.aktsioner.prices import change, penalty_per_share, penalty_table
 from pnp.rules.aktsioner.rulebook import RULEBOOK
+from pnp.rules.aktsioner.scoring import capital, final_scores, match_games, seating, winners
 from pnp.rules.aktsioner.state import Account, DealViolation, State, cards_left, final_round, next_movers, setup
 from pnp.rules.base import Table
 from pnp.spec.model import Game

@@ -12,6 +12,7 @@ from typing import Iterator, Mapping, Union
 from pnp.rules.aktsioner.cards import Effect, Number, Play
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, Params
 from pnp.rules.aktsioner.prices import Change, change
+from pnp.rules.aktsioner.scoring import final_events
 from pnp.rules.aktsioner.state import (
     Account,
     State,
@@ -111,7 +112,7 @@ def _trade(params: Params, state: State, trade: Trade) -> tuple[State, list[Even
     for colour, count in trade.sell:
         if not count:
             continue
-        i, price = params.colours.index(colour), state.prices[params.colours.index(colour)]
+        i, price = params.colours.index(colour), state.price(params, colour)
         if count > shares[i]:
             raise Violation(rule, f"{player} sells {count} {colour} but holds {shares[i]}")
         if stage == 3 and count > shares[i] - bought[i]:
@@ -122,23 +123,23 @@ def _trade(params: Params, state: State, trade: Trade) -> tuple[State, list[Even
             )
         shares[i] -= count
         cash += count * price
-        events.append(_deal_event(rule, player, "sells", count, colour, price, cash))
+        events.append(_trade_event(rule, player, "sells", count, colour, price, cash))
     for colour, count in trade.buy:
         if not count:
             continue
-        i, price = params.colours.index(colour), state.prices[params.colours.index(colour)]
+        i, price = params.colours.index(colour), state.price(params, colour)
         if count * price > cash:
             raise Violation(rule, f"{player} buys {count} {colour} at {price} = {count * price} but has {cash} cash")
         shares[i] += count
         cash -= count * price
         if stage == 1:
             bought[i] += count
-        events.append(_deal_event(rule, player, "buys", count, colour, price, cash))
+        events.append(_trade_event(rule, player, "buys", count, colour, price, cash))
     accounts = _with(state.accounts, turn.mover, Account(cash, tuple(shares)))
     return replace(state, accounts=accounts, turn=replace(turn, bought=tuple(bought))), events
 
 
-def _deal_event(rule: str, player: str, verb: str, count: int, colour: str, price: int, cash: Number) -> Event:
+def _trade_event(rule: str, player: str, verb: str, count: int, colour: str, price: int, cash: Number) -> Event:
     total = count * price
     text = f"{player} {verb} {count} {colour} at {price} = {total}: cash {cash}"
     sign = 1 if verb == "sells" else -1
@@ -157,7 +158,8 @@ def _play(params: Params, state: State, play: Play) -> tuple[State, list[Event]]
         raise Violation("AKT-3.2", f"{player} has already played a card this turn; a turn has exactly one")
     card = params.cards.get(play.card)
     if card is None:
-        raise Violation(deck_rule(params, play.card), f'{player} plays "{play.card}", which is not a card of the deck ({card_list(params)})')
+        message = f'{player} plays "{play.card}", which is not a card of the deck ({card_list(params)})'
+        raise Violation(deck_rule(params, play.card), message)
     _check_held(params, state, mover, play.card)
     _check_choices(params, play)
     changes = [change(card.colour, card.own, state.price(params, card.colour), params)]
@@ -186,7 +188,7 @@ def _play(params: Params, state: State, play: Play) -> tuple[State, list[Event]]
     state, events = eliminate(params, state, events)
     if not any(cards_left(params, state, seat) for seat in active(state)):
         state = replace(state, over=True)
-        events += _final_events(params, state)
+        events += final_events(params, state)
     return state, events
 
 
@@ -202,10 +204,15 @@ def _check_held(params: Params, state: State, seat: int, name: str) -> None:
     deck = params.cards[name].deck
     copies = sum(1 for _, card in state.plays if card == name)
     if copies >= params.copies[name]:
-        raise Violation(DECK_RULES[deck], f'"{name}" is played a {_nth(copies + 1)} time, but the deck has {params.copies[name]}')
+        message = f'"{name}" is played a {_nth(copies + 1)} time, but the deck has {params.copies[name]}'
+        raise Violation(DECK_RULES[deck], message)
     done = played(params, state, seat, deck)
     if done >= params.dealt(deck):
-        raise Violation("AKT-2.3", f"{player} plays a {_nth(done + 1)} {deck_name(deck)} card, but formula {params.formula} deals {params.dealt(deck)}")
+        message = (
+            f"{player} plays a {_nth(done + 1)} {deck_name(deck)} card, "
+            f"but formula {params.formula} deals {params.dealt(deck)}"
+        )
+        raise Violation("AKT-2.3", message)
 
 
 def _check_choices(params: Params, play: Play) -> None:
@@ -242,7 +249,9 @@ def _price_event(item: Change) -> Event:
     return Event("AKT-5.4", f"{text}", data)
 
 
-def _compensate(params: Params, state: State, accounts: list[Account], changes: list[Change], events: list[Event]) -> None:
+def _compensate(
+    params: Params, state: State, accounts: list[Account], changes: list[Change], events: list[Event]
+) -> None:
     """AKT-6.1/6.3: the mover is paid for his own shares the card lowers; AKT-6.2: every holder
     of a colour pushed past the top is paid the excess (AKT-4.5: before any penalty)."""
     mover = state.turn.mover  # type: ignore[union-attr]
@@ -263,11 +272,14 @@ def _compensate(params: Params, state: State, accounts: list[Account], changes: 
             if account.shares[i]:
                 amount = item.overflow * account.shares[i]
                 accounts[seat] = replace(account, cash=account.cash + amount)
-                text = f"{state.players[seat]}: overflow bonus {item.overflow} × {account.shares[i]} {item.colour} = {amount}"
+                held = account.shares[i]
+                text = f"{state.players[seat]}: overflow bonus {item.overflow} × {held} {item.colour} = {amount}"
                 events.append(Event("AKT-6.2", text, _money(state.players[seat], item.colour, amount, "overflow")))
 
 
-def _penalise(params: Params, state: State, accounts: list[Account], changes: list[Change], events: list[Event]) -> None:
+def _penalise(
+    params: Params, state: State, accounts: list[Account], changes: list[Change], events: list[Event]
+) -> None:
     """AKT-7.2 to 7.5: every opponent holding a zeroed colour pays penalty × shares from free
     cash, smallest penalty first; shares he cannot pay for go to the bank."""
     zeroed = [item for item in changes if item.zeroed]
@@ -309,38 +321,7 @@ def _money(player: str, colour: str, amount: Number, kind: str) -> dict:
     return {"player": player, "colour": colour, "amount": amount, "kind": kind}
 
 
-# --- the end ------------------------------------------------------------------------------
-
-
-def capital(params: Params, state: State, seat: int) -> Number:
-    """AKT-9.2: shares at the final prices plus free cash."""
-    account = state.accounts[seat]
-    return sum(n * price for n, price in zip(account.shares, state.prices)) + account.cash
-
-
-def final_scores(params: Params, state: State) -> dict[str, Number]:
-    return {name: capital(params, state, seat) for seat, name in enumerate(state.players)}
-
-
-def winners(scores: Mapping[str, Number]) -> list[str]:
-    """Highest capital wins; equal capital shares the win (AKT-9.3, tiebreak = shared)."""
-    best = max(scores.values())
-    return [name for name, score in scores.items() if score == best]
-
-
-def _final_events(params: Params, state: State) -> list[Event]:
-    events = [Event("AKT-9.1", "every card has been played: the game is over")]
-    for seat, name in enumerate(state.players):
-        account = state.accounts[seat]
-        parts = [f"{n} {colour} × {price}" for n, colour, price in zip(account.shares, params.colours, state.prices) if n]
-        text = f"{name}: {' + '.join([*parts, f'cash {account.cash}'])} = {capital(params, state, seat)}"
-        events.append(Event("AKT-9.2", text, {"player": name, "capital": capital(params, state, seat)}))
-    best = winners(final_scores(params, state))
-    events.append(Event("AKT-9.3", f"{' and '.join(best)} win{'s' if len(best) == 1 else ''}", {"winners": best}))
-    return events
-
-
-# --- legal actions and match play ---------------------------------------------------------
+# --- legal actions ---------------------------------------------------------
 
 
 def legal_plays(params: Params, state: State) -> list[Play]:
@@ -353,10 +334,9 @@ def legal_plays(params: Params, state: State) -> list[Play]:
         names = list(dict.fromkeys(state.hands[seat]))
     else:
         used = [card for _, card in state.plays]
+        quota = {deck: params.dealt(deck) - played(params, state, seat, deck) for deck in DECKS}
         names = [
-            name
-            for name, card in params.cards.items()
-            if used.count(name) < params.copies[name] and played(params, state, seat, card.deck) < params.dealt(card.deck)
+            name for name, card in params.cards.items() if used.count(name) < params.copies[name] and quota[card.deck] > 0
         ]
     return [Play(name, choice) for name in names for choice in choices(params, name)]
 
@@ -382,18 +362,6 @@ def sellable(params: Params, state: State, colour: str) -> int:
         return 0
     i = params.colours.index(colour)
     return state.accounts[turn.mover].shares[i] - (turn.bought[i] if turn.played else 0)
-
-
-def match_games(params: Params, players: int) -> int:
-    """AKT-10.1: how many games a match has (option `match`)."""
-    return {"seed_formula": 2 * (players - 1), "single": 1, "rotation_n": players}[params.match]
-
-
-def seating(players: tuple[str, ...], game: int) -> tuple[str, ...]:
-    """The seating of game `game` (0-based) of a match: rotated one place per game, so a
-    different player moves first — and last (AKT-10.1)."""
-    k = game % len(players)
-    return players[k:] + players[:k]
 
 
 def _with(items: tuple, index: int, value) -> tuple:

@@ -26,7 +26,9 @@ def random_deal(params: Params, players: Sequence[str], rng: random.Random) -> d
     return hands
 
 
-def random_turn(params: Params, state: State, rng: random.Random, trade_rate: float = 0.7) -> tuple[tuple[Action, ...], State, list[Event]]:
+def random_turn(
+    params: Params, state: State, rng: random.Random, trade_rate: float = 0.7
+) -> tuple[tuple[Action, ...], State, list[Event]]:
     """One legal turn: Begin, maybe a stage-1 trade, a card, maybe a stage-3 trade."""
     actions: list[Action] = [Begin(state.players[rng.choice(next_movers(params, state))])]
     events: list[Event] = []

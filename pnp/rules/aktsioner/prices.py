@@ -84,10 +84,9 @@ def penalty_table(params: Params) -> Table:
     Rows are the decreases printed on the cards (10 … 60); columns the prices a decrease on
     the cards can zero (10 … 60).
     """
-    decreases = sorted(
-        {-effect.amount for card in params.cards.values() for effect in (card.own, *card.others) if effect.op == "+" and effect.amount < 0}
-    )
-    deepest = max(decreases, default=0)
+    effects = [effect for card in params.cards.values() for effect in (card.own, *card.others)]
+    decreases = sorted({-effect.amount for effect in effects if effect.op == "+" and effect.amount < 0})
+    deepest, bottom = max(decreases, default=0), params.price_min
     olds = [cell for cell in params.cells if cell - deepest < params.price_min]
     rows = tuple(
         (str(decrease), *(_cell(penalty_per_share(old, decrease, params)) for old in olds)) for decrease in decreases
@@ -95,8 +94,8 @@ def penalty_table(params: Params) -> Table:
     return Table(
         header=("decrease \\ old", *(str(old) for old in olds)),
         rows=rows,
-        caption=f"штраф = снижение + {params.price_min} − цена · penalty = decrease + {params.price_min} − old; "
-        f"{params.price_min} ÷ 2 → {_cell(params.price_min - Fraction(params.price_min, 2))}",
+        caption=f"штраф = снижение + {bottom} − цена · penalty = decrease + {bottom} − old; "
+        f"{bottom} ÷ 2 → {_cell(bottom - Fraction(bottom, 2))}",
     )
 
 

@@ -96,7 +96,8 @@ def _check_formula(params: Params, count: int) -> None:
     for deck in DECKS:
         dealt, size = count * params.dealt(deck), params.deck_size(deck)
         if dealt > size - params.min_undealt:
-            raise Violation("AKT-2.4", _too_many(params, deck, dealt, size, f"formula {params.formula} with {count} players deals"))
+            what = f"formula {params.formula} with {count} players deals"
+            raise Violation("AKT-2.4", _too_many(params, deck, dealt, size, what))
 
 
 def _check_deal(params: Params, state: State, complete: bool) -> None:
@@ -105,13 +106,15 @@ def _check_deal(params: Params, state: State, complete: bool) -> None:
         for deck in DECKS:
             held, allowed = sum(params.cards[card].deck == deck for card in hand), params.dealt(deck)
             if held > allowed or (complete and held != allowed):
-                raise DealViolation("AKT-2.3", f"{name} is dealt {held} {deck_name(deck)} cards; formula {params.formula} deals {allowed}")
+                message = f"{name} is dealt {held} {deck_name(deck)} cards; formula {params.formula} deals {allowed}"
+                raise DealViolation("AKT-2.3", message)
         for card in hand:
             counts[card] = counts.get(card, 0) + 1
     for card, count in counts.items():
         if count > params.copies[card]:
             deck = params.cards[card].deck
-            raise DealViolation(DECK_RULES[deck], f'"{card}" is dealt {count} times; the {deck_name(deck)} deck has {params.copies[card]}')
+            message = f'"{card}" is dealt {count} times; the {deck_name(deck)} deck has {params.copies[card]}'
+            raise DealViolation(DECK_RULES[deck], message)
     for deck in DECKS:
         dealt = sum(n for card, n in counts.items() if params.cards[card].deck == deck)
         size = params.deck_size(deck)
@@ -120,13 +123,15 @@ def _check_deal(params: Params, state: State, complete: bool) -> None:
 
 
 def _too_many(params: Params, deck: str, dealt: int, size: int, what: str) -> str:
-    return f"{what} {dealt} {deck_name(deck)} cards, but at least {params.min_undealt} of the {size} must stay undealt (min_undealt)"
+    kept = f"at least {params.min_undealt} of the {size} must stay undealt (min_undealt)"
+    return f"{what} {dealt} {deck_name(deck)} cards, but {kept}"
 
 
 def _hand(params: Params, hand: Sequence[str], player: str) -> tuple[str, ...]:
     for card in hand:
         if card not in params.cards:
-            raise DealViolation(deck_rule(params, card), f'{player} is dealt "{card}", which is not a card of the deck ({card_list(params)})')
+            message = f'{player} is dealt "{card}", which is not a card of the deck ({card_list(params)})'
+            raise DealViolation(deck_rule(params, card), message)
     order = list(params.cards)
     return tuple(sorted(hand, key=order.index))
 
@@ -211,5 +216,7 @@ def eliminate(params: Params, state: State, events: list[Event]) -> tuple[State,
         if not any(state.accounts[seat].shares) and state.accounts[seat].cash < cheapest
     }
     for seat in sorted(broke):
-        events.append(Event("AKT-A11", f"{state.players[seat]} has no shares and {state.accounts[seat].cash} cash (< {cheapest}): out of the game", {"player": state.players[seat]}))
+        name, cash = state.players[seat], state.accounts[seat].cash
+        text = f"{name} has no shares and {cash} cash (< {cheapest}): out of the game"
+        events.append(Event("AKT-A11", text, {"player": name}))
     return (replace(state, out=state.out | broke) if broke else state), events

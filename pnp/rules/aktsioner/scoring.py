@@ -1,0 +1,50 @@
+"""The end of a game (AKT-9) and match play (AKT-10): capital, winners, seating per game."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from pnp.rules.aktsioner.cards import Number
+from pnp.rules.aktsioner.params import Params
+from pnp.rules.aktsioner.state import State
+from pnp.rules.base import Event
+
+
+def capital(params: Params, state: State, seat: int) -> Number:
+    """AKT-9.2: shares at the final prices plus free cash."""
+    account = state.accounts[seat]
+    return sum(n * price for n, price in zip(account.shares, state.prices)) + account.cash
+
+
+def final_scores(params: Params, state: State) -> dict[str, Number]:
+    return {name: capital(params, state, seat) for seat, name in enumerate(state.players)}
+
+
+def winners(scores: Mapping[str, Number]) -> list[str]:
+    """Highest capital wins; equal capital shares the win (AKT-9.3, tiebreak = shared)."""
+    best = max(scores.values())
+    return [name for name, score in scores.items() if score == best]
+
+
+def final_events(params: Params, state: State) -> list[Event]:
+    events = [Event("AKT-9.1", "every card has been played: the game is over")]
+    for seat, name in enumerate(state.players):
+        account = state.accounts[seat]
+        parts = [f"{n} {colour} × {price}" for n, colour, price in zip(account.shares, params.colours, state.prices) if n]
+        text = f"{name}: {' + '.join([*parts, f'cash {account.cash}'])} = {capital(params, state, seat)}"
+        events.append(Event("AKT-9.2", text, {"player": name, "capital": capital(params, state, seat)}))
+    best = winners(final_scores(params, state))
+    events.append(Event("AKT-9.3", f"{' and '.join(best)} win{'s' if len(best) == 1 else ''}", {"winners": best}))
+    return events
+
+
+def match_games(params: Params, players: int) -> int:
+    """AKT-10.1: how many games a match has (option `match`)."""
+    return {"seed_formula": 2 * (players - 1), "single": 1, "rotation_n": players}[params.match]
+
+
+def seating(players: tuple[str, ...], game: int) -> tuple[str, ...]:
+    """The seating of game `game` (0-based) of a match: rotated one place per game, so a
+    different player moves first — and last (AKT-10.1)."""
+    k = game % len(players)
+    return players[k:] + players[:k]
