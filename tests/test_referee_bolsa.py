@@ -227,6 +227,18 @@ def test_the_starter_record_passes_its_own_check(tmp_path, capsys, players):
     assert all(p["cash"] == 50 and sum(p["shares"].values()) == 5 for p in state["players"].values())
 
 
+def test_the_starters_example_round_is_a_legal_round(tmp_path, capsys):
+    assert main(["referee", "new", "bolsa", "--players", "Ana,Ben,Cris,Dan"]) == 0
+    text = capsys.readouterr().out
+    example = text.split("rounds: []\n", 1)[1]
+    rounds = "\n".join(line[2:] for line in example.splitlines() if line.startswith("#  ") or line.startswith("# -"))
+    (tmp_path / "played.yaml").write_text(text.split("rounds: []", 1)[0] + "rounds:\n" + rounds + "\n", encoding="utf-8")
+    assert main(["referee", "check", str(tmp_path / "played.yaml"), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["checked"] == 3 + 5 + 2 + 1
+    assert answer["state"]["players"]["Ben"]["cash"] == 38 and answer["state"]["prices"]["FER"] == 12
+
+
 def test_the_starter_refuses_a_player_count_the_game_does_not_seat(capsys):
     assert main(["referee", "new", "bolsa", "--players", "Ana,Ben"]) == 1
     assert capsys.readouterr().err.strip() == "BOLSA-1.9: the game is for 3–6 players, not 2"

@@ -224,38 +224,58 @@ def _holdings(read: Reader, companies: tuple[str, ...]) -> dict[str, dict]:
 
 
 def apply(position: Position, step: Step) -> tuple[Position, list[Event]]:
-    params, state, action = position.params, position.state, step.action
+    action = step.action
     if isinstance(action, BringUp):
-        state, events = engine.apply(state, engine.Resolve(), params)
-        auction = state.trade.auction  # type: ignore[union-attr]
-        if auction is not None and not action.bids:
-            first = state.players[auction.to_act].name
-            raise RecordError([action.record.issue(
-                action.path, f"{action.code} goes to auction: add auctions.{action.code} with the bids in order, starting with {first}")])
-        if auction is None and action.bids:
-            raise RecordError([action.record.issue(
-                action.path + ("auctions", action.code), f"{action.code} has no auction this round ({_why(state, params)}): remove these bids")])
-        if auction is not None:
-            return Position(params, state), list(events)
-        return _settle(Position(params, state), action.settlement, list(events))
+        return _bring_up(position, action)
     if isinstance(action, AuctionTurn):
-        trade = state.trade
-        if trade is not None and trade.auction is not None and trade.auction.over:
-            leader = state.players[trade.auction.ranking[0]].name
-            raise RecordError([action.record.issue(
-                action.path, f"the auction already ended ({leader} won at {trade.auction.price(trade.quote)}): remove this bid")])
-        state, events = engine.apply(state, action.bid, params)
-        return Position(params, state), list(events)
+        return _place_bid(position, action)
     if isinstance(action, Finish):
-        auction = state.trade.auction  # type: ignore[union-attr]
-        if not auction.over:
-            active = ", ".join(state.players[i].name for i in auction.order if i not in auction.passed)
-            raise RecordError([action.record.issue(
-                action.path, key=True, message=f"the {action.code} auction is not over: {active} have not passed; "
-                f"{state.players[auction.to_act].name} bids next")])
-        return _settle(position, action.settlement, [])
-    state, events = engine.apply(state, action, params)
-    return Position(params, state), list(events)
+        return _finish(position, action)
+    state, events = engine.apply(position.state, action, position.params)
+    return Position(position.params, state), list(events)
+
+
+def _bring_up(position: Position, action: BringUp) -> tuple[Position, list[Event]]:
+    """Resolve the company; its bids must be in the record exactly when an auction is due."""
+    params = position.params
+    state, events = engine.apply(position.state, engine.Resolve(), params)
+    auction = state.trade.auction  # type: ignore[union-attr]
+    code = action.code
+    if auction is not None and not action.bids:
+        first = state.players[auction.to_act].name
+        raise _unreadable(action.record, action.path,
+                          f"{code} goes to auction: add auctions.{code} with the bids in order, starting with {first}")
+    if auction is None and action.bids:
+        raise _unreadable(action.record, action.path + ("auctions", code),
+                          f"{code} has no auction this round ({_why(state, params)}): remove these bids")
+    if auction is not None:
+        return Position(params, state), list(events)
+    return _settle(Position(params, state), action.settlement, list(events))
+
+
+def _place_bid(position: Position, action: AuctionTurn) -> tuple[Position, list[Event]]:
+    trade = position.state.trade
+    if trade is not None and trade.auction is not None and trade.auction.over:
+        leader = position.state.players[trade.auction.ranking[0]].name
+        price = trade.auction.price(trade.quote)
+        raise _unreadable(action.record, action.path,
+                          f"the auction already ended ({leader} won at {price}): remove this bid")
+    state, events = engine.apply(position.state, action.bid, position.params)
+    return Position(position.params, state), list(events)
+
+
+def _finish(position: Position, action: Finish) -> tuple[Position, list[Event]]:
+    players, auction = position.state.players, position.state.trade.auction  # type: ignore[union-attr]
+    if not auction.over:
+        active = ", ".join(players[i].name for i in auction.order if i not in auction.passed)
+        raise _unreadable(action.record, action.path, f"the {action.code} auction is not over: {active} have not "
+                          f"passed; {players[auction.to_act].name} bids next", key=True)
+    return _settle(position, action.settlement, [])
+
+
+def _unreadable(record: Record, path: tuple, message: str, *, key: bool = False) -> RecordError:
+    """What only replay reveals about the record itself (bids missing or extra): exit 2."""
+    return RecordError([record.issue(path, message, key=key)])
 
 
 def _settle(position: Position, settlement: Settlement, events: list[Event]) -> tuple[Position, list[Event]]:
@@ -295,7 +315,8 @@ def state_json(position: Position) -> dict[str, Any]:
         },
     }
     if state.over:
-        answer.update(over=True, scores=engine.final_scores(state, params), winners=list(engine.winners(state, params)))
+        scores, winners = engine.final_scores(state, params), engine.winners(state, params)
+        answer.update(over=True, scores=scores, winners=list(winners))
     return answer
 
 
@@ -325,29 +346,41 @@ def starter(game: Game, players: list[str]) -> str:
         "options: {}",
         "start:                       # the standard setup (BOLSA-2)",
         "  round: 1",
-        f"  token: {_scalar(players[0])}                 # holder of the auction-order token",
+        f"  token: {_scalar(players[0])}   # holder of the auction-order token",
         f"  prices: {per_company(state.prices)}",
         "  players:                   # owned = zone 1, orders = zone 2",
     ]
     for p in state.players:
-        lines.append(f"    {_scalar(p.name)}: {{cash: {p.cash}, owned: {per_company(z.owned for z in p.zones)}, "
-                     f"orders: {per_company(z.orders for z in p.zones)}}}")
-    first, second = _scalar(players[0]), _scalar(players[1])
+        lines += [
+            f"    {_scalar(p.name)}:",
+            f"      cash: {p.cash}",
+            f"      owned: {per_company(z.owned for z in p.zones)}",
+            f"      orders: {per_company(z.orders for z in p.zones)}",
+        ]
+    first, second, third = (_scalar(name) for name in players[:3])
+    code, bid = codes[-1], params.start_quote + 2
     lines += [
         "rounds: []",
-        "# Replace [] with one entry per round:",
+        "# Replace [] with one entry per round, e.g.:",
         "# - declare:                 # sealed declarations; a player left out declares nothing",
-        f"#     {first}: {{sell: {{{codes[1]}: 1}}, buy: {{{codes[2]}: 2}}}}",
+        f"#     {first}: {{sell: {{{code}: 1}}}}",
+        f"#     {second}: {{buy: {{{code}: 2}}}}",
+        f"#     {third}: {{buy: {{{code}: 1}}}}",
         "#   auctions:                # each auctioned company's bids, in bidding order",
-        f"#     {codes[2]}: [{{{first}: 12}}, {{{second}: pass}}]",
+        f"#     {code}: [{{{second}: {bid}}}, {{{third}: pass}}]",
         "#   pairing:                 # optional: who buys from whom (BOLSA-4.8)",
-        f"#     {codes[2]}: [{{buyer: {first}, seller: {second}, shares: 1}}]",
+        f"#     {code}: [{{buyer: {second}, seller: {first}, shares: 1}}]",
         "",
     ]
     return "\n".join(lines)
 
 
-def record_text(params: engine.Params, players: Sequence[str], actions: Iterable[engine.Action], options: Mapping[str, Any] | None = None) -> str:
+def record_text(
+    params: engine.Params,
+    players: Sequence[str],
+    actions: Iterable[engine.Action],
+    options: Mapping[str, Any] | None = None,
+) -> str:
     """A record of a game played through the engine from the standard setup — the inverse
     of `steps` — for benchmarks and round-trip tests."""
     rounds: list[dict] = []
@@ -358,7 +391,8 @@ def record_text(params: engine.Params, players: Sequence[str], actions: Iterable
             current = {}
             rounds.append(current)
         if isinstance(action, engine.Declare):
-            current.setdefault("declare", {})[action.player] = {k: dict(v) for k, v in (("sell", action.sell), ("buy", action.buy)) if v}
+            sides = {"sell": dict(action.sell), "buy": dict(action.buy)}
+            current.setdefault("declare", {})[action.player] = {side: n for side, n in sides.items() if n}
         elif isinstance(action, engine.Resolve):
             code = params.companies[resolved % len(params.companies)]
             resolved += 1

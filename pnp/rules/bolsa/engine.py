@@ -55,11 +55,13 @@ class Start:
 def check_players(params: Params, count: int) -> None:
     """BOLSA-1.9: 3–6 players, and 3 cards of each company for each of them."""
     if not params.min_players <= count <= params.max_players:
-        raise Violation("BOLSA-1.9", f"the game is for {params.min_players}–{params.max_players} players, not {count}")
+        seats = f"{params.min_players}–{params.max_players}"
+        raise Violation("BOLSA-1.9", f"the game is for {seats} players, not {count}")
     if count * CARDS_EACH > params.deck_per_company:
         raise Violation(
             "BOLSA-1.9",
-            f"{count} players need {count * CARDS_EACH} cards of each company, but the deck has {params.deck_per_company}",
+            f"{count} players need {count * CARDS_EACH} cards of each company, "
+            f"but the deck has {params.deck_per_company}",
         )
 
 
@@ -135,7 +137,7 @@ def apply(state: State, action: Action, params: Params) -> tuple[State, tuple[Ev
 
 
 def _declare(state: State, action: Declare, params: Params, events: Events) -> State:
-    name = action.player
+    name, codes = action.player, params.companies
     i = state.index(name)
     if state.phase != DECLARE:
         raise Violation("BOLSA-3.2.7", f"{name} declares after the trade phase of round {state.round} began")
@@ -145,17 +147,16 @@ def _declare(state: State, action: Declare, params: Params, events: Events) -> S
     sell, buy = _counts(params, action.sell), _counts(params, action.buy)
     for c, n in sell.items():
         if n > player.zones[c].owned:
-            raise Violation("BOLSA-3.2.2", f"{name} offers {n} {params.companies[c]} but owns {player.zones[c].owned}")
+            raise Violation("BOLSA-3.2.2", f"{name} offers {n} {codes[c]} but owns {player.zones[c].owned}")
     for c, n in buy.items():
         if n > player.zones[c].orders:
-            raise Violation(
-                "BOLSA-3.2.3", f"{name} requests {n} {params.companies[c]} but has {player.zones[c].orders} order cards of it"
-            )
-    both = [params.companies[c] for c in sell if c in buy]
+            orders = player.zones[c].orders
+            raise Violation("BOLSA-3.2.3", f"{name} requests {n} {codes[c]} but has {orders} order cards of it")
+    both = [codes[c] for c in sell if c in buy]
     if both and params.same_company_both_ways == "forbid":
         raise Violation("BOLSA-3.2.6", f"{name} both offers and requests {', '.join(both)} in one round")
     cost = sum(n * state.prices[c] for c, n in buy.items())
-    terms = " + ".join(f"{n} {params.companies[c]} at {state.prices[c]}" for c, n in buy.items())
+    terms = " + ".join(f"{n} {codes[c]} at {state.prices[c]}" for c, n in buy.items())
     if params.declaration_cash_check == "total" and cost > player.cash:
         raise Violation("BOLSA-3.2.5", f"{name} requests {terms} = {cost} but holds {player.cash}")
     zones = list(player.zones)
@@ -166,7 +167,8 @@ def _declare(state: State, action: Declare, params: Params, events: Events) -> S
     if sell:
         events.append(Event("BOLSA-3.2.2", f"{name} offers {_listing(params, sell)} (zone 1 → 3)"))
     if buy:
-        events.append(Event("BOLSA-3.2.3", f"{name} requests {_listing(params, buy)} (zone 2 → 4): {terms} = {cost}, cash {player.cash}"))
+        text = f"{name} requests {_listing(params, buy)} (zone 2 → 4): {terms} = {cost}, cash {player.cash}"
+        events.append(Event("BOLSA-3.2.3", text))
     if not sell and not buy:
         events.append(Event("BOLSA-3.2.4", f"{name} declares nothing"))
     state = state.with_player(i, replace(player, zones=tuple(zones)))
@@ -193,7 +195,9 @@ def _reveal(state: State, params: Params, events: Events) -> State:
                 if k:
                     z = Zones(z.owned + k, z.orders + k, z.offered - k, z.requested - k)
                     player = player.with_zones(c, z)
-                    events.append(Event("BOLSA-3.2.6", f"{player.name}'s {params.companies[c]} offer and request cancel {k} for {k} (3 → 1, 4 → 2)"))
+                    code = params.companies[c]
+                    events.append(Event("BOLSA-3.2.6", f"{player.name}'s {code} offer and request cancel {k} for {k} "
+                                        "(3 → 1, 4 → 2)"))
             state = state.with_player(i, player)
     totals = ", ".join(
         f"{code} {sum(p.zones[c].offered for p in state.players)}/{sum(p.zones[c].requested for p in state.players)}"
@@ -219,8 +223,9 @@ def _resolve(state: State, action: Resolve, params: Params, events: Events) -> S
         wanted = player.zones[c].requested
         if wanted and player.cash < wanted * quote:
             state, withdrawn = withdraw_requests(state, i, c, params)
-            events.append(Event("BOLSA-4.7.1", f"{code}: {player.name} has {player.cash}, less than {wanted} × {quote} = "
-                                f"{wanted * quote}: withdraws all remaining requests ({withdrawn})"))
+            need = f"{wanted} × {quote} = {wanted * quote}"
+            events.append(Event("BOLSA-4.7.1", f"{code}: {player.name} has {player.cash}, less than {need}: "
+                                f"withdraws all remaining requests ({withdrawn})"))
     sellers = [i for i in state.seating() if state.players[i].zones[c].offered]
     buyers = [i for i in state.seating() if state.players[i].zones[c].requested]
     offered = sum(state.players[i].zones[c].offered for i in sellers)
@@ -231,10 +236,13 @@ def _resolve(state: State, action: Resolve, params: Params, events: Events) -> S
     needed = 3 if case == 6 and params.auction_trigger == "literal" else 2  # A2
     if len(excess) >= needed:
         auction = Auction(ascending=case == 5, order=tuple(excess))  # seating order = bidding order (5.2)
-        side = f"{len(buyers)} buyers want {wanted}, {offered} offered" if case == 5 else f"{len(sellers)} sellers offer {offered}, {wanted} wanted"
         names = ", ".join(state.players[i].name for i in excess)
+        if case == 5:
+            text = f"{len(buyers)} buyers want {wanted}, {offered} offered → ascending auction"
+        else:
+            text = f"{len(sellers)} sellers offer {offered}, {wanted} wanted → descending auction"
         rule = "BOLSA-4.5.2" if case == 5 else "BOLSA-4.6.2"
-        events.append(Event(rule, f"{code}: {side} → {'ascending' if case == 5 else 'descending'} auction at {quote}, bidding order {names}"))
+        events.append(Event(rule, f"{code}: {text} at {quote}, bidding order {names}"))
     return replace(state, trade=Trade(c, case, quote, auction))
 
 
@@ -280,7 +288,8 @@ def _bid(state: State, action: Bid, params: Params, events: Events) -> State:
     if i in auction.passed:
         raise Violation(rule, f"{name} already passed in the {code} auction, and a pass is final")
     if i != auction.to_act:
-        raise Violation("BOLSA-5.2", f"{name} bids out of turn in the {code} auction: it is {state.players[auction.to_act].name}'s turn")
+        turn = state.players[auction.to_act].name
+        raise Violation("BOLSA-5.2", f"{name} bids out of turn in the {code} auction: it is {turn}'s turn")
     if action.amount is None:
         auction = replace(auction, passed=auction.passed + (i,))
         events.append(Event(rule, f"{code}: {name} passes"))
@@ -307,7 +316,8 @@ def _check_bid(state: State, params: Params, amount: int, rule: str) -> None:
         if auction.best is not None and amount <= auction.best:
             raise Violation(rule, f"{player.name} bids {amount} on {code}, not above the high bid {auction.best}")
         if params.price_max is not None and amount > params.price_max:
-            raise Violation(rule, f"{player.name} bids {amount} on {code}, above the top of the quote track ({params.price_max})")
+            top = params.price_max
+            raise Violation(rule, f"{player.name} bids {amount} on {code}, above the top of the quote track ({top})")
         wanted = player.zones[trade.company].requested
         if amount * wanted > player.cash:
             raise Violation(rule, f"{player.name} bids {amount} on {code}: {amount} × {wanted} requested = "
@@ -318,7 +328,9 @@ def _check_bid(state: State, params: Params, amount: int, rule: str) -> None:
         if auction.best is not None and amount >= auction.best:
             raise Violation(rule, f"{player.name} bids {amount} on {code}, not below the low bid {auction.best}")
         if amount < params.price_min:
-            raise Violation(rule, f"{player.name} bids {amount} on {code}, below the bottom of the quote track ({params.price_min})")
+            bottom = params.price_min
+            raise Violation(rule, f"{player.name} bids {amount} on {code}, below the bottom of the quote track "
+                            f"({bottom})")
 
 
 def _next_turn(auction: Auction) -> Auction:
@@ -381,4 +393,6 @@ def _prices(state: State, params: Params) -> str:
 
 
 def _bounds(params: Params) -> str:
-    return f"{params.price_min}–{params.price_max}" if params.price_max is not None else f"at least {params.price_min}"
+    if params.price_max is None:
+        return f"at least {params.price_min}"
+    return f"{params.price_min}–{params.price_max}"

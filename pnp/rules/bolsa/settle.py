@@ -8,87 +8,114 @@ trades (BOLSA-4.8, given as `pairing`) or the automatic choice applies.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from pnp.rules.base import Event, Violation
-from pnp.rules.bolsa.model import DECLARE, OVER, Pair, Params, State, Zones
+from pnp.rules.bolsa.model import DECLARE, OVER, Pair, Params, State, Trade, Zones
 
 Fills = dict[int, int]  # player index → shares
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What the rules fix for one company: the price, the next quote (before bounds), and the
+    shares of each buyer and seller when the rules decide them — None for a side whose players
+    choose among themselves who trades (BOLSA-4.8)."""
+
+    price: int
+    quote: int
+    buys: Fills | None = None
+    sells: Fills | None = None
+    buyer_order: tuple[int, ...] = ()  # for automatic pairing: the ranking, else seating order
 
 
 def settle(state: State, pairing: Sequence[Pair] | None, params: Params, events: list[Event]) -> State:
     trade = state.trade
     assert trade is not None
-    c, quote, auction = trade.company, trade.quote, trade.auction
-    code, seats = params.companies[c], state.seating()
-
-    def name(i: int) -> str:
-        return state.players[i].name
-
-    offered, requested = _cards(state, c, "offered"), _cards(state, c, "requested")
-    supply, demand = sum(offered.values()), sum(requested.values())
-    price, new_quote, buyer_order = quote, quote, seats
-    buys: Fills | None = None
-    sells: Fills | None = None
-    if trade.case == 1:
-        events.append(Event("BOLSA-4.1", f"{code}: nothing offered or requested: stays at {quote}"))
-    elif trade.case == 2:
-        new_quote = quote - supply
-        events.append(Event("BOLSA-4.2", f"{code}: {supply} offered, none wanted: {quote} → {_clamp(new_quote, params)}"))
-    elif trade.case == 3:
-        new_quote = quote + demand
-        events.append(Event("BOLSA-4.3", f"{code}: none offered, {demand} wanted: {quote} → {_clamp(new_quote, params)}"))
-    elif trade.case == 4:
-        buys, sells = requested, offered
-        events.append(Event("BOLSA-4.4", f"{code}: {supply} offered, {demand} wanted: all trade at {quote}; quote stays"))
-    elif auction is None and trade.case == 5:  # BOLSA-4.5.1: one buyer takes all that is offered
-        (buyer,) = requested
-        buys, sells, new_quote = {buyer: supply}, offered, quote + demand - supply
-        events.append(Event("BOLSA-4.5.1", f"{code}: {supply} offered, {demand} wanted by {name(buyer)} alone: "
-                            f"{name(buyer)} buys {supply} at {quote}; {demand - supply} unfilled: {quote} → {_clamp(new_quote, params)}"))
-    elif auction is None:  # BOLSA-4.6.1: the seller side sells what is wanted
-        buys, new_quote = requested, quote - (supply - demand)
-        who = ", ".join(name(i) for i in offered)
-        events.append(Event("BOLSA-4.6.1", f"{code}: {supply} offered by {who}, {demand} wanted: {demand} sold at {quote}; "
-                            f"{supply - demand} unsold: {quote} → {_clamp(new_quote, params)}"))
-    else:  # BOLSA-4.5.2 / 4.6.2: the auction's price and ranking decide
-        price = new_quote = auction.price(quote)
-        ranking = [i for i in auction.ranking if (offered if trade.case == 6 else requested).get(i)]
-        if trade.case == 5:
-            state, buys = _allocate_buyers(state, c, ranking, supply, price, params, events)
-            buyer_order = tuple(auction.ranking)
-            requested = _cards(state, c, "requested")
-        else:
-            sells = _allocate(ranking, offered, demand)
-        fills = buys if buys is not None else sells
-        shown = ", ".join(f"{name(i)} {fills.get(i, 0)}" for i in auction.ranking)  # type: ignore[union-attr]
-        events.append(Event("BOLSA-5.6", f"{code}: allocation at {price} in ranking order: {shown}"))
-    if auction is not None:
-        rule = "BOLSA-4.5.2" if trade.case == 5 else "BOLSA-4.6.2"
-        events.append(Event(rule, f"{code}: the quote becomes the auction price: {quote} → {price}"))
-    state = _move_quote(state, c, new_quote, params, events)
-    traded = sum((buys if buys is not None else sells or {}).values())
-    chosen_buys, chosen_sells = _pairing_totals(state, c, pairing, traded, requested, offered, params)
-    if buys is None:
-        buys = _choose(requested, traded, seats, chosen_buys, "buys", code)
-    if sells is None:
-        sells = _choose(offered, traded, seats, chosen_sells, "sells", code)
-    if pairing is not None:
-        _check_totals(state, code, buys, chosen_buys, "bought")
-        _check_totals(state, code, sells, chosen_sells, "sold")
-        transfers = [(state.index(p.buyer), state.index(p.seller), p.shares) for p in pairing]
-    else:
-        transfers = _auto_pairs(buys, sells, buyer_order, seats)
+    c, code = trade.company, params.companies[trade.company]
+    state, terms = _terms(state, trade, params, events)
+    state = _move_quote(state, c, terms.quote, params, events)
+    buys, sells, transfers = _counterparties(state, c, terms, pairing, params)
+    how = "automatic pairing" if pairing is None else "as paired"
     for buyer, seller, n in transfers:
-        state = _pay(state, buyer, seller, n * price)
-        how = "as paired" if pairing is not None else "automatic pairing"
-        events.append(Event("BOLSA-4.8", f"{code}: {name(buyer)} buys {n} from {name(seller)} at {price} = {n * price} ({how})"))
+        b, s, amount = state.players[buyer].name, state.players[seller].name, n * terms.price
+        state = _pay(state, buyer, seller, amount)
+        events.append(Event("BOLSA-4.8", f"{code}: {b} buys {n} from {s} at {terms.price} = {amount} ({how})"))
     state = _provision(state, c, buys, sells, params, events)
     state = replace(state, trade=None, next_company=c + 1)
     if state.next_company == len(params.companies):
         state = _end_round(state, params, events)
     return state
+
+
+def _terms(state: State, trade: Trade, params: Params, events: list[Event]) -> tuple[State, Terms]:
+    """BOLSA-4.1–4.6 and 5.6 (with the payment check of 4.7.2, which can change the state)."""
+    c, q, auction = trade.company, trade.quote, trade.auction
+    code, seats = params.companies[c], state.seating()
+    offered, requested = _cards(state, c, "offered"), _cards(state, c, "requested")
+    supply, demand = sum(offered.values()), sum(requested.values())
+
+    def name(i: int) -> str:
+        return state.players[i].name
+
+    def moves(new: int) -> str:
+        return f"{q} → {_clamp(new, params)}"
+
+    if trade.case == 1:
+        events.append(Event("BOLSA-4.1", f"{code}: nothing offered or requested: stays at {q}"))
+        return state, Terms(q, q)
+    if trade.case == 2:
+        events.append(Event("BOLSA-4.2", f"{code}: {supply} offered, none wanted: {moves(q - supply)}"))
+        return state, Terms(q, q - supply)
+    if trade.case == 3:
+        events.append(Event("BOLSA-4.3", f"{code}: none offered, {demand} wanted: {moves(q + demand)}"))
+        return state, Terms(q, q + demand)
+    if trade.case == 4:
+        events.append(Event("BOLSA-4.4", f"{code}: {supply} offered, {demand} wanted: all trade at {q}; quote stays"))
+        return state, Terms(q, q, requested, offered, seats)
+    if auction is None and trade.case == 5:  # BOLSA-4.5.1: one buyer takes all that is offered
+        (buyer,) = requested
+        unfilled = demand - supply
+        events.append(Event("BOLSA-4.5.1", f"{code}: {supply} offered, {demand} wanted by {name(buyer)} alone: "
+                            f"{name(buyer)} buys {supply} at {q}; {unfilled} unfilled: {moves(q + unfilled)}"))
+        return state, Terms(q, q + unfilled, {buyer: supply}, offered, seats)
+    if auction is None:  # BOLSA-4.6.1: the seller side sells what is wanted
+        unsold, sellers = supply - demand, ", ".join(name(i) for i in offered)
+        events.append(Event("BOLSA-4.6.1", f"{code}: {supply} offered by {sellers}, {demand} wanted: {demand} sold "
+                            f"at {q}; {unsold} unsold: {moves(q - unsold)}"))
+        return state, Terms(q, q - unsold, requested, None, seats)
+    price = auction.price(q)  # BOLSA-4.5.2 / 4.6.2: the auction's price and ranking decide
+    if trade.case == 5:
+        state, buys = _allocate_buyers(state, c, auction.ranking, supply, price, params, events)
+        terms = Terms(price, price, buys=buys, buyer_order=auction.ranking)
+    else:
+        terms = Terms(price, price, sells=_allocate(auction.ranking, offered, demand), buyer_order=seats)
+    fills = terms.buys if terms.buys is not None else terms.sells
+    shown = ", ".join(f"{name(i)} {fills.get(i, 0)}" for i in auction.ranking)  # type: ignore[union-attr]
+    events.append(Event("BOLSA-5.6", f"{code}: allocation at {price} in ranking order: {shown}"))
+    rule = "BOLSA-4.5.2" if trade.case == 5 else "BOLSA-4.6.2"
+    events.append(Event(rule, f"{code}: the quote becomes the auction price: {q} → {price}"))
+    return state, terms
+
+
+def _counterparties(
+    state: State, c: int, terms: Terms, pairing: Sequence[Pair] | None, params: Params
+) -> tuple[Fills, Fills, list[tuple[int, int, int]]]:
+    """Each buyer's and seller's shares and who pays whom (BOLSA-4.8): the side the rules left
+    open is chosen by the pairing or automatically; a given pairing must match both sides."""
+    code, seats = params.companies[c], state.seating()
+    offered, requested = _cards(state, c, "offered"), _cards(state, c, "requested")
+    fixed = terms.buys if terms.buys is not None else terms.sells
+    traded = sum(fixed.values()) if fixed else 0
+    chosen_buys, chosen_sells = _pairing_totals(state, c, pairing, traded, requested, offered, params)
+    buys = terms.buys if terms.buys is not None else _choose(requested, traded, seats, chosen_buys, "buys", code)
+    sells = terms.sells if terms.sells is not None else _choose(offered, traded, seats, chosen_sells, "sells", code)
+    if pairing is None:
+        return buys, sells, _auto_pairs(buys, sells, terms.buyer_order, seats)
+    _check_totals(state, code, buys, chosen_buys, "bought")
+    _check_totals(state, code, sells, chosen_sells, "sold")
+    return buys, sells, [(state.index(p.buyer), state.index(p.seller), p.shares) for p in pairing]
 
 
 def _cards(state: State, c: int, zone: str) -> Fills:
@@ -117,8 +144,9 @@ def _allocate_buyers(
         take = min(player.zones[c].requested, left)
         if take and player.cash < take * price:
             state, withdrawn = withdraw_requests(state, i, c, params)
-            events.append(Event("BOLSA-4.7.2", f"{code}: {player.name} cannot pay {take} × {price} = {take * price} with "
-                                f"{player.cash}: withdraws all remaining requests ({withdrawn}); his share passes down"))
+            owed = f"{take} × {price} = {take * price}"
+            events.append(Event("BOLSA-4.7.2", f"{code}: {player.name} cannot pay {owed} with {player.cash}: "
+                                f"withdraws all remaining requests ({withdrawn}); his share passes down"))
             continue
         if take:
             fills[i], left = take, left - take
@@ -150,9 +178,11 @@ def _pairing_totals(
     for pair in pairing:
         buyer, seller = state.index(pair.buyer), state.index(pair.seller)
         if buyer not in requested:
-            raise Violation("BOLSA-4.8", f"the pairing has {pair.buyer} buying {code}, but {pair.buyer} has no {code} requests")
+            who = pair.buyer
+            raise Violation("BOLSA-4.8", f"the pairing has {who} buying {code}, but {who} has no {code} requests")
         if seller not in offered:
-            raise Violation("BOLSA-4.8", f"the pairing has {pair.seller} selling {code}, but {pair.seller} offered none")
+            who = pair.seller
+            raise Violation("BOLSA-4.8", f"the pairing has {who} selling {code}, but {who} offered none")
         if pair.shares < 1:
             raise ValueError(f"a pairing moves at least 1 share, got {pair.shares}")
         buys[buyer] = buys.get(buyer, 0) + pair.shares
@@ -160,8 +190,8 @@ def _pairing_totals(
     for chosen, cards, verb in ((buys, requested, "buying"), (sells, offered, "selling")):
         for i, n in chosen.items():
             if n > cards[i]:
-                who = state.players[i].name
-                raise Violation("BOLSA-4.8", f"the pairing has {who} {verb} {n} {code}, but only {cards[i]} are his to trade")
+                raise Violation("BOLSA-4.8", f"the pairing has {state.players[i].name} {verb} {n} {code}, "
+                                f"but only {cards[i]} are his to trade")
     return buys, sells
 
 
@@ -183,7 +213,9 @@ def _check_totals(state: State, code: str, fills: Fills, chosen: Fills | None, v
             raise Violation("BOLSA-4.8", f"the pairing has {who} trading {got} {code}, but {who} {verb} {want}")
 
 
-def _auto_pairs(buys: Fills, sells: Fills, buyer_order: Sequence[int], seats: Sequence[int]) -> list[tuple[int, int, int]]:
+def _auto_pairs(
+    buys: Fills, sells: Fills, buyer_order: Sequence[int], seats: Sequence[int]
+) -> list[tuple[int, int, int]]:
     """BOLSA-4.8 automatic pairing: buyers in ranking (else seating) order take shares from
     sellers in seating order from the token holder."""
     left = {i: sells[i] for i in seats if sells.get(i)}
@@ -239,7 +271,8 @@ def _move_quote(state: State, c: int, raw: int, params: Params, events: list[Eve
         events.append(Event("BOLSA-6.1", f"{code}: {raw} is off the track: clamped to {new}"))
     top = params.top_cell
     if old <= top < new:
-        where = f"on cell {new - params.board_cells}" if new - params.board_cells <= top else "beyond the board: note it on paper"
+        cell = new - params.board_cells
+        where = f"on cell {cell}" if cell <= top else "beyond the board: note it on paper"
         events.append(Event("BOLSA-6.2", f"{code} {old} → {new}: token flipped (+{params.board_cells}) {where}"))
     elif new <= top < old:
         events.append(Event("BOLSA-6.2", f"{code} {old} → {new}: token turned face up on cell {new}"))
@@ -254,7 +287,8 @@ def _move_quote(state: State, c: int, raw: int, params: Params, events: list[Eve
 def _end_round(state: State, params: Params, events: list[Event]) -> State:
     n = len(state.players)
     token = (state.token + 1) % n
-    events.append(Event("BOLSA-3.5.1", f"auction-order token: {state.players[state.token].name} → {state.players[token].name}"))
+    passing = f"{state.players[state.token].name} → {state.players[token].name}"
+    events.append(Event("BOLSA-3.5.1", f"auction-order token: {passing}"))
     state = replace(state, token=token, declared=frozenset(), next_company=0)
     if state.round < params.rounds:
         events.append(Event("BOLSA-3.5.2", f"round {state.round} → {state.round + 1}"))
@@ -263,7 +297,8 @@ def _end_round(state: State, params: Params, events: list[Event]) -> State:
     state = replace(state, phase=OVER)
     scores = final_scores(state, params)
     for player in state.players:
-        terms = " + ".join(f"{z.owned} {code} × {q}" for code, z, q in zip(params.companies, player.zones, state.prices) if z.owned)
+        holdings = zip(params.companies, player.zones, state.prices)
+        terms = " + ".join(f"{z.owned} {code} × {q}" for code, z, q in holdings if z.owned)
         payout = scores[player.name] - player.cash
         events.append(Event("BOLSA-7.1", f"the bank buys {player.name}'s shares: {terms or 'none'} = {payout}; "
                             f"{player.cash} + {payout} = {scores[player.name]}"))
