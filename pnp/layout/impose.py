@@ -159,7 +159,10 @@ def plan(width: float, height: float, bleed: float, paper: str, margin: float,
                         candidates.append((sheets, -round(grid.bleed, 6), -grid.per_page, landscape, sideways,
                                            len(candidates), grid))
     if not candidates:
-        raise BuildError(f"pieces of {width:g} × {height:g} mm do not fit on {paper} paper with its margins and crop marks")
+        where = "half a sheet of " if duplex == "fold" else ""
+        advice = " (print them with duplex long or short)" if duplex == "fold" else ""
+        raise BuildError(f"pieces of {width:g} × {height:g} mm do not fit on {where}{paper} paper with its "
+                         f"margins and crop marks{advice}")
     return min(candidates)[-1]
 
 

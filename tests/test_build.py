@@ -1,0 +1,264 @@
+"""`pnp build` end to end: files, manifest, combined file, atomicity, reproducibility, options.
+
+Most tests run the real spec through simple stand-in generators (fast, and independent of how
+the cards look); `test_the_real_games_*` builds the real components once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pdfplumber
+import pypdf
+import pytest
+from PIL import Image
+
+from pnp import build as build_module
+from pnp.cli import load_spec, main
+from pnp.components import Panels, PieceArt, Pieces
+from pnp.display import Drawing, Rect, Style, Text
+from pnp.errors import BuildError
+from pnp.layout.sheet import PAPERS
+from pnp.spec.faces import piece_count
+from pnp.spec.model import Deck, Money, Tokens
+
+PT = 25.4 / 72
+GAMES = ("bolsa", "aktsioner", "forex")
+
+
+def stand_in(context, component, *, same_faces: bool = False):
+    """A plain drawing per piece or panel, at the component's real size and count (with
+    `same_faces`, every piece of a component shares one front and one back, like real decks)."""
+    game, settings = context.game, context.settings
+    count = piece_count(game, component)
+    if isinstance(component, (Deck, Tokens, Money)):
+        w, h = getattr(component, "size_mm", None) or settings.card_mm
+        bleed = settings.bleed_mm
+
+        def face(i: int, side: str) -> Drawing:
+            return Drawing(w, h, (Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, Style(fill="#e0f0ff")),
+                                  Text(w / 2, h / 2, f"{component.id} {side} {i}", 6, "regular")), bleed)
+
+        cut = {"circle": "circle", "rounded": "rounded"}.get(getattr(component, "shape", ""), "rect")
+        faces = [PieceArt(face(0 if same_faces else i, "front"), face(0 if same_faces else i, "back")) for i in range(count)]
+        return Pieces(w, h, bleed, tuple(faces), cut)
+    size = (420.0, 150.0) if component.kind == "board" else (150.0, 200.0)
+    return Panels(tuple(Drawing(*size, (Rect(0, 0, *size, Style(stroke="#000000")),
+                                        Text(10, 10, f"{component.id} {i}", 8, "regular"))) for i in range(count)))
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    monkeypatch.setattr(build_module, "generate", stand_in)
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def run(*args: str) -> int:
+    return main(["build", *args])
+
+
+def test_build_writes_every_component_the_combined_file_and_a_true_manifest(fake, tmp_path, capsys):
+    out = tmp_path / "output"
+    assert run("--out", str(out)) == 0
+    assert re.search(r"built bolsa, aktsioner, forex: \d+ files, \d+ PDF pages", capsys.readouterr().out)
+    spec = load_spec(None)
+    manifest = json.loads((out / "manifest.json").read_text())
+    listed = {f["path"] for f in manifest["files"]}
+    on_disk = {p for p in snapshot(out) if p != "manifest.json"}
+    assert listed == on_disk
+    for game_id, game in spec.games.items():
+        for component in game.components:
+            assert f"{game_id}/{component.id}.pdf" in listed
+        assert f"{game_id}/{game_id}-all.pdf" in listed
+    for entry in manifest["files"]:
+        data = (out / entry["path"]).read_bytes()
+        assert entry["sha256"] == hashlib.sha256(data).hexdigest()
+        assert entry["pages"] == len(pypdf.PdfReader(io.BytesIO(data)).pages)
+        assert entry["format"] == "pdf"
+        assert entry["component"] == (None if entry["path"].endswith("-all.pdf") else Path(entry["path"]).stem)
+    components = {(c["game"], c["id"]): c for c in manifest["components"]}
+    shares = components[("bolsa", "shares")]
+    assert (shares["kind"], shares["count"], shares["size_mm"]) == ("deck", 90, [63, 88])
+    assert components[("bolsa", "money")]["count"] == 110
+    assert components[("bolsa", "player_mats")]["count"] == 6
+    assert components[("bolsa", "quote_board")]["size_mm"] == [420, 150]
+    assert len(components) == sum(len(g.components) for g in spec.games.values())
+
+
+def test_the_combined_file_opens_with_instructions_whose_page_numbers_are_right(fake, tmp_path):
+    out = tmp_path / "output"
+    assert run("--out", str(out), "--game", "bolsa") == 0
+    pdf = pdfplumber.open(out / "bolsa" / "bolsa-all.pdf")
+    first = pdf.pages[0].extract_text()
+    for phrase in ("print instructions", "100 %", "100 mm", "flip on the long edge", "crop marks", "glue here",
+                   "card stock", "paper", "A4"):
+        assert phrase in first, phrase
+    spec = load_spec(None)
+    game = spec.games["bolsa"]
+    component_pages = 0
+    for component in game.components:
+        name = component.name
+        row = next(line for line in first.splitlines() if name in line)
+        first_page, last_page = map(int, re.match(r"(\d+)(?:–(\d+))?", row).groups(default=row.split()[0]))
+        pages = len(pypdf.PdfReader(out / "bolsa" / f"{component.id}.pdf").pages)
+        assert last_page - first_page + 1 == pages
+        alone = pdfplumber.open(out / "bolsa" / f"{component.id}.pdf").pages
+        for here, there in ((first_page - 1, 0), (last_page - 1, pages - 1)):
+            assert pdf.pages[here].extract_text() == alone[there].extract_text()
+        if "double-sided" in row:  # fronts on odd pages, so the whole file prints back to back
+            assert first_page % 2 == 1
+        component_pages += pages
+    assert len(pdf.pages) == component_pages + 2  # the instructions and their blank back
+
+
+def test_same_input_gives_the_same_bytes(fake, tmp_path):
+    assert run("--out", str(tmp_path / "a"), "--format", "pdf,svg") == 0
+    assert run("--out", str(tmp_path / "b"), "--format", "pdf,svg") == 0
+    a, b = snapshot(tmp_path / "a"), snapshot(tmp_path / "b")
+    assert a.keys() == b.keys() and len(a) > 40
+    assert [name for name in a if a[name] != b[name]] == []
+
+
+def test_a_failed_build_leaves_the_previous_output_untouched(fake, tmp_path, monkeypatch, capsys):
+    out = tmp_path / "output"
+    assert run("--out", str(out)) == 0
+    before = snapshot(out)
+
+    def failing(context, component):
+        if context.game_id == "aktsioner":  # after bolsa was built
+            raise BuildError("aktsioner/big_cards card 3: text 'x' does not fit")
+        return stand_in(context, component)
+
+    monkeypatch.setattr(build_module, "generate", failing)
+    assert run("--out", str(out)) == 1
+    assert "does not fit" in capsys.readouterr().err
+    assert snapshot(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["output"]  # no staging folder left
+
+
+def test_a_bad_spec_exits_2_and_touches_nothing(fake, tmp_path, capsys):
+    out = tmp_path / "output"
+    assert run("--out", str(out), "--game", "forex") == 0
+    before = snapshot(out)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("version: 1\ngames:\n  g:\n    title: 3\n")
+    assert run("--spec", str(bad), "--out", str(out)) == 2
+    err = capsys.readouterr().err
+    assert "bad.yaml:" in err and "Traceback" not in err
+    assert snapshot(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.yaml", "output"]
+
+
+def test_one_game_is_rebuilt_without_losing_the_others(fake, tmp_path):
+    out = tmp_path / "output"
+    assert run("--out", str(out)) == 0
+    before = snapshot(out)
+    (out / "notes.txt").write_text("my own notes")
+    assert run("--out", str(out), "--game", "bolsa", "--paper", "letter") == 0
+    after = snapshot(out)
+    assert after["notes.txt"] == b"my own notes"
+    for path, data in before.items():
+        if path.startswith(("aktsioner/", "forex/")):
+            assert after[path] == data
+    manifest = json.loads(after["manifest.json"])
+    assert {f["game"] for f in manifest["files"]} == set(GAMES)
+    for entry in manifest["files"]:
+        assert entry["sha256"] == hashlib.sha256(after[entry["path"]]).hexdigest()
+    letter = pypdf.PdfReader(out / "bolsa" / "shares.pdf").pages[0].mediabox
+    assert sorted((round(float(letter.width) * PT, 1), round(float(letter.height) * PT, 1))) == sorted(PAPERS["letter"])
+    a4 = pypdf.PdfReader(out / "forex" / "contracts.pdf").pages[0].mediabox
+    assert sorted((round(float(a4.width) * PT, 1), round(float(a4.height) * PT, 1))) == sorted(PAPERS["a4"])
+
+
+def test_duplex_fold_from_the_command_line_puts_backs_beside_fronts(fake, tmp_path):
+    out = tmp_path / "output"
+    assert run("--out", str(out), "--game", "aktsioner", "--duplex", "fold") == 0
+    pdf = pdfplumber.open(out / "aktsioner" / "big_cards.pdf")
+    for page in pdf.pages:
+        text = page.extract_text()
+        assert "big_cards front" in text and "big_cards back" in text
+        assert any(line.get("dash") and line["dash"][0] for line in page.lines)
+    first = pdfplumber.open(out / "aktsioner" / "aktsioner-all.pdf").pages[0].extract_text()
+    assert "fold" in first and "flip on the long edge" not in first
+
+
+def test_unknown_game_or_format_is_a_usage_error(fake, tmp_path, capsys):
+    assert run("--out", str(tmp_path / "o"), "--game", "chess") == 2
+    assert "no such game (known: bolsa, aktsioner, forex)" in capsys.readouterr().err
+    assert run("--out", str(tmp_path / "o"), "--format", "pdf,jpg") == 2
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_folder_pnp_did_not_write_is_never_replaced(fake, tmp_path, capsys):
+    (tmp_path / "precious.txt").write_text("keep me")
+    assert run("--out", str(tmp_path), "--game", "forex") == 1
+    assert "not a pnp output folder" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["precious.txt"]
+
+
+def test_svg_pages_have_the_geometry_of_the_pdf_pages(fake, tmp_path):
+    out = tmp_path / "output"
+    assert run("--out", str(out), "--game", "bolsa", "--format", "pdf,svg") == 0
+    svg = out / "bolsa" / "svg" / "shares-p02.svg"
+    pdf_page = pdfplumber.open(out / "bolsa" / "shares.pdf").pages[1]
+    from_pdf = sorted((round(l["x0"] * PT, 2), round(l["top"] * PT, 2), round(l["x1"] * PT, 2), round(l["bottom"] * PT, 2))
+                      for l in pdf_page.lines)
+    from_svg = sorted(_svg_lines(svg))
+    assert len(from_pdf) > 30
+    assert from_svg == from_pdf
+    pages = len(pypdf.PdfReader(out / "bolsa" / "shares.pdf").pages)
+    assert len(list((out / "bolsa" / "svg").glob("shares-p*.svg"))) == pages
+
+
+def _svg_lines(path: Path) -> list[tuple[float, float, float, float]]:
+    """Every <line>, with its group transforms applied, as (x0, top, x1, bottom) in mm."""
+    lines = []
+
+    def walk(element, matrix):
+        transform = element.get("transform")
+        if transform:
+            a, b, c, d, e, f = map(float, re.match(r"matrix\(([^)]*)\)", transform).group(1).split())
+            A, B, C, D, E, F = matrix
+            matrix = (A * a + C * b, B * a + D * b, A * c + C * d, B * c + D * d, A * e + C * f + E, B * e + D * f + F)
+        if element.tag.endswith("}line"):
+            A, B, C, D, E, F = matrix
+            x1, y1, x2, y2 = (float(element.get(k)) for k in ("x1", "y1", "x2", "y2"))
+            p = (A * x1 + C * y1 + E, B * x1 + D * y1 + F)
+            q = (A * x2 + C * y2 + E, B * x2 + D * y2 + F)
+            lines.append((round(min(p[0], q[0]), 2), round(min(p[1], q[1]), 2),
+                          round(max(p[0], q[0]), 2), round(max(p[1], q[1]), 2)))
+        for child in element:
+            walk(child, matrix)
+
+    walk(ET.parse(path).getroot(), (1, 0, 0, 1, 0, 0))
+    return lines
+
+
+def test_png_pieces_at_300_dpi_with_bleed_and_panel_pages_at_150(tmp_path, monkeypatch):
+    monkeypatch.setattr(build_module, "generate", lambda c, k: stand_in(c, k, same_faces=True))
+    out = tmp_path / "output"
+    assert run("--out", str(out), "--game", "forex", "--format", "png") == 0
+    files = json.loads((out / "manifest.json").read_text())["files"]
+    assert {f["format"] for f in files} == {"png"}  # no PDF asked for, none written
+    card = Image.open(out / "forex" / "png" / "contracts" / "001-front.png")
+    assert card.size == (815, 1110)  # 69 × 94 mm at 300 dpi
+    assert (out / "forex" / "png" / "contracts" / "018-back.png").is_file()
+    assert len(list((out / "forex" / "png" / "contracts").glob("*.png"))) == 36
+    page = Image.open(out / "forex" / "png" / "player_aid" / "p01.png")
+    assert page.size == (round(210 / 25.4 * 150), round(297 / 25.4 * 150))
+
+
+def test_built_pdfs_ask_for_actual_size(fake, tmp_path):
+    out = tmp_path / "output"
+    assert run("--out", str(out), "--game", "forex") == 0
+    for path in (out / "forex").glob("*.pdf"):
+        reader = pypdf.PdfReader(path)
+        assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
