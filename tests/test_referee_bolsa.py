@@ -198,7 +198,7 @@ def test_check_and_explain_in_text(referee):
     code, out, _ = referee(x5, "explain")
     lines = out.splitlines()
     assert code == 0
-    assert "BOLSA-4.5.2  FER: 3 buyers want 5, 2 offered → ascending auction at 12, bidding order P3, P4, P2" in lines
+    assert "BOLSA-4.5.2  FER: 3 buyers want 5, 2 offered → auction (ascending from 12; bidding order P3, P4, P2)" in lines
     assert lines[lines.index("── rounds[0].auctions.FER[3]") + 1] == "BOLSA-5.3  FER: P3 bids 15"
     assert lines[-1] == "game.yaml: all 16 actions legal"
     code, out, _ = referee(x5.replace("- P3: 15", "- P3: 14"))

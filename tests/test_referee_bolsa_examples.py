@@ -107,7 +107,7 @@ def test_x5_ascending_auction(check):
     assert zones(answer, "P3", "FER") == (2, 1)  # 1: 4→1
     assert zones(answer, "P2", "FER") == (1, 2)  # 1: 4→1, 1: 4→2
     assert zones(answer, "P4", "FER") == (1, 2)  # 2: 4→2
-    assert texts(answer, "BOLSA-4.5.2")[0] == "FER: 3 buyers want 5, 2 offered → ascending auction at 12, bidding order P3, P4, P2"
+    assert texts(answer, "BOLSA-4.5.2")[0] == "FER: 3 buyers want 5, 2 offered → auction (ascending from 12; bidding order P3, P4, P2)"
     assert texts(answer, "BOLSA-5.5") == ["FER: P3 wins at 15; ranking P3, P2, P4"]
     assert texts(answer, "BOLSA-5.6") == ["FER: allocation at 15 in ranking order: P3 1, P2 1, P4 0"]
 

@@ -370,6 +370,8 @@ def starter(game: Game, players: list[str]) -> str:
         f"#     {code}: [{{{second}: {bid}}}, {{{third}: pass}}]",
         "#   pairing:                 # optional: who buys from whom (BOLSA-4.8)",
         f"#     {code}: [{{buyer: {second}, seller: {first}, shares: 1}}]",
+        f"# (Under auction_losers: may_withdraw, `withdraw: {{{code}: [{third}]}}` names the losers who take",
+        "# back their cards.)",
         "",
     ]
     return "\n".join(lines)

@@ -238,11 +238,11 @@ def _resolve(state: State, action: Resolve, params: Params, events: Events) -> S
         auction = Auction(ascending=case == 5, order=tuple(excess))  # seating order = bidding order (5.2)
         names = ", ".join(state.players[i].name for i in excess)
         if case == 5:
-            text = f"{len(buyers)} buyers want {wanted}, {offered} offered → ascending auction"
+            text = f"{len(buyers)} buyers want {wanted}, {offered} offered → auction (ascending"
         else:
-            text = f"{len(sellers)} sellers offer {offered}, {wanted} wanted → descending auction"
+            text = f"{len(sellers)} sellers offer {offered}, {wanted} wanted → auction (descending"
         rule = "BOLSA-4.5.2" if case == 5 else "BOLSA-4.6.2"
-        events.append(Event(rule, f"{code}: {text} at {quote}, bidding order {names}"))
+        events.append(Event(rule, f"{code}: {text} from {quote}; bidding order {names})"))
     return replace(state, trade=Trade(c, case, quote, auction))
 
 

@@ -31,17 +31,22 @@ class Terms:
 
 
 def settle(state: State, pairing: Sequence[Pair] | None, params: Params, events: list[Event]) -> State:
+    """In the order of BOLSA-3.3.2: trades and payments (4.1–4.6, 5.6, 4.8), the quote (6),
+    provisioning (3.4); after the last company, the end of the round (3.5)."""
     trade = state.trade
     assert trade is not None
     c, code = trade.company, params.companies[trade.company]
     state, terms = _terms(state, trade, params, events)
-    state = _move_quote(state, c, terms.quote, params, events)
     buys, sells, transfers = _counterparties(state, c, terms, pairing, params)
     how = "automatic pairing" if pairing is None else "as paired"
     for buyer, seller, n in transfers:
         b, s, amount = state.players[buyer].name, state.players[seller].name, n * terms.price
         state = _pay(state, buyer, seller, amount)
         events.append(Event("BOLSA-4.8", f"{code}: {b} buys {n} from {s} at {terms.price} = {amount} ({how})"))
+    if trade.auction is not None:
+        rule = "BOLSA-4.5.2" if trade.case == 5 else "BOLSA-4.6.2"
+        events.append(Event(rule, f"{code}: the quote becomes the auction price: {trade.quote} → {terms.price}"))
+    state = _move_quote(state, c, terms.quote, params, events)
     state = _provision(state, c, buys, sells, params, events)
     state = replace(state, trade=None, next_company=c + 1)
     if state.next_company == len(params.companies):
@@ -94,8 +99,6 @@ def _terms(state: State, trade: Trade, params: Params, events: list[Event]) -> t
     fills = terms.buys if terms.buys is not None else terms.sells
     shown = ", ".join(f"{name(i)} {fills.get(i, 0)}" for i in auction.ranking)  # type: ignore[union-attr]
     events.append(Event("BOLSA-5.6", f"{code}: allocation at {price} in ranking order: {shown}"))
-    rule = "BOLSA-4.5.2" if trade.case == 5 else "BOLSA-4.6.2"
-    events.append(Event(rule, f"{code}: the quote becomes the auction price: {q} → {price}"))
     return state, terms
 
 
