@@ -433,3 +433,21 @@ def test_tiebreak_cash_before_payout():
     state = position(shared, cash={"P1": 60, "P2": 40, "P3": 0, "P4": 0}, owned={"P1": {"IBE": 0}, "P2": {"IBE": 2}})
     state, _ = play_round(state, shared, {})
     assert bolsa.winners(state, shared) == ("P1", "P2")
+
+
+def test_sellers_who_withdraw_after_a_descending_auction_leave_requests_unfilled():
+    p = params(auction_losers="may_withdraw")
+    acts = [Declare("P1", {"TEF": 1}), Declare("P2", {"TEF": 1}), Declare("P3", {"TEF": 1}), Declare("P4", {}, {"TEF": 2})]
+    acts += [Resolve(), Settle()] * 2 + [Resolve(), Bid("P1", 9), Bid("P2", None), Bid("P3", None),
+                                         Withdraw("P2"), Withdraw("P3"), Settle()]
+    state, events = run(position(p, owned={"P4": {"TEF": 0}, "P1": {"TEF": 2}}), p, acts)
+    assert texts(events, "BOLSA-5.6") == ["TEF: allocation at 9 in ranking order: P1 1, P3 0, P2 0"]
+    assert cash(state) == {"P1": 59, "P2": 50, "P3": 50, "P4": 41} and state.prices[2] == 9
+    assert zones(state, "P4", "TEF", p) == bolsa.Zones(1, 2)  # 1: 4→1, 1: 4→2
+    assert zones(state, "P2", "TEF", p) == bolsa.Zones(1, 2)  # took his card back: 3 → 1
+
+
+def test_the_start_quote_and_cash_can_be_set_for_one_game():
+    p = params(start_quote=12, start_cash=80)
+    state = position(p)
+    assert state.prices == (12,) * 5 and cash(state) == dict.fromkeys(P4, 80)
