@@ -1,13 +1,13 @@
 """Referee speed for bolsa (issue 7).
 
 - `pnp referee check` on a 10-round, 6-player record in a fresh process, start-up included
-  (target: under 0.3 s wall on 2 cores), with the two costs it cannot avoid measured apart:
-  the interpreter's start-up and loading the spec (pydantic imports and validation).
-- Full random games (5 rounds, 3–6 players, standard rules) replayed per second in-process:
-  record parsing plus the referee's replay; and the same games played by the engine alone.
+  (target: under 0.3 s wall on 2 cores), beside the same command on the starter record (no
+  rounds: the start-up alone) and a bare spec load, so the share of each cost shows.
+- Whole random games (5 rounds, 3–6 players, standard rules) read from text and replayed per
+  second in-process, and the same games played by the engine alone.
 
-Run it alone with `python benchmarks/bench_referee_bolsa.py`; `main()` returns
-(name, value, unit) rows for `benchmarks/run.py`.
+Run it alone with `python benchmarks/bench_referee_bolsa.py`; `benchmarks/run.py` finds
+`main()`, which returns (name, value, unit) rows.
 """
 
 from __future__ import annotations
@@ -20,81 +20,84 @@ import tempfile
 import time
 from pathlib import Path
 
+from pnp.cli import load_spec
+from pnp.referee import bolsa as referee
+from pnp.referee.record import reads
+from pnp.referee.replay import replay
+from pnp.rules import bolsa
+from pnp.rules.bolsa.playout import play
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # run from a checkout without installing
-NAMES = ("Ana", "Ben", "Cris", "Dan", "Eva", "Fer")
-REPEATS = 7
+PLAYERS = ("Ana", "Ben", "Cris", "Dan", "Eva", "Fer")
+RUNS = 7
 
 
 def random_game(game, options: dict, players: tuple[str, ...], seed: int) -> str:
-    """The record of one random legal game from the standard setup."""
-    from pnp.referee.bolsa import record_text
-    from pnp.rules import bolsa
-    from pnp.rules.bolsa.playout import play
-
+    """One random legal game from the standard setup, as record text."""
     p = bolsa.params(game, options)
     state, _ = bolsa.setup(p, players)
     actions = [action for action, _, _ in play(state, p, random.Random(seed).randint)]
-    return record_text(p, players, actions, options)
+    return referee.record_text(p, players, actions, options)
 
 
-def _wall(command: list[str]) -> float:
-    """Median wall time of a command over REPEATS runs (after one warm-up run)."""
+def _walls(command: list[str]) -> list[float]:
     times = []
-    for _ in range(REPEATS + 1):
+    for _ in range(RUNS):
         start = time.perf_counter()
         subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
         times.append(time.perf_counter() - start)
-    return statistics.median(times[1:])
+    return times
 
 
-def _per_second(work, minimum: float = 1.0) -> float:
-    count, start = 0, time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < minimum:
-        work(count)
-        count += 1
-    return count / elapsed
+def replays_per_second(game, count: int = 60) -> tuple[float, float]:
+    """Whole random games read from text and replayed: games/s and steps/s."""
+    texts = [random_game(game, {}, PLAYERS[: 3 + seed % 4], seed) for seed in range(count)]
+    steps, start = 0, time.perf_counter()
+    for text in texts:
+        outcome = replay(reads(text, {"bolsa": referee.KEYS}), game)
+        assert outcome.ok and referee.state_json(outcome.state)["over"]
+        steps += outcome.checked
+    elapsed = time.perf_counter() - start
+    return count / elapsed, steps / elapsed
+
+
+def games_per_second(game, count: int = 100) -> float:
+    p = bolsa.params(game)
+    start = time.perf_counter()
+    for seed in range(count):
+        state, _ = bolsa.setup(p, PLAYERS[: 3 + seed % 4])
+        for _ in play(state, p, random.Random(seed).randint):
+            pass
+    return count / (time.perf_counter() - start)
 
 
 def main() -> list[tuple[str, float, str]]:
-    from pnp.cli import load_spec
-    from pnp.referee.bolsa import KEYS
-    from pnp.referee.record import reads
-    from pnp.referee.replay import replay
-    from pnp.rules import bolsa
-    from pnp.rules.bolsa.playout import play
-
     game = load_spec(None).games["bolsa"]
+    text = random_game(game, {"rounds": 10}, PLAYERS, seed=7)
+    steps = replay(reads(text, {"bolsa": referee.KEYS}), game).checked
+    check = [sys.executable, "-m", "pnp", "referee", "check"]
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "bolsa_10_rounds_6_players.yaml"
-        path.write_text(random_game(game, {"rounds": 10}, NAMES, seed=7), encoding="utf-8")
-        check = _wall([sys.executable, "-m", "pnp", "referee", "check", str(path)])
-    python = _wall([sys.executable, "-c", "pass"])
-    spec = _wall([sys.executable, "-c", "from pnp.cli import load_spec; load_spec(None)"])
-
-    games = [random_game(game, {}, NAMES[: 3 + seed % 4], seed) for seed in range(50)]
-    records = [reads(text, {"bolsa": KEYS}) for text in games]
-
-    def replay_one(k: int) -> None:
-        assert replay(reads(games[k % len(games)], {"bolsa": KEYS}), game).ok
-
-    p = bolsa.params(game)
-
-    def play_one(k: int) -> None:
-        state, _ = bolsa.setup(p, NAMES[: 3 + k % 4])
-        for _ in play(state, p, random.Random(k).randint):
-            pass
-
-    steps = sum(replay(record, game).checked for record in records) / len(records)
+        long_path, starter = Path(folder) / "long.yaml", Path(folder) / "starter.yaml"
+        long_path.write_text(text, encoding="utf-8")
+        starter.write_text(referee.starter(game, list(PLAYERS)), encoding="utf-8")
+        long_times = _walls(check + [str(long_path)])
+        start_up = statistics.median(_walls(check + [str(starter)]))
+    spec_load = statistics.median(_walls([sys.executable, "-c", "from pnp.cli import load_spec; load_spec(None)"]))
+    python = statistics.median(_walls([sys.executable, "-c", "pass"]))
+    games, rate = replays_per_second(game)
     return [
-        ("bolsa: referee check, 10 rounds × 6 players (fresh process, median wall)", check, "s"),
-        ("bolsa:   of which python start-up", python, "s"),
-        ("bolsa:   of which spec load (imports + validation)", spec - python, "s"),
-        (f"bolsa: random games replayed (parse + referee, 5 rounds, ~{steps:.0f} steps each)", _per_second(replay_one), "games/s"),
-        ("bolsa: random games played by the engine alone", _per_second(play_one), "games/s"),
+        (f"bolsa referee check: 10 rounds × 6 players, {steps} steps (fresh process, median wall)",
+         statistics.median(long_times), "s"),
+        ("bolsa referee check: the same, best run", min(long_times), "s"),
+        ("bolsa referee check: starter record, no rounds (fresh process: start-up)", start_up, "s"),
+        ("bolsa:   of which a bare spec load (fresh process)", spec_load, "s"),
+        ("bolsa:   of which python itself", python, "s"),
+        ("bolsa random games replayed (read + replay, 5 rounds, 3-6 players)", games, "games/s"),
+        ("bolsa referee steps replayed", rate, "steps/s"),
+        ("bolsa random games played by the engine alone", games_per_second(game), "games/s"),
     ]
 
 
 if __name__ == "__main__":
     for name, value, unit in main():
-        print(f"{name:<80} {value:10.3f} {unit}")
+        print(f"{name:<84} {value:10.3f} {unit}")
