@@ -101,7 +101,8 @@ def _players(source: Source, value: Any) -> tuple[tuple[str, ...], list[Issue]]:
             issues.append(source.issue(("players", index), f"a player name must be text, got {name!r}"))
         elif name in seen:
             issues.append(source.issue(("players", index), f'"{name}" is listed twice; names must be unique'))
-        seen.add(name)
+        else:
+            seen.add(name)
     return tuple(str(name) for name in value), issues
 
 
