@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pnp.cli import main
 
@@ -226,3 +229,42 @@ def test_a_card_face_the_engine_cannot_read_is_a_spec_error(tmp_path, capsys):
     err = capsys.readouterr().err
     assert status == 2 and "Traceback" not in err
     assert 'small_cards: cannot read the card "+40" / "minus 50" as numbers' in err
+
+
+LEAVES = (None, -1, 0, 7, 3.5, True, "x", "+30 red", "/2 blue x2 red", (), {}, {"red": 1}, 10**12)
+
+
+def _paths(data, path=()):
+    yield path
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _paths(value, path + (key,))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from _paths(value, path + (index,))
+
+
+def _replace(data, path, value):
+    if not path:
+        return value
+    copy = dict(data) if isinstance(data, dict) else list(data)
+    copy[path[0]] = _replace(copy[path[0]], path[1:], value)
+    return copy
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(record=st.sampled_from(sorted(p.name for p in (ROOT / "tests" / "records" / "aktsioner").glob("*.yaml"))),
+       pick=st.integers(0, 10**6), leaf=st.sampled_from(LEAVES))
+def test_a_damaged_record_never_crashes_the_referee(tmp_path, capsys, record, pick, leaf):
+    """Any value anywhere: exit 0, 1 or 2 with readable lines, never an internal error (3)."""
+    data = yaml.safe_load((ROOT / "tests" / "records" / "aktsioner" / record).read_text(encoding="utf-8"))
+    paths = list(_paths(data))[1:]
+    damaged = _replace(data, paths[pick % len(paths)], leaf)
+    path = tmp_path / "damaged.yaml"
+    path.write_text(yaml.safe_dump(damaged, allow_unicode=True), encoding="utf-8")
+    status = main(["referee", "check", str(path), "--json"])
+    out, err = capsys.readouterr()
+    assert status in (0, 1, 2), err
+    assert "Traceback" not in out + err
+    if status == 2:
+        assert err.startswith(str(path)) or "damaged.yaml" in err
