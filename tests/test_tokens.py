@@ -13,7 +13,7 @@ from test_art import required_contrast, shapes_of, text_boxes, text_grounds
 
 from pnp.components import Context, generate
 from pnp.components import art
-from pnp.display import Rect
+from pnp.display import Line, Rect
 from pnp.rules import rulebooks
 from pnp.spec import loads
 from pnp.spec.faces import token_pieces
@@ -128,7 +128,10 @@ def test_pair_counters_name_their_pair_on_both_faces_in_both_colours():
 def test_patterned_currencies_carry_their_pattern_round_the_edge():
     pieces = drawn("forex", "pair_counters")
     gbp_eur = pieces.pieces[0]  # front EUR (vstripes), back GBP (hstripes)
-    lines = {face: [i for _, i in art.walk(getattr(gbp_eur, face).items) if type(i).__name__ == "Line"] for face in ("front", "back")}
+    def lines_of(face):
+        return [i for _, i in art.walk(face.items) if isinstance(i, Line)]
+
+    lines = {"front": lines_of(gbp_eur.front), "back": lines_of(gbp_eur.back)}
     assert lines["front"] and all(abs(i.x1 - i.x2) < 1e-9 for i in lines["front"])  # vertical stripes
     assert lines["back"] and all(abs(i.y1 - i.y2) < 1e-9 for i in lines["back"])  # horizontal stripes
 
@@ -142,3 +145,13 @@ def test_a_token_without_a_back_gets_a_plain_back_of_its_colour_or_none():
     text = edit("          - {front: {value: \"A\", title: LOAN}, back: {value: \"A\", title: LOAN}}",
                 "          - {front: {value: \"A\", title: LOAN}}")  # fmt: skip
     assert drawn("forex", "loan_markers", text).pieces[0].back is None
+
+
+def test_rounded_tokens_round_their_ring_as_layout_rounds_the_cut():
+    from pnp.components.tokens import ROUNDED_RADIUS
+    from pnp.layout.impose import ROUNDED_RADIUS as CUT_RADIUS
+
+    assert ROUNDED_RADIUS == CUT_RADIUS
+    marker = drawn("forex", "loan_markers").pieces[0].front
+    ring = next(i for _, i in art.walk(marker.items) if isinstance(i, Rect) and i.style.fill is None)
+    assert ring.radius == pytest.approx(CUT_RADIUS * 16 - ring.x)  # concentric with the cut's corner

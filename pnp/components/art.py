@@ -4,7 +4,8 @@ Identity must survive a grayscale printer and colour-blind players, so an asset 
 just a colour: `asset_badge` pairs the colour with a shape, a pattern and a contrasting
 outline, and `ink_on` picks text colour by measured contrast rather than by eye.
 Patterns are laid out symmetrically about the centre of their box, so a deck back built
-from them looks the same after a half turn. Everything is display items in mm (`pnp.display`).
+from them looks the same after a half turn. Everything is display items in mm (`pnp.display`);
+`walk` and `text_bounds` read a display list back (transforms applied) for layout and tests.
 """
 
 from __future__ import annotations
@@ -13,8 +14,12 @@ import math
 import random
 from typing import Any, Iterator, Sequence
 
-from pnp.display import IDENTITY, Circle, Group, Item, Line, Matrix, Point, Polygon, Rect, Style, Text, compose, rotate
-from pnp.display import apply as _apply
+from pnp.display import (
+    IDENTITY, Circle, Group, Item, Line, Matrix, Point, Polygon, Rect, Style, Text, apply, compose, rotate,
+)  # fmt: skip
+from pnp.errors import BuildError
+from pnp.layout.text import block_height, fit_text
+from pnp.render.fonts import MM_PER_PT, font
 from pnp.spec.model import PATTERNS, SYMBOLS, Asset
 
 BLACK = "#000000"
@@ -63,11 +68,9 @@ def tint(colour: str, amount: float) -> str:
 
 
 def _regular(cx: float, cy: float, radius: float, sides: int, start_deg: float = -90.0) -> tuple[Point, ...]:
-    step = 360.0 / sides
-    return tuple(
-        (cx + radius * math.cos(math.radians(start_deg + i * step)), cy + radius * math.sin(math.radians(start_deg + i * step)))
-        for i in range(sides)
-    )
+    """A regular polygon's corners, the first at `start_deg` (-90: straight up)."""
+    angles = [math.radians(start_deg + i * 360.0 / sides) for i in range(sides)]
+    return tuple((cx + radius * math.cos(a), cy + radius * math.sin(a)) for a in angles)
 
 
 def outline(shape: str, cx: float, cy: float, size: float) -> tuple[Point, ...]:
@@ -131,8 +134,11 @@ def _lines(x: float, y: float, w: float, h: float, degrees: float, spacing: floa
     ]  # fmt: skip
 
 
-def _grid(x: float, y: float, w: float, h: float, spacing: float, offset: float) -> Iterator[tuple[int, int, float, float]]:
-    """Grid points (i, j, px, py) covering the box, centred on it (offset 0.5: centres between points)."""
+def _grid(
+    x: float, y: float, w: float, h: float, spacing: float, offset: float
+) -> Iterator[tuple[int, int, float, float]]:
+    """Grid points (i, j, px, py) covering the box, centred on it (offset ½: the centre falls
+    between points)."""
     cx, cy = x + w / 2, y + h / 2
     ni, nj = int(w / 2 / spacing) + 2, int(h / 2 / spacing) + 2
     last = 0 if offset else 1  # indices mirror about the centre: i ↔ -i (offset 0) or -i-1 (offset ½)
@@ -141,7 +147,10 @@ def _grid(x: float, y: float, w: float, h: float, spacing: float, offset: float)
             yield i, j, cx + (i + offset) * spacing, cy + (j + offset) * spacing
 
 
-def _pattern_items(name: str, x: float, y: float, w: float, h: float, colour: str, spacing: float, width: float) -> list[Item]:
+def _pattern_items(
+    name: str, x: float, y: float, w: float, h: float, colour: str, spacing: float, width: float
+) -> list[Item]:
+    """The pattern's marks covering the box (not clipped), laid out symmetrically about its centre."""
     line = Style(stroke=colour, width=width)
     if name == "hstripes":
         return _lines(x, y, w, h, 0, spacing, line)
@@ -171,16 +180,19 @@ def _pattern_items(name: str, x: float, y: float, w: float, h: float, colour: st
         samples = int(reach / (wavelength / 16)) + 1
         xs = [cx + k * wavelength / 16 for k in range(-samples, samples + 1)]
         rows = int(h / 2 / spacing) + 2
+        swing = [amplitude * math.sin(2 * math.pi * (px - cx) / wavelength) for px in xs]
         return [
-            Polygon(tuple((px, cy + k * spacing + amplitude * math.sin(2 * math.pi * (px - cx) / wavelength)) for px in xs), line, closed=False)
+            Polygon(tuple((px, cy + k * spacing + dy) for px, dy in zip(xs, swing)), line, closed=False)
             for k in range(-rows, rows + 1)
-        ]  # fmt: skip
+        ]
     if name == "none":
         return []
     raise ValueError(f"unknown pattern {name!r} (known: {', '.join(PATTERNS)})")
 
 
-def pattern(name: str, x: float, y: float, w: float, h: float, color: str, *, spacing: float = 2.5, width: float | None = None) -> Group:
+def pattern(
+    name: str, x: float, y: float, w: float, h: float, color: str, *, spacing: float = 2.5, width: float | None = None
+) -> Group:
     """One of `PATTERNS` in `color`, filling the box and clipped to it ("none" → empty group).
 
     The pattern is centred on the box, so it is unchanged by a half turn about the centre.
@@ -231,7 +243,8 @@ def _clip_into(items: Sequence[Item], polygon: Sequence[Point]) -> list[Item]:
     kept: list[Item] = []
     for item in items:
         if isinstance(item, Line):
-            kept += [Line(*a, *b, item.style) for a, b in _clip_segment((item.x1, item.y1), (item.x2, item.y2), polygon)]
+            ends = ((item.x1, item.y1), (item.x2, item.y2))
+            kept += [Line(*a, *b, item.style) for a, b in _clip_segment(*ends, polygon)]
         elif isinstance(item, Polygon):  # an open wave: clip it segment by segment
             for a, b in zip(item.points, item.points[1:]):
                 kept += [Line(*s, *e, item.style) for s, e in _clip_segment(a, b, polygon)]
@@ -239,7 +252,7 @@ def _clip_into(items: Sequence[Item], polygon: Sequence[Point]) -> list[Item]:
             if _inside((item.cx, item.cy), polygon):
                 kept.append(item)
         elif isinstance(item, Rect):
-            corners = ((item.x, item.y), (item.x + item.w, item.y), (item.x, item.y + item.h), (item.x + item.w, item.y + item.h))
+            corners = [(x, y) for x in (item.x, item.x + item.w) for y in (item.y, item.y + item.h)]
             if all(_inside(c, polygon) for c in corners):
                 kept.append(item)
     return kept
@@ -263,8 +276,8 @@ def asset_badge(asset: Asset, cx: float, cy: float, size: float) -> Group:
     ]
     if asset.pattern != "none":
         spacing = max(0.9, size / 7)
-        raw = _pattern_items(asset.pattern, cx - size / 2, cy - size / 2, size, size, ink_on(asset.color), spacing, spacing * 0.22)
-        items += _clip_into(raw, polygon)
+        box = (cx - size / 2, cy - size / 2, size, size)
+        items += _clip_into(_pattern_items(asset.pattern, *box, ink_on(asset.color), spacing, spacing * 0.22), polygon)
     items.append(symbol(asset.symbol, cx, cy, size, Style(stroke=INK, width=stroke)))
     return Group(tuple(items))
 
@@ -282,13 +295,14 @@ def guilloche(x: float, y: float, w: float, h: float, color: str, seed: int | st
     """
     rng = random.Random(str(seed))
     style = Style(stroke=color, width=0.12)
-    strands = rng.randint(7, 11)
-    wavelength = w / rng.choice((3, 4, 5, 6))
+    strands = rng.randint(5, 7)
+    waves = rng.choice((3, 4, 5, 6))
+    wavelength = w / waves
     envelope = w / rng.choice((1, 1.5, 2, 3))
     twist = rng.uniform(0, 2 * math.pi)
-    bands = max(2, round(h / 11))
+    bands = max(2, round(h / 13))
     amplitude = h / (2 * bands) * 1.1  # neighbouring ropes just touch, leaving no bare stripe
-    samples = max(48, int(w / 0.5))
+    samples = waves * 11  # enough for a smooth sine; every point costs PDF bytes on every bill
     items: list[Item] = []
     for band in range(bands):
         centre = y + (band + 0.5) * h / bands
@@ -329,34 +343,34 @@ def texts(items: Sequence[Item]) -> Iterator[tuple[Matrix, Text]]:
             yield matrix, item
 
 
+# --- text -----------------------------------------------------------------------------------
+
+
 def text_bounds(items: Sequence[Item]) -> tuple[float, float, float, float] | None:
     """The box (x0, y0, x1, y1) in mm that the text items in `items` cover (transforms applied),
     from font metrics (advance width, ascent, descent); None when there is no text.
 
     Used to fit a coloured bar snugly behind a fitted value.
     """
-    from pnp.render.fonts import MM_PER_PT, font
-
     boxes = []
     for matrix, item in texts(items):
         face = font(item.font)
         width = face.width(item.text, item.size)
         x0 = item.x - {"start": 0.0, "middle": width / 2, "end": width}[item.anchor]
-        top, bottom = item.y - face.ascent * item.size * MM_PER_PT, item.y + face.descent * item.size * MM_PER_PT
-        corners = [_apply(matrix, (x, y)) for x in (x0, x0 + width) for y in (top, bottom)]
+        em = item.size * MM_PER_PT
+        top, bottom = item.y - face.ascent * em, item.y + face.descent * em
+        corners = [apply(matrix, (x, y)) for x in (x0, x0 + width) for y in (top, bottom)]
         xs, ys = [c[0] for c in corners], [c[1] for c in corners]
         boxes.append((min(xs), min(ys), max(xs), max(ys)))
     if not boxes:
         return None
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+    x0s, y0s, x1s, y1s = zip(*boxes)
+    return min(x0s), min(y0s), max(x1s), max(y1s)
 
 
 def fit_line_first(text: str, x: float, y: float, w: float, h: float, *, size: float, **style: Any) -> Group:
     """`fit_text`, but shrinking to one line before wrapping: a short name or subtitle reads
     better a little smaller on one line than with a lone word on a second."""
-    from pnp.errors import BuildError
-    from pnp.layout.text import block_height, fit_text
-
     line = min(h, block_height(1, size))
     offset = {"top": 0.0, "middle": (h - line) / 2, "bottom": h - line}[style.get("valign", "middle")]
     try:

@@ -83,7 +83,8 @@ def card_front(face: Side, card: Card, back: Back, *, what: str) -> Drawing:
     if asset:
         items += _badge_plate(asset, w - s - INDEX_W, s, INDEX_W, INDEX_H)
         if asset.pattern != "none":  # a currency's pattern also runs along the band's edge
-            items.append(pattern(asset.pattern, -b, card.band_bottom, w + 2 * b, PATTERN_STRIP, identity, spacing=1.6))
+            strip = (-b, card.band_bottom, w + 2 * b, PATTERN_STRIP)
+            items.append(pattern(asset.pattern, *strip, identity, spacing=1.6))
     left = s + INDEX_W + 1.5
     right = w - s - INDEX_W - 1.5  # the badge's place, kept free on plain cards for balance
     if face.title or face.subtitle:
@@ -91,8 +92,8 @@ def card_front(face: Side, card: Card, back: Back, *, what: str) -> Drawing:
 
     top, bottom = card.band_bottom + PATTERN_STRIP + 1.5, h - s - INDEX_H - 2.0
     if asset and not face.other:  # a large outline of the symbol frames a lone value
-        mark = min(w - 2 * s, bottom - top) * 0.92
-        items.append(symbol(asset.symbol, w / 2, (top + bottom) / 2, mark, Style(stroke=tint(identity, 0.28), width=1.0)))
+        mark, faint = min(w - 2 * s, bottom - top) * 0.92, Style(stroke=tint(identity, 0.28), width=1.0)
+        items.append(symbol(asset.symbol, w / 2, (top + bottom) / 2, mark, faint))
     items += value_block(face, s, top, w - 2 * s, bottom - top, identity if asset else None, what)
     if face.text:
         items.append(
@@ -110,11 +111,11 @@ def corner_index(face: Side, card: Card, fill: str, ink: str, *, what: str) -> I
     x, y, pad = s, s, 0.6
     items: list[Item] = [Rect(x, y, INDEX_W, INDEX_H, Style(fill=fill), radius=1.2)]
     asset = face.asset
-    tag = (asset.initial or asset.id) if asset else ""
-    if tag and tag.casefold() in face.corner.casefold():
-        tag = ""
-    label = face.corner or tag
-    tag = tag if face.corner else ""
+    label, tag = face.corner, (asset.initial or asset.id) if asset else ""
+    if not label:
+        label, tag = tag, ""
+    elif tag.casefold() in label.casefold():
+        tag = ""  # "IBE" already names its company
     if asset is None:
         items.append(fit_text(label, x + pad, y + pad, INDEX_W - 2 * pad, INDEX_H - 2 * pad,
                               size=18, min_size=7, font="bold", color=ink, what=what))  # fmt: skip
@@ -125,8 +126,8 @@ def corner_index(face: Side, card: Card, fill: str, ink: str, *, what: str) -> I
         items.append(fit_text(text, x + pad, cursor, INDEX_W - 2 * pad, height, size=size, min_size=6,
                               font="bold", color=ink, what=what))  # fmt: skip
         cursor += height
-    mark = min(4.0, y + INDEX_H - pad - cursor)
-    items.append(symbol(asset.symbol, x + INDEX_W / 2, cursor + (y + INDEX_H - pad - cursor) / 2, mark, Style(fill=ink)))
+    room = y + INDEX_H - pad - cursor
+    items.append(symbol(asset.symbol, x + INDEX_W / 2, cursor + room / 2, min(4.0, room), Style(fill=ink)))
     return Group(tuple(items))
 
 
@@ -148,7 +149,8 @@ def _titles(face: Side, x: float, y: float, w: float, h: float, ink: str, what: 
     split = h * 0.58
     return [
         fit_text(face.title, x, y, w, split, size=12, min_size=7, font="bold", color=ink, valign="bottom", what=what),
-        fit_line_first(face.subtitle, x, y + split + 0.4, w, h - split - 0.4, size=8, color=ink, valign="top", what=what),
+        fit_line_first(face.subtitle, x, y + split + 0.4, w, h - split - 0.4, size=8, color=ink, valign="top",
+                       what=what),
     ]
 
 
@@ -198,14 +200,13 @@ def card_back(game: Game, back: Back, card: Card, *, what: str) -> Drawing:
     colour = back.color
     inset_x, inset_y = max(card.safe, 6.0) + 1.5, h * 0.16
     panel = (inset_x, inset_y, w - 2 * inset_x, h - 2 * inset_y)
+    whole = (-b, -b, w + 2 * b, h + 2 * b)
     if card.ink_saver:
-        items: list[Item] = [pattern(back.pattern, -b, -b, w + 2 * b, h + 2 * b, tint(colour, 0.45), spacing=4.0, width=0.3)]
+        items: list[Item] = [pattern(back.pattern, *whole, tint(colour, 0.45), spacing=4.0, width=0.3)]
         panel_fill, ink = PAPER, colour if contrast_ratio(colour, PAPER) >= 4.5 else BLACK
     else:
-        items = [
-            Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=tint(colour, 0.16))),
-            pattern(back.pattern, -b, -b, w + 2 * b, h + 2 * b, colour, spacing=3.2, width=0.55),
-        ]
+        items = [Rect(*whole, Style(fill=tint(colour, 0.16))),
+                 pattern(back.pattern, *whole, colour, spacing=3.6, width=0.6)]  # fmt: skip
         panel_fill, ink = colour, ink_on(colour)
     px, py, pw, ph = panel
     items += [

@@ -14,7 +14,9 @@ import math
 from dataclasses import dataclass
 
 from pnp.components import Context, PieceArt, Pieces
-from pnp.components.art import BLACK, WHITE, asset_badge, contrast_ratio, fit_line_first, guilloche, ink_on, pattern, tint
+from pnp.components.art import (
+    BLACK, WHITE, asset_badge, contrast_ratio, fit_line_first, guilloche, ink_on, pattern, tint,
+)  # fmt: skip
 from pnp.display import Drawing, Item, Rect, Style
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import fill
@@ -126,7 +128,8 @@ def bill_front(note: Note, stock: Stock, what: str) -> Drawing:
             items += _chip(note.label, x, y, chip_w, chip_h, note.bill.color, stock.ink_saver, what)
     middle_x, plate_y, middle_w, plate_h = _numeral_plate(stock, left, right)
     items += _numeral(note, middle_x, plate_y, middle_w, plate_h, what)
-    items.append(fit_line_first(note.title, middle_x, s, middle_w, chip_h, size=8, min_size=6, font="bold", color=BLACK, what=what))
+    items.append(fit_line_first(note.title, middle_x, s, middle_w, chip_h, size=8, min_size=6, font="bold",
+                                color=BLACK, what=what))  # fmt: skip
     bottom = h - s - chip_h
     if note.asset is not None:  # badge and code side by side, centred under the numeral
         badge = min(chip_h, 5.5)
@@ -146,7 +149,8 @@ def bill_back(note: Note, stock: Stock, what: str) -> Drawing:
     h, s = stock.height, stock.safe
     items, left, right = _frame(note, stock, seed=f"{note.title}/{note.currency}/{note.label}/back")
     inner_w = right - left
-    items.append(fit_line_first(note.title, left, s, inner_w, h * 0.2, size=9, min_size=6, font="bold", color=BLACK, what=what))
+    items.append(fit_line_first(note.title, left, s, inner_w, h * 0.2, size=9, min_size=6, font="bold",
+                                color=BLACK, what=what))  # fmt: skip
     items += _numeral(note, left + inner_w * 0.2, h * 0.26, inner_w * 0.6, h * 0.48, what)
     if note.currency:
         name = note.asset.name if note.asset is not None and note.asset.name != note.currency else ""
@@ -167,9 +171,11 @@ def _frame(note: Note, stock: Stock, seed: str) -> tuple[list[Item], float, floa
     items.append(guilloche(-b, -b, w + 2 * b, h + 2 * b, tint(colour, 0.35 if stock.ink_saver else 0.6), seed))
     edge = w * EDGE if note.asset is not None else 0.0
     if note.asset is not None:  # both short edges in the currency's colour and pattern
+        currency, ink = note.asset, ink_on(note.asset.color)
         for x in (-b, w - edge):
-            items.append(Rect(x, -b, edge + b, h + 2 * b, Style(fill=note.asset.color)))
-            items.append(pattern(note.asset.pattern, x, -b, edge + b, h + 2 * b, ink_on(note.asset.color), spacing=1.6, width=0.35))
+            strip = (x, -b, edge + b, h + 2 * b)
+            items.append(Rect(*strip, Style(fill=currency.color)))
+            items.append(pattern(currency.pattern, *strip, ink, spacing=1.6, width=0.35))
     inset = edge + s * 0.5
     items.append(Rect(inset, s * 0.5, w - 2 * inset, h - s, Style(stroke=colour, width=0.6), radius=1.5))
     return items, *_content_x(stock, note.asset is not None)

@@ -22,7 +22,7 @@ from pnp.spec.faces import Side, token_pieces
 from pnp.spec.model import Asset, Tokens
 
 CUTS = {"circle": "circle", "square": "rect", "rounded": "rounded"}
-ROUNDED_RADIUS = 0.2  # × the shorter side, as layout cuts "rounded" pieces
+ROUNDED_RADIUS = 0.2  # × the shorter side: as layout cuts "rounded" pieces (a test keeps them equal)
 SMALL_PT, VALUE_PT, MIN_PT = 7.0, 30.0, 6.0
 MIN_SYMBOL = 0.16  # × the token's shorter side: a symbol any smaller no longer reads
 
@@ -42,10 +42,16 @@ class Shape:
         return max(1.0, 0.07 * min(self.width, self.height), self.frame + 0.4)
 
     def chord(self, y0: float, y1: float) -> tuple[float, float]:
-        """The x-range inside the margin for a text row spanning y0…y1."""
+        """The x-range inside the margin for a text row spanning y0…y1 (narrower near a
+        circle's rim or a rounded corner)."""
         m = self.margin
-        if self.kind != "circle":
+        if self.kind == "square":
             return m, self.width - m
+        if self.kind == "rounded":  # the corner arcs, moved in by the margin
+            r = ROUNDED_RADIUS * min(self.width, self.height)
+            depth = r - min(y0, self.height - y1)  # how far into the corner's height the row reaches
+            inset = r - math.sqrt(max(r * r - depth * depth, 0.0)) if depth > 0 else 0.0
+            return m + inset, self.width - m - inset
         r = min(self.width, self.height) / 2 - m
         cx, cy = self.width / 2, self.height / 2
         reach = max(abs(y0 - cy), abs(y1 - cy))
@@ -73,15 +79,16 @@ def tokens(context: Context, tokens: Tokens) -> Pieces:
         else:
             back = plain_back(piece.front.asset, shape)
         pieces.append(PieceArt(front, back))
-    return Pieces(width, height, shape.bleed, tuple(pieces) * tokens.copies, cut=CUTS[tokens.shape])  # type: ignore[arg-type]
+    cut = CUTS[tokens.shape]
+    return Pieces(width, height, shape.bleed, tuple(pieces) * tokens.copies, cut=cut)  # type: ignore[arg-type]
 
 
 def plain_back(asset: Asset | None, shape: Shape) -> Drawing | None:
     """The back of a token the spec gives no back: its asset colour, or nothing at all."""
     if asset is None:
         return None
-    b = shape.bleed
-    return Drawing(shape.width, shape.height, (Rect(-b, -b, shape.width + 2 * b, shape.height + 2 * b, Style(fill=asset.color)),), b)
+    w, h, b = shape.width, shape.height, shape.bleed
+    return Drawing(w, h, (Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=asset.color)),), b)
 
 
 def token_face(side: Side, shape: Shape, *, what: str) -> Drawing:
@@ -111,12 +118,15 @@ def _ring(shape: Shape, inset: float, style: Style) -> Item:
 
 def _pattern_frame(asset: Asset, shape: Shape, ink: str) -> list[Item]:
     """The asset's pattern in a border from the bleed to `shape.frame` inside the cut: on a
-    token too small for a patterned badge, the second cue besides colour runs round the edge."""
+    token too small for a patterned badge, the second cue besides colour runs round the edge.
+    The pattern covers the whole face once and a plain panel of the colour covers its middle
+    (four clipped copies would quadruple the lines in the PDF)."""
     w, h, b, f = shape.width, shape.height, shape.bleed, shape.frame
     spacing = max(0.9, f * 0.75)
-    strips = ((-b, -b, w + 2 * b, b + f), (-b, h - f, w + 2 * b, b + f), (-b, f, b + f, h - 2 * f), (w - f, f, b + f, h - 2 * f))
-    whole = pattern(asset.pattern, -b, -b, w + 2 * b, h + 2 * b, ink, spacing=spacing, width=spacing * 0.22)
-    return [Group((whole,), clip=Rect(x, y, sw, sh, Style())) for x, y, sw, sh in strips]
+    return [
+        pattern(asset.pattern, -b, -b, w + 2 * b, h + 2 * b, ink, spacing=spacing, width=spacing * 0.22),
+        Rect(f, f, w - 2 * f, h - 2 * f, Style(fill=asset.color)),
+    ]
 
 
 @dataclass(frozen=True)
@@ -141,14 +151,15 @@ def _rows(side: Side, shape: Shape, ink: str, what: str) -> list[Item]:
     plans = [_plan(side, shape, height, shift, wrap) for height, shift, wrap in _candidates(shape)]
     feasible = [(score, rows) for score, rows in plans if rows]
     if not feasible:
-        raise BuildError(f"{what}: the {shape.width:g} × {shape.height:g} mm token has no room for "
-                         f"{' / '.join(t for t in (side.title, side.value, side.subtitle, side.text) if t)!r} at 6 pt")  # fmt: skip
+        words = " / ".join(t for t in (side.title, side.value, side.subtitle, side.text) if t)
+        raise BuildError(f"{what}: the {shape.width:g} × {shape.height:g} mm token has no room for {words!r} at 6 pt")
     rows = max(feasible, key=lambda plan: plan[0])[1]  # max() keeps the first of equals
     items: list[Item] = []
     for row in rows:
-        if row.kind == "badge":
-            size = _symbol_size(shape, row.y + row.height / 2, row.height * 0.85)
-            items.append(symbol(side.asset.symbol, shape.width / 2, row.y + row.height / 2, size, Style(fill=ink)))  # type: ignore[union-attr]
+        if row.kind == "badge" and side.asset is not None:
+            cy = row.y + row.height / 2
+            size = _symbol_size(shape, cy, row.height * 0.85)
+            items.append(symbol(side.asset.symbol, shape.width / 2, cy, size, Style(fill=ink)))
             continue
         size, font = (VALUE_PT, "bold") if row.kind == "value" else (SMALL_PT, _font(row.kind))
         items.append(fit_text(getattr(side, row.kind), row.x0, row.y, row.x1 - row.x0, row.height,
@@ -190,7 +201,8 @@ def _plan(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool) ->
     for row in rows:
         room = row.x1 - row.x0
         if row.kind == "badge":
-            if _symbol_size(shape, row.y + row.height / 2, row.height * 0.85) < MIN_SYMBOL * min(shape.width, shape.height):
+            smallest = MIN_SYMBOL * min(shape.width, shape.height)
+            if _symbol_size(shape, row.y + row.height / 2, row.height * 0.85) < smallest:
                 return 0.0, ()
         elif row.kind != "value":
             text = getattr(side, row.kind)
