@@ -21,7 +21,7 @@ NAMES = ("Ana", "Ben", "Cris", "Dan", "Eva", "Fer")
 RULE_ID = re.compile(r"^BOLSA-\d+(\.\d+)*$")
 
 OPTIONS = st.fixed_dictionaries(
-    {"rounds": st.integers(1, 3)},
+    {"rounds": st.integers(1, 5)},
     optional={
         option.name: st.sampled_from(option.choices)
         for option in bolsa.RULEBOOK.options
@@ -49,7 +49,7 @@ def check_invariants(state: bolsa.State, p: bolsa.Params, money: int) -> None:
             assert pending or not (zones.offered or zones.requested), (player.name, code, state.phase)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_random_legal_games_keep_the_invariants_and_replay_identically(data):
     options = data.draw(OPTIONS, label="options")
