@@ -303,3 +303,11 @@ def test_text_helpers_measure_and_find_the_ground():
     assert 15 < (x0 + x1) / 2 < 25 and y0 > 8  # turned about (15, 10): centre x 20, hanging below y 10
     assert [ground for _, _, ground in text_grounds(items)] == ["#0072b2"]
     assert [ground for _, _, ground in text_grounds((Group((text,)),))] == ["#ffffff"]
+
+
+def test_text_grounds_honour_clips():
+    text = Text(5, 5, "x", 8)
+    clipped_fill = Group((Rect(0, 0, 10, 10, Style(fill="#000000")),), clip=Rect(20, 20, 5, 5, Style()))
+    assert [ground for _, _, ground in text_grounds((clipped_fill, text))] == ["#ffffff"]
+    shown_fill = Group((Rect(0, 0, 10, 10, Style(fill="#000000")),), clip=Rect(0, 0, 10, 10, Style()))
+    assert [ground for _, _, ground in text_grounds((shown_fill, text))] == ["#000000"]
