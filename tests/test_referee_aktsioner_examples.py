@@ -195,7 +195,7 @@ def test_x17_last_move(check):
     assert state["prices"]["blue"] == 250 and state["prices"]["green"] == 10
     assert state["players"]["M"]["cash"] == 120
     assert state["players"]["O"] == {"cash": 0, "shares": {"blue": 2, "red": 0, "yellow": 0, "green": 4}}
-    assert amounts(answer, "AKT-7.4") == ["O owes 30 × 5 green = 150 with cash 120: pays for 4 (120), 1 green go to the bank"]
+    assert amounts(answer, "AKT-7.4") == ["O owes 30 × 5 green = 150 with cash 120: pays for 4 (120), 1 green goes to the bank"]
     assert amounts(answer, "AKT-8.1") == ["last round: every player has one card left, nobody buys or sells"]
     assert state["hands"] == {"M": [], "O": ["+30 red"]}
     assert "over" not in state

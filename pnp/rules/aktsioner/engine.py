@@ -304,10 +304,10 @@ def _penalise(
                 rule = "AKT-7.2"
             else:
                 kept = min(held, int(account.cash // item.penalty))
-                paid = kept * item.penalty
+                paid, lost = kept * item.penalty, held - kept
                 text = (
                     f"{player} owes {item.penalty} × {held} {item.colour} = {due} with cash {account.cash}: "
-                    f"pays for {kept} ({paid}), {held - kept} {item.colour} go to the bank"
+                    f"pays for {kept} ({paid}), {lost} {item.colour} {'goes' if lost == 1 else 'go'} to the bank"
                 )
                 rule = "AKT-7.4"
             shares = list(account.shares)
