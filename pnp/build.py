@@ -1,21 +1,23 @@
 """`pnp build`: the spec → components → sheets → files, atomically and reproducibly.
 
-Each game's components are generated, laid out (pieces imposed with their backs, panels on
-their own sheets or tiled) and written to `<out>/<game>/`: one PDF per component, the game's
-combined print file `<game>-all.pdf` opening with its print instructions, and on request SVG
-pages and PNG pieces. Everything is written to a fresh folder beside the output and swapped in
-only when the whole build succeeded, so a failed build leaves the previous output as it was.
-The same spec gives the same bytes: PDFs are written in reportlab's invariant mode and the
-manifest carries no time.
+Each game's components are generated and laid out (pieces imposed with their backs, panels on
+their own sheets or tiled) before anything is written. Each component's sheets are rendered to
+PDF once — by forked workers when the machine has several cores — and written to
+`<out>/<game>/`; the game's combined print file `<game>-all.pdf` joins those very PDFs behind a
+page of print instructions. SVG pages and PNG pieces are written on request. Everything goes to
+a staging folder that replaces the output only when the whole build succeeded (see
+`pnp.manifest`). The same spec gives the same bytes: PDFs are written in reportlab's invariant
+mode and the manifest carries no time.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import multiprocessing
 import os
-import shutil
-import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -29,7 +31,7 @@ from pnp.layout.instructions import Job, blank_back, instructions_page, sides_te
 from pnp.layout.sheet import Furniture, frame, stamp
 from pnp.layout.tile import Tiling, tile
 from pnp.spec.faces import piece_count
-from pnp.spec.model import Game, Spec
+from pnp.spec.model import Game, Print, Spec
 
 FORMATS = ("pdf", "svg", "png")
 PIECE_DPI = 300
@@ -63,6 +65,17 @@ class Laid:
 
 
 @dataclass(frozen=True)
+class GameLayout:
+    """A game's components on sheets, in spec order, and the combined file's page order."""
+
+    game_id: str
+    game: Game
+    laid: tuple[Laid, ...]
+    order: tuple[int, ...]  # print order: indexes into `laid`
+    lead: tuple[Page, ...]  # the instructions (and their blank back) opening the combined file
+
+
+@dataclass(frozen=True)
 class Summary:
     games: tuple[str, ...]
     files: int
@@ -81,18 +94,15 @@ def build_from_args(args: argparse.Namespace) -> int:
     formats = parse_formats(args.format)
     spec = with_print(load_spec(args.spec), paper=args.paper, duplex=args.duplex)
     games = select_games(spec, args.game)
-    out = Path(args.out)
-    summary = build(spec, out, games, formats)
-    seconds = time.perf_counter() - started
+    summary = build(spec, Path(args.out), games, formats)
     print(f"built {', '.join(summary.games)}: {summary.files} files, {summary.pages} PDF pages "
-          f"in {out}{os.sep} ({seconds:.1f} s)")
+          f"in {args.out}{os.sep} ({time.perf_counter() - started:.1f} s)")
     return 0
 
 
 def parse_formats(text: str) -> tuple[str, ...]:
     formats = tuple(dict.fromkeys(f.strip().lower() for f in text.split(",") if f.strip()))
-    unknown = [f for f in formats if f not in FORMATS]
-    if unknown or not formats:
+    if not formats or any(f not in FORMATS for f in formats):
         raise UsageError(f"--format {text!r}: choose from {', '.join(FORMATS)}, separated by commas")
     return formats
 
@@ -119,62 +129,37 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
     """Build `games` into `out`, all or nothing; other games' files already there are kept."""
     started = time.perf_counter()
     out = Path(os.path.abspath(out))
-    old = _check_output(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-building-", dir=out.parent))
-    os.chmod(staging, 0o777 & ~_umask())  # mkdtemp's folder is private; the output is not
-    try:
-        files: list[manifest.FileEntry] = []
-        components: list[manifest.ComponentEntry] = []
-        for game_id in games:
-            game_files, game_components = build_game(spec, game_id, staging, formats)
-            files += game_files
-            components += game_components
+    old = manifest.check_output(out)
+    layouts = [lay_out_game(spec, game_id) for game_id in games]
+    jobs = [(item.pages, f"{g.game.title} — {_name(item.component)}", g.game_id) for g in layouts for item in g.laid]
+    jobs += [(g.lead, f"{g.game.title} — print instructions", g.game_id) for g in layouts]
+    rendered = iter(render_pdfs(jobs))
+    pdfs = {(g.game_id, item.component.id): next(rendered) for g in layouts for item in g.laid}
+    pdfs.update({(g.game_id, None): next(rendered) for g in layouts})
+    files: list[manifest.FileEntry] = []
+    with manifest.staging(out) as root:
+        for g in layouts:
+            files += write_game(root, g, pdfs, formats)
         # a build of every game also drops the folders of games no longer in the spec
         replaced = set(games) | (manifest.games_in(old) if set(games) == set(spec.games) else set())
-        _carry_over(out, staging, replaced)
-        manifest.write(staging, manifest.merged(old, files, components, sorted(replaced), __version__))
-        _swap(staging, out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+        components = [_component_entry(g, item) for g in layouts for item in g.laid]
+        manifest.write(root, manifest.merged(old, files, components, sorted(replaced), __version__))
+        manifest.publish(root, out, replaced)
     pages = sum(f.pages for f in files if f.format == "pdf")
     return Summary(tuple(games), len(files), pages, time.perf_counter() - started)
 
 
-def build_game(spec: Spec, game_id: str, root: Path, formats: Sequence[str]
-               ) -> tuple[list[manifest.FileEntry], list[manifest.ComponentEntry]]:
-    """Every file of one game under `root/<game_id>/`."""
-    from pnp.render.pdf import pdf_bytes
-
+def lay_out_game(spec: Spec, game_id: str) -> GameLayout:
+    """Every component of one game generated and on sheets, and the instructions for them."""
     game = spec.games[game_id]
-    folder = root / game_id
-    folder.mkdir(parents=True)
-    settings = spec.print
-    context = Context(game_id, game, settings)
+    if any(c.id == f"{game_id}-all" for c in game.components):
+        raise BuildError(f"{game_id}: no component may be called {game_id}-all, the name of the combined print file")
     version_stamp = stamp(__version__, game.model_dump_json())
-    _check_names(game_id, game)
-    laid = [lay_out(context, component, version_stamp) for component in game.components]
-
-    files: list[manifest.FileEntry] = []
-    for item in laid:
-        component = item.component
-        data = pdf_bytes(item.pages, title=f"{game.title} — {_name(component)}", subject=game_id)
-        if "pdf" in formats:
-            path = folder / f"{component.id}.pdf"
-            path.write_bytes(data)
-            files.append(manifest.file_entry(root, path, game_id, component.id, "pdf", len(item.pages)))
-        if "svg" in formats:
-            files += _svgs(root, folder, game_id, item)
-        if "png" in formats:
-            files += _pngs(root, folder, game_id, item, data)
-    if "pdf" in formats:
-        combined = combined_pages(game, laid, settings, version_stamp)
-        path = folder / f"{game_id}-all.pdf"
-        path.write_bytes(pdf_bytes(combined, title=f"{game.title} — print-and-play", subject=game_id))
-        files.append(manifest.file_entry(root, path, game_id, None, "pdf", len(combined)))
-    components = [_component_entry(game_id, game, item) for item in laid]
-    return files, components
+    context = Context(game_id, game, spec.print)
+    laid = tuple(lay_out(context, component, version_stamp) for component in game.components)
+    order = tuple(sorted(range(len(laid)), key=lambda i: (not laid[i].double_sided, not _stock(laid[i]).startswith("card"), i)))
+    lead = instruction_pages(game, [laid[i] for i in order], spec.print, version_stamp)
+    return GameLayout(game_id, game, laid, order, tuple(lead))
 
 
 def lay_out(context: Context, component: Any, version_stamp: str) -> Laid:
@@ -190,69 +175,98 @@ def lay_out(context: Context, component: Any, version_stamp: str) -> Laid:
     return Laid(component, output, layout)
 
 
-def combined_pages(game: Game, laid: Sequence[Laid], settings: Any, version_stamp: str) -> list[Page]:
-    """The instructions, then every sheet: double-sided components first (so each starts on an
-    odd page), card stock before paper, otherwise in spec order."""
-    order = sorted(range(len(laid)), key=lambda i: (not laid[i].double_sided, not _stock(laid[i]).startswith("card"), i))
+def instruction_pages(game: Game, ordered: Sequence[Laid], settings: Print, version_stamp: str) -> list[Page]:
+    """The instructions for the sheets of `ordered`, which follow them in the combined file.
+    Double-sided components come first there, each starting on an odd page: the instructions
+    then get a blank back."""
     f = frame(settings.paper, settings.margin_mm)
     info = Furniture(game.title, "print instructions", version_stamp)
-    lead = 2 if any(item.double_sided for item in laid) else 1
-    jobs, pages, first = [], [], lead + 1
-    for i in order:
-        item = laid[i]
+    lead = 2 if any(item.double_sided for item in ordered) else 1
+    jobs, first = [], lead + 1
+    for item in ordered:
         jobs.append(_job(item, first))
-        pages += item.pages
         first += len(item.pages)
     front = instructions_page(f, info, settings.paper, jobs, title_en=game.title_en,
                               back_offset=tuple(settings.back_offset_mm))  # type: ignore[arg-type]
-    return [front, *([blank_back(f, info)] if lead == 2 else []), *pages]
+    return [front, blank_back(f, info)] if lead == 2 else [front]
 
 
-def _job(item: Laid, first: int) -> Job:
-    component, layout = item.component, item.layout
-    count = len(item.output.pieces) if isinstance(item.output, Pieces) else len(item.output.drawings)
-    noun = NOUNS.get(component.kind, "piece")
-    contents = f"{count} {noun}{'s' if count != 1 else ''}"
-    assembly = ""
-    if isinstance(layout, Tiling):
-        duplex = "none"
-        if layout.tiled:
-            t = next(t for t in layout.tiles if t.rows * t.columns > 1)
-            contents += f" on {layout.sheets} sheets"
-            rows, columns = t.rows, t.columns
-            assembly = f"{rows} row{'s' if rows > 1 else ''} × {columns} column{'s' if columns > 1 else ''} of sheets"
-    else:
-        duplex = layout.duplex
-    return Job(_name(component), (first, first + len(layout.pages) - 1), layout.sheets, contents,
-               sides_text(duplex), _stock(item), assembly)
+# --- rendering ------------------------------------------------------------------------------
+
+_JOBS: list[tuple[Sequence[Page], str, str]] = []  # what forked workers render (they inherit it)
 
 
-def _stock(item: Laid) -> str:
-    return STOCK.get(item.component.kind, "paper")
+def render_pdfs(jobs: list[tuple[Sequence[Page], str, str]]) -> list[bytes]:
+    """Each job's (pages, title, subject) as PDF bytes, in order. With several cores the jobs go
+    to forked workers, which inherit the pages instead of receiving them pickled; every PDF is
+    rendered by the same code either way, so the bytes do not depend on it."""
+    global _JOBS
+    workers = min(os.cpu_count() or 1, len(jobs))
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [_render(job) for job in jobs]
+    _JOBS = jobs
+    try:
+        heavy_first = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][0]))
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            done = dict(zip(heavy_first, pool.map(_render_inherited, heavy_first)))
+    finally:
+        _JOBS = []
+    return [done[i] for i in range(len(jobs))]
 
 
-def _name(component: Any) -> str:
-    name_en = getattr(component, "name_en", "")
-    return f"{component.name} · {name_en}" if name_en and name_en != component.name else component.name
+def _render_inherited(index: int) -> bytes:
+    return _render(_JOBS[index])
 
 
-def _component_entry(game_id: str, game: Game, item: Laid) -> manifest.ComponentEntry:
-    output = item.output
-    if isinstance(output, Pieces):
-        size = (output.width, output.height)
-    else:
-        size = (output.drawings[0].width, output.drawings[0].height) if output.drawings else (0.0, 0.0)
-    component = item.component
-    return manifest.ComponentEntry(game_id, component.id, component.kind, piece_count(game, component),
-                                   (round(size[0], 3), round(size[1], 3)))
+def _render(job: tuple[Sequence[Page], str, str]) -> bytes:
+    from pnp.render.pdf import pdf_bytes
+
+    pages, title, subject = job
+    return pdf_bytes(pages, title=title, subject=subject)
 
 
-def _check_names(game_id: str, game: Game) -> None:
-    if any(c.id == f"{game_id}-all" for c in game.components):
-        raise BuildError(f"{game_id}: a component may not be called {game_id}-all, the name of the combined print file")
+def combine(parts: Sequence[tuple[str, bytes]], *, title: str, subject: str) -> bytes:
+    """PDFs joined into one, each part bookmarked by its name: the combined print file holds
+    the very pages of the component files. Same parts → same bytes."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    for name, data in parts:
+        writer.append(PdfReader(io.BytesIO(data)), outline_item=name)
+    writer.add_metadata({"/Title": title, "/Subject": subject, "/Creator": "pnp"})
+    writer.create_viewer_preferences().print_scaling = "/None"
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()
 
 
-# --- SVG and PNG ----------------------------------------------------------------------------
+# --- files ----------------------------------------------------------------------------------
+
+
+def write_game(root: Path, g: GameLayout, pdfs: dict[tuple[str, str | None], bytes],
+               formats: Sequence[str]) -> list[manifest.FileEntry]:
+    """Every file of one game under `root/<game>/`, with their manifest entries."""
+    folder = root / g.game_id
+    folder.mkdir(parents=True)
+    files: list[manifest.FileEntry] = []
+    for item in g.laid:
+        component, data = item.component, pdfs[(g.game_id, item.component.id)]
+        if "pdf" in formats:
+            path = folder / f"{component.id}.pdf"
+            path.write_bytes(data)
+            files.append(manifest.file_entry(root, path, g.game_id, component.id, "pdf", len(item.pages)))
+        if "svg" in formats:
+            files += _svgs(root, folder, g.game_id, item)
+        if "png" in formats:
+            files += _pngs(root, folder, g.game_id, item, data)
+    if "pdf" in formats:
+        parts = [("Print instructions", pdfs[(g.game_id, None)])]
+        parts += [(_name(g.laid[i].component), pdfs[(g.game_id, g.laid[i].component.id)]) for i in g.order]
+        path = folder / f"{g.game_id}-all.pdf"
+        path.write_bytes(combine(parts, title=f"{g.game.title} — print-and-play", subject=g.game_id))
+        pages = len(g.lead) + sum(len(item.pages) for item in g.laid)
+        files.append(manifest.file_entry(root, path, g.game_id, None, "pdf", pages))
+    return files
 
 
 def _svgs(root: Path, folder: Path, game_id: str, item: Laid) -> list[manifest.FileEntry]:
@@ -273,9 +287,9 @@ def _pngs(root: Path, folder: Path, game_id: str, item: Laid, pdf: bytes) -> lis
 
     target = folder / "png" / item.component.id
     target.mkdir(parents=True)
-    rendered: dict[Any, bytes] = {}  # identical faces (18 cards of a company) are drawn once
     outputs: list[tuple[str, bytes]] = []
     if isinstance(item.output, Pieces):
+        rendered: dict[Any, bytes] = {}  # identical faces (18 cards of a company) are drawn once
         for number, piece in enumerate(item.output.pieces, 1):
             for side, drawing in (("front", piece.front), ("back", piece.back)):
                 if drawing is not None:
@@ -292,62 +306,41 @@ def _pngs(root: Path, folder: Path, game_id: str, item: Laid, pdf: bytes) -> lis
     return files
 
 
-# --- the output folder ----------------------------------------------------------------------
+# --- what the instructions and the manifest say ---------------------------------------------
 
 
-def _check_output(out: Path) -> dict[str, Any] | None:
-    """The earlier manifest; refuses a folder pnp did not write, since a build replaces it."""
-    if not out.exists():
-        return None
-    if not out.is_dir():
-        raise BuildError(f"{out} exists and is not a folder; choose another --out")
-    old = manifest.read(out)
-    if old is None and any(out.iterdir()):
-        raise BuildError(f"{out} is not empty and has no {manifest.MANIFEST}, so it is not a pnp output "
-                         "folder; a build replaces its folder: choose another --out or empty it")
-    return old
+def _job(item: Laid, first: int) -> Job:
+    component, layout = item.component, item.layout
+    count = len(item.output.pieces) if isinstance(item.output, Pieces) else len(item.output.drawings)
+    contents = f"{count} {NOUNS.get(component.kind, 'piece')}{'s' if count != 1 else ''}"
+    assembly = ""
+    if isinstance(layout, Tiling):
+        duplex = "none"
+        if layout.tiled:
+            t = next(t for t in layout.tiles if t.rows * t.columns > 1)
+            contents += f" on {layout.sheets} sheets"
+            assembly = f"{t.rows} row{'s' if t.rows > 1 else ''} × {t.columns} column{'s' if t.columns > 1 else ''} of sheets"
+    else:
+        duplex = layout.duplex
+    return Job(_name(component), (first, first + len(layout.pages) - 1), layout.sheets, contents,
+               sides_text(duplex), _stock(item), assembly)
 
 
-def _carry_over(out: Path, staging: Path, replaced: set[str]) -> None:
-    """Keep what the build did not write: other games' folders and the user's own files."""
-    if not out.is_dir():
-        return
-    for entry in sorted(out.iterdir()):
-        if entry.name == manifest.MANIFEST or entry.name in replaced or (staging / entry.name).exists():
-            continue
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.copytree(entry, staging / entry.name, symlinks=True, copy_function=_link_or_copy)
-        else:
-            _link_or_copy(entry, staging / entry.name)
+def _stock(item: Laid) -> str:
+    return STOCK.get(item.component.kind, "paper")
 
 
-def _link_or_copy(source: Any, target: Any) -> None:
-    """A hard link where the file system allows it (cheap, and the old file is untouched), else a copy."""
-    try:
-        if os.path.islink(source):
-            raise OSError
-        os.link(source, target)
-    except OSError:
-        shutil.copy2(source, target, follow_symlinks=False)
+def _name(component: Any) -> str:
+    name_en = getattr(component, "name_en", "")
+    return f"{component.name} · {name_en}" if name_en and name_en != component.name else component.name
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _swap(staging: Path, out: Path) -> None:
-    """Put the finished build in place of the old output, which is then removed."""
-    if not out.exists():
-        os.rename(staging, out)
-        return
-    retired = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))
-    os.rename(out, retired / out.name)
-    try:
-        os.rename(staging, out)
-    except OSError:
-        os.rename(retired / out.name, out)
-        raise
-    shutil.rmtree(retired, ignore_errors=True)
-
+def _component_entry(g: GameLayout, item: Laid) -> manifest.ComponentEntry:
+    output = item.output
+    if isinstance(output, Pieces):
+        size = (output.width, output.height)
+    else:
+        size = (output.drawings[0].width, output.drawings[0].height) if output.drawings else (0.0, 0.0)
+    component = item.component
+    return manifest.ComponentEntry(g.game_id, component.id, component.kind, piece_count(g.game, component),
+                                   (round(size[0], 3), round(size[1], 3)))
