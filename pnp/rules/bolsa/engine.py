@@ -16,6 +16,7 @@ from pnp.rules.base import Event, Violation
 from pnp.rules.bolsa.model import (
     CARDS_EACH,
     DECLARE,
+    ORDERS_AT_SETUP,
     OWNED_AT_SETUP,
     TRADE,
     Action,
@@ -90,20 +91,21 @@ def setup(params: Params, names: Sequence[str], start: Start | None = None) -> t
                 f"({OWNED_AT_SETUP} each at setup; trades only move them)",
             )
     state = State(players, prices, round=round_, token=names.index(start.token) if start.token else 0)
-    box = (params.deck_per_company - n * CARDS_EACH) * len(codes)
+    dealt, box = n * CARDS_EACH * len(codes), (params.deck_per_company - n * CARDS_EACH) * len(codes)
     events = [
-        Event("BOLSA-1.9", f"{n} players: {n * CARDS_EACH * len(codes)} share cards dealt, {box} stay in the box "
-              f"({box // len(codes)} per company)", {"dealt": n * CARDS_EACH * len(codes), "box": box}),
+        Event("BOLSA-1.9", f"{n} players: {dealt} share cards dealt, {box} stay in the box "
+              f"({box // len(codes)} per company)", {"dealt": dealt, "box": box}),
         Event("BOLSA-2.1", f"quotes {_prices(state, params)}; round {round_}"),
         Event("BOLSA-2.2", "cash " + ", ".join(f"{p.name} {p.cash}" for p in players)),
     ]
     standard = tuple(Zones() for _ in codes)
-    for p in players:
-        if p.zones != standard:
-            holding = ", ".join(f"{code} {z.owned}+{z.orders}" for code, z in zip(codes, p.zones))
-            events.append(Event("BOLSA-2.3", f"{p.name} holds (zone 1 + zone 2) {holding}"))
-    if all(p.zones == standard for p in players):
-        events.append(Event("BOLSA-2.3", f"each player: 1 card of each company in zone 1, {CARDS_EACH - 1} in zone 2"))
+    unusual = [p for p in players if p.zones != standard]
+    for p in unusual:
+        holding = ", ".join(f"{code} {z.owned}+{z.orders}" for code, z in zip(codes, p.zones))
+        events.append(Event("BOLSA-2.3", f"{p.name} holds (zone 1 + zone 2) {holding}"))
+    if not unusual:
+        events.append(Event("BOLSA-2.3", f"each player: {OWNED_AT_SETUP} card of each company in zone 1, "
+                            f"{ORDERS_AT_SETUP} in zone 2"))
     events.append(Event("BOLSA-2.4", f"{names[state.token]} holds the auction-order token"))
     return state, events
 
@@ -295,7 +297,7 @@ def _bid(state: State, action: Bid, params: Params, events: Events) -> State:
         events.append(Event(rule, f"{code}: {name} passes"))
     else:
         _check_bid(state, params, action.amount, rule)
-        auction = replace(auction, best=action.amount, leader=i)
+        auction = replace(auction, best=action.amount)
         events.append(Event(rule, f"{code}: {name} bids {action.amount}"))
     auction = _next_turn(auction)
     if auction.over:

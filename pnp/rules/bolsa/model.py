@@ -126,8 +126,7 @@ class Auction:
     order: tuple[int, ...]  # participants, in bidding order from the token holder
     turn: int = 0  # index into `order` of the participant to act
     passed: tuple[int, ...] = ()  # in order of passing
-    best: int | None = None  # the high (or low) bid so far
-    leader: int | None = None
+    best: int | None = None  # the high (or low) bid so far, held by the one who has not passed at the end
 
     @property
     def over(self) -> bool:
