@@ -262,3 +262,62 @@ def test_built_pdfs_ask_for_actual_size(fake, tmp_path):
     for path in (out / "forex").glob("*.pdf"):
         reader = pypdf.PdfReader(path)
         assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
+
+
+# --- the real generators ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory) -> Path:
+    """Bolsa and Aktsioner built with the real generators, once for the tests below."""
+    out = tmp_path_factory.mktemp("real") / "output"
+    assert main(["build", "--out", str(out), "--game", "bolsa", "--game", "aktsioner"]) == 0
+    return out
+
+
+def test_the_real_games_build_with_their_counts_and_readable_text(real):
+    manifest = json.loads((real / "manifest.json").read_text())
+    counts = {(c["game"], c["id"]): (c["count"], c["size_mm"]) for c in manifest["components"]}
+    assert counts[("bolsa", "shares")] == (90, [63, 88])
+    assert counts[("bolsa", "money")][0] == 110
+    assert counts[("aktsioner", "big_cards")] == (20, [63, 88])
+    assert counts[("aktsioner", "small_cards")] == (32, [63, 88])
+    for entry in manifest["files"]:
+        reader = pypdf.PdfReader(real / entry["path"])
+        assert len(reader.pages) == entry["pages"]
+        for page in reader.pages:
+            size = sorted((round(float(page.mediabox.width) * PT, 1), round(float(page.mediabox.height) * PT, 1)))
+            assert size == sorted(PAPERS["a4"])
+    akt = pdfplumber.open(real / "aktsioner" / "aktsioner-all.pdf")
+    assert "Акционер" in akt.pages[0].extract_text() and "print instructions" in akt.pages[0].extract_text()
+    assert "Telefónica" in pdfplumber.open(real / "bolsa" / "shares.pdf").pages[8].extract_text()
+
+
+def test_the_real_cards_are_cut_to_size_and_marked_only_outside_them(real):
+    from pnp.layout.impose import plan
+    from pnp.layout.sheet import Box
+
+    grid = plan(63, 88, 3, "a4", 5, "long", 20)  # the grid the 20 big cards get
+    page = pdfplumber.open(real / "aktsioner" / "big_cards.pdf").pages[0]
+    lines = [(l["x0"] * PT, l["top"] * PT, l["x1"] * PT, l["bottom"] * PT) for l in page.lines
+             if abs(l["linewidth"] * PT - 0.15) < 0.01]
+    marks = [m for m in lines if grid.frame.content.contains(Box(m[0], m[1], m[2] - m[0], m[3] - m[1]), 0.01)]
+    xs = sorted({round(m[0], 2) for m in marks if m[0] == m[2]})
+    ys = sorted({round(m[1], 2) for m in marks if m[1] == m[3]})
+    # cut lines pair up into 63 mm columns and 88 mm rows (gutters make the other gaps)
+    columns = [(a, b) for a in xs for b in xs if abs(b - a - 63) <= 0.1]
+    rows = [(a, b) for a in ys for b in ys if abs(b - a - 88) <= 0.1]
+    assert len(columns) * len(rows) == grid.per_page >= 8
+    for x0, top, x1, bottom in marks:
+        for left, right in columns:
+            for upper, lower in rows:
+                inside_x = x1 > left + 0.01 and x0 < right - 0.01
+                inside_y = bottom > upper + 0.01 and top < lower - 0.01
+                assert not (inside_x and inside_y), "a crop mark crosses a card"
+
+
+def test_the_real_board_is_tiled_with_an_assembly_note(real):
+    first = pdfplumber.open(real / "bolsa" / "bolsa-all.pdf").pages[0].extract_text()
+    row = next(line for line in first.splitlines() if "Tablero de cotización" in line)
+    if "sheets" in row:  # tiled: the instructions explain the assembly
+        assert "Assemble" in first and "glue here" in first
