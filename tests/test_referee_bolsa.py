@@ -188,6 +188,24 @@ def test_a_round_after_the_last_one(referee):
     assert answer["state"]["over"] is True and answer["state"]["scores"]["P1"] == 129
 
 
+def test_the_referee_follows_an_edited_spec(tmp_path, capsys):
+    """A sixth company and a longer quote track in components.yaml: the new company is dealt,
+    declared and resolved like the others, and every quote starts on the new start cell."""
+    spec = (ROOT / "components.yaml").read_text(encoding="utf-8")
+    spec = spec.replace(
+        '      - {id: FER, name: Ferrovial,  name_en: Ferrovial,  color: "#e69f00", symbol: hexagon}\n',
+        '      - {id: FER, name: Ferrovial,  name_en: Ferrovial,  color: "#e69f00", symbol: hexagon}\n'
+        '      - {id: REP, name: Repsol, color: "#cc79a7", symbol: star}\n',
+    ).replace("quote: {from: 0, to: 19, start: 10}", "quote: {from: 0, to: 24, start: 12}")
+    (tmp_path / "spec.yaml").write_text(spec, encoding="utf-8")
+    record = HEAD + "rounds:\n  - declare:\n      P1: {sell: {REP: 1}}\n      P2: {sell: {REP: 1}}\n"
+    (tmp_path / "game.yaml").write_text(record, encoding="utf-8")
+    assert main(["referee", "check", str(tmp_path / "game.yaml"), "--json", "--spec", str(tmp_path / "spec.yaml")]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["state"]["prices"] == {"IBE": 12, "SAN": 12, "TEF": 12, "ITX": 12, "FER": 12, "REP": 10}
+    assert answer["state"]["players"]["P1"]["orders"]["REP"] == 2
+
+
 # --- the text answers ---------------------------------------------------------------------------
 
 

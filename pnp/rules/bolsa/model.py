@@ -158,6 +158,8 @@ class Trade:
 
 @dataclass(frozen=True)
 class State:
+    """The table: quotes, mats and money, and where the round stands."""
+
     players: tuple[Player, ...]  # seating order, clockwise
     prices: tuple[int, ...]  # Q per company, board order
     round: int = 1
