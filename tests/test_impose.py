@@ -154,7 +154,7 @@ def _close(colour, rgb) -> bool:
 
 
 def test_landscape_sheets_turn_over_their_long_edge_which_is_horizontal():
-    imposition = impose(deck(8, w=120, h=70), "a4", 5, "long", INFO)
+    imposition = impose(deck(8, w=130, h=90), "a4", 5, "long", INFO)  # 4 a sheet only in landscape
     frame = imposition.grid.frame
     assert frame.landscape
     fronts = {p.piece: p.trim for p in imposition.placed if p.side == "front"}
