@@ -10,7 +10,7 @@ import pytest
 
 from pnp.components import Panels
 from pnp.display import Drawing, Line, Rect, Style
-from pnp.layout.sheet import MARK_ZONE_MM, Box, Furniture
+from pnp.layout.sheet import MARK_ZONE_MM, Furniture, frame
 from pnp.layout.tile import OVERLAP_MM, tile
 from pnp.render.pdf import pdf_bytes
 
@@ -67,8 +67,6 @@ def test_a_large_board_is_covered_by_windows_that_overlap_by_the_strip():
             assert t.window.bottom - below[0].window.y == pytest.approx(OVERLAP_MM)
     # every window is on its page at full size, inside the content box with room for marks
     for t, page in zip(tiles, tiling.pages):
-        from pnp.layout.sheet import frame
-
         f = frame("a4", 5, landscape=page.width > page.height)
         assert f.content.inset(MARK_ZONE_MM).contains(t.at, 1e-6)
         assert (t.at.w, t.at.h) == pytest.approx((t.window.w, t.window.h))

@@ -25,7 +25,6 @@ from pnp.layout.sheet import (
     Box,
     Frame,
     Furniture,
-    bounds,
     crop_marks,
     frame,
     furniture,
@@ -305,7 +304,3 @@ def _record(grid: Grid, slots: list[tuple[int, Slot]], side: Side, page: int,
         out.append(Placed(index, side, page, Box(t.x + dx, t.y + dy, t.w, t.h)))
     return out
 
-
-def used_area(imposition: Imposition, page: int) -> Box:
-    """The trims of one page's pieces together (for tests and the instructions page)."""
-    return bounds(p.trim for p in imposition.placed if p.page == page)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable
 
 from pnp.display import Group, Item, Line, Matrix, Rect, Style, Text, translate
 from pnp.layout.text import fit_text, text_width
