@@ -99,7 +99,7 @@ def test_the_combined_file_opens_with_instructions_whose_page_numbers_are_right(
     pdf = pdfplumber.open(out / "bolsa" / "bolsa-all.pdf")
     first = pdf.pages[0].extract_text()
     for phrase in ("print instructions", "100 %", "100 mm", "flip on the long edge", "crop marks", "glue here",
-                   "card stock", "paper", "A4"):
+                   "card stock", "paper", "A4", "copies"):
         assert phrase in first, phrase
     spec = load_spec(None)
     game = spec.games["bolsa"]
