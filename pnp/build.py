@@ -293,9 +293,10 @@ def _pngs(root: Path, folder: Path, game_id: str, item: Laid, pdf: bytes) -> lis
         for number, piece in enumerate(item.output.pieces, 1):
             for side, drawing in (("front", piece.front), ("back", piece.back)):
                 if drawing is not None:
-                    if drawing not in rendered:
-                        rendered[drawing] = drawing_png(drawing, PIECE_DPI)
-                    outputs.append((f"{number:03d}-{side}.png", rendered[drawing]))
+                    key = _key(drawing)
+                    if key not in rendered:
+                        rendered[key] = drawing_png(drawing, PIECE_DPI)
+                    outputs.append((f"{number:03d}-{side}.png", rendered[key]))
     else:
         outputs = [(f"p{n:02d}.png", page_png(pdf, n - 1, PANEL_DPI)) for n in range(1, len(item.pages) + 1)]
     files = []
@@ -304,6 +305,15 @@ def _pngs(root: Path, folder: Path, game_id: str, item: Laid, pdf: bytes) -> lis
         path.write_bytes(data)
         files.append(manifest.file_entry(root, path, game_id, item.component.id, "png", 1))
     return files
+
+
+def _key(drawing: Any) -> Any:
+    """Equal drawings share a key; one holding something unhashable is only equal to itself."""
+    try:
+        hash(drawing)
+    except TypeError:
+        return id(drawing)
+    return drawing
 
 
 # --- what the instructions and the manifest say ---------------------------------------------
