@@ -55,8 +55,9 @@ def test_quote_board_has_the_round_track_and_one_row_per_company_in_board_order(
 
 
 def test_start_cells_carry_a_frame_and_the_word_not_just_colour():
+    board_spec = SPEC.games["bolsa"].component("quote_board")
     (drawing,) = panels("bolsa", "quote_board").drawings
-    rows = track_rows(drawing, 13)
+    rows = track_rows(drawing, board_spec.cell_mm)
     for row, start, word in [(rows[0], 0, "INICIO")] + [(row, 10, "SALIDA") for row in rows[1:]]:
         for index, cell in enumerate(row):
             words, frames = start_cues(drawing, cell)
@@ -68,7 +69,7 @@ def test_start_cells_carry_a_frame_and_the_word_not_just_colour():
 
 def test_price_board_has_four_colour_rows_of_25_spaces_from_10_to_250():
     (drawing,) = panels("aktsioner", "price_board").drawings
-    rows = track_rows(drawing, 13)
+    rows = track_rows(drawing, SPEC.games["aktsioner"].component("price_board").cell_mm)
     assert len(rows) == 4 and all(len(row) == 25 for row in rows)
     assert all(row_numbers(drawing, row) == [str(v) for v in range(10, 251, 10)] for row in rows)
     found = texts(drawing)
@@ -107,7 +108,7 @@ def test_a_sixth_company_and_a_0_to_29_quote_track_flow_through():
                 "      - {id: FER, name: Ferrovial,")
     text = edit("quote: {from: 0, to: 19, start: 10}", "quote: {from: 0, to: 29, start: 15}", text)
     (drawing,) = panels("bolsa", "quote_board", text).drawings
-    rows = track_rows(drawing, 13)
+    rows = track_rows(drawing, SPEC.games["bolsa"].component("quote_board").cell_mm)
     assert [len(row) for row in rows] == [10] + [30] * 6
     assert all(row_numbers(drawing, row) == [str(n) for n in range(30)] for row in rows[1:])
     assert all(start_cues(drawing, row[15])[0] == ["SALIDA"] for row in rows[1:])
@@ -115,7 +116,7 @@ def test_a_sixth_company_and_a_0_to_29_quote_track_flow_through():
 
 
 def test_cell_size_follows_the_spec_and_never_scales():
-    text = edit("        cell_mm: 13\n        sections:\n          - {title: Ronda",
+    text = edit("        cell_mm: 16                 # a 14 mm token sits inside a cell\n        sections:\n          - {title: Ronda",
                 "        cell_mm: 20\n        sections:\n          - {title: Ronda")
     (drawing,) = panels("bolsa", "quote_board", text).drawings
     rows = track_rows(drawing, 20)
@@ -128,12 +129,12 @@ def test_rows_are_tinted_lightly_in_their_asset_colour_unless_ink_saver():
 
     (tinted,) = panels("bolsa", "quote_board").drawings
     (saver,) = panels("bolsa", "quote_board", ink_saver=True).drawings
-    fills = [{cell.style.fill for cell in row} for row in track_rows(tinted, 13)[1:]]
+    fills = [{cell.style.fill for cell in row} for row in track_rows(tinted, SPEC.games["bolsa"].component("quote_board").cell_mm)[1:]]
     assert all(len(row) == 1 for row in fills) and len({next(iter(row)) for row in fills}) == 5
     for row, asset in zip(fills, SPEC.games["bolsa"].assets):
         fill = next(iter(row))
         assert luminance(asset.color) < luminance(fill) < 1.0
-    assert {cell.style.fill for row in track_rows(saver, 13) for cell in row} == {None}
+    assert {cell.style.fill for row in track_rows(saver, SPEC.games["bolsa"].component("quote_board").cell_mm) for cell in row} == {None}
 
 
 def test_copies_give_one_drawing_each():

@@ -101,7 +101,7 @@ def test_unknown_key_suggests_the_close_one():
 
 
 def test_unknown_key_inside_a_component_uses_that_kinds_fields():
-    text = edit("        cell_mm: 13\n", "        cell_size: 13\n")
+    text = edit("        cell_mm: 16 ", "        cell_size: 16 ")
     (error,) = errors_of(text)
     assert "games.bolsa.components[0].cell_size" in error and 'did you mean "cell_mm"' in error
 
