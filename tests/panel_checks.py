@@ -4,28 +4,20 @@ measurements taken from display lists — text boxes, rectangles, text inside a 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+
+from spec_text import BUNDLED, edit, spec_of  # noqa: F401 (edit is re-exported to the panel tests)
 
 from pnp.components import Context, Panels, generate
 from pnp.components.art import walk
 from pnp.display import Drawing, Matrix, Rect, Text, apply
-from pnp.render.fonts import MM_PER_PT, font
 from pnp.layout.text import text_width
-from pnp.rules import rulebooks
-from pnp.spec import loads
+from pnp.render.fonts import MM_PER_PT, font
 
-ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
-SPEC = loads(BUNDLED, rulebooks())
-
-
-def edit(old: str, new: str, text: str = BUNDLED) -> str:
-    assert old in text, f"test setup: {old!r} not in the spec"
-    return text.replace(old, new, 1)
+SPEC = spec_of()
 
 
 def panels(game_id: str, component_id: str, spec_text: str | None = None, **settings) -> Panels:
-    spec = loads(spec_text, rulebooks()) if spec_text else SPEC
+    spec = spec_of(spec_text) if spec_text else SPEC
     game = spec.games[game_id]
     context = Context(game_id, game, spec.print.model_copy(update=settings))
     return generate(context, game.component(component_id))

@@ -4,41 +4,18 @@ symmetric and distinct backs, the Aktsioner small cards' inks, and spec changes 
 from __future__ import annotations
 
 import io
-from functools import lru_cache
-from pathlib import Path
 
 import pytest
+from spec_text import drawn, edit, spec_of
 from test_art import half_turned, required_contrast, shapes_of, text_boxes, text_grounds
 
-from pnp.components import Context, generate
-from pnp.components import art
+from pnp.components import Context, art
 from pnp.components.cards import deck as draw_deck
 from pnp.display import Rect, Text
 from pnp.errors import BuildError
-from pnp.rules import rulebooks
-from pnp.spec import loads
 
-ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
 DECKS = [("bolsa", "shares"), ("aktsioner", "big_cards"), ("aktsioner", "small_cards"),
          ("forex", "contracts"), ("forex", "dividends"), ("forex", "certificates")]  # fmt: skip
-
-
-def edit(old: str, new: str, text: str = BUNDLED) -> str:
-    assert old in text, f"test setup: {old!r} not in the spec"
-    return text.replace(old, new, 1)
-
-
-@lru_cache(maxsize=None)
-def spec_of(text: str = BUNDLED):
-    return loads(text, rulebooks())
-
-
-@lru_cache(maxsize=None)
-def drawn(game_id: str, deck_id: str, text: str = BUNDLED):
-    spec = spec_of(text)
-    game = spec.games[game_id]
-    return generate(Context(game_id, game, spec.print), game.component(deck_id))
 
 
 def faces(pieces):

@@ -4,37 +4,15 @@ numeral size per denomination, guilloche, currency identity, backs, and spec cha
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
-from pathlib import Path
 
 import pytest
+from spec_text import drawn, edit, spec_of
 from test_art import required_contrast, text_boxes, text_grounds
 
 from pnp.components import Context, art, generate
 from pnp.display import Line, Polygon, Rect
-from pnp.rules import rulebooks
-from pnp.spec import loads
 
-ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
 MONIES = [("bolsa", "money"), ("forex", "money")]
-
-
-def edit(old: str, new: str, text: str = BUNDLED) -> str:
-    assert old in text, f"test setup: {old!r} not in the spec"
-    return text.replace(old, new, 1)
-
-
-@lru_cache(maxsize=None)
-def spec_of(text: str = BUNDLED):
-    return loads(text, rulebooks())
-
-
-@lru_cache(maxsize=None)
-def drawn(game_id: str, text: str = BUNDLED):
-    spec = spec_of(text)
-    game = spec.games[game_id]
-    return generate(Context(game_id, game, spec.print), game.component("money"))
 
 
 def distinct(pieces):
@@ -58,7 +36,7 @@ def value_of(label: str) -> float:
 
 
 def test_bolsa_has_110_bills_worth_1000_at_the_spec_size():
-    pieces = drawn("bolsa")
+    pieces = drawn("bolsa", "money")
     bleed = spec_of().print.bleed_mm
     assert len(pieces.pieces) == 110
     assert (pieces.width, pieces.height, pieces.bleed, pieces.cut) == (80, 42, bleed, "rect")
@@ -68,7 +46,7 @@ def test_bolsa_has_110_bills_worth_1000_at_the_spec_size():
 
 
 def test_forex_has_38_bills_per_currency_with_half_notes():
-    pieces = drawn("forex")
+    pieces = drawn("forex", "money")
     game = spec_of().games["forex"]
     assert len(pieces.pieces) == 7 * 38
     assert (pieces.width, pieces.height) == (63, 34)
@@ -82,7 +60,7 @@ def test_forex_has_38_bills_per_currency_with_half_notes():
 
 @pytest.mark.parametrize("game_id, money_id", MONIES)
 def test_the_value_sits_in_all_four_corners(game_id, money_id):
-    pieces = drawn(game_id)
+    pieces = drawn(game_id, "money")
     w, h = pieces.width, pieces.height
     for piece in distinct(pieces):
         label = max(text_boxes(piece.front.items), key=lambda tb: tb[0].size)[0].text
@@ -95,7 +73,7 @@ def test_the_value_sits_in_all_four_corners(game_id, money_id):
 def test_each_denomination_has_its_colour_and_a_larger_numeral_than_the_one_below(game_id, money_id):
     game = spec_of().games[game_id]
     bills = game.component("money").bills
-    pieces = distinct(drawn(game_id))[: len(bills)]
+    pieces = distinct(drawn(game_id, "money"))[: len(bills)]
     strokes = [Counter(i.style.stroke for _, i in art.walk(p.front.items) if isinstance(i, Polygon)) for p in pieces]
     ground = [s.most_common(1)[0][0] for s in strokes]
     assert len(set(ground)) == len(bills)  # the guilloche colour differs per denomination
@@ -110,7 +88,7 @@ def test_each_denomination_has_its_colour_and_a_larger_numeral_than_the_one_belo
 
 @pytest.mark.parametrize("game_id, money_id", MONIES)
 def test_bill_text_is_inside_the_margin_legible_and_contrasted(game_id, money_id):
-    pieces = drawn(game_id)
+    pieces = drawn(game_id, "money")
     safe = min(spec_of().print.safe_mm, 0.1 * pieces.height)
     for piece in distinct(pieces):
         for face in (piece.front, piece.back):
@@ -124,34 +102,34 @@ def test_bill_text_is_inside_the_margin_legible_and_contrasted(game_id, money_id
 @pytest.mark.parametrize("game_id, money_id", MONIES)
 def test_backs_carry_the_game_title_and_the_value(game_id, money_id):
     game = spec_of().games[game_id]
-    for piece in distinct(drawn(game_id)):
+    for piece in distinct(drawn(game_id, "money")):
         label = max(text_boxes(piece.front.items), key=lambda tb: tb[0].size)[0].text
         back = labels_of(piece.back)
         assert game.title in back and label in back
 
 
 def test_currencies_carry_their_pattern_on_the_edges():
-    pieces = drawn("forex")
+    pieces = drawn("forex", "money")
     gbp, eur = pieces.pieces[0], pieces.pieces[38]  # hstripes, vstripes
     def stripes(face):
         return [i for _, i in art.walk(face.items) if isinstance(i, Line) and i.style.width == 0.35]
 
     assert stripes(gbp.front) and all(abs(i.y1 - i.y2) < 1e-9 for i in stripes(gbp.front))
     assert stripes(eur.front) and all(abs(i.x1 - i.x2) < 1e-9 for i in stripes(eur.front))
-    assert not stripes(drawn("bolsa").pieces[0].front)  # one money, no currency edges
+    assert not stripes(drawn("bolsa", "money").pieces[0].front)  # one money, no currency edges
 
 
 def test_guilloche_is_reproducible_between_builds():
     spec = spec_of()
     game = spec.games["bolsa"]
     again = generate(Context("bolsa", game, spec.print), game.component("money"))
-    assert again.pieces[0].front == drawn("bolsa").pieces[0].front
+    assert again.pieces[0].front == drawn("bolsa", "money").pieces[0].front
 
 
 def test_a_new_denomination_and_other_counts_flow_through():
     hundred = '          - {value: 100, count: 2,  color: "#d55e00"}\n'
     text = edit(hundred, hundred + '          - {value: 500, count: 3,  color: "#0072b2"}\n')
-    pieces = drawn("bolsa", text)
+    pieces = drawn("bolsa", "money", text)
     assert len(pieces.pieces) == 113
     assert "500" in labels_of(pieces.pieces[-1].front)
     largest = max((t for t, _ in text_boxes(pieces.pieces[-1].front.items)), key=lambda t: t.size)

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
+from spec_text import BUNDLED
 
 from pnp.cli import load_spec
-from pnp.rules import rulebooks
 from pnp.rules import aktsioner as A
+from pnp.rules import rulebooks
 from pnp.rules.aktsioner.cards import parse_effect
 from pnp.rules.base import Violation
 from pnp.spec import loads
-
-ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
+from spec_text import BUNDLED, ROOT, edit
 
 from pnp.errors import SpecError
 from pnp.rules import rulebooks
@@ -13,19 +13,11 @@ from pnp.spec import loads
 from pnp.spec.faces import deck_pieces, piece_count, token_pieces
 from pnp.spec.model import Deck
 
-ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
-
 
 def errors_of(text: str) -> list[str]:
     with pytest.raises(SpecError) as caught:
         loads(text, rulebooks())
     return caught.value.lines()
-
-
-def edit(old: str, new: str, text: str = BUNDLED) -> str:
-    assert text.count(old) >= 1, f"test setup: {old!r} not in the spec"
-    return text.replace(old, new, 1)
 
 
 def line_of(text: str, needle: str) -> int:

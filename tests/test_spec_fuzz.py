@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from spec_text import BUNDLED
 
 from pnp.errors import SpecError
 from pnp.rules import rulebooks
 from pnp.spec import loads
 
-BUNDLED = (Path(__file__).resolve().parents[1] / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
 TREE = yaml.safe_load(BUNDLED)
 RULEBOOKS = rulebooks()
 LOCATED = re.compile(r"^components\.yaml:\d+:\d+: ")

@@ -5,39 +5,16 @@ both faces, and plain backs for tokens the spec gives none."""
 from __future__ import annotations
 
 import math
-from functools import lru_cache
-from pathlib import Path
 
 import pytest
+from spec_text import drawn, edit, spec_of
 from test_art import required_contrast, shapes_of, text_boxes, text_grounds
 
-from pnp.components import Context, generate
 from pnp.components import art
 from pnp.display import Line, Rect
-from pnp.rules import rulebooks
-from pnp.spec import loads
 from pnp.spec.faces import token_pieces
 
-ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
 TOKENS = [("bolsa", "tokens"), ("aktsioner", "price_tokens"), ("forex", "pair_counters"), ("forex", "loan_markers")]
-
-
-def edit(old: str, new: str, text: str = BUNDLED) -> str:
-    assert old in text, f"test setup: {old!r} not in the spec"
-    return text.replace(old, new, 1)
-
-
-@lru_cache(maxsize=None)
-def spec_of(text: str = BUNDLED):
-    return loads(text, rulebooks())
-
-
-@lru_cache(maxsize=None)
-def drawn(game_id: str, tokens_id: str, text: str = BUNDLED):
-    spec = spec_of(text)
-    game = spec.games[game_id]
-    return generate(Context(game_id, game, spec.print), game.component(tokens_id))
 
 
 def sides(pieces):

@@ -93,7 +93,7 @@ def plain_back(asset: Asset | None, shape: Shape) -> Drawing | None:
 
 def token_face(side: Side, shape: Shape, *, what: str) -> Drawing:
     """One side: colour fill, an inner ring following the cut, then the rows of content."""
-    w, h, b, m = shape.width, shape.height, shape.bleed, shape.margin
+    w, h, b = shape.width, shape.height, shape.bleed
     asset = side.asset
     fill = asset.color if asset else WHITE
     ink = ink_on(fill)
