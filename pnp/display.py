@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Literal, Union
 
 Point = tuple[float, float]
 Matrix = tuple[float, float, float, float, float, float]  # a b c d e f: x' = a x + c y + e, y' = b x + d y + f
@@ -122,6 +122,38 @@ class Page:
     height: float
     items: tuple[Item, ...]
     label: str = ""  # e.g. "shares — fronts 1/10", for file names and the assembly map
+
+
+# --- what generators hand to layout ---------------------------------------------------------
+
+ROUNDED_CUT = 0.2  # × the shorter side: the corner radius of a "rounded" piece's cut line,
+# which generators draw inside and layout cuts along
+
+
+@dataclass(frozen=True)
+class PieceArt:
+    """One physical piece: its front and its back, both drawn at the same trim size."""
+
+    front: Drawing
+    back: Drawing | None  # None: nothing printed on the back
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """Cards, tokens or bills of one size, in print order."""
+
+    width: float  # trim size, mm
+    height: float
+    bleed: float
+    pieces: tuple[PieceArt, ...]
+    cut: Literal["rect", "circle", "rounded"] = "rect"  # the cut line's shape
+
+
+@dataclass(frozen=True)
+class Panels:
+    """Boards, mats, aids and forms: each drawing gets its own page(s)."""
+
+    drawings: tuple[Drawing, ...]
 
 
 # --- transforms ---------------------------------------------------------------------------

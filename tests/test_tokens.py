@@ -126,11 +126,10 @@ def test_a_token_without_a_back_gets_a_plain_back_of_its_colour_or_none():
     assert drawn("forex", "loan_markers", text).pieces[0].back is None
 
 
-def test_rounded_tokens_round_their_ring_as_layout_rounds_the_cut():
-    from pnp.components.tokens import ROUNDED_RADIUS
-    from pnp.layout.impose import ROUNDED_RADIUS as CUT_RADIUS
 
-    assert ROUNDED_RADIUS == CUT_RADIUS
+def test_rounded_tokens_round_their_ring_as_layout_rounds_the_cut():
+    from pnp.display import ROUNDED_CUT
+
     marker = drawn("forex", "loan_markers").pieces[0].front
     ring = next(i for _, i in art.walk(marker.items) if isinstance(i, Rect) and i.style.fill is None)
-    assert ring.radius == pytest.approx(CUT_RADIUS * 16 - ring.x)  # concentric with the cut's corner
+    assert ring.radius == pytest.approx(ROUNDED_CUT * 16 - ring.x)  # concentric with the cut's corner

@@ -10,37 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, Callable, Literal, Union
+from typing import Any, Callable, Union
 
-from pnp.display import Drawing
+from pnp.display import Panels, PieceArt, Pieces  # noqa: F401 (re-exported: the generators' output types)
 from pnp.spec.model import Game, Print
-
-
-@dataclass(frozen=True)
-class PieceArt:
-    """One physical piece: its front and its back, both drawn at the same trim size."""
-
-    front: Drawing
-    back: Drawing | None  # None: nothing printed on the back
-
-
-@dataclass(frozen=True)
-class Pieces:
-    """Cards, tokens or bills of one size, in print order."""
-
-    width: float  # trim size, mm
-    height: float
-    bleed: float
-    pieces: tuple[PieceArt, ...]
-    cut: Literal["rect", "circle", "rounded"] = "rect"  # the cut line's shape
-
-
-@dataclass(frozen=True)
-class Panels:
-    """Boards, mats, aids and forms: each drawing gets its own page(s)."""
-
-    drawings: tuple[Drawing, ...]
-
 
 Output = Union[Pieces, Panels]
 

@@ -15,14 +15,13 @@ from dataclasses import dataclass, replace
 
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import BLACK, WHITE, ink_on, pattern, symbol
-from pnp.display import Circle, Drawing, Group, Item, Rect, Style
+from pnp.display import ROUNDED_CUT, Circle, Drawing, Group, Item, Rect, Style
 from pnp.errors import BuildError
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import Side, token_pieces
 from pnp.spec.model import Asset, Tokens
 
 CUTS = {"circle": "circle", "square": "rect", "rounded": "rounded"}
-ROUNDED_RADIUS = 0.2  # × the shorter side: as layout cuts "rounded" pieces (a test keeps them equal)
 SMALL_PT, VALUE_PT, MIN_PT = 7.0, 30.0, 6.0
 MIN_SYMBOL = 0.16  # × the token's shorter side: a symbol any smaller no longer reads
 
@@ -48,7 +47,7 @@ class Shape:
         if self.kind == "square":
             return m, self.width - m
         if self.kind == "rounded":  # the corner arcs, moved in by the margin
-            r = ROUNDED_RADIUS * min(self.width, self.height)
+            r = ROUNDED_CUT * min(self.width, self.height)
             depth = r - min(y0, self.height - y1)  # how far into the corner's height the row reaches
             inset = r - math.sqrt(max(r * r - depth * depth, 0.0)) if depth > 0 else 0.0
             return m + inset, self.width - m - inset
@@ -112,7 +111,7 @@ def _ring(shape: Shape, inset: float, style: Style) -> Item:
     w, h = shape.width, shape.height
     if shape.kind == "circle":
         return Circle(w / 2, h / 2, min(w, h) / 2 - inset, style)
-    radius = ROUNDED_RADIUS * min(w, h) - inset if shape.kind == "rounded" else 0.0
+    radius = ROUNDED_CUT * min(w, h) - inset if shape.kind == "rounded" else 0.0
     return Rect(inset, inset, w - 2 * inset, h - 2 * inset, style, radius=max(radius, 0.0))
 
 

@@ -17,8 +17,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterator, Literal
 
-from pnp.components import PieceArt, Pieces
-from pnp.display import Circle, Drawing, Group, Item, Line, Page, Rect, Style, translate
+from pnp.display import ROUNDED_CUT, Circle, Drawing, Group, Item, Line, Page, PieceArt, Pieces, Rect, Style, translate
 from pnp.errors import BuildError
 from pnp.layout.sheet import (
     MARK_ZONE_MM,
@@ -36,7 +35,6 @@ MIN_GUTTER_BLEED_MM = 1.0  # below this, butt the pieces rather than cut twice p
 CUT_STYLE = Style(stroke="#000000", width=0.15)
 FOLD_STYLE = Style(stroke="#000000", width=0.2, dash=(2.0, 1.5))
 FULL = 10**6  # "as many pieces as a sheet holds": planning for this many maximises a sheet
-ROUNDED_RADIUS = 0.2  # × the shorter side: the corner of a "rounded" piece's cut line
 
 
 @dataclass(frozen=True)
@@ -279,7 +277,7 @@ def _placed(drawing: Drawing, trim: Box, bleeds: tuple[float, float, float, floa
 def _outline(cut: str, trim: Box) -> Item:
     if cut == "circle":
         return Circle(trim.x + trim.w / 2, trim.y + trim.h / 2, min(trim.w, trim.h) / 2, CUT_STYLE)
-    return Rect(trim.x, trim.y, trim.w, trim.h, CUT_STYLE, radius=ROUNDED_RADIUS * min(trim.w, trim.h))
+    return Rect(trim.x, trim.y, trim.w, trim.h, CUT_STYLE, radius=ROUNDED_CUT * min(trim.w, trim.h))
 
 
 def _fold_line(grid: Grid) -> Line:

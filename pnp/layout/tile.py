@@ -13,8 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from pnp.components import Panels
-from pnp.display import Circle, Drawing, Group, Item, Line, Page, Rect, Style, rotate, translate
+from pnp.display import Circle, Drawing, Group, Item, Line, Page, Panels, Rect, Style, rotate, translate
 from pnp.layout.sheet import (
     BAND_MM,
     MARK_ZONE_MM,
