@@ -8,6 +8,7 @@ from statistics import mode
 
 import pytest
 from panel_checks import SPEC, assert_legible, edit, lines_of_text, panels, texts
+from spec_text import spec_of
 
 from pnp.errors import BuildError
 from pnp.layout.sheet import content_size
@@ -73,7 +74,7 @@ def test_headings_carry_english_subtitles_and_numbers_that_matter_are_bold():
         english = next(t for t in found if t.text == section.heading_en)
         assert heading.font == "bold" and english.y0 > heading.y0 and english.size < heading.size
     bold = [t.text for t in found if t.font == "bold"]
-    assert "0 y 39" in bold and "+20" in bold
+    assert "0 a 19" in bold and "+20" in bold  # filled from tracks.quote
     assert "Ayuda de juego" in words and "Juego de la Bolsa de Valores" in words
 
 
@@ -85,3 +86,19 @@ def test_a_long_aid_is_set_smaller_and_one_too_long_for_a_page_is_an_error():
     assert body(longer) < body(normal)
     with pytest.raises(BuildError, match="bolsa/player_aid"):
         panels("bolsa", "player_aid", edit(line, line * 90))
+
+
+def test_aid_numbers_follow_the_track_they_describe():
+    text = edit("quote: {from: 0, to: 19, start: 10}", "quote: {from: 0, to: 29, start: 10}")
+    (drawing,) = panels("bolsa", "player_aid", text).drawings
+    bold = [t.text for t in texts(drawing) if t.font == "bold"]
+    assert "0 a 29" in bold and "+30" in bold
+
+
+def test_an_unknown_placeholder_in_an_aid_line_is_a_located_spec_error():
+    from pnp.errors import SpecError
+
+    with pytest.raises(SpecError) as caught:
+        spec_of(edit("**{tracks[quote].first} a", "**{tracks[qoute].first} a"))
+    (line,) = caught.value.lines()
+    assert "games.bolsa.components[5].sections[2].lines[2]: cannot fill template" in line and "there is no 'qoute'" in line

@@ -11,6 +11,7 @@ from pnp.components import Context, Panels
 from pnp.components.tables import Block, column, heading, paragraph, page_area, table, title_bar
 from pnp.display import Drawing
 from pnp.errors import BuildError
+from pnp.spec.faces import fill, game_context
 from pnp.spec.model import Aid
 
 SIZES = tuple(s / 2 for s in range(22, 12, -1))  # 11, 10.5, … 6.5 pt
@@ -38,5 +39,6 @@ def _section(context: Context, section, width: float, size: float, what: str) ->
     if section.table:
         blocks.append(table(context.table(section.table), size=size * 1.15, what=what, assets=context.game.assets,
                             min_width=width))
-    blocks += [paragraph(line, width, size=size, what=what) for line in section.lines]
+    context_vars = game_context(context.game)
+    blocks += [paragraph(fill(line, context_vars, "lines"), width, size=size, what=what) for line in section.lines]
     return column(blocks, gap=size * 0.2)

@@ -11,6 +11,7 @@ from pnp.components import Context, Panels
 from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, page_area, paragraph, title_bar
 from pnp.display import Circle, Drawing, Item, Rect, Style
 from pnp.layout.text import fit_text
+from pnp.spec.faces import fill, game_context
 from pnp.spec.model import Mat, Zone
 
 MARGIN = 5.0  # mm from the mat's edge to its content
@@ -26,12 +27,12 @@ def mat(context: Context, mat: Mat) -> Panels:
     what = f"{context.game_id}/{mat.id}"
     grid = _grid(mat, mat.zone_mm or context.settings.card_mm, what)
     page_w, page_h = page_area(context.settings)
-    notes_below = _notes(mat, grid.width, what)
+    notes_below = _notes(context, mat, grid.width, what)
     body = _body(context, mat, grid, notes_below, what)
     if body.height + 2 * MARGIN > page_h and mat.notes:
         side_w = page_w - 2 * MARGIN - grid.width - GAP
         if side_w >= 35.0:
-            beside = _notes(mat, side_w, what)
+            beside = _notes(context, mat, side_w, what)
             row = Block((moved(grid, 0, 0), moved(beside, grid.width + GAP, 0)), grid.width + GAP + side_w,
                         max(grid.height, beside.height))
             body = _body(context, mat, row, None, what)
@@ -75,9 +76,10 @@ def _zone(zone: Zone, w: float, h: float, card: tuple[float, float], what: str) 
     return Block(tuple(items), w, h)
 
 
-def _notes(mat: Mat, width: float, what: str) -> Block:
+def _notes(context: Context, mat: Mat, width: float, what: str) -> Block:
     if not mat.notes:
         return Block((), width, 0.0)
     blocks = [heading(mat.notes_title, "", width, size=10, what=what)] if mat.notes_title else []
-    blocks += [paragraph(note, width, size=8, what=what) for note in mat.notes]
+    variables = game_context(context.game)
+    blocks += [paragraph(fill(note, variables, "notes"), width, size=8, what=what) for note in mat.notes]
     return column(blocks, gap=1.2)

@@ -1,16 +1,19 @@
-"""Expanding card and token entries into concrete pieces.
+"""Expanding card and token entries into concrete pieces, and filling text templates.
 
 An entry such as `{for_each: asset, count: 18, value: "{id}"}` stands for 18 cards per
 company. Generators draw the expanded pieces and rules engines count them, so a deck's
 composition is read from one place. Text fields are Python format templates over the asset
 (`{id}`, `{name}`, `{initial}`), the pair (`{a.id}`, `{b.name}`), the game's tracks
-(`{tracks[quote].size}`) and the entry's `data`.
+(`{tracks[quote].size}`) and the entry's `data`. Aid lines and mat notes are templates over the
+game too, so "quotes 0 to 39" follows the track when a designer lengthens it.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from itertools import combinations
+from string import Formatter
 from typing import Any, Iterator, Mapping
 
 from pnp.spec.model import Asset, CardEntry, Deck, Face, Game, TokenEntry, Tokens
@@ -54,9 +57,14 @@ class Piece:
     asset: Asset | None = None  # the asset of `for_each: asset`, if any
 
 
+def game_context(game: Game) -> dict[str, Any]:
+    """What every template may name: the game, its tracks (`{tracks[quote].last}`), its rules."""
+    return {"game": game, "tracks": game.tracks, "rules": game.rules}
+
+
 def contexts(game: Game, entry: CardEntry | TokenEntry) -> Iterator[tuple[dict[str, Any], Asset | None]]:
     """One template context per expansion of `for_each` (once when it is not set)."""
-    base = {"game": game, "tracks": game.tracks, **entry.data}
+    base = {**game_context(game), **entry.data}
     if entry.for_each == "asset":
         for index, asset in enumerate(game.assets, 1):
             yield {**base, **asset.model_dump(), "asset": asset, "index": index}, asset
@@ -71,8 +79,12 @@ def fill(template: str, context: Mapping[str, Any], field_name: str) -> str:
     try:
         return template.format_map(context)
     except KeyError as error:
-        known = sorted(k for k in context if not k.startswith("_"))
-        raise TemplateError(field_name, f"unknown placeholder {{{error.args[0]}}} (known: {', '.join(known)})") from None
+        roots = {re.split(r"[.\[]", name)[0] for _, name, _, _ in Formatter().parse(template) if name}
+        missing = sorted(root for root in roots if root not in context)
+        if missing:
+            known = ", ".join(sorted(k for k in context if not k.startswith("_")))
+            raise TemplateError(field_name, f"unknown placeholder {{{missing[0]}}} (known: {known})") from None
+        raise TemplateError(field_name, f"cannot fill template {template!r}: there is no {error.args[0]!r}") from None
     except (AttributeError, IndexError, ValueError, TypeError) as error:
         raise TemplateError(field_name, f"cannot fill template {template!r}: {error}") from None
 

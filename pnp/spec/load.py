@@ -16,8 +16,8 @@ from typing import Any, Iterable, Mapping
 from pydantic import BaseModel, ValidationError
 
 from pnp.errors import Issue, SpecError
-from pnp.spec.faces import TemplateError, deck_pieces, token_pieces
-from pnp.spec.model import Board, Deck, Game, Spec, Tokens, check_id
+from pnp.spec.faces import TemplateError, deck_pieces, fill, game_context, token_pieces
+from pnp.spec.model import Aid, Board, Deck, Game, Mat, Spec, Tokens, check_id
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
 from pnp.spec.source import Source, SourceError, format_path, load_file, load_text
 
@@ -267,6 +267,7 @@ def _component_issues(source: Source, where: tuple, game: Game, component: Any, 
             token_pieces(game, component)
     except TemplateError as error:
         yield _template_issue(source, where, component, error)
+    yield from _text_template_issues(source, where, game, component)
     if isinstance(component, Board):
         tables = rulebook.tables if rulebook else ()
         for index, section in enumerate(component.sections):
@@ -283,6 +284,21 @@ def _component_issues(source: Source, where: tuple, game: Game, component: Any, 
             tables = rulebook.tables if rulebook else ()
             if table not in tables:
                 yield source.issue(where + ("sections", index, "table"), unknown_key_message(table, list(tables), "table"))
+
+
+def _text_template_issues(source: Source, where: tuple, game: Game, component: Any) -> Iterable[Issue]:
+    """Aid lines and mat notes are templates over the game (`{tracks[quote].last}`)."""
+    texts: list[tuple[tuple, str]] = []
+    if isinstance(component, Aid):
+        texts = [(("sections", i, "lines", j), line) for i, s in enumerate(component.sections) for j, line in enumerate(s.lines)]
+    elif isinstance(component, Mat):
+        texts = [(("notes", j), note) for j, note in enumerate(component.notes)]
+    variables = game_context(game)
+    for path, text in texts:
+        try:
+            fill(text, variables, path[-2])
+        except TemplateError as error:
+            yield source.issue(where + path, str(error))
 
 
 def _template_issue(source: Source, where: tuple, component: Any, error: TemplateError) -> Issue:

@@ -138,6 +138,14 @@ class Track(Model):
     def size(self) -> int:
         return len(self.cells)
 
+    @property
+    def first(self) -> float:
+        return self.cells[0]
+
+    @property
+    def last(self) -> float:
+        return self.cells[-1]
+
 
 def _clean(value: float) -> float:
     """Integral floats print as integers (10, not 10.0) everywhere downstream."""
