@@ -14,50 +14,24 @@ play for tests and benchmarks).
 
 from __future__ import annotations
 
-from pnp.rules.aktsioner.cards import Card, Effect, NotationError, Play, parse_play
-from pnp.rules.aktsioner.engine import Action, Begin, Trade, apply, choices, legal_plays, sellable
-from pnp.rules.aktsioner.params import Params, params
-from pnp.rules.aktsioner.prices import change, penalty_per_share, penalty_table
+from pnp.rules.aktsioner.params import Params, params  # bound first: `params` is also a module
 from pnp.rules.aktsioner.rulebook import RULEBOOK
-from pnp.rules.aktsioner.scoring import capital, final_scores, match_games, seating, winners
-from pnp.rules.aktsioner.state import Account, DealViolation, State, cards_left, final_round, next_movers, setup
-from pnp.rules.base import Table
+from pnp.rules.base import Table, lazy_exports
 from pnp.spec.model import Game
 
-__all__ = [
-    "RULEBOOK",
-    "Account",
-    "Action",
-    "Begin",
-    "Card",
-    "DealViolation",
-    "Effect",
-    "NotationError",
-    "Params",
-    "Play",
-    "State",
-    "Trade",
-    "apply",
-    "capital",
-    "cards_left",
-    "change",
-    "choices",
-    "final_round",
-    "final_scores",
-    "legal_plays",
-    "match_games",
-    "next_movers",
-    "params",
-    "parse_play",
-    "penalty_per_share",
-    "seating",
-    "sellable",
-    "setup",
-    "tables",
-    "winners",
-]
+_EXPORTS = {
+    "cards": ("Card", "Effect", "NotationError", "Play", "parse_play"),
+    "engine": ("Action", "Begin", "Trade", "apply", "choices", "legal_plays", "sellable"),
+    "prices": ("change", "penalty_per_share", "penalty_table"),
+    "scoring": ("capital", "final_scores", "match_games", "seating", "winners"),
+    "state": ("Account", "DealViolation", "State", "cards_left", "final_round", "next_movers", "setup"),
+}
+__all__ = ["RULEBOOK", "Params", "params", "tables", *(name for names in _EXPORTS.values() for name in names)]
+__getattr__ = lazy_exports(__name__, _EXPORTS)
 
 
 def tables(game: Game) -> dict[str, Table]:
     """Tables printed on the components: the penalty aid (AKT-7.6), computed, never typed."""
+    from pnp.rules.aktsioner.prices import penalty_table
+
     return {"penalty": penalty_table(params(game))}

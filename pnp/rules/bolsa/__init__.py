@@ -12,27 +12,14 @@ eagerly; the engine loads on first use of any other name.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
-
+from pnp.rules.base import lazy_exports
 from pnp.rules.bolsa.options import RULEBOOK
 
-_HOME = {
-    **dict.fromkeys(("Start", "apply", "bid_range", "check_players", "setup"), "engine"),
-    **dict.fromkeys(("final_scores", "winners"), "settle"),
-    **dict.fromkeys(
-        ("CARDS_EACH", "DECLARE", "OVER", "TRADE", "Action", "Auction", "Bid", "Declare", "Pair", "Params", "Player",
-         "Resolve", "Settle", "State", "Trade", "Withdraw", "Zones", "params"),
-        "model",
-    ),
+_EXPORTS = {
+    "engine": ("Start", "apply", "bid_range", "check_players", "setup"),
+    "settle": ("final_scores", "winners"),
+    "model": ("CARDS_EACH", "DECLARE", "OVER", "TRADE", "Action", "Auction", "Bid", "Declare", "Pair", "Params",
+              "Player", "Resolve", "Settle", "State", "Trade", "Withdraw", "Zones", "params"),
 }
-
-__all__ = ["RULEBOOK", *_HOME]
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"pnp.rules.bolsa.{_HOME[name]}"), name)
-    globals()[name] = value
-    return value
+__all__ = ["RULEBOOK", *(name for names in _EXPORTS.values() for name in names)]
+__getattr__ = lazy_exports(__name__, _EXPORTS)

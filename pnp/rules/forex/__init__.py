@@ -22,9 +22,7 @@ another game's referee should not pay for the engine, which loads on first use.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
-
+from pnp.rules.base import lazy_exports
 from pnp.rules.forex.options import RULEBOOK
 from pnp.rules.forex.params import Params, params
 
@@ -35,18 +33,5 @@ _EXPORTS = {
     "state": ("Contract", "Dividend", "Holding", "Item", "Loan", "Result", "State", "setup", "standard_supply"),
     "turns": ("Action", "Divest", "Illegal", "Invest", "MakeContract", "Spot", "apply", "to_move"),
 }
-_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
-
-__all__ = ["RULEBOOK", "Params", "params", *sorted(_HOME)]
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{_HOME[name]}"), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__all__ = ["RULEBOOK", "Params", "params", *(name for names in _EXPORTS.values() for name in names)]
+__getattr__ = lazy_exports(__name__, _EXPORTS)
