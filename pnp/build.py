@@ -80,7 +80,6 @@ class Summary:
     games: tuple[str, ...]
     files: int
     pages: int  # PDF pages, combined files included
-    seconds: float
 
 
 # --- command line ---------------------------------------------------------------------------
@@ -127,7 +126,6 @@ def select_games(spec: Spec, wanted: Sequence[str] | None) -> tuple[str, ...]:
 
 def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = ("pdf",)) -> Summary:
     """Build `games` into `out`, all or nothing; other games' files already there are kept."""
-    started = time.perf_counter()
     out = Path(os.path.abspath(out))
     old = manifest.check_output(out)
     layouts = [lay_out_game(spec, game_id) for game_id in games]
@@ -146,7 +144,7 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
         manifest.write(root, manifest.merged(old, files, components, sorted(replaced), __version__))
         manifest.publish(root, out, replaced)
     pages = sum(f.pages for f in files if f.format == "pdf")
-    return Summary(tuple(games), len(files), pages, time.perf_counter() - started)
+    return Summary(tuple(games), len(files), pages)
 
 
 def lay_out_game(spec: Spec, game_id: str) -> GameLayout:

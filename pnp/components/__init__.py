@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, Callable, Union
+from typing import Any, Union
 
 from pnp.display import Panels, PieceArt, Pieces  # noqa: F401 (re-exported: the generators' output types)
 from pnp.spec.model import Game, Print
@@ -49,7 +49,6 @@ class Context:
         return found[name]
 
 
-Generator = Callable[[Context, Any], Output]
 
 # kind → "module:function" in this package, imported on demand
 _GENERATORS = {

@@ -25,7 +25,6 @@ from pnp.spec.model import Asset, Form, FormColumn, Game
 MIN_COLUMN = 9.0  # mm: the narrowest column a number is written in comfortably
 GROUP_ROW = 7.0  # mm: the header row over grouped columns
 HEADER_ROW = 12.0  # mm: the column titles
-TITLE = 12.0  # mm: the form's title line
 FRAME = 4.0  # mm of margin inside a form with its own size (a card to cut out)
 COLUMN_TINT = 0.12
 

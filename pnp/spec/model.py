@@ -298,7 +298,6 @@ class Form(Component):
 
 
 AnyComponent = Annotated[Union[Deck, Tokens, Money, Board, Mat, Aid, Form], Field(discriminator="kind")]
-COMPONENT_KINDS = ("deck", "tokens", "money", "board", "mat", "aid", "form")
 
 
 # --- games and the whole spec -------------------------------------------------------------

@@ -47,10 +47,6 @@ class Effect:
         result = Fraction(old, self.amount)
         return int(result) if result.denominator == 1 else result
 
-    @property
-    def lowers(self) -> bool:
-        return (self.op == "+" and self.amount < 0) or self.op == "/"
-
 
 def parse_effect(token: str) -> Effect:
     match = _EFFECT.match(token.strip())

@@ -52,11 +52,6 @@ class Params:
         """Positions run 1 … boxes; the last box is the "8" space (the cap)."""
         return len(self.rates)
 
-    @property
-    def pair_keys(self) -> tuple[tuple[str, str], ...]:
-        """Every pair (A, B) with A before B in currency order."""
-        return tuple(combinations(self.currencies, 2))
-
     def rate(self, position: int) -> Fraction:
         return self.rates[position - 1]
 
