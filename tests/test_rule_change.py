@@ -38,7 +38,7 @@ def test_the_manifest_counts_the_new_company(edited):
     manifest = json.loads((edited / "output" / "manifest.json").read_text())
     counts = {c["id"]: c["count"] for c in manifest["components"] if c["game"] == "bolsa"}
     assert counts["shares"] == 108  # 18 per company, six companies
-    assert counts["tokens"] == 7  # six quote tokens and the round token
+    assert counts["tokens"] == 8  # six quote tokens, the round and the auction-order token
 
 
 def test_the_board_has_a_repsol_row_running_to_29(edited):

@@ -26,8 +26,7 @@ def texts_of(face) -> list[str]:
 
 
 @pytest.mark.parametrize("game_id, tokens_id, count, size, cut", [
-    ("bolsa", "tokens", 6, (14, 14), "circle"),
-    ("bolsa", "order_token", 1, (24, 24), "circle"),
+    ("bolsa", "tokens", 7, (14, 14), "circle"),
     ("aktsioner", "price_tokens", 4, (12, 12), "circle"),
     ("forex", "pair_counters", 21, (14, 14), "rect"),
     ("forex", "loan_markers", 6, (30, 16), "rounded"),
@@ -78,8 +77,7 @@ def test_quote_tokens_show_the_company_and_flip_to_plus_twenty():
         assert code in texts_of(piece.front) and "+20" in texts_of(piece.back) and code in texts_of(piece.back)
         fill = next(i for _, i in art.walk(piece.front.items) if isinstance(i, Rect))
         assert fill.style.fill == colour and fill.x == -pieces.bleed  # colour to the bleed
-    assert "R" in texts_of(pieces.pieces[5].front)
-    assert "S" in texts_of(drawn("bolsa", "order_token").pieces[0].front)
+    assert "R" in texts_of(pieces.pieces[5].front) and "S" in texts_of(pieces.pieces[6].front)
 
 
 def test_a_longer_quote_track_changes_the_token_back_with_no_code_change():
@@ -88,7 +86,7 @@ def test_a_longer_quote_track_changes_the_token_back_with_no_code_change():
     assert all("+30" in texts_of(p.back) for p in pieces.pieces[:5])
     sixth = '      - {id: REP, name: Repsol,     name_en: Repsol,     color: "#cc79a7", symbol: star}\n'
     pieces = drawn("bolsa", "tokens", edit("    tracks:\n      round:", sixth + "\n    tracks:\n      round:"))
-    assert len(pieces.pieces) == 7 and "REP" in texts_of(pieces.pieces[5].front)
+    assert len(pieces.pieces) == 8 and "REP" in texts_of(pieces.pieces[5].front)
 
 
 def test_pair_counters_name_their_pair_on_both_faces_in_both_colours():
