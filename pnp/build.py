@@ -25,7 +25,7 @@ from typing import Any, Sequence
 from pnp import __version__, manifest
 from pnp.components import Context, Panels, Pieces, generate
 from pnp.display import Page
-from pnp.errors import BuildError, PnpError
+from pnp.errors import BuildError, UsageError
 from pnp.layout.impose import Imposition, impose
 from pnp.layout.instructions import Job, blank_back, instructions_page, sides_text
 from pnp.layout.sheet import Furniture, frame, stamp
@@ -39,12 +39,6 @@ PANEL_DPI = 150
 NOUNS = {"deck": "card", "tokens": "token", "money": "bill", "board": "board", "mat": "mat", "aid": "aid", "form": "form"}
 STOCK = {"deck": "card stock", "tokens": "card stock", "money": "paper", "board": "card stock, or paper glued to card",
          "mat": "card stock", "aid": "paper", "form": "paper"}
-
-
-class UsageError(PnpError):
-    """A command-line value pnp cannot use (an unknown game or format)."""
-
-    exit_code = 2
 
 
 @dataclass(frozen=True)
@@ -135,14 +129,17 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
     pdfs = {(g.game_id, item.component.id): next(rendered) for g in layouts for item in g.laid}
     pdfs.update({(g.game_id, None): next(rendered) for g in layouts})
     files: list[manifest.FileEntry] = []
-    with manifest.staging(out) as root:
-        for g in layouts:
-            files += write_game(root, g, pdfs, formats)
-        # a build of every game also drops the folders of games no longer in the spec
-        replaced = set(games) | (manifest.games_in(old) if set(games) == set(spec.games) else set())
-        components = [_component_entry(g, item) for g in layouts for item in g.laid]
-        manifest.write(root, manifest.merged(old, files, components, sorted(replaced), __version__))
-        manifest.publish(root, out, replaced)
+    try:
+        with manifest.staging(out) as root:
+            for g in layouts:
+                files += write_game(root, g, pdfs, formats)
+            # a build of every game also drops the folders of games no longer in the spec
+            replaced = set(games) | (manifest.games_in(old) if set(games) == set(spec.games) else set())
+            components = [_component_entry(g, item) for g in layouts for item in g.laid]
+            manifest.write(root, manifest.merged(old, files, components, sorted(replaced), __version__))
+            manifest.publish(root, out, replaced)
+    except OSError as error:
+        raise BuildError(f"cannot write the output folder {out}: {error.strerror or error} ({error.filename or out})") from None
     pages = sum(f.pages for f in files if f.format == "pdf")
     return Summary(tuple(games), len(files), pages)
 

@@ -54,6 +54,12 @@ class RecordError(LocatedError):
     """A referee game record is unreadable or invalid (not an illegal move: that is a violation)."""
 
 
+class UsageError(PnpError):
+    """A command-line value pnp cannot use (an unknown game, format or player list)."""
+
+    exit_code = 2
+
+
 class BuildError(PnpError):
     """The spec is valid but cannot be printed as asked (text that does not fit, a missing glyph)."""
 

@@ -71,3 +71,17 @@ def test_ci_runs_the_readme_test_command():
     assert install_and_build == "pip install . && pnp build"
     assert install_and_test == 'pip install -e ".[test]" && pytest'
     assert install_and_test in ci.splitlines()
+
+
+def test_an_output_folder_that_cannot_be_written_is_a_readable_error(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    result = pnp("build", "--game", "bolsa", "--out", str(blocker / "output"), cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"cannot write the output folder {blocker / 'output'}: ")
+    assert "Traceback" not in result.stderr and blocker.read_text() == "not a folder"
+
+
+def test_referee_usage_errors_exit_2():
+    assert pnp("referee", "new", "chess", "--players", "A,B").returncode == 2
+    assert pnp("referee", "new", "bolsa", "--players", "A,A,B").returncode == 2

@@ -9,7 +9,7 @@ import argparse
 import sys
 from typing import Iterator, Mapping
 
-from pnp.errors import PnpError
+from pnp.errors import PnpError, UsageError
 from pnp.referee import record as records
 from pnp.referee.replay import referee_for, replay
 from pnp.referee.report import as_json, event_line, verdict
@@ -60,10 +60,10 @@ class _GameKeys(Mapping[str, tuple[str, ...]]):
 
 def _new(args: argparse.Namespace, load_spec) -> int:
     if args.game not in GAMES:
-        raise PnpError(f'unknown game "{args.game}" (known: {", ".join(GAMES)})')
+        raise UsageError(f'unknown game "{args.game}" (known: {", ".join(GAMES)})')
     players = [name.strip() for name in args.players.split(",") if name.strip()]
     if len(set(players)) != len(players) or not players:
-        raise PnpError("--players needs distinct names, e.g. --players Ana,Ben,Cris")
+        raise UsageError("--players needs distinct names, e.g. --players Ana,Ben,Cris")
     spec = load_spec(args.spec)
     sys.stdout.write(referee_for(args.game).starter(spec.games[args.game], players))
     return 0
