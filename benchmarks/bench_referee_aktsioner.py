@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import random
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
+
+from timing import check_walls
 
 from pnp.cli import load_spec
 from pnp.referee import aktsioner as referee
@@ -26,16 +25,6 @@ from pnp.rules.aktsioner.playout import random_game
 PLAYERS = ("Ana", "Ben", "Cris", "Dan", "Eve", "Fay")
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = 7
-
-
-def _walls(command: list[str]) -> list[float]:
-    """Wall times of RUNS fresh processes (start-up included)."""
-    times = []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
-        times.append(time.perf_counter() - start)
-    return times
 
 
 def long_record(game) -> tuple[str, int]:
@@ -83,14 +72,8 @@ def engine_games_per_second(game, games) -> float:
 def main() -> list[tuple[str, float, str]]:
     game = load_spec(None).games["aktsioner"]
     text, length = long_record(game)
-    with tempfile.TemporaryDirectory() as folder:
-        long_path = Path(folder) / "long.yaml"
-        long_path.write_text(text, encoding="utf-8")
-        starter = Path(folder) / "starter.yaml"
-        starter.write_text(referee.starter(game, list(PLAYERS)), encoding="utf-8")
-        check = [sys.executable, "-m", "pnp", "referee", "check"]
-        long_times = _walls(check + [str(long_path)])
-        start_up = statistics.median(_walls(check + [str(starter)]))
+    times = check_walls({"long": text, "starter": referee.starter(game, list(PLAYERS))})
+    long_times, start_up = times["long"], statistics.median(times["starter"])
     games = random_games(game, 60)
     per_second, turns = replays_per_second(game, games)
     return [

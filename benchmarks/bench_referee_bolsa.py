@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import random
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from timing import check_walls, walls
 
 from pnp.cli import load_spec
 from pnp.referee import bolsa as referee
@@ -38,15 +38,6 @@ def random_game(game, options: dict, players: tuple[str, ...], seed: int) -> str
     state, _ = bolsa.setup(p, players)
     actions = [action for action, _, _ in play(state, p, random.Random(seed).randint)]
     return referee.record_text(p, players, actions, options)
-
-
-def _walls(command: list[str]) -> list[float]:
-    times = []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
-        times.append(time.perf_counter() - start)
-    return times
 
 
 def replays_per_second(game, count: int = 60) -> tuple[float, float]:
@@ -75,15 +66,10 @@ def main() -> list[tuple[str, float, str]]:
     game = load_spec(None).games["bolsa"]
     text = random_game(game, {"rounds": 10}, PLAYERS, seed=7)
     steps = replay(reads(text, {"bolsa": referee.KEYS}), game).checked
-    check = [sys.executable, "-m", "pnp", "referee", "check"]
-    with tempfile.TemporaryDirectory() as folder:
-        long_path, starter = Path(folder) / "long.yaml", Path(folder) / "starter.yaml"
-        long_path.write_text(text, encoding="utf-8")
-        starter.write_text(referee.starter(game, list(PLAYERS)), encoding="utf-8")
-        long_times = _walls(check + [str(long_path)])
-        start_up = statistics.median(_walls(check + [str(starter)]))
-    spec_load = statistics.median(_walls([sys.executable, "-c", "from pnp.cli import load_spec; load_spec(None)"]))
-    python = statistics.median(_walls([sys.executable, "-c", "pass"]))
+    times = check_walls({"long": text, "starter": referee.starter(game, list(PLAYERS))})
+    long_times, start_up = times["long"], statistics.median(times["starter"])
+    spec_load = statistics.median(walls([sys.executable, "-c", "from pnp.cli import load_spec; load_spec(None)"]))
+    python = statistics.median(walls([sys.executable, "-c", "pass"]))
     games, rate = replays_per_second(game)
     return [
         (f"bolsa referee check: 10 rounds × 6 players, {steps} steps (fresh process, median wall)",

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import random
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
+
+from timing import check_walls
 
 from pnp.cli import load_spec
 from pnp.referee import forex as referee
@@ -26,13 +24,6 @@ PLAYERS = ("Ana", "Ben", "Cris", "Dan", "Eve", "Fay")
 LONG_GAME = {"resolve": 1, "contract": 2, "invest": 20, "divest": 20}  # many turns between resolves
 
 
-def _median_wall(runs: int, command: list[str]) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def long_record(game) -> tuple[str, int]:
@@ -62,14 +53,8 @@ def replays_per_second(game, count: int = 60) -> tuple[float, float]:
 def main() -> list[tuple[str, float, str]]:
     game = load_spec(None).games["forex"]
     text, length = long_record(game)
-    with tempfile.TemporaryDirectory() as folder:
-        long_path = Path(folder) / "long.yaml"
-        long_path.write_text(text, encoding="utf-8")
-        starter = Path(folder) / "starter.yaml"
-        starter.write_text(referee.starter(game, list(PLAYERS)), encoding="utf-8")
-        check = [sys.executable, "-m", "pnp", "referee", "check"]
-        long_time = _median_wall(5, check + [str(long_path)])
-        start_up = _median_wall(5, check + [str(starter)])
+    times = check_walls({"long": text, "starter": referee.starter(game, list(PLAYERS))})
+    long_time, start_up = statistics.median(times["long"]), statistics.median(times["starter"])
     games, turns = replays_per_second(game)
     return [
         (f"forex referee check: 6 players, {length} turns to the end (fresh process, median wall)", long_time, "s"),
