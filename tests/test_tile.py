@@ -118,3 +118,23 @@ def test_several_panels_each_get_their_sheets_in_order():
     assert len(tiling.pages) == 2 + tiling.tiles[-1].rows * tiling.tiles[-1].columns
     text = pages_of(tiling)[0].extract_text()
     assert f"sheet 1 of {len(tiling.pages)}" in text
+
+
+def test_small_panels_of_one_size_share_a_sheet_each_with_its_crop_marks():
+    tiling = tile(Panels((board(190, 130),) * 5), "a4", 5, INFO)
+    assert len(tiling.pages) == 3 and [t.page for t in tiling.tiles] == [0, 0, 1, 1, 2]
+    for page_number in (0, 1):
+        first, second = (t.at for t in tiling.tiles if t.page == page_number)
+        assert second.y >= first.bottom + 5  # room to cut twice
+        assert frame("a4", 5).content.inset(MARK_ZONE_MM).contains(first)
+        red = [l for l in pages_of(tiling)[page_number].lines if l["stroking_color"] == (1, 0, 0)]
+        assert len(red) == 2  # both panels drawn whole
+        marks = [l for l in pages_of(tiling)[page_number].lines if l["stroking_color"] != (1, 0, 0)
+                 and abs(l["y0"] - l["y1"]) < 1e-6 and l["x1"] * PT <= first.x + 1e-3]
+        for y in (first.y, first.bottom, second.y, second.bottom):  # a mark left of every cut
+            assert any(abs((pages_of(tiling)[page_number].height - m["y0"]) * PT - y) < 0.05 for m in marks)
+
+
+def test_panels_of_different_sizes_keep_their_own_sheets():
+    tiling = tile(Panels((board(190, 130), board(150, 100))), "a4", 5, INFO)
+    assert len(tiling.pages) == 2

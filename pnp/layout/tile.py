@@ -1,7 +1,8 @@
 """Tiling: panels (boards, mats, aids, forms) on sheets, split over several when too large.
 
 A panel that fits the content box of a sheet (portrait, or landscape if only that fits) is
-centred on it. A larger one is cut into a grid of equal windows that overlap by `overlap` mm:
+centred on it; consecutive small panels of one size (account cards) share a sheet, each with
+its crop marks. A larger one is cut into a grid of equal windows that overlap by `overlap` mm:
 each window's left and top overlap strips are hatched "glue here" and slide under the
 neighbour, whose art covers them; cross-hairs printed at the same board coordinates on both
 copies of an overlap line the sheets up, and a small map in the header shows where each sheet
@@ -28,6 +29,7 @@ from pnp.layout.sheet import (
 from pnp.layout.text import fit_text
 
 OVERLAP_MM = 10.0
+PACK_GAP_MM = 6.0  # between small panels sharing a sheet: two cuts, and room for their marks
 HATCH = Style(stroke="#8c8c8c", width=0.2, opacity=0.8)
 CROSS = Style(stroke="#000000", width=0.15)
 GLUE_LABEL = "glue here"
@@ -72,23 +74,88 @@ class _Split:
 
 
 def tile(panels: Panels, paper: str, margin: float, info: Furniture, overlap: float = OVERLAP_MM) -> Tiling:
-    """Every panel on its sheet(s), in order."""
-    splits = [_split(d, paper, margin, overlap) for d in panels.drawings]
+    """Every panel on its sheet(s), in order; small panels of one size share a sheet."""
+    sheets = _sheets(panels.drawings, paper, margin, overlap)
+    total = sum(split.rows * split.columns for split, _ in sheets)
     many = len(panels.drawings) > 1
     pages: list[Page] = []
     tiles: list[Tile] = []
-    for index, (drawing, split) in enumerate(zip(panels.drawings, splits)):
-        count = split.rows * split.columns
-        for n in range(count):
+    for split, indexes in sheets:
+        if len(indexes) > 1:
+            placed = _packed(indexes, panels.drawings[indexes[0]], split.frame, len(pages))
+            pages.append(_sheet_of(panels.drawings, placed, split.frame, info, f"sheet {len(pages) + 1} of {total}"))
+            tiles += placed
+            continue
+        (index,), drawing = indexes, panels.drawings[indexes[0]]
+        for n in range(split.rows * split.columns):
             row, column = divmod(n, split.columns)
             window = Box(column * (split.window_w - overlap), row * (split.window_h - overlap), split.window_w, split.window_h)
             content = split.frame.content
             at = Box(content.x + (content.w - window.w) / 2, content.y + (content.h - window.h) / 2, window.w, window.h)
             record = Tile(index, len(pages), row + 1, column + 1, split.rows, split.columns, window, at)
-            where = _where(record, len(pages) + 1, sum(s.rows * s.columns for s in splits), many)
+            where = _where(record, len(pages) + 1, total, many)
             pages.append(_page(drawing, record, split.frame, info, where, overlap))
             tiles.append(record)
     return Tiling(tuple(pages), tuple(tiles))
+
+
+def _sheets(drawings: tuple[Drawing, ...], paper: str, margin: float, overlap: float) -> list[tuple[_Split, tuple[int, ...]]]:
+    """Which drawings go on which sheet(s): consecutive one-page drawings of one size share a
+    sheet as long as they fit (six 190 × 130 mm account cards: three A4 sheets, not six)."""
+    sheets: list[tuple[_Split, tuple[int, ...]]] = []
+    for index, drawing in enumerate(drawings):
+        split = _split(drawing, paper, margin, overlap)
+        if sheets and split.rows * split.columns == 1:
+            last_split, last = sheets[-1]
+            same = (drawings[last[0]].width, drawings[last[0]].height) == (drawing.width, drawing.height)
+            if same and last_split.rows * last_split.columns == 1 and len(last) < _capacity(drawing, paper, margin)[1]:
+                sheets[-1] = (_Split(_capacity(drawing, paper, margin)[0], 1, 1, drawing.width, drawing.height),
+                              last + (index,))
+                continue
+        sheets.append((split, (index,)))
+    return sheets
+
+
+def _capacity(drawing: Drawing, paper: str, margin: float) -> tuple[Frame, int]:
+    """The sheet orientation holding most copies of `drawing` with cutting room between them."""
+    best = []
+    for landscape in (False, True):
+        f = frame(paper, margin, landscape=landscape)
+        room = f.content.inset(MARK_ZONE_MM)
+        columns = int((room.w + PACK_GAP_MM) // (drawing.width + PACK_GAP_MM))
+        rows = int((room.h + PACK_GAP_MM) // (drawing.height + PACK_GAP_MM))
+        best.append((columns * rows, not landscape, f))
+    count, _, f = max(best, key=lambda option: option[:2])
+    return f, max(count, 1)
+
+
+def _packed(indexes: tuple[int, ...], drawing: Drawing, f: Frame, page: int) -> list[Tile]:
+    """Tiles for several same-size drawings on one sheet: a centred grid, row by row."""
+    room = f.content.inset(MARK_ZONE_MM)
+    columns = max(1, int((room.w + PACK_GAP_MM) // (drawing.width + PACK_GAP_MM)))
+    rows = math.ceil(len(indexes) / columns)
+    columns = min(columns, len(indexes))
+    grid_w = columns * drawing.width + (columns - 1) * PACK_GAP_MM
+    grid_h = rows * drawing.height + (rows - 1) * PACK_GAP_MM
+    x0, y0 = f.content.x + (f.content.w - grid_w) / 2, f.content.y + (f.content.h - grid_h) / 2
+    window = Box(0, 0, drawing.width, drawing.height)
+    tiles = []
+    for n, index in enumerate(indexes):
+        row, column = divmod(n, columns)
+        at = Box(x0 + column * (drawing.width + PACK_GAP_MM), y0 + row * (drawing.height + PACK_GAP_MM),
+                 drawing.width, drawing.height)
+        tiles.append(Tile(index, page, 1, 1, 1, 1, window, at))
+    return tiles
+
+
+def _sheet_of(drawings: tuple[Drawing, ...], tiles: list[Tile], f: Frame, info: Furniture, where: str) -> Page:
+    """A sheet of whole panels, each with its crop marks."""
+    items: list[Item] = [Group(drawings[t.drawing].items, translate(t.at.x, t.at.y), Rect(0, 0, t.at.w, t.at.h, Style()))
+                         for t in tiles]
+    boxes = [t.at for t in tiles]
+    items += crop_marks(boxes, boxes)
+    items.append(furniture(f, info, where, None))
+    return Page(f.width, f.height, tuple(items), f"{info.component}, {where}")
 
 
 def _split(drawing: Drawing, paper: str, margin: float, overlap: float) -> _Split:
