@@ -417,8 +417,8 @@ def test_eliminate_broke(game):
     players = ("M", "O", "X")
     state = start(p, players=players, O=(0, {"green": 2}), green=20)
     state, events = run(p, state, A.Begin("M"), "+30 red -60 green")
-    assert 1 in state.out and events[-1].rule == "AKT-A11"
-    assert violation(p, state, A.Begin("O")).rule == "AKT-A11"
+    assert 1 in state.out and events[-1].rule == "A11"
+    assert violation(p, state, A.Begin("O")).rule == "A11"
     state, _ = run(p, state, A.Begin("X"), "+40 red -50 blue", A.Begin("M"), "+50 red -40 blue")
     state, _ = run(p, state, A.Begin("X"), "+60 red -30 blue")
     assert state.over  # O's cards are out of the game with him

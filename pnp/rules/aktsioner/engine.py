@@ -75,7 +75,7 @@ def _begin(params: Params, state: State, player: str) -> tuple[State, list[Event
     movers = next_movers(params, state)
     if seat not in movers:
         if seat in state.out:
-            raise Violation("AKT-A11", f"{player} is out of the game (no shares and cash below the cheapest price)")
+            raise Violation("A11", f"{player} is out of the game (no shares and cash below the cheapest price)")
         if cards_left(params, state, seat) == 0:
             raise Violation("AKT-9.1", f"{player} has no card left to play")
         raise Violation("AKT-3.6", f"it is {state.players[movers[0]]}'s turn in seating order, not {player}'s")

@@ -40,7 +40,7 @@ class State:
     plays: tuple[tuple[int, str], ...] = ()  # (seat, card name) of every card played, in order
     turn: Turn | None = None
     last: int | None = None  # seat of the latest mover
-    out: frozenset[int] = frozenset()  # seats eliminated (option eliminate_broke, AKT-A11)
+    out: frozenset[int] = frozenset()  # seats eliminated (option eliminate_broke, A11)
     over: bool = False
 
     def seat(self, player: str) -> int:
@@ -205,7 +205,7 @@ def next_movers(params: Params, state: State) -> tuple[int, ...]:
 
 
 def eliminate(params: Params, state: State, events: list[Event]) -> tuple[State, list[Event]]:
-    """Option eliminate_broke (AKT-A11): a player with no shares and cash below the cheapest
+    """Option eliminate_broke (A11): a player with no shares and cash below the cheapest
     price leaves the game."""
     if not params.eliminate_broke:
         return state, events
@@ -218,5 +218,5 @@ def eliminate(params: Params, state: State, events: list[Event]) -> tuple[State,
     for seat in sorted(broke):
         name, cash = state.players[seat], state.accounts[seat].cash
         text = f"{name} has no shares and {cash} cash (< {cheapest}): out of the game"
-        events.append(Event("AKT-A11", text, {"player": name}))
+        events.append(Event("A11", text, {"player": name}))
     return (replace(state, out=state.out | broke) if broke else state), events

@@ -1,0 +1,201 @@
+"""The rules as written: each game's rules file (`pnp/data/rules/<game>.md`), split by rule ID.
+
+The engines cite rule IDs; this module is where an ID leads back to its words, so the referee,
+the table companion, `pnp rules show` and the printed booklet quote one text. It reads only
+the packaged markdown (no spec, no engine) and is cached per game.
+
+A rules file marks a rule by its ID where a paragraph, a list item or a sentence begins
+(`BOLSA-3.2.5 …`, `- BOLSA-4.5.1 …`, `… [S]. BOLSA-1.5 …`), a worked example in bold
+(`**BOLSA-X1 Setup.**`), an ambiguity as a list item (`- **A2 When is there an auction?**`,
+kept under the id `A2` since the files write it so), and a numbered heading
+(`### 3.2 Declaration phase`) is the section `BOLSA-3.2`. A rule runs to the next one or the
+next heading.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+RULE, EXAMPLE, AMBIGUITY, SECTION = "rule", "example", "ambiguity", "section"
+
+_HEADING = re.compile(r"^(#{2,4})\s+(\d+(?:\.\d+)*)?\s*(.*)$")
+_PREFIX = re.compile(r"^([A-Z]+)-\d", re.M)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule of one game's rules file."""
+
+    id: str  # as the file writes it: "BOLSA-3.2.5", "BOLSA-X1", "A2", "BOLSA-3.2" for a section
+    game: str
+    kind: str  # RULE, EXAMPLE, AMBIGUITY or SECTION
+    section: str  # the heading it sits under, e.g. "3.2 Declaration phase (…)"
+    title: str  # the bold words right after the ID, if any ("Companies")
+    text: str  # the rule's markdown after its ID, up to the next rule or heading
+    line: int  # 1-based line of the ID in the file
+
+    @property
+    def plain(self) -> str:
+        """The text without markdown emphasis, each paragraph on one line (tables, code and lists
+        keep their lines)."""
+        text = re.sub(r"\*\*?([^*]+)\*\*?", r"\1", self.text)
+        return "\n".join(_unwrap(part) for part in re.split(r"\n\s*\n", text)).strip()
+
+
+def games() -> tuple[str, ...]:
+    """The games with a rules file in the package, in name order."""
+    folder = resources.files("pnp") / "data" / "rules"
+    return tuple(sorted(entry.name[:-3] for entry in folder.iterdir() if entry.name.endswith(".md")))
+
+
+def document(game: str) -> str:
+    """A game's whole rules file (KeyError if the package has none)."""
+    path = resources.files("pnp") / "data" / "rules" / f"{game}.md"
+    if not path.is_file():
+        raise KeyError(game)
+    return path.read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=None)
+def rules(game: str) -> tuple[Rule, ...]:
+    """Every rule, example, ambiguity and numbered section of `game`, in file order."""
+    return tuple(_parse(game, document(game)))
+
+
+def rule(rule_id: str, game: str | None = None) -> Rule:
+    """The rule with this ID (ambiguities like `A2` need their game). KeyError if unknown."""
+    for candidate in (game,) if game else games():
+        found = _index(candidate).get(_normal(rule_id))
+        if found:
+            return found
+    raise KeyError(rule_id)
+
+
+def nearest(rule_id: str, count: int = 5, game: str | None = None) -> list[str]:
+    """The IDs most like `rule_id`, for a "did you mean" after a typo."""
+    ids = [r.id for g in ((game,) if game else games()) for r in rules(g)]
+    wanted = _normal(rule_id)
+    close = difflib.get_close_matches(wanted, [_normal(i) for i in ids], n=count, cutoff=0.5)
+    by_normal = {_normal(i): i for i in ids}
+    return [by_normal[c] for c in close]
+
+
+def search(words: str, game: str | None = None) -> list[Rule]:
+    """Rules whose ID, section, title or text contain every word (case- and accent-blind),
+    best first: more hits in the title and more hits overall rank higher."""
+    terms = [_fold(w) for w in words.split() if w.strip()]
+    if not terms:
+        return []
+    found = []
+    for g in (game,) if game else games():
+        for r in rules(g):
+            if r.kind == SECTION:
+                continue
+            haystack = _fold(" ".join((r.id, r.section, r.title, r.text)))
+            if all(t in haystack for t in terms):
+                score = sum(_fold(r.title).count(t) * 3 + haystack.count(t) for t in terms)
+                found.append((-score, r.game, r.line, r))
+    return [r for *_, r in sorted(found, key=lambda item: item[:3])]
+
+
+def within(section_id: str, game: str | None = None) -> tuple[Rule, ...]:
+    """The rules of a numbered section and its subsections (`BOLSA-3.2` → 3.2.1 … 3.2.7)."""
+    section = rule(section_id, game)
+    prefix = section.id + "."
+    return tuple(r for r in rules(section.game) if r.kind == RULE and (r.id == section.id or r.id.startswith(prefix)))
+
+
+def ids(game: str) -> frozenset[str]:
+    """Every ID a citation may use for `game`."""
+    return frozenset(_index(game))
+
+
+def _unwrap(paragraph: str) -> str:
+    """A wrapped paragraph on one line; tables, code and list items keep their lines."""
+    lines = paragraph.strip("\n").splitlines()
+    if any(line.lstrip().startswith(("|", "```", "- ")) for line in lines) or paragraph.startswith("    "):
+        return "\n".join(line.rstrip() for line in lines)
+    return " ".join(paragraph.split())
+
+
+# --- parsing ------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _index(game: str) -> dict[str, Rule]:
+    return {_normal(r.id): r for r in rules(game)}
+
+
+def _normal(rule_id: str) -> str:
+    return rule_id.strip().upper()
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _parse(game: str, text: str) -> list[Rule]:
+    prefix_match = _PREFIX.search(text)
+    if prefix_match is None:
+        return []
+    prefix = re.escape(prefix_match.group(1))
+    ident = rf"{prefix}-(?:X\d+|\d+(?:\.\d+)*)"
+    starts = re.compile(
+        rf"(?:^(?:- )?(?P<rule>{ident})(?=[\s:.,]))"  # a paragraph or list item
+        rf"|(?:(?<=\. )(?P<inline>{ident})(?= ))"  # a sentence inside a paragraph
+        rf"|(?:^\*\*(?P<example>{ident})\b)"  # a worked example
+        rf"|(?:^- \*\*(?P<ambiguity>A\d+)\b)",  # an ambiguity
+        re.M,
+    )
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+
+    marks: list[tuple[int, int, str, str, str]] = []  # (start, end of id, id, kind, section)
+    section, section_at = "", {}
+    for number, line in enumerate(lines):
+        heading = _HEADING.match(line.rstrip("\n"))
+        if heading:
+            section = " ".join(filter(None, heading.group(2, 3)))
+            section_at[offsets[number]] = section
+            if heading.group(2):
+                end = offsets[number] + len(line)
+                marks.append((offsets[number], end, f"{prefix_match.group(1)}-{heading.group(2)}", SECTION, section))
+    for match in starts.finditer(text):
+        kind = RULE if match.group("rule") or match.group("inline") else EXAMPLE if match.group("example") else AMBIGUITY
+        rule_id = match.group(match.lastgroup or "rule")
+        current = ""
+        for at, name in section_at.items():
+            if at <= match.start():
+                current = name
+        marks.append((match.start(), match.end(), rule_id, kind, current))
+    marks.sort()
+    boundaries = sorted({m[0] for m in marks} | set(section_at) | {len(text)})
+
+    result, seen = [], set()
+    for start, id_end, rule_id, kind, current in marks:
+        if rule_id in seen:
+            continue
+        seen.add(rule_id)
+        stop = next(b for b in boundaries if b > start)
+        body = text[id_end:stop]
+        if kind == SECTION:
+            body = current
+        title = ""
+        if kind in (EXAMPLE, AMBIGUITY):  # "**BOLSA-X1 Setup.** N = 6 …": the bold words title it
+            title, _, body = body.partition("**")
+            title = title.strip().rstrip(".")
+        elif kind == RULE:  # "BOLSA-1.1 **Companies** [S] …": the bold words are part of the rule
+            emphasis = re.match(r"\s*(?:\*\*([^*]+?)\*\*|\*([^*]+?)\*)", body)
+            title = next(g for g in emphasis.groups() if g).strip().rstrip(".") if emphasis else ""
+        body = body.strip()
+        line = text.count("\n", 0, start) + 1
+        result.append(Rule(rule_id, game, kind, current, title, body, line))
+    return result

@@ -1,0 +1,63 @@
+"""The packaged rules files, split by rule ID: every rule found, each text where it belongs."""
+
+from __future__ import annotations
+
+import pytest
+
+from pnp.rules import rulebooks, text
+
+
+def test_every_game_has_its_rules_file_in_the_package():
+    assert text.games() == ("aktsioner", "bolsa", "forex")
+
+
+@pytest.mark.parametrize("game, prefix", [("bolsa", "BOLSA"), ("aktsioner", "AKT"), ("forex", "FOREX")])
+def test_ids_are_unique_and_in_file_order(game, prefix):
+    found = text.rules(game)
+    assert len({r.id for r in found}) == len(found)
+    assert [r.line for r in found] == sorted(r.line for r in found)
+    kinds = {r.kind for r in found}
+    assert kinds == {text.RULE, text.EXAMPLE, text.AMBIGUITY, text.SECTION}
+    assert all(r.id.startswith(prefix + "-") for r in found if r.kind != text.AMBIGUITY)
+    assert sum(r.kind == text.RULE for r in found) >= 45
+
+
+def test_a_sentence_that_starts_a_second_rule_splits_the_paragraph():
+    round_token, auction_token = text.rule("BOLSA-1.4"), text.rule("BOLSA-1.5")
+    assert round_token.title == "Round token" and "Auction-order" not in round_token.text
+    assert auction_token.title == "Auction-order token" and auction_token.line == round_token.line
+
+
+def test_list_items_examples_ambiguities_and_sections():
+    one_buyer = text.rule("BOLSA-4.5.1")
+    assert one_buyer.section.startswith("4 ") and "B − S" in one_buyer.text
+    example = text.rule("BOLSA-X1")
+    assert example.kind == text.EXAMPLE and example.title == "Setup (seed numbers)" and example.text.startswith("N = 6")
+    ambiguity = text.rule("A2", "bolsa")
+    assert ambiguity.kind == text.AMBIGUITY and ambiguity.title == "When is there an auction?"
+    assert [r.id for r in text.within("BOLSA-3.2")] == [f"BOLSA-3.2.{n}" for n in range(1, 8)]
+
+
+def test_tables_and_code_keep_their_lines_in_plain_text():
+    companies = text.rule("BOLSA-1.1").plain.splitlines()
+    assert sum(line.startswith("|") for line in companies) == 7  # header, its rule, five companies
+
+
+def test_every_option_cites_a_rule_that_exists():
+    for game, book in rulebooks().items():
+        for option in book.options:
+            for cited in option.rule.replace(",", " ").split():
+                assert text.rule(cited, game).game == game, (game, option.name, cited)
+
+
+def test_unknown_ids_get_the_nearest_ones():
+    with pytest.raises(KeyError):
+        text.rule("BOLSA-4.5.9")
+    assert "BOLSA-4.5.1" in text.nearest("BOLSA-4.5.9")
+    assert text.rule("bolsa-4.5.1").id == "BOLSA-4.5.1"
+
+
+def test_search_needs_every_word_and_ignores_case_and_accents():
+    hits = text.search("SUBASTAS orden")
+    assert hits and all("subasta" in text._fold(r.text) and "orden" in text._fold(r.text) for r in hits)
+    assert text.search("zzzz nothing") == []
