@@ -22,7 +22,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.verb == "new":
         return _new(args, load_spec)
-    record = records.read(args.record, _GameKeys())
+    try:
+        record = records.read(args.record, _GameKeys())
+    except records.UnknownGame as error:
+        raise _print_only(error.game, load_spec(args.spec), args.record) or error
     spec = load_spec(args.spec)
     if record.game not in spec.games:
         raise PnpError(f"{args.record}: the spec has no game {record.game!r}")
@@ -58,9 +61,18 @@ class _GameKeys(Mapping[str, tuple[str, ...]]):
         return len(GAMES)
 
 
+def _print_only(game: object, spec, where: str) -> UsageError | None:
+    """The answer for a game the spec prints but no rules engine plays (None if it is not one)."""
+    if not isinstance(game, str) or game not in spec.games:
+        return None
+    return UsageError(f"{where}: {game} is a print-only game: it has no rules engine, so the referee cannot "
+                      f"check it (games with one: {', '.join(GAMES)})")
+
+
 def _new(args: argparse.Namespace, load_spec) -> int:
     if args.game not in GAMES:
-        raise UsageError(f'unknown game "{args.game}" (known: {", ".join(GAMES)})')
+        no_engine = _print_only(args.game, load_spec(args.spec), "referee new")
+        raise no_engine or UsageError(f'unknown game "{args.game}" (known: {", ".join(GAMES)})')
     players = [name.strip() for name in args.players.split(",") if name.strip()]
     if len(set(players)) != len(players) or not players:
         raise UsageError("--players needs distinct names, e.g. --players Ana,Ben,Cris")

@@ -20,6 +20,14 @@ from pnp.spec.source import PathKey, Source, SourceError, format_path, load_file
 COMMON_KEYS = ("game", "players", "options", "start")
 
 
+class UnknownGame(RecordError):
+    """The record names a game no rules engine plays (the spec may still print it)."""
+
+    def __init__(self, issues: list[Issue], game: Any):
+        self.game = game
+        super().__init__(issues)
+
+
 @dataclass(frozen=True)
 class Record:
     """A parsed record: the common keys checked, the rest left to the game's referee."""
@@ -64,7 +72,7 @@ def parse(source: Source, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
     if game is None:
         raise RecordError([source.issue((), f'missing "game" (one of: {", ".join(GAMES)})')])
     if game not in GAMES:
-        raise RecordError([source.issue(("game",), unknown_key_message(game, list(GAMES), "game"))])
+        raise UnknownGame([source.issue(("game",), unknown_key_message(game, list(GAMES), "game"))], game)
     issues = list(_unknown_keys(source, data, COMMON_KEYS + game_keys.get(game, ())))
     players, player_issues = _players(source, data.get("players"))
     issues += player_issues

@@ -4,7 +4,7 @@ An entry such as `{for_each: asset, count: 18, value: "{id}"}` stands for 18 car
 company. Generators draw the expanded pieces and rules engines count them, so a deck's
 composition is read from one place. Text fields are Python format templates over the asset
 (`{id}`, `{name}`, `{initial}`), the pair (`{a.id}`, `{b.name}`), the game's tracks
-(`{tracks[quote].size}`) and the entry's `data`. Aid lines and mat notes are templates over the
+(`{tracks[quote].size}`), the game's `vars` and the entry's `data`. Aid lines and mat notes are templates over the
 game too, so "quotes 0 to 39" follows the track when a designer lengthens it.
 """
 
@@ -58,8 +58,9 @@ class Piece:
 
 
 def game_context(game: Game) -> dict[str, Any]:
-    """What every template may name: the game, its tracks (`{tracks[quote].last}`), its rules."""
-    return {"game": game, "tracks": game.tracks, "rules": game.rules}
+    """What every template may name: the game, its tracks (`{tracks[quote].last}`), its rules
+    and the designer's free `vars` (`{vars[start_cash]}`, with or without a rules engine)."""
+    return {"game": game, "tracks": game.tracks, "rules": game.rules, "vars": game.vars}
 
 
 def contexts(game: Game, entry: CardEntry | TokenEntry) -> Iterator[tuple[dict[str, Any], Asset | None]]:

@@ -252,7 +252,8 @@ def _duplicates(source: Source, path: tuple, ids: list[str], key: str) -> Iterab
 def _rules_issues(source: Source, where: tuple, game: Game, rulebook: Rulebook | None) -> Iterable[Issue]:
     if rulebook is None:
         if game.rules:
-            yield source.issue(where + ("rules",), "this game has no rules engine, so `rules` cannot be checked; remove it")
+            yield source.issue(where + ("rules",), "this game has no rules engine, so `rules` cannot be checked; "
+                                "put free values under `vars:` instead")
         return
     _, problems = check_values(game.rules, rulebook, in_spec=True, game=game)
     for key, message in problems:

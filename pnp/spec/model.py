@@ -327,6 +327,7 @@ class Game(Model):
     currencies: tuple[Asset, ...] | None = None
     tracks: dict[str, Track] = {}
     rules: dict[str, Any] = {}  # house-rule values, checked against the game's rules module
+    vars: dict[str, Any] = {}  # the designer's free values, `{vars[start_cash]}` in every template
     components: tuple[AnyComponent, ...] = Field(min_length=1)
 
     @model_validator(mode="after")
