@@ -223,7 +223,20 @@ def test_fonts_are_embedded_as_subsets() -> None:
         assert len(embedded) < 60_000  # a subset, not the 700 kB font
         names.add(str(font["/BaseFont"]).lstrip("/"))
     assert {name.split("+", 1)[1] for name in names} == {"DejaVuSans", "DejaVuSans-Bold"}
-    assert all(len(name.split("+")[0]) == 6 for name in names)  # the subset tag, e.g. AAAAAA
+    assert all(len(name.split("+")[0]) == 6 and name.split("+")[0].isupper() for name in names)  # the subset tag
+
+
+def _subset_names(data: bytes) -> set[str]:
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    return {str(ref.get_object()["/BaseFont"]) for page in reader.pages for ref in page["/Resources"]["/Font"].values()}
+
+
+def test_subset_names_differ_with_their_characters_and_repeat_with_them() -> None:
+    """Joined component files must not hold two different "AAAAAA+DejaVuSans" subsets."""
+    bolsa = _subset_names(pdf_bytes([Page(*A4, (Text(10, 10, "Bolsa", 12),))]))
+    akts = _subset_names(pdf_bytes([Page(*A4, (Text(10, 10, "Акционер", 12),))]))
+    assert len(bolsa) == len(akts) == 1 and bolsa.isdisjoint(akts)
+    assert _subset_names(pdf_bytes([Page(*A4, (Text(10, 10, "Bolsa", 12),))])) == bolsa
 
 
 def test_metadata_and_print_scaling_none() -> None:

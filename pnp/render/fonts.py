@@ -13,11 +13,13 @@ box, and centring that box centres capitals and digits optically.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import struct
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
+from typing import Sequence
 
 from pnp.errors import BuildError
 
@@ -107,12 +109,40 @@ def missing_glyph_error(
 def register_reportlab(name: str) -> str:
     """Register a logical font with reportlab (once) and return its reportlab name."""
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
 
     _, postscript_name = _entry(name)
     if postscript_name not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(postscript_name, io.BytesIO(font_bytes(name))))
+        pdfmetrics.registerFont(_tagged_font_class()(postscript_name, io.BytesIO(font_bytes(name))))
     return postscript_name
+
+
+def subset_tag(postscript_name: str, code_points: Sequence[int]) -> str:
+    """The six capital letters before "+" in an embedded subset's name, from a hash of the
+    font and the characters it holds: different subsets get different names (reportlab numbers
+    them AAAAAA, AAAAAB, … per file, so every file's first subset is "AAAAAA+DejaVuSans", which
+    preflight tools flag and some drivers confuse once files are joined), equal ones the same."""
+    digest = hashlib.sha256(f"{postscript_name}:{','.join(map(str, code_points))}".encode()).digest()
+    return "".join(chr(ord("A") + byte % 26) for byte in digest[:6])
+
+
+@lru_cache(maxsize=None)
+def _tagged_font_class() -> type:
+    """reportlab's TTFont, naming its subsets by `subset_tag`. reportlab builds the name from
+    the module-level `SUBSETN(n)` while it writes the font objects, so that function is swapped
+    for the length of that call only."""
+    from reportlab.pdfbase import ttfonts
+
+    class TaggedTTFont(ttfonts.TTFont):
+        def addObjects(self, doc) -> None:  # noqa: N802 (reportlab's name)
+            subsets = self.state[doc].subsets
+            numbered = ttfonts.SUBSETN
+            ttfonts.SUBSETN = lambda n: subset_tag(self.face.name.decode("latin-1"), subsets[n]).encode("ascii")
+            try:
+                super().addObjects(doc)
+            finally:
+                ttfonts.SUBSETN = numbered
+
+    return TaggedTTFont
 
 
 def _entry(name: str) -> tuple[str, str]:
