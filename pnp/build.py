@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import math
 import multiprocessing
 import os
 import time
@@ -27,13 +28,14 @@ from pnp.components import Context, Panels, Pieces, generate
 from pnp.display import Page
 from pnp.errors import BuildError, UsageError
 from pnp.layout.impose import Imposition, impose
-from pnp.layout.instructions import Job, blank_back, instructions_page, sides_text
+from pnp.layout.instructions import Job, instructions_back, instructions_page, sides_text
 from pnp.layout.sheet import Furniture, frame, stamp
 from pnp.layout.tile import Tiling, tile
 from pnp.spec.faces import piece_count
 from pnp.spec.model import Game, Print, Spec
 
 FORMATS = ("pdf", "svg", "png")
+MAX_OFFSET_MM = 10.0  # a printer further off than this needs fixing, not compensating
 PIECE_DPI = 300
 PANEL_DPI = 150
 NOUNS = {"deck": "card", "tokens": "token", "money": "bill", "board": "board", "mat": "mat", "aid": "aid", "form": "form"}
@@ -85,7 +87,9 @@ def build_from_args(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     formats = parse_formats(args.format)
-    spec = with_print(load_spec(args.spec), paper=args.paper, duplex=args.duplex)
+    ink_saver = None if args.ink is None else args.ink == "low"
+    spec = with_print(load_spec(args.spec), paper=args.paper, duplex=args.duplex,
+                      back_offset_mm=parse_offset(args.back_offset), ink_saver=ink_saver)
     games = select_games(spec, args.game)
     summary = build(spec, Path(args.out), games, formats)
     print(f"built {', '.join(summary.games)}: {summary.files} files, {summary.pages} PDF pages "
@@ -98,6 +102,20 @@ def parse_formats(text: str) -> tuple[str, ...]:
     if not formats or any(f not in FORMATS for f in formats):
         raise UsageError(f"--format {text!r}: choose from {', '.join(FORMATS)}, separated by commas")
     return formats
+
+
+def parse_offset(text: str | None) -> tuple[float, float] | None:
+    """`--back-offset X,Y` in mm; None when not given."""
+    if text is None:
+        return None
+    try:
+        x, y = (float(part) for part in text.split(","))
+    except ValueError:
+        x = y = math.nan
+    if not all(math.isfinite(v) and abs(v) <= MAX_OFFSET_MM for v in (x, y)):
+        raise UsageError(f"--back-offset {text!r}: give two numbers of mm, right and down, such as 0.5,-1 "
+                         f"(at most {MAX_OFFSET_MM:g} mm each)")
+    return (x, y)
 
 
 def with_print(spec: Spec, **overrides: Any) -> Spec:
@@ -181,9 +199,9 @@ def instruction_pages(game: Game, ordered: Sequence[Laid], settings: Print, vers
     for item in ordered:
         jobs.append(_job(item, first))
         first += len(item.pages)
-    front = instructions_page(f, info, settings.paper, jobs, title_en=game.title_en,
-                              back_offset=tuple(settings.back_offset_mm))  # type: ignore[arg-type]
-    return [front, blank_back(f, info)] if lead == 2 else [front]
+    offset = tuple(settings.back_offset_mm)
+    front = instructions_page(f, info, settings.paper, jobs, title_en=game.title_en, back_offset=offset)  # type: ignore[arg-type]
+    return [front, instructions_back(f, info, settings.duplex, offset)] if lead == 2 else [front]  # type: ignore[arg-type]
 
 
 # --- rendering ------------------------------------------------------------------------------

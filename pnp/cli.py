@@ -56,6 +56,11 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--paper", choices=("a4", "letter"), help="override print.paper")
     build.add_argument("--format", default="pdf", help="comma-separated: pdf,svg,png (default: pdf)")
     build.add_argument("--duplex", choices=("long", "short", "fold", "none"), help="override print.duplex")
+    build.add_argument("--back-offset", metavar="X,Y",
+                       help="shift every back by X,Y mm (right, down) to correct a printer's duplex misregistration; "
+                            "overrides print.back_offset_mm (measure it with the calibration sheet)")
+    build.add_argument("--ink", choices=("normal", "low"),
+                       help="low: the ink saver, dropping large colour fills (overrides print.ink_saver)")
     build.set_defaults(run=_build)
 
     referee = commands.add_parser("referee", help="settle disputes: replay a game record through the rules")

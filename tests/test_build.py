@@ -190,6 +190,22 @@ def test_duplex_fold_from_the_command_line_puts_backs_beside_fronts(fake, tmp_pa
     assert "fold" in first and "flip on the long edge" not in first
 
 
+def test_back_offset_and_ink_from_the_command_line(monkeypatch, tmp_path):
+    seen = []
+    monkeypatch.setattr(build_module, "generate", lambda context, component: seen.append(context.settings) or stand_in(context, component))
+    out = tmp_path / "output"
+    assert run("--out", str(out), "--game", "aktsioner", "--back-offset", "1.5,-0.5", "--ink", "low") == 0
+    assert {(tuple(s.back_offset_mm), s.ink_saver) for s in seen} == {((1.5, -0.5), True)}
+    first = pdfplumber.open(out / "aktsioner" / "aktsioner-all.pdf").pages[0].extract_text()
+    assert "shifted by 1.5, -0.5 mm" in first
+
+
+@pytest.mark.parametrize("offset", ["1.5", "a,b", "1,2,3", "40,0", "nan,0"])
+def test_a_bad_back_offset_is_a_usage_error(fake, tmp_path, capsys, offset):
+    assert run("--out", str(tmp_path / "o"), "--back-offset", offset) == 2
+    assert "--back-offset" in capsys.readouterr().err and not (tmp_path / "o").exists()
+
+
 def test_unknown_game_or_format_is_a_usage_error(fake, tmp_path, capsys):
     assert run("--out", str(tmp_path / "o"), "--game", "chess") == 2
     assert "no such game (known: bolsa, aktsioner, forex)" in capsys.readouterr().err

@@ -126,6 +126,26 @@ def test_ink_saver_keeps_the_bands_light():
     assert "#3b4a5a" not in back_fills  # the back's dark panel is gone too
 
 
+def _ink(drawing) -> float:
+    """The share of ink on a face at 40 dpi: 0 for white paper, 1 for solid black."""
+    from PIL import Image
+
+    from pnp.render.png import drawing_png
+
+    grey = Image.open(io.BytesIO(drawing_png(drawing, 40))).convert("L")
+    return 1 - sum(grey.histogram()[v] * v for v in range(256)) / 255 / (grey.width * grey.height)
+
+
+@pytest.mark.parametrize("game, deck", [("bolsa", "shares"), ("forex", "certificates")])
+def test_backs_are_light_by_default_and_dark_on_request(game, deck):
+    """VISUAL.md asks for light backgrounds, and a home duplex printer's misregistration shows
+    least on a light back: the default back inks less than the front; `backs: dark` floods it."""
+    light = drawn(game, deck).pieces[0]
+    dark = drawn(game, deck, edit("backs: light", "backs: dark")).pieces[0]
+    assert _ink(light.back) < min(0.12, _ink(light.front))
+    assert _ink(dark.back) > 0.3
+
+
 # --- Aktsioner small cards: the seed's two inks ------------------------------------------------
 
 

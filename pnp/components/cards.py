@@ -40,6 +40,7 @@ class Card:
     bleed: float
     safe: float
     ink_saver: bool
+    dark_back: bool = False
 
     @property
     def band_bottom(self) -> float:
@@ -51,7 +52,7 @@ def deck(context: Context, deck: Deck) -> Pieces:
     """Every card of the deck (entry order, copies adjacent) with the deck's common back."""
     settings = context.settings
     width, height = deck.size_mm or settings.card_mm
-    card = Card(width, height, settings.bleed_mm, settings.safe_mm, settings.ink_saver)
+    card = Card(width, height, settings.bleed_mm, settings.safe_mm, settings.ink_saver, settings.backs == "dark")
     where = f"{context.game_id}/{deck.id}"
     back = card_back(context.game, deck.back, card, what=f"{where} back")
     fronts: dict[Side, Drawing] = {}  # copies share one drawing
@@ -195,13 +196,16 @@ def value_block(face: Side, x: float, y: float, w: float, h: float, colour: str 
 
 def card_back(game: Game, back: Back, card: Card, *, what: str) -> Drawing:
     """The deck's back: its pattern and colour, a panel with the title, and the same panel
-    text turned 180°, so the back looks the same either way up."""
+    text turned 180°, so the back looks the same either way up. Light by default: the pattern
+    in a tint on paper and the panel in the deck's colour ink — a back that a home printer's
+    duplex misregistration cannot betray with a white sliver, and that costs little ink; dark
+    backs (`print.backs: dark`) flood the card in the colour."""
     w, h, b = card.width, card.height, card.bleed
     colour = back.color
     inset_x, inset_y = max(card.safe, 6.0) + 1.5, h * 0.16
     panel = (inset_x, inset_y, w - 2 * inset_x, h - 2 * inset_y)
     whole = (-b, -b, w + 2 * b, h + 2 * b)
-    if card.ink_saver:
+    if card.ink_saver or not card.dark_back:
         items: list[Item] = [pattern(back.pattern, *whole, tint(colour, 0.45), spacing=4.0, width=0.3)]
         panel_fill, ink = PAPER, colour if contrast_ratio(colour, PAPER) >= 4.5 else BLACK
     else:

@@ -12,7 +12,8 @@ from typing import Sequence
 
 from pnp.display import Item, Line, Page, Rect, Style
 from pnp.errors import BuildError
-from pnp.layout.sheet import PAPERS, Frame, Furniture, furniture
+from pnp.layout import calibration
+from pnp.layout.sheet import PAPERS, Box, Frame, Furniture, furniture
 from pnp.layout.text import block_height, fit_lines, fit_text
 
 INK = "#000000"
@@ -52,7 +53,8 @@ def sides_text(duplex: str) -> str:
 
 def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job], *,
                       title_en: str = "", back_offset: tuple[float, float] = (0.0, 0.0)) -> Page:
-    """The instructions as one page in frame `f` (portrait), with the sheet furniture."""
+    """The instructions as one page in frame `f` (portrait), with the sheet furniture; with
+    double-sided sheets, the front of the duplex check at its foot (its back is the next page)."""
     box = f.content.inset(2.0)
     flow = _Flow(box.x, box.y, box.w, what=f"the print instructions of {info.title}")
     flow.text(f"**{info.title}** — print instructions", 16)
@@ -84,12 +86,14 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
         names = ", ".join(j.name for j in duplex)
         edge = "long" if "long" in duplex[0].sides else "short"
         dx, dy = back_offset
-        offset = f" (backs are shifted by {dx:g}, {dy:g} mm as set in print.back_offset_mm)" if (dx, dy) != (0, 0) else ""
+        offset = f" (backs are shifted by {dx:g}, {dy:g} mm as set by --back-offset or print.back_offset_mm)" if (dx, dy) != (0, 0) else ""
         flow.text(f"**3 Backs.** {names}: every front page is followed by its backs. Print those pages "
                   f"double-sided and **flip on the {edge} edge**{offset}; each back then lands behind "
                   "its front. No duplex printer: print the odd pages, put the stack back in the tray "
-                  "and print the even pages. Hold a sheet against the light to check; if the backs "
-                  "are off by a constant amount, set print.back_offset_mm in components.yaml.", BODY_PT)
+                  "and print the even pages. First print pages 1–2 the same way: the duplex check at "
+                  "the foot of this page measures how far your printer puts backs off their fronts, "
+                  "and `pnp build --back-offset X,Y` (or print.back_offset_mm) corrects it.".replace("`", ""),
+                  BODY_PT)
         flow.space()
     if any("fold" in j.sides for j in jobs):
         flow.text("**Folding.** Fronts and backs are side by side: fold each sheet on its dashed "
@@ -108,20 +112,29 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
                   "Lay the sheets out as the maps show; a hatched “glue here” strip goes under the "
                   "sheet to its left or above it, which repeats that strip's art: line up the "
                   "cross-hairs and the art, glue, and mount the board on card.", BODY_PT)
-    if flow.y > box.bottom:
+    bottom = box.bottom - (calibration.HEIGHT_MM + GAP if duplex else 0.0)
+    if flow.y > bottom:
         raise BuildError(f"the print instructions of {info.title} do not fit on one page")
-    items = (*flow.items, furniture(f, info, "print instructions"))
+    check = calibration.check_front(_check_box(box), edge, info.title) if duplex else ()
+    items = (*flow.items, *check, furniture(f, info, "print instructions"))
     return Page(f.width, f.height, items, f"{info.title}, print instructions")
 
 
-def blank_back(f: Frame, info: Furniture) -> Page:
-    """The back of the instructions, so that every front in the file falls on an odd page."""
+def instructions_back(f: Frame, info: Furniture, edge: str, back_offset: tuple[float, float] = (0.0, 0.0)) -> Page:
+    """The back of the instructions: it keeps every front in the file on an odd page, and
+    carries the duplex check's scales behind the lines on the front."""
     box = f.content
-    note = fit_text("This page is left blank on purpose: it keeps every front on an odd page, so "
-                    "that double-sided pages print back to back.", box.x, box.y + box.h / 2 - 10,
-                    box.w, 20, size=BODY_PT, color="#777777", what="the blank page")
-    return Page(f.width, f.height, (note, furniture(f, info, "back of the print instructions")),
-                f"{info.title}, blank back of the instructions")
+    note = fit_text("This page keeps every front on an odd page, so that double-sided pages print back "
+                    "to back. The scales below belong to the duplex check on the other side.",
+                    box.x, box.y + box.h / 2 - 10, box.w, 20, size=BODY_PT, color="#777777", what="the blank page")
+    scales = calibration.check_back(f, _check_box(f.content.inset(2.0)), edge, back_offset)
+    return Page(f.width, f.height, (note, *scales, furniture(f, info, "back of the print instructions")),
+                f"{info.title}, back of the instructions")
+
+
+def _check_box(box: Box) -> Box:
+    """Where the duplex check sits: the foot of the instructions' column."""
+    return Box(box.x, box.bottom - calibration.HEIGHT_MM, box.w, calibration.HEIGHT_MM)
 
 
 class _Flow:

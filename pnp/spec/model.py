@@ -76,6 +76,7 @@ class Print(Model):
     duplex: Literal["long", "short", "fold", "none"] = "long"
     back_offset_mm: tuple[Number, Number] = (0, 0)
     ink_saver: Annotated[bool, Strict()] = False
+    backs: Literal["light", "dark"] = "light"  # card backs: light forgives a home duplex's misregistration
 
 
 # --- assets and tracks --------------------------------------------------------------------
