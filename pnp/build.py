@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from pnp import __version__, manifest
-from pnp.components import Context, Panels, Pieces, generate
+from pnp.components import BookPages, Context, Panels, Pieces, generate
 from pnp.display import Page
 from pnp.errors import BuildError, UsageError
+from pnp.layout.booklet import Folding, fold_booklet
 from pnp.layout.impose import Imposition, impose
 from pnp.layout.instructions import Job, instructions_back, instructions_page, sides_text
 from pnp.layout.sheet import Furniture, frame, stamp
@@ -38,9 +39,10 @@ FORMATS = ("pdf", "svg", "png")
 MAX_OFFSET_MM = 10.0  # a printer further off than this needs fixing, not compensating
 PIECE_DPI = 300
 PANEL_DPI = 150
-NOUNS = {"deck": "card", "tokens": "token", "money": "bill", "board": "board", "mat": "mat", "aid": "aid", "form": "form"}
+NOUNS = {"deck": "card", "tokens": "token", "money": "bill", "board": "board", "mat": "mat", "aid": "aid", "form": "form",
+         "booklet": "page"}
 STOCK = {"deck": "card stock", "tokens": "card stock", "money": "paper", "board": "card stock, or paper glued to card",
-         "mat": "card stock", "aid": "paper", "form": "paper"}
+         "mat": "card stock", "aid": "paper", "form": "paper", "booklet": "paper"}
 
 
 @dataclass(frozen=True)
@@ -48,8 +50,8 @@ class Laid:
     """One component, generated and laid out on sheets."""
 
     component: Any
-    output: Pieces | Panels
-    layout: Imposition | Tiling
+    output: Pieces | Panels | BookPages
+    layout: Imposition | Tiling | Folding
 
     @property
     def pages(self) -> tuple[Page, ...]:
@@ -57,7 +59,7 @@ class Laid:
 
     @property
     def double_sided(self) -> bool:
-        return isinstance(self.layout, Imposition) and self.layout.duplex in ("long", "short")
+        return isinstance(self.layout, (Imposition, Folding)) and self.layout.duplex in ("long", "short")
 
 
 @dataclass(frozen=True)
@@ -181,8 +183,10 @@ def lay_out(context: Context, component: Any, version_stamp: str) -> Laid:
     info = Furniture(context.game.title, _name(component), version_stamp)
     output = generate(context, component)
     if isinstance(output, Pieces):
-        layout: Imposition | Tiling = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
-                                             tuple(settings.back_offset_mm))  # type: ignore[arg-type]
+        layout: Imposition | Tiling | Folding = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
+                                                       tuple(settings.back_offset_mm))  # type: ignore[arg-type]
+    elif isinstance(output, BookPages):
+        layout = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)
     else:
         layout = tile(output, settings.paper, settings.margin_mm, info)
     return Laid(component, output, layout)
@@ -334,10 +338,16 @@ def _key(drawing: Any) -> Any:
 
 def _job(item: Laid, first: int) -> Job:
     component, layout = item.component, item.layout
-    count = len(item.output.pieces) if isinstance(item.output, Pieces) else len(item.output.drawings)
+    count = len(_drawn(item.output))
     contents = f"{count} {NOUNS.get(component.kind, 'piece')}{'s' if count != 1 else ''}"
-    assembly = ""
-    if isinstance(layout, Tiling):
+    assembly = finish = ""
+    if isinstance(layout, Folding):
+        duplex = layout.duplex
+        contents = f"{contents}, A5"
+        finish = ("fold the sheets in half together on their dashed marks, the first sheet outside, and staple "
+                  "on the fold" if layout.folded else "cut each sheet in half on its middle marks and staple the "
+                  "pages in order")
+    elif isinstance(layout, Tiling):
         duplex = "none"
         if layout.tiled:
             t = next(t for t in layout.tiles if t.rows * t.columns > 1)
@@ -346,7 +356,14 @@ def _job(item: Laid, first: int) -> Job:
     else:
         duplex = layout.duplex
     return Job(_name(component), (first, first + len(layout.pages) - 1), layout.sheets, contents,
-               sides_text(duplex), _stock(item), assembly)
+               sides_text(duplex), _stock(item), assembly, finish)
+
+
+def _drawn(output: Pieces | Panels | BookPages) -> tuple[Any, ...]:
+    """The pieces, panels or pages a generator made."""
+    if isinstance(output, Pieces):
+        return output.pieces
+    return output.pages if isinstance(output, BookPages) else output.drawings
 
 
 def _stock(item: Laid) -> str:
@@ -363,7 +380,8 @@ def _component_entry(g: GameLayout, item: Laid) -> manifest.ComponentEntry:
     if isinstance(output, Pieces):
         size = (output.width, output.height)
     else:
-        size = (output.drawings[0].width, output.drawings[0].height) if output.drawings else (0.0, 0.0)
+        drawings = _drawn(output)
+        size = (drawings[0].width, drawings[0].height) if drawings else (0.0, 0.0)
     component = item.component
     return manifest.ComponentEntry(g.game_id, component.id, component.kind, piece_count(g.game, component),
                                    (round(size[0], 3), round(size[1], 3)))

@@ -156,6 +156,13 @@ class Panels:
     drawings: tuple[Drawing, ...]
 
 
+@dataclass(frozen=True)
+class BookPages:
+    """A booklet's pages in reading order, all one size: layout imposes them for folding."""
+
+    pages: tuple[Drawing, ...]
+
+
 # --- transforms ---------------------------------------------------------------------------
 
 

@@ -1,9 +1,10 @@
-"""Generators: a kind of component (deck, tokens, money, board, mat, aid, form) → drawings.
+"""Generators: a kind of component (deck, tokens, money, board, mat, aid, form, booklet) → drawings.
 
 Generators know kinds, never games: everything game-specific comes from the spec (and, for
 computed tables such as a penalty table, from the game's rules module). They return either
 `Pieces` — same-size pieces that layout imposes on sheets with crop marks and duplex backs —
-or `Panels` — drawings that layout puts one per page, tiling those larger than a page.
+or `Panels` — drawings that layout puts one per page, tiling those larger than a page — or
+`BookPages` — a booklet's pages, which layout imposes for folding.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, Union
 
-from pnp.display import Panels, PieceArt, Pieces  # noqa: F401 (re-exported: the generators' output types)
+from pnp.display import BookPages, Panels, PieceArt, Pieces  # noqa: F401 (re-exported: the generators' output types)
 from pnp.spec.model import Game, Print
 
-Output = Union[Pieces, Panels]
+Output = Union[Pieces, Panels, BookPages]
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ _GENERATORS = {
     "mat": "mats:mat",
     "aid": "aids:aid",
     "form": "forms:form",
+    "booklet": "booklet:booklet",
 }
 
 

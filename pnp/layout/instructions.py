@@ -35,6 +35,7 @@ class Job:
     sides: str  # "double-sided, flip on the long edge", "one-sided", "fold"
     stock: str  # "card stock", "paper"
     assembly: str = ""  # for a tiled board: "1 row × 2 columns"
+    finish: str = ""  # for a booklet: how to fold or cut and bind it
 
     @property
     def page_range(self) -> str:
@@ -103,6 +104,9 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
               "across the sheet. Cards that touch share one cut; where there is a gap, cut on both "
               "sides of it. Round and rounded tokens: cut along their thin outline. A sharp knife "
               "and a steel ruler beat scissors.", BODY_PT)
+    for job in (j for j in jobs if j.finish):
+        flow.text(f"**Booklet.** {job.name}: {job.finish}.", BODY_PT)
+        flow.space()
     tiled = [j for j in jobs if j.assembly]
     if tiled:
         flow.space()

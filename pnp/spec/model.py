@@ -281,6 +281,18 @@ class Aid(Component):
     sections: tuple[AidSection, ...] = Field(min_length=1)
 
 
+class BookletSection(AidSection):
+    house_rules: Annotated[bool, Strict()] = False  # then every house rule of the engine, with its value in effect
+
+
+class Booklet(Component):
+    """The rules as printed: sections of templated lines (a line opening with a rule ID prints
+    the ID in bold) and rules-computed tables, flowed over A5 pages."""
+
+    kind: Literal["booklet"]
+    sections: tuple[BookletSection, ...] = Field(min_length=1)
+
+
 class FormColumn(Model):
     title: str = ""
     title_en: str = ""
@@ -298,7 +310,7 @@ class Form(Component):
     columns: tuple[FormColumn, ...] = Field(min_length=1)
 
 
-AnyComponent = Annotated[Union[Deck, Tokens, Money, Board, Mat, Aid, Form], Field(discriminator="kind")]
+AnyComponent = Annotated[Union[Deck, Tokens, Money, Board, Mat, Aid, Form, Booklet], Field(discriminator="kind")]
 
 
 # --- games and the whole spec -------------------------------------------------------------

@@ -31,7 +31,10 @@ __getattr__ = lazy_exports(__name__, _EXPORTS)
 
 
 def tables(game: Game) -> dict[str, Table]:
-    """Tables printed on the components: the penalty aid (AKT-7.6), computed, never typed."""
+    """Tables printed on the components, computed, never typed: the penalty aid (AKT-7.6) and
+    the deal per player count (AKT-2.3, 2.4)."""
     from pnp.rules.aktsioner.prices import penalty_table
+    from pnp.rules.aktsioner.state import deal_table
 
-    return {"penalty": penalty_table(params(game))}
+    p = params(game)
+    return {"penalty": penalty_table(p), "deal": deal_table(p, game.players.min, game.players.max)}

@@ -40,5 +40,5 @@ RULEBOOK = Rulebook(
         Option("price_max", 250, "AKT-1.2", set_by="tracks.price"),
         Option("price_step", 10, "AKT-1.2", set_by="tracks.price"),
     ),
-    tables=("penalty",),
+    tables=("penalty", "deal"),
 )

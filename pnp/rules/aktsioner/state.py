@@ -11,7 +11,7 @@ from typing import Mapping, Sequence
 
 from pnp.rules.aktsioner.cards import Number
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, Params
-from pnp.rules.base import Event, Violation
+from pnp.rules.base import Event, Table, Violation
 
 
 @dataclass(frozen=True)
@@ -98,6 +98,20 @@ def _check_formula(params: Params, count: int) -> None:
         if dealt > size - params.min_undealt:
             what = f"formula {params.formula} with {count} players deals"
             raise Violation("AKT-2.4", _too_many(params, deck, dealt, size, what))
+
+
+def deal_table(params: Params, fewest: int, most: int) -> Table:
+    """Per player count from `fewest` to `most`: the cards dealt to each player, those left
+    undealt in each deck (AKT-2.3, 2.4) and the moves a game lasts (one card a move) — the
+    counts the rules allow; larger tables stop where the formula runs out of cards."""
+    rows = []
+    for count in range(fewest, most + 1):
+        left = [params.deck_size(deck) - count * params.dealt(deck) for deck in DECKS]
+        if min(left) < params.min_undealt:
+            break
+        rows.append((str(count), str(params.big), str(params.small), *map(str, left), str(count * (params.big + params.small))))
+    header = ("Players", "Big cards each", "Small cards each", "Big undealt", "Small undealt", "Moves in a game")
+    return Table(header, tuple(rows), f"Formula {params.formula}; at least {params.min_undealt} cards of each deck stay undealt.")
 
 
 def _check_deal(params: Params, state: State, complete: bool) -> None:

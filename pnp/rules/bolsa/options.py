@@ -20,4 +20,5 @@ RULEBOOK = Rulebook(
         Option("start_cash", 50, "BOLSA-2.2", minimum=0),
         Option("tiebreak", "shared", "BOLSA-7.2", choices=("shared", "cash_before_payout")),
     ),
+    tables=("deal",),
 )

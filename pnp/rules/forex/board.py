@@ -113,7 +113,8 @@ def _by_strength(pairs: tuple[Pair, ...], p: Params) -> list[str]:
 
 
 def tables(game: Game) -> dict[str, Table]:
-    """`start_positions`: rows = the stronger currency, columns = the weaker, cells
+    """`dividends`: the payout per certificate of each dividend in turn (FOREX-10.5.1), read
+    from the Dividend cards. `start_positions`: rows = the stronger currency, columns = the weaker, cells
     "box 2 (1½)" (position and rate) or "—" where the column currency is not the weaker."""
     p = params(game)
     pairs = start_pairs(p)
@@ -135,7 +136,10 @@ def tables(game: Game) -> dict[str, Table]:
         "weaker side up; the rate in brackets is how many bucks of the weaker currency one buck "
         "of the stronger is worth."
     )
-    return {"start_positions": Table(("stronger \\ weaker", *columns), tuple(body), caption)}
+    dividends = Table(("Dividend", *(str(n) for n in range(1, len(p.dividends) + 1))),
+                      (("Pays per certificate", *(str(d) for d in p.dividends)),),
+                      "In the order the Dividend cards are resolved; after the last one there are no more turns.")
+    return {"start_positions": Table(("stronger \\ weaker", *columns), tuple(body), caption), "dividends": dividends}
 
 
 def marks(game: Game) -> dict[str, Marks]:

@@ -85,5 +85,5 @@ RULEBOOK = Rulebook(
         Option("bankrupt_player", "last", "FOREX-12.4", choices=("last", "scored_normally")),
         Option("start_pairs", STANDARD_PAIRS, "FOREX-2.3", parse=_start_pairs),
     ),
-    tables=("start_positions",),
+    tables=("start_positions", "dividends"),
 )
