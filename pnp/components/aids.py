@@ -8,7 +8,7 @@ Everything must fit one page, so the aid is set at the largest body size (from 1
 from __future__ import annotations
 
 from pnp.components import Context, Panels
-from pnp.components.tables import Block, column, heading, paragraph, page_area, table, title_bar
+from pnp.components.tables import Block, column, heading, moved, paragraph, page_area, table, title_bar
 from pnp.display import Drawing
 from pnp.errors import BuildError
 from pnp.spec.faces import fill, game_context
@@ -18,13 +18,15 @@ SIZES = tuple(s / 2 for s in range(22, 12, -1))  # 11, 10.5, … 6.5 pt
 
 
 def aid(context: Context, aid: Aid) -> Panels:
-    """One page per copy, at the largest body size that fits, set from the top of the page."""
+    """One page per copy, at the largest body size that fits, set from the top of the page,
+    `print.safe_mm` inside the cut like a card's text."""
     what = f"{context.game_id}/{aid.id}"
     width, height = page_area(context.settings)
+    safe = context.settings.safe_mm
     for size in SIZES:
-        body = _body(context, aid, width, size, what)
-        if body.height <= height:
-            return Panels((Drawing(width, height, body.items),) * aid.copies)  # a page, read from the top
+        body = _body(context, aid, width - 2 * safe, size, what)
+        if body.height <= height - 2 * safe:
+            return Panels((Drawing(width, height, (moved(body, safe, safe),)),) * aid.copies)
     raise BuildError(f"{what}: the aid does not fit one {width:g} × {height:g} mm page even at {SIZES[-1]:g} pt")
 
 

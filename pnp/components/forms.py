@@ -77,11 +77,11 @@ def _drawing(context: Context, form: Form, players: int | None) -> Drawing:
         (w, h), inset = form.size_mm, FRAME
     else:
         need = sum(_need(leaf) for leaf in leaves)
+        inset = context.settings.safe_mm  # a full page: its cut line is the drawing's edge
         w, h = page_area(context.settings)
-        if need > w:
+        if need > w - 2 * inset:
             w, h = page_area(context.settings, landscape=True)
-            w = max(w, need)  # wider than any page: layout tiles it rather than cramp the columns
-        inset = 0.0
+            w = max(w, need + 2 * inset)  # wider than any page: layout tiles it rather than cramp the columns
     inner_w = w - 2 * inset
     widths = _widths(leaves, inner_w, what)
     title = title_bar(form.name, form.name_en, context.game.title, inner_w, size=12, what=what)
