@@ -1,4 +1,4 @@
-"""What the referee benchmarks share: wall times of `pnp referee check` in fresh processes.
+"""What the referee benchmark needs: wall times of `pnp referee check` in fresh processes.
 
 Start-up counts at the table (a player types the command and waits), so the referee is timed
 as a whole process, several times, and the median and best are reported.

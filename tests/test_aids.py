@@ -34,7 +34,7 @@ def printed_table(drawing, first_heading):
 
 
 def test_penalty_aid_prints_the_engine_table_which_is_the_seed_table():
-    computed = engine("aktsioner").tables(SPEC.games["aktsioner"])["penalty"]
+    computed = engine("aktsioner").tables(engine("aktsioner").params(SPEC.games["aktsioner"]))["penalty"]
     (drawing,) = panels("aktsioner", "penalty_aid").drawings
     header, rows = printed_table(drawing, computed.header[0])
     assert header == list(computed.header)
@@ -46,7 +46,7 @@ def test_penalty_aid_prints_the_engine_table_which_is_the_seed_table():
 def test_penalty_aid_follows_the_engine_when_the_price_scale_changes():
     text = edit("price: {from: 10, to: 250, step: 10, start: 100}", "price: {from: 20, to: 400, step: 20, start: 200}")
     game = loads(text, rulebooks()).games["aktsioner"]
-    computed = engine("aktsioner").tables(game)["penalty"]
+    computed = engine("aktsioner").tables(engine("aktsioner").params(game))["penalty"]
     (drawing,) = panels("aktsioner", "penalty_aid", text).drawings
     header, rows = printed_table(drawing, computed.header[0])
     assert header == list(computed.header) and header[1] == "20"

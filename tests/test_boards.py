@@ -87,7 +87,7 @@ def test_currency_board_tracks_marks_and_setup_table_come_from_the_rules():
     assert row_numbers(drawing, rows[0]) == ["1", "1½", "2", "2½", "3", "3½", "4", "5", "6", "8"]
     found = texts(drawing)
     assert all("“8” space" in " ".join(texts_in(found, row[9])) for row in rows)
-    marks = engine("forex").marks(game)["start_positions"]
+    marks = engine("forex").marks(engine("forex").params(game))["start_positions"]
     ids = [a.id for a in game.assets]
     placed = 0
     for (asset_id, index), names in marks.items():
@@ -95,7 +95,7 @@ def test_currency_board_tracks_marks_and_setup_table_come_from_the_rules():
         assert all(name in words for name in names), (asset_id, index, names, words)
         placed += len(names)
     assert placed == 21  # every pair counter has a marked starting box
-    table = engine("forex").tables(game)["start_positions"]
+    table = engine("forex").tables(engine("forex").params(game))["start_positions"]
     printed = lines_of_text(found)
     first = next(i for i, line in enumerate(printed) if line[0] == table.header[0])
     assert printed[first] == list(table.header)

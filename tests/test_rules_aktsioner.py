@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from fractions import Fraction
 
 import pytest
@@ -30,7 +32,7 @@ def start(p, players=("M", "O"), **accounts_and_prices):
     prices = {k: v for k, v in accounts_and_prices.items() if k in p.colours}
     holdings = {k: v for k, v in accounts_and_prices.items() if k not in p.colours}
     accounts = {name: A.Account(cash, tuple(shares.get(c, 0) for c in p.colours)) for name, (cash, shares) in holdings.items()}
-    return A.setup(p, list(players), prices=prices, accounts=accounts)[0]
+    return A.setup(p, list(players), A.Start(prices, accounts))[0]
 
 
 def run(p, state, *actions):
@@ -155,17 +157,17 @@ def test_formula_and_min_undealt_limit_the_table(game):
 def test_deal_checks(p):
     full = {"M": ["+100 blue", "x2 red", "/2 green", "+30 red", "+40 red", "+50 red", "+60 red", "-30 red"],
             "O": ["+100 blue", "+100 red", "x2 blue", "+30 blue", "+40 blue", "+50 blue", "+60 blue", "-30 blue"]}
-    state, _ = A.setup(p, ["M", "O"], hands=full)
+    state, _ = A.setup(p, ["M", "O"], A.Start(hands=full))
     assert state.hands[0][0] == "+100 blue" and len(state.hands[1]) == 8
     with pytest.raises(A.DealViolation) as caught:  # a fresh deal holds exactly the formula
-        A.setup(p, ["M", "O"], hands={**full, "M": full["M"][1:]})
+        A.setup(p, ["M", "O"], A.Start(hands={**full, "M": full["M"][1:]}))
     assert caught.value.rule == "AKT-2.3"
-    A.setup(p, ["M", "O"], hands={**full, "M": full["M"][1:]}, complete=False)  # mid-game: fewer is fine
+    A.setup(p, ["M", "O"], A.Start(hands={**full, "M": full["M"][1:]}, complete=False))  # mid-game: fewer is fine
     with pytest.raises(A.DealViolation) as caught:  # there is one x2 red
-        A.setup(p, ["M", "O"], hands={**full, "O": ["x2 red", *full["O"][1:]]})
+        A.setup(p, ["M", "O"], A.Start(hands={**full, "O": ["x2 red", *full["O"][1:]]}))
     assert caught.value.rule == "AKT-1.4" and "dealt 2 times" in caught.value.message
     with pytest.raises(A.DealViolation) as caught:
-        A.setup(p, ["M", "O"], hands={**full, "O": ["+70 red", *full["O"][1:]]})
+        A.setup(p, ["M", "O"], A.Start(hands={**full, "O": ["+70 red", *full["O"][1:]]}))
     assert caught.value.rule == "AKT-1.5"
 
 
@@ -235,21 +237,26 @@ def test_hundred_split_free_allows_repeated_amounts(game):
     assert error.rule == "AKT-4.1" and "-40 is not one of its numbers" in error.message
 
 
+def plays(p, state):
+    """Every card play `legal_actions` offers, spelled out."""
+    return [t.action({"choices": c}) for t in A.legal_actions(state, p) if t.kind == "play" for c in t.fields[0].options]
+
+
 def test_legal_plays_are_all_legal_and_complete(p):
     state, _ = run(p, start(p), A.Begin("M"))
-    plays = A.legal_plays(p, state)
-    hundreds = [play for play in plays if play.card == "+100 blue"]
+    plays_ = plays(p, state)
+    hundreds = [play for play in plays_ if play.card == "+100 blue"]
     assert len(hundreds) == 6  # three other colours, −10/−20/−30 permuted
-    assert len([play for play in plays if play.card == "+30 red"]) == 3
-    assert len(plays) == 4 * 6 + 8 * 3 + 32 * 3  # Hundreds, Doubles and Halves, small cards
-    for play in plays:
+    assert len([play for play in plays_ if play.card == "+30 red"]) == 3
+    assert len(plays_) == 4 * 6 + 8 * 3 + 32 * 3  # Hundreds, Doubles and Halves, small cards
+    for play in plays_:
         run(p, state, play)
 
 
 def test_legal_plays_with_free_split(game):
     p = A.params(game, {"hundred_split": "free"})
     state, _ = run(p, start(p), A.Begin("M"))
-    assert len([play for play in A.legal_plays(p, state) if play.card == "+100 green"]) == 27
+    assert len([play for play in plays(p, state) if play.card == "+100 green"]) == 27
 
 
 # --- trading (AKT-3) ------------------------------------------------------------------------
@@ -293,7 +300,8 @@ def test_compensation_is_spendable_in_stage_3(p):
 def test_stage_3_sellable_counts_holding_minus_stage_1_purchases(p):
     state = start(p, M=(300, {"red": 1}))
     state, _ = run(p, state, A.Begin("M"), A.Trade.of(buy={"red": 2}), "+50 red -40 green")
-    assert A.sellable(p, state, "red") == 1
+    (trade,) = [t for t in A.legal_actions(state, p) if t.kind == "trade"]
+    assert {f.name: f.high for f in trade.fields}["sell.red"] == 1
     error = violation(p, state, A.Trade.of(sell={"red": 2}))
     assert error.rule == "AKT-3.3"
 
@@ -337,7 +345,7 @@ def test_without_a_deal_the_deck_and_formula_bound_the_plays(game):
 
 
 def test_a_dealt_player_plays_from_his_hand(p):
-    state, _ = A.setup(p, ["M", "O"], hands={"M": ["x2 red"], "O": ["+30 red"]}, complete=False)
+    state, _ = A.setup(p, ["M", "O"], A.Start(hands={"M": ["x2 red"], "O": ["+30 red"]}, complete=False))
     error = violation(p, state, A.Begin("M"), "x2 blue /2 red")
     assert error.rule == "AKT-3.2" and error.message == 'M plays "x2 blue" but holds x2 red'
 
@@ -348,12 +356,14 @@ def test_the_game_ends_when_every_card_is_played(game):
     state, events = run(p, state, A.Begin("Ben"), "+30 red -60 blue", A.Begin("Ana"), "+60 blue -30 red")
     assert state.over and events[-1].rule == "AKT-9.3"
     assert state.prices == (100, 100, 100, 100)
-    assert A.final_scores(p, state) == {"Ana": 400 + 30, "Ben": 400 + 60}  # compensation for red, blue
+    assert A.outcome(state, p).scores == {"Ana": 400 + 30, "Ben": 400 + 60}  # compensation for red, blue
     assert violation(p, state, A.Begin("Ben")).rule == "AKT-9.1"
 
 
 def test_shared_win_on_equal_capital(p):
-    assert A.winners({"Ana": 900, "Ben": 900, "Cris": 800}) == ["Ana", "Ben"]
+    state = start(p, players=("Ana", "Ben", "Cris"), Ana=(500, {}), Ben=(500, {}), Cris=(400, {}))
+    state = dataclasses.replace(state, over=True)
+    assert A.outcome(state, p).winners == ("Ana", "Ben")
 
 
 # --- the last move (AKT-8.1) ------------------------------------------------------------------
@@ -365,13 +375,13 @@ def test_last_move_rule_without_a_deal_counts_turns(game):
     state = start(p, M=(500, {}), O=(500, {}))
     state, _ = run(p, state, A.Begin("M"), A.Trade.of(buy={"red": 1}), "+30 red -60 blue", A.Trade.of(buy={"red": 1}))
     state, _ = run(p, state, A.Begin("O"), A.Trade.of(buy={"red": 1}), "+30 blue -60 red")
-    assert A.final_round(p, state)  # each holds one card now: O's own stage 3 included
+    assert not [t for t in A.legal_actions(state, p) if t.kind == "trade"]  # each holds one card: O's own stage 3 too
     assert violation(p, state, A.Trade.of(sell={"red": 1})).rule == "AKT-8.1"
     state, events = run(p, state, A.Begin("M"))
     assert events[-1].rule == "AKT-8.1"
     assert violation(p, state, A.Trade.of(buy={"blue": 1})).rule == "AKT-8.1"
     state, _ = run(p, state, A.Trade.of(), "x2 red /2 blue")  # an empty trade is no trade
-    assert not A.legal_plays(p, state) and A.sellable(p, state, "red") == 0
+    assert [t.kind for t in A.legal_actions(state, p)] == ["begin"]  # no trade, no second card
 
 
 # --- compensation, overflow, penalties (AKT-6, 7) ---------------------------------------------

@@ -30,7 +30,7 @@ def game():
 
 
 def test_penalty_table_equals_the_seed_table(game):
-    table = tables(game)["penalty"]
+    table = tables(params(game))["penalty"]
     assert table.header == ("decrease \\ old", "10", "20", "30", "40", "50", "60")
     expected = [tuple([label.strip(), *cells.split()]) for label, cells in (line.split("|") for line in SEED_TABLE.strip().splitlines())]
     assert [tuple(row) for row in table.rows] == expected
@@ -38,7 +38,7 @@ def test_penalty_table_equals_the_seed_table(game):
 
 def test_penalty_table_cells_come_from_the_penalty_function(game):
     p = params(game)
-    table = tables(game)["penalty"]
+    table = tables(params(game))["penalty"]
     for row in table.rows:
         for old, cell in zip(table.header[1:], row[1:]):
             value = penalty_per_share(int(old), int(row[0]), p)
@@ -56,7 +56,7 @@ def test_penalty_table_follows_the_printed_board():
     text = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
     text = text.replace("price: {from: 10, to: 250, step: 10, start: 100}", "price: {from: 20, to: 250, step: 10, start: 100}")
     game = loads(text, rulebooks()).games["aktsioner"]
-    table = tables(game)["penalty"]
+    table = tables(params(game))["penalty"]
     assert table.header[1:] == ("20", "30", "40", "50", "60", "70")
     assert table.rows[0] == ("10", "10", "—", "—", "—", "—", "—")
     assert table.rows[-1] == ("60", "60", "50", "40", "30", "20", "10")

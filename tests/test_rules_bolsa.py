@@ -8,7 +8,7 @@ import pytest
 
 from pnp.cli import load_spec
 from pnp.rules import bolsa, rulebooks
-from pnp.rules.base import Violation
+from pnp.rules.base import Outcome, Violation
 from pnp.rules.bolsa import Bid, Declare, Pair, Resolve, Settle, Start, Withdraw
 from pnp.spec import loads
 
@@ -418,21 +418,21 @@ def test_rounds_advance_the_token_passes_and_the_game_ends():
 def test_final_scores_and_a_shared_win():
     p = params(rounds=1)
     state, events = play_round(position(p), p, {})
-    assert bolsa.final_scores(state, p) == dict.fromkeys(P4, 100)
-    assert bolsa.winners(state, p) == P4 and texts(events, "BOLSA-7.2") == ["P1, P2, P3, P4 share the win with 100"]
+    assert bolsa.outcome(state, p) == Outcome(dict.fromkeys(P4, 100), P4, "last_round")
+    assert texts(events, "BOLSA-7.2") == ["P1, P2, P3, P4 share the win with 100"]
 
 
 def test_tiebreak_cash_before_payout():
     p = params(rounds=1, tiebreak="cash_before_payout")
     state = position(p, cash={"P1": 60, "P2": 40, "P3": 0, "P4": 0}, owned={"P1": {"IBE": 0}, "P2": {"IBE": 2}})
     state, events = play_round(state, p, {})
-    assert bolsa.final_scores(state, p)["P1"] == bolsa.final_scores(state, p)["P2"] == 100
-    assert bolsa.winners(state, p) == ("P1",)
+    result = bolsa.outcome(state, p)
+    assert result.scores["P1"] == result.scores["P2"] == 100 and result.winners == ("P1",)
     assert texts(events, "BOLSA-7.2") == ["P1, P2 tie at 100; P1 had the most cash before the payout"]
     shared = params(rounds=1)
     state = position(shared, cash={"P1": 60, "P2": 40, "P3": 0, "P4": 0}, owned={"P1": {"IBE": 0}, "P2": {"IBE": 2}})
     state, _ = play_round(state, shared, {})
-    assert bolsa.winners(state, shared) == ("P1", "P2")
+    assert bolsa.outcome(state, shared).winners == ("P1", "P2")
 
 
 def test_sellers_who_withdraw_after_a_descending_auction_leave_requests_unfilled():

@@ -10,11 +10,16 @@ import pytest
 
 from pnp.cli import load_spec
 from pnp.rules import forex
-from pnp.rules.base import Violation
+from pnp.rules.base import ChoiceNeeded, Violation
 from pnp.rules.forex import Contract, Dividend, Divest, Invest, Loan, MakeContract, Resolve, Spot
 from pnp.rules.forex.board import find
 
 P = ("P1", "P2", "P3")
+
+
+def setup(p, players, **start):
+    """The position only: the standard setup with `start`'s parts laid over it."""
+    return forex.setup(p, players, forex.Start(**start))[0]
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +53,7 @@ def illegal(rule, state, p, *actions):
 
 def test_setup_gives_two_of_each_and_a_supply_of_fifty(p):
     """FOREX-4.2, 4.3, 4.5 (X1)."""
-    state = forex.setup(p, P)
+    state = setup(p, P)
     assert all(m == 2 for h in state.holdings for m in h.money)
     assert sum(state.supply) == 50 and sum(state.removed) == 6
     assert state.queue == (Dividend(1),) and state.display(p) == ("A", "B", "C", "D", "E", "F")
@@ -58,25 +63,25 @@ def test_setup_gives_two_of_each_and_a_supply_of_fifty(p):
 def test_two_to_six_players(p, count):
     """FOREX-1.10."""
     with pytest.raises(Violation) as caught:
-        forex.setup(p, [f"P{i}" for i in range(count)])
+        setup(p, [f"P{i}" for i in range(count)])
     assert caught.value.rule == "FOREX-1.10" and f"not {count}" in caught.value.message
 
 
 def test_anyone_starts_then_play_goes_clockwise(p):
     """FOREX-4.6, 5.3."""
-    state, _ = play(forex.setup(p, P), p, MakeContract("P2", "GBP", "USD", F(1)))
-    assert forex.to_move(state) == "P3"
+    state, _ = play(setup(p, P), p, MakeContract("P2", "GBP", "USD", F(1)))
+    assert forex.to_move(state, p).players == ("P3",)
     message = illegal("FOREX-5.3", state, p, MakeContract("P1", "GBP", "USD", F(1)))
     assert message.startswith("it is P3's turn, not P1's")
     state, _ = play(state, p, Resolve("P3", strengthen="GBP"))
-    assert forex.to_move(state) == "P1"  # wraps around
+    assert forex.to_move(state, p).players == ("P1",)  # wraps around
 
 
 def test_one_spot_transaction_before_the_action(p):
     """FOREX-5.1: a spot keeps the turn; a second one in the same turn is illegal."""
     spot = Spot("P1", "P2", ("GBP", F(1)), ("CAD", F(2)))
-    state, _ = play(forex.setup(p, P), p, spot)
-    assert forex.to_move(state) == "P1" and state.spot_made
+    state, _ = play(setup(p, P), p, spot)
+    assert forex.to_move(state, p).players == ("P1",) and state.spot_made
     assert "already made" in illegal("FOREX-5.1", state, p, spot)
     message = illegal("FOREX-5.3", state, p, MakeContract("P2", "GBP", "USD", F(1)))
     assert "P1's turn" in message
@@ -86,7 +91,7 @@ def test_one_spot_transaction_before_the_action(p):
 
 
 def test_spot_amounts_and_holdings_are_checked(p):
-    state = forex.setup(p, P)
+    state = setup(p, P)
     message = illegal("FOREX-6.2", state, p, Spot("P1", "P2", ("GBP", F(1)), ("CAD", F(3, 2))))
     assert message == "at GBP>CAD 3, rate 2 a Spot Transaction is 1 GBP for 2 CAD: P1 gives 1 GBP for 1.5 CAD"
     message = illegal("FOREX-6.2", state, p, Spot("P1", "P2", ("CNY", F(4)), ("GBP", F(1))))
@@ -99,7 +104,7 @@ def test_spot_amounts_and_holdings_are_checked(p):
 
 def test_spot_the_weaker_side_may_give_the_rate(p):
     """FOREX-6.2: 1 buck of the stronger for rate bucks of the weaker, either player giving it."""
-    state, events = play(forex.setup(p, P), p, Spot("P1", "P2", ("CAD", F(2)), ("GBP", F(1))))
+    state, events = play(setup(p, P), p, Spot("P1", "P2", ("CAD", F(2)), ("GBP", F(1))))
     assert (money(state, "P1", "CAD", p), money(state, "P1", "GBP", p)) == (0, 3)
     assert (money(state, "P2", "CAD", p), money(state, "P2", "GBP", p)) == (4, 1)
     assert events[0].rule == "FOREX-6.2"
@@ -110,7 +115,7 @@ def test_spot_the_weaker_side_may_give_the_rate(p):
 
 def test_contract_amount_is_a_whole_number_of_the_stronger_from_one_to_ten(p):
     """FOREX-7.2 (X2: k = 11 or 2.5 is illegal); FOREX-7.5: no money needed now."""
-    state = forex.setup(p, P)
+    state = setup(p, P)
     for k in (F(11), F(5, 2), F(0)):
         message = illegal("FOREX-7.2", state, p, MakeContract("P1", "GBP", "CNY", k))
         assert "whole number from 1 to 10" in message
@@ -121,7 +126,7 @@ def test_contract_amount_is_a_whole_number_of_the_stronger_from_one_to_ten(p):
 
 def test_contract_takes_the_earliest_free_set_and_needs_one(p):
     """FOREX-7.1, 10.1: a resolved contract's set returns and is taken first again."""
-    state = forex.setup(p, ("P1", "P2"))
+    state = setup(p, ("P1", "P2"))
     actions = [MakeContract(("P1", "P2")[i % 2], "GBP", "USD", F(1)) for i in range(6)]
     state, _ = play(state, p, *actions)
     assert state.display(p) == ()
@@ -139,7 +144,7 @@ def test_contract_takes_the_earliest_free_set_and_needs_one(p):
 
 def test_invest_one_or_two_different_certificates(p):
     """FOREX-8.1."""
-    state = forex.setup(p, P)
+    state = setup(p, P)
     for currencies in ((), ("GBP", "GBP"), ("GBP", "EUR", "USD")):
         assert "one or two" in illegal("FOREX-8.1", state, p, Invest("P1", currencies))
     poor = state.with_holding("P1", state.holding("P1").add_money(p.index("EUR"), F(-1, 2)))
@@ -151,27 +156,27 @@ def test_invest_one_or_two_different_certificates(p):
 
 def test_invest_is_capped_at_four_of_a_currency(p):
     """FOREX-8.2."""
-    state = forex.setup(p, P, money={"P1": {"GBP": F(20)}}, certificates={"P1": {"GBP": 4}})
+    state = setup(p, P, money={"P1": {"GBP": F(20)}}, certificates={"P1": {"GBP": 4}})
     message = illegal("FOREX-8.2", state, p, Invest("P1", ("GBP",)))
     assert message == "P1 holds 4 GBP certificates already; at most 4 of a currency"
     with pytest.raises(Violation) as caught:
-        forex.setup(p, P, certificates={"P2": {"EUR": 5}})
+        setup(p, P, certificates={"P2": {"EUR": 5}})
     assert caught.value.rule == "FOREX-8.2"
 
 
 def test_an_illegal_second_investment_names_its_part(p):
-    state = forex.setup(p, P, certificates={"P1": {"EUR": 4}})
-    with pytest.raises(forex.Illegal) as caught:
+    state = setup(p, P, certificates={"P1": {"EUR": 4}})
+    with pytest.raises(Violation) as caught:
         forex.apply(state, Invest("P1", ("GBP", "EUR")), p)
     assert caught.value.part == (1,) and caught.value.rule == "FOREX-8.2"
 
 
 def test_divest_checks_every_seller(p):
     """FOREX-9.1, 9.2."""
-    state = forex.setup(p, P, certificates={"P1": {"JPY": 1}, "P2": {"JPY": 1}})
+    state = setup(p, P, certificates={"P1": {"JPY": 1}, "P2": {"JPY": 1}})
     assert "sell one or more" in illegal("FOREX-9.1", state, p, Divest("P1", "JPY", 0))
     assert illegal("FOREX-9.1", state, p, Divest("P1", "JPY", 2)) == "P1 sells 2 JPY certificates but holds 1"
-    with pytest.raises(forex.Illegal) as caught:
+    with pytest.raises(Violation) as caught:
         forex.apply(state, Divest("P1", "JPY", 1, (("P3", 1),)), p)
     assert (caught.value.rule, caught.value.part) == ("FOREX-9.2", ("others", "P3"))
     assert caught.value.message == "P3 sells 1 JPY certificates but holds 0"
@@ -179,7 +184,7 @@ def test_divest_checks_every_seller(p):
 
 
 def test_divest_others_sell_clockwise_from_the_active_player(p):
-    state = forex.setup(p, P, certificates={"P1": {"JPY": 1}, "P2": {"JPY": 1}, "P3": {"JPY": 1}})
+    state = setup(p, P, certificates={"P1": {"JPY": 1}, "P2": {"JPY": 1}, "P3": {"JPY": 1}})
     state, events = play(state, p, Divest("P2", "JPY", 1, (("P1", 1), ("P3", 1))))
     sellers = [e.text.split()[0] for e in events if e.rule in ("FOREX-9.1", "FOREX-9.2")]
     assert sellers == ["P2", "P3", "P1"]
@@ -190,7 +195,7 @@ def test_divest_others_sell_clockwise_from_the_active_player(p):
 
 
 def queue_state(p, *items, **holdings):
-    return forex.setup(p, P, queue=items, money=holdings or None)
+    return setup(p, P, queue=items, money=holdings or None)
 
 
 def test_a_second_default_in_the_same_currency_adds_to_the_loan(p):
@@ -224,7 +229,7 @@ def test_loan_bankruptcy_ends_the_game_at_once(p):
 
 def test_dividend_pays_per_certificate_in_its_currency(p):
     """FOREX-10.5.1: the 5th dividend pays 3 per certificate."""
-    state = forex.setup(p, P, certificates={"P1": {"USD": 2, "CHF": 1}}, queue=[Dividend(4), Contract("A", "P2", ("GBP", F(9)), ("EUR", F(9)))])
+    state = setup(p, P, certificates={"P1": {"USD": 2, "CHF": 1}}, queue=[Dividend(4), Contract("A", "P2", ("GBP", F(9)), ("EUR", F(9)))])
     state, _ = play(state, p, Resolve("P3"))
     assert (money(state, "P1", "USD", p), money(state, "P1", "CHF", p)) == (6, 4)  # 2nd … 4th pay 2
     assert find(state.pairs, "USD", "GBP").stronger == "USD"  # USD most held → strengthened (flip)
@@ -234,14 +239,14 @@ def test_dividend_pays_per_certificate_in_its_currency(p):
 def test_dividend_tie_needs_the_active_players_choice(p):
     """FOREX-10.5.3 (A10): all tie at 0 → ChoiceNeeded; a pick outside the tie or without a
     tie, or on another item, is a violation."""
-    state = forex.setup(p, P)
-    with pytest.raises(forex.ChoiceNeeded) as caught:
+    state = setup(p, P)
+    with pytest.raises(ChoiceNeeded) as caught:
         forex.apply(state, Resolve("P1"), p)
     assert caught.value.what == "strengthen" and len(caught.value.options) == 7
-    tied = forex.setup(p, P, certificates={"P1": {"EUR": 1}, "P2": {"USD": 1}})
+    tied = setup(p, P, certificates={"P1": {"EUR": 1}, "P2": {"USD": 1}})
     message = illegal("FOREX-10.5.3", tied, p, Resolve("P1", strengthen="GBP"))
     assert message == "P1 picks GBP, but the tie is between EUR, USD (1 certificate in hand)"
-    clear = forex.setup(p, P, certificates={"P1": {"EUR": 2}, "P2": {"USD": 1}})
+    clear = setup(p, P, certificates={"P1": {"EUR": 2}, "P2": {"USD": 1}})
     message = illegal("FOREX-10.5.3", clear, p, Resolve("P1", strengthen="USD"))
     assert "EUR leads alone" in message and "no tie to break" in message
     state, _ = play(clear, p, Resolve("P1", strengthen="EUR"))  # naming the leader is fine
@@ -252,7 +257,7 @@ def test_dividend_tie_needs_the_active_players_choice(p):
 def test_after_the_last_dividend_loans_made_meanwhile_are_resolved_too(p):
     """FOREX-10.5.5, A18: a default during the final resolution goes to the back, and
     failing that Loan is a bankruptcy that still ends in scoring."""
-    state = forex.setup(p, ("P1", "P2"), queue=[Dividend(5), Contract("A", "P1", ("GBP", F(3)), ("CNY", F(12)))])
+    state = setup(p, ("P1", "P2"), queue=[Dividend(5), Contract("A", "P1", ("GBP", F(3)), ("CNY", F(12)))])
     state, events = play(state, p, Resolve("P2", strengthen="GBP"))
     rules = [e.rule for e in events]
     assert rules[rules.index("FOREX-10.5.5"):rules.index("FOREX-11.1") + 1] == [
@@ -264,33 +269,33 @@ def test_strongest_tie_needs_the_choice_of_the_player_who_ended_the_game(p):
     """FOREX-12.1 (A15)."""
     pairs = {"GBP/USD": ("USD", 1), "GBP/EUR": ("GBP", 1), "GBP/CHF": ("GBP", 1), "GBP/JPY": ("GBP", 1),
              "GBP/CAD": ("GBP", 2), "GBP/CNY": ("GBP", 6)}
-    state = forex.setup(p, P, pairs=pairs, queue=[Loan("A", "P2", (("GBP", F(9)),)), Dividend(1)],
+    state = setup(p, P, pairs=pairs, queue=[Loan("A", "P2", (("GBP", F(9)),)), Dividend(1)],
                         certificates={"P1": {"EUR": 1}, "P3": {"USD": 1}})
-    with pytest.raises(forex.ChoiceNeeded) as caught:
+    with pytest.raises(ChoiceNeeded) as caught:
         forex.apply(state, Resolve("P1"), p)
     assert (caught.value.what, caught.value.options) == ("strongest", ("EUR", "USD"))
     message = illegal("FOREX-12.1", state, p, Resolve("P1", strongest="GBP"))
     assert message.startswith("P1 picks GBP, but the tie is between EUR, USD")
     done, _ = play(state, p, Resolve("P1", strongest="EUR"))
     assert done.result.strongest == "EUR"
-    running = forex.setup(p, P, queue=[Contract("A", "P2", ("GBP", F(1)), ("EUR", F(1))), Dividend(1)])
+    running = setup(p, P, queue=[Contract("A", "P2", ("GBP", F(1)), ("EUR", F(1))), Dividend(1)])
     assert "does not end" in illegal("FOREX-12.1", running, p, Resolve("P1", strongest="GBP"))
 
 
 def test_winner_ties_go_to_certificates_of_the_strongest_then_shared(p):
     """FOREX-12.3 (A14)."""
     loan = [Loan("A", "P3", (("GBP", F(9)),)), Dividend(1)]
-    state = forex.setup(p, P, queue=loan, certificates={"P1": {"GBP": 2}, "P2": {"GBP": 1}})
+    state = setup(p, P, queue=loan, certificates={"P1": {"GBP": 2}, "P2": {"GBP": 1}})
     done, events = play(state, p, Resolve("P1"))
     assert done.result.scores[:2] == (8, 8) and done.result.winners == ("P1",)
     assert "P1 holds the most GBP certificates (P1 2, P2 1) and wins" in events[-1].text
-    even = forex.setup(p, P, queue=loan)
+    even = setup(p, P, queue=loan)
     done, events = play(even, p, Resolve("P1"))
     assert done.result.winners == ("P1", "P2") and "share the win" in events[-1].text
 
 
 def test_certificates_are_worth_nothing_at_the_end(p):
     """FOREX-12.5."""
-    plain = forex.setup(p, P, queue=[Loan("A", "P3", (("GBP", F(9)),)), Dividend(1)])
-    holder = forex.setup(p, P, queue=plain.queue, certificates={"P1": {"GBP": 4, "EUR": 4}})
+    plain = setup(p, P, queue=[Loan("A", "P3", (("GBP", F(9)),)), Dividend(1)])
+    holder = setup(p, P, queue=plain.queue, certificates={"P1": {"GBP": 4, "EUR": 4}})
     assert play(plain, p, Resolve("P1"))[0].result.scores[0] == play(holder, p, Resolve("P1"))[0].result.scores[0]

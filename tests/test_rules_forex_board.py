@@ -26,7 +26,7 @@ def p(game):
 
 def test_setup_table_is_the_rules_file_diagram(game):
     """FOREX-2.3: rows = stronger, columns = weaker, "box (rate)" or "—"."""
-    table = forex.tables(game)["start_positions"]
+    table = forex.tables(forex.params(game))["start_positions"]
     assert table.header[1:] == ("EUR", "USD", "CHF", "JPY", "CAD", "CNY")
     rows = {row[0]: dict(zip(table.header[1:], row[1:])) for row in table.rows}
     assert list(rows) == ["GBP", "EUR", "USD", "CHF", "JPY", "CAD"]
@@ -40,7 +40,7 @@ def test_setup_table_is_the_rules_file_diagram(game):
 
 
 def test_marks_name_the_weaker_side_of_each_counter_on_its_start_box(game):
-    marks = forex.marks(game)["start_positions"]
+    marks = forex.marks(forex.params(game))["start_positions"]
     assert marks[("GBP", 1)] == ("EUR", "CHF", "JPY")
     assert marks[("GBP", 0)] == ("USD",) and marks[("GBP", 6)] == ("CNY",)
     assert marks[("EUR", 0)] == ("USD", "CHF") and marks[("CAD", 3)] == ("CNY",)
@@ -54,10 +54,10 @@ def test_table_and_marks_follow_an_edited_spec():
     text = text.replace("GBP/CNY: {stronger: GBP, position: 7}", "GBP/CNY: {stronger: GBP, position: 9}")
     text = text.replace("EUR/USD: {stronger: EUR, position: 1}", "EUR/USD: {stronger: USD, position: 3}")
     game = loads(text, rulebooks()).games["forex"]
-    marks = forex.marks(game)["start_positions"]
+    marks = forex.marks(forex.params(game))["start_positions"]
     assert marks[("GBP", 8)] == ("CNY",) and ("GBP", 6) not in marks
     assert marks[("USD", 2)] == ("EUR",)
-    rows = {row[0]: row for row in forex.tables(game)["start_positions"].rows}
+    rows = {row[0]: row for row in forex.tables(forex.params(game))["start_positions"].rows}
     assert rows["GBP"][-1] == "box 9 (6)"
 
 

@@ -17,6 +17,11 @@ from pnp.spec import loads
 from pnp.spec.load import default_spec_path
 
 P = ("P1", "P2", "P3")
+
+
+def setup(p, players, **start):
+    """The position only: the standard setup with `start`'s parts laid over it."""
+    return forex.setup(p, players, forex.Start(**start))[0]
 BANKRUPT_P3 = [Loan("A", "P3", (("GBP", F(99)),)), Dividend(1)]  # resolving it ends the game
 
 
@@ -27,7 +32,7 @@ def game():
 
 def run(game, options, state_args, *actions, players=P):
     p = forex.params(game, options)
-    state = forex.setup(p, players, **state_args)
+    state = setup(p, players, **state_args)
     events = []
     for action in actions:
         state, more = forex.apply(state, action, p)
@@ -52,7 +57,7 @@ def test_defaults_are_the_rules_file(game):
 def test_removed_certificates(game, removed, supply):
     """FOREX-4.3: the removed ones are out of the game from the start."""
     p = forex.params(game, {"removed_certificates": removed})
-    state = forex.setup(p, P)
+    state = setup(p, P)
     assert sum(state.supply) == supply and sum(state.removed) == removed
     assert max(state.supply) - min(state.supply) <= 1  # spread over the currencies
 
@@ -130,10 +135,10 @@ def test_spot_unit_any_one_allows_one_weak_buck_for_its_fraction(game):
     assert (money(p, state, "P1", "CNY"), money(p, state, "P1", "GBP")) == (1, F(9, 4))
     p = forex.params(game)
     with pytest.raises(Violation, match="a Spot Transaction is 1 GBP for 4 CNY"):
-        forex.apply(forex.setup(p, P), spot, p)
+        forex.apply(setup(p, P), spot, p)
     p_any = forex.params(game, {"spot_unit": "any_one"})
     with pytest.raises(Violation, match="1 CNY = 0.25 GBP and 1 GBP = 4 CNY: P1 gives 1 CNY for 1/3 GBP"):
-        forex.apply(forex.setup(p_any, P), Spot("P1", "P2", ("CNY", F(1)), ("GBP", F(1, 3))), p_any)
+        forex.apply(setup(p_any, P), Spot("P1", "P2", ("CNY", F(1)), ("GBP", F(1, 3))), p_any)
 
 
 def test_voluntary_default(game):
@@ -143,7 +148,7 @@ def test_voluntary_default(game):
     assert state.queue[-1] == Loan("A", "P1", (("GBP", F(2)),)) and money(p, state, "P1", "GBP") == 2
     assert "defaults by choice (holds 2 GBP)" in events[0].text
     with pytest.raises(Violation, match="no such contract is resolved"):
-        forex.apply(forex.setup(p, P, queue=queue), Resolve("P2", default=("B",)), p)
+        forex.apply(setup(p, P, queue=queue), Resolve("P2", default=("B",)), p)
 
 
 @pytest.mark.parametrize("rounding, score", [("per_holding", 4 + 4 + 8), ("bga", F(9, 2) + 4 + 8), ("total", 17)])
@@ -172,4 +177,4 @@ def test_start_pairs_in_a_record(game, tmp_path, capsys):
     state = json.loads(capsys.readouterr().out)["state"]
     assert state["pairs"]["GBP/CNY"] == {"stronger": "CNY", "position": 3, "rate": 2}
     assert state["strength"]["CNY"] == 1 and state["strength"]["GBP"] == 5
-    assert find(forex.setup(forex.params(game, {"start_pairs": pairs}), P).pairs, "GBP", "CNY").stronger == "CNY"
+    assert find(setup(forex.params(game, {"start_pairs": pairs}), P).pairs, "GBP", "CNY").stronger == "CNY"

@@ -28,23 +28,23 @@ class Context:
     settings: Print
 
     def table(self, name: str) -> Any:
-        """A table or marks computed by the game's rules module (`tables(game)` / `marks(game)`),
-        so printed aids and setup diagrams never disagree with the referee."""
+        """A table computed by the game's engine (`tables(params)`), so printed aids and setup
+        diagrams never disagree with the referee."""
         from pnp.rules import engine
 
-        module = engine(self.game_id)
-        for provider in ("tables", "marks"):
-            found = getattr(module, provider, lambda game: {})(self.game)
-            if name in found:
-                return found[name]
-        raise KeyError(f"{self.game_id} rules provide no table {name!r}")
+        rules = engine(self.game_id)
+        found = rules.tables(rules.params(self.game))
+        if name not in found:
+            raise KeyError(f"{self.game_id} rules provide no table {name!r}")
+        return found[name]
 
     def marks(self, name: str) -> Any:
-        """Per-cell notes computed by the rules module (`marks(game)`) — looked up apart from
+        """Per-cell notes computed by the game's engine (`marks(params)`) — looked up apart from
         `table`, since a setup diagram's table and its board marks may share a name."""
         from pnp.rules import engine
 
-        found = getattr(engine(self.game_id), "marks", lambda game: {})(self.game)
+        rules = engine(self.game_id)
+        found = rules.marks(rules.params(self.game))
         if name not in found:
             raise KeyError(f"{self.game_id} rules provide no marks {name!r}")
         return found[name]

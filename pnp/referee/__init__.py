@@ -38,19 +38,19 @@ def run(args: argparse.Namespace) -> int:
             last_at[0] = at
         print(event_line(event))
 
-    outcome = replay(record, spec.games[record.game], on_event=show if explain else None)
+    answer = replay(record, spec.games[record.game], on_event=show if explain else None)
     if args.json:
-        print(as_json(outcome))
+        print(as_json(answer))
     else:
-        print(verdict(outcome, args.record))
-    return 0 if outcome.ok else 1
+        print(verdict(answer, args.record))
+    return 0 if answer.ok else 1
 
 
 class _GameKeys(Mapping[str, tuple[str, ...]]):
     """Each game's record keys, importing only the referee of the game the record names."""
 
     def __getitem__(self, game: str) -> tuple[str, ...]:
-        if game not in GAMES:
+        if not isinstance(game, str) or game not in GAMES:
             raise KeyError(game)
         return referee_for(game).KEYS
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
-from pnp.errors import Issue, RecordError, SpecError
+from pnp.errors import Issue, PnpError, RecordError, SpecError
 from pnp.referee.fields import Reader
-from pnp.referee.record import Record
+from pnp.referee.record import Record, dump, scalar
 from pnp.referee.replay import Step, StepViolation
 from pnp.rules import aktsioner as rules
 from pnp.rules.base import Event, Violation
@@ -60,12 +60,12 @@ def setup(record: Record, game: Game) -> tuple[Position, list[Event]]:
     reader.done()
     complete = record.get(("start",)) is None
     try:
-        state, events = rules.setup(params, record.players, prices=prices, accounts=accounts, hands=hands, complete=complete)
+        state, events = rules.setup(params, record.players, rules.Start(prices, accounts, hands, complete))
     except rules.DealViolation as violation:
         raise StepViolation(violation, "deal", _line(record, ("deal",))) from None
     except Violation as violation:
         raise StepViolation(violation, "start", _line(record, ("start",))) from None
-    return Position(params, state), events
+    return Position(params, state), list(events)
 
 
 def _deal(reader: Reader, colours: tuple[str, ...]) -> dict[str, list[str]]:
@@ -146,34 +146,30 @@ def state_json(position: Position) -> dict[str, Any]:
     }
     if state.hands is not None:
         answer["hands"] = {name: list(hand) for name, hand in zip(state.players, state.hands)}
-    if state.over:
-        scores = rules.final_scores(params, state)
+    result = rules.outcome(state, params)
+    if result is not None:
         answer["over"] = True
-        answer["scores"] = {name: _number(score) for name, score in scores.items()}
-        answer["winners"] = rules.winners(scores)
+        answer["scores"] = {name: _number(score) for name, score in result.scores.items()}
+        answer["winners"] = list(result.winners)
     return answer
 
 
 def starter(game: Game, players: list[str]) -> str:
     params = rules.params(game)
-    colours = params.colours
-    prices = ", ".join(f"{colour}: {params.start_price}" for colour in colours)
-    shares = ", ".join(f"{colour}: {params.start_shares}" for colour in colours)
-    accounts = "\n".join(f"    {_yaml_name(name)}: {{cash: {params.start_cash}, shares: {{{shares}}}}}" for name in players)
-    example = ", ".join(f'"{name}"' for name in list(params.cards)[:2])
-    first = _yaml_name(players[0])
+    try:
+        state, _ = rules.setup(params, players)
+    except Violation as violation:
+        raise PnpError(f"{violation.rule}: {violation.message}") from None
+    example = ", ".join(scalar(name) for name in list(params.cards)[:2])
+    first = scalar(players[0])
     return f"""\
 # Акционер — game record for `pnp referee check FILE` (format: docs/referee.md)
-game: aktsioner
-players: [{", ".join(_yaml_name(name) for name in players)}]   # seating, clockwise
-options: {{}}    # house rules, e.g. {{formula: 4+6, rounding: down}} (defaults: {params.formula}, {params.rounding})
-start:
-  prices: {{{prices}}}
-  players:
-{accounts}
+# players: seating, clockwise; options: house rules, e.g. {{formula: 4+6, rounding: down}}
+# (defaults: {params.formula}, {params.rounding}); start: the standard setup (AKT-2.1, 2.2).
+{dump(record(params, players, (), start=state)).rstrip()}
 # deal:          # optional: each player's {params.big} big + {params.small} small cards; plays then come from the hand
 #   {first}: [{example}, ...]
-turns:
+# Replace [] with one entry per turn, e.g.:
 # - player: {first}
 #   trade: {{sell: {{red: 1}}, buy: {{blue: 1}}}}   # stage 1 (optional)
 #   play: "+30 red -60 blue"                  # stage 2: the card, then your choices
@@ -186,42 +182,35 @@ def _line(record: Record, path: tuple) -> int:
     return record.source.position(path, key=True)[0]
 
 
-def record_text(
+def record(
+    params: rules.Params,
     players: Sequence[str],
-    turns: Sequence[Sequence[rules.Action]],
-    *,
+    actions: Iterable[rules.Action],
     options: Mapping[str, Any] | None = None,
-    deal: Mapping[str, Sequence[str]] | None = None,
-) -> str:
-    """A record (REFEREE.md) of games played through the engine, e.g. by `playout`."""
-    lines = ["game: aktsioner", f"players: [{', '.join(_yaml_name(name) for name in players)}]"]
-    if options:
-        lines.append("options: {" + ", ".join(f"{key}: {value}" for key, value in options.items()) + "}")
-    if deal is not None:
-        lines.append("deal:")
-        lines += [f"  {_yaml_name(name)}: [{', '.join(_quoted(card) for card in deal[name])}]" for name in players]
-    lines.append("turns:")
-    for actions in turns:
-        parts = []
-        for action in actions:
-            if isinstance(action, rules.Begin):
-                parts.append(f"player: {_yaml_name(action.player)}")
-            elif isinstance(action, rules.Play):
-                parts.append(f"play: {_quoted(str(action))}")
-            else:
-                key = "then" if any(part.startswith("play:") for part in parts) else "trade"
-                parts.append(f"{key}: {_trade_text(action)}")
-        lines.append("  - {" + ", ".join(parts) + "}")
-    return "\n".join(lines) + "\n"
-
-
-def _trade_text(trade: rules.Trade) -> str:
-    sides = [(name, side) for name, side in (("sell", trade.sell), ("buy", trade.buy)) if side]
-    return "{" + ", ".join(f"{name}: {{{', '.join(f'{c}: {n}' for c, n in side)}}}" for name, side in sides) + "}"
-
-
-def _quoted(text: str) -> str:
-    return '"' + text + '"'
+    start: rules.State | None = None,
+) -> dict[str, Any]:
+    """A record (plain data for `dump`) of `actions` played through the engine from `start`
+    (a position between turns, its hands written as the `deal`; None: the standard setup) —
+    the inverse of `steps`, for starters, simulations, benchmarks and round-trip tests."""
+    turns: list[dict[str, Any]] = []
+    for action in actions:
+        if isinstance(action, rules.Begin):
+            turns.append({"player": action.player})
+        elif isinstance(action, rules.Play):
+            turns[-1]["play"] = str(action)
+        else:
+            sides = {side: dict(counts) for side, counts in (("sell", action.sell), ("buy", action.buy)) if counts}
+            turns[-1]["then" if "play" in turns[-1] else "trade"] = sides
+    data: dict[str, Any] = {"game": "aktsioner", "players": list(players), "options": dict(options or {})}
+    if start is not None:
+        data["start"] = {
+            "prices": dict(zip(params.colours, start.prices)),
+            "players": {name: {"cash": _number(account.cash), "shares": dict(zip(params.colours, account.shares))}
+                        for name, account in zip(start.players, start.accounts)},
+        }
+        if start.hands is not None:
+            data["deal"] = {name: list(hand) for name, hand in zip(start.players, start.hands)}
+    return {**data, "turns": turns}
 
 
 def _params(record: Record, game: Game) -> rules.Params:
@@ -240,8 +229,3 @@ def _number(value: Any) -> Any:
     if isinstance(value, Fraction):
         return int(value) if value.denominator == 1 else float(value)
     return value
-
-
-def _yaml_name(name: str) -> str:
-    plain = name.replace(" ", "").isalnum() and not name[0].isdigit()
-    return name if plain else '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'

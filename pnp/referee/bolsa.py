@@ -10,15 +10,12 @@ its own place in the record.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-import yaml
-
 from pnp.errors import PnpError, RecordError
 from pnp.referee.fields import Reader
-from pnp.referee.record import Record, where
+from pnp.referee.record import Record, dump, scalar, where
 from pnp.referee.replay import Step, StepViolation
 from pnp.rules import bolsa as engine
 from pnp.rules.base import Event, Violation
@@ -314,13 +311,13 @@ def state_json(position: Position) -> dict[str, Any]:
             for p in state.players
         },
     }
-    if state.over:
-        scores, winners = engine.final_scores(state, params), engine.winners(state, params)
-        answer.update(over=True, scores=scores, winners=list(winners))
+    result = engine.outcome(state, params)
+    if result is not None:
+        answer.update(over=True, scores=dict(result.scores), winners=list(result.winners))
     return answer
 
 
-# --- a record to start from ---------------------------------------------------------------------
+# --- writing records ------------------------------------------------------------------------------
 
 
 def starter(game: Game, players: list[str]) -> str:
@@ -331,36 +328,16 @@ def starter(game: Game, players: list[str]) -> str:
     except Violation as violation:
         raise PnpError(f"{violation.rule}: {violation.message}") from None
     state, _ = engine.setup(params, players)
-    codes = params.companies
-
-    def per_company(counts: Any) -> str:
-        return "{" + ", ".join(f"{code}: {n}" for code, n in zip(codes, counts)) + "}"
-
     options = [f"{o.name}: {getattr(params, o.name)}" for o in engine.RULEBOOK.options if not o.set_by]
-    lines = [
+    first, second, third = (scalar(name) for name in players[:3])
+    code, bid = params.companies[-1], params.start_quote + 2
+    return "\n".join([
         f"# {game.title} — game record for `pnp referee check` (docs/referee.md)",
-        "game: bolsa",
-        f"players: [{', '.join(_scalar(name) for name in players)}]   # seating, clockwise",
-        "# House rules (rules/bolsa.md section 8); omitted = the values of components.yaml:",
+        "# players: seating, clockwise; start: the standard setup (BOLSA-2): the holder of the",
+        "# auction-order token, the quotes, and each player's cash, owned (zone 1) and orders (zone 2).",
+        "# House rules (rules/bolsa.md section 8) go in options; omitted = the values of components.yaml:",
         *(f"#   {option}" for option in options),
-        "options: {}",
-        "start:                       # the standard setup (BOLSA-2)",
-        "  round: 1",
-        f"  token: {_scalar(players[0])}   # holder of the auction-order token",
-        f"  prices: {per_company(state.prices)}",
-        "  players:                   # owned = zone 1, orders = zone 2",
-    ]
-    for p in state.players:
-        lines += [
-            f"    {_scalar(p.name)}:",
-            f"      cash: {p.cash}",
-            f"      owned: {per_company(z.owned for z in p.zones)}",
-            f"      orders: {per_company(z.orders for z in p.zones)}",
-        ]
-    first, second, third = (_scalar(name) for name in players[:3])
-    code, bid = codes[-1], params.start_quote + 2
-    lines += [
-        "rounds: []",
+        dump(record(params, players, (), start=state)).rstrip(),
         "# Replace [] with one entry per round, e.g.:",
         "# - declare:                 # sealed declarations; a player left out declares nothing",
         f"#     {first}: {{sell: {{{code}: 1}}}}",
@@ -373,18 +350,19 @@ def starter(game: Game, players: list[str]) -> str:
         f"# (Under auction_losers: may_withdraw, `withdraw: {{{code}: [{third}]}}` names the losers who take",
         "# back their cards.)",
         "",
-    ]
-    return "\n".join(lines)
+    ])
 
 
-def record_text(
+def record(
     params: engine.Params,
     players: Sequence[str],
     actions: Iterable[engine.Action],
     options: Mapping[str, Any] | None = None,
-) -> str:
-    """A record of a game played through the engine from the standard setup — the inverse
-    of `steps` — for benchmarks and round-trip tests."""
+    start: engine.State | None = None,
+) -> dict[str, Any]:
+    """A record (plain data for `dump`) of `actions` played through the engine from `start`
+    (a position at the beginning of a round; None: the standard setup) — the inverse of
+    `steps`, for starters, simulations, benchmarks and round-trip tests."""
     rounds: list[dict] = []
     current: dict | None = None
     resolved, code = 0, ""
@@ -408,16 +386,17 @@ def record_text(
                 current.setdefault("pairing", {})[code] = [vars(pair) for pair in action.pairing]
             if resolved % len(params.companies) == 0:
                 current = None
-    record = {"game": "bolsa", "players": list(players), "options": dict(options or {}), "rounds": rounds}
-    return yaml.safe_dump(record, sort_keys=False, allow_unicode=True, default_flow_style=None, width=120)
-
-
-_PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_YAML_WORDS = {"yes", "no", "true", "false", "on", "off", "null", "y", "n"}
-
-
-def _scalar(name: str) -> str:
-    """A name as YAML: plain when that reads back as the same text, else double-quoted."""
-    if _PLAIN.match(name) and name.lower() not in _YAML_WORDS:
-        return name
-    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    data: dict[str, Any] = {"game": "bolsa", "players": list(players), "options": dict(options or {})}
+    if start is not None:
+        codes = params.companies
+        data["start"] = {
+            "round": start.round,
+            "token": start.players[start.token].name,
+            "prices": dict(zip(codes, start.prices)),
+            "players": {
+                p.name: {"cash": p.cash, "owned": {c: z.owned for c, z in zip(codes, p.zones)},
+                         "orders": {c: z.orders for c, z in zip(codes, p.zones)}}
+                for p in start.players
+            },
+        }
+    return {**data, "rounds": rounds}

@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+import yaml
+
 from pnp.errors import Issue, RecordError
-from pnp.rules import GAMES, engine
+from pnp.rules import GAMES, rulebook
 from pnp.spec.options import check_values, unknown_key_message
 from pnp.spec.source import PathKey, Source, SourceError, format_path, load_file, load_text
 
@@ -71,7 +73,7 @@ def parse(source: Source, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
     game = data.get("game")
     if game is None:
         raise RecordError([source.issue((), f'missing "game" (one of: {", ".join(GAMES)})')])
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         raise UnknownGame([source.issue(("game",), unknown_key_message(game, list(GAMES), "game"))], game)
     issues = list(_unknown_keys(source, data, COMMON_KEYS + game_keys.get(game, ())))
     players, player_issues = _players(source, data.get("players"))
@@ -83,7 +85,7 @@ def parse(source: Source, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
     if not isinstance(raw_options, dict):
         issues.append(source.issue(("options",), "expected a mapping of house rules, e.g. {rounds: 5}"))
     else:
-        options, problems = check_values(raw_options, engine(game).RULEBOOK, in_spec=False)
+        options, problems = check_values(raw_options, rulebook(game), in_spec=False)
         unknown = [(k, m) for k, m in problems if m.startswith("unknown")]
         issues += [source.issue(("options", k), m, key=(k, m) in unknown) for k, m in problems]
     if issues:
@@ -117,3 +119,20 @@ def _players(source: Source, value: Any) -> tuple[tuple[str, ...], list[Issue]]:
 def where(path: PathKey) -> str:
     """The `at` of the JSON answer: 'rounds[2].declare.Ben'."""
     return format_path(path)
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+def dump(data: Mapping[str, Any]) -> str:
+    """A record as YAML: the one writer of every record a program writes (starters, played
+    games). Plain data in (names, numbers, lists, mappings); `yaml.safe_dump` quotes whatever
+    would read back as something else (`yes`, `null`, `1`, `Zoë: x`), and innermost lists and
+    mappings stay on one line, as people write them."""
+    return yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
+
+
+def scalar(value: Any) -> str:
+    """One value as YAML reads it back, e.g. for the example turns a starter shows in comments."""
+    text = yaml.safe_dump(value, allow_unicode=True, default_flow_style=True, width=1_000_000)
+    return text.removesuffix("\n...\n").strip()

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from pnp.referee.record import Record
+from pnp.rules import GAMES
 from pnp.rules.base import Event, Violation
 from pnp.spec.model import Game
 
@@ -58,6 +59,11 @@ class GameReferee(Protocol):
     def starter(self, game: Game, players: list[str]) -> str:
         """A starter record (YAML text) with the standard setup written out."""
 
+    def record(self, params: Any, players: Sequence[str], actions: Iterable[Any],
+               options: Mapping[str, Any] | None = None, start: Any = None) -> dict[str, Any]:
+        """A record (plain data for `record.dump`) of engine actions played from `start` (a
+        position, written out as the record's `start`; None: the standard setup)."""
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -68,7 +74,7 @@ class Verdict:
 
 
 @dataclass
-class Outcome:
+class Answer:
     game: str
     ok: bool = True
     checked: int = 0
@@ -78,17 +84,18 @@ class Outcome:
 
 
 def referee_for(game: str) -> GameReferee:
-    return import_module(f"pnp.referee.{game}")  # type: ignore[return-value]
+    """The referee module the registry names for `game`."""
+    return import_module(GAMES[game].referee)  # type: ignore[return-value]
 
 
-def replay(record: Record, game: Game, on_event: Callable[[str, Event], None] | None = None) -> Outcome:
+def replay(record: Record, game: Game, on_event: Callable[[str, Event], None] | None = None) -> Answer:
     """Apply every step; on the first violation stop and say where, which rule and why."""
     referee = referee_for(record.game)
-    outcome = Outcome(record.game)
+    answer = Answer(record.game)
 
     def emit(at: str, events: Iterable[Event]) -> None:
         for event in events:
-            outcome.events.append((at, event))
+            answer.events.append((at, event))
             if on_event:
                 on_event(at, event)
 
@@ -96,10 +103,10 @@ def replay(record: Record, game: Game, on_event: Callable[[str, Event], None] | 
     try:
         state, events = referee.setup(record, game)
     except StepViolation as stop:  # e.g. at "deal", or "start.players.Ana"
-        return _stopped(outcome, stop.at, stop.line, stop.violation)
+        return _stopped(answer, stop.at, stop.line, stop.violation)
     except Violation as violation:
-        return _stopped(outcome, "start", record.line(("start",)), violation)
-    outcome.state = state
+        return _stopped(answer, "start", record.line(("start",)), violation)
+    answer.state = state
     emit("start", events)
     for step in steps:
         try:
@@ -107,17 +114,17 @@ def replay(record: Record, game: Game, on_event: Callable[[str, Event], None] | 
         except StepViolation as stop:
             emit(stop.at, stop.events)
             if stop.state is not None:
-                outcome.state = stop.state
-            return _stopped(outcome, stop.at, stop.line, stop.violation)
+                answer.state = stop.state
+            return _stopped(answer, stop.at, stop.line, stop.violation)
         except Violation as violation:
-            return _stopped(outcome, step.at, step.line, violation)
-        outcome.state = state
-        outcome.checked += 1
+            return _stopped(answer, step.at, step.line, violation)
+        answer.state = state
+        answer.checked += 1
         emit(step.at, events)
-    return outcome
+    return answer
 
 
-def _stopped(outcome: Outcome, at: str, line: int, violation: Violation) -> Outcome:
-    outcome.ok = False
-    outcome.violation = Verdict(at, line, violation.rule, violation.message)
-    return outcome
+def _stopped(answer: Answer, at: str, line: int, violation: Violation) -> Answer:
+    answer.ok = False
+    answer.violation = Verdict(at, line, violation.rule, violation.message)
+    return answer

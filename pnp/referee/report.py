@@ -5,24 +5,24 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pnp.referee.replay import Outcome, referee_for
+from pnp.referee.replay import Answer, referee_for
 from pnp.rules.base import Event
 
 
-def as_json(outcome: Outcome) -> str:
-    referee = referee_for(outcome.game)
-    answer: dict[str, Any] = {
-        "game": outcome.game,
-        "ok": outcome.ok,
-        "checked": outcome.checked,
+def as_json(answer: Answer) -> str:
+    referee = referee_for(answer.game)
+    data: dict[str, Any] = {
+        "game": answer.game,
+        "ok": answer.ok,
+        "checked": answer.checked,
         "violation": None,
-        "state": referee.state_json(outcome.state) if outcome.state is not None else None,
-        "events": [event.as_json() for _, event in outcome.events],
+        "state": referee.state_json(answer.state) if answer.state is not None else None,
+        "events": [event.as_json() for _, event in answer.events],
     }
-    if outcome.violation:
-        v = outcome.violation
-        answer["violation"] = {"at": v.at, "line": v.line, "rule": v.rule, "message": v.message}
-    return json.dumps(answer, ensure_ascii=False, indent=2)
+    if answer.violation:
+        v = answer.violation
+        data["violation"] = {"at": v.at, "line": v.line, "rule": v.rule, "message": v.message}
+    return json.dumps(data, ensure_ascii=False, indent=2)
 
 
 def event_line(event: Event) -> str:
@@ -30,12 +30,12 @@ def event_line(event: Event) -> str:
     return f"{event.rule}  {event.text}"
 
 
-def verdict(outcome: Outcome, record_name: str) -> str:
-    if outcome.violation:
-        v = outcome.violation
-        return f"{record_name}:{v.line}: {v.at}: illegal — {v.rule}: {v.message} ({outcome.checked} actions legal before it)"
-    state = referee_for(outcome.game).state_json(outcome.state) if outcome.state is not None else {}
-    text = f"{record_name}: all {outcome.checked} actions legal"
+def verdict(answer: Answer, record_name: str) -> str:
+    if answer.violation:
+        v = answer.violation
+        return f"{record_name}:{v.line}: {v.at}: illegal — {v.rule}: {v.message} ({answer.checked} actions legal before it)"
+    state = referee_for(answer.game).state_json(answer.state) if answer.state is not None else {}
+    text = f"{record_name}: all {answer.checked} actions legal"
     if state.get("over"):
         scores = ", ".join(f"{name} {_number(score)}" for name, score in state.get("scores", {}).items())
         winners = ", ".join(state.get("winners", []))

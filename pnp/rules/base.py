@@ -1,19 +1,34 @@
-"""What every rules engine shares: events, violations, and option resolution.
+"""The contract every rules engine keeps, and what engines share.
 
-Engines are pure: immutable state in, new state and events out, no I/O. A step that breaks a
-rule raises `Violation` carrying the rule ID and one sentence with the numbers, so the referee
-can cite it verbatim.
+An engine is a module (`pnp.rules.<game>.engine`) with six functions, state first in every
+call (`Engine` below): `params(game, options)` reads the spec and the house rules once;
+`setup(params, players, start)` deals the standard position (or a given one); `apply(state,
+action, params)` returns the next state and the events it caused; `to_move` says who may act
+now and in which phase; `legal_actions` lists what they may do, as templates (`pnp.rules.legal`);
+`outcome` scores a finished game. Engines are pure: immutable state in, new state and events
+out, no I/O.
+
+Three error kinds, the same in every game: `Violation` (an illegal action: the rule it breaks
+and a sentence with the numbers, which the referee cites verbatim), `Malformed` (an action
+that names what does not exist: an unknown player, company or card), and `ChoiceNeeded` (the
+rules let a player break a tie, and the action did not say how).
 """
 
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from fractions import Fraction
 from importlib import import_module
-from typing import Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Protocol, Sequence, TypeVar
 
-from pnp.spec.model import Game
 from pnp.spec.options import Rulebook, check_values
+
+if TYPE_CHECKING:
+    from pnp.rules.legal import Template
+    from pnp.spec.model import Game
+
+Number = int | Fraction  # scores and money: exact, never float
 
 
 @dataclass(frozen=True)
@@ -28,13 +43,114 @@ class Event:
         return {"rule": self.rule, "text": self.text}
 
 
-class Violation(Exception):
-    """An illegal action: the rule it breaks and a sentence with who, what, how much."""
+Events = tuple[Event, ...]
 
-    def __init__(self, rule: str, message: str):
+
+# --- error kinds ---------------------------------------------------------------------------
+
+
+class Violation(Exception):
+    """An illegal action: the rule it breaks and a sentence with who, what, how much.
+
+    `part` locates the offending piece inside the action when the engine can tell, e.g.
+    ("others", "Ben") for another player's share of a divestment, or (1,) for the second of
+    two investments; the referee appends it to the action's place in the record."""
+
+    def __init__(self, rule: str, message: str, part: tuple[Any, ...] = ()):
         self.rule = rule
         self.message = message
+        self.part = part
         super().__init__(f"{rule}: {message}")
+
+
+class Malformed(ValueError):
+    """An action that cannot be judged because it names what does not exist (an unknown
+    player, company or card) or holds an impossible value (a negative count). A record reader
+    reports these as unreadable input, before the rules are asked."""
+
+
+class ChoiceNeeded(Exception):
+    """A tie the rules let a player break, but the action did not say how.
+
+    `what` names the field of the action that carries the choice, `options` the values the
+    rules allow: applying `dataclasses.replace(action, **{what: one_of_options})` again
+    settles it. A referee turns this into "the record must say which"."""
+
+    def __init__(self, rule: str, what: str, options: tuple[Any, ...], message: str):
+        self.rule, self.what, self.options, self.message = rule, what, options, message
+        super().__init__(f"{rule}: {message}")
+
+
+# --- who acts, how it ends -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToMove:
+    """Who may act now, and in which phase of the game.
+
+    `players` lists, in the order the rules suggest (seating, bidding), everyone with a legal
+    action; an empty tuple means only the table acts (bringing up a company, settling it).
+    When several may act, any order is legal: a driver that wants one decider at a time asks
+    them in this order and takes the table's step last."""
+
+    phase: str  # a short name from the game's rules: "declare", "auction", "stage 1", "turn"
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished game: each player's final score, the winners, and why it ended."""
+
+    scores: Mapping[str, Number]  # seating order
+    winners: tuple[str, ...]
+    reason: str  # a short key per way the game can end: "last_round", "bankruptcy", …
+
+
+# --- the protocol ----------------------------------------------------------------------------
+
+P = TypeVar("P")
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class Engine(Protocol[P, S, A]):
+    """What every game's `engine` module provides (`pnp.rules.engine(game)` returns it).
+
+    `P`, `S` and `A` are the game's own Params, State and Action types; nothing outside the
+    engine looks inside them except through these functions, the referee's record reader and
+    state writer, and the printed tables."""
+
+    RULEBOOK: Rulebook  # the house rules, which the spec and records are checked against
+
+    def params(self, game: Game, options: Mapping[str, Any] | None = None) -> P:
+        """The spec's facts and the house rules (`options`: a record's, already checked by
+        the rulebook). Raises ValueError when the options make no playable game."""
+
+    def setup(self, params: P, players: Sequence[str], start: Any = None) -> tuple[S, Events]:
+        """The position before the first action: the standard setup, or `start` (the game's
+        own `Start`) laid over it. Raises Violation for a position the rules cannot reach."""
+
+    def apply(self, state: S, action: A, params: P) -> tuple[S, Events]:
+        """The position after one action and the events it caused, each citing its rule.
+        Raises Violation, Malformed or ChoiceNeeded; the given state is never changed."""
+
+    def to_move(self, state: S, params: P) -> ToMove | None:
+        """Who may act now; None once the game is over."""
+
+    def legal_actions(self, state: S, params: P) -> tuple[Template, ...]:
+        """What may be done now, as templates whose every draw is a legal action."""
+
+    def outcome(self, state: S, params: P) -> Outcome | None:
+        """Scores, winners and the reason once the game is over; None before."""
+
+    def tables(self, params: P) -> Mapping[str, Table]:
+        """Tables printed on the components (an aid, a setup diagram), computed here."""
+
+    def marks(self, params: P) -> Mapping[str, Marks]:
+        """Notes printed on board cells, keyed by (asset id, 0-based cell)."""
+
+
+# --- shared helpers --------------------------------------------------------------------------
 
 
 def resolve_options(
@@ -47,6 +163,13 @@ def resolve_options(
     values.update(check_values(game.rules, rulebook, in_spec=True, game=game)[0])
     values.update(overrides or {})
     return values
+
+
+def ranked(scores: Mapping[str, Number]) -> tuple[str, ...]:
+    """The players with the best score, in seating order (a shared win unless a game's
+    tie-break narrows it)."""
+    best = max(scores.values())
+    return tuple(name for name, score in scores.items() if score == best)
 
 
 @dataclass(frozen=True)

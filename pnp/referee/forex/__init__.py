@@ -27,21 +27,20 @@ from pnp.errors import RecordError
 from pnp.referee import record as records
 from pnp.referee.forex import reading
 from pnp.referee.forex.reading import Turn
-from pnp.referee.forex.writing import record_text, starter
+from pnp.referee.forex.writing import record, starter
 from pnp.referee.replay import Step, StepViolation
 from pnp.rules import forex as engine
-from pnp.rules.base import Event, Violation
+from pnp.rules.base import ChoiceNeeded, Event, Violation
 from pnp.rules.forex.params import as_number
-from pnp.rules.forex.resolve import queue_text
 from pnp.spec.model import Game
 
 KEYS = ("turns",)
 
-__all__ = ["KEYS", "Play", "apply", "record_text", "setup", "starter", "state_json", "steps"]
+__all__ = ["KEYS", "Position", "apply", "record", "setup", "starter", "state_json", "steps"]
 
 
 @dataclass(frozen=True)
-class Play:
+class Position:
     """What the replay loop carries from step to step: the parameters and the position."""
 
     params: engine.Params
@@ -54,37 +53,33 @@ def steps(record: records.Record, game: Game) -> list[Step]:
     return [Step(records.where(("turns", t.index)), record.line(("turns", t.index)), t) for t in turns]
 
 
-def setup(record: records.Record, game: Game) -> tuple[Play, list[Event]]:
+def setup(record: records.Record, game: Game) -> tuple[Position, list[Event]]:
     """The standard setup (FOREX-4) with the record's `start` laid over it."""
     p = reading.params(record, game)
-    state = engine.setup(p, record.players, **reading.start(record, p))
-    counts = ", ".join(f"{c} {n}" for c, n in zip(p.currencies, state.supply))
-    return Play(p, state), [
-        Event("FOREX-4.3", f"{len(state.players)} players; {sum(state.supply)} certificates in the supply ({counts})"),
-        Event("FOREX-4.4", f"contract display {', '.join(state.display(p)) or 'empty'}; queue {queue_text(state)}"),
-    ]
+    state, events = engine.setup(p, record.players, reading.start(record, p))
+    return Position(p, state), list(events)
 
 
-def apply(play: Play, step: Step) -> tuple[Play, list[Event]]:
+def apply(position: Position, step: Step) -> tuple[Position, list[Event]]:
     """The turn's spot (if any), then its action; a violation names the part that broke."""
     turn: Turn = step.action
     base = ("turns", turn.index)
-    state, events = play.state, []
+    state, events = position.state, []
     for part, action in (("spot", turn.spot), (turn.kind, turn.action)):
         if action is None:
             continue
         try:
-            state, more = engine.apply(state, action, play.params)
-        except engine.ChoiceNeeded as choice:
+            state, more = engine.apply(state, action, position.params)
+        except ChoiceNeeded as choice:
             message = (f"{choice.message} ({choice.rule}): write `{choice.what}: {choice.options[0]}` "
                        f"or another of {', '.join(choice.options)}")
             raise RecordError([turn.record.issue(base + (part,), message)]) from None
         except Violation as violation:
             path = _violation_path(base, part, violation)
             line = turn.record.line(path)
-            raise StepViolation(violation, records.where(path), line, Play(play.params, state), events) from None
+            raise StepViolation(violation, records.where(path), line, Position(position.params, state), events) from None
         events += more
-    return Play(play.params, state), events
+    return Position(position.params, state), events
 
 
 def _violation_path(base: tuple, part: str, violation: Violation) -> tuple:
@@ -95,9 +90,9 @@ def _violation_path(base: tuple, part: str, violation: Violation) -> tuple:
     return base + (part,) + getattr(violation, "part", ())
 
 
-def state_json(play: Play) -> dict[str, Any]:
+def state_json(position: Position) -> dict[str, Any]:
     """REFEREE.md: pairs, players, supply, queue, strength; over, scores and winners."""
-    p, state = play.params, play.state
+    p, state = position.params, position.state
     answer: dict[str, Any] = {
         "pairs": {pair.key: {"stronger": pair.stronger, "position": pair.position,
                              "rate": as_number(p.rate(pair.position))} for pair in state.pairs},
@@ -111,7 +106,8 @@ def state_json(play: Play) -> dict[str, Any]:
         "strength": engine.strengths(state.pairs, p),
         "over": state.over,
     }
-    if state.result is not None:
-        answer["scores"] = {name: as_number(score) for name, score in zip(state.players, state.result.scores)}
-        answer["winners"] = list(state.result.winners)
+    result = engine.outcome(state, p)
+    if result is not None:
+        answer["scores"] = {name: as_number(score) for name, score in result.scores.items()}
+        answer["winners"] = list(result.winners)
     return answer

@@ -68,18 +68,18 @@ def turns(record: Record, p: engine.Params) -> list[Turn]:
     return found
 
 
-def start(record: Record, p: engine.Params) -> dict:
-    """The `start` overlays as keyword arguments of `engine.setup` (RecordError if unreadable)."""
+def start(record: Record, p: engine.Params) -> engine.Start:
+    """The record's `start` for `engine.setup` (RecordError if unreadable)."""
     reader = Reader(record)
     given = reader.mapping(("start",), ("pairs", "supply", "players", "queue"))
     money, certificates = _start_players(reader, p)
-    overlays = {
-        "pairs": _start_pairs(reader, p) if "pairs" in given else None,
-        "supply": reader.counts(("start", "supply"), p.currencies, "currency") if "supply" in given else None,
-        "money": money,
-        "certificates": certificates,
-        "queue": _start_queue(reader, p) if "queue" in given else None,
-    }
+    overlays = engine.Start(
+        pairs=_start_pairs(reader, p) if "pairs" in given else None,
+        supply=reader.counts(("start", "supply"), p.currencies, "currency") if "supply" in given else None,
+        money=money,
+        certificates=certificates,
+        queue=_start_queue(reader, p) if "queue" in given else None,
+    )
     reader.done()
     return overlays
 

@@ -1,14 +1,15 @@
-"""Writing For-Ex records: the starter record of `pnp referee new`, and any played turns
-(for example a game from `pnp.rules.forex.playout`, for tests and benchmarks)."""
+"""Writing For-Ex records: the starter record of `pnp referee new`, and any played actions
+(a simulated game, a benchmark's, a round-trip test's), as plain data for `record.dump`."""
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
-from typing import Any
+from typing import Any, Iterable, Mapping, Sequence
 
 from pnp.errors import PnpError
+from pnp.referee.record import dump, scalar
 from pnp.rules import forex as engine
+from pnp.rules.base import Violation
 from pnp.rules.forex.params import show
 from pnp.spec.model import Game
 
@@ -16,77 +17,100 @@ from pnp.spec.model import Game
 def starter(game: Game, players: list[str]) -> str:
     """A record with the standard setup written out (FOREX-4), ready for its turns."""
     p = engine.params(game)
-    if not p.min_players <= len(players) <= p.max_players:
-        raise PnpError(f"For-Ex is for {p.min_players}–{p.max_players} players, not {len(players)} (FOREX-1.10)")
-    state = engine.setup(p, players)
-    money = ", ".join(f"{c}: {show(p.start_money)}" for c in p.currencies)
-    lines = [
+    try:
+        state, _ = engine.setup(p, players)
+    except Violation as violation:
+        raise PnpError(f"{violation.message} ({violation.rule})") from None
+    first, last = scalar(players[0]), scalar(players[-1])
+    return "\n".join([
         "# For-Ex game record: edit, then `pnp referee check` it (REFEREE.md, rules/forex.md).",
-        "game: forex",
-        f"players: [{', '.join(_yaml_text(n) for n in players)}]   # seating, clockwise; anyone may start",
-        "options: {}                 # house rules (rules/forex.md section 13), e.g. {voluntary_default: true}",
-        "start:",
-        f"  pairs:                    # FOREX-2.3: the stronger currency and its box 1..{p.boxes}",
-        *(f"    {pair.key}: {{stronger: {pair.stronger}, position: {pair.position}}}" for pair in state.pairs),
-        f"  supply: {{{', '.join(f'{c}: {n}' for c, n in zip(p.currencies, state.supply))}}}"
-        f"   # {p.removed_certificates} removed at random (FOREX-4.3): write what is left",
-        "  players:",
-        *(f"    {_yaml_text(name)}: {{money: {{{money}}}, certificates: {{}}}}" for name in players),
-        "  queue: [dividend 1]       # front first",
-        "turns: []",
-        f"# - player: {_yaml_text(players[0])}",
-        f"#   spot: {{with: {_yaml_text(players[-1])}, give: {{GBP: 1}}, get: {{CAD: 2}}}}   # optional",
+        "# players: seating, clockwise; anyone may start. options: house rules (rules/forex.md section 13),",
+        "# e.g. {voluntary_default: true}. start: the standard setup (FOREX-4): each pair's stronger currency",
+        f"# and its box 1..{p.boxes} (FOREX-2.3); the supply after {p.removed_certificates} certificates were",
+        "# removed at random (FOREX-4.3): write what is left; the queue, front first.",
+        dump(record(p, players, (), start=state)).rstrip(),
+        "# Replace [] with one entry per turn, e.g.:",
+        f"# - player: {first}",
+        f"#   spot: {{with: {last}, give: {{GBP: 1}}, get: {{CAD: 2}}}}   # optional",
         "#   contract: {pay: GBP, receive: CNY, amount: 3}   # or invest: [USD, CNY]",
         "#   # divest: {currency: JPY, count: 2, others: {Ben: 1}}",
         "#   # resolve: {}   (strengthen: X for a dividend tie, strongest: X for the final tie)",
         "",
-    ]
-    return "\n".join(lines)
+    ])
 
 
-def _yaml_text(name: str) -> str:
-    plain = re.fullmatch(r"[A-Za-z][\w .'-]*", name) and name.lower() not in ("yes", "no", "on", "off", "true", "false", "null")
-    return name if plain else '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def record(
+    p: engine.Params,
+    players: Sequence[str],
+    actions: Iterable[engine.Action],
+    options: Mapping[str, Any] | None = None,
+    start: engine.State | None = None,
+) -> dict[str, Any]:
+    """A record (plain data for `dump`) of `actions` played through the engine from `start`
+    (None: the standard setup): each Spot joins the turn of the action after it — the inverse
+    of `steps`, for starters, simulations, benchmarks and round-trip tests."""
+    turns: list[dict[str, Any]] = []
+    spot: dict[str, Any] | None = None
+    for action in actions:
+        if isinstance(action, engine.Spot):
+            (gives, x), (gets, y) = action.give, action.get
+            spot = {"with": action.other, "give": {gives: _amount(x)}, "get": {gets: _amount(y)}}
+            continue
+        turn: dict[str, Any] = {"player": action.player}
+        if spot is not None:
+            turn["spot"], spot = spot, None
+        turns.append({**turn, **_action(action)})
+    data: dict[str, Any] = {"game": "forex", "players": list(players), "options": _plain(options or {})}
+    if start is not None:
+        data["start"] = {
+            "pairs": {pair.key: {"stronger": pair.stronger, "position": pair.position} for pair in start.pairs},
+            "supply": dict(zip(p.currencies, start.supply)),
+            "players": {name: {"money": {c: _amount(m) for c, m in zip(p.currencies, h.money)},
+                               "certificates": {c: n for c, n in zip(p.currencies, h.certificates) if n}}
+                        for name, h in zip(start.players, start.holdings)},
+            "queue": [_queued(item) for item in start.queue],
+        }
+    return {**data, "turns": turns}
 
 
-def record_text(players: tuple[str, ...], turns: list[tuple[engine.Action, ...]], options: dict[str, Any] | None = None) -> str:
-    """A record of the given turns (each: an optional Spot, then one action), e.g. to store a
-    game played with `pnp.rules.forex.playout` for benchmarks and tests."""
-    lines = ["game: forex", f"players: [{', '.join(_yaml_text(n) for n in players)}]"]
-    if options:
-        lines.append("options: {" + ", ".join(f"{k}: {_yaml_value(v)}" for k, v in options.items()) + "}")
-    lines.append("turns:" if turns else "turns: []")
-    for actions in turns:
-        lines.append(f"  - player: {_yaml_text(actions[-1].player)}")
-        lines += [f"    {line}" for line in map(_action_text, actions)]
-    return "\n".join(lines) + "\n"
-
-
-def _action_text(action: engine.Action) -> str:
-    if isinstance(action, engine.Spot):
-        (gives, x), (gets, y) = action.give, action.get
-        return f"spot: {{with: {_yaml_text(action.other)}, give: {{{gives}: {_amount(x)}}}, get: {{{gets}: {_amount(y)}}}}}"
+def _action(action: engine.Action) -> dict[str, Any]:
     if isinstance(action, engine.MakeContract):
-        return f"contract: {{pay: {action.pay}, receive: {action.receive}, amount: {_amount(action.amount)}}}"
+        return {"contract": {"pay": action.pay, "receive": action.receive, "amount": _amount(action.amount)}}
     if isinstance(action, engine.Invest):
-        return f"invest: [{', '.join(action.currencies)}]"
+        return {"invest": list(action.currencies)}
     if isinstance(action, engine.Divest):
-        others = ", ".join(f"{_yaml_text(n)}: {c}" for n, c in action.others)
-        return f"divest: {{currency: {action.currency}, count: {action.count}, others: {{{others}}}}}"
-    choices = [f"{key}: {value}" for key, value in (("strengthen", action.strengthen), ("strongest", action.strongest)) if value]
+        return {"divest": {"currency": action.currency, "count": action.count, "others": dict(action.others)}}
+    assert isinstance(action, engine.Resolve)
+    picks = (("strengthen", action.strengthen), ("strongest", action.strongest))
+    choices: dict[str, Any] = {key: value for key, value in picks if value}
     if action.default:
-        choices.append(f"default: [{', '.join(action.default)}]")
-    return f"resolve: {{{', '.join(choices)}}}"
+        choices["default"] = list(action.default)
+    return {"resolve": choices}
 
 
-def _amount(value: Fraction) -> str:
+def _queued(item: engine.Item) -> Any:
+    if isinstance(item, engine.Dividend):
+        return item.label()
+    owner = {"owner": item.owner}
+    if isinstance(item, engine.Contract):
+        return {"contract": item.set, **owner, "pay": {item.pay[0]: _amount(item.pay[1])},
+                "receive": {item.receive[0]: _amount(item.receive[1])}}
+    return {"loan": item.set, **owner, "owe": {c: _amount(a) for c, a in item.owe}}
+
+
+def _amount(value: Fraction) -> int | float | str:
+    """Whole amounts as integers, halves as 4.5, others (thirds under `any_one`) as "1/3"."""
     text = show(value)
-    return f'"{text}"' if "/" in text else text
+    if "/" in text:
+        return text
+    return value.numerator if value.denominator == 1 else float(value)
 
 
-def _yaml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, (tuple, list)):
-        return "[" + ", ".join(map(str, value)) + "]"
-    return str(value)
+def _plain(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Options as YAML writes them: tuples as lists, start pairs as mappings."""
+    plain: dict[str, Any] = {}
+    for key, value in options.items():
+        if key == "start_pairs":
+            value = {pair: {"stronger": s, "position": n} for pair, (s, n) in value.items()}
+        plain[key] = list(value) if isinstance(value, tuple) else value
+    return plain

@@ -6,28 +6,34 @@ the events, each citing its rule; an illegal action raises `Violation` with the 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from itertools import combinations, permutations, product
-from typing import Iterator, Mapping, Union
+from typing import Mapping, Union
 
-from pnp.rules.aktsioner.cards import Effect, Number, Play
-from pnp.rules.aktsioner.params import DECK_RULES, DECKS, Params
-from pnp.rules.aktsioner.prices import Change, change
-from pnp.rules.aktsioner.scoring import final_events
+from pnp.rules.aktsioner.cards import Number, Play
+from pnp.rules.aktsioner.params import DECK_RULES, DECKS, Params, params
+from pnp.rules.aktsioner.prices import Change, change, penalty_table
+from pnp.rules.aktsioner.rulebook import RULEBOOK
+from pnp.rules.aktsioner.scoring import final_events, final_scores, winners
 from pnp.rules.aktsioner.state import (
     Account,
+    Start,
     State,
     Turn,
     active,
     card_list,
     cards_left,
+    deal_table,
     deck_name,
     deck_rule,
     eliminate,
     final_round,
     next_movers,
     played,
+    setup,
 )
-from pnp.rules.base import Event, Violation
+from pnp.rules.base import Event, Events, Outcome, Table, ToMove, Violation
+from pnp.rules.legal import Budget, Field, Template, grouped
+
+__all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "setup", "tables", "to_move"]
 
 
 @dataclass(frozen=True)
@@ -52,12 +58,14 @@ class Trade:
 Action = Union[Begin, Trade, Play]
 
 
-def apply(state: State, action: Action, params: Params) -> tuple[State, list[Event]]:
+def apply(state: State, action: Action, params: Params) -> tuple[State, Events]:
     if isinstance(action, Begin):
-        return _begin(params, state, action.player)
-    if isinstance(action, Trade):
-        return _trade(params, state, action)
-    return _play(params, state, action)
+        state, events = _begin(params, state, action.player)
+    elif isinstance(action, Trade):
+        state, events = _trade(params, state, action)
+    else:
+        state, events = _play(params, state, action)
+    return state, tuple(events)
 
 
 # --- turn order ---------------------------------------------------------------------------
@@ -99,9 +107,9 @@ def _trade(params: Params, state: State, trade: Trade) -> tuple[State, list[Even
             raise Violation("AKT-3.1", f'there are no "{colour}" shares (colours: {", ".join(params.colours)})')
         if count < 0:
             raise Violation("AKT-3.1", f"cannot trade {count} {colour}: quantities are whole shares, 0 or more")
-    if not any(count for _, count in (*trade.sell, *trade.buy)):
-        return state, []
     player = state.players[turn.mover]
+    if not any(count for _, count in (*trade.sell, *trade.buy)):
+        return replace(state, turn=replace(turn, traded=True)), []
     if final_round(params, state):
         verb = "sell" if any(count for _, count in trade.sell) else "buy"
         raise Violation("AKT-8.1", f"{player} may not {verb} shares: every player has one card left (last-move rule)")
@@ -136,7 +144,7 @@ def _trade(params: Params, state: State, trade: Trade) -> tuple[State, list[Even
             bought[i] += count
         events.append(_trade_event(rule, player, "buys", count, colour, price, cash))
     accounts = _with(state.accounts, turn.mover, Account(cash, tuple(shares)))
-    return replace(state, accounts=accounts, turn=replace(turn, bought=tuple(bought))), events
+    return replace(state, accounts=accounts, turn=replace(turn, bought=tuple(bought), traded=True)), events
 
 
 def _trade_event(rule: str, player: str, verb: str, count: int, colour: str, price: int, cash: Number) -> Event:
@@ -183,7 +191,7 @@ def _play(params: Params, state: State, play: Play) -> tuple[State, list[Event]]
         accounts=tuple(accounts),
         hands=hands,
         plays=state.plays + ((mover, play.card),),
-        turn=replace(turn, played=True),
+        turn=replace(turn, played=True, traded=False),
     )
     state, events = eliminate(params, state, events)
     if not any(cards_left(params, state, seat) for seat in active(state)):
@@ -321,47 +329,121 @@ def _money(player: str, colour: str, amount: Number, kind: str) -> dict:
     return {"player": player, "colour": colour, "amount": amount, "kind": kind}
 
 
-# --- legal actions ---------------------------------------------------------
+# --- the contract: who acts, what is legal, how it ended (pnp.rules.base.Engine) -------------
 
 
-def legal_plays(params: Params, state: State) -> list[Play]:
-    """Every legal stage-2 action of the mover (empty outside stage 2)."""
+def to_move(state: State, params: Params) -> ToMove | None:
+    """Before the card (stage 1, 2) only the mover acts; after it, the mover may still trade
+    (stage 3) while the next player may begin his turn, which ends this one."""
+    if state.over:
+        return None
     turn = state.turn
-    if turn is None or turn.played or state.over:
-        return []
-    seat = turn.mover
+    starters = tuple(state.players[seat] for seat in next_movers(params, state))
+    if turn is None:
+        return ToMove("begin", starters)
+    mover = state.players[turn.mover]
+    if not turn.played:
+        return ToMove("stage 1" if _may_trade(state, params) else "stage 2", (mover,))
+    if _may_trade(state, params):
+        return ToMove("stage 3", (mover, *(name for name in starters if name != mover)))
+    return ToMove("begin", starters)
+
+
+def legal_actions(state: State, params: Params) -> tuple[Template, ...]:
+    """Beginning a turn; a trade (sales within the holding, purchases within cash, offered once
+    per stage, never in the last round); a card from the hand (or from what the deck and the
+    formula leave) with every legal assignment of its uncoloured numbers."""
+    if state.over:
+        return ()
+    turn = state.turn
+    movers = next_movers(params, state)
+    begins = tuple(Template("begin", state.players[seat], "AKT-3.6", _begin_action) for seat in movers)
+    if turn is None:
+        return begins
+    trade = (_trade_template(state, params),) if _may_trade(state, params) else ()
+    if turn.played:
+        return trade + begins
+    return trade + _plays(state, params)
+
+
+def _may_trade(state: State, params: Params) -> bool:
+    """A trade is offered once per stage, as a record writes it (`trade`, `then`); the rules
+    allow more, and `apply` accepts them."""
+    turn = state.turn
+    return turn is not None and not turn.traded and not final_round(params, state)
+
+
+def _trade_template(state: State, params: Params) -> Template:
+    """Sales then purchases at the board's prices: what is bought costs at most the cash plus
+    what is sold (AKT-3.1, 3.3)."""
+    turn = state.turn
+    assert turn is not None
+    account, fields, weights = state.accounts[turn.mover], [], []
+    reach = account.cash + sum(_sellable(state, i) * state.prices[i] for i in range(len(params.colours)))
+    for i, colour in enumerate(params.colours):
+        price = state.prices[i]
+        fields += [Field.number(f"sell.{colour}", 0, _sellable(state, i)),
+                   Field.number(f"buy.{colour}", 0, int(reach // price))]
+        weights += [(f"sell.{colour}", -price), (f"buy.{colour}", price)]
+    rule = "AKT-3.3" if turn.played else "AKT-3.1"
+    return Template("trade", state.players[turn.mover], rule, _trade_action, tuple(fields),
+                    constraints=(Budget(tuple(weights), account.cash),))
+
+
+def _sellable(state: State, i: int) -> int:
+    """The mover's shares of a colour less those bought in stage 1 of this turn, once the
+    card is played (AKT-3.3)."""
+    turn = state.turn
+    assert turn is not None
+    return state.accounts[turn.mover].shares[i] - (turn.bought[i] if turn.played else 0)
+
+
+def _plays(state: State, params: Params) -> tuple[Template, ...]:
+    """One template per card the mover may play, its choices every legal assignment."""
+    turn = state.turn
+    assert turn is not None
+    seat, mover = turn.mover, state.players[turn.mover]
     if state.hands is not None:
         names = list(dict.fromkeys(state.hands[seat]))
     else:
         used = [card for _, card in state.plays]
         quota = {deck: params.dealt(deck) - played(params, state, seat, deck) for deck in DECKS}
         names = [
-            name for name, card in params.cards.items() if used.count(name) < params.copies[name] and quota[card.deck] > 0
+            name for name, card in params.cards.items()
+            if used.count(name) < params.copies[name] and quota[card.deck] > 0
         ]
-    return [Play(name, choice) for name in names for choice in choices(params, name)]
+    return tuple(Template("play", mover, params.cards[name].rule, _play_action,
+                          (Field.choice("choices", *params.choices[name]),), {"card": name}) for name in names)
 
 
-def choices(params: Params, name: str) -> Iterator[tuple[tuple[Effect, str], ...]]:
-    """Every legal assignment of the card's uncoloured numbers to other colours."""
-    card = params.cards[name]
-    others = [colour for colour in params.colours if colour != card.colour]
-    k = len(card.others)
-    if params.hundred_split == "free":
-        splits = sorted(product(sorted(set(card.others)), repeat=k))
-    else:
-        splits = sorted(set(permutations(card.others)))
-    for targets in combinations(others, k):
-        for split in splits:
-            yield tuple(zip(split, targets))
+def _begin_action(values: Mapping) -> Begin:
+    return Begin(values["player"])
 
 
-def sellable(params: Params, state: State, colour: str) -> int:
-    """How many shares of `colour` the mover may sell now (AKT-3.3, AKT-8.1)."""
-    turn = state.turn
-    if turn is None or final_round(params, state):
-        return 0
-    i = params.colours.index(colour)
-    return state.accounts[turn.mover].shares[i] - (turn.bought[i] if turn.played else 0)
+def _trade_action(values: Mapping) -> Trade:
+    return Trade.of(grouped(values, "sell"), grouped(values, "buy"))
+
+
+def _play_action(values: Mapping) -> Play:
+    return Play(values["card"], values["choices"])
+
+
+def outcome(state: State, params: Params) -> Outcome | None:
+    """AKT-9: once every card is played, each player's capital; the highest wins."""
+    if not state.over:
+        return None
+    scores = final_scores(params, state)
+    return Outcome(scores, tuple(winners(scores)), "all_cards_played")
+
+
+def tables(params: Params) -> dict[str, Table]:
+    """Tables printed on the components, computed, never typed: the penalty aid (AKT-7.6) and
+    the deal per player count (AKT-2.3, 2.4)."""
+    return {"penalty": penalty_table(params), "deal": deal_table(params, params.min_players, params.max_players)}
+
+
+def marks(params: Params) -> dict:
+    return {}
 
 
 def _with(items: tuple, index: int, value) -> tuple:

@@ -7,16 +7,19 @@ is printed and the rules that are refereed cannot disagree (DESIGN.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import combinations, permutations, product
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from pnp.rules.aktsioner.cards import Card, NotationError, parse_effects
+from pnp.rules.aktsioner.cards import Card, Effect, NotationError, parse_effects
 from pnp.rules.aktsioner.rulebook import RULEBOOK
 from pnp.rules.base import resolve_options
 from pnp.spec.faces import deck_pieces
 from pnp.spec.model import Game
 
 DECKS = ("big_cards", "small_cards")
+Assignment = tuple[tuple[Effect, str], ...]  # a card's uncoloured numbers, each with its colour
 DECK_RULES = {"big_cards": "AKT-1.4", "small_cards": "AKT-1.5"}
 
 
@@ -40,6 +43,8 @@ class Params:
     tiebreak: str
     cards: Mapping[str, Card]  # by name ("+30 red"), in deck order
     copies: Mapping[str, int]  # how many of each card the deck holds
+    min_players: int = 2  # the spec's seats (AKT-1.10); the formula may seat fewer (AKT-2.4)
+    max_players: int = 6
 
     @property
     def price_min(self) -> int:
@@ -59,6 +64,22 @@ class Params:
     def dealt(self, deck: str) -> int:
         """Cards of `deck` in one full hand."""
         return self.big if deck == "big_cards" else self.small
+
+    @cached_property
+    def choices(self) -> Mapping[str, tuple[tuple[Assignment, ...], tuple[str, ...]]]:
+        """Per card: every legal assignment of its uncoloured numbers to other colours (AKT-4.1
+        to 4.4, `hundred_split`), and each written as in a record ("-60 blue")."""
+        found = {}
+        for name, card in self.cards.items():
+            others = [colour for colour in self.colours if colour != card.colour]
+            k = len(card.others)
+            if self.hundred_split == "free":
+                splits = sorted(product(sorted(set(card.others)), repeat=k))
+            else:
+                splits = sorted(set(permutations(card.others)))
+            options = tuple(tuple(zip(split, targets)) for targets in combinations(others, k) for split in splits)
+            found[name] = (options, tuple(" ".join(f"{e} {c}" for e, c in option) for option in options))
+        return MappingProxyType(found)
 
 
 def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
@@ -103,6 +124,8 @@ def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
         tiebreak=values["tiebreak"],
         cards=MappingProxyType(cards),
         copies=MappingProxyType(copies),
+        min_players=game.players.min,
+        max_players=game.players.max,
     )
 
 

@@ -6,7 +6,8 @@ per-colour tuples follow the board order of `Params.colours`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import random
+from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
 from pnp.rules.aktsioner.cards import Number
@@ -29,6 +30,7 @@ class Turn:
     mover: int
     played: bool
     bought: tuple[int, ...]  # per colour, shares bought in stage 1 (not sellable in stage 3)
+    traded: bool = False  # the current stage (1 before the card, 3 after it) has had a trade
 
 
 @dataclass(frozen=True)
@@ -54,21 +56,24 @@ class DealViolation(Violation):
     """A dealt hand that breaks a setup rule; the referee reports it at `deal`."""
 
 
-def setup(
-    params: Params,
-    players: Sequence[str],
-    *,
-    prices: Mapping[str, int] | None = None,
-    accounts: Mapping[str, Account] | None = None,
-    hands: Mapping[str, Sequence[str]] | None = None,
-    complete: bool = True,
-) -> tuple[State, list[Event]]:
-    """The position before the first turn: the standard setup (AKT-2.1, 2.2) overlaid with
-    the given prices and accounts, and the dealt hands if known.
+@dataclass(frozen=True)
+class Start:
+    """A position to start from (a record's `start` and `deal`); what is omitted is standard.
 
     `complete`: the hands are a fresh deal, so each holds exactly the formula's cards; else
-    (a position from the middle of a game) at most that many.
-    """
+    (a position from the middle of a game) at most that many."""
+
+    prices: Mapping[str, int] = field(default_factory=dict)
+    accounts: Mapping[str, Account] = field(default_factory=dict)
+    hands: Mapping[str, Sequence[str]] | None = None
+    complete: bool = True
+
+
+def setup(params: Params, players: Sequence[str], start: Start | None = None) -> tuple[State, tuple[Event, ...]]:
+    """The position before the first turn: the standard setup (AKT-2.1, 2.2) overlaid with
+    the start's prices and accounts, and the dealt hands if known."""
+    start = start or Start()
+    prices, accounts, hands, complete = start.prices, start.accounts, start.hands, start.complete
     players = tuple(players)
     if len(players) < 2:
         raise Violation("AKT-1.10", f"Акционер needs 2 or more players, the record seats {len(players)}")
@@ -87,8 +92,20 @@ def setup(
     )
     if hands is not None:
         _check_deal(params, state, complete)
-    events = [Event("AKT-2.1", _setup_text(params, state))]
-    return eliminate(params, state, events)
+    state, events = eliminate(params, state, [Event("AKT-2.1", _setup_text(params, state))])
+    return state, tuple(events)
+
+
+def deal(params: Params, players: Sequence[str], rng: random.Random) -> Start:
+    """A fresh deal (AKT-2.3): both decks shuffled with `rng`, the formula's cards to each."""
+    hands: dict[str, list[str]] = {name: [] for name in players}
+    for deck in DECKS:
+        cards = [name for name, card in params.cards.items() if card.deck == deck for _ in range(params.copies[name])]
+        rng.shuffle(cards)
+        count = params.dealt(deck)
+        for k, name in enumerate(players):
+            hands[name] += cards[k * count : (k + 1) * count]
+    return Start(hands=hands)
 
 
 def _check_formula(params: Params, count: int) -> None:

@@ -4,7 +4,7 @@ A round is: one `Declare` per player who declares (BOLSA-3.2), then for each com
 order `Resolve` (solvency, classification, maybe an auction), the auction's `Bid`s, any
 `Withdraw`s, and `Settle` (trades, quote, provisioning; after the last company the end of the
 round and, after the last round, final scoring). An illegal action raises `Violation` with the
-rule ID and the numbers; a malformed one (an unknown name) raises ValueError.
+rule ID and the numbers; a malformed one (an unknown name) raises Malformed.
 """
 
 from __future__ import annotations
@@ -12,18 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping, Sequence
 
-from pnp.rules.base import Event, Violation
-from pnp.rules.bolsa.model import (
-    CARDS_EACH,
+from pnp.rules.base import Event, Events, Malformed, Outcome, Table, ToMove, Violation
+from pnp.rules.bolsa.params import CARDS_EACH, ORDERS_AT_SETUP, OWNED_AT_SETUP, Params, params
+from pnp.rules.bolsa.rulebook import RULEBOOK
+from pnp.rules.bolsa.settle import final_scores, settle, winners, withdraw_requests
+from pnp.rules.bolsa.state import (
     DECLARE,
-    ORDERS_AT_SETUP,
-    OWNED_AT_SETUP,
     TRADE,
     Action,
     Auction,
     Bid,
     Declare,
-    Params,
     Player,
     Resolve,
     Settle,
@@ -32,9 +31,9 @@ from pnp.rules.bolsa.model import (
     Withdraw,
     Zones,
 )
-from pnp.rules.bolsa.settle import settle, withdraw_requests
+from pnp.rules.legal import AtMostOne, Budget, Field, Template, grouped
 
-Events = list[Event]
+__all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "setup", "tables", "to_move"]
 
 
 @dataclass(frozen=True)
@@ -107,7 +106,7 @@ def setup(params: Params, names: Sequence[str], start: Start | None = None) -> t
         events.append(Event("BOLSA-2.3", f"each player: {OWNED_AT_SETUP} card of each company in zone 1, "
                             f"{ORDERS_AT_SETUP} in zone 2"))
     events.append(Event("BOLSA-2.4", f"{names[state.token]} holds the auction-order token"))
-    return state, events
+    return state, tuple(events)
 
 
 def _start_zones(params: Params, name: str, start: Start) -> tuple[Zones, ...]:
@@ -126,11 +125,11 @@ def _start_zones(params: Params, name: str, start: Start) -> tuple[Zones, ...]:
     return tuple(zones)
 
 
-def apply(state: State, action: Action, params: Params) -> tuple[State, tuple[Event, ...]]:
+def apply(state: State, action: Action, params: Params) -> tuple[State, Events]:
     """Apply one action; the new state and the events it caused, each citing its rule."""
     if state.over:
         raise Violation("BOLSA-3.5.2", f"the game ended after round {state.round}; nothing more can be played")
-    events: Events = []
+    events: list[Event] = []
     state = _HANDLERS[type(action)](state, action, params, events)
     return state, tuple(events)
 
@@ -138,7 +137,7 @@ def apply(state: State, action: Action, params: Params) -> tuple[State, tuple[Ev
 # --- BOLSA-3.2 declarations ----------------------------------------------------------------
 
 
-def _declare(state: State, action: Declare, params: Params, events: Events) -> State:
+def _declare(state: State, action: Declare, params: Params, events: list[Event]) -> State:
     name, codes = action.player, params.companies
     i = state.index(name)
     if state.phase != DECLARE:
@@ -182,13 +181,13 @@ def _counts(params: Params, counts: Mapping[str, int]) -> dict[int, int]:
     result = {}
     for code, n in counts.items():
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise ValueError(f"a count of {code} cards must be a whole number ≥ 0, got {n!r}")
+            raise Malformed(f"a count of {code} cards must be a whole number ≥ 0, got {n!r}")
         if n:
             result[params.company(code)] = n
     return dict(sorted(result.items()))
 
 
-def _reveal(state: State, params: Params, events: Events) -> State:
+def _reveal(state: State, params: Params, events: list[Event]) -> State:
     """BOLSA-3.3.1 (and 3.2.6 `net`): the declarations are turned face up."""
     if params.same_company_both_ways == "net":
         for i, player in enumerate(state.players):
@@ -212,7 +211,7 @@ def _reveal(state: State, params: Params, events: Events) -> State:
 # --- BOLSA-3.3, 4.7.1, 4.1–4.6: bringing up a company ----------------------------------------
 
 
-def _resolve(state: State, action: Resolve, params: Params, events: Events) -> State:
+def _resolve(state: State, action: Resolve, params: Params, events: list[Event]) -> State:
     if state.phase == DECLARE:
         state = _reveal(state, params, events)
     if state.trade is not None:
@@ -259,7 +258,7 @@ def _case(offered: int, wanted: int) -> int:
 # --- BOLSA-5 auctions --------------------------------------------------------------------------
 
 
-def bid_range(state: State, params: Params) -> tuple[int, int] | None:
+def _bid_range(state: State, params: Params) -> tuple[int, int] | None:
     """The bids open to the participant to act, (lowest, highest), or None if he can only pass."""
     trade = state.trade
     auction = trade.auction  # type: ignore[union-attr]
@@ -276,7 +275,7 @@ def bid_range(state: State, params: Params) -> tuple[int, int] | None:
     return (low, high) if low <= high else None
 
 
-def _bid(state: State, action: Bid, params: Params, events: Events) -> State:
+def _bid(state: State, action: Bid, params: Params, events: list[Event]) -> State:
     name, trade = action.player, state.trade
     i = state.index(name)
     if trade is None or trade.auction is None or trade.auction.over:
@@ -345,7 +344,7 @@ def _next_turn(auction: Auction) -> Auction:
             return replace(auction, turn=turn)
 
 
-def _withdraw(state: State, action: Withdraw, params: Params, events: Events) -> State:
+def _withdraw(state: State, action: Withdraw, params: Params, events: list[Event]) -> State:
     """BOLSA-5.7 `may_withdraw`: a loser takes back all his cards of this company (3.4)."""
     name, trade = action.player, state.trade
     i = state.index(name)
@@ -364,7 +363,7 @@ def _withdraw(state: State, action: Withdraw, params: Params, events: Events) ->
     return state.with_player(i, state.players[i].with_zones(trade.company, zones))
 
 
-def _settle(state: State, action: Settle, params: Params, events: Events) -> State:
+def _settle(state: State, action: Settle, params: Params, events: list[Event]) -> State:
     trade = state.trade
     if trade is None:
         raise Violation("BOLSA-3.3.2", "no company is being resolved")
@@ -374,7 +373,7 @@ def _settle(state: State, action: Settle, params: Params, events: Events) -> Sta
     return settle(state, action.pairing, params, events)
 
 
-_HANDLERS: dict[type, Callable[[State, Action, Params, Events], State]] = {
+_HANDLERS: dict[type, Callable[[State, Action, Params, list[Event]], State]] = {
     Declare: _declare,
     Resolve: _resolve,
     Bid: _bid,
@@ -398,3 +397,110 @@ def _bounds(params: Params) -> str:
     if params.price_max is None:
         return f"at least {params.price_min}"
     return f"{params.price_min}–{params.price_max}"
+
+
+# --- the contract: who acts, what is legal, how it ended (pnp.rules.base.Engine) -------------
+
+
+def to_move(state: State, params: Params) -> ToMove | None:
+    """Declarations are sealed and simultaneous: everyone who has not declared may; in the
+    trade phase the bidder to act, the losers who may withdraw, or only the table."""
+    if state.over:
+        return None
+    names = [state.players[i].name for i in state.seating()]
+    if state.phase == DECLARE:
+        return ToMove(DECLARE, tuple(n for n in names if state.index(n) not in state.declared))
+    trade = state.trade
+    if trade is None:
+        return ToMove(TRADE, ())
+    if trade.auction is not None and not trade.auction.over:
+        return ToMove("auction", (state.players[trade.auction.to_act].name,))
+    losers = tuple(state.players[i].name for i in _may_withdraw(state, params))
+    return ToMove("withdraw", losers) if losers else ToMove("settle", ())
+
+
+def legal_actions(state: State, params: Params) -> tuple[Template, ...]:
+    """Declarations (each company's offer within zone 1 and request within zone 2, the cost
+    within cash, not both ways), bringing up the next company, bids within the bid range or a
+    pass, withdrawals, and settling — the last two steps the table's, with automatic pairing."""
+    if state.over:
+        return ()
+    if state.phase == DECLARE:
+        waiting = [i for i in state.seating() if i not in state.declared]
+        return (*(_declaration(state, params, i) for i in waiting), Template("resolve", None, "BOLSA-3.3.1", _resolve_action))
+    trade = state.trade
+    if trade is None:
+        return (Template("resolve", None, "BOLSA-3.3.2", _resolve_action),)
+    auction = trade.auction
+    if auction is not None and not auction.over:
+        name, rule = state.players[auction.to_act].name, "BOLSA-5.3" if auction.ascending else "BOLSA-5.4"
+        bids = _bid_range(state, params)
+        passing = Template("pass", name, rule, _bid_action, fixed={"amount": None})
+        if bids is None:
+            return (passing,)
+        return (Template("bid", name, rule, _bid_action, (Field.number("amount", *bids),)), passing)
+    withdrawals = (Template("withdraw", state.players[i].name, "BOLSA-5.7", _withdraw_action)
+                   for i in _may_withdraw(state, params))
+    return (*withdrawals, Template("settle", None, "BOLSA-3.3.2", _settle_action))
+
+
+def _declaration(state: State, params: Params, i: int) -> Template:
+    player, fields, constraints, costs = state.players[i], [], [], []
+    for c, code in enumerate(params.companies):
+        zones, sell, buy = player.zones[c], f"sell.{code}", f"buy.{code}"
+        fields += [Field.number(sell, 0, zones.owned), Field.number(buy, 0, zones.orders)]
+        costs.append((buy, state.prices[c]))
+        if params.same_company_both_ways == "forbid":
+            constraints.append(AtMostOne((sell, buy)))
+    if params.declaration_cash_check == "total":
+        constraints.append(Budget(tuple(costs), player.cash))
+    return Template("declare", player.name, "BOLSA-3.2", _declare_action, tuple(fields), constraints=tuple(constraints))
+
+
+def _may_withdraw(state: State, params: Params) -> tuple[int, ...]:
+    """BOLSA-5.7 under `may_withdraw`: the losers of a finished auction still holding cards."""
+    trade = state.trade
+    if params.auction_losers != "may_withdraw" or trade is None or trade.auction is None or not trade.auction.over:
+        return ()
+    zones = [state.players[i].zones[trade.company] for i in trade.auction.ranking[1:]]
+    return tuple(i for i, z in zip(trade.auction.ranking[1:], zones) if z.offered or z.requested)
+
+
+def _declare_action(values: Mapping) -> Declare:
+    return Declare(values["player"], grouped(values, "sell"), grouped(values, "buy"))
+
+
+def _resolve_action(values: Mapping) -> Resolve:
+    return Resolve()
+
+
+def _bid_action(values: Mapping) -> Bid:
+    return Bid(values["player"], values["amount"])
+
+
+def _withdraw_action(values: Mapping) -> Withdraw:
+    return Withdraw(values["player"])
+
+
+def _settle_action(values: Mapping) -> Settle:
+    return Settle()
+
+
+def outcome(state: State, params: Params) -> Outcome | None:
+    """BOLSA-7: after the last round, cash plus shares at the final quotes; the winners."""
+    if not state.over:
+        return None
+    return Outcome(final_scores(state, params), winners(state, params), "last_round")
+
+
+def tables(params: Params) -> dict[str, Table]:
+    """`deal`: per player count, the share cards of each company in play and back in the box
+    (BOLSA-1.9, 2.3), and the money each player starts with (BOLSA-2.2) — from the spec."""
+    rows = tuple((str(n), str(CARDS_EACH * n), str(params.deck_per_company - CARDS_EACH * n), str(params.start_cash))
+                 for n in range(params.min_players, params.max_players + 1))
+    header = ("Players", "Cards of each company in play", "Back in the box, of each company", "Money each")
+    return {"deal": Table(header, rows, f"Each player: {CARDS_EACH} cards of every company (BOLSA-2.3).")}
+
+
+def marks(params: Params) -> dict:
+    return {}

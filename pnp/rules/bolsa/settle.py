@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
-from pnp.rules.base import Event, Violation
-from pnp.rules.bolsa.model import DECLARE, OVER, Pair, Params, State, Trade, Zones
+from pnp.rules.base import Event, Malformed, Violation
+from pnp.rules.bolsa.params import Params
+from pnp.rules.bolsa.state import DECLARE, OVER, Pair, State, Trade, Zones
 
 Fills = dict[int, int]  # player index → shares
 
@@ -187,7 +188,7 @@ def _pairing_totals(
             who = pair.seller
             raise Violation("BOLSA-4.8", f"the pairing has {who} selling {code}, but {who} offered none")
         if pair.shares < 1:
-            raise ValueError(f"a pairing moves at least 1 share, got {pair.shares}")
+            raise Malformed(f"a pairing moves at least 1 share, got {pair.shares}")
         buys[buyer] = buys.get(buyer, 0) + pair.shares
         sells[seller] = sells.get(seller, 0) + pair.shares
     for chosen, cards, verb in ((buys, requested, "buying"), (sells, offered, "selling")):

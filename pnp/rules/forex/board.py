@@ -13,8 +13,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from pnp.rules.base import Marks, Table
-from pnp.rules.forex.params import Params, params, show_rate
-from pnp.spec.model import Game
+from pnp.rules.forex.params import Params, show_rate
 
 
 @dataclass(frozen=True)
@@ -112,11 +111,10 @@ def _by_strength(pairs: tuple[Pair, ...], p: Params) -> list[str]:
     return sorted(p.currencies, key=lambda c: (-counts[c], p.index(c)))
 
 
-def tables(game: Game) -> dict[str, Table]:
+def tables(p: Params) -> dict[str, Table]:
     """`dividends`: the payout per certificate of each dividend in turn (FOREX-10.5.1), read
     from the Dividend cards. `start_positions`: rows = the stronger currency, columns = the weaker, cells
     "box 2 (1½)" (position and rate) or "—" where the column currency is not the weaker."""
-    p = params(game)
     pairs = start_pairs(p)
     order = _by_strength(pairs, p)
     rows = [c for c in order if any(pair.stronger == c for pair in pairs)]
@@ -142,10 +140,9 @@ def tables(game: Game) -> dict[str, Table]:
     return {"start_positions": Table(("stronger \\ weaker", *columns), tuple(body), caption), "dividends": dividends}
 
 
-def marks(game: Game) -> dict[str, Marks]:
+def marks(p: Params) -> dict[str, Marks]:
     """`start_positions`: (currency, 0-based box) → the weaker currencies whose counters start
     there on that track, e.g. ("GBP", 1) → ("EUR", "CHF", "JPY")."""
-    p = params(game)
     found: dict[tuple[str, int], list[str]] = {}
     for pair in start_pairs(p):
         found.setdefault((pair.stronger, pair.position - 1), []).append(pair.weaker)

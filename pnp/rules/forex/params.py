@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from pnp.errors import Issue, SpecError
 from pnp.rules.base import resolve_options
-from pnp.rules.forex.options import RULEBOOK
+from pnp.rules.forex.rulebook import RULEBOOK
 from pnp.spec.faces import deck_pieces
 from pnp.spec.model import Game
 
@@ -57,6 +57,16 @@ class Params:
 
     def index(self, currency: str) -> int:
         return self.currencies.index(currency)
+
+    def spot_terms(self, stronger: str, weaker: str, position: int) -> tuple[tuple[str, Fraction, str, Fraction], ...]:
+        """FOREX-6.2: the Spot Transactions a pair allows, (gives, amount, gets, amount): one
+        buck of the stronger for the rate in the weaker, either way; under `any_one` also one
+        buck of the weaker for its worth in the stronger."""
+        rate = self.rate(position)
+        terms = [(stronger, Fraction(1), weaker, rate), (weaker, rate, stronger, Fraction(1))]
+        if self.spot_unit == "any_one":
+            terms += [(weaker, Fraction(1), stronger, 1 / rate), (stronger, 1 / rate, weaker, Fraction(1))]
+        return tuple(dict.fromkeys(terms))
 
 
 def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:

@@ -6,21 +6,10 @@ from dataclasses import replace
 from fractions import Fraction
 from math import floor
 
-from pnp.rules.base import Event, Violation
+from pnp.rules.base import ChoiceNeeded, Event, Violation
 from pnp.rules.forex.board import strengths, value_in
 from pnp.rules.forex.params import Params, show
 from pnp.rules.forex.state import Result, State
-
-
-class ChoiceNeeded(Exception):
-    """A tie the rules let a player break, but the action did not say how.
-
-    `what` names the missing choice ("strengthen" or "strongest"), `options` the tied
-    currencies; a referee turns this into "the record must say which"."""
-
-    def __init__(self, rule: str, what: str, options: tuple[str, ...], message: str):
-        self.rule, self.what, self.options, self.message = rule, what, options, message
-        super().__init__(f"{rule}: {message}")
 
 
 def pick(tied: list[str], choice: str | None, rule: str, what: str, chooser: str, reason: str) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Mapping, Sequence, Union
 
-from pnp.rules.base import Violation
+from pnp.rules.base import Event, Violation
 from pnp.rules.forex.board import Pair, start_pairs
 from pnp.rules.forex.params import Params, show
 
@@ -100,7 +100,7 @@ class State:
     supply: tuple[int, ...]  # certificates left to buy, per currency
     removed: tuple[int, ...]  # certificates out of the game (setup and divested), per currency
     queue: tuple[Item, ...]  # front first
-    to_move: int | None = None  # whose turn it is; None before the first turn (FOREX-4.6)
+    mover: int | None = None  # whose turn it is; None before the first turn (FOREX-4.6)
     spot_made: bool = False  # the player to move has made this turn's Spot Transaction
     bankrupt: str | None = None
     result: Result | None = field(default=None)
@@ -144,21 +144,25 @@ def standard_supply(p: Params) -> tuple[int, ...]:
     return tuple(supply)
 
 
-def setup(
-    p: Params,
-    players: Sequence[str],
-    *,
-    pairs: Mapping[str, tuple[str, int]] | None = None,
-    supply: Mapping[str, int] | None = None,
-    money: Mapping[str, Mapping[str, Fraction]] | None = None,
-    certificates: Mapping[str, Mapping[str, int]] | None = None,
-    queue: Sequence[Item] | None = None,
-) -> State:
-    """The standard setup (FOREX-4), with any part replaced by a given position.
+@dataclass(frozen=True)
+class Start:
+    """A position to start from (a record's `start`); any part left out stays standard:
+    pairs not named keep their start box, currencies not named keep 2 bucks (`start_money`)
+    and 0 certificates; without `supply` the certificates held come out of the standard
+    supply; without `queue` it holds the Dividend stack alone."""
 
-    Omitted parts stay standard: pairs not named keep their start box, currencies not named
-    keep 2 bucks (`start_money`) and 0 certificates; without `supply` the certificates held
-    come out of the standard supply. A position the rules cannot reach raises Violation."""
+    pairs: Mapping[str, tuple[str, int]] | None = None
+    supply: Mapping[str, int] | None = None
+    money: Mapping[str, Mapping[str, Fraction]] | None = None
+    certificates: Mapping[str, Mapping[str, int]] | None = None
+    queue: Sequence[Item] | None = None
+
+
+def setup(p: Params, players: Sequence[str], start: Start | None = None) -> tuple[State, tuple[Event, ...]]:
+    """The standard setup (FOREX-4), with any part replaced by the start's position. A position
+    the rules cannot reach raises Violation."""
+    start = start or Start()
+    pairs, supply, money, certificates, queue = start.pairs, start.supply, start.money, start.certificates, start.queue
     players = tuple(players)
     if not p.min_players <= len(players) <= p.max_players:
         raise Violation("FOREX-1.10", f"For-Ex is for {p.min_players}–{p.max_players} players, not {len(players)}")
@@ -184,7 +188,13 @@ def setup(
     removed = tuple(p.certificates[i] - left[i] - held[i] for i in range(len(p.currencies)))
     items = tuple(queue) if queue is not None else (Dividend(1),)
     _check_queue(p, players, items)
-    return State(players, board, holdings, tuple(left), removed, items)
+    state = State(players, board, holdings, tuple(left), removed, items)
+    counts = ", ".join(f"{c} {n}" for c, n in zip(p.currencies, state.supply))
+    queued = ", ".join(item.label() for item in state.queue) or "empty"
+    return state, (
+        Event("FOREX-4.3", f"{len(players)} players; {sum(state.supply)} certificates in the supply ({counts})"),
+        Event("FOREX-4.4", f"contract display {', '.join(state.display(p)) or 'empty'}; queue {queued}"),
+    )
 
 
 def _holding(p: Params, name: str, money: Mapping[str, Fraction], certificates: Mapping[str, int]) -> Holding:

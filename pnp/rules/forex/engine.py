@@ -1,31 +1,27 @@
-"""A For-Ex turn (FOREX-5): an optional Spot Transaction, then exactly one action.
+"""A For-Ex turn (FOREX-5): an optional Spot Transaction, then exactly one action; and the
+engine contract (`pnp.rules.base.Engine`).
 
-`apply(state, action, params)` is the whole engine API for play: it checks whose turn it is,
-applies a `Spot`, `MakeContract`, `Invest`, `Divest` or `Resolve`, and returns the new state
-with the events that explain it. An illegal action raises `Illegal` (a `Violation`), leaving
-the given state untouched.
+`apply(state, action, params)` checks whose turn it is, applies a `Spot`, `MakeContract`,
+`Invest`, `Divest` or `Resolve`, and returns the new state with the events that explain it. An
+illegal action raises a `Violation` whose `part` names the offending piece (the second
+investment, another player's divestment), leaving the given state untouched.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any, Mapping, Union
 
-from pnp.rules.base import Event, Violation
-from pnp.rules.forex.board import find, shift, value_in
-from pnp.rules.forex.params import Params, show, show_rate
+from pnp.rules.base import Event, Events, Outcome, ToMove, Violation
+from pnp.rules.forex.board import find, marks, shift, tables, value_in
+from pnp.rules.forex.params import Params, params, show, show_rate
 from pnp.rules.forex.resolve import Resolve, queue_text, resolve
-from pnp.rules.forex.state import Contract, State
+from pnp.rules.forex.rulebook import RULEBOOK
+from pnp.rules.forex.state import Contract, Dividend, Start, State, setup
+from pnp.rules.legal import Different, Field, Template
 
-
-class Illegal(Violation):
-    """A violation in one part of an action: `part` is its path inside the action, e.g.
-    ("others", "Ben") for the Divest of another player, or (1,) for the second investment."""
-
-    def __init__(self, rule: str, message: str, part: tuple[Any, ...] = ()):
-        super().__init__(rule, message)
-        self.part = part
+__all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "setup", "tables", "to_move"]
 
 
 @dataclass(frozen=True)
@@ -71,28 +67,28 @@ class Divest:
 Action = Union[Spot, MakeContract, Invest, Divest, Resolve]
 
 
-def to_move(state: State) -> str | None:
+def _mover(state: State) -> str | None:
     """The player whose turn it is (None before the first turn: anyone may start, FOREX-4.6)."""
-    return None if state.to_move is None else state.players[state.to_move]
+    return None if state.mover is None else state.players[state.mover]
 
 
-def apply(state: State, action: Action, p: Params) -> tuple[State, list[Event]]:
+def apply(state: State, action: Action, p: Params) -> tuple[State, Events]:
     """Apply one action of the player to move; a Spot leaves the turn open, the others end it."""
     if state.over:
         raise Violation("FOREX-11.1", f"the game is over ({_why_over(state)}); {action.player} cannot take a turn")
     if action.player not in state.players:
         raise Violation("FOREX-5.3", f"{action.player} is not playing ({', '.join(state.players)})")
-    mover = to_move(state)
+    mover = _mover(state)
     if mover is not None and action.player != mover:
         raise Violation("FOREX-5.3", f"it is {mover}'s turn, not {action.player}'s: play goes clockwise "
                         f"({', '.join(state.players)})")
     seat = state.seat(action.player)
     if isinstance(action, Spot):
         new, events = _spot(state, p, action)
-        return replace(new, to_move=seat, spot_made=True), events
+        return replace(new, mover=seat, spot_made=True), tuple(events)
     handlers = {MakeContract: _contract, Invest: _invest, Divest: _divest, Resolve: resolve}
     new, events = handlers[type(action)](state, p, action)
-    return replace(new, to_move=(seat + 1) % len(state.players), spot_made=False), events
+    return replace(new, mover=(seat + 1) % len(state.players), spot_made=False), tuple(events)
 
 
 def _why_over(state: State) -> str:
@@ -165,12 +161,12 @@ def _invest(state: State, p: Params, action: Invest) -> tuple[State, list[Event]
         index = p.index(currency)
         holding = state.holding(action.player)
         if not state.supply[index]:
-            raise Illegal("FOREX-8.1", f"no {currency} certificate is left in the supply for {action.player}", (part,))
+            raise Violation("FOREX-8.1", f"no {currency} certificate is left in the supply for {action.player}", (part,))
         if holding.certificates[index] >= p.cert_cap:
-            raise Illegal("FOREX-8.2", f"{action.player} holds {holding.certificates[index]} {currency} certificates "
+            raise Violation("FOREX-8.2", f"{action.player} holds {holding.certificates[index]} {currency} certificates "
                           f"already; at most {p.cert_cap} of a currency", (part,))
         if holding.money[index] < p.certificate_price:
-            raise Illegal("FOREX-8.1", f"a {currency} certificate costs {show(p.certificate_price)} {currency} but "
+            raise Violation("FOREX-8.1", f"a {currency} certificate costs {show(p.certificate_price)} {currency} but "
                           f"{action.player} holds {show(holding.money[index])}", (part,))
         holding = holding.add_money(index, -p.certificate_price).add_certificates(index, 1)
         supply = state.supply[:index] + (state.supply[index] - 1,) + state.supply[index + 1:]
@@ -188,11 +184,11 @@ def _invest(state: State, p: Params, action: Invest) -> tuple[State, list[Event]
 def _divest(state: State, p: Params, action: Divest) -> tuple[State, list[Event]]:
     index, currency, seat = p.index(action.currency), action.currency, state.seat(action.player)
     if action.count < 1:
-        raise Illegal("FOREX-9.1", f"{action.player} divests {action.count} {currency}: sell one or more", ("count",))
+        raise Violation("FOREX-9.1", f"{action.player} divests {action.count} {currency}: sell one or more", ("count",))
     others = dict(action.others)
     for name in others:
         if name == action.player or name not in state.players:
-            raise Illegal("FOREX-9.2", f"{name} is not another player of this game: the others are "
+            raise Violation("FOREX-9.2", f"{name} is not another player of this game: the others are "
                           f"{', '.join(n for n in state.players if n != action.player)}", ("others", name))
     sellers = [(action.player, action.count, "FOREX-9.1", ("count",))]
     for step in range(1, len(state.players)):
@@ -202,7 +198,7 @@ def _divest(state: State, p: Params, action: Divest) -> tuple[State, list[Event]
     for name, count, rule, part in sellers:
         holding = state.holding(name)
         if holding.certificates[index] < count:
-            raise Illegal(rule, f"{name} sells {count} {currency} certificates but holds {holding.certificates[index]}", part)
+            raise Violation(rule, f"{name} sells {count} {currency} certificates but holds {holding.certificates[index]}", part)
         if not count:
             events.append(Event(rule, f"{name} sells no {currency} certificate"))
             continue
@@ -217,3 +213,131 @@ def _divest(state: State, p: Params, action: Divest) -> tuple[State, list[Event]
         state = replace(state, pairs=pairs)
         events.append(Event("FOREX-9.3", f"{currency} weakened ({time} of {sold}): {moved}"))
     return state, events
+
+
+# --- the contract: who acts, what is legal, how it ended (pnp.rules.base.Engine) -------------
+
+
+def to_move(state: State, p: Params) -> ToMove | None:
+    """The player whose turn it is; before the first turn, anyone (FOREX-4.6)."""
+    if state.over:
+        return None
+    mover = _mover(state)
+    return ToMove("turn", state.players if mover is None else (mover,))
+
+
+def legal_actions(state: State, p: Params) -> tuple[Template, ...]:
+    """For the player to move: a Spot Transaction at the board's rate with another player who
+    holds the other side (once, before the action), a contract, an investment in what the
+    supply, the cap and the money allow, a divestment of each currency held, or resolving the
+    front of the queue with the tie it may need broken.
+
+    Two choices are left to `ChoiceNeeded` rather than listed: the strongest currency when
+    this Resolve ends the game tied (FOREX-12.1), and which contracts resolved after the last
+    dividend default by choice."""
+    if state.over:
+        return ()
+    mover = _mover(state)
+    templates: list[Template] = []
+    for player in (state.players if mover is None else (mover,)):
+        spot = None if state.spot_made else _spot_template(state, p, player)
+        if spot is not None:
+            templates.append(spot)
+        if state.display(p):
+            fields = (Field.choice("pay", p.currencies), Field.choice("receive", p.currencies),
+                      Field.number("amount", 1, p.contract_max))
+            templates.append(Template("contract", player, "FOREX-7.2", _contract_action, fields,
+                                      constraints=(Different(("pay", "receive")),)))
+        investable = _investable(state, p, player)
+        if investable:
+            field = Field.several("currencies", investable, 1, 2)
+            templates.append(Template("invest", player, "FOREX-8.1", _invest_action, (field,)))
+        templates += _divestments(state, p, player)
+        templates.append(_resolution(state, p, player))
+    return tuple(templates)
+
+
+def _spot_template(state: State, p: Params, player: str) -> Template | None:
+    """FOREX-6.2: one buck of the stronger currency for the rate in the weaker (under
+    `any_one`, one buck of either side for its worth), with another player who can pay: one
+    template whose `deal` is every such exchange (other player, given, got)."""
+    seat, deals, labels = state.seat(player), [], []
+    mine = state.holdings[seat].money
+    others = [(name, h.money) for k, (name, h) in enumerate(zip(state.players, state.holdings)) if k != seat]
+    for pair in state.pairs:
+        for gives, x, gets, y in p.spot_terms(pair.stronger, pair.weaker, pair.position):
+            if mine[p.index(gives)] < x:
+                continue
+            for name, money in others:
+                if money[p.index(gets)] >= y:
+                    deals.append((name, (gives, x), (gets, y)))
+                    labels.append(f"{name}: {show(x)} {gives} for {show(y)} {gets}")
+    if not deals:
+        return None
+    return Template("spot", player, "FOREX-6.2", _spot_action, (Field.choice("deal", deals, labels),))
+
+
+def _investable(state: State, p: Params, player: str) -> tuple[str, ...]:
+    """FOREX-8.1, 8.2: a certificate left in the supply, under the cap, and the money for it."""
+    holding = state.holding(player)
+    return tuple(c for i, c in enumerate(p.currencies)
+                 if state.supply[i] and holding.certificates[i] < p.cert_cap and holding.money[i] >= p.certificate_price)
+
+
+def _divestments(state: State, p: Params, player: str) -> list[Template]:
+    """FOREX-9: one template per currency the player holds; each other player may sell some."""
+    templates = []
+    for index, currency in enumerate(p.currencies):
+        held = state.holding(player).certificates[index]
+        if not held:
+            continue
+        fields = [Field.number("count", 1, held)]
+        fields += [Field.number(f"others.{name}", 0, h.certificates[index])
+                   for name, h in zip(state.players, state.holdings) if name != player and h.certificates[index]]
+        templates.append(Template("divest", player, "FOREX-9.1", _divest_action, tuple(fields), {"currency": currency}))
+    return templates
+
+
+def _resolution(state: State, p: Params, player: str) -> Template:
+    """FOREX-10: the front of the queue; a dividend whose most-held currencies tie asks which
+    to strengthen (10.5.3), and under `voluntary_default` a front contract may be defaulted."""
+    front, fields = state.queue[0], []
+    if isinstance(front, Dividend):
+        held = [state.held(i) for i in range(len(p.currencies))]
+        tied = tuple(c for c, n in zip(p.currencies, held) if n == max(held))
+        if len(tied) > 1:
+            fields.append(Field.choice("strengthen", tied))
+    elif isinstance(front, Contract) and p.voluntary_default:
+        fields.append(Field.choice("default", ((), (front.set,)), ("pay", f"default on {front.set}")))
+    return Template("resolve", player, "FOREX-10", _resolve_action, tuple(fields))
+
+
+def _spot_action(values: Mapping[str, Any]) -> Spot:
+    other, give, get = values["deal"]
+    return Spot(values["player"], other, give, get)
+
+
+def _contract_action(values: Mapping[str, Any]) -> MakeContract:
+    return MakeContract(values["player"], values["pay"], values["receive"], Fraction(values["amount"]))
+
+
+def _invest_action(values: Mapping[str, Any]) -> Invest:
+    return Invest(values["player"], tuple(values["currencies"]))
+
+
+def _divest_action(values: Mapping[str, Any]) -> Divest:
+    others = tuple((key.split(".", 1)[1], n) for key, n in values.items() if key.startswith("others.") and n)
+    return Divest(values["player"], values["currency"], values["count"], others)
+
+
+def _resolve_action(values: Mapping[str, Any]) -> Resolve:
+    return Resolve(values["player"], strengthen=values.get("strengthen"), default=values.get("default", ()))
+
+
+def outcome(state: State, p: Params) -> Outcome | None:
+    """FOREX-12: everyone's money in the strongest currency; the winners; a bankruptcy or the
+    last dividend ended it (FOREX-11.1)."""
+    if state.result is None:
+        return None
+    scores = dict(zip(state.players, state.result.scores))
+    return Outcome(scores, state.result.winners, "bankruptcy" if state.bankrupt else "last_dividend")

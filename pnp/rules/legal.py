@@ -1,0 +1,179 @@
+"""Legal actions as templates, and the one sampler that draws a random legal action from them.
+
+An engine's `legal_actions(state, params)` returns `Template`s rather than every action: a
+declaration of up to 3 cards in each of 5 companies, or a bid anywhere from 12 to 40, is one
+template with ranges, not thousands of actions. A template says everything a form or a bot
+needs — the kind of action, who takes it, the rule that allows it, what is fixed, and the
+fields still to choose (whole numbers in a range, one option, or several distinct options)
+with the few constraints that tie fields together (a budget, at most one side, different
+values). Every choice within the fields that meets the constraints is a legal action, so
+`draw` never needs to ask the engine; `template.action(values)` builds the engine's action.
+
+`play` drives any registered engine with the sampler to the end of a game: the random games of
+the conformance test, the benchmarks and the simulator's random bot all come from here, so
+nothing outside an engine restates a rule.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, Callable, Iterator, Mapping, Sequence, Union
+
+from pnp.rules.base import ChoiceNeeded, Engine, Events
+
+Values = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One choice in a template. `kind` is "number" (a whole number `low`…`high`), "choice"
+    (one of `options`) or "several" (`low`…`high` distinct options, in the order chosen).
+    `labels` name the options for people ("−60 blue"), when their values are not text."""
+
+    name: str  # the value's key in `Template.action(values)`, e.g. "amount" or "sell.IBE"
+    kind: str
+    low: Any = 0
+    high: Any = 0
+    options: tuple[Any, ...] = ()
+    labels: tuple[str, ...] = ()
+
+    @staticmethod
+    def number(name: str, low: int, high: int) -> "Field":
+        return Field(name, "number", low, high)
+
+    @staticmethod
+    def choice(name: str, options: Sequence[Any], labels: Sequence[str] = ()) -> "Field":
+        return Field(name, "choice", options=tuple(options), labels=tuple(labels))
+
+    @staticmethod
+    def several(name: str, options: Sequence[Any], low: int, high: int) -> "Field":
+        return Field(name, "several", low, min(high, len(options)), tuple(options))
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Σ weight × value ≤ limit over number fields: what a declaration or a trade may cost.
+    A negative weight (shares sold before buying) adds to what may be spent."""
+
+    weights: tuple[tuple[str, Fraction | int], ...]
+    limit: Fraction | int
+
+
+@dataclass(frozen=True)
+class AtMostOne:
+    """At most one of these number fields is above zero (offer or request, not both)."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Different:
+    """These choice fields take different values (pay one currency, receive another)."""
+
+    names: tuple[str, ...]
+
+
+Constraint = Union[Budget, AtMostOne, Different]
+
+
+@dataclass(frozen=True)
+class Template:
+    """A family of legal actions: `kind` and `player` (None: a step the table takes, such as
+    settling a company), the rule that allows it, the values it fixes, and the fields left to
+    choose. `build` turns a full set of values (fixed ones and `player` included) into the
+    engine's action."""
+
+    kind: str
+    player: str | None
+    rule: str
+    build: Callable[[Values], Any] = field(repr=False, compare=False)
+    fields: tuple[Field, ...] = ()
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    constraints: tuple[Constraint, ...] = ()
+
+    def action(self, values: Values | None = None) -> Any:
+        """The action these field values choose (no check: the engine judges it)."""
+        return self.build({"player": self.player, **self.fixed, **(values or {})})
+
+
+def grouped(values: Values, prefix: str) -> dict[str, int]:
+    """`{"sell.IBE": 2, "sell.SAN": 0}` → `{"IBE": 2}`: the non-zero counts under `prefix`."""
+    start = prefix + "."
+    return {key[len(start):]: n for key, n in values.items() if key.startswith(start) and n}
+
+
+# --- the sampler -----------------------------------------------------------------------------
+
+
+def draw(template: Template, rng: random.Random) -> dict[str, Any]:
+    """Random values for the template's fields that meet its constraints (so, a legal action)."""
+    fields = {f.name: f for f in template.fields}
+    values: dict[str, Any] = {}
+    zero: set[str] = set()
+    for constraint in template.constraints:
+        if isinstance(constraint, AtMostOne):  # one member, chosen at random, may be non-zero
+            free = rng.choice(constraint.names)
+            zero.update(name for name in constraint.names if name != free)
+    for constraint in template.constraints:
+        if isinstance(constraint, Different):
+            taken: set[Any] = set()
+            for name in constraint.names:
+                values[name] = rng.choice([o for o in fields[name].options if o not in taken])
+                taken.add(values[name])
+    budget = next((c for c in template.constraints if isinstance(c, Budget)), None)
+    weights = dict(budget.weights) if budget else {}
+    free_fields = [f for f in template.fields if f.name not in values and f.name not in weights]
+    for f in free_fields:
+        values[f.name] = _value(f, rng, f.name in zero)
+    if budget is not None:
+        left = budget.limit
+        spenders = [name for name in weights if weights[name] <= 0]  # sales first: they add cash
+        buyers = [name for name in weights if weights[name] > 0]
+        rng.shuffle(buyers)
+        for name in spenders + buyers:
+            f, weight = fields[name], weights[name]
+            high = f.high if weight <= 0 else min(f.high, int(left // weight))
+            values[name] = 0 if name in zero else rng.randint(f.low, max(f.low, high))
+            left -= weight * values[name]
+    return values
+
+
+def _value(f: Field, rng: random.Random, zero: bool) -> Any:
+    if f.kind == "number":
+        return f.low if zero else rng.randint(f.low, f.high)
+    if f.kind == "choice":
+        return rng.choice(f.options)
+    return tuple(rng.sample(f.options, rng.randint(f.low, f.high)))
+
+
+def sample(templates: Sequence[Template], rng: random.Random) -> Any:
+    """A random legal action: a template chosen uniformly, then its fields drawn."""
+    template = rng.choice(templates)
+    return template.action(draw(template, rng))
+
+
+def apply_choosing(engine: Engine[Any, Any, Any], state: Any, action: Any, params: Any,
+                   choose: Callable[[tuple[Any, ...]], Any]) -> tuple[Any, Any, Events]:
+    """Apply `action`, breaking every tie the engine asks about (`ChoiceNeeded`) with `choose`:
+    the action as finally applied, the new state and its events."""
+    while True:
+        try:
+            state, events = engine.apply(state, action, params)
+            return action, state, events
+        except ChoiceNeeded as needed:
+            action = replace(action, **{needed.what: choose(needed.options)})
+
+
+def play(engine: Engine[Any, Any, Any], state: Any, params: Any, rng: random.Random,
+         max_actions: int = 100_000) -> Iterator[tuple[Any, Any, Events]]:
+    """Random legal play to the end of the game: each action (as applied), the state after it,
+    and its events. `max_actions` bounds a game that would not end (an engine bug)."""
+    for _ in range(max_actions):
+        if engine.to_move(state, params) is None:
+            return
+        action = sample(engine.legal_actions(state, params), rng)
+        action, state, events = apply_choosing(engine, state, action, params, rng.choice)
+        yield action, state, events
+    raise RuntimeError(f"no end after {max_actions} actions")
