@@ -131,3 +131,27 @@ def test_rounded_tokens_round_their_ring_as_layout_rounds_the_cut():
     marker = drawn("forex", "loan_markers").pieces[0].front
     ring = next(i for _, i in art.walk(marker.items) if isinstance(i, Rect) and i.style.fill is None)
     assert ring.radius == pytest.approx(ROUNDED_CUT * 16 - ring.x)  # concentric with the cut's corner
+
+
+@pytest.mark.parametrize("game", ["bolsa", "forex", "aktsioner"])
+def test_without_duplex_every_face_the_rules_need_is_printed(game):
+    """`--duplex none` drops backs that only decorate (card backs) but never a face that carries
+    rules: Bolsa's "+20" sides (BOLSA-1.3), For-Ex's second currency (FOREX-1.3). Every piece is
+    placed (the manifest's count), and every piece whose back differs from its front is placed
+    back to front on a fold-over sheet."""
+    from pnp.build import lay_out_game, with_print
+    from pnp.spec.faces import piece_count
+
+    spec = with_print(spec_of(), duplex="none")
+    folded = []
+    for item in lay_out_game(spec, game).laid:
+        if item.component.kind != "tokens":
+            continue
+        count = piece_count(spec.games[game], item.component)
+        placed = item.layout.placed
+        assert sum(p.side == "front" for p in placed) == count
+        differing = {i for i, piece in enumerate(item.output.pieces) if piece.back is not None and piece.back is not piece.front}
+        assert differing <= {p.piece for p in placed if p.side == "back"}
+        assert item.layout.duplex == ("fold" if differing else "none")
+        folded += [item.component.id] if differing else []
+    assert folded == {"bolsa": ["tokens"], "forex": ["pair_counters"], "aktsioner": []}[game]

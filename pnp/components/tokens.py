@@ -79,7 +79,8 @@ def tokens(context: Context, tokens: Tokens) -> Pieces:
             back = plain_back(piece.front.asset, shape)
         pieces.append(PieceArt(front, back))
     cut = CUTS[tokens.shape]
-    return Pieces(width, height, shape.bleed, tuple(pieces) * tokens.copies, cut=cut)  # type: ignore[arg-type]
+    two_sided = any(p.back is not None and p.back is not p.front for p in pieces)  # equal sides share a drawing
+    return Pieces(width, height, shape.bleed, tuple(pieces) * tokens.copies, cut=cut, two_sided=two_sided)  # type: ignore[arg-type]
 
 
 def plain_back(asset: Asset | None, shape: Shape) -> Drawing | None:

@@ -179,9 +179,13 @@ def _regions(content: Box, duplex: Duplex) -> Iterator[tuple[str, Box]]:
 
 def impose(pieces: Pieces, paper: str, margin: float, duplex: Duplex, info: Furniture,
            back_offset: tuple[float, float] = (0.0, 0.0)) -> Imposition:
-    """Every piece on sheets, fronts and backs in print order for `duplex`."""
+    """Every piece on sheets, fronts and backs in print order for `duplex`. Without duplex,
+    pieces whose backs carry rules (`two_sided`: a token's "+20" side) are folded over instead,
+    so no face the game needs is lost."""
     has_backs = any(p.back is not None for p in pieces.pieces)
     duplex = duplex if has_backs else "none"
+    if duplex == "none" and pieces.two_sided:
+        duplex = "fold"
     grid = plan(pieces.width, pieces.height, pieces.bleed, paper, margin, duplex, len(pieces.pieces))
     batches = [range(i, min(i + grid.per_page, len(pieces.pieces))) for i in range(0, len(pieces.pieces), grid.per_page)]
     pages: list[Page] = []

@@ -1,0 +1,29 @@
+"""Full-page pieces (aids, forms, mats) are cut on their drawing's edge: like a card's, their
+text and table rules keep `print.safe_mm` inside it, never on the cut line."""
+
+from __future__ import annotations
+
+import pytest
+from spec_text import drawn, spec_of
+from test_art import text_boxes
+
+from pnp.components import art
+from pnp.display import Line, apply
+
+FULL_PAGES = [("bolsa", "player_aid"), ("bolsa", "player_mats"), ("aktsioner", "penalty_aid"),
+              ("aktsioner", "mail_form"), ("forex", "player_aid")]  # fmt: skip
+
+
+@pytest.mark.parametrize("game, component", FULL_PAGES)
+def test_no_glyph_or_rule_within_the_safe_margin(game, component):
+    safe = spec_of().print.safe_mm
+    for drawing in set(drawn(game, component).drawings):
+        inside = lambda x, y: safe - 1e-6 <= x <= drawing.width - safe + 1e-6 and safe - 1e-6 <= y <= drawing.height - safe + 1e-6  # noqa: E731
+        boxes = text_boxes(drawing.items)
+        assert boxes, "a full page with no text"
+        for text, (x0, y0, x1, y1) in boxes:
+            assert inside(x0, y0) and inside(x1, y1), f"{text.text!r} at {x0:.1f},{y0:.1f}–{x1:.1f},{y1:.1f}"
+        for matrix, item in art.walk(drawing.items):
+            if isinstance(item, Line):
+                for point in ((item.x1, item.y1), (item.x2, item.y2)):
+                    assert inside(*apply(matrix, point)), f"a rule reaches {apply(matrix, point)}"
