@@ -188,6 +188,9 @@ def test_duplex_fold_from_the_command_line_puts_backs_beside_fronts(fake, tmp_pa
         assert any(line.get("dash") and line["dash"][0] for line in page.lines)
     first = pdfplumber.open(out / "aktsioner" / "aktsioner-all.pdf").pages[0].extract_text()
     assert "fold" in first and "flip on the long edge" not in first
+    steps = [int(n) for n in re.findall(r"^(\d) [A-Z][a-z]+[^|]*?\.", first, re.M)]
+    assert steps == list(range(1, len(steps) + 1)) and len(steps) >= 4  # numbered without gaps
+    assert "mat" not in first.split("What to print")[1].split("\n")[0]  # Aktsioner has no mats
 
 
 def test_back_offset_and_ink_from_the_command_line(monkeypatch, tmp_path):

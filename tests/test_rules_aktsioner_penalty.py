@@ -31,7 +31,7 @@ def game():
 
 def test_penalty_table_equals_the_seed_table(game):
     table = tables(params(game))["penalty"]
-    assert table.header == ("decrease \\ old", "10", "20", "30", "40", "50", "60")
+    assert table.header == ("снижение \\ цена · decrease \\ old", "10", "20", "30", "40", "50", "60")
     expected = [tuple([label.strip(), *cells.split()]) for label, cells in (line.split("|") for line in SEED_TABLE.strip().splitlines())]
     assert [tuple(row) for row in table.rows] == expected
 

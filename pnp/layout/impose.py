@@ -142,8 +142,9 @@ class Imposition:
 def plan(width: float, height: float, bleed: float, paper: str, margin: float,
          duplex: Duplex = "none", pieces: int | None = None) -> Grid:
     """The grid for `pieces` pieces (default: a full sheet's worth): fewest sheets first, then
-    the most bleed on every cut, then furniture above and below (it reads better than at the
-    sides), then the most pieces a sheet. Portrait or landscape, furniture
+    furniture above and below (every sheet of a kit then reads the same way; at the sides only
+    when that saves paper, as for poker cards on Letter), then the most bleed on every cut, then
+    the most pieces a sheet. Portrait or landscape, furniture
     above and below or at the sides; for `fold`, the fronts' half of the sheet. Duplex sheets
     stay portrait unless landscape saves paper: printer drivers turn landscape pages before
     flipping them, and a portrait sheet is the one case every driver agrees on."""
@@ -157,7 +158,7 @@ def plan(width: float, height: float, bleed: float, paper: str, margin: float,
                         grid = Grid(f, columns, rows, fold)
                         sheets = math.ceil((pieces or FULL) / grid.per_page)
                         turned = landscape and duplex in ("long", "short")
-                        candidates.append((sheets, turned, -round(grid.bleed, 6), sideways, -grid.per_page,
+                        candidates.append((sheets, sideways, turned, -round(grid.bleed, 6), -grid.per_page,
                                            landscape, len(candidates), grid))
     if not candidates:
         where = "half a sheet of " if duplex == "fold" else ""

@@ -65,14 +65,15 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
               "sheets with different stamps, they come from different versions of the rules.", BODY_PT)
     flow.space()
     w, h = PAPERS[paper]
-    flow.text("**1 Print at 100 %.** " f"Paper: **{paper.upper()}** ({w:g} × {h:g} mm). In the print dialog "
+    steps = iter(range(1, 10))  # the steps this game needs, numbered without gaps
+    flow.text(f"**{next(steps)} Print at 100 %.** " f"Paper: **{paper.upper()}** ({w:g} × {h:g} mm). In the print dialog "
               "choose **actual size** / **100 %**, never “fit to page” or “shrink”. Then check: the "
               "long black bar in the footer of every sheet must measure exactly **100 mm** and the short "
               "one **1 inch** (25.4 mm). If they do not, switch scaling off and print again; cards "
               "and boards are drawn to size.", BODY_PT)
     flow.space()
-    flow.text("**2 What to print.** Print each range once: the copies the game needs (one mat per "
-              "player, every card of a deck) are already in the file.", BODY_PT)
+    flow.text(f"**{next(steps)} What to print.** Print each range once: every copy the game needs is "
+              "already in the file.", BODY_PT)
     flow.table(("Pages", "Component", "Contents", "Sheets", "How", "On"),
                [(j.page_range, j.name, j.contents, str(j.sheets), j.sides, j.stock) for j in jobs],
                (0.09, 0.29, 0.16, 0.07, 0.26, 0.13))
@@ -88,7 +89,7 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
         edge = "long" if "long" in duplex[0].sides else "short"
         dx, dy = back_offset
         offset = f" (backs are shifted by {dx:g}, {dy:g} mm as set by --back-offset or print.back_offset_mm)" if (dx, dy) != (0, 0) else ""
-        flow.text(f"**3 Backs.** {names}: every front page is followed by its backs. Print those pages "
+        flow.text(f"**{next(steps)} Backs.** {names}: every front page is followed by its backs. Print those pages "
                   f"double-sided and **flip on the {edge} edge**{offset}; each back then lands behind "
                   "its front. No duplex printer: print the odd pages, put the stack back in the tray "
                   "and print the even pages. First print pages 1–2 the same way: the duplex check at "
@@ -97,21 +98,21 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
                   BODY_PT)
         flow.space()
     if any("fold" in j.sides for j in jobs):
-        flow.text("**Folding.** Fronts and backs are side by side: fold each sheet on its dashed "
+        flow.text(f"**{next(steps)} Fold.** Fronts and backs are side by side: fold each sheet on its dashed "
                   "line, printed side out, glue the halves together, then cut through both.", BODY_PT)
         flow.space()
-    flow.text("**4 Cut.** Cut along the short crop marks in the margins: each continues a cut line "
+    flow.text(f"**{next(steps)} Cut.** Cut along the short crop marks in the margins: each continues a cut line "
               "across the sheet. Cards that touch share one cut; where there is a gap, cut on both "
               "sides of it. Round and rounded tokens: cut along their thin outline. A sharp knife "
               "and a steel ruler beat scissors.", BODY_PT)
     for job in (j for j in jobs if j.finish):
-        flow.text(f"**Booklet.** {job.name}: {job.finish}.", BODY_PT)
         flow.space()
+        flow.text(f"**{next(steps)} Booklet.** {job.name}: {job.finish}.", BODY_PT)
     tiled = [j for j in jobs if j.assembly]
     if tiled:
         flow.space()
         boards = "; ".join(f"{j.name}: pages {j.page_range}, {j.assembly}" for j in tiled)
-        flow.text(f"**5 Assemble.** {boards}. Each sheet's header has a small map with its place "
+        flow.text(f"**{next(steps)} Assemble.** {boards}. Each sheet's header has a small map with its place "
                   "filled in, and names its row and column. Cut every sheet along its crop marks. "
                   "Lay the sheets out as the maps show; a hatched “glue here” strip goes under the "
                   "sheet to its left or above it, which repeats that strip's art: line up the "

@@ -92,7 +92,7 @@ def penalty_table(params: Params) -> Table:
         (str(decrease), *(_cell(penalty_per_share(old, decrease, params)) for old in olds)) for decrease in decreases
     )
     return Table(
-        header=("decrease \\ old", *(str(old) for old in olds)),
+        header=("снижение \\ цена · decrease \\ old", *(str(old) for old in olds)),
         rows=rows,
         caption=f"штраф = снижение + {bottom} − цена · penalty = decrease + {bottom} − old; "
         f"{bottom} ÷ 2 → {_cell(bottom - Fraction(bottom, 2))}",
