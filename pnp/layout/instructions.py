@@ -72,8 +72,8 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
               "one **1 inch** (25.4 mm). If they do not, switch scaling off and print again; cards "
               "and boards are drawn to size.", BODY_PT)
     flow.space()
-    flow.text(f"**{next(steps)} What to print.** Print each range once: every copy the game needs is "
-              "already in the file.", BODY_PT)
+    flow.text(f"**{next(steps)} What to print.** Print each range once: the copies the game "
+              "needs are already in the file.", BODY_PT)
     flow.table(("Pages", "Component", "Contents", "Sheets", "How", "On"),
                [(j.page_range, j.name, j.contents, str(j.sheets), j.sides, j.stock) for j in jobs],
                (0.09, 0.29, 0.16, 0.07, 0.26, 0.13))
