@@ -351,8 +351,8 @@ def _job(item: Laid, first: int) -> Job:
         duplex = "none"
         if layout.tiled:
             t = next(t for t in layout.tiles if t.rows * t.columns > 1)
-            contents += f" on {layout.sheets} sheets"
-            assembly = f"{t.rows} row{'s' if t.rows > 1 else ''} × {t.columns} column{'s' if t.columns > 1 else ''} of sheets"
+            contents += f" in {t.rows * t.columns} parts"
+            assembly = f"{t.rows} row{'s' if t.rows > 1 else ''} × {t.columns} column{'s' if t.columns > 1 else ''} of parts"
     else:
         duplex = layout.duplex
     return Job(_name(component), (first, first + len(layout.pages) - 1), layout.sheets, contents,

@@ -112,6 +112,7 @@ class Drawing:
     height: float
     items: tuple[Item, ...]
     bleed: float = 0.0
+    seams_x: tuple[float, ...] = ()  # where a tiled board may be split (between cells), never through a number
 
 
 @dataclass(frozen=True)

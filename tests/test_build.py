@@ -338,5 +338,5 @@ def test_the_real_cards_are_cut_to_size_and_marked_only_outside_them(real):
 def test_the_real_board_is_tiled_with_an_assembly_note(real):
     first = pdfplumber.open(real / "bolsa" / "bolsa-all.pdf").pages[0].extract_text()
     row = next(line for line in first.splitlines() if "Tablero de cotización" in line)
-    if "sheets" in row:  # tiled: the instructions explain the assembly
+    if "parts" in row:  # tiled: the instructions explain the assembly
         assert "Assemble" in first and "glue here" in first

@@ -1,5 +1,5 @@
 """Tiling, measured from the PDF: small panels centred on one page, large ones split into
-overlapping windows that cover the whole drawing, with glue strips, cross-hairs and a map."""
+overlapping windows that cover the whole drawing, with glue strips, hidden alignment marks and a map."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import io
 import pdfplumber
 import pytest
 
-from pnp.components import Panels
+from pnp.components import Panels, art
 from pnp.display import Drawing, Line, Rect, Style
-from pnp.layout.sheet import MARK_ZONE_MM, Furniture, frame
-from pnp.layout.tile import OVERLAP_MM, tile
+from pnp.layout.sheet import MARK_ZONE_MM, Box, Furniture, frame
+from pnp.layout.tile import JOIN, OVERLAP_MM, tile
 from pnp.render.pdf import pdf_bytes
 
 PT = 25.4 / 72
@@ -86,30 +86,55 @@ def test_the_art_on_each_tile_is_the_right_part_at_full_size():
 
 
 @pytest.mark.parametrize("size", [(420, 250), (450, 330)])
-def test_tiles_carry_glue_strips_cross_hairs_at_shared_points_and_their_place(size):
+def test_tiles_carry_glue_strips_alignment_marks_hidden_on_the_finished_board_and_their_place(size):
     tiling = tile(Panels((board(*size),)), "a4", 5, INFO)
     pages = pages_of(tiling)
-    crosses: dict[tuple[int, int], set[tuple[float, float]]] = {}
-    for t, page in zip(tiling.tiles, pages):
+    ticks: dict[tuple[int, int], dict[str, set[float]]] = {}
+    for t, page, laid in zip(tiling.tiles, pages, tiling.pages):
         text = page.extract_text()
         n = (t.row - 1) * t.columns + t.column
         assert f"page {n} of {t.rows * t.columns}, row {t.row}, column {t.column}" in text
         turned = "".join(c["text"] for c in sorted((c for c in page.chars if not c["upright"]), key=lambda c: -c["top"]))
         assert ("glue here" in text + turned) == (t.row > 1 or t.column > 1)
-        circles = [c for c in page.curves if abs((c["x1"] - c["x0"]) * PT - 3) < 0.01]
+        # the part of this tile the finished board shows: the window less its glue strips
+        shown = Box(t.at.x + (OVERLAP_MM if t.column > 1 else 0), t.at.y + (OVERLAP_MM if t.row > 1 else 0),
+                    t.at.w - (OVERLAP_MM if t.column > 1 else 0), t.at.h - (OVERLAP_MM if t.row > 1 else 0))
         dx, dy = t.at.x - t.window.x, t.at.y - t.window.y
-        crosses[(t.row, t.column)] = {(round((c["x0"] + c["x1"]) / 2 * PT - dx, 2),
-                                       round((c["top"] + c["bottom"]) / 2 * PT - dy, 2)) for c in circles}
+        found = ticks.setdefault((t.row, t.column), {"x": set(), "y": set()})
+        marks = [l for _, l in art.walk(laid.items) if isinstance(l, Line) and l.style == JOIN]
+        assert marks
+        for m in marks:
+            box = Box(min(m.x1, m.x2), min(m.y1, m.y2), abs(m.x2 - m.x1), abs(m.y2 - m.y1))
+            assert not shown.overlaps(box), "an alignment mark shows on the finished board"
+            if m.y1 == m.y2 and m.x2 - m.x1 < OVERLAP_MM:  # a level tick: its height on the board
+                found["y"].add(round(m.y1 - dy, 3))
+            if m.x1 == m.x2 and m.y2 - m.y1 < OVERLAP_MM:
+                found["x"].add(round(m.x1 - dx, 3))
         # the assembly map in the header: one cell per tile, this one filled
         cells = [r for r in page.rects if r["top"] * PT < 10 and abs((r["bottom"] - r["top"]) * PT - 3.7 / t.rows) < 0.01]
         assert len(cells) == t.rows * t.columns
         assert sum(1 for r in cells if r["non_stroking_color"] != (1, 1, 1)) == 1
-    # the same cross-hairs, in board coordinates, on both sides of every overlap
-    for (row, column), points in crosses.items():
-        for neighbour in ((row, column + 1), (row + 1, column)):
-            if neighbour in crosses:
-                shared = points & crosses[neighbour]
-                assert len(shared) >= 2
+    # the ticks of neighbours meet: the same heights across a vertical join, the same x across a level one
+    for (row, column), marks in ticks.items():
+        if (row, column + 1) in ticks:
+            assert len(marks["y"] & ticks[(row, column + 1)]["y"]) == 2
+        if (row + 1, column) in ticks:
+            assert len(marks["x"] & ticks[(row + 1, column)]["x"]) == 2
+
+
+def test_seams_fall_where_the_drawing_allows_them():
+    cells = tuple(20.0 + 16 * k for k in range(26))  # cell edges of a 16 mm track
+    drawing = Drawing(440, 100, board(440, 100).items, seams_x=cells)
+    tiling = tile(Panels((drawing,)), "a4", 5, INFO)
+    seams = [t.window.right for t in tiling.tiles if t.column < t.columns]
+    assert seams and all(any(abs(s - c) < 1e-6 for c in cells) for s in seams)
+
+
+def test_the_parts_of_a_low_board_share_one_sheet():
+    tiling = tile(Panels((board(360, 90),)), "a4", 5, INFO)
+    assert tiling.tiled and len(tiling.pages) == 1 and len(tiling.tiles) == 2
+    first, second = (t.at for t in tiling.tiles)
+    assert second.y >= first.bottom + 5 and frame("a4", 5).content.inset(MARK_ZONE_MM).contains(second)
 
 
 def test_several_panels_each_get_their_sheets_in_order():

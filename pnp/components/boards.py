@@ -58,7 +58,9 @@ def board(context: Context, board: Board) -> Panels:
     body = column([title, *sections], gap=GAP)
     w, h = body.width + 2 * MARGIN, body.height + 2 * MARGIN
     frame = Rect(0.4, 0.4, w - 0.8, h - 0.8, Style(stroke=INK, width=0.6), radius=3.0)
-    drawing = Drawing(w, h, (frame, moved(body, MARGIN, MARGIN)))
+    cells = max((len(context.game.tracks[s.track].cells) for s in board.sections if s.track), default=0)
+    seams = tuple(MARGIN + header_w + k * board.cell_mm for k in range(cells + 1))  # cell edges: seams miss the numbers
+    drawing = Drawing(w, h, (frame, moved(body, MARGIN, MARGIN)), seams_x=seams)
     return Panels((drawing,) * board.copies)
 
 

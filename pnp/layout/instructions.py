@@ -113,10 +113,11 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
         flow.space()
         boards = "; ".join(f"{j.name}: pages {j.page_range}, {j.assembly}" for j in tiled)
         flow.text(f"**{next(steps)} Assemble.** {boards}. Each sheet's header has a small map with its place "
-                  "filled in, and names its row and column. Cut every sheet along its crop marks. "
-                  "Lay the sheets out as the maps show; a hatched “glue here” strip goes under the "
-                  "sheet to its left or above it, which repeats that strip's art: line up the "
-                  "cross-hairs and the art, glue, and mount the board on card.", BODY_PT)
+                  "filled in, and names its row and column. Cut every part along its crop marks. "
+                  "Lay the parts out as the maps show; a hatched “glue here” strip goes under the "
+                  "part to its left or above it, which repeats that strip's art: lay that part's cut "
+                  "edge on the line at the strip's edge, its ticks against the strip's ticks, glue, "
+                  "and mount the board on card.", BODY_PT)
     bottom = box.bottom - (calibration.HEIGHT_MM + GAP if duplex else 0.0)
     if flow.y > bottom:
         raise BuildError(f"the print instructions of {info.title} do not fit on one page")

@@ -2,11 +2,15 @@
 
 A panel that fits the content box of a sheet (portrait, or landscape if only that fits) is
 centred on it; consecutive small panels of one size (account cards) share a sheet, each with
-its crop marks. A larger one is cut into a grid of equal windows that overlap by `overlap` mm:
-each window's left and top overlap strips are hatched "glue here" and slide under the
-neighbour, whose art covers them; cross-hairs printed at the same board coordinates on both
-copies of an overlap line the sheets up, and a small map in the header shows where each sheet
-goes. Boards are drawn at full size and never scaled: cells keep their millimetres.
+its crop marks. A larger one is cut into a grid of windows that overlap by `overlap` mm: each
+window's left and top overlap strips are hatched "glue here" and slide under the neighbour,
+whose art covers them. Where the drawing names places a seam may fall (`Drawing.seams_x`, the
+edges between board cells), the visible seams are put there, never through a number. Alignment
+marks go only where the finished board hides them: on the glue strip (the line the
+neighbour's edge goes on, and ticks) and, matching those ticks, in the margin cut off the sheet
+on top. A small map in the header shows where each part goes; when all parts of a board fit one
+sheet together (a long, low price board), they share it. Boards are drawn at full size and
+never scaled: cells keep their millimetres.
 """
 
 from __future__ import annotations
@@ -14,9 +18,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from pnp.display import Circle, Drawing, Group, Item, Line, Page, Panels, Rect, Style, rotate, translate
+from pnp.display import Drawing, Group, Item, Line, Page, Panels, Rect, Style, rotate, translate
 from pnp.layout.sheet import (
     BAND_MM,
+    MARK_GAP_MM as MARK_GAP,
     MARK_ZONE_MM,
     Badge,
     Box,
@@ -31,7 +36,7 @@ from pnp.layout.text import fit_text
 OVERLAP_MM = 10.0
 PACK_GAP_MM = 6.0  # between small panels sharing a sheet: two cuts, and room for their marks
 HATCH = Style(stroke="#8c8c8c", width=0.2, opacity=0.8)
-CROSS = Style(stroke="#000000", width=0.15)
+JOIN = Style(stroke="#000000", width=0.2)
 GLUE_LABEL = "glue here"
 
 
@@ -71,32 +76,78 @@ class _Split:
     columns: int
     window_w: float
     window_h: float
+    column_x: tuple[float, ...] = ()  # each column's window: left edge and width in the drawing,
+    column_w: tuple[float, ...] = ()  # when seams follow the drawing's `seams_x` (else equal widths)
+
+    def window(self, row: int, column: int, overlap: float) -> Box:
+        """The part of the drawing shown by the window at 0-based (row, column)."""
+        y = row * (self.window_h - overlap)
+        if self.column_x:
+            return Box(self.column_x[column], y, self.column_w[column], self.window_h)
+        return Box(column * (self.window_w - overlap), y, self.window_w, self.window_h)
 
 
 def tile(panels: Panels, paper: str, margin: float, info: Furniture, overlap: float = OVERLAP_MM) -> Tiling:
-    """Every panel on its sheet(s), in order; small panels of one size share a sheet."""
+    """Every panel on its sheet(s), in order; small panels of one size share a sheet, and so
+    do the parts of a board that fit one sheet together."""
     sheets = _sheets(panels.drawings, paper, margin, overlap)
-    total = sum(split.rows * split.columns for split, _ in sheets)
+    plans = [(split, indexes, _together(panels.drawings[indexes[0]], split, paper, margin, overlap))
+             for split, indexes in sheets]
+    total = sum(1 if len(indexes) > 1 or together else split.rows * split.columns for split, indexes, together in plans)
     many = len(panels.drawings) > 1
     pages: list[Page] = []
     tiles: list[Tile] = []
-    for split, indexes in sheets:
+    for split, indexes, together in plans:
         if len(indexes) > 1:
             placed = _packed(indexes, panels.drawings[indexes[0]], split.frame, len(pages))
             pages.append(_sheet_of(panels.drawings, placed, split.frame, info, f"sheet {len(pages) + 1} of {total}"))
             tiles += placed
             continue
         (index,), drawing = indexes, panels.drawings[indexes[0]]
+        records = []
         for n in range(split.rows * split.columns):
             row, column = divmod(n, split.columns)
-            window = Box(column * (split.window_w - overlap), row * (split.window_h - overlap), split.window_w, split.window_h)
-            content = split.frame.content
-            at = Box(content.x + (content.w - window.w) / 2, content.y + (content.h - window.h) / 2, window.w, window.h)
-            record = Tile(index, len(pages), row + 1, column + 1, split.rows, split.columns, window, at)
-            where = _where(record, len(pages) + 1, total, many)
-            pages.append(_page(drawing, record, split.frame, info, where, overlap))
-            tiles.append(record)
+            window = split.window(row, column, overlap)
+            if together:
+                f, (x, y) = together[0], together[1][n]
+                at = Box(x, y, window.w, window.h)
+            else:
+                f, content = split.frame, split.frame.content
+                at = Box(content.x + (content.w - window.w) / 2, content.y + (content.h - window.h) / 2, window.w, window.h)
+            records.append(Tile(index, len(pages) if together else len(pages) + n, row + 1, column + 1,
+                                split.rows, split.columns, window, at))
+        if together:
+            where = f"sheet {len(pages) + 1} of {total} · {len(records)} parts: cut them apart, then join"
+            pages.append(_parts_page(drawing, records, together[0], info, where, overlap))
+        else:
+            for record in records:
+                where = _where(record, len(pages) + 1, total, many)
+                pages.append(_page(drawing, record, split.frame, info, where, overlap))
+        tiles += records
     return Tiling(tuple(pages), tuple(tiles))
+
+
+def _together(drawing: Drawing, split: _Split, paper: str, margin: float,
+              overlap: float) -> tuple[Frame, list[tuple[float, float]]] | None:
+    """Where the parts of a split panel go when they all fit one sheet, stacked in reading
+    order with cutting room between them (portrait first); None when they do not."""
+    count = split.rows * split.columns
+    if count == 1:
+        return None
+    windows = [split.window(*divmod(n, split.columns), overlap) for n in range(count)]
+    width = max(w.w for w in windows)
+    height = sum(w.h for w in windows) + (count - 1) * PACK_GAP_MM
+    for landscape in (False, True):
+        f = frame(paper, margin, landscape=landscape)
+        room = f.content.inset(MARK_ZONE_MM)
+        if width <= room.w + 1e-6 and height <= room.h + 1e-6:
+            y = f.content.y + (f.content.h - height) / 2
+            spots = []
+            for w in windows:
+                spots.append((f.content.x + (f.content.w - w.w) / 2, y))
+                y += w.h + PACK_GAP_MM
+            return f, spots
+    return None
 
 
 def _sheets(drawings: tuple[Drawing, ...], paper: str, margin: float, overlap: float) -> list[tuple[_Split, tuple[int, ...]]]:
@@ -169,12 +220,33 @@ def _split(drawing: Drawing, paper: str, margin: float, overlap: float) -> _Spli
     for f in frames:
         room = f.content.inset(MARK_ZONE_MM)
         columns, rows = _count(drawing.width, room.w, overlap), _count(drawing.height, room.h, overlap)
+        window_w = (drawing.width + (columns - 1) * overlap) / columns
+        column_x, column_w = _seamed(drawing, columns, room.w, overlap)
         options.append((rows * columns, f.landscape, _Split(
-            f, rows, columns,
-            (drawing.width + (columns - 1) * overlap) / columns,
-            (drawing.height + (rows - 1) * overlap) / rows,
+            f, rows, columns, max(column_w, default=window_w), (drawing.height + (rows - 1) * overlap) / rows,
+            column_x, column_w,
         )))
     return min(options, key=lambda option: option[:2])[2]
+
+
+def _seamed(drawing: Drawing, columns: int, room: float, overlap: float) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Column windows whose visible seams (each window's right edge) fall on the drawing's
+    `seams_x`, each seam the allowed one nearest an even split; () when there are no seams to
+    follow or they cannot keep every window within `room`."""
+    if columns < 2 or not drawing.seams_x:
+        return (), ()
+    starts, ends = [0.0], []
+    for k in range(1, columns):
+        target = k * drawing.width / columns
+        fits = [x for x in drawing.seams_x if starts[-1] + overlap < x <= starts[-1] + room + 1e-6]
+        if not fits:
+            return (), ()
+        seam = min(fits, key=lambda x: abs(x - target))
+        ends.append(seam)
+        starts.append(seam - overlap)
+    ends.append(drawing.width)
+    widths = tuple(end - start for start, end in zip(starts, ends))
+    return (tuple(starts), widths) if max(widths) <= room + 1e-6 else ((), ())
 
 
 def _count(length: float, room: float, overlap: float) -> int:
@@ -199,11 +271,21 @@ def _page(drawing: Drawing, t: Tile, f: Frame, info: Furniture, where: str, over
         items.append(_glue(Box(at.x, at.y, overlap, at.h), upright=True))
     if t.row > 1:
         items.append(_glue(Box(at.x, at.y, at.w, overlap), upright=False))
-    items += _crosses(t, overlap)
+    items += _joins(t, overlap)
     if f.content.inset(MARK_ZONE_MM).contains(at) or t.rows * t.columns > 1:
         items += crop_marks([at], [at])
     badge = _map(t) if t.rows * t.columns > 1 else None
     items.append(furniture(f, info, where, badge))
+    return Page(f.width, f.height, tuple(items), f"{info.component}, {where}")
+
+
+def _parts_page(drawing: Drawing, tiles: list[Tile], f: Frame, info: Furniture, where: str, overlap: float) -> Page:
+    """All parts of one board on one sheet, each with its glue strips, marks and crop marks."""
+    items: list[Item] = []
+    for t in tiles:
+        part = _page(drawing, t, f, info, where, overlap)
+        items += part.items[:-1]  # everything but that page's furniture
+    items.append(furniture(f, info, where, None))
     return Page(f.width, f.height, tuple(items), f"{info.component}, {where}")
 
 
@@ -232,25 +314,31 @@ def _label(box: tuple[float, float, float, float]) -> Group:
     return Group((Rect(x, y, w, h, Style(fill="#ffffff", opacity=0.85)), text))
 
 
-def _crosses(t: Tile, overlap: float) -> list[Item]:
-    """Cross-hairs on every overlap this tile shares, at the same board coordinates on both
-    tiles, so the sheets can be lined up against each other."""
-    w, at = t.window, t.at
-    to_page = (at.x - w.x, at.y - w.y)
-    centres: list[tuple[float, float]] = []
-    for edge_x in ([w.x + overlap / 2] if t.column > 1 else []) + ([w.right - overlap / 2] if t.column < t.columns else []):
-        centres += [(edge_x, w.y + w.h * 0.25), (edge_x, w.y + w.h * 0.75)]
-    for edge_y in ([w.y + overlap / 2] if t.row > 1 else []) + ([w.bottom - overlap / 2] if t.row < t.rows else []):
-        centres += [(w.x + w.w * 0.25, edge_y), (w.x + w.w * 0.75, edge_y)]
+def _joins(t: Tile, overlap: float) -> list[Item]:
+    """Alignment marks only where the finished board hides them. On a glue strip (left or top
+    edge): a line where the neighbour's cut edge goes, and two ticks across the strip. Where
+    this tile lays over its neighbour's strip (right or bottom edge): the same two ticks, in the
+    margin beyond the cut. Tiles of a row share their height, of a column their width, so the
+    ticks meet."""
+    at = t.at
     items: list[Item] = []
-    for x, y in centres:
-        px, py = x + to_page[0], y + to_page[1]
-        items += [
-            Circle(px, py, 1.5, CROSS),
-            Line(px - 2.5, py, px + 2.5, py, CROSS),
-            Line(px, py - 2.5, px, py + 2.5, CROSS),
-        ]
+    if t.column > 1:
+        x = at.x + overlap - 0.3
+        items.append(Line(x, at.y, x, at.bottom, JOIN))
+        items += [Line(at.x + 1.0, y, x, y, JOIN) for y in _ticks(at.y, at.h)]
+    if t.row > 1:
+        y = at.y + overlap - 0.3
+        items.append(Line(at.x, y, at.right, y, JOIN))
+        items += [Line(x, at.y + 1.0, x, y, JOIN) for x in _ticks(at.x, at.w)]
+    if t.column < t.columns:
+        items += [Line(at.right + MARK_GAP, y, at.right + MARK_ZONE_MM, y, JOIN) for y in _ticks(at.y, at.h)]
+    if t.row < t.rows:
+        items += [Line(x, at.bottom + MARK_GAP, x, at.bottom + MARK_ZONE_MM, JOIN) for x in _ticks(at.x, at.w)]
     return items
+
+
+def _ticks(start: float, length: float) -> tuple[float, float]:
+    return (start + 0.25 * length, start + 0.75 * length)
 
 
 def _map(t: Tile) -> Badge:
