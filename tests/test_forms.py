@@ -38,44 +38,61 @@ def columns(drawing):
                   key=lambda r: r.x)
 
 
+def pages_for(players: int):
+    """The mail form's pages for one player count."""
+    return panels("aktsioner", "mail_form", edit("players: [2, 3, 4]", f"players: [{players}]")).drawings
+
+
 def test_mail_form_has_one_variant_per_player_count_with_2_4_and_5_per_player_columns():
     form = SPEC.games["aktsioner"].component("mail_form")
-    drawings = panels("aktsioner", "mail_form").drawings
-    assert form.players == (2, 3, 4) and len(drawings) == 3
-    for players, drawing in zip(form.players, drawings):
-        assert len(columns(drawing)) == 2 + 4 + players * 5
-        words = [t.text for t in texts(drawing)]
-        assert [f"Игрок {n}" in " ".join(words) for n in range(1, 6)] == [n <= players for n in range(1, 6)]
+    assert form.players == (2, 3, 4)
+    assert len(panels("aktsioner", "mail_form").drawings) == sum(len(pages_for(n)) for n in form.players)
+    for players in form.players:
+        for drawing in pages_for(players):
+            assert len(columns(drawing)) == 2 + 4 + players * 5
+            words = [t.text for t in texts(drawing)]
+            assert [f"Игрок {n}" in " ".join(words) for n in range(1, 6)] == [n <= players for n in range(1, 6)]
 
 
 def test_mail_form_turns_landscape_only_when_its_columns_need_it():
-    two, three, four = panels("aktsioner", "mail_form").drawings
+    (two,), four = pages_for(2), pages_for(4)
     assert two.width < two.height
-    assert four.width > four.height
-    for drawing in (two, three, four):
+    assert all(page.width > page.height for page in four)
+    for drawing in (two, *pages_for(3), *four):
         page = content_size("a4", SPEC.print.margin_mm, landscape=drawing.width > drawing.height)
         assert (drawing.width, drawing.height) == pytest.approx(page)
         assert all(c.w >= 9.0 for c in columns(drawing))
 
 
-def test_rows_are_row_mm_apart_and_fill_the_page():
-    form = SPEC.games["aktsioner"].component("mail_form")
-    for drawing in panels("aktsioner", "mail_form").drawings:
-        frame = table_frame(drawing)
-        lines = row_lines(drawing)
-        body = [y for y in lines if y > lines[0] + 1e-6] + [round(frame.y + frame.h, 6)]
-        gaps = {round(b - a, 6) for a, b in zip(body, body[1:])}
-        assert gaps == {form.row_mm} and form.row_mm >= 7
-        assert drawing.height - (frame.y + frame.h) < form.row_mm  # no room left for another row
+def body_rows(drawing) -> list[float]:
+    """The heights of the rows of the table's body, top to bottom."""
+    frame = table_frame(drawing)
+    lines = row_lines(drawing)
+    body = [y for y in lines if y > lines[0] + 1e-6] + [round(frame.y + frame.h, 6)]
+    return [round(b - a, 6) for a, b in zip(body, body[1:])]
+
+
+@pytest.mark.parametrize("players, formula", [(2, "3+5"), (3, "3+5"), (4, "3+5"), (4, "4+6")])
+def test_the_mail_form_has_a_row_for_every_move_of_a_whole_game(players, formula):
+    """One row per card dealt (each card is one move, AKT-3.2) plus the starting position —
+    counted from the deal formula, so a longer deal gets more rows — at least 7 mm each."""
+    big, small = map(int, formula.split("+"))
+    text = edit("players: [2, 3, 4]", f"players: [{players}]", edit("formula: 3+5", f"formula: {formula}"))
+    pages = panels("aktsioner", "mail_form", text).drawings
+    rows = [body_rows(page) for page in pages]
+    assert sum(len(r) + 1 for r in rows) >= players * (big + small) + 1
+    assert min(min(r) for r in rows) >= 7.0
+    for page, heights in zip(pages, rows):
+        assert len(set(heights)) == 1  # one row height on a page
+        frame = table_frame(page)
+        assert page.height - (frame.y + frame.h) < heights[0] + SPEC.print.safe_mm  # no room left for another row
 
 
 def test_a_fixed_number_of_rows_and_a_taller_row_are_honoured():
-    text = edit("        players: [2, 3, 4]\n", "        players: [2, 3, 4]\n        rows: 10\n        row_mm: 12\n")
+    text = edit("        rows: moves ", "        row_mm: 12\n        rows: 10 ")
     drawing = panels("aktsioner", "mail_form", text).drawings[0]
-    lines = row_lines(drawing)
-    frame = table_frame(drawing)
-    body = [y for y in lines if y > lines[0] + 1e-6] + [round(frame.y + frame.h, 6)]
-    assert len(body) == 10 and {round(b - a, 6) for a, b in zip(body, body[1:])} == {12}
+    heights = body_rows(drawing)
+    assert len(heights) + 1 == 10 and set(heights) == {12}
 
 
 def test_column_titles_are_russian_with_english_subtitles_and_asset_badges():
@@ -103,7 +120,8 @@ def test_a_fifth_colour_adds_a_column_everywhere_with_no_code_change():
     text = edit("      - {id: green,", '      - {id: black,  name: Чёрные, name_en: Black, color: "#333333", symbol: star, initial: Ч}\n'
                                       "      - {id: green,")
     assert len(columns(panels("aktsioner", "account_cards", text).drawings[0])) == 6
-    two, _, four = panels("aktsioner", "mail_form", text).drawings
+    pages = panels("aktsioner", "mail_form", text).drawings
+    two, four = pages[0], pages[-1]
     assert len(columns(two)) == 2 + 5 + 2 * 6 and len(columns(four)) == 2 + 5 + 4 * 6
     landscape = content_size("a4", SPEC.print.margin_mm, landscape=True)
     assert four.width > landscape[0] and four.height == pytest.approx(landscape[1])  # wider than a page: tiled

@@ -10,6 +10,7 @@ page turns to landscape.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -27,6 +28,7 @@ GROUP_ROW = 7.0  # mm: the header row over grouped columns
 HEADER_ROW = 12.0  # mm: the column titles
 FRAME = 4.0  # mm of margin inside a form with its own size (a card to cut out)
 COLUMN_TINT = 0.12
+MIN_ROW = 7.0  # mm: VISUAL.md's least row height for handwriting
 
 
 @dataclass(frozen=True)
@@ -62,14 +64,47 @@ def bands(game: Game, columns: tuple[FormColumn, ...], players: int | None, what
 
 
 def form(context: Context, form: Form) -> Panels:
-    """One drawing per player count (or one), repeated `copies` times."""
-    drawings = []
+    """The form's pages per player count (or once), repeated `copies` times."""
+    drawings: list[Drawing] = []
     for players in form.players or (None,):
-        drawings += [_drawing(context, form, players)] * form.copies
+        drawings += list(_pages(context, form, players)) * form.copies
     return Panels(tuple(drawings))
 
 
-def _drawing(context: Context, form: Form, players: int | None) -> Drawing:
+def wanted_rows(context: Context, form: Form, players: int | None) -> int | None:
+    """The rows the form must hold: `rows`, or with `rows: moves` one per move of a whole game
+    for that many players (the engine's count: every card dealt is one move) and one for the
+    starting position; None: as many as fit a page."""
+    if form.rows != "moves":
+        return form.rows
+    from pnp.rules import engine
+
+    try:
+        rules = engine(context.game_id)
+        return rules.moves(rules.params(context.game), players or context.game.players.max) + 1
+    except (KeyError, AttributeError):
+        raise BuildError(f"{context.game_id}/{form.id}: `rows: moves` needs a rules engine that counts moves") from None
+
+
+def _pages(context: Context, form: Form, players: int | None) -> tuple[Drawing, ...]:
+    """Enough pages for the wanted rows: rows as tall as `row_mm`, or down to `MIN_ROW` so a
+    whole game fits one page, else continued on more pages."""
+    wanted = wanted_rows(context, form, players)
+    first = _drawing(context, form, players, None, form.row_mm)
+    room, fit = first[1], first[2]
+    if wanted is None or wanted <= fit:  # a whole page of rows: spare ones cost nothing
+        return (_drawing(context, form, players, form.rows if form.rows != "moves" else None, form.row_mm)[0],)
+    row_mm = max(MIN_ROW, min(form.row_mm, room / wanted))
+    count = math.ceil(wanted / int(room / row_mm + 1e-6))
+    if count == 1:
+        return (_drawing(context, form, players, None, row_mm)[0],)
+    return tuple(_drawing(context, form, players, None, row_mm, (n, count))[0] for n in range(1, count + 1))
+
+
+def _drawing(context: Context, form: Form, players: int | None, rows: int | None, row_mm: float,
+             part: tuple[int, int] | None = None) -> tuple[Drawing, float, int]:
+    """One page with `rows` rows (None: as many as fit) of `row_mm`; also the height left for
+    rows and how many of `row_mm` fit it."""
     what = f"{context.game_id}/{form.id}" + (f" for {players} players" if players else "")
     layout = bands(context.game, form.columns, players, what)
     leaves = [leaf for band in layout for leaf in band.leaves]
@@ -84,24 +119,27 @@ def _drawing(context: Context, form: Form, players: int | None) -> Drawing:
             w = max(w, need + 2 * inset)  # wider than any page: layout tiles it rather than cramp the columns
     inner_w = w - 2 * inset
     widths = _widths(leaves, inner_w, what)
-    title = title_bar(form.name, form.name_en, context.game.title, inner_w, size=12, what=what)
+    name = f"{form.name} ({part[0]}/{part[1]})" if part else form.name
+    title = title_bar(name, form.name_en, context.game.title, inner_w, size=12, what=what)
     grouped = any(band.title for band in layout)
     top = title.height + 3.0
     header_h = (GROUP_ROW if grouped else 0.0) + HEADER_ROW
     body_top = top + header_h
-    rows = form.rows or int((h - 2 * inset - body_top + 1e-6) // form.row_mm)
-    if rows < 1 or body_top + rows * form.row_mm > h - 2 * inset + 1e-6:
-        raise BuildError(f"{what}: {form.rows or 'no'} rows of {form.row_mm:g} mm fit on a {w:g} × {h:g} mm form")
-    bottom = body_top + rows * form.row_mm
+    room = h - 2 * inset - body_top
+    fit = int((room + 1e-6) // row_mm)
+    rows = rows or fit
+    if rows < 1 or body_top + rows * row_mm > h - 2 * inset + 1e-6:
+        raise BuildError(f"{what}: {rows or 'no'} rows of {row_mm:g} mm fit on a {w:g} × {h:g} mm form")
+    bottom = body_top + rows * row_mm
     items: list[Item] = [moved(title, 0, 0)]
     items += _columns(layout, widths, top, grouped, bottom, context.settings.ink_saver, what)
-    items += [Line(0, body_top + r * form.row_mm, inner_w, body_top + r * form.row_mm,
+    items += [Line(0, body_top + r * row_mm, inner_w, body_top + r * row_mm,
                    Style(stroke=RULE, width=0.2)) for r in range(1, rows)]
     items += [Rect(0, top, inner_w, bottom - top, Style(stroke=INK, width=0.5))]
     content: tuple[Item, ...] = (moved(Block(tuple(items), inner_w, h - 2 * inset), inset, inset),)
     if form.size_mm:  # a card of its own: its cut line
         content = (Rect(0, 0, w, h, Style(stroke=INK, width=0.4), radius=2.0), *content)
-    return Drawing(w, h, content)
+    return Drawing(w, h, content), room, fit
 
 
 def _columns(layout: tuple[Band, ...], widths: list[float], top: float, grouped: bool, bottom: float,

@@ -306,7 +306,7 @@ class Form(Component):
     size_mm: Size | None = None  # default: the printable page
     players: tuple[PositiveCount, ...] = ()  # one variant per player count
     row_mm: Annotated[float, BeforeValidator(_not_bool), Field(ge=7, le=40)] = 8
-    rows: PositiveCount | None = None  # default: as many as fit
+    rows: PositiveCount | Literal["moves"] | None = None  # default: as many as fit; moves: a whole game's, from the engine
     columns: tuple[FormColumn, ...] = Field(min_length=1)
 
 

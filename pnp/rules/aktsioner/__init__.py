@@ -21,7 +21,7 @@ from pnp.rules.base import lazy_exports
 
 _EXPORTS = {
     "cards": ("Card", "Effect", "NotationError", "Play", "parse_play"),
-    "engine": ("Action", "Begin", "Trade", "apply", "legal_actions", "outcome", "tables", "to_move"),
+    "engine": ("Action", "Begin", "Trade", "apply", "legal_actions", "moves", "outcome", "tables", "to_move"),
     "prices": ("change", "penalty_per_share", "penalty_table"),
     "scoring": ("capital", "match_games", "seating"),
     "state": ("Account", "DealViolation", "Start", "State", "deal", "setup"),

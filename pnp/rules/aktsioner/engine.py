@@ -446,6 +446,11 @@ def marks(params: Params) -> dict:
     return {}
 
 
+def moves(params: Params, players: int) -> int:
+    """Moves in a whole game: every card dealt is played once, one a move (AKT-3.2, 9.1)."""
+    return players * (params.big + params.small)
+
+
 def _with(items: tuple, index: int, value) -> tuple:
     return items[:index] + (value,) + items[index + 1 :]
 
