@@ -70,20 +70,38 @@ def test_the_value_sits_in_all_four_corners(game_id, money_id):
 
 
 @pytest.mark.parametrize("game_id, money_id", MONIES)
-def test_each_denomination_has_its_colour_and_a_larger_numeral_than_the_one_below(game_id, money_id):
+def test_each_denomination_has_its_line_work_and_a_larger_numeral_than_the_one_below(game_id, money_id):
     game = spec_of().games[game_id]
     bills = game.component("money").bills
     pieces = distinct(drawn(game_id, "money"))[: len(bills)]
     strokes = [Counter(i.style.stroke for _, i in art.walk(p.front.items) if isinstance(i, Polygon)) for p in pieces]
-    ground = [s.most_common(1)[0][0] for s in strokes]
-    assert len(set(ground)) == len(bills)  # the guilloche colour differs per denomination
-    for piece, bill in zip(pieces, bills):  # and the border is the denomination's own colour
-        assert any(isinstance(i, Rect) and i.style.stroke == bill.color for _, i in art.walk(piece.front.items))
+    lines = [frozenset(tuple(i.points[:3]) for _, i in art.walk(p.front.items) if isinstance(i, Polygon)) for p in pieces]
+    assert len(set(lines)) == len(bills)  # the guilloche line-work differs per denomination
     assert all(sum(s.values()) >= 10 for s in strokes)  # line-work, not a flat fill
+    if game.asset_key != "currencies":  # one money: each denomination also has its colour
+        assert len({s.most_common(1)[0][0] for s in strokes}) == len(bills)
+        for piece, bill in zip(pieces, bills):
+            assert any(isinstance(i, Rect) and i.style.stroke == bill.color for _, i in art.walk(piece.front.items))
     numerals = sorted((value_of(t.text), t.size) for t in map(largest_text, pieces))
     sizes = [size for _, size in numerals]
     assert sizes == sorted(sizes) and len(set(sizes)) == len(sizes)
     assert min(sizes) >= 14
+
+
+def test_a_currency_rules_its_bills_and_no_bill_wears_another_currencys_colour():
+    """A green GBP 2 would read as USD: every colour on a For-Ex bill is its currency's, a tint
+    of it, or neutral ink — never a denomination colour, never another currency's."""
+    game = spec_of().games["forex"]
+    own_tints = lambda colour: {art.tint(colour, k / 100) for k in range(0, 101)}  # noqa: E731
+    denominations = {bill.color for bill in game.component("money").bills}
+    for piece in distinct(drawn("forex", "money")):
+        asset = next(a for a in game.assets if any(t.text == a.id for t, _ in text_boxes(piece.front.items)))
+        colours = {c for _, i in art.walk(piece.front.items) for c in (getattr(i, "style", None) and (i.style.fill, i.style.stroke) or ())
+                   if c is not None} | {t.color for t, _ in text_boxes(piece.front.items)}
+        neutral = {c for c in colours if c[1:3] == c[3:5] == c[5:7]}  # black, white and greys
+        allowed = own_tints(asset.color) | neutral
+        assert colours <= allowed, (asset.id, colours - allowed)
+        assert not (colours - {asset.color}) & (denominations | {a.color for a in game.assets if a is not asset})
 
 
 @pytest.mark.parametrize("game_id, money_id", MONIES)

@@ -1,11 +1,12 @@
 """Money: one bill per note of `money.bills`, per currency when `for_each: asset`.
 
 Bills must never pass for cards, and denominations must never pass for each other in a
-quick count: every denomination has its own colour and its own numeral size, the value sits
-in all four corners (a fanned stack reads from any corner), and fine guilloche line-work in
-the denomination's colour covers the note. A currency is named by its code and carries its
-colour and pattern down both short edges and its badge beside the code, so seven currencies
-stay apart in grayscale.
+quick count: every denomination has its own numeral size and its own guilloche line-work, the
+value sits in all four corners (a fanned stack reads from any corner). In a game with one money
+each denomination also has its own colour. In a game of currencies the currency is what a bill
+is first: its colour fills the ground, the line-work, the border and the corner chips, its
+pattern runs down both short edges and its badge stands beside its code — the denomination's
+colour is not used at all, so a green 2 can never read as the green currency.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ class Note:
     @property
     def label(self) -> str:
         return self.bill.label or f"{self.bill.value:g}"
+
+    @property
+    def colour(self) -> str:
+        """The bill's identity colour: its currency's, else its denomination's."""
+        return self.asset.color if self.asset is not None else self.bill.color
 
 
 @dataclass(frozen=True)
@@ -125,7 +131,7 @@ def bill_front(note: Note, stock: Stock, what: str) -> Drawing:
     chip_w, chip_h = w * CHIP_W, h * CHIP_H
     for x in (left, right - chip_w):
         for y in (s, h - s - chip_h):
-            items += _chip(note.label, x, y, chip_w, chip_h, note.bill.color, stock.ink_saver, what)
+            items += _chip(note.label, x, y, chip_w, chip_h, note.colour, stock.ink_saver, what)
     middle_x, plate_y, middle_w, plate_h = _numeral_plate(stock, left, right)
     items += _numeral(note, middle_x, plate_y, middle_w, plate_h, what)
     items.append(fit_line_first(note.title, middle_x, s, middle_w, chip_h, size=8, min_size=6, font="bold",
@@ -164,7 +170,7 @@ def _frame(note: Note, stock: Stock, seed: str) -> tuple[list[Item], float, floa
     """Ground, currency edges and the border line; returns the items and the x-range left
     for the content between the edges."""
     w, h, b, s = stock.width, stock.height, stock.bleed, stock.safe
-    colour = note.bill.color
+    colour = note.colour
     items: list[Item] = []
     if not stock.ink_saver:  # a pale wash, dropped by the ink saver
         items.append(Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=tint(colour, 0.14))))
@@ -196,8 +202,8 @@ def _chip(label: str, x: float, y: float, w: float, h: float, colour: str, ink_s
 
 def _numeral(note: Note, x: float, y: float, w: float, h: float, what: str) -> list[Item]:
     """The value in the middle on a paper plate, at the denomination's numeral size; in the
-    denomination's colour where that reads on paper (≥ 3:1, large text), else black."""
-    colour = note.bill.color
+    bill's colour where that reads on paper (≥ 3:1, large text), else black."""
+    colour = note.colour
     ink = colour if contrast_ratio(colour, PAPER) >= 3.0 else BLACK
     return [
         Rect(x, y, w, h, Style(fill=PAPER, stroke=colour, width=0.4), radius=h / 2),
