@@ -21,7 +21,7 @@ DPI = 300
 
 def main() -> list[tuple[str, float, str]]:
     from pnp.build import build
-    from pnp.cli import load_spec
+    from pnp.rules import load_spec
 
     spec = load_spec(None)
     games = tuple(spec.games)

@@ -19,7 +19,7 @@ import time
 
 from timing import check_walls
 
-from pnp.cli import load_spec
+from pnp.rules import load_spec
 from pnp.referee import record as records
 from pnp.referee.replay import referee_for, replay
 from pnp.rules import GAMES

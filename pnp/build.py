@@ -85,7 +85,7 @@ class Summary:
 
 def build_from_args(args: argparse.Namespace) -> int:
     """`pnp build` with the CLI's options; prints a summary and returns the exit status."""
-    from pnp.cli import load_spec
+    from pnp.rules import load_spec
 
     started = time.perf_counter()
     formats = parse_formats(args.format)

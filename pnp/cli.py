@@ -83,15 +83,8 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def load_spec(path: str | None):
-    """The validated spec, house-rule values checked against each game's rules module."""
-    from pnp.rules import rulebooks
-    from pnp.spec import load
-
-    return load(path, rulebooks())
-
-
 def _validate(args: argparse.Namespace) -> int:
+    from pnp.rules import load_spec
     from pnp.spec import default_spec_path
     from pnp.spec.faces import piece_count
 

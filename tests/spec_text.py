@@ -10,8 +10,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from pnp.components import Context, Output, generate
-from pnp.rules import rulebooks
-from pnp.spec import Spec, loads
+from pnp.rules import loads_spec
+from pnp.spec import Spec
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
@@ -25,7 +25,7 @@ def edit(old: str, new: str, text: str = BUNDLED) -> str:
 
 @lru_cache(maxsize=None)
 def spec_of(text: str = BUNDLED) -> Spec:
-    return loads(text, rulebooks())
+    return loads_spec(text)
 
 
 @lru_cache(maxsize=None)

@@ -12,8 +12,7 @@ from spec_text import spec_of
 
 from pnp.errors import BuildError
 from pnp.layout.sheet import content_size
-from pnp.rules import engine, rulebooks
-from pnp.spec import loads
+from pnp.rules import engine, loads_spec
 
 # AKT-7.6 as the seed prints it: rows = decrease, columns = old price 10…60, "—" = no zeroing
 SEED_PENALTY = [
@@ -45,7 +44,7 @@ def test_penalty_aid_prints_the_engine_table_which_is_the_seed_table():
 
 def test_penalty_aid_follows_the_engine_when_the_price_scale_changes():
     text = edit("price: {from: 10, to: 250, step: 10, start: 100}", "price: {from: 20, to: 400, step: 20, start: 200}")
-    game = loads(text, rulebooks()).games["aktsioner"]
+    game = loads_spec(text).games["aktsioner"]
     computed = engine("aktsioner").tables(engine("aktsioner").params(game))["penalty"]
     (drawing,) = panels("aktsioner", "penalty_aid", text).drawings
     header, rows = printed_table(drawing, computed.header[0])

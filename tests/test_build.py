@@ -19,7 +19,8 @@ import pytest
 from PIL import Image
 
 from pnp import build as build_module
-from pnp.cli import load_spec, main
+from pnp.cli import main
+from pnp.rules import load_spec
 from pnp.components import Panels, PieceArt, Pieces
 from pnp.display import Drawing, Rect, Style, Text
 from pnp.errors import BuildError

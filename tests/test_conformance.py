@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from pnp.cli import load_spec
+from pnp.rules import load_spec
 from pnp.referee import record as records
 from pnp.referee.replay import referee_for, replay
 from pnp.rules import GAMES, text

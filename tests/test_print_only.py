@@ -9,8 +9,7 @@ from pnp.cli import main
 from pnp.components import Context, generate
 from pnp.components.art import texts
 from pnp.errors import SpecError
-from pnp.rules import GAMES, rulebooks
-from pnp.spec import loads
+from pnp.rules import GAMES, loads_spec
 
 DASH = """\
 games:
@@ -40,7 +39,7 @@ games:
 
 
 def drawn_texts(text: str, component: str) -> list[str]:
-    spec = loads(text, rulebooks())
+    spec = loads_spec(text)
     game = spec.games["dash"]
     output = generate(Context("dash", game, spec.print), game.component(component))
     drawings = output.drawings if hasattr(output, "drawings") else [p.front for p in output.pieces]
@@ -57,7 +56,7 @@ def test_vars_reach_aid_lines_and_card_templates_without_a_rules_engine():
 
 def test_an_unknown_var_is_a_located_error():
     with pytest.raises(SpecError) as caught:
-        loads(DASH.replace("**{vars[start_cash]}**", "**{vars[start_money]}**"), rulebooks())
+        loads_spec(DASH.replace("**{vars[start_cash]}**", "**{vars[start_money]}**"))
     (issue,) = caught.value.issues
     line = next(n for n, text in enumerate(DASH.splitlines(), 1) if "**{vars" in text)
     assert (issue.line, issue.path) == (line, "games.dash.components[0].sections[0].lines[0]")
@@ -66,7 +65,7 @@ def test_an_unknown_var_is_a_located_error():
 
 def test_rules_without_an_engine_point_to_vars():
     with pytest.raises(SpecError) as caught:
-        loads(DASH.replace("    vars:\n", "    rules: {start_cash: 30}\n    vars:\n"), rulebooks())
+        loads_spec(DASH.replace("    vars:\n", "    rules: {start_cash: 30}\n    vars:\n"))
     (issue,) = caught.value.issues
     assert issue.path == "games.dash.rules" and "`vars:`" in issue.message
 

@@ -228,7 +228,8 @@ def test_a_card_face_the_engine_cannot_read_is_a_spec_error(tmp_path, capsys):
     status = main(["referee", "check", str(tmp_path / "game.yaml"), "--spec", str(tmp_path / "spec.yaml")])
     err = capsys.readouterr().err
     assert status == 2 and "Traceback" not in err
-    assert 'small_cards: cannot read the card "+40" / "minus 50" as numbers' in err
+    assert err.startswith(f"{tmp_path / 'spec.yaml'}:")
+    assert 'games.aktsioner.components[3]: cannot read the card "+40" / "minus 50" as numbers' in err
 
 
 LEAVES = (None, -1, 0, 7, 3.5, True, "x", "+30 red", "/2 blue x2 red", (), {}, {"red": 1}, 10**12)

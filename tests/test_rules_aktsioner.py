@@ -9,12 +9,10 @@ from fractions import Fraction
 import pytest
 from spec_text import BUNDLED
 
-from pnp.cli import load_spec
+from pnp.rules import load_spec, loads_spec
 from pnp.rules import aktsioner as A
-from pnp.rules import rulebooks
 from pnp.rules.aktsioner.cards import parse_effect
 from pnp.rules.base import Violation
-from pnp.spec import loads
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +76,7 @@ def test_decks_are_read_from_the_printed_faces(p):
 
 def test_a_changed_deck_is_refereed_as_printed():
     text = BUNDLED.replace("            count: 3\n            title: Сотня", "            count: 2\n            title: Сотня", 1)
-    p = A.params(loads(text, rulebooks()).games["aktsioner"])
+    p = A.params(loads_spec(text).games["aktsioner"])
     assert p.copies["+100 blue"] == 2 and p.deck_size("big_cards") == 16
 
 

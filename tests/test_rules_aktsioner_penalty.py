@@ -6,10 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.cli import load_spec
-from pnp.rules import rulebooks
+from pnp.rules import load_spec, loads_spec
 from pnp.rules.aktsioner import params, penalty_per_share, tables
-from pnp.spec import loads
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -55,7 +53,7 @@ def test_penalty_table_follows_the_printed_board():
     """A board starting at 20 (step 10) shifts the table: the formula is decrease + bottom − old."""
     text = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
     text = text.replace("price: {from: 10, to: 250, step: 10, start: 100}", "price: {from: 20, to: 250, step: 10, start: 100}")
-    game = loads(text, rulebooks()).games["aktsioner"]
+    game = loads_spec(text).games["aktsioner"]
     table = tables(params(game))["penalty"]
     assert table.header[1:] == ("20", "30", "40", "50", "60", "70")
     assert table.rows[0] == ("10", "10", "—", "—", "—", "—", "—")

@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pnp.cli import load_spec
-from pnp.rules import bolsa, rulebooks
+from pnp.rules import load_spec, loads_spec
+from pnp.rules import bolsa
 from pnp.rules.base import Outcome, Violation
 from pnp.rules.bolsa import Bid, Declare, Pair, Resolve, Settle, Start, Withdraw
-from pnp.spec import loads
 
 GAME = load_spec(None).games["bolsa"]
 SPEC_TEXT = (Path(__file__).resolve().parents[1] / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
@@ -76,7 +75,7 @@ def test_params_come_from_components_yaml():
 
 
 def test_a_longer_quote_track_moves_the_start_the_top_and_the_flip():
-    spec = loads(SPEC_TEXT.replace("quote: {from: 0, to: 19, start: 10}", "quote: {from: 0, to: 29, start: 15}"), rulebooks())
+    spec = loads_spec(SPEC_TEXT.replace("quote: {from: 0, to: 19, start: 10}", "quote: {from: 0, to: 29, start: 15}"))
     p = bolsa.params(spec.games["bolsa"])
     assert (p.start_quote, p.price_max, p.top_cell) == (15, 59, 29)
     state = position(p, prices={"FER": 29}, cash={"P1": 60})
@@ -105,7 +104,7 @@ def test_three_to_six_players(count):
 
 
 def test_a_smaller_deck_seats_fewer_players():
-    spec = loads(SPEC_TEXT.replace("count: 18", "count: 15"), rulebooks())
+    spec = loads_spec(SPEC_TEXT.replace("count: 18", "count: 15"))
     p = bolsa.params(spec.games["bolsa"])
     bolsa.setup(p, ["A", "B", "C", "D", "E"])
     with pytest.raises(Violation) as caught:

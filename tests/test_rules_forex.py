@@ -8,7 +8,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from pnp.cli import load_spec
+from pnp.rules import load_spec
 from pnp.rules import forex
 from pnp.rules.base import ChoiceNeeded, Violation
 from pnp.rules.forex import Contract, Dividend, Divest, Invest, Loan, MakeContract, Resolve, Spot

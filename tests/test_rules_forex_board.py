@@ -6,12 +6,10 @@ from fractions import Fraction
 
 import pytest
 
-from pnp.cli import load_spec
+from pnp.rules import load_spec, loads_spec
 from pnp.rules import forex
 from pnp.rules.forex.board import find, shift, start_pairs, strengths, value_in
-from pnp.spec import loads
 from pnp.spec.load import default_spec_path
-from pnp.rules import rulebooks
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +51,7 @@ def test_table_and_marks_follow_an_edited_spec():
     text = default_spec_path().read_text(encoding="utf-8")
     text = text.replace("GBP/CNY: {stronger: GBP, position: 7}", "GBP/CNY: {stronger: GBP, position: 9}")
     text = text.replace("EUR/USD: {stronger: EUR, position: 1}", "EUR/USD: {stronger: USD, position: 3}")
-    game = loads(text, rulebooks()).games["forex"]
+    game = loads_spec(text).games["forex"]
     marks = forex.marks(forex.params(game))["start_positions"]
     assert marks[("GBP", 8)] == ("CNY",) and ("GBP", 6) not in marks
     assert marks[("USD", 2)] == ("EUR",)

@@ -7,13 +7,13 @@ from fractions import Fraction as F
 
 import pytest
 
-from pnp.cli import load_spec, main
+from pnp.cli import main
+from pnp.rules import load_spec, loads_spec
 from pnp.errors import SpecError
-from pnp.rules import forex, rulebooks
+from pnp.rules import forex
 from pnp.rules.base import Violation
 from pnp.rules.forex import Contract, Dividend, Divest, Invest, Loan, MakeContract, Resolve, Spot
 from pnp.rules.forex.board import find
-from pnp.spec import loads
 from pnp.spec.load import default_spec_path
 
 P = ("P1", "P2", "P3")
@@ -74,10 +74,10 @@ def test_dividends_come_from_the_deck(game):
     edited = text.replace('{value: "4", title: Dividend, text: "Pays {pays} per certificate", data: {pays: 0}}',
                           '{value: "4", title: Dividend, text: "Pays {pays} per certificate", data: {pays: 1}}')
     assert edited != text
-    p = forex.params(loads(edited, rulebooks()).games["forex"])
+    p = forex.params(loads_spec(edited).games["forex"])
     assert p.dividends == (1, 2, 2, 2, 3)
     with pytest.raises(SpecError, match="dividends deck"):
-        loads(text.replace("      bankrupt_player: last\n", "      bankrupt_player: last\n      dividends: [1, 1]\n"), rulebooks())
+        loads_spec(text.replace("      bankrupt_player: last\n", "      bankrupt_player: last\n      dividends: [1, 1]\n"))
 
 
 def test_dividends_option_in_a_record_sets_how_many_and_what_they_pay(game):

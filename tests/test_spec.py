@@ -8,15 +8,14 @@ import pytest
 from spec_text import BUNDLED, ROOT, edit
 
 from pnp.errors import SpecError
-from pnp.rules import rulebooks
-from pnp.spec import loads
+from pnp.rules import loads_spec
 from pnp.spec.faces import deck_pieces, piece_count, token_pieces
 from pnp.spec.model import Deck
 
 
 def errors_of(text: str) -> list[str]:
     with pytest.raises(SpecError) as caught:
-        loads(text, rulebooks())
+        loads_spec(text)
     return caught.value.lines()
 
 
@@ -32,7 +31,7 @@ def test_root_spec_is_the_bundled_spec():
 
 
 def test_bundled_spec_loads_with_the_counts_of_the_rules():
-    spec = loads(BUNDLED, rulebooks())
+    spec = loads_spec(BUNDLED)
     assert list(spec.games) == ["bolsa", "aktsioner", "forex"]
     bolsa, akt, forex = spec.games["bolsa"], spec.games["aktsioner"], spec.games["forex"]
     assert [a.id for a in bolsa.assets] == ["IBE", "SAN", "TEF", "ITX", "FER"]
@@ -49,14 +48,14 @@ def test_bundled_spec_loads_with_the_counts_of_the_rules():
 
 
 def test_small_cards_pair_numbers_sum_to_ninety():
-    akt = loads(BUNDLED, rulebooks()).games["aktsioner"]
+    akt = loads_spec(BUNDLED).games["aktsioner"]
     for piece in deck_pieces(akt, akt.component("small_cards")):
         number = lambda text: abs(int(text.replace("−", "-")))  # noqa: E731
         assert number(piece.front.value) + number(piece.front.other) == 90
 
 
 def test_templates_fill_per_asset_and_per_pair():
-    spec = loads(BUNDLED, rulebooks())
+    spec = loads_spec(BUNDLED)
     bolsa, forex = spec.games["bolsa"], spec.games["forex"]
     quote = token_pieces(bolsa, bolsa.component("tokens"))[0]
     assert (quote.front.value, quote.back.value, quote.front.asset.id) == ("IBE", "+20", "IBE")
@@ -69,7 +68,7 @@ def test_templates_fill_per_asset_and_per_pair():
 
 
 def test_model_is_immutable():
-    spec = loads(BUNDLED, rulebooks())
+    spec = loads_spec(BUNDLED)
     with pytest.raises(Exception):
         spec.print.paper = "letter"  # type: ignore[misc]
     assert isinstance(spec.games["bolsa"].assets, tuple)
@@ -212,12 +211,12 @@ def test_alias_bomb_is_stopped():
 
 def test_binary_garbage():
     with pytest.raises(SpecError) as caught:
-        loads(bytes(range(256)).decode("latin-1"), rulebooks())  # text that is not YAML-safe
+        loads_spec(bytes(range(256)).decode("latin-1"))  # text that is not YAML-safe
     assert caught.value.lines()[0].startswith("components.yaml:")
 
 
 def test_deck_entries_expand_copies_per_asset():
-    bolsa = loads(BUNDLED, rulebooks()).games["bolsa"]
+    bolsa = loads_spec(BUNDLED).games["bolsa"]
     deck = bolsa.component("shares")
     assert isinstance(deck, Deck)
     pieces = deck_pieces(bolsa, deck)

@@ -10,11 +10,9 @@ from hypothesis import strategies as st
 from spec_text import BUNDLED
 
 from pnp.errors import SpecError
-from pnp.rules import rulebooks
-from pnp.spec import loads
+from pnp.rules import loads_spec
 
 TREE = yaml.safe_load(BUNDLED)
-RULEBOOKS = rulebooks()
 LOCATED = re.compile(r"^components\.yaml:\d+:\d+: ")
 
 scalars = st.one_of(
@@ -58,7 +56,7 @@ def mutate(tree, path, how, value):
 
 def assert_valid_or_located(text):
     try:
-        loads(text, RULEBOOKS)
+        loads_spec(text)
     except SpecError as error:
         assert error.lines(), "a SpecError must say something"
         for line in error.lines():

@@ -18,7 +18,7 @@ from pnp.rules import GAMES
 
 def run(args: argparse.Namespace) -> int:
     """Exit 0 all legal, 1 a violation, 2 unreadable record or spec (REFEREE.md)."""
-    from pnp.cli import load_spec
+    from pnp.rules import load_spec
 
     if args.verb == "new":
         return _new(args, load_spec)

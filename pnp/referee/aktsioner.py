@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 
-from pnp.errors import Issue, PnpError, RecordError, SpecError
+from pnp.errors import PnpError, RecordError
 from pnp.referee.fields import Reader
 from pnp.referee.record import Record, dump, scalar
 from pnp.referee.replay import Step, StepViolation
@@ -214,14 +214,11 @@ def record(
 
 
 def _params(record: Record, game: Game) -> rules.Params:
-    """The parameters; a ValueError is the spec's fault if it has no options to blame."""
+    """The parameters; the spec was checked by the engine when loaded, so a ValueError here is
+    the record's options' (a start price off the track they draw)."""
     try:
         return rules.params(game, record.options)
     except ValueError as error:
-        try:
-            rules.params(game)
-        except ValueError as spec_error:
-            raise SpecError([Issue("components.yaml", 0, 0, "games.aktsioner", str(spec_error))]) from None
         raise RecordError([record.issue(("options",), str(error))]) from None
 
 

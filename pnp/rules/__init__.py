@@ -6,18 +6,25 @@ on every load, and whose `engine` module plays it) and its referee module (which
 writes its records). Adding a game is one line here plus those two packages; the conformance
 test plays every registered game. `engine(game)` imports one engine on demand, so a referee
 for one game never pays for the others.
+
+`load_spec` is the one loader of components.yaml for everything above the spec layer (build,
+referee, validate, tests, benchmarks): the spec checked against every registered engine — its
+house rules, what it needs, and that it can set up a game.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnp.spec.options import Rulebook
 
 if TYPE_CHECKING:
     from pnp.rules.base import Engine
+    from pnp.spec.model import Game, Spec
+    from pnp.spec.source import PathKey
 
 
 @dataclass(frozen=True)
@@ -57,3 +64,42 @@ def rulebook(game: str) -> Rulebook:
 
 def rulebooks() -> dict[str, Rulebook]:
     return {game: entry.rulebook for game, entry in GAMES.items()}
+
+
+def load_spec(path: str | Path | None = None) -> Spec:
+    """components.yaml (default: ./components.yaml, else the bundled one), validated and checked
+    against every registered engine; SpecError with every problem located otherwise."""
+    from pnp.spec import load
+
+    return load(path, rulebooks(), check=playable)
+
+
+def loads_spec(text: str, file: str = "components.yaml") -> Spec:
+    """Spec text, checked as `load_spec` checks a file (for tests and tools)."""
+    from pnp.spec import loads
+
+    return loads(text, rulebooks(), file, check=playable)
+
+
+def playable(game_id: str, game: Game) -> list[tuple[PathKey, str]]:
+    """What a registered engine cannot play in `game`: it must read it (`params`), compute its
+    printed tables, and set up the standard position for the fewest players the game seats
+    (house rules may seat fewer than the most it lists: a 4+6 deal seats 2–4, AKT-2.4)."""
+    from pnp.rules.base import Violation
+    from pnp.spec.contract import Mismatch
+
+    rules = engine(game_id)
+    try:
+        params = rules.params(game)
+        rules.tables(params)
+        rules.marks(params)
+    except Mismatch as mismatch:
+        return [(mismatch.path, mismatch.message)]
+    except ValueError as error:
+        return [((), str(error))]
+    fewest = game.players.min
+    try:
+        rules.setup(params, [f"P{seat}" for seat in range(1, fewest + 1)])
+    except Violation as violation:
+        return [(("players", "min"), f"the rules cannot seat {fewest} players: {violation.message} ({violation.rule})")]
+    return []

@@ -2,7 +2,12 @@
 
 Three passes, each reporting all it finds: the YAML itself (syntax, duplicate keys, tags), the
 shape (pydantic, errors mapped back to line and column), then meaning (duplicate ids,
-references to unknown ids, house-rule values, templates).
+references to unknown ids, templates and — given the rulebooks — house-rule values, the tables
+and what each engine needs, and the engine's own check that it can set the game up).
+
+The spec layer knows no game: the rulebooks and the engine check come from above
+(`pnp.rules.load_spec` passes them). Without rulebooks the games' `rules:` and table names are
+kept as written, unchecked.
 """
 
 from __future__ import annotations
@@ -11,17 +16,22 @@ import typing
 from collections import Counter
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from pydantic import BaseModel, ValidationError
 
 from pnp.errors import Issue, SpecError
+from pnp.spec.contract import needs_problems
 from pnp.spec.faces import TemplateError, deck_pieces, fill, game_context, token_pieces
-from pnp.spec.model import Aid, Board, Deck, Game, Mat, Spec, Tokens, check_id
+from pnp.spec.model import Aid, Deck, Game, Mat, Spec, Tokens, check_id
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
-from pnp.spec.source import Source, SourceError, format_path, load_file, load_text
+from pnp.spec.source import PathKey, Source, SourceError, format_path, load_file, load_text
 
 SPEC_NAME = "components.yaml"
+
+# An engine's own look at one game (its id and model): the problems it finds, each a path
+# inside the game and a sentence with the rule ID.
+Check = Callable[[str, Game], Iterable[tuple[PathKey, str]]]
 
 
 def default_spec_path() -> Path:
@@ -32,33 +42,40 @@ def default_spec_path() -> Path:
     return Path(str(resources.files("pnp") / "data" / SPEC_NAME))
 
 
-def load(path: str | Path | None = None, rulebooks: Mapping[str, Rulebook] | None = None) -> Spec:
-    """Load and validate a spec file (default: `default_spec_path()`)."""
+def load(path: str | Path | None = None, rulebooks: Mapping[str, Rulebook] | None = None,
+         check: Check | None = None) -> Spec:
+    """Load and validate a spec file (default: `default_spec_path()`). `rulebooks` (a game
+    missing from them has no rules engine) and `check` as in `validate`; without rulebooks the
+    house rules are not checked — `pnp.rules.load_spec` is the loader that checks everything."""
     path = Path(path) if path is not None else default_spec_path()
     try:
         source = load_file(path, _display_name(path))
     except SourceError as error:
         raise SpecError(error.issues) from None
-    return validate(source, rulebooks or {})
+    return validate(source, rulebooks, check)
 
 
-def loads(text: str, rulebooks: Mapping[str, Rulebook] | None = None, file: str = SPEC_NAME) -> Spec:
-    """Validate spec text (for tests and tools)."""
+def loads(text: str, rulebooks: Mapping[str, Rulebook] | None = None, file: str = SPEC_NAME,
+          check: Check | None = None) -> Spec:
+    """Validate spec text (for tests and tools), as `load` does a file."""
     try:
         source = load_text(text, file)
     except SourceError as error:
         raise SpecError(error.issues) from None
-    return validate(source, rulebooks or {})
+    return validate(source, rulebooks, check)
 
 
-def validate(source: Source, rulebooks: Mapping[str, Rulebook]) -> Spec:
+def validate(source: Source, rulebooks: Mapping[str, Rulebook] | None, check: Check | None = None) -> Spec:
+    """The spec, or a SpecError with every problem. With `rulebooks`, each game's house rules,
+    tables and needs are checked against its engine's rulebook (a game without one may have no
+    `rules:`); `check` then asks each game's engine about a game that passed everything else."""
     if not isinstance(source.data, dict):
         raise SpecError([source.issue((), "expected a mapping with `print` and `games` at the top")])
     try:
         spec = Spec.model_validate(source.data)
     except ValidationError as error:
         raise SpecError(_shape_issues(source, error)) from None
-    issues = list(_meaning_issues(source, spec, rulebooks))
+    issues = list(_meaning_issues(source, spec, rulebooks, check))
     if issues:
         raise SpecError(issues)
     return spec
@@ -224,19 +241,37 @@ def _show(value: Any) -> str:
 # --- pass 3: meaning ----------------------------------------------------------------------
 
 
-def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook]) -> Iterable[Issue]:
+def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook] | None,
+                    check: Check | None) -> Iterable[Issue]:
     for game_id, game in spec.games.items():
         where = ("games", game_id)
+        issues: list[Issue] = []
         try:
             check_id(game_id)
         except ValueError as error:
-            yield source.issue(where, str(error), key=True)
+            issues.append(source.issue(where, str(error), key=True))
         assets = where + (game.asset_key,)
-        yield from _duplicates(source, assets, [a.id for a in game.assets], "id")
-        yield from _duplicates(source, where + ("components",), [c.id for c in game.components], "id")
-        yield from _rules_issues(source, where, game, rulebooks.get(game_id))
+        issues += _duplicates(source, assets, [a.id for a in game.assets], "id")
+        issues += _duplicates(source, where + ("components",), [c.id for c in game.components], "id")
+        rulebook = rulebooks.get(game_id) if rulebooks is not None else None
+        if rulebooks is not None:
+            issues += _rules_issues(source, where, game, rulebook)
+        if rulebook is not None:
+            issues += (source.issue(where + path, message, key=key)
+                       for path, message, key in needs_problems(game_id, game, rulebook.needs))
+        tables = None if rulebooks is None else rulebook.tables if rulebook else ()
         for index, component in enumerate(game.components):
-            yield from _component_issues(source, where + ("components", index), game, component, rulebooks.get(game_id))
+            issues += _component_issues(source, where + ("components", index), game, component, tables)
+        if not issues and rulebook is not None and check is not None:
+            issues += _engine_issues(source, where, game_id, game, check)
+        yield from issues
+
+
+def _engine_issues(source: Source, where: tuple, game_id: str, game: Game, check: Check) -> Iterable[Issue]:
+    """What the game's engine finds when it reads the game and sets it up (`Mismatch` from its
+    params locates itself; a setup the rules forbid lands on `players`)."""
+    for path, message in check(game_id, game):
+        yield source.issue(where + tuple(path), message)
 
 
 def _duplicates(source: Source, path: tuple, ids: list[str], key: str) -> Iterable[Issue]:
@@ -260,7 +295,10 @@ def _rules_issues(source: Source, where: tuple, game: Game, rulebook: Rulebook |
         yield source.issue(where + ("rules", key), message, key=message.startswith("unknown"))
 
 
-def _component_issues(source: Source, where: tuple, game: Game, component: Any, rulebook: Rulebook | None) -> Iterable[Issue]:
+def _component_issues(source: Source, where: tuple, game: Game, component: Any,
+                      tables: tuple[str, ...] | None) -> Iterable[Issue]:
+    """Templates, tracks and — when the engine's tables are known (None: rules unchecked) —
+    the tables a component names."""
     try:
         if isinstance(component, Deck):
             deck_pieces(game, component)
@@ -269,22 +307,15 @@ def _component_issues(source: Source, where: tuple, game: Game, component: Any, 
     except TemplateError as error:
         yield _template_issue(source, where, component, error)
     yield from _text_template_issues(source, where, game, component)
-    if isinstance(component, Board):
-        tables = rulebook.tables if rulebook else ()
-        for index, section in enumerate(component.sections):
-            here = where + ("sections", index)
-            if section.track is not None and section.track not in game.tracks:
-                yield source.issue(here + ("track",), unknown_key_message(section.track, list(game.tracks), "track"))
-            for name in ("table", "marks"):
-                value = getattr(section, name)
-                if value is not None and value not in tables:
-                    yield source.issue(here + (name,), unknown_key_message(value, list(tables), "table"))
     for index, section in enumerate(getattr(component, "sections", ())):
-        table = getattr(section, "table", None)
-        if not isinstance(component, Board) and table is not None:
-            tables = rulebook.tables if rulebook else ()
-            if table not in tables:
-                yield source.issue(where + ("sections", index, "table"), unknown_key_message(table, list(tables), "table"))
+        here = where + ("sections", index)
+        track = getattr(section, "track", None)
+        if track is not None and track not in game.tracks:
+            yield source.issue(here + ("track",), unknown_key_message(track, list(game.tracks), "track"))
+        for name in ("table", "marks"):
+            value = getattr(section, name, None)
+            if value is not None and tables is not None and value not in tables:
+                yield source.issue(here + (name,), unknown_key_message(value, list(tables), "table"))
 
 
 def _text_template_issues(source: Source, where: tuple, game: Game, component: Any) -> Iterable[Issue]:

@@ -11,6 +11,8 @@ import difflib
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from pnp.spec.contract import Need
+
 
 @dataclass(frozen=True)
 class Option:
@@ -55,11 +57,13 @@ class Option:
 
 @dataclass(frozen=True)
 class Rulebook:
-    """What a rules module tells the spec and the referee about itself."""
+    """What a rules module tells the spec and the referee about itself: its house rules, the
+    tables it computes for printing, and what it needs from its game in components.yaml."""
 
     game: str
     options: tuple[Option, ...]
     tables: tuple[str, ...] = ()  # names usable as `table:` / `marks:` in components
+    needs: tuple[Need, ...] = ()
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.name == name), None)

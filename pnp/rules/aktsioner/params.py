@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from pnp.rules.aktsioner.cards import Card, Effect, NotationError, parse_effects
 from pnp.rules.aktsioner.rulebook import RULEBOOK
 from pnp.rules.base import resolve_options
+from pnp.spec.contract import Mismatch
 from pnp.spec.faces import deck_pieces
 from pnp.spec.model import Game
 
@@ -85,12 +86,12 @@ class Params:
 def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
     """Resolve the house rules and read colours, track and decks from the spec.
 
-    Raises ValueError with one sentence when the spec or the overrides make no playable game
-    (a start price off the track, a card face that does not read as numbers).
+    Raises Mismatch (a ValueError) where the spec makes no playable game (a card face that does
+    not read as numbers), ValueError when the overrides do (a start price off the track).
     """
     track = game.tracks.get("price")
     if track is None:
-        raise ValueError("aktsioner needs a `price` track in components.yaml")
+        raise Mismatch(("tracks",), "aktsioner needs a track `price` (the price board, AKT-1.2)")
     cells = tuple(_whole(value, "tracks.price") for value in track.cells)
     derived = {"price_min": cells[0], "price_max": cells[-1], "price_step": cells[1] - cells[0] if len(cells) > 1 else 10}
     if track.start is not None:
@@ -134,23 +135,24 @@ def _decks(game: Game) -> tuple[dict[str, Card], dict[str, int]]:
     cards: dict[str, Card] = {}
     copies: dict[str, int] = {}
     for deck_id in DECKS:
-        deck = next((c for c in game.components if c.id == deck_id and c.kind == "deck"), None)
-        if deck is None:
-            raise ValueError(f"aktsioner needs a `{deck_id}` deck in components.yaml")
+        index = next((i for i, c in enumerate(game.components) if c.id == deck_id and c.kind == "deck"), None)
+        if index is None:
+            raise Mismatch(("components",), f"aktsioner needs a deck `{deck_id}` ({DECK_RULES[deck_id]})")
+        deck, here = game.components[index], ("components", index)
         for piece in deck_pieces(game, deck):
             if piece.front.asset is None:
-                raise ValueError(f"{deck_id}: every card needs a colour (for_each: asset)")
+                raise Mismatch(here, f"every card of `{deck_id}` needs a colour (for_each: asset, {DECK_RULES[deck_id]})")
             try:
                 (own,), others = parse_effects(piece.front.value), parse_effects(piece.front.other)
             except (NotationError, ValueError):
-                raise ValueError(
-                    f'{deck_id}: cannot read the card "{piece.front.value}" / "{piece.front.other}" as numbers '
-                    "(expected e.g. +100 / −10 −20 −30, ×2 / ÷2, +30 / −60)"
-                ) from None
+                raise Mismatch(here, f'cannot read the card "{piece.front.value}" / "{piece.front.other}" as '
+                               f"numbers (expected e.g. +100 / −10 −20 −30, ×2 / ÷2, +30 / −60; {DECK_RULES[deck_id]})"
+                               ) from None
             card = Card(deck_id, piece.front.asset.id, own, others)
             known = cards.setdefault(card.name, card)
             if known != card:
-                raise ValueError(f'two different cards are both named "{card.name}"; the referee could not tell them apart')
+                raise Mismatch(here, f'two different cards are both named "{card.name}"; the referee could not '
+                               "tell them apart (AKT-1.4, 1.5)")
             copies[card.name] = copies.get(card.name, 0) + deck.copies
     return cards, copies
 

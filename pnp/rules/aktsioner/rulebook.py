@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pnp.spec.contract import Need
 from pnp.spec.options import Option, Rulebook
 
 
@@ -41,4 +42,9 @@ RULEBOOK = Rulebook(
         Option("price_step", 10, "AKT-1.2", set_by="tracks.price"),
     ),
     tables=("penalty", "deal"),
+    needs=(
+        Need.track("price", "AKT-1.2", "the price board", whole=True, cells=2),
+        Need.deck("big_cards", "AKT-1.4", "the big cards", per_asset=True),
+        Need.deck("small_cards", "AKT-1.5", "the small cards", per_asset=True),
+    ),
 )

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from pnp.rules.base import Malformed, resolve_options
+from pnp.spec.contract import Mismatch
 from pnp.rules.bolsa.rulebook import RULEBOOK
 from pnp.spec.faces import deck_pieces
 from pnp.spec.model import Deck, Game
@@ -56,7 +57,9 @@ class Params:
 
 def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
     """Params from the spec's bolsa game and a record's `options` (already checked)."""
-    quote = game.tracks["quote"]
+    quote = game.tracks.get("quote")
+    if quote is None:
+        raise Mismatch(("tracks",), "bolsa needs a track `quote` (the quote board, BOLSA-1.3)")
     derived = {"start_quote": int(quote.start)} if quote.start is not None else {}
     values = resolve_options(RULEBOOK, game, derived, overrides)
     low, size = int(quote.cells[0]), quote.size

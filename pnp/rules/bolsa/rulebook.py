@@ -5,6 +5,7 @@ Kept apart from the engine because the spec layer reads this rulebook on every l
 
 from __future__ import annotations
 
+from pnp.spec.contract import Need
 from pnp.spec.options import Option, Rulebook
 
 RULEBOOK = Rulebook(
@@ -21,4 +22,5 @@ RULEBOOK = Rulebook(
         Option("tiebreak", "shared", "BOLSA-7.2", choices=("shared", "cash_before_payout")),
     ),
     tables=("deal",),
+    needs=(Need.track("quote", "BOLSA-1.3", "the quote board", whole=True, step=1, cells=2),),
 )

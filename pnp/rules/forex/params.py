@@ -13,9 +13,9 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any, Mapping
 
-from pnp.errors import Issue, SpecError
 from pnp.rules.base import resolve_options
 from pnp.rules.forex.rulebook import RULEBOOK
+from pnp.spec.contract import Mismatch
 from pnp.spec.faces import deck_pieces
 from pnp.spec.model import Game
 
@@ -72,15 +72,16 @@ class Params:
 def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
     """Params for `game` with a record's `options` on top (already checked by the rulebook).
 
-    Raises SpecError when the spec lacks what the engine needs (a rate track, every pair)."""
+    Raises Mismatch (a ValueError) where the spec lacks what the engine needs (a rate track,
+    every pair)."""
     decks = _deck_facts(game)
     values = resolve_options(RULEBOOK, game, {"dividends": decks["dividends"]}, overrides)
     if "rate" not in game.tracks:
-        raise _spec_error("tracks", "For-Ex needs a `rate` track (the ten boxes 1 … 8 of FOREX-1.2)")
+        raise Mismatch(("tracks",), "forex needs a track `rate` (the ten boxes 1 … 8, FOREX-1.2)")
     try:  # re-checked against this game: a record's start_pairs was read without the spec
         pairs = RULEBOOK.option("start_pairs").check(dict(values["start_pairs"]), game)
     except ValueError as error:
-        raise _spec_error("rules.start_pairs", f"{error} (FOREX-2.3)") from None
+        raise Mismatch(("rules", "start_pairs"), f"{error} (FOREX-2.3)") from None
     currencies = tuple(a.id for a in game.assets)
     return Params(
         currencies=currencies,
@@ -109,6 +110,7 @@ def _deck_facts(game: Game) -> dict[str, Any]:
     """Dividend payouts, certificates per currency and contract letters, read from the decks
     (the rules file's numbers when a deck is missing)."""
     decks = {c.id: c for c in game.components if c.kind == "deck"}
+    index = {c.id: i for i, c in enumerate(game.components)}
     facts: dict[str, Any] = {
         "dividends": RULEBOOK.option("dividends").default,
         "certificates": {a.id: STANDARD_CERTIFICATES for a in game.assets},
@@ -117,7 +119,7 @@ def _deck_facts(game: Game) -> dict[str, Any]:
     if "dividends" in decks:
         pays = [p.data.get("pays") for p in deck_pieces(game, decks["dividends"])]
         if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in pays):
-            raise _spec_error("components.dividends", "every dividend card needs `data: {pays: N}` (FOREX-10.5.1)")
+            raise Mismatch(("components", index["dividends"]), "every dividend card needs `data: {pays: N}` (FOREX-10.5.1)")
         facts["dividends"] = tuple(pays)
     if "certificates" in decks:
         counts: dict[str, int] = {}
@@ -129,10 +131,6 @@ def _deck_facts(game: Game) -> dict[str, Any]:
         letters = [str(p.data.get("set", p.front.value)) for p in deck_pieces(game, decks["contracts"])]
         facts["sets"] = tuple(dict.fromkeys(letters))
     return facts
-
-
-def _spec_error(path: str, message: str) -> SpecError:
-    return SpecError([Issue("components.yaml", 0, 0, f"games.forex.{path}", message)])
 
 
 # --- showing numbers --------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pnp.spec.contract import Need
 from pnp.spec.options import Option, Rulebook
 
 # FOREX-2.3, stronger currency and box, every pair keyed in the bundled currency order. The
@@ -86,4 +87,10 @@ RULEBOOK = Rulebook(
         Option("start_pairs", STANDARD_PAIRS, "FOREX-2.3", parse=_start_pairs),
     ),
     tables=("start_positions", "dividends"),
+    needs=(
+        Need.track("rate", "FOREX-1.2", "the rate track", cells=2, minimum=1),
+        Need.deck("dividends", "FOREX-10.5.1", "the Dividend cards", optional=True, data=("pays",)),
+        Need.deck("certificates", "FOREX-1.6", "the certificates", optional=True, per_asset=True),
+        Need.deck("contracts", "FOREX-1.4", "the contract cards", optional=True),
+    ),
 )

@@ -1,0 +1,108 @@
+"""What a rules engine needs from its game in components.yaml, checked where it is written.
+
+Each engine declares its needs in its `Rulebook` — a track of whole numbers for the quote,
+a deck whose cards each name a colour — with the rule that needs them, so a spec that renames
+or drops one is refused by `pnp validate` at the place it breaks (`file:line:col`, rule ID),
+instead of failing later inside a build or a referee. What cannot be declared (a card face the
+engine must read as numbers) the engine reports itself by raising `Mismatch` from `params`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable
+
+if TYPE_CHECKING:  # this module is read with every rulebook, so it stays light
+    from pnp.spec.model import Game
+    from pnp.spec.source import PathKey
+
+
+@dataclass(frozen=True)
+class Need:
+    """One thing an engine reads from its game: a `track` or a `deck`, by id."""
+
+    kind: str  # "track" or "deck"
+    id: str
+    rule: str  # the rule that needs it, e.g. "BOLSA-1.3"
+    role: str  # what it is, in a few words: "the quote track"
+    optional: bool = False  # when missing, the engine uses the rules file's standard
+    whole: bool = False  # track: every cell a whole number
+    step: float | None = None  # track: consecutive cells exactly this far apart
+    cells: int = 1  # track: at least this many cells
+    minimum: float | None = None  # track: no cell below this
+    per_asset: bool = False  # deck: every card names one of the game's assets
+    data: tuple[str, ...] = ()  # deck: keys every card's `data` holds
+
+    @staticmethod
+    def track(id: str, rule: str, role: str, **limits: Any) -> "Need":
+        return Need("track", id, rule, role, **limits)
+
+    @staticmethod
+    def deck(id: str, rule: str, role: str, **limits: Any) -> "Need":
+        return Need("deck", id, rule, role, **limits)
+
+
+class Mismatch(ValueError):
+    """What an engine cannot play in a game's spec: where (a path inside the game, e.g.
+    ("components", 3, "cards", 0)) and one sentence with the rule ID."""
+
+    def __init__(self, path: PathKey, message: str):
+        self.path = tuple(path)
+        self.message = message
+        super().__init__(message)
+
+
+def needs_problems(game_id: str, game: Game, needs: Iterable[Need]) -> Iterable[tuple[PathKey, str, bool]]:
+    """Each unmet need as (path inside the game, message, whether the path is a key)."""
+    for need in needs:
+        if need.kind == "track":
+            yield from _track_problems(game_id, game, need)
+        else:
+            yield from _deck_problems(game_id, game, need)
+
+
+def _wanted(game_id: str, need: Need) -> str:
+    return f"{game_id} needs a {need.kind} `{need.id}` ({need.role}, {need.rule})"
+
+
+def _track_problems(game_id: str, game: Game, need: Need) -> Iterable[tuple[PathKey, str, bool]]:
+    track = game.tracks.get(need.id)
+    if track is None:
+        if not need.optional:
+            yield ("tracks",), _wanted(game_id, need), bool(game.tracks)
+        return
+    here, cells = ("tracks", need.id), track.cells
+    if len(cells) < need.cells:
+        yield here, f"{need.role} needs at least {need.cells} cells, not {len(cells)} ({need.rule})", False
+    if need.whole and any(value != int(value) for value in cells):
+        yield here, f"{need.role} counts in whole numbers; {_first_broken(cells)} is not one ({need.rule})", False
+    if need.minimum is not None and min(cells) < need.minimum:
+        yield here, f"{need.role} starts at {need.minimum:g}, not {min(cells):g} ({need.rule})", False
+    if need.step is not None and any(b - a != need.step for a, b in zip(cells, cells[1:])):
+        yield here, f"{need.role} runs in steps of {need.step:g} ({need.rule})", False
+
+
+def _first_broken(cells: tuple[float, ...]) -> str:
+    return next(f"{value:g}" for value in cells if value != int(value))
+
+
+def _deck_problems(game_id: str, game: Game, need: Need) -> Iterable[tuple[PathKey, str, bool]]:
+    found = [(i, c) for i, c in enumerate(game.components) if c.id == need.id]
+    if not found:
+        if not need.optional:
+            yield ("components",), _wanted(game_id, need), False
+        return
+    index, deck = found[0]
+    here = ("components", index)
+    if deck.kind != "deck":
+        yield here + ("kind",), f"`{need.id}` is {need.role}, so it must be a deck, not {deck.kind} ({need.rule})", False
+        return
+    for j, entry in enumerate(deck.cards):
+        if need.per_asset and entry.asset is None and entry.for_each != "asset":
+            yield here + ("cards", j), f"every card of {need.role} names one of the {game.asset_key} " \
+                                       f"(`for_each: asset` or `asset:`) ({need.rule})", False
+        for key in need.data:
+            value = entry.data.get(key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                yield here + ("cards", j), f"every card of {need.role} needs `data: {{{key}: N}}`, " \
+                                           f"a whole number ≥ 0 ({need.rule})", False
