@@ -28,6 +28,7 @@ from pnp.components import BookPages, Context, Panels, Pieces, generate
 from pnp.display import Page
 from pnp.errors import BuildError, UsageError
 from pnp.layout.booklet import Folding, fold_booklet
+from pnp.layout.gang import Candidate, share_sheets
 from pnp.layout.impose import Imposition, impose
 from pnp.layout.instructions import Job, instructions_back, instructions_page, sides_text
 from pnp.layout.sheet import Furniture, frame, stamp
@@ -59,17 +60,38 @@ class Laid:
 
     @property
     def double_sided(self) -> bool:
-        return isinstance(self.layout, (Imposition, Folding)) and self.layout.duplex in ("long", "short")
+        return _double_sided(self.layout)
+
+
+def _double_sided(layout: Imposition | Tiling | Folding) -> bool:
+    return isinstance(layout, (Imposition, Folding)) and layout.duplex in ("long", "short")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One range of the combined print file: a component's sheets, or the sheets several
+    small components share (`pnp.layout.gang`)."""
+
+    members: tuple[int, ...]  # indexes into GameLayout.laid
+    layout: Imposition | Tiling | Folding
+
+    @property
+    def pages(self) -> tuple[Page, ...]:
+        return self.layout.pages
+
+    @property
+    def shared(self) -> bool:
+        return len(self.members) > 1
 
 
 @dataclass(frozen=True)
 class GameLayout:
-    """A game's components on sheets, in spec order, and the combined file's page order."""
+    """A game's components on sheets, in spec order, and the combined file's print units."""
 
     game_id: str
     game: Game
     laid: tuple[Laid, ...]
-    order: tuple[int, ...]  # print order: indexes into `laid`
+    units: tuple[Unit, ...]  # the combined file's ranges, in print order
     lead: tuple[Page, ...]  # the instructions (and their blank back) opening the combined file
 
 
@@ -145,9 +167,11 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
     layouts = [lay_out_game(spec, game_id) for game_id in games]
     jobs = [(item.pages, f"{g.game.title} — {_name(item.component)}", g.game_id) for g in layouts for item in g.laid]
     jobs += [(g.lead, f"{g.game.title} — print instructions", g.game_id) for g in layouts]
+    jobs += [(u.pages, f"{g.game.title} — {_unit_name(g, u)}", g.game_id) for g in layouts for u in g.units if u.shared]
     rendered = iter(render_pdfs(jobs))
     pdfs = {(g.game_id, item.component.id): next(rendered) for g in layouts for item in g.laid}
     pdfs.update({(g.game_id, None): next(rendered) for g in layouts})
+    pdfs.update({(g.game_id, u.members): next(rendered) for g in layouts for u in g.units if u.shared})
     files: list[manifest.FileEntry] = []
     try:
         with manifest.staging(out) as root:
@@ -172,9 +196,31 @@ def lay_out_game(spec: Spec, game_id: str) -> GameLayout:
     version_stamp = stamp(__version__, game.model_dump_json())
     context = Context(game_id, game, spec.print)
     laid = tuple(lay_out(context, component, version_stamp) for component in game.components)
-    order = tuple(sorted(range(len(laid)), key=lambda i: (not laid[i].double_sided, not _stock(laid[i]).startswith("card"), i)))
-    lead = instruction_pages(game, [laid[i] for i in order], spec.print, version_stamp)
-    return GameLayout(game_id, game, laid, order, tuple(lead))
+    order = sorted(range(len(laid)), key=lambda i: (not laid[i].double_sided, not _stock(laid[i]).startswith("card"), i))
+    units = _units(game, laid, order, spec.print, version_stamp)
+    lead = instruction_pages(game, laid, units, spec.print, version_stamp)
+    return GameLayout(game_id, game, laid, units, tuple(lead))
+
+
+def _units(game: Game, laid: tuple[Laid, ...], order: Sequence[int], settings: Print, version_stamp: str) -> tuple[Unit, ...]:
+    """The print units in `order`: components of pieces that save sheets together share them."""
+    candidates = [Candidate(i, laid[i].output, laid[i].layout, _stock(laid[i])) for i in order
+                  if isinstance(laid[i].output, Pieces) and isinstance(laid[i].layout, Imposition)]
+
+    def info(members: tuple[int, ...]) -> Furniture:
+        return Furniture(game.title, " + ".join(_name(laid[i].component) for i in members), version_stamp)
+
+    shared = share_sheets(candidates, settings.paper, settings.margin_mm, settings.duplex, info,
+                          tuple(settings.back_offset_mm))  # type: ignore[arg-type]
+    first_of = {group.members[0]: group for group in shared}
+    inside = {i for group in shared for i in group.members}
+    units = []
+    for i in order:
+        if i in first_of:
+            units.append(Unit(first_of[i].members, first_of[i].layout))
+        elif i not in inside:
+            units.append(Unit((i,), laid[i].layout))
+    return tuple(units)
 
 
 def lay_out(context: Context, component: Any, version_stamp: str) -> Laid:
@@ -192,17 +238,18 @@ def lay_out(context: Context, component: Any, version_stamp: str) -> Laid:
     return Laid(component, output, layout)
 
 
-def instruction_pages(game: Game, ordered: Sequence[Laid], settings: Print, version_stamp: str) -> list[Page]:
-    """The instructions for the sheets of `ordered`, which follow them in the combined file.
+def instruction_pages(game: Game, laid: Sequence[Laid], units: Sequence[Unit], settings: Print,
+                      version_stamp: str) -> list[Page]:
+    """The instructions for the sheets of `units`, which follow them in the combined file.
     Double-sided components come first there, each starting on an odd page: the instructions
-    then get a blank back."""
+    then get a back, which carries the duplex check."""
     f = frame(settings.paper, settings.margin_mm)
     info = Furniture(game.title, "print instructions", version_stamp)
-    lead = 2 if any(item.double_sided for item in ordered) else 1
+    lead = 2 if any(_double_sided(unit.layout) for unit in units) else 1
     jobs, first = [], lead + 1
-    for item in ordered:
-        jobs.append(_job(item, first))
-        first += len(item.pages)
+    for unit in units:
+        jobs.append(_job(laid, unit, first))
+        first += len(unit.pages)
     offset = tuple(settings.back_offset_mm)
     front = instructions_page(f, info, settings.paper, jobs, title_en=game.title_en, back_offset=offset)  # type: ignore[arg-type]
     return [front, instructions_back(f, info, settings.duplex, offset)] if lead == 2 else [front]  # type: ignore[arg-type]
@@ -278,10 +325,11 @@ def write_game(root: Path, g: GameLayout, pdfs: dict[tuple[str, str | None], byt
             files += _pngs(root, folder, g.game_id, item, data)
     if "pdf" in formats:
         parts = [("Print instructions", pdfs[(g.game_id, None)])]
-        parts += [(_name(g.laid[i].component), pdfs[(g.game_id, g.laid[i].component.id)]) for i in g.order]
+        parts += [(_unit_name(g, u), pdfs[(g.game_id, u.members if u.shared else g.laid[u.members[0]].component.id)])
+                  for u in g.units]
         path = folder / f"{g.game_id}-all.pdf"
         path.write_bytes(combine(parts, title=f"{g.game.title} — print-and-play", subject=g.game_id))
-        pages = len(g.lead) + sum(len(item.pages) for item in g.laid)
+        pages = len(g.lead) + sum(len(u.pages) for u in g.units)
         files.append(manifest.file_entry(root, path, g.game_id, None, "pdf", pages))
     return files
 
@@ -336,10 +384,12 @@ def _key(drawing: Any) -> Any:
 # --- what the instructions and the manifest say ---------------------------------------------
 
 
-def _job(item: Laid, first: int) -> Job:
-    component, layout = item.component, item.layout
-    count = len(_drawn(item.output))
-    contents = f"{count} {NOUNS.get(component.kind, 'piece')}{'s' if count != 1 else ''}"
+def _job(laid: Sequence[Laid], unit: Unit, first: int) -> Job:
+    """The print plan's row for one unit; components sharing sheets share a row that says so."""
+    items = [laid[i] for i in unit.members]
+    layout = unit.layout
+    counts = [_count(item) for item in items]
+    contents = " + ".join(counts) + (" on shared sheets" if unit.shared else "")
     assembly = finish = ""
     if isinstance(layout, Folding):
         duplex = layout.duplex
@@ -355,8 +405,18 @@ def _job(item: Laid, first: int) -> Job:
             assembly = f"{t.rows} row{'s' if t.rows > 1 else ''} × {t.columns} column{'s' if t.columns > 1 else ''} of parts"
     else:
         duplex = layout.duplex
-    return Job(_name(component), (first, first + len(layout.pages) - 1), layout.sheets, contents,
-               sides_text(duplex), _stock(item), assembly, finish)
+    name = " + ".join(_name(item.component) for item in items)
+    return Job(name, (first, first + len(layout.pages) - 1), layout.sheets, contents, sides_text(duplex),
+               _stock(items[0]), assembly, finish)
+
+
+def _count(item: Laid) -> str:
+    count = len(_drawn(item.output))
+    return f"{count} {NOUNS.get(item.component.kind, 'piece')}{'s' if count != 1 else ''}"
+
+
+def _unit_name(g: GameLayout, unit: Unit) -> str:
+    return " + ".join(_name(g.laid[i].component) for i in unit.members)
 
 
 def _drawn(output: Pieces | Panels | BookPages) -> tuple[Any, ...]:

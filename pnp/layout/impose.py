@@ -14,8 +14,8 @@ mirrored about the dashed fold line.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Iterator, Literal
+from dataclasses import dataclass, replace
+from typing import Iterator, Literal, Sequence
 
 from pnp.display import ROUNDED_CUT, Circle, Drawing, Group, Item, Line, Page, PieceArt, Pieces, Rect, Style, translate
 from pnp.errors import BuildError
@@ -212,6 +212,61 @@ def impose(pieces: Pieces, paper: str, margin: float, duplex: Duplex, info: Furn
     return Imposition(tuple(pages), tuple(placed), grid, duplex, len(batches))
 
 
+def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, info: Furniture,
+         back_offset: tuple[float, float] = (0.0, 0.0)) -> Imposition | None:
+    """Several components' pieces on one sheet (two pages with backs), each in its own band of
+    rows, stacked top to bottom: seven tokens and six loan markers need not take a sheet of
+    card stock each. Pieces are numbered through the groups in order. None when they do not
+    all fit one portrait sheet, or when `duplex` is fold (each sheet has its own fold line)."""
+    if duplex == "fold" or not groups:
+        return None
+    if duplex == "none" and any(g.two_sided for g in groups):
+        return None
+    has_backs = any(p.back is not None for g in groups for p in g.pieces)
+    duplex = duplex if has_backs else "none"
+    f = frame(paper, margin)
+    content = f.content
+    for bleed_cap in (None, MIN_GUTTER_BLEED_MM, 0.0):
+        grids, y = [], content.y
+        for group in groups:
+            bleed = group.bleed if bleed_cap is None else min(group.bleed, bleed_cap)
+            columns = plan_axis(content.x, content.right, group.width, bleed)
+            if columns is None:
+                return None
+            count = math.ceil(len(group.pieces) / columns.count)
+            height = count * (group.height + 2 * bleed) + 2 * MARK_ZONE_MM
+            rows = plan_axis(y, y + height, group.height, bleed, count)
+            if rows is None:
+                break
+            grids.append(Grid(f, plan_axis(content.x, content.right, group.width, bleed,
+                                           min(columns.count, len(group.pieces))) or columns, rows))
+            y += height
+        if len(grids) == len(groups) and y <= content.bottom + 1e-6:
+            break
+    else:
+        return None
+    front_items: list[Item] = []
+    back_items: list[Item] = []
+    placed: list[Placed] = []
+    offset = 0
+    edge = _flip(f, duplex) if duplex in ("long", "short") else ""
+    for group, grid in zip(groups, grids):
+        fronts = [(i, _slot(grid, k)) for k, i in enumerate(range(len(group.pieces)))]
+        front_items += _faces(group, grid, fronts, "front")
+        placed += [replace(p, piece=p.piece + offset) for p in _record(grid, fronts, "front", 0)]
+        if edge:
+            backs = [(i, _mirror(grid, slot, edge)) for i, slot in fronts]
+            back_items += _faces(group, grid, backs, "back")
+            placed += [replace(p, piece=p.piece + offset) for p in _record(grid, backs, "back", 1, group, back_offset)]
+        offset += len(group.pieces)
+    where = "sheet 1 of 1 · shared"
+    pages = [_page(f, tuple(front_items), info, f"{where} · fronts" if edge else where)]
+    if edge:
+        pages.append(_page(f, (Group(tuple(back_items), translate(*back_offset)),), info,
+                           f"{where} · backs, flip on the {duplex} edge"))
+    return Imposition(tuple(pages), tuple(placed), grids[0], duplex, 1)
+
+
 # --- slots and mirrors ----------------------------------------------------------------------
 
 Slot = tuple[Grid, int, int]  # the grid (fronts' or mirrored) and the column and row in it
@@ -229,20 +284,16 @@ def _flip(f: Frame, duplex: Duplex) -> str:
 
 
 def _mirror(grid: Grid, slot: Slot, how: str) -> Slot:
-    """The slot behind `slot` once the sheet is turned over (or folded)."""
+    """The slot behind `slot` once the sheet is turned over about its upright centre line
+    ("columns") or its level one ("rows"), or folded on its fold line: the grid reflected about
+    the paper's centre, so a grid in a band of the sheet (a ganged sheet) mirrors right too."""
     _, column, row = slot
-    f = grid.frame
+    f, c, r = grid.frame, grid.columns, grid.rows
+    if how == "fold":
+        how = "columns" if grid.fold == "upright" else "rows"
     if how == "columns":
-        return grid, grid.columns.count - 1 - column, row
-    if how == "rows":
-        return grid, column, grid.rows.count - 1 - row
-    # fold: the back half is the fronts' half mirrored about the paper's centre line
-    c, r = grid.columns, grid.rows
-    if grid.fold == "upright":
-        mirrored = Grid(f, _reflect(c, f.width), r)
-        return mirrored, c.count - 1 - column, row
-    mirrored = Grid(f, c, _reflect(r, f.height))
-    return mirrored, column, r.count - 1 - row
+        return Grid(f, _reflect(c, f.width), r), c.count - 1 - column, row
+    return Grid(f, c, _reflect(r, f.height)), column, r.count - 1 - row
 
 
 def _reflect(axis: Axis, length: float) -> Axis:

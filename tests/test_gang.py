@@ -1,0 +1,61 @@
+"""Shared sheets: small components of one stock print together when that saves a sheet, each
+piece with its own back behind it, and the print plan says which components share."""
+
+from __future__ import annotations
+
+import pytest
+from test_impose import INFO, deck
+
+from pnp.layout.gang import Candidate, share_sheets
+from pnp.layout.impose import gang, impose
+from pnp.layout.sheet import frame
+
+
+def candidates(*groups, stock="card stock"):
+    return [Candidate(i, g, impose(g, "a4", 5, "long", INFO), stock) for i, g in enumerate(groups)]
+
+
+@pytest.mark.parametrize("duplex, flip", [("long", "x"), ("short", "y")])
+def test_small_components_share_one_sheet_with_every_back_behind_its_front(duplex, flip):
+    tokens, markers = deck(21, 14, 14, 3), deck(6, 30, 16, 3)
+    shared = gang([tokens, markers], "a4", 5, duplex, INFO)
+    assert shared is not None and shared.sheets == 1 and len(shared.pages) == 2
+    fronts = {p.piece: p.trim for p in shared.placed if p.side == "front"}
+    backs = {p.piece: p.trim for p in shared.placed if p.side == "back"}
+    assert sorted(fronts) == sorted(backs) == list(range(27))
+    f = frame("a4", 5)
+    for piece, t in fronts.items():
+        b = backs[piece]
+        if flip == "x":  # turned over the long edge: mirrored left to right, same height
+            assert (b.x, b.y) == pytest.approx((f.width - t.right, t.y))
+        else:
+            assert (b.x, b.y) == pytest.approx((t.x, f.height - t.bottom))
+        assert (b.w, b.h) == (t.w, t.h)
+    boxes = list(fronts.values())
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    assert all(f.content.contains(b) for b in boxes)
+
+
+def test_too_much_for_one_sheet_is_not_ganged():
+    assert gang([deck(9), deck(9)], "a4", 5, "long", INFO) is None
+
+
+def test_pieces_of_one_size_share_sheets_only_when_that_saves_one():
+    big, small, more = deck(20), deck(32), deck(18)
+    (together,) = share_sheets(candidates(big, small), "a4", 5, "long", lambda members: INFO)
+    assert together.members == (0, 1) and together.layout.sheets == 6  # 52 cards: 6 sheets, not 3 + 4
+    assert share_sheets(candidates(more, deck(5)), "a4", 5, "long", lambda members: INFO) == []  # 2 + 1 = 3 either way
+    assert share_sheets(candidates(deck(5), deck(4), stock="paper")[:1] + candidates(deck(4))[1:], "a4", 5, "long",
+                        lambda members: INFO) == []  # different stock: never
+
+
+def test_the_print_plan_names_the_components_that_share_sheets():
+    from pnp.build import lay_out_game
+    from spec_text import spec_of
+
+    g = lay_out_game(spec_of(), "forex")
+    shared = [unit for unit in g.units if unit.shared]
+    names = sorted(tuple(g.laid[i].component.id for i in unit.members) for unit in shared)
+    assert names == [("dividends", "certificates"), ("pair_counters", "loan_markers")]
+    assert sum(len(u.pages) for u in g.units) < sum(len(item.pages) for item in g.laid)
+    assert sorted(i for u in g.units for i in u.members) == list(range(len(g.laid)))  # every component once
