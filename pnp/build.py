@@ -307,7 +307,7 @@ def combine(parts: Sequence[tuple[str, bytes]], *, title: str, subject: str) -> 
 # --- files ----------------------------------------------------------------------------------
 
 
-def write_game(root: Path, g: GameLayout, pdfs: dict[tuple[str, str | None], bytes],
+def write_game(root: Path, g: GameLayout, pdfs: dict[tuple[str, Any], bytes],
                formats: Sequence[str]) -> list[manifest.FileEntry]:
     """Every file of one game under `root/<game>/`, with their manifest entries."""
     folder = root / g.game_id
