@@ -11,9 +11,11 @@ from pnp.components.boards import cell_text
 from pnp.rules import engine
 
 
-def track_rows(drawing, cell_mm):
-    """The board's cell grid: rows (top to bottom) of square cells of `cell_mm`, left to right."""
-    cells = [r for r in rects(drawing) if abs(r.w - cell_mm) < 1e-6 and abs(r.h - cell_mm) < 1e-6 and r.style.width < 0.5]
+def track_rows(drawing, cell_mm, box=None):
+    """The board's cell grid: rows (top to bottom) of square cells of `cell_mm` (or of boxes
+    `box` = (w, h) mm), left to right."""
+    w, h = box or (cell_mm, cell_mm)
+    cells = [r for r in rects(drawing) if abs(r.w - w) < 1e-6 and abs(r.h - h) < 1e-6 and r.style.width == 0.25]
     rows: dict[float, list] = {}
     for r in cells:
         rows.setdefault(round(r.y, 3), []).append(r)
@@ -79,10 +81,17 @@ def test_price_board_has_four_colour_rows_of_25_spaces_from_10_to_250():
         assert start_cues(drawing, row[9]) != ([], []) and start_cues(drawing, row[9])[0] == ["СТАРТ"]
 
 
+def currency_boxes(drawing):
+    from pnp.components.boards import box_size
+
+    board = SPEC.games["forex"].component("currency_board")
+    return track_rows(drawing, board.cell_mm, box_size(SPEC.games["forex"], board.sections[0], board.cell_mm))
+
+
 def test_currency_board_tracks_marks_and_setup_table_come_from_the_rules():
     game = SPEC.games["forex"]
     (drawing,) = panels("forex", "currency_board").drawings
-    rows = track_rows(drawing, game.component("currency_board").cell_mm)
+    rows = currency_boxes(drawing)
     assert len(rows) == 7 and all(len(row) == 10 for row in rows)
     assert row_numbers(drawing, rows[0]) == ["1", "1½", "2", "2½", "3", "3½", "4", "5", "6", "8"]
     found = texts(drawing)
@@ -148,11 +157,19 @@ def test_every_text_is_legible_and_inside_the_board(game_id, board_id):
         assert_legible(drawing, f"{game_id}/{board_id}")
 
 
-def test_the_currency_board_fits_one_page_of_either_paper():
-    from pnp.layout.sheet import content_size
+def test_every_box_of_the_currency_board_holds_the_largest_stack_side_by_side():
+    """A currency is the stronger side of at most one pair per other currency (FOREX-2.1), and
+    they can all meet in one box: each box has a place for each (6), wide enough for a counter."""
+    from pnp.components.boards import SPOT
 
+    game = SPEC.games["forex"]
+    counter = max(game.component("pair_counters").size_mm)
     (drawing,) = panels("forex", "currency_board").drawings
-    for paper in ("a4", "letter"):
-        w, h = content_size(paper, SPEC.print.margin_mm)
-        assert drawing.width <= w and drawing.height <= h, paper
-
+    rows = currency_boxes(drawing)
+    places = [r for r in rects(drawing) if r.style == SPOT]
+    assert len(places) == 7 * 10 * (len(game.assets) - 1)
+    assert all(min(p.w, p.h) >= counter for p in places)  # a 14 mm counter sits in its place
+    for row in rows:
+        for box in row:
+            inside_box = [p for p in places if box.x <= p.x and p.x + p.w <= box.x + box.w and box.y <= p.y and p.y + p.h <= box.y + box.h]
+            assert len(inside_box) == len(game.assets) - 1

@@ -13,6 +13,8 @@ Boards are usually larger than a page; layout tiles them, so nothing here is eve
 
 from __future__ import annotations
 
+import math
+
 from pnp.components import Context, Panels
 from pnp.components.art import asset_badge, symbol, tint
 from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, table, title_bar
@@ -28,6 +30,9 @@ BAND = 3.0  # mm: the full-colour band at the left of an asset's row header
 NOTE_SIZE = 6.0  # pt: marks, labels and the start word
 _RAISED = 0.58  # the share of a cell's height its number takes when notes sit beneath
 STAR = "#dcdcdc"  # the start cell's star where the row has no tint
+STRIP = 6.0  # mm: the number strip at the top of a box that holds a stack
+STRIP_PT = 11.0
+SPOT = Style(stroke="#9a9a9a", width=0.2, dash=(1.0, 0.8))  # a token's place in a box
 
 
 def cell_text(value: float) -> str:
@@ -58,9 +63,9 @@ def board(context: Context, board: Board) -> Panels:
     body = column([title, *sections], gap=GAP)
     w, h = body.width + 2 * MARGIN, body.height + 2 * MARGIN
     frame = Rect(0.4, 0.4, w - 0.8, h - 0.8, Style(stroke=INK, width=0.6), radius=3.0)
-    cells = max((len(context.game.tracks[s.track].cells) for s in board.sections if s.track), default=0)
-    seams = tuple(MARGIN + header_w + k * board.cell_mm for k in range(cells + 1))  # cell edges: seams miss the numbers
-    drawing = Drawing(w, h, (frame, moved(body, MARGIN, MARGIN)), seams_x=seams)
+    seams = sorted({MARGIN + header_w + k * box_size(context.game, s, board.cell_mm)[0]
+                    for s in board.sections if s.track for k in range(len(context.game.tracks[s.track].cells) + 1)})
+    drawing = Drawing(w, h, (frame, moved(body, MARGIN, MARGIN)), seams_x=tuple(seams))  # cell edges: seams miss the numbers
     return Panels((drawing,) * board.copies)
 
 
@@ -77,29 +82,46 @@ def _table_section(context: Context, section: BoardSection, width: float, what: 
 # --- tracks ---------------------------------------------------------------------------------
 
 
+def box_size(game: Game, section: BoardSection, cell: float) -> tuple[float, float]:
+    """A track cell's width and height: square, or with `holds` a box with a place for each
+    token it may hold side by side (columns × rows of `cell`) under a strip for its number."""
+    holds = len(game.assets) - 1 if section.holds == "pairs" else section.holds
+    if holds <= 1:
+        return cell, cell
+    rows = math.ceil(math.sqrt(holds))
+    return math.ceil(holds / rows) * cell, rows * cell + STRIP
+
+
 def _track(context: Context, section: BoardSection, cell: float, header_w: float, what: str) -> Block:
     game = context.game
     track = game.tracks[section.track]
     marks = context.marks(section.marks) if section.marks else {}
     rows: tuple[Asset | None, ...] = game.assets if section.rows == "each_asset" else (None,)
     numbers = [cell_text(value) for value in track.cells]
+    cw, ch = box_size(game, section, cell)
+    boxes = (cw, ch) != (cell, cell)
     raised = bool(marks)  # notes on many cells: every number sits in the cell's upper part
     size = _number_size(numbers, cell, raised or track.start is not None or bool(track.labels))
     items: list[Item] = []
     for row, asset in enumerate(rows):
-        y = row * cell
+        y = row * ch
         fill = None if context.settings.ink_saver or asset is None else tint(asset.color, ROW_TINT)
         if asset is None:
-            items += _title_header(section, header_w, y, cell, what)
+            items += _title_header(section, header_w, y, ch, what)
         else:
-            items += _asset_header(asset, header_w, y, cell, fill, what)
+            items += _asset_header(asset, header_w, y, ch, fill, what)
         for index, (value, number) in enumerate(zip(track.cells, numbers)):
             marked = " ".join(marks.get((asset.id if asset else "", index), ()))
             notes = tuple(text for text in (track.labels.get(value, ""), marked) if text)
             start = track.start is not None and value == track.start
-            items += _cell(header_w + index * cell, y, cell, number, size, fill, start=start, word=section.start_label,
-                           notes=notes, raised=raised, what=f"{what} cell {number}")
-    body = Block(tuple(items), header_w + len(numbers) * cell, len(rows) * cell)
+            x, where = header_w + index * cw, f"{what} cell {number}"
+            if boxes:
+                items += _box(x, y, cw, ch, cell, number, fill, start=start, word=section.start_label, notes=notes,
+                              what=where)
+            else:
+                items += _cell(x, y, cell, number, size, fill, start=start, word=section.start_label,
+                               notes=notes, raised=raised, what=where)
+    body = Block(tuple(items), header_w + len(numbers) * cw, len(rows) * ch)
     if section.rows == "single":
         return body
     return column([heading(section.title, section.title_en, body.width, size=11, what=what), body], gap=2.0)
@@ -130,6 +152,27 @@ def _cell(x: float, y: float, c: float, number: str, size: float, fill: str | No
         items.append(fit_text("\n".join(below), x + PAD, top, c - 2 * PAD, y + c - PAD - top,
                               size=NOTE_SIZE, min_size=NOTE_SIZE, font="bold",
                               color=INK, leading=1.1, what=what))
+    return items
+
+
+def _box(x: float, y: float, w: float, h: float, cell: float, number: str, fill: str | None, *, start: bool,
+         word: str, notes: tuple[str, ...], what: str) -> list[Item]:
+    """A box that holds a stack of tokens side by side: its number and notes in a strip at the
+    top, then a faint place for each token."""
+    items: list[Item] = [Rect(x, y, w, h, Style(fill=fill, stroke=INK, width=0.25))]
+    if start:
+        items.append(Rect(x + 0.7, y + 0.7, w - 1.4, h - 1.4, Style(stroke=INK, width=1.0)))
+    number_w = min(w * 0.45, text_width(number, "bold", STRIP_PT) + 2 * PAD)
+    items.append(fit_text(number, x + PAD, y + 0.4, number_w, STRIP - 0.6, size=STRIP_PT, min_size=7, font="bold",
+                          color=INK, align="left", what=what))
+    below = ((word,) if start else ()) + notes
+    if below:
+        items.append(fit_text(" · ".join(below), x + PAD + number_w, y + 0.4, w - 2 * PAD - number_w, STRIP - 0.6,
+                              size=NOTE_SIZE, min_size=NOTE_SIZE, font="bold", color=INK, align="right", what=what))
+    columns, rows = round(w / cell), round((h - STRIP) / cell)
+    for r in range(rows):
+        for c in range(columns):
+            items.append(Rect(x + c * cell + 0.3, y + STRIP + r * cell + 0.3, cell - 0.6, cell - 0.6, SPOT, radius=1.0))
     return items
 
 

@@ -241,6 +241,7 @@ class BoardSection(Model):
     table: str | None = None  # a table computed by the game's rules module
     marks: str | None = None  # small per-cell notes from the rules module (e.g. starting positions)
     start_label: str = "START"  # the word on the track's start cell, in the game's language
+    holds: PositiveCount | Literal["pairs"] = 1  # tokens a cell holds side by side; pairs: one per other asset
 
     @model_validator(mode="after")
     def _one_content(self) -> "BoardSection":
