@@ -17,6 +17,7 @@ import io
 import math
 import multiprocessing
 import os
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -24,9 +25,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from pnp import __version__, manifest
-from pnp.components import BookPages, Context, Panels, Pieces, generate
+from pnp.components import BookPages, Context, Panels, Pieces, generate, resolution_warnings
 from pnp.display import Page
-from pnp.errors import BuildError, UsageError
+from pnp.errors import BuildError, Issue, UsageError
 from pnp.layout.booklet import Folding, fold_booklet
 from pnp.layout.gang import Candidate, share_sheets
 from pnp.layout.impose import Imposition, impose
@@ -100,6 +101,7 @@ class Summary:
     games: tuple[str, ...]
     files: int
     pages: int  # PDF pages, combined files included
+    warnings: tuple[Issue, ...] = ()  # e.g. art printed below 300 dpi: built anyway
 
 
 # --- command line ---------------------------------------------------------------------------
@@ -116,6 +118,8 @@ def build_from_args(args: argparse.Namespace) -> int:
                       back_offset_mm=parse_offset(args.back_offset), ink_saver=ink_saver)
     games = select_games(spec, args.game)
     summary = build(spec, Path(args.out), games, formats)
+    for warning in summary.warnings:
+        print(warning, file=sys.stderr)
     print(f"built {', '.join(summary.games)}: {summary.files} files, {summary.pages} PDF pages "
           f"in {args.out}{os.sep} ({time.perf_counter() - started:.1f} s)")
     return 0
@@ -165,6 +169,7 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
     out = Path(os.path.abspath(out))
     old = manifest.check_output(out)
     layouts = [lay_out_game(spec, game_id) for game_id in games]
+    warnings = [w for g in layouts for w in resolution_warnings(spec, g.game_id, [item.output for item in g.laid])]
     jobs = [(item.pages, f"{g.game.title} — {_name(item.component)}", g.game_id) for g in layouts for item in g.laid]
     jobs += [(g.lead, f"{g.game.title} — print instructions", g.game_id) for g in layouts]
     jobs += [(u.pages, f"{g.game.title} — {_unit_name(g, u)}", g.game_id) for g in layouts for u in g.units if u.shared]
@@ -185,7 +190,7 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
     except OSError as error:
         raise BuildError(f"cannot write the output folder {out}: {error.strerror or error} ({error.filename or out})") from None
     pages = sum(f.pages for f in files if f.format == "pdf")
-    return Summary(tuple(games), len(files), pages)
+    return Summary(tuple(games), len(files), pages, tuple(warnings))
 
 
 def lay_out_game(spec: Spec, game_id: str) -> GameLayout:
@@ -194,7 +199,7 @@ def lay_out_game(spec: Spec, game_id: str) -> GameLayout:
     if any(c.id == f"{game_id}-all" for c in game.components):
         raise BuildError(f"{game_id}: no component may be called {game_id}-all, the name of the combined print file")
     version_stamp = stamp(__version__, game.model_dump_json())
-    context = Context(game_id, game, spec.print)
+    context = Context(game_id, game, spec.print, spec.folder)
     laid = tuple(lay_out(context, component, version_stamp) for component in game.components)
     order = sorted(range(len(laid)), key=lambda i: (not laid[i].double_sided, not _stock(laid[i]).startswith("card"), i))
     units = _units(game, laid, order, spec.print, version_stamp)

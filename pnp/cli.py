@@ -89,6 +89,10 @@ def _validate(args: argparse.Namespace) -> int:
     from pnp.spec.faces import piece_count
 
     spec = load_spec(args.spec)
+    from pnp.components import art_warnings
+
+    for warning in art_warnings(spec):
+        print(warning, file=sys.stderr)
     print(f"{args.spec or default_spec_path()}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")
     for game_id, game in spec.games.items():
         names = ", ".join(a.id for a in game.assets)

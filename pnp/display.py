@@ -8,6 +8,7 @@ and broken into lines (see `pnp.layout.text`), so no backend ever measures or wr
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass, field
 from typing import Literal, Union
@@ -79,13 +80,23 @@ class Text:
 
 @dataclass(frozen=True)
 class Image:
-    """A raster image (PNG bytes) stretched to the box."""
+    """An image file's bytes stretched to the box: PNG or JPEG (embedded as they are) or SVG
+    (drawn as vectors). Items compare and hash by `digest`, the SHA-256 of the bytes, so a hash
+    of a display list covers its art without rereading it."""
 
     x: float
     y: float
     w: float
     h: float
-    png: bytes = field(repr=False)
+    data: bytes = field(repr=False, compare=False)
+    format: Literal["png", "jpeg", "svg"] = "png"
+    digest: str = ""  # computed from `data` when not given
+    pixels: tuple[int, int] = (0, 0)  # a raster's size, for its resolution at the printed size
+    name: str = ""  # the file as the spec names it, for messages
+
+    def __post_init__(self) -> None:
+        if not self.digest:
+            object.__setattr__(self, "digest", hashlib.sha256(self.data).hexdigest())
 
 
 @dataclass(frozen=True)

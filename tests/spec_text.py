@@ -33,4 +33,4 @@ def drawn(game_id: str, component_id: str, text: str = BUNDLED) -> Output:
     """What the generator makes of one component of the (possibly edited) spec."""
     spec = spec_of(text)
     game = spec.games[game_id]
-    return generate(Context(game_id, game, spec.print), game.component(component_id))
+    return generate(Context(game_id, game, spec.print, spec.folder), game.component(component_id))

@@ -42,5 +42,7 @@ def _section(context: Context, section, width: float, size: float, what: str) ->
         blocks.append(table(context.table(section.table), size=size * 1.15, what=what, assets=context.game.assets,
                             min_width=width))
     context_vars = game_context(context.game)
-    blocks += [paragraph(fill(line, context_vars, "lines"), width, size=size, what=what) for line in section.lines]
+    icons = context.icons()
+    blocks += [paragraph(fill(line, context_vars, "lines"), width, size=size, what=what, icons=icons)
+               for line in section.lines]
     return column(blocks, gap=size * 0.2)

@@ -15,11 +15,12 @@ import random
 from typing import Any, Iterator, Sequence
 
 from pnp.display import (
-    IDENTITY, Circle, Group, Item, Line, Matrix, Point, Polygon, Rect, Style, Text, apply, compose, rotate,
+    IDENTITY, Circle, Group, Image, Item, Line, Matrix, Point, Polygon, Rect, Style, Text, apply, compose, rotate,
 )  # fmt: skip
 from pnp.errors import BuildError
 from pnp.layout.text import block_height, fit_text
 from pnp.render.fonts import MM_PER_PT, font
+from pnp.spec.images import Art
 from pnp.spec.model import PATTERNS, SYMBOLS, Asset
 
 BLACK = "#000000"
@@ -280,6 +281,27 @@ def asset_badge(asset: Asset, cx: float, cy: float, size: float) -> Group:
         items += _clip_into(_pattern_items(asset.pattern, *box, ink_on(asset.color), spacing, spacing * 0.22), polygon)
     items.append(symbol(asset.symbol, cx, cy, size, Style(stroke=INK, width=stroke)))
     return Group(tuple(items))
+
+
+def identity(asset: Asset, logo: Art | None, cx: float, cy: float, size: float) -> Item:
+    """The asset's logo when the spec gives one, else its badge, in a `size` mm box."""
+    if logo is None:
+        return asset_badge(asset, cx, cy, size)
+    return picture(logo, cx - size / 2, cy - size / 2, size, size)
+
+
+# --- images -------------------------------------------------------------------------------
+
+
+def picture(art: Art, x: float, y: float, w: float, h: float, *, cover: bool = False) -> Item:
+    """The art in the box, its proportions kept: whole and centred, or (`cover`) filling the box
+    and cropped to it — art that runs into a card's bleed."""
+    scale = (max if cover else min)(w / art.width, h / art.height)
+    iw, ih = art.width * scale, art.height * scale
+    pixels = (0, 0) if art.vector else (int(art.width), int(art.height))
+    image = Image(x + (w - iw) / 2, y + (h - ih) / 2, iw, ih, art.data, art.format,  # type: ignore[arg-type]
+                  art.digest, pixels, art.file)
+    return Group((image,), clip=Rect(x, y, w, h, Style())) if cover else image
 
 
 # --- money --------------------------------------------------------------------------------

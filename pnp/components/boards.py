@@ -16,10 +16,11 @@ from __future__ import annotations
 import math
 
 from pnp.components import Context, Panels
-from pnp.components.art import asset_badge, symbol, tint
-from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, table, title_bar
+from pnp.components.art import identity, symbol, tint
+from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, picture_block, table, title_bar
 from pnp.display import Drawing, Item, Rect, Style
 from pnp.layout.text import block_height, fit_text, text_width
+from pnp.spec.images import Art
 from pnp.spec.model import Asset, Board, BoardSection, Game
 
 MARGIN = 5.0  # mm from the board's edge to its content
@@ -60,7 +61,8 @@ def board(context: Context, board: Board) -> Panels:
     ]
     width = max(width, *(block.width for block in sections))
     title = _title(context.game, board, width, what)
-    body = column([title, *sections], gap=GAP)
+    image = [picture_block(context.art(board.image), width, board.image_mm)] if board.image else []
+    body = column([title, *image, *sections], gap=GAP)
     w, h = body.width + 2 * MARGIN, body.height + 2 * MARGIN
     frame = Rect(0.4, 0.4, w - 0.8, h - 0.8, Style(stroke=INK, width=0.6), radius=3.0)
     seams = sorted({MARGIN + header_w + k * box_size(context.game, s, board.cell_mm)[0]
@@ -109,7 +111,7 @@ def _track(context: Context, section: BoardSection, cell: float, header_w: float
         if asset is None:
             items += _title_header(section, header_w, y, ch, what)
         else:
-            items += _asset_header(asset, header_w, y, ch, fill, what)
+            items += _asset_header(asset, context.logo(asset), header_w, y, ch, fill, what)
         for index, (value, number) in enumerate(zip(track.cells, numbers)):
             marked = " ".join(marks.get((asset.id if asset else "", index), ()))
             notes = tuple(text for text in (track.labels.get(value, ""), marked) if text)
@@ -209,14 +211,15 @@ def _badge_size(cell: float) -> float:
     return min(9.0, cell * 0.55)
 
 
-def _asset_header(asset: Asset, w: float, y: float, c: float, fill: str | None, what: str) -> list[Item]:
+def _asset_header(asset: Asset, logo: Art | None, w: float, y: float, c: float, fill: str | None,
+                  what: str) -> list[Item]:
     badge = _badge_size(c)
     text_x = BAND + badge + 3.0
     text_w = w - text_x - 1.5
     return [
         Rect(0, y, w, c, Style(fill=fill, stroke=INK, width=0.25)),
         Rect(0, y, BAND, c, Style(fill=asset.color, stroke=INK, width=0.25)),
-        asset_badge(asset, BAND + 1.5 + badge / 2, y + c / 2, badge),
+        identity(asset, logo, BAND + 1.5 + badge / 2, y + c / 2, badge),
         fit_text(_code(asset), text_x, y + 0.8, text_w, c * 0.45, size=12, font="bold", color=INK,
                  align="left", valign="bottom", what=what),
         fit_text(_names(asset), text_x, y + c * 0.45 + 0.8, text_w, c * 0.55 - 1.6, size=8, min_size=6,

@@ -7,33 +7,42 @@ badge (shape and pattern) and the index its code or initial. Backs are drawn so 
 turn changes nothing, so a card held upside down gives nothing away.
 
 Nothing here knows a game: only the face fields (`asset`, `value`, `other`, `title`,
-`subtitle`, `text`, `corner`) and the deck's fields are read.
+`subtitle`, `text`, `corner`, `image`) and the deck's fields are read. The deck's `layout`
+says which field goes in the band, the centre and the footer, whether the corner index shows,
+and the type sizes; the index, badge and type shrink with cards smaller than poker size, and
+a name too long for a small card's band is abbreviated before the build gives up.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Mapping
 
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import (
-    BLACK, WHITE, asset_badge, contrast_ratio, fit_line_first, half_turn, ink_on, pattern, symbol, text_bounds, tint,
+    BLACK, WHITE, contrast_ratio, fit_line_first, half_turn, identity, ink_on, pattern, picture, symbol, text_bounds,
+    tint,
 )  # fmt: skip
 from pnp.display import Drawing, Group, Item, Rect, Style
-from pnp.layout.text import fit_text
+from pnp.errors import BuildError
+from pnp.layout.text import Icon, block_height, fit_name, fit_text
 from pnp.spec.faces import Side, deck_pieces
-from pnp.spec.model import Asset, Back, Deck, Game
+from pnp.spec.images import Art
+from pnp.spec.model import Asset, Back, CardLayout, Deck, Game
 
 PAPER = WHITE  # cards are printed on white stock; light backgrounds save ink
 LARGE_TEXT_CONTRAST = 3.0  # WCAG AA for large text (≥ 14 pt bold)
-INDEX_W, INDEX_H = 12.5, 14.0  # mm: the corner index chip
-VALUE_PT, OTHER_PT, LARGE_MIN_PT = 44.0, 24.0, 14.0
+POKER = (63.0, 88.0)  # mm: the card size the constants below are drawn for
+INDEX_W, INDEX_H = 12.5, 14.0  # mm: the corner index chip on a poker card
+OTHER_PT = 24.0
 INK_SAVER_TINT = 0.22  # how strong a band is when large fills are dropped
 PATTERN_STRIP = 3.0  # mm: the strip under the band showing an asset's pattern
+ART_SHARE = 0.62  # of the centre box an illustration takes when a value shares it
 
 
 @dataclass(frozen=True)
 class Card:
-    """The geometry every face of a deck shares (mm)."""
+    """The geometry and layout every face of a deck shares (mm), and the assets' logos."""
 
     width: float
     height: float
@@ -41,25 +50,45 @@ class Card:
     safe: float
     ink_saver: bool
     dark_back: bool = False
+    layout: CardLayout = CardLayout()
+    logos: Mapping[str, Art] = field(default_factory=dict, compare=False)  # asset id → logo
+    icons: Mapping[str, Icon] = field(default_factory=dict, compare=False)  # what `:ID:` draws in text
+
+    @property
+    def scale(self) -> float:
+        """1 on poker cards and larger; less on smaller cards (0.7 on a 44 × 63 mm mini card)."""
+        return min(1.0, self.width / POKER[0], self.height / POKER[1])
+
+    @property
+    def index_w(self) -> float:
+        return INDEX_W * self.scale
+
+    @property
+    def index_h(self) -> float:
+        return INDEX_H * self.scale
 
     @property
     def band_bottom(self) -> float:
         """Lower edge of the colour band: it holds the index chip with some air below."""
-        return self.safe + INDEX_H + 1.5
+        return self.safe + self.index_h + 1.5 * self.scale
 
 
 def deck(context: Context, deck: Deck) -> Pieces:
     """Every card of the deck (entry order, copies adjacent) with the deck's common back."""
     settings = context.settings
     width, height = deck.size_mm or settings.card_mm
-    card = Card(width, height, settings.bleed_mm, settings.safe_mm, settings.ink_saver, settings.backs == "dark")
+    logos = {a.id: context.art(a.image) for a in context.game.assets if a.image}
+    card = Card(width, height, settings.bleed_mm, settings.safe_mm, settings.ink_saver, settings.backs == "dark",
+                deck.layout, logos, context.icons())
     where = f"{context.game_id}/{deck.id}"
-    back = card_back(context.game, deck.back, card, what=f"{where} back")
+    back_art = context.art(deck.back.image) if deck.back.image else None
+    back = card_back(context.game, deck.back, card, back_art, what=f"{where} back")
     fronts: dict[Side, Drawing] = {}  # copies share one drawing
     pieces = []
     for number, piece in enumerate(deck_pieces(context.game, deck), 1):
         if piece.front not in fronts:
-            fronts[piece.front] = card_front(piece.front, card, deck.back, what=f"{where} card {number}")
+            art = context.art(piece.front.image) if piece.front.image else None
+            fronts[piece.front] = card_front(piece.front, card, deck.back, art, what=f"{where} card {number}")
         pieces.append(PieceArt(fronts[piece.front], back))
     return Pieces(width, height, card.bleed, tuple(pieces) * deck.copies)
 
@@ -67,50 +96,90 @@ def deck(context: Context, deck: Deck) -> Pieces:
 # --- fronts -------------------------------------------------------------------------------
 
 
-def card_front(face: Side, card: Card, back: Back, *, what: str) -> Drawing:
-    """One front: colour band with index, name and badge; the large value; small print."""
-    w, h, s, b = card.width, card.height, card.safe, card.bleed
-    asset = face.asset
-    identity = asset.color if asset else back.color  # an asset's colour, else the deck's
-    band = tint(identity, INK_SAVER_TINT) if card.ink_saver or asset is None else identity
+def card_front(face: Side, card: Card, back: Back, art: Art | None = None, *, what: str) -> Drawing:
+    """One front: colour band with index, name and badge (or logo); the large value, with the
+    illustration if there is one; small print."""
+    w, h, s, b, k = card.width, card.height, card.safe, card.bleed, card.scale
+    layout, asset = card.layout, face.asset
+    identity_colour = asset.color if asset else back.color  # an asset's colour, else the deck's
+    band = tint(identity_colour, INK_SAVER_TINT) if card.ink_saver or asset is None else identity_colour
     ink = ink_on(band)
-    items: list[Item] = [Rect(-b, -b, w + 2 * b, card.band_bottom + b, Style(fill=band))]
-    if band != identity:  # a light band keeps a solid edge of the identity colour
-        items.append(Rect(-b, card.band_bottom - 1.0, w + 2 * b, 1.0, Style(fill=identity)))
+    full_art = art is not None and layout.art == "full"
+    items: list[Item] = [picture(art, -b, -b, w + 2 * b, h + 2 * b, cover=True)] if full_art else []  # type: ignore[arg-type]
+    items.append(Rect(-b, -b, w + 2 * b, card.band_bottom + b, Style(fill=band)))
+    if band != identity_colour:  # a light band keeps a solid edge of the identity colour
+        items.append(Rect(-b, card.band_bottom - 1.0, w + 2 * b, 1.0, Style(fill=identity_colour)))
 
-    index = corner_index(face, card, band, ink, what=what)
-    items += [index, half_turn([index], w / 2, h / 2)]
-
+    index_room = card.index_w + 1.5 * k if layout.corner else 0.0
+    if layout.corner:
+        index = corner_index(face, card, band, ink, what=what)
+        items += [index, half_turn([index], w / 2, h / 2)]
     if asset:
-        items += _badge_plate(asset, w - s - INDEX_W, s, INDEX_W, INDEX_H)
+        logo = card.logos.get(asset.id)
+        items += _badge_plate(asset, logo, w - s - card.index_w, s, card.index_w, card.index_h)
         if asset.pattern != "none":  # a currency's pattern also runs along the band's edge
-            strip = (-b, card.band_bottom, w + 2 * b, PATTERN_STRIP)
-            items.append(pattern(asset.pattern, *strip, identity, spacing=1.6))
-    left = s + INDEX_W + 1.5
-    right = w - s - INDEX_W - 1.5  # the badge's place, kept free on plain cards for balance
-    if face.title or face.subtitle:
-        items += _titles(face, left, s, right - left, card.band_bottom - s - 2.0, ink, what)
+            strip = (-b, card.band_bottom, w + 2 * b, PATTERN_STRIP * k)
+            items.append(pattern(asset.pattern, *strip, identity_colour, spacing=1.6))
+    left = s + index_room
+    right = w - s - card.index_w - 1.5 * k  # the badge's place, kept free on plain cards for balance
+    primary = _field(face, layout.band)
+    secondary = face.subtitle if layout.band != "subtitle" else ""
+    if primary or secondary:
+        items += _titles(primary, secondary, left, s, right - left, card.band_bottom - s - 2.0 * k, ink,
+                         layout.band_pt, card.icons, what)
 
-    top, bottom = card.band_bottom + PATTERN_STRIP + 1.5, h - s - INDEX_H - 2.0
-    if asset and not face.other:  # a large outline of the symbol frames a lone value
-        mark, faint = min(w - 2 * s, bottom - top) * 0.92, Style(stroke=tint(identity, 0.28), width=1.0)
+    top = card.band_bottom + PATTERN_STRIP * k + 1.5 * k
+    footer, footer_h = _field(face, layout.footer), card.index_h
+    if footer:  # small print first: on a small card it may take room from the centre
+        small, footer_h = _small_print(footer, card, top, index_room, what)
+        if full_art:  # small print on art gets paper under it
+            x0, y0, x1, y1 = text_bounds([small])  # type: ignore[misc]
+            items.append(Rect(x0 - 1.0, y0 - 0.8, x1 - x0 + 2.0, y1 - y0 + 1.6, Style(fill=PAPER), radius=1.0))
+        items.append(small)
+    bottom = h - s - (footer_h + 2.0 * k if layout.corner or footer else 0.0)
+    value = _field(face, layout.centre)
+    if art is not None and not full_art:  # the illustration takes the centre, the value beneath it
+        share = ART_SHARE if value or face.other else 1.0
+        items.append(picture(art, s, top, w - 2 * s, (bottom - top) * share))
+        top += (bottom - top) * share
+    elif asset and not face.other and not full_art:  # a large outline of the symbol frames a lone value
+        mark, faint = min(w - 2 * s, bottom - top) * 0.92, Style(stroke=tint(identity_colour, 0.28), width=1.0)
         items.append(symbol(asset.symbol, w / 2, (top + bottom) / 2, mark, faint))
-    items += value_block(face, s, top, w - 2 * s, bottom - top, identity if asset else None, what)
-    if face.text:
-        items.append(
-            fit_text(face.text, s, h - s - INDEX_H, w - 2 * s - INDEX_W - 1.5, INDEX_H, size=9.5, min_size=6,
-                     color=BLACK, align="left", valign="bottom", leading=1.15, what=what)
-        )  # fmt: skip
+    colour = identity_colour if asset else None
+    items += value_block(value, face.other, s, top, w - 2 * s, bottom - top, colour, layout.centre_pt,
+                         on_paper=full_art, icons=card.icons, what=what)
     return Drawing(w, h, tuple(items), b)
+
+
+def _small_print(text: str, card: Card, top: float, index_room: float, what: str) -> tuple[Group, float]:
+    """The footer beside the turned index, as tall as the index; on a small card, taller (up to
+    half the card below the band) when the text needs it, and its height."""
+    s, k, sizes = card.safe, card.scale, card.layout.footer_pt
+    width, most = card.width - 2 * s - index_room, (card.height - s - top) / 2
+    height = card.index_h
+    while True:
+        try:
+            small = fit_text(text, s, card.height - s - height, width, height, size=sizes[1], min_size=sizes[0],
+                             color=BLACK, align="left", valign="bottom", leading=1.15, what=what, icons=card.icons)
+            return small, height
+        except BuildError:
+            if height >= most:
+                raise
+            height = min(most, height + 1.5 * k)
+
+
+def _field(face: Side, name: str) -> str:
+    """The text of the face field a layout slot names ("none": nothing)."""
+    return "" if name == "none" else getattr(face, name)
 
 
 def corner_index(face: Side, card: Card, fill: str, ink: str, *, what: str) -> Item:
     """The top-left index: the corner text, the asset's initial or code when the text lacks
     it, and the asset's symbol, on a chip of the band colour (so the bottom-right copy,
     turned 180°, sits on white paper as a coloured tab)."""
-    s = card.safe
-    x, y, pad = s, s, 0.6
-    items: list[Item] = [Rect(x, y, INDEX_W, INDEX_H, Style(fill=fill), radius=1.2)]
+    s, k, index_w, index_h = card.safe, card.scale, card.index_w, card.index_h
+    x, y, pad = s, s, 0.6 * k
+    items: list[Item] = [Rect(x, y, index_w, index_h, Style(fill=fill), radius=1.2 * k)]
     asset = face.asset
     label, tag = face.corner, (asset.initial or asset.id) if asset else ""
     if not label:
@@ -118,75 +187,87 @@ def corner_index(face: Side, card: Card, fill: str, ink: str, *, what: str) -> I
     elif tag.casefold() in label.casefold():
         tag = ""  # "IBE" already names its company
     if asset is None:
-        items.append(fit_text(label, x + pad, y + pad, INDEX_W - 2 * pad, INDEX_H - 2 * pad,
-                              size=18, min_size=7, font="bold", color=ink, what=what))  # fmt: skip
+        items.append(fit_text(label, x + pad, y + pad, index_w - 2 * pad, index_h - 2 * pad,
+                              size=18, min_size=6, font="bold", color=ink, what=what))  # fmt: skip
         return Group(tuple(items))
-    rows = [(label, 5.2, 11.0)] + ([(tag, 3.6, 8.0)] if tag else [])
+    rows = [(label, 5.2 * k, 11.0)] + ([(tag, max(3.6 * k, 2.5), 8.0)] if tag else [])
     cursor = y + pad
     for text, height, size in rows:
-        items.append(fit_text(text, x + pad, cursor, INDEX_W - 2 * pad, height, size=size, min_size=6,
+        items.append(fit_text(text, x + pad, cursor, index_w - 2 * pad, height, size=size, min_size=6,
                               font="bold", color=ink, what=what))  # fmt: skip
         cursor += height
-    room = y + INDEX_H - pad - cursor
-    items.append(symbol(asset.symbol, x + INDEX_W / 2, cursor + room / 2, min(4.0, room), Style(fill=ink)))
+    room = y + index_h - pad - cursor
+    items.append(symbol(asset.symbol, x + index_w / 2, cursor + room / 2, min(4.0 * k, room), Style(fill=ink)))
     return Group(tuple(items))
 
 
-def _badge_plate(asset: Asset, x: float, y: float, w: float, h: float) -> list[Item]:
-    """The asset badge on a paper-white plate, so its own colour and pattern show on the band."""
-    size = min(w, h) - 3.0
+def _badge_plate(asset: Asset, logo: Art | None, x: float, y: float, w: float, h: float) -> list[Item]:
+    """The asset's badge (or logo) on a paper-white plate, so its own colours show on the band."""
+    size = min(w, h) - 3.0 * min(w / INDEX_W, 1.0)
     return [
         Rect(x + (w - size) / 2 - 1.0, y + (h - size) / 2 - 1.0, size + 2.0, size + 2.0, Style(fill=PAPER), radius=1.5),
-        asset_badge(asset, x + w / 2, y + h / 2, size - 1.2),
+        identity(asset, logo, x + w / 2, y + h / 2, size - 1.2),
     ]
 
 
-def _titles(face: Side, x: float, y: float, w: float, h: float, ink: str, what: str) -> list[Item]:
-    """The name in bold over its subtitle, both centred in the band between index and badge."""
-    if not face.subtitle:
-        return [fit_text(face.title, x, y, w, h, size=12, min_size=7, font="bold", color=ink, what=what)]
-    if not face.title:
-        return [fit_text(face.subtitle, x, y, w, h, size=9, min_size=6, color=ink, what=what)]
+def _titles(title: str, subtitle: str, x: float, y: float, w: float, h: float, ink: str,
+            sizes: tuple[float, float], icons: Mapping[str, Icon], what: str) -> list[Item]:
+    """The name in bold over its subtitle, both centred in the band between index and badge;
+    a name too long for a small card is abbreviated rather than failing the build."""
+    low, high = sizes
+    style = {"color": ink, "what": what, "icons": icons}
+    if not subtitle:
+        return [fit_name(title, x, y, w, h, size=high, min_size=low, font="bold", **style)]
+    if not title:
+        return [fit_text(subtitle, x, y, w, h, size=high * 0.75, min_size=6, **style)]
     split = h * 0.58
     return [
-        fit_text(face.title, x, y, w, split, size=12, min_size=7, font="bold", color=ink, valign="bottom", what=what),
-        fit_line_first(face.subtitle, x, y + split + 0.4, w, h - split - 0.4, size=8, color=ink, valign="top",
-                       what=what),
+        fit_name(title, x, y, w, split, size=high, min_size=low, font="bold", valign="bottom", **style),
+        fit_line_first(subtitle, x, y + split + 0.4, w, h - split - 0.4, size=max(6.0, high * 2 / 3), valign="top",
+                       **style),
     ]
 
 
-def value_block(face: Side, x: float, y: float, w: float, h: float, colour: str | None, what: str) -> list[Item]:
+def value_block(value: str, other: str, x: float, y: float, w: float, h: float, colour: str | None,
+                sizes: tuple[float, float], *, on_paper: bool = False, icons: Mapping[str, Icon] | None = None,
+                what: str) -> list[Item]:
     """The one large element (`value`) and the neutral `other`, stacked in the box.
 
     When both are signed numbers the increase sits above the decrease, as on the seed's
     small cards («верхняя цифра» raises, «нижняя» lowers). The value is drawn in the asset
     colour when that reads on paper (≥ 3:1, large text); otherwise in dark ink on a bar of
-    the asset colour, so the number still carries its colour.
+    the asset colour, so the number still carries its colour. With `on_paper` (art behind the
+    card) every number gets a plate of paper.
     """
-    entries = [("value", face.value), ("other", face.other)]
+    entries = [("value", value), ("other", other)]
     entries = [(kind, text) for kind, text in entries if text]
-    if len(entries) == 2 and face.other.startswith("+") and face.value[:1] in ("-", "−"):
+    if len(entries) == 2 and other.startswith("+") and value[:1] in ("-", "−"):
         entries.reverse()
     if not entries:
         return []
     heights = {"value": 0.6, "other": 0.4} if len(entries) == 2 else {"value": 1.0, "other": 1.0}
     items: list[Item] = []
     cursor = y
+    low, high = sizes
     for kind, text in entries:
         box_h = h * heights[kind]
         if kind == "value":
-            on_paper = colour is None or contrast_ratio(colour, PAPER) >= LARGE_TEXT_CONTRAST
-            ink = BLACK if colour is None else colour if on_paper else ink_on(colour)
-            value = fit_text(text, x + 3.0, cursor + 2.0, w - 6.0, box_h - 4.0, size=VALUE_PT,
-                             min_size=LARGE_MIN_PT, font="bold", color=ink, what=what)  # fmt: skip
-            if colour is not None:  # a bar of the asset colour, or paper that breaks the watermark
-                x0, y0, x1, y1 = text_bounds([value])  # type: ignore[misc]
-                bar = Style(fill=PAPER if on_paper else colour)
+            readable = colour is None or contrast_ratio(colour, PAPER) >= LARGE_TEXT_CONTRAST
+            ink = BLACK if colour is None else colour if readable else ink_on(colour)
+            large = fit_text(text, x + 3.0, cursor + 2.0, w - 6.0, box_h - 4.0, size=high, min_size=low,
+                             font="bold", color=ink, what=what, icons=icons)  # fmt: skip
+            if colour is not None or on_paper:  # a bar of the asset colour, or paper that breaks the watermark
+                x0, y0, x1, y1 = text_bounds([large])  # type: ignore[misc]
+                bar = Style(fill=PAPER if readable else colour)
                 items.append(Rect(x0 - 3.0, y0 - 1.5, x1 - x0 + 6.0, y1 - y0 + 3.0, bar, radius=2.0))
-            items.append(value)
+            items.append(large)
         else:
-            items.append(fit_text(text, x, cursor + 1.0, w, box_h - 2.0, size=OTHER_PT, min_size=10,
-                                  font="bold", color=BLACK, what=what))  # fmt: skip
+            plain = fit_text(text, x, cursor + 1.0, w, box_h - 2.0, size=min(OTHER_PT, high), min_size=min(10, low),
+                             font="bold", color=BLACK, what=what, icons=icons)  # fmt: skip
+            if on_paper:
+                x0, y0, x1, y1 = text_bounds([plain])  # type: ignore[misc]
+                items.append(Rect(x0 - 2.0, y0 - 1.0, x1 - x0 + 4.0, y1 - y0 + 2.0, Style(fill=PAPER), radius=1.5))
+            items.append(plain)
         cursor += box_h
     return items
 
@@ -194,19 +275,26 @@ def value_block(face: Side, x: float, y: float, w: float, h: float, colour: str 
 # --- backs --------------------------------------------------------------------------------
 
 
-def card_back(game: Game, back: Back, card: Card, *, what: str) -> Drawing:
+def card_back(game: Game, back: Back, card: Card, art: Art | None = None, *, what: str) -> Drawing:
     """The deck's back: its pattern and colour, a panel with the title, and the same panel
     text turned 180°, so the back looks the same either way up. Light by default: the pattern
     in a tint on paper and the panel in the deck's colour ink — a back that a home printer's
     duplex misregistration cannot betray with a white sliver, and that costs little ink; dark
-    backs (`print.backs: dark`) flood the card in the colour."""
+    backs (`print.backs: dark`) flood the card in the colour. A back with an image prints it to
+    the bleed, with the panel on top only when the back names a title."""
     w, h, b = card.width, card.height, card.bleed
     colour = back.color
-    inset_x, inset_y = max(card.safe, 6.0) + 1.5, h * 0.16
+    k = card.scale
+    inset_x, inset_y = max(card.safe, 6.0 * k) + 1.5 * k, h * 0.16
     panel = (inset_x, inset_y, w - 2 * inset_x, h - 2 * inset_y)
     whole = (-b, -b, w + 2 * b, h + 2 * b)
-    if card.ink_saver or not card.dark_back:
-        items: list[Item] = [pattern(back.pattern, *whole, tint(colour, 0.45), spacing=4.0, width=0.3)]
+    if art is not None:
+        items: list[Item] = [picture(art, *whole, cover=True)]
+        if not back.title:
+            return Drawing(w, h, tuple(items), b)
+        panel_fill, ink = colour, ink_on(colour)
+    elif card.ink_saver or not card.dark_back:
+        items = [pattern(back.pattern, *whole, tint(colour, 0.45), spacing=4.0, width=0.3)]
         panel_fill, ink = PAPER, colour if contrast_ratio(colour, PAPER) >= 4.5 else BLACK
     else:
         items = [Rect(*whole, Style(fill=tint(colour, 0.16))),
@@ -218,8 +306,9 @@ def card_back(game: Game, back: Back, card: Card, *, what: str) -> Drawing:
         Rect(px, py, pw, ph, Style(fill=panel_fill, stroke=colour, width=0.5), radius=2.4),
         Rect(px + 1.6, py + 1.6, pw - 3.2, ph - 3.2, Style(stroke=ink, width=0.3), radius=1.6),
     ]
-    half = _back_half(back.title or game.title, back.subtitle, px + 3.5, py + 4.0, pw - 7.0, ph / 2 - 8.0, ink, what)
-    ornament = symbol("diamond", w / 2, h / 2, 5.0, Style(fill=ink))
+    half = _back_half(back.title or game.title, back.subtitle, px + 3.5 * k, py + 4.0 * k, pw - 7.0 * k,
+                      ph / 2 - 8.0 * k, ink, what)
+    ornament = symbol("diamond", w / 2, h / 2, 5.0 * k, Style(fill=ink))
     items += [*half, half_turn(half, w / 2, h / 2), ornament]
     return Drawing(w, h, tuple(items), b)
 
@@ -227,10 +316,10 @@ def card_back(game: Game, back: Back, card: Card, *, what: str) -> Drawing:
 def _back_half(title: str, subtitle: str, x: float, y: float, w: float, h: float, ink: str, what: str) -> list[Item]:
     """Title and subtitle for the upper half of the back panel (the lower half is its turn)."""
     if not subtitle:
-        return [fit_text(title, x, y, w, h, size=20, min_size=9, font="bold", color=ink, what=what)]
-    split = h * 0.66
+        return [fit_name(title, x, y, w, h, size=20, min_size=9, font="bold", color=ink, what=what)]
+    split = min(h * 0.66, h - 0.6 - block_height(2, 6.0))  # room for two lines of subtitle on small cards
     return [
-        fit_text(title, x, y, w, split, size=20, min_size=9, font="bold", color=ink, valign="bottom", what=what),
+        fit_name(title, x, y, w, split, size=20, min_size=9, font="bold", color=ink, valign="bottom", what=what),
         fit_line_first(subtitle, x, y + split + 0.6, w, h - split - 0.6, size=9, color=ink, valign="top", what=what),
     ]
 

@@ -8,7 +8,9 @@ above the card, not under it, so the zone still reads when its stack of cards is
 from __future__ import annotations
 
 from pnp.components import Context, Panels
-from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, page_area, paragraph, title_bar
+from pnp.components.tables import (
+    INK, SOFT_INK, Block, column, heading, moved, page_area, paragraph, picture_block, title_bar,
+)  # fmt: skip
 from pnp.display import Circle, Drawing, Item, Rect, Style
 from pnp.layout.text import fit_text
 from pnp.spec.faces import fill, game_context
@@ -43,7 +45,8 @@ def mat(context: Context, mat: Mat) -> Panels:
 
 def _body(context: Context, mat: Mat, zones: Block, notes: Block | None, what: str) -> Block:
     title = title_bar(mat.name, mat.name_en, context.game.title, zones.width, size=14, what=what)
-    return column([title, zones, *([notes] if notes and notes.height else [])], gap=GAP)
+    image = [picture_block(context.art(mat.image), zones.width, mat.image_mm)] if mat.image else []
+    return column([title, *image, zones, *([notes] if notes and notes.height else [])], gap=GAP)
 
 
 def _grid(mat: Mat, card: tuple[float, float], what: str) -> Block:
@@ -81,5 +84,6 @@ def _notes(context: Context, mat: Mat, width: float, what: str) -> Block:
         return Block((), width, 0.0)
     blocks = [heading(mat.notes_title, "", width, size=10, what=what)] if mat.notes_title else []
     variables = game_context(context.game)
-    blocks += [paragraph(fill(note, variables, "notes"), width, size=8, what=what) for note in mat.notes]
+    icons = context.icons()
+    blocks += [paragraph(fill(note, variables, "notes"), width, size=8, what=what, icons=icons) for note in mat.notes]
     return column(blocks, gap=1.2)

@@ -9,13 +9,14 @@ where it lands lives here once. Text always goes through `fit_text`, so nothing 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
-from pnp.components.art import asset_badge
+from pnp.components.art import asset_badge, picture
 from pnp.display import Group, Item, Line, Rect, Style, translate
 from pnp.layout.sheet import content_size
-from pnp.layout.text import fit_lines, fit_text, text_width
+from pnp.layout.text import Icon, fit_lines, fit_text, text_width
 from pnp.rules.base import Table
+from pnp.spec.images import Art
 from pnp.spec.model import Asset, Print
 
 INK = "#1a1a1a"  # near-black: body text and lines
@@ -57,6 +58,14 @@ def column(blocks: Iterable[Block], gap: float = 0.0) -> Block:
     return Block(tuple(items), width, y)
 
 
+def picture_block(art: Art, width: float, height: float) -> Block:
+    """The art `height` mm tall (narrower if `width` is too small for its proportions), centred
+    in a block `width` wide: a logo or an illustration under a panel's title."""
+    w = min(width, height * art.aspect)
+    h = w / art.aspect
+    return Block((picture(art, (width - w) / 2, 0, w, h),), width, h)
+
+
 def heading(title: str, subtitle: str, width: float, *, size: float, what: str, align: str = "left") -> Block:
     """A title in the game's language, bold, with its English subtitle smaller beneath it.
 
@@ -88,11 +97,12 @@ def title_bar(name: str, name_en: str, game_title: str, width: float, *, size: f
     return Block((*name_block.items, game), width, name_block.height)
 
 
-def paragraph(text: str, width: float, *, size: float, what: str, color: str = INK) -> Block:
-    """`text` (with `**bold**` runs) wrapped to `width` at exactly `size` pt."""
-    fitted = fit_lines(text, width, 1e6, size=size, min_size=size, what=what)
+def paragraph(text: str, width: float, *, size: float, what: str, color: str = INK,
+              icons: Mapping[str, Icon] | None = None) -> Block:
+    """`text` (with `**bold**` runs and `:ID:` icons) wrapped to `width` at exactly `size` pt."""
+    fitted = fit_lines(text, width, 1e6, size=size, min_size=size, what=what, icons=icons)
     group = fit_text(text, 0, 0, width, fitted.height, size=size, min_size=size, color=color,
-                     align="left", valign="top", what=what)
+                     align="left", valign="top", what=what, icons=icons)
     return Block((group,), width, fitted.height)
 
 

@@ -8,16 +8,18 @@ text — a printed card never clips silently. A character the font lacks is an e
 blank box.
 
 Markup is deliberately tiny: `**bold**` switches to the bold font for a run (player aids bold
-the numbers that matter) and `\\n` forces a line break. Spaces are the break points; a word too
+the numbers that matter), `\\n` forces a line break, and `:NAME:` draws the icon of that name
+(an asset's logo or badge, when the generator hands its icons over) at the size of the text. Spaces are the break points; a word too
 long for the box may also break after "·", "/" or "—". Runs of spaces collapse to one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterator
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Iterator, Mapping
 
-from pnp.display import Group, Text
+from pnp.display import Group, Item, Text, scale, compose, translate
 from pnp.errors import BuildError
 from pnp.render import fonts
 from pnp.render.fonts import MM_PER_PT
@@ -25,14 +27,33 @@ from pnp.render.fonts import MM_PER_PT
 SECONDARY_BREAKS = "·/—"  # a word wider than its box may break after these
 SIZE_STEP = 0.5  # pt
 _EPSILON = 1e-9  # mm: measured widths are sums of floats
+ICON_EM = 0.8  # an inline icon's height: a capital's height and a little more
+ICON_TOP = 0.74  # em above the baseline where an icon's top sits
+ICON_PAD = 0.06  # em of air either side of an icon
+_ICON = re.compile(r":([A-Za-z0-9][A-Za-z0-9_-]*):")
+
+
+@dataclass(frozen=True)
+class Icon:
+    """Art set in a line of text at its size: `items` fill a `width` × `height` mm box."""
+
+    items: tuple[Item, ...]
+    width: float = 1.0
+    height: float = 1.0
+
+    @property
+    def advance(self) -> float:
+        """Width in em, air included."""
+        return ICON_EM * self.width / self.height + 2 * ICON_PAD
 
 
 @dataclass(frozen=True)
 class Run:
-    """A stretch of one line drawn in one font."""
+    """A stretch of one line drawn in one font, or one icon (its `text` is the `:NAME:` markup)."""
 
     text: str
     font: str
+    icon: Icon | None = None
 
 
 @dataclass(frozen=True)
@@ -78,20 +99,22 @@ def fit_text(
     valign: str = "middle",
     leading: float = 1.2,
     what: str = "",
+    icons: Mapping[str, Icon] | None = None,
 ) -> Group:
     """`text` wrapped and shrunk to fit the box (x, y, w, h) in mm, as a group of lines.
 
     `size` is the preferred size and `min_size` the smallest acceptable one, in points;
     `leading` is the baseline distance as a multiple of the size. `what` names the component
-    in errors (e.g. "bolsa/shares card 3"). Raises `BuildError` if the text cannot fit even at
-    `min_size` or uses a character the font cannot draw.
+    in errors (e.g. "bolsa/shares card 3"); `icons` are the art `:NAME:` may draw. Raises
+    `BuildError` if the text cannot fit even at `min_size` or uses a character the font cannot
+    draw.
     """
     if align not in ("left", "center", "right"):
         raise ValueError(f"align must be left, center or right, not {align!r}")
     if valign not in ("top", "middle", "bottom"):
         raise ValueError(f"valign must be top, middle or bottom, not {valign!r}")
     fitted = fit_lines(
-        text, w, h, size=size, min_size=min_size, font=font, leading=leading, what=what
+        text, w, h, size=size, min_size=min_size, font=font, leading=leading, what=what, icons=icons
     )
     return Group(tuple(_place(fitted, x, y, w, h, color, align, valign)))
 
@@ -106,13 +129,14 @@ def fit_lines(
     font: str = "regular",
     leading: float = 1.2,
     what: str = "",
+    icons: Mapping[str, Icon] | None = None,
 ) -> Fitted:
     """The largest size (from `size` down to `min_size` in 0.5 pt steps) at which `text` fits
     a w × h mm box, with its lines; for generators that want one size across many boxes."""
     if not text.strip():
         return Fitted(size, (), leading)
-    paragraphs = _parse(text, font)
-    for run in (run for paragraph in paragraphs for run in paragraph):
+    paragraphs = _parse(text, font, icons or {})
+    for run in (run for paragraph in paragraphs for run in paragraph if run.icon is None):
         missing = fonts.missing_glyphs(run.text, run.font)
         if missing:
             raise fonts.missing_glyph_error(text, missing, run.font, what)
@@ -122,7 +146,41 @@ def fit_lines(
         if lines is not None:
             if block_height(len(lines), candidate, leading) <= h + _EPSILON:
                 return Fitted(candidate, lines, leading)
-    raise BuildError(_not_fitting(text, w, h, min(size, min_size), tokens, what))
+    raise BuildError(_not_fitting(text, w, h, min(size, min_size), leading, tokens, what))
+
+
+def fit_name(text: str, x: float, y: float, w: float, h: float, *, size: float, min_size: float = 6.0,
+             **style: Any) -> Group:
+    """A name fitted as `fit_text` fits it, or else abbreviated (`abbreviations`, longest first)
+    before the build fails: "Chipworks" on a mini card's band becomes "Chipw." rather than an error.
+    The error, when even the shortest form fails, says how much room the full name lacks."""
+    try:
+        return fit_text(text, x, y, w, h, size=size, min_size=min_size, **style)
+    except BuildError as error:
+        full = error
+    shortest = text
+    for short in abbreviations(text):
+        shortest = short
+        try:
+            return fit_text(short, x, y, w, h, size=size, min_size=min_size, **style)
+        except BuildError:
+            continue
+    if shortest == text:
+        raise full
+    raise BuildError(f"{full} — and abbreviated, down to {shortest!r}, it still does not fit") from None
+
+
+def abbreviations(name: str) -> Iterator[str]:
+    """Shorter forms of a name, longest first: later words cut to their initial ("Banco
+    Santander" → "Banco S."), then the first word cut letter by letter to three ("Chipw.")."""
+    words = name.split()
+    if not words or "**" in name or "\n" in name:
+        return
+    for keep in range(len(words) - 1, 0, -1):
+        yield " ".join(words[:keep] + [word[0] + "." for word in words[keep:]])
+    initials = [word[0] + "." for word in words[1:]]
+    for length in range(len(words[0]) - 1, 2, -1):
+        yield " ".join([words[0][:length] + ".", *initials])
 
 
 def text_width(text: str, font: str = "regular", size: float = 10.0) -> float:
@@ -148,9 +206,9 @@ def block_height(lines: int, size: float, leading: float = 1.2) -> float:
 # --- parsing -------------------------------------------------------------------------------
 
 
-def _parse(text: str, base_font: str) -> list[list[Run]]:
+def _parse(text: str, base_font: str, icons: Mapping[str, Icon] | None = None) -> list[list[Run]]:
     """Paragraphs (split at "\\n"), each a list of runs; `**` toggles bold, an unmatched
-    trailing `**` stays literal."""
+    trailing `**` stays literal; `:NAME:` is an icon run when `icons` has that name."""
     parts = text.split("**")
     if len(parts) % 2 == 0:  # an odd number of markers: the last one has no partner
         parts[-2:] = ["**".join(parts[-2:])]
@@ -161,8 +219,23 @@ def _parse(text: str, base_font: str) -> list[list[Run]]:
             if number:
                 paragraphs.append([])
             if line:
-                paragraphs[-1].append(Run(line, run_font))
+                paragraphs[-1].extend(_icon_runs(line, run_font, icons or {}))
     return paragraphs
+
+
+def _icon_runs(line: str, font: str, icons: Mapping[str, Icon]) -> Iterator[Run]:
+    """The line as runs, each `:NAME:` of a known icon a run of its own."""
+    start = 0
+    for match in _ICON.finditer(line):
+        icon = icons.get(match.group(1))
+        if icon is None:
+            continue
+        if match.start() > start:
+            yield Run(line[start : match.start()], font)
+        yield Run(match.group(0), font, icon)
+        start = match.end()
+    if start < len(line):
+        yield Run(line[start:], font)
 
 
 def _tokens(paragraph: list[Run]) -> list[_Token]:
@@ -186,7 +259,7 @@ def _tokens(paragraph: list[Run]) -> list[_Token]:
             if chunk:
                 if not pieces:
                     gap = pending_gap
-                pieces.append(Run(chunk, run.font))
+                pieces.append(replace(run, text=chunk))
     finish()
     return tokens
 
@@ -205,13 +278,13 @@ def _fragments(token: _Token) -> list[_Token]:
         start = 0
         for index, char in enumerate(piece.text):
             if char in SECONDARY_BREAKS and index + 1 < len(piece.text):
-                current.append(Run(piece.text[start : index + 1], piece.font))
+                current.append(replace(piece, text=piece.text[start : index + 1]))
                 start = index + 1
                 gap = token.gap if not fragments else Run("", piece.font)
                 fragments.append(_token(tuple(current), gap))
                 current = []
         if start < len(piece.text):
-            current.append(Run(piece.text[start:], piece.font))
+            current.append(replace(piece, text=piece.text[start:]))
     if current:
         gap = token.gap if not fragments else Run("", current[0].font)
         fragments.append(_token(tuple(current), gap))
@@ -268,7 +341,7 @@ def _merge(line: list[_Token]) -> tuple[Run, ...]:
     runs: list[Run] = []
     for index, token in enumerate(line):
         for run in ((token.gap,) if index and token.gap else ()) + token.pieces:
-            if runs and runs[-1].font == run.font:
+            if runs and runs[-1].font == run.font and runs[-1].icon is None and run.icon is None:
                 runs[-1] = Run(runs[-1].text + run.text, run.font)
             elif run.text:
                 runs.append(run)
@@ -280,7 +353,7 @@ def _merge(line: list[_Token]) -> tuple[Run, ...]:
 
 def _place(
     fitted: Fitted, x: float, y: float, w: float, h: float, color: str, align: str, valign: str
-) -> Iterator[Text]:
+) -> Iterator[Item]:
     size = fitted.size
     step = line_height(size, fitted.leading)
     slack = h - fitted.height
@@ -288,7 +361,7 @@ def _place(
     baseline = top + _vertical_metrics()[0] * size * MM_PER_PT
     for index, line in enumerate(fitted.lines):
         line_y = baseline + index * step
-        if len(line) == 1:  # one run: let the backend anchor it, exact even with other metrics
+        if len(line) == 1 and line[0].icon is None:  # one run: let the backend anchor it, exact even with other metrics
             anchor, anchor_x = {"left": ("start", x), "center": ("middle", x + w / 2),
                                 "right": ("end", x + w)}[align]
             yield Text(anchor_x, line_y, line[0].text, size, line[0].font, color, anchor)
@@ -296,11 +369,23 @@ def _place(
         width = fitted.line_width(index)
         run_x = x + {"left": 0.0, "center": (w - width) / 2, "right": w - width}[align]
         for run in line:
-            yield Text(run_x, line_y, run.text, size, run.font, color, "start")
+            if run.icon is not None:
+                yield _icon(run.icon, run_x, line_y, size)
+            else:
+                yield Text(run_x, line_y, run.text, size, run.font, color, "start")
             run_x += _font_width(run, size)
 
 
+def _icon(icon: Icon, x: float, baseline: float, size: float) -> Group:
+    """The icon's items scaled to the text size, sitting on the baseline like a capital."""
+    em = size * MM_PER_PT
+    factor = ICON_EM * em / icon.height
+    return Group(icon.items, compose(translate(x + ICON_PAD * em, baseline - ICON_TOP * em), scale(factor)))
+
+
 def _font_width(run: Run, size: float) -> float:
+    if run.icon is not None:
+        return run.icon.advance * size * MM_PER_PT
     return fonts.font(run.font).width(run.text, size)
 
 
@@ -312,15 +397,21 @@ def _vertical_metrics() -> tuple[float, float]:
 
 
 def _not_fitting(
-    text: str, w: float, h: float, size: float, tokens: list[list[_Token]], what: str
+    text: str, w: float, h: float, size: float, leading: float, tokens: list[list[_Token]], what: str
 ) -> str:
+    """Why `text` does not fit at `size`, and by how much: the mm a designer has to find."""
     width_em = w / (size * MM_PER_PT)
-    too_wide = [
-        "".join(piece.text for piece in token.pieces)
-        for paragraph in tokens
-        for token in paragraph
-        if any(fragment.width > width_em + _EPSILON for fragment in _fragments(token))
-    ]
-    reason = f"the word {too_wide[0]!r} is wider than the box" if too_wide else "too many lines"
+    widest = max(
+        ((fragment.width, "".join(piece.text for piece in token.pieces))
+         for paragraph in tokens for token in paragraph for fragment in _fragments(token)),
+        default=(0.0, ""),
+    )
+    if widest[0] > width_em + _EPSILON:
+        missing = widest[0] * size * MM_PER_PT - w
+        reason = f"the word {widest[1]!r} is {missing:.1f} mm wider than the box"
+    else:
+        lines = _wrap_all(tokens, width_em) or ()
+        needed = block_height(len(lines), size, leading)
+        reason = f"too many lines: {len(lines)} need {needed:.1f} mm, {needed - h:.1f} mm more than the box has"
     where = f"{what}: " if what else ""
     return f"{where}text {text!r} does not fit in {w:g} × {h:g} mm even at {size:g} pt ({reason})"

@@ -14,11 +14,13 @@ viewers to print at 100 %.
 from __future__ import annotations
 
 import io
+import logging
 import os
 from dataclasses import dataclass, replace
 from typing import BinaryIO, Sequence, Union
 
 from pnp.display import IDENTITY, Circle, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text
+from pnp.errors import BuildError
 from pnp.render import fonts
 from pnp.render.fonts import MM_PER_PT
 
@@ -43,10 +45,11 @@ def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject
     canvas.setSubject(subject)
     canvas.setCreator("pnp")
     canvas.setViewerPreference("PrintScaling", "None")
+    forms: dict[str, tuple[float, float]] = {}  # SVG art drawn once per document, used by name
     for number, page in enumerate(pages, start=1):
         canvas.setPageSize((page.width * PT_PER_MM, page.height * PT_PER_MM))
         canvas.transform(PT_PER_MM, 0, 0, -PT_PER_MM, 0, page.height * PT_PER_MM)
-        _Painter(canvas, page.label or f"page {number}").draw_all(page.items)
+        _Painter(canvas, page.label or f"page {number}", forms).draw_all(page.items)
         canvas.showPage()
     canvas.save()
 
@@ -73,10 +76,11 @@ class _Pen:
 class _Painter:
     """Draws display items on a reportlab canvas whose user space is already mm, y down."""
 
-    def __init__(self, canvas, where: str) -> None:
+    def __init__(self, canvas, where: str, forms: dict[str, tuple[float, float]]) -> None:
         self.canvas = canvas
         self.where = where  # names the page in errors
         self.pen = _Pen()
+        self.forms = forms
 
     def draw_all(self, items: Sequence[Item]) -> None:
         for item in items:
@@ -149,12 +153,26 @@ class _Painter:
         self.canvas.drawText(obj)
 
     def image(self, image: Image) -> None:
+        """Rasters become image XObjects (reportlab embeds each distinct one once); SVG art is
+        converted by svglib into a form XObject of vector paths, defined once and reused."""
         from reportlab.lib.utils import ImageReader
 
         canvas = self.canvas
         canvas.saveState()
         canvas.transform(1, 0, 0, -1, image.x, image.y + image.h)
-        canvas.drawImage(ImageReader(io.BytesIO(image.png)), 0, 0, image.w, image.h, mask="auto")
+        if image.format == "svg":
+            name = f"svg{image.digest[:16]}"
+            if name not in self.forms:
+                self.forms[name] = _define_form(canvas, name, image)
+            width, height = self.forms[name]
+            canvas.scale(image.w / width, image.h / height)
+            canvas.doForm(name)
+        else:
+            try:
+                reader = ImageReader(io.BytesIO(image.data))
+                canvas.drawImage(reader, 0, 0, image.w, image.h, mask="auto")
+            except Exception as error:  # reportlab and pillow raise many kinds for a bad file
+                raise BuildError(f"{self.where}: cannot draw the image {_named(image)}: {error}") from None
         canvas.restoreState()
 
     def use(self, style: Style) -> tuple[int, int]:
@@ -183,6 +201,28 @@ class _Painter:
             canvas.setStrokeAlpha(wanted.stroke_alpha)
         self.pen = wanted
         return int(style.stroke is not None), int(style.fill is not None)
+
+
+def _define_form(canvas, name: str, image: Image) -> tuple[float, float]:
+    """Draw SVG art into a form XObject at its natural size (points); return that size."""
+    from reportlab.graphics import renderPDF
+    from svglib.svglib import svg2rlg
+
+    logging.getLogger("svglib").setLevel(logging.ERROR)  # unsupported bits are skipped, not fatal
+    try:
+        drawing = svg2rlg(io.BytesIO(image.data))
+    except Exception as error:  # svglib raises whatever its parser meets
+        raise BuildError(f"cannot draw the SVG image {_named(image)}: {error}") from None
+    if drawing is None or not drawing.width or not drawing.height:
+        raise BuildError(f"cannot draw the SVG image {_named(image)}: svglib found nothing to draw")
+    canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
+    renderPDF.draw(drawing, canvas, 0, 0)
+    canvas.endForm()
+    return drawing.width, drawing.height
+
+
+def _named(image: Image) -> str:
+    return f"(SHA-256 {image.digest[:12]}…)"
 
 
 def _rgb(color: str | None) -> tuple[float, float, float]:

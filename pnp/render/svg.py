@@ -75,8 +75,9 @@ class _Builder:
         elif isinstance(item, Text):
             if item.text:
                 yield self.text(item)
-        elif isinstance(item, Image):
-            href = "data:image/png;base64," + base64.b64encode(item.png).decode("ascii")
+        elif isinstance(item, Image):  # SVG art stays vector: an SVG document in the data URL
+            mime = {"png": "image/png", "jpeg": "image/jpeg", "svg": "image/svg+xml"}[item.format]
+            href = f"data:{mime};base64," + base64.b64encode(item.data).decode("ascii")
             yield document.image(
                 href,
                 insert=(_n(item.x), _n(item.y)),

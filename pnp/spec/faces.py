@@ -44,6 +44,7 @@ class Side:
     subtitle: str = ""
     text: str = ""
     corner: str = ""
+    image: str = ""  # an illustration file, relative to the spec's folder
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,11 @@ class Piece:
 
 
 def game_context(game: Game) -> dict[str, Any]:
-    """What every template may name: the game, its tracks (`{tracks[quote].last}`), its rules
-    and the designer's free `vars` (`{vars[start_cash]}`, with or without a rules engine)."""
-    return {"game": game, "tracks": game.tracks, "rules": game.rules, "vars": game.vars}
+    """What every template may name: the game, its tracks (`{tracks[quote].last}`), its rules,
+    the designer's free `vars` (`{vars[start_cash]}`, with or without a rules engine) and the
+    assets' icons (`{icon[IBE]}`, the `:IBE:` markup that draws the logo or badge in text)."""
+    icons = {a.id: f":{a.id}:" for a in game.assets}
+    return {"game": game, "tracks": game.tracks, "rules": game.rules, "vars": game.vars, "icon": icons}
 
 
 def contexts(game: Game, entry: CardEntry | TokenEntry) -> Iterator[tuple[dict[str, Any], Asset | None]]:
@@ -101,7 +104,8 @@ def side(game: Game, face: Face, context: Mapping[str, Any], default_asset: Asse
             raise TemplateError("asset", f'unknown asset "{asset_id}" (known: {known})')
     if not texts["corner"] and face.corner is None:
         texts["corner"] = texts["value"]
-    return Side(asset=asset, **texts)
+    image = getattr(face, "image", None)  # cards have illustrations; tokens do not
+    return Side(asset=asset, image=fill(image, context, "image") if image else "", **texts)
 
 
 def deck_pieces(game: Game, deck: Deck) -> tuple[Piece, ...]:

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 from pnp.errors import Issue, SpecError
 from pnp.spec.contract import needs_problems
 from pnp.spec.faces import TemplateError, deck_pieces, fill, game_context, token_pieces
+from pnp.spec.images import ArtError, read_art
 from pnp.spec.model import Aid, Deck, Game, Mat, Spec, Tokens, check_id
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
 from pnp.spec.source import PathKey, Source, SourceError, format_path, load_file, load_text
@@ -46,35 +47,41 @@ def load(path: str | Path | None = None, rulebooks: Mapping[str, Rulebook] | Non
          check: Check | None = None) -> Spec:
     """Load and validate a spec file (default: `default_spec_path()`). `rulebooks` (a game
     missing from them has no rules engine) and `check` as in `validate`; without rulebooks the
-    house rules are not checked — `pnp.rules.load_spec` is the loader that checks everything."""
+    house rules are not checked — `pnp.rules.load_spec` is the loader that checks everything.
+    Images and card lists are read from the file's folder."""
     path = Path(path) if path is not None else default_spec_path()
     try:
         source = load_file(path, _display_name(path))
     except SourceError as error:
         raise SpecError(error.issues) from None
-    return validate(source, rulebooks, check)
+    return validate(source, rulebooks, check, path.parent)
 
 
 def loads(text: str, rulebooks: Mapping[str, Rulebook] | None = None, file: str = SPEC_NAME,
-          check: Check | None = None) -> Spec:
-    """Validate spec text (for tests and tools), as `load` does a file."""
+          check: Check | None = None, folder: str | Path | None = None) -> Spec:
+    """Validate spec text (for tests and tools), as `load` does a file; relative paths start at
+    `folder` (default: the working folder)."""
     try:
         source = load_text(text, file)
     except SourceError as error:
         raise SpecError(error.issues) from None
-    return validate(source, rulebooks, check)
+    return validate(source, rulebooks, check, Path(folder) if folder is not None else None)
 
 
-def validate(source: Source, rulebooks: Mapping[str, Rulebook] | None, check: Check | None = None) -> Spec:
+def validate(source: Source, rulebooks: Mapping[str, Rulebook] | None, check: Check | None = None,
+             folder: Path | None = None) -> Spec:
     """The spec, or a SpecError with every problem. With `rulebooks`, each game's house rules,
     tables and needs are checked against its engine's rulebook (a game without one may have no
-    `rules:`); `check` then asks each game's engine about a game that passed everything else."""
+    `rules:`); `check` then asks each game's engine about a game that passed everything else.
+    Images and card lists (`cards_from`) are read from `folder` (default: the working folder)."""
+    folder = folder if folder is not None else Path.cwd()
     if not isinstance(source.data, dict):
         raise SpecError([source.issue((), "expected a mapping with `print` and `games` at the top")])
     try:
         spec = Spec.model_validate(source.data)
     except ValidationError as error:
         raise SpecError(_shape_issues(source, error)) from None
+    spec._folder, spec._source = folder, source
     issues = list(_meaning_issues(source, spec, rulebooks, check))
     if issues:
         raise SpecError(issues)
@@ -262,6 +269,7 @@ def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook
         tables = None if rulebooks is None else rulebook.tables if rulebook else ()
         for index, component in enumerate(game.components):
             issues += _component_issues(source, where + ("components", index), game, component, tables)
+        issues += _image_issues(source, spec.folder, where, game)
         if not issues and rulebook is not None and check is not None:
             issues += _engine_issues(source, where, game_id, game, check)
         yield from issues
@@ -331,6 +339,36 @@ def _text_template_issues(source: Source, where: tuple, game: Game, component: A
             fill(text, variables, path[-2])
         except TemplateError as error:
             yield source.issue(where + path, str(error))
+
+
+def _image_issues(source: Source, folder: Path, where: tuple, game: Game) -> Iterable[Issue]:
+    """Every image the game names exists and is a whole PNG, JPEG or SVG (each file once)."""
+    for file, path in named_images(game, where).items():
+        try:
+            read_art(folder, file)
+        except ArtError as error:
+            yield source.issue(path, str(error))
+
+
+def named_images(game: Game, where: tuple = ()) -> dict[str, tuple]:
+    """Every image file the game names (card templates filled in), each with the spec path of
+    the first field that names it (`where` + the path inside the game), for messages."""
+    named: dict[str, tuple] = {}
+    for index, asset in enumerate(game.assets):
+        named.setdefault(asset.image or "", where + (game.asset_key, index, "image"))
+    for index, component in enumerate(game.components):
+        here = where + ("components", index)
+        named.setdefault(getattr(component, "image", None) or "", here + ("image",))
+        if isinstance(component, Deck):
+            named.setdefault(component.back.image or "", here + ("back", "image"))
+            try:
+                pieces = deck_pieces(game, component)
+            except TemplateError:
+                continue  # reported with the component
+            for piece in pieces:
+                named.setdefault(piece.front.image, here + ("cards", piece.entry, "image"))
+    named.pop("", None)
+    return named
 
 
 def _template_issue(source: Source, where: tuple, component: Any, error: TemplateError) -> Issue:

@@ -9,9 +9,14 @@ rules engines read assets, tracks, rules and decks.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, model_validator
+
+from pnp.errors import Issue
+from pnp.spec.images import clean_path
+from pnp.spec.source import Source, format_path
 
 SYMBOLS = ("circle", "square", "triangle", "diamond", "hexagon", "star", "pentagon", "cross")
 PATTERNS = ("none", "hstripes", "vstripes", "diagonal", "antidiagonal", "crosshatch", "dots", "checks", "waves")
@@ -56,6 +61,7 @@ Number = Annotated[float, BeforeValidator(_not_bool)]
 Mm = Annotated[float, BeforeValidator(_not_bool), Field(gt=0)]
 Size = tuple[Mm, Mm]
 Scalar = Union[Annotated[bool, Strict()], Integer, Number, str]
+ImagePath = Annotated[str, AfterValidator(clean_path)]  # PNG, JPEG or SVG, relative to the spec's folder
 
 
 class Model(BaseModel):
@@ -93,6 +99,7 @@ class Asset(Model):
     pattern: Literal[PATTERNS] = "none"  # type: ignore[valid-type]
     initial: str = ""  # e.g. the Cyrillic initial of a colour
     sign: str = ""  # e.g. a currency sign
+    image: ImagePath | None = None  # a logo: on the cards' band, the board's row, as `:ID:` in text
 
 
 class Track(Model):
@@ -175,6 +182,7 @@ class CardEntry(Face):
     count: PositiveCount = 1
     for_each: Literal[FOR_EACH] | None = None  # type: ignore[valid-type]
     data: dict[str, Scalar] = {}  # values rules engines read; never drawn
+    image: ImagePath | None = None  # an illustration; a template, e.g. "art/{id}.png"
 
 
 class TokenEntry(Model):
@@ -192,6 +200,7 @@ class Back(Model):
     subtitle: str = ""
     color: Colour = "#4d4d4d"
     pattern: Literal[PATTERNS] = "diagonal"  # type: ignore[valid-type]
+    image: ImagePath | None = None  # art to the bleed, under the title panel (if a title is given)
 
 
 class Bill(Model):
@@ -211,10 +220,37 @@ class Component(Model):
     copies: PositiveCount = 1
 
 
+FIELDS = ("title", "subtitle", "value", "other", "text", "none")
+Points = Annotated[float, BeforeValidator(_not_bool), Field(ge=6, le=120)]  # VISUAL.md: nothing under 6 pt
+
+
+class CardLayout(Model):
+    """Which face field goes where on a deck's fronts, and how large its type may be; the
+    defaults are the layout of the bundled decks."""
+
+    band: Literal[FIELDS] = "title"  # type: ignore[valid-type]  # bold in the colour band, `subtitle` beneath
+    centre: Literal[FIELDS] = "value"  # type: ignore[valid-type]  # the one large element, `other` beside it
+    footer: Literal[FIELDS] = "text"  # type: ignore[valid-type]  # small print at the bottom
+    corner: Annotated[bool, Strict()] = True  # the corner index, top-left and turned bottom-right
+    art: Literal["box", "full"] = "box"  # card images: in the centre, or to the bleed behind everything
+    band_pt: tuple[Points, Points] = (7, 12)  # [smallest, largest] type in the band
+    centre_pt: tuple[Points, Points] = (14, 44)
+    footer_pt: tuple[Points, Points] = (6, 9.5)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "CardLayout":
+        for name in ("band_pt", "centre_pt", "footer_pt"):
+            low, high = getattr(self, name)
+            if low > high:
+                raise ValueError(f"`{name}` is [smallest, largest]; got [{low:g}, {high:g}]")
+        return self
+
+
 class Deck(Component):
     kind: Literal["deck"]
     size_mm: Size | None = None  # default: print.card_mm
     back: Back = Back()
+    layout: CardLayout = CardLayout()
     cards: tuple[CardEntry, ...] = Field(min_length=1)
 
 
@@ -253,6 +289,8 @@ class BoardSection(Model):
 class Board(Component):
     kind: Literal["board"]
     cell_mm: Annotated[float, BeforeValidator(_not_bool), Field(ge=12, le=60)] = 14
+    image: ImagePath | None = None  # under the title (inside a loop track: its centre)
+    image_mm: Annotated[float, BeforeValidator(_not_bool), Field(ge=5, le=300)] = 30  # its printed height
     sections: tuple[BoardSection, ...] = Field(min_length=1)
 
 
@@ -268,6 +306,8 @@ class Mat(Component):
     zone_mm: Size | None = None  # default: the card size plus a border
     notes_title: str = ""
     notes: tuple[str, ...] = ()
+    image: ImagePath | None = None  # under the title
+    image_mm: Annotated[float, BeforeValidator(_not_bool), Field(ge=5, le=300)] = 30  # its printed height
 
 
 class AidSection(Model):
@@ -373,3 +413,17 @@ class Spec(Model):
     version: Literal[1] = 1
     print: Print = Print()
     games: dict[str, Game] = Field(min_length=1)
+
+    _folder: Path = PrivateAttr(default_factory=Path.cwd)  # set by the loader
+    _source: Source | None = PrivateAttr(default=None)  # the loaded file, for located messages
+
+    @property
+    def folder(self) -> Path:
+        """The folder the spec's relative paths (images, card lists) start from."""
+        return self._folder
+
+    def issue(self, path: tuple, message: str) -> Issue:
+        """A message located at `path`: `file:line:col` when the spec was loaded from a file."""
+        if self._source is None:
+            return Issue("components.yaml", 0, 0, format_path(path), message)
+        return self._source.issue(path, message)
