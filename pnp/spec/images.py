@@ -61,7 +61,7 @@ def clean_path(text: str) -> str:
         raise ArtError(f"{text!r}: use a path relative to the spec's folder, with / between folders")
     parts = PurePosixPath(text).parts
     if ".." in parts:
-        raise ArtError(f"{text!r}: an image must be inside the spec's folder (no '..')")
+        raise ArtError(f"{text!r}: a file the spec names must be inside the spec's folder (no '..')")
     return text
 
 

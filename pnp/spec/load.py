@@ -26,6 +26,7 @@ from pnp.spec.faces import TemplateError, deck_pieces, fill, game_context, token
 from pnp.spec.images import ArtError, read_art
 from pnp.spec.model import Aid, Deck, Game, Mat, Spec, Tokens, check_id
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
+from pnp.spec.sheets import expand_card_lists
 from pnp.spec.source import PathKey, Source, SourceError, format_path, load_file, load_text
 
 SPEC_NAME = "components.yaml"
@@ -77,6 +78,7 @@ def validate(source: Source, rulebooks: Mapping[str, Rulebook] | None, check: Ch
     folder = folder if folder is not None else Path.cwd()
     if not isinstance(source.data, dict):
         raise SpecError([source.issue((), "expected a mapping with `print` and `games` at the top")])
+    source = expand_card_lists(source, folder)
     try:
         spec = Spec.model_validate(source.data)
     except ValidationError as error:

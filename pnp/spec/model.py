@@ -61,7 +61,8 @@ Number = Annotated[float, BeforeValidator(_not_bool)]
 Mm = Annotated[float, BeforeValidator(_not_bool), Field(gt=0)]
 Size = tuple[Mm, Mm]
 Scalar = Union[Annotated[bool, Strict()], Integer, Number, str]
-ImagePath = Annotated[str, AfterValidator(clean_path)]  # PNG, JPEG or SVG, relative to the spec's folder
+RelativePath = Annotated[str, AfterValidator(clean_path)]  # a file in the spec's folder, e.g. "art/logo.svg"
+ImagePath = RelativePath  # PNG, JPEG or SVG
 
 
 class Model(BaseModel):
@@ -221,6 +222,13 @@ class Component(Model):
 
 
 FIELDS = ("title", "subtitle", "value", "other", "text", "none")
+ENTRY_FIELDS = ("count", "qty", "for_each", "asset", "value", "other", "title", "subtitle", "text", "corner", "image")
+
+
+def _column_target(value: str) -> str:
+    if value.lower() not in ENTRY_FIELDS and not (value.startswith("data.") and len(value) > 5):
+        raise ValueError(f'expected a card field ({", ".join(ENTRY_FIELDS)}) or "data.NAME", got "{value}"')
+    return value
 Points = Annotated[float, BeforeValidator(_not_bool), Field(ge=6, le=120)]  # VISUAL.md: nothing under 6 pt
 
 
@@ -246,11 +254,25 @@ class CardLayout(Model):
         return self
 
 
+def _file_name(value: Any) -> Any:
+    return {"file": value} if isinstance(value, str) else value
+
+
+class CardList(Model):
+    """Where a deck's card entries come from: a .csv file, or a sheet of an .xlsx workbook, one
+    row per entry (read by `pnp.spec.sheets` before validation)."""
+
+    file: RelativePath
+    sheet: str | None = None  # default: the workbook's first sheet
+    columns: dict[str, Annotated[str, AfterValidator(_column_target)]] = {}  # header → card field or data.NAME
+
+
 class Deck(Component):
     kind: Literal["deck"]
     size_mm: Size | None = None  # default: print.card_mm
     back: Back = Back()
     layout: CardLayout = CardLayout()
+    cards_from: Annotated[CardList, BeforeValidator(_file_name)] | None = None  # `market.csv`, or {file:, sheet:}
     cards: tuple[CardEntry, ...] = Field(min_length=1)
 
 

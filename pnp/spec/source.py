@@ -46,6 +46,7 @@ class Source:
     file: str
     values: Mapping[PathKey, tuple[int, int]] = field(default_factory=dict)
     keys: Mapping[PathKey, tuple[int, int]] = field(default_factory=dict)
+    files: Mapping[PathKey, str] = field(default_factory=dict)  # parts read from other files (card lists)
 
     def position(self, path: PathKey, *, key: bool = False) -> tuple[int, int]:
         """1-based (line, col) of the value (or of its key) at `path`, else of its nearest parent."""
@@ -62,7 +63,16 @@ class Source:
 
     def issue(self, path: PathKey, message: str, *, key: bool = False) -> Issue:
         line, col = self.position(path, key=key)
-        return Issue(self.file, line, col, format_path(path), message)
+        return Issue(self.file_of(path), line, col, format_path(path), message)
+
+    def file_of(self, path: PathKey) -> str:
+        """The file the value at `path` was read from: this one, or a card list it names."""
+        path = tuple(path)
+        while path:
+            if path in self.files:
+                return self.files[path]
+            path = path[:-1]
+        return self.file
 
     def get(self, path: PathKey, default: Any = None) -> Any:
         node = self.data

@@ -1,0 +1,238 @@
+"""Card lists from spreadsheets: a deck's `cards_from: market.csv` (or an .xlsx sheet) read into
+its `cards` before the spec is validated, so a row is checked exactly like a YAML card entry.
+
+One row is one card entry. The header names each column: a card field (`value`, `title`,
+`count` or `qty`, `for_each`, `asset`, `image`, …), `data.NAME`, or anything else, which goes
+to `data` under its own name; `columns:` renames headers that say something else. Empty cells
+are left out (the field's default applies). Every cell keeps its place — the file, its row and
+its column, as spreadsheets number them — so a bad cell is reported as `market.csv:7:3`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+from pnp.errors import Issue, SpecError
+from pnp.spec.images import ArtError, clean_path
+from pnp.spec.model import ENTRY_FIELDS
+from pnp.spec.source import PathKey, Source
+
+MAX_BYTES = 20_000_000
+MAX_ROWS = 5000
+ALIASES = {"qty": "count", "quantity": "count"}
+_INTEGER = re.compile(r"^[+-]?\d+$")
+_NUMBER = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
+
+Cell = tuple[int, int, Any]  # row, column (1-based), value
+
+
+def expand_card_lists(source: Source, folder: Path) -> Source:
+    """`source` with every deck's `cards_from` read into its `cards`; unreadable lists raise
+    `SpecError` located at their `cards_from`."""
+    data, values, keys, files = source.data, dict(source.values), dict(source.keys), dict(source.files)
+    issues: list[Issue] = []
+    for where, component in list(_decks_with_lists(data)):
+            if "cards" in component:
+                issues.append(source.issue(where + ("cards_from",), "give either `cards` or `cards_from`, not both",
+                                           key=True))
+                continue
+            request = _request(component["cards_from"])
+            if request is None:
+                continue  # not a file name or a mapping with one: the shape check reports it
+            try:
+                name, rows = _read(folder, *request, display=_display(source.file, request))
+            except ValueError as error:
+                issues.append(source.issue(where + ("cards_from",), str(error)))
+                continue
+            cards = where + ("cards",)
+            entries = _entries(rows, request[2], name, cards, values, keys, issues)
+            files[cards] = name
+            values[cards] = keys[cards] = (rows[0][0][0], 1) if rows else (1, 1)
+            component = {**component, "cards": entries}
+            data = _replace(data, where, component)
+    if issues:
+        raise SpecError(sorted(issues, key=lambda i: (i.file, i.line, i.col)))
+    return Source(data, source.file, values, keys, files)
+
+
+def _decks_with_lists(data: Any) -> Iterator[tuple[PathKey, dict]]:
+    """(path, component) of every deck naming a `cards_from`, however malformed the rest."""
+    games = data.get("games") if isinstance(data, dict) else None
+    for game_id, game in (games.items() if isinstance(games, dict) else ()):
+        components = game.get("components") if isinstance(game, dict) else None
+        for index, component in enumerate(components if isinstance(components, tuple) else ()):
+            if isinstance(component, dict) and component.get("kind") == "deck" and "cards_from" in component:
+                yield ("games", game_id, "components", index), component
+
+
+def _request(value: Any) -> tuple[str, str | None, dict[str, str]] | None:
+    """(file, sheet, columns) from `cards_from: file` or `cards_from: {file:, sheet:, columns:}`."""
+    if isinstance(value, str):
+        return value, None, {}
+    if isinstance(value, dict) and isinstance(value.get("file"), str):
+        sheet = value.get("sheet") if isinstance(value.get("sheet"), str) else None
+        columns = value.get("columns") if isinstance(value.get("columns"), dict) else {}
+        return value["file"], sheet, {str(k): v for k, v in columns.items() if isinstance(v, str)}
+    return None
+
+
+def _display(spec_file: str, request: tuple) -> str:
+    """The list's name in messages: beside the spec's, with the sheet when one is named."""
+    file, sheet, _ = request
+    name = (Path(spec_file).parent / file).as_posix()
+    return f"{name}[{sheet}]" if sheet else name
+
+
+def _read(folder: Path, file: str, sheet: str | None, columns: dict, *, display: str) -> tuple[str, list[list[Cell]]]:
+    """The non-empty rows of the list, each a list of (row, column, value) cells."""
+    try:
+        path = Path(folder) / clean_path(file)
+    except ArtError as error:
+        raise ValueError(str(error)) from None
+    if not path.is_file():
+        raise ValueError(f"{file}: no such file (looked in {Path(folder).absolute()})")
+    if path.stat().st_size > MAX_BYTES:
+        raise ValueError(f"{file}: too large (at most {MAX_BYTES} bytes)")
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        if sheet is not None:
+            raise ValueError(f"{file}: a CSV file has no sheets; `sheet` is for .xlsx files")
+        rows = list(_csv_rows(path, file))
+    elif suffix in (".xlsx", ".xlsm"):
+        rows = list(_xlsx_rows(path, file, sheet))
+    else:
+        raise ValueError(f"{file}: a card list is a .csv or .xlsx file")
+    rows = [row for row in rows if any(value not in (None, "") for _, _, value in row)]
+    if len(rows) > MAX_ROWS + 1:
+        raise ValueError(f"{file}: more than {MAX_ROWS} rows")
+    return display, rows
+
+
+def _csv_rows(path: Path, file: str) -> Iterator[list[Cell]]:
+    """Rows with the line each starts on; the delimiter (`,` `;` or tab) is the one the header
+    uses most, as spreadsheets export either."""
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(f"{file}: not UTF-8 text (save the sheet as “CSV UTF-8”)") from None
+    header = text.split("\n", 1)[0]
+    delimiter = max(",;\t", key=header.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    line = 1
+    try:
+        for row in reader:
+            yield [(line, column, value.strip()) for column, value in enumerate(row, 1)]
+            line = reader.line_num + 1
+    except csv.Error as error:
+        raise ValueError(f"{file}:{reader.line_num}: not readable CSV ({error})") from None
+
+
+def _xlsx_rows(path: Path, file: str, sheet: str | None) -> Iterator[list[Cell]]:
+    import zipfile
+
+    import openpyxl
+
+    try:
+        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, OSError, KeyError, ValueError) as error:
+        raise ValueError(f"{file}: not a readable .xlsx workbook ({error})") from None
+    try:
+        if sheet is not None and sheet not in book.sheetnames:
+            raise ValueError(f'{file}: no sheet "{sheet}" (sheets: {", ".join(book.sheetnames)})')
+        worksheet = book[sheet] if sheet is not None else book.worksheets[0]
+        for number, row in enumerate(worksheet.iter_rows(min_row=1, values_only=True), 1):
+            yield [(number, column, _xlsx_value(value)) for column, value in enumerate(row, 1)]
+    finally:
+        book.close()
+
+
+def _xlsx_value(value: Any) -> Any:
+    """Cells as YAML would give them: whole numbers as ints, dates as text, text trimmed."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        return value.strip()
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return str(value)
+
+
+def _entries(rows: list[list[Cell]], columns: dict[str, str], file: str, cards: PathKey,
+             values: dict, keys: dict, issues: list[Issue]) -> tuple[dict, ...]:
+    """Card entries from the rows under the header, recording where each value came from."""
+    if not rows:
+        issues.append(Issue(file, 1, 1, "", "the card list is empty: it needs a header row and one row per card"))
+        return ()
+    targets: dict[int, tuple[str, ...]] = {}
+    for line, column, title in rows[0]:
+        if title in (None, ""):
+            continue
+        target = _target(str(title), columns)
+        if target in targets.values():
+            issues.append(Issue(file, line, column, "", f"a second column for {'.'.join(target)!r}"))
+        targets[column] = target
+    entries = []
+    for index, row in enumerate(rows[1:]):
+        entry: dict[str, Any] = {}
+        here = cards + (index,)
+        values[here] = keys[here] = (row[0][0], 1)
+        for line, column, value in row:
+            if value in (None, ""):
+                continue
+            if column not in targets:
+                issues.append(Issue(file, line, column, "", "a value in a column with no header"))
+                continue
+            target = targets[column]
+            if target[0] == "data":
+                entry.setdefault("data", {})[target[1]] = _scalar(value)
+            else:
+                entry[target[0]] = _field_value(target[0], value)
+            values[here + target] = keys[here + target] = (line, column)
+        entries.append(entry)
+    return tuple(entries)
+
+
+def _target(title: str, columns: dict[str, str]) -> tuple[str, ...]:
+    """The field a header feeds: ("title",) or ("data", "cost")."""
+    name = columns.get(title, title).strip()
+    lower = ALIASES.get(name.lower(), name.lower())
+    if lower in ENTRY_FIELDS:
+        return (lower,)
+    return ("data", name[5:]) if name.lower().startswith("data.") else ("data", name)
+
+
+def _field_value(field: str, value: Any) -> Any:
+    """Card fields are text, except `count`; a cell that is not a whole number stays as it is
+    so the shape check reports it at its place."""
+    if field == "count":
+        return int(value) if isinstance(value, str) and _INTEGER.match(value) else value
+    if isinstance(value, bool):
+        return str(value).lower()
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _scalar(value: Any) -> Any:
+    """A `data` cell read as YAML reads a plain scalar: whole numbers, numbers, true/false, text."""
+    if not isinstance(value, str):
+        return value
+    if _INTEGER.match(value):
+        return int(value)
+    if _NUMBER.match(value):
+        return float(value)
+    if value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    return value
+
+
+def _replace(data: Any, path: PathKey, new: Any) -> Any:
+    """`data` with the value at `path` replaced (loaded data is immutable: tuples and new dicts)."""
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(data, dict):
+        return {**data, head: _replace(data[head], rest, new)}
+    return tuple(_replace(item, rest, new) if i == head else item for i, item in enumerate(data))
