@@ -140,6 +140,20 @@ class Page:
 
 ROUNDED_CUT = 0.2  # × the shorter side: the corner radius of a "rounded" piece's cut line,
 # which generators draw inside and layout cuts along
+POLYGON_CUTS = {"hexagon": 6, "octagon": 8}  # cut lines that are regular polygons: their sides
+
+
+def cut_polygon(cut: str, x: float, y: float, w: float, h: float) -> tuple[Point, ...]:
+    """The regular hexagon (corners left and right, flat top and bottom) or octagon (flat on
+    all four sides) as large as fits the box, centred in it: the cut line of such a piece."""
+    sides = POLYGON_CUTS[cut]
+    if sides == 6:
+        radius, start = min(w / 2, h / math.sqrt(3)), 0.0
+    else:
+        radius, start = min(w, h) / (2 * math.cos(math.pi / 8)), math.pi / 8
+    cx, cy = x + w / 2, y + h / 2
+    return tuple((cx + radius * math.cos(start + 2 * math.pi * i / sides),
+                  cy + radius * math.sin(start + 2 * math.pi * i / sides)) for i in range(sides))
 
 
 @dataclass(frozen=True)
@@ -158,7 +172,7 @@ class Pieces:
     height: float
     bleed: float
     pieces: tuple[PieceArt, ...]
-    cut: Literal["rect", "circle", "rounded"] = "rect"  # the cut line's shape
+    cut: Literal["rect", "circle", "rounded", "hexagon", "octagon"] = "rect"  # the cut line's shape
     two_sided: bool = False  # the backs carry rules (a "+20" side): printed even without duplex
 
 

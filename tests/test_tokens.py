@@ -155,3 +155,41 @@ def test_without_duplex_every_face_the_rules_need_is_printed(game):
         assert item.layout.duplex == ("fold" if differing else "none")
         folded += [item.component.id] if differing else []
     assert folded == {"bolsa": ["tokens"], "forex": ["pair_counters"], "aktsioner": []}[game]
+
+
+POLYGON_EDITS = {  # a circle and a square token of the bundled games, cut as hexagons and octagons of a size
+    ("bolsa", "tokens"): ("        shape: circle\n        size_mm: [14, 14]", {"hexagon": (16, 14), "octagon": (14, 14)}),
+    ("forex", "pair_counters"): ("        shape: square\n        size_mm: [14, 14]",  # a title and a symbol above
+                                 {"hexagon": (24, 21), "octagon": (20, 20)}),
+}
+
+
+def inside(polygon, x: float, y: float) -> bool:
+    """Inside a convex polygon given in order (either direction)."""
+    signs = {math.copysign(1, (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1))
+             for (x1, y1), (x2, y2) in zip(polygon, (*polygon[1:], polygon[0]))}  # fmt: skip
+    return len(signs) == 1
+
+
+@pytest.mark.parametrize("shape", ["hexagon", "octagon"])
+@pytest.mark.parametrize("game_id, tokens_id", list(POLYGON_EDITS))
+def test_hexagon_and_octagon_tokens_keep_their_content_inside_the_cut(game_id, tokens_id, shape):
+    from pnp.display import Polygon, cut_polygon
+    from pnp.layout.impose import CUT_STYLE, impose
+    from pnp.layout.sheet import Furniture
+
+    old, sizes = POLYGON_EDITS[(game_id, tokens_id)]
+    size = sizes[shape]
+    pieces = drawn(game_id, tokens_id, edit(old, f"        shape: {shape}\n        size_mm: [{size[0]}, {size[1]}]"))
+    assert (pieces.width, pieces.height, pieces.cut) == (*size, shape)
+    cut = cut_polygon(shape, 0, 0, *size)
+    assert len(cut) == {"hexagon": 6, "octagon": 8}[shape]
+    for face in sides(pieces):
+        for text, (x0, y0, x1, y1) in text_boxes(face.items):
+            assert text.size >= 6 and all(inside(cut, x, y) for x in (x0, x1) for y in (y0, y1)), text.text
+        rings = [i for _, i in art.walk(face.items) if isinstance(i, Polygon) and len(i.points) == len(cut)
+                 and i.style.fill is None]  # fmt: skip
+        assert rings and all(inside(cut, x, y) for ring in rings for x, y in ring.points)
+    sheet = impose(pieces, "a4", 5, "long", Furniture("game", "tokens", "stamp")).pages[0]
+    outlines = [i for _, i in art.walk(sheet.items) if isinstance(i, Polygon) and i.style == CUT_STYLE]
+    assert len(outlines) == len(pieces.pieces) and all(len(o.points) == len(cut) for o in outlines)

@@ -15,13 +15,13 @@ from dataclasses import dataclass, replace
 
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import BLACK, WHITE, ink_on, pattern, symbol
-from pnp.display import ROUNDED_CUT, Circle, Drawing, Group, Item, Rect, Style
+from pnp.display import POLYGON_CUTS, ROUNDED_CUT, Circle, Drawing, Group, Item, Point, Polygon, Rect, Style, cut_polygon
 from pnp.errors import BuildError
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import Side, token_pieces
 from pnp.spec.model import Asset, Tokens
 
-CUTS = {"circle": "circle", "square": "rect", "rounded": "rounded"}
+CUTS = {"circle": "circle", "square": "rect", "rounded": "rounded", "hexagon": "hexagon", "octagon": "octagon"}
 SMALL_PT, VALUE_PT, MIN_PT = 7.0, 30.0, 6.0
 MIN_SYMBOL = 0.16  # × the token's shorter side: a symbol any smaller no longer reads
 
@@ -30,7 +30,7 @@ MIN_SYMBOL = 0.16  # × the token's shorter side: a symbol any smaller no longer
 class Shape:
     """A token's outline and the margin its content keeps from the cut (mm)."""
 
-    kind: str  # "circle" | "square" | "rounded"
+    kind: str  # "circle" | "square" | "rounded" | "hexagon" | "octagon"
     width: float
     height: float
     bleed: float
@@ -46,6 +46,11 @@ class Shape:
         m = self.margin
         if self.kind == "square":
             return m, self.width - m
+        if self.kind in POLYGON_CUTS:  # the narrower of the row's two edges, inside the moved-in outline
+            spans = [_span(self.outline(m), y) for y in (y0, y1)]
+            if None in spans:
+                return self.width / 2, self.width / 2
+            return max(s[0] for s in spans), min(s[1] for s in spans)  # type: ignore[index]
         if self.kind == "rounded":  # the corner arcs, moved in by the margin
             r = ROUNDED_CUT * min(self.width, self.height)
             depth = r - min(y0, self.height - y1)  # how far into the corner's height the row reaches
@@ -56,6 +61,23 @@ class Shape:
         reach = max(abs(y0 - cy), abs(y1 - cy))
         half = math.sqrt(max(r * r - reach * reach, 0.0))
         return cx - half, cx + half
+
+    def outline(self, inset: float) -> tuple[Point, ...]:
+        """A hexagon's or octagon's cut line moved `inset` mm inwards (a regular polygon: its
+        sides all move in by `inset` when it shrinks about its centre)."""
+        points = cut_polygon(self.kind, 0.0, 0.0, self.width, self.height)
+        cx, cy = self.width / 2, self.height / 2
+        apothem = math.hypot(points[0][0] - cx, points[0][1] - cy) * math.cos(math.pi / len(points))
+        k = max(apothem - inset, 0.0) / apothem
+        return tuple((cx + (x - cx) * k, cy + (y - cy) * k) for x, y in points)
+
+
+def _span(polygon: tuple[Point, ...], y: float) -> tuple[float, float] | None:
+    """Where the horizontal line at `y` crosses a convex polygon (None if it misses it)."""
+    xs = [x1 + (y - y1) * (x2 - x1) / (y2 - y1)
+          for (x1, y1), (x2, y2) in zip(polygon, (*polygon[1:], polygon[0]))
+          if y1 != y2 and min(y1, y2) - 1e-9 <= y <= max(y1, y2) + 1e-9]  # fmt: skip
+    return (min(xs), max(xs)) if xs else None
 
 
 def tokens(context: Context, tokens: Tokens) -> Pieces:
@@ -112,6 +134,8 @@ def _ring(shape: Shape, inset: float, style: Style) -> Item:
     w, h = shape.width, shape.height
     if shape.kind == "circle":
         return Circle(w / 2, h / 2, min(w, h) / 2 - inset, style)
+    if shape.kind in POLYGON_CUTS:
+        return Polygon(shape.outline(inset), style)
     radius = ROUNDED_CUT * min(w, h) - inset if shape.kind == "rounded" else 0.0
     return Rect(inset, inset, w - 2 * inset, h - 2 * inset, style, radius=max(radius, 0.0))
 
@@ -123,9 +147,11 @@ def _pattern_frame(asset: Asset, shape: Shape, ink: str) -> list[Item]:
     (four clipped copies would quadruple the lines in the PDF)."""
     w, h, b, f = shape.width, shape.height, shape.bleed, shape.frame
     spacing = max(0.9, f * 0.75)
+    middle = Style(fill=asset.color)
+    panel = Polygon(shape.outline(f), middle) if shape.kind in POLYGON_CUTS else Rect(f, f, w - 2 * f, h - 2 * f, middle)
     return [
         pattern(asset.pattern, -b, -b, w + 2 * b, h + 2 * b, ink, spacing=spacing, width=spacing * 0.22),
-        Rect(f, f, w - 2 * f, h - 2 * f, Style(fill=asset.color)),
+        panel,
     ]
 
 

@@ -17,7 +17,10 @@ import math
 from dataclasses import dataclass, replace
 from typing import Iterator, Literal, Sequence
 
-from pnp.display import ROUNDED_CUT, Circle, Drawing, Group, Item, Line, Page, PieceArt, Pieces, Rect, Style, translate
+from pnp.display import (
+    POLYGON_CUTS, ROUNDED_CUT, Circle, Drawing, Group, Item, Line, Page, PieceArt, Pieces, Polygon, Rect, Style,
+    cut_polygon, translate,
+)  # fmt: skip
 from pnp.errors import BuildError
 from pnp.layout.sheet import (
     MARK_ZONE_MM,
@@ -333,6 +336,8 @@ def _placed(drawing: Drawing, trim: Box, bleeds: tuple[float, float, float, floa
 def _outline(cut: str, trim: Box) -> Item:
     if cut == "circle":
         return Circle(trim.x + trim.w / 2, trim.y + trim.h / 2, min(trim.w, trim.h) / 2, CUT_STYLE)
+    if cut in POLYGON_CUTS:
+        return Polygon(cut_polygon(cut, trim.x, trim.y, trim.w, trim.h), CUT_STYLE)
     return Rect(trim.x, trim.y, trim.w, trim.h, CUT_STYLE, radius=ROUNDED_CUT * min(trim.w, trim.h))
 
 

@@ -278,7 +278,7 @@ class Deck(Component):
 
 class Tokens(Component):
     kind: Literal["tokens"]
-    shape: Literal["circle", "square", "rounded"] = "circle"
+    shape: Literal["circle", "square", "rounded", "hexagon", "octagon"] = "circle"
     size_mm: Size = (20, 20)
     tokens: tuple[TokenEntry, ...] = Field(min_length=1)
 
