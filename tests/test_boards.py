@@ -173,3 +173,82 @@ def test_every_box_of_the_currency_board_holds_the_largest_stack_side_by_side():
         for box in row:
             inside_box = [p for p in places if box.x <= p.x and p.x + p.w <= box.x + box.w and box.y <= p.y and p.y + p.h <= box.y + box.h]
             assert len(inside_box) == len(game.assets) - 1
+
+
+ROUND = "          - {title: Ronda, title_en: Round, track: round, start_label: INICIO}"
+
+
+def cells_of(drawing):
+    """Every square track cell (thin outline) with the number inside it: {number: rect}."""
+    found = texts(drawing)
+    squares = [r for r in rects(drawing) if abs(r.w - r.h) < 1e-6 and r.w >= 12 and r.style.width < 0.5
+               and r.style.stroke is not None]  # fmt: skip
+    numbers = {}
+    for r in squares:
+        inside_texts = [t for t in found if inside(t, r)]
+        if inside_texts:
+            numbers[max(inside_texts, key=lambda t: t.size).text] = r
+    return numbers
+
+
+def test_a_loop_track_runs_round_the_board_edge_clockwise_around_everything_else():
+    text = edit(ROUND, "          - {title: Ronda, title_en: Round, track: round, start_label: INICIO, layout: loop}")
+    text = edit("round: {from: 1, to: 10, start: 1}", "round: {from: 101, to: 161, start: 101}", text)
+    (drawing,) = panels("bolsa", "quote_board", text).drawings
+    cells = cells_of(drawing)
+    ring = [cells[str(n)] for n in range(101, 162)]  # numbers the quote rows (0-19) do not have
+    size = ring[0].w
+    left, top = min(r.x for r in ring), min(r.y for r in ring)
+    right, bottom = max(r.x + r.w for r in ring), max(r.y + r.h for r in ring)
+    assert (ring[0].x, ring[0].y) == (left, top)  # the first cell in the top-left corner
+    for a, b in zip(ring, ring[1:]):  # each next cell touches the one before, turning clockwise
+        assert abs(a.x - b.x) + abs(a.y - b.y) == pytest.approx(size)
+    on_edge = [r.x == left or r.y == top or r.x + r.w == pytest.approx(right) or r.y + r.h == pytest.approx(bottom)
+               for r in ring]  # fmt: skip
+    assert all(on_edge)
+    assert ring[-1].x == left and ring[-1].y >= top + size  # 61 cells: the ring closes on the left side
+    for t in texts(drawing):  # the quote rows and the title sit inside the ring
+        if t.text in {"IBE", "FER", "Tablero de cotización"}:
+            assert left + size < t.x0 and t.x1 < right - size and top + size < t.y0 and t.y1 < bottom - size
+    assert_legible(drawing, "bolsa/quote_board")
+
+
+@pytest.mark.parametrize("last, spare", [(110, 0), (111, 1)])
+def test_an_odd_loop_leaves_one_hatched_cell_and_cells_grow_rather_than_crowd(last, spare):
+    text = edit(ROUND, "          - {title: Ronda, title_en: Round, track: round, start_label: INICIO, layout: loop}")
+    text = edit("round: {from: 1, to: 10, start: 1}", f"round: {{from: 101, to: {last}, start: 101}}", text)
+    (drawing,) = panels("bolsa", "quote_board", text).drawings  # 10 or 11 cells round a wide quote table
+    ring = [cells_of(drawing)[str(n)] for n in range(101, last + 1)]
+    size = ring[0].w
+    assert len({round(r.w, 6) for r in ring}) == 1 and size > 16  # larger than cell_mm, to go round
+    found = texts(drawing)
+    empty = [r for r in rects(drawing) if abs(r.w - size) < 1e-6 and abs(r.h - size) < 1e-6
+             and not any(inside(t, r) for t in found)]  # fmt: skip
+    assert len(empty) == spare
+
+
+def test_a_grid_track_reads_like_text_in_its_columns():
+    text = edit(ROUND, "          - {title: Ronda, title_en: Round, track: round, start_label: INICIO, layout: grid, columns: 4}")
+    text = edit("round: {from: 1, to: 10, start: 1}", "round: {from: 101, to: 110, start: 101}", text)
+    (drawing,) = panels("bolsa", "quote_board", text).drawings
+    cells = cells_of(drawing)
+    grid = [cells[str(n)] for n in range(101, 111)]
+    rows = sorted({round(r.y, 3) for r in grid})
+    assert len(rows) == 3 and [sum(round(r.y, 3) == y for r in grid) for y in rows] == [4, 4, 2]
+    assert [r.x for r in grid[:4]] == sorted(r.x for r in grid[:4]) and grid[4].x == grid[0].x
+
+
+@pytest.mark.parametrize("section, message", [
+    ("{title: Ronda, table: setup, layout: loop}", "give `track`"),
+    ("{title: Ronda, track: round, rows: each_asset, layout: grid}", "rows: single"),
+    ("{title: Ronda, track: round, columns: 3}", "`columns` is for `layout: grid`"),
+])  # fmt: skip
+def test_loop_and_grid_mistakes_are_located(section, message):
+    from pnp.errors import SpecError
+    from pnp.rules import rulebooks
+    from pnp.spec import loads
+
+    with pytest.raises(SpecError) as caught:
+        loads(edit(ROUND, f"          - {section}"), rulebooks())
+    issue = caught.value.issues[0]
+    assert issue.path == "games.bolsa.components[0].sections[0]" and message in issue.message

@@ -8,6 +8,11 @@ shape and the code. The start cell carries three cues besides colour: a heavy fr
 and the word. A table section prints a table the rules module computes (a setup diagram), so
 the board can never disagree with the referee.
 
+A track may also run as a grid (`layout: grid`, read like text) or as a loop round the board's
+edge (`layout: loop`, clockwise from the top-left corner), with the title, the board's image
+and its other sections inside the ring; the ring's cells grow beyond `cell_mm` only when its
+count is too small to go round them.
+
 Boards are usually larger than a page; layout tiles them, so nothing here is ever scaled.
 """
 
@@ -16,7 +21,7 @@ from __future__ import annotations
 import math
 
 from pnp.components import Context, Panels
-from pnp.components.art import identity, symbol, tint
+from pnp.components.art import identity, pattern, symbol, tint
 from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, picture_block, table, title_bar
 from pnp.display import Drawing, Item, Rect, Style
 from pnp.layout.text import block_height, fit_text, text_width
@@ -46,28 +51,38 @@ def cell_text(value: float) -> str:
 
 
 def board(context: Context, board: Board) -> Panels:
-    """One drawing per copy: the title, then every section at `board.cell_mm` per cell."""
+    """One drawing per copy: the title, then every section at `board.cell_mm` per cell — all
+    of it inside the ring of a loop track when the board has one."""
     what = f"{context.game_id}/{board.id}"
     header_w = _row_header_width(context.game, board)
+    inside = [(index, s) for index, s in enumerate(board.sections) if s.layout != "loop"]
+    loop = next((index for index, s in enumerate(board.sections) if s.layout == "loop"), None)
     tracks = {
         index: _track(context, section, board.cell_mm, header_w, f"{what} section {index + 1}")
-        for index, section in enumerate(board.sections)
+        for index, section in inside
         if section.track is not None
     }
     width = max((block.width for block in tracks.values()), default=0.0)
+    if loop is not None and not tracks:  # a ring with no other tracks: as square as its cells allow
+        width = _ring_width(context, board.sections[loop], board.cell_mm)
     sections = [
         tracks[index] if index in tracks else _table_section(context, section, width, f"{what} section {index + 1}")
-        for index, section in enumerate(board.sections)
+        for index, section in inside
     ]
     width = max(width, *(block.width for block in sections))
     title = _title(context.game, board, width, what)
     image = [picture_block(context.art(board.image), width, board.image_mm)] if board.image else []
     body = column([title, *image, *sections], gap=GAP)
+    if loop is None:  # cell edges, where a tiled board may be cut without cutting a number
+        seams = {MARGIN + header_w + k * box_size(context.game, s, board.cell_mm)[0]
+                 for s in board.sections if s.track and s.layout == "row"
+                 for k in range(len(context.game.tracks[s.track].cells) + 1)}
+    else:
+        body, ring_cell = _loop(context, board.sections[loop], board.cell_mm, body, f"{what} section {loop + 1}")
+        seams = {MARGIN + k * ring_cell for k in range(round(body.width / ring_cell) + 1)}
     w, h = body.width + 2 * MARGIN, body.height + 2 * MARGIN
     frame = Rect(0.4, 0.4, w - 0.8, h - 0.8, Style(stroke=INK, width=0.6), radius=3.0)
-    seams = sorted({MARGIN + header_w + k * box_size(context.game, s, board.cell_mm)[0]
-                    for s in board.sections if s.track for k in range(len(context.game.tracks[s.track].cells) + 1)})
-    drawing = Drawing(w, h, (frame, moved(body, MARGIN, MARGIN)), seams_x=tuple(seams))  # cell edges: seams miss the numbers
+    drawing = Drawing(w, h, (frame, moved(body, MARGIN, MARGIN)), seams_x=tuple(sorted(seams)))
     return Panels((drawing,) * board.copies)
 
 
@@ -95,15 +110,13 @@ def box_size(game: Game, section: BoardSection, cell: float) -> tuple[float, flo
 
 
 def _track(context: Context, section: BoardSection, cell: float, header_w: float, what: str) -> Block:
+    """A row of cells per asset (or one, headed by the section's title), or a grid."""
+    if section.layout == "grid":
+        return _grid(context, section, cell, what)
     game = context.game
-    track = game.tracks[section.track]
-    marks = context.marks(section.marks) if section.marks else {}
     rows: tuple[Asset | None, ...] = game.assets if section.rows == "each_asset" else (None,)
-    numbers = [cell_text(value) for value in track.cells]
+    count = game.tracks[section.track].size
     cw, ch = box_size(game, section, cell)
-    boxes = (cw, ch) != (cell, cell)
-    raised = bool(marks)  # notes on many cells: every number sits in the cell's upper part
-    size = _number_size(numbers, cell, raised or track.start is not None or bool(track.labels))
     items: list[Item] = []
     for row, asset in enumerate(rows):
         y = row * ch
@@ -112,21 +125,101 @@ def _track(context: Context, section: BoardSection, cell: float, header_w: float
             items += _title_header(section, header_w, y, ch, what)
         else:
             items += _asset_header(asset, context.logo(asset), header_w, y, ch, fill, what)
-        for index, (value, number) in enumerate(zip(track.cells, numbers)):
-            marked = " ".join(marks.get((asset.id if asset else "", index), ()))
-            notes = tuple(text for text in (track.labels.get(value, ""), marked) if text)
-            start = track.start is not None and value == track.start
-            x, where = header_w + index * cw, f"{what} cell {number}"
-            if boxes:
-                items += _box(x, y, cw, ch, cell, number, fill, start=start, word=section.start_label, notes=notes,
-                              what=where)
-            else:
-                items += _cell(x, y, cell, number, size, fill, start=start, word=section.start_label,
-                               notes=notes, raised=raised, what=where)
-    body = Block(tuple(items), header_w + len(numbers) * cw, len(rows) * ch)
+        places = [(header_w + index * cw, y) for index in range(count)]
+        items += _cells(context, section, places, cell, fill, asset, what)
+    body = Block(tuple(items), header_w + count * cw, len(rows) * ch)
     if section.rows == "single":
         return body
     return column([heading(section.title, section.title_en, body.width, size=11, what=what), body], gap=2.0)
+
+
+def _cells(context: Context, section: BoardSection, places: list[tuple[float, float]], cell: float,
+           fill: str | None, asset: Asset | None, what: str) -> list[Item]:
+    """The track's cells (or boxes holding a stack) at `places`, their top-left corners in track
+    order: numbers, start cues, labels and the rules module's marks."""
+    game = context.game
+    track = game.tracks[section.track]
+    marks = context.marks(section.marks) if section.marks else {}
+    numbers = [cell_text(value) for value in track.cells]
+    cw, ch = box_size(game, section, cell)
+    boxes = (cw, ch) != (cell, cell)
+    raised = bool(marks)  # notes on many cells: every number sits in the cell's upper part
+    size = _number_size(numbers, cell, raised or track.start is not None or bool(track.labels))
+    items: list[Item] = []
+    for index, ((x, y), value, number) in enumerate(zip(places, track.cells, numbers)):
+        marked = " ".join(marks.get((asset.id if asset else "", index), ()))
+        notes = tuple(text for text in (track.labels.get(value, ""), marked) if text)
+        start = track.start is not None and value == track.start
+        where = f"{what} cell {number}"
+        if boxes:
+            items += _box(x, y, cw, ch, cell, number, fill, start=start, word=section.start_label, notes=notes,
+                          what=where)
+        else:
+            items += _cell(x, y, cell, number, size, fill, start=start, word=section.start_label,
+                           notes=notes, raised=raised, what=where)
+    return items
+
+
+def _grid(context: Context, section: BoardSection, cell: float, what: str) -> Block:
+    """The track's cells in rows of `columns`, read like text, under the section's title."""
+    count = context.game.tracks[section.track].size
+    columns = section.columns or math.ceil(math.sqrt(count))
+    places = [(index % columns * cell, index // columns * cell) for index in range(count)]
+    body = Block(tuple(_cells(context, section, places, cell, None, None, what)), min(columns, count) * cell,
+                 math.ceil(count / columns) * cell)
+    if not section.title:
+        return body
+    return column([heading(section.title, section.title_en, body.width, size=11, what=what), body], gap=2.0)
+
+
+# --- a loop round the board's edge ------------------------------------------------------------
+
+
+def _ring(count: int, cell: float, width: float, height: float) -> tuple[int, int, float]:
+    """(cells across, cells down — corners counted in both — and the cell size) of the ring
+    holding `count` cells round a `width` × `height` content with GAP on every side. Cells
+    stay `cell` mm when the content allows, else grow; of equal sizes, the ring whose inside
+    is shaped most like the content wins (√2, a landscape sheet, when there is none)."""
+    total = math.ceil((count + 4) / 2)  # across + down: 2·across + 2·down − 4 ≥ count
+    target = width / height if width and height else math.sqrt(2)
+    options = []
+    for across in range(3, total - 2):
+        down = total - across
+        size = max(cell, (width + 2 * GAP) / (across - 2), (height + 2 * GAP) / (down - 2))
+        options.append((round(size, 6), abs(math.log((across - 2) / (down - 2) / target)), across, down))
+    size, _, across, down = min(options)
+    return across, down, size
+
+
+def _ring_places(across: int, down: int, cell: float) -> list[tuple[float, float]]:
+    """Top-left corners of the ring's cells, clockwise from the top-left corner."""
+    top = [(i * cell, 0.0) for i in range(across)]
+    right = [((across - 1) * cell, j * cell) for j in range(1, down)]
+    bottom = [(i * cell, (down - 1) * cell) for i in range(across - 2, -1, -1)]
+    left = [(0.0, j * cell) for j in range(down - 2, 0, -1)]
+    return top + right + bottom + left
+
+
+def _ring_width(context: Context, section: BoardSection, cell: float) -> float:
+    """The inside width of the ring the track makes on its own, for a board with nothing else."""
+    across, _, size = _ring(context.game.tracks[section.track].size, cell, 0.0, 0.0)
+    return (across - 2) * size - 2 * GAP
+
+
+def _loop(context: Context, section: BoardSection, cell: float, inside: Block, what: str) -> tuple[Block, float]:
+    """The track's cells round the edge, clockwise from the top-left corner, with `inside` (the
+    board's title, image and other sections) centred within; a spare cell, when the count is
+    odd, is hatched. Returns the ring and its cell size."""
+    count = context.game.tracks[section.track].size
+    across, down, size = _ring(count, cell, inside.width, inside.height)
+    places = _ring_places(across, down, size)
+    items = _cells(context, section, places[:count], size, None, None, what)
+    for x, y in places[count:]:
+        items += [Rect(x, y, size, size, Style(stroke=INK, width=0.25)),
+                  pattern("diagonal", x, y, size, size, SOFT_INK, spacing=2.0, width=0.2)]  # fmt: skip
+    width, height = across * size, down * size
+    items.append(moved(inside, (width - inside.width) / 2, (height - inside.height) / 2))
+    return Block(tuple(items), width, height), size
 
 
 def _number_size(numbers: list[str], cell: float, raised: bool) -> float:

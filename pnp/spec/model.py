@@ -12,7 +12,9 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, model_validator
+from pydantic import (
+    AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, field_validator, model_validator,
+)  # fmt: skip
 
 from pnp.errors import Issue
 from pnp.spec.images import clean_path
@@ -112,6 +114,14 @@ class Track(Model):
     values: tuple[Number, ...] | None = None
     start: Number | None = None
     labels: dict[Number, str] = {}
+
+    @field_validator("start", "values")
+    @classmethod
+    def _whole_numbers_print_whole(cls, value: Any) -> Any:
+        """`{tracks[price].start}` prints 4, not 4.0."""
+        if isinstance(value, tuple):
+            return tuple(_clean(v) for v in value)
+        return None if value is None else _clean(value)
 
     @model_validator(mode="after")
     def _range_or_values(self) -> "Track":
@@ -300,11 +310,18 @@ class BoardSection(Model):
     marks: str | None = None  # small per-cell notes from the rules module (e.g. starting positions)
     start_label: str = "START"  # the word on the track's start cell, in the game's language
     holds: PositiveCount | Literal["pairs"] = 1  # tokens a cell holds side by side; pairs: one per other asset
+    layout: Literal["row", "loop", "grid"] = "row"  # a track's cells in a row, round the board's edge, or a grid
+    columns: PositiveCount | None = None  # a grid's cells per row (default: about square)
 
     @model_validator(mode="after")
     def _one_content(self) -> "BoardSection":
         if (self.track is None) == (self.table is None):
             raise ValueError("a board section shows either a `track` or a `table`")
+        if self.layout != "row" and (self.track is None or self.rows != "single" or self.holds != 1):
+            raise ValueError(f"a {self.layout} lays out one track's cells, one token each: give `track` and "
+                             "leave `rows: single` and `holds: 1`")
+        if self.columns is not None and self.layout != "grid":
+            raise ValueError("`columns` is for `layout: grid`")
         return self
 
 
@@ -314,6 +331,12 @@ class Board(Component):
     image: ImagePath | None = None  # under the title (inside a loop track: its centre)
     image_mm: Annotated[float, BeforeValidator(_not_bool), Field(ge=5, le=300)] = 30  # its printed height
     sections: tuple[BoardSection, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _one_loop(self) -> "Board":
+        if sum(section.layout == "loop" for section in self.sections) > 1:
+            raise ValueError("a board has one edge: at most one section with `layout: loop`")
+        return self
 
 
 class Zone(Model):
