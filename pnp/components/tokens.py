@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import BLACK, WHITE, ink_on, pattern, symbol
@@ -63,13 +64,19 @@ class Shape:
         return cx - half, cx + half
 
     def outline(self, inset: float) -> tuple[Point, ...]:
-        """A hexagon's or octagon's cut line moved `inset` mm inwards (a regular polygon: its
-        sides all move in by `inset` when it shrinks about its centre)."""
-        points = cut_polygon(self.kind, 0.0, 0.0, self.width, self.height)
-        cx, cy = self.width / 2, self.height / 2
-        apothem = math.hypot(points[0][0] - cx, points[0][1] - cy) * math.cos(math.pi / len(points))
-        k = max(apothem - inset, 0.0) / apothem
-        return tuple((cx + (x - cx) * k, cy + (y - cy) * k) for x, y in points)
+        """A hexagon's or octagon's cut line moved `inset` mm inwards."""
+        return _inset_polygon(self.kind, self.width, self.height, inset)
+
+
+@lru_cache(maxsize=64)
+def _inset_polygon(kind: str, width: float, height: float, inset: float) -> tuple[Point, ...]:
+    """A regular polygon shrunk about its centre: all its sides move in by `inset` (cached, as
+    the layout search asks for the same outline hundreds of times)."""
+    points = cut_polygon(kind, 0.0, 0.0, width, height)
+    cx, cy = width / 2, height / 2
+    apothem = math.hypot(points[0][0] - cx, points[0][1] - cy) * math.cos(math.pi / len(points))
+    k = max(apothem - inset, 0.0) / apothem
+    return tuple((cx + (x - cx) * k, cy + (y - cy) * k) for x, y in points)
 
 
 def _span(polygon: tuple[Point, ...], y: float) -> tuple[float, float] | None:

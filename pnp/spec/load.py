@@ -363,6 +363,8 @@ def named_images(game: Game, where: tuple = ()) -> dict[str, tuple]:
         named.setdefault(getattr(component, "image", None) or "", here + ("image",))
         if isinstance(component, Deck):
             named.setdefault(component.back.image or "", here + ("back", "image"))
+            if not any(entry.image for entry in component.cards):
+                continue
             try:
                 pieces = deck_pieces(game, component)
             except TemplateError:
