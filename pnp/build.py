@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from pnp import __version__, manifest
-from pnp.components import BookPages, Context, Panels, Pieces, generate, resolution_warnings
+from pnp.components import BookPages, Context, Panels, Pieces, generate
+from pnp.components.resolution import resolution_warnings
 from pnp.display import Page
 from pnp.errors import BuildError, Issue, UsageError
 from pnp.layout.booklet import Folding, fold_booklet

@@ -86,12 +86,11 @@ def _parser() -> argparse.ArgumentParser:
 def _validate(args: argparse.Namespace) -> int:
     from pnp.rules import load_spec
     from pnp.spec import default_spec_path
+    from pnp.components.resolution import art_warnings
     from pnp.spec.faces import piece_count
 
     spec = load_spec(args.spec)
-    from pnp.components import art_warnings
-
-    for warning in art_warnings(spec):
+    for warning in art_warnings(spec):  # PNG or JPEG art that prints below 300 dpi
         print(warning, file=sys.stderr)
     print(f"{args.spec or default_spec_path()}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")
     for game_id, game in spec.games.items():

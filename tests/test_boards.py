@@ -228,7 +228,8 @@ def test_an_odd_loop_leaves_one_hatched_cell_and_cells_grow_rather_than_crowd(la
 
 
 def test_a_grid_track_reads_like_text_in_its_columns():
-    text = edit(ROUND, "          - {title: Ronda, title_en: Round, track: round, start_label: INICIO, layout: grid, columns: 4}")
+    text = edit(ROUND, "          - {title: Ronda, title_en: Round, track: round, start_label: INICIO, layout: grid, "
+                       "columns: 4}")
     text = edit("round: {from: 1, to: 10, start: 1}", "round: {from: 101, to: 110, start: 101}", text)
     (drawing,) = panels("bolsa", "quote_board", text).drawings
     cells = cells_of(drawing)

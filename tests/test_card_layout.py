@@ -3,6 +3,8 @@ options, long names abbreviated before failing, and failures that say how much i
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from spec_text import drawn, edit
 from test_art import required_contrast, text_boxes, text_grounds
@@ -11,6 +13,8 @@ from test_cards import DECKS, faces
 from pnp.components import art
 from pnp.display import Group, Rect
 from pnp.errors import BuildError, SpecError
+from pnp.layout.impose import impose
+from pnp.layout.sheet import Furniture
 from pnp.layout.text import abbreviations, fit_name, text_width
 from pnp.rules import rulebooks
 from pnp.spec import loads
@@ -22,6 +26,8 @@ MINI = edit("card_mm: [63, 88]", "card_mm: [44, 63]")
 def test_the_bundled_decks_print_on_mini_cards_inside_the_safe_zone(game_id, deck_id):
     pieces = drawn(game_id, deck_id, MINI)
     assert (pieces.width, pieces.height) == (44, 63)
+    sheets = impose(pieces, "a4", 5, "long", Furniture("game", deck_id, "stamp"))
+    assert len(sheets.pages) <= 2 * math.ceil(len(pieces.pieces) / 16)  # 16 or more mini cards a sheet (9 poker)
     for face in faces(pieces):
         assert (face.width, face.height) == (44, 63)
         for text, (x0, y0, x1, y1) in text_boxes(face.items):

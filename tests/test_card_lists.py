@@ -26,7 +26,8 @@ games:
 """
 YAML_CARDS = """\
         cards:
-          - {count: 3, asset: ORE, value: "+2", title: Ore strike, text: "Ore rises {delta} steps", data: {delta: 2, rare: false}}
+          - {count: 3, asset: ORE, value: "+2", title: Ore strike, text: "Ore rises {delta} steps",
+             data: {delta: 2, rare: false}}
           - {count: 2, asset: SUN, value: "-1", title: Cloudy, data: {delta: -1, rare: true, note: "wet, grey"}}
           - {asset: SUN, value: "10", title: Heat wave, data: {delta: 3.5}}
           - {for_each: asset, value: "{id}", title: "{name}"}
@@ -87,8 +88,9 @@ def test_an_xlsx_sheet_is_the_same_deck_as_in_yaml(tmp_path):
 
 def test_semicolons_and_renamed_columns(tmp_path):
     text = "Anzahl;Firma;Wert;Name\n2;ORE;+1;Fund\n"
-    deck, pieces = deck_of(spec_with(tmp_path, "        cards_from: {file: m.csv, columns: {Anzahl: count, Firma: asset, "
-                                                "Wert: value, Name: title}}\n", {"m.csv": text}))
+    columns = "{Anzahl: count, Firma: asset, Wert: value, Name: title}"
+    deck, pieces = deck_of(spec_with(tmp_path, f"        cards_from: {{file: m.csv, columns: {columns}}}\n",
+                                     {"m.csv": text}))
     assert [(p.front.value, p.front.title, p.front.asset.id) for p in pieces] == [("+1", "Fund", "ORE")] * 2
 
 
@@ -100,10 +102,11 @@ def only_issue(tmp_path, cards: str, files: dict[str, str] = {}):
 
 
 def test_a_bad_csv_cell_is_reported_at_its_row_and_column(tmp_path):
-    issue = only_issue(tmp_path, "        cards_from: market.csv\n", {"market.csv": CSV.replace("2,SUN,-1", "2,SUM,-1")})
+    from_csv = "        cards_from: market.csv\n"
+    issue = only_issue(tmp_path, from_csv, {"market.csv": CSV.replace("2,SUN,-1", "2,SUM,-1")})
     assert (issue.file.endswith("market.csv"), issue.line, issue.col) == (True, 3, 2)
     assert issue.path == "games.dash.components[0].cards[1].asset" and 'unknown asset "SUM"' in issue.message
-    issue = only_issue(tmp_path, "        cards_from: market.csv\n", {"market.csv": CSV.replace("\n,SUN,10", "\nsome,SUN,10")})
+    issue = only_issue(tmp_path, from_csv, {"market.csv": CSV.replace("\n,SUN,10", "\nsome,SUN,10")})
     assert (issue.line, issue.col, issue.path) == (5, 1, "games.dash.components[0].cards[2].count")  # line 4 is blank
     assert 'expected a whole number, got "some"' in issue.message
 

@@ -13,9 +13,10 @@ import pytest
 from PIL import Image as PILImage
 
 from pnp.cli import main
-from pnp.components import Context, generate, resolution_warnings
+from pnp.components import Context, generate
+from pnp.components.resolution import resolution_warnings
 from pnp.components.art import walk
-from pnp.display import Drawing, Image, Page, place
+from pnp.display import Image, Page, place
 from pnp.errors import SpecError
 from pnp.render.pdf import pdf_bytes
 from pnp.render.svg import svg_bytes
@@ -187,7 +188,8 @@ def test_svg_art_stays_vector_in_the_pdf_and_in_svg_output(folder):
     placed = sorted((m[0] * i.w, m[0] * i.x + m[4], m[3] * i.y + m[5]) for m, i in walk(front.items) if i in logos)
     assert len(blue) == 2  # the band's logo and the inline icon, each the logo's rectangle
     for (width, x, y), rect in zip(placed, sorted(blue, key=lambda r: r["width"])):
-        assert (rect["x0"], rect["top"], rect["width"]) == pytest.approx(((5 + x) * PT, (5 + y) * PT, width * PT), abs=0.05)
+        expected = ((5 + x) * PT, (5 + y) * PT, width * PT)
+        assert (rect["x0"], rect["top"], rect["width"]) == pytest.approx(expected, abs=0.05)
     svg = svg_bytes(page).decode()
     hrefs = re.findall(r'href="data:image/svg\+xml;base64,([^"]+)"', svg)
     assert hrefs and all(base64.b64decode(h) == LOGO for h in hrefs)

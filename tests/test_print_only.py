@@ -29,7 +29,8 @@ games:
         kind: aid
         name: Aid
         sections:
-          - lines: ["Start with **{vars[start_cash]}** cash; dividends pay {vars[payouts][2]} at most; prices reach {tracks[price].last}."]
+          - lines: ["Start with **{vars[start_cash]}** cash; dividends pay {vars[payouts][2]} at most;
+                     prices reach {tracks[price].last}."]
       - id: shares
         kind: deck
         name: Shares
@@ -80,7 +81,8 @@ def test_a_print_only_game_builds(tmp_path, capsys):
     spec = write_spec(tmp_path)
     assert main(["build", "--spec", str(spec), "--out", str(tmp_path / "out")]) == 0
     assert (tmp_path / "out" / "dash" / "dash-all.pdf").stat().st_size > 5000
-    assert sorted(p.name for p in (tmp_path / "out" / "dash").glob("*.pdf")) == ["aid.pdf", "dash-all.pdf", "shares.pdf"]
+    built = sorted(p.name for p in (tmp_path / "out" / "dash").glob("*.pdf"))
+    assert built == ["aid.pdf", "dash-all.pdf", "shares.pdf"]
 
 
 @pytest.mark.parametrize("verb", ["new", "check", "explain"])

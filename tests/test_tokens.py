@@ -158,7 +158,8 @@ def test_without_duplex_every_face_the_rules_need_is_printed(game):
 
 
 POLYGON_EDITS = {  # a circle and a square token of the bundled games, cut as hexagons and octagons of a size
-    ("bolsa", "tokens"): ("        shape: circle\n        size_mm: [14, 14]", {"hexagon": (16, 14), "octagon": (14, 14)}),
+    ("bolsa", "tokens"): ("        shape: circle\n        size_mm: [14, 14]",
+                          {"hexagon": (16, 14), "octagon": (14, 14)}),
     ("forex", "pair_counters"): ("        shape: square\n        size_mm: [14, 14]",  # a title and a symbol above
                                  {"hexagon": (24, 21), "octagon": (20, 20)}),
 }

@@ -105,7 +105,9 @@ def card_front(face: Side, card: Card, back: Back, art: Art | None = None, *, wh
     band = tint(identity_colour, INK_SAVER_TINT) if card.ink_saver or asset is None else identity_colour
     ink = ink_on(band)
     full_art = art is not None and layout.art == "full"
-    items: list[Item] = [picture(art, -b, -b, w + 2 * b, h + 2 * b, cover=True)] if full_art else []  # type: ignore[arg-type]
+    items: list[Item] = []
+    if full_art:  # art to the bleed, under everything
+        items.append(picture(art, -b, -b, w + 2 * b, h + 2 * b, cover=True))  # type: ignore[arg-type]
     items.append(Rect(-b, -b, w + 2 * b, card.band_bottom + b, Style(fill=band)))
     if band != identity_colour:  # a light band keeps a solid edge of the identity colour
         items.append(Rect(-b, card.band_bottom - 1.0, w + 2 * b, 1.0, Style(fill=identity_colour)))

@@ -16,7 +16,9 @@ from functools import lru_cache
 
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import BLACK, WHITE, ink_on, pattern, symbol
-from pnp.display import POLYGON_CUTS, ROUNDED_CUT, Circle, Drawing, Group, Item, Point, Polygon, Rect, Style, cut_polygon
+from pnp.display import (
+    POLYGON_CUTS, ROUNDED_CUT, Circle, Drawing, Group, Item, Point, Polygon, Rect, Style, cut_polygon,
+)  # fmt: skip
 from pnp.errors import BuildError
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import Side, token_pieces
@@ -155,7 +157,10 @@ def _pattern_frame(asset: Asset, shape: Shape, ink: str) -> list[Item]:
     w, h, b, f = shape.width, shape.height, shape.bleed, shape.frame
     spacing = max(0.9, f * 0.75)
     middle = Style(fill=asset.color)
-    panel = Polygon(shape.outline(f), middle) if shape.kind in POLYGON_CUTS else Rect(f, f, w - 2 * f, h - 2 * f, middle)
+    if shape.kind in POLYGON_CUTS:
+        panel: Item = Polygon(shape.outline(f), middle)
+    else:
+        panel = Rect(f, f, w - 2 * f, h - 2 * f, middle)
     return [
         pattern(asset.pattern, -b, -b, w + 2 * b, h + 2 * b, ink, spacing=spacing, width=spacing * 0.22),
         panel,

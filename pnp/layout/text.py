@@ -9,8 +9,9 @@ blank box.
 
 Markup is deliberately tiny: `**bold**` switches to the bold font for a run (player aids bold
 the numbers that matter), `\\n` forces a line break, and `:NAME:` draws the icon of that name
-(an asset's logo or badge, when the generator hands its icons over) at the size of the text. Spaces are the break points; a word too
-long for the box may also break after "·", "/" or "—". Runs of spaces collapse to one.
+(an asset's logo or badge, when the generator hands its icons over) at the size of the text.
+Spaces are the break points; a word too long for the box may also break after "·", "/" or
+"—". Runs of spaces collapse to one.
 """
 
 from __future__ import annotations
