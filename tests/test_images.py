@@ -114,6 +114,9 @@ def test_a_missing_image_is_an_error_at_its_line_and_column(folder):
     (b"\x89PNG\r\n\x1a\n" + b"\x00" * 40, "damaged"),
     (b"<svg xmlns='http://www.w3.org/2000/svg'><rect width='4' height='4'/></svg>", "needs a viewBox"),
     (b"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 4 4'><rect", "not readable SVG"),
+    (b"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 4 4'><text>Ore</text></svg>", "convert it to paths"),
+    (b"<svg xmlns='http://www.w3.org/2000/svg' xmlns:x='http://www.w3.org/1999/xlink' viewBox='0 0 4 4'>"
+     b"<image x:href='/etc/hostname' width='4' height='4'/></svg>", "refers to another file"),
 ])  # fmt: skip
 def test_an_unreadable_image_is_an_error_saying_why(folder, content, reason):
     (folder / "art" / "logo.svg").write_bytes(content)
@@ -181,7 +184,9 @@ def test_svg_art_stays_vector_in_the_pdf_and_in_svg_output(folder):
     logos = [i for i in images(front.items) if i.format == "svg"]
     assert len(logos) == 2 and all(i.data == LOGO for i in logos)
     page = Page(80, 100, (place(front, 5, 5),))
-    with pdfplumber.open(io.BytesIO(pdf_bytes([page]))) as pdf:
+    data = pdf_bytes([page])
+    assert b"Helvetica" not in data  # the SVG drawing brings no font the PDF does not embed
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
         found = pdf.pages[0]
         assert [i["srcsize"] for i in found.images] == [(300, 200)]  # only the PNG is an image
         blue = [r for r in found.rects if r["non_stroking_color"] == LOGO_BLUE]

@@ -215,6 +215,7 @@ def _define_form(canvas, name: str, image: Image) -> tuple[float, float]:
         raise BuildError(f"cannot draw the SVG image {_named(image)}: {error}") from None
     if drawing is None or not drawing.width or not drawing.height:
         raise BuildError(f"cannot draw the SVG image {_named(image)}: svglib found nothing to draw")
+    drawing.initialFontName = fonts.register_reportlab("regular")  # renderPDF's first font: ours, not Helvetica
     canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
     renderPDF.draw(drawing, canvas, 0, 0)
     canvas.endForm()

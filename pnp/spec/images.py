@@ -4,7 +4,8 @@ A spec names its images by paths relative to its own folder (`logos/ibe.svg`), n
 absolute path or one climbing out with `..`, so a spec folder can be zipped and shared. The
 spec layer checks each file before anything is drawn: that it exists, and that it is a whole
 PNG (every chunk's checksum), a JPEG with its frame header and end marker, or an SVG whose
-shape is known (a `viewBox`, or a width and height). Only the standard library is used, so
+shape is known (a `viewBox`, or a width and height), drawn in paths (no text, whose font a PDF
+could not embed) and self-contained (no links to other files). Only the standard library is used, so
 `pnp validate` stays light; the renderers decode the bytes later. Each `Art` carries the
 SHA-256 of its bytes, so anything that hashes what is drawn also covers the art.
 """
@@ -159,6 +160,14 @@ def _svg_size(data: bytes, file: str) -> tuple[float, float]:
         raise ArtError(f"{file}: not readable SVG ({error})") from None
     if not root.tag.endswith("svg"):
         raise ArtError(f"{file}: not an SVG image (its root element is <{root.tag}>)")
+    for element in root.iter():
+        tag = element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
+        if tag == "text":
+            raise ArtError(f"{file}: has text; convert it to paths (Inkscape: Path > Object to Path), as the PDF "
+                           "could not embed its font")
+        href = element.get("href") or element.get("{http://www.w3.org/1999/xlink}href") or ""
+        if tag in ("image", "use") and href and not href.startswith(("data:", "#")):
+            raise ArtError(f"{file}: refers to another file ({href}); embed it or draw it in this SVG")
     box = (root.get("viewBox") or "").replace(",", " ").split()
     if len(box) == 4:
         try:
