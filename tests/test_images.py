@@ -16,8 +16,9 @@ from pnp.cli import main
 from pnp.components import Context, generate
 from pnp.components.resolution import resolution_warnings
 from pnp.components.art import walk
-from pnp.display import Image, Page, place
+from pnp.display import Image, Page, Text, place
 from pnp.errors import SpecError
+from pnp.layout.text import ICON_EM
 from pnp.render.pdf import pdf_bytes
 from pnp.render.svg import svg_bytes
 from pnp.rules import rulebooks
@@ -205,7 +206,9 @@ def test_inline_icons_draw_the_logo_at_text_size(folder):
     front = drawn(spec, "shares").pieces[1].front
     icon = next(i for m, i in walk(front.items) if isinstance(i, Image) and i.format == "svg")
     matrix = next(m for m, i in walk(front.items) if i is icon)
-    assert icon.h * matrix[3] == pytest.approx(0.8 * 9.5 * 25.4 / 72, rel=0.3)  # about a capital's height
+    (pays,) = [t for _, t in walk(front.items) if isinstance(t, Text) and t.text.startswith("pays")]
+    assert icon.h * matrix[3] == pytest.approx(ICON_EM * pays.size * 25.4 / 72)  # the size of the text around it
+    assert matrix[4] + icon.x > pays.x  # after "pays", in the line
     with pytest.raises(SpecError) as caught:
         spec_in(folder, SPEC.replace('text: "pays :ORE: 2"', 'text: "pays {icon[ORX]} 2"'))
     assert caught.value.issues[0].path == "games.dash.components[1].cards[0].text"

@@ -28,8 +28,8 @@ from pnp.render.fonts import MM_PER_PT
 SECONDARY_BREAKS = "·/—"  # a word wider than its box may break after these
 SIZE_STEP = 0.5  # pt
 _EPSILON = 1e-9  # mm: measured widths are sums of floats
-ICON_EM = 0.8  # an inline icon's height: a capital's height and a little more
-ICON_TOP = 0.74  # em above the baseline where an icon's top sits
+ICON_EM = 1.0  # an inline icon's height: the type's size, from just above a capital to just below the baseline
+ICON_TOP = 0.9  # em above the baseline where an icon's top sits
 ICON_PAD = 0.06  # em of air either side of an icon
 _ICON = re.compile(r":([A-Za-z0-9][A-Za-z0-9_-]*):")
 
