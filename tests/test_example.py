@@ -1,6 +1,6 @@
 """The fourth game, examples/tulips: a designer's own game built as README shows it — a deck
 from a spreadsheet, an SVG logo per variety kept vector, `vars` in the aid, the year round the
-board's edge, hexagon and octagon tokens, mini cards — and a referee that says it has none."""
+board's edge, hexagon tokens, mini cards — and a referee that says it has none."""
 
 from __future__ import annotations
 
@@ -43,8 +43,8 @@ def built(tmp_path_factory) -> Path:
 
 def test_the_example_builds_as_readme_shows(built):
     assert sorted(p.name for p in built.glob("*.pdf")) == [
-        "aid.pdf", "bulbs.pdf", "guilders.pdf", "market.pdf", "market_board.pdf", "price_markers.pdf",
-        "tulips-all.pdf", "week_marker.pdf"]  # fmt: skip
+        "aid.pdf", "bulbs.pdf", "guilders.pdf", "markers.pdf", "market.pdf", "market_board.pdf",
+        "tulips-all.pdf"]  # fmt: skip
     with pdfplumber.open(built / "market_board.pdf") as pdf:
         assert len(pdf.pages) == 1  # the whole board, year round its edge, on one sheet
 
