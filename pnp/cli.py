@@ -84,9 +84,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    from pnp.components.resolution import art_warnings
     from pnp.rules import load_spec
     from pnp.spec import default_spec_path
-    from pnp.components.resolution import art_warnings
     from pnp.spec.faces import piece_count
 
     spec = load_spec(args.spec)
