@@ -59,3 +59,8 @@ def test_the_print_plan_names_the_components_that_share_sheets():
     assert names == [("dividends", "certificates"), ("pair_counters", "loan_markers")]
     assert sum(len(u.pages) for u in g.units) < sum(len(item.pages) for item in g.laid)
     assert sorted(i for u in g.units for i in u.members) == list(range(len(g.laid)))  # every component once
+
+
+def test_shared_sheets_keep_two_millimetres_of_bleed_when_they_can():
+    shared = gang([deck(21, 14, 14, 3), deck(6, 30, 16, 3)], "a4", 5, "long", INFO)
+    assert shared is not None and shared.grid.bleed >= 2.0

@@ -35,6 +35,7 @@ from pnp.layout.sheet import (
 Duplex = Literal["long", "short", "fold", "none"]
 Side = Literal["front", "back"]
 MIN_GUTTER_BLEED_MM = 1.0  # below this, butt the pieces rather than cut twice per gutter
+GOOD_BLEED_MM = 2.0  # bleed that hides a home printer's usual duplex misregistration
 CUT_STYLE = Style(stroke="#000000", width=0.15)
 FOLD_STYLE = Style(stroke="#000000", width=0.2, dash=(2.0, 1.5))
 FULL = 10**6  # "as many pieces as a sheet holds": planning for this many maximises a sheet
@@ -145,9 +146,9 @@ class Imposition:
 def plan(width: float, height: float, bleed: float, paper: str, margin: float,
          duplex: Duplex = "none", pieces: int | None = None) -> Grid:
     """The grid for `pieces` pieces (default: a full sheet's worth): fewest sheets first, then
+    bleed up to `GOOD_BLEED_MM` on every cut (what a home duplex's misregistration needs), then
     furniture above and below (every sheet of a kit then reads the same way; at the sides only
-    when that saves paper, as for poker cards on Letter), then the most bleed on every cut, then
-    the most pieces a sheet. Portrait or landscape, furniture
+    when that saves paper or buys that bleed), then more bleed, then the most pieces a sheet. Portrait or landscape, furniture
     above and below or at the sides; for `fold`, the fronts' half of the sheet. Duplex sheets
     stay portrait unless landscape saves paper: printer drivers turn landscape pages before
     flipping them, and a portrait sheet is the one case every driver agrees on."""
@@ -161,7 +162,8 @@ def plan(width: float, height: float, bleed: float, paper: str, margin: float,
                         grid = Grid(f, columns, rows, fold)
                         sheets = math.ceil((pieces or FULL) / grid.per_page)
                         turned = landscape and duplex in ("long", "short")
-                        candidates.append((sheets, sideways, turned, -round(grid.bleed, 6), -grid.per_page,
+                        edge = round(grid.bleed, 6)
+                        candidates.append((sheets, turned, -min(edge, GOOD_BLEED_MM), sideways, -edge, -grid.per_page,
                                            landscape, len(candidates), grid))
     if not candidates:
         where = "half a sheet of " if duplex == "fold" else ""
@@ -229,20 +231,19 @@ def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, in
     duplex = duplex if has_backs else "none"
     f = frame(paper, margin)
     content = f.content
-    for bleed_cap in (None, MIN_GUTTER_BLEED_MM, 0.0):
+    for cap in (GOOD_BLEED_MM, MIN_GUTTER_BLEED_MM, 0.0):  # the most bleed with which all bands fit
         grids, y = [], content.y
         for group in groups:
-            bleed = group.bleed if bleed_cap is None else min(group.bleed, bleed_cap)
-            columns = plan_axis(content.x, content.right, group.width, bleed)
-            if columns is None:
-                return None
-            count = math.ceil(len(group.pieces) / columns.count)
-            height = count * (group.height + 2 * bleed) + 2 * MARK_ZONE_MM
-            rows = plan_axis(y, y + height, group.height, bleed, count)
-            if rows is None:
+            bleed = min(group.bleed, cap)
+            room = content.w - 2 * MARK_ZONE_MM
+            count = max(1, min(len(group.pieces), math.floor(room / (group.width + 2 * bleed) + 1e-9)))
+            columns = plan_axis(content.x, content.right, group.width, group.bleed, count)
+            lines = math.ceil(len(group.pieces) / count)
+            height = lines * (group.height + 2 * bleed) + 2 * MARK_ZONE_MM
+            rows = plan_axis(y, y + height, group.height, group.bleed, lines)
+            if columns is None or rows is None:
                 break
-            grids.append(Grid(f, plan_axis(content.x, content.right, group.width, bleed,
-                                           min(columns.count, len(group.pieces))) or columns, rows))
+            grids.append(Grid(f, columns, rows))
             y += height
         if len(grids) == len(groups) and y <= content.bottom + 1e-6:
             break
