@@ -1,4 +1,4 @@
-"""The `pnp` command: validate, build, referee.
+"""The `pnp` command: validate, build, referee, simulate.
 
 Imports stay light: each subcommand imports its own machinery on demand, so `pnp referee`
 and `pnp validate` never load reportlab. Every user error is printed as readable lines with
@@ -80,7 +80,29 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
     new.set_defaults(run=_referee, verb="new")
     referee.set_defaults(run=lambda args: (referee.print_help(), 2)[1])
+    _simulate_parser(commands)
     return parser
+
+
+def _simulate_parser(commands: argparse._SubParsersAction) -> None:
+    sim = commands.add_parser("simulate", help="play thousands of games with bots: balance, length, component pressure")
+    sim.add_argument("game")
+    sim.add_argument("--games", type=int, default=1000, help="games per player count (default 1000)")
+    sim.add_argument("--players", help="a count or a range, e.g. 4 or 3-6 (default: 4, or what the game seats)")
+    sim.add_argument("--bots", default="random", help="comma-separated bots, rotated through the seats (default random)")
+    sim.add_argument("--seed", type=int, default=1, help="the same seed gives the same answer (default 1)")
+    sim.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    sim.add_argument("--set", action="append", default=[], metavar="rules.KEY=VALUE", help="a house rule (repeatable)")
+    sim.add_argument("--vs", metavar="OTHER.yaml", help="compare with another spec file, same seeds")
+    sim.add_argument("--vs-set", action="append", default=[], metavar="rules.KEY=VALUE",
+                     help="compare with these house rules changed (repeatable), same seeds")
+    sim.add_argument("--workers", type=int, default=0, help="processes (default: every core; 1: this one)")
+    sim.add_argument("--dask", metavar="ADDRESS", help='run on a Dask scheduler ("local": start a LocalCluster)')
+    sim.add_argument("--json", action="store_true", help="answer in JSON")
+    sim.add_argument("--report", metavar="FILE", help="a report with plots: FILE.html or FILE.pdf")
+    sim.add_argument("--save-records", metavar="DIR", help="write each game as a record for pnp referee check")
+    sim.add_argument("--records", type=int, metavar="K", help="with --save-records: only the first K games")
+    sim.set_defaults(run=_simulate)
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -109,6 +131,12 @@ def _build(args: argparse.Namespace) -> int:
 
 def _referee(args: argparse.Namespace) -> int:
     from pnp.referee import run
+
+    return run(args)
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from pnp.simulate.command import run
 
     return run(args)
 

@@ -1,0 +1,65 @@
+"""Simulator speed for every registered game (`pnp simulate`, random bots, 4 players).
+
+Per game:
+- games per second on one core: the simulator's own path (driver, probe, metrics inputs) in
+  this process, the figure the issue's targets are about (bolsa ≥ 2,000, aktsioner and For-Ex
+  ≥ 1,000);
+- 10,000 games with two worker processes, wall time (start-up of the pool included) and the
+  speed-up over one worker;
+- the same answer either way (checked, not timed).
+
+Run it alone with `python benchmarks/bench_simulate.py`; `benchmarks/run.py` finds `main()`.
+"""
+
+from __future__ import annotations
+
+import time
+
+from pnp.rules import GAMES
+from pnp.simulate.runner import Setup, chunks, run, run_chunk
+from pnp.spec import default_spec_path
+
+SPEC = str(default_spec_path().resolve())
+ONE_CORE_SECONDS = 5.0
+MANY = 10_000
+
+
+def setup(game: str) -> Setup:
+    return Setup(game, SPEC, (), 4, ("random",))
+
+
+def games_per_second_on_one_core(game: str) -> float:
+    """Chunks played in this process until `ONE_CORE_SECONDS` have passed."""
+    jobs = iter(chunks(setup(game), 1_000_000, seed=1))
+    run_chunk(next(jobs))  # the spec read and the engine imported before timing
+    played, start = 0, time.perf_counter()
+    while time.perf_counter() - start < ONE_CORE_SECONDS:
+        played += len(run_chunk(next(jobs)))
+    return played / (time.perf_counter() - start)
+
+
+def wall(game: str, count: int, workers: int) -> tuple[float, list]:
+    start = time.perf_counter()
+    results = run(chunks(setup(game), count, seed=2), workers=workers)
+    return time.perf_counter() - start, results
+
+
+def main() -> list[tuple[str, float, str]]:
+    rows = []
+    for game in GAMES:
+        one_core = games_per_second_on_one_core(game)
+        two_wall, two = wall(game, MANY, 2)
+        one_wall, one = wall(game, 2_000, 1)
+        assert one == two[:2_000], f"{game}: one and two workers disagree"
+        speedup = (MANY / two_wall) / (2_000 / one_wall)
+        rows += [
+            (f"{game} simulate: random bots, 4 players, one core", one_core, "games/s"),
+            (f"{game} simulate: {MANY:,} games, --workers 2 (wall, pool start-up included)", two_wall, "s"),
+            (f"{game} simulate: speed-up from 1 to 2 workers", speedup, "×"),
+        ]
+    return rows
+
+
+if __name__ == "__main__":
+    for name, value, unit in main():
+        print(f"{name:<72} {value:10.2f} {unit}")

@@ -1,0 +1,154 @@
+"""Bots: players that choose among the engine's legal actions, never restating a rule.
+
+A bot is a function `(decision, rng) -> action | None`. The `Decision` holds the position and
+the templates of the player to decide (`pnp.rules.legal`); every action a bot returns is built
+from one of them with values within its fields and constraints, so it is legal by
+construction. `None` passes: the player lets the next one (or the table) act, which the
+driver offers only when someone else can (`may_pass`).
+
+Two bots play every game: `random`, the one shared sampler (a template uniformly, then its
+fields), and `greedy`, a one-step lookahead that tries a few draws of each template, applies
+them with the engine and keeps the one that puts the player furthest ahead of the best
+opponent by the game's `Probe.worth`. Each game adds its own heuristics in
+`pnp.simulate.games.<game>` with the helpers below (`fit` turns wishes into legal values).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from pnp.rules.base import Engine
+from pnp.rules.legal import AtMostOne, Budget, Different, Template, apply_choosing, draw, sample
+from pnp.simulate.probe import Probe
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One player's turn to choose: the position, his templates, and whether he may pass."""
+
+    engine: Engine[Any, Any, Any]
+    params: Any
+    probe: Probe
+    state: Any
+    seat: int
+    templates: tuple[Template, ...]  # this player's, never empty
+    may_pass: bool
+
+    def of_kind(self, kind: str) -> Template | None:
+        return next((t for t in self.templates if t.kind == kind), None)
+
+
+Bot = Callable[[Decision, random.Random], Any]
+
+
+def random_bot(decision: Decision, rng: random.Random) -> Any:
+    """Uniform over the player's templates, then the shared sampler's draw (never passes)."""
+    return sample(decision.templates, rng)
+
+
+def greedy(decision: Decision, rng: random.Random) -> Any:
+    """The candidate (or the pass) that leaves the player furthest ahead of his best opponent
+    one step later; the first of equals, so doing nothing wins a tie."""
+    engine, params, state, probe = decision.engine, decision.params, decision.state, decision.probe
+    best, best_lead = None, lead(probe.worth(state), decision.seat) if decision.may_pass else None
+    for template in decision.templates:
+        for values in candidates(template, rng):
+            action, after, _ = apply_choosing(engine, state, template.action(values), params, rng.choice)
+            score = lead(probe.worth(after), decision.seat)
+            if best_lead is None or score > best_lead:
+                best, best_lead = action, score
+    return best
+
+
+def lead(worth: tuple[float, ...] | None, seat: int) -> float:
+    """How far `seat` is ahead of the best of the others (behind: negative)."""
+    if worth is None:
+        return 0.0
+    others = [w for k, w in enumerate(worth) if k != seat]
+    return worth[seat] - max(others, default=0.0)
+
+
+# --- candidate values for a template --------------------------------------------------------------
+
+ENUMERATE_UP_TO = 24  # a template with at most this many value sets is tried whole
+DRAWS = 4  # else: its least values and this many random draws
+
+
+def candidates(template: Template, rng: random.Random) -> list[dict[str, Any]]:
+    """Value sets to try: every one when the template is a few choices (a card and where its
+    numbers go), else the least values (nothing bought, the lowest bid) and a few draws."""
+    if not template.fields:
+        return [{}]
+    every = _enumerated(template)
+    if every is not None:
+        return every
+    found = [least(template, rng)] + [draw(template, rng) for _ in range(DRAWS)]
+    unique = {tuple(sorted(values.items(), key=lambda kv: kv[0])): values for values in found}
+    return list(unique.values())
+
+
+def least(template: Template, rng: random.Random) -> dict[str, Any]:
+    """A draw with every number at its lowest: legal under every constraint kind, since a
+    budget only limits what is added and at-most-one allows all at their lowest."""
+    values = draw(template, rng)
+    values.update({f.name: f.low for f in template.fields if f.kind == "number"})
+    return values
+
+
+def _enumerated(template: Template) -> list[dict[str, Any]] | None:
+    if any(f.kind == "number" for f in template.fields):
+        return None
+    options: list[list[tuple[str, Any]]] = []
+    for f in template.fields:
+        if f.kind == "choice":
+            options.append([(f.name, o) for o in f.options])
+        else:
+            sizes = range(f.low, f.high + 1)
+            options.append([(f.name, combo) for k in sizes for combo in itertools.permutations(f.options, k)])
+    if math.prod(len(values) for values in options) > ENUMERATE_UP_TO:
+        return None
+    different = [c.names for c in template.constraints if isinstance(c, Different)]
+    every = [dict(combo) for combo in itertools.product(*options)]
+    return [values for values in every if all(len({values[n] for n in names}) == len(names) for names in different)]
+
+
+# --- heuristic values made legal ----------------------------------------------------------------
+
+
+def fit(template: Template, wishes: Mapping[str, int]) -> dict[str, int]:
+    """Number fields set to the bot's wishes (in priority order; unnamed ones at their
+    lowest), made legal: each within its bounds, at most one of an at-most-one group above its
+    lowest (the first wished), and a budget spent on the first wishes first (what a negative
+    weight frees, such as shares sold, counting before anything is bought)."""
+    fields = {f.name: f for f in template.fields}
+    values = {name: f.low for name, f in fields.items() if f.kind == "number"}
+    for name, wish in wishes.items():
+        values[name] = max(fields[name].low, min(fields[name].high, wish))
+    order = list(wishes)
+    for constraint in template.constraints:
+        if isinstance(constraint, AtMostOne):
+            raised = sorted((n for n in constraint.names if values[n] > fields[n].low), key=_rank(order))
+            for name in raised[1:]:
+                values[name] = fields[name].low
+    for constraint in template.constraints:
+        if isinstance(constraint, Budget):
+            weights = dict(constraint.weights)
+            costly = sorted((n for n in weights if weights[n] > 0), key=_rank(order))
+            left = constraint.limit - sum(weights[n] * values[n] for n in weights if n not in costly)
+            left -= sum(weights[n] * fields[n].low for n in costly)
+            for name in costly:
+                low = fields[name].low
+                values[name] = low + max(0, min(values[name] - low, int(left // weights[name])))
+                left -= weights[name] * (values[name] - low)
+    return values
+
+
+def _rank(order: list[str]) -> Callable[[str], int]:
+    return lambda name: order.index(name) if name in order else len(order)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy}

@@ -1,0 +1,72 @@
+"""Акционер for the simulator: what to read off a position, and a heuristic bot.
+
+Games start from a real deal (AKT-2.3), so each player holds the cards a table would. Prices
+live on the printed price track, `cells[0]`…`cells[-1]`; a price pushed past either end is an
+overflow or a zeroing (AKT-6.2, 7.1), which the probe counts as reaching the top or bottom.
+The game has no printed money (cash is written on account forms), so no money pressure.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable, Mapping, Sequence
+
+from pnp.rules import aktsioner as akt
+from pnp.rules.aktsioner.scoring import final_scores
+from pnp.simulate.bots import Bot, Decision, fit, greedy
+from pnp.simulate.probe import Probe, reached
+
+
+class AktsionerProbe(Probe):
+    unit = "turns"
+    track_name = "price"
+    mark_names = ("bottom", "top")
+
+    def __init__(self, params: akt.Params):
+        super().__init__(params)
+        self.series_names = params.colours
+
+    def start(self, players: Sequence[str], rng: random.Random) -> akt.Start:
+        return akt.deal(self.params, players, rng)
+
+    def worth(self, state: akt.State) -> tuple[float, ...]:
+        return tuple(float(score) for score in final_scores(self.params, state).values())
+
+    def length(self, state: akt.State, steps: int, kinds: Mapping[str, int]) -> int:
+        return kinds.get("Begin", 0)
+
+    def track(self, state: akt.State) -> tuple[int, ...]:
+        return state.prices
+
+    def marks(self, old: tuple[int, ...], new: tuple[int, ...]) -> Iterable[str]:
+        if reached(old, new, self.params.price_min):
+            yield "bottom"
+        if reached(old, new, self.params.price_max):
+            yield "top"
+
+
+def investor(decision: Decision, rng: random.Random) -> Any:
+    """Before its card, buys all it can of the colour its strongest card raises most (the
+    card's own effect, computed by the engine's `Effect`); then plays greedily; after its card
+    it holds (no stage-3 trade)."""
+    state, params = decision.state, decision.params
+    trade, turn = decision.of_kind("trade"), state.turn
+    if trade is not None and turn is not None and not turn.played and state.hands is not None:
+        hand = [params.cards[name] for name in state.hands[decision.seat]]
+        best = max(hand, key=lambda card: card.own.apply(state.price(params, card.colour)) - state.price(params, card.colour))
+        values = fit(trade, {f"buy.{best.colour}": 10**6})
+        if any(values.values()):
+            return trade.action(values)
+    plays = tuple(t for t in decision.templates if t.kind == "play")
+    if plays:
+        return greedy(Decision(decision.engine, params, decision.probe, state, decision.seat, plays, False), rng)
+    begin = decision.of_kind("begin")
+    if begin is not None:
+        return begin.action()
+    if decision.may_pass or trade is None:
+        return None
+    return trade.action(fit(trade, {}))  # a trade of nothing: the mover is the last who may act
+
+
+BOTS: dict[str, Bot] = {"investor": investor}
+PROBE = AktsionerProbe

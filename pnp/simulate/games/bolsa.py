@@ -1,0 +1,115 @@
+"""Bolsa for the simulator: what to read off a position, and two heuristic bots.
+
+The quote track is printed as cells `price_min`…`top_cell`; a token flipped to its "+20" side
+carries a quote past the last cell, up to `price_max` (BOLSA-1.3, 6.1). Money is one currency:
+cash in hand during play and, at the end, what the bank pays for the shares (BOLSA-7.1).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable, Mapping
+
+from pnp.rules import bolsa
+from pnp.rules.bolsa.settle import final_scores
+from pnp.simulate.bots import Bot, Decision, fit
+from pnp.simulate.probe import Probe, reached
+
+
+class BolsaProbe(Probe):
+    unit = "rounds"
+    track_name = "quote"
+    mark_names = ("bottom", "flip", "top")
+    currencies = ("",)
+
+    def __init__(self, params: bolsa.Params):
+        super().__init__(params)
+        self.series_names = params.companies
+
+    def worth(self, state: bolsa.State) -> tuple[float, ...]:
+        return tuple(float(score) for score in final_scores(state, self.params).values())
+
+    def length(self, state: bolsa.State, steps: int, kinds: Mapping[str, int]) -> int:
+        return state.round
+
+    def track(self, state: bolsa.State) -> tuple[int, ...]:
+        return state.prices
+
+    def marks(self, old: tuple[int, ...], new: tuple[int, ...]) -> Iterable[str]:
+        p = self.params
+        if reached(old, new, p.price_min):
+            yield "bottom"
+        if any(a <= p.top_cell < b for a, b in zip(old, new)):
+            yield "flip"
+        if p.price_max is not None and reached(old, new, p.price_max):
+            yield "top"
+
+    def money(self, state: bolsa.State) -> tuple[tuple[int, ...], ...]:
+        if state.over:
+            return (tuple(final_scores(state, self.params).values()),)
+        return (tuple(player.cash for player in state.players),)
+
+
+def middle(params: bolsa.Params) -> float:
+    """The middle of the printed quote row: below it a share is cheap, above it dear."""
+    return (params.price_min + params.top_cell) / 2
+
+
+def value(decision: Decision, rng: random.Random) -> Any:
+    """Buys below the middle of the track and sells above it; in an auction, bids up to the
+    middle when buying and down to it when selling; never withdraws."""
+    state, params = decision.state, decision.params
+    mid = middle(params)
+    declare = decision.of_kind("declare")
+    if declare is not None:
+        cheap_first = sorted(range(len(params.companies)), key=lambda c: state.prices[c])
+        wishes = {}
+        for c in cheap_first:
+            code, quote = params.companies[c], state.prices[c]
+            if quote < mid:
+                wishes[f"buy.{code}"] = bolsa.CARDS_EACH
+            elif quote > mid:
+                wishes[f"sell.{code}"] = bolsa.CARDS_EACH
+        return declare.action(fit(declare, wishes))
+    return _bid(decision, lambda ascending: mid)
+
+
+def bull(decision: Decision, rng: random.Random) -> Any:
+    """Pushes up what it owns: requests the companies it holds most of (unmet requests raise
+    the quote, BOLSA-4.3), sells only in the last round, and bids up to two above the quote."""
+    state, params = decision.state, decision.params
+    declare = decision.of_kind("declare")
+    if declare is not None:
+        me = state.players[decision.seat]
+        if state.round == params.rounds:
+            wishes = {f"sell.{code}": z.owned for code, z in zip(params.companies, me.zones)
+                      if state.prices[params.companies.index(code)] > middle(params)}
+        else:
+            held = sorted(range(len(params.companies)), key=lambda c: (-me.zones[c].owned, state.prices[c]))
+            wishes = {f"buy.{params.companies[c]}": bolsa.CARDS_EACH for c in held}
+        return declare.action(fit(declare, wishes))
+    quote = state.trade.quote if state.trade is not None else 0
+    return _bid(decision, lambda ascending: quote + 2 if ascending else quote - 2)
+
+
+def _bid(decision: Decision, limit: Any) -> Any:
+    """In an auction: the smallest step towards the limit while it is within reach, else a
+    pass; a loser who may withdraw does not (he keeps his trade). The table's steps are not a
+    player's."""
+    bid, passing = decision.of_kind("bid"), decision.of_kind("pass")
+    if bid is not None:
+        (amount,) = bid.fields
+        ascending = decision.state.trade.auction.ascending
+        target = limit(ascending)
+        step = amount.low if ascending else amount.high
+        if (step <= target) if ascending else (step >= target):
+            return bid.action({"amount": step})
+    if passing is not None:
+        return passing.action()
+    if decision.may_pass:
+        return None
+    return decision.templates[0].action(fit(decision.templates[0], {}))
+
+
+BOTS: dict[str, Bot] = {"value": value, "bull": bull}
+PROBE = BolsaProbe
