@@ -1,4 +1,4 @@
-"""The `pnp` command: validate, build, referee, simulate.
+"""The `pnp` command: validate, build, referee, simulate, rules.
 
 Imports stay light: each subcommand imports its own machinery on demand, so `pnp referee`
 and `pnp validate` never load reportlab. Every user error is printed as readable lines with
@@ -81,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     new.set_defaults(run=_referee, verb="new")
     referee.set_defaults(run=lambda args: (referee.print_help(), 2)[1])
     _simulate_parser(commands)
+    _add_rules(commands)
     return parser
 
 
@@ -103,6 +104,21 @@ def _simulate_parser(commands: argparse._SubParsersAction) -> None:
     sim.add_argument("--save-records", metavar="DIR", help="write each game as a record for pnp referee check")
     sim.add_argument("--records", type=int, metavar="K", help="with --save-records: only the first K games")
     sim.set_defaults(run=_simulate)
+
+
+def _add_rules(commands) -> None:
+    rules = commands.add_parser("rules", help="read a rule from its ID, or find rules by words")
+    verbs = rules.add_subparsers(title="rules commands", metavar="VERB")
+    show = verbs.add_parser("show", help="print a rule (or a section) with its house rules in effect; exit 2 if unknown")
+    show.add_argument("id", help="a rule ID as the referee cites it, e.g. BOLSA-3.2.5, or an ambiguity, e.g. A2")
+    show.add_argument("--game", help="only this game's rules (ambiguities like A2 exist in several)")
+    show.add_argument("--spec", help="spec file for the values in effect (default: ./components.yaml, else the bundled one)")
+    show.set_defaults(run=_rules, verb="show")
+    search = verbs.add_parser("search", help="list the rules that mention every word; exit 1 if none")
+    search.add_argument("words", nargs="+")
+    search.add_argument("--game", help="only this game's rules")
+    search.set_defaults(run=_rules, verb="search")
+    rules.set_defaults(run=lambda args: (rules.print_help(), 2)[1])
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -137,6 +153,12 @@ def _referee(args: argparse.Namespace) -> int:
 
 def _simulate(args: argparse.Namespace) -> int:
     from pnp.simulate.command import run
+
+    return run(args)
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from pnp.rules.lookup import run
 
     return run(args)
 

@@ -120,17 +120,16 @@ def house_rules(context: Context) -> Table:
     """Every house rule of the game's engine with its rule ID and the value in effect (the
     engine's own reading, so values set by a track show the track's number), the default
     beside it when they differ. A table-sized value (a setup chart) is printed elsewhere."""
-    engine = _engine(context.game_id)
-    if engine is None:
+    if _engine(context.game_id) is None:
         raise BuildError(f"{context.game_id}: `house_rules` needs a rules engine; this game has none")
-    params = engine.params(context.game)
+    from pnp.rules.lookup import house_rules as in_effect
+
     rows = []
-    for option in engine.RULEBOOK.options:
-        value = getattr(params, option.name, context.game.rules.get(option.name, option.default))
-        shown = _show(value)
+    for option in in_effect(context.game_id, context.game):
+        shown = _show(option.value)
         if option.set_by:
             shown += f" (from {option.set_by})"
-        elif _show(option.default) != _show(value):
+        elif _show(option.default) != shown:
             shown += f" (default {_show(option.default)})"
         rows.append((option.rule, option.name, shown))
     return Table(("Rule", "House rule", "In effect"), tuple(rows),

@@ -1,0 +1,85 @@
+"""`pnp rules show ID` and `pnp rules search WORDS`: the rules files in the package, by ID,
+with the house rules each rule governs and their values in effect."""
+
+from __future__ import annotations
+
+import pytest
+
+from pnp.cli import main
+from pnp.rules import load_spec
+from pnp.rules import lookup
+from pnp.spec import default_spec_path
+
+SPEC = load_spec(None)
+SPEC_TEXT = default_spec_path().read_text(encoding="utf-8")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["rules", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_show_prints_the_rule_with_its_house_rule_in_effect(capsys):
+    code, out, _ = run(capsys, "show", "BOLSA-3.2.5")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("BOLSA-3.2.5  (bolsa · 3.2 Declaration phase")
+    assert "buy requests × current quote" in lines[1]
+    assert lines[-2:] == ["House rules in effect:", "  declaration_cash_check = total (default; or none)"]
+
+
+def test_show_is_case_blind_and_reads_values_from_the_spec(capsys, tmp_path):
+    code, out, _ = run(capsys, "show", "bolsa-3.1")
+    assert code == 0 and "rounds = 5 (default)" in out
+    spec = tmp_path / "components.yaml"
+    spec.write_text(SPEC_TEXT.replace("      rounds: 5\n", "      rounds: 3\n", 1), encoding="utf-8")
+    code, out, _ = run(capsys, "show", "BOLSA-3.1", "--spec", str(spec))
+    assert code == 0 and "rounds = 3 (default 5)" in out
+
+
+def test_values_set_by_a_track_say_so(capsys):
+    code, out, _ = run(capsys, "show", "AKT-1.2")
+    assert code == 0
+    assert "price_min = 10 (from tracks.price)" in out and "price_step = 10 (from tracks.price)" in out
+
+
+def test_a_section_lists_its_rules_and_their_house_rules(capsys):
+    code, out, _ = run(capsys, "show", "BOLSA-3.2")
+    listed = [line.split()[0] for line in out.splitlines() if line.startswith("  BOLSA-")]
+    assert code == 0
+    assert listed[:7] == [f"BOLSA-3.2.{n}" for n in range(1, 8)]
+    assert listed[7:] == ["BOLSA-3.2.5", "BOLSA-3.2.6"]  # the house rules, with the rule each cites
+
+
+def test_an_ambiguity_id_shows_every_game_that_has_it_unless_one_is_named(capsys):
+    code, out, _ = run(capsys, "show", "A2")
+    assert code == 0 and [line.split("(")[1].split(" ")[0] for line in out.splitlines() if line.startswith("A2 ")] == [
+        "aktsioner", "bolsa", "forex"]
+    code, out, _ = run(capsys, "show", "A2", "--game", "bolsa")
+    assert code == 0 and out.count("A2  (") == 1 and "auction_trigger" in out
+
+
+def test_an_unknown_id_exits_2_with_the_nearest_ids(capsys):
+    code, out, err = run(capsys, "show", "BOLSA-3.2.9")
+    assert code == 2 and out == ""
+    assert err.strip() == 'unknown rule ID "BOLSA-3.2.9" (nearest: BOLSA-3.2.7, BOLSA-3.2.6, BOLSA-3.2.5, ' \
+                          'BOLSA-3.2.4, BOLSA-3.2.3)'
+    code, _, err = run(capsys, "show", "X", "--game", "chess")
+    assert code == 2 and "unknown game" in err
+
+
+def test_search_lists_rules_with_every_word_best_first(capsys):
+    code, out, _ = run(capsys, "search", "auction", "token", "--game", "bolsa")
+    ids = [line.split()[0] for line in out.splitlines()]
+    assert code == 0 and ids and all(i.startswith("BOLSA-") for i in ids)
+    assert "BOLSA-1.5" in ids and len(ids) == len(set(ids))
+    code, out, err = run(capsys, "search", "zzzqq")
+    assert code == 1 and out == "" and "zzzqq" in err
+
+
+@pytest.mark.parametrize("game", ["bolsa", "aktsioner", "forex"])
+def test_every_house_rule_cites_a_rule_that_show_finds(game):
+    for house in lookup.house_rules(game, SPEC.games[game]):
+        (found,) = lookup.find(house.rule, game)
+        assert house in lookup.governed(found, lookup.house_rules(game, SPEC.games[game]))
