@@ -1,4 +1,4 @@
-"""The `pnp` command: validate, build, referee, simulate, rules.
+"""The `pnp` command: validate, build, referee, simulate, rules, table.
 
 Imports stay light: each subcommand imports its own machinery on demand, so `pnp referee`
 and `pnp validate` never load reportlab. Every user error is printed as readable lines with
@@ -82,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     referee.set_defaults(run=lambda args: (referee.print_help(), 2)[1])
     _simulate_parser(commands)
     _add_rules(commands)
+    _add_table(commands)
     return parser
 
 
@@ -104,6 +105,19 @@ def _simulate_parser(commands: argparse._SubParsersAction) -> None:
     sim.add_argument("--save-records", metavar="DIR", help="write each game as a record for pnp referee check")
     sim.add_argument("--records", type=int, metavar="K", help="with --save-records: only the first K games")
     sim.set_defaults(run=_simulate)
+
+
+def _add_table(commands) -> None:
+    table = commands.add_parser("table", help="serve the game to the phones at the table; every step saved to RECORD")
+    table.add_argument("record", help="the game record (YAML); created with --new, else played on from its last step")
+    table.add_argument("--new", metavar="GAME", help="start a new game in RECORD (which must not exist)")
+    table.add_argument("--players", help="with --new: comma-separated names in seating order, e.g. Ana,Ben,Cris")
+    table.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    table.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the local "
+                            "network, with a token in the link)")
+    table.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    table.set_defaults(run=_table)
 
 
 def _add_rules(commands) -> None:
@@ -161,6 +175,12 @@ def _rules(args: argparse.Namespace) -> int:
     from pnp.rules.lookup import run
 
     return run(args)
+
+
+def _table(args: argparse.Namespace) -> int:
+    from pnp.table import run
+
+    return run(args, load_spec)
 
 
 def _mm(size: tuple[float, float]) -> str:

@@ -171,8 +171,10 @@ def test_random_legal_games_keep_the_contract_and_replay_identically(game, data)
         assert all(result.scores[name] == best for name in result.winners)
 
     written = referee.record(p, players, actions, options, start=first if start is not None else None)
-    answer = replay(records.reads(records.dump(written), {game: referee.KEYS}), spec_game)
+    read = records.reads(records.dump(written), {game: referee.KEYS})
+    answer = replay(read, spec_game)
     assert answer.ok, answer.violation
+    assert [a for step in referee.steps(read, spec_game) for a in referee.actions(step)] == actions  # record → actions
     final = referee.state_json(referee.Position(p, state))
     assert referee.state_json(answer.state) == final and final["over"] is True
 

@@ -135,6 +135,11 @@ def apply(position: Position, step: Step) -> tuple[Position, list[Event]]:
     return Position(params, state), events
 
 
+def actions(step: Step) -> tuple[rules.Action, ...]:
+    """The engine actions of one turn: its stages, in order."""
+    return tuple(action for _, _, action in step.action)
+
+
 def state_json(position: Position) -> dict[str, Any]:
     params, state = position.params, position.state
     answer: dict[str, Any] = {

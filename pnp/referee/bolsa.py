@@ -270,6 +270,23 @@ def _finish(position: Position, action: Finish) -> tuple[Position, list[Event]]:
     return _settle(position, action.settlement, [])
 
 
+def actions(step: Step) -> tuple[engine.Action, ...]:
+    """The engine actions of one step: bringing up a company is `Resolve` and, without bids,
+    its settlement at once; a bid is itself; the end of an auction is the settlement."""
+    action = step.action
+    if isinstance(action, BringUp):
+        return (engine.Resolve(),) + (() if action.bids else _settlement(action.settlement))
+    if isinstance(action, AuctionTurn):
+        return (action.bid,)
+    if isinstance(action, Finish):
+        return _settlement(action.settlement)
+    return (action,)
+
+
+def _settlement(settlement: Settlement) -> tuple[engine.Action, ...]:
+    return tuple(located.action for located in settlement.withdraw + (settlement.settle,))
+
+
 def _unreadable(record: Record, path: tuple, message: str, *, key: bool = False) -> RecordError:
     """What only replay reveals about the record itself (bids missing or extra): exit 2."""
     return RecordError([record.issue(path, message, key=key)])

@@ -54,6 +54,10 @@ class GameReferee(Protocol):
         """Apply one step. Raises Violation (or StepViolation), or RecordError when the record
         lacks something only replay reveals (an auction with no bids)."""
 
+    def actions(self, step: Step) -> tuple[Any, ...]:
+        """The engine actions the step applies, in order: with `setup`, what a program needs
+        to go on from a record (the inverse of `record`)."""
+
     def state_json(self, state: Any) -> dict[str, Any]: ...
 
     def starter(self, game: Game, players: list[str]) -> str:

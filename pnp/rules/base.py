@@ -91,10 +91,15 @@ class ToMove:
     `players` lists, in the order the rules suggest (seating, bidding), everyone with a legal
     action; an empty tuple means only the table acts (bringing up a company, settling it).
     When several may act, any order is legal: a driver that wants one decider at a time asks
-    them in this order and takes the table's step last."""
+    them in this order and takes the table's step last.
+
+    `sealed`: the listed players act in secret (Bolsa's declarations, BOLSA-3.2.1), so what
+    each enters stays hidden from the others until the phase ends (the table companion shows
+    the position as it was before the phase, and only who has acted)."""
 
     phase: str  # a short name from the game's rules: "declare", "auction", "stage 1", "turn"
     players: tuple[str, ...]
+    sealed: bool = False
 
 
 @dataclass(frozen=True)

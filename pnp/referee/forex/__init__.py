@@ -36,7 +36,7 @@ from pnp.spec.model import Game
 
 KEYS = ("turns",)
 
-__all__ = ["KEYS", "Position", "apply", "record", "setup", "starter", "state_json", "steps"]
+__all__ = ["KEYS", "Position", "actions", "apply", "record", "setup", "starter", "state_json", "steps"]
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,12 @@ def apply(position: Position, step: Step) -> tuple[Position, list[Event]]:
             raise StepViolation(violation, records.where(path), line, Position(position.params, state), events) from None
         events += more
     return Position(position.params, state), events
+
+
+def actions(step: Step) -> tuple[engine.Action, ...]:
+    """The engine actions of one turn: its spot, if any, then its action."""
+    turn: Turn = step.action
+    return tuple(action for action in (turn.spot, turn.action) if action is not None)
 
 
 def _violation_path(base: tuple, part: str, violation: Violation) -> tuple:

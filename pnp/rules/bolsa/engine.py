@@ -403,13 +403,13 @@ def _bounds(params: Params) -> str:
 
 
 def to_move(state: State, params: Params) -> ToMove | None:
-    """Declarations are sealed and simultaneous: everyone who has not declared may; in the
+    """Declarations are sealed and simultaneous (BOLSA-3.2.1): everyone who has not declared may; in the
     trade phase the bidder to act, the losers who may withdraw, or only the table."""
     if state.over:
         return None
     names = [state.players[i].name for i in state.seating()]
     if state.phase == DECLARE:
-        return ToMove(DECLARE, tuple(n for n in names if state.index(n) not in state.declared))
+        return ToMove(DECLARE, tuple(n for n in names if state.index(n) not in state.declared), sealed=True)
     trade = state.trade
     if trade is None:
         return ToMove(TRADE, ())

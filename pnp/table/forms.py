@@ -1,0 +1,251 @@
+"""Forms from the engine's templates, and submissions from forms — for any registered game.
+
+A template (`pnp.rules.legal.Template`) says who acts, the rule, and each field's kind and
+range; the page asks for exactly that: a small range or a few options as buttons to tap, a
+longer one as a picker, several options as ordered pickers. Fields named `group.key`
+("sell.IBE", "buy.IBE") that share their keys become a grid (a row per company, a column per
+side). The ranges only guide the hand: legality is the engine's to judge, so a form never
+refuses what the engine might accept.
+
+Posted names: `a` the template's number, `f.<field>` a number or an option number,
+`g.<field>.<slot>` the options of a several field in the order chosen, `c.<what>` a
+tie-break (`ChoiceNeeded`) option.
+Nothing posted is used as anything but a number or a key to look up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Mapping, Sequence
+
+from pnp.rules.legal import AtMostOne, Budget, Different, Field, Template
+from pnp.table.game import BadEntry, Submission
+
+BUTTONS = 11  # a range or a list this long or shorter is tapped; longer ones are picked
+
+
+@dataclass(frozen=True)
+class Option:
+    value: str  # what the form posts
+    label: str
+    asset: str = ""  # an asset id, for its colour
+
+
+@dataclass(frozen=True)
+class Control:
+    """One field as the page asks for it."""
+
+    name: str  # the posted name, "f.sell.IBE"
+    label: str  # "IBE" (in a grid) or "amount"
+    kind: str  # number, choice or several
+    options: tuple[Option, ...]
+    picker: str  # "buttons" or "select"
+    default: str  # the option posted when nothing is touched
+    slots: int = 1  # several: how many pickers
+    required: int = 1  # several: how many must be chosen
+
+
+@dataclass(frozen=True)
+class Grid:
+    groups: tuple[str, ...]  # column headings: "sell", "buy"
+    rows: tuple[tuple[str, tuple[Control, ...]], ...]  # (key, one control per group)
+
+
+@dataclass(frozen=True)
+class Form:
+    """One legal action to enter."""
+
+    index: int
+    player: str | None
+    kind: str
+    rule: str
+    title: str  # "play +30 red", "divest GBP"
+    controls: tuple[Control, ...]  # those not in the grid
+    grid: Grid | None
+    notes: tuple[str, ...]  # the constraints, in words
+    budget: tuple[tuple[tuple[str, float], ...], float] | None  # for the page's running total
+
+
+def forms(templates: Sequence[Template], assets: Sequence[str], sealed: bool) -> list[Form]:
+    """A form per template; in a sealed phase the table's own steps wait for every player."""
+    return [_form(i, t, assets) for i, t in enumerate(templates) if not (sealed and t.player is None)]
+
+
+def _form(index: int, template: Template, assets: Sequence[str]) -> Form:
+    controls = [_control(f, assets) for f in template.fields]
+    for constraint in template.constraints:  # fields that must differ start on different options
+        if isinstance(constraint, Different):
+            names = [f"f.{name}" for name in constraint.names]
+            ranks = {name: n for n, name in enumerate(names)}
+            controls = [replace(c, default=str(ranks[c.name])) if c.name in ranks and ranks[c.name] < len(c.options)
+                        else c for c in controls]
+    grid = _grid(controls, template.fields)
+    if grid is not None:
+        gridded = {c.name for _, row in grid.rows for c in row}
+        controls = [c for c in controls if c.name not in gridded]
+    fixed = " ".join(_text(v) for k, v in template.fixed.items() if v is not None and k != "player")
+    budget = next((c for c in template.constraints if isinstance(c, Budget)), None)
+    return Form(
+        index, template.player, template.kind, template.rule, f"{template.kind} {fixed}".strip(), tuple(controls), grid,
+        tuple(_note(c) for c in template.constraints),
+        (tuple((f"f.{name}", float(w)) for name, w in budget.weights), float(budget.limit)) if budget else None,
+    )
+
+
+def _control(f: Field, assets: Sequence[str]) -> Control:
+    label = f.name.split(".", 1)[1] if "." in f.name else f.name.replace("_", " ")
+    if f.kind == "number":
+        options = tuple(Option(str(n), str(n)) for n in range(f.low, f.high + 1))
+        return Control(f"f.{f.name}", label, "number", options, _picker(options), str(f.low))
+    labels = f.labels or tuple(_text(o) for o in f.options)
+    options = tuple(Option(str(i), text, text if text in assets else "") for i, text in enumerate(labels))
+    if f.kind == "choice":
+        return Control(f"f.{f.name}", label, "choice", options, _picker(options), "0")
+    return Control(f"g.{f.name}", label, "several", options, "select", "", slots=f.high, required=f.low)
+
+
+def _picker(options: Sequence[Option]) -> str:
+    return "buttons" if len(options) <= BUTTONS else "select"
+
+
+def _grid(controls: list[Control], fields: Sequence[Field]) -> Grid | None:
+    """`sell.IBE`, `buy.IBE`, … as rows IBE… and columns sell, buy, when every group has the
+    same keys."""
+    groups: dict[str, dict[str, Control]] = {}
+    for f, control in zip(fields, controls):
+        if "." in f.name and f.kind == "number":
+            group, key = f.name.split(".", 1)
+            groups.setdefault(group, {})[key] = control
+    if len(groups) < 2 or len({tuple(g) for g in groups.values()}) != 1:
+        return None
+    keys = tuple(next(iter(groups.values())))
+    return Grid(tuple(groups), tuple((key, tuple(groups[g][key] for g in groups)) for key in keys))
+
+
+def _note(constraint: Any) -> str:
+    if isinstance(constraint, Budget):
+        return f"what it costs at most {_text(constraint.limit)}"
+    if isinstance(constraint, AtMostOne):
+        return "only one of " + ", ".join(constraint.names)
+    if isinstance(constraint, Different):
+        return " and ".join(constraint.names) + " differ"
+    return str(constraint)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, (tuple, list)):
+        return " ".join(_text(v) for v in value) or "none"
+    return str(value)
+
+
+# --- reading what a form posts ----------------------------------------------------------------
+
+
+def submission(posted: Mapping[str, str], template_count: int) -> Submission:
+    """The submission a form posted; BadEntry for anything a form of the page cannot send."""
+    index = _number(posted.get("a"), "action")
+    if not 0 <= index < template_count:
+        raise BadEntry(f"no action {index} in this position")
+    picks: dict[str, int | tuple[int, ...]] = {}
+    slots: dict[str, dict[int, int]] = {}
+    choices: dict[str, int] = {}
+    for key, value in posted.items():
+        if key.startswith("f."):
+            picks[key[2:]] = _number(value, key[2:])
+        elif key.startswith("g.") and value != "":
+            name, _, slot = key[2:].rpartition(".")
+            slots.setdefault(name, {})[_number(slot, name)] = _number(value, name)
+        elif key.startswith("c."):
+            choices[key[2:]] = _number(value, key[2:])
+    for name, chosen in slots.items():
+        picks[name] = tuple(chosen[slot] for slot in sorted(chosen))
+    return Submission(index, picks, choices)
+
+
+def _number(value: Any, what: str) -> int:
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        raise BadEntry(f"{what}: expected a whole number, got {str(value)[:20]!r}") from None
+
+
+# --- the position form: the record's `start`, written out and edited ---------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One value of the position: its place in `start` ("players / Ana / cash") and how it is
+    entered (a number, a name from a list, or a list written as YAML)."""
+
+    name: str  # "p.<n>": its number among the leaves, so nothing posted becomes a key
+    path: tuple[str, ...]
+    kind: str  # "number", "choice", "text" or "yaml"
+    value: str
+    options: tuple[str, ...] = ()
+
+
+def position_form(start: Mapping[str, Any], players: Sequence[str], assets: Sequence[str]) -> list[Entry]:
+    """The leaves of `start` in order; a player's or an asset's name is picked from its list."""
+    entries: list[Entry] = []
+    for n, (path, value) in enumerate(_leaves(start)):
+        name = f"p.{n}"
+        if isinstance(value, bool) or isinstance(value, (list, tuple)) or value is None:
+            entries.append(Entry(name, path, "yaml", dump_inline(value)))
+        elif isinstance(value, (int, float)):
+            entries.append(Entry(name, path, "number", _text_number(value)))
+        elif value in players or value in assets:
+            entries.append(Entry(name, path, "choice", value, tuple(players if value in players else assets)))
+        else:
+            entries.append(Entry(name, path, "text", str(value)))
+    return entries
+
+
+def position_data(posted: Mapping[str, str], start: Mapping[str, Any]) -> dict[str, Any]:
+    """`start` with the posted values in place of its leaves (BadEntry for a malformed one)."""
+    import yaml
+
+    data = _copy(start)
+    for n, (path, value) in enumerate(_leaves(start)):
+        text = posted.get(f"p.{n}")
+        if text is None:
+            continue
+        if isinstance(value, bool) or isinstance(value, (list, tuple)) or value is None:
+            try:
+                new: Any = yaml.safe_load(text)
+            except yaml.YAMLError:
+                raise BadEntry(f"{' / '.join(path)}: not readable as a list, e.g. [dividend 1]") from None
+        elif isinstance(value, (int, float)):
+            try:
+                new = float(text) if "." in text else int(text)
+            except ValueError:
+                raise BadEntry(f"{' / '.join(path)}: expected a number, got {text[:20]!r}") from None
+        else:
+            new = text.strip()
+        _set(data, path, new)
+    return data
+
+
+def _leaves(data: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+    if isinstance(data, Mapping) and (data or not path):
+        return [leaf for key, value in data.items() for leaf in _leaves(value, path + (str(key),))]
+    return [(path, data)]
+
+
+def _copy(data: Any) -> Any:
+    return {k: _copy(v) for k, v in data.items()} if isinstance(data, Mapping) else data
+
+
+def _set(data: dict, path: tuple[str, ...], value: Any) -> None:
+    for key in path[:-1]:
+        data = data[key]
+    data[path[-1]] = value
+
+
+def _text_number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def dump_inline(value: Any) -> str:
+    from pnp.referee.record import scalar
+
+    return scalar(value)
