@@ -5,6 +5,8 @@ elsewhere refused, a server killed between two steps."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import signal
@@ -30,10 +32,11 @@ PLAYERS = ["Ana", "Ben", "Cris"]
 
 def checked(path: Path) -> dict:
     """`pnp referee check --json` on the file, which must exit 0."""
-    result = subprocess.run([sys.executable, "-m", "pnp", "referee", "check", str(path), "--json"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return json.loads(result.stdout)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["referee", "check", str(path), "--json"])
+    assert code == 0, out.getvalue()
+    return json.loads(out.getvalue())
 
 
 def shown(table: TableGame) -> dict:
