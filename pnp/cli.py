@@ -180,7 +180,7 @@ def _rules(args: argparse.Namespace) -> int:
 def _table(args: argparse.Namespace) -> int:
     from pnp.table import run
 
-    return run(args, load_spec)
+    return run(args)
 
 
 def _mm(size: tuple[float, float]) -> str:

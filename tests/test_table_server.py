@@ -20,7 +20,8 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
-from pnp.cli import load_spec, main
+from pnp.cli import main
+from pnp.rules import load_spec
 from pnp.errors import UsageError
 from pnp.table.game import Refused, Stale, Submission, TableGame, pending_path
 from pnp.table.web import create_app

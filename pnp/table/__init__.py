@@ -13,16 +13,16 @@ import argparse
 import ipaddress
 import secrets
 import socket
-from typing import Any, Callable
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
 
 
-def run(args: argparse.Namespace, load_spec: Callable[[str | None], Any]) -> int:
+def run(args: argparse.Namespace) -> int:
     """Open (or, with --new, create) the record and serve the table until Ctrl-C."""
     import uvicorn
 
     from pnp.errors import UsageError
+    from pnp.rules import load_spec
     from pnp.table.game import TableGame
     from pnp.table.web import create_app
 
