@@ -14,7 +14,7 @@ a path: the record's path is the command line's.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any, Awaitable, Callable
 
@@ -31,7 +31,7 @@ from pnp.rules import text
 from pnp.rules.lookup import governed, house_rules
 from pnp.table import forms
 from pnp.table.board import board
-from pnp.table.game import BadEntry, NeedsChoice, Refused, Stale, TableGame
+from pnp.table.game import BadEntry, Entry, NeedsChoice, Refused, Stale, TableGame
 
 MAX_BODY = 32 * 1024  # bytes: the largest form (a For-Ex position) is a few kilobytes
 COOKIE = "pnp_table"
@@ -172,7 +172,7 @@ def page(table: TableGame, notice: Notice | None = None, choice: dict[str, Any] 
     assets = [a.id for a in table.game.assets]
     colours = {a.id: str(a.color) for a in table.game.assets}
     hidden = table.entries[len(entries):]
-    history = [{"who": e.player or "the table", "kind": e.kind, "events": e.events} for e in entries]
+    history = [{"who": e.player or "the table", "kind": e.kind, "events": e.events} for e in _revealed(entries)]
     return {
         "title": table.game.title,
         "game": table.game_id,
@@ -185,7 +185,7 @@ def page(table: TableGame, notice: Notice | None = None, choice: dict[str, Any] 
         "sealed": sealed,
         "waiting_for_table": bool(who and not who.players),
         "hidden": [{"who": e.player, "kind": e.kind} for e in hidden],
-        "forms": forms.forms(table.templates(), assets, sealed) if who else [],
+        "groups": _groups(forms.forms(table.templates(), assets, sealed)) if who else [],
         "board": board(position, table.players, colours, who.players if who else ()),
         "over": position.get("over", False),
         "scores": position.get("scores", {}),
@@ -199,6 +199,36 @@ def page(table: TableGame, notice: Notice | None = None, choice: dict[str, Any] 
         "notice": notice,
         "choice": choice,
     }
+
+
+def _revealed(entries: tuple[Entry, ...]) -> list[Entry]:
+    """The entries as the page lists them: a sealed phase's entries, once revealed, join the
+    entry that revealed them, so "Last" shows every declaration with the reveal."""
+    merged: list[Entry] = []
+    waiting: list[Entry] = []
+    for entry in entries:
+        if entry.sealed:
+            waiting.append(entry)
+            continue
+        if waiting:
+            who = ", ".join(e.player or "the table" for e in (*waiting, entry))
+            entry = replace(entry, player=who, events=tuple(ev for e in waiting for ev in e.events) + entry.events)
+            waiting = []
+        merged.append(entry)
+    return merged + waiting
+
+
+def _groups(found: list[forms.Form]) -> list[dict[str, Any]]:
+    """Forms of one player and kind together (Aktsioner's dozens of cards to play under one
+    "Ana play"), in the engine's order."""
+    groups: dict[tuple[str | None, str], list[forms.Form]] = {}
+    for form in found:
+        groups.setdefault((form.player, form.kind), []).append(form)
+    return [{"player": player, "kind": kind, "forms": members, "folded": len(members) > GROUP}
+            for (player, kind), members in groups.items()]
+
+
+GROUP = 3  # more forms than this of one player and kind fold under one heading
 
 
 def _undo_label(table: TableGame) -> str:
