@@ -5,7 +5,7 @@ second phone that follows. At the end `pnp referee check` on the saved record ex
 JSON state is what the page shows.
 
 Screenshots of each game's page at 360×740 and 1280×800 go to $PNP_SCREENSHOTS (default: the
-test's temporary folder). One browser for the module; each game its own server process.
+test's temporary folder). One browser for the module; each game its own server.
 """
 
 from __future__ import annotations
@@ -15,22 +15,23 @@ import io
 import json
 import os
 import shutil
-import signal
 import socket
-import subprocess
-import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Iterator
 
-import httpx
 import pytest
+import uvicorn
 
 from pnp.cli import main
+from pnp.rules import load_spec
+from pnp.table.game import TableGame
+from pnp.table.web import create_app
 
 playwright = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]' installs playwright")
 
-ROOT = Path(__file__).resolve().parents[1]
+SPEC = load_spec(None)
 PHONE, LAPTOP = {"width": 360, "height": 740}, {"width": 1280, "height": 800}
 
 
@@ -54,39 +55,37 @@ def shots(tmp_path) -> Path:
 
 
 class Server:
-    """`pnp table RECORD` in its own process, as a user starts it."""
+    """The table's app served by uvicorn in a thread of this process (a process of its own,
+    killed hard, is tested in test_table_server.py); `restart` stops it and serves the record
+    again from the file, as `pnp table RECORD` does after a stop."""
 
-    def __init__(self, record: Path, *new: str):
+    def __init__(self, record: Path, game: str, players: list[str]):
         self.record = record
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}/"
-        self.process: subprocess.Popen | None = None
-        self.start(*new)
+        TableGame.create(record, SPEC, game, players)
+        self.start()
 
-    def start(self, *new: str) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "pnp", "table", str(self.record), "--port", str(self.port), *new],
-            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                httpx.get(self.url + "version", timeout=2)
-                return
-            except httpx.TransportError:
-                assert self.process.poll() is None, self.process.stderr.read().decode()
-                time.sleep(0.1)
-        raise AssertionError("the table did not start")
+    def start(self) -> None:
+        app = create_app(TableGame.open(self.record, SPEC))
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="off",
+                                timeout_graceful_shutdown=1)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline and self.thread.is_alive(), "the table did not start"
+            time.sleep(0.02)
 
-    def kill(self) -> None:
-        """Stopped hard, as a laptop lid closing or a crash would."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
 
     def restart(self) -> None:
-        self.kill()
+        self.stop()
         self.start()
 
 
@@ -94,16 +93,14 @@ class Server:
 def serve(tmp_path) -> Iterator[Any]:
     servers: list[Server] = []
 
-    def start(game: str, players: str = "Ana,Ben,Cris") -> Server:
-        server = Server(tmp_path / f"{game}.yaml", "--new", game, "--players", players)
+    def start(game: str) -> Server:
+        server = Server(tmp_path / f"{game}.yaml", game, ["Ana", "Ben", "Cris"])
         servers.append(server)
         return server
 
     yield start
     for server in servers:
-        if server.process and server.process.poll() is None:
-            server.process.kill()
-            server.process.wait(10)
+        server.stop()
 
 
 # --- what a player does on the page ------------------------------------------------------------
