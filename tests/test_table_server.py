@@ -9,6 +9,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -274,3 +275,40 @@ def test_a_server_killed_between_two_steps_leaves_a_valid_record_and_goes_on(tmp
     finally:
         server.kill()
         server.wait(10)
+
+
+def test_a_tie_the_rules_let_a_player_break_is_asked_then_entered(tmp_path):
+    """For-Ex's last dividend with GBP, EUR and USD each stronger in 5 pairs and nobody holding
+    any of them: the player who resolves picks the strongest currency (FOREX-12.1)."""
+    path = tmp_path / "r.yaml"
+    table = TableGame.create(path, SPEC, "forex", PLAYERS)
+    start = table.start_form()
+    start["pairs"]["GBP/USD"]["stronger"] = "USD"
+    start["queue"] = ["dividend 5"]
+    start["players"]["Ana"]["certificates"] = {"CNY": 1}
+    start["supply"]["CNY"] -= 1
+    table.start_from(table.version, start)
+    client = TestClient(create_app(table))
+    body = {"v": table.version, "a": str(form(table, "Ana", "resolve"))}
+    asked = client.post("/enter", data=body)
+    assert asked.status_code == 200 and 'data-rule="FOREX-12.1"' in asked.text and table.entries == ()
+    assert re.findall(r'name="c.strongest" value="(\d)">(\w+)<', asked.text) == [("0", "GBP"), ("1", "EUR"), ("2", "USD")]
+    assert client.post("/enter", data={**body, "c.strongest": "1"}, follow_redirects=False).status_code == 303
+    answer = checked(path)
+    assert answer["state"]["over"] is True and answer["state"]["winners"] == ["Ana"]
+    assert any(event["text"].startswith("strongest currency: EUR") for event in answer["events"])
+
+
+def test_a_record_written_by_hand_is_played_on_as_it_is(tmp_path):
+    """`pnp referee new`'s starter with a round written in: the table opens it at that step,
+    leaves the file alone until a step is entered, and then writes it as a record."""
+    path = tmp_path / "r.yaml"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["referee", "new", "bolsa", "--players", "Ana,Ben,Cris"]) == 0
+    text = out.getvalue().replace("rounds: []", "rounds:\n- declare: {Ana: {sell: {IBE: 1}}, Ben: {buy: {IBE: 1}}}")
+    path.write_text(text, encoding="utf-8")
+    table = TableGame.open(path, SPEC)
+    assert path.read_text(encoding="utf-8") == text and shown(table)["round"] == 2 == checked(path)["state"]["round"]
+    declare(table, "Ana")
+    assert checked(path)["state"] == shown(table) and path.read_text(encoding="utf-8").startswith("# Written by")

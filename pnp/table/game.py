@@ -197,7 +197,10 @@ class TableGame:
             except (Refused, NeedsChoice, BadEntry, KeyError, TypeError, ValueError):
                 pass  # keep what was entered before the one that no longer applies
         self._fits = {len(self.entries): True}
-        self._save(entries)
+        if entries == self.entries:  # nothing pending: the file stays as it was written (comments and all)
+            self.version = _stamp(self._written, [])
+        else:
+            self._save(entries)
 
     @classmethod
     def _from_text(cls, path: Path, spec: Spec, text: str) -> "TableGame":
@@ -402,7 +405,7 @@ class TableGame:
             raise AssertionError("an entry read from the record cannot be pending")
         self._write_pending(_version(data), pending)
         self.entries = entries
-        self.version = _version(data + json.dumps(pending).encode())
+        self.version = _stamp(data, pending)
 
     def _common(self, entries: tuple[Entry, ...]) -> int:
         """How many entries the new history shares with the current one."""
@@ -472,6 +475,11 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 
 def _version(data: bytes) -> str:
-    """What every form carries: the record's content, hashed. A form made for another
-    content is stale; the same content (after an undo and the same step again) is not."""
     return hashlib.sha256(data).hexdigest()[:16]
+
+
+def _stamp(record: bytes, pending: list[dict[str, Any]]) -> str:
+    """What every form carries: the record's content and the pending entries, hashed. A form
+    made for another content is stale; the same content (after an undo and the same step
+    again) is not."""
+    return _version(record + json.dumps(pending).encode())
