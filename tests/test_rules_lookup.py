@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pnp.cli import main
-from pnp.rules import load_spec
-from pnp.rules import lookup
+from pnp.rules import load_spec, lookup
 from pnp.spec import default_spec_path
 
 SPEC = load_spec(None)

@@ -18,8 +18,9 @@ import shutil
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 import uvicorn

@@ -22,9 +22,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from pnp.cli import main
-from pnp.rules import load_spec
 from pnp.errors import UsageError
+from pnp.rules import load_spec
 from pnp.table.game import Refused, Stale, Submission, TableGame, pending_path
+from pnp.table.forms import position_form
 from pnp.table.web import create_app
 
 SPEC = load_spec(None)
@@ -312,3 +313,48 @@ def test_a_record_written_by_hand_is_played_on_as_it_is(tmp_path):
     assert path.read_text(encoding="utf-8") == text and shown(table)["round"] == 2 == checked(path)["state"]["round"]
     declare(table, "Ana")
     assert checked(path)["state"] == shown(table) and path.read_text(encoding="utf-8").startswith("# Written by")
+
+
+def test_the_position_form_posts_the_start_by_its_fields(bolsa):
+    client = TestClient(create_app(bolsa))
+    page = client.get("/").text
+    names = {" · ".join(e.path): e.name for e in position_form(bolsa.start_form(), bolsa.players, ["IBE"])}
+    assert f'name="{names["players · Ana · cash"]}" value="50"' in page
+    illegal = client.post("/start", data={"v": bolsa.version, names["players · Ana · owned · IBE"]: "3"})
+    assert illegal.status_code == 422 and 'data-rule="BOLSA-2.6"' in illegal.text
+    legal = {"v": bolsa.version, names["players · Ana · cash"]: "73", names["prices · SAN"]: "12",
+             names["token"]: "Cris"}
+    assert client.post("/start", data=legal, follow_redirects=False).status_code == 303
+    state = checked(bolsa.path)["state"]
+    assert (state["players"]["Ana"]["cash"], state["prices"]["SAN"], state["token"]) == (73, 12, "Cris")
+    assert client.post("/start", data={"v": bolsa.version, names["token"]: "x" * 40_000}).status_code == 413
+
+
+def test_on_the_local_network_the_link_carries_a_token_and_a_qr_code(tmp_path):
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "pnp", "table", str(tmp_path / "r.yaml"), "--new", "bolsa",
+                               "--players", "Ana,Ben,Cris", "--host", "0.0.0.0", "--port", str(port)],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [server.stdout.readline()]
+        while not lines[-1].startswith("Stop with Ctrl-C"):
+            lines.append(server.stdout.readline())
+        (link,) = re.findall(r"Open (http://\S+)", lines[1])
+        token = re.fullmatch(rf"http://[\d.]+:{port}/\?t=([\w-]+)", link).group(1)
+        qr = [line for line in lines if set(line.strip()) <= set("█▀▄ ") and line.strip()]
+        assert len(token) >= 16 and len(qr) >= 15 and any("▀" in line or "▄" in line for line in qr)
+        local = f"http://127.0.0.1:{port}/"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                refused = httpx.get(local, timeout=5)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline and server.poll() is None
+                time.sleep(0.1)
+        assert refused.status_code == 403
+        page = httpx.get(f"{local}?t={token}", timeout=5)
+        assert page.status_code == 200 and "<svg" in page.text and f"?t={token}" in page.text
+    finally:
+        server.kill()
+        server.wait(10)

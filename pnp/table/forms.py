@@ -15,8 +15,9 @@ Nothing posted is used as anything but a number or a key to look up.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from pnp.rules.legal import AtMostOne, Budget, Different, Field, Template
 from pnp.table.game import BadEntry, Submission
@@ -189,7 +190,7 @@ def position_form(start: Mapping[str, Any], players: Sequence[str], assets: Sequ
     entries: list[Entry] = []
     for n, (path, value) in enumerate(_leaves(start)):
         name = f"p.{n}"
-        if isinstance(value, bool) or isinstance(value, (list, tuple)) or value is None:
+        if isinstance(value, (bool, list, tuple)) or value is None:
             entries.append(Entry(name, path, "yaml", dump_inline(value)))
         elif isinstance(value, (int, float)):
             entries.append(Entry(name, path, "number", _text_number(value)))
@@ -209,7 +210,7 @@ def position_data(posted: Mapping[str, str], start: Mapping[str, Any]) -> dict[s
         text = posted.get(f"p.{n}")
         if text is None:
             continue
-        if isinstance(value, bool) or isinstance(value, (list, tuple)) or value is None:
+        if isinstance(value, (bool, list, tuple)) or value is None:
             try:
                 new: Any = yaml.safe_load(text)
             except yaml.YAMLError:

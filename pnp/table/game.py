@@ -21,9 +21,10 @@ import json
 import os
 import tempfile
 import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from pnp.errors import PnpError, RecordError, UsageError
 from pnp.referee import record as records
@@ -92,7 +93,7 @@ class Submission:
                 "choices": dict(self.choices)}
 
     @staticmethod
-    def from_json(data: Mapping[str, Any]) -> "Submission":
+    def from_json(data: Mapping[str, Any]) -> Submission:
         picks = {k: tuple(v) if isinstance(v, list) else v for k, v in data["picks"].items()}
         return Submission(int(data["index"]), picks, dict(data["choices"]))
 
@@ -147,7 +148,7 @@ class TableGame:
     # --- opening ---------------------------------------------------------------------------
 
     @classmethod
-    def create(cls, path: str | Path, spec: Spec, game_id: str, players: Sequence[str]) -> "TableGame":
+    def create(cls, path: str | Path, spec: Spec, game_id: str, players: Sequence[str]) -> TableGame:
         """A new record at `path` (which must not exist: a game in progress is never
         overwritten) with the standard setup."""
         path = Path(path)
@@ -169,7 +170,7 @@ class TableGame:
         return table
 
     @classmethod
-    def open(cls, path: str | Path, spec: Spec) -> "TableGame":
+    def open(cls, path: str | Path, spec: Spec) -> TableGame:
         """The game in an existing record, replayed to its last step. A record with an illegal
         step cannot be played on: the error says where (as `pnp referee check` would)."""
         path = Path(path)
@@ -203,7 +204,7 @@ class TableGame:
             self._save(entries)
 
     @classmethod
-    def _from_text(cls, path: Path, spec: Spec, text: str) -> "TableGame":
+    def _from_text(cls, path: Path, spec: Spec, text: str) -> TableGame:
         record = records.reads(text, {game: referee_for(game).KEYS for game in GAMES}, str(path))
         if record.game not in spec.games:
             raise UsageError(f"{path}: the spec has no game {record.game!r}")

@@ -14,9 +14,10 @@ a path: the record's path is the command line's.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from importlib import resources
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
@@ -33,6 +34,7 @@ from pnp.table import forms
 from pnp.table.board import board
 from pnp.table.game import BadEntry, Entry, NeedsChoice, Refused, Stale, TableGame
 
+REFUSALS = (Stale, Refused, BadEntry)  # what a post can meet; each is answered with the page
 MAX_BODY = 32 * 1024  # bytes: the largest form (a For-Ex position) is a few kilobytes
 COOKIE = "pnp_table"
 POLL_MS = 1500
@@ -79,7 +81,7 @@ def create_app(table: TableGame, token: str | None = None, share: dict[str, str]
             notice = Notice("choice", "The rules leave a choice", needed.needed.message, needed.needed.rule,
                             _rule_text(table, needed.needed.rule))
             return render(request, 200, notice, choice)
-        except Exception as error:
+        except REFUSALS as error:
             return _refusal(request, error)
         return RedirectResponse("/", status_code=303)
 
@@ -87,7 +89,7 @@ def create_app(table: TableGame, token: str | None = None, share: dict[str, str]
         posted = await _form(request)
         try:
             table.undo(posted.get("v", ""))
-        except Exception as error:
+        except REFUSALS as error:
             return _refusal(request, error)
         return RedirectResponse("/", status_code=303)
 
@@ -97,7 +99,7 @@ def create_app(table: TableGame, token: str | None = None, share: dict[str, str]
             if posted.get("v", "") != table.version:
                 raise Stale()
             table.start_from(posted.get("v", ""), forms.position_data(posted, table.start_form()))
-        except Exception as error:
+        except REFUSALS as error:
             return _refusal(request, error)
         return RedirectResponse("/", status_code=303)
 
@@ -112,9 +114,7 @@ def create_app(table: TableGame, token: str | None = None, share: dict[str, str]
             house = _house(table, error.rule)
             notice = Notice("refused", title, error.message, error.rule, _rule_text(table, error.rule), house)
             return render(request, 422, notice)
-        if isinstance(error, BadEntry):
-            return render(request, 400, Notice("error", "Not understood", str(error)))
-        raise error
+        return render(request, 400, Notice("error", "Not understood", str(error)))
 
     async def rule(request: Request) -> Response:
         rule_id = request.path_params["rule_id"][:40]
