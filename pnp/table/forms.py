@@ -125,7 +125,8 @@ def _grid(controls: list[Control], fields: Sequence[Field]) -> Grid | None:
 
 def _note(constraint: Any) -> str:
     if isinstance(constraint, Budget):
-        return f"what it costs at most {_text(constraint.limit)}"
+        sales = " (what is sold pays toward it)" if any(w < 0 for _, w in constraint.weights) else ""
+        return f"costs at most {_text(constraint.limit)}{sales}"
     if isinstance(constraint, AtMostOne):
         return "only one of " + ", ".join(constraint.names)
     if isinstance(constraint, Different):
