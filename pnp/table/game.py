@@ -210,7 +210,7 @@ class TableGame:
             raise UsageError(f"{path}: the spec has no game {record.game!r}")
         spec_game = spec.games[record.game]
         answer = replay(record, spec_game)
-        if not answer.ok:
+        if answer.violation is not None:
             v = answer.violation
             raise PnpError(f"{path}:{v.line}: {v.at}: illegal — {v.rule}: {v.message}; "
                            "the table goes on only from a legal record (`pnp referee explain` it)")

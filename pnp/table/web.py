@@ -5,6 +5,10 @@ the new one ("the position changed"), so no step is entered twice. The page work
 JavaScript; with it, it checks the version every second or two and updates itself when
 another phone has entered a step (or says so, when a form has been started).
 
+Requests are handled on the server's one event loop, one at a time (a step takes tens of
+milliseconds), so a page is always rendered from one consistent position; `TableGame`'s lock
+guards any other caller.
+
 Access: with a token (any address but the local one), a request must bring it once as
 `?t=TOKEN` (the link and the QR code do) and then carries it as a cookie; without it, 403.
 Bodies are limited in size, posts from another site are refused, and nothing posted is used as
