@@ -78,7 +78,7 @@ def _positions(folding) -> list[dict[str, str]]:
         found = {}
         for matrix, text in art.texts(page.items):
             if text.text.startswith("page"):
-                x, y = apply(matrix, (text.x, text.y))
+                _, y = apply(matrix, (text.x, text.y))
                 facing = "right" if matrix[1] > 0 else "left"
                 found["above" if y < page.height / 2 else "below"] = f"{text.text} top {facing}"
         out.append(found)

@@ -3,22 +3,30 @@ text and table rules keep `print.safe_mm` inside it, never on the cut line."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from spec_text import drawn, spec_of
 from test_art import text_boxes
 
 from pnp.components import art
 from pnp.display import Line, apply
+from pnp.layout.sheet import Box
 
 FULL_PAGES = [("bolsa", "player_aid"), ("bolsa", "player_mats"), ("aktsioner", "penalty_aid"),
               ("aktsioner", "mail_form"), ("forex", "player_aid")]  # fmt: skip
+
+
+def _within(area: Box, x: float, y: float) -> bool:
+    return area.contains(Box(x, y, 0, 0))
 
 
 @pytest.mark.parametrize("game, component", FULL_PAGES)
 def test_no_glyph_or_rule_within_the_safe_margin(game, component):
     safe = spec_of().print.safe_mm
     for drawing in set(drawn(game, component).drawings):
-        inside = lambda x, y: safe - 1e-6 <= x <= drawing.width - safe + 1e-6 and safe - 1e-6 <= y <= drawing.height - safe + 1e-6  # noqa: E731
+        area = Box(0, 0, drawing.width, drawing.height).inset(safe)
+        inside = partial(_within, area)
         boxes = text_boxes(drawing.items)
         assert boxes, "a full page with no text"
         for text, (x0, y0, x1, y1) in boxes:

@@ -50,8 +50,9 @@ def test_pieces_of_one_size_share_sheets_only_when_that_saves_one():
 
 
 def test_the_print_plan_names_the_components_that_share_sheets():
-    from pnp.build import lay_out_game
     from spec_text import spec_of
+
+    from pnp.build import lay_out_game
 
     g = lay_out_game(spec_of(), "forex")
     shared = [unit for unit in g.units if unit.shared]

@@ -75,7 +75,7 @@ def check_back(f: Frame, box: Box, edge: str, offset: tuple[float, float]) -> tu
     bx, by_mid = mirrored(f, edge, p.x, (p.y0 + p.y1) / 2)
     bx_mid, by = mirrored(f, edge, (p.x0 + p.x1) / 2, p.y)
     items: list[Item] = []
-    steps = int(round(REACH_MM / TICK_MM))
+    steps = round(REACH_MM / TICK_MM)
     for n in range(-steps, steps + 1):
         t = n * TICK_MM
         whole = n % 2 == 0

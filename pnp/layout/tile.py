@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pnp.display import Drawing, Group, Item, Line, Page, Panels, Rect, Style, rotate, translate
 from pnp.layout.sheet import (
     BAND_MM,
-    MARK_GAP_MM as MARK_GAP,
+    MARK_GAP_MM,
     MARK_ZONE_MM,
     Badge,
     Box,
@@ -109,10 +109,10 @@ def tile(panels: Panels, paper: str, margin: float, info: Furniture, overlap: fl
             row, column = divmod(n, split.columns)
             window = split.window(row, column, overlap)
             if together:
-                f, (x, y) = together[0], together[1][n]
+                x, y = together[1][n]
                 at = Box(x, y, window.w, window.h)
             else:
-                f, content = split.frame, split.frame.content
+                content = split.frame.content
                 at = Box(content.x + (content.w - window.w) / 2, content.y + (content.h - window.h) / 2, window.w, window.h)
             records.append(Tile(index, len(pages) if together else len(pages) + n, row + 1, column + 1,
                                 split.rows, split.columns, window, at))
@@ -331,9 +331,9 @@ def _joins(t: Tile, overlap: float) -> list[Item]:
         items.append(Line(at.x, y, at.right, y, JOIN))
         items += [Line(x, at.y + 1.0, x, y, JOIN) for x in _ticks(at.x, at.w)]
     if t.column < t.columns:
-        items += [Line(at.right + MARK_GAP, y, at.right + MARK_ZONE_MM, y, JOIN) for y in _ticks(at.y, at.h)]
+        items += [Line(at.right + MARK_GAP_MM, y, at.right + MARK_ZONE_MM, y, JOIN) for y in _ticks(at.y, at.h)]
     if t.row < t.rows:
-        items += [Line(x, at.bottom + MARK_GAP, x, at.bottom + MARK_ZONE_MM, JOIN) for x in _ticks(at.x, at.w)]
+        items += [Line(x, at.bottom + MARK_GAP_MM, x, at.bottom + MARK_ZONE_MM, JOIN) for x in _ticks(at.x, at.w)]
     return items
 
 

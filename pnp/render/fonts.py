@@ -133,7 +133,7 @@ def _tagged_font_class() -> type:
     from reportlab.pdfbase import ttfonts
 
     class TaggedTTFont(ttfonts.TTFont):
-        def addObjects(self, doc) -> None:  # noqa: N802 (reportlab's name)
+        def addObjects(self, doc) -> None:  # reportlab's name
             subsets = self.state[doc].subsets
             numbered = ttfonts.SUBSETN
             ttfonts.SUBSETN = lambda n: subset_tag(self.face.name.decode("latin-1"), subsets[n]).encode("ascii")
