@@ -21,7 +21,8 @@ from timing import check_walls
 
 from pnp.rules import load_spec
 from pnp.referee import record as records
-from pnp.referee.replay import referee_for, replay
+from pnp.referee import reads_record, replay
+from pnp.referee.replay import referee_for
 from pnp.rules import GAMES
 from pnp.rules.legal import play
 
@@ -50,11 +51,11 @@ def replays_per_second(game_id: str, game, count: int = 40) -> tuple[float, floa
     games/s and actions/s."""
     low, high = game.players.min, game.players.max
     played = [random_game(game_id, game, {}, PLAYERS[: low + seed % (high - low + 1)], seed) for seed in range(count)]
-    keys = {game_id: referee_for(game_id).KEYS}
+    engine = GAMES[game_id].engine
     start = time.perf_counter()
     for text, _ in played:
-        answer = replay(records.reads(text, keys), game)
-        assert answer.ok and referee_for(game_id).state_json(answer.state)["over"]
+        answer = replay(reads_record(text), engine.params(game))
+        assert answer.ok and engine.outcome(answer.state, answer.params) is not None
     elapsed = time.perf_counter() - start
     return count / elapsed, sum(length for _, length in played) / elapsed
 

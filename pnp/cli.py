@@ -8,12 +8,13 @@ the exit status of its kind; no traceback reaches the user (set PNP_DEBUG=1 to s
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from pnp import __version__
-from pnp.errors import PnpError
+from pnp.errors import PnpError, UsageError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -160,9 +161,46 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _referee(args: argparse.Namespace) -> int:
-    from pnp.referee import run
+    """Exit 0 all legal, 1 a violation, 2 unreadable record or spec (REFEREE.md)."""
+    from pnp import referee
+    from pnp.referee.record import UnknownGame
+    from pnp.rules import GAMES, load_spec
 
-    return run(args)
+    if args.verb == "new":
+        players = [name.strip() for name in args.players.split(",") if name.strip()]
+        if len(set(players)) != len(players) or not players:
+            raise UsageError("--players needs distinct names, e.g. --players Ana,Ben,Cris")
+        spec = load_spec(args.spec)
+        if args.game not in GAMES:
+            raise _print_only(args.game, spec.games, "referee new") or UsageError(
+                f'unknown game "{args.game}" (known: {", ".join(GAMES)})')
+        sys.stdout.write(referee.starter(spec, args.game, players))
+        return 0
+    try:
+        record = referee.read_record(args.record)
+    except UnknownGame as error:
+        raise _print_only(error.game, load_spec(args.spec).games, args.record) or error
+    spec = load_spec(args.spec)
+    if record.game not in spec.games:
+        raise PnpError(f"{args.record}: the spec has no game {record.game!r}")
+    answer = referee.check(record, spec)
+    if args.json:
+        print(json.dumps(referee.to_json(answer), ensure_ascii=False, indent=2))
+    else:
+        if args.verb == "explain":
+            print("\n".join(referee.explain(answer)))
+        print(referee.verdict(answer, args.record))
+    return 0 if answer.ok else 1
+
+
+def _print_only(game: object, games: Mapping[str, object], where: str) -> UsageError | None:
+    """The answer for a game the spec prints but no rules engine plays (None if it is not one)."""
+    from pnp.rules import GAMES
+
+    if not isinstance(game, str) or game not in games:
+        return None
+    return UsageError(f"{where}: {game} is a print-only game: it has no rules engine, so the referee cannot "
+                      f"check it (games with one: {', '.join(GAMES)})")
 
 
 def _simulate(args: argparse.Namespace) -> int:

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from pnp.rules import load_spec
 from pnp.referee import record as records
-from pnp.referee.replay import referee_for, replay
+from pnp.referee import check, reads_record
+from pnp.referee.replay import referee_for
 from pnp.rules import GAMES, text
 from pnp.rules import aktsioner as akt
 from pnp.rules import bolsa, forex
@@ -171,12 +172,12 @@ def test_random_legal_games_keep_the_contract_and_replay_identically(game, data)
         assert all(result.scores[name] == best for name in result.winners)
 
     written = referee.record(p, players, actions, options, start=first if start is not None else None)
-    read = records.reads(records.dump(written), {game: referee.KEYS})
-    answer = replay(read, spec_game)
+    read = reads_record(records.dump(written))
+    answer = check(read, SPEC)
     assert answer.ok, answer.violation
-    assert [a for step in referee.steps(read, spec_game) for a in referee.actions(step)] == actions  # record → actions
-    final = referee.state_json(referee.Position(p, state))
-    assert referee.state_json(answer.state) == final and final["over"] is True
+    assert [a for step in referee.steps(read, answer.params) for a in referee.actions(step)] == actions  # record → actions
+    final = referee.state_json(state, p)
+    assert referee.state_json(answer.state, answer.params) == final and final["over"] is True
 
 
 def check_who_moves(engine: Any, state: Any, p: Any) -> None:

@@ -16,8 +16,8 @@ from spec_text import BUNDLED
 
 from pnp.build import lay_out_game
 from pnp.errors import PnpError, SpecError
-from pnp.referee import record as records
-from pnp.referee.replay import referee_for, replay
+from pnp.referee import check, reads_record
+from pnp.referee.replay import referee_for
 from pnp.rules import GAMES, loads_spec
 from pnp.spec import loads
 
@@ -79,7 +79,7 @@ def exercise(text: str, touched: str) -> None:
             referee = referee_for(game_id)
             try:
                 starter = referee.starter(game, [f"P{k}" for k in range(1, game.players.min + 1)])
-                answer = replay(records.reads(starter, {game_id: referee.KEYS}), game)
+                answer = check(reads_record(starter), spec)
             except PnpError:
                 continue
             assert answer.ok, answer.violation

@@ -44,7 +44,7 @@ def checked(path: Path) -> dict:
 
 def shown(table: TableGame) -> dict:
     state, _ = table.shown()
-    return table.referee.state_json(table.position(state))
+    return table.state_json(state)
 
 
 def form(table: TableGame, player: str | None, kind: str) -> int:

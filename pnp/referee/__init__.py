@@ -1,49 +1,66 @@
-"""`pnp referee`: settle disputes by replaying a game record through the rules engine.
+"""The referee: settle disputes by replaying a game record through the rules engine.
 
-Never imports the rendering stack: a referee answer must be quick at the table.
+An API of values (the command line in `pnp.cli` prints them):
+
+    record = read_record("tonight.yaml")            # RecordError (exit 2) if unreadable; or reads_record(text)
+    answer = check(record, load_spec())             # Answer: ok, checked, violation, state, events
+    explain(answer), verdict(answer, "tonight.yaml"), to_json(answer)
+    starter(spec, "bolsa", ["Ana", "Ben", "Cris"])  # a record to start from, as YAML text
+
+`check` reads the engine's parameters from the spec; `replay(record, params)` is the same with
+parameters already at hand. Never imports the rendering stack: an answer must be quick at the
+table.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
-from typing import Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
-from pnp.errors import PnpError, UsageError
+from pnp.errors import RecordError
 from pnp.referee import record as records
-from pnp.referee.replay import referee_for, replay
-from pnp.referee.report import as_json, event_line, verdict
+from pnp.referee.replay import Answer, referee_for, replay
+from pnp.referee.report import explain, to_json, verdict
 from pnp.rules import GAMES
 
+if TYPE_CHECKING:
+    from pnp.spec.model import Game, Spec
 
-def run(args: argparse.Namespace) -> int:
-    """Exit 0 all legal, 1 a violation, 2 unreadable record or spec (REFEREE.md)."""
-    from pnp.rules import load_spec
+__all__ = ["Answer", "check", "explain", "game_params", "read_record", "reads_record", "replay", "starter", "to_json",
+           "verdict"]
 
-    if args.verb == "new":
-        return _new(args, load_spec)
+
+def read_record(path: str | Path) -> records.Record:
+    """A record file, its common keys and its game's own keys checked (RecordError if not)."""
+    return records.read(path, _GameKeys())
+
+
+def reads_record(text: str, file: str = "<record>") -> records.Record:
+    """Record text (a test's, a tool's), read as `read_record` reads a file."""
+    return records.reads(text, _GameKeys(), file)
+
+
+def check(record: records.Record, spec: Spec) -> Answer:
+    """Replay `record` with the rules `spec` gives its game (RecordError for options that make
+    no playable game, KeyError for a game the spec lacks)."""
+    return replay(record, game_params(spec.games[record.game], record))
+
+
+def game_params(game: Game, record: records.Record) -> Any:
+    """The engine's parameters for the record's game and options. The spec was checked when it
+    was loaded, so a ValueError here is the options' (a start price off the track they draw)."""
+    from pnp.spec.contract import Mismatch
+
     try:
-        record = records.read(args.record, _GameKeys())
-    except records.UnknownGame as error:
-        raise _print_only(error.game, load_spec(args.spec), args.record) or error
-    spec = load_spec(args.spec)
-    if record.game not in spec.games:
-        raise PnpError(f"{args.record}: the spec has no game {record.game!r}")
-    explain = args.verb == "explain"
-    last_at = [None]
+        return GAMES[record.game].engine.params(game, record.options)
+    except ValueError as error:
+        path = ("options",) + (error.path[1:] if isinstance(error, Mismatch) and error.path[:1] == ("rules",) else ())
+        raise RecordError([record.issue(path, str(error))]) from None
 
-    def show(at: str, event) -> None:
-        if at != last_at[0]:
-            print(f"── {at}")
-            last_at[0] = at
-        print(event_line(event))
 
-    answer = replay(record, spec.games[record.game], on_event=show if explain else None)
-    if args.json:
-        print(as_json(answer))
-    else:
-        print(verdict(answer, args.record))
-    return 0 if answer.ok else 1
+def starter(spec: Spec, game: str, players: list[str]) -> str:
+    """A record of `game` with the standard setup written out, for `players` in seating order."""
+    return referee_for(game).starter(spec.games[game], players)
 
 
 class _GameKeys(Mapping[str, tuple[str, ...]]):
@@ -59,23 +76,3 @@ class _GameKeys(Mapping[str, tuple[str, ...]]):
 
     def __len__(self) -> int:
         return len(GAMES)
-
-
-def _print_only(game: object, spec, where: str) -> UsageError | None:
-    """The answer for a game the spec prints but no rules engine plays (None if it is not one)."""
-    if not isinstance(game, str) or game not in spec.games:
-        return None
-    return UsageError(f"{where}: {game} is a print-only game: it has no rules engine, so the referee cannot "
-                      f"check it (games with one: {', '.join(GAMES)})")
-
-
-def _new(args: argparse.Namespace, load_spec) -> int:
-    if args.game not in GAMES:
-        no_engine = _print_only(args.game, load_spec(args.spec), "referee new")
-        raise no_engine or UsageError(f'unknown game "{args.game}" (known: {", ".join(GAMES)})')
-    players = [name.strip() for name in args.players.split(",") if name.strip()]
-    if len(set(players)) != len(players) or not players:
-        raise UsageError("--players needs distinct names, e.g. --players Ana,Ben,Cris")
-    spec = load_spec(args.spec)
-    sys.stdout.write(referee_for(args.game).starter(spec.games[args.game], players))
-    return 0

@@ -13,32 +13,24 @@ formula's cards each); with one, it is the hands at that position (at most that 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from pnp.errors import PnpError, RecordError
+from pnp.errors import PnpError
 from pnp.referee.fields import Reader
 from pnp.referee.record import Record, dump, scalar
 from pnp.referee.replay import Step, StepViolation
 from pnp.rules import aktsioner as rules
 from pnp.rules.base import Event, Violation
-from pnp.spec.model import Game
+
+if TYPE_CHECKING:
+    from pnp.spec.model import Game
 
 KEYS = ("deal", "turns")
 TURN_KEYS = ("player", "trade", "play", "then")
 
 
-@dataclass(frozen=True)
-class Position:
-    """What the shared replay loop carries between steps: the rules' parameters and state."""
-
-    params: rules.Params
-    state: rules.State
-
-
-def setup(record: Record, game: Game) -> tuple[Position, list[Event]]:
-    params = _params(record, game)
+def setup(record: Record, params: rules.Params) -> tuple[rules.State, Sequence[Event]]:
     reader = Reader(record)
     colours = params.colours
     reader.mapping(("start",), ("prices", "players"))
@@ -60,12 +52,11 @@ def setup(record: Record, game: Game) -> tuple[Position, list[Event]]:
     reader.done()
     complete = record.get(("start",)) is None
     try:
-        state, events = rules.setup(params, record.players, rules.Start(prices, accounts, hands, complete))
+        return rules.setup(params, record.players, rules.Start(prices, accounts, hands, complete))
     except rules.DealViolation as violation:
         raise StepViolation(violation, "deal", _line(record, ("deal",))) from None
     except Violation as violation:
         raise StepViolation(violation, "start", _line(record, ("start",))) from None
-    return Position(params, state), list(events)
 
 
 def _deal(reader: Reader, colours: tuple[str, ...]) -> dict[str, list[str]]:
@@ -85,9 +76,9 @@ def _deal(reader: Reader, colours: tuple[str, ...]) -> dict[str, list[str]]:
     return hands
 
 
-def steps(record: Record, game: Game) -> list[Step]:
+def steps(record: Record, params: rules.Params) -> list[Step]:
     reader = Reader(record)
-    colours = tuple(asset.id for asset in game.assets)
+    colours = params.colours
     result = []
     for index, _ in enumerate(reader.sequence(("turns",))):
         path = ("turns", index)
@@ -122,17 +113,16 @@ def _trade(reader: Reader, path: tuple, colours: tuple[str, ...]) -> rules.Trade
     return rules.Trade.of(sell, buy)
 
 
-def apply(position: Position, step: Step) -> tuple[Position, list[Event]]:
+def apply(state: rules.State, step: Step, params: rules.Params) -> tuple[rules.State, Sequence[Event]]:
     """Apply the stages of one turn; a violation is located at its stage (`turns[3].then`)."""
-    params, state = position.params, position.state
     events: list[Event] = []
     for key, line, action in step.action:
         try:
             state, applied = rules.apply(state, action, params)
         except Violation as violation:
-            raise StepViolation(violation, f"{step.at}.{key}", line, Position(params, state), events) from None
+            raise StepViolation(violation, f"{step.at}.{key}", line, state, events) from None
         events += applied
-    return Position(params, state), events
+    return state, events
 
 
 def actions(step: Step) -> tuple[rules.Action, ...]:
@@ -140,8 +130,7 @@ def actions(step: Step) -> tuple[rules.Action, ...]:
     return tuple(action for _, _, action in step.action)
 
 
-def state_json(position: Position) -> dict[str, Any]:
-    params, state = position.params, position.state
+def state_json(state: rules.State, params: rules.Params) -> dict[str, Any]:
     answer: dict[str, Any] = {
         "prices": dict(zip(params.colours, state.prices)),
         "players": {
@@ -216,15 +205,6 @@ def record(
         if start.hands is not None:
             data["deal"] = {name: list(hand) for name, hand in zip(start.players, start.hands)}
     return {**data, "turns": turns}
-
-
-def _params(record: Record, game: Game) -> rules.Params:
-    """The parameters; the spec was checked by the engine when loaded, so a ValueError here is
-    the record's options' (a start price off the track they draw)."""
-    try:
-        return rules.params(game, record.options)
-    except ValueError as error:
-        raise RecordError([record.issue(("options",), str(error))]) from None
 
 
 def _number(value: Any) -> Any:

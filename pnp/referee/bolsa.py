@@ -11,7 +11,7 @@ its own place in the record.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from pnp.errors import PnpError, RecordError
 from pnp.referee.fields import Reader
@@ -19,21 +19,15 @@ from pnp.referee.record import Record, dump, scalar, where
 from pnp.referee.replay import Step, StepViolation
 from pnp.rules import bolsa as engine
 from pnp.rules.base import Event, Violation
-from pnp.spec.model import Game
+
+if TYPE_CHECKING:
+    from pnp.spec.model import Game
 
 KEYS = ("rounds",)
 ROUND_KEYS = ("declare", "auctions", "pairing", "withdraw")
 START_KEYS = ("round", "token", "prices", "players")
 HOLDING_KEYS = ("cash", "owned", "orders")
 PAIR_KEYS = ("buyer", "seller", "shares")
-
-
-@dataclass(frozen=True)
-class Position:
-    """The referee's state: the engine's position and the parameters it is played with."""
-
-    params: engine.Params
-    state: engine.State
 
 
 @dataclass(frozen=True)
@@ -82,9 +76,9 @@ class Finish:
 # --- reading the record ----------------------------------------------------------------------
 
 
-def steps(record: Record, game: Game) -> list[Step]:
+def steps(record: Record, params: engine.Params) -> list[Step]:
     read = Reader(record)
-    companies = tuple(asset.id for asset in game.assets)
+    companies = params.companies
     result: list[Step] = []
     for r in range(len(read.sequence(("rounds",)))):
         result += _round_steps(read, r, companies)
@@ -183,8 +177,7 @@ def _key_line(record: Record, path: tuple) -> int:
     return record.source.position(path, key=True)[0]
 
 
-def setup(record: Record, game: Game) -> tuple[Position, list[Event]]:
-    params = engine.params(game, record.options)
+def setup(record: Record, params: engine.Params) -> tuple[engine.State, Sequence[Event]]:
     read = Reader(record)
     companies = params.companies
     given = read.mapping(("start",), START_KEYS)
@@ -199,8 +192,7 @@ def setup(record: Record, game: Game) -> tuple[Position, list[Event]]:
         engine.check_players(params, len(record.players))
     except Violation as violation:
         raise StepViolation(violation, "players", record.line(("players",))) from None
-    state, events = engine.setup(params, record.players, start)
-    return Position(params, state), list(events)
+    return engine.setup(params, record.players, start)
 
 
 def _holdings(read: Reader, companies: tuple[str, ...]) -> dict[str, dict]:
@@ -220,22 +212,20 @@ def _holdings(read: Reader, companies: tuple[str, ...]) -> dict[str, dict]:
 # --- replaying -----------------------------------------------------------------------------------
 
 
-def apply(position: Position, step: Step) -> tuple[Position, list[Event]]:
+def apply(state: engine.State, step: Step, params: engine.Params) -> tuple[engine.State, Sequence[Event]]:
     action = step.action
     if isinstance(action, BringUp):
-        return _bring_up(position, action)
+        return _bring_up(state, action, params)
     if isinstance(action, AuctionTurn):
-        return _place_bid(position, action)
+        return _place_bid(state, action, params)
     if isinstance(action, Finish):
-        return _finish(position, action)
-    state, events = engine.apply(position.state, action, position.params)
-    return Position(position.params, state), list(events)
+        return _finish(state, action, params)
+    return engine.apply(state, action, params)
 
 
-def _bring_up(position: Position, action: BringUp) -> tuple[Position, list[Event]]:
+def _bring_up(state: engine.State, action: BringUp, params: engine.Params) -> tuple[engine.State, Sequence[Event]]:
     """Resolve the company; its bids must be in the record exactly when an auction is due."""
-    params = position.params
-    state, events = engine.apply(position.state, engine.Resolve(), params)
+    state, events = engine.apply(state, engine.Resolve(), params)
     auction = state.trade.auction  # type: ignore[union-attr]
     code = action.code
     if auction is not None and not action.bids:
@@ -246,28 +236,27 @@ def _bring_up(position: Position, action: BringUp) -> tuple[Position, list[Event
         raise _unreadable(action.record, action.path + ("auctions", code),
                           f"{code} has no auction this round ({_why(state, params)}): remove these bids")
     if auction is not None:
-        return Position(params, state), list(events)
-    return _settle(Position(params, state), action.settlement, list(events))
+        return state, events
+    return _settle(state, action.settlement, list(events), params)
 
 
-def _place_bid(position: Position, action: AuctionTurn) -> tuple[Position, list[Event]]:
-    trade = position.state.trade
+def _place_bid(state: engine.State, action: AuctionTurn, params: engine.Params) -> tuple[engine.State, Sequence[Event]]:
+    trade = state.trade
     if trade is not None and trade.auction is not None and trade.auction.over:
-        leader = position.state.players[trade.auction.ranking[0]].name
+        leader = state.players[trade.auction.ranking[0]].name
         price = trade.auction.price(trade.quote)
         raise _unreadable(action.record, action.path,
                           f"the auction already ended ({leader} won at {price}): remove this bid")
-    state, events = engine.apply(position.state, action.bid, position.params)
-    return Position(position.params, state), list(events)
+    return engine.apply(state, action.bid, params)
 
 
-def _finish(position: Position, action: Finish) -> tuple[Position, list[Event]]:
-    players, auction = position.state.players, position.state.trade.auction  # type: ignore[union-attr]
+def _finish(state: engine.State, action: Finish, params: engine.Params) -> tuple[engine.State, Sequence[Event]]:
+    players, auction = state.players, state.trade.auction  # type: ignore[union-attr]
     if not auction.over:
         active = ", ".join(players[i].name for i in auction.order if i not in auction.passed)
         raise _unreadable(action.record, action.path, f"the {action.code} auction is not over: {active} have not "
                           f"passed; {players[auction.to_act].name} bids next", key=True)
-    return _settle(position, action.settlement, [])
+    return _settle(state, action.settlement, [], params)
 
 
 def actions(step: Step) -> tuple[engine.Action, ...]:
@@ -292,16 +281,16 @@ def _unreadable(record: Record, path: tuple, message: str, *, key: bool = False)
     return RecordError([record.issue(path, message, key=key)])
 
 
-def _settle(position: Position, settlement: Settlement, events: list[Event]) -> tuple[Position, list[Event]]:
+def _settle(state: engine.State, settlement: Settlement, events: list[Event],
+            params: engine.Params) -> tuple[engine.State, Sequence[Event]]:
     """Withdrawals then the settlement, each failing at its own place in the record."""
-    params, state = position.params, position.state
     for choice in settlement.withdraw + (settlement.settle,):
         try:
             state, more = engine.apply(state, choice.action, params)
         except Violation as violation:
-            raise StepViolation(violation, choice.at, choice.line, Position(params, state), events) from None
+            raise StepViolation(violation, choice.at, choice.line, state, events) from None
         events += more
-    return Position(params, state), events
+    return state, events
 
 
 def _why(state: engine.State, params: engine.Params) -> str:
@@ -312,8 +301,7 @@ def _why(state: engine.State, params: engine.Params) -> str:
     return f"{offered} offered, {wanted} wanted, case {trade.case}"  # type: ignore[union-attr]
 
 
-def state_json(position: Position) -> dict[str, Any]:
-    params, state = position.params, position.state
+def state_json(state: engine.State, params: engine.Params) -> dict[str, Any]:
     codes = params.companies
     answer: dict[str, Any] = {
         "round": state.round,

@@ -1,20 +1,22 @@
 """Replaying a record through a rules engine, stopping at the first violation.
 
-Each game's referee module (`pnp.referee.<game>`) turns its part of the record into steps and
+Each game's referee module (`GAMES[game].referee`) turns its part of the record into steps and
 drives its engine; this module is the loop they share, so the answer has one shape for all
 games (REFEREE.md): ok, checked, violation, state, events.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Protocol, Sequence
 
 from pnp.referee.record import Record
 from pnp.rules import GAMES
 from pnp.rules.base import Event, Violation
-from pnp.spec.model import Game
+
+if TYPE_CHECKING:
+    from pnp.spec.model import Game
 
 
 @dataclass(frozen=True)
@@ -37,20 +39,21 @@ class StepViolation(Exception):
 
 
 class GameReferee(Protocol):
-    """What `pnp.referee.<game>` provides."""
+    """What a game's referee module provides. `params` is the engine's, for the record's
+    options; states are the engine's."""
 
     KEYS: tuple[str, ...]  # record keys beyond the common ones, e.g. ("rounds",)
 
-    def setup(self, record: Record, game: Game) -> tuple[Any, list[Event]]:
+    def setup(self, record: Record, params: Any) -> tuple[Any, Sequence[Event]]:
         """The starting position (standard setup overlaid with `start`/`deal`).
         Raises RecordError for unreadable parts; Violation (at "start") or StepViolation
         (at "deal", say) for a setup that breaks a rule."""
 
-    def steps(self, record: Record, game: Game) -> list[Step]:
-        """Every action in record order. Raises RecordError (all issues at once); `game` gives
-        the asset ids and decks that names in the record must match."""
+    def steps(self, record: Record, params: Any) -> list[Step]:
+        """Every action in record order. Raises RecordError (all issues at once); names in the
+        record must match the assets and decks the params were read from."""
 
-    def apply(self, state: Any, step: Step) -> tuple[Any, list[Event]]:
+    def apply(self, state: Any, step: Step, params: Any) -> tuple[Any, Sequence[Event]]:
         """Apply one step. Raises Violation (or StepViolation), or RecordError when the record
         lacks something only replay reveals (an auction with no bids)."""
 
@@ -58,7 +61,8 @@ class GameReferee(Protocol):
         """The engine actions the step applies, in order: with `setup`, what a program needs
         to go on from a record (the inverse of `record`)."""
 
-    def state_json(self, state: Any) -> dict[str, Any]: ...
+    def state_json(self, state: Any, params: Any) -> dict[str, Any]:
+        """The position as REFEREE.md writes it; `over`, `scores`, `winners` once it ended."""
 
     def starter(self, game: Game, players: list[str]) -> str:
         """A starter record (YAML text) with the standard setup written out."""
@@ -77,14 +81,17 @@ class Verdict:
     message: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class Answer:
+    """What the referee says about a record: every action legal, or the first that is not."""
+
     game: str
-    ok: bool = True
-    checked: int = 0
-    violation: Verdict | None = None
-    state: Any = None
-    events: list[tuple[str, Event]] = field(default_factory=list)  # (step `at`, event)
+    ok: bool
+    checked: int  # actions applied before the stop (all of them when ok)
+    violation: Verdict | None
+    params: Any  # the engine's, for the record's options
+    state: Any  # the position after the last legal action; None if the setup itself broke a rule
+    events: tuple[tuple[str, Event], ...]  # (step `at`, event), in order
 
 
 def referee_for(game: str) -> GameReferee:
@@ -92,43 +99,36 @@ def referee_for(game: str) -> GameReferee:
     return import_module(GAMES[game].referee)  # type: ignore[return-value]
 
 
-def replay(record: Record, game: Game, on_event: Callable[[str, Event], None] | None = None) -> Answer:
-    """Apply every step; on the first violation stop and say where, which rule and why."""
+def replay(record: Record, params: Any) -> Answer:
+    """Apply every step of `record` with the engine's `params`; on the first violation stop and
+    say where, which rule and why."""
     referee = referee_for(record.game)
-    answer = Answer(record.game)
+    events: list[tuple[str, Event]] = []
 
-    def emit(at: str, events: Iterable[Event]) -> None:
-        for event in events:
-            answer.events.append((at, event))
-            if on_event:
-                on_event(at, event)
+    def answer(state: Any, checked: int, stop: Verdict | None = None) -> Answer:
+        return Answer(record.game, stop is None, checked, stop, params, state, tuple(events))
 
-    steps = referee.steps(record, game)  # record errors surface before anything is applied
+    steps = referee.steps(record, params)  # record errors surface before anything is applied
     try:
-        state, events = referee.setup(record, game)
-    except StepViolation as stop:  # e.g. at "deal", or "start.players.Ana"
-        return _stopped(answer, stop.at, stop.line, stop.violation)
+        state, applied = referee.setup(record, params)
+    except StepViolation as stop:  # e.g. at "deal", or "players"
+        return answer(None, 0, _verdict(stop.at, stop.line, stop.violation))
     except Violation as violation:
-        return _stopped(answer, "start", record.line(("start",)), violation)
-    answer.state = state
-    emit("start", events)
-    for step in steps:
+        return answer(None, 0, _verdict("start", record.line(("start",)), violation))
+    events += (("start", event) for event in applied)
+    for checked, step in enumerate(steps):
         try:
-            state, events = referee.apply(state, step)
+            after, applied = referee.apply(state, step, params)
         except StepViolation as stop:
-            emit(stop.at, stop.events)
-            if stop.state is not None:
-                answer.state = stop.state
-            return _stopped(answer, stop.at, stop.line, stop.violation)
+            events.extend((stop.at, event) for event in stop.events)
+            where = state if stop.state is None else stop.state
+            return answer(where, checked, _verdict(stop.at, stop.line, stop.violation))
         except Violation as violation:
-            return _stopped(answer, step.at, step.line, violation)
-        answer.state = state
-        answer.checked += 1
-        emit(step.at, events)
-    return answer
+            return answer(state, checked, _verdict(step.at, step.line, violation))
+        state = after
+        events.extend((step.at, event) for event in applied)
+    return answer(state, len(steps))
 
 
-def _stopped(answer: Answer, at: str, line: int, violation: Violation) -> Answer:
-    answer.ok = False
-    answer.violation = Verdict(at, line, violation.rule, violation.message)
-    return answer
+def _verdict(at: str, line: int, violation: Violation) -> Verdict:
+    return Verdict(at, line, violation.rule, violation.message)

@@ -28,7 +28,8 @@ from typing import Any
 
 from pnp.errors import PnpError, RecordError, UsageError
 from pnp.referee import record as records
-from pnp.referee.replay import GameReferee, StepViolation, referee_for, replay
+from pnp.referee import game_params, replay
+from pnp.referee.replay import GameReferee, StepViolation, referee_for
 from pnp.rules import GAMES
 from pnp.rules.base import ChoiceNeeded, Event, Malformed, ToMove, Violation
 from pnp.rules.legal import Template
@@ -126,7 +127,7 @@ class TableGame:
     """One record file being played. Thread-safe: every change happens under one lock, and
     the file is written before the change is visible."""
 
-    def __init__(self, path: Path, spec_game: Game, record: records.Record, position: Any,
+    def __init__(self, path: Path, spec_game: Game, record: records.Record, params: Any, first: Any,
                  setup_events: Sequence[Event], written_start: Any):
         self.path = path
         self.game = spec_game
@@ -135,8 +136,8 @@ class TableGame:
         self.options = dict(record.options)
         self.referee: GameReferee = referee_for(record.game)
         self.engine = GAMES[record.game].engine
-        self.params = position.params
-        self.first = position.state  # the position before the first entry
+        self.params = params
+        self.first = first  # the position before the first entry
         self.setup_events = tuple(setup_events)
         self._start = written_start  # the `start` the record writes (None: the standard setup)
         self.entries: tuple[Entry, ...] = ()
@@ -209,18 +210,19 @@ class TableGame:
         if record.game not in spec.games:
             raise UsageError(f"{path}: the spec has no game {record.game!r}")
         spec_game = spec.games[record.game]
-        answer = replay(record, spec_game)
+        params = game_params(spec_game, record)
+        answer = replay(record, params)
         if answer.violation is not None:
             v = answer.violation
             raise PnpError(f"{path}:{v.line}: {v.at}: illegal — {v.rule}: {v.message}; "
                            "the table goes on only from a legal record (`pnp referee explain` it)")
         referee = referee_for(record.game)
-        position, events = referee.setup(record, spec_game)
+        first, events = referee.setup(record, params)
         given = record.get(("start",)) is not None or record.get(("deal",)) is not None
-        table = cls(path, spec_game, record, position, events, position.state if given else None)
-        actions = [action for step in referee.steps(record, spec_game) for action in referee.actions(step)]
+        table = cls(path, spec_game, record, params, first, events, first if given else None)
+        actions = [action for step in referee.steps(record, params) for action in referee.actions(step)]
         table.entries = table._replay(actions)
-        if referee.state_json(table.position()) != referee.state_json(answer.state):
+        if table.state_json() != referee.state_json(answer.state, params):
             raise AssertionError("the table and the referee disagree on the record's position")
         return table
 
@@ -249,9 +251,9 @@ class TableGame:
     def state(self) -> Any:
         return self.entries[-1].state if self.entries else self.first
 
-    def position(self, state: Any = None) -> Any:
-        """The referee's position (what `state_json` reads) for a state (default: now)."""
-        return self.referee.Position(self.params, self.state if state is None else state)  # type: ignore[attr-defined]
+    def state_json(self, state: Any = None) -> dict[str, Any]:
+        """The position as the referee's JSON answer writes it, for a state (default: now)."""
+        return self.referee.state_json(self.state if state is None else state, self.params)
 
     def to_move(self) -> ToMove | None:
         return self._who(self.state)
@@ -316,7 +318,7 @@ class TableGame:
             keys = {self.game_id: self.referee.KEYS}
             try:
                 record = records.reads(records.dump(data), keys, "the position")
-                position, events = self.referee.setup(record, self.game)
+                first, events = self.referee.setup(record, self.params)
             except RecordError as error:
                 raise Refused("", "; ".join(f"{i.path}: {i.message}" if i.path else i.message
                                             for i in error.issues)) from None
@@ -325,7 +327,7 @@ class TableGame:
             except StepViolation as stop:  # a setup rule, located at a part of the start
                 raise Refused(stop.violation.rule, stop.violation.message) from None
             previous = (self.first, self.setup_events, self._start, self._fits)
-            self.first, self.setup_events, self._start, self._fits = position.state, tuple(events), position.state, {}
+            self.first, self.setup_events, self._start, self._fits = first, tuple(events), first, {}
             try:
                 self._save(())
             except BaseException:
@@ -427,12 +429,11 @@ class TableGame:
             text = self._record_text(entries[:k])
             try:
                 record = records.reads(text, {self.game_id: self.referee.KEYS}, str(self.path))
-                answer = replay(record, self.game)
+                answer = replay(record, self.params)
             except RecordError:
                 self._fits[k] = False
             else:
-                position = self.position(entries[k - 1].state)
-                self._fits[k] = answer.ok and self.referee.state_json(answer.state) == self.referee.state_json(position)
+                self._fits[k] = answer.ok and self.state_json(answer.state) == self.state_json(entries[k - 1].state)
         return self._fits[k]
 
     def _write_pending(self, base: str, pending: list[dict[str, Any]]) -> None:

@@ -20,8 +20,7 @@ violation of FOREX-11.1.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from pnp.errors import RecordError
 from pnp.referee import record as records
@@ -32,44 +31,33 @@ from pnp.referee.replay import Step, StepViolation
 from pnp.rules import forex as engine
 from pnp.rules.base import ChoiceNeeded, Event, Violation
 from pnp.rules.forex.params import as_number
-from pnp.spec.model import Game
 
 KEYS = ("turns",)
 
-__all__ = ["KEYS", "Position", "actions", "apply", "record", "setup", "starter", "state_json", "steps"]
+__all__ = ["KEYS", "actions", "apply", "record", "setup", "starter", "state_json", "steps"]
 
 
-@dataclass(frozen=True)
-class Position:
-    """What the replay loop carries from step to step: the parameters and the position."""
-
-    params: engine.Params
-    state: engine.State
-
-
-def steps(record: records.Record, game: Game) -> list[Step]:
+def steps(record: records.Record, p: engine.Params) -> list[Step]:
     """One step per turn: its spot, if any, then its action."""
-    turns = reading.turns(record, reading.params(record, game))
+    turns = reading.turns(record, p)
     return [Step(records.where(("turns", t.index)), record.line(("turns", t.index)), t) for t in turns]
 
 
-def setup(record: records.Record, game: Game) -> tuple[Position, list[Event]]:
+def setup(record: records.Record, p: engine.Params) -> tuple[engine.State, Sequence[Event]]:
     """The standard setup (FOREX-4) with the record's `start` laid over it."""
-    p = reading.params(record, game)
-    state, events = engine.setup(p, record.players, reading.start(record, p))
-    return Position(p, state), list(events)
+    return engine.setup(p, record.players, reading.start(record, p))
 
 
-def apply(position: Position, step: Step) -> tuple[Position, list[Event]]:
+def apply(state: engine.State, step: Step, p: engine.Params) -> tuple[engine.State, Sequence[Event]]:
     """The turn's spot (if any), then its action; a violation names the part that broke."""
     turn: Turn = step.action
     base = ("turns", turn.index)
-    state, events = position.state, []
+    events: list[Event] = []
     for part, action in (("spot", turn.spot), (turn.kind, turn.action)):
         if action is None:
             continue
         try:
-            state, more = engine.apply(state, action, position.params)
+            state, more = engine.apply(state, action, p)
         except ChoiceNeeded as choice:
             message = (f"{choice.message} ({choice.rule}): write `{choice.what}: {choice.options[0]}` "
                        f"or another of {', '.join(choice.options)}")
@@ -77,9 +65,9 @@ def apply(position: Position, step: Step) -> tuple[Position, list[Event]]:
         except Violation as violation:
             path = _violation_path(base, part, violation)
             line = turn.record.line(path)
-            raise StepViolation(violation, records.where(path), line, Position(position.params, state), events) from None
+            raise StepViolation(violation, records.where(path), line, state, events) from None
         events += more
-    return Position(position.params, state), events
+    return state, events
 
 
 def actions(step: Step) -> tuple[engine.Action, ...]:
@@ -93,12 +81,11 @@ def _violation_path(base: tuple, part: str, violation: Violation) -> tuple:
         return base + ("player",)
     if violation.rule == "FOREX-11.1":  # no turn at all after the end
         return base
-    return base + (part,) + getattr(violation, "part", ())
+    return base + (part,) + violation.part
 
 
-def state_json(position: Position) -> dict[str, Any]:
+def state_json(state: engine.State, p: engine.Params) -> dict[str, Any]:
     """REFEREE.md: pairs, players, supply, queue, strength; over, scores and winners."""
-    p, state = position.params, position.state
     answer: dict[str, Any] = {
         "pairs": {pair.key: {"stronger": pair.stronger, "position": pair.position,
                              "rate": as_number(p.rate(pair.position))} for pair in state.pairs},

@@ -14,11 +14,9 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from pnp.errors import RecordError
 from pnp.referee.fields import Reader
 from pnp.referee.record import Record
 from pnp.rules import forex as engine
-from pnp.spec.model import Game
 
 ACTIONS = ("contract", "invest", "divest", "resolve")
 _DIVIDEND = re.compile(r"^dividend (\d+)$", re.IGNORECASE)
@@ -33,16 +31,6 @@ class Turn:
     spot: engine.Spot | None
     action: engine.Action
     record: Record = field(repr=False, compare=False)  # to locate a violation inside the turn
-
-
-def params(record: Record, game: Game) -> engine.Params:
-    """The record's options on the spec; a `start_pairs` option is checked against this game."""
-    if "start_pairs" in record.options:
-        try:
-            engine.RULEBOOK.option("start_pairs").check(dict(record.options["start_pairs"]), game)
-        except ValueError as error:
-            raise RecordError([record.issue(("options", "start_pairs"), f"{error} (FOREX-2.3)")]) from None
-    return engine.params(game, record.options)
 
 
 def turns(record: Record, p: engine.Params) -> list[Turn]:
