@@ -2,14 +2,16 @@
 
 Random legal games, 2 (or the game's minimum) to the maximum number of players, under random
 house rules, drawn only from `legal_actions` with the one shared sampler: after every step the
-game's own invariants hold (money conserved, cards counted, bounds kept) and `to_move`,
-`legal_actions` and `outcome` agree; every finished game is written as a record, replayed by
+game's own invariants hold (money conserved, cards counted, bounds kept), every event's rule is
+in the rules file and its sentence and data read, and `to_move`, `legal_actions` and `outcome`
+agree; every finished game is written as a record, replayed by
 the referee, and ends in the same position as the engine's. Adding a game to `GAMES` adds it
 here; it then needs an entry in each table below (its invariants and its house rules).
 """
 
 from __future__ import annotations
 
+import json
 import random
 from fractions import Fraction
 from typing import Any, Callable
@@ -160,6 +162,7 @@ def test_random_legal_games_keep_the_contract_and_replay_identically(game, data)
     for action, after, events in play(engine, state, p, rng):
         INVARIANTS[game](p, state, after, events)
         assert {event.rule for event in events} <= known  # every rule cited is in the game's rules file
+        json.dumps([event.as_json() for event in events])  # every kind words its data; the data is JSON
         check_who_moves(engine, after, p)
         actions.append(action)
         state = after

@@ -56,6 +56,8 @@ def test_x2_own_decrease_360(check):
     assert answer["state"]["prices"]["red"] == 70
     assert answer["state"]["players"]["M"]["cash"] == 360
     assert amounts(answer, "AKT-6.1") == ["M: compensation (100 − 70) × 12 red = 360"]
+    (paid,) = [event["data"] for event in answer["events"] if event["rule"] == "AKT-6.1"]
+    assert paid == {"player": "M", "colour": "red", "old": 100, "new": 70, "held": 12, "amount": 360}
 
 
 def test_x3_overflow_80_per_share(check):

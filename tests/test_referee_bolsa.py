@@ -135,7 +135,8 @@ def test_a_bid_out_of_turn(referee):
     assert code == 1 and answer["checked"] == 4 + 5 + 1
     assert answer["violation"] == {"at": "rounds[0].auctions.FER[1]", "line": 22, "rule": "BOLSA-5.2",
                                    "message": "P2 bids out of turn in the FER auction: it is P4's turn"}
-    assert answer["events"][-1] == {"rule": "BOLSA-5.3", "text": "FER: P3 bids 12"}
+    assert answer["events"][-1] == {"rule": "BOLSA-5.3", "text": "FER: P3 bids 12",
+                                    "data": {"company": "FER", "player": "P3", "amount": 12}}
 
 
 def test_withdrawing_under_must_trade(referee):
@@ -152,7 +153,8 @@ def test_withdrawing_under_may_withdraw(referee):
     code, answer = answer_of(referee, x5 + "    withdraw:\n      FER: [P2]\n")
     assert code == 0
     assert answer["state"]["players"]["P2"]["cash"] == 40 and answer["state"]["players"]["P4"]["cash"] == 25
-    assert {"rule": "BOLSA-5.7", "text": "FER: P2 withdraws 2 requested (4 → 2)"} in answer["events"]
+    assert {"rule": "BOLSA-5.7", "text": "FER: P2 withdraws 2 requested (4 → 2)",
+            "data": {"company": "FER", "player": "P2", "shares": 2, "side": "requested"}} in answer["events"]
 
 
 def test_a_pairing_is_followed_or_refused_where_it_is_written(referee):

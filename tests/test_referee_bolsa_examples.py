@@ -94,6 +94,9 @@ def test_x4_cases_1_to_4_in_one_round(check):
     assert state["token"] == "P2" and state["round"] == 2
     assert texts(answer, "BOLSA-4.2") == ["SAN: 2 offered, none wanted: 10 → 8"]
     assert texts(answer, "BOLSA-4.3") == ["TEF: none offered, 3 wanted: 10 → 13"]
+    numbers = {event["rule"]: event["data"] for event in answer["events"]}  # REFEREE.md's example
+    assert numbers["BOLSA-4.2"] == {"company": "SAN", "offered": 2, "requested": 0, "from": 10, "to": 8}
+    assert numbers["BOLSA-4.3"] == {"company": "TEF", "offered": 0, "requested": 3, "from": 10, "to": 13}
     assert zones(answer, "P1", "SAN") == (1, 2)  # the unsold card went back 3 → 1
     assert zones(answer, "P3", "ITX") == (3, 0)  # bought 2: 4 → 1
 

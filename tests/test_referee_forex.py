@@ -65,6 +65,9 @@ def test_x2_contract_terms_with_the_stronger_amount_k(capsys):
 def test_x3_contract_with_a_half(capsys):
     code, answer = check(capsys, RECORDS / "x03_contract_with_a_half.yaml")
     assert "FOREX-7.3 P1 makes contract B at EUR>JPY 2 (rate 1½): pay 4.5 JPY, receive 3 EUR" in texts(answer)
+    (made,) = [event["data"] for event in answer["events"] if event["rule"] == "FOREX-7.3"]
+    assert made == {"player": "P1", "set": "B", "stronger": "EUR", "weaker": "JPY", "position": 2, "rate": 1.5,
+                    "pay": {"JPY": 4.5}, "receive": {"EUR": 3}}
     assert money(answer, "P1")["JPY"] == 0 and money(answer, "P1")["EUR"] == 5
     assert answer["state"]["queue"] == ["dividend 1", "contract B P1"]
 

@@ -9,6 +9,7 @@ import pytest
 from pnp.rules import load_spec, loads_spec
 from pnp.rules import forex
 from pnp.rules.forex.board import find, shift, start_pairs, strengths, value_in
+from pnp.rules.forex.events import STRENGTHENED
 from pnp.spec.load import default_spec_path
 
 
@@ -74,12 +75,15 @@ def test_rates_are_exact_fractions(p):
 
 def test_strengthen_flips_at_one_to_one_and_stops_at_the_cap(p):
     """X6 (first half): strengthening USD flips GBP/USD and EUR/USD at 1:1."""
-    pairs, text = shift(start_pairs(p), p, "USD", stronger=True)
-    assert text == "USD>GBP 1 (flip), USD>EUR 1 (flip), USD>CHF 2, USD>JPY 3, USD>CAD 3, USD>CNY 7"
+    pairs, moved = shift(start_pairs(p), p, "USD", stronger=True)
+    assert moved[0] == {"stronger": "USD", "weaker": "GBP", "position": 1, "note": "flip"}
+    text = STRENGTHENED(currency="USD", moved=moved).text
+    assert text == "USD strengthened: USD>GBP 1 (flip), USD>EUR 1 (flip), USD>CHF 2, USD>JPY 3, USD>CAD 3, USD>CNY 7"
     assert find(pairs, "GBP", "USD").stronger == "USD" and find(pairs, "GBP", "USD").position == 1
     capped = tuple(pair if pair.key != "GBP/CNY" else type(pair)("GBP", "CNY", "GBP", 10) for pair in pairs)
-    again, text = shift(capped, p, "GBP", stronger=True)
-    assert find(again, "GBP", "CNY").position == 10 and "GBP>CNY 10 (at the cap)" in text
+    again, moved = shift(capped, p, "GBP", stronger=True)
+    assert find(again, "GBP", "CNY").position == 10
+    assert {"stronger": "GBP", "weaker": "CNY", "position": 10, "note": "at the cap"} in moved
 
 
 def test_order_matters_at_the_cap(p):
@@ -97,7 +101,8 @@ def test_weaken_three_times(p):
     """X8: JPY weakened 3 times; JPY vs CAD 2 → 1 → flip → CAD>JPY 2 (1.5)."""
     pairs = start_pairs(p)
     for _ in range(3):
-        pairs, text = shift(pairs, p, "JPY", stronger=False)
-    assert text == "GBP>JPY 5, EUR>JPY 5, USD>JPY 5, CHF>JPY 5, CAD>JPY 2, JPY>CNY 2"
+        pairs, moved = shift(pairs, p, "JPY", stronger=False)
+    assert [(m["stronger"], m["weaker"], m["position"]) for m in moved] == [
+        ("GBP", "JPY", 5), ("EUR", "JPY", 5), ("USD", "JPY", 5), ("CHF", "JPY", 5), ("CAD", "JPY", 2), ("JPY", "CNY", 2)]
     assert p.rate(find(pairs, "JPY", "CAD").position) == Fraction(3, 2)
     assert strengths(pairs, p)["CAD"] == 2 and strengths(pairs, p)["JPY"] == 1

@@ -33,14 +33,46 @@ Number = int | Fraction  # scores and money: exact, never float
 
 @dataclass(frozen=True)
 class Event:
-    """One applied step, e.g. Event("BOLSA-4.2", "SAN: 2 offered, none wanted: 10 → 8")."""
+    """One applied step: the rule behind it and its numbers (who, what, how much), e.g.
+    rule "BOLSA-4.2", data {"company": "SAN", "offered": 2, "from": 10, "to": 8}. Its sentence
+    ("SAN: 2 offered, none wanted: 10 → 8") is made from the data on demand by its kind, so the
+    referee's explanation and any other page share one wording, and a simulator that never
+    reads the text never pays for it."""
 
     rule: str
-    text: str
-    data: Mapping[str, Any] = field(default_factory=dict)  # amounts, for tests and JSON
+    data: Mapping[str, Any]
+    kind: EventKind = field(repr=False)
+
+    @property
+    def text(self) -> str:
+        return self.kind.say(self.data)
 
     def as_json(self) -> dict[str, Any]:
-        return {"rule": self.rule, "text": self.text}
+        return {"rule": self.rule, "text": self.text, "data": plain(self.data)}
+
+
+@dataclass(frozen=True)
+class EventKind:
+    """A kind of event: the rule it usually cites and the one function that words its data.
+    Calling it makes an event: `OFFERED(player="Ana", sell={"IBE": 1})`; `rule=` overrides the
+    rule for a kind that several rules share (a bid in an ascending or descending auction)."""
+
+    rule: str
+    say: Callable[[Mapping[str, Any]], str] = field(repr=False)
+
+    def __call__(self, rule: str | None = None, **data: Any) -> Event:
+        return Event(rule or self.rule, data, self)
+
+
+def plain(value: Any) -> Any:
+    """Event data as JSON: exact amounts as whole numbers or decimals (4.5), tuples as lists."""
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else float(value)
+    if isinstance(value, Mapping):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    return value
 
 
 Events = tuple[Event, ...]

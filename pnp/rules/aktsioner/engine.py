@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Mapping, Union
 
-from pnp.rules.aktsioner.cards import Number, Play
+from pnp.rules.aktsioner import events as said
+from pnp.rules.aktsioner.cards import Play
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, Params, params
 from pnp.rules.aktsioner.prices import Change, change, penalty_table
 from pnp.rules.aktsioner.rulebook import RULEBOOK
@@ -89,9 +90,9 @@ def _begin(params: Params, state: State, player: str) -> tuple[State, list[Event
         raise Violation("AKT-3.6", f"it is {state.players[movers[0]]}'s turn in seating order, not {player}'s")
     state = replace(state, turn=Turn(seat, False, (0,) * len(params.colours)), last=seat)
     big, small = (cards_left(params, state, seat, deck) for deck in DECKS)
-    events = [Event("AKT-3.6", f"{player}'s turn: {big} big and {small} small cards in hand", {"player": player})]
+    events = [said.TURN(player=player, big=big, small=small)]
     if final_round(params, state):
-        events.append(Event("AKT-8.1", "last round: every player has one card left, nobody buys or sells"))
+        events.append(said.LAST_ROUND())
     return state, events
 
 
@@ -131,7 +132,8 @@ def _trade(params: Params, state: State, trade: Trade) -> tuple[State, list[Even
             )
         shares[i] -= count
         cash += count * price
-        events.append(_trade_event(rule, player, "sells", count, colour, price, cash))
+        events.append(said.TRADED(rule, player=player, colour=colour, shares=-count, price=price,
+                                  amount=count * price, cash=cash))
     for colour, count in trade.buy:
         if not count:
             continue
@@ -142,16 +144,10 @@ def _trade(params: Params, state: State, trade: Trade) -> tuple[State, list[Even
         cash -= count * price
         if stage == 1:
             bought[i] += count
-        events.append(_trade_event(rule, player, "buys", count, colour, price, cash))
+        events.append(said.TRADED(rule, player=player, colour=colour, shares=count, price=price,
+                                  amount=-count * price, cash=cash))
     accounts = _with(state.accounts, turn.mover, Account(cash, tuple(shares)))
     return replace(state, accounts=accounts, turn=replace(turn, bought=tuple(bought), traded=True)), events
-
-
-def _trade_event(rule: str, player: str, verb: str, count: int, colour: str, price: int, cash: Number) -> Event:
-    total = count * price
-    text = f"{player} {verb} {count} {colour} at {price} = {total}: cash {cash}"
-    sign = 1 if verb == "sells" else -1
-    return Event(rule, text, {"player": player, "colour": colour, "amount": sign * total, "shares": -sign * count})
 
 
 # --- stage 2 ------------------------------------------------------------------------------
@@ -173,7 +169,7 @@ def _play(params: Params, state: State, play: Play) -> tuple[State, list[Event]]
     changes = [change(card.colour, card.own, state.price(params, card.colour), params)]
     changes += [change(colour, effect, state.price(params, colour), params) for effect, colour in play.choices]
     prices = list(state.prices)
-    events = [Event(card.rule, f"{player} plays {play}", {"player": player, "card": play.card})]
+    events = [said.PLAYED(card.rule, player=player, card=play.card, play=str(play))]
     for item in changes:
         prices[params.colours.index(item.colour)] = item.new
         events.append(_price_event(item))
@@ -245,16 +241,14 @@ def _check_choices(params: Params, play: Play) -> None:
 
 
 def _price_event(item: Change) -> Event:
-    text = f"{item.colour}: {item.old} {item.effect} = {item.calc}"
-    data = {"colour": item.colour, "old": item.old, "new": item.new}
     if item.overflow:
-        return Event("AKT-6.2", f"{text} → {item.new} (overflow {item.overflow} per share)", data)
-    if item.zeroed:
+        rule = "AKT-6.2"
+    elif item.zeroed:
         rule = "AKT-5.3" if item.effect.op == "/" else "AKT-7.1"
-        return Event(rule, f"{text} → {item.new} (zeroed: penalty {item.penalty} per share)", data)
-    if item.rounded:
-        return Event("AKT-5.2", f"{text} → {item.new} (rounded {'up' if item.new > item.calc else 'down'})", data)
-    return Event("AKT-5.4", f"{text}", data)
+    else:
+        rule = "AKT-5.2" if item.rounded else "AKT-5.4"
+    return said.PRICE(rule, colour=item.colour, old=item.old, effect=str(item.effect), calc=item.calc, new=item.new,
+                      overflow=item.overflow, penalty=item.penalty)
 
 
 def _compensate(
@@ -269,9 +263,8 @@ def _compensate(
         if item.calc < item.old and held:
             amount = item.drop * held
             accounts[mover] = replace(accounts[mover], cash=accounts[mover].cash + amount)
-            rule = "AKT-6.3" if item.zeroed else "AKT-6.1"
-            text = f"{state.players[mover]}: compensation ({item.old} − {item.new}) × {held} {item.colour} = {amount}"
-            events.append(Event(rule, text, _money(state.players[mover], item.colour, amount, "compensation")))
+            events.append(said.COMPENSATION("AKT-6.3" if item.zeroed else "AKT-6.1", player=state.players[mover],
+                                            colour=item.colour, old=item.old, new=item.new, held=held, amount=amount))
     for item in changes:
         if not item.overflow:
             continue
@@ -280,9 +273,8 @@ def _compensate(
             if account.shares[i]:
                 amount = item.overflow * account.shares[i]
                 accounts[seat] = replace(account, cash=account.cash + amount)
-                held = account.shares[i]
-                text = f"{state.players[seat]}: overflow bonus {item.overflow} × {held} {item.colour} = {amount}"
-                events.append(Event("AKT-6.2", text, _money(state.players[seat], item.colour, amount, "overflow")))
+                events.append(said.OVERFLOW_BONUS(player=state.players[seat], colour=item.colour,
+                                                  overflow=item.overflow, held=account.shares[i], amount=amount))
 
 
 def _penalise(
@@ -300,33 +292,19 @@ def _penalise(
         player = state.players[seat]
         owed = [item for item in zeroed if accounts[seat].shares[params.colours.index(item.colour)]]
         if len(owed) > 1:
-            order = ", then ".join(f"{item.colour} ({item.penalty} per share)" for item in owed)
-            events.append(Event("AKT-7.5", f"{player} pays {order}", {"player": player}))
+            events.append(said.PENALTY_ORDER(player=player, order=[(item.colour, item.penalty) for item in owed]))
         for item in owed:
             i = params.colours.index(item.colour)
             account = accounts[seat]
             held, due = account.shares[i], item.penalty * account.shares[i]
-            if due <= account.cash:
-                kept, paid = held, due
-                text = f"{player} pays penalty {item.penalty} × {held} {item.colour} = {due}: cash {account.cash - due}"
-                rule = "AKT-7.2"
-            else:
-                kept = min(held, int(account.cash // item.penalty))
-                paid, lost = kept * item.penalty, held - kept
-                text = (
-                    f"{player} owes {item.penalty} × {held} {item.colour} = {due} with cash {account.cash}: "
-                    f"pays for {kept} ({paid}), {lost} {item.colour} {'goes' if lost == 1 else 'go'} to the bank"
-                )
-                rule = "AKT-7.4"
+            kept = held if due <= account.cash else min(held, int(account.cash // item.penalty))
+            paid = due if kept == held else kept * item.penalty
+            kind = said.PENALTY if kept == held else said.PENALTY_SHORT
+            events.append(kind(player=player, colour=item.colour, penalty=item.penalty, held=held, due=due,
+                               cash=account.cash, kept=kept, lost=held - kept, amount=-paid))
             shares = list(account.shares)
             shares[i] = kept
             accounts[seat] = Account(account.cash - paid, tuple(shares))
-            data = _money(player, item.colour, -paid, "penalty")
-            events.append(Event(rule, text, {**data, "lost": held - kept}))
-
-
-def _money(player: str, colour: str, amount: Number, kind: str) -> dict:
-    return {"player": player, "colour": colour, "amount": amount, "kind": kind}
 
 
 # --- the contract: who acts, what is legal, how it ended (pnp.rules.base.Engine) -------------

@@ -7,6 +7,7 @@ from typing import Mapping
 from pnp.rules.aktsioner.cards import Number
 from pnp.rules.aktsioner.params import Params
 from pnp.rules.aktsioner.state import State
+from pnp.rules.aktsioner import events as said
 from pnp.rules.base import Event
 
 
@@ -27,14 +28,14 @@ def winners(scores: Mapping[str, Number]) -> list[str]:
 
 
 def final_events(params: Params, state: State) -> list[Event]:
-    events = [Event("AKT-9.1", "every card has been played: the game is over")]
+    events = [said.OVER()]
     for seat, name in enumerate(state.players):
         account = state.accounts[seat]
-        parts = [f"{n} {colour} × {price}" for n, colour, price in zip(account.shares, params.colours, state.prices) if n]
-        text = f"{name}: {' + '.join([*parts, f'cash {account.cash}'])} = {capital(params, state, seat)}"
-        events.append(Event("AKT-9.2", text, {"player": name, "capital": capital(params, state, seat)}))
-    best = winners(final_scores(params, state))
-    events.append(Event("AKT-9.3", f"{' and '.join(best)} win{'s' if len(best) == 1 else ''}", {"winners": best}))
+        shares = {colour: n for colour, n in zip(params.colours, account.shares) if n}
+        prices = {colour: price for colour, price in zip(params.colours, state.prices) if colour in shares}
+        events.append(said.CAPITAL(player=name, shares=shares, prices=prices, cash=account.cash,
+                                   capital=capital(params, state, seat)))
+    events.append(said.WINNERS(winners=winners(final_scores(params, state))))
     return events
 
 

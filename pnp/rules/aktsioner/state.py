@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
+from pnp.rules.aktsioner import events as said
 from pnp.rules.aktsioner.cards import Number
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, Params
 from pnp.rules.base import Event, Table, Violation
@@ -92,7 +93,9 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
     )
     if hands is not None:
         _check_deal(params, state, complete)
-    state, events = eliminate(params, state, [Event("AKT-2.1", _setup_text(params, state))])
+    setup_event = said.SETUP(prices=dict(zip(params.colours, state.prices)), players=len(players),
+                             dealt=state.hands is not None, formula=params.formula)
+    state, events = eliminate(params, state, [setup_event])
     return state, tuple(events)
 
 
@@ -194,12 +197,6 @@ def deck_name(deck: str) -> str:
     return deck.split("_")[0]
 
 
-def _setup_text(params: Params, state: State) -> str:
-    prices = ", ".join(f"{colour} {price}" for colour, price in zip(params.colours, state.prices))
-    dealt = "hands dealt" if state.hands is not None else f"formula {params.formula}"
-    return f"prices {prices}; {len(state.players)} players; {dealt}"
-
-
 # --- reading the position -----------------------------------------------------------------
 
 
@@ -247,7 +244,5 @@ def eliminate(params: Params, state: State, events: list[Event]) -> tuple[State,
         if not any(state.accounts[seat].shares) and state.accounts[seat].cash < cheapest
     }
     for seat in sorted(broke):
-        name, cash = state.players[seat], state.accounts[seat].cash
-        text = f"{name} has no shares and {cash} cash (< {cheapest}): out of the game"
-        events.append(Event("A11", text, {"player": name}))
+        events.append(said.ELIMINATED(player=state.players[seat], cash=state.accounts[seat].cash, cheapest=cheapest))
     return (replace(state, out=state.out | broke) if broke else state), events

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping, Sequence
 
 from pnp.rules.base import Event, Events, Malformed, Outcome, Table, ToMove, Violation
+from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import CARDS_EACH, ORDERS_AT_SETUP, OWNED_AT_SETUP, Params, params
 from pnp.rules.bolsa.rulebook import RULEBOOK
 from pnp.rules.bolsa.settle import final_scores, settle, winners, withdraw_requests
@@ -92,20 +93,18 @@ def setup(params: Params, names: Sequence[str], start: Start | None = None) -> t
     state = State(players, prices, round=round_, token=names.index(start.token) if start.token else 0)
     dealt, box = n * CARDS_EACH * len(codes), (params.deck_per_company - n * CARDS_EACH) * len(codes)
     events = [
-        Event("BOLSA-1.9", f"{n} players: {dealt} share cards dealt, {box} stay in the box "
-              f"({box // len(codes)} per company)", {"dealt": dealt, "box": box}),
-        Event("BOLSA-2.1", f"quotes {_prices(state, params)}; round {round_}"),
-        Event("BOLSA-2.2", "cash " + ", ".join(f"{p.name} {p.cash}" for p in players)),
+        said.DEALT(players=n, dealt=dealt, box=box, box_each=box // len(codes)),
+        said.QUOTES(prices=dict(zip(codes, prices)), round=round_),
+        said.CASH(cash={p.name: p.cash for p in players}),
     ]
     standard = tuple(Zones() for _ in codes)
     unusual = [p for p in players if p.zones != standard]
     for p in unusual:
-        holding = ", ".join(f"{code} {z.owned}+{z.orders}" for code, z in zip(codes, p.zones))
-        events.append(Event("BOLSA-2.3", f"{p.name} holds (zone 1 + zone 2) {holding}"))
+        owned, orders = ({code: getattr(z, zone) for code, z in zip(codes, p.zones)} for zone in ("owned", "orders"))
+        events.append(said.HOLDS(player=p.name, owned=owned, orders=orders))
     if not unusual:
-        events.append(Event("BOLSA-2.3", f"each player: {OWNED_AT_SETUP} card of each company in zone 1, "
-                            f"{ORDERS_AT_SETUP} in zone 2"))
-    events.append(Event("BOLSA-2.4", f"{names[state.token]} holds the auction-order token"))
+        events.append(said.STANDARD_HOLDINGS(owned=OWNED_AT_SETUP, orders=ORDERS_AT_SETUP))
+    events.append(said.TOKEN(player=names[state.token]))
     return state, tuple(events)
 
 
@@ -157,8 +156,8 @@ def _declare(state: State, action: Declare, params: Params, events: list[Event])
     if both and params.same_company_both_ways == "forbid":
         raise Violation("BOLSA-3.2.6", f"{name} both offers and requests {', '.join(both)} in one round")
     cost = sum(n * state.prices[c] for c, n in buy.items())
-    terms = " + ".join(f"{n} {codes[c]} at {state.prices[c]}" for c, n in buy.items())
     if params.declaration_cash_check == "total" and cost > player.cash:
+        terms = " + ".join(f"{n} {codes[c]} at {state.prices[c]}" for c, n in buy.items())
         raise Violation("BOLSA-3.2.5", f"{name} requests {terms} = {cost} but holds {player.cash}")
     zones = list(player.zones)
     for c, n in sell.items():
@@ -166,12 +165,12 @@ def _declare(state: State, action: Declare, params: Params, events: list[Event])
     for c, n in buy.items():
         zones[c] = replace(zones[c], orders=zones[c].orders - n, requested=n)
     if sell:
-        events.append(Event("BOLSA-3.2.2", f"{name} offers {_listing(params, sell)} (zone 1 → 3)"))
+        events.append(said.OFFERED(player=name, sell={codes[c]: n for c, n in sell.items()}))
     if buy:
-        text = f"{name} requests {_listing(params, buy)} (zone 2 → 4): {terms} = {cost}, cash {player.cash}"
-        events.append(Event("BOLSA-3.2.3", text))
+        events.append(said.REQUESTED(player=name, buy={codes[c]: n for c, n in buy.items()},
+                                     prices={codes[c]: state.prices[c] for c in buy}, cost=cost, cash=player.cash))
     if not sell and not buy:
-        events.append(Event("BOLSA-3.2.4", f"{name} declares nothing"))
+        events.append(said.NOTHING(player=name))
     state = state.with_player(i, replace(player, zones=tuple(zones)))
     return replace(state, declared=state.declared | {i})
 
@@ -196,15 +195,11 @@ def _reveal(state: State, params: Params, events: list[Event]) -> State:
                 if k:
                     z = Zones(z.owned + k, z.orders + k, z.offered - k, z.requested - k)
                     player = player.with_zones(c, z)
-                    code = params.companies[c]
-                    events.append(Event("BOLSA-3.2.6", f"{player.name}'s {code} offer and request cancel {k} for {k} "
-                                        "(3 → 1, 4 → 2)"))
+                    events.append(said.NETTED(player=player.name, company=params.companies[c], shares=k))
             state = state.with_player(i, player)
-    totals = ", ".join(
-        f"{code} {sum(p.zones[c].offered for p in state.players)}/{sum(p.zones[c].requested for p in state.players)}"
-        for c, code in enumerate(params.companies)
-    )
-    events.append(Event("BOLSA-3.3.1", f"round {state.round}: declarations revealed (offered/requested) {totals}"))
+    offered, requested = ({code: sum(getattr(p.zones[c], zone) for p in state.players)
+                           for c, code in enumerate(params.companies)} for zone in ("offered", "requested"))
+    events.append(said.REVEALED(round=state.round, offered=offered, requested=requested))
     return replace(state, phase=TRADE, next_company=0)
 
 
@@ -224,9 +219,8 @@ def _resolve(state: State, action: Resolve, params: Params, events: list[Event])
         wanted = player.zones[c].requested
         if wanted and player.cash < wanted * quote:
             state, withdrawn = withdraw_requests(state, i, c, params)
-            need = f"{wanted} × {quote} = {wanted * quote}"
-            events.append(Event("BOLSA-4.7.1", f"{code}: {player.name} has {player.cash}, less than {need}: "
-                                f"withdraws all remaining requests ({withdrawn})"))
+            events.append(said.SHORT_OF_CASH(company=code, player=player.name, cash=player.cash, shares=wanted,
+                                             quote=quote, cost=wanted * quote, withdrawn=withdrawn))
     sellers = [i for i in state.seating() if state.players[i].zones[c].offered]
     buyers = [i for i in state.seating() if state.players[i].zones[c].requested]
     offered = sum(state.players[i].zones[c].offered for i in sellers)
@@ -237,13 +231,9 @@ def _resolve(state: State, action: Resolve, params: Params, events: list[Event])
     needed = 3 if case == 6 and params.auction_trigger == "literal" else 2  # A2
     if len(excess) >= needed:
         auction = Auction(ascending=case == 5, order=tuple(excess))  # seating order = bidding order (5.2)
-        names = ", ".join(state.players[i].name for i in excess)
-        if case == 5:
-            text = f"{len(buyers)} buyers want {wanted}, {offered} offered → auction (ascending"
-        else:
-            text = f"{len(sellers)} sellers offer {offered}, {wanted} wanted → auction (descending"
-        rule = "BOLSA-4.5.2" if case == 5 else "BOLSA-4.6.2"
-        events.append(Event(rule, f"{code}: {text} from {quote}; bidding order {names})"))
+        events.append(said.AUCTION("BOLSA-4.5.2" if case == 5 else "BOLSA-4.6.2", company=code, ascending=case == 5,
+                                   bidders=len(excess), offered=offered, requested=wanted, quote=quote,
+                                   order=[state.players[i].name for i in excess]))
     return replace(state, trade=Trade(c, case, quote, auction))
 
 
@@ -293,17 +283,16 @@ def _bid(state: State, action: Bid, params: Params, events: list[Event]) -> Stat
         raise Violation("BOLSA-5.2", f"{name} bids out of turn in the {code} auction: it is {turn}'s turn")
     if action.amount is None:
         auction = replace(auction, passed=auction.passed + (i,))
-        events.append(Event(rule, f"{code}: {name} passes"))
+        events.append(said.PASS(rule, company=code, player=name))
     else:
         _check_bid(state, params, action.amount, rule)
         auction = replace(auction, best=action.amount)
-        events.append(Event(rule, f"{code}: {name} bids {action.amount}"))
+        events.append(said.BID(rule, company=code, player=name, amount=action.amount))
     auction = _next_turn(auction)
     if auction.over:
-        price = auction.price(trade.quote)
-        how = f"wins at {price}" if auction.best is not None else f"wins at the quote {price}: nobody bid"
-        ranking = ", ".join(state.players[j].name for j in auction.ranking)
-        events.append(Event("BOLSA-5.5", f"{code}: {state.players[auction.ranking[0]].name} {how}; ranking {ranking}"))
+        ranking = [state.players[j].name for j in auction.ranking]
+        events.append(said.WON(company=code, player=ranking[0], price=auction.price(trade.quote),
+                               unbid=auction.best is None, ranking=ranking))
     return replace(state, trade=replace(trade, auction=auction))
 
 
@@ -357,8 +346,8 @@ def _withdraw(state: State, action: Withdraw, params: Params, events: list[Event
         raise Violation("BOLSA-5.7", f"{name} did not lose the {code} auction, so he cannot withdraw from it")
     if not zones.offered and not zones.requested:
         raise Violation("BOLSA-5.7", f"{name} has already withdrawn from {code}")
-    events.append(Event("BOLSA-5.7", f"{code}: {name} withdraws {zones.offered or zones.requested} "
-                        f"{'offered (3 → 1)' if zones.offered else 'requested (4 → 2)'}"))
+    events.append(said.WITHDRAWN(company=code, player=name, shares=zones.offered or zones.requested,
+                                 side="offered" if zones.offered else "requested"))
     zones = Zones(zones.owned + zones.offered, zones.orders + zones.requested)
     return state.with_player(i, state.players[i].with_zones(trade.company, zones))
 
@@ -383,14 +372,6 @@ _HANDLERS: dict[type, Callable[[State, Action, Params, list[Event]], State]] = {
 
 
 # --- helpers -------------------------------------------------------------------------------------
-
-
-def _listing(params: Params, counts: Mapping[int, int]) -> str:
-    return ", ".join(f"{n} {params.companies[c]}" for c, n in counts.items())
-
-
-def _prices(state: State, params: Params) -> str:
-    return ", ".join(f"{code} {q}" for code, q in zip(params.companies, state.prices))
 
 
 def _bounds(params: Params) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from pnp.rules.base import Event, Malformed, Violation
+from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import Params
 from pnp.rules.bolsa.state import DECLARE, OVER, Pair, State, Trade, Zones
 
@@ -39,14 +40,14 @@ def settle(state: State, pairing: Sequence[Pair] | None, params: Params, events:
     c, code = trade.company, params.companies[trade.company]
     state, terms = _terms(state, trade, params, events)
     buys, sells, transfers = _counterparties(state, c, terms, pairing, params)
-    how = "automatic pairing" if pairing is None else "as paired"
     for buyer, seller, n in transfers:
-        b, s, amount = state.players[buyer].name, state.players[seller].name, n * terms.price
+        amount = n * terms.price
+        events.append(said.PAID(company=code, buyer=state.players[buyer].name, seller=state.players[seller].name,
+                                shares=n, price=terms.price, amount=amount, automatic=pairing is None))
         state = _pay(state, buyer, seller, amount)
-        events.append(Event("BOLSA-4.8", f"{code}: {b} buys {n} from {s} at {terms.price} = {amount} ({how})"))
     if trade.auction is not None:
-        rule = "BOLSA-4.5.2" if trade.case == 5 else "BOLSA-4.6.2"
-        events.append(Event(rule, f"{code}: the quote becomes the auction price: {trade.quote} → {terms.price}"))
+        events.append(said.AUCTION_QUOTE("BOLSA-4.5.2" if trade.case == 5 else "BOLSA-4.6.2", company=code,
+                                         **{"from": trade.quote, "to": terms.price}))
     state = _move_quote(state, c, terms.quote, params, events)
     state = _provision(state, c, buys, sells, params, events)
     state = replace(state, trade=None, next_company=c + 1)
@@ -65,31 +66,31 @@ def _terms(state: State, trade: Trade, params: Params, events: list[Event]) -> t
     def name(i: int) -> str:
         return state.players[i].name
 
-    def moves(new: int) -> str:
-        return f"{q} → {_clamp(new, params)}"
+    def moves(new: int) -> dict[str, int]:
+        return {"from": q, "to": _clamp(new, params)}
 
     if trade.case == 1:
-        events.append(Event("BOLSA-4.1", f"{code}: nothing offered or requested: stays at {q}"))
+        events.append(said.UNTOUCHED(company=code, quote=q))
         return state, Terms(q, q)
     if trade.case == 2:
-        events.append(Event("BOLSA-4.2", f"{code}: {supply} offered, none wanted: {moves(q - supply)}"))
+        events.append(said.UNWANTED(company=code, offered=supply, requested=0, **moves(q - supply)))
         return state, Terms(q, q - supply)
     if trade.case == 3:
-        events.append(Event("BOLSA-4.3", f"{code}: none offered, {demand} wanted: {moves(q + demand)}"))
+        events.append(said.UNOFFERED(company=code, offered=0, requested=demand, **moves(q + demand)))
         return state, Terms(q, q + demand)
     if trade.case == 4:
-        events.append(Event("BOLSA-4.4", f"{code}: {supply} offered, {demand} wanted: all trade at {q}; quote stays"))
+        events.append(said.MATCHED(company=code, offered=supply, requested=demand, price=q))
         return state, Terms(q, q, requested, offered, seats)
     if auction is None and trade.case == 5:  # BOLSA-4.5.1: one buyer takes all that is offered
         (buyer,) = requested
         unfilled = demand - supply
-        events.append(Event("BOLSA-4.5.1", f"{code}: {supply} offered, {demand} wanted by {name(buyer)} alone: "
-                            f"{name(buyer)} buys {supply} at {q}; {unfilled} unfilled: {moves(q + unfilled)}"))
+        events.append(said.ONE_BUYER(company=code, offered=supply, requested=demand, buyer=name(buyer), price=q,
+                                     unfilled=unfilled, **moves(q + unfilled)))
         return state, Terms(q, q + unfilled, {buyer: supply}, offered, seats)
     if auction is None:  # BOLSA-4.6.1: the seller side sells what is wanted
-        unsold, sellers = supply - demand, ", ".join(name(i) for i in offered)
-        events.append(Event("BOLSA-4.6.1", f"{code}: {supply} offered by {sellers}, {demand} wanted: {demand} sold "
-                            f"at {q}; {unsold} unsold: {moves(q - unsold)}"))
+        unsold = supply - demand
+        events.append(said.SELLERS(company=code, offered=supply, sellers=[name(i) for i in offered], requested=demand,
+                                   price=q, unsold=unsold, **moves(q - unsold)))
         return state, Terms(q, q - unsold, requested, None, seats)
     price = auction.price(q)  # BOLSA-4.5.2 / 4.6.2: the auction's price and ranking decide
     if trade.case == 5:
@@ -97,9 +98,8 @@ def _terms(state: State, trade: Trade, params: Params, events: list[Event]) -> t
         terms = Terms(price, price, buys=buys, buyer_order=auction.ranking)
     else:
         terms = Terms(price, price, sells=_allocate(auction.ranking, offered, demand), buyer_order=seats)
-    fills = terms.buys if terms.buys is not None else terms.sells
-    shown = ", ".join(f"{name(i)} {fills.get(i, 0)}" for i in auction.ranking)  # type: ignore[union-attr]
-    events.append(Event("BOLSA-5.6", f"{code}: allocation at {price} in ranking order: {shown}"))
+    fills = (terms.buys if terms.buys is not None else terms.sells) or {}
+    events.append(said.ALLOCATED(company=code, price=price, shares={name(i): fills.get(i, 0) for i in auction.ranking}))
     return state, terms
 
 
@@ -148,24 +148,24 @@ def _allocate_buyers(
         take = min(player.zones[c].requested, left)
         if take and player.cash < take * price:
             state, withdrawn = withdraw_requests(state, i, c, params)
-            owed = f"{take} × {price} = {take * price}"
-            events.append(Event("BOLSA-4.7.2", f"{code}: {player.name} cannot pay {owed} with {player.cash}: "
-                                f"withdraws all remaining requests ({withdrawn}); his share passes down"))
+            events.append(said.CANNOT_PAY(company=code, player=player.name, shares=take, price=price,
+                                          cost=take * price, cash=player.cash, withdrawn=withdrawn))
             continue
         if take:
             fills[i], left = take, left - take
     return state, fills
 
 
-def withdraw_requests(state: State, i: int, c: int, params: Params) -> tuple[State, str]:
-    """BOLSA-4.7: all of a player's requests for company `c` and later go back to zone 2."""
-    player, moved = state.players[i], []
+def withdraw_requests(state: State, i: int, c: int, params: Params) -> tuple[State, dict[str, int]]:
+    """BOLSA-4.7: all of a player's requests for company `c` and later go back to zone 2; the
+    requests withdrawn, per company."""
+    player, moved = state.players[i], {}
     for k in range(c, len(params.companies)):
         z = player.zones[k]
         if z.requested:
-            moved.append(f"{params.companies[k]} {z.requested}")
+            moved[params.companies[k]] = z.requested
             player = player.with_zones(k, replace(z, orders=z.orders + z.requested, requested=0))
-    return state.with_player(i, player), ", ".join(moved)
+    return state.with_player(i, player), moved
 
 
 def _pairing_totals(
@@ -247,19 +247,19 @@ def _pay(state: State, buyer: int, seller: int, amount: int) -> State:
 
 def _provision(state: State, c: int, buys: Fills, sells: Fills, params: Params, events: list[Event]) -> State:
     """BOLSA-3.4: sold 3 → 2, unsold 3 → 1, bought 4 → 1, unbought 4 → 2."""
-    moves = []
+    moves = {}
     for i in state.seating():
         player = state.players[i]
         z = player.zones[c]
         if not z.offered and not z.requested:
             continue
         sold, bought = sells.get(i, 0), buys.get(i, 0)
-        steps = [(sold, "3→2"), (z.offered - sold, "3→1"), (bought, "4→1"), (z.requested - bought, "4→2")]
-        moves.append(f"{player.name} " + ", ".join(f"{n}: {move}" for n, move in steps if n))
+        moves[player.name] = {"sold": sold, "unsold": z.offered - sold, "bought": bought,
+                              "unbought": z.requested - bought}
         zones = Zones(z.owned + z.offered - sold + bought, z.orders + sold + z.requested - bought)
         state = state.with_player(i, player.with_zones(c, zones))
     if moves:
-        events.append(Event("BOLSA-3.4", f"{params.companies[c]} cards: " + "; ".join(moves)))
+        events.append(said.PROVISIONED(company=params.companies[c], moves=moves))
     return state
 
 
@@ -272,16 +272,16 @@ def _clamp(quote: int, params: Params) -> int:
 def _move_quote(state: State, c: int, raw: int, params: Params, events: list[Event]) -> State:
     code, old, new = params.companies[c], state.prices[c], _clamp(raw, params)
     if new != raw:
-        events.append(Event("BOLSA-6.1", f"{code}: {raw} is off the track: clamped to {new}"))
+        events.append(said.CLAMPED(company=code, quote=raw, to=new))
     top = params.top_cell
     if old <= top < new:
         cell = new - params.board_cells
-        where = f"on cell {cell}" if cell <= top else "beyond the board: note it on paper"
-        events.append(Event("BOLSA-6.2", f"{code} {old} → {new}: token flipped (+{params.board_cells}) {where}"))
+        events.append(said.FLIPPED(company=code, cells=params.board_cells, cell=cell if cell <= top else None,
+                                   **{"from": old, "to": new}))
     elif new <= top < old:
-        events.append(Event("BOLSA-6.2", f"{code} {old} → {new}: token turned face up on cell {new}"))
+        events.append(said.FACE_UP(company=code, **{"from": old, "to": new}))
     elif new > top + params.board_cells and new != old:
-        events.append(Event("BOLSA-6.1", f"{code} {new}: beyond the board, note it on paper"))
+        events.append(said.OFF_BOARD(company=code, quote=new))
     return replace(state, prices=state.prices[:c] + (new,) + state.prices[c + 1 :])
 
 
@@ -291,31 +291,23 @@ def _move_quote(state: State, c: int, raw: int, params: Params, events: list[Eve
 def _end_round(state: State, params: Params, events: list[Event]) -> State:
     n = len(state.players)
     token = (state.token + 1) % n
-    passing = f"{state.players[state.token].name} → {state.players[token].name}"
-    events.append(Event("BOLSA-3.5.1", f"auction-order token: {passing}"))
+    events.append(said.TOKEN_PASSED(**{"from": state.players[state.token].name, "to": state.players[token].name}))
     state = replace(state, token=token, declared=frozenset(), next_company=0)
     if state.round < params.rounds:
-        events.append(Event("BOLSA-3.5.2", f"round {state.round} → {state.round + 1}"))
+        events.append(said.NEXT_ROUND(**{"from": state.round, "to": state.round + 1}))
         return replace(state, round=state.round + 1, phase=DECLARE)
-    events.append(Event("BOLSA-3.5.2", f"round {state.round} was the last: the game ends"))
+    events.append(said.LAST_ROUND(round=state.round))
     state = replace(state, phase=OVER)
     scores = final_scores(state, params)
     for player in state.players:
-        holdings = zip(params.companies, player.zones, state.prices)
-        terms = " + ".join(f"{z.owned} {code} × {q}" for code, z, q in holdings if z.owned)
-        payout = scores[player.name] - player.cash
-        events.append(Event("BOLSA-7.1", f"the bank buys {player.name}'s shares: {terms or 'none'} = {payout}; "
-                            f"{player.cash} + {payout} = {scores[player.name]}"))
+        owned = {code: z.owned for code, z in zip(params.companies, player.zones) if z.owned}
+        events.append(said.BOUGHT_BACK(player=player.name, shares=owned,
+                                       prices={code: q for code, q in zip(params.companies, state.prices) if code in owned},
+                                       payout=scores[player.name] - player.cash, cash=player.cash,
+                                       score=scores[player.name]))
     best = max(scores.values())
     tied = [p.name for p in state.players if scores[p.name] == best]
-    won = winners(state, params)
-    if len(tied) > 1 and len(won) < len(tied):
-        how = f"{', '.join(tied)} tie at {best}; {', '.join(won)} had the most cash before the payout"
-    elif len(won) > 1:
-        how = f"{', '.join(won)} share the win with {best}"
-    else:
-        how = f"{won[0]} wins with {best}"
-    events.append(Event("BOLSA-7.2", how))
+    events.append(said.RESULT(winners=list(winners(state, params)), tied=tied, score=best))
     return state
 
 

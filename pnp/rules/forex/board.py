@@ -79,10 +79,10 @@ def eight_space(pairs: tuple[Pair, ...], p: Params) -> dict[str, str]:
     return stopped
 
 
-def shift(pairs: tuple[Pair, ...], p: Params, currency: str, stronger: bool) -> tuple[tuple[Pair, ...], str]:
+def shift(pairs: tuple[Pair, ...], p: Params, currency: str, stronger: bool) -> tuple[tuple[Pair, ...], list[dict]]:
     """Strengthen (FOREX-3.1) or weaken (FOREX-3.2) `currency` once: every one of its pairs
-    moves one box in (or against) its favour. Returns the pairs and what moved, e.g.
-    "USD>GBP 1 (flip), USD>CHF 2, …"."""
+    moves one box in (or against) its favour. Returns the pairs and what moved, in the order of
+    the other currency: {stronger, weaker, position, note} with note "flip", "at the cap" or None."""
     moved, notes = [], []
     for pair in pairs:
         if currency not in (pair.a, pair.b):
@@ -91,16 +91,15 @@ def shift(pairs: tuple[Pair, ...], p: Params, currency: str, stronger: bool) -> 
         gains = (pair.stronger == currency) == stronger  # the pair's stronger side gains
         if gains:
             new = replace(pair, position=min(pair.position + 1, p.boxes))
-            note = new.label() + (" (at the cap)" if new.position == pair.position else "")
+            note = "at the cap" if new.position == pair.position else None
         elif pair.position > 1:
-            new = replace(pair, position=pair.position - 1)
-            note = new.label()
+            new, note = replace(pair, position=pair.position - 1), None
         else:
-            new = replace(pair, stronger=pair.weaker)
-            note = new.label() + " (flip)"
+            new, note = replace(pair, stronger=pair.weaker), "flip"
         moved.append(new)
-        notes.append((p.index(pair.other(currency)), note))
-    return tuple(moved), ", ".join(note for _, note in sorted(notes))
+        notes.append((p.index(pair.other(currency)),
+                      {"stronger": new.stronger, "weaker": new.weaker, "position": new.position, "note": note}))
+    return tuple(moved), [note for _, note in sorted(notes, key=lambda item: item[0])]
 
 
 # --- printed setup (FOREX-2.3) -------------------------------------------------------------------

@@ -15,8 +15,9 @@ from typing import Any, Mapping, Union
 
 from pnp.rules.base import Event, Events, Outcome, ToMove, Violation
 from pnp.rules.forex.board import find, marks, shift, tables, value_in
+from pnp.rules.forex import events as said
 from pnp.rules.forex.params import Params, params, show, show_rate
-from pnp.rules.forex.resolve import Resolve, queue_text, resolve
+from pnp.rules.forex.resolve import Resolve, queue_labels, queue_text, resolve
 from pnp.rules.forex.rulebook import RULEBOOK
 from pnp.rules.forex.state import Contract, Dividend, Start, State, setup
 from pnp.rules.legal import Different, Field, Template
@@ -123,8 +124,8 @@ def _spot(state: State, p: Params, spot: Spot) -> tuple[State, list[Event]]:
             raise Violation("FOREX-6.2", f"{who} must give {show(amount)} {currency} but holds {show(has)}")
     state = state.with_holding(spot.player, state.holding(spot.player).add_money(p.index(gives), -x).add_money(p.index(gets), y))
     state = state.with_holding(spot.other, state.holding(spot.other).add_money(p.index(gets), -y).add_money(p.index(gives), x))
-    text = f"spot: {spot.player} gives {spot.other} {show(x)} {gives} for {show(y)} {gets} ({board})"
-    return state, [Event("FOREX-6.2", text)]
+    return state, [said.SPOT(player=spot.player, other=spot.other, give={gives: x}, get={gets: y},
+                             stronger=pair.stronger, weaker=pair.weaker, position=pair.position, rate=rate)]
 
 
 def _contract(state: State, p: Params, action: MakeContract) -> tuple[State, list[Event]]:
@@ -144,10 +145,9 @@ def _contract(state: State, p: Params, action: MakeContract) -> tuple[State, lis
     contract = Contract(display[0], action.player, (action.pay, pay), (action.receive, get))
     state = replace(state, queue=state.queue + (contract,))
     return state, [
-        Event("FOREX-7.3", f"{action.player} makes contract {contract.set} at {pair.label()} (rate {show_rate(rate)}): "
-              f"{contract.terms()}"),
-        Event("FOREX-7.4", f"one card of set {contract.set} to {action.player}, one to the back of the queue "
-              f"({queue_text(state)}), one to the display with the terms"),
+        said.CONTRACT(player=action.player, set=contract.set, stronger=pair.stronger, weaker=pair.weaker,
+                      position=pair.position, rate=rate, pay={action.pay: pay}, receive={action.receive: get}),
+        said.CONTRACT_CARDS(set=contract.set, player=action.player, queue=queue_labels(state)),
     ]
 
 
@@ -174,9 +174,9 @@ def _invest(state: State, p: Params, action: Invest) -> tuple[State, list[Event]
         pairs, moved = shift(state.pairs, p, currency, stronger=True)
         state = replace(state, pairs=pairs)
         events += [
-            Event("FOREX-8.1", f"{action.player} buys a {currency} certificate for {show(p.certificate_price)} {currency} "
-                  f"({holding.certificates[index]} held, {supply[index]} left in the supply)"),
-            Event("FOREX-8.3", f"{currency} strengthened: {moved}"),
+            said.CERTIFICATE(player=action.player, currency=currency, price=p.certificate_price,
+                             held=holding.certificates[index], supply=supply[index]),
+            said.STRENGTHENED(currency=currency, moved=moved),
         ]
     return state, events
 
@@ -199,19 +199,16 @@ def _divest(state: State, p: Params, action: Divest) -> tuple[State, list[Event]
         holding = state.holding(name)
         if holding.certificates[index] < count:
             raise Violation(rule, f"{name} sells {count} {currency} certificates but holds {holding.certificates[index]}", part)
-        if not count:
-            events.append(Event(rule, f"{name} sells no {currency} certificate"))
-            continue
         proceeds = p.certificate_price * count
-        state = state.with_holding(name, holding.add_certificates(index, -count).add_money(index, proceeds))
-        sold += count
-        events.append(Event(rule, f"{name} sells {count} {currency} certificate{'s' * (count > 1)} for "
-                            f"{show(proceeds)} {currency}; they leave the game"))
+        events.append(said.SOLD(rule, player=name, currency=currency, count=count, proceeds=proceeds))
+        if count:
+            state = state.with_holding(name, holding.add_certificates(index, -count).add_money(index, proceeds))
+            sold += count
     state = replace(state, removed=state.removed[:index] + (state.removed[index] + sold,) + state.removed[index + 1:])
     for time in range(1, sold + 1):
         pairs, moved = shift(state.pairs, p, currency, stronger=False)
         state = replace(state, pairs=pairs)
-        events.append(Event("FOREX-9.3", f"{currency} weakened ({time} of {sold}): {moved}"))
+        events.append(said.WEAKENED(currency=currency, time=time, of=sold, moved=moved))
     return state, events
 
 

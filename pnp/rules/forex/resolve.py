@@ -12,8 +12,9 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from pnp.rules.base import Event, Violation
+from pnp.rules.forex import events as said
 from pnp.rules.forex.board import eight_space, shift
-from pnp.rules.forex.params import Params, show
+from pnp.rules.forex.params import Params
 from pnp.rules.forex.scoring import final_scores, pick
 from pnp.rules.forex.state import Contract, Dividend, Item, Loan, State
 
@@ -30,8 +31,13 @@ class Resolve:
     default: tuple[str, ...] = ()
 
 
+def queue_labels(state: State) -> list[str]:
+    """The queue, front first: "dividend 2", "contract B Ana", "loan C Ben"."""
+    return [item.label() for item in state.queue]
+
+
 def queue_text(state: State) -> str:
-    return ", ".join(item.label() for item in state.queue) or "empty"
+    return ", ".join(queue_labels(state)) or "empty"
 
 
 def resolve(state: State, p: Params, action: Resolve) -> tuple[State, list[Event]]:
@@ -52,8 +58,7 @@ def resolve(state: State, p: Params, action: Resolve) -> tuple[State, list[Event
     else:
         state, events = _item(state, p, front, action.default, resolved)
     if last_dividend:
-        rest = f"the rest of the queue resolves in order: {queue_text(state)}" if state.queue else "the queue is empty"
-        events.append(Event("FOREX-10.5.5", f"last dividend resolved: no more turns; {rest}"))
+        events.append(said.LAST_DIVIDEND(queue=queue_labels(state)))
         while state.queue and state.bankrupt is None:
             front, state = state.queue[0], replace(state, queue=state.queue[1:])
             state, more = _item(state, p, front, action.default, resolved)
@@ -63,8 +68,7 @@ def resolve(state: State, p: Params, action: Resolve) -> tuple[State, list[Event
         raise Violation("FOREX-10.3", f"{action.player} names contract {', '.join(unused)} to default, but no such "
                         "contract is resolved by this action")
     if state.bankrupt is not None or (last_dividend and not state.queue):
-        why = f"{state.bankrupt} is Bankrupt" if state.bankrupt is not None else "the queue is empty after the last dividend"
-        events.append(Event("FOREX-11.1", f"game over: {why}"))
+        events.append(said.GAME_OVER(bankrupt=state.bankrupt))
         state, scoring = final_scores(state, p, action.strongest, action.player)
         return state, events + scoring
     if action.strongest is not None:
@@ -91,28 +95,24 @@ def _contract(state: State, p: Params, contract: Contract, voluntary: bool) -> t
     holding = holding.add_money(p.index(get_currency), get)
     if has >= pay and not voluntary:
         holding = holding.add_money(p.index(pay_currency), -pay)
-        text = f"contract {contract.set}: {owner} pays {show(pay)} {pay_currency} and receives {show(get)} {get_currency}; " \
-               f"set {contract.set} returns to the display"
-        return state.with_holding(owner, holding), [Event("FOREX-10.1", text)]
+        paid = said.CONTRACT_PAID(set=contract.set, owner=owner, pay={pay_currency: pay}, receive={get_currency: get})
+        return state.with_holding(owner, holding), [paid]
     state = state.with_holding(owner, holding)
     debt = pay + p.loan_interest
-    why = f"defaults by choice (holds {show(has)} {pay_currency})" if has >= pay else \
-        f"holds {show(has)} {pay_currency}, cannot pay {show(pay)}"
-    events = [Event("FOREX-10.2", f"contract {contract.set}: {owner} {why} → receives {show(get)} {get_currency} and owes "
-                    f"{show(debt)} {pay_currency} ({show(pay)} + {show(p.loan_interest)} interest)")]
+    events = [said.DEFAULTED(set=contract.set, owner=owner, pay={pay_currency: pay}, receive={get_currency: get},
+                             holds=has, by_choice=has >= pay, interest=p.loan_interest, owe={pay_currency: debt})]
     existing = next((i for i, item in enumerate(state.queue) if isinstance(item, Loan) and item.owner == owner), None)
     if existing is None:
         loan = Loan(contract.set, owner, ((pay_currency, debt),))
         state = replace(state, queue=state.queue + (loan,))
-        events.append(Event("FOREX-10.2.1", f"loan {loan.set} ({loan.terms()}) goes to the back: queue {queue_text(state)}"))
+        events.append(said.LOAN(set=loan.set, owe=dict(loan.owe), queue=queue_labels(state)))
         return state, events
     old = state.queue[existing]
     owed = dict(old.owe)
     owed[pay_currency] = owed.get(pay_currency, Fraction(0)) + debt
     merged = replace(old, owe=tuple((c, owed[c]) for c in p.currencies if c in owed))
     state = replace(state, queue=state.queue[:existing] + (merged,) + state.queue[existing + 1:])
-    events.append(Event("FOREX-10.2.2", f"the debt joins {owner}'s loan {old.set}, which keeps its place: loan {old.set} = "
-                        f"{merged.terms()}; set {contract.set} returns to the display"))
+    events.append(said.LOAN_GROWS(owner=owner, loan=old.set, owe=dict(merged.owe), set=contract.set))
     return state, events
 
 
@@ -120,36 +120,33 @@ def _loan(state: State, p: Params, loan: Loan) -> tuple[State, list[Event]]:
     holding = state.holding(loan.owner)
     short = [(c, a) for c, a in loan.owe if holding.money[p.index(c)] < a]
     if short:
-        has = ", ".join(f"{c} {show(holding.money[p.index(c)])}" for c, _ in loan.owe)
-        lacking = " and ".join(f"{show(a)} {c}" for c, a in short)
-        text = f"loan {loan.set}: {loan.owner} owes {loan.terms()} but holds {has}, cannot pay {lacking} → Bankrupt"
-        return replace(state, bankrupt=loan.owner), [Event("FOREX-10.4", text)]
+        holds = {c: holding.money[p.index(c)] for c, _ in loan.owe}
+        bankrupt = said.BANKRUPT(set=loan.set, owner=loan.owner, owe=dict(loan.owe), holds=holds, short=dict(short))
+        return replace(state, bankrupt=loan.owner), [bankrupt]
     for currency, amount in loan.owe:
         holding = holding.add_money(p.index(currency), -amount)
-    text = f"loan {loan.set}: {loan.owner} pays {loan.terms()}; set {loan.set} returns to the display"
-    return state.with_holding(loan.owner, holding), [Event("FOREX-10.4", text)]
+    return state.with_holding(loan.owner, holding), [said.LOAN_PAID(set=loan.set, owner=loan.owner, owe=dict(loan.owe))]
 
 
 def _dividend(state: State, p: Params, dividend: Dividend, action: Resolve) -> tuple[State, list[Event]]:
     pays = p.dividends[dividend.number - 1]
     events = []
     stopped = eight_space(state.pairs, p) if pays else {}
+    side = "either" if p.no_dividend_side == "both" else "weaker"
     for currency, key in stopped.items():
         if state.held(p.index(currency)):
-            side = "a side" if p.no_dividend_side == "both" else "the weaker side"
-            events.append(Event("FOREX-10.5.2", f"{currency} certificates pay nothing: {currency} is {side} of {key} "
-                                "on the “8” space"))
-    gains = []
+            events.append(said.NO_DIVIDEND(currency=currency, pair=key, side=side))
+    gains = {}
     for name in state.players:
-        holding, got = state.holding(name), []
+        holding, got = state.holding(name), {}
         for index, currency in enumerate(p.currencies):
             count = holding.certificates[index]
             if count and pays and currency not in stopped:
                 holding = holding.add_money(index, Fraction(pays * count))
-                got.append(f"+{pays * count} {currency}")
+                got[currency] = pays * count
         state = state.with_holding(name, holding)
-        gains.append(f"{name} {', '.join(got) if got else 'nothing'}")
-    events.insert(0, Event("FOREX-10.5.1", f"{dividend.label()} pays {pays} per certificate: {'; '.join(gains)}"))
+        gains[name] = got
+    events.insert(0, said.DIVIDEND(dividend=dividend.number, pays=pays, gains=gains))
     held = {c: state.held(p.index(c)) for c in p.currencies}
     most = max(held.values())
     tied = [c for c in p.currencies if held[c] == most]
@@ -158,9 +155,9 @@ def _dividend(state: State, p: Params, dividend: Dividend, action: Resolve) -> t
     chosen = pick(tied, action.strengthen, "FOREX-10.5.3", "strengthen", action.player, reason)
     pairs, moved = shift(state.pairs, p, chosen, stronger=True)
     state = replace(state, pairs=pairs)
-    how = f"{action.player} picks {chosen} among {', '.join(tied)}" if len(tied) > 1 else f"most in hand: {chosen}"
-    events.append(Event("FOREX-10.5.3", f"{how} ({reason}) → {chosen} strengthened: {moved}"))
+    events.append(said.MOST_HELD(currency=chosen, tied=tied, picked_by=action.player if len(tied) > 1 else None,
+                                 held=held, most=most, moved=moved))
     if dividend.number < len(p.dividends):
         state = replace(state, queue=state.queue + (Dividend(dividend.number + 1),))
-        events.append(Event("FOREX-10.5.4", f"the Dividend stack goes to the back: queue {queue_text(state)}"))
+        events.append(said.DIVIDEND_BACK(queue=queue_labels(state)))
     return state, events

@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 from math import floor
+from typing import Any
 
 from pnp.rules.base import ChoiceNeeded, Event, Violation
+from pnp.rules.forex import events as said
 from pnp.rules.forex.board import strengths, value_in
-from pnp.rules.forex.params import Params, show
+from pnp.rules.forex.params import Params
 from pnp.rules.forex.state import Result, State
 
 
@@ -32,38 +34,27 @@ def strongest(state: State, p: Params, choice: str | None, chooser: str) -> tupl
     best = max(counts.values())
     tied = [c for c in p.currencies if counts[c] == best]
     reason = f"stronger side of {best} pairs"
+    held: dict[str, int] = {}
     if len(tied) > 1:
         held = {c: state.held(p.index(c)) for c in tied}
         reason = f"{', '.join(tied)} win {best} pairs each; certificates in hand: " + ", ".join(f"{c} {held[c]}" for c in tied)
         tied = [c for c in tied if held[c] == max(held.values())]
     winner = pick(tied, choice, "FOREX-12.1", "strongest", chooser, reason)
-    text = f"strongest currency: {winner} ({reason})"
-    if len(tied) > 1:
-        text += f"; {chooser}, who ended the game, picks {winner}"
-    return winner, Event("FOREX-12.1", text, {"strongest": winner})
+    return winner, said.STRONGEST(currency=winner, pairs=best, held=held, picked_by=chooser if len(tied) > 1 else None)
 
 
-def convert(state: State, p: Params, player: str, target: str) -> tuple[Fraction, str]:
-    """FOREX-12.2: the player's money in `target`, rounded as `conversion_rounding` says."""
+def convert(state: State, p: Params, player: str, target: str) -> tuple[Fraction, list[dict[str, Any]]]:
+    """FOREX-12.2: the player's money in `target`, rounded as `conversion_rounding` says: the
+    total, and per currency the amount, its exact value in `target` and what it counts for."""
     money = state.holding(player).money
-    values = [(c, money[i], value_in(state.pairs, p, money[i], c, target)) for i, c in enumerate(p.currencies)]
-    if p.conversion_rounding == "total":
-        exact = sum((v for _, _, v in values), Fraction(0))
-        total = Fraction(floor(exact))
-        parts = [f"{c} {show(m)}" for c, m, _ in values]
-        return total, f"{' + '.join(parts)} = {_approx(exact)} {target} → {show(total)} {target}"
-    parts, total = [], Fraction(0)
-    for currency, amount, value in values:
-        keep_own = p.conversion_rounding == "bga" and currency == target
-        counted = value if keep_own else Fraction(floor(value))
-        total += counted
-        part = f"{currency} {show(amount)}"
-        if currency != target and amount:
-            part += f" = {_approx(value)} {target}"
-        if counted != value:
-            part += f" → {show(counted)}"
-        parts.append(part)
-    return total, f"{'; '.join(parts)}; total {show(total)} {target}"
+    parts = []
+    for i, currency in enumerate(p.currencies):
+        value = value_in(state.pairs, p, money[i], currency, target)
+        keep = p.conversion_rounding == "total" or (p.conversion_rounding == "bga" and currency == target)
+        parts.append({"currency": currency, "amount": money[i], "value": value,
+                      "counted": value if keep else Fraction(floor(value))})
+    counted = sum((part["counted"] for part in parts), Fraction(0))
+    return (Fraction(floor(counted)) if p.conversion_rounding == "total" else counted), parts
 
 
 def final_scores(state: State, p: Params, choice: str | None, chooser: str) -> tuple[State, list[Event]]:
@@ -71,11 +62,11 @@ def final_scores(state: State, p: Params, choice: str | None, chooser: str) -> t
     target, event = strongest(state, p, choice, chooser)
     events, scores = [event], []
     for player in state.players:
-        score, working = convert(state, p, player, target)
-        events.append(Event("FOREX-12.2", f"{player}: {working}", {"player": player, "score": score}))
+        score, parts = convert(state, p, player, target)
+        events.append(said.CONVERTED(player=player, currency=target, money=parts, rounding=p.conversion_rounding,
+                                     score=score))
         if player == state.bankrupt and p.bankrupt_player == "last":
-            events.append(Event("FOREX-12.4", f"{player} is bankrupt: scores 0 and ranks last "
-                                f"(would have {show(score)} {target})"))
+            events.append(said.BANKRUPT_LAST(player=player, would_have=score, currency=target))
             score = Fraction(0)
         scores.append(score)
     winners, event = _winners(state, p, target, scores)
@@ -88,20 +79,6 @@ def _winners(state: State, p: Params, target: str, scores: list[Fraction]) -> tu
     can_win = [n for n in state.players if not (n == state.bankrupt and p.bankrupt_player == "last")]
     best = max(scores[state.seat(n)] for n in can_win)
     top = [n for n in can_win if scores[state.seat(n)] == best]
-    if len(top) == 1:
-        return tuple(top), Event("FOREX-12.3", f"winner: {top[0]} with {show(best)} {target}")
-    certs = {n: state.holding(n).certificates[p.index(target)] for n in top}
-    winners = tuple(n for n in top if certs[n] == max(certs.values()))
-    held = ", ".join(f"{n} {certs[n]}" for n in top)
-    if len(winners) == 1:
-        text = (f"{' and '.join(top)} tie at {show(best)} {target}; {winners[0]} holds the most {target} "
-                f"certificates ({held}) and wins")
-    else:
-        text = (f"{' and '.join(winners)} tie at {show(best)} {target} with as many {target} certificates ({held}): "
-                "they share the win")
-    return winners, Event("FOREX-12.3", text)
-
-
-def _approx(value: Fraction) -> str:
-    text = show(value)
-    return text if "/" not in text else f"{float(value):.2f}"
+    certs = {n: state.holding(n).certificates[p.index(target)] for n in top} if len(top) > 1 else {}
+    winners = tuple(n for n in top if not certs or certs[n] == max(certs.values()))
+    return winners, said.WINNERS(winners=list(winners), tied=top, score=best, currency=target, certificates=certs)

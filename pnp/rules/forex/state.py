@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Mapping, Sequence, Union
 
 from pnp.rules.base import Event, Violation
+from pnp.rules.forex import events as said
 from pnp.rules.forex.board import Pair, start_pairs
 from pnp.rules.forex.params import Params, show
 
@@ -189,11 +190,9 @@ def setup(p: Params, players: Sequence[str], start: Start | None = None) -> tupl
     items = tuple(queue) if queue is not None else (Dividend(1),)
     _check_queue(p, players, items)
     state = State(players, board, holdings, tuple(left), removed, items)
-    counts = ", ".join(f"{c} {n}" for c, n in zip(p.currencies, state.supply))
-    queued = ", ".join(item.label() for item in state.queue) or "empty"
     return state, (
-        Event("FOREX-4.3", f"{len(players)} players; {sum(state.supply)} certificates in the supply ({counts})"),
-        Event("FOREX-4.4", f"contract display {', '.join(state.display(p)) or 'empty'}; queue {queued}"),
+        said.SUPPLY(players=len(players), supply=dict(zip(p.currencies, state.supply))),
+        said.DISPLAY(display=list(state.display(p)), queue=[item.label() for item in state.queue]),
     )
 
 
