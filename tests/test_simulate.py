@@ -17,8 +17,8 @@ from PIL import Image
 from pypdf import PdfReader
 
 from pnp.cli import main
-from pnp.referee import record as records
-from pnp.referee.replay import referee_for, replay
+from pnp.referee import check, read_record
+from pnp.referee.replay import referee_for
 from pnp.rules import GAMES
 from pnp.rules.base import Outcome, ToMove
 from pnp.rules.legal import Field, Template
@@ -247,11 +247,10 @@ def test_simulated_games_are_records_the_referee_accepts(tmp_path, capsys, game,
                  "--save-records", str(tmp_path), "--records", "4", "--json"]) == 0
     written = sorted(tmp_path.glob("*.yaml"))
     assert [p.name for p in written] == [f"{game}-3p-{k:06d}.yaml" for k in range(1, 5)]
-    keys = {game: referee_for(game).KEYS}
     for path in written[::2]:
-        verdict = replay(records.reads(path.read_text(encoding="utf-8"), keys), spec_of(BUNDLED).games[game])
+        verdict = check(read_record(path), spec_of(BUNDLED))
         assert verdict.ok, (path.name, verdict.violation)
-        assert referee_for(game).state_json(verdict.state)["over"] is True
+        assert referee_for(game).state_json(verdict.state, verdict.params)["over"] is True
     capsys.readouterr()
     assert main(["referee", "check", str(written[-1])]) == 0
 
