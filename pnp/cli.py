@@ -61,7 +61,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="shift every back by X,Y mm (right, down) to correct a printer's duplex misregistration; "
                             "overrides print.back_offset_mm (measure it with the calibration sheet)")
     build.add_argument("--ink", choices=("normal", "low"),
-                       help="low: the ink saver, dropping large colour fills (overrides print.ink_saver)")
+                       help="low: the ink saver, outlines and patterns instead of colour fills "
+                            "(overrides print.ink_saver)")
     build.set_defaults(run=_build)
 
     referee = commands.add_parser("referee", help="settle disputes: replay a game record through the rules")

@@ -76,6 +76,7 @@ class Text:
     font: str = "regular"  # "regular" | "bold": logical names resolved by the backends
     color: str = "#000000"
     anchor: str = "start"  # "start" | "middle" | "end"
+    outline: float = 0.0  # mm: above 0 the glyphs are outlined in `color` this wide, not filled (the ink saver's large type)
 
 
 @dataclass(frozen=True)

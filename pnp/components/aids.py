@@ -40,7 +40,7 @@ def _section(context: Context, section, width: float, size: float, what: str) ->
     blocks = [heading(section.heading, section.heading_en, width, size=size * 1.25, what=what)] if section.heading else []
     if section.table:
         blocks.append(table(context.table(section.table), size=size * 1.15, what=what, assets=context.game.assets,
-                            min_width=width))
+                            min_width=width, shaded=not context.settings.ink_saver))
     context_vars = game_context(context.game)
     icons = context.icons()
     blocks += [paragraph(fill(line, context_vars, "lines"), width, size=size, what=what, icons=icons)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from typing import Any, Iterator, Sequence
 
 from pnp.display import (
@@ -342,6 +343,20 @@ def guilloche(x: float, y: float, w: float, h: float, color: str, seed: int | st
 
 
 # --- geometry -----------------------------------------------------------------------------
+
+
+OUTLINED_PT = 14.0  # type this large or larger reads as well in outline as filled
+
+
+def outlined(item: Item, width: float = 0.3) -> Item:
+    """The item with its large text (`OUTLINED_PT` and up) drawn as glyph outlines `width` mm
+    wide instead of filled: the ink saver's numerals and titles, as legible for a fraction of
+    the ink. Smaller text stays filled."""
+    if isinstance(item, Text):
+        return replace(item, outline=width) if item.size >= OUTLINED_PT else item
+    if isinstance(item, Group):
+        return replace(item, items=tuple(outlined(part, width) for part in item.items))
+    return item
 
 
 def half_turn(items: Sequence[Item], cx: float, cy: float) -> Group:

@@ -92,7 +92,8 @@ def _title(game: Game, board: Board, width: float, what: str) -> Block:
 
 def _table_section(context: Context, section: BoardSection, width: float, what: str) -> Block:
     data = context.table(section.table)
-    grid = table(data, size=9, what=what, assets=context.game.assets, min_width=width)
+    grid = table(data, size=9, what=what, assets=context.game.assets, min_width=width,
+                 shaded=not context.settings.ink_saver)
     return column([heading(section.title, section.title_en, grid.width, size=11, what=what), grid], gap=2.0)
 
 

@@ -96,9 +96,9 @@ def _section(context: Context, section: BookletSection, values: dict[str, Any], 
             raise BuildError(f"{what}: {error}") from None
         blocks.append((paragraph(_bold_id(text), width, size=BODY_PT, what=what), False))
     if section.table:
-        blocks.append((_table(context.table(section.table), width, what), False))
+        blocks.append((_table(context.table(section.table), width, not context.settings.ink_saver, what), False))
     if section.house_rules:
-        blocks.append((_table(house_rules(context), width, what), False))
+        blocks.append((_table(house_rules(context), width, not context.settings.ink_saver, what), False))
     return blocks
 
 
@@ -107,10 +107,10 @@ def _bold_id(text: str) -> str:
     return RULE_ID.sub(r"**\1**", text)
 
 
-def _table(data: Table, width: float, what: str) -> Block:
+def _table(data: Table, width: float, shaded: bool, what: str) -> Block:
     """A rules table at the body size, or smaller until it fits the page's width."""
     for size in (BODY_PT, 7.5, 7.0, 6.5, 6.0):
-        block = table(data, size=size, what=what, min_width=0.0)
+        block = table(data, size=size, what=what, min_width=0.0, shaded=shaded)
         if block.width <= width + 1e-6:
             return block
     raise BuildError(f"{what}: the table {data.header[0]!r} is wider than the {width:g} mm booklet page even at 6 pt")

@@ -20,8 +20,8 @@ from typing import Mapping
 
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import (
-    BLACK, WHITE, contrast_ratio, fit_line_first, half_turn, identity, ink_on, pattern, picture, symbol, text_bounds,
-    tint,
+    BLACK, WHITE, contrast_ratio, fit_line_first, half_turn, identity, ink_on, outlined, pattern, picture, symbol,
+    text_bounds, tint,
 )  # fmt: skip
 from pnp.display import Drawing, Group, Item, Rect, Style
 from pnp.errors import BuildError
@@ -35,9 +35,10 @@ LARGE_TEXT_CONTRAST = 3.0  # WCAG AA for large text (≥ 14 pt bold)
 POKER = (63.0, 88.0)  # mm: the card size the constants below are drawn for
 INDEX_W, INDEX_H = 12.5, 14.0  # mm: the corner index chip on a poker card
 OTHER_PT = 24.0
-INK_SAVER_TINT = 0.22  # how strong a band is when large fills are dropped
+PLAIN_TINT = 0.22  # how strong the band of a card without an asset is
 PATTERN_STRIP = 3.0  # mm: the strip under the band showing an asset's pattern
 ART_SHARE = 0.62  # of the centre box an illustration takes when a value shares it
+OUTLINE = 0.3  # mm: the ink saver's outlined large type
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,10 @@ def card_front(face: Side, card: Card, back: Back, art: Art | None = None, *, wh
     w, h, s, b, k = card.width, card.height, card.safe, card.bleed, card.scale
     layout, asset = card.layout, face.asset
     identity_colour = asset.color if asset else back.color  # an asset's colour, else the deck's
-    band = tint(identity_colour, INK_SAVER_TINT) if card.ink_saver or asset is None else identity_colour
+    if card.ink_saver:  # outlines instead of fills: the band is paper, edged in the identity colour
+        band = PAPER
+    else:
+        band = tint(identity_colour, PLAIN_TINT) if asset is None else identity_colour
     ink = ink_on(band)
     full_art = art is not None and layout.art == "full"
     items: list[Item] = []
@@ -114,7 +118,7 @@ def card_front(face: Side, card: Card, back: Back, art: Art | None = None, *, wh
 
     index_room = card.index_w + 1.5 * k if layout.corner else 0.0
     if layout.corner:
-        index = corner_index(face, card, band, ink, what=what)
+        index = corner_index(face, card, band, ink, identity_colour if card.ink_saver else None, what=what)
         items += [index, half_turn([index], w / 2, h / 2)]
     if asset:
         logo = card.logos.get(asset.id)
@@ -144,12 +148,12 @@ def card_front(face: Side, card: Card, back: Back, art: Art | None = None, *, wh
         share = ART_SHARE if value or face.other else 1.0
         items.append(picture(art, s, top, w - 2 * s, (bottom - top) * share))
         top += (bottom - top) * share
-    elif asset and not face.other and not full_art:  # a large outline of the symbol frames a lone value
+    elif asset and not face.other and not full_art and not card.ink_saver:  # a large outline frames a lone value
         mark, faint = min(w - 2 * s, bottom - top) * 0.92, Style(stroke=tint(identity_colour, 0.28), width=1.0)
         items.append(symbol(asset.symbol, w / 2, (top + bottom) / 2, mark, faint))
     colour = identity_colour if asset else None
     items += value_block(value, face.other, s, top, w - 2 * s, bottom - top, colour, layout.centre_pt,
-                         on_paper=full_art, icons=card.icons, what=what)
+                         on_paper=full_art, ink_saver=card.ink_saver, icons=card.icons, what=what)
     return Drawing(w, h, tuple(items), b)
 
 
@@ -175,13 +179,15 @@ def _field(face: Side, name: str) -> str:
     return "" if name == "none" else getattr(face, name)
 
 
-def corner_index(face: Side, card: Card, fill: str, ink: str, *, what: str) -> Item:
+def corner_index(face: Side, card: Card, fill: str, ink: str, edge: str | None = None, *, what: str) -> Item:
     """The top-left index: the corner text, the asset's initial or code when the text lacks
     it, and the asset's symbol, on a chip of the band colour (so the bottom-right copy,
-    turned 180°, sits on white paper as a coloured tab)."""
+    turned 180°, sits on white paper as a coloured tab); the ink saver's chip is paper with
+    an `edge` of the identity colour."""
     s, k, index_w, index_h = card.safe, card.scale, card.index_w, card.index_h
     x, y, pad = s, s, 0.6 * k
-    items: list[Item] = [Rect(x, y, index_w, index_h, Style(fill=fill), radius=1.2 * k)]
+    chip = Style(fill=fill, stroke=edge, width=0.4 * k) if edge else Style(fill=fill)
+    items: list[Item] = [Rect(x, y, index_w, index_h, chip, radius=1.2 * k)]
     asset = face.asset
     label, tag = face.corner, (asset.initial or asset.id) if asset else ""
     if not label:
@@ -231,15 +237,16 @@ def _titles(title: str, subtitle: str, x: float, y: float, w: float, h: float, i
 
 
 def value_block(value: str, other: str, x: float, y: float, w: float, h: float, colour: str | None,
-                sizes: tuple[float, float], *, on_paper: bool = False, icons: Mapping[str, Icon] | None = None,
-                what: str) -> list[Item]:
+                sizes: tuple[float, float], *, on_paper: bool = False, ink_saver: bool = False,
+                icons: Mapping[str, Icon] | None = None, what: str) -> list[Item]:
     """The one large element (`value`) and the neutral `other`, stacked in the box.
 
     When both are signed numbers the increase sits above the decrease, as on the seed's
     small cards («верхняя цифра» raises, «нижняя» lowers). The value is drawn in the asset
     colour when that reads on paper (≥ 3:1, large text); otherwise in dark ink on a bar of
     the asset colour, so the number still carries its colour. With `on_paper` (art behind the
-    card) every number gets a plate of paper.
+    card) every number gets a plate of paper. The ink saver draws a colour that does not read
+    on paper as an outlined bar round a black number, and needs no plate under a readable one.
     """
     entries = [("value", value), ("other", other)]
     entries = [(kind, text) for kind, text in entries if text]
@@ -255,21 +262,25 @@ def value_block(value: str, other: str, x: float, y: float, w: float, h: float, 
         box_h = h * heights[kind]
         if kind == "value":
             readable = colour is None or contrast_ratio(colour, PAPER) >= LARGE_TEXT_CONTRAST
-            ink = BLACK if colour is None else colour if readable else ink_on(colour)
+            ink = BLACK if colour is None else colour if readable else BLACK if ink_saver else ink_on(colour)
             large = fit_text(text, x + 3.0, cursor + 2.0, w - 6.0, box_h - 4.0, size=high, min_size=low,
                              font="bold", color=ink, what=what, icons=icons)  # fmt: skip
-            if colour is not None or on_paper:  # a bar of the asset colour, or paper that breaks the watermark
-                x0, y0, x1, y1 = text_bounds([large])  # type: ignore[misc]
+            bar = None
+            if ink_saver and not on_paper:
+                bar = None if readable else Style(stroke=colour, width=0.8)
+            elif colour is not None or on_paper:  # a bar of the asset colour, or paper that breaks the watermark
                 bar = Style(fill=PAPER if readable else colour)
+            if bar is not None:
+                x0, y0, x1, y1 = text_bounds([large])  # type: ignore[misc]
                 items.append(Rect(x0 - 3.0, y0 - 1.5, x1 - x0 + 6.0, y1 - y0 + 3.0, bar, radius=2.0))
-            items.append(large)
+            items.append(outlined(large, OUTLINE) if ink_saver else large)
         else:
             plain = fit_text(text, x, cursor + 1.0, w, box_h - 2.0, size=min(OTHER_PT, high), min_size=min(10, low),
                              font="bold", color=BLACK, what=what, icons=icons)  # fmt: skip
             if on_paper:
                 x0, y0, x1, y1 = text_bounds([plain])  # type: ignore[misc]
                 items.append(Rect(x0 - 2.0, y0 - 1.0, x1 - x0 + 4.0, y1 - y0 + 2.0, Style(fill=PAPER), radius=1.5))
-            items.append(plain)
+            items.append(outlined(plain, OUTLINE) if ink_saver else plain)
         cursor += box_h
     return items
 
@@ -295,7 +306,13 @@ def card_back(game: Game, back: Back, card: Card, art: Art | None = None, *, wha
         if not back.title:
             return Drawing(w, h, tuple(items), b)
         panel_fill, ink = colour, ink_on(colour)
-    elif card.ink_saver or not card.dark_back:
+    elif card.ink_saver:  # the deck's pattern only in a narrow ring inside the cut
+        edge, ring = max(card.safe / 2, 2.0 * k), 2.5 * k
+        outer = (edge, edge, w - 2 * edge, h - 2 * edge)
+        inner = (edge + ring, edge + ring, w - 2 * (edge + ring), h - 2 * (edge + ring))
+        items = [pattern(back.pattern, *outer, colour, spacing=2.5 * k, width=0.2), Rect(*inner, Style(fill=PAPER))]
+        panel_fill, ink = PAPER, colour if contrast_ratio(colour, PAPER) >= 4.5 else BLACK
+    elif not card.dark_back:
         items = [pattern(back.pattern, *whole, tint(colour, 0.45), spacing=4.0, width=0.3)]
         panel_fill, ink = PAPER, colour if contrast_ratio(colour, PAPER) >= 4.5 else BLACK
     else:
@@ -306,10 +323,13 @@ def card_back(game: Game, back: Back, card: Card, art: Art | None = None, *, wha
     items += [
         Rect(px - 1.2, py - 1.2, pw + 2.4, ph + 2.4, Style(fill=PAPER), radius=3.2),
         Rect(px, py, pw, ph, Style(fill=panel_fill, stroke=colour, width=0.5), radius=2.4),
-        Rect(px + 1.6, py + 1.6, pw - 3.2, ph - 3.2, Style(stroke=ink, width=0.3), radius=1.6),
     ]
+    if not card.ink_saver:  # a second, inner frame
+        items.append(Rect(px + 1.6, py + 1.6, pw - 3.2, ph - 3.2, Style(stroke=ink, width=0.3), radius=1.6))
     half = _back_half(back.title or game.title, back.subtitle, px + 3.5 * k, py + 4.0 * k, pw - 7.0 * k,
                       ph / 2 - 8.0 * k, ink, what)
+    if card.ink_saver and art is None:  # the title in outline, the small subtitle as it is
+        half[0] = outlined(half[0], OUTLINE)
     ornament = symbol("diamond", w / 2, h / 2, 5.0 * k, Style(fill=ink))
     items += [*half, half_turn(half, w / 2, h / 2), ornament]
     return Drawing(w, h, tuple(items), b)

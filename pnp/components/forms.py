@@ -150,7 +150,8 @@ def _columns(layout: tuple[Band, ...], widths: list[float], top: float, grouped:
     for band in layout:
         band_w = sum(widths[index : index + len(band.leaves)])
         if band.title:
-            items.append(Rect(x, top, band_w, GROUP_ROW, Style(fill=HEADER_FILL, stroke=INK, width=0.4)))
+            items.append(Rect(x, top, band_w, GROUP_ROW, Style(fill=None if ink_saver else HEADER_FILL, stroke=INK,
+                                                               width=0.4)))
             text = f"**{band.title}**" + (f" · {band.title_en}" if band.title_en and band.title_en != band.title else "")
             items.append(fit_text(text, x + 1, top, band_w - 2, GROUP_ROW, size=8, color=INK, what=what))
         for number, leaf in enumerate(band.leaves):

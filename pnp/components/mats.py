@@ -27,7 +27,7 @@ def mat(context: Context, mat: Mat) -> Panels:
     """One drawing per copy: title, zones (rows top to bottom), and the notes beneath them —
     or beside them, when beneath would make the mat taller than a page."""
     what = f"{context.game_id}/{mat.id}"
-    grid = _grid(mat, mat.zone_mm or context.settings.card_mm, what)
+    grid = _grid(mat, mat.zone_mm or context.settings.card_mm, context.settings.ink_saver, what)
     page_w, page_h = page_area(context.settings)
     notes_below = _notes(context, mat, grid.width, what)
     body = _body(context, mat, grid, notes_below, what)
@@ -49,33 +49,40 @@ def _body(context: Context, mat: Mat, zones: Block, notes: Block | None, what: s
     return column([title, *image, zones, *([notes] if notes and notes.height else [])], gap=GAP)
 
 
-def _grid(mat: Mat, card: tuple[float, float], what: str) -> Block:
+def _grid(mat: Mat, card: tuple[float, float], ink_saver: bool, what: str) -> Block:
     card_w, card_h = card
     zone_w, zone_h = card_w + 2 * BORDER, STRIP + card_h + 2 * BORDER
     columns = max(len(row) for row in mat.zones)
     zones = tuple(
-        moved(_zone(zone, zone_w, zone_h, card, f"{what} zone {zone.label}"), c * (zone_w + GAP), r * (zone_h + GAP))
+        moved(_zone(zone, zone_w, zone_h, card, ink_saver, f"{what} zone {zone.label}"), c * (zone_w + GAP),
+              r * (zone_h + GAP))
         for r, row in enumerate(mat.zones)
         for c, zone in enumerate(row)
     )
     return Block(zones, columns * zone_w + (columns - 1) * GAP, len(mat.zones) * zone_h + (len(mat.zones) - 1) * GAP)
 
 
-def _zone(zone: Zone, w: float, h: float, card: tuple[float, float], what: str) -> Block:
+def _zone(zone: Zone, w: float, h: float, card: tuple[float, float], ink_saver: bool, what: str) -> Block:
+    """A zone: its number on a disc (an outlined one with the ink saver), its titles, the card's
+    dashed outline and, but for the ink saver, the number large and faint where the card goes."""
     card_w, card_h = card
     disc = STRIP - 2.0
     card_x, card_y = (w - card_w) / 2, STRIP + BORDER
+    disc_style = Style(stroke=INK, width=0.5) if ink_saver else Style(fill=INK)
     items: list[Item] = [
         Rect(0, 0, w, h, Style(stroke=INK, width=0.5), radius=2.5),
-        Circle(1.5 + disc / 2, 1.0 + disc / 2, disc / 2, Style(fill=INK)),
-        fit_text(zone.label, 1.5, 1.0, disc, disc, size=16, font="bold", color="#ffffff", what=what),
+        Circle(1.5 + disc / 2, 1.0 + disc / 2, disc / 2, disc_style),
+        fit_text(zone.label, 1.5, 1.0, disc, disc, size=16, font="bold", color=INK if ink_saver else "#ffffff",
+                 what=what),
         fit_text(zone.title, 3.5 + disc, 0.8, w - disc - 5.0, STRIP * 0.58, size=11, font="bold", color=INK,
                  align="left", valign="bottom", what=what),
         fit_text(zone.title_en, 3.5 + disc, 0.8 + STRIP * 0.58, w - disc - 5.0, STRIP * 0.42 - 0.8, size=8,
                  color=SOFT_INK, align="left", valign="top", what=what),
         Rect(card_x, card_y, card_w, card_h, Style(stroke=SOFT_INK, width=0.3, dash=(2.0, 1.5)), radius=3.0),
-        fit_text(zone.label, card_x, card_y, card_w, card_h, size=120, min_size=20, font="bold", color=WATERMARK, what=what),
     ]
+    if not ink_saver:
+        items.append(fit_text(zone.label, card_x, card_y, card_w, card_h, size=120, min_size=20, font="bold",
+                              color=WATERMARK, what=what))
     return Block(tuple(items), w, h)
 
 

@@ -6,7 +6,9 @@ value sits in all four corners (a fanned stack reads from any corner). In a game
 each denomination also has its own colour. In a game of currencies the currency is what a bill
 is first: its colour fills the ground, the line-work, the border and the corner chips, its
 pattern runs down both short edges and its badge stands beside its code — the denomination's
-colour is not used at all, so a green 2 can never read as the green currency.
+colour is not used at all, so a green 2 can never read as the green currency. The ink saver
+prints no ground and no line-work: the border, the chips' outlines and the patterned edges (on
+paper) carry the colour.
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ from dataclasses import dataclass
 
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import (
-    BLACK, WHITE, asset_badge, contrast_ratio, fit_line_first, guilloche, ink_on, pattern, tint,
+    BLACK, WHITE, asset_badge, contrast_ratio, fit_line_first, guilloche, ink_on, outlined, pattern, tint,
 )  # fmt: skip
-from pnp.display import Drawing, Item, Rect, Style
+from pnp.display import Drawing, Item, Line, Rect, Style
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import fill
 from pnp.spec.model import Asset, Bill, Game, Money
@@ -133,7 +135,7 @@ def bill_front(note: Note, stock: Stock, what: str) -> Drawing:
         for y in (s, h - s - chip_h):
             items += _chip(note.label, x, y, chip_w, chip_h, note.colour, stock.ink_saver, what)
     middle_x, plate_y, middle_w, plate_h = _numeral_plate(stock, left, right)
-    items += _numeral(note, middle_x, plate_y, middle_w, plate_h, what)
+    items += _numeral(note, middle_x, plate_y, middle_w, plate_h, stock.ink_saver, what)
     items.append(fit_line_first(note.title, middle_x, s, middle_w, chip_h, size=8, min_size=6, font="bold",
                                 color=BLACK, what=what))  # fmt: skip
     bottom = h - s - chip_h
@@ -157,7 +159,7 @@ def bill_back(note: Note, stock: Stock, what: str) -> Drawing:
     inner_w = right - left
     items.append(fit_line_first(note.title, left, s, inner_w, h * 0.2, size=9, min_size=6, font="bold",
                                 color=BLACK, what=what))  # fmt: skip
-    items += _numeral(note, left + inner_w * 0.2, h * 0.26, inner_w * 0.6, h * 0.48, what)
+    items += _numeral(note, left + inner_w * 0.2, h * 0.26, inner_w * 0.6, h * 0.48, stock.ink_saver, what)
     if note.currency:
         name = note.asset.name if note.asset is not None and note.asset.name != note.currency else ""
         caption = f"**{note.currency}** · {name}" if name else f"**{note.currency}**"
@@ -172,16 +174,21 @@ def _frame(note: Note, stock: Stock, seed: str) -> tuple[list[Item], float, floa
     w, h, b, s = stock.width, stock.height, stock.bleed, stock.safe
     colour = note.colour
     items: list[Item] = []
-    if not stock.ink_saver:  # a pale wash, dropped by the ink saver
+    if not stock.ink_saver:  # a pale wash and guilloche line-work, both dropped by the ink saver
         items.append(Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=tint(colour, 0.14))))
-    items.append(guilloche(-b, -b, w + 2 * b, h + 2 * b, tint(colour, 0.35 if stock.ink_saver else 0.6), seed))
+        items.append(guilloche(-b, -b, w + 2 * b, h + 2 * b, tint(colour, 0.6), seed))
     edge = w * EDGE if note.asset is not None else 0.0
     if note.asset is not None:  # both short edges in the currency's colour and pattern
-        currency, ink = note.asset, ink_on(note.asset.color)
+        currency = note.asset
         for x in (-b, w - edge):
             strip = (x, -b, edge + b, h + 2 * b)
-            items.append(Rect(*strip, Style(fill=currency.color)))
-            items.append(pattern(currency.pattern, *strip, ink, spacing=1.6, width=0.35))
+            if stock.ink_saver:  # the pattern in the colour on paper, the strip's inner side ruled
+                items.append(pattern(currency.pattern, *strip, currency.color, spacing=1.6, width=0.3))
+                rule = x + b if x < 0 else x
+                items.append(Line(rule, -b, rule, h + b, Style(stroke=currency.color, width=0.4)))
+            else:
+                items.append(Rect(*strip, Style(fill=currency.color)))
+                items.append(pattern(currency.pattern, *strip, ink_on(currency.color), spacing=1.6, width=0.35))
     inset = edge + s * 0.5
     items.append(Rect(inset, s * 0.5, w - 2 * inset, h - s, Style(stroke=colour, width=0.6), radius=1.5))
     return items, *_content_x(stock, note.asset is not None)
@@ -200,13 +207,15 @@ def _chip(label: str, x: float, y: float, w: float, h: float, colour: str, ink_s
     ]
 
 
-def _numeral(note: Note, x: float, y: float, w: float, h: float, what: str) -> list[Item]:
+def _numeral(note: Note, x: float, y: float, w: float, h: float, ink_saver: bool, what: str) -> list[Item]:
     """The value in the middle on a paper plate, at the denomination's numeral size; in the
-    bill's colour where that reads on paper (≥ 3:1, large text), else black."""
+    bill's colour where that reads on paper (≥ 3:1, large text), else black; in outline with
+    the ink saver."""
     colour = note.colour
     ink = colour if contrast_ratio(colour, PAPER) >= 3.0 else BLACK
+    numeral = fit_text(note.label, x + h * 0.3, y + 0.6, w - h * 0.6, h - 1.2, size=note.numeral_pt, min_size=14,
+                       font="bold", color=ink, what=what)
     return [
         Rect(x, y, w, h, Style(fill=PAPER, stroke=colour, width=0.4), radius=h / 2),
-        fit_text(note.label, x + h * 0.3, y + 0.6, w - h * 0.6, h - 1.2, size=note.numeral_pt, min_size=14,
-                 font="bold", color=ink, what=what),
-    ]  # fmt: skip
+        outlined(numeral, 0.3) if ink_saver else numeral,
+    ]

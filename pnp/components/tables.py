@@ -119,9 +119,10 @@ def table(
     assets: Sequence[Asset] = (),
     min_width: float = 0.0,
     cell_h: float | None = None,
+    shaded: bool = True,
 ) -> Block:
-    """A rules-computed `Table`: a shaded header row, bold row labels, centred cells, its
-    caption beneath. Columns are as wide as their widest text; `min_width` stretches the
+    """A rules-computed `Table`: a header row (shaded unless the ink saver says not), bold row
+    labels, centred cells, its caption beneath. Columns are as wide as their widest text; `min_width` stretches the
     table evenly. A header or label naming an asset gets that asset's badge, so the table
     reads in grayscale like the rest of the board."""
     pad = 1.6
@@ -142,7 +143,7 @@ def table(
     if spare > 0:
         widths = [w + spare / columns for w in widths]
     total_w = sum(widths)
-    items: list[Item] = [Rect(0, 0, total_w, row_h, Style(fill=HEADER_FILL))]
+    items: list[Item] = [Rect(0, 0, total_w, row_h, Style(fill=HEADER_FILL))] if shaded else []
     y = 0.0
     for r, row in enumerate(grid):
         x = 0.0

@@ -5,7 +5,9 @@ A token is read from arm's length on a board, so it carries few things, large: t
 below. Text rows are fitted to the part of the shape they sit in — the chord of a circle is
 narrower near its rim — so nothing leaves the cut. A token with an asset is filled with its
 colour (to the bleed, so a slightly-off cut shows no white), with black or white ink by
-contrast; a patterned asset also shows its pattern around the edge of a square token.
+contrast; a patterned asset also shows its pattern around the edge of a square token. The
+ink saver leaves the ground paper: the ring and the pattern carry the colour, the badge the
+symbol, and a token with a plain back gets its asset's badge and code there instead of a flood.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from pnp.components import Context, PieceArt, Pieces
-from pnp.components.art import BLACK, WHITE, ink_on, pattern, symbol
+from pnp.components.art import BLACK, WHITE, asset_badge, ink_on, pattern, symbol
 from pnp.display import (
     POLYGON_CUTS, ROUNDED_CUT, Circle, Drawing, Group, Item, Point, Polygon, Rect, Style, cut_polygon,
 )  # fmt: skip
@@ -38,6 +40,7 @@ class Shape:
     height: float
     bleed: float
     frame: float = 0.0  # width of a patterned border inside the cut, if any
+    ink_saver: bool = False
 
     @property
     def margin(self) -> float:
@@ -92,7 +95,7 @@ def _span(polygon: tuple[Point, ...], y: float) -> tuple[float, float] | None:
 def tokens(context: Context, tokens: Tokens) -> Pieces:
     """Every token of the entry list (entry order, copies adjacent), front and back."""
     width, height = tokens.size_mm
-    shape = Shape(tokens.shape, width, height, context.settings.bleed_mm)
+    shape = Shape(tokens.shape, width, height, context.settings.bleed_mm, ink_saver=context.settings.ink_saver)
     where = f"{context.game_id}/{tokens.id}"
     drawn: dict[Side, Drawing] = {}
 
@@ -115,9 +118,12 @@ def tokens(context: Context, tokens: Tokens) -> Pieces:
 
 
 def plain_back(asset: Asset | None, shape: Shape) -> Drawing | None:
-    """The back of a token the spec gives no back: its asset colour, or nothing at all."""
+    """The back of a token the spec gives no back: its asset colour (with the ink saver, its
+    badge and code), or nothing at all."""
     if asset is None:
         return None
+    if shape.ink_saver:
+        return token_face(Side(asset, value=asset.initial or asset.id), shape, what=f"{asset.id} token back")
     w, h, b = shape.width, shape.height, shape.bleed
     return Drawing(w, h, (Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=asset.color)),), b)
 
@@ -126,15 +132,17 @@ def token_face(side: Side, shape: Shape, *, what: str) -> Drawing:
     """One side: colour fill, an inner ring following the cut, then the rows of content."""
     w, h, b = shape.width, shape.height, shape.bleed
     asset = side.asset
-    fill = asset.color if asset else WHITE
+    fill = asset.color if asset and not shape.ink_saver else WHITE
     ink = ink_on(fill)
-    items: list[Item] = [Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=fill))]
+    line = asset.color if asset and shape.ink_saver else ink if asset else BLACK  # the ring's colour
+    width = 0.5 if asset and shape.ink_saver else 0.25
+    items: list[Item] = [] if fill == WHITE else [Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=fill))]
     if asset is not None and asset.pattern != "none" and shape.kind != "circle":
         shape = replace(shape, frame=round(0.07 * min(w, h), 2))
-        items += _pattern_frame(asset, shape, ink)
-        items.append(_ring(shape, shape.frame, Style(stroke=ink, width=0.25)))
+        items += _pattern_frame(asset, shape, line, fill)
+        items.append(_ring(shape, shape.frame, Style(stroke=line, width=width)))
     else:
-        items.append(_ring(shape, shape.margin * 0.45, Style(stroke=ink if asset else BLACK, width=0.25)))
+        items.append(_ring(shape, shape.margin * 0.45, Style(stroke=line, width=width)))
     items += _rows(side, shape, ink, what)
     return Drawing(w, h, tuple(items), b)
 
@@ -149,14 +157,14 @@ def _ring(shape: Shape, inset: float, style: Style) -> Item:
     return Rect(inset, inset, w - 2 * inset, h - 2 * inset, style, radius=max(radius, 0.0))
 
 
-def _pattern_frame(asset: Asset, shape: Shape, ink: str) -> list[Item]:
+def _pattern_frame(asset: Asset, shape: Shape, ink: str, ground: str) -> list[Item]:
     """The asset's pattern in a border from the bleed to `shape.frame` inside the cut: on a
     token too small for a patterned badge, the second cue besides colour runs round the edge.
     The pattern covers the whole face once and a plain panel of the colour covers its middle
     (four clipped copies would quadruple the lines in the PDF)."""
     w, h, b, f = shape.width, shape.height, shape.bleed, shape.frame
     spacing = max(0.9, f * 0.75)
-    middle = Style(fill=asset.color)
+    middle = Style(fill=ground)
     if shape.kind in POLYGON_CUTS:
         panel: Item = Polygon(shape.outline(f), middle)
     else:
@@ -197,7 +205,10 @@ def _rows(side: Side, shape: Shape, ink: str, what: str) -> list[Item]:
         if row.kind == "badge" and side.asset is not None:
             cy = row.y + row.height / 2
             size = _symbol_size(shape, cy, row.height * 0.85)
-            items.append(symbol(side.asset.symbol, shape.width / 2, cy, size, Style(fill=ink)))
+            if shape.ink_saver:  # on paper the badge carries the colour, and its outline the shape
+                items.append(asset_badge(side.asset, shape.width / 2, cy, size))
+            else:
+                items.append(symbol(side.asset.symbol, shape.width / 2, cy, size, Style(fill=ink)))
             continue
         size, font = (VALUE_PT, "bold") if row.kind == "value" else (SMALL_PT, _font(row.kind))
         items.append(fit_text(getattr(side, row.kind), row.x0, row.y, row.x1 - row.x0, row.height,

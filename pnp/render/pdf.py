@@ -145,12 +145,22 @@ class _Painter:
         name = fonts.register_reportlab(text.font)
         width = fonts.text_width(text.text, text.font, text.size)
         x = text.x - {"start": 0.0, "middle": width / 2, "end": width}[text.anchor]
-        self.use(Style(fill=text.color))
+        if text.outline:  # stroked glyphs, in a saved state: the text render mode outlives the text object
+            saved = self.pen
+            self.canvas.saveState()
+            self.use(Style(stroke=text.color, width=text.outline))
+        else:
+            self.use(Style(fill=text.color))
         obj = self.canvas.beginText()
         obj.setTextTransform(1, 0, 0, -1, x, text.y)  # upright glyphs in the y-down space
         obj.setFont(name, text.size * MM_PER_PT)
+        if text.outline:
+            obj.setTextRenderMode(1)
         obj.textOut(text.text)
         self.canvas.drawText(obj)
+        if text.outline:
+            self.canvas.restoreState()
+            self.pen = saved
 
     def image(self, image: Image) -> None:
         """Rasters become image XObjects (reportlab embeds each distinct one once); SVG art is

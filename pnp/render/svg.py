@@ -138,6 +138,8 @@ class _Builder:
             "font-size": _n(text.size * MM_PER_PT),
             "fill": text.color,
         }
+        if text.outline:
+            attributes |= {"fill": "none", "stroke": text.color, "stroke-width": _n(text.outline)}
         if text.font == "bold":
             attributes["font-weight"] = "bold"
         if text.anchor != "start":

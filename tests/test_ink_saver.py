@@ -1,0 +1,149 @@
+"""The ink saver (`print.ink_saver: true`, `pnp build --ink low`): outlines and patterns instead
+of flood fills on every component, identities that still read on a greyscale printer (symbol
+and code on every face of an asset), every page still fitted and drawable, and under a third
+of the ink of a normal build."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from spec_text import spec_of
+
+from pnp.build import lay_out_game, with_print
+from pnp.components.art import texts, walk
+from pnp.display import BookPages, Circle, Drawing, Matrix, Pieces, Polygon, Rect
+from pnp.render import fonts
+from pnp.render.pdf import pdf_bytes
+from pnp.render.png import ink_coverage
+from pnp.spec.faces import deck_pieces, token_pieces
+from pnp.spec.model import Deck, Money, Tokens
+
+GAMES = ("bolsa", "aktsioner", "forex")
+SIDES = {"square": 4, "triangle": 3, "diamond": 4, "hexagon": 6, "star": 10, "pentagon": 5, "cross": 12}
+PAPER = {"#ffffff", "#fff"}
+
+
+@pytest.fixture(scope="module")
+def low():
+    """Every game of the bundled spec drawn and laid out with the ink saver."""
+    spec = with_print(spec_of(), ink_saver=True)
+    return spec, {game: lay_out_game(spec, game) for game in GAMES}
+
+
+def drawings(output) -> set[Drawing]:
+    if isinstance(output, Pieces):
+        return {d for piece in output.pieces for d in (piece.front, piece.back) if d is not None}
+    return set(output.pages if isinstance(output, BookPages) else output.drawings)
+
+
+def flood(matrix: Matrix, item) -> float:
+    """The area (mm²) of a filled shape wider than a rule in both directions; 0 otherwise."""
+    scale_x, scale_y = math.hypot(matrix[0], matrix[1]), math.hypot(matrix[2], matrix[3])
+    if isinstance(item, Rect):
+        w, h = item.w * scale_x, item.h * scale_y
+        return w * h if min(w, h) > 3.0 else 0.0
+    if isinstance(item, Circle):
+        return math.pi * (item.r * scale_x) ** 2
+    if isinstance(item, Polygon) and item.closed:
+        p = item.points
+        return abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(p, p[1:] + p[:1]))) / 2 * scale_x * scale_y
+    return 0.0
+
+
+def test_no_component_floods_colour(low):
+    """No filled shape of colour (or grey) larger than 1 cm² on any face of any component: a
+    badge's symbol is the largest fill left. (A normal build floods bands, tokens, backs.)"""
+    _, layouts = low
+    for game, layout in layouts.items():
+        for item in layout.laid:
+            for drawing in drawings(item.output):
+                for matrix, leaf in walk(drawing.items):
+                    style = getattr(leaf, "style", None)
+                    if style is None or not style.fill or style.fill.lower() in PAPER:
+                        continue
+                    assert flood(matrix, leaf) <= 100.0, f"{game}/{item.component.id}: {leaf}"
+
+
+def test_a_normal_build_does_flood(low):
+    """The check above can fail: the same measure finds the normal build's floods."""
+    spec = spec_of()
+    layout = lay_out_game(spec, "bolsa")
+    tokens = next(item for item in layout.laid if item.component.id == "tokens")
+    found = [flood(m, leaf) for d in drawings(tokens.output) for m, leaf in walk(d.items)
+             if getattr(leaf, "style", None) and leaf.style.fill and leaf.style.fill not in PAPER]
+    assert max(found) > 100.0
+
+
+def _assets_of_pieces(game, component) -> list[tuple]:
+    """For each piece, in the generator's order (copies adjacent, then the component's copies),
+    the assets its faces are made for: a card's or bill's front; a token's front and back (a
+    token without a back of its own gets its front's asset there)."""
+    if isinstance(component, Deck):
+        sides = [(piece.front.asset,) for piece in deck_pieces(game, component)]
+    elif isinstance(component, Tokens):
+        sides = [(piece.front.asset, (piece.back or piece.front).asset) for piece in token_pieces(game, component)]
+    else:
+        assets = game.assets if component.for_each == "asset" else (None,)
+        sides = [(asset,) for asset in assets for bill in component.bills for _ in range(bill.count)]
+    return sides * component.copies
+
+
+def _shows_symbol(drawing: Drawing, symbol: str) -> bool:
+    for _, leaf in walk(drawing.items):
+        if symbol == "circle" and isinstance(leaf, Circle):
+            return True
+        if symbol != "circle" and isinstance(leaf, Polygon) and leaf.closed and len(leaf.points) == SIDES[symbol]:
+            return True
+    return False
+
+
+def test_every_face_of_an_asset_shows_its_symbol_and_code(low):
+    """Grey-safe identities: every face of a card, token or bill made for an asset (and the back
+    of a token that has no back of its own) carries the asset's symbol and its code or initial,
+    so nothing depends on telling colours apart."""
+    spec, layouts = low
+    checked = 0
+    for game_id, layout in layouts.items():
+        game = spec.games[game_id]
+        for item in layout.laid:
+            if not isinstance(item.component, (Deck, Tokens, Money)):
+                continue
+            assets = _assets_of_pieces(game, item.component)
+            assert len(assets) == len(item.output.pieces)
+            for owners, piece in zip(assets, item.output.pieces):
+                for asset, face in zip(owners, (piece.front, piece.back)):
+                    if asset is None or face is None:
+                        continue
+                    words = " ".join(t.text for _, t in texts(face.items)).casefold()
+                    where = f"{game_id}/{item.component.id} {asset.id}"
+                    assert (asset.initial or asset.id).casefold() in words or asset.id.casefold() in words, where
+                    assert _shows_symbol(face, asset.symbol), f"{where}: no {asset.symbol}"
+                    checked += 1
+    assert checked > 300
+
+
+def test_every_page_passes_the_glyph_and_fit_checks(low):
+    """Laying out already fitted every text (a misfit raises); every glyph of every page is in
+    its font, and large type is outlined only where it is large."""
+    _, layouts = low
+    outlined = 0
+    for game, layout in layouts.items():
+        for item in layout.laid:
+            for page in item.pages:
+                for _, text in texts(page.items):
+                    fonts.check_glyphs(text.text, text.font, f"{game}/{item.component.id}")
+                    if text.outline:
+                        outlined += 1
+                        assert text.size >= 14.0
+    assert outlined > 100
+
+
+def test_low_ink_prints_under_a_third_of_the_ink(low):
+    """Ink coverage (the share of non-white pixels at 150 dpi) of every sheet of Aktsioner, the
+    game with the least ink to save: the ink saver's is under a third of the normal build's."""
+    normal = lay_out_game(spec_of(), "aktsioner")
+    coverage = [ink_coverage(pdf_bytes([page for item in layout.laid for page in item.pages]), 150)
+                for layout in (normal, low[1]["aktsioner"])]
+    assert coverage[0] > 0.2
+    assert coverage[1] < coverage[0] / 3
