@@ -190,6 +190,20 @@ class Engine(Protocol[P, S, A]):
 # --- shared helpers --------------------------------------------------------------------------
 
 
+def evolve(value: S, **changes: Any) -> S:
+    """`dataclasses.replace` for the engines' frozen positions, several times faster: the copy
+    takes the original's fields and the changes without running `__init__` again. Positions
+    are rebuilt at every step of every game a simulation plays, and `replace` was a third of
+    the time; a value class with a `__post_init__` (an action that freezes its mappings) keeps
+    `replace`."""
+    fields = value.__dict__
+    if not changes.keys() <= fields.keys():
+        raise TypeError(f"{type(value).__name__} has no field {', '.join(changes.keys() - fields.keys())}")
+    copy = object.__new__(type(value))
+    copy.__dict__.update(fields, **changes)
+    return copy
+
+
 def resolve_options(
     rulebook: Rulebook, game: Game, derived: Mapping[str, Any], overrides: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Callable, Iterator, Mapping, Sequence, Union
 
 from pnp.rules.base import ChoiceNeeded, Engine, Events
@@ -40,7 +41,10 @@ class Field:
     labels: tuple[str, ...] = ()
 
     @staticmethod
+    @lru_cache(maxsize=4096)
     def number(name: str, low: int, high: int) -> "Field":
+        """A whole number `low`…`high` (fields are values: equal ones are shared, which spares
+        an engine rebuilding the same declaration fields at every step)."""
         return Field(name, "number", low, high)
 
     @staticmethod
@@ -109,6 +113,8 @@ def grouped(values: Values, prefix: str) -> dict[str, int]:
 
 def draw(template: Template, rng: random.Random) -> dict[str, Any]:
     """Random values for the template's fields that meet its constraints (so, a legal action)."""
+    if not template.constraints:  # most templates: each field on its own (the same draws, sooner)
+        return {f.name: _value(f, rng, False) for f in template.fields}
     fields = {f.name: f for f in template.fields}
     values: dict[str, Any] = {}
     zero: set[str] = set()

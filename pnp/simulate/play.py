@@ -73,13 +73,14 @@ class _Watch:
         if self.keep_track:
             self.track.append(self.probe.series(reading))
         money = self.probe.money(state)
-        if money != self.last_money:
-            self.last_money = money
+        if money != self.last_money:  # tuples compare their unchanged amounts by identity: cheap
+            last = self.last_money or ((),) * len(money)
             for k, (bills, amounts) in enumerate(zip(self.money, money)):
-                if bills is not None:
+                if bills is not None and amounts != last[k]:
                     total, counts = bills.in_hands(amounts)
                     peak, most = self.peaks[k]
                     self.peaks[k] = (max(peak, total), tuple(map(max, most, counts)))
+            self.last_money = money
         for k, left in enumerate(self.probe.supplies(state)):
             self.lowest[k] = min(self.lowest[k], left)
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping, Union
 
-from pnp.rules.base import Malformed
+from pnp.rules.base import Malformed, evolve
 from pnp.rules.bolsa.params import ORDERS_AT_SETUP, OWNED_AT_SETUP
 
 DECLARE, TRADE, OVER = "declare", "trade", "over"  # the phases of a round, and the end
@@ -36,7 +37,7 @@ class Player:
     zones: tuple[Zones, ...]  # one per company, board order
 
     def with_zones(self, company: int, zones: Zones) -> "Player":
-        return replace(self, zones=self.zones[:company] + (zones,) + self.zones[company + 1 :])
+        return evolve(self, zones=self.zones[:company] + (zones,) + self.zones[company + 1 :])
 
 
 @dataclass(frozen=True)
@@ -102,11 +103,15 @@ class State:
 
     def seating(self) -> tuple[int, ...]:
         """Everyone clockwise from the token holder (BOLSA-4.8, 5.2)."""
-        n = len(self.players)
-        return tuple((self.token + k) % n for k in range(n))
+        return _seating(self.token, len(self.players))
 
     def with_player(self, index: int, player: Player) -> "State":
-        return replace(self, players=self.players[:index] + (player,) + self.players[index + 1 :])
+        return evolve(self, players=self.players[:index] + (player,) + self.players[index + 1 :])
+
+
+@lru_cache(maxsize=64)
+def _seating(token: int, n: int) -> tuple[int, ...]:
+    return tuple((token + k) % n for k in range(n))
 
 
 # --- actions -----------------------------------------------------------------------------

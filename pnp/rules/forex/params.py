@@ -9,6 +9,7 @@ amounts are `Fraction`s (halves arise from rates 1.5, 2.5, 3.5), never floats.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from itertools import combinations
 from typing import Any, Mapping
@@ -56,17 +57,33 @@ class Params:
         return self.rates[position - 1]
 
     def index(self, currency: str) -> int:
-        return self.currencies.index(currency)
+        try:
+            return self._indices[currency]
+        except KeyError:
+            raise ValueError(f"{currency!r} is not a currency of the game") from None
+
+    @cached_property
+    def _indices(self) -> dict[str, int]:
+        return {currency: i for i, currency in enumerate(self.currencies)}
 
     def spot_terms(self, stronger: str, weaker: str, position: int) -> tuple[tuple[str, Fraction, str, Fraction], ...]:
         """FOREX-6.2: the Spot Transactions a pair allows, (gives, amount, gets, amount): one
         buck of the stronger for the rate in the weaker, either way; under `any_one` also one
         buck of the weaker for its worth in the stronger."""
-        rate = self.rate(position)
-        terms = [(stronger, Fraction(1), weaker, rate), (weaker, rate, stronger, Fraction(1))]
-        if self.spot_unit == "any_one":
-            terms += [(weaker, Fraction(1), stronger, 1 / rate), (stronger, 1 / rate, weaker, Fraction(1))]
-        return tuple(dict.fromkeys(terms))
+        sides = {True: (stronger, weaker), False: (weaker, stronger)}
+        return tuple((sides[first][0], x, sides[first][1], y) for first, x, y in self._spot_units[position - 1])
+
+    @cached_property
+    def _spot_units(self) -> tuple[tuple[tuple[bool, Fraction, Fraction], ...], ...]:
+        """Per position, each Spot as (the stronger gives?, amount given, amount got): the same
+        numbers at every turn, so computed once (a For-Ex turn asks for every pair's)."""
+        found = []
+        for rate in self.rates:
+            terms = [(True, Fraction(1), rate), (False, rate, Fraction(1))]
+            if self.spot_unit == "any_one":
+                terms += [(False, Fraction(1), 1 / rate), (True, 1 / rate, Fraction(1))]
+            found.append(tuple(dict.fromkeys(terms)))
+        return tuple(found)
 
 
 def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:

@@ -7,11 +7,11 @@ held per currency in currency order as exact `Fraction`s.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping, Sequence, Union
 
-from pnp.rules.base import Event, Violation
+from pnp.rules.base import Event, Violation, evolve
 from pnp.rules.forex import events as said
 from pnp.rules.forex.board import Pair, start_pairs
 from pnp.rules.forex.params import Params, show
@@ -76,12 +76,12 @@ class Holding:
     def add_money(self, index: int, amount: Fraction) -> "Holding":
         money = list(self.money)
         money[index] += amount
-        return replace(self, money=tuple(money))
+        return evolve(self, money=tuple(money))
 
     def add_certificates(self, index: int, count: int) -> "Holding":
         certificates = list(self.certificates)
         certificates[index] += count
-        return replace(self, certificates=tuple(certificates))
+        return evolve(self, certificates=tuple(certificates))
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ class State:
     def with_holding(self, player: str, holding: Holding) -> "State":
         holdings = list(self.holdings)
         holdings[self.players.index(player)] = holding
-        return replace(self, holdings=tuple(holdings))
+        return evolve(self, holdings=tuple(holdings))
 
     def display(self, p: Params) -> tuple[str, ...]:
         """FOREX-4.4 / 7.1: the contract sets not in the queue, in taking order."""
@@ -168,7 +168,7 @@ def setup(p: Params, players: Sequence[str], start: Start | None = None) -> tupl
     if not p.min_players <= len(players) <= p.max_players:
         raise Violation("FOREX-1.10", f"For-Ex is for {p.min_players}–{p.max_players} players, not {len(players)}")
     board = tuple(
-        replace(pair, stronger=pairs[pair.key][0], position=pairs[pair.key][1]) if pairs and pair.key in pairs else pair
+        evolve(pair, stronger=pairs[pair.key][0], position=pairs[pair.key][1]) if pairs and pair.key in pairs else pair
         for pair in start_pairs(p)
     )
     holdings = tuple(_holding(p, name, (money or {}).get(name, {}), (certificates or {}).get(name, {})) for name in players)
