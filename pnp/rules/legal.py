@@ -48,12 +48,32 @@ class Field:
         return Field(name, "number", low, high)
 
     @staticmethod
-    def choice(name: str, options: Sequence[Any], labels: Sequence[str] = ()) -> "Field":
-        return Field(name, "choice", options=tuple(options), labels=tuple(labels))
+    def choice(name: str, options: Sequence[Any], labels: Sequence[str] | Callable[[Any], str] = ()) -> "Field":
+        """One of `options`; `labels` are their words, or the function that words one (then
+        worded only when read: see `Labels`)."""
+        options = tuple(options)
+        return Field(name, "choice", options=options, labels=Labels(options, labels) if callable(labels) else tuple(labels))
 
     @staticmethod
     def several(name: str, options: Sequence[Any], low: int, high: int) -> "Field":
         return Field(name, "several", low, min(high, len(options)), tuple(options))
+
+
+class Labels(Sequence[str]):
+    """Option labels worded on demand by one function. A template with a hundred options (a
+    For-Ex turn's spot deals) is built at every step of every simulated game, and only a form
+    or an explanation ever reads the words."""
+
+    def __init__(self, options: tuple[Any, ...], say: Callable[[Any], str]):
+        self._options, self._say = options, say
+
+    def __len__(self) -> int:
+        return len(self._options)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return tuple(map(self._say, self._options[index]))
+        return self._say(self._options[index])
 
 
 @dataclass(frozen=True)

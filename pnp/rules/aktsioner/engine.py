@@ -5,7 +5,7 @@ the events, each citing its rule; an illegal action raises `Violation` with the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Mapping, Union
 
 from pnp.rules.aktsioner import events as said
@@ -31,7 +31,7 @@ from pnp.rules.aktsioner.state import (
     played,
     setup,
 )
-from pnp.rules.base import Event, Events, Outcome, Table, ToMove, Violation
+from pnp.rules.base import Event, Events, Outcome, Table, ToMove, Violation, evolve
 from pnp.rules.legal import Budget, Field, Template, grouped
 
 __all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "setup", "tables", "to_move"]
@@ -88,7 +88,7 @@ def _begin(params: Params, state: State, player: str) -> tuple[State, list[Event
         if cards_left(params, state, seat) == 0:
             raise Violation("AKT-9.1", f"{player} has no card left to play")
         raise Violation("AKT-3.6", f"it is {state.players[movers[0]]}'s turn in seating order, not {player}'s")
-    state = replace(state, turn=Turn(seat, False, (0,) * len(params.colours)), last=seat)
+    state = evolve(state, turn=Turn(seat, False, (0,) * len(params.colours)), last=seat)
     big, small = (cards_left(params, state, seat, deck) for deck in DECKS)
     events = [said.TURN(player=player, big=big, small=small)]
     if final_round(params, state):
@@ -110,7 +110,7 @@ def _trade(params: Params, state: State, trade: Trade) -> tuple[State, list[Even
             raise Violation("AKT-3.1", f"cannot trade {count} {colour}: quantities are whole shares, 0 or more")
     player = state.players[turn.mover]
     if not any(count for _, count in (*trade.sell, *trade.buy)):
-        return replace(state, turn=replace(turn, traded=True)), []
+        return evolve(state, turn=evolve(turn, traded=True)), []
     if final_round(params, state):
         verb = "sell" if any(count for _, count in trade.sell) else "buy"
         raise Violation("AKT-8.1", f"{player} may not {verb} shares: every player has one card left (last-move rule)")
@@ -147,7 +147,7 @@ def _trade(params: Params, state: State, trade: Trade) -> tuple[State, list[Even
         events.append(said.TRADED(rule, player=player, colour=colour, shares=count, price=price,
                                   amount=-count * price, cash=cash))
     accounts = _with(state.accounts, turn.mover, Account(cash, tuple(shares)))
-    return replace(state, accounts=accounts, turn=replace(turn, bought=tuple(bought), traded=True)), events
+    return evolve(state, accounts=accounts, turn=evolve(turn, bought=tuple(bought), traded=True)), events
 
 
 # --- stage 2 ------------------------------------------------------------------------------
@@ -181,17 +181,17 @@ def _play(params: Params, state: State, play: Play) -> tuple[State, list[Event]]
         hand = list(hands[mover])
         hand.remove(play.card)
         hands = _with(hands, mover, tuple(hand))
-    state = replace(
+    state = evolve(
         state,
         prices=tuple(prices),
         accounts=tuple(accounts),
         hands=hands,
         plays=state.plays + ((mover, play.card),),
-        turn=replace(turn, played=True, traded=False),
+        turn=evolve(turn, played=True, traded=False),
     )
     state, events = eliminate(params, state, events)
     if not any(cards_left(params, state, seat) for seat in active(state)):
-        state = replace(state, over=True)
+        state = evolve(state, over=True)
         events += final_events(params, state)
     return state, events
 
@@ -262,7 +262,7 @@ def _compensate(
         held = accounts[mover].shares[i]
         if item.calc < item.old and held:
             amount = item.drop * held
-            accounts[mover] = replace(accounts[mover], cash=accounts[mover].cash + amount)
+            accounts[mover] = evolve(accounts[mover], cash=accounts[mover].cash + amount)
             events.append(said.COMPENSATION("AKT-6.3" if item.zeroed else "AKT-6.1", player=state.players[mover],
                                             colour=item.colour, old=item.old, new=item.new, held=held, amount=amount))
     for item in changes:
@@ -272,7 +272,7 @@ def _compensate(
         for seat, account in enumerate(accounts):
             if account.shares[i]:
                 amount = item.overflow * account.shares[i]
-                accounts[seat] = replace(account, cash=account.cash + amount)
+                accounts[seat] = evolve(account, cash=account.cash + amount)
                 events.append(said.OVERFLOW_BONUS(player=state.players[seat], colour=item.colour,
                                                   overflow=item.overflow, held=account.shares[i], amount=amount))
 

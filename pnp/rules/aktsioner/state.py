@@ -7,13 +7,13 @@ per-colour tuples follow the board order of `Params.colours`.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from pnp.rules.aktsioner import events as said
 from pnp.rules.aktsioner.cards import Number
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, Params
-from pnp.rules.base import Event, Table, Violation
+from pnp.rules.base import Event, Table, Violation, evolve
 
 
 @dataclass(frozen=True)
@@ -245,4 +245,4 @@ def eliminate(params: Params, state: State, events: list[Event]) -> tuple[State,
     }
     for seat in sorted(broke):
         events.append(said.ELIMINATED(player=state.players[seat], cash=state.accounts[seat].cash, cheapest=cheapest))
-    return (replace(state, out=state.out | broke) if broke else state), events
+    return (evolve(state, out=state.out | broke) if broke else state), events

@@ -9,10 +9,11 @@ rule ID and the numbers; a malformed one (an unknown name) raises Malformed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable, Mapping, Sequence
 
-from pnp.rules.base import Event, Events, Malformed, Outcome, Table, ToMove, Violation
+from pnp.rules.base import Event, Events, Malformed, Outcome, Table, ToMove, Violation, evolve
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import CARDS_EACH, ORDERS_AT_SETUP, OWNED_AT_SETUP, Params, params
 from pnp.rules.bolsa.rulebook import RULEBOOK
@@ -161,9 +162,9 @@ def _declare(state: State, action: Declare, params: Params, events: list[Event])
         raise Violation("BOLSA-3.2.5", f"{name} requests {terms} = {cost} but holds {player.cash}")
     zones = list(player.zones)
     for c, n in sell.items():
-        zones[c] = replace(zones[c], owned=zones[c].owned - n, offered=n)
+        zones[c] = evolve(zones[c], owned=zones[c].owned - n, offered=n)
     for c, n in buy.items():
-        zones[c] = replace(zones[c], orders=zones[c].orders - n, requested=n)
+        zones[c] = evolve(zones[c], orders=zones[c].orders - n, requested=n)
     if sell:
         events.append(said.OFFERED(player=name, sell={codes[c]: n for c, n in sell.items()}))
     if buy:
@@ -171,8 +172,8 @@ def _declare(state: State, action: Declare, params: Params, events: list[Event])
                                      prices={codes[c]: state.prices[c] for c in buy}, cost=cost, cash=player.cash))
     if not sell and not buy:
         events.append(said.NOTHING(player=name))
-    state = state.with_player(i, replace(player, zones=tuple(zones)))
-    return replace(state, declared=state.declared | {i})
+    state = state.with_player(i, evolve(player, zones=tuple(zones)))
+    return evolve(state, declared=state.declared | {i})
 
 
 def _counts(params: Params, counts: Mapping[str, int]) -> dict[int, int]:
@@ -200,7 +201,7 @@ def _reveal(state: State, params: Params, events: list[Event]) -> State:
     offered, requested = ({code: sum(getattr(p.zones[c], zone) for p in state.players)
                            for c, code in enumerate(params.companies)} for zone in ("offered", "requested"))
     events.append(said.REVEALED(round=state.round, offered=offered, requested=requested))
-    return replace(state, phase=TRADE, next_company=0)
+    return evolve(state, phase=TRADE, next_company=0)
 
 
 # --- BOLSA-3.3, 4.7.1, 4.1–4.6: bringing up a company ----------------------------------------
@@ -234,7 +235,7 @@ def _resolve(state: State, action: Resolve, params: Params, events: list[Event])
         events.append(said.AUCTION("BOLSA-4.5.2" if case == 5 else "BOLSA-4.6.2", company=code, ascending=case == 5,
                                    bidders=len(excess), offered=offered, requested=wanted, quote=quote,
                                    order=[state.players[i].name for i in excess]))
-    return replace(state, trade=Trade(c, case, quote, auction))
+    return evolve(state, trade=Trade(c, case, quote, auction))
 
 
 def _case(offered: int, wanted: int) -> int:
@@ -282,18 +283,18 @@ def _bid(state: State, action: Bid, params: Params, events: list[Event]) -> Stat
         turn = state.players[auction.to_act].name
         raise Violation("BOLSA-5.2", f"{name} bids out of turn in the {code} auction: it is {turn}'s turn")
     if action.amount is None:
-        auction = replace(auction, passed=auction.passed + (i,))
+        auction = evolve(auction, passed=auction.passed + (i,))
         events.append(said.PASS(rule, company=code, player=name))
     else:
         _check_bid(state, params, action.amount, rule)
-        auction = replace(auction, best=action.amount)
+        auction = evolve(auction, best=action.amount)
         events.append(said.BID(rule, company=code, player=name, amount=action.amount))
     auction = _next_turn(auction)
     if auction.over:
         ranking = [state.players[j].name for j in auction.ranking]
         events.append(said.WON(company=code, player=ranking[0], price=auction.price(trade.quote),
                                unbid=auction.best is None, ranking=ranking))
-    return replace(state, trade=replace(trade, auction=auction))
+    return evolve(state, trade=evolve(trade, auction=auction))
 
 
 def _check_bid(state: State, params: Params, amount: int, rule: str) -> None:
@@ -330,7 +331,7 @@ def _next_turn(auction: Auction) -> Auction:
     while True:
         turn = (turn + 1) % n
         if auction.order[turn] not in auction.passed:
-            return replace(auction, turn=turn)
+            return evolve(auction, turn=turn)
 
 
 def _withdraw(state: State, action: Withdraw, params: Params, events: list[Event]) -> State:
@@ -388,9 +389,9 @@ def to_move(state: State, params: Params) -> ToMove | None:
     trade phase the bidder to act, the losers who may withdraw, or only the table."""
     if state.over:
         return None
-    names = [state.players[i].name for i in state.seating()]
     if state.phase == DECLARE:
-        return ToMove(DECLARE, tuple(n for n in names if state.index(n) not in state.declared), sealed=True)
+        waiting = tuple(state.players[i].name for i in state.seating() if i not in state.declared)
+        return ToMove(DECLARE, waiting, sealed=True)
     trade = state.trade
     if trade is None:
         return ToMove(TRADE, ())
@@ -426,16 +427,24 @@ def legal_actions(state: State, params: Params) -> tuple[Template, ...]:
 
 
 def _declaration(state: State, params: Params, i: int) -> Template:
-    player, fields, constraints, costs = state.players[i], [], [], []
-    for c, code in enumerate(params.companies):
-        zones, sell, buy = player.zones[c], f"sell.{code}", f"buy.{code}"
-        fields += [Field.number(sell, 0, zones.owned), Field.number(buy, 0, zones.orders)]
-        costs.append((buy, state.prices[c]))
-        if params.same_company_both_ways == "forbid":
-            constraints.append(AtMostOne((sell, buy)))
+    player = state.players[i]
+    names, constraints = _declaration_fields(params.companies, params.same_company_both_ways == "forbid")
+    fields = tuple(Field.number(name, 0, getattr(zones, zone)) for zones, pair in zip(player.zones, names)
+                   for name, zone in pair)
     if params.declaration_cash_check == "total":
-        constraints.append(Budget(tuple(costs), player.cash))
-    return Template("declare", player.name, "BOLSA-3.2", _declare_action, tuple(fields), constraints=tuple(constraints))
+        costs = tuple((buy, quote) for ((_, _), (buy, _)), quote in zip(names, state.prices))
+        constraints += (Budget(costs, player.cash),)
+    return Template("declare", player.name, "BOLSA-3.2", _declare_action, fields, constraints=constraints)
+
+
+@lru_cache(maxsize=16)
+def _declaration_fields(companies: tuple[str, ...], forbid: bool) -> tuple[tuple[tuple[tuple[str, str], ...], ...],
+                                                                         tuple[AtMostOne, ...]]:
+    """Per company, a declaration's two fields and the zone that bounds each; and, under
+    `same_company_both_ways = forbid`, at most one of them above zero. The same every round,
+    so made once rather than at every step of the declaration phase."""
+    names = tuple(((f"sell.{code}", "owned"), (f"buy.{code}", "orders")) for code in companies)
+    return names, tuple(AtMostOne((sell, buy)) for (sell, _), (buy, _) in names) if forbid else ()
 
 
 def _may_withdraw(state: State, params: Params) -> tuple[int, ...]:

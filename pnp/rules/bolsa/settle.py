@@ -8,10 +8,10 @@ trades (BOLSA-4.8, given as `pairing`) or the automatic choice applies.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from pnp.rules.base import Event, Malformed, Violation
+from pnp.rules.base import Event, Malformed, Violation, evolve
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import Params
 from pnp.rules.bolsa.state import DECLARE, OVER, Pair, State, Trade, Zones
@@ -50,7 +50,7 @@ def settle(state: State, pairing: Sequence[Pair] | None, params: Params, events:
                                          **{"from": trade.quote, "to": terms.price}))
     state = _move_quote(state, c, terms.quote, params, events)
     state = _provision(state, c, buys, sells, params, events)
-    state = replace(state, trade=None, next_company=c + 1)
+    state = evolve(state, trade=None, next_company=c + 1)
     if state.next_company == len(params.companies):
         state = _end_round(state, params, events)
     return state
@@ -164,7 +164,7 @@ def withdraw_requests(state: State, i: int, c: int, params: Params) -> tuple[Sta
         z = player.zones[k]
         if z.requested:
             moved[params.companies[k]] = z.requested
-            player = player.with_zones(k, replace(z, orders=z.orders + z.requested, requested=0))
+            player = player.with_zones(k, evolve(z, orders=z.orders + z.requested, requested=0))
     return state.with_player(i, player), moved
 
 
@@ -240,9 +240,9 @@ def _auto_pairs(
 
 def _pay(state: State, buyer: int, seller: int, amount: int) -> State:
     b = state.players[buyer]
-    state = state.with_player(buyer, replace(b, cash=b.cash - amount))
+    state = state.with_player(buyer, evolve(b, cash=b.cash - amount))
     s = state.players[seller]
-    return state.with_player(seller, replace(s, cash=s.cash + amount))
+    return state.with_player(seller, evolve(s, cash=s.cash + amount))
 
 
 def _provision(state: State, c: int, buys: Fills, sells: Fills, params: Params, events: list[Event]) -> State:
@@ -282,7 +282,7 @@ def _move_quote(state: State, c: int, raw: int, params: Params, events: list[Eve
         events.append(said.FACE_UP(company=code, **{"from": old, "to": new}))
     elif new > top + params.board_cells and new != old:
         events.append(said.OFF_BOARD(company=code, quote=new))
-    return replace(state, prices=state.prices[:c] + (new,) + state.prices[c + 1 :])
+    return evolve(state, prices=state.prices[:c] + (new,) + state.prices[c + 1 :])
 
 
 # --- BOLSA-3.5 end of round, BOLSA-7 end of game ---------------------------------------------
@@ -292,12 +292,12 @@ def _end_round(state: State, params: Params, events: list[Event]) -> State:
     n = len(state.players)
     token = (state.token + 1) % n
     events.append(said.TOKEN_PASSED(**{"from": state.players[state.token].name, "to": state.players[token].name}))
-    state = replace(state, token=token, declared=frozenset(), next_company=0)
+    state = evolve(state, token=token, declared=frozenset(), next_company=0)
     if state.round < params.rounds:
         events.append(said.NEXT_ROUND(**{"from": state.round, "to": state.round + 1}))
-        return replace(state, round=state.round + 1, phase=DECLARE)
+        return evolve(state, round=state.round + 1, phase=DECLARE)
     events.append(said.LAST_ROUND(round=state.round))
-    state = replace(state, phase=OVER)
+    state = evolve(state, phase=OVER)
     scores = final_scores(state, params)
     for player in state.players:
         owned = {code: z.owned for code, z in zip(params.companies, player.zones) if z.owned}

@@ -9,10 +9,10 @@ each of its pairs one box in its favour, flipping at 1:1 and stopping at the "8"
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
-from pnp.rules.base import Marks, Table
+from pnp.rules.base import Marks, Table, evolve
 from pnp.rules.forex.params import Params, show_rate
 
 
@@ -90,12 +90,12 @@ def shift(pairs: tuple[Pair, ...], p: Params, currency: str, stronger: bool) -> 
             continue
         gains = (pair.stronger == currency) == stronger  # the pair's stronger side gains
         if gains:
-            new = replace(pair, position=min(pair.position + 1, p.boxes))
+            new = evolve(pair, position=min(pair.position + 1, p.boxes))
             note = "at the cap" if new.position == pair.position else None
         elif pair.position > 1:
-            new, note = replace(pair, position=pair.position - 1), None
+            new, note = evolve(pair, position=pair.position - 1), None
         else:
-            new, note = replace(pair, stronger=pair.weaker), "flip"
+            new, note = evolve(pair, stronger=pair.weaker), "flip"
         moved.append(new)
         notes.append((p.index(pair.other(currency)),
                       {"stronger": new.stronger, "weaker": new.weaker, "position": new.position, "note": note}))

@@ -8,10 +8,10 @@ rest of the queue resolves with no more turns (FOREX-10.5.5) and the game is sco
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
-from pnp.rules.base import Event, Violation
+from pnp.rules.base import Event, Violation, evolve
 from pnp.rules.forex import events as said
 from pnp.rules.forex.board import eight_space, shift
 from pnp.rules.forex.params import Params
@@ -49,7 +49,7 @@ def resolve(state: State, p: Params, action: Resolve) -> tuple[State, list[Event
     if action.strengthen is not None and not isinstance(front, Dividend):
         raise Violation("FOREX-10.5.3", f"{action.player} names {action.strengthen} to strengthen, but the front of the "
                         f"queue is {front.label()}, not a dividend")
-    state = replace(state, queue=state.queue[1:])
+    state = evolve(state, queue=state.queue[1:])
     resolved: list[str] = []
     last_dividend = False
     if isinstance(front, Dividend):
@@ -60,7 +60,7 @@ def resolve(state: State, p: Params, action: Resolve) -> tuple[State, list[Event
     if last_dividend:
         events.append(said.LAST_DIVIDEND(queue=queue_labels(state)))
         while state.queue and state.bankrupt is None:
-            front, state = state.queue[0], replace(state, queue=state.queue[1:])
+            front, state = state.queue[0], evolve(state, queue=state.queue[1:])
             state, more = _item(state, p, front, action.default, resolved)
             events += more
     unused = [letter for letter in action.default if letter not in resolved]
@@ -104,14 +104,14 @@ def _contract(state: State, p: Params, contract: Contract, voluntary: bool) -> t
     existing = next((i for i, item in enumerate(state.queue) if isinstance(item, Loan) and item.owner == owner), None)
     if existing is None:
         loan = Loan(contract.set, owner, ((pay_currency, debt),))
-        state = replace(state, queue=state.queue + (loan,))
+        state = evolve(state, queue=state.queue + (loan,))
         events.append(said.LOAN(set=loan.set, owe=dict(loan.owe), queue=queue_labels(state)))
         return state, events
     old = state.queue[existing]
     owed = dict(old.owe)
     owed[pay_currency] = owed.get(pay_currency, Fraction(0)) + debt
-    merged = replace(old, owe=tuple((c, owed[c]) for c in p.currencies if c in owed))
-    state = replace(state, queue=state.queue[:existing] + (merged,) + state.queue[existing + 1:])
+    merged = evolve(old, owe=tuple((c, owed[c]) for c in p.currencies if c in owed))
+    state = evolve(state, queue=state.queue[:existing] + (merged,) + state.queue[existing + 1:])
     events.append(said.LOAN_GROWS(owner=owner, loan=old.set, owe=dict(merged.owe), set=contract.set))
     return state, events
 
@@ -122,7 +122,7 @@ def _loan(state: State, p: Params, loan: Loan) -> tuple[State, list[Event]]:
     if short:
         holds = {c: holding.money[p.index(c)] for c, _ in loan.owe}
         bankrupt = said.BANKRUPT(set=loan.set, owner=loan.owner, owe=dict(loan.owe), holds=holds, short=dict(short))
-        return replace(state, bankrupt=loan.owner), [bankrupt]
+        return evolve(state, bankrupt=loan.owner), [bankrupt]
     for currency, amount in loan.owe:
         holding = holding.add_money(p.index(currency), -amount)
     return state.with_holding(loan.owner, holding), [said.LOAN_PAID(set=loan.set, owner=loan.owner, owe=dict(loan.owe))]
@@ -154,10 +154,10 @@ def _dividend(state: State, p: Params, dividend: Dividend, action: Resolve) -> t
     reason = f"{most} certificate{'s' * (most != 1)} in hand" + (f"; then {others}" if others else "")
     chosen = pick(tied, action.strengthen, "FOREX-10.5.3", "strengthen", action.player, reason)
     pairs, moved = shift(state.pairs, p, chosen, stronger=True)
-    state = replace(state, pairs=pairs)
+    state = evolve(state, pairs=pairs)
     events.append(said.MOST_HELD(currency=chosen, tied=tied, picked_by=action.player if len(tied) > 1 else None,
                                  held=held, most=most, moved=moved))
     if dividend.number < len(p.dividends):
-        state = replace(state, queue=state.queue + (Dividend(dividend.number + 1),))
+        state = evolve(state, queue=state.queue + (Dividend(dividend.number + 1),))
         events.append(said.DIVIDEND_BACK(queue=queue_labels(state)))
     return state, events

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 from math import floor
 from typing import Any
 
-from pnp.rules.base import ChoiceNeeded, Event, Violation
+from pnp.rules.base import ChoiceNeeded, Event, Violation, evolve
 from pnp.rules.forex import events as said
 from pnp.rules.forex.board import strengths, value_in
 from pnp.rules.forex.params import Params
@@ -70,7 +69,7 @@ def final_scores(state: State, p: Params, choice: str | None, chooser: str) -> t
             score = Fraction(0)
         scores.append(score)
     winners, event = _winners(state, p, target, scores)
-    return replace(state, result=Result(target, tuple(scores), winners)), events + [event]
+    return evolve(state, result=Result(target, tuple(scores), winners)), events + [event]
 
 
 def _winners(state: State, p: Params, target: str, scores: list[Fraction]) -> tuple[tuple[str, ...], Event]:
