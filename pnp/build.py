@@ -1,380 +1,343 @@
-"""`pnp build`: the spec → components → sheets → files, atomically and reproducibly.
+"""`pnp build`: the spec → components → sheets → files, atomically, reproducibly, incrementally.
 
-Each game's components are generated and laid out (pieces imposed with their backs, panels on
-their own sheets or tiled) before anything is written. Each component's sheets are rendered to
-PDF once — by forked workers when the machine has several cores — and written to
-`<out>/<game>/`; the game's combined print file `<game>-all.pdf` joins those very PDFs behind a
-page of print instructions. SVG pages and PNG pieces are written on request. Everything goes to
-a staging folder that replaces the output only when the whole build succeeded (see
-`pnp.manifest`). The same spec gives the same bytes: PDFs are written in reportlab's invariant
-mode and the manifest carries no time.
+Each component is generated and laid out (pieces imposed with their backs, panels on their own
+sheets or tiled, a booklet folded), rendered to PDF once — by forked workers when the machine
+has several cores — and written to `<out>/<game>/`; the game's combined print file
+`<game>-all.pdf` joins those very PDFs, and the sheets small components share, behind a page
+of print instructions (`pnp.printfile`). SVG pages and PNG pieces are written on request.
+
+Components whose inputs did not change come from the cache (`pnp.cache`) without being drawn
+or rendered; every build compares its print units sheet by sheet with the manifest it
+replaces (`pnp.changes`) and puts the sheets that changed in `<game>-reprint.pdf`. The digest
+behind all of it, and the stamp on every sheet, are described in `pnp.sheets`.
+
+Everything goes to a staging folder that replaces the output only when the whole build
+succeeded (see `pnp.manifest`). The same spec gives the same bytes, from a clean folder or
+from the cache: PDFs are written in reportlab's invariant mode and the manifest has no time.
 """
 
 from __future__ import annotations
 
-import argparse
-import io
-import math
-import multiprocessing
+import hashlib
 import os
-import sys
-import time
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
-from pnp import __version__, manifest
-from pnp.components import BookPages, Context, Panels, Pieces, generate
+from pnp import __version__, changes, manifest
+from pnp.cache import Cache, code_version, function_name, key
+from pnp.components import BookPages, Context, Pieces, generate
 from pnp.components.resolution import resolution_warnings
-from pnp.display import Page
-from pnp.errors import BuildError, Issue, UsageError
-from pnp.layout.booklet import Folding, fold_booklet
-from pnp.layout.gang import Candidate, share_sheets
-from pnp.layout.impose import Imposition, impose
-from pnp.layout.instructions import Job, instructions_back, instructions_page, sides_text
-from pnp.layout.sheet import Furniture, frame, stamp
-from pnp.layout.tile import Tiling, tile
-from pnp.spec.faces import piece_count
-from pnp.spec.model import Game, Print, Spec
+from pnp.display import fingerprint
+from pnp.errors import BuildError, Issue
+from pnp.layout.booklet import fold_booklet
+from pnp.layout.impose import impose
+from pnp.layout.sheet import Furniture, stamp
+from pnp.layout.tile import tile
+from pnp.printfile import Unit, game_file, lead_pages, plan_units, reprint_file, unit_pdf
+from pnp.sheets import STAMP_DIGITS, Laid, Layout, Made, cached, name, remember, render_pdfs, sheets_of
+from pnp.spec.faces import printed_inputs
+from pnp.spec.images import read_art
+from pnp.spec.load import named_images
+from pnp.spec.model import Game, Spec
 
 FORMATS = ("pdf", "svg", "png")
-MAX_OFFSET_MM = 10.0  # a printer further off than this needs fixing, not compensating
 PIECE_DPI = 300
 PANEL_DPI = 150
-NOUNS = {"deck": "card", "tokens": "token", "money": "bill", "board": "board", "mat": "mat", "aid": "aid", "form": "form",
-         "booklet": "page"}
-STOCK = {"deck": "card stock", "tokens": "card stock", "money": "paper", "board": "card stock, or paper glued to card",
-         "mat": "card stock", "aid": "paper", "form": "paper", "booklet": "paper"}
-
-
-@dataclass(frozen=True)
-class Laid:
-    """One component, generated and laid out on sheets."""
-
-    component: Any
-    output: Pieces | Panels | BookPages
-    layout: Imposition | Tiling | Folding
-
-    @property
-    def pages(self) -> tuple[Page, ...]:
-        return self.layout.pages
-
-    @property
-    def double_sided(self) -> bool:
-        return _double_sided(self.layout)
-
-
-def _double_sided(layout: Imposition | Tiling | Folding) -> bool:
-    return isinstance(layout, (Imposition, Folding)) and layout.duplex in ("long", "short")
-
-
-@dataclass(frozen=True)
-class Unit:
-    """One range of the combined print file: a component's sheets, or the sheets several
-    small components share (`pnp.layout.gang`)."""
-
-    members: tuple[int, ...]  # indexes into GameLayout.laid
-    layout: Imposition | Tiling | Folding
-
-    @property
-    def pages(self) -> tuple[Page, ...]:
-        return self.layout.pages
-
-    @property
-    def shared(self) -> bool:
-        return len(self.members) > 1
-
-
-@dataclass(frozen=True)
-class GameLayout:
-    """A game's components on sheets, in spec order, and the combined file's print units."""
-
-    game_id: str
-    game: Game
-    laid: tuple[Laid, ...]
-    units: tuple[Unit, ...]  # the combined file's ranges, in print order
-    lead: tuple[Page, ...]  # the instructions (and their blank back) opening the combined file
 
 
 @dataclass(frozen=True)
 class Summary:
     games: tuple[str, ...]
     files: int
-    pages: int  # PDF pages, combined files included
+    pages: int  # pages to print: each game's combined file (or the components built with --component)
+    changes: Mapping[str, tuple[manifest.Change, ...] | None]  # per game; None: no earlier build to compare
+    reprints: Mapping[str, str]  # game → its reprint file, relative to the output folder
     warnings: tuple[Issue, ...] = ()  # e.g. art printed below 300 dpi: built anyway
 
 
-# --- command line ---------------------------------------------------------------------------
+class Progress:
+    """What a build reports while it runs; this one says nothing (the CLI shows a progress bar)."""
 
+    def begin(self, totals: Mapping[str, int]) -> None:
+        """The games to build and how many components each."""
 
-def build_from_args(args: argparse.Namespace) -> int:
-    """`pnp build` with the CLI's options; prints a summary and returns the exit status."""
-    from pnp.rules import load_spec
+    def doing(self, game: str, what: str) -> None:
+        """What the build is working on in `game` ("drawing shares", "rendering money")."""
 
-    started = time.perf_counter()
-    formats = parse_formats(args.format)
-    ink_saver = None if args.ink is None else args.ink == "low"
-    spec = with_print(load_spec(args.spec), paper=args.paper, duplex=args.duplex,
-                      back_offset_mm=parse_offset(args.back_offset), ink_saver=ink_saver)
-    games = select_games(spec, args.game)
-    summary = build(spec, Path(args.out), games, formats)
-    for warning in summary.warnings:
-        print(warning, file=sys.stderr)
-    print(f"built {', '.join(summary.games)}: {summary.files} files, {summary.pages} PDF pages "
-          f"in {args.out}{os.sep} ({time.perf_counter() - started:.1f} s)")
-    return 0
-
-
-def parse_formats(text: str) -> tuple[str, ...]:
-    formats = tuple(dict.fromkeys(f.strip().lower() for f in text.split(",") if f.strip()))
-    if not formats or any(f not in FORMATS for f in formats):
-        raise UsageError(f"--format {text!r}: choose from {', '.join(FORMATS)}, separated by commas")
-    return formats
-
-
-def parse_offset(text: str | None) -> tuple[float, float] | None:
-    """`--back-offset X,Y` in mm; None when not given."""
-    if text is None:
-        return None
-    try:
-        x, y = (float(part) for part in text.split(","))
-    except ValueError:
-        x = y = math.nan
-    if not all(math.isfinite(v) and abs(v) <= MAX_OFFSET_MM for v in (x, y)):
-        raise UsageError(f"--back-offset {text!r}: give two numbers of mm, right and down, such as 0.5,-1 "
-                         f"(at most {MAX_OFFSET_MM:g} mm each)")
-    return (x, y)
+    def done(self, game: str, component: str) -> None:
+        """One component of `game` is ready."""
 
 
 def with_print(spec: Spec, **overrides: Any) -> Spec:
     """The spec with print settings replaced where an override is given (not None)."""
-    changes = {key: value for key, value in overrides.items() if value is not None}
-    return spec.model_copy(update={"print": spec.print.model_copy(update=changes)}) if changes else spec
-
-
-def select_games(spec: Spec, wanted: Sequence[str] | None) -> tuple[str, ...]:
-    if not wanted:
-        return tuple(spec.games)
-    unknown = [g for g in wanted if g not in spec.games]
-    if unknown:
-        raise UsageError(f"--game {unknown[0]}: no such game (known: {', '.join(spec.games)})")
-    return tuple(dict.fromkeys(wanted))
+    given = {option: value for option, value in overrides.items() if value is not None}
+    return spec.model_copy(update={"print": spec.print.model_copy(update=given)}) if given else spec
 
 
 # --- the build -----------------------------------------------------------------------------
 
 
-def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = ("pdf",)) -> Summary:
-    """Build `games` into `out`, all or nothing; other games' files already there are kept."""
+def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = ("pdf",), *,
+          only: Mapping[str, Sequence[str]] | None = None, source: Path | None = None,
+          progress: Progress | None = None) -> Summary:
+    """Build `games` into `out`, all or nothing; other games' files already there are kept.
+
+    `only` restricts a game to some of its components (`--component`): their files are
+    rewritten and the game's combined and reprint files are left as they were. `source` is
+    the spec file, recorded in the manifest."""
     out = Path(os.path.abspath(out))
+    progress = progress or Progress()
     old = manifest.check_output(out)
-    layouts = [lay_out_game(spec, game_id) for game_id in games]
-    warnings = [w for g in layouts for w in resolution_warnings(spec, g.game_id, [item.output for item in g.laid])]
-    jobs = [(item.pages, f"{g.game.title} — {_name(item.component)}", g.game_id) for g in layouts for item in g.laid]
-    jobs += [(g.lead, f"{g.game.title} — print instructions", g.game_id) for g in layouts]
-    jobs += [(u.pages, f"{g.game.title} — {_unit_name(g, u)}", g.game_id) for g in layouts for u in g.units if u.shared]
-    rendered = iter(render_pdfs(jobs))
-    pdfs = {(g.game_id, item.component.id): next(rendered) for g in layouts for item in g.laid}
-    pdfs.update({(g.game_id, None): next(rendered) for g in layouts})
-    pdfs.update({(g.game_id, u.members): next(rendered) for g in layouts for u in g.units if u.shared})
+    cache = Cache(out if old is not None else None)
+    code = [code_version(), function_name(generate)]
+    for g in games:
+        check_names(g, spec.games[g])
+    chosen = {g: _chosen(spec.games[g], (only or {}).get(g)) for g in games}
+    whole = [g for g in games if len(chosen[g]) == len(spec.games[g].components)]
+    progress.begin({g: len(components) for g, components in chosen.items()})
+    need_layout = any(f != "pdf" for f in formats)
+    contexts = {g: Context(g, spec.games[g], spec.print, spec.folder) for g in games}
+    art = {g: {file: read_art(spec.folder, file).digest for file in sorted(named_images(spec.games[g]))} for g in games}
+    made = {g: [prepare(spec, contexts[g], c, cache, [*code, art[g]], need_layout, progress) for c in chosen[g]]
+            for g in games}
+    units = {g: plan_units(spec.games[g], g, made[g], spec.print, code, cache,
+                           lambda m, g=g: replace(m, laid=lay_out(contexts[g], m.component)))
+             for g in whole}
+    shared = _rendered(made, units, cache, progress)
     files: list[manifest.FileEntry] = []
+    found: dict[str, tuple[manifest.Change, ...] | None] = {}
+    reprints: dict[str, str] = {}
+    pages = 0
     try:
         with manifest.staging(out) as root:
-            for g in layouts:
-                files += write_game(root, g, pdfs, formats)
-            # a build of every game also drops the folders of games no longer in the spec
-            replaced = set(games) | (manifest.games_in(old) if set(games) == set(spec.games) else set())
-            components = [_component_entry(g, item) for g in layouts for item in g.laid]
-            manifest.write(root, manifest.merged(old, files, components, sorted(replaced), __version__))
+            for g in games:
+                game, items = spec.games[g], made[g]
+                (root / g).mkdir(parents=True)
+                files += write_components(root, items, formats)
+                if g not in whole:  # --component: compare and report those components' own files
+                    _carry(out, root, old, g, {c.id for c in chosen[g]})
+                    before = [e for e in manifest.entries(old, "components", g) if e.get("id") in {c.id for c in chosen[g]}]
+                    listed = changes.compare(g, before, [(m.component.id, m.sheets.sheets) for m in items])
+                    found[g] = tuple(listed) if listed is not None else None
+                    pages += sum(m.sheets.pages for m in items)
+                    continue
+                listed = changes.compare(g, manifest.entries(old, "units", g), [(u.id, u.sheets.sheets) for u in units[g]])
+                found[g] = tuple(listed) if listed is not None else None
+                pages += lead_pages(units[g]) + sum(u.sheets.pages for u in units[g])
+                if "pdf" not in formats:
+                    continue
+                progress.doing(g, "joining the print file")
+                pdfs = [unit_pdf(u, items, shared) for u in units[g]]
+                data, lead = game_file(game, g, units[g], pdfs, spec.print, cache, code)
+                files.append(manifest.write_file(root, root / g / f"{g}-all.pdf", data, g, None,
+                                                 lead + sum(u.sheets.pages for u in units[g])))
+                if listed:
+                    data, count = reprint_file(game, g, units[g], pdfs, listed, spec.print)
+                    reprints[g] = f"{g}/{g}-reprint.pdf"
+                    files.append(manifest.write_file(root, root / reprints[g], data, g, None, count))
+            replaced = set(whole) | (manifest.games_in(old) - set(spec.games) if set(whole) == set(spec.games) else set())
+            rebuilt = {(g, c.id) for g in games for c in chosen[g]}
+
+            def was_rebuilt(e: dict[str, Any]) -> bool:
+                return e.get("game") in replaced or (e.get("game"), e.get("component", e.get("id"))) in rebuilt
+
+            about = {"pnp": __version__, "spec": _spec_record(source),
+                     "print": {"paper": spec.print.paper, "duplex": spec.print.duplex}}
+            entries = [_entry(m) for g in games for m in made[g]]
+            print_units = [_unit_entry(g, u) for g in whole for u in units[g]]
+            changed = [c for g in games for c in found[g] or ()]
+            manifest.write(root, manifest.merged(old, files, entries, print_units, was_rebuilt, about, changed))
+            cache.save(root, set(games))
             manifest.publish(root, out, replaced)
     except OSError as error:
         raise BuildError(f"cannot write the output folder {out}: {error.strerror or error} ({error.filename or out})") from None
-    pages = sum(f.pages for f in files if f.format == "pdf")
-    return Summary(tuple(games), len(files), pages, tuple(warnings))
+    warnings = {(w.file, w.line, w.col): w for g in games for m in made[g] for w in m.warnings}  # once per file
+    return Summary(tuple(games), len(files), pages, found, reprints, tuple(warnings.values()))
+
+
+@dataclass(frozen=True)
+class GameLayout:
+    """Every component of one game drawn and on sheets, and the combined file's print units;
+    nothing rendered or cached."""
+
+    game_id: str
+    laid: tuple[Laid, ...]
+    units: tuple[Unit, ...]
 
 
 def lay_out_game(spec: Spec, game_id: str) -> GameLayout:
-    """Every component of one game generated and on sheets, and the instructions for them."""
+    """One game's components drawn and laid out afresh: what `pnp validate` checks and tests inspect."""
     game = spec.games[game_id]
-    if any(c.id == f"{game_id}-all" for c in game.components):
-        raise BuildError(f"{game_id}: no component may be called {game_id}-all, the name of the combined print file")
-    version_stamp = stamp(__version__, game.model_dump_json())
+    check_names(game_id, game)
     context = Context(game_id, game, spec.print, spec.folder)
-    laid = tuple(lay_out(context, component, version_stamp) for component in game.components)
-    order = sorted(range(len(laid)), key=lambda i: (not laid[i].double_sided, not _stock(laid[i]).startswith("card"), i))
-    units = _units(game, laid, order, spec.print, version_stamp)
-    lead = instruction_pages(game, laid, units, spec.print, version_stamp)
-    return GameLayout(game_id, game, laid, units, tuple(lead))
+    items = []
+    for component in game.components:
+        laid = lay_out(context, component)
+        items.append(Made(game_id, component, "", laid.digest, laid.digest, sheets_of(laid, game), None, laid, ()))
+    units = plan_units(game, game_id, items, spec.print, (), None, lambda m: m)
+    return GameLayout(game_id, tuple(m.laid for m in items), tuple(units))  # type: ignore[misc]
 
 
-def _units(game: Game, laid: tuple[Laid, ...], order: Sequence[int], settings: Print, version_stamp: str) -> tuple[Unit, ...]:
-    """The print units in `order`: components of pieces that save sheets together share them."""
-    candidates = [Candidate(i, laid[i].output, laid[i].layout, _stock(laid[i])) for i in order
-                  if isinstance(laid[i].output, Pieces) and isinstance(laid[i].layout, Imposition)]
-
-    def info(members: tuple[int, ...]) -> Furniture:
-        return Furniture(game.title, " + ".join(_name(laid[i].component) for i in members), version_stamp)
-
-    shared = share_sheets(candidates, settings.paper, settings.margin_mm, settings.duplex, info,
-                          tuple(settings.back_offset_mm))  # type: ignore[arg-type]
-    first_of = {group.members[0]: group for group in shared}
-    inside = {i for group in shared for i in group.members}
-    units = []
-    for i in order:
-        if i in first_of:
-            units.append(Unit(first_of[i].members, first_of[i].layout))
-        elif i not in inside:
-            units.append(Unit((i,), laid[i].layout))
-    return tuple(units)
+def check_names(game_id: str, game: Game) -> None:
+    """No component may take the name of a game's own files."""
+    for suffix in ("all", "reprint"):
+        if any(c.id == f"{game_id}-{suffix}" for c in game.components):
+            raise BuildError(f"{game_id}: no component may be called {game_id}-{suffix}, the name of the "
+                             f"{'combined print' if suffix == 'all' else 'reprint'} file")
 
 
-def lay_out(context: Context, component: Any, version_stamp: str) -> Laid:
-    """Generate one component and put it on sheets."""
+def _chosen(game: Game, wanted: Sequence[str] | None) -> list[Any]:
+    if not wanted:
+        return list(game.components)
+    return [c for c in game.components if c.id in wanted]
+
+
+def prepare(spec: Spec, context: Context, component: Any, cache: Cache, code: list[Any], need_layout: bool,
+            progress: Progress) -> Made:
+    """One component from the cache when its inputs are there, else drawn and laid out (and its
+    PDF taken from the cache when the drawing came out as before). `code` holds what every key
+    of the game shares: pnp's code, the generator, the game's art files."""
+    g = context.game_id
+    inputs = key(code, context.settings.model_dump(mode="json"), printed_inputs(context.game, component))
+    entry = cache.note(g, f"inputs-{inputs}")
+    if isinstance(entry, str) and not need_layout:
+        hit = cached(cache, g, entry)
+        if hit is not None:
+            progress.done(g, component.id)
+            return Made(g, component, inputs, hit.digest, entry, hit.sheets, hit.pdf, None, hit.warnings)
+    progress.doing(g, f"drawing {component.id}")
+    laid = lay_out(context, component)
+    warnings = tuple(resolution_warnings(spec, g, [laid.output]))
+    entry = key(code[:2], laid.digest)  # the drawing holds the art: the code alone names the PDF
+    hit = cached(cache, g, entry)
+    sheets = hit.sheets if hit is not None else sheets_of(laid, context.game)
+    return Made(g, component, inputs, laid.digest, entry, sheets, hit.pdf if hit else None, laid, warnings)
+
+
+def lay_out(context: Context, component: Any) -> Laid:
+    """Generate one component and put it on sheets, stamped with the digest of what it prints."""
     settings = context.settings
-    info = Furniture(context.game.title, _name(component), version_stamp)
     output = generate(context, component)
+    digest = fingerprint((output, settings.model_dump_json(), context.game.title, name(component)))
+    info = Furniture(context.game.title, name(component), stamp(__version__, digest[:STAMP_DIGITS]))
     if isinstance(output, Pieces):
-        layout: Imposition | Tiling | Folding = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
-                                                       tuple(settings.back_offset_mm))  # type: ignore[arg-type]
+        layout: Layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
+                                tuple(settings.back_offset_mm))  # type: ignore[arg-type]
     elif isinstance(output, BookPages):
         layout = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)
     else:
         layout = tile(output, settings.paper, settings.margin_mm, info)
-    return Laid(component, output, layout)
+    return Laid(component, output, layout, digest, info)
 
 
-def instruction_pages(game: Game, laid: Sequence[Laid], units: Sequence[Unit], settings: Print,
-                      version_stamp: str) -> list[Page]:
-    """The instructions for the sheets of `units`, which follow them in the combined file.
-    Double-sided components come first there, each starting on an odd page: the instructions
-    then get a back, which carries the duplex check."""
-    f = frame(settings.paper, settings.margin_mm)
-    info = Furniture(game.title, "print instructions", version_stamp)
-    lead = 2 if any(_double_sided(unit.layout) for unit in units) else 1
-    jobs, first = [], lead + 1
-    for unit in units:
-        jobs.append(_job(laid, unit, first))
-        first += len(unit.pages)
-    offset = tuple(settings.back_offset_mm)
-    front = instructions_page(f, info, settings.paper, jobs, title_en=game.title_en, back_offset=offset)  # type: ignore[arg-type]
-    return [front, instructions_back(f, info, settings.duplex, offset)] if lead == 2 else [front]  # type: ignore[arg-type]
+def _rendered(made: dict[str, list[Made]], units: dict[str, list[Unit]], cache: Cache,
+              progress: Progress) -> dict[str, bytes]:
+    """Render what the cache does not hold — components (`made` gets their PDFs) and shared
+    sheets (returned by cache name) — in one batch, and cache it all."""
+    shared: dict[str, bytes] = {}
+    jobs, done = [], []
+    for g, items in made.items():
+        for i, m in enumerate(items):
+            if m.pdf is None:
+                jobs.append((m.laid.pages, f"{m.laid.info.title} — {m.name}", g))  # type: ignore[union-attr]
+                done.append(("component", g, i))
+                progress.doing(g, f"rendering {m.component.id}")
+            else:
+                cache.put_note(g, f"inputs-{m.inputs}", m.entry)
+                if m.laid is not None:
+                    progress.done(g, m.component.id)
+    for g, game_units in units.items():
+        for u in game_units:
+            if u.shared and u.entry not in shared:
+                hit = cached(cache, g, u.entry)
+                if hit is not None:
+                    shared[u.entry] = hit.pdf
+                else:
+                    jobs.append((u.pages, u.name, g))
+                    done.append(("shared", g, u))
 
+    def finished(index: int, pdf: bytes) -> None:
+        kind, g, what = done[index]
+        if kind == "component":
+            m = made[g][what] = replace(made[g][what], pdf=pdf)
+            cache.put_note(g, f"inputs-{m.inputs}", m.entry)
+            remember(cache, g, m.entry, m.digest, m.sheets, pdf, m.warnings)
+            progress.done(g, m.component.id)
+        else:
+            shared[what.entry] = pdf
+            remember(cache, g, what.entry, what.entry, what.sheets, pdf, ())
 
-# --- rendering ------------------------------------------------------------------------------
-
-_JOBS: list[tuple[Sequence[Page], str, str]] = []  # what forked workers render (they inherit it)
-
-
-def render_pdfs(jobs: list[tuple[Sequence[Page], str, str]]) -> list[bytes]:
-    """Each job's (pages, title, subject) as PDF bytes, in order. With several cores the jobs go
-    to forked workers, which inherit the pages instead of receiving them pickled; every PDF is
-    rendered by the same code either way, so the bytes do not depend on it."""
-    global _JOBS
-    workers = min(os.cpu_count() or 1, len(jobs))
-    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return [_render(job) for job in jobs]
-    _JOBS = jobs
-    try:
-        heavy_first = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][0]))
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            done = dict(zip(heavy_first, pool.map(_render_inherited, heavy_first)))
-    finally:
-        _JOBS = []
-    return [done[i] for i in range(len(jobs))]
-
-
-def _render_inherited(index: int) -> bytes:
-    return _render(_JOBS[index])
-
-
-def _render(job: tuple[Sequence[Page], str, str]) -> bytes:
-    from pnp.render.pdf import pdf_bytes
-
-    pages, title, subject = job
-    return pdf_bytes(pages, title=title, subject=subject)
-
-
-def combine(parts: Sequence[tuple[str, bytes]], *, title: str, subject: str) -> bytes:
-    """PDFs joined into one, each part bookmarked by its name: the combined print file holds
-    the very pages of the component files. Same parts → same bytes."""
-    from pypdf import PdfReader, PdfWriter
-
-    writer = PdfWriter()
-    for name, data in parts:
-        writer.append(PdfReader(io.BytesIO(data)), outline_item=name)
-    writer.add_metadata({"/Title": title, "/Subject": subject, "/Creator": "pnp"})
-    writer.create_viewer_preferences().print_scaling = "/None"
-    buffer = io.BytesIO()
-    writer.write(buffer)
-    return buffer.getvalue()
+    render_pdfs(jobs, finished)
+    return shared
 
 
 # --- files ----------------------------------------------------------------------------------
 
 
-def write_game(root: Path, g: GameLayout, pdfs: dict[tuple[str, Any], bytes],
-               formats: Sequence[str]) -> list[manifest.FileEntry]:
-    """Every file of one game under `root/<game>/`, with their manifest entries."""
-    folder = root / g.game_id
-    folder.mkdir(parents=True)
+def write_components(root: Path, items: Sequence[Made], formats: Sequence[str]) -> list[manifest.FileEntry]:
+    """Every file of some components of one game under `root/<game>/`, with their entries."""
     files: list[manifest.FileEntry] = []
-    for item in g.laid:
-        component, data = item.component, pdfs[(g.game_id, item.component.id)]
+    for item in items:
+        folder = root / item.game_id
         if "pdf" in formats:
-            path = folder / f"{component.id}.pdf"
-            path.write_bytes(data)
-            files.append(manifest.file_entry(root, path, g.game_id, component.id, "pdf", len(item.pages)))
+            files.append(manifest.write_file(root, folder / f"{item.component.id}.pdf", item.pdf,  # type: ignore[arg-type]
+                                             item.game_id, item.component.id, item.sheets.pages))
         if "svg" in formats:
-            files += _svgs(root, folder, g.game_id, item)
+            files += _svgs(root, folder, item)
         if "png" in formats:
-            files += _pngs(root, folder, g.game_id, item, data)
-    if "pdf" in formats:
-        parts = [("Print instructions", pdfs[(g.game_id, None)])]
-        parts += [(_unit_name(g, u), pdfs[(g.game_id, u.members if u.shared else g.laid[u.members[0]].component.id)])
-                  for u in g.units]
-        path = folder / f"{g.game_id}-all.pdf"
-        path.write_bytes(combine(parts, title=f"{g.game.title} — print-and-play", subject=g.game_id))
-        pages = len(g.lead) + sum(len(u.pages) for u in g.units)
-        files.append(manifest.file_entry(root, path, g.game_id, None, "pdf", pages))
+            files += _pngs(root, folder, item)
     return files
 
 
-def _svgs(root: Path, folder: Path, game_id: str, item: Laid) -> list[manifest.FileEntry]:
+def _carry(out: Path, root: Path, old: dict[str, Any] | None, game: str, rebuilt: set[str]) -> None:
+    """Keep the files of `game` that a build of some of its components did not remake (their
+    manifest entries stay too)."""
+    for entry in manifest.entries(old, "files", game):
+        if entry.get("component") in rebuilt or not isinstance(entry.get("path"), str):
+            continue
+        source, target = out / entry["path"], root / entry["path"]
+        if source.is_file() and not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            manifest.link_or_copy(source, target)
+
+
+def _svgs(root: Path, folder: Path, item: Made) -> list[manifest.FileEntry]:
     from pnp.render.svg import write_svg
 
     (folder / "svg").mkdir(exist_ok=True)
     files = []
-    for number, page in enumerate(item.pages, 1):
+    for number, page in enumerate(item.laid.pages, 1):  # type: ignore[union-attr]
         path = folder / "svg" / f"{item.component.id}-p{number:02d}.svg"
         write_svg(page, path)
-        files.append(manifest.file_entry(root, path, game_id, item.component.id, "svg", 1))
+        files.append(manifest.file_entry(root, path, item.game_id, item.component.id, "svg", 1))
     return files
 
 
-def _pngs(root: Path, folder: Path, game_id: str, item: Laid, pdf: bytes) -> list[manifest.FileEntry]:
+def _pngs(root: Path, folder: Path, item: Made) -> list[manifest.FileEntry]:
     """Pieces: each face at 300 dpi with its bleed; panels: each page at 150 dpi."""
     from pnp.render.png import drawing_png, page_png
 
     target = folder / "png" / item.component.id
     target.mkdir(parents=True)
     outputs: list[tuple[str, bytes]] = []
-    if isinstance(item.output, Pieces):
+    output = item.laid.output  # type: ignore[union-attr]
+    if isinstance(output, Pieces):
         rendered: dict[Any, bytes] = {}  # identical faces (18 cards of a company) are drawn once
-        for number, piece in enumerate(item.output.pieces, 1):
+        for number, piece in enumerate(output.pieces, 1):
             for side, drawing in (("front", piece.front), ("back", piece.back)):
                 if drawing is not None:
-                    key = _key(drawing)
-                    if key not in rendered:
-                        rendered[key] = drawing_png(drawing, PIECE_DPI)
-                    outputs.append((f"{number:03d}-{side}.png", rendered[key]))
+                    found = _key(drawing)
+                    if found not in rendered:
+                        rendered[found] = drawing_png(drawing, PIECE_DPI)
+                    outputs.append((f"{number:03d}-{side}.png", rendered[found]))
     else:
-        outputs = [(f"p{n:02d}.png", page_png(pdf, n - 1, PANEL_DPI)) for n in range(1, len(item.pages) + 1)]
+        outputs = [(f"p{n:02d}.png", page_png(item.pdf, n - 1, PANEL_DPI)) for n in range(1, item.sheets.pages + 1)]
     files = []
-    for name, data in outputs:
-        path = target / name
+    for file_name, data in outputs:
+        path = target / file_name
         path.write_bytes(data)
-        files.append(manifest.file_entry(root, path, game_id, item.component.id, "png", 1))
+        files.append(manifest.file_entry(root, path, item.game_id, item.component.id, "png", 1))
     return files
 
 
@@ -387,67 +350,25 @@ def _key(drawing: Any) -> Any:
     return drawing
 
 
-# --- what the instructions and the manifest say ---------------------------------------------
+# --- what the manifest says -------------------------------------------------------------------
 
 
-def _job(laid: Sequence[Laid], unit: Unit, first: int) -> Job:
-    """The print plan's row for one unit; components sharing sheets share a row that says so."""
-    items = [laid[i] for i in unit.members]
-    layout = unit.layout
-    counts = [_count(item) for item in items]
-    contents = " + ".join(counts) + (" on shared sheets" if unit.shared else "")
-    assembly = finish = ""
-    if isinstance(layout, Folding):
-        duplex = layout.duplex
-        contents = f"{contents}, A5"
-        finish = ("fold the sheets in half together on their dashed marks, the first sheet outside, and staple "
-                  "on the fold" if layout.folded else "cut each sheet in half on its middle marks and staple the "
-                  "pages in order")
-    elif isinstance(layout, Tiling):
-        duplex = "none"
-        if layout.tiled:
-            t = next(t for t in layout.tiles if t.rows * t.columns > 1)
-            contents += f" in {t.rows * t.columns} parts"
-            assembly = f"{t.rows} row{'s' if t.rows > 1 else ''} × {t.columns} column{'s' if t.columns > 1 else ''} of parts"
-    else:
-        duplex = layout.duplex
-    name = " + ".join(_name(item.component) for item in items)
-    return Job(name, (first, first + len(layout.pages) - 1), layout.sheets, contents, sides_text(duplex),
-               _stock(items[0]), assembly, finish)
+def _entry(item: Made) -> manifest.ComponentEntry:
+    s = item.sheets
+    return manifest.ComponentEntry(item.game_id, item.component.id, item.component.kind, s.count, s.size_mm,
+                                   s.stamp, s.sheets, s.pages, s.duplex, item.inputs)
 
 
-def _count(item: Laid) -> str:
-    count = len(_drawn(item.output))
-    return f"{count} {NOUNS.get(item.component.kind, 'piece')}{'s' if count != 1 else ''}"
+def _unit_entry(game: str, unit: Unit) -> manifest.UnitEntry:
+    s = unit.sheets
+    return manifest.UnitEntry(game, unit.id, unit.ids, s.stamp, s.sheets, s.pages, s.duplex)
 
 
-def _unit_name(g: GameLayout, unit: Unit) -> str:
-    return " + ".join(_name(g.laid[i].component) for i in unit.members)
-
-
-def _drawn(output: Pieces | Panels | BookPages) -> tuple[Any, ...]:
-    """The pieces, panels or pages a generator made."""
-    if isinstance(output, Pieces):
-        return output.pieces
-    return output.pages if isinstance(output, BookPages) else output.drawings
-
-
-def _stock(item: Laid) -> str:
-    return STOCK.get(item.component.kind, "paper")
-
-
-def _name(component: Any) -> str:
-    name_en = getattr(component, "name_en", "")
-    return f"{component.name} · {name_en}" if name_en and name_en != component.name else component.name
-
-
-def _component_entry(g: GameLayout, item: Laid) -> manifest.ComponentEntry:
-    output = item.output
-    if isinstance(output, Pieces):
-        size = (output.width, output.height)
-    else:
-        drawings = _drawn(output)
-        size = (drawings[0].width, drawings[0].height) if drawings else (0.0, 0.0)
-    component = item.component
-    return manifest.ComponentEntry(g.game_id, component.id, component.kind, piece_count(g.game, component),
-                                   (round(size[0], 3), round(size[1], 3)))
+def _spec_record(source: Path | None) -> dict[str, Any]:
+    if source is None:
+        return {"path": None, "sha256": None}
+    try:
+        digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    except OSError:
+        digest = None
+    return {"path": str(source), "sha256": digest}

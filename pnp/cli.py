@@ -1,4 +1,4 @@
-"""The `pnp` command: validate, build, referee, simulate, rules, table.
+"""The `pnp` command: validate, build, watch, init, referee, simulate, rules, table.
 
 Imports stay light: each subcommand imports its own machinery on demand, so `pnp referee`
 and `pnp validate` never load reportlab. Every user error is printed as readable lines with
@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Mapping, Sequence
 
 from pnp import __version__
@@ -47,23 +48,24 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     validate = commands.add_parser("validate", help="check components.yaml and summarise it")
-    validate.add_argument("spec", nargs="?", help="spec file (default: ./components.yaml, else the bundled one)")
+    validate.add_argument("spec_file", nargs="?", metavar="SPEC", help="spec file, same as --spec")
+    _spec_option(validate)
     validate.set_defaults(run=_validate)
 
     build = commands.add_parser("build", help="write print-ready PDF/SVG/PNG files and output/manifest.json")
-    build.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
-    build.add_argument("--out", default="output", help="output folder (default: output)")
-    build.add_argument("--game", action="append", help="build only this game (repeatable)")
-    build.add_argument("--paper", choices=("a4", "letter"), help="override print.paper")
-    build.add_argument("--format", default="pdf", help="comma-separated: pdf,svg,png (default: pdf)")
-    build.add_argument("--duplex", choices=("long", "short", "fold", "none"), help="override print.duplex")
-    build.add_argument("--back-offset", metavar="X,Y",
-                       help="shift every back by X,Y mm (right, down) to correct a printer's duplex misregistration; "
-                            "overrides print.back_offset_mm (measure it with the calibration sheet)")
-    build.add_argument("--ink", choices=("normal", "low"),
-                       help="low: the ink saver, outlines and patterns instead of colour fills "
-                            "(overrides print.ink_saver)")
+    _build_options(build)
+    build.add_argument("--component", action="append", metavar="ID",
+                       help="build only this component (ID or GAME/ID, repeatable); the combined file is left as it was")
     build.set_defaults(run=_build)
+
+    watch = commands.add_parser("watch", help="build, then rebuild what changed whenever the spec file is saved")
+    _build_options(watch)
+    watch.set_defaults(run=_watch, component=None)
+
+    init = commands.add_parser("init", help="write an editable copy of the bundled components.yaml")
+    init.add_argument("folder", nargs="?", default=".", metavar="DIR", help="where to write it (default: here)")
+    init.add_argument("--force", action="store_true", help="replace a components.yaml that is already there")
+    init.set_defaults(run=_init)
 
     referee = commands.add_parser("referee", help="settle disputes: replay a game record through the rules")
     verbs = referee.add_subparsers(title="referee commands", metavar="VERB")
@@ -137,16 +139,58 @@ def _add_rules(commands) -> None:
     rules.set_defaults(run=lambda args: (rules.print_help(), 2)[1])
 
 
+def _spec_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+
+
+def _build_options(parser: argparse.ArgumentParser) -> None:
+    _spec_option(parser)
+    parser.add_argument("--out", default="output", help="output folder (default: output)")
+    parser.add_argument("--game", action="append", help="build only this game (repeatable)")
+    parser.add_argument("--paper", help="override print.paper: a4 or letter")
+    parser.add_argument("--format", default="pdf", help="comma-separated: pdf,svg,png (default: pdf)")
+    parser.add_argument("--duplex", help="override print.duplex: long, short, fold or none")
+    parser.add_argument("--back-offset", metavar="X,Y",
+                        help="shift every back by X,Y mm (right, down) to correct a printer's duplex misregistration; "
+                             "overrides print.back_offset_mm (measure it with the calibration sheet)")
+    parser.add_argument("--ink", help="normal or low: low is the ink saver, outlines and patterns instead of colour "
+                                      "fills (overrides print.ink_saver)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+
+
+def spec_path(given: str | None) -> Path:
+    """The spec file a command reads: `--spec`, else ./components.yaml, else the bundled one."""
+    from pnp.spec import default_spec_path
+
+    return Path(given) if given else default_spec_path()
+
+
+def pick(value: str | None, known: Sequence[str], option: str, noun: str) -> str | None:
+    """`value` matched against `known` whatever its letter case, or a usage error with a
+    suggestion: '--game bolso: no such game (did you mean "bolsa"?)'."""
+    from pnp.spec.options import suggestion
+
+    if value is None:
+        return None
+    match = next((name for name in known if name.casefold() == value.casefold()), None)
+    if match is None:
+        hint = suggestion(value, list(known), any_case=True)
+        raise UsageError(f"{option} {value}: no such {noun}" + (f" ({hint})" if hint else ""))
+    return match
+
+
 def _validate(args: argparse.Namespace) -> int:
     from pnp.components.resolution import art_warnings
     from pnp.rules import load_spec
-    from pnp.spec import default_spec_path
     from pnp.spec.faces import piece_count
 
-    spec = load_spec(args.spec)
+    if args.spec_file and args.spec and args.spec_file != args.spec:
+        raise UsageError("validate: give the spec file once, as SPEC or as --spec")
+    source = spec_path(args.spec or args.spec_file)
+    spec = load_spec(source)
     for warning in art_warnings(spec):  # PNG or JPEG art that prints below 300 dpi
         print(warning, file=sys.stderr)
-    print(f"{args.spec or default_spec_path()}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")
+    print(f"{source}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")
     for game_id, game in spec.games.items():
         names = ", ".join(a.id for a in game.assets)
         print(f"{game_id}: {game.title} — {len(game.assets)} {game.asset_key} ({names}), {len(game.components)} components")
@@ -156,9 +200,22 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from pnp.build import build_from_args
+    from pnp.console import run_build
 
-    return build_from_args(args)
+    return run_build(args)
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from pnp.console import watch
+
+    return watch(args)
+
+
+def _init(args: argparse.Namespace) -> int:
+    from pnp.spec import init
+
+    print(init(Path(args.folder), force=args.force))
+    return 0
 
 
 def _referee(args: argparse.Namespace) -> int:

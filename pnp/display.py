@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass, field
-from typing import Literal, Union
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import Any, Literal, Union
 
 Point = tuple[float, float]
 Matrix = tuple[float, float, float, float, float, float]  # a b c d e f: x' = a x + c y + e, y' = b x + d y + f
@@ -236,3 +236,44 @@ def place(drawing: Drawing, x: float, y: float, *, clip_bleed: bool = True) -> G
         b = drawing.bleed
         clip = Rect(-b, -b, drawing.width + 2 * b, drawing.height + 2 * b, Style())
     return Group(drawing.items, translate(x, y), clip)
+
+
+# --- fingerprints ---------------------------------------------------------------------------
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def fingerprint(value: Any, *, mask: str = "") -> str:
+    """A stable hex digest of display items (pages, drawings, pieces, tuples of them) by value.
+
+    Equal structures give equal digests in any process, however their objects are shared
+    (copies of a card share one drawing), so a digest can stand for what is printed: it keys
+    the build cache and says which sheets changed. Text equal to `mask` counts as blank, so a
+    sheet's digest leaves out the stamp printed on it.
+    """
+    memo: dict[int, bytes] = {}  # by id: shared sub-trees are digested once; all stay alive meanwhile
+
+    def digest(item: Any) -> bytes:
+        known = memo.get(id(item))
+        if known is not None:
+            return known
+        h = hashlib.blake2b(type(item).__name__.encode(), digest_size=16)
+        if isinstance(item, Text) and mask and item.text == mask:
+            h.update(repr(Text(item.x, item.y, "", item.size, item.font, item.color, item.anchor)).encode())
+        elif isinstance(item, (Group, Drawing, Page, PieceArt, Pieces, Panels, BookPages, Image)):
+            for f in fields(item):
+                h.update(digest(getattr(item, f.name)))
+        elif isinstance(item, (tuple, list)) and not all(type(part) in _SCALARS for part in item):
+            for part in item:
+                h.update(digest(part))
+        elif isinstance(item, bytes):
+            h.update(item)
+        elif is_dataclass(item) or isinstance(item, (tuple, list)) or type(item) in _SCALARS:
+            h.update(repr(item).encode())  # leaves: exact reprs of floats and strings
+        else:
+            raise TypeError(f"cannot fingerprint a {type(item).__name__}")
+        memo[id(item)] = result = h.digest()
+        return result
+
+    return digest(value).hex()

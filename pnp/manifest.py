@@ -2,8 +2,29 @@
 
 The manifest lists every file a build wrote and every component, for tools and print shops.
 It is part of the build's output, so it is reproducible like the PDFs: entries sorted, no
-timestamps. A build of some games (`--game`) keeps the other games' entries and files, so the
-manifest always describes everything in the folder.
+timestamps. A build of some games (`--game`) or components (`--component`) keeps the other
+entries and files, so the manifest always describes everything in the folder. Its fields:
+
+- `pnp`: the version that wrote it; `spec`: `{"path", "sha256"}` of the spec file of the last
+  build; `print`: `{"paper", "duplex"}` it was made for.
+- `files`: every file, `{"path", "game", "component", "format", "pages", "sha256"}`;
+  `component` is null for a game's combined print file (`<game>-all.pdf`) and its reprint
+  file (`<game>-reprint.pdf`).
+- `components`: `{"game", "id", "kind", "count", "size_mm", "stamp", "sheets", "pages",
+  "duplex", "inputs"}`, about each component's own file: `stamp` is the digest printed in the
+  footer of its sheets, a hash of what it prints and of the print settings that shape it;
+  `sheets` the digest of each sheet of paper in order (a front page with its backs; stamps
+  left out), which is how the next build tells which sheets changed; `duplex` how it is
+  printed (long, short, fold or none); `inputs` the cache key of what it was drawn from.
+- `units`: the print units of each game's combined file, in order, `{"game", "id",
+  "components", "stamp", "sheets", "pages", "duplex"}`: a component's own sheets, or sheets
+  that several components share (`id` "dividends+certificates", their own stamp).
+- `changed`: what the last build changed, compared with the manifest it replaced, as
+  `{"game", "component", "components", "status", "sheets", "dropped", "before"}`: the unit of
+  the combined file (`component` its id, `components` the component ids in it; with
+  `--component`, the component file); status "added", "changed" or "removed"; `sheets` the
+  1-based sheets to print (changed or new), `dropped` the sheets to throw away, `before` how
+  many sheets it had. Empty when nothing changed, or when there was no earlier build to compare with.
 
 A build writes into a staging folder beside the output and `publish` swaps it in only when
 everything succeeded; until then, and after any failure, the old output is untouched.
@@ -19,7 +40,7 @@ import tempfile
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from pnp.errors import BuildError
 
@@ -43,11 +64,45 @@ class ComponentEntry:
     kind: str
     count: int  # physical pieces: 90 for a 90-card deck, 6 for six mats
     size_mm: tuple[float, float]  # one piece; for panels the drawing
+    stamp: str  # the digest in the footer of its sheets
+    sheets: tuple[str, ...]  # each sheet's digest, stamps left out
+    pages: int
+    duplex: str  # as printed: long | short | fold | none
+    inputs: str  # the cache key of what it was drawn from
+
+
+@dataclass(frozen=True)
+class UnitEntry:
+    game: str
+    id: str  # the components' ids joined by "+"
+    components: tuple[str, ...]
+    stamp: str
+    sheets: tuple[str, ...]
+    pages: int
+    duplex: str
+
+
+@dataclass(frozen=True)
+class Change:
+    """One component that a build changed, compared with the build before it."""
+
+    game: str
+    component: str
+    status: str  # "added" | "changed" | "removed"
+    sheets: tuple[int, ...]  # 1-based sheets to print: changed or new
+    dropped: tuple[int, ...] = ()  # sheets that no longer exist
+    before: int = 0  # how many sheets it had
 
 
 def file_entry(root: Path, path: Path, game: str, component: str | None, fmt: str, pages: int) -> FileEntry:
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     return FileEntry(path.relative_to(root).as_posix(), game, component, fmt, pages, digest)
+
+
+def write_file(root: Path, path: Path, data: bytes, game: str, component: str | None, pages: int) -> FileEntry:
+    """Write a PDF and return its entry."""
+    path.write_bytes(data)
+    return FileEntry(path.relative_to(root).as_posix(), game, component, "pdf", pages, hashlib.sha256(data).hexdigest())
 
 
 def read(root: Path) -> dict[str, Any] | None:
@@ -67,20 +122,35 @@ def games_in(manifest: dict[str, Any] | None) -> set[str]:
     return {e["game"] for e in entries if isinstance(e, dict) and isinstance(e.get("game"), str)}
 
 
+def entries(manifest: dict[str, Any] | None, key: str, game: str) -> list[dict[str, Any]]:
+    """The `files` or `components` entries of one game in an earlier manifest."""
+    found = (manifest or {}).get(key, [])
+    return [e for e in found if isinstance(e, dict) and e.get("game") == game] if isinstance(found, list) else []
+
+
 def merged(old: dict[str, Any] | None, files: Iterable[FileEntry], components: Iterable[ComponentEntry],
-           rebuilt: Sequence[str], version: str) -> dict[str, Any]:
-    """The new manifest: this build's entries plus the old entries of games it did not rebuild."""
+           units: Iterable[UnitEntry], rebuilt: Callable[[dict[str, Any]], bool], about: dict[str, Any],
+           changed: Sequence[Change]) -> dict[str, Any]:
+    """The new manifest: this build's entries, the old entries it did not rebuild (`rebuilt`
+    says which old entries it replaced), and `about` (pnp, spec and print)."""
     def kept(key: str) -> list[dict[str, Any]]:
-        entries = (old or {}).get(key, [])
-        return [e for e in entries if isinstance(e, dict) and e.get("game") not in rebuilt]
+        found = (old or {}).get(key, [])
+        return [e for e in found if isinstance(e, dict) and not rebuilt(e)] if isinstance(found, list) else []
 
     file_list = kept("files") + [asdict(f) for f in files]
-    component_list = kept("components") + [{**asdict(c), "size_mm": list(c.size_mm)} for c in components]
+    component_list = kept("components") + [_json(asdict(c)) for c in components]
+    unit_list = kept("units") + [_json(asdict(u)) for u in units]  # in print order within a game
     return {
-        "pnp": version,
+        **about,
         "files": sorted(file_list, key=lambda e: e["path"]),
         "components": sorted(component_list, key=lambda e: (e["game"], e["id"])),
+        "units": sorted(unit_list, key=lambda e: e["game"]),  # stable: each game's order is kept
+        "changed": [{**_json(asdict(c)), "components": c.component.split("+")} for c in changed],
     }
+
+
+def _json(entry: dict[str, Any]) -> dict[str, Any]:
+    return {key: list(value) if isinstance(value, tuple) else value for key, value in entry.items()}
 
 
 def write(root: Path, manifest: dict[str, Any]) -> None:
@@ -127,9 +197,9 @@ def publish(staging_folder: Path, out: Path, replaced: set[str]) -> None:
             if entry.name == MANIFEST or entry.name in replaced or target.exists():
                 continue
             if entry.is_dir() and not entry.is_symlink():
-                shutil.copytree(entry, target, symlinks=True, copy_function=_link_or_copy)
+                shutil.copytree(entry, target, symlinks=True, copy_function=link_or_copy)
             else:
-                _link_or_copy(entry, target)
+                link_or_copy(entry, target)
     if not out.exists():
         os.rename(staging_folder, out)
         return
@@ -143,7 +213,7 @@ def publish(staging_folder: Path, out: Path, replaced: set[str]) -> None:
     shutil.rmtree(retired, ignore_errors=True)
 
 
-def _link_or_copy(source: Any, target: Any) -> None:
+def link_or_copy(source: Any, target: Any) -> None:
     """A hard link where the file system allows (cheap; the old file is never written), else a copy."""
     try:
         if os.path.islink(source):

@@ -59,7 +59,9 @@ def fake(monkeypatch):
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    """Every file of an output folder but its cache."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and not p.relative_to(folder).as_posix().startswith(".cache/")}
 
 
 def run(*args: str) -> int:
@@ -69,9 +71,13 @@ def run(*args: str) -> int:
 def test_build_writes_every_component_the_combined_file_and_a_true_manifest(fake, tmp_path, capsys):
     out = tmp_path / "output"
     assert run("--out", str(out)) == 0
-    assert re.search(r"built bolsa, aktsioner, forex: \d+ files, \d+ PDF pages", capsys.readouterr().out)
+    said = re.search(r"built bolsa, aktsioner, forex from (\S+): (\d+) pages to print \((\d+) files\)",
+                     capsys.readouterr().out)
     spec = load_spec(None)
     manifest = json.loads((out / "manifest.json").read_text())
+    combined = [f for f in manifest["files"] if f["path"].endswith("-all.pdf")]
+    assert said and said[1] == "components.yaml" and int(said[3]) == len(manifest["files"])
+    assert int(said[2]) == sum(f["pages"] for f in combined)  # each page once, not again in the component files
     listed = {f["path"] for f in manifest["files"]}
     on_disk = {p for p in snapshot(out) if p != "manifest.json"}
     assert listed == on_disk

@@ -18,7 +18,7 @@ from pnp.layout.sheet import MARK_ZONE_MM, PAPERS, Box, Furniture
 from pnp.render.pdf import pdf_bytes
 
 PT = 25.4 / 72  # mm per point
-INFO = Furniture("Test game", "Test cards", "pnp 0.0.0 · spec 00000000")
+INFO = Furniture("Test game", "Test cards", "pnp 0.0.0 · 00000000")
 TOL = 0.1
 
 

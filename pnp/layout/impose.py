@@ -197,7 +197,7 @@ def impose(pieces: Pieces, paper: str, margin: float, duplex: Duplex, info: Furn
     pages: list[Page] = []
     placed: list[Placed] = []
     for number, batch in enumerate(batches, 1):
-        where = f"sheet {number} of {len(batches)}"
+        where = f"sheet {number}"  # not "of m": a sheet reads the same when later sheets are added
         fronts = [(i, _slot(grid, k)) for k, i in enumerate(batch)]
         if duplex == "fold":
             backs = [(i, _mirror(grid, slot, "fold")) for i, slot in fronts]

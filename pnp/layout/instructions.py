@@ -1,8 +1,9 @@
-"""The first page of a game's combined print file: what to print, on what, and how.
+"""The first page of a game's combined print file: what to print, on what, and how; and the
+first page of its reprint file: which sheets changed since the last build, and where they go.
 
-It is drawn from the same layout results as the sheets that follow it, so the page ranges,
-sheet counts and duplex settings it states are the ones in the file. A playtester who never
-read the README should be able to print, check the scale, cut and assemble from it alone.
+Both are drawn from the same layout results as the sheets that follow them, so the page ranges,
+sheet counts and duplex settings they state are the ones in the file. A playtester who never
+read the README should be able to print, check the scale, cut and assemble from them alone.
 """
 
 from __future__ import annotations
@@ -36,11 +37,28 @@ class Job:
     stock: str  # "card stock", "paper"
     assembly: str = ""  # for a tiled board: "1 row × 2 columns"
     finish: str = ""  # for a booklet: how to fold or cut and bind it
+    stamp: str = ""  # the stamp in the footer of its sheets
 
     @property
     def page_range(self) -> str:
-        first, last = self.pages
-        return f"{first}" if first == last else f"{first}–{last}"
+        return span(*self.pages)
+
+
+@dataclass(frozen=True)
+class Reprint:
+    """One component in a reprint file: one row of its table."""
+
+    name: str
+    pages: tuple[int, int] | None  # in the reprint file; None when nothing is to be printed
+    action: str  # "replace sheets 3 and 5", "add sheets 11–12 after sheet 10", "discard sheets 11–12"
+    sides: str
+    stock: str
+    stamp: str
+
+
+def span(first: int, last: int) -> str:
+    """"3" or "3–5"."""
+    return f"{first}" if first == last else f"{first}–{last}"
 
 
 def sides_text(duplex: str) -> str:
@@ -52,31 +70,30 @@ def sides_text(duplex: str) -> str:
     }[duplex]
 
 
-def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job], *,
-                      title_en: str = "", back_offset: tuple[float, float] = (0.0, 0.0)) -> Page:
+def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job], *, title_en: str = "",
+                      back_offset: tuple[float, float] = (0.0, 0.0), game_file: str = "game") -> Page:
     """The instructions as one page in frame `f` (portrait), with the sheet furniture; with
-    double-sided sheets, the front of the duplex check at its foot (its back is the next page)."""
+    double-sided sheets, the front of the duplex check at its foot (its back is the next page).
+    `game_file` is the game's id, which names its files."""
     box = f.content.inset(2.0)
     flow = _Flow(box.x, box.y, box.w, what=f"the print instructions of {info.title}")
     flow.text(f"**{info.title}** — print instructions", 16)
     if title_en and title_en != info.title:
         flow.text(title_en, 10)
-    flow.text(f"Made by {info.stamp}. Every sheet carries this stamp in its footer: do not mix "
-              "sheets with different stamps, they come from different versions of the rules.", BODY_PT)
+    flow.text("Every sheet's footer ends with a **stamp**, a short fingerprint of what its component "
+              "prints (the Stamp column below). It changes only when that component's content changes, so "
+              "after an edit, pnp build lists the sheets that changed and writes "
+              f"**{game_file}-reprint.pdf** with just those; every other sheet you printed stays good, "
+              "even where its stamp is older.", BODY_PT)
     flow.space()
-    w, h = PAPERS[paper]
     steps = iter(range(1, 10))  # the steps this game needs, numbered without gaps
-    flow.text(f"**{next(steps)} Print at 100 %.** " f"Paper: **{paper.upper()}** ({w:g} × {h:g} mm). In the print dialog "
-              "choose **actual size** / **100 %**, never “fit to page” or “shrink”. Then check: the "
-              "long black bar in the footer of every sheet must measure exactly **100 mm** and the short "
-              "one **1 inch** (25.4 mm). If they do not, switch scaling off and print again; cards "
-              "and boards are drawn to size.", BODY_PT)
+    _scale(flow, paper, next(steps))
     flow.space()
     flow.text(f"**{next(steps)} What to print.** Print each range once: the copies the game "
               "needs are already in the file.", BODY_PT)
-    flow.table(("Pages", "Component", "Contents", "Sheets", "How", "On"),
-               [(j.page_range, j.name, j.contents, str(j.sheets), j.sides, j.stock) for j in jobs],
-               (0.09, 0.29, 0.16, 0.07, 0.26, 0.13))
+    flow.table(("Pages", "Component", "Contents", "Sheets", "How", "On", "Stamp"),
+               [(j.page_range, j.name, j.contents, str(j.sheets), j.sides, j.stock, j.stamp) for j in jobs],
+               (0.08, 0.26, 0.15, 0.07, 0.22, 0.11, 0.11))
     card = sum(j.sheets for j in jobs if j.stock.startswith("card"))
     paper_sheets = sum(j.sheets for j in jobs) - card
     flow.space(1.0)
@@ -124,6 +141,55 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
     check = calibration.check_front(_check_box(box), edge, info.title) if duplex else ()
     items = (*flow.items, *check, furniture(f, info, "print instructions"))
     return Page(f.width, f.height, items, f"{info.title}, print instructions")
+
+
+def reprint_page(f: Frame, info: Furniture, paper: str, rows: Sequence[Reprint]) -> Page:
+    """The first page of a reprint file: the sheets that changed since the last build, where
+    each goes among the sheets already printed, and how to print them."""
+    box = f.content.inset(2.0)
+    flow = _Flow(box.x, box.y, box.w, what=f"the reprint instructions of {info.title}")
+    flow.text(f"**{info.title}** — reprint after a change", 16)
+    flow.text("Only these sheets changed since the last build. Print them, put each in place of the sheet "
+              "it replaces, and keep every other sheet you printed: it is still right, even where its "
+              "stamp is older. Check a new sheet by the stamp in its footer (the Stamp column).", BODY_PT)
+    flow.space()
+    _scale(flow, paper, 1)
+    flow.space()
+    flow.text("**2 What changed.** Print each range once.", BODY_PT)
+    flow.table(("Pages", "Component", "What to do", "How", "On", "Stamp"),
+               [(span(*r.pages) if r.pages else "—", r.name, r.action, r.sides if r.pages else "—",
+                 r.stock if r.pages else "—", r.stamp) for r in rows],
+               (0.08, 0.24, 0.27, 0.19, 0.11, 0.11))
+    duplex = [r for r in rows if r.pages and r.sides.startswith("double")]
+    if duplex:
+        flow.space()
+        flow.text(f"**3 Backs.** {', '.join(r.name for r in duplex)}: every front page is followed by its backs. "
+                  "Print those pages double-sided as you printed them the first time (the print "
+                  "instructions of the combined file say how); each back then lands behind its front.", BODY_PT)
+    if flow.y > box.bottom:
+        raise BuildError(f"the reprint instructions of {info.title} do not fit on one page")
+    items = (*flow.items, furniture(f, info, "reprint instructions"))
+    return Page(f.width, f.height, items, f"{info.title}, reprint instructions")
+
+
+def blank_back(f: Frame, info: Furniture) -> Page:
+    """A blank back for a first page, so that every front after it falls on an odd page."""
+    box = f.content
+    note = fit_text("This page is left blank on purpose: it keeps every front on an odd page, so "
+                    "that double-sided pages print back to back.", box.x, box.y + box.h / 2 - 10,
+                    box.w, 20, size=BODY_PT, color="#777777", what="the blank page")
+    return Page(f.width, f.height, (note, furniture(f, info, f"back of the {info.component}")),
+                f"{info.title}, blank back of the {info.component}")
+
+
+def _scale(flow: "_Flow", paper: str, number: int) -> None:
+    """The first step of printing anything: actual size, and how to check it."""
+    w, h = PAPERS[paper]
+    flow.text(f"**{number} Print at 100 %.** " f"Paper: **{paper.upper()}** ({w:g} × {h:g} mm). In the print dialog "
+              "choose **actual size** / **100 %**, never “fit to page” or “shrink”. Then check: the "
+              "long black bar in the footer of every sheet must measure exactly **100 mm** and the short "
+              "one **1 inch** (25.4 mm). If they do not, switch scaling off and print again; cards "
+              "and boards are drawn to size.", BODY_PT)
 
 
 def instructions_back(f: Frame, info: Furniture, edge: str, back_offset: tuple[float, float] = (0.0, 0.0)) -> Page:

@@ -1,9 +1,11 @@
 """Sheet furniture: the paper, its bands, and what every sheet says about itself.
 
-Every printed sheet carries a thin header (game, component, "sheet n of m"), a footer with a
-calibration ruler (a 100 mm bar and a 1 inch bar, labelled) and a version stamp (pnp version
-and a short hash of the game's spec), so that a sheet printed at the wrong scale, or from an
-older spec, is caught at the table. All of it sits inside the printable area (the paper minus
+Every printed sheet carries a thin header (game, component, "sheet n"), a footer with a
+calibration ruler (a 100 mm bar and a 1 inch bar, labelled) and a stamp (pnp version and a
+short hash of what the sheet's component prints, see `pnp.build`), so that a sheet printed at
+the wrong scale, or from an older version of its component, is caught at the table. Nothing
+else on a sheet depends on the stamp's text, so two sheets that differ only by their stamps
+print the same content. All of it sits inside the printable area (the paper minus
 `print.margin_mm`), in two bands of equal thickness: above and below the content, or — when
 pieces need the full height (poker cards on Letter) — in strips left and right of it, read
 from bottom to top. Equal bands keep the content centred on the paper, so that duplex backs,
@@ -14,7 +16,7 @@ Crop marks live here too: imposition and tiling both draw them, only outside the
 
 from __future__ import annotations
 
-import hashlib
+import re
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -141,16 +143,12 @@ class Furniture:
 
     title: str  # the game
     component: str  # the component's name
-    stamp: str  # pnp version and spec hash, see `stamp`
+    stamp: str  # pnp version and the component's digest, see `stamp`
 
 
-def spec_hash(game_json: str) -> str:
-    """A short, stable fingerprint of one game's validated spec (`game.model_dump_json()`)."""
-    return hashlib.sha256(game_json.encode("utf-8")).hexdigest()[:8]
-
-
-def stamp(version: str, game_json: str) -> str:
-    return f"pnp {version} · spec {spec_hash(game_json)}"
+def stamp(version: str, digest: str) -> str:
+    """The footer's stamp: `pnp 0.1.0 · 3f2a9c1e`."""
+    return f"pnp {version} · {digest}"
 
 
 @dataclass(frozen=True)
@@ -210,7 +208,7 @@ def _footer(length: float, info: Furniture) -> tuple[Item, ...]:
             items.append(Line(x + i * every, base - RULER_BAR_MM, x + i * every, base - RULER_BAR_MM - tick, MARK_STYLE))
         items.append(Text(x + bar + 1.2, base, label, TEXT_PT, "bold", INK))
         x += bar + 1.2 + _label_width(label) + 4
-    room = length - x - _label_width(info.stamp, "regular") - 3
+    room = length - x - _label_width(_widest(info.stamp), "regular") - 3
     for note in ("print at 100 %: the bars must measure 100 mm and 1 inch", "print at 100 %"):
         if _label_width(note, "regular") <= room:
             items.append(Text(x, base, note, TEXT_PT, "regular", QUIET))
@@ -221,6 +219,12 @@ def _footer(length: float, info: Furniture) -> tuple[Item, ...]:
 
 def _label_width(text: str, font: str = "bold") -> float:
     return text_width(text, font, TEXT_PT)
+
+
+def _widest(stamp: str) -> str:
+    """The stamp with every hex digit as "0", the widest of them: the room it is given is then
+    the same for every digest, and nothing else on the sheet moves when the stamp changes."""
+    return re.sub("[0-9a-f]", "0", stamp)
 
 
 # --- crop marks ---------------------------------------------------------------------------

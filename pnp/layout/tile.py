@@ -93,14 +93,13 @@ def tile(panels: Panels, paper: str, margin: float, info: Furniture, overlap: fl
     sheets = _sheets(panels.drawings, paper, margin, overlap)
     plans = [(split, indexes, _together(panels.drawings[indexes[0]], split, paper, margin, overlap))
              for split, indexes in sheets]
-    total = sum(1 if len(indexes) > 1 or together else split.rows * split.columns for split, indexes, together in plans)
     many = len(panels.drawings) > 1
     pages: list[Page] = []
     tiles: list[Tile] = []
     for split, indexes, together in plans:
         if len(indexes) > 1:
             placed = _packed(indexes, panels.drawings[indexes[0]], split.frame, len(pages))
-            pages.append(_sheet_of(panels.drawings, placed, split.frame, info, f"sheet {len(pages) + 1} of {total}"))
+            pages.append(_sheet_of(panels.drawings, placed, split.frame, info, f"sheet {len(pages) + 1}"))
             tiles += placed
             continue
         (index,), drawing = indexes, panels.drawings[indexes[0]]
@@ -117,11 +116,11 @@ def tile(panels: Panels, paper: str, margin: float, info: Furniture, overlap: fl
             records.append(Tile(index, len(pages) if together else len(pages) + n, row + 1, column + 1,
                                 split.rows, split.columns, window, at))
         if together:
-            where = f"sheet {len(pages) + 1} of {total} · {len(records)} parts: cut them apart, then join"
+            where = f"sheet {len(pages) + 1} · {len(records)} parts: cut them apart, then join"
             pages.append(_parts_page(drawing, records, together[0], info, where, overlap))
         else:
             for record in records:
-                where = _where(record, len(pages) + 1, total, many)
+                where = _where(record, len(pages) + 1, many)
                 pages.append(_page(drawing, record, split.frame, info, where, overlap))
         tiles += records
     return Tiling(tuple(pages), tuple(tiles))
@@ -255,12 +254,14 @@ def _count(length: float, room: float, overlap: float) -> int:
     return math.ceil((length - overlap) / (room - overlap) - 1e-9)
 
 
-def _where(t: Tile, sheet: int, sheets: int, many: bool) -> str:
+def _where(t: Tile, sheet: int, many: bool) -> str:
+    """"sheet 3", or a tiled panel's place: "page 2 of 4, row 1, column 2". No sheet says how
+    many follow it, so adding sheets (a sixth company's cards) leaves the earlier ones as printed."""
     count = t.rows * t.columns
     place = f"page {(t.row - 1) * t.columns + t.column} of {count}, row {t.row}, column {t.column}"
     if count == 1:
-        return f"sheet {sheet} of {sheets}"
-    return f"sheet {sheet} of {sheets} · {place}" if many else place
+        return f"sheet {sheet}"
+    return f"sheet {sheet} · {place}" if many else place
 
 
 def _page(drawing: Drawing, t: Tile, f: Frame, info: Furniture, where: str, overlap: float) -> Page:

@@ -137,6 +137,68 @@ def token_pieces(game: Game, tokens: Tokens) -> tuple[Piece, ...]:
     return tuple(pieces)
 
 
+def printed_inputs(game: Game, component: Any) -> dict[str, Any]:
+    """Everything of `game` that `component`'s printed sheets can show, as JSON-able data.
+
+    That is its own fields; the game's title and assets (headers, badges, `for_each`); the game
+    fields its templates name (`{tracks[quote].last}` → the tracks, `{rules[…]}` → the rules,
+    `{components[…]}` → the components); the tracks when a section shows one; the players when
+    a form has a column per player; and the whole game when a component prints a table or marks
+    computed by the rules engine, or names `{game}` itself. The build cache keys each component
+    by this, so it must never leave out something a generator reads: when in doubt, widen it.
+    """
+    own = component.model_dump(mode="json", by_alias=True)
+    scalars, roots = _scan(own)
+    parts: dict[str, Any] = {"component": own, "title": [game.title, game.title_en, game.language],
+                             "assets": [a.model_dump(mode="json") for a in game.assets]}
+    if "game" in roots or any(key in ("table", "marks") and value is not None for key, value in scalars):
+        parts["game"] = game.model_dump(mode="json", by_alias=True)
+        return parts
+    if any(key == "track" and value is not None for key, value in scalars):
+        roots.add("tracks")
+    if ("for_each", "player") in scalars:
+        roots.add("players")
+    for name in sorted(roots & set(Game.model_fields)):
+        parts[name] = _json(getattr(game, name))
+    return parts
+
+
+def _scan(data: Any, key: Any = None) -> tuple[set[tuple[Any, Any]], set[str]]:
+    """The (key, value) pairs of every scalar in `data`, and the roots of every placeholder
+    in its text (`{tracks[quote].last}` → "tracks")."""
+    scalars: set[tuple[Any, Any]] = set()
+    roots: set[str] = set()
+    if isinstance(data, dict):
+        for name, value in data.items():
+            more, names = _scan(value, name)
+            scalars |= more
+            roots |= names
+    elif isinstance(data, list):
+        for value in data:
+            more, names = _scan(value, key)
+            scalars |= more
+            roots |= names
+    else:
+        scalars.add((key, data))
+        if isinstance(data, str) and "{" in data:
+            try:
+                roots |= {re.split(r"[.\[]", name)[0] for _, name, _, _ in Formatter().parse(data) if name}
+            except ValueError:
+                pass  # not a template after all; validation reports it
+    return scalars, roots
+
+
+def _json(value: Any) -> Any:
+    """A game field (a model, a mapping or tuple of models, a plain value) as JSON-able data."""
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json", by_alias=True)
+    if isinstance(value, dict):
+        return {str(k): _json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json(v) for v in value]
+    return value
+
+
 def piece_count(game: Game, component: Any) -> int:
     """How many physical pieces a component makes: 90 for a 90-card deck, 6 for six mats."""
     from pnp.spec.model import Form, Money

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from pydantic import BaseModel, ValidationError
 
-from pnp.errors import Issue, SpecError
+from pnp.errors import Issue, SpecError, UsageError
 from pnp.spec.contract import needs_problems
 from pnp.spec.faces import TemplateError, deck_pieces, fill, game_context, token_pieces
 from pnp.spec.images import ArtError, read_art
@@ -36,12 +36,40 @@ SPEC_NAME = "components.yaml"
 Check = Callable[[str, Game], Iterable[tuple[PathKey, str]]]
 
 
+def bundled_spec_path() -> Path:
+    """The spec bundled with the package: the three games as shipped."""
+    return Path(str(resources.files("pnp") / "data" / SPEC_NAME))
+
+
 def default_spec_path() -> Path:
     """`./components.yaml` when there is one, else the copy bundled with the package."""
     local = Path.cwd() / SPEC_NAME
     if local.is_file():
         return local
-    return Path(str(resources.files("pnp") / "data" / SPEC_NAME))
+    return bundled_spec_path()
+
+
+def init(folder: Path, *, force: bool = False) -> str:
+    """Write an editable copy of the bundled spec to `folder/components.yaml`; say what was done.
+
+    A link to the bundled file (as in a checkout of pnp) is replaced by a copy, since editing
+    through it would change pnp's default; any other file is kept unless `force`.
+    """
+    target = folder / SPEC_NAME
+    bundled = bundled_spec_path()
+    linked = target.is_symlink() and target.resolve() == bundled.resolve()
+    if (target.exists() or target.is_symlink()) and not (force or linked):
+        raise UsageError(f"{target} already exists; edit it, or use --force to replace it with the bundled spec")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        text = bundled.read_bytes()
+        if target.is_symlink() or target.exists():
+            target.unlink()
+        target.write_bytes(text)
+    except OSError as error:
+        raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
+    what = "replaced the link to the bundled spec with an editable copy" if linked else "wrote an editable copy of the bundled spec"
+    return f"{target}: {what}; edit it, then run pnp validate and pnp build in {folder}"
 
 
 def load(path: str | Path | None = None, rulebooks: Mapping[str, Rulebook] | None = None,

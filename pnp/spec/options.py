@@ -99,12 +99,20 @@ def check_values(
 
 def unknown_key_message(key: Any, known: list[str], what: str = "field") -> str:
     """'unknown field "colr" (did you mean "color"?)', or the list of known names when short."""
-    close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+    hint = suggestion(str(key), known)
+    return f'unknown {what} "{key}"' + (f" ({hint})" if hint else "")
+
+
+def suggestion(key: str, known: list[str], *, any_case: bool = False) -> str:
+    """'did you mean "color"?' (with `any_case`, letter case aside), or 'known: a, b, c' when
+    the list is short, or nothing."""
+    folded = {(name.casefold() if any_case else name): name for name in known}
+    close = difflib.get_close_matches(key.casefold() if any_case else key, list(folded), n=1, cutoff=0.6)
     if close:
-        return f'unknown {what} "{key}" (did you mean "{close[0]}"?)'
+        return f'did you mean "{folded[close[0]]}"?'
     if known and len(known) <= 12:
-        return f'unknown {what} "{key}" (known: {", ".join(known)})'
-    return f'unknown {what} "{key}"'
+        return f'known: {", ".join(known)}'
+    return ""
 
 
 def _show(value: Any) -> str:

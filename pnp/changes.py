@@ -1,0 +1,75 @@
+"""What a build changed on paper, compared with the build before it in the same folder.
+
+The manifest holds a digest per sheet of paper (stamps left out) for every print unit of a
+combined file (a component, or components sharing sheets) and every component file, so two
+builds compare sheet by sheet, in place: sheet 3 changed, sheets 11–12 are new, sheets 9–10 are
+gone. Sheets keep their place when cards are added at the end, because no sheet says how many
+follow it. The result is the manifest's `changed` list, the lines `pnp build` prints, and the
+table of the reprint file.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from pnp.manifest import Change
+
+
+def compare(game: str, old: Sequence[dict[str, Any]], new: Sequence[tuple[str, Sequence[str]]]) -> list[Change] | None:
+    """The changes from `old` (the earlier manifest's entries of `game`: units or components,
+    each with an "id" and its "sheets") to `new` ((id, sheet digests) in order), removed ones
+    last; None when there is nothing to compare with."""
+    if not old or not all(isinstance(e.get("sheets"), list) and isinstance(e.get("id"), str) for e in old):
+        return None  # no earlier build, or one written before sheets were recorded
+    before = {e["id"]: e for e in old}
+    changes = []
+    for entry_id, now in new:
+        earlier = before.get(entry_id)
+        if earlier is None:
+            changes.append(Change(game, entry_id, "added", tuple(range(1, len(now) + 1))))
+            continue
+        was = tuple(earlier["sheets"])
+        sheets = tuple(n for n, digest in enumerate(now, 1) if n > len(was) or was[n - 1] != digest)
+        dropped = tuple(range(len(now) + 1, len(was) + 1))
+        if sheets or dropped:
+            changes.append(Change(game, entry_id, "changed", sheets, dropped, len(was)))
+    ids = {entry_id for entry_id, _ in new}
+    for e in old:
+        if e["id"] not in ids:
+            changes.append(Change(game, e["id"], "removed", (), tuple(range(1, len(e["sheets"]) + 1)), len(e["sheets"])))
+    return changes
+
+
+def numbers(values: Sequence[int]) -> str:
+    """1-based numbers as short ranges: (3, 5, 6, 7) → "3, 5–7"."""
+    runs: list[list[int]] = []
+    for value in values:
+        if runs and value == runs[-1][-1] + 1:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
+
+
+def sheets_text(values: Sequence[int]) -> str:
+    """"sheet 3" or "sheets 3, 5–7"."""
+    return f"sheet{'s' if len(values) != 1 else ''} {numbers(values)}"
+
+
+def action(change: Change) -> str:
+    """What to do about the sheets already printed: "replace sheet 3; add sheets 11–12 after sheet 10"."""
+    if change.status == "added":
+        return f"new: print all {sheets_text(change.sheets)}" if change.sheets else "new"
+    if change.status == "removed":
+        return f"removed: discard its {sheets_text(change.dropped)}"
+    before = change.before
+    replaced = [n for n in change.sheets if n <= before]
+    added = [n for n in change.sheets if n > before]
+    parts = []
+    if replaced:
+        parts.append(f"replace {sheets_text(replaced)}")
+    if added:
+        parts.append(f"add {sheets_text(added)} after sheet {before}" if before else f"add {sheets_text(added)}")
+    if change.dropped:
+        parts.append(f"discard {sheets_text(change.dropped)}")
+    return "; ".join(parts)

@@ -1,0 +1,200 @@
+"""What `pnp build` and `pnp watch` show: progress on a terminal, then a summary and what changed.
+
+Progress goes to stderr (tqdm, as `pnp simulate` uses), and only when stderr is a terminal, so
+piped or redirected output holds just the summary and the change list; `-q` silences the
+progress.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import shutil
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Mapping
+
+from pnp import changes
+from pnp.build import FORMATS, Progress, Summary, build, with_print
+from pnp.errors import UsageError
+
+MAX_OFFSET_MM = 10.0  # a printer further off than this needs fixing, not compensating
+
+
+def run_build(args: argparse.Namespace) -> int:
+    """One build with the CLI's options: the summary and changes on stdout, exit status 0."""
+    from pnp.cli import pick, spec_path
+    from pnp.rules import load_spec
+
+    started = time.perf_counter()
+    formats = parse_formats(args.format)
+    source = spec_path(args.spec)
+    spec = load_spec(source)
+    ink = pick(args.ink, ("normal", "low"), "--ink", "ink setting")
+    spec = with_print(spec, paper=pick(args.paper, ("a4", "letter"), "--paper", "paper"),
+                      duplex=pick(args.duplex, ("long", "short", "fold", "none"), "--duplex", "duplex setting"),
+                      back_offset_mm=parse_offset(args.back_offset), ink_saver=None if ink is None else ink == "low")
+    games = select_games(spec, args.game)
+    only = select_components(spec, games, args.component)
+    if only:
+        games = tuple(g for g in games if g in only)
+    with progress_bars(quiet=args.quiet) as progress:
+        summary = build(spec, Path(args.out), games, formats, only=only, source=source, progress=progress)
+    for warning in summary.warnings:
+        print(warning, file=sys.stderr)
+    print(report(summary, source, args.out, time.perf_counter() - started), flush=True)
+    return 0
+
+
+def parse_formats(text: str) -> tuple[str, ...]:
+    formats = tuple(dict.fromkeys(f.strip().lower() for f in text.split(",") if f.strip()))
+    if not formats or any(f not in FORMATS for f in formats):
+        raise UsageError(f"--format {text!r}: choose from {', '.join(FORMATS)}, separated by commas")
+    return formats
+
+
+def parse_offset(text: str | None) -> tuple[float, float] | None:
+    """`--back-offset X,Y` in mm; None when not given."""
+    if text is None:
+        return None
+    try:
+        x, y = (float(part) for part in text.split(","))
+    except ValueError:
+        x = y = math.nan
+    if not all(math.isfinite(v) and abs(v) <= MAX_OFFSET_MM for v in (x, y)):
+        raise UsageError(f"--back-offset {text!r}: give two numbers of mm, right and down, such as 0.5,-1 "
+                         f"(at most {MAX_OFFSET_MM:g} mm each)")
+    return (x, y)
+
+
+def select_games(spec, wanted) -> tuple[str, ...]:
+    from pnp.cli import pick
+
+    if not wanted:
+        return tuple(spec.games)
+    return tuple(dict.fromkeys(pick(g, tuple(spec.games), "--game", "game") for g in wanted))
+
+
+def select_components(spec, games, wanted) -> dict[str, list[str]] | None:
+    """`--component ID` (or GAME/ID) → the chosen components of each game, None for all."""
+    from pnp.spec.options import suggestion
+
+    if not wanted:
+        return None
+    chosen: dict[str, list[str]] = {}
+    for text in wanted:
+        game_id, _, component_id = text.rpartition("/")
+        where = [g for g in games if not game_id or g == game_id.lower()]
+        hits = [(g, c.id) for g in where for c in spec.games[g].components if c.id.lower() == component_id.lower()]
+        if not hits:
+            known = sorted({c.id for g in where for c in spec.games[g].components})
+            hint = suggestion(component_id, known, any_case=True)
+            raise UsageError(f"--component {text}: no such component" + (f" ({hint})" if hint else ""))
+        for g, c in hits:
+            chosen.setdefault(g, [])
+            if c not in chosen[g]:
+                chosen[g].append(c)
+    return chosen
+
+
+def report(summary: Summary, source: Path, out: str, seconds: float) -> str:
+    """The summary line, then per game what changed since the last build in the folder."""
+    lines = [f"built {', '.join(summary.games)} from {shown(source)}: {summary.pages} pages to print "
+             f"({summary.files} files) in {out}{os.sep} ({seconds:.1f} s)"]
+    for game, found in summary.changes.items():
+        lines += change_lines(game, found, summary.reprints.get(game), out)
+    return "\n".join(lines)
+
+
+def shown(path: Path) -> str:
+    """A path as the user would type it: relative to the working folder when under it."""
+    try:
+        return str(path.absolute().relative_to(Path.cwd().absolute()))
+    except ValueError:
+        return str(path)
+
+
+def change_lines(game: str, found, reprint: str | None, out: str) -> list[str]:
+    if found is None:
+        return []
+    if not found:
+        return [f"{game}: nothing changed since the last build"]
+    sheets = sum(len(c.sheets) for c in found)
+    where = f" → {Path(out) / reprint}" if reprint else ""
+    head = f"{game}: {sheets} sheet{'s' if sheets != 1 else ''} to print{where}"
+    return [head] + [f"  {c.component}: {changes.action(c)}" for c in found]
+
+
+class _Bars(Progress):
+    """A tqdm progress bar per game on stderr, counting its components as they are ready."""
+
+    def __init__(self) -> None:
+        self.bars: dict[str, object] = {}
+
+    def begin(self, totals: Mapping[str, int]) -> None:
+        from tqdm import tqdm
+
+        width = shutil.get_terminal_size().columns or 80  # a terminal that gives no size gets 80 columns
+        for position, (game, total) in enumerate(totals.items()):
+            self.bars[game] = tqdm(total=total, desc=f"{game:<10}", position=position, leave=False, file=sys.stderr,
+                                   ncols=width, bar_format="{desc} {bar} {n_fmt}/{total_fmt} {elapsed} {postfix}")
+
+    def doing(self, game: str, what: str) -> None:
+        self.bars[game].set_postfix_str(what)  # type: ignore[attr-defined]
+
+    def done(self, game: str, component: str) -> None:
+        self.bars[game].update(1)  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        for bar in self.bars.values():
+            bar.close()  # type: ignore[attr-defined]
+
+
+@contextmanager
+def progress_bars(quiet: bool = False) -> Iterator[Progress]:
+    """Progress bars on stderr when it is a terminal and not `quiet`; else a silent Progress."""
+    if quiet or not sys.stderr.isatty():
+        yield Progress()
+        return
+    bars = _Bars()
+    try:
+        yield bars
+    finally:
+        bars.close()
+
+
+# --- pnp watch ------------------------------------------------------------------------------
+
+
+def watch(args: argparse.Namespace) -> int:
+    """Build, then rebuild (incrementally) each time the spec file is saved, until Ctrl-C. A
+    save that breaks the spec prints the located errors; the output keeps the last good build."""
+    from watchfiles import watch as saves
+
+    from pnp.cli import spec_path
+
+    source = spec_path(args.spec)
+    targets = {source.absolute(), source.resolve()}
+    print(f"watching {source}; Ctrl-C stops", flush=True)
+    _rebuild(args)
+    try:
+        for _ in saves(*{t.parent for t in targets}, recursive=False,
+                       watch_filter=lambda _change, path: Path(path) in targets or Path(path).resolve() in targets):
+            _rebuild(args)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _rebuild(args: argparse.Namespace) -> None:
+    from pnp.errors import PnpError
+
+    try:
+        run_build(args)
+    except PnpError as error:
+        for line in error.lines():
+            print(line, file=sys.stderr, flush=True)
+        print(f"not built: {args.out}{os.sep} keeps the last good build", file=sys.stderr, flush=True)

@@ -1,0 +1,212 @@
+"""A game's print files: the print units of its combined file, their instructions, and the
+reprint file.
+
+`<game>-all.pdf` opens with print instructions, then the print units in print order
+(double-sided first, each front on an odd page; card stock first): each component's own
+sheets, or the sheets that small components of one stock share when that saves paper
+(`pnp.layout.gang`). Units are what a designer prints, so they are what the change list
+compares and the reprint file holds: a shared sheet whose content changed is reprinted whole.
+A shared run's stamp is a digest of its members' digests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Callable, Sequence
+
+from pnp import __version__, changes, manifest
+from pnp.cache import Cache, key
+from pnp.display import Page, Pieces
+from pnp.layout.gang import Candidate, Shared, share_sheets
+from pnp.layout.impose import impose
+from pnp.layout.instructions import (
+    Job,
+    Reprint,
+    blank_back,
+    instructions_back,
+    instructions_page,
+    reprint_page,
+    sides_text,
+)
+from pnp.layout.sheet import Furniture, frame, stamp
+from pnp.sheets import STAMP_DIGITS, Layout, Made, Shape, Sheets, cached, combine, render, shared_sheets
+from pnp.spec.model import Game, Print
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One range of the combined print file: a component's own sheets, or sheets several small
+    components share."""
+
+    members: tuple[int, ...]  # indexes into the game's components, in print order
+    ids: tuple[str, ...]
+    name: str  # "Dividend cards + Certificates"
+    stock: str
+    entry: str  # the cache name of its digest
+    sheets: Sheets
+    layout: Layout | None  # None when it came from the cache
+
+    @property
+    def id(self) -> str:
+        """The components' ids joined by "+" (ids never contain "+")."""
+        return "+".join(self.ids)
+
+    @property
+    def shared(self) -> bool:
+        return len(self.members) > 1
+
+    @property
+    def pages(self) -> tuple[Page, ...]:
+        return self.layout.pages  # type: ignore[union-attr]
+
+
+def print_order(items: Sequence[Made]) -> list[int]:
+    """Double-sided components first (each front then falls on an odd page), card stock first."""
+    return sorted(range(len(items)), key=lambda i: (not items[i].sheets.double_sided,
+                                                    not items[i].stock.startswith("card"), i))
+
+
+def plan_units(game: Game, game_id: str, items: list[Made], settings: Print, code: Sequence[str],
+               cache: Cache | None, relay: Callable[[Made], Made]) -> list[Unit]:
+    """The print units of one game. Which components share sheets is decided on stand-ins of
+    their shapes (`Shape`) and cached by them, so it needs no drawing; a shared run that is not
+    cached is then laid out from its members (`relay` draws one that came from the cache;
+    `items` is updated)."""
+    order = print_order(items)
+    candidates = [i for i in order if items[i].sheets.shape is not None]
+    offset = tuple(settings.back_offset_mm)
+
+    def info(members: tuple[int, ...]) -> Furniture:
+        digest = _run_digest(game, items, members, settings)
+        return Furniture(game.title, " + ".join(items[i].name for i in members), stamp(__version__, digest[:STAMP_DIGITS]))
+
+    def share(indexes: Sequence[int], pieces: Callable[[int], Pieces]) -> list[Shared]:
+        found = []
+        for i in indexes:
+            output = pieces(i)
+            layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info((i,)), offset)  # type: ignore[arg-type]
+            found.append(Candidate(i, output, layout, items[i].stock))
+        return share_sheets(found, settings.paper, settings.margin_mm, settings.duplex, info, offset)  # type: ignore[arg-type]
+
+    shapes = [(items[i].stock, items[i].sheets.shape) for i in candidates]
+    plan = f"plan-{key(list(code), settings.model_dump(mode='json'), shapes)}"
+    groups = cache.note(game_id, plan) if cache is not None else None
+    if not (isinstance(groups, list) and all(isinstance(g, list) and set(g) <= set(candidates) for g in groups)):
+        groups = [list(run.members) for run in share(candidates, lambda i: Shape(*items[i].sheets.shape).stand_in())]  # type: ignore[misc]
+        if cache is not None:
+            cache.put_note(game_id, plan, groups)
+    runs: dict[tuple[int, ...], Unit] = {}
+    for members in map(tuple, groups):
+        entry = key(list(code), _run_digest(game, items, members, settings))
+        hit = cached(cache, game_id, entry) if cache is not None else None
+        if hit is None:
+            for i in members:
+                if items[i].laid is None:
+                    items[i] = relay(items[i])
+            (real,) = share(members, lambda i: items[i].laid.output)  # type: ignore[union-attr,return-value]
+            digest = _run_digest(game, items, members, settings)
+            sheets = shared_sheets(real.layout, info(members), digest, [items[i].sheets for i in members])
+            runs[members] = _unit(items, members, entry, sheets, real.layout)
+        else:
+            runs[members] = _unit(items, members, entry, hit.sheets, None)
+    first_of = {members[0]: unit for members, unit in runs.items()}
+    inside = {i for members in runs for i in members}
+    units = []
+    for i in order:
+        if i in first_of:
+            units.append(first_of[i])
+        elif i not in inside:
+            m = items[i]
+            units.append(_unit(items, (i,), m.entry, m.sheets, m.laid.layout if m.laid else None))
+    return units
+
+
+def _unit(items: Sequence[Made], members: tuple[int, ...], entry: str, sheets: Sheets, layout: Layout | None) -> Unit:
+    return Unit(members, tuple(items[i].component.id for i in members), " + ".join(items[i].name for i in members),
+                items[members[0]].stock, entry, sheets, layout)
+
+
+def _run_digest(game: Game, items: Sequence[Made], members: tuple[int, ...], settings: Print) -> str:
+    return key("shared", [items[i].digest for i in members], settings.model_dump(mode="json"), game.title)
+
+
+def unit_pdf(unit: Unit, items: Sequence[Made], shared: dict[str, bytes]) -> bytes:
+    """A unit's PDF: its component's, or the shared run's."""
+    return shared[unit.entry] if unit.shared else items[unit.members[0]].pdf  # type: ignore[return-value]
+
+
+# --- the combined file ------------------------------------------------------------------------
+
+
+def game_file(game: Game, game_id: str, units: Sequence[Unit], pdfs: Sequence[bytes], settings: Print, cache: Cache,
+              code: Sequence[str]) -> tuple[bytes, int]:
+    """The combined print file (from the cache when nothing in it or its instructions, which
+    are drawn from the units' facts, changed) and the number of instruction pages opening it."""
+    name = f"all-{key(list(code), game_id, game.title, game.title_en, settings.model_dump(mode='json'), [(u.entry, asdict(u.sheets)) for u in units])}"
+    sha = cache.note(game_id, name)
+    data = cache.blob(game_id, sha) if isinstance(sha, str) else None
+    if data is None:
+        lead = instruction_pages(game, game_id, units, settings)
+        parts = [("Print instructions", render((lead, f"{game.title} — print instructions", game_id)), None)]
+        parts += [(u.name, pdf, None) for u, pdf in zip(units, pdfs)]
+        data = combine(parts, title=f"{game.title} — print-and-play", subject=game_id)
+        cache.put_note(game_id, name, cache.put_blob(game_id, data))
+    return data, lead_pages(units)
+
+
+def lead_pages(units: Sequence[Unit]) -> int:
+    """Pages before the first unit: the instructions, and their back when any sheet is double-sided."""
+    return 2 if any(u.sheets.double_sided for u in units) else 1
+
+
+def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings: Print) -> list[Page]:
+    """The instructions for `units`, which follow them in the combined file. With double-sided
+    sheets they get a back (which carries the duplex check), so every front falls on an odd
+    page. Their stamp is the digest of what they say."""
+    f = frame(settings.paper, settings.margin_mm)
+    lead = lead_pages(units)
+    jobs, first = [], lead + 1
+    for u in units:
+        s = u.sheets
+        jobs.append(Job(u.name, (first, first + s.pages - 1), len(s.sheets), s.contents, sides_text(s.duplex), u.stock,
+                        s.assembly, s.finish, s.stamp))
+        first += s.pages
+    said = key([asdict(j) for j in jobs], settings.model_dump(mode="json"), game.title_en)
+    info = Furniture(game.title, "print instructions", stamp(__version__, said[:STAMP_DIGITS]))
+    offset = tuple(settings.back_offset_mm)
+    front = instructions_page(f, info, settings.paper, jobs, title_en=game.title_en, game_file=game_id,
+                              back_offset=offset)  # type: ignore[arg-type]
+    return [front, instructions_back(f, info, settings.duplex, offset)] if lead == 2 else [front]  # type: ignore[arg-type]
+
+
+# --- the reprint file -------------------------------------------------------------------------
+
+
+def reprint_file(game: Game, game_id: str, units: Sequence[Unit], pdfs: Sequence[bytes],
+                 found: Sequence[manifest.Change], settings: Print) -> tuple[bytes, int]:
+    """The reprint file: a page saying which sheets changed and where they go, then only those
+    sheets, fronts with their backs, in print order. Returns its bytes and page count."""
+    by_id = {u.id: (u, pdf) for u, pdf in zip(units, pdfs)}
+    printed = sorted((c for c in found if c.sheets), key=lambda c: [u.id for u in units].index(c.component))
+    lead = 2 if any(by_id[c.component][0].sheets.double_sided for c in printed) else 1
+    rows, parts, first = [], [], lead + 1
+    for c in printed:
+        u, pdf = by_id[c.component]
+        per = u.sheets.pages_per_sheet
+        pages = [p for n in c.sheets for p in range((n - 1) * per, n * per)]
+        rows.append(Reprint(u.name, (first, first + len(pages) - 1), changes.action(c), sides_text(u.sheets.duplex),
+                            u.stock, u.sheets.stamp))
+        parts.append((u.name, pdf, pages))
+        first += len(pages)
+    for c in found:
+        if not c.sheets:  # removed, or sheets to discard only
+            name = by_id[c.component][0].name if c.component in by_id else c.component.replace("+", " + ")
+            rows.append(Reprint(name, None, changes.action(c), "", "", ""))
+    f = frame(settings.paper, settings.margin_mm)
+    said = key([asdict(r) for r in rows], settings.model_dump(mode="json"))
+    info = Furniture(game.title, "reprint instructions", stamp(__version__, said[:STAMP_DIGITS]))
+    front = reprint_page(f, info, settings.paper, rows)
+    head = render(([front, blank_back(f, info)] if lead == 2 else [front], f"{game.title} — reprint instructions",
+                   game_id))
+    data = combine([("Reprint instructions", head, None), *parts], title=f"{game.title} — reprint", subject=game_id)
+    return data, first - 1

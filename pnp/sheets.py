@@ -1,0 +1,290 @@
+"""Components on sheets: the facts about their sheets, and their rendering to PDF.
+
+One digest per component does four jobs. It is a hash of what the component's generator drew
+and of the print settings and names that shape its sheets (`pnp.display.fingerprint`); its
+first digits are the *stamp* in the sheets' footers; it names the rendered PDF in the cache
+(`pnp.cache`), so unchanged components are not drawn or rendered again; and the manifest
+records it with a digest per sheet of paper (stamp left out), so the next build tells which
+sheets changed (`pnp.changes`). Sheets that several small components share in the combined
+print file (`pnp.printfile`) get a digest of their own, made of their members' digests.
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, astuple, dataclass
+from typing import Any, Callable, Sequence
+
+from pnp.cache import Cache
+from pnp.display import BookPages, Drawing, Page, Panels, PieceArt, Pieces, fingerprint
+from pnp.errors import Issue
+from pnp.layout.booklet import Folding
+from pnp.layout.impose import Imposition
+from pnp.layout.sheet import Furniture
+from pnp.layout.tile import Tiling
+from pnp.spec.faces import piece_count
+from pnp.spec.model import Game
+
+STAMP_DIGITS = 8
+NOUNS = {"deck": "card", "tokens": "token", "money": "bill", "board": "board", "mat": "mat", "aid": "aid", "form": "form",
+         "booklet": "page"}
+STOCK = {"deck": "card stock", "tokens": "card stock", "money": "paper", "board": "card stock, or paper glued to card",
+         "mat": "card stock", "aid": "paper", "form": "paper", "booklet": "paper"}
+
+Layout = Imposition | Tiling | Folding
+
+
+@dataclass(frozen=True)
+class Laid:
+    """One component, generated and laid out on sheets; `digest` is what it prints."""
+
+    component: Any
+    output: Pieces | Panels | BookPages
+    layout: Layout
+    digest: str
+    info: Furniture
+
+    @property
+    def pages(self) -> tuple[Page, ...]:
+        return self.layout.pages
+
+
+@dataclass(frozen=True)
+class Sheets:
+    """How a component (or a run of shared sheets) prints: what the instructions, the manifest
+    and the change list say about its sheets. It follows from the digest alone, so the cache
+    keeps it with the PDF."""
+
+    stamp: str
+    sheets: tuple[str, ...]  # the digest of each sheet of paper (a front with its backs), stamp left out
+    pages: int
+    duplex: str  # as printed: long | short | fold | none
+    count: int  # physical pieces
+    size_mm: tuple[float, float]  # one piece; for panels the drawing
+    contents: str  # "90 cards", "1 board in 2 parts"
+    assembly: str  # "1 row × 2 columns of parts" for a tiled board
+    finish: str  # for a booklet: how to fold or cut and bind it
+    shape: tuple | None  # imposed pieces: what deciding on shared sheets reads (see `Shape`); else None
+
+    @property
+    def double_sided(self) -> bool:
+        return self.duplex in ("long", "short")
+
+    @property
+    def pages_per_sheet(self) -> int:
+        return self.pages // max(1, len(self.sheets))
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Sheets | None":
+        """The facts from the cache, or None when they are not what this code writes."""
+        try:
+            shape = tuple(data["shape"]) if data["shape"] is not None else None
+            facts = cls(**{**data, "sheets": tuple(data["sheets"]), "size_mm": tuple(data["size_mm"]), "shape": shape})
+        except (TypeError, KeyError):
+            return None
+        return facts if all(isinstance(s, str) for s in facts.sheets) else None
+
+
+@dataclass(frozen=True)
+class Made:
+    """One component of a build: its sheets, its PDF (None until rendered), and its layout when
+    it was drawn in this build rather than found in the cache."""
+
+    game_id: str
+    component: Any
+    inputs: str  # the cache key of its inputs
+    digest: str  # what it prints (see the module's docstring)
+    entry: str  # the cache name of its digest and pnp's code
+    sheets: Sheets
+    pdf: bytes | None
+    laid: Laid | None
+    warnings: tuple[Issue, ...]  # about its art, found when it was drawn
+
+    @property
+    def name(self) -> str:
+        return name(self.component)
+
+    @property
+    def stock(self) -> str:
+        return STOCK.get(self.component.kind, "paper")
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What imposing a component's pieces depends on besides the print settings — never what
+    is drawn on them: which components may share sheets is decided from their shapes alone, so
+    a build knows it without drawing the components that did not change."""
+
+    width: float
+    height: float
+    bleed: float
+    cut: str
+    two_sided: bool
+    backs: bool  # some piece has a back
+    count: int
+
+    @classmethod
+    def of(cls, pieces: Pieces) -> "Shape":
+        return cls(pieces.width, pieces.height, pieces.bleed, pieces.cut, pieces.two_sided,
+                   any(p.back is not None for p in pieces.pieces), len(pieces.pieces))
+
+    def stand_in(self) -> Pieces:
+        """Blank pieces of this shape, to impose when only the sheets they take matter."""
+        blank = Drawing(self.width, self.height, ())
+        piece = PieceArt(blank, blank if self.backs else None)
+        return Pieces(self.width, self.height, self.bleed, (piece,) * self.count, self.cut,  # type: ignore[arg-type]
+                      self.two_sided)
+
+
+def name(component: Any) -> str:
+    """A component as the sheets name it: "Cartas de acciones · Share cards"."""
+    name_en = getattr(component, "name_en", "")
+    return f"{component.name} · {name_en}" if name_en and name_en != component.name else component.name
+
+
+def sheet_digests(layout: Layout, info: Furniture) -> tuple[str, ...]:
+    """The digest of each sheet of paper — a front page with its backs — without its stamp."""
+    per_sheet = len(layout.pages) // layout.sheets
+    return tuple(fingerprint(layout.pages[i:i + per_sheet], mask=info.stamp)
+                 for i in range(0, len(layout.pages), per_sheet))
+
+
+def sheets_of(laid: Laid, game: Game) -> Sheets:
+    """The facts about a freshly laid-out component."""
+    layout, output, component = laid.layout, laid.output, laid.component
+    drawn = _drawn(output)
+    contents = f"{len(drawn)} {NOUNS.get(component.kind, 'piece')}{'s' if len(drawn) != 1 else ''}"
+    assembly = finish = ""
+    duplex = "none"
+    if isinstance(layout, Folding):
+        duplex = layout.duplex
+        contents = f"{contents}, A5"
+        finish = ("fold the sheets in half together on their dashed marks, the first sheet outside, and staple "
+                  "on the fold" if layout.folded else "cut each sheet in half on its middle marks and staple the "
+                  "pages in order")
+    elif isinstance(layout, Tiling):
+        if layout.tiled:
+            t = next(t for t in layout.tiles if t.rows * t.columns > 1)
+            contents += f" in {t.rows * t.columns} parts"
+            assembly = f"{t.rows} row{'s' if t.rows > 1 else ''} × {t.columns} column{'s' if t.columns > 1 else ''} of parts"
+    else:
+        duplex = layout.duplex
+    if isinstance(output, Pieces):
+        size = (output.width, output.height)
+    else:
+        size = (drawn[0].width, drawn[0].height) if drawn else (0.0, 0.0)
+    return Sheets(laid.digest[:STAMP_DIGITS], sheet_digests(layout, laid.info), len(layout.pages), duplex,
+                  piece_count(game, component), (round(size[0], 3), round(size[1], 3)), contents, assembly, finish,
+                  astuple(Shape.of(output)) if isinstance(layout, Imposition) and isinstance(output, Pieces) else None)
+
+
+def shared_sheets(layout: Imposition, info: Furniture, digest: str, members: Sequence[Sheets]) -> Sheets:
+    """The facts about sheets that several components share."""
+    contents = " + ".join(m.contents for m in members) + " on shared sheets"
+    return Sheets(digest[:STAMP_DIGITS], sheet_digests(layout, info), len(layout.pages), layout.duplex,
+                  sum(m.count for m in members), members[0].size_mm, contents, "", "", None)
+
+
+def _drawn(output: Pieces | Panels | BookPages) -> tuple[Any, ...]:
+    """The pieces, panels or pages a generator made."""
+    if isinstance(output, Pieces):
+        return output.pieces
+    return output.pages if isinstance(output, BookPages) else output.drawings
+
+
+@dataclass(frozen=True)
+class Cached:
+    """What the cache holds under an entry: a digest, the facts about its sheets, its PDF, and
+    the warnings drawing it gave."""
+
+    digest: str
+    sheets: Sheets
+    pdf: bytes
+    warnings: tuple[Issue, ...]
+
+
+def cached(cache: Cache, game: str, entry: str) -> Cached | None:
+    """The cached entry, if all of it is there and the PDF is the one it names."""
+    facts = cache.note(game, entry)
+    if not isinstance(facts, dict) or not isinstance(facts.get("digest"), str):
+        return None
+    sheets = Sheets.from_json(facts.get("sheets"))
+    pdf = cache.blob(game, facts.get("pdf", "")) if sheets is not None else None
+    try:
+        warnings = tuple(Issue(**w) for w in facts.get("warnings", []))
+    except TypeError:
+        return None
+    return Cached(facts["digest"], sheets, pdf, warnings) if sheets is not None and pdf is not None else None
+
+
+def remember(cache: Cache, game: str, entry: str, digest: str, sheets: Sheets, pdf: bytes,
+             warnings: Sequence[Issue]) -> None:
+    """Cache a rendered PDF and the facts about it under `entry`."""
+    cache.put_note(game, entry, {"digest": digest, "sheets": asdict(sheets), "pdf": cache.put_blob(game, pdf),
+                                 "warnings": [asdict(w) for w in warnings]})
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+Job = tuple[Sequence[Page], str, str]  # pages, title, subject
+_JOBS: list[Job] = []  # what forked workers render (they inherit it)
+
+
+def render_pdfs(jobs: list[Job], finished: Callable[[int, bytes], None] | None = None) -> list[bytes]:
+    """Each job's (pages, title, subject) as PDF bytes, in order; `finished(index, pdf)` is
+    called as each is done. With several cores the jobs go to forked workers, which inherit the
+    pages instead of receiving them pickled; every PDF is rendered by the same code either way,
+    so the bytes do not depend on it."""
+    global _JOBS
+    done: dict[int, bytes] = {}
+    workers = min(os.cpu_count() or 1, len(jobs))
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        for index, job in enumerate(jobs):
+            done[index] = render(job)
+            if finished:
+                finished(index, done[index])
+        return [done[i] for i in range(len(jobs))]
+    _JOBS = jobs
+    try:
+        heavy_first = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][0]))
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = {pool.submit(_render_inherited, i): i for i in heavy_first}
+            for future in as_completed(futures):
+                index = futures[future]
+                done[index] = future.result()
+                if finished:
+                    finished(index, done[index])
+    finally:
+        _JOBS = []
+    return [done[i] for i in range(len(jobs))]
+
+
+def _render_inherited(index: int) -> bytes:
+    return render(_JOBS[index])
+
+
+def render(job: Job) -> bytes:
+    from pnp.render.pdf import pdf_bytes
+
+    pages, title, subject = job
+    return pdf_bytes(pages, title=title, subject=subject)
+
+
+def combine(parts: Sequence[tuple[str, bytes, Sequence[int] | None]], *, title: str, subject: str) -> bytes:
+    """PDFs joined into one — all their pages, or the listed ones (0-based) — each part
+    bookmarked by its name: the combined print file holds the very pages of the component
+    files. Same parts → same bytes."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    for title_of_part, data, pages in parts:
+        writer.append(PdfReader(io.BytesIO(data)), outline_item=title_of_part,
+                      pages=list(pages) if pages is not None else None)
+    writer.add_metadata({"/Title": title, "/Subject": subject, "/Creator": "pnp"})
+    writer.create_viewer_preferences().print_scaling = "/None"
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()
