@@ -141,26 +141,43 @@ def printed_inputs(game: Game, component: Any) -> dict[str, Any]:
     """Everything of `game` that `component`'s printed sheets can show, as JSON-able data.
 
     That is its own fields; the game's title and assets (headers, badges, `for_each`); the game
-    fields its templates name (`{tracks[quote].last}` → the tracks, `{rules[…]}` → the rules,
-    `{components[…]}` → the components); the tracks when a section shows one; the players when
-    a form has a column per player; and the whole game when a component prints a table or marks
-    computed by the rules engine, or names `{game}` itself. The build cache keys each component
-    by this, so it must never leave out something a generator reads: when in doubt, widen it.
+    fields its templates name (`{tracks[quote].last}` → the tracks, `{vars[…]}` → the vars); the
+    tracks when a section shows one; the players when a form has a column per player; and the
+    whole game when a component prints what the rules engine computes (`table`, `marks`,
+    `house_rules`) or its templates name anything else (`{game}`, `{counts[…]}`, `{params…}`).
+    The build cache keys each component by this, so it must never leave out something a
+    generator reads: when in doubt, widen it.
     """
     own = component.model_dump(mode="json", by_alias=True)
     scalars, roots = _scan(own)
     parts: dict[str, Any] = {"component": own, "title": [game.title, game.title_en, game.language],
                              "assets": [a.model_dump(mode="json") for a in game.assets]}
-    if "game" in roots or any(key in ("table", "marks") and value is not None for key, value in scalars):
+    local = _LOCAL | _data_keys(own)
+    fields = set(Game.model_fields) - {"components"}
+    if roots - local - fields or any(key in _ENGINE_KEYS and value not in (None, False) for key, value in scalars):
         parts["game"] = game.model_dump(mode="json", by_alias=True)
         return parts
     if any(key == "track" and value is not None for key, value in scalars):
         roots.add("tracks")
     if ("for_each", "player") in scalars:
         roots.add("players")
-    for name in sorted(roots & set(Game.model_fields)):
+    for name in sorted(roots & fields):
         parts[name] = _json(getattr(game, name))
     return parts
+
+
+_LOCAL = {"asset", "index", "a", "b", "player", *Asset.model_fields, *TEXT_FIELDS}  # names a template has of its own
+_ENGINE_KEYS = ("table", "marks", "house_rules")  # fields whose values the rules engine computes from the whole game
+
+
+def _data_keys(data: Any) -> set[str]:
+    """The keys of every `data:` mapping (a card's own values, `{pays}`)."""
+    if isinstance(data, dict):
+        found = set(data["data"]) if isinstance(data.get("data"), dict) else set()
+        return found.union(*(_data_keys(v) for v in data.values()))
+    if isinstance(data, list):
+        return set().union(*(_data_keys(v) for v in data))
+    return set()
 
 
 def _scan(data: Any, key: Any = None) -> tuple[set[tuple[Any, Any]], set[str]]:
