@@ -124,15 +124,31 @@ def where(path: PathKey) -> str:
 # --- writing ------------------------------------------------------------------------------------
 
 
+class _Dumper(yaml.SafeDumper):
+    """`yaml.SafeDumper`, with text that holds a line break (\\n, NEL, LS, PS) double-quoted
+    and escaped: written plain or single-quoted, a reader folds the break into a space."""
+
+
+def _text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    style = '"' if any(mark in text for mark in _BREAKS) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_BREAKS = ("\n", "\r", "\x85", "\u2028", "\u2029")
+_Dumper.add_representer(str, _text)
+
+
 def dump(data: Mapping[str, Any]) -> str:
     """A record as YAML: the one writer of every record a program writes (starters, played
     games). Plain data in (names, numbers, lists, mappings); `yaml.safe_dump` quotes whatever
     would read back as something else (`yes`, `null`, `1`, `Zoë: x`), and innermost lists and
     mappings stay on one line, as people write them."""
-    return yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
+    return yaml.dump(dict(data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=None,
+                     width=100)
 
 
 def scalar(value: Any) -> str:
-    """One value as YAML reads it back, e.g. for the example turns a starter shows in comments."""
-    text = yaml.safe_dump(value, allow_unicode=True, default_flow_style=True, width=1_000_000)
+    """One value as YAML reads it back, on one line (it may sit in a comment: the example turns
+    a starter shows), e.g. `Ana`, `'yes'`, `"two\\nlines"`."""
+    text = yaml.dump(value, Dumper=_Dumper, allow_unicode=True, default_flow_style=True, width=1_000_000)
     return text.removesuffix("\n...\n").strip()
