@@ -2,7 +2,9 @@
 
 Per game:
 - `pnp referee check` on a long record in a fresh process (start-up included), median and best
-  of several runs, beside the same command on the starter record (the start-up alone);
+  of several runs, beside the same command on the starter record (the start-up alone), and its
+  ratio to `python -c "import yaml"` (issue 12's start-up target: at most 4×), with the engine
+  parameters cached and without;
 - whole random games, played with the engine's `legal_actions` and the shared sampler, then
   read back from record text and replayed through the referee, per second;
 - the same random play through the engine alone (what a simulator pays per game).
@@ -17,7 +19,7 @@ import random
 import statistics
 import time
 
-from timing import check_walls
+from timing import check_walls, start_up_ratios
 
 from pnp.rules import load_spec
 from pnp.referee import record as records
@@ -81,6 +83,7 @@ def main() -> list[tuple[str, float, str]]:
         text, length = long_record(game_id, game)
         starter = referee_for(game_id).starter(game, list(PLAYERS[: game.players.max]))
         times = check_walls({"long": text, "starter": starter})
+        warm, cold = start_up_ratios(text)
         games, actions = replays_per_second(game_id, game)
         rows += [
             (f"{game_id} referee check: {game.players.max} players, {length} actions (fresh process, median wall)",
@@ -88,6 +91,9 @@ def main() -> list[tuple[str, float, str]]:
             (f"{game_id} referee check: the same, best run", min(times["long"]), "s"),
             (f"{game_id} referee check: starter record (fresh process: start-up)",
              statistics.median(times["starter"]), "s"),
+            (f"{game_id} referee check on the long record ÷ python -c 'import yaml' (median of interleaved runs)",
+             warm, "×"),
+            (f"{game_id}   the same with no parameter cache (the first answer for a spec)", cold, "×"),
             (f"{game_id} random games read and replayed", games, "games/s"),
             (f"{game_id} actions replayed", actions, "actions/s"),
             (f"{game_id} random games, engine and sampler alone (4 players)", engine_games_per_second(game_id, game),

@@ -38,7 +38,7 @@ from pnp.printfile import Unit, game_file, lead_pages, plan_units, reprint_file,
 from pnp.sheets import STAMP_DIGITS, Laid, Layout, Made, cached, name, remember, render_pdfs, sheets_of
 from pnp.spec.faces import printed_inputs
 from pnp.spec.images import read_art
-from pnp.spec.load import named_images
+from pnp.spec.loader import named_images
 from pnp.spec.model import Game, Spec
 
 FORMATS = ("pdf", "svg", "png")

@@ -238,10 +238,10 @@ def _referee(args: argparse.Namespace) -> int:
         record = referee.read_record(args.record)
     except UnknownGame as error:
         raise _print_only(error.game, load_spec(args.spec).games, args.record) or error
-    spec = load_spec(args.spec)
-    if record.game not in spec.games:
-        raise PnpError(f"{args.record}: the spec has no game {record.game!r}")
-    answer = referee.check(record, spec)
+    try:
+        answer = referee.check(record, args.spec)
+    except KeyError:
+        raise PnpError(f"{args.record}: the spec has no game {record.game!r}") from None
     if args.json:
         print(json.dumps(referee.to_json(answer), ensure_ascii=False, indent=2))
     else:

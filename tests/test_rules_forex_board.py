@@ -10,7 +10,7 @@ from pnp.rules import load_spec, loads_spec
 from pnp.rules import forex
 from pnp.rules.forex.board import find, shift, start_pairs, strengths, value_in
 from pnp.rules.forex.events import STRENGTHENED
-from pnp.spec.load import default_spec_path
+from pnp.spec import default_spec_path
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from pnp.rules import forex
 from pnp.rules.base import Violation
 from pnp.rules.forex import Contract, Dividend, Divest, Invest, Loan, MakeContract, Resolve, Spot
 from pnp.rules.forex.board import find
-from pnp.spec.load import default_spec_path
+from pnp.spec import default_spec_path
 
 P = ("P1", "P2", "P3")
 

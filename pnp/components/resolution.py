@@ -16,7 +16,7 @@ from pnp.components.art import walk
 from pnp.display import Drawing, Image
 from pnp.errors import BuildError, Issue
 from pnp.spec.images import read_art
-from pnp.spec.load import named_images
+from pnp.spec.loader import named_images
 from pnp.spec.model import Spec
 
 MIN_DPI = 300

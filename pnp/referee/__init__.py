@@ -3,19 +3,20 @@
 An API of values (the command line in `pnp.cli` prints them):
 
     record = read_record("tonight.yaml")            # RecordError (exit 2) if unreadable; or reads_record(text)
-    answer = check(record, load_spec())             # Answer: ok, checked, violation, state, events
+    answer = check(record)                          # Answer: ok, checked, violation, state, events
     explain(answer), verdict(answer, "tonight.yaml"), to_json(answer)
     starter(spec, "bolsa", ["Ana", "Ben", "Cris"])  # a record to start from, as YAML text
 
-`check` reads the engine's parameters from the spec; `replay(record, params)` is the same with
-parameters already at hand. Never imports the rendering stack: an answer must be quick at the
-table.
+`check` takes the rules from a spec file (default: ./components.yaml, else the bundled one),
+through the engine-parameter cache (`pnp.rules.cache`), or from a `Spec` already loaded;
+`replay(record, params)` is the same with the engine's parameters at hand. Never imports the
+rendering stack, nor on a warm cache the spec's model: an answer must be quick at the table.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from pnp.errors import RecordError
 from pnp.referee import record as records
@@ -40,19 +41,31 @@ def reads_record(text: str, file: str = "<record>") -> records.Record:
     return records.reads(text, _GameKeys(), file)
 
 
-def check(record: records.Record, spec: Spec) -> Answer:
-    """Replay `record` with the rules `spec` gives its game (RecordError for options that make
-    no playable game, KeyError for a game the spec lacks)."""
-    return replay(record, game_params(spec.games[record.game], record))
+def check(record: records.Record, spec: Spec | str | Path | None = None) -> Answer:
+    """Replay `record` with the rules its game has in `spec`: a loaded Spec, or the path of a
+    spec file (None: the default one). Raises SpecError for a spec that does not load,
+    RecordError for options that make no playable game, KeyError for a game the spec lacks."""
+    if spec is None or isinstance(spec, (str, Path)):
+        from pnp.rules.cache import spec_params
+
+        params = _options_checked(record, lambda: spec_params(spec, record.game, record.options))
+    else:
+        params = game_params(spec.games[record.game], record)
+    return replay(record, params)
 
 
 def game_params(game: Game, record: records.Record) -> Any:
-    """The engine's parameters for the record's game and options. The spec was checked when it
-    was loaded, so a ValueError here is the options' (a start price off the track they draw)."""
+    """The engine's parameters for the record's game and options."""
+    return _options_checked(record, lambda: GAMES[record.game].engine.params(game, record.options))
+
+
+def _options_checked(record: records.Record, params: Callable[[], Any]) -> Any:
+    """`params()`; the spec was checked when it was loaded, so a ValueError is the record's
+    options' (a start price off the track they draw), reported at them."""
     from pnp.spec.contract import Mismatch
 
     try:
-        return GAMES[record.game].engine.params(game, record.options)
+        return params()
     except ValueError as error:
         path = ("options",) + (error.path[1:] if isinstance(error, Mismatch) and error.path[:1] == ("rules",) else ())
         raise RecordError([record.issue(path, str(error))]) from None

@@ -21,6 +21,8 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from xml.etree import ElementTree
 
+from pnp.spec.source import note_input
+
 MAX_BYTES = 50_000_000  # far above any card illustration
 FORMATS = {"png": "PNG", "jpeg": "JPEG", "svg": "SVG"}
 _SVG_UNITS_MM = {"": 25.4 / 96, "px": 25.4 / 96, "pt": 25.4 / 72, "pc": 25.4 / 6, "mm": 1.0, "cm": 10.0, "in": 25.4}
@@ -75,6 +77,7 @@ def read_art(folder: Path, file: str) -> Art:
         raise ArtError(f"{file}: no such file (looked in {Path(folder).absolute()})") from None
     except OSError as error:
         raise ArtError(f"{file}: cannot read: {error.strerror}") from None
+    note_input(path)
     return _read(path, file, stat.st_mtime_ns, stat.st_size)
 
 

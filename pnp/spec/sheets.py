@@ -19,7 +19,7 @@ from typing import Any, Iterator
 from pnp.errors import Issue, SpecError
 from pnp.spec.images import ArtError, clean_path
 from pnp.spec.model import ENTRY_FIELDS
-from pnp.spec.source import PathKey, Source
+from pnp.spec.source import PathKey, Source, read_input
 
 MAX_BYTES = 20_000_000
 MAX_ROWS = 5000
@@ -116,7 +116,7 @@ def _csv_rows(path: Path, file: str) -> Iterator[list[Cell]]:
     """Rows with the line each starts on; the delimiter (`,` `;` or tab) is the one the header
     uses most, as spreadsheets export either."""
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = read_input(path).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ValueError(f"{file}: not UTF-8 text (save the sheet as “CSV UTF-8”)") from None
     header = text.split("\n", 1)[0]
@@ -137,7 +137,7 @@ def _xlsx_rows(path: Path, file: str, sheet: str | None) -> Iterator[list[Cell]]
     import openpyxl
 
     try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        book = openpyxl.load_workbook(io.BytesIO(read_input(path)), read_only=True, data_only=True)
     except (zipfile.BadZipFile, OSError, KeyError, ValueError) as error:
         raise ValueError(f"{file}: not a readable .xlsx workbook ({error})") from None
     try:

@@ -9,7 +9,10 @@ that later validation can point at it. Sequences become tuples: loaded data is i
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
@@ -25,6 +28,20 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
 PathKey = tuple[Any, ...]
 MAX_NODES = 200_000  # far above any real spec, far below an alias bomb
 MAX_BYTES = 20_000_000
+SPEC_NAME = "components.yaml"
+
+
+def bundled_spec_path() -> Path:
+    """The spec bundled with the package: the three games as shipped."""
+    return Path(str(resources.files("pnp") / "data" / SPEC_NAME))
+
+
+def default_spec_path() -> Path:
+    """`./components.yaml` when there is one, else the copy bundled with the package."""
+    local = Path.cwd() / SPEC_NAME
+    if local.is_file():
+        return local
+    return bundled_spec_path()
 
 _TAG = "tag:yaml.org,2002:"
 _SCALARS = {"str", "int", "float", "bool", "null"}
@@ -118,6 +135,34 @@ def load_text(text: str | bytes, file: str = "<string>") -> Source:
     return Source(data, file, builder.values, builder.keys)
 
 
+_INPUTS: ContextVar[list[Path] | None] = ContextVar("pnp_spec_inputs", default=None)
+
+
+def read_input(path: Path) -> bytes:
+    """The bytes of a file a spec is made of (the spec itself, a card list, an image). Every file
+    the spec layer reads comes through here or `note_input`, so `inputs()` can tell which files
+    a loaded spec depends on (the engine-parameter cache, `pnp.rules.cache`, relies on it)."""
+    note_input(path)
+    return path.read_bytes()
+
+
+def note_input(path: Path) -> None:
+    """Count `path` among the inputs being recorded (for a reader that caches its own reads)."""
+    recording = _INPUTS.get()
+    if recording is not None:
+        recording.append(Path(path).resolve())
+
+
+@contextmanager
+def inputs() -> Iterator[list[Path]]:
+    """Record, in the list it yields, every file read inside the `with` block."""
+    token = _INPUTS.set([])
+    try:
+        yield _INPUTS.get()  # type: ignore[misc]
+    finally:
+        _INPUTS.reset(token)
+
+
 def load_file(path: str | Path, display_name: str | None = None) -> Source:
     """Read and parse a YAML file; a missing or unreadable file is a located issue too."""
     path = Path(path)
@@ -126,7 +171,7 @@ def load_file(path: str | Path, display_name: str | None = None) -> Source:
         size = path.stat().st_size
         if size > MAX_BYTES:
             raise SourceError([Issue(name, 0, 0, "", f"file too large ({size} bytes)")])
-        raw = path.read_bytes()
+        raw = read_input(path)
     except FileNotFoundError:
         raise SourceError([Issue(name, 0, 0, "", "no such file")]) from None
     except IsADirectoryError:

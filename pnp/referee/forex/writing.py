@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from pnp.errors import PnpError
 from pnp.referee.record import dump, scalar
 from pnp.rules import forex as engine
 from pnp.rules.base import Violation
 from pnp.rules.forex.params import show
-from pnp.spec.model import Game
+
+if TYPE_CHECKING:
+    from pnp.spec.model import Game
 
 
 def starter(game: Game, players: list[str]) -> str:

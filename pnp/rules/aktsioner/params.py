@@ -9,15 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations, permutations, product
-from types import MappingProxyType
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from pnp.rules.aktsioner.cards import Card, Effect, NotationError, parse_effects
 from pnp.rules.aktsioner.rulebook import RULEBOOK
 from pnp.rules.base import resolve_options
 from pnp.spec.contract import Mismatch
-from pnp.spec.faces import deck_pieces
-from pnp.spec.model import Game
+
+if TYPE_CHECKING:
+    from pnp.spec.model import Game
 
 DECKS = ("big_cards", "small_cards")
 Assignment = tuple[tuple[Effect, str], ...]  # a card's uncoloured numbers, each with its colour
@@ -80,7 +80,7 @@ class Params:
                 splits = sorted(set(permutations(card.others)))
             options = tuple(tuple(zip(split, targets)) for targets in combinations(others, k) for split in splits)
             found[name] = (options, tuple(" ".join(f"{e} {c}" for e, c in option) for option in options))
-        return MappingProxyType(found)
+        return found
 
 
 def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
@@ -123,8 +123,8 @@ def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
         eliminate_broke=bool(values["eliminate_broke"]),
         match=values["match"],
         tiebreak=values["tiebreak"],
-        cards=MappingProxyType(cards),
-        copies=MappingProxyType(copies),
+        cards=cards,
+        copies=copies,
         min_players=game.players.min,
         max_players=game.players.max,
     )
@@ -132,6 +132,8 @@ def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
 
 def _decks(game: Game) -> tuple[dict[str, Card], dict[str, int]]:
     """Card kinds and copies from the printed faces of `big_cards` and `small_cards`."""
+    from pnp.spec.faces import deck_pieces  # with the spec's model, loaded when a spec is read
+
     cards: dict[str, Card] = {}
     copies: dict[str, int] = {}
     for deck_id in DECKS:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from pnp.rules.base import Malformed, resolve_options
-from pnp.spec.contract import Mismatch
 from pnp.rules.bolsa.rulebook import RULEBOOK
-from pnp.spec.faces import deck_pieces
-from pnp.spec.model import Deck, Game
+from pnp.spec.contract import Mismatch
+
+if TYPE_CHECKING:
+    from pnp.spec.model import Game
 
 OWNED_AT_SETUP = 1  # BOLSA-2.3: one card of each company in zone 1 ...
 ORDERS_AT_SETUP = 2  # ... and two in zone 2
@@ -57,6 +58,7 @@ class Params:
 
 def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
     """Params from the spec's bolsa game and a record's `options` (already checked)."""
+    from pnp.spec.faces import deck_pieces  # with the spec's model, loaded when a spec is read
     quote = game.tracks.get("quote")
     if quote is None:
         raise Mismatch(("tracks",), "bolsa needs a track `quote` (the quote board, BOLSA-1.3)")
@@ -66,7 +68,7 @@ def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
     cards = Counter(
         piece.front.asset.id
         for deck in game.components
-        if isinstance(deck, Deck)
+        if deck.kind == "deck"
         for piece in deck_pieces(game, deck)
         if piece.front.asset is not None
     )

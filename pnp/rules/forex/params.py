@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from fractions import Fraction
 from itertools import combinations
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from pnp.rules.base import resolve_options
 from pnp.rules.forex.rulebook import RULEBOOK
 from pnp.spec.contract import Mismatch
-from pnp.spec.faces import deck_pieces
-from pnp.spec.model import Game
+
+if TYPE_CHECKING:
+    from pnp.spec.model import Game
 
 STANDARD_CERTIFICATES = 8  # FOREX-1.6, when the spec has no certificates deck
 STANDARD_SETS = ("A", "B", "C", "D", "E", "F")  # FOREX-1.4, when the spec has no contracts deck
@@ -126,6 +127,8 @@ def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
 def _deck_facts(game: Game) -> dict[str, Any]:
     """Dividend payouts, certificates per currency and contract letters, read from the decks
     (the rules file's numbers when a deck is missing)."""
+    from pnp.spec.faces import deck_pieces  # with the spec's model, loaded when a spec is read
+
     decks = {c.id: c for c in game.components if c.kind == "deck"}
     index = {c.id: i for i, c in enumerate(game.components)}
     facts: dict[str, Any] = {

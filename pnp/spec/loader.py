@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import typing
 from collections import Counter
-from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
@@ -27,26 +26,21 @@ from pnp.spec.images import ArtError, read_art
 from pnp.spec.model import Aid, Deck, Game, Mat, Spec, Tokens, check_id
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
 from pnp.spec.sheets import expand_card_lists
-from pnp.spec.source import PathKey, Source, SourceError, format_path, load_file, load_text
-
-SPEC_NAME = "components.yaml"
+from pnp.spec.source import (
+    SPEC_NAME,
+    PathKey,
+    Source,
+    SourceError,
+    bundled_spec_path,
+    default_spec_path,
+    format_path,
+    load_file,
+    load_text,
+)
 
 # An engine's own look at one game (its id and model): the problems it finds, each a path
 # inside the game and a sentence with the rule ID.
 Check = Callable[[str, Game], Iterable[tuple[PathKey, str]]]
-
-
-def bundled_spec_path() -> Path:
-    """The spec bundled with the package: the three games as shipped."""
-    return Path(str(resources.files("pnp") / "data" / SPEC_NAME))
-
-
-def default_spec_path() -> Path:
-    """`./components.yaml` when there is one, else the copy bundled with the package."""
-    local = Path.cwd() / SPEC_NAME
-    if local.is_file():
-        return local
-    return bundled_spec_path()
 
 
 def init(folder: Path, *, force: bool = False) -> str:
