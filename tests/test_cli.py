@@ -53,16 +53,6 @@ def test_subcommands_have_help():
         assert result.returncode == 0 and "usage: pnp" in result.stdout
 
 
-def test_validate_does_not_import_the_rendering_stack():
-    code = (
-        "import sys; from pnp.cli import main; rc = main(['validate']);"
-        "heavy = [m for m in ('reportlab', 'svgwrite', 'PIL', 'pypdfium2') if m in sys.modules];"
-        "assert rc == 0 and not heavy, heavy"
-    )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-
-
 def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")

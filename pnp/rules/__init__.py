@@ -22,9 +22,23 @@ from typing import TYPE_CHECKING, Any
 from pnp.spec.options import Rulebook
 
 if TYPE_CHECKING:
+    from pnp.rules.aktsioner import engine as aktsioner
+    import pnp.rules.aktsioner.params as aktsioner_params
+    from pnp.rules.aktsioner import state as aktsioner_state
     from pnp.rules.base import Engine
+    from pnp.rules.bolsa import engine as bolsa
+    import pnp.rules.bolsa.params as bolsa_params
+    from pnp.rules.bolsa import state as bolsa_state
+    from pnp.rules.forex import engine as forex
+    import pnp.rules.forex.params as forex_params
+    from pnp.rules.forex import state as forex_state
     from pnp.spec.model import Game, Spec
     from pnp.spec.source import PathKey
+
+    # mypy checks that every engine module keeps the contract, with its own types
+    _bolsa: Engine[bolsa_params.Params, bolsa_state.State, bolsa_state.Action] = bolsa
+    _aktsioner: Engine[aktsioner_params.Params, aktsioner_state.State, aktsioner.Action] = aktsioner
+    _forex: Engine[forex_params.Params, forex_state.State, forex.Action] = forex
 
 
 @dataclass(frozen=True)
@@ -38,11 +52,13 @@ class Registered:
 
     @property
     def rulebook(self) -> Rulebook:
-        return import_module(self.rules).RULEBOOK  # type: ignore[no-any-return]
+        rulebook: Rulebook = import_module(self.rules).RULEBOOK
+        return rulebook
 
     @property
     def engine(self) -> Engine[Any, Any, Any]:
-        return import_module(f"{self.rules}.engine")  # type: ignore[return-value]
+        module: Engine[Any, Any, Any] = import_module(f"{self.rules}.engine")
+        return module
 
 
 GAMES: dict[str, Registered] = {

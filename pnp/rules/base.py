@@ -60,7 +60,7 @@ class EventKind:
     rule: str
     say: Callable[[Mapping[str, Any]], str] = field(repr=False)
 
-    def __call__(self, rule: str | None = None, **data: Any) -> Event:
+    def __call__(self, rule: str | None = None, /, **data: Any) -> Event:
         return Event(rule or self.rule, data, self)
 
 
@@ -147,7 +147,7 @@ class Outcome:
 
 P = TypeVar("P")
 S = TypeVar("S")
-A = TypeVar("A")
+A = TypeVar("A", contravariant=True)
 
 
 class Engine(Protocol[P, S, A]):

@@ -38,7 +38,7 @@ class Field:
     low: Any = 0
     high: Any = 0
     options: tuple[Any, ...] = ()
-    labels: tuple[str, ...] = ()
+    labels: Sequence[str] = ()  # a tuple, or `Labels` worded on demand
 
     @staticmethod
     @lru_cache(maxsize=4096)

@@ -195,7 +195,5 @@ def _parse(game: str, text: str) -> list[Rule]:
         elif kind == RULE:  # "BOLSA-1.1 **Companies** [S] …": the bold words are part of the rule
             emphasis = re.match(r"\s*(?:\*\*([^*]+?)\*\*|\*([^*]+?)\*)", body)
             title = next(g for g in emphasis.groups() if g).strip().rstrip(".") if emphasis else ""
-        body = body.strip()
-        line = text.count("\n", 0, start) + 1
-        result.append(Rule(rule_id, game, kind, current, title, body, line))
+        result.append(Rule(rule_id, game, kind, current, title, body.strip(), text.count("\n", 0, start) + 1))
     return result

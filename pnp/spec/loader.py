@@ -152,7 +152,7 @@ def _shape_issues(source: Source, error: ValidationError) -> list[Issue]:
     return sorted(issues, key=lambda i: (i.line, i.col))
 
 
-def _shape_issue(source: Source, path: tuple, model: Any, item: dict) -> Issue:
+def _shape_issue(source: Source, path: tuple, model: Any, item: Mapping[str, Any]) -> Issue:
     kind, given = item["type"], item.get("input")
     ctx = item.get("ctx") or {}
     if kind == "extra_forbidden":

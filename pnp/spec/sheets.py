@@ -75,7 +75,8 @@ def _request(value: Any) -> tuple[str, str | None, dict[str, str]] | None:
         return value, None, {}
     if isinstance(value, dict) and isinstance(value.get("file"), str):
         sheet = value.get("sheet") if isinstance(value.get("sheet"), str) else None
-        columns = value.get("columns") if isinstance(value.get("columns"), dict) else {}
+        columns = value.get("columns")
+        columns = columns if isinstance(columns, dict) else {}
         return value["file"], sheet, {str(k): v for k, v in columns.items() if isinstance(v, str)}
     return None
 

@@ -20,10 +20,8 @@ import yaml
 
 from pnp.errors import Issue
 
-try:  # libyaml is much faster when present; marks are identical
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on how PyYAML was built
-    _Loader = yaml.SafeLoader
+# libyaml is much faster when present (it depends on how PyYAML was built); marks are identical
+_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 PathKey = tuple[Any, ...]
 MAX_NODES = 200_000  # far above any real spec, far below an alias bomb

@@ -271,10 +271,10 @@ def _compensate(
         i = params.colours.index(item.colour)
         for seat, account in enumerate(accounts):
             if account.shares[i]:
-                amount = item.overflow * account.shares[i]
-                accounts[seat] = evolve(account, cash=account.cash + amount)
+                bonus = item.overflow * account.shares[i]
+                accounts[seat] = evolve(account, cash=account.cash + bonus)
                 events.append(said.OVERFLOW_BONUS(player=state.players[seat], colour=item.colour,
-                                                  overflow=item.overflow, held=account.shares[i], amount=amount))
+                                                  overflow=item.overflow, held=account.shares[i], amount=bonus))
 
 
 def _penalise(

@@ -133,14 +133,16 @@ def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
 def _decks(game: Game) -> tuple[dict[str, Card], dict[str, int]]:
     """Card kinds and copies from the printed faces of `big_cards` and `small_cards`."""
     from pnp.spec.faces import deck_pieces  # with the spec's model, loaded when a spec is read
+    from pnp.spec.model import Deck
 
     cards: dict[str, Card] = {}
     copies: dict[str, int] = {}
     for deck_id in DECKS:
-        index = next((i for i, c in enumerate(game.components) if c.id == deck_id and c.kind == "deck"), None)
-        if index is None:
+        index, deck = next(((i, c) for i, c in enumerate(game.components) if c.id == deck_id and c.kind == "deck"),
+                           (None, None))
+        if index is None or not isinstance(deck, Deck):
             raise Mismatch(("components",), f"aktsioner needs a deck `{deck_id}` ({DECK_RULES[deck_id]})")
-        deck, here = game.components[index], ("components", index)
+        here = ("components", index)
         for piece in deck_pieces(game, deck):
             if piece.front.asset is None:
                 raise Mismatch(here, f"every card of `{deck_id}` needs a colour (for_each: asset, {DECK_RULES[deck_id]})")

@@ -33,7 +33,7 @@ from pnp.rules.bolsa.state import (
     Withdraw,
     Zones,
 )
-from pnp.rules.legal import AtMostOne, Budget, Field, Template, grouped
+from pnp.rules.legal import AtMostOne, Budget, Constraint, Field, Template, grouped
 
 __all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "setup", "tables", "to_move"]
 
@@ -101,8 +101,8 @@ def setup(params: Params, names: Sequence[str], start: Start | None = None) -> t
     standard = tuple(Zones() for _ in codes)
     unusual = [p for p in players if p.zones != standard]
     for p in unusual:
-        owned, orders = ({code: getattr(z, zone) for code, z in zip(codes, p.zones)} for zone in ("owned", "orders"))
-        events.append(said.HOLDS(player=p.name, owned=owned, orders=orders))
+        events.append(said.HOLDS(player=p.name, owned={code: z.owned for code, z in zip(codes, p.zones)},
+                                 orders={code: z.orders for code, z in zip(codes, p.zones)}))
     if not unusual:
         events.append(said.STANDARD_HOLDINGS(owned=OWNED_AT_SETUP, orders=ORDERS_AT_SETUP))
     events.append(said.TOKEN(player=names[state.token]))
@@ -249,10 +249,8 @@ def _case(offered: int, wanted: int) -> int:
 # --- BOLSA-5 auctions --------------------------------------------------------------------------
 
 
-def _bid_range(state: State, params: Params) -> tuple[int, int] | None:
+def _bid_range(state: State, trade: Trade, auction: Auction, params: Params) -> tuple[int, int] | None:
     """The bids open to the participant to act, (lowest, highest), or None if he can only pass."""
-    trade = state.trade
-    auction = trade.auction  # type: ignore[union-attr]
     i = auction.to_act
     if auction.ascending:
         low = trade.quote if auction.best is None else auction.best + 1
@@ -286,7 +284,7 @@ def _bid(state: State, action: Bid, params: Params, events: list[Event]) -> Stat
         auction = evolve(auction, passed=auction.passed + (i,))
         events.append(said.PASS(rule, company=code, player=name))
     else:
-        _check_bid(state, params, action.amount, rule)
+        _check_bid(state, trade, auction, params, action.amount, rule)
         auction = evolve(auction, best=action.amount)
         events.append(said.BID(rule, company=code, player=name, amount=action.amount))
     auction = _next_turn(auction)
@@ -297,10 +295,8 @@ def _bid(state: State, action: Bid, params: Params, events: list[Event]) -> Stat
     return evolve(state, trade=evolve(trade, auction=auction))
 
 
-def _check_bid(state: State, params: Params, amount: int, rule: str) -> None:
-    trade = state.trade
-    auction = trade.auction  # type: ignore[union-attr]
-    player, code = state.players[auction.to_act], params.companies[trade.company]  # type: ignore[union-attr]
+def _check_bid(state: State, trade: Trade, auction: Auction, params: Params, amount: int, rule: str) -> None:
+    player, code = state.players[auction.to_act], params.companies[trade.company]
     if auction.ascending:
         if auction.best is None and amount < trade.quote:
             raise Violation(rule, f"{player.name} opens the {code} auction at {amount}, below the quote {trade.quote}")
@@ -363,7 +359,7 @@ def _settle(state: State, action: Settle, params: Params, events: list[Event]) -
     return settle(state, action.pairing, params, events)
 
 
-_HANDLERS: dict[type, Callable[[State, Action, Params, list[Event]], State]] = {
+_HANDLERS: dict[type, Callable[..., State]] = {  # the action's type → its handler
     Declare: _declare,
     Resolve: _resolve,
     Bid: _bid,
@@ -416,7 +412,7 @@ def legal_actions(state: State, params: Params) -> tuple[Template, ...]:
     auction = trade.auction
     if auction is not None and not auction.over:
         name, rule = state.players[auction.to_act].name, "BOLSA-5.3" if auction.ascending else "BOLSA-5.4"
-        bids = _bid_range(state, params)
+        bids = _bid_range(state, trade, auction, params)
         passing = Template("pass", name, rule, _bid_action, fixed={"amount": None})
         if bids is None:
             return (passing,)
@@ -428,7 +424,8 @@ def legal_actions(state: State, params: Params) -> tuple[Template, ...]:
 
 def _declaration(state: State, params: Params, i: int) -> Template:
     player = state.players[i]
-    names, constraints = _declaration_fields(params.companies, params.same_company_both_ways == "forbid")
+    names, pairs = _declaration_fields(params.companies, params.same_company_both_ways == "forbid")
+    constraints: tuple[Constraint, ...] = pairs
     fields = tuple(Field.number(name, 0, getattr(zones, zone)) for zones, pair in zip(player.zones, names)
                    for name, zone in pair)
     if params.declaration_cash_check == "total":

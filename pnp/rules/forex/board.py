@@ -43,7 +43,11 @@ class Pair:
 
 def start_pairs(p: Params) -> tuple[Pair, ...]:
     """FOREX-2.3 / 4.1: every pair counter on its starting box, in pair-key order."""
-    return tuple(Pair(*key.split("/"), stronger, position) for key, stronger, position in p.start_pairs)
+    pairs = []
+    for key, stronger, position in p.start_pairs:
+        a, b = key.split("/")
+        pairs.append(Pair(a, b, stronger, position))
+    return tuple(pairs)
 
 
 def find(pairs: tuple[Pair, ...], x: str, y: str) -> Pair:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping, Union
+from typing import Any, Callable, Mapping, Union
 
 from pnp.rules.base import Event, Events, Outcome, ToMove, Violation, evolve
 from pnp.rules.forex.board import find, marks, shift, tables, value_in
@@ -87,7 +87,8 @@ def apply(state: State, action: Action, p: Params) -> tuple[State, Events]:
     if isinstance(action, Spot):
         new, events = _spot(state, p, action)
         return evolve(new, mover=seat, spot_made=True), tuple(events)
-    handlers = {MakeContract: _contract, Invest: _invest, Divest: _divest, Resolve: resolve}
+    handlers: dict[type, Callable[..., tuple[State, list[Event]]]] = {
+        MakeContract: _contract, Invest: _invest, Divest: _divest, Resolve: resolve}
     new, events = handlers[type(action)](state, p, action)
     return evolve(new, mover=(seat + 1) % len(state.players), spot_made=False), tuple(events)
 
@@ -190,7 +191,7 @@ def _divest(state: State, p: Params, action: Divest) -> tuple[State, list[Event]
         if name == action.player or name not in state.players:
             raise Violation("FOREX-9.2", f"{name} is not another player of this game: the others are "
                           f"{', '.join(n for n in state.players if n != action.player)}", ("others", name))
-    sellers = [(action.player, action.count, "FOREX-9.1", ("count",))]
+    sellers: list[tuple[str, int, str, tuple[str, ...]]] = [(action.player, action.count, "FOREX-9.1", ("count",))]
     for step in range(1, len(state.players)):
         name = state.players[(seat + step) % len(state.players)]
         sellers.append((name, others.get(name, 0), "FOREX-9.2", ("others", name)))

@@ -134,15 +134,15 @@ def _converted(d: Data) -> str:
         exact = sum(part["value"] for part in d["money"])
         parts = " + ".join(f"{part['currency']} {show(part['amount'])}" for part in d["money"])
         return f"{d['player']}: {parts} = {_approx(exact)} {target} → {show(total)} {target}"
-    parts = []
+    shown = []
     for part in d["money"]:
         text = f"{part['currency']} {show(part['amount'])}"
         if part["currency"] != target and part["amount"]:
             text += f" = {_approx(part['value'])} {target}"
         if part["counted"] != part["value"]:
             text += f" → {show(part['counted'])}"
-        parts.append(text)
-    return f"{d['player']}: {'; '.join(parts)}; total {show(total)} {target}"
+        shown.append(text)
+    return f"{d['player']}: {'; '.join(shown)}; total {show(total)} {target}"
 
 
 def _winners(d: Data) -> str:

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from pnp.rules.base import resolve_options
-from pnp.rules.forex.rulebook import RULEBOOK
+from pnp.rules.forex.rulebook import RULEBOOK, parse_start_pairs
 from pnp.spec.contract import Mismatch
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
     if "rate" not in game.tracks:
         raise Mismatch(("tracks",), "forex needs a track `rate` (the ten boxes 1 … 8, FOREX-1.2)")
     try:  # re-checked against this game: a record's start_pairs was read without the spec
-        pairs = RULEBOOK.option("start_pairs").check(dict(values["start_pairs"]), game)
+        pairs = parse_start_pairs(dict(values["start_pairs"]), game)
     except ValueError as error:
         raise Mismatch(("rules", "start_pairs"), f"{error} (FOREX-2.3)") from None
     currencies = tuple(a.id for a in game.assets)
@@ -132,7 +132,7 @@ def _deck_facts(game: Game) -> dict[str, Any]:
     decks = {c.id: c for c in game.components if c.kind == "deck"}
     index = {c.id: i for i, c in enumerate(game.components)}
     facts: dict[str, Any] = {
-        "dividends": RULEBOOK.option("dividends").default,
+        "dividends": RULEBOOK.defaults()["dividends"],
         "certificates": {a.id: STANDARD_CERTIFICATES for a in game.assets},
         "sets": STANDARD_SETS,
     }

@@ -101,13 +101,13 @@ def _contract(state: State, p: Params, contract: Contract, voluntary: bool) -> t
     debt = pay + p.loan_interest
     events = [said.DEFAULTED(set=contract.set, owner=owner, pay={pay_currency: pay}, receive={get_currency: get},
                              holds=has, by_choice=has >= pay, interest=p.loan_interest, owe={pay_currency: debt})]
-    existing = next((i for i, item in enumerate(state.queue) if isinstance(item, Loan) and item.owner == owner), None)
-    if existing is None:
+    existing, old = next(((i, item) for i, item in enumerate(state.queue) if isinstance(item, Loan) and item.owner == owner),
+                         (None, None))
+    if existing is None or old is None:
         loan = Loan(contract.set, owner, ((pay_currency, debt),))
         state = evolve(state, queue=state.queue + (loan,))
         events.append(said.LOAN(set=loan.set, owe=dict(loan.owe), queue=queue_labels(state)))
         return state, events
-    old = state.queue[existing]
     owed = dict(old.owe)
     owed[pay_currency] = owed.get(pay_currency, Fraction(0)) + debt
     merged = evolve(old, owe=tuple((c, owed[c]) for c in p.currencies if c in owed))

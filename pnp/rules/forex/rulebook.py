@@ -28,7 +28,7 @@ def _track_size(game: Any) -> int:
     return track.size if track is not None else 10
 
 
-def _start_pairs(value: Any, game: Any = None) -> dict[str, tuple[str, int]]:
+def parse_start_pairs(value: Any, game: Any = None) -> dict[str, tuple[str, int]]:
     """FOREX-2.3 as {"GBP/EUR": ("GBP", 2)}: every pair once, keyed in currency order.
 
     Positions run 1 … the size of `tracks.rate` (10 boxes as bundled)."""
@@ -84,7 +84,7 @@ RULEBOOK = Rulebook(
         Option("voluntary_default", False, "FOREX-10.3"),
         Option("conversion_rounding", "per_holding", "FOREX-12.2", choices=("per_holding", "bga", "total")),
         Option("bankrupt_player", "last", "FOREX-12.4", choices=("last", "scored_normally")),
-        Option("start_pairs", STANDARD_PAIRS, "FOREX-2.3", parse=_start_pairs),
+        Option("start_pairs", STANDARD_PAIRS, "FOREX-2.3", parse=parse_start_pairs),
     ),
     tables=("start_positions", "dividends"),
     needs=(

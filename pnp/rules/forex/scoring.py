@@ -46,13 +46,14 @@ def convert(state: State, p: Params, player: str, target: str) -> tuple[Fraction
     """FOREX-12.2: the player's money in `target`, rounded as `conversion_rounding` says: the
     total, and per currency the amount, its exact value in `target` and what it counts for."""
     money = state.holding(player).money
-    parts = []
+    parts: list[dict[str, Any]] = []
+    counted = Fraction(0)
     for i, currency in enumerate(p.currencies):
         value = value_in(state.pairs, p, money[i], currency, target)
         keep = p.conversion_rounding == "total" or (p.conversion_rounding == "bga" and currency == target)
-        parts.append({"currency": currency, "amount": money[i], "value": value,
-                      "counted": value if keep else Fraction(floor(value))})
-    counted = sum((part["counted"] for part in parts), Fraction(0))
+        counts = value if keep else Fraction(floor(value))
+        parts.append({"currency": currency, "amount": money[i], "value": value, "counted": counts})
+        counted += counts
     return (Fraction(floor(counted)) if p.conversion_rounding == "total" else counted), parts
 
 

@@ -1,0 +1,59 @@
+"""The architecture, checked on every run: the linter (ruff), the types of the rules, the spec
+and the display list (mypy), the floors of the package (import-linter, `pyproject.toml`), and
+what each command loads when it starts cold."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORDS = ROOT / "tests" / "records"
+BIN = Path(sys.executable).parent
+
+TOOLS = {
+    "ruff": [sys.executable, "-m", "ruff", "check", "."],
+    "mypy": [sys.executable, "-m", "mypy"],  # the files and settings are in pyproject.toml
+    "import-linter": [str(BIN / "lint-imports")],
+}
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_the_code_passes(tool):
+    result = subprocess.run(TOOLS[tool], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+
+
+HEAVY = ("reportlab", "svgwrite", "PIL", "pypdfium2")  # pnp validate and pnp referee never load these
+DRAWING = ("pnp.components", "pnp.layout", "pnp.render")
+MODEL = ("pydantic", "pnp.spec.model")  # the spec's validation: a warm referee answer needs none of it
+RENDERING = HEAVY + DRAWING
+COMMANDS = {
+    "validate": (["validate"], HEAVY),
+    "referee check bolsa": (["referee", "check", str(RECORDS / "bolsa" / "x05_auction.yaml"), "--json"],
+                            RENDERING + MODEL),
+    "referee explain aktsioner": (["referee", "explain", str(RECORDS / "aktsioner" / "x15_two_zeroings.yaml")],
+                                  RENDERING + MODEL),
+    "referee check forex": (["referee", "check", str(RECORDS / "forex" / "x08_divest.yaml")], RENDERING + MODEL),
+}
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_command_starts_without_what_it_does_not_need(command, tmp_path):
+    """Each command in a fresh process (the referee's second run, the engine's parameters
+    cached by the first): the modules it must not load stay unloaded."""
+    argv, unwanted = COMMANDS[command]
+    probe = (
+        "import sys\nfrom pnp.cli import main\n"
+        f"code = main({argv!r})\n"
+        f"loaded = [m for m in {unwanted!r} if m in sys.modules]\n"
+        "print(code, loaded, file=sys.stderr)\n"
+    )
+    env = {**os.environ, "PNP_CACHE": str(tmp_path / "cache")}
+    for _ in range(2):
+        result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, env=env)
+    assert result.returncode == 0 and result.stderr.strip().splitlines()[-1] == "0 []", result.stderr[-2000:]
