@@ -1,12 +1,12 @@
 """The contract every rules engine keeps, and what engines share.
 
-An engine is a module (`pnp.rules.<game>.engine`) with six functions, state first in every
-call (`Engine` below): `params(game, options)` reads the spec and the house rules once;
-`setup(params, players, start)` deals the standard position (or a given one); `apply(state,
-action, params)` returns the next state and the events it caused; `to_move` says who may act
-now and in which phase; `legal_actions` lists what they may do, as templates (`pnp.rules.legal`);
-`outcome` scores a finished game. Engines are pure: immutable state in, new state and events
-out, no I/O.
+An engine is a module (`pnp.rules.<game>.engine`) that keeps `Engine` below, state first in
+every call: `params(game, options)` reads the spec and the house rules once; `setup(params,
+players, start)` deals the standard position (or a given one); `apply(state, action, params)`
+returns the next state and the events it caused; `to_move` says who may act now and in which
+phase; `legal_actions` lists what they may do, as templates (`pnp.rules.legal`); `outcome`
+scores a finished game; `tables` and `marks` are what printed components show of the rules.
+Engines are pure: immutable state in, new state and events out, no I/O.
 
 Three error kinds, the same in every game: `Violation` (an illegal action: the rule it breaks
 and a sentence with the numbers, which the referee cites verbatim), `Malformed` (an action
@@ -54,8 +54,9 @@ class Event:
 @dataclass(frozen=True)
 class EventKind:
     """A kind of event: the rule it usually cites and the one function that words its data.
-    Calling it makes an event: `OFFERED(player="Ana", sell={"IBE": 1})`; `rule=` overrides the
-    rule for a kind that several rules share (a bid in an ascending or descending auction)."""
+    Calling it makes an event: `OFFERED(player="Ana", sell={"IBE": 1})`; a rule given first
+    (`BID("BOLSA-5.4", …)`) overrides it for a kind several rules share (a bid in an ascending or
+    a descending auction)."""
 
     rule: str
     say: Callable[[Mapping[str, Any]], str] = field(repr=False)
@@ -214,13 +215,6 @@ def resolve_options(
     values.update(check_values(game.rules, rulebook, in_spec=True, game=game)[0])
     values.update(overrides or {})
     return values
-
-
-def ranked(scores: Mapping[str, Number]) -> tuple[str, ...]:
-    """The players with the best score, in seating order (a shared win unless a game's
-    tie-break narrows it)."""
-    best = max(scores.values())
-    return tuple(name for name, score in scores.items() if score == best)
 
 
 @dataclass(frozen=True)
