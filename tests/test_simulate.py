@@ -304,6 +304,8 @@ def test_a_report_without_money_still_has_the_other_plots(tmp_path):
     (["simulate", "bolsa", "--set", "rounds=3"], "write rules.KEY=VALUE"),
     (["simulate", "bolsa", "--vs-set", "rules.tiebreak=coin"], "--vs-set rules.tiebreak"),
     (["simulate", "bolsa", "--report", "out.png"], "FILE.html or FILE.pdf"),
+    (["simulate", "bolsa", "--report", "no/such/folder/r.html"], "there is no folder"),
+    (["simulate", "bolsa", "--save-records", "README.md/games"], "--save-records README.md/games"),
     (["simulate", "bolsa", "--games", "0"], "at least 1"),
     (["simulate", "bolsa", "--records", "3"], "needs --save-records"),
 ])

@@ -34,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     if args.report and Path(args.report).suffix.lower() not in (".html", ".pdf"):
         raise UsageError(f"--report {args.report}: the report is FILE.html or FILE.pdf")
+    if args.report and not Path(args.report).resolve().parent.is_dir():
+        raise UsageError(f"--report {args.report}: there is no folder {Path(args.report).resolve().parent}")
     if args.records is not None and not args.save_records:
         raise UsageError("--records K needs --save-records DIR")
     spec_path = Path(args.spec) if args.spec else _shown(default_spec_path())
@@ -50,7 +52,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{other_spec}: the spec has no game {game!r}")
         other_options = {**options, **_options(game, args.vs_set, "--vs-set")}
     if args.save_records:
-        Path(args.save_records).mkdir(parents=True, exist_ok=True)
+        try:
+            Path(args.save_records).mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise UsageError(f"--save-records {args.save_records}: {error.strerror}") from None
     answers: list[dict[str, Any]] = []
     runs: list[tuple[Run, Run | None]] = []
     for count in counts:

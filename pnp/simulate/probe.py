@@ -26,6 +26,7 @@ class Probe:
     unit = "steps"  # what `length` counts: "rounds", "turns"
     track_name = ""  # the printed track whose values `track` reads, e.g. "quote"
     series_names: tuple[str, ...] = ()  # one per value `track` returns (companies, colours)
+    series_label = ""  # what `series` plots, when it is not the track's values: "strength (pairs won)"
     mark_names: tuple[str, ...] = ()  # what `marks` can report, e.g. ("bottom", "flip", "top")
     supply_names: tuple[str, ...] = ()  # one per value `supplies` returns
     currencies: tuple[str, ...] = ()  # keys of `money`: a currency's code, "" for a game's one money

@@ -23,12 +23,15 @@ COLOURS = ("#0072b2", "#d55e00")  # rule set a, rule set b (Okabe–Ito: distinc
 
 
 def write_report(path: Path, runs: Sequence[tuple[Run, Run | None]]) -> list[str]:
-    """Write the report (HTML or PDF by the file's suffix); the titles of the plots drawn."""
+    """Write the report (HTML or PDF by the file's suffix); the titles of the plots drawn. The
+    file is written whole or not at all: a failed report leaves the previous one."""
     figures = [(title, figure) for first, second in runs for title, figure in _figures(first, second)]
-    if path.suffix.lower() == ".pdf":
-        _pdf(path, runs, figures)
-    else:
-        _html(path, runs, figures)
+    part = path.with_name(f".{path.name}.part")
+    try:
+        (_pdf if path.suffix.lower() == ".pdf" else _html)(part, runs, figures)
+        part.replace(path)
+    finally:
+        part.unlink(missing_ok=True)
     import matplotlib.pyplot as plt
 
     for _, figure in figures:
@@ -46,7 +49,8 @@ def _figures(first: Run, second: Run | None) -> list[tuple[str, Any]]:
     if first.summary["components"]["money"]:
         found.append((f"Money in hands against the printed bills — {where}", _money(runs)))
     if first.tracks:
-        found.append((f"The {context(first.setup).probe.track_name or 'track'} over the first games — {where}",
+        probe = context(first.setup).probe
+        found.append((f"The {probe.series_label or probe.track_name or 'track'} over the first games — {where}",
                       _tracks(runs)))
     return found
 
@@ -102,15 +106,11 @@ def _lengths(runs: Sequence[Run]) -> Any:
 def _money(runs: Sequence[Run]) -> Any:
     """Per currency and denomination: the printed bills, and the 99th percentile of the most
     bills of it the players hold at once in a game."""
-    import matplotlib.pyplot as plt
-
     currencies = runs[0].summary["components"]["money"]
-    columns = min(4, len(currencies))
-    rows = -(-len(currencies) // columns)
-    figure, axes = plt.subplots(rows, columns, figsize=(3.2 * columns + 1, 3 * rows + 0.5), squeeze=False)
+    figure, axes = _grid(len(currencies), 4, (3.2, 3))
     width = 0.8 / (len(runs) + 1)
     for c, currency in enumerate(currencies):
-        axis = axes[c // columns][c % columns]
+        axis = axes[c]
         labels = [_value(d["value"]) for d in currency["denominations"]]
         xs = range(len(labels))
         axis.bar([x - len(runs) * width / 2 for x in xs], [d["printed"] for d in currency["denominations"]], width,
@@ -125,9 +125,7 @@ def _money(runs: Sequence[Run]) -> Any:
         axis.set_xticks(list(xs), labels)
         axis.set_xlabel("denomination")
         axis.set_ylabel("bills")
-    for c in range(len(currencies), rows * columns):
-        axes[c // columns][c % columns].axis("off")
-    axes[0][0].legend(fontsize=7)
+    axes[0].legend(fontsize=7)
     figure.tight_layout()
     return figure
 
@@ -135,20 +133,16 @@ def _money(runs: Sequence[Run]) -> Any:
 def _tracks(runs: Sequence[Run]) -> Any:
     """Per series (a company's quote, a currency's strength), the median and 10–90 % band over
     the kept games at each step, while at least half of them are still running."""
-    import matplotlib.pyplot as plt
-
-    names = context(runs[0].setup).probe.series_names
-    columns = min(3, len(names))
-    rows = -(-len(names) // columns)
-    figure, axes = plt.subplots(rows, columns, figsize=(3.6 * columns + 1, 2.8 * rows + 0.5), squeeze=False,
-                                sharey=True)
+    probe = context(runs[0].setup).probe
+    names = probe.series_names
+    figure, axes = _grid(len(names), 3, (3.6, 2.8), sharey=True)
     for k, run in enumerate(runs):
         games = run.tracks
-        longest = sorted(len(track) for track in games)[len(games) // 2] if games else 0
+        shown = sorted(len(track) for track in games)[len(games) // 2] if games else 0  # half the games still run
         for s, name in enumerate(names):
-            axis = axes[s // columns][s % columns]
+            axis = axes[s]
             steps, low, middle, high = [], [], [], []
-            for step in range(longest):
+            for step in range(shown):
                 values = [track[step][s] for track in games if step < len(track)]
                 steps.append(step)
                 low.append(quantile(values, 0.1))
@@ -158,11 +152,25 @@ def _tracks(runs: Sequence[Run]) -> Any:
             axis.plot(steps, middle, color=COLOURS[k], linewidth=1.5, label=_label(run, runs))
             axis.set_title(name, fontsize=9)
             axis.set_xlabel("step")
-    for s in range(len(names), rows * columns):
-        axes[s // columns][s % columns].axis("off")
-    axes[0][0].legend(fontsize=7)
+            axis.set_ylabel(probe.series_label or probe.track_name, fontsize=8)
+    axes[0].legend(fontsize=7)
     figure.tight_layout()
     return figure
+
+
+def _grid(count: int, most_columns: int, cell: tuple[float, float], **shared: Any) -> tuple[Any, list[Any]]:
+    """A figure of `count` small plots, at most `most_columns` a row (inches per plot: `cell`);
+    its axes in reading order, the unused ones of the last row hidden."""
+    import matplotlib.pyplot as plt
+
+    columns = min(most_columns, count)
+    rows = -(-count // columns)
+    figure, grid = plt.subplots(rows, columns, figsize=(cell[0] * columns + 1, cell[1] * rows + 0.5), squeeze=False,
+                                **shared)
+    axes = [axis for row in grid for axis in row]
+    for axis in axes[count:]:
+        axis.axis("off")
+    return figure, axes[:count]
 
 
 def _value(value: float) -> str:

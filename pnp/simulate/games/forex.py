@@ -23,6 +23,7 @@ class ForexProbe(Probe):
     unit = "turns"
     track_name = "rate"
     mark_names = ("cap", "flip")
+    series_label = "strength (pairs won)"
 
     def __init__(self, params: forex.Params):
         super().__init__(params)
