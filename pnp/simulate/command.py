@@ -13,7 +13,7 @@ import os
 import random
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import yaml
 
@@ -153,28 +153,19 @@ def _simulate(args: argparse.Namespace, setup: Setup, spec_name: str, records: s
     bar = _progress(args.games, f"{setup.game} {setup.players}p")
     try:
         return simulate(setup, args.games, args.seed, spec_name=spec_name, workers=args.workers, dask=args.dask,
-                        records=records, record_limit=args.records, progress=bar)
+                        records=records, record_limit=args.records, progress=bar.update if bar else None)
     finally:
         if bar is not None:
-            bar.close()  # type: ignore[attr-defined]
+            bar.close()
 
 
-def _progress(total: int, label: str) -> Callable[[int], None] | None:
-    """A progress bar on a terminal (stderr), none in a pipe or a test."""
+def _progress(total: int, label: str) -> Any:
+    """A progress bar (tqdm) on a terminal's stderr; none in a pipe, CI or a test."""
     if not sys.stderr.isatty() or os.environ.get("CI"):
         return None
     from tqdm import tqdm
 
-    bar = tqdm(total=total, desc=label, unit="game", file=sys.stderr, leave=False)
-
-    class Bar:
-        def __call__(self, done: int) -> None:
-            bar.update(done)
-
-        def close(self) -> None:
-            bar.close()
-
-    return Bar()
+    return tqdm(total=total, desc=label, unit="game", file=sys.stderr, leave=False)
 
 
 # --- the text answer ----------------------------------------------------------------------------------
