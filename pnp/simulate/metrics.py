@@ -80,7 +80,10 @@ def difference(a: Estimate, b: Estimate) -> Estimate:
     else:
         se = math.sqrt(a.se**2 + b.se**2)
         centre = b.value - a.value
-    return Estimate(b.value - a.value, centre - Z * se, centre + Z * se, min(a.n, b.n), se, "difference")
+    low, high = centre - Z * se, centre + Z * se
+    if a.kind == "rate" and b.kind == "rate":  # two rates differ by at most 1 either way
+        low, high = max(-1.0, low), min(1.0, high)
+    return Estimate(b.value - a.value, low, high, min(a.n, b.n), se, "difference")
 
 
 def quantile(values: Sequence[float], q: float) -> float:
