@@ -120,7 +120,8 @@ def test_the_three_edits_name_the_sheets_a_designer_expects(rebuilt):
     elif game == "forex":  # one dividend value: the dividend cards (sharing sheets with the certificates),
         # the booklet's dividend table and the aid that lists the payouts
         assert listed["dividends+certificates"] == ("changed", [1])
-        assert set(listed) <= {"dividends+certificates", "player_aid", "rules_booklet"}
+        assert listed["player_aid"] == ("changed", [1, 2, 3, 4, 5, 6])  # six copies, one per player
+        assert set(listed) == {"dividends+certificates", "player_aid", "rules_booklet"}
     else:  # two small cards, on the third shared sheet of cards and the last; the penalty and deal tables
         assert listed == {"big_cards+small_cards": ("changed", [3, 6]), "penalty_aid": ("changed", [1]),
                           "rules_booklet": ("changed", [1])}

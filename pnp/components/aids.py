@@ -11,7 +11,7 @@ from pnp.components import Context, Panels
 from pnp.components.tables import Block, column, heading, moved, paragraph, page_area, table, title_bar
 from pnp.display import Drawing
 from pnp.errors import BuildError
-from pnp.spec.faces import fill, game_context
+from pnp.spec.faces import filled
 from pnp.spec.model import Aid
 
 SIZES = tuple(s / 2 for s in range(22, 12, -1))  # 11, 10.5, … 6.5 pt
@@ -21,6 +21,7 @@ def aid(context: Context, aid: Aid) -> Panels:
     """One page per copy, at the largest body size that fits, set from the top of the page,
     `print.safe_mm` inside the cut like a card's text."""
     what = f"{context.game_id}/{aid.id}"
+    aid = filled(context.game, aid)  # headings and lines are templates over the game
     width, height = page_area(context.settings)
     safe = context.settings.safe_mm
     for size in SIZES:
@@ -41,8 +42,6 @@ def _section(context: Context, section, width: float, size: float, what: str) ->
     if section.table:
         blocks.append(table(context.table(section.table), size=size * 1.15, what=what, assets=context.game.assets,
                             min_width=width, shaded=not context.settings.ink_saver))
-    context_vars = game_context(context.game)
     icons = context.icons()
-    blocks += [paragraph(fill(line, context_vars, "lines"), width, size=size, what=what, icons=icons)
-               for line in section.lines]
+    blocks += [paragraph(line, width, size=size, what=what, icons=icons) for line in section.lines]
     return column(blocks, gap=size * 0.2)

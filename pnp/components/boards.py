@@ -25,6 +25,7 @@ from pnp.components.art import identity, pattern, symbol, tint
 from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, picture_block, table, title_bar
 from pnp.display import Drawing, Item, Rect, Style
 from pnp.layout.text import block_height, fit_text, text_width
+from pnp.spec.faces import filled
 from pnp.spec.images import Art
 from pnp.spec.model import Asset, Board, BoardSection, Game
 
@@ -54,6 +55,7 @@ def board(context: Context, board: Board) -> Panels:
     """One drawing per copy: the title, then every section at `board.cell_mm` per cell — all
     of it inside the ring of a loop track when the board has one."""
     what = f"{context.game_id}/{board.id}"
+    board = filled(context.game, board)  # section titles are templates over the game
     header_w = _row_header_width(context.game, board)
     inside = [(index, s) for index, s in enumerate(board.sections) if s.layout != "loop"]
     loop = next((index for index, s in enumerate(board.sections) if s.layout == "loop"), None)

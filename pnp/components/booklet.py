@@ -25,7 +25,7 @@ from pnp.errors import BuildError
 from pnp.layout.booklet import page_size
 from pnp.layout.text import fit_text
 from pnp.rules.base import Table
-from pnp.spec.faces import TemplateError, fill, game_context, piece_count
+from pnp.spec.faces import TemplateError, fill, game_context
 from pnp.spec.model import Booklet, BookletSection
 
 BODY_PT = 8.0
@@ -49,14 +49,11 @@ def booklet(context: Context, booklet: Booklet) -> BookPages:
 
 
 def template_values(context: Context) -> dict[str, Any]:
-    """What booklet lines may name: the game's template context, `assets` (the codes in board
-    order, "IBE, SAN, …"), `counts` (pieces per component id: `{counts[shares]}`), and for a
-    game with a rules engine `rules` holding every house rule in effect (the spec's values over
-    the engine's defaults) and `params` the engine's parameters."""
-    game = context.game
-    values = game_context(game)
-    values["assets"] = ", ".join(asset.id for asset in game.assets)
-    values["counts"] = {component.id: piece_count(game, component) for component in game.components}
+    """What booklet lines may name: the game's template context (`{assets}`, `{counts[shares]}`
+    and all, see `game_context`), and for a game with a rules engine `rules` holding every house
+    rule in effect (the spec's values over the engine's defaults) and `params` the engine's
+    parameters."""
+    values = game_context(context.game)
     engine = _engine(context.game_id)
     if engine is not None:
         values["rules"] = {**engine.RULEBOOK.defaults(), **context.game.rules}

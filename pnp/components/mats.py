@@ -13,7 +13,7 @@ from pnp.components.tables import (
 )  # fmt: skip
 from pnp.display import Circle, Drawing, Item, Rect, Style
 from pnp.layout.text import fit_text
-from pnp.spec.faces import fill, game_context
+from pnp.spec.faces import filled
 from pnp.spec.model import Mat, Zone
 
 MARGIN = 5.0  # mm from the mat's edge to its content
@@ -27,6 +27,7 @@ def mat(context: Context, mat: Mat) -> Panels:
     """One drawing per copy: title, zones (rows top to bottom), and the notes beneath them —
     or beside them, when beneath would make the mat taller than a page."""
     what = f"{context.game_id}/{mat.id}"
+    mat = filled(context.game, mat)  # zone titles and notes are templates over the game
     grid = _grid(mat, mat.zone_mm or context.settings.card_mm, context.settings.ink_saver, what)
     page_w, page_h = page_area(context.settings)
     notes_below = _notes(context, mat, grid.width, what)
@@ -90,7 +91,6 @@ def _notes(context: Context, mat: Mat, width: float, what: str) -> Block:
     if not mat.notes:
         return Block((), width, 0.0)
     blocks = [heading(mat.notes_title, "", width, size=10, what=what)] if mat.notes_title else []
-    variables = game_context(context.game)
     icons = context.icons()
-    blocks += [paragraph(fill(note, variables, "notes"), width, size=8, what=what, icons=icons) for note in mat.notes]
+    blocks += [paragraph(note, width, size=8, what=what, icons=icons) for note in mat.notes]
     return column(blocks, gap=1.2)

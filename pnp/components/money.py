@@ -22,7 +22,7 @@ from pnp.components.art import (
 )  # fmt: skip
 from pnp.display import Drawing, Item, Line, Rect, Style
 from pnp.layout.text import block_height, fit_text, text_width
-from pnp.spec.faces import fill
+from pnp.spec.faces import fill, game_context
 from pnp.spec.model import Asset, Bill, Game, Money
 
 PAPER = WHITE
@@ -117,7 +117,7 @@ def _numeral_plate(stock: Stock, left: float, right: float) -> tuple[float, floa
 
 def _currency(game: Game, money: Money, asset: Asset | None) -> str:
     """The currency text: `money.currency` filled for the asset (its id by default)."""
-    context = {"game": game, "tracks": game.tracks}
+    context = game_context(game)
     if asset is not None:
         context |= {**asset.model_dump(), "asset": asset}
     if not money.currency:

@@ -128,7 +128,22 @@ def plain_back(asset: Asset | None, shape: Shape) -> Drawing | None:
     return Drawing(w, h, (Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=asset.color)),), b)
 
 
+_FACES: dict[tuple[Side, Shape], Drawing] = {}  # a face depends on its side and shape alone
+_MAX_FACES = 2048
+
+
 def token_face(side: Side, shape: Shape, *, what: str) -> Drawing:
+    """One side (`what` names it in errors); each side of each shape is laid out once a process
+    (choosing its rows tries dozens of layouts), so rebuilds and `pnp watch` reuse it."""
+    key = (side, shape)
+    if key not in _FACES:
+        if len(_FACES) >= _MAX_FACES:
+            _FACES.clear()
+        _FACES[key] = _token_face(side, shape, what)
+    return _FACES[key]
+
+
+def _token_face(side: Side, shape: Shape, what: str) -> Drawing:
     """One side: colour fill, an inner ring following the cut, then the rows of content."""
     w, h, b = shape.width, shape.height, shape.bleed
     asset = side.asset

@@ -2,10 +2,17 @@
 
 An entry such as `{for_each: asset, count: 18, value: "{id}"}` stands for 18 cards per
 company. Generators draw the expanded pieces and rules engines count them, so a deck's
-composition is read from one place. Text fields are Python format templates over the asset
-(`{id}`, `{name}`, `{initial}`), the pair (`{a.id}`, `{b.name}`), the game's tracks
-(`{tracks[quote].size}`), the game's `vars` and the entry's `data`. Aid lines and mat notes are templates over the
-game too, so "quotes 0 to 39" follows the track when a designer lengthens it.
+composition is read from one place.
+
+Every printed text is a Python format template, so every number it prints can come from the
+spec instead of being typed twice. Each may name the game (`game_context`): its tracks
+(`{tracks[quote].last}`), house rules (`{rules[certificate_price]}`), free `vars`, the asset
+codes (`{assets}`), each component's piece count (`{counts[pair_counters]}`) and any
+component's values (`{components[dividends].pays}` lists every card's `pays`, "0, 2, 2, 2,
+3"; `{components[money].value}` the bills). A card or token face also names its asset (`{id}`,
+`{name}`, `{initial}`), its pair (`{a.id}`, `{b.name}`), its entry's `data` (`{pays}`) and its
+own fields filled before it, in the order value, other, title, subtitle, text, corner, so small
+print can repeat its card's numbers (`text: "{other} to another colour"`).
 """
 
 from __future__ import annotations
@@ -16,9 +23,9 @@ from itertools import combinations
 from string import Formatter
 from typing import Any, Iterator, Mapping
 
-from pnp.spec.model import Asset, CardEntry, Deck, Face, Game, TokenEntry, Tokens
+from pnp.spec.model import Aid, Asset, CardEntry, Deck, Face, Game, Mat, TokenEntry, Tokens
 
-TEXT_FIELDS = ("value", "other", "title", "subtitle", "text", "corner")
+TEXT_FIELDS = ("value", "other", "title", "subtitle", "text", "corner")  # filled in this order
 
 
 class TemplateError(ValueError):
@@ -31,6 +38,10 @@ class TemplateError(ValueError):
 
     def at(self, *location: Any) -> "TemplateError":
         return TemplateError(self.field, str(self), location)
+
+
+class ElsewhereError(TemplateError):
+    """A template names a component whose own templates are broken: reported at that component."""
 
 
 @dataclass(frozen=True)
@@ -60,10 +71,110 @@ class Piece:
 
 def game_context(game: Game) -> dict[str, Any]:
     """What every template may name: the game, its tracks (`{tracks[quote].last}`), its rules,
-    the designer's free `vars` (`{vars[start_cash]}`, with or without a rules engine) and the
-    assets' icons (`{icon[IBE]}`, the `:IBE:` markup that draws the logo or badge in text)."""
+    the designer's free `vars` (`{vars[start_cash]}`, with or without a rules engine), the
+    assets' icons (`{icon[IBE]}`, the `:IBE:` markup that draws the logo or badge in text) and
+    codes (`{assets}`: "IBE, SAN, …"), and every component: its piece count
+    (`{counts[shares]}`) and its values (`{components[dividends].pays}`, see `ComponentValues`)."""
     icons = {a.id: f":{a.id}:" for a in game.assets}
-    return {"game": game, "tracks": game.tracks, "rules": game.rules, "vars": game.vars, "icon": icons}
+    return {"game": game, "tracks": game.tracks, "rules": game.rules, "vars": game.vars, "icon": icons,
+            "assets": ", ".join(a.id for a in game.assets), "counts": _Components(game, counted=True),
+            "components": _Components(game)}
+
+
+class Values(tuple):
+    """Values printed as a list: "0, 2, 2, 2, 3"; a format spec is the separator
+    (`{components[dividends].pays: / }` gives "0 / 2 / 2 / 2 / 3")."""
+
+    def __format__(self, separator: str) -> str:
+        return (separator or ", ").join(shown(value) for value in self)
+
+
+def shown(value: Any) -> str:
+    """A value as text: whole numbers without ".0" (`2`, not `2.0`), others as written."""
+    if isinstance(value, float) and value == int(value):
+        return str(int(value))
+    return str(value)
+
+
+class ComponentValues:
+    """A component seen from a template: `.count` its physical pieces, `.id`, `.name`, and any
+    other name the values of its faces or bills: a face field filled in (`.value`) or a `data`
+    key (`.pays`) of every card or token, once per kind of card (copies left out), or a bill
+    field (`.value`, `.count` of each bill) of money; for other kinds, the component's field.
+    A component's own templates cannot name its values (they would need themselves)."""
+
+    _busy: set[tuple[int, str]] = set()  # (game, component) being worked out: a loop is an error
+
+    def __init__(self, game: Game, component: Any):
+        self._game, self._component = game, component
+
+    @property
+    def count(self) -> int:
+        return self._guarded(lambda: piece_count(self._game, self._component))
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._guarded(lambda: self._values(name))
+
+    def _values(self, name: str) -> Any:
+        component = self._component
+        if isinstance(component, (Deck, Tokens)):
+            faces = _faces(self._game, component)
+            if any(name in data or name in TEXT_FIELDS for _, data in faces):
+                return Values(data[name] if name in data else getattr(side, name) for side, data in faces)
+        bills = getattr(component, "bills", None)
+        if bills is not None and name in type(bills[0]).model_fields:
+            return Values(getattr(bill, name) for bill in bills)
+        if name in type(component).model_fields:
+            return getattr(component, name)
+        raise AttributeError(f"{component.id} has no value {name!r}")
+
+    def _guarded(self, work: Any) -> Any:
+        mark = (id(self._game), self._component.id)
+        if mark in self._busy:
+            raise TemplateError("text", f"{self._component.id} names its own values")
+        self._busy.add(mark)
+        try:
+            return work()
+        except ElsewhereError:
+            raise
+        except TemplateError as error:  # the component named has a broken template of its own
+            raise ElsewhereError(error.field, f"{self._component.id}: {error}") from None
+        finally:
+            self._busy.discard(mark)
+
+
+class _Components(Mapping[str, Any]):
+    """The game's components by id, as `ComponentValues` (or, `counted`, their piece counts),
+    worked out only when a template names one."""
+
+    def __init__(self, game: Game, counted: bool = False):
+        self._game, self._counted = game, counted
+        self._ids = tuple(c.id for c in game.components)
+
+    def __getitem__(self, component_id: str) -> Any:
+        if component_id not in self._ids:
+            raise KeyError(component_id)
+        values = ComponentValues(self._game, self._game.component(component_id))
+        return values.count if self._counted else values
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
+def _faces(game: Game, component: Deck | Tokens) -> list[tuple[Side, Mapping[str, Any]]]:
+    """Each kind of card or token front once (copies left out), with its entry's data."""
+    entries = component.cards if isinstance(component, Deck) else component.tokens
+    faces = []
+    for entry in entries:
+        face = entry if isinstance(component, Deck) else entry.front
+        for context, asset in contexts(game, entry):
+            faces.append((side(game, face, context, asset), entry.data))
+    return faces
 
 
 def contexts(game: Game, entry: CardEntry | TokenEntry) -> Iterator[tuple[dict[str, Any], Asset | None]]:
@@ -82,6 +193,8 @@ def contexts(game: Game, entry: CardEntry | TokenEntry) -> Iterator[tuple[dict[s
 def fill(template: str, context: Mapping[str, Any], field_name: str) -> str:
     try:
         return template.format_map(context)
+    except TemplateError:
+        raise  # a component the template names could not be read
     except KeyError as error:
         roots = {re.split(r"[.\[]", name)[0] for _, name, _, _ in Formatter().parse(template) if name}
         missing = sorted(root for root in roots if root not in context)
@@ -94,7 +207,10 @@ def fill(template: str, context: Mapping[str, Any], field_name: str) -> str:
 
 
 def side(game: Game, face: Face, context: Mapping[str, Any], default_asset: Asset | None) -> Side:
-    texts = {name: fill(getattr(face, name) or "", context, name) for name in TEXT_FIELDS}
+    """One face with its templates filled; each field may name the fields filled before it."""
+    texts: dict[str, str] = {}
+    for name in TEXT_FIELDS:
+        texts[name] = fill(getattr(face, name) or "", {**context, **texts}, name)
     asset = default_asset
     if face.asset is not None:
         asset_id = fill(face.asset, context, "asset")
@@ -106,6 +222,39 @@ def side(game: Game, face: Face, context: Mapping[str, Any], default_asset: Asse
         texts["corner"] = texts["value"]
     image = getattr(face, "image", None)  # cards have illustrations; tokens do not
     return Side(asset=asset, image=fill(image, context, "image") if image else "", **texts)
+
+
+def game_texts(component: Any) -> list[tuple[tuple, str]]:
+    """The texts of a board, mat or aid that are templates over the game (`game_context`), each
+    with its path inside the component: section titles and headings, zone titles, notes, lines."""
+    texts: list[tuple[tuple, str]] = []
+    for index, section in enumerate(getattr(component, "sections", ())):
+        for name in ("title", "title_en", "heading", "heading_en"):
+            if getattr(section, name, ""):
+                texts.append((("sections", index, name), getattr(section, name)))
+        if isinstance(component, Aid):
+            texts += [(("sections", index, "lines", j), line) for j, line in enumerate(section.lines)]
+    if isinstance(component, Mat):
+        texts += [(("zones", r, c, name), getattr(zone, name)) for r, row in enumerate(component.zones)
+                  for c, zone in enumerate(row) for name in ("title", "title_en") if getattr(zone, name)]
+        texts += [(("notes_title",), component.notes_title)] if component.notes_title else []
+        texts += [(("notes", j), note) for j, note in enumerate(component.notes)]
+    return texts
+
+
+def filled(game: Game, component: Any) -> Any:
+    """`component` with every text of `game_texts` filled in (generators draw this)."""
+    texts = game_texts(component)
+    if not texts:
+        return component
+    context = game_context(game)
+    data = component.model_dump(mode="json", by_alias=True)
+    for path, text in texts:
+        node = data
+        for step in path[:-1]:
+            node = node[step]
+        node[path[-1]] = fill(text, context, str(path[-2] if isinstance(path[-1], int) else path[-1]))
+    return type(component).model_validate(data)
 
 
 def deck_pieces(game: Game, deck: Deck) -> tuple[Piece, ...]:
@@ -166,7 +315,8 @@ def printed_inputs(game: Game, component: Any) -> dict[str, Any]:
     return parts
 
 
-_LOCAL = {"asset", "index", "a", "b", "player", *Asset.model_fields, *TEXT_FIELDS}  # names a template has of its own
+# names a template has of its own, or that depend on the assets alone (always in the key)
+_LOCAL = {"asset", "index", "a", "b", "player", "icon", "assets", *Asset.model_fields, *TEXT_FIELDS}
 _ENGINE_KEYS = ("table", "marks", "house_rules")  # fields whose values the rules engine computes from the whole game
 
 

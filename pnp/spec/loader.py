@@ -21,9 +21,9 @@ from pydantic import BaseModel, ValidationError
 
 from pnp.errors import Issue, SpecError, UsageError
 from pnp.spec.contract import needs_problems
-from pnp.spec.faces import TemplateError, deck_pieces, fill, game_context, token_pieces
+from pnp.spec.faces import ElsewhereError, TemplateError, deck_pieces, fill, game_context, game_texts, token_pieces
 from pnp.spec.images import ArtError, read_art
-from pnp.spec.model import Aid, Deck, Game, Mat, Spec, Tokens, check_id
+from pnp.spec.model import Deck, Game, Spec, Tokens, check_id
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
 from pnp.spec.sheets import expand_card_lists
 from pnp.spec.source import (
@@ -336,6 +336,8 @@ def _component_issues(source: Source, where: tuple, game: Game, component: Any,
             deck_pieces(game, component)
         elif isinstance(component, Tokens):
             token_pieces(game, component)
+    except ElsewhereError:
+        pass  # the component a card names reports its own template
     except TemplateError as error:
         yield _template_issue(source, where, component, error)
     yield from _text_template_issues(source, where, game, component)
@@ -351,16 +353,13 @@ def _component_issues(source: Source, where: tuple, game: Game, component: Any,
 
 
 def _text_template_issues(source: Source, where: tuple, game: Game, component: Any) -> Iterable[Issue]:
-    """Aid lines and mat notes are templates over the game (`{tracks[quote].last}`)."""
-    texts: list[tuple[tuple, str]] = []
-    if isinstance(component, Aid):
-        texts = [(("sections", i, "lines", j), line) for i, s in enumerate(component.sections) for j, line in enumerate(s.lines)]
-    elif isinstance(component, Mat):
-        texts = [(("notes", j), note) for j, note in enumerate(component.notes)]
+    """Board, mat and aid texts are templates over the game (`{tracks[quote].last}`)."""
     variables = game_context(game)
-    for path, text in texts:
+    for path, text in game_texts(component):
         try:
-            fill(text, variables, path[-2])
+            fill(text, variables, str(path[-2] if isinstance(path[-1], int) else path[-1]))
+        except ElsewhereError:
+            continue  # the component it names reports its own template
         except TemplateError as error:
             yield source.issue(where + path, str(error))
 
