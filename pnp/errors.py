@@ -6,7 +6,25 @@ traceback. Each kind carries its exit status so the CLI has one place that decid
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
+from typing import Any
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = 60
+_REPR.maxlevel, _REPR.maxtuple, _REPR.maxlist, _REPR.maxdict = 3, 6, 6, 6
+
+
+def brief(value: Any) -> str:
+    """`repr(value)`, cut to about 60 characters: a message that quotes what a file holds
+    stays one short line whatever the file holds (a name of 200,000 letters, a list of
+    thousands)."""
+    return _REPR.repr(value)
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """Text cut to `limit` characters with an ellipsis, for names and keys quoted as written."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -33,6 +51,9 @@ class PnpError(Exception):
         return [str(self)]
 
 
+MAX_SHOWN = 20  # issues printed from one file
+
+
 class LocatedError(PnpError):
     """A list of located issues in one input file, reported all at once."""
 
@@ -43,7 +64,10 @@ class LocatedError(PnpError):
         super().__init__("\n".join(str(issue) for issue in self.issues))
 
     def lines(self) -> list[str]:
-        return [str(issue) for issue in self.issues]
+        """One line per issue, the first MAX_SHOWN of them: enough to act on, never a flood."""
+        shown = [str(issue) for issue in self.issues[:MAX_SHOWN]]
+        hidden = len(self.issues) - MAX_SHOWN
+        return shown + ([f"… and {hidden} more"] if hidden > 0 else [])
 
 
 class SpecError(LocatedError):

@@ -219,12 +219,12 @@ def test_x18_final_capital_1655(check):
 
 
 def test_x19_player_count(check):
-    status, answer = check("x19_five_players_4_6.yaml")
-    assert status == 1 and answer["violation"]["rule"] == "AKT-2.4" and answer["violation"]["at"] == "start"
-    assert "20 big cards" in answer["violation"]["message"]
-    status, answer = check("x19_five_players_4_6_dealt.yaml")
-    assert status == 1 and answer["violation"]["rule"] == "AKT-2.4" and answer["violation"]["at"] == "deal"
-    assert answer["violation"]["line"] == line_of("x19_five_players_4_6_dealt.yaml", "deal:")
+    """The player count is checked before anything else is read, with a deal or without."""
+    for name in ("x19_five_players_4_6.yaml", "x19_five_players_4_6_dealt.yaml"):
+        status, answer = check(name)
+        assert status == 1 and answer["violation"]["rule"] == "AKT-2.4" and answer["violation"]["at"] == "players"
+        assert "20 big cards" in answer["violation"]["message"] and answer["state"] is None
+        assert answer["violation"]["line"] == line_of(name, "players:")
     assert check("x19_five_players_4_6_min0.yaml")[0] == 0
     status, answer = check("x19_six_players_3_5_dealt.yaml")
     assert status == 0

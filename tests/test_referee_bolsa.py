@@ -100,23 +100,26 @@ def test_missing_bids_where_an_auction_is_due(referee):
     assert err.strip() == "game.yaml:14:5: rounds[0]: FER goes to auction: add auctions.FER with the bids in order, starting with P3"
 
 
-def test_bids_for_a_company_with_no_auction(referee):
+def test_bids_for_a_company_with_no_auction_are_a_violation(referee):
+    """A readable record of a procedure the rules do not allow: exit 1 with the rule that
+    settles the company instead (REFEREE.md), in the position where the bids were tried."""
     text = (RECORDS / "x04_cases_1_to_4.yaml").read_text(encoding="utf-8") + "    auctions:\n      ITX: [{P3: 11}]\n"
-    code, _, err = referee(text)
-    assert code == 2
-    assert err.strip() == (
-        "game.yaml:11:12: rounds[0].auctions.ITX: ITX has no auction this round (2 offered, 2 wanted, case 4): remove these bids"
-    )
+    code, answer = answer_of(referee, text)
+    assert code == 1 and answer["violation"] == {
+        "at": "rounds[0].auctions.ITX", "line": 11, "rule": "BOLSA-4.4",
+        "message": "ITX goes to no auction this round (2 offered, 2 wanted: case 4), yet bids are recorded"}
+    assert answer["state"]["trade"]["company"] == "ITX" and answer["state"]["trade"]["case"] == 4
 
 
 def test_an_auction_the_record_leaves_unfinished_or_bids_past_its_end(referee):
     x5 = (RECORDS / "x05_auction.yaml").read_text(encoding="utf-8")
-    code, _, err = referee(x5.replace("        - P2: pass\n", ""))
+    code, _, err = referee(x5.replace("        - P2: pass\n", "") + "  - declare: {}\n")
     assert code == 2
     assert err.strip() == "game.yaml:20:7: rounds[0].auctions.FER: the FER auction is not over: P3, P2 have not passed; P2 bids next"
-    code, _, err = referee(x5 + "        - P3: 16\n")
-    assert code == 2
-    assert err.strip() == "game.yaml:27:11: rounds[0].auctions.FER[6]: the auction already ended (P3 won at 15): remove this bid"
+    code, answer = answer_of(referee, x5 + "        - P3: 16\n")
+    assert code == 1 and answer["violation"] == {
+        "at": "rounds[0].auctions.FER[6]", "line": 27, "rule": "BOLSA-5.3",
+        "message": "the auction ended when all but P3 had passed (P3 won at 15); P3 bids after its end"}
 
 
 def test_bad_yaml(referee):
@@ -135,6 +138,13 @@ def test_a_bid_out_of_turn(referee):
                                    "message": "P2 bids out of turn in the FER auction: it is P4's turn"}
     assert answer["events"][-1] == {"rule": "BOLSA-5.3", "text": "FER: P3 bids 12",
                                     "data": {"company": "FER", "player": "P3", "amount": 12}}
+    # the position where the bid was tried: the declared cards (zones 3, 4) and the auction
+    state = answer["state"]
+    assert state["phase"] == "trade" and state["players"]["P1"]["offered"]["FER"] == 2
+    assert [state["players"][p]["requested"]["FER"] for p in ("P2", "P3", "P4")] == [2, 1, 2]
+    assert state["trade"] == {"company": "FER", "case": 5, "quote": 12, "auction": {
+        "ascending": True, "bidders": ["P3", "P4", "P2"], "passed": [], "best": 12, "bidder": "P3", "over": False,
+        "to_act": "P4"}}
 
 
 def test_withdrawing_under_must_trade(referee):
@@ -258,5 +268,5 @@ def test_the_starters_example_round_is_a_legal_round(tmp_path, capsys):
 
 
 def test_the_starter_refuses_a_player_count_the_game_does_not_seat(capsys):
-    assert main(["referee", "new", "bolsa", "--players", "Ana,Ben"]) == 1
+    assert main(["referee", "new", "bolsa", "--players", "Ana,Ben"]) == 2
     assert capsys.readouterr().err.strip() == "BOLSA-1.9: the game is for 3–6 players, not 2"

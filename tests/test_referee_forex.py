@@ -214,5 +214,5 @@ def test_starter_record_passes_check(capsys, tmp_path, players):
 
 
 def test_starter_refuses_a_player_count_outside_two_to_six(capsys):
-    assert main(["referee", "new", "forex", "--players", "Ana"]) == 1
+    assert main(["referee", "new", "forex", "--players", "Ana"]) == 2
     assert "2–6 players" in capsys.readouterr().err

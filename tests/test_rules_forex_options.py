@@ -128,17 +128,27 @@ def test_no_dividend_side(game, side, gbp_paid):
     assert money(p, state, "P1", "GBP") == 2 + gbp_paid and money(p, state, "P1", "CNY") == 2
 
 
-def test_spot_unit_any_one_allows_one_weak_buck_for_its_fraction(game):
-    """FOREX-6.2 (A5): 1 CNY for ¼ GBP at GBP>CNY 7 (rate 4)."""
-    spot = Spot("P1", "P2", ("CNY", F(1)), ("GBP", F(1, 4)))
-    p, state, _ = run(game, {"spot_unit": "any_one"}, {}, spot)
-    assert (money(p, state, "P1", "CNY"), money(p, state, "P1", "GBP")) == (1, F(9, 4))
+def test_spot_unit_any_one_allows_one_weak_buck_for_its_worth_where_notes_pay_it(game):
+    """FOREX-6.2 (A5): 1 CAD for ½ GBP at GBP>CAD 3 (rate 2); at GBP>CNY 7 (rate 4) 1 CNY is worth
+    ¼ GBP, which no note pays (money is kept in halves, A6): refused, and never offered."""
+    half = Spot("P1", "P2", ("CAD", F(1)), ("GBP", F(1, 2)))
+    p, state, events = run(game, {"spot_unit": "any_one"}, {}, half)
+    assert (money(p, state, "P1", "CAD"), money(p, state, "P1", "GBP")) == (1, F(5, 2))
+    assert events[0].data["give"] == {"CAD": 1} and events[0].data["get"] == {"GBP": F(1, 2)}
     p = forex.params(game)
-    with pytest.raises(Violation, match="a Spot Transaction is 1 GBP for 4 CNY"):
-        forex.apply(setup(p, P), spot, p)
+    with pytest.raises(Violation, match="a Spot Transaction is 1 GBP for 2 CAD"):
+        forex.apply(setup(p, P), half, p)
     p_any = forex.params(game, {"spot_unit": "any_one"})
+    quarter = Spot("P1", "P2", ("CNY", F(1)), ("GBP", F(1, 4)))
+    with pytest.raises(Violation) as refused:
+        forex.apply(setup(p_any, P), quarter, p_any)
+    assert refused.value.rule == "A5" and "no notes pay 0.25 GBP" in refused.value.message
     with pytest.raises(Violation, match="1 CNY = 0.25 GBP and 1 GBP = 4 CNY: P1 gives 1 CNY for 1/3 GBP"):
         forex.apply(setup(p_any, P), Spot("P1", "P2", ("CNY", F(1)), ("GBP", F(1, 3))), p_any)
+    offered = next(t for t in forex.legal_actions(setup(p_any, P), p_any) if t.kind == "spot").fields[0].options
+    deals = {(gives, x, gets, y) for _, (gives, x), (gets, y) in offered}
+    assert ("CAD", 1, "GBP", F(1, 2)) in deals and ("CNY", 1, "GBP", F(1, 4)) not in deals
+    assert all(x.denominator <= 2 and y.denominator <= 2 for _, x, _, y in deals)
 
 
 def test_voluntary_default(game):

@@ -18,11 +18,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
-from pnp.errors import RecordError
+from pnp.errors import RecordError, UsageError
 from pnp.referee import record as records
 from pnp.referee.replay import Answer, referee_for, replay
 from pnp.referee.report import explain, to_json, verdict
 from pnp.rules import GAMES
+from pnp.rules.base import Violation
 
 if TYPE_CHECKING:
     from pnp.spec.model import Game, Spec
@@ -72,8 +73,20 @@ def _options_checked(record: records.Record, params: Callable[[], Any]) -> Any:
 
 
 def starter(spec: Spec, game: str, players: list[str]) -> str:
-    """A record of `game` with the standard setup written out, for `players` in seating order."""
-    return referee_for(game).starter(spec.games[game], players)
+    """A record of `game` with the standard setup written out, for `players` in seating order.
+    It checks clean, or none is made: players the game cannot seat, or names a record cannot
+    hold, are a UsageError (exit 2) with the rule or the reason."""
+    try:
+        text = referee_for(game).starter(spec.games[game], players)
+    except Violation as violation:
+        raise UsageError(f"{violation.rule}: {violation.message}") from None
+    try:
+        answer = check(reads_record(text, "--players"), spec)
+    except RecordError as error:
+        raise UsageError("; ".join(issue.message for issue in error.issues)) from None
+    if answer.violation is not None:
+        raise UsageError(f"{answer.violation.rule}: {answer.violation.message}")
+    return text
 
 
 class _GameKeys(Mapping[str, tuple[str, ...]]):

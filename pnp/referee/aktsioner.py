@@ -5,9 +5,9 @@ Each turn is one step; its stages are applied in order — `player` (the turn be
 `trade` (stage 1), `play` (stage 2), `then` (stage 3) — so a violation is reported at the
 stage that breaks the rule, e.g. `turns[3].play`.
 
-Reading `start`: an omitted price is the start price; an omitted player, or an omitted `cash`
-or `shares` of a player, is the standard setup; a given `shares` mapping is the player's whole
-holding (colours not named hold 0). Without `start`, a `deal` is a fresh deal (exactly the
+Reading `start`: whatever is omitted is the standard setup (REFEREE.md) — a price, a player,
+a player's `cash`, `shares`, or one colour of his `shares` (`{red: 12}` leaves the other
+colours at the standard holding). Without `start`, a `deal` is a fresh deal (exactly the
 formula's cards each); with one, it is the hands at that position (at most that many).
 """
 
@@ -16,10 +16,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from pnp.errors import PnpError
 from pnp.referee.fields import Reader
 from pnp.referee.record import Record, dump, scalar
-from pnp.referee.replay import Step, StepViolation
+from pnp.referee.replay import Step, StepViolation, seated
 from pnp.rules import aktsioner as rules
 from pnp.rules.base import Event, Violation
 
@@ -42,11 +41,8 @@ def setup(record: Record, params: rules.Params) -> tuple[rules.State, Sequence[E
             continue
         entry = reader.mapping(path, ("cash", "shares"))
         cash = reader.count(path + ("cash",)) if "cash" in entry else params.start_cash
-        if "shares" in entry:
-            held = reader.counts(path + ("shares",), colours, "colour")
-            shares = tuple(held.get(colour, 0) for colour in colours)
-        else:
-            shares = (params.start_shares,) * len(colours)
+        held = reader.counts(path + ("shares",), colours, "colour")
+        shares = tuple(held.get(colour, params.start_shares) for colour in colours)
         accounts[name] = rules.Account(cash, shares)
     hands = _deal(reader, colours) if record.get(("deal",)) is not None else None
     reader.done()
@@ -77,6 +73,7 @@ def _deal(reader: Reader, colours: tuple[str, ...]) -> dict[str, list[str]]:
 
 
 def steps(record: Record, params: rules.Params) -> list[Step]:
+    seated(record, rules.check_players, params)
     reader = Reader(record)
     colours = params.colours
     result = []
@@ -150,10 +147,7 @@ def state_json(state: rules.State, params: rules.Params) -> dict[str, Any]:
 
 def starter(game: Game, players: list[str]) -> str:
     params = rules.params(game)
-    try:
-        state, _ = rules.setup(params, players)
-    except Violation as violation:
-        raise PnpError(f"{violation.rule}: {violation.message}") from None
+    state, _ = rules.setup(params, players)
     example = ", ".join(scalar(name) for name in list(params.cards)[:2])
     first = scalar(players[0])
     return f"""\

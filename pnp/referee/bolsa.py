@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from pnp.errors import PnpError, RecordError
+from pnp.errors import RecordError, brief
 from pnp.referee.fields import Reader
 from pnp.referee.record import Record, dump, scalar, where
-from pnp.referee.replay import Step, StepViolation
+from pnp.referee.replay import Step, StepViolation, seated
 from pnp.rules import bolsa as engine
 from pnp.rules.base import Event, Violation
 
@@ -77,6 +77,7 @@ class Finish:
 
 
 def steps(record: Record, params: engine.Params) -> list[Step]:
+    seated(record, engine.check_players, params)
     read = Reader(record)
     companies = params.companies
     result: list[Step] = []
@@ -142,7 +143,7 @@ def _bid(read: Reader, path: tuple) -> engine.Bid | None:
     if amount == "pass":
         return engine.Bid(name, None)
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-        read.fail(path + (name,), f"a bid is a whole number ≥ 0 or pass, got {amount!r}")
+        read.fail(path + (name,), f"a bid is a whole number ≥ 0 or pass, got {brief(amount)}")
         return None
     return engine.Bid(name, amount)
 
@@ -188,10 +189,6 @@ def setup(record: Record, params: engine.Params) -> tuple[engine.State, Sequence
         **_holdings(read, companies),
     )
     read.done()
-    try:
-        engine.check_players(params, len(record.players))
-    except Violation as violation:
-        raise StepViolation(violation, "players", record.line(("players",))) from None
     return engine.setup(params, record.players, start)
 
 
@@ -232,9 +229,11 @@ def _bring_up(state: engine.State, action: BringUp, params: engine.Params) -> tu
         first = state.players[auction.to_act].name
         raise _unreadable(action.record, action.path,
                           f"{code} goes to auction: add auctions.{code} with the bids in order, starting with {first}")
-    if auction is None and action.bids:
-        raise _unreadable(action.record, action.path + ("auctions", code),
-                          f"{code} has no auction this round ({_why(state, params)}): remove these bids")
+    if auction is None and action.bids:  # a readable record of a procedure the rules do not allow
+        path = action.path + ("auctions", code)
+        violation = Violation(_CASE_RULES[state.trade.case],  # type: ignore[union-attr]
+                              f"{code} goes to no auction this round ({_why(state, params)}), yet bids are recorded")
+        raise StepViolation(violation, where(path), _key_line(action.record, path), state, events)
     if auction is not None:
         return state, events
     return _settle(state, action.settlement, list(events), params)
@@ -245,8 +244,9 @@ def _place_bid(state: engine.State, action: AuctionTurn, params: engine.Params) 
     if trade is not None and trade.auction is not None and trade.auction.over:
         leader = state.players[trade.auction.ranking[0]].name
         price = trade.auction.price(trade.quote)
-        raise _unreadable(action.record, action.path,
-                          f"the auction already ended ({leader} won at {price}): remove this bid")
+        rule = "BOLSA-5.3" if trade.auction.ascending else "BOLSA-5.4"
+        raise Violation(rule, f"the auction ended when all but {leader} had passed ({leader} won at {price}); "
+                        f"{action.bid.player} bids after its end")
     return engine.apply(state, action.bid, params)
 
 
@@ -298,24 +298,52 @@ def _why(state: engine.State, params: engine.Params) -> str:
     c = trade.company  # type: ignore[union-attr]
     offered = sum(p.zones[c].offered for p in state.players)
     wanted = sum(p.zones[c].requested for p in state.players)
-    return f"{offered} offered, {wanted} wanted, case {trade.case}"  # type: ignore[union-attr]
+    sides = {5: "buyer", 6: "seller"}.get(trade.case)  # type: ignore[union-attr]
+    if sides:
+        count = sum(1 for p in state.players if (p.zones[c].requested if sides == "buyer" else p.zones[c].offered))
+        needed = 3 if sides == "seller" and params.auction_trigger == "literal" else 2
+        return f"{offered} offered, {wanted} wanted, {count} {sides}{'s' * (count != 1)}: an auction needs {needed} (A2)"
+    return f"{offered} offered, {wanted} wanted: case {trade.case}"  # type: ignore[union-attr]
+
+
+# The rule that settles a company without an auction, by case (BOLSA-4.1–4.6).
+_CASE_RULES = {1: "BOLSA-4.1", 2: "BOLSA-4.2", 3: "BOLSA-4.3", 4: "BOLSA-4.4", 5: "BOLSA-4.5.1", 6: "BOLSA-4.6.1"}
 
 
 def state_json(state: engine.State, params: engine.Params) -> dict[str, Any]:
+    """REFEREE.md's keys, and where the round stands: its phase, the declared cards (zones 3
+    and 4, `offered` and `requested`), the company being resolved and its auction."""
     codes = params.companies
+    names = [p.name for p in state.players]
     answer: dict[str, Any] = {
         "round": state.round,
-        "token": state.players[state.token].name,
+        "token": names[state.token],
         "prices": dict(zip(codes, state.prices)),
         "players": {
             p.name: {
                 "cash": p.cash,
                 "shares": {code: z.owned for code, z in zip(codes, p.zones)},
                 "orders": {code: z.orders for code, z in zip(codes, p.zones)},
+                "offered": {code: z.offered for code, z in zip(codes, p.zones)},
+                "requested": {code: z.requested for code, z in zip(codes, p.zones)},
             }
             for p in state.players
         },
+        "phase": state.phase,
     }
+    if state.phase == "declare":
+        answer["declared"] = [names[i] for i in state.seating() if i in state.declared]
+    if state.trade is not None:
+        trade, auction = state.trade, state.trade.auction
+        answer["trade"] = {"company": codes[trade.company], "case": trade.case, "quote": trade.quote, "auction": None if auction is None else {
+            "ascending": auction.ascending,
+            "bidders": [names[i] for i in auction.order],
+            "passed": [names[i] for i in auction.passed],
+            "best": auction.best,
+            "bidder": None if auction.bidder is None else names[auction.bidder],
+            "over": auction.over,
+            "to_act": None if auction.over else names[auction.to_act],
+        }}
     result = engine.outcome(state, params)
     if result is not None:
         answer.update(over=True, scores=dict(result.scores), winners=list(result.winners))
@@ -328,10 +356,6 @@ def state_json(state: engine.State, params: engine.Params) -> dict[str, Any]:
 def starter(game: Game, players: list[str]) -> str:
     """The standard setup (BOLSA-2) written out, ready for the rounds to be added."""
     params = engine.params(game)
-    try:
-        engine.check_players(params, len(players))
-    except Violation as violation:
-        raise PnpError(f"{violation.rule}: {violation.message}") from None
     state, _ = engine.setup(params, players)
     options = [f"{o.name}: {getattr(params, o.name)}" for o in engine.RULEBOOK.options if not o.set_by]
     first, second, third = (scalar(name) for name in players[:3])

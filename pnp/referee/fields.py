@@ -10,10 +10,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Iterable
 
-from pnp.errors import Issue, RecordError
+from pnp.errors import Issue, RecordError, brief
 from pnp.referee.record import Record
 from pnp.spec.options import unknown_key_message
 from pnp.spec.source import PathKey
+
+
+MAX_AMOUNT = 1_000_000_000  # of money or of cards: far beyond any table, small enough to be quick
 
 
 class Reader:
@@ -65,33 +68,42 @@ class Reader:
     # --- values ---------------------------------------------------------------------------
 
     def count(self, path: PathKey, *, minimum: int = 0) -> int:
-        """A whole number ≥ minimum (a negative count is a record error, REFEREE.md)."""
+        """A whole number from `minimum` to MAX_AMOUNT (a negative count is a record error,
+        REFEREE.md; one beyond any table, too)."""
         value = self.get(path)
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(path, f"expected a whole number, got {value!r}")
+            self.fail(path, f"expected a whole number, got {brief(value)}")
             return minimum
         if value < minimum:
             self.fail(path, f"must be at least {minimum}, got {value}")
             return minimum
+        if value > MAX_AMOUNT:
+            self.fail(path, f"must be at most {MAX_AMOUNT:,}, got {brief(value)}")
+            return minimum
         return value
 
     def amount(self, path: PathKey, *, halves: bool = False) -> Fraction:
-        """A non-negative amount of money; with `halves`, 4.5 is allowed (For-Ex)."""
+        """A non-negative amount of money up to MAX_AMOUNT; with `halves`, 4.5 is allowed
+        (For-Ex)."""
         value = self.get(path)
+        example = "3 or 4.5" if halves else "30"
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            self.fail(path, f"expected an amount, got {value!r}")
+            self.fail(path, f"expected an amount such as {example}, got {brief(value)}")
+            return Fraction(0)
+        if value < 0:
+            self.fail(path, f"an amount cannot be negative, got {brief(value)}")
+            return Fraction(0)
+        if value > MAX_AMOUNT:
+            self.fail(path, f"an amount is at most {MAX_AMOUNT:,}, got {brief(value)}")
             return Fraction(0)
         exact = Fraction(value).limit_denominator(1000)
-        if exact < 0:
-            self.fail(path, f"an amount cannot be negative, got {value}")
-            return Fraction(0)
         if exact.denominator > (2 if halves else 1):
             self.fail(path, f"expected {'a whole or half' if halves else 'a whole'} amount, got {value}")
             return Fraction(0)
         return exact
 
     def player(self, path: PathKey, name: Any, *, key: bool = False) -> str | None:
-        if name not in self.record.players:
+        if not isinstance(name, str) or name not in self.record.seats:
             self.fail(path, unknown_key_message(name, list(self.record.players), "player"), key=key)
             return None
         return name

@@ -4,22 +4,28 @@ Common keys (REFEREE.md): `game`, `players`, `options`, `start`, then `rounds` o
 (and `deal` for aktsioner). A record that cannot be read — bad YAML, an unknown key, player or
 option, a negative count — is a `RecordError` (exit 2) with file:line:col. Whether the moves
 are *legal* is not decided here: that is the engine's job.
+
+A record is read in Unicode's composed form (NFC), so a name is the same name however a
+keyboard typed its accents; a file is read up to MAX_BYTES, and a name up to MAX_NAME letters.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import yaml
 
-from pnp.errors import Issue, RecordError
+from pnp.errors import Issue, RecordError, brief
 from pnp.rules import GAMES, rulebook
 from pnp.spec.options import check_values, unknown_key_message
 from pnp.spec.source import PathKey, Source, SourceError, format_path, load_file, load_text
 
 COMMON_KEYS = ("game", "players", "options", "start")
+MAX_BYTES = 2_000_000  # a whole game is tens of kilobytes; more could not be answered at once
+MAX_NAME = 60  # letters in a player's name
 
 
 class UnknownGame(RecordError):
@@ -48,11 +54,16 @@ class Record:
     def get(self, path: PathKey, default: Any = None) -> Any:
         return self.source.get(path, default)
 
+    @cached_property
+    def seats(self) -> dict[str, int]:
+        """Each player's seat, for lookups that stay quick however long the list."""
+        return {name: seat for seat, name in enumerate(self.players)}
+
 
 def read(path: str | Path, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
     """Load a record file. `game_keys` gives, per game, the keys allowed beyond the common ones."""
     try:
-        source = load_file(path)
+        source = load_file(path, max_bytes=MAX_BYTES, nfc=True)
     except SourceError as error:
         raise RecordError(error.issues) from None
     return parse(source, game_keys)
@@ -60,7 +71,7 @@ def read(path: str | Path, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
 
 def reads(text: str, game_keys: Mapping[str, tuple[str, ...]], file: str = "<record>") -> Record:
     try:
-        source = load_text(text, file)
+        source = load_text(text, file, nfc=True)
     except SourceError as error:
         raise RecordError(error.issues) from None
     return parse(source, game_keys)
@@ -108,7 +119,10 @@ def _players(source: Source, value: Any) -> tuple[tuple[str, ...], list[Issue]]:
     issues, seen = [], set()
     for index, name in enumerate(value):
         if not isinstance(name, str) or not name.strip():
-            issues.append(source.issue(("players", index), f"a player name must be text, got {name!r}"))
+            issues.append(source.issue(("players", index), f"a player name must be text, got {brief(name)}"))
+        elif len(name) > MAX_NAME:
+            issues.append(source.issue(("players", index), f"a player name has at most {MAX_NAME} letters, "
+                                                           f"{brief(name)} has {len(name):,}"))
         elif name in seen:
             issues.append(source.issue(("players", index), f'"{name}" is listed twice; names must be unique'))
         else:

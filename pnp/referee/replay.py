@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from pnp.referee.record import Record
 from pnp.rules import GAMES
@@ -51,7 +51,8 @@ class GameReferee(Protocol):
 
     def steps(self, record: Record, params: Any) -> list[Step]:
         """Every action in record order. Raises RecordError (all issues at once); names in the
-        record must match the assets and decks the params were read from."""
+        record must match the assets and decks the params were read from. Checks the player
+        count first (`seated`): StepViolation at "players"."""
 
     def apply(self, state: Any, step: Step, params: Any) -> tuple[Any, Sequence[Event]]:
         """Apply one step. Raises Violation (or StepViolation), or RecordError when the record
@@ -108,7 +109,10 @@ def replay(record: Record, params: Any) -> Answer:
     def answer(state: Any, checked: int, stop: Verdict | None = None) -> Answer:
         return Answer(record.game, stop is None, checked, stop, params, state, tuple(events))
 
-    steps = referee.steps(record, params)  # record errors surface before anything is applied
+    try:
+        steps = referee.steps(record, params)  # record errors surface before anything is applied
+    except StepViolation as stop:  # the player count, checked before the rest is read
+        return answer(None, 0, _verdict(stop.at, stop.line, stop.violation))
     try:
         state, applied = referee.setup(record, params)
     except StepViolation as stop:  # e.g. at "deal", or "players"
@@ -128,6 +132,16 @@ def replay(record: Record, params: Any) -> Answer:
         state = after
         events.extend((step.at, event) for event in applied)
     return answer(state, len(steps))
+
+
+def seated(record: Record, check: Callable[[Any, int], None], params: Any) -> None:
+    """The record's player count against the game's limits (`check(params, count)`, the
+    engine's, raises Violation) before anything else of it is read, so that a record seating
+    thousands is answered at once: StepViolation at "players"."""
+    try:
+        check(params, len(record.players))
+    except Violation as violation:
+        raise StepViolation(violation, "players", record.line(("players",))) from None
 
 
 def _verdict(at: str, line: int, violation: Violation) -> Verdict:

@@ -16,6 +16,8 @@ if TYPE_CHECKING:  # this module is read with every rulebook, so it stays light
     from pnp.spec.model import Game
     from pnp.spec.source import PathKey
 
+MAX_CELLS = 500  # of a track, printed or drawn by house rules: far beyond a board, far below a slow game
+
 
 @dataclass(frozen=True)
 class Need:

@@ -18,6 +18,7 @@ from pydantic import (
 )  # fmt: skip
 
 from pnp.errors import Issue
+from pnp.spec.contract import MAX_CELLS
 from pnp.spec.images import clean_path
 from pnp.spec.source import Source, format_path
 
@@ -56,7 +57,6 @@ def _not_bool(value: Any) -> Any:
 Colour = Annotated[str, AfterValidator(_colour)]
 Id = Annotated[str, AfterValidator(check_id)]
 MAX_COUNT = 1000  # of one card, bill or copy: far above any game, far below a memory blow-up
-MAX_CELLS = 500
 Count = Annotated[int, Strict(), Field(ge=0, le=MAX_COUNT)]
 PositiveCount = Annotated[int, Strict(), Field(ge=1, le=MAX_COUNT)]
 Integer = Annotated[int, Strict()]

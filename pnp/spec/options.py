@@ -8,10 +8,15 @@ components.yaml and referee records are checked against the same rulebook.
 from __future__ import annotations
 
 import difflib
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from pnp.errors import brief, shorten
 from pnp.spec.contract import Need
+
+
+MAX_NUMBER = 1_000_000_000  # a house-rule number without a maximum of its own: far beyond any game
 
 
 @dataclass(frozen=True)
@@ -41,14 +46,15 @@ class Option:
             if not isinstance(value, bool):
                 raise ValueError(f"expected true or false, got {_show(value)}")
         elif expected in (int, float):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise ValueError(f"expected a number, got {_show(value)}")
             if expected is int and value != int(value):
                 raise ValueError(f"expected a whole number, got {_show(value)}")
             if self.minimum is not None and value < self.minimum:
-                raise ValueError(f"must be at least {self.minimum:g}, got {value:g}")
-            if self.maximum is not None and value > self.maximum:
-                raise ValueError(f"must be at most {self.maximum:g}, got {value:g}")
+                raise ValueError(f"must be at least {_show(self.minimum)}, got {_show(value)}")
+            maximum = MAX_NUMBER if self.maximum is None else self.maximum
+            if value > maximum:
+                raise ValueError(f"must be at most {_show(maximum)}, got {_show(value)}")
             value = int(value) if expected is int else value
         elif expected is str and not isinstance(value, str):
             raise ValueError(f"expected text, got {_show(value)}")
@@ -99,13 +105,17 @@ def check_values(
 
 def unknown_key_message(key: Any, known: list[str], what: str = "field") -> str:
     """'unknown field "colr" (did you mean "color"?)', or the list of known names when short."""
-    hint = suggestion(str(key), known)
-    return f'unknown {what} "{key}"' + (f" ({hint})" if hint else "")
+    text = shorten(str(key))
+    hint = suggestion(text, known)
+    return f'unknown {what} "{text}"' + (f" ({hint})" if hint else "")
 
 
 def suggestion(key: str, known: list[str], *, any_case: bool = False) -> str:
     """'did you mean "color"?' (with `any_case`, letter case aside), or 'known: a, b, c' when
-    the list is short, or nothing."""
+    the list is short, or nothing. A long list is not searched (it would be slow, and no
+    help)."""
+    if len(known) > 1000:
+        return ""
     folded = {(name.casefold() if any_case else name): name for name in known}
     close = difflib.get_close_matches(key.casefold() if any_case else key, list(folded), n=1, cutoff=0.6)
     if close:
@@ -119,5 +129,9 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, str):
-        return f'"{value}"'
-    return str(value)
+        return f'"{shorten(value)}"'
+    if isinstance(value, float):
+        return f"{int(value):,}" if value.is_integer() else f"{value:g}"
+    if isinstance(value, int) and abs(value) < 10**12:
+        return f"{value:,}" if value >= 10_000 else str(value)
+    return brief(value)

@@ -1,14 +1,18 @@
 """Safe YAML loading that remembers where every value came from.
 
-PyYAML's safe loader silently accepts duplicate keys, expands alias bombs and loses the line
-of each value once constructed. We compose the node graph ourselves instead: only plain data
-(mappings, sequences, strings, numbers, booleans, null) is built, duplicate keys and foreign
-tags are rejected, alias expansion is bounded, and every value keeps its line and column so
-that later validation can point at it. Sequences become tuples: loaded data is immutable.
+PyYAML's safe loader silently accepts duplicate keys, expands alias bombs, recurses once per
+level of nesting (a few thousand brackets crash it) and loses the line of each value once
+constructed. We compose the node graph ourselves instead, from the parser's events and without
+recursion: only plain data (mappings, sequences, strings, finite numbers, booleans, null) is
+built, duplicate keys and foreign tags are rejected, nesting depth and alias expansion are
+bounded, and every value keeps its line and column so that later validation can point at it.
+Sequences become tuples: loaded data is immutable.
 """
 
 from __future__ import annotations
 
+import math
+import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -18,7 +22,7 @@ from typing import Any, Iterator, Mapping
 
 import yaml
 
-from pnp.errors import Issue
+from pnp.errors import Issue, brief, shorten
 
 # libyaml is much faster when present (it depends on how PyYAML was built); marks are identical
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -26,6 +30,9 @@ _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 PathKey = tuple[Any, ...]
 MAX_NODES = 200_000  # far above any real spec, far below an alias bomb
 MAX_BYTES = 20_000_000
+MAX_DEPTH = 100  # levels of nesting: a spec or a record uses about 8
+MAX_DIGITS = 100  # of a number: far above any amount, far below a slow conversion
+MAX_ISSUES = 50  # reported from one file, after which reading stops
 SPEC_NAME = "components.yaml"
 
 
@@ -100,22 +107,30 @@ class Source:
 
 
 def format_path(path: PathKey) -> str:
-    """('games', 'bolsa', 'companies', 2, 'color') -> 'games.bolsa.companies[2].color'."""
+    """('games', 'bolsa', 'companies', 2, 'color') -> 'games.bolsa.companies[2].color'; a path
+    deeper than 12 shows its first 8 and last 3 parts around an ellipsis."""
+    if len(path) > 12:
+        return f"{format_path(path[:8])}…{format_path(path[-3:])}"
     text = ""
     for part in path:
         if isinstance(part, int):
             text += f"[{part}]"
         else:
-            text += f".{part}" if text else str(part)
+            part = shorten(str(part))
+            text += f".{part}" if text else part
     return text
 
 
-def load_text(text: str | bytes, file: str = "<string>") -> Source:
-    """Parse YAML text into a `Source`; raise `SourceError` with located issues."""
+def load_text(text: str | bytes, file: str = "<string>", *, nfc: bool = False) -> Source:
+    """Parse YAML text into a `Source`; raise `SourceError` with located issues. With `nfc`,
+    the text is read in Unicode's composed form first, so that names typed on different
+    keyboards ("Zoë" as one letter or as e and a diaeresis) are the same name."""
     if isinstance(text, bytes):
         text = _decode(text, file)
+    if nfc and not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
     try:
-        root = yaml.compose(text, Loader=_Loader)
+        root = _compose(text, file)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         message = " ".join(p for p in (error.context, error.problem) if p) or "not valid YAML"
@@ -136,12 +151,13 @@ def load_text(text: str | bytes, file: str = "<string>") -> Source:
 _INPUTS: ContextVar[list[Path] | None] = ContextVar("pnp_spec_inputs", default=None)
 
 
-def read_input(path: Path) -> bytes:
-    """The bytes of a file a spec is made of (the spec itself, a card list, an image). Every file
-    the spec layer reads comes through here or `note_input`, so `inputs()` can tell which files
-    a loaded spec depends on (the engine-parameter cache, `pnp.rules.cache`, relies on it)."""
+def read_input(path: Path, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a file a spec is made of (the spec itself, a card list, an image), at most
+    `limit` of them (`read_capped`). Every file the spec layer reads comes through here or
+    `note_input`, so `inputs()` can tell which files a loaded spec depends on (the
+    engine-parameter cache, `pnp.rules.cache`, relies on it)."""
     note_input(path)
-    return path.read_bytes()
+    return read_capped(path, limit)
 
 
 def note_input(path: Path) -> None:
@@ -161,22 +177,105 @@ def inputs() -> Iterator[list[Path]]:
         _INPUTS.reset(token)
 
 
-def load_file(path: str | Path, display_name: str | None = None) -> Source:
-    """Read and parse a YAML file; a missing or unreadable file is a located issue too."""
+def load_file(path: str | Path, display_name: str | None = None, *, max_bytes: int = MAX_BYTES,
+              nfc: bool = False) -> Source:
+    """Read and parse a YAML file of at most `max_bytes` (`nfc` as in `load_text`); a missing
+    or unreadable file is a located issue too."""
     path = Path(path)
     name = display_name or str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise SourceError([Issue(name, 0, 0, "", f"file too large ({size} bytes)")])
-        raw = read_input(path)
+        raw = read_input(path, max_bytes)
+    except TooLarge as error:
+        raise SourceError([Issue(name, 0, 0, "", str(error))]) from None
     except FileNotFoundError:
         raise SourceError([Issue(name, 0, 0, "", "no such file")]) from None
     except IsADirectoryError:
         raise SourceError([Issue(name, 0, 0, "", "is a folder, expected a YAML file")]) from None
     except OSError as error:
         raise SourceError([Issue(name, 0, 0, "", f"cannot read: {error.strerror}")]) from None
-    return load_text(raw, name)
+    return load_text(raw, name, nfc=nfc)
+
+
+class TooLarge(OSError):
+    """A file longer than the reader takes."""
+
+
+def read_capped(path: Path, limit: int) -> bytes:
+    """The bytes of `path`, reading at most `limit` + 1 of them whatever the file system says
+    its size is: a device (/dev/zero) or a pipe reports 0 and never ends. TooLarge beyond."""
+    with open(path, "rb") as file:
+        raw = file.read(limit + 1)
+    if len(raw) > limit:
+        raise TooLarge(f"file too large (more than {limit:,} bytes)")
+    return raw
+
+
+def _compose(text: str, file: str) -> yaml.Node | None:
+    """The node graph of the one document in `text` (None if there is none), composed from
+    the parser's events with a stack of open collections rather than PyYAML's recursion, so
+    that nesting deeper than MAX_DEPTH is a located error, not a crash."""
+    resolve = _RESOLVER.resolve
+    anchors: dict[str, yaml.Node] = {}
+    stack: list[list[Any]] = []  # [collection node, its key waiting for a value]
+    root: yaml.Node | None = None
+    documents = 0
+    parser = _Loader(text)
+    try:
+        while True:
+            event = parser.get_event()
+            kind = type(event)
+            if kind is yaml.ScalarEvent:
+                tag = event.tag if event.tag not in (None, "!") else resolve(yaml.ScalarNode, event.value, event.implicit)
+                node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+            elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
+                stack.pop()[0].end_mark = event.end_mark
+                continue
+            elif kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
+                if len(stack) >= MAX_DEPTH:
+                    mark = event.start_mark
+                    raise SourceError([Issue(file, mark.line + 1, mark.column + 1, "",
+                                             f"nested more than {MAX_DEPTH} levels deep")])
+                node_kind = yaml.SequenceNode if kind is yaml.SequenceStartEvent else yaml.MappingNode
+                tag = event.tag if event.tag not in (None, "!") else resolve(node_kind, None, event.implicit)
+                node = node_kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+            elif kind is yaml.AliasEvent:
+                node = anchors.get(event.anchor)
+                if node is None:
+                    raise yaml.composer.ComposerError(None, None, "found undefined alias", event.start_mark)
+            elif kind is yaml.DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    raise yaml.composer.ComposerError("expected a single document in the stream", None,
+                                                      "but found another document", event.start_mark)
+                continue
+            elif kind is yaml.StreamEndEvent:
+                return root
+            else:  # the stream's start, a document's end
+                continue
+            if kind is not yaml.AliasEvent and event.anchor is not None:
+                if event.anchor in anchors:
+                    raise yaml.composer.ComposerError("found duplicate anchor; first occurrence",
+                                                      anchors[event.anchor].start_mark, "second occurrence",
+                                                      event.start_mark)
+                anchors[event.anchor] = node
+            if not stack:
+                root = node
+            else:
+                top = stack[-1]
+                if type(top[0]) is yaml.SequenceNode:
+                    top[0].value.append(node)
+                elif top[1] is None:
+                    top[1] = node
+                else:
+                    top[0].value.append((top[1], node))
+                    top[1] = None
+            if kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
+                stack.append([node, None])
+    finally:
+        parser.dispose()
+
+
+_RESOLVER = yaml.resolver.Resolver()
 
 
 def _decode(raw: bytes, file: str) -> str:
@@ -220,6 +319,8 @@ class _Builder:
     def _issue(self, node: yaml.Node, path: PathKey, message: str) -> None:
         mark = node.start_mark
         self.issues.append(Issue(self.file, mark.line + 1, mark.column + 1, format_path(path), message))
+        if len(self.issues) >= MAX_ISSUES:  # enough to act on; the rest is not worth the time
+            self.count = MAX_NODES + 2
 
     def build(self, node: yaml.Node, path: PathKey) -> Any:
         self.count += 1
@@ -233,19 +334,23 @@ class _Builder:
         if id(node) in self.open:
             self._issue(node, path, "an alias refers to a list or mapping that contains it (endless recursion)")
             return None
+        if len(path) >= MAX_DEPTH:  # aliases inside aliases nest deeper than the text
+            self._issue(node, path, f"nested more than {MAX_DEPTH} levels deep (through aliases)")
+            self.count = MAX_NODES + 2  # nothing more is worth reading
+            return None
         self.open.add(id(node))
         try:
             if isinstance(node, yaml.MappingNode):
                 return self._mapping(node, path)
             if node.tag != _TAG + "seq":
-                self._issue(node, path, f"unsupported YAML tag {node.tag!r}")
+                self._issue(node, path, f"unsupported YAML tag {brief(node.tag)}")
             return tuple(self.build(item, path + (i,)) for i, item in enumerate(node.value))
         finally:
             self.open.discard(id(node))
 
     def _mapping(self, node: yaml.MappingNode, path: PathKey) -> dict[Any, Any]:
         if node.tag != _TAG + "map":
-            self._issue(node, path, f"unsupported YAML tag {node.tag!r}")
+            self._issue(node, path, f"unsupported YAML tag {brief(node.tag)}")
         result: dict[Any, Any] = {}
         for key_node, value_node in self._pairs(node):
             if self.count > MAX_NODES:
@@ -253,21 +358,24 @@ class _Builder:
             if not isinstance(key_node, yaml.ScalarNode):
                 self._issue(key_node, path, "keys must be plain text, not a list or mapping")
                 continue
-            key = self._scalar(key_node, path)
-            if isinstance(key, (bool, float)) or key is None:
+            if key_node.tag in _TEXT_KEYS:
                 key = key_node.value  # `yes:` or `1.5:` as a key means the text
+            else:
+                key = self._scalar(key_node, path)
             if key in result:
                 first = self.keys.get(path + (key,), (0, 0))
-                self._issue(key_node, path + (key,), f"duplicate key {key!r} (first defined at line {first[0]})")
+                self._issue(key_node, path + (key,), f"duplicate key {brief(key)} (first defined at line {first[0]})")
                 continue
             self.keys[path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             result[key] = self.build(value_node, path + (key,))
         return result
 
-    def _pairs(self, node: yaml.MappingNode) -> Iterator[tuple[yaml.Node, yaml.Node]]:
-        """Mapping entries with YAML merge keys (`<<: *base`) expanded; explicit keys win."""
+    def _pairs(self, node: yaml.MappingNode, within: frozenset[int] = frozenset()) -> Iterator[tuple[yaml.Node, yaml.Node]]:
+        """Mapping entries with YAML merge keys (`<<: *base`) expanded; explicit keys win.
+        `within`: the mappings being merged into, which a merge cannot name again."""
         explicit = [(k, v) for k, v in node.value if k.tag != _TAG + "merge"]
         names = {k.value for k, _ in explicit if isinstance(k, yaml.ScalarNode)}
+        within = within | {id(node)}
         for key_node, value_node in node.value:
             if key_node.tag != _TAG + "merge":
                 continue
@@ -276,7 +384,13 @@ class _Builder:
                 if not isinstance(source, yaml.MappingNode):
                     self._issue(source, (), "a merge key (<<) needs a mapping")
                     continue
-                for k, v in self._pairs(source):
+                if id(source) in within:
+                    self._issue(source, (), "a merge key (<<) refers to a mapping it is merged into")
+                    continue
+                if len(within) >= MAX_DEPTH:
+                    self._issue(source, (), f"merge keys (<<) nested more than {MAX_DEPTH} deep")
+                    continue
+                for k, v in self._pairs(source, within):
                     if isinstance(k, yaml.ScalarNode) and k.value not in names:
                         names.add(k.value)
                         yield k, v
@@ -287,13 +401,21 @@ class _Builder:
         if kind == "timestamp" or (kind == "str"):
             return node.value  # dates stay text: nothing in a spec is a date
         if kind not in _SCALARS:
-            self._issue(node, path, f"unsupported YAML tag {node.tag!r}")
+            self._issue(node, path, f"unsupported YAML tag {brief(node.tag)}")
+            return None
+        if kind in ("int", "float") and sum(map(str.isdigit, node.value)) > MAX_DIGITS:
+            self._issue(node, path, f"a number of more than {MAX_DIGITS} digits: {brief(node.value)}")
             return None
         try:
-            return yaml.SafeLoader.yaml_constructors[node.tag](_SCALAR_LOADER, node)
+            value = yaml.SafeLoader.yaml_constructors[node.tag](_SCALAR_LOADER, node)
         except (ValueError, yaml.YAMLError):
-            self._issue(node, path, f"cannot read {node.value!r} as {kind}")
+            self._issue(node, path, f"cannot read {brief(node.value)} as {kind}")
             return None
+        if isinstance(value, float) and not math.isfinite(value):
+            self._issue(node, path, f"{brief(node.value)} is not a finite number")
+            return None
+        return value
 
 
 _SCALAR_LOADER = yaml.SafeLoader("")
+_TEXT_KEYS = {_TAG + kind for kind in ("bool", "float", "null")}

@@ -27,7 +27,7 @@ from pnp.referee import record as records
 from pnp.referee.forex import reading
 from pnp.referee.forex.reading import Turn
 from pnp.referee.forex.writing import record, starter
-from pnp.referee.replay import Step, StepViolation
+from pnp.referee.replay import Step, StepViolation, seated
 from pnp.rules import forex as engine
 from pnp.rules.base import ChoiceNeeded, Event, Violation
 from pnp.rules.forex.params import as_number
@@ -39,6 +39,7 @@ __all__ = ["KEYS", "actions", "apply", "record", "setup", "starter", "state_json
 
 def steps(record: records.Record, p: engine.Params) -> list[Step]:
     """One step per turn: its spot, if any, then its action."""
+    seated(record, engine.check_players, p)
     turns = reading.turns(record, p)
     return [Step(records.where(("turns", t.index)), record.line(("turns", t.index)), t) for t in turns]
 

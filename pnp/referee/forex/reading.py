@@ -2,7 +2,7 @@
 
 Everything is checked against the spec (currencies, contract sets, the rate track) and every
 problem is collected with its file:line:col before anything is replayed (REFEREE.md). Amounts
-are exact: 4.5, or "1/3" as text where the `any_one` spot rule makes thirds. In `start`,
+are exact: 4.5, or "5/4" as text where a spec's own rates make quarters. In `start`,
 whatever is left out stays as in the standard setup: a player's money in a currency not named
 stays 2 (`start_money`), pairs not named keep their start box, and without `supply` the
 certificates players hold come out of the standard supply.
@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from pnp.referee.fields import Reader
+from pnp.errors import brief
+from pnp.referee.fields import MAX_AMOUNT, Reader
 from pnp.referee.record import Record
 from pnp.rules import forex as engine
 
@@ -76,19 +77,24 @@ def start(record: Record, p: engine.Params) -> engine.Start:
 
 
 def _exact(reader: Reader, path: tuple) -> Fraction:
-    """A non-negative exact amount: 3, 4.5, or "1/3" as text."""
+    """A non-negative exact amount up to MAX_AMOUNT: 3, 4.5, or a fraction as text, "5/4" (a
+    spec's own rates may make quarters). Text is read only in that short form, so no
+    conversion runs long ("1e100000000" is refused, not computed)."""
     value = reader.get(path)
-    try:
-        if isinstance(value, bool):
-            raise ValueError
-        amount = Fraction(value) if isinstance(value, str) else Fraction(value).limit_denominator(1000)
-    except (TypeError, ValueError, ZeroDivisionError):
-        reader.fail(path, f"expected an amount such as 3, 4.5 or \"1/3\", got {value!r}")
+    if isinstance(value, str) and _FRACTION.match(value):
+        amount = Fraction(value)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) <= MAX_AMOUNT:
+        amount = Fraction(value).limit_denominator(1000)
+    else:
+        reader.fail(path, f"expected an amount such as 3, 4.5 or \"5/4\" up to {MAX_AMOUNT:,}, got {brief(value)}")
         return Fraction(0)
     if amount < 0:
-        reader.fail(path, f"an amount cannot be negative, got {value}")
+        reader.fail(path, f"an amount cannot be negative, got {brief(value)}")
         return Fraction(0)
     return amount
+
+
+_FRACTION = re.compile(r"\s*\d{1,9}\s*/\s*[1-9]\d{0,8}\s*$")
 
 
 def _one_amount(reader: Reader, path: tuple, p: engine.Params) -> tuple[str, Fraction]:
@@ -185,7 +191,7 @@ def _start_pairs(reader: Reader, p: engine.Params) -> dict[str, tuple[str, int]]
             continue
         raw = reader.mapping(path, ("stronger", "position"), required=True)
         if raw.get("stronger") not in (a, b):
-            reader.fail(path + ("stronger",), f"stronger must be {a} or {b}, got {raw.get('stronger')!r}")
+            reader.fail(path + ("stronger",), f"stronger must be {a} or {b}, got {brief(raw.get('stronger'))}")
             continue
         position = reader.count(path + ("position",), minimum=1)
         if position > p.boxes:

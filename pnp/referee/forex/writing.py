@@ -6,10 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from pnp.errors import PnpError
 from pnp.referee.record import dump, scalar
 from pnp.rules import forex as engine
-from pnp.rules.base import Violation
 from pnp.rules.forex.params import show
 
 if TYPE_CHECKING:
@@ -19,10 +17,7 @@ if TYPE_CHECKING:
 def starter(game: Game, players: list[str]) -> str:
     """A record with the standard setup written out (FOREX-4), ready for its turns."""
     p = engine.params(game)
-    try:
-        state, _ = engine.setup(p, players)
-    except Violation as violation:
-        raise PnpError(f"{violation.message} ({violation.rule})") from None
+    state, _ = engine.setup(p, players)
     first, last = scalar(players[0]), scalar(players[-1])
     return "\n".join([
         "# For-Ex game record: edit, then `pnp referee check` it (REFEREE.md, rules/forex.md).",
@@ -101,7 +96,7 @@ def _queued(item: engine.Item) -> Any:
 
 
 def _amount(value: Fraction) -> int | float | str:
-    """Whole amounts as integers, halves as 4.5, others (thirds under `any_one`) as "1/3"."""
+    """Whole amounts as integers, halves as 4.5, others (a spec's own rates) as "5/3"."""
     text = show(value)
     if "/" in text:
         return text

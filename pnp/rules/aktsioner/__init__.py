@@ -24,7 +24,7 @@ _EXPORTS = {
     "engine": ("Action", "Begin", "Trade", "apply", "legal_actions", "moves", "outcome", "tables", "to_move"),
     "prices": ("change", "penalty_per_share", "penalty_table"),
     "scoring": ("capital", "match_games", "seating"),
-    "state": ("Account", "DealViolation", "Start", "State", "deal", "setup"),
+    "state": ("Account", "DealViolation", "Start", "State", "check_players", "deal", "setup"),
 }
 __all__ = ["RULEBOOK", "Params", "params", *(name for names in _EXPORTS.values() for name in names)]
 __getattr__ = lazy_exports(__name__, _EXPORTS)

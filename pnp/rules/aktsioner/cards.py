@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Literal
 
+from pnp.errors import brief
+
 Op = Literal["+", "x", "/"]
 Number = int | Fraction  # prices and money: whole, except halving an odd price on a custom track
 
@@ -111,7 +113,7 @@ def parse_play(text: object, colours: Iterable[str], *, with_choices: bool = Tru
     """
     colours = tuple(colours)
     if not isinstance(text, str):
-        raise NotationError(f'expected card text such as "+30 red -60 blue", got {text!r}')
+        raise NotationError(f'expected card text such as "+30 red -60 blue", got {brief(text)}')
     tokens = text.split()
     if not tokens or len(tokens) % 2:
         example = '"+30 red -60 blue"' if with_choices else '"+30 red"'

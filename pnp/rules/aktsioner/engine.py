@@ -166,6 +166,7 @@ def _play(params: Params, state: State, play: Play) -> tuple[State, list[Event]]
         raise Violation(deck_rule(params, play.card), message)
     _check_held(params, state, mover, play.card)
     _check_choices(params, play)
+    was_last_round = final_round(params, state)
     changes = [change(card.colour, card.own, state.price(params, card.colour), params)]
     changes += [change(colour, effect, state.price(params, colour), params) for effect, colour in play.choices]
     prices = list(state.prices)
@@ -193,6 +194,8 @@ def _play(params: Params, state: State, play: Play) -> tuple[State, list[Event]]
     if not any(cards_left(params, state, seat) for seat in active(state)):
         state = evolve(state, over=True)
         events += final_events(params, state)
+    elif final_round(params, state) and not was_last_round:
+        events.append(said.LAST_ROUND())  # A14: from this play on, even the mover's stage 3
     return state, events
 
 
@@ -292,7 +295,8 @@ def _penalise(
         player = state.players[seat]
         owed = [item for item in zeroed if accounts[seat].shares[params.colours.index(item.colour)]]
         if len(owed) > 1:
-            events.append(said.PENALTY_ORDER(player=player, order=[(item.colour, item.penalty) for item in owed]))
+            events.append(said.PENALTY_ORDER(player=player, order=[(item.colour, item.penalty) for item in owed],
+                                             tied=_tied(owed)))
         for item in owed:
             i = params.colours.index(item.colour)
             account = accounts[seat]
@@ -305,6 +309,15 @@ def _penalise(
             shares = list(account.shares)
             shares[i] = kept
             accounts[seat] = Account(account.cash - paid, tuple(shares))
+
+
+def _tied(owed: list[Change]) -> list[list[str]]:
+    """Colours that tie on penalty and on old price (possible under `hundred_split: free`),
+    which AKT-7.5 leaves unordered: they are paid in board order, and the event says so."""
+    groups: dict[tuple[int, int], list[str]] = {}
+    for item in owed:
+        groups.setdefault((item.penalty, item.old), []).append(item.colour)
+    return [colours for colours in groups.values() if len(colours) > 1]
 
 
 # --- the contract: who acts, what is legal, how it ended (pnp.rules.base.Engine) -------------

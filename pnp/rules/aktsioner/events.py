@@ -41,6 +41,12 @@ def _short(d: Data) -> str:
             f"pays for {d['kept']} ({-d['amount']}), {d['lost']} {d['colour']} {goes} to the bank")
 
 
+def _penalty_order(d: Data) -> str:
+    text = f"{d['player']} pays " + ", then ".join(f"{colour} ({penalty} per share)" for colour, penalty in d["order"])
+    ties = "; ".join(f"{' and '.join(colours)} tie on penalty and old price: paid in board order" for colours in d["tied"])
+    return f"{text}; {ties}" if ties else text
+
+
 def _capital(d: Data) -> str:
     parts = [f"{n} {colour} × {d['prices'][colour]}" for colour, n in d["shares"].items()]
     cash = f"cash {d['cash']}"
@@ -57,8 +63,7 @@ COMPENSATION = EventKind("AKT-6.1", lambda d: f"{d['player']}: compensation ({d[
                          f"{d['colour']} = {d['amount']}")  # AKT-6.3 when the price is zeroed
 OVERFLOW_BONUS = EventKind("AKT-6.2", lambda d: f"{d['player']}: overflow bonus {d['overflow']} × {d['held']} "
                            f"{d['colour']} = {d['amount']}")
-PENALTY_ORDER = EventKind("AKT-7.5", lambda d: f"{d['player']} pays "
-                          + ", then ".join(f"{colour} ({penalty} per share)" for colour, penalty in d["order"]))
+PENALTY_ORDER = EventKind("AKT-7.5", _penalty_order)
 PENALTY = EventKind("AKT-7.2", lambda d: f"{d['player']} pays penalty {d['penalty']} × {d['held']} {d['colour']} = "
                     f"{d['due']}: cash {d['cash'] + d['amount']}")
 PENALTY_SHORT = EventKind("AKT-7.4", _short)

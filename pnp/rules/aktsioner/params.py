@@ -11,10 +11,11 @@ from functools import cached_property
 from itertools import combinations, permutations, product
 from typing import TYPE_CHECKING, Any, Mapping
 
+from pnp.errors import brief
 from pnp.rules.aktsioner.cards import Card, Effect, NotationError, parse_effects
 from pnp.rules.aktsioner.rulebook import RULEBOOK
 from pnp.rules.base import resolve_options
-from pnp.spec.contract import Mismatch
+from pnp.spec.contract import MAX_CELLS, Mismatch
 
 if TYPE_CHECKING:
     from pnp.spec.model import Game
@@ -102,6 +103,9 @@ def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
         low, high, step = (_whole(v, "price_min/price_max/price_step") for v in bounds)
         if step <= 0 or high < low:
             raise ValueError(f"price_min {low}, price_max {high} and price_step {step} make no price track")
+        if (high - low) // step >= MAX_CELLS:
+            raise ValueError(f"price_min {low}, price_max {high} and price_step {step} make a track of "
+                             f"{(high - low) // step + 1:,} spaces; a board has at most {MAX_CELLS}")
         cells = tuple(range(low, high + 1, step))
     start_price = _whole(values["start_price"], "start_price")
     if start_price not in cells:
@@ -163,5 +167,5 @@ def _decks(game: Game) -> tuple[dict[str, Card], dict[str, int]]:
 
 def _whole(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
-        raise ValueError(f"{what}: Акционер prices are whole numbers, got {value!r}")
+        raise ValueError(f"{what}: Акционер prices are whole numbers, got {brief(value)}")
     return int(value)

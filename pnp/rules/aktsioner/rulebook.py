@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pnp.errors import brief
 from pnp.spec.contract import Need
 from pnp.spec.options import Option, Rulebook
 
@@ -16,7 +17,7 @@ def _formula(value: Any, game: Any = None) -> str:
     """'b+s': big and small cards dealt to each player (AKT-2.3)."""
     match = re.fullmatch(r"\s*(\d+)\s*\+\s*(\d+)\s*", str(value))
     if not match or isinstance(value, bool):
-        raise ValueError(f'expected big+small cards such as "3+5", got {value!r}')
+        raise ValueError(f'expected big+small cards such as "3+5", got {brief(value)}')
     big, small = int(match[1]), int(match[2])
     if big + small == 0:
         raise ValueError("a formula must deal at least one card")

@@ -76,10 +76,7 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
     start = start or Start()
     prices, accounts, hands, complete = start.prices, start.accounts, start.hands, start.complete
     players = tuple(players)
-    if len(players) < 2:
-        raise Violation("AKT-1.10", f"Акционер needs 2 or more players, the record seats {len(players)}")
-    if hands is None:
-        _check_formula(params, len(players))
+    check_players(params, len(players))
     board = tuple((prices or {}).get(colour, params.start_price) for colour in params.colours)
     for colour, price in zip(params.colours, board):
         if price not in params.cells:
@@ -111,13 +108,21 @@ def deal(params: Params, players: Sequence[str], rng: random.Random) -> Start:
     return Start(hands=hands)
 
 
-def _check_formula(params: Params, count: int) -> None:
-    """AKT-2.4: dealing the formula to every player leaves `min_undealt` cards in each deck."""
+def check_players(params: Params, count: int) -> None:
+    """AKT-1.10: 2 or more players, and no more than the formula seats — dealing it to every
+    player leaves `min_undealt` cards in each deck (AKT-2.4) — nor than the spec's seats. The
+    same whether the record gives the deal or not."""
+    if count < max(2, params.min_players):
+        raise Violation("AKT-1.10", f"Акционер needs {max(2, params.min_players)} or more players, "
+                        f"the record seats {count}")
     for deck in DECKS:
         dealt, size = count * params.dealt(deck), params.deck_size(deck)
         if dealt > size - params.min_undealt:
-            what = f"formula {params.formula} with {count} players deals"
-            raise Violation("AKT-2.4", _too_many(params, deck, dealt, size, what))
+            raise Violation("AKT-2.4", f"formula {params.formula} with {count} players deals {dealt} {deck_name(deck)} "
+                            f"cards, but at least {params.min_undealt} of the {size} must stay undealt (min_undealt)")
+    if count > params.max_players:
+        raise Violation("AKT-1.10", f"the game is for {params.min_players}–{params.max_players} players "
+                        f"(components.yaml), not {count}")
 
 
 def deal_table(params: Params, fewest: int, most: int) -> Table:
@@ -149,16 +154,7 @@ def _check_deal(params: Params, state: State, complete: bool) -> None:
             deck = params.cards[card].deck
             message = f'"{card}" is dealt {count} times; the {deck_name(deck)} deck has {params.copies[card]}'
             raise DealViolation(DECK_RULES[deck], message)
-    for deck in DECKS:
-        dealt = sum(n for card, n in counts.items() if params.cards[card].deck == deck)
-        size = params.deck_size(deck)
-        if dealt > size - params.min_undealt:
-            raise DealViolation("AKT-2.4", _too_many(params, deck, dealt, size, "the deal hands out"))
-
-
-def _too_many(params: Params, deck: str, dealt: int, size: int, what: str) -> str:
-    kept = f"at least {params.min_undealt} of the {size} must stay undealt (min_undealt)"
-    return f"{what} {dealt} {deck_name(deck)} cards, but {kept}"
+    # AKT-2.4 holds already: no hand exceeds the formula, and the formula fits the player count
 
 
 def _hand(params: Params, hand: Sequence[str], player: str) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Mapping, Sequence
 
+from pnp.errors import brief
 from pnp.rules.base import Event, Events, Malformed, Outcome, Table, ToMove, Violation, evolve
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import CARDS_EACH, ORDERS_AT_SETUP, OWNED_AT_SETUP, Params, params
@@ -181,7 +182,7 @@ def _counts(params: Params, counts: Mapping[str, int]) -> dict[int, int]:
     result = {}
     for code, n in counts.items():
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise Malformed(f"a count of {code} cards must be a whole number ≥ 0, got {n!r}")
+            raise Malformed(f"a count of {code} cards must be a whole number ≥ 0, got {brief(n)}")
         if n:
             result[params.company(code)] = n
     return dict(sorted(result.items()))
@@ -285,7 +286,7 @@ def _bid(state: State, action: Bid, params: Params, events: list[Event]) -> Stat
         events.append(said.PASS(rule, company=code, player=name))
     else:
         _check_bid(state, trade, auction, params, action.amount, rule)
-        auction = evolve(auction, best=action.amount)
+        auction = evolve(auction, best=action.amount, bidder=i)
         events.append(said.BID(rule, company=code, player=name, amount=action.amount))
     auction = _next_turn(auction)
     if auction.over:

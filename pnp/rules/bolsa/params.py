@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping
 
+from pnp.errors import brief
 from pnp.rules.base import Malformed, resolve_options
 from pnp.rules.bolsa.rulebook import RULEBOOK
 from pnp.spec.contract import Mismatch
@@ -48,7 +49,7 @@ class Params:
         try:
             return self.companies.index(code)
         except ValueError:
-            raise Malformed(f"unknown company {code!r} (known: {', '.join(self.companies)})") from None
+            raise Malformed(f"unknown company {brief(code)} (known: {', '.join(self.companies)})") from None
 
     @property
     def top_cell(self) -> int:

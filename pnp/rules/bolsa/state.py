@@ -7,6 +7,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping, Union
 
+from pnp.errors import brief
 from pnp.rules.base import Malformed, evolve
 from pnp.rules.bolsa.params import ORDERS_AT_SETUP, OWNED_AT_SETUP
 
@@ -48,7 +49,8 @@ class Auction:
     order: tuple[int, ...]  # participants, in bidding order from the token holder
     turn: int = 0  # index into `order` of the participant to act
     passed: tuple[int, ...] = ()  # in order of passing
-    best: int | None = None  # the high (or low) bid so far, held by the one who has not passed at the end
+    best: int | None = None  # the high (or low) bid so far
+    bidder: int | None = None  # who made it
 
     @property
     def over(self) -> bool:
@@ -99,7 +101,7 @@ class State:
         for i, player in enumerate(self.players):
             if player.name == name:
                 return i
-        raise Malformed(f"unknown player {name!r}")
+        raise Malformed(f"unknown player {brief(name)}")
 
     def seating(self) -> tuple[int, ...]:
         """Everyone clockwise from the token holder (BOLSA-4.8, 5.2)."""

@@ -30,7 +30,8 @@ from pnp.rules.forex.params import Params, params
 _EXPORTS = {
     "board": ("Pair", "marks", "strengths", "tables", "value_in"),
     "resolve": ("Resolve",),
-    "state": ("Contract", "Dividend", "Holding", "Item", "Loan", "Result", "Start", "State", "setup", "standard_supply"),
+    "state": ("Contract", "Dividend", "Holding", "Item", "Loan", "Result", "Start", "State", "check_players", "setup",
+              "standard_supply"),
     "engine": ("Action", "Divest", "Invest", "MakeContract", "Spot", "apply", "legal_actions", "outcome", "to_move"),
 }
 __all__ = ["RULEBOOK", "Params", "params", *(name for names in _EXPORTS.values() for name in names)]

@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Union
 from pnp.rules.base import Event, Events, Outcome, ToMove, Violation, evolve
 from pnp.rules.forex.board import find, marks, shift, tables, value_in
 from pnp.rules.forex import events as said
-from pnp.rules.forex.params import Params, params, show, show_rate
+from pnp.rules.forex.params import Params, params, payable, show, show_rate
 from pnp.rules.forex.resolve import Resolve, queue_labels, queue_text, resolve
 from pnp.rules.forex.rulebook import RULEBOOK
 from pnp.rules.forex.state import Contract, Dividend, Start, State, setup
@@ -119,6 +119,10 @@ def _spot(state: State, p: Params, spot: Spot) -> tuple[State, list[Event]]:
         if not ((x == 1 and y == worth_get) or (y == 1 and x == worth_give)):
             raise Violation("FOREX-6.2", f"at {board}, 1 {gives} = {show(worth_get)} {gets} and 1 {gets} = "
                             f"{show(worth_give)} {gives}: {spot.player} gives {show(x)} {gives} for {show(y)} {gets}")
+        if not (payable(x) and payable(y)):
+            amount, currency = (x, gives) if not payable(x) else (y, gets)
+            raise Violation("A5", f"at {board}, {spot.player} gives {show(x)} {gives} for {show(y)} {gets}, but no "
+                            f"notes pay {show(amount)} {currency}: money is kept in halves (A6)")
     for who, currency, amount in ((spot.player, gives, x), (spot.other, gets, y)):
         has = state.holding(who).money[p.index(currency)]
         if has < amount:

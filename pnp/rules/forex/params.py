@@ -14,6 +14,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Mapping
 
+from pnp.errors import brief
 from pnp.rules.base import resolve_options
 from pnp.rules.forex.rulebook import RULEBOOK, parse_start_pairs
 from pnp.spec.contract import Mismatch
@@ -61,7 +62,7 @@ class Params:
         try:
             return self._indices[currency]
         except KeyError:
-            raise ValueError(f"{currency!r} is not a currency of the game") from None
+            raise ValueError(f"{brief(currency)} is not a currency of the game") from None
 
     @cached_property
     def _indices(self) -> dict[str, int]:
@@ -70,7 +71,7 @@ class Params:
     def spot_terms(self, stronger: str, weaker: str, position: int) -> tuple[tuple[str, Fraction, str, Fraction], ...]:
         """FOREX-6.2: the Spot Transactions a pair allows, (gives, amount, gets, amount): one
         buck of the stronger for the rate in the weaker, either way; under `any_one` also one
-        buck of the weaker for its worth in the stronger."""
+        buck of the weaker for its worth in the stronger where notes can pay it (A5)."""
         sides = {True: (stronger, weaker), False: (weaker, stronger)}
         return tuple((sides[first][0], x, sides[first][1], y) for first, x, y in self._spot_units[position - 1])
 
@@ -81,7 +82,7 @@ class Params:
         found = []
         for rate in self.rates:
             terms = [(True, Fraction(1), rate), (False, rate, Fraction(1))]
-            if self.spot_unit == "any_one":
+            if self.spot_unit == "any_one" and payable(1 / rate):
                 terms += [(False, Fraction(1), 1 / rate), (True, 1 / rate, Fraction(1))]
             found.append(tuple(dict.fromkeys(terms)))
         return tuple(found)
@@ -154,6 +155,12 @@ def _deck_facts(game: Game) -> dict[str, Any]:
 
 
 # --- showing numbers --------------------------------------------------------------------------
+
+
+def payable(amount: Fraction) -> bool:
+    """Whether notes can pay `amount`: money is kept in halves, the smallest note (A6), so a
+    quarter or a third of a buck cannot change hands (A5)."""
+    return amount.denominator <= 2
 
 
 def show(amount: Fraction | int) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pnp.errors import brief
 from pnp.spec.contract import Need
 from pnp.spec.options import Option, Rulebook
 
@@ -48,9 +49,9 @@ def parse_start_pairs(value: Any, game: Any = None) -> dict[str, tuple[str, int]
             raise ValueError(f'pair "{key}": expected {{stronger: {left}, position: 1..{boxes}}}')
         stronger, position = entry["stronger"], entry["position"]
         if stronger not in (left, right):
-            raise ValueError(f'pair "{key}": stronger must be {left} or {right}, got {stronger!r}')
+            raise ValueError(f'pair "{key}": stronger must be {left} or {right}, got {brief(stronger)}')
         if isinstance(position, bool) or not isinstance(position, int) or not 1 <= position <= boxes:
-            raise ValueError(f'pair "{key}": position must be a whole number 1..{boxes}, got {position!r}')
+            raise ValueError(f'pair "{key}": position must be a whole number 1..{boxes}, got {brief(position)}')
         pairs[str(key)] = (stronger, position)
     if codes is not None:
         missing = [f"{a}/{b}" for i, a in enumerate(codes) for b in codes[i + 1:] if f"{a}/{b}" not in pairs]
@@ -65,7 +66,7 @@ def _dividends(value: Any, game: Any = None) -> tuple[int, ...]:
         isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value
     ):
         return tuple(value)
-    raise ValueError(f"expected a list of whole payouts ≥ 0 such as [0, 2, 2, 2, 3], got {value!r}")
+    raise ValueError(f"expected a list of whole payouts ≥ 0 such as [0, 2, 2, 2, 3], got {brief(value)}")
 
 
 RULEBOOK = Rulebook(

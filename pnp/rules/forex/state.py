@@ -159,14 +159,19 @@ class Start:
     queue: Sequence[Item] | None = None
 
 
+def check_players(p: Params, count: int) -> None:
+    """FOREX-1.10: the seats the spec gives (2–6)."""
+    if not p.min_players <= count <= p.max_players:
+        raise Violation("FOREX-1.10", f"For-Ex is for {p.min_players}–{p.max_players} players, not {count}")
+
+
 def setup(p: Params, players: Sequence[str], start: Start | None = None) -> tuple[State, tuple[Event, ...]]:
     """The standard setup (FOREX-4), with any part replaced by the start's position. A position
     the rules cannot reach raises Violation."""
     start = start or Start()
     pairs, supply, money, certificates, queue = start.pairs, start.supply, start.money, start.certificates, start.queue
     players = tuple(players)
-    if not p.min_players <= len(players) <= p.max_players:
-        raise Violation("FOREX-1.10", f"For-Ex is for {p.min_players}–{p.max_players} players, not {len(players)}")
+    check_players(p, len(players))
     board = tuple(
         evolve(pair, stronger=pairs[pair.key][0], position=pairs[pair.key][1]) if pairs and pair.key in pairs else pair
         for pair in start_pairs(p)

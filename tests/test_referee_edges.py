@@ -1,0 +1,96 @@
+"""The referee right on every edge (issue #13): each wrong answer it once gave is a record in
+tests/records/edges, replayed through `pnp referee check --json` with the answer it must give.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pnp.cli import main
+
+EDGES = Path(__file__).parent / "records" / "edges"
+
+
+def check(capsys, name: str) -> tuple[int, dict]:
+    status = main(["referee", "check", str(EDGES / name), "--json"])
+    captured = capsys.readouterr()
+    assert not captured.err, captured.err
+    return status, json.loads(captured.out)
+
+
+def line_of(name: str, needle: str) -> int:
+    text = (EDGES / name).read_text(encoding="utf-8")
+    return text[: text.index(needle)].count("\n") + 1
+
+
+@pytest.mark.parametrize("name, rule, at, needle", [
+    ("aktsioner_seven_players_dealt.yaml", "AKT-2.4", "players", "players:"),
+    ("aktsioner_a14_last_mover_of_penultimate_round.yaml", "AKT-8.1", "turns[1].then", "then:"),
+    ("bolsa_bids_without_auction.yaml", "BOLSA-4.6.1", "rounds[0].auctions.ITX", "ITX: [{P1"),
+    ("bolsa_bid_out_of_turn_state.yaml", "BOLSA-5.2", "rounds[0].auctions.FER[1]", "- P2: 13"),
+    ("forex_any_one_quarter_buck.yaml", "A5", "turns[0].spot", "spot:"),
+])
+def test_each_record_stops_at_its_violation(capsys, name, rule, at, needle):
+    status, answer = check(capsys, name)
+    assert status == 1 and answer["ok"] is False
+    assert (answer["violation"]["rule"], answer["violation"]["at"]) == (rule, at)
+    assert answer["violation"]["line"] == line_of(name, needle)
+
+
+def test_the_player_limit_holds_with_a_deal(capsys):
+    """AKT-1.10/2.4: 7 players under formula 3+5, with a `deal`: refused before anything else."""
+    _, answer = check(capsys, "aktsioner_seven_players_dealt.yaml")
+    assert answer["state"] is None and answer["checked"] == 0
+    assert "7 players deals 21 big cards" in answer["violation"]["message"]
+
+
+def test_a_colour_left_out_of_start_keeps_the_standard_holding(capsys):
+    status, answer = check(capsys, "aktsioner_start_one_colour.yaml")
+    assert status == 0
+    assert answer["state"]["players"]["Ana"]["shares"] == {"blue": 1, "red": 12, "yellow": 1, "green": 1}
+    assert answer["state"]["players"]["Ben"]["shares"] == {"blue": 1, "red": 1, "yellow": 1, "green": 1}
+
+
+def test_a_tie_on_penalty_and_old_price_is_paid_in_board_order_and_said(capsys):
+    status, answer = check(capsys, "aktsioner_penalty_tie_board_order.yaml")
+    assert status == 0
+    order = next(e for e in answer["events"] if e["rule"] == "AKT-7.5")
+    assert order["data"] == {"player": "O", "order": [["red", 20], ["yellow", 20]], "tied": [["red", "yellow"]]}
+    assert order["text"].endswith("red and yellow tie on penalty and old price: paid in board order")
+    assert answer["state"]["players"]["O"] == {"cash": 0, "shares": {"blue": 0, "red": 1, "yellow": 0, "green": 0}}
+
+
+def test_the_last_move_rule_starts_with_the_play_that_leaves_one_card_each(capsys):
+    """A14: the event says so at that play, before the mover's stage 3 is refused."""
+    _, answer = check(capsys, "aktsioner_a14_last_mover_of_penultimate_round.yaml")
+    assert [e["rule"] for e in answer["events"]][-1] == "AKT-8.1"
+    assert answer["state"]["players"]["Ben"]["shares"]["green"] == 0  # stage 1 stood: sold before the card
+
+
+def test_bids_where_no_auction_is_due_show_the_company_as_resolved(capsys):
+    _, answer = check(capsys, "bolsa_bids_without_auction.yaml")
+    assert answer["state"]["trade"] == {"company": "ITX", "case": 6, "quote": 10, "auction": None}
+    assert answer["state"]["players"]["P1"]["offered"]["ITX"] == 1
+    assert answer["state"]["players"]["P3"]["requested"]["ITX"] == 1
+
+
+def test_the_position_of_an_illegal_bid_shows_zones_3_and_4_and_the_auction(capsys):
+    _, answer = check(capsys, "bolsa_bid_out_of_turn_state.yaml")
+    state = answer["state"]
+    assert state["phase"] == "trade"
+    assert {name: p["offered"]["FER"] for name, p in state["players"].items()} == {"P1": 2, "P2": 0, "P3": 0, "P4": 0}
+    assert {name: p["requested"]["FER"] for name, p in state["players"].items()} == {"P1": 0, "P2": 2, "P3": 1, "P4": 2}
+    assert state["trade"]["auction"] == {"ascending": True, "bidders": ["P3", "P4", "P2"], "passed": [], "best": 12,
+                                         "bidder": "P3", "over": False, "to_act": "P4"}
+
+
+def test_any_one_trades_a_weak_buck_for_half_a_strong_one(capsys):
+    status, answer = check(capsys, "forex_any_one_half_buck.yaml")
+    assert status == 0
+    money = answer["state"]["players"]["P1"]["money"]
+    assert (money["GBP"], money["CAD"]) == (2.5, 1)  # the contract moves no money yet (FOREX-7.4)
+    spot = next(e for e in answer["events"] if e["rule"] == "FOREX-6.2")
+    assert spot["data"]["give"] == {"CAD": 1} and spot["data"]["get"] == {"GBP": 0.5}
