@@ -94,3 +94,38 @@ def test_any_one_trades_a_weak_buck_for_half_a_strong_one(capsys):
     assert (money["GBP"], money["CAD"]) == (2.5, 1)  # the contract moves no money yet (FOREX-7.4)
     spot = next(e for e in answer["events"] if e["rule"] == "FOREX-6.2")
     assert spot["data"]["give"] == {"CAD": 1} and spot["data"]["get"] == {"GBP": 0.5}
+
+
+# --- which rules were applied -------------------------------------------------------------------
+
+
+def test_the_answer_names_its_spec_and_every_house_rule_in_effect(capsys, tmp_path, monkeypatch):
+    """A components.yaml in the working folder wins over the bundled one; the answer says which
+    file (and its hash) and every option's value, the record's own included."""
+    import hashlib
+
+    from pnp.rules import rulebook
+    from pnp.spec.source import bundled_spec_path
+
+    record = tmp_path / "game.yaml"
+    record.write_text("game: bolsa\nplayers: [A, B, C]\noptions: {auction_losers: may_withdraw}\n", encoding="utf-8")
+    bundled = bundled_spec_path().read_bytes()
+    here = tmp_path / "here"
+    here.mkdir()
+    (here / "components.yaml").write_bytes(bundled.replace(b"rounds: 5", b"rounds: 4", 1))
+    answers = {}
+    for folder in (tmp_path, here):
+        monkeypatch.chdir(folder)
+        assert main(["referee", "check", str(record), "--json"]) == 0
+        answers[folder] = json.loads(capsys.readouterr().out)
+    away, local = answers[tmp_path], answers[here]
+    assert away["spec"] == {"path": str(bundled_spec_path()), "sha256": hashlib.sha256(bundled).hexdigest()}
+    assert local["spec"]["path"] == "components.yaml"
+    assert local["spec"]["sha256"] == hashlib.sha256((here / "components.yaml").read_bytes()).hexdigest()
+    assert list(away["options"]) == [option.name for option in rulebook("bolsa").options]
+    assert (away["options"]["rounds"], local["options"]["rounds"]) == (5, 4)
+    assert away["options"]["auction_losers"] == local["options"]["auction_losers"] == "may_withdraw"
+    assert main(["referee", "explain", str(record)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("rules: spec components.yaml (sha256 " + local["spec"]["sha256"][:12] + "); options: ")
+    assert "rounds 4" in first and "auction_losers may_withdraw" in first

@@ -15,15 +15,18 @@ rendering stack, nor on a warm cache the spec's model: an answer must be quick a
 
 from __future__ import annotations
 
+import hashlib
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from pnp.errors import RecordError, UsageError
 from pnp.referee import record as records
-from pnp.referee.replay import Answer, referee_for, replay
+from pnp.referee.replay import Answer, SpecFile, referee_for, replay
 from pnp.referee.report import explain, to_json, verdict
 from pnp.rules import GAMES
 from pnp.rules.base import Violation
+from pnp.spec.source import default_spec_path, display_name, read_input
 
 if TYPE_CHECKING:
     from pnp.spec.model import Game, Spec
@@ -50,9 +53,16 @@ def check(record: records.Record, spec: Spec | str | Path | None = None) -> Answ
         from pnp.rules.cache import spec_params
 
         params = _options_checked(record, lambda: spec_params(spec, record.game, record.options))
+        used = _spec_file(Path(spec) if spec is not None else default_spec_path())
     else:
         params = game_params(spec.games[record.game], record)
-    return replay(record, params)
+        used = SpecFile(*spec.origin) if spec.origin else None
+    return replace(replay(record, params), spec=used)
+
+
+def _spec_file(path: Path) -> SpecFile:
+    """The spec file's name and hash, as loading it would give them (it loaded: its params did)."""
+    return SpecFile(display_name(path), hashlib.sha256(read_input(path)).hexdigest())
 
 
 def game_params(game: Game, record: records.Record) -> Any:

@@ -83,6 +83,15 @@ class Verdict:
 
 
 @dataclass(frozen=True)
+class SpecFile:
+    """The spec an answer was computed with: its file as messages name it, and the SHA-256 of
+    its bytes, so that two answers can be told apart when a components.yaml differs."""
+
+    path: str
+    sha256: str
+
+
+@dataclass(frozen=True)
 class Answer:
     """What the referee says about a record: every action legal, or the first that is not."""
 
@@ -93,6 +102,7 @@ class Answer:
     params: Any  # the engine's, for the record's options
     state: Any  # the position after the last legal action; None if the setup itself broke a rule
     events: tuple[tuple[str, Event], ...]  # (step `at`, event), in order
+    spec: SpecFile | None = None  # set by `check`; None when replayed from parameters at hand
 
 
 def referee_for(game: str) -> GameReferee:

@@ -3,14 +3,17 @@ answer (REFEREE.md). Printing them is the command line's job."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pnp.referee.replay import Answer, referee_for
-from pnp.rules.base import Event
+from pnp.rules import rulebook
+from pnp.rules.base import Event, plain
 
 
 def to_json(answer: Answer) -> dict[str, Any]:
-    """The `--json` answer: ok, checked, violation, state, and every event with its numbers."""
+    """The `--json` answer: ok, checked, violation, state, and every event with its numbers;
+    the spec and the house rules it was computed with."""
     state = referee_for(answer.game).state_json(answer.state, answer.params) if answer.state is not None else None
     violation = answer.violation
     return {
@@ -21,13 +24,37 @@ def to_json(answer: Answer) -> dict[str, Any]:
             "at": violation.at, "line": violation.line, "rule": violation.rule, "message": violation.message},
         "state": state,
         "events": [event.as_json() for _, event in answer.events],
+        "spec": None if answer.spec is None else {"path": answer.spec.path, "sha256": answer.spec.sha256},
+        "options": options(answer),
     }
 
 
+def options(answer: Answer) -> dict[str, Any]:
+    """Every house rule in effect, by its name in the rules file: the rulebook's defaults, the
+    spec's `rules` and the record's `options` as the engine's parameters hold them."""
+    return {option.name: plain(getattr(answer.params, option.name)) for option in rulebook(answer.game).options}
+
+
+def rules_line(answer: Answer) -> str:
+    """`explain`'s first line: the spec (file and hash) and the house rules in effect."""
+    spec = "none (parameters given)" if answer.spec is None else f"{answer.spec.path} (sha256 {answer.spec.sha256[:12]})"
+    values = ", ".join(f"{name} {_short(value)}" for name, value in options(answer).items())
+    return f"rules: spec {spec}; options: {values}"
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list) and len(value) > 6:
+        return f"({len(value)} entries, as --json lists them)"
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, list) else str(value)
+
+
 def explain(answer: Answer) -> list[str]:
-    """Every step with the rule behind it: a `── at` line for each place in the record, then
-    its events as `BOLSA-4.5.2  FER: 3 buyers want 5, 2 offered → auction`."""
-    lines, last = [], None
+    """The rules applied (spec and house rules), then every step with the rule behind it: a
+    `── at` line for each place in the record, then its events as
+    `BOLSA-4.5.2  FER: 3 buyers want 5, 2 offered → auction`."""
+    lines, last = [rules_line(answer)], None
     for at, event in answer.events:
         if at != last:
             lines.append(f"── {at}")

@@ -33,6 +33,7 @@ from pnp.spec.source import (
     SourceError,
     bundled_spec_path,
     default_spec_path,
+    display_name,
     format_path,
     load_file,
     load_text,
@@ -74,7 +75,7 @@ def load(path: str | Path | None = None, rulebooks: Mapping[str, Rulebook] | Non
     Images and card lists are read from the file's folder."""
     path = Path(path) if path is not None else default_spec_path()
     try:
-        source = load_file(path, _display_name(path))
+        source = load_file(path, display_name(path))
     except SourceError as error:
         raise SpecError(error.issues) from None
     return validate(source, rulebooks, check, path.parent)
@@ -110,14 +111,6 @@ def validate(source: Source, rulebooks: Mapping[str, Rulebook] | None, check: Ch
     if issues:
         raise SpecError(issues)
     return spec
-
-
-def _display_name(path: Path) -> str:
-    """Paths under the working folder print relative (symlinks kept as the user named them)."""
-    try:
-        return str(path.absolute().relative_to(Path.cwd().absolute()))
-    except ValueError:
-        return str(path)
 
 
 # --- pass 2: shape ------------------------------------------------------------------------

@@ -468,6 +468,12 @@ class Spec(Model):
         """The folder the spec's relative paths (images, card lists) start from."""
         return self._folder
 
+    @property
+    def origin(self) -> tuple[str, str] | None:
+        """The file the spec was read from, as messages name it, and the SHA-256 of its bytes
+        (None for a spec made in code)."""
+        return None if self._source is None else (self._source.file, self._source.sha256)
+
     def issue(self, path: tuple, message: str) -> Issue:
         """A message located at `path`: `file:line:col` when the spec was loaded from a file."""
         if self._source is None:

@@ -56,7 +56,7 @@ def expand_card_lists(source: Source, folder: Path) -> Source:
             data = _replace(data, where, component)
     if issues:
         raise SpecError(sorted(issues, key=lambda i: (i.file, i.line, i.col)))
-    return Source(data, source.file, values, keys, files)
+    return Source(data, source.file, values, keys, files, source.sha256)
 
 
 def _decks_with_lists(data: Any) -> Iterator[tuple[PathKey, dict]]:

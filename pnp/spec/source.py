@@ -11,6 +11,7 @@ Sequences become tuples: loaded data is immutable.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import unicodedata
 from contextlib import contextmanager
@@ -69,6 +70,7 @@ class Source:
     values: Mapping[PathKey, tuple[int, int]] = field(default_factory=dict)
     keys: Mapping[PathKey, tuple[int, int]] = field(default_factory=dict)
     files: Mapping[PathKey, str] = field(default_factory=dict)  # parts read from other files (card lists)
+    sha256: str = ""  # of the bytes read (the text's UTF-8 when given text): which content an answer used
 
     def position(self, path: PathKey, *, key: bool = False) -> tuple[int, int]:
         """1-based (line, col) of the value (or of its key) at `path`, else of its nearest parent."""
@@ -125,6 +127,7 @@ def load_text(text: str | bytes, file: str = "<string>", *, nfc: bool = False) -
     """Parse YAML text into a `Source`; raise `SourceError` with located issues. With `nfc`,
     the text is read in Unicode's composed form first, so that names typed on different
     keyboards ("Zoë" as one letter or as e and a diaeresis) are the same name."""
+    digest = hashlib.sha256(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")).hexdigest()
     if isinstance(text, bytes):
         text = _decode(text, file)
     if nfc and not unicodedata.is_normalized("NFC", text):
@@ -145,7 +148,7 @@ def load_text(text: str | bytes, file: str = "<string>", *, nfc: bool = False) -
     data = builder.build(root, ())
     if builder.issues:
         raise SourceError(builder.issues)
-    return Source(data, file, builder.values, builder.keys)
+    return Source(data, file, builder.values, builder.keys, sha256=digest)
 
 
 _INPUTS: ContextVar[list[Path] | None] = ContextVar("pnp_spec_inputs", default=None)
@@ -177,12 +180,21 @@ def inputs() -> Iterator[list[Path]]:
         _INPUTS.reset(token)
 
 
-def load_file(path: str | Path, display_name: str | None = None, *, max_bytes: int = MAX_BYTES,
+def display_name(path: Path) -> str:
+    """How messages name a file: relative under the working folder (symlinks kept as the user
+    named them), else as given."""
+    try:
+        return str(path.absolute().relative_to(Path.cwd().absolute()))
+    except ValueError:
+        return str(path)
+
+
+def load_file(path: str | Path, shown: str | None = None, *, max_bytes: int = MAX_BYTES,
               nfc: bool = False) -> Source:
     """Read and parse a YAML file of at most `max_bytes` (`nfc` as in `load_text`); a missing
     or unreadable file is a located issue too."""
     path = Path(path)
-    name = display_name or str(path)
+    name = shown or str(path)
     try:
         raw = read_input(path, max_bytes)
     except TooLarge as error:

@@ -57,6 +57,10 @@ class Params:
         return self.cells[-1]
 
     @property
+    def price_step(self) -> int:
+        return self.cells[1] - self.cells[0] if len(self.cells) > 1 else 10
+
+    @property
     def formula(self) -> str:
         return f"{self.big}+{self.small}"
 
