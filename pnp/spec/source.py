@@ -236,6 +236,7 @@ def _compose(text: str, file: str) -> yaml.Node | None:
         while True:
             event = parser.get_event()
             kind = type(event)
+            node: yaml.Node | None
             if kind is yaml.ScalarEvent:
                 tag = event.tag if event.tag not in (None, "!") else resolve(yaml.ScalarNode, event.value, event.implicit)
                 node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)

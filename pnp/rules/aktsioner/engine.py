@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Mapping, Union
 
 from pnp.rules.aktsioner import events as said
-from pnp.rules.aktsioner.cards import Play
+from pnp.rules.aktsioner.cards import Number, Play
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, Params, params
 from pnp.rules.aktsioner.prices import Change, change, penalty_table
 from pnp.rules.aktsioner.rulebook import RULEBOOK
@@ -314,7 +314,7 @@ def _penalise(
 def _tied(owed: list[Change]) -> list[list[str]]:
     """Colours that tie on penalty and on old price (possible under `hundred_split: free`),
     which AKT-7.5 leaves unordered: they are paid in board order, and the event says so."""
-    groups: dict[tuple[int, int], list[str]] = {}
+    groups: dict[tuple[Number, int], list[str]] = {}
     for item in owed:
         groups.setdefault((item.penalty, item.old), []).append(item.colour)
     return [colours for colours in groups.values() if len(colours) > 1]
