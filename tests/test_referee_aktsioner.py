@@ -52,7 +52,7 @@ def line_of(text: str, needle: str) -> int:
         ('  - {player: Ann, play: "+30 red -60 blue"}\n', "Ann", 'unknown player "Ann" (did you mean "Ana"?)'),
         ('  - {player: Ana, play: "+30 red -60 blue", then: {sell: {red: -1}}}\n', "-1", "must be at least 0, got -1"),
         ('  - {player: Ana, play: "+30 red -60 blue", trade: {buy: {pink: 1}}}\n', "pink", 'unknown colour "pink"'),
-        ("  - {player: Ana}\n", "{player", 'missing "play"'),
+        ("  - {player: Ana}\n  - {player: Ben, play: \"+30 red -60 blue\"}\n", "{player: Ana", 'missing "play"'),
         ('  - {player: Ana, play: "+30 red -60 blue", buy: {red: 1}}\n', "buy", 'unknown key "buy"'),
         ('  - {player: Ana, play: "+30 red -60 blue", trade: {purchase: {red: 1}}}\n', "purchase", 'unknown key "purchase"'),
         ('  - "+30 red -60 blue"\n', '"+30', "expected a turn"),

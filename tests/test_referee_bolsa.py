@@ -52,7 +52,7 @@ def answer_of(referee, text: str) -> tuple[int, dict]:
         ("  - declare:\n      P1: {sell: {IBE: 1}, keep: {SAN: 1}}\n",
          'game.yaml:5:28: rounds[0].declare.P1.keep: unknown key "keep" (known: sell, buy)'),
         ("  - declare: {}\n    bids: {}\n",
-         'game.yaml:5:5: rounds[0].bids: unknown key "bids" (known: declare, auctions, pairing, withdraw)'),
+         'game.yaml:5:5: rounds[0].bids: unknown key "bids" (known: declare, auctions, pairing, withdraw, unsettled)'),
         ("  - auctions:\n      FER: [{P3: lots}]\n",
          "game.yaml:5:18: rounds[0].auctions.FER[0].P3: a bid is a whole number ≥ 0 or pass, got 'lots'"),
         ("  - auctions:\n      FER: [{P3: 12, P4: 13}]\n",
@@ -97,7 +97,8 @@ def test_missing_bids_where_an_auction_is_due(referee):
     text = (RECORDS / "x05_auction.yaml").read_text(encoding="utf-8").split("    auctions:")[0]
     code, _, err = referee(text)
     assert code == 2
-    assert err.strip() == "game.yaml:14:5: rounds[0]: FER goes to auction: add auctions.FER with the bids in order, starting with P3"
+    assert err.strip() == ("game.yaml:14:5: rounds[0]: FER goes to auction: add auctions.FER with the bids in order, "
+                           "starting with P3 (or, to stop the record here, `unsettled: FER` in its last round)")
 
 
 def test_bids_for_a_company_with_no_auction_are_a_violation(referee):
@@ -115,7 +116,8 @@ def test_an_auction_the_record_leaves_unfinished_or_bids_past_its_end(referee):
     x5 = (RECORDS / "x05_auction.yaml").read_text(encoding="utf-8")
     code, _, err = referee(x5.replace("        - P2: pass\n", "") + "  - declare: {}\n")
     assert code == 2
-    assert err.strip() == "game.yaml:20:7: rounds[0].auctions.FER: the FER auction is not over: P3, P2 have not passed; P2 bids next"
+    assert err.strip() == ("game.yaml:20:7: rounds[0].auctions.FER: the FER auction is not over: P3, P2 have not "
+                           "passed; P2 bids next (or, to stop the record here, `unsettled: FER` in its last round)")
     code, answer = answer_of(referee, x5 + "        - P3: 16\n")
     assert code == 1 and answer["violation"] == {
         "at": "rounds[0].auctions.FER[6]", "line": 27, "rule": "BOLSA-5.3",

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pnp.cli import main
+from pnp.referee import reads_record
 
 EDGES = Path(__file__).parent / "records" / "edges"
 
@@ -129,3 +130,69 @@ def test_the_answer_names_its_spec_and_every_house_rule_in_effect(capsys, tmp_pa
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("rules: spec components.yaml (sha256 " + local["spec"]["sha256"][:12] + "); options: ")
     assert "rounds 4" in first and "auction_losers may_withdraw" in first
+
+
+# --- records that stop inside a step (the table writes every step as it is entered) -------------
+
+
+def test_a_bolsa_record_stops_with_an_auction_running(capsys):
+    status, answer = check(capsys, "bolsa_stops_mid_auction.yaml")
+    state = answer["state"]
+    assert status == 0 and answer["checked"] == 4 + 5 + 2 + 1  # declarations, IBE…FER up, two bids, FER left open
+    assert state["phase"] == "trade" and state["trade"]["auction"] == {
+        "ascending": True, "bidders": ["P3", "P4", "P2"], "passed": [], "best": 13, "bidder": "P4", "over": False,
+        "to_act": "P2"}
+    assert state["prices"]["FER"] == 12 and state["players"]["P1"]["offered"]["FER"] == 2
+
+
+def test_a_bolsa_record_stops_while_the_losers_choose(capsys):
+    status, answer = check(capsys, "bolsa_stops_before_the_losers_choose.yaml")
+    state = answer["state"]
+    assert status == 0 and state["trade"]["auction"]["over"] and state["trade"]["auction"]["best"] == 15
+    assert state["players"]["P2"]["requested"]["FER"] == 0 and state["players"]["P2"]["orders"]["FER"] == 3
+    assert state["players"]["P4"]["requested"]["FER"] == 2  # still to choose
+    assert state["players"]["P3"]["cash"] == 30 and state["prices"]["FER"] == 12  # nothing paid yet
+
+
+def test_an_aktsioner_record_stops_before_the_card_and_a_forex_one_after_the_spot(capsys):
+    status, answer = check(capsys, "aktsioner_stops_after_the_trade.yaml")
+    assert status == 0 and answer["checked"] == 2
+    assert answer["state"]["players"]["Ben"] == {"cash": 100, "shares": {"blue": 1, "red": 1, "yellow": 1, "green": 0}}
+    status, answer = check(capsys, "forex_stops_after_the_spot.yaml")
+    money = answer["state"]["players"]["P1"]["money"]
+    assert status == 0 and (money["GBP"], money["CAD"]) == (1, 4)
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in EDGES.glob("*_stops_*.yaml")))
+def test_the_writer_writes_a_stopped_step_as_the_reader_reads_it(name):
+    """The table writes its records with each game's `record` (the inverse of `steps`): a record
+    stopped inside a step, read and written again, reaches the same position."""
+    from pnp.referee import game_params, read_record, replay
+    from pnp.referee.record import dump
+    from pnp.referee.replay import referee_for
+    from pnp.rules import load_spec
+
+    record = read_record(EDGES / name)
+    referee, params = referee_for(record.game), game_params(load_spec(None).games[record.game], record)
+    first, _ = referee.setup(record, params)
+    actions = [action for step in referee.steps(record, params) for action in referee.actions(step)]
+    start = first if record.get(("start",)) is not None else None
+    again = reads_record(dump(referee.record(params, record.players, actions, record.options, start=start)))
+    expected, written = replay(record, params), replay(again, params)
+    assert written.ok and referee.state_json(written.state, params) == referee.state_json(expected.state, params)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda text: text.replace("    unsettled: FER\n", "    unsettled: FER\n  - declare: {}\n"),
+     "only the record's last round can stop before a company is settled (FER)"),
+    (lambda text: text.replace("    unsettled: FER\n", "    unsettled: TEF\n"),
+     "the record stops before TEF is settled (`unsettled: TEF`), so nothing of FER can follow"),
+    (lambda text: text.replace("    unsettled: FER\n", "    unsettled: FER\n    pairing: {FER: []}\n"),
+     "the record stops before FER is settled (`unsettled: FER`), so nothing of FER can follow"),
+    (lambda text: text.replace("    unsettled: FER\n", "    unsettled: FERR\n"), 'unknown company "FERR"'),
+])
+def test_unsettled_is_the_last_rounds_and_nothing_follows_it(capsys, tmp_path, change, message):
+    record = tmp_path / "game.yaml"
+    record.write_text(change((EDGES / "bolsa_stops_mid_auction.yaml").read_text(encoding="utf-8")), encoding="utf-8")
+    assert main(["referee", "check", str(record)]) == 2
+    assert message in capsys.readouterr().err

@@ -33,7 +33,7 @@ def check(tmp_path, capsys, body: str) -> tuple[int, dict | None, str]:
      "game.yaml:5:36: turns[0].divest.count: must be at least 0, got -1"),
     ("turns:\n  - player: Ana\n    contract: {pay: GBP, receive: EUR, amount: lots}\n",
      "game.yaml:5:48: turns[0].contract.amount: expected an amount such as 3, 4.5 or \"5/4\" up to 1,000,000,000, got 'lots'"),
-    ("turns:\n  - player: Ana\n    spot: {with: Ben, give: {GBP: 1}, get: {CAD: 2}}\n",
+    ("turns:\n  - player: Ana\n    spot: {with: Ben, give: {GBP: 1}, get: {CAD: 2}}\n  - player: Ben\n    resolve: {}\n",
      "game.yaml:4:5: turns[0]: a turn has exactly one action (contract, invest, divest, resolve), this one has none (FOREX-5.2)"),
     ("turns:\n  - player: Ana\n    invest: GBP\n",
      "game.yaml:5:13: turns[0].invest: expected a list of one or two currencies, in buying order, e.g. [GBP, USD]"),

@@ -9,6 +9,7 @@ import contextlib
 import io
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -23,8 +24,9 @@ from starlette.testclient import TestClient
 
 from pnp.cli import main
 from pnp.errors import UsageError
-from pnp.rules import load_spec
-from pnp.table.game import Refused, Stale, Submission, TableGame, pending_path
+from pnp.referee import check, reads_record
+from pnp.rules import legal, load_spec
+from pnp.table.game import NeedsChoice, Refused, Stale, Submission, TableGame, pending_path
 from pnp.table.forms import position_form
 from pnp.table.web import create_app
 
@@ -120,14 +122,88 @@ def test_undo_takes_back_one_entry_at_a_time_down_to_the_setup(tmp_path):
 
 def test_reopening_resumes_at_the_same_step_pending_entries_included(tmp_path):
     path = tmp_path / "r.yaml"
-    table = TableGame.create(path, SPEC, "forex", PLAYERS)
-    table.enter(table.version, Submission(form(table, "Ana", "contract"), {"pay": 0, "receive": 1, "amount": 2}))
-    spot = form(table, "Ben", "spot")
-    table.enter(table.version, Submission(spot, {"deal": 0}))  # a spot waits for its turn's action
+    table = TableGame.create(path, SPEC, "bolsa", PLAYERS)
+    declare(table, "Ana", sell_IBE=1)  # a secret declaration waits beside the record
     assert pending_path(path).is_file()
     again = TableGame.open(path, SPEC)
     assert again.version == table.version and shown(again) == shown(table)
     assert [e.actions for e in again.entries] == [e.actions for e in table.entries]
+
+
+@pytest.mark.parametrize("game, entries, stops", [
+    ("forex", [("Ana", "contract", {"pay": 0, "receive": 1, "amount": 2}), ("Ben", "spot", {"deal": 0})],
+     "the turn's action"),
+    ("aktsioner", [("Ana", "begin", {}), ("Ana", "trade", {"sell.red": 1})], "the card"),
+])
+def test_a_step_entered_halfway_is_in_the_record_itself(tmp_path, game, entries, stops):
+    """Issue #15: the record file is a valid record whose checked state is the page's, also
+    in the middle of a turn (before {stops}); nothing waits beside it."""
+    path = tmp_path / "r.yaml"
+    table = TableGame.create(path, SPEC, game, PLAYERS)
+    for player, kind, picks in entries:
+        table.enter(table.version, Submission(form(table, player, kind), picks))
+        assert checked(path)["state"] == shown(table) and not pending_path(path).exists()
+    again = TableGame.open(path, SPEC)
+    assert again.version == table.version and [e.actions for e in again.entries] == [e.actions for e in table.entries]
+
+
+def test_an_auction_and_the_losers_choice_are_in_the_record_as_they_happen(tmp_path):
+    """Bolsa under `may_withdraw`: the record stops before IBE is settled (`unsettled: IBE`)
+    while its auction runs and while its loser chooses; at every step it checks to the page."""
+    path = tmp_path / "r.yaml"
+    path.write_text("game: bolsa\nplayers: [Ana, Ben, Cris]\noptions: {auction_losers: may_withdraw}\n", encoding="utf-8")
+    table = TableGame.open(path, SPEC)
+    declare(table, "Ana", sell_IBE=1)
+    declare(table, "Ben", buy_IBE=1)
+    declare(table, "Cris", buy_IBE=1)  # two buyers for one share: an auction (BOLSA-4.5.2)
+    steps = [("Ben", "bid", {"amount": 11}), ("Cris", "pass", {}), ("Cris", "withdraw", {})]
+    for player, kind, picks in [(None, None, None), *steps]:
+        if kind is not None:
+            table.enter(table.version, Submission(form(table, player, kind), picks))
+        answer = checked(path)
+        assert answer["state"] == shown(table) and not pending_path(path).exists()
+        unsettled = "unsettled: IBE" in path.read_text(encoding="utf-8")
+        assert unsettled == (kind != "withdraw")  # the withdrawal was the last choice: settled, on to SAN…
+    assert answer["state"]["players"]["Ben"]["shares"]["IBE"] == 2 and answer["state"]["prices"]["IBE"] == 11
+    assert answer["state"]["players"]["Cris"]["orders"]["IBE"] == 2 and answer["state"]["round"] == 2
+
+
+@pytest.mark.parametrize("game, seed", [(game, seed) for game in ("bolsa", "aktsioner", "forex") for seed in (1, 2)])
+def test_random_play_at_the_table_keeps_the_record_at_the_page(tmp_path, game, seed):
+    """Entries drawn at random from what the page offers (and an undo now and then): after
+    each, the record file checks clean to the position the page shows, and only a sealed
+    phase's entries wait beside it."""
+    path, rng = tmp_path / "r.yaml", random.Random(seed)
+    table = TableGame.create(path, SPEC, game, PLAYERS)
+    for _ in range(150):
+        if table.to_move() is None:
+            break
+        if table.entries and rng.random() < 0.1:
+            table.undo(table.version)
+        else:
+            templates = table.templates()
+            people = [i for i, t in enumerate(templates) if t.player is not None]  # as the page waits for them
+            index = rng.choice(people or range(len(templates)))
+            values = legal.draw(templates[index], rng)
+            try:
+                table.enter(table.version, Submission(index, _picks(templates[index], values)))
+            except NeedsChoice as needed:
+                table.enter(table.version, Submission(index, _picks(templates[index], values), {needed.needed.what: 0}))
+        answer = check(reads_record(path.read_text(encoding="utf-8")), SPEC)
+        assert answer.ok and table.state_json(answer.state) == shown(table)
+        waiting = len(table.entries) - next((k + 1 for k in reversed(range(len(table.entries)))
+                                             if not table.entries[k].sealed), 0)
+        assert pending_path(path).exists() == (waiting > 0)
+
+
+def _picks(template, values: dict) -> dict:
+    """The form's numbers for drawn values: numbers as they are, options by their place."""
+    picks = {}
+    for f in template.fields:
+        value = values[f.name]
+        picks[f.name] = (value if f.kind == "number" else f.options.index(value) if f.kind == "choice"
+                         else tuple(f.options.index(v) for v in value))
+    return picks
 
 
 def test_a_position_is_checked_by_the_setup_rules_before_it_replaces_the_start(tmp_path):

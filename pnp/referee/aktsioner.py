@@ -3,7 +3,8 @@ the engine (`pnp.rules.aktsioner`).
 
 Each turn is one step; its stages are applied in order — `player` (the turn begins),
 `trade` (stage 1), `play` (stage 2), `then` (stage 3) — so a violation is reported at the
-stage that breaks the rule, e.g. `turns[3].play`.
+stage that breaks the rule, e.g. `turns[3].play`. The record's last turn may stop before its
+card (`player` alone, or with its `trade`): the position is the table's at that moment.
 
 Reading `start`: whatever is omitted is the standard setup (REFEREE.md) — a price, a player,
 a player's `cash`, `shares`, or one colour of his `shares` (`{red: 12}` leaves the other
@@ -77,7 +78,8 @@ def steps(record: Record, params: rules.Params) -> list[Step]:
     reader = Reader(record)
     colours = params.colours
     result = []
-    for index, _ in enumerate(reader.sequence(("turns",))):
+    turns = reader.sequence(("turns",))
+    for index, _ in enumerate(turns):
         path = ("turns", index)
         if not isinstance(reader.get(path), dict):
             reader.fail(path, 'expected a turn such as {player: Ana, play: "+30 red -60 blue"}')
@@ -91,7 +93,8 @@ def steps(record: Record, params: rules.Params) -> list[Step]:
         if "trade" in entry:
             stages.append(("trade", _line(record, path + ("trade",)), _trade(reader, path + ("trade",), colours)))
         if "play" not in entry:
-            reader.fail(path, 'missing "play" (stage 2: every turn plays one card, e.g. "+30 red -60 blue")')
+            if index < len(turns) - 1 or "then" in entry:  # only the last turn may stop before its card
+                reader.fail(path, 'missing "play" (stage 2: every turn plays one card, e.g. "+30 red -60 blue")')
         else:
             try:
                 stages.append(("play", _line(record, path + ("play",)), rules.parse_play(entry["play"], colours)))

@@ -6,6 +6,11 @@ auction, the company's settlement (`rounds[r].trade.TEF` again). Withdrawals und
 `auction_losers: may_withdraw` (`rounds[r].withdraw.TEF: [Ben]`, the one key REFEREE.md does
 not list, since it lists no option) and `pairing` are checked inside the settlement, each at
 its own place in the record.
+
+A record may stop inside its last round, before a company is settled, saying so with
+`unsettled: TEF`: the round goes as far as TEF, its bids so far (all, some or none) and its
+withdrawals, and the record's position is the table's at that moment — an auction still
+running, or, under `may_withdraw`, its losers still to choose.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ if TYPE_CHECKING:
     from pnp.spec.model import Game
 
 KEYS = ("rounds",)
-ROUND_KEYS = ("declare", "auctions", "pairing", "withdraw")
+ROUND_KEYS = ("declare", "auctions", "pairing", "withdraw", "unsettled")
 START_KEYS = ("round", "token", "prices", "players")
 HOLDING_KEYS = ("cash", "owned", "orders")
 PAIR_KEYS = ("buyer", "seller", "shares")
@@ -42,7 +47,7 @@ class Located:
 @dataclass(frozen=True)
 class Settlement:
     withdraw: tuple[Located, ...]
-    settle: Located
+    settle: Located | None  # None: the record stops before the company is settled (`unsettled`)
 
 
 @dataclass(frozen=True)
@@ -81,16 +86,18 @@ def steps(record: Record, params: engine.Params) -> list[Step]:
     read = Reader(record)
     companies = params.companies
     result: list[Step] = []
-    for r in range(len(read.sequence(("rounds",)))):
-        result += _round_steps(read, r, companies)
+    rounds = len(read.sequence(("rounds",)))
+    for r in range(rounds):
+        result += _round_steps(read, r, companies, last=r == rounds - 1)
     read.done()
     return result
 
 
-def _round_steps(read: Reader, r: int, companies: tuple[str, ...]) -> list[Step]:
+def _round_steps(read: Reader, r: int, companies: tuple[str, ...], *, last: bool) -> list[Step]:
     base = ("rounds", r)
     record = read.record
     read.mapping(base, ROUND_KEYS)
+    stop = _unsettled(read, base, companies, last=last)
     result = []
     for name in read.mapping(base + ("declare",)):
         path = base + ("declare", name)
@@ -103,10 +110,10 @@ def _round_steps(read: Reader, r: int, companies: tuple[str, ...]) -> list[Step]
     auctions = _by_company(read, base + ("auctions",), companies)
     pairings = _by_company(read, base + ("pairing",), companies)
     withdrawals = _by_company(read, base + ("withdraw",), companies)
-    for code in companies:
+    for code in companies[: companies.index(stop) + 1 if stop else None]:
         settlement = Settlement(
             tuple(_withdrawal(read, base + ("withdraw", code, k)) for k in range(len(withdrawals.get(code, ())))),
-            _pairing(read, base, code, code in pairings),
+            None if code == stop else _pairing(read, base, code, code in pairings),
         )
         bids = auctions.get(code, ())
         trade_at = where(base + ("trade", code))
@@ -120,6 +127,29 @@ def _round_steps(read: Reader, r: int, companies: tuple[str, ...]) -> list[Step]
             path = base + ("auctions", code)
             result.append(Step(trade_at, _key_line(record, path), Finish(code, path, settlement, record)))
     return result
+
+
+def _unsettled(read: Reader, base: tuple, companies: tuple[str, ...], *, last: bool) -> str | None:
+    """The company the record stops before settling (`unsettled: TEF`), if any: only in the
+    last round, with nothing written for it or the companies after it that would follow its
+    settlement (its pairing; their bids, pairings, withdrawals)."""
+    path = base + ("unsettled",)
+    code = read.get(path)
+    if code is None:
+        return None
+    if read.choice(path, code, companies, "company") is None:
+        return None
+    if not last:
+        read.fail(path, f"only the record's last round can stop before a company is settled ({code})")
+        return None
+    later = companies[companies.index(code) + 1:]
+    for key in ("auctions", "pairing", "withdraw"):
+        written = read.get(base + (key,))
+        for other in (written if isinstance(written, dict) else {}):
+            if other in later or (key == "pairing" and other == code):
+                read.fail(base + (key, other), f"the record stops before {code} is settled (`unsettled: {code}`), "
+                          f"so nothing of {other} can follow", key=True)
+    return str(code)
 
 
 def _by_company(read: Reader, path: tuple, companies: tuple[str, ...]) -> dict[str, tuple]:
@@ -226,9 +256,12 @@ def _bring_up(state: engine.State, action: BringUp, params: engine.Params) -> tu
     auction = state.trade.auction  # type: ignore[union-attr]
     code = action.code
     if auction is not None and not action.bids:
+        if action.settlement.settle is None:  # the record stops here: the auction is open
+            return state, events
         first = state.players[auction.to_act].name
         raise _unreadable(action.record, action.path,
-                          f"{code} goes to auction: add auctions.{code} with the bids in order, starting with {first}")
+                          f"{code} goes to auction: add auctions.{code} with the bids in order, starting with {first} "
+                          f"(or, to stop the record here, `unsettled: {code}` in its last round)")
     if auction is None and action.bids:  # a readable record of a procedure the rules do not allow
         path = action.path + ("auctions", code)
         violation = Violation(_CASE_RULES[state.trade.case],  # type: ignore[union-attr]
@@ -252,10 +285,11 @@ def _place_bid(state: engine.State, action: AuctionTurn, params: engine.Params) 
 
 def _finish(state: engine.State, action: Finish, params: engine.Params) -> tuple[engine.State, Sequence[Event]]:
     players, auction = state.players, state.trade.auction  # type: ignore[union-attr]
-    if not auction.over:
+    if not auction.over and action.settlement.settle is not None:
         active = ", ".join(players[i].name for i in auction.order if i not in auction.passed)
         raise _unreadable(action.record, action.path, f"the {action.code} auction is not over: {active} have not "
-                          f"passed; {players[auction.to_act].name} bids next", key=True)
+                          f"passed; {players[auction.to_act].name} bids next (or, to stop the record here, "
+                          f"`unsettled: {action.code}` in its last round)", key=True)
     return _settle(state, action.settlement, [], params)
 
 
@@ -273,7 +307,12 @@ def actions(step: Step) -> tuple[engine.Action, ...]:
 
 
 def _settlement(settlement: Settlement) -> tuple[engine.Action, ...]:
-    return tuple(located.action for located in settlement.withdraw + (settlement.settle,))
+    return tuple(located.action for located in _choices(settlement))
+
+
+def _choices(settlement: Settlement) -> tuple[Located, ...]:
+    """The withdrawals, then the settlement itself unless the record stops before it."""
+    return settlement.withdraw + (() if settlement.settle is None else (settlement.settle,))
 
 
 def _unreadable(record: Record, path: tuple, message: str, *, key: bool = False) -> RecordError:
@@ -284,7 +323,7 @@ def _unreadable(record: Record, path: tuple, message: str, *, key: bool = False)
 def _settle(state: engine.State, settlement: Settlement, events: list[Event],
             params: engine.Params) -> tuple[engine.State, Sequence[Event]]:
     """Withdrawals then the settlement, each failing at its own place in the record."""
-    for choice in settlement.withdraw + (settlement.settle,):
+    for choice in _choices(settlement):
         try:
             state, more = engine.apply(state, choice.action, params)
         except Violation as violation:
@@ -391,10 +430,11 @@ def record(
 ) -> dict[str, Any]:
     """A record (plain data for `dump`) of `actions` played through the engine from `start`
     (a position at the beginning of a round; None: the standard setup) — the inverse of
-    `steps`, for starters, simulations, benchmarks and round-trip tests."""
+    `steps`, for starters, simulations, benchmarks, round-trip tests and the table, whose
+    actions may stop before a company is settled (`unsettled`)."""
     rounds: list[dict] = []
     current: dict | None = None
-    resolved, code = 0, ""
+    resolved, code, settled = 0, "", True
     for action in actions:
         if current is None:
             current = {}
@@ -404,17 +444,20 @@ def record(
             current.setdefault("declare", {})[action.player] = {side: n for side, n in sides.items() if n}
         elif isinstance(action, engine.Resolve):
             code = params.companies[resolved % len(params.companies)]
-            resolved += 1
+            resolved, settled = resolved + 1, False
         elif isinstance(action, engine.Bid):
             bid = "pass" if action.amount is None else action.amount
             current.setdefault("auctions", {}).setdefault(code, []).append({action.player: bid})
         elif isinstance(action, engine.Withdraw):
             current.setdefault("withdraw", {}).setdefault(code, []).append(action.player)
         elif isinstance(action, engine.Settle):
+            settled = True
             if action.pairing is not None:
                 current.setdefault("pairing", {})[code] = [vars(pair) for pair in action.pairing]
             if resolved % len(params.companies) == 0:
                 current = None
+    if not settled and current is not None:
+        current["unsettled"] = code
     data: dict[str, Any] = {"game": "bolsa", "players": list(players), "options": dict(options or {})}
     if start is not None:
         codes = params.companies

@@ -84,11 +84,23 @@ def _block(key: str, value: Any, colours: Mapping[str, str], path: str) -> Block
             rows = tuple((Cell(str(k)),) + tuple(Cell(_text(x), f"{path}.{k}.{j}") for j, x in v.items())
                          for k, v in value.items())
             return Block(title, "table", header=header, rows=rows)
-        return Block(title, "markers", markers=tuple(Marker(str(k), _text(v), colours.get(str(k), ""), f"{path}.{k}")
-                                                     for k, v in value.items()))
+        return Block(title, "markers", markers=tuple(_markers(value, colours, path)))
     if isinstance(value, (list, tuple)):
         return Block(title, "list", items=tuple(_text(v) for v in value), path=path)
     return Block(title, "line", value=_text(value), path=path)
+
+
+def _markers(value: Mapping[str, Any], colours: Mapping[str, str], path: str, label: str = "") -> list[Marker]:
+    """label → value, a mapping inside flattened into its own markers ("auction best", Bolsa's
+    auction in the company being traded), so every number keeps its place in the state."""
+    found = []
+    for k, v in value.items():
+        name = f"{label} {_title(k)}" if label else str(k)
+        if isinstance(v, Mapping) and v:
+            found += _markers(v, colours, f"{path}.{k}", name)
+        else:
+            found.append(Marker(name, _text(v), colours.get(str(k), "") if not label else "", f"{path}.{k}"))
+    return found
 
 
 def _title(key: str) -> str:

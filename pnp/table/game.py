@@ -1,9 +1,11 @@
 """A game at the table: the record file, the position in it, and what may be entered next.
 
 The record file is the truth. Every accepted step is written to it, as the game's own record
-format (the referee's `record` and `dump`), atomically, before anyone is told it was accepted;
-opening the file again replays it, so stopping the table at any moment loses nothing and
-`pnp referee check` on the file reaches the position the table shows.
+format (the referee's `record` and `dump`, which end a record in the middle of a round or a
+turn as readily as between them), atomically, before anyone is told it was accepted; opening
+the file again replays it, so stopping the table at any moment loses nothing and `pnp referee
+check` on the file reaches the position the table shows. Only the secret entries of a sealed
+phase in progress (Bolsa's declarations) wait beside it until the phase ends.
 
 What may be entered comes from the engine alone (`to_move`, `legal_actions`), and whether an
 entry is legal is decided by `apply` alone: a `Violation` changes nothing and is reported with
@@ -143,7 +145,6 @@ class TableGame:
         self.entries: tuple[Entry, ...] = ()
         self.version = ""
         self._written = b""  # the record file's bytes as last written
-        self._fits: dict[int, bool] = {}  # entry count → whether the record expresses them exactly
         self._lock = threading.Lock()
 
     # --- opening ---------------------------------------------------------------------------
@@ -184,8 +185,8 @@ class TableGame:
         return table
 
     def _resume(self, base: str) -> None:
-        """Enter again the pending entries of the record as it is (a pending file written for
-        another content of the record is stale and left out)."""
+        """Enter again the pending (sealed) entries of the record as it is (a pending file
+        written for another content of the record is stale and left out)."""
         entries = self.entries
         path = pending_path(self.path)
         try:
@@ -198,7 +199,6 @@ class TableGame:
                     entries += (self._entry(entries[-1].state if entries else self.first, Submission.from_json(item)),)
             except (Refused, NeedsChoice, BadEntry, KeyError, TypeError, ValueError):
                 pass  # keep what was entered before the one that no longer applies
-        self._fits = {len(self.entries): True}
         if entries == self.entries:  # nothing pending: the file stays as it was written (comments and all)
             self.version = _stamp(self._written, [])
         else:
@@ -326,12 +326,12 @@ class TableGame:
                 raise Refused(violation.rule, violation.message) from None
             except StepViolation as stop:  # a setup rule, located at a part of the start
                 raise Refused(stop.violation.rule, stop.violation.message) from None
-            previous = (self.first, self.setup_events, self._start, self._fits)
-            self.first, self.setup_events, self._start, self._fits = first, tuple(events), first, {}
+            previous = (self.first, self.setup_events, self._start)
+            self.first, self.setup_events, self._start = first, tuple(events), first
             try:
                 self._save(())
             except BaseException:
-                self.first, self.setup_events, self._start, self._fits = previous
+                self.first, self.setup_events, self._start = previous
                 raise
 
     def start_form(self) -> dict[str, Any]:
@@ -388,18 +388,14 @@ class TableGame:
     def _save(self, entries: tuple[Entry, ...]) -> None:
         """Write the files for these entries, then make them the game's (files first).
 
-        The record holds the longest run of entries its format expresses exactly: replayed by
-        the referee, it reaches the same position. The entries after it — a sealed phase in
-        progress, or a step the format writes only once it is complete (an auction's bids, a
-        turn before its card) — wait in the pending file beside it, as they were submitted,
-        until the record can take them."""
-        common = self._common(entries)
-        self._fits = {k: fits for k, fits in self._fits.items() if k <= common}
+        The record holds every entry but the secret ones of a sealed phase in progress: each
+        waits, as submitted, in the pending file beside the record until the phase ends, so
+        that nobody reads it there meanwhile; the record then reaches the position everyone
+        sees (the one before the phase)."""
         k = len(entries)
-        while k and not self._recordable(entries, k):
+        while k and entries[k - 1].sealed:
             k -= 1
-        text = self._record_text(entries[:k])
-        data = (HEADER + text).encode("utf-8")
+        data = (HEADER + self._record_text(entries[:k])).encode("utf-8")
         if data != self._written:
             write_atomically(self.path, data)
             self._written = data
@@ -410,31 +406,9 @@ class TableGame:
         self.entries = entries
         self.version = _stamp(data, pending)
 
-    def _common(self, entries: tuple[Entry, ...]) -> int:
-        """How many entries the new history shares with the current one."""
-        n = 0
-        for old, new in zip(self.entries, entries):
-            if old is not new:
-                break
-            n += 1
-        return n
-
     def _record_text(self, entries: Sequence[Entry]) -> str:
         actions = [action for entry in entries for action in entry.actions]
         return records.dump(self.referee.record(self.params, self.players, actions, self.options, start=self._start))
-
-    def _recordable(self, entries: tuple[Entry, ...], k: int) -> bool:
-        """Whether the record of the first k entries, replayed, reaches their position."""
-        if k not in self._fits:
-            text = self._record_text(entries[:k])
-            try:
-                record = records.reads(text, {self.game_id: self.referee.KEYS}, str(self.path))
-                answer = replay(record, self.params)
-            except RecordError:
-                self._fits[k] = False
-            else:
-                self._fits[k] = answer.ok and self.state_json(answer.state) == self.state_json(entries[k - 1].state)
-        return self._fits[k]
 
     def _write_pending(self, base: str, pending: list[dict[str, Any]]) -> None:
         path = pending_path(self.path)

@@ -1,7 +1,8 @@
 """The For-Ex referee: a game record (REFEREE.md, forex) replayed through `pnp.rules.forex`.
 
 A record lists `turns`; each names its `player` and exactly one action — `contract`, `invest`,
-`divest` or `resolve` — optionally preceded by a `spot` (`reading` says how each is read).
+`divest` or `resolve` — optionally preceded by a `spot` (`reading` says how each is read). The
+last turn may stop after its spot, before the action: the position is the table's then.
 A turn is one step of the replay (`checked` counts turns); a violation's `at` names the part
 that broke it: `turns[3].player` (out of turn), `turns[3].spot`, `turns[3].invest[1]`,
 `turns[3].divest.others.Ben`, or `turns[3]` for a turn after the end.

@@ -28,16 +28,17 @@ class Turn:
     """One turn of the record: its optional spot, then its one action (`kind` is its key)."""
 
     index: int
-    kind: str  # contract, invest, divest or resolve
+    kind: str  # contract, invest, divest or resolve ("" when the record stops after the spot)
     spot: engine.Spot | None
-    action: engine.Action
+    action: engine.Action | None  # None only in the record's last turn, stopped after its spot
     record: Record = field(repr=False, compare=False)  # to locate a violation inside the turn
 
 
 def turns(record: Record, p: engine.Params) -> list[Turn]:
     """Every turn, read and checked against the spec's currencies and contract sets."""
     reader, found = Reader(record), []
-    for index, _ in enumerate(reader.sequence(("turns",))):
+    listed = reader.sequence(("turns",))
+    for index, _ in enumerate(listed):
         base = ("turns", index)
         raw = reader.mapping(base, ("player", "spot") + ACTIONS)
         if not isinstance(reader.get(base), dict):
@@ -46,13 +47,14 @@ def turns(record: Record, p: engine.Params) -> list[Turn]:
         if "player" not in raw:
             reader.fail(base, 'missing "player"')
         kinds = [key for key in ACTIONS if key in raw]
-        if len(kinds) != 1:
+        stops = not kinds and "spot" in raw and index == len(listed) - 1  # the record ends before the action
+        if len(kinds) != 1 and not stops:
             reader.fail(base, f"a turn has exactly one action ({', '.join(ACTIONS)}), this one has "
                         f"{len(kinds) and ', '.join(kinds) or 'none'} (FOREX-5.2)")
             continue
         spot = _spot(reader, base + ("spot",), player or "", p) if "spot" in raw else None
-        action = _ACTION_READERS[kinds[0]](reader, base + (kinds[0],), player or "", p)
-        found.append(Turn(index, kinds[0], spot, action, record))
+        action = None if stops else _ACTION_READERS[kinds[0]](reader, base + (kinds[0],), player or "", p)
+        found.append(Turn(index, kinds[0] if kinds else "", spot, action, record))
     reader.done()
     return found
 

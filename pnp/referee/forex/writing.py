@@ -44,19 +44,24 @@ def record(
     start: engine.State | None = None,
 ) -> dict[str, Any]:
     """A record (plain data for `dump`) of `actions` played through the engine from `start`
-    (None: the standard setup): each Spot joins the turn of the action after it — the inverse
-    of `steps`, for starters, simulations, benchmarks and round-trip tests."""
+    (None: the standard setup): each Spot joins the turn of the action after it, or ends the
+    record in a turn of its own — the inverse of `steps`, for starters, simulations,
+    benchmarks, round-trip tests and the table."""
     turns: list[dict[str, Any]] = []
     spot: dict[str, Any] | None = None
+    pending_player = ""
     for action in actions:
         if isinstance(action, engine.Spot):
             (gives, x), (gets, y) = action.give, action.get
             spot = {"with": action.other, "give": {gives: _amount(x)}, "get": {gets: _amount(y)}}
+            pending_player = action.player
             continue
         turn: dict[str, Any] = {"player": action.player}
         if spot is not None:
             turn["spot"], spot = spot, None
         turns.append({**turn, **_action(action)})
+    if spot is not None:  # the actions stop after a spot, before its turn's action
+        turns.append({"player": pending_player, "spot": spot})
     data: dict[str, Any] = {"game": "forex", "players": list(players), "options": _plain(options or {})}
     if start is not None:
         data["start"] = {
