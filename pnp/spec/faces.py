@@ -168,10 +168,11 @@ class _Components(Mapping[str, Any]):
 
 def _faces(game: Game, component: Deck | Tokens) -> list[tuple[Side, Mapping[str, Any]]]:
     """Each kind of card or token front once (copies left out), with its entry's data."""
-    entries = component.cards if isinstance(component, Deck) else component.tokens
-    faces = []
-    for entry in entries:
-        face = entry if isinstance(component, Deck) else entry.front
+    entries: list[tuple[CardEntry | TokenEntry, Face]] = (
+        [(entry, entry) for entry in component.cards] if isinstance(component, Deck)
+        else [(entry, entry.front) for entry in component.tokens])
+    faces: list[tuple[Side, Mapping[str, Any]]] = []
+    for entry, face in entries:
         for context, asset in contexts(game, entry):
             faces.append((side(game, face, context, asset), entry.data))
     return faces
