@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from pnp import __version__, changes, manifest
+from pnp import __version__, changes, export, manifest
 from pnp.cache import Cache, code_version, function_name, key
 from pnp.components import BookPages, Context, Pieces, generate
 from pnp.components.resolution import resolution_warnings
@@ -34,16 +34,14 @@ from pnp.layout.booklet import fold_booklet
 from pnp.layout.impose import impose
 from pnp.layout.sheet import Furniture, stamp
 from pnp.layout.tile import tile
-from pnp.printfile import Unit, game_file, lead_pages, plan_units, reprint_file, unit_pdf
+from pnp.printfile import Unit, game_file, lead_pages, plan_units, print_plan, reprint_file, unit_pdf
 from pnp.sheets import STAMP_DIGITS, Laid, Layout, Made, cached, name, remember, render_pdfs, sheets_of
 from pnp.spec.faces import printed_inputs
 from pnp.spec.images import read_art
 from pnp.spec.loader import named_images
 from pnp.spec.model import Game, Spec
 
-FORMATS = ("pdf", "svg", "png")
-PIECE_DPI = 300
-PANEL_DPI = 150
+FORMATS = ("pdf", "svg", *export.FORMATS)
 
 
 @dataclass(frozen=True)
@@ -80,12 +78,13 @@ def with_print(spec: Spec, **overrides: Any) -> Spec:
 
 def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = ("pdf",), *,
           only: Mapping[str, Sequence[str]] | None = None, source: Path | None = None,
-          progress: Progress | None = None) -> Summary:
+          progress: Progress | None = None, profile: str | None = None) -> Summary:
     """Build `games` into `out`, all or nothing; other games' files already there are kept.
 
     `only` restricts a game to some of its components (`--component`): their files are
     rewritten and the game's combined and reprint files are left as they were. `source` is
-    the spec file, recorded in the manifest."""
+    the spec file, recorded in the manifest. `profile` adds a print shop's files
+    (`pnp.export.profiles`); every build also writes the gallery, `index.html`."""
     out = Path(os.path.abspath(out))
     progress = progress or Progress()
     old = manifest.check_output(out)
@@ -96,7 +95,7 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
     chosen = {g: _chosen(spec.games[g], (only or {}).get(g)) for g in games}
     whole = [g for g in games if len(chosen[g]) == len(spec.games[g].components)]
     progress.begin({g: len(components) for g, components in chosen.items()})
-    need_layout = any(f != "pdf" for f in formats)
+    need_layout = any(f != "pdf" for f in formats) or profile is not None
     contexts = {g: Context(g, spec.games[g], spec.print, spec.folder) for g in games}
     art = {g: {file: read_art(spec.folder, file).digest for file in sorted(named_images(spec.games[g]))} for g in games}
     made = {g: [prepare(spec, contexts[g], c, cache, [*code, art[g]], need_layout, progress) for c in chosen[g]]
@@ -104,8 +103,13 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
     units = {g: plan_units(spec.games[g], g, made[g], spec.print, code, cache,
                            lambda m, g=g: replace(m, laid=lay_out(contexts[g], m.component)))
              for g in whole}
+    faces = {g: export.game_faces(g, [(m.component, m.laid.output) for m in made[g] if m.laid is not None])
+             for g in games}  # components taken from the cache keep the faces the last build recorded
+    if profile:
+        export.check_profile(profile, [c for g in games for c in faces[g]])
     shared = _rendered(made, units, cache, progress)
     files: list[manifest.FileEntry] = []
+    exported: list[export.GameExports] = []
     found: dict[str, tuple[manifest.Change, ...] | None] = {}
     reprints: dict[str, str] = {}
     pages = 0
@@ -115,6 +119,12 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
                 game, items = spec.games[g], made[g]
                 (root / g).mkdir(parents=True)
                 files += write_components(root, items, formats)
+                progress.doing(g, "exporting" if profile or formats != ("pdf",) else "picturing faces for the gallery")
+                exported.append(export.write_game(root, out, old, g, game.title, faces[g], formats, profile,
+                                                  safe_mm=spec.print.safe_mm,
+                                                  cached=[m.component.id for m in items if m.laid is None],
+                                                  plan=print_plan(units[g]) if g in whole else None))
+                files += exported[-1].files
                 if g not in whole:  # --component: compare and report those components' own files
                     _carry(out, root, old, g, {c.id for c in chosen[g]})
                     before = [e for e in manifest.entries(old, "components", g) if e.get("id") in {c.id for c in chosen[g]}]
@@ -147,7 +157,10 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
             entries = [_entry(m) for g in games for m in made[g]]
             print_units = [_unit_entry(g, u) for g in whole for u in units[g]]
             changed = [c for g in games for c in found[g] or ()]
-            manifest.write(root, manifest.merged(old, files, entries, print_units, was_rebuilt, about, changed))
+            written = manifest.merged(old, files, entries, print_units, was_rebuilt, about, changed)
+            written |= export.manifest_records(old, exported, was_rebuilt)
+            manifest.write(root, written)
+            export.write_gallery(root, written, spec)
             cache.save(root, set(games))
             manifest.publish(root, out, replaced)
     except OSError as error:
@@ -285,8 +298,6 @@ def write_components(root: Path, items: Sequence[Made], formats: Sequence[str]) 
                                              item.game_id, item.component.id, item.sheets.pages))
         if "svg" in formats:
             files += _svgs(root, folder, item)
-        if "png" in formats:
-            files += _pngs(root, folder, item)
     return files
 
 
@@ -312,42 +323,6 @@ def _svgs(root: Path, folder: Path, item: Made) -> list[manifest.FileEntry]:
         write_svg(page, path)
         files.append(manifest.file_entry(root, path, item.game_id, item.component.id, "svg", 1))
     return files
-
-
-def _pngs(root: Path, folder: Path, item: Made) -> list[manifest.FileEntry]:
-    """Pieces: each face at 300 dpi with its bleed; panels: each page at 150 dpi."""
-    from pnp.render.png import drawing_png, page_png
-
-    target = folder / "png" / item.component.id
-    target.mkdir(parents=True)
-    outputs: list[tuple[str, bytes]] = []
-    output = item.laid.output  # type: ignore[union-attr]
-    if isinstance(output, Pieces):
-        rendered: dict[Any, bytes] = {}  # identical faces (18 cards of a company) are drawn once
-        for number, piece in enumerate(output.pieces, 1):
-            for side, drawing in (("front", piece.front), ("back", piece.back)):
-                if drawing is not None:
-                    found = _key(drawing)
-                    if found not in rendered:
-                        rendered[found] = drawing_png(drawing, PIECE_DPI)
-                    outputs.append((f"{number:03d}-{side}.png", rendered[found]))
-    else:
-        outputs = [(f"p{n:02d}.png", page_png(item.pdf, n - 1, PANEL_DPI)) for n in range(1, item.sheets.pages + 1)]
-    files = []
-    for file_name, data in outputs:
-        path = target / file_name
-        path.write_bytes(data)
-        files.append(manifest.file_entry(root, path, item.game_id, item.component.id, "png", 1))
-    return files
-
-
-def _key(drawing: Any) -> Any:
-    """Equal drawings share a key; one holding something unhashable is only equal to itself."""
-    try:
-        hash(drawing)
-    except TypeError:
-        return id(drawing)
-    return drawing
 
 
 # --- what the manifest says -------------------------------------------------------------------

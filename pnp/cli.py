@@ -148,7 +148,11 @@ def _build_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="output", help="output folder (default: output)")
     parser.add_argument("--game", action="append", help="build only this game (repeatable)")
     parser.add_argument("--paper", help="override print.paper: a4 or letter")
-    parser.add_argument("--format", default="pdf", help="comma-separated: pdf,svg,png (default: pdf)")
+    parser.add_argument("--format", default="pdf",
+                        help="comma-separated: pdf,svg,png,tts (default: pdf); png: each distinct face at 300 dpi, "
+                             "tts: Tabletop Simulator sheets and <game>-tts.json")
+    parser.add_argument("--profile", metavar="NAME",
+                        help="also write a print shop's files: tgc, mpc, dtc or pdf-trim (--profile list describes them)")
     parser.add_argument("--duplex", help="override print.duplex: long, short, fold or none")
     parser.add_argument("--back-offset", metavar="X,Y",
                         help="shift every back by X,Y mm (right, down) to correct a printer's duplex misregistration; "

@@ -30,6 +30,14 @@ def run_build(args: argparse.Namespace) -> int:
     from pnp.rules import load_spec
 
     started = time.perf_counter()
+    profile = getattr(args, "profile", None)
+    if profile is not None:
+        from pnp.export.profiles import describe, profile_named
+
+        if profile == "list":
+            print(describe())
+            return 0
+        profile_named(profile)  # an unknown name is a usage error before any work
     formats = parse_formats(args.format)
     source = spec_path(args.spec)
     spec = load_spec(source)
@@ -42,7 +50,8 @@ def run_build(args: argparse.Namespace) -> int:
     if only:
         games = tuple(g for g in games if g in only)
     with progress_bars(quiet=args.quiet) as progress:
-        summary = build(spec, Path(args.out), games, formats, only=only, source=source, progress=progress)
+        summary = build(spec, Path(args.out), games, formats, only=only, source=source, progress=progress,
+                        profile=profile)
     for warning in summary.warnings:
         print(warning, file=sys.stderr)
     print(report(summary, source, args.out, time.perf_counter() - started), flush=True)

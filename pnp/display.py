@@ -127,6 +127,9 @@ class Drawing:
     seams_x: tuple[float, ...] = ()  # where a tiled board may be split (between cells), never through a number
 
 
+Box = tuple[float, float, float, float]  # x, y, width, height in mm
+
+
 @dataclass(frozen=True)
 class Page:
     """One sheet of paper in a document; width and height in mm."""
@@ -135,6 +138,8 @@ class Page:
     height: float
     items: tuple[Item, ...]
     label: str = ""  # e.g. "shares — fronts 1/10", for file names and the assembly map
+    trim: Box | None = None  # where a print shop cuts a page that is one piece (PDF TrimBox)
+    bleed: Box | None = None  # how far its printing may run past the cut (PDF BleedBox)
 
 
 # --- what generators hand to layout ---------------------------------------------------------

@@ -25,6 +25,13 @@ entries and files, so the manifest always describes everything in the folder. It
   `--component`, the component file); status "added", "changed" or "removed"; `sheets` the
   1-based sheets to print (changed or new), `dropped` the sheets to throw away, `before` how
   many sheets it had. Empty when nothing changed, or when there was no earlier build to compare with.
+- `faces` (written by `pnp.export`): each distinct face of each component, `{"game",
+  "component", "face", "side", "quantity", "size_mm", "bleed_mm", "thumbnail", "preflight"}`:
+  `face` names its files (`<component>-<face>.png`), `quantity` the pieces printed with it,
+  `thumbnail` its picture in the gallery, `preflight` the gallery's findings
+  (`{"check", "message", "box"}`); `pieces`: each kind of piece, `{"game", "component",
+  "front", "back", "quantity"}`; `plan`: each game's print plan, the rows of its instructions.
+  The gallery, `index.html`, and its pictures (`<game>/gallery/`) are not in `files`.
 
 A build writes into a staging folder beside the output and `publish` swaps it in only when
 everything succeeded; until then, and after any failure, the old output is untouched.

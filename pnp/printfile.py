@@ -159,18 +159,24 @@ def lead_pages(units: Sequence[Unit]) -> int:
     return 2 if any(u.sheets.double_sided for u in units) else 1
 
 
+def print_plan(units: Sequence[Unit]) -> list[Job]:
+    """The rows of the instructions' "what to print" table, with their pages in the combined file."""
+    jobs, first = [], lead_pages(units) + 1
+    for u in units:
+        s = u.sheets
+        jobs.append(Job(u.name, (first, first + s.pages - 1), len(s.sheets), s.contents, sides_text(s.duplex), u.stock,
+                        s.assembly, s.finish, s.stamp))
+        first += s.pages
+    return jobs
+
+
 def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings: Print) -> list[Page]:
     """The instructions for `units`, which follow them in the combined file. With double-sided
     sheets they get a back (which carries the duplex check), so every front falls on an odd
     page. Their stamp is the digest of what they say."""
     f = frame(settings.paper, settings.margin_mm)
     lead = lead_pages(units)
-    jobs, first = [], lead + 1
-    for u in units:
-        s = u.sheets
-        jobs.append(Job(u.name, (first, first + s.pages - 1), len(s.sheets), s.contents, sides_text(s.duplex), u.stock,
-                        s.assembly, s.finish, s.stamp))
-        first += s.pages
+    jobs = print_plan(units)
     said = key([asdict(j) for j in jobs], settings.model_dump(mode="json"), game.title_en)
     info = Furniture(game.title, "print instructions", stamp(__version__, said[:STAMP_DIGITS]))
     offset = tuple(settings.back_offset_mm)

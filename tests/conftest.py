@@ -1,9 +1,29 @@
 """What every test shares: the engine-parameter cache (pnp.rules.cache) of this run, in a
-folder of its own, so the suite neither reads nor fills the user's."""
+folder of its own, so the suite neither reads nor fills the user's; and a browser for the
+tests that need one."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
 
 os.environ["PNP_CACHE"] = tempfile.mkdtemp(prefix="pnp-test-cache-")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium driven by Playwright (which never downloads a browser of its own)."""
+    playwright = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]' installs playwright")
+    executable = shutil.which("chromium")
+    assert executable, "the browser tests need Debian's chromium (.ci/run installs it: apt-get install -y chromium)"
+    with playwright.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=executable, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--no-first-run"])
+        yield launched
+        launched.close()

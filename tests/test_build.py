@@ -79,8 +79,8 @@ def test_build_writes_every_component_the_combined_file_and_a_true_manifest(fake
     assert said and said[1] == "components.yaml" and int(said[3]) == len(manifest["files"])
     assert int(said[2]) == sum(f["pages"] for f in combined)  # each page once, not again in the component files
     listed = {f["path"] for f in manifest["files"]}
-    on_disk = {p for p in snapshot(out) if p != "manifest.json"}
-    assert listed == on_disk
+    on_disk = {p for p in snapshot(out) if p not in ("manifest.json", "index.html") and "/gallery/" not in p}
+    assert listed == on_disk  # the gallery (index.html and its pictures) is the manifest's view, not in it
     for game_id, game in spec.games.items():
         for component in game.components:
             assert f"{game_id}/{component.id}.pdf" in listed
@@ -268,18 +268,19 @@ def _svg_lines(path: Path) -> list[tuple[float, float, float, float]]:
     return lines
 
 
-def test_png_pieces_at_300_dpi_with_bleed_and_panel_pages_at_150(tmp_path, monkeypatch):
+def test_png_writes_each_distinct_face_once_pieces_with_bleed_and_panels_whole(tmp_path, monkeypatch):
     monkeypatch.setattr(build_module, "generate", lambda c, k: stand_in(c, k, same_faces=True))
     out = tmp_path / "output"
     assert run("--out", str(out), "--game", "forex", "--format", "png") == 0
-    files = json.loads((out / "manifest.json").read_text())["files"]
-    assert {f["format"] for f in files} == {"png"}  # no PDF asked for, none written
-    card = Image.open(out / "forex" / "png" / "contracts" / "001-front.png")
-    assert card.size == (815, 1110)  # 69 × 94 mm at 300 dpi
-    assert (out / "forex" / "png" / "contracts" / "018-back.png").is_file()
-    assert len(list((out / "forex" / "png" / "contracts").glob("*.png"))) == 36
-    page = Image.open(out / "forex" / "png" / "player_aid" / "p01.png")
-    assert page.size == (round(210 / 25.4 * 150), round(297 / 25.4 * 150))
+    data = json.loads((out / "manifest.json").read_text())
+    assert {f["format"] for f in data["files"]} == {"png"}  # no PDF asked for, none written
+    folder = out / "forex" / "png" / "contracts"
+    assert sorted(p.name for p in folder.glob("*.png")) == ["contracts-back.png", "contracts-front-01.png"]
+    assert Image.open(folder / "contracts-front-01.png").size == (815, 1110)  # 69 × 94 mm at 300 dpi
+    quantities = {(f["component"], f["face"]): f["quantity"] for f in data["faces"]}
+    assert quantities[("contracts", "front-01")] == quantities[("contracts", "back")] == 18
+    aid = Image.open(out / "forex" / "png" / "player_aid" / "player_aid-panel-01.png")  # six differing stand-ins
+    assert aid.size == (round(150 / 25.4 * 300), round(200 / 25.4 * 300))  # the whole panel, not a page
 
 
 def test_built_pdfs_ask_for_actual_size(fake, tmp_path):

@@ -34,13 +34,15 @@ def run(folder: Path, text: str, out: Path) -> int:
 
 
 def files(out: Path) -> dict[str, bytes]:
-    """The output as a user sees it: every file but the cache and the reprint file, and the
-    manifest without the change list (a clean build has nothing to compare with)."""
+    """The output as a user sees it: every file but the cache, the reprint file and the gallery
+    page (which marks what changed), and the manifest without the change list (a clean build has
+    nothing to compare with)."""
     found = {}
     for path in sorted(out.rglob("*")):
         name = path.relative_to(out).as_posix()
         if path.is_file() and not name.startswith(".cache/") and not name.endswith("-reprint.pdf"):
             found[name] = path.read_bytes()
+    found.pop("index.html")
     manifest = json.loads(found.pop("manifest.json"))
     manifest.pop("changed")
     manifest["files"] = [f for f in manifest["files"] if not f["path"].endswith("-reprint.pdf")]

@@ -14,7 +14,6 @@ import contextlib
 import io
 import json
 import os
-import shutil
 import socket
 import threading
 import time
@@ -34,18 +33,6 @@ playwright = pytest.importorskip("playwright.sync_api", reason="pip install -e '
 
 SPEC = load_spec(None)
 PHONE, LAPTOP = {"width": 360, "height": 740}, {"width": 1280, "height": 800}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = shutil.which("chromium")
-    assert executable, "the browser tests need Debian's chromium (.ci/run installs it: apt-get install -y chromium)"
-    with playwright.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=executable, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--no-first-run"])
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

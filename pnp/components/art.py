@@ -389,20 +389,23 @@ def text_bounds(items: Sequence[Item]) -> tuple[float, float, float, float] | No
 
     Used to fit a coloured bar snugly behind a fitted value.
     """
-    boxes = []
-    for matrix, item in texts(items):
-        face = font(item.font)
-        width = face.width(item.text, item.size)
-        x0 = item.x - {"start": 0.0, "middle": width / 2, "end": width}[item.anchor]
-        em = item.size * MM_PER_PT
-        top, bottom = item.y - face.ascent * em, item.y + face.descent * em
-        corners = [apply(matrix, (x, y)) for x in (x0, x0 + width) for y in (top, bottom)]
-        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
-        boxes.append((min(xs), min(ys), max(xs), max(ys)))
+    boxes = [text_box(matrix, item) for matrix, item in texts(items)]
     if not boxes:
         return None
     x0s, y0s, x1s, y1s = zip(*boxes)
     return min(x0s), min(y0s), max(x1s), max(y1s)
+
+
+def text_box(matrix: Matrix, item: Text) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) in mm one text item covers once `matrix` places it."""
+    face = font(item.font)
+    width = face.width(item.text, item.size)
+    x0 = item.x - {"start": 0.0, "middle": width / 2, "end": width}[item.anchor]
+    em = item.size * MM_PER_PT
+    top, bottom = item.y - face.ascent * em, item.y + face.descent * em
+    corners = [apply(matrix, (x, y)) for x in (x0, x0 + width) for y in (top, bottom)]
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def fit_line_first(text: str, x: float, y: float, w: float, h: float, *, size: float, **style: Any) -> Group:

@@ -8,7 +8,8 @@ Text and images, which must not appear mirrored, get a local flip at their own o
 
 Output is reproducible (reportlab's invariant mode: fixed dates and document ID), fonts are
 embedded as subsets, text stays extractable, and the viewer preference PrintScaling /None asks
-viewers to print at 100 %.
+viewers to print at 100 %. A page that is one piece for a print shop carries its TrimBox and
+BleedBox; with `cmyk` every colour is written as CMYK (`cmyk_of`) for shops that print only that.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ PT_PER_MM = 72.0 / 25.4
 Target = Union[str, "os.PathLike[str]", BinaryIO]
 
 
-def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject: str = "") -> None:
+def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject: str = "",
+              cmyk: bool = False) -> None:
     """Write `pages` as one PDF to a path or a binary file; same pages → same bytes.
 
     Raises `BuildError` if a text item uses a character its font cannot draw.
@@ -48,17 +50,39 @@ def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject
     forms: dict[str, tuple[float, float]] = {}  # SVG art drawn once per document, used by name
     for number, page in enumerate(pages, start=1):
         canvas.setPageSize((page.width * PT_PER_MM, page.height * PT_PER_MM))
+        canvas.setTrimBox(_box(page.trim, page.height))
+        canvas.setBleedBox(_box(page.bleed, page.height))
         canvas.transform(PT_PER_MM, 0, 0, -PT_PER_MM, 0, page.height * PT_PER_MM)
-        _Painter(canvas, page.label or f"page {number}", forms).draw_all(page.items)
+        _Painter(canvas, page.label or f"page {number}", forms, cmyk).draw_all(page.items)
         canvas.showPage()
     canvas.save()
 
 
-def pdf_bytes(pages: Sequence[Page], *, title: str = "", subject: str = "") -> bytes:
+def pdf_bytes(pages: Sequence[Page], *, title: str = "", subject: str = "", cmyk: bool = False) -> bytes:
     """The PDF `write_pdf` would write, in memory."""
     buffer = io.BytesIO()
-    write_pdf(pages, buffer, title=title, subject=subject)
+    write_pdf(pages, buffer, title=title, subject=subject, cmyk=cmyk)
     return buffer.getvalue()
+
+
+def _box(box: tuple[float, float, float, float] | None, page_height: float) -> list[float] | None:
+    """A box in mm from the top-left as PDF points from the bottom-left: [x0, y0, x1, y1]."""
+    if box is None:
+        return None
+    x, y, w, h = box
+    return [round(v * PT_PER_MM, 4) for v in (x, page_height - y - h, x + w, page_height - y)]
+
+
+def cmyk_of(color: str) -> tuple[float, float, float, float]:
+    """"#rrggbb" as CMYK in 0…1 with all the grey in black (full grey-component replacement):
+    black prints as black ink alone, and no colour needs more ink than it must. Device
+    CMYK, no ICC profile: what a shop's preflight reads as the file's colours."""
+    r, g, b = _rgb(color)
+    brightest = max(r, g, b)
+    if brightest == 0:
+        return (0.0, 0.0, 0.0, 1.0)
+    return tuple(round(v, 4) for v in ((brightest - r) / brightest, (brightest - g) / brightest,
+                                        (brightest - b) / brightest, 1 - brightest))  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -76,11 +100,12 @@ class _Pen:
 class _Painter:
     """Draws display items on a reportlab canvas whose user space is already mm, y down."""
 
-    def __init__(self, canvas, where: str, forms: dict[str, tuple[float, float]]) -> None:
+    def __init__(self, canvas, where: str, forms: dict[str, tuple[float, float]], cmyk: bool = False) -> None:
         self.canvas = canvas
         self.where = where  # names the page in errors
         self.pen = _Pen()
         self.forms = forms
+        self.cmyk = cmyk
 
     def draw_all(self, items: Sequence[Item]) -> None:
         for item in items:
@@ -198,9 +223,15 @@ class _Painter:
             stroke_alpha=style.opacity if style.stroke else pen.stroke_alpha,
         )
         if wanted.fill != pen.fill:
-            canvas.setFillColorRGB(*_rgb(wanted.fill))
+            if self.cmyk:
+                canvas.setFillColorCMYK(*cmyk_of(wanted.fill))  # type: ignore[arg-type]
+            else:
+                canvas.setFillColorRGB(*_rgb(wanted.fill))
         if wanted.stroke != pen.stroke:
-            canvas.setStrokeColorRGB(*_rgb(wanted.stroke))
+            if self.cmyk:
+                canvas.setStrokeColorCMYK(*cmyk_of(wanted.stroke))  # type: ignore[arg-type]
+            else:
+                canvas.setStrokeColorRGB(*_rgb(wanted.stroke))
         if wanted.width != pen.width:
             canvas.setLineWidth(wanted.width)
         if wanted.dash != pen.dash:

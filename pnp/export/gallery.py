@@ -1,0 +1,144 @@
+"""The gallery: `output/index.html`, the whole kit at a glance before anything is printed.
+
+Every build writes it from the manifest it has just written: each game, each component, each
+distinct face as a picture with its quantity, the print plan, links to the PDFs and exports,
+and a pre-flight panel per face (`pnp.export.preflight`) with what it found outlined on the
+picture. Components the build changed (the manifest's `changed` list) are marked. The page is
+static and self-contained — inline style, no script, no font or image from elsewhere — so it
+opens from the file system and shows the same offline.
+
+A face's picture and findings are made when its component is drawn, kept in the manifest's
+`faces` entries (`thumbnail`, `preflight`) and under `<game>/gallery/`, so the page can always be
+written again from the manifest alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Sequence
+
+from pnp.export.faces import ComponentFaces
+from pnp.export.preflight import CHECKS, preflight
+
+INDEX = "index.html"
+THUMB_DPI = 100  # a poker card 272 × 370 px with its bleed
+THUMB_MOST_PX = 1600  # a board's longer side at most
+
+
+def thumbnails(root: Path, components: Sequence[ComponentFaces], safe_mm: float,
+               records: list[dict[str, Any]]) -> None:
+    """Draw every face of these components for the gallery (`<game>/gallery/<component>-<face>.jpg`,
+    all of a game from one PDF) and add `thumbnail` and `preflight` to their `records` (the
+    manifest's face entries)."""
+    from pnp.render.png import drawings_png
+
+    faces = [(c, face) for c in components for face in c.faces]
+    if not faces:
+        return
+    dpis = [min(THUMB_DPI, THUMB_MOST_PX * 25.4 / max(f.drawing.width + 2 * f.drawing.bleed,
+                                                      f.drawing.height + 2 * f.drawing.bleed)) for _, f in faces]
+    pictures = drawings_png([face.drawing for _, face in faces], dpis, jpeg=True)
+    by_face = {(r["game"], r["component"], r["face"]): r for r in records}
+    for (c, face), picture in zip(faces, pictures):
+        path = root / c.game_id / "gallery" / c.file_name(face, "jpg")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(picture)
+        record = by_face[(c.game_id, c.id, face.name)]
+        record["thumbnail"] = path.relative_to(root).as_posix()
+        record["preflight"] = [asdict(f) for f in preflight(face.drawing, safe_mm, piece=c.pieces)]
+
+
+def carry(out: Path, root: Path, records: Sequence[dict[str, Any]]) -> None:
+    """The pictures of faces whose components were not drawn again, from the output folder
+    being replaced into the new one (a record whose picture is gone loses it)."""
+    from pnp.manifest import link_or_copy
+
+    for record in records:
+        path = record.get("thumbnail")
+        source = out / path if isinstance(path, str) and ".." not in path.split("/") else None
+        if source is None or not source.is_file():
+            record.pop("thumbnail", None)
+            continue
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            link_or_copy(source, target)
+
+
+def write(root: Path, manifest: dict[str, Any], spec: Any) -> Path:
+    """`root/index.html` for every game the manifest describes, in the spec's order."""
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    environment = Environment(loader=PackageLoader("pnp.export", "templates"), autoescape=select_autoescape(),
+                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    page = environment.get_template("gallery.html").render(games=_games(manifest, spec), checks=CHECKS,
+                                                           version=manifest.get("pnp", ""))
+    path = root / INDEX
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+def _games(manifest: dict[str, Any], spec: Any) -> list[dict[str, Any]]:
+    """What the template shows, game by game."""
+    def entries(key: str, game: str) -> list[dict[str, Any]]:
+        return [e for e in manifest.get(key, []) if isinstance(e, dict) and e.get("game") == game]
+
+    known = [g for g in spec.games if entries("components", g)]
+    games = []
+    for game_id in known:
+        game = spec.games[game_id]
+        files = entries("files", game_id)
+        changed = {name for e in entries("changed", game_id) if e.get("status") in ("added", "changed")
+                   for name in (e.get("components") or [e.get("component")])}
+        components = []
+        for entry in entries("components", game_id):
+            spec_component = next((c for c in game.components if c.id == entry["id"]), None)
+            faces = [f for f in entries("faces", game_id) if f.get("component") == entry["id"]]
+            faces.sort(key=lambda f: (("front", "back", "panel", "page").index(f["side"]), f["face"]))
+            mine = [f for f in files if f.get("component") == entry["id"]]
+            pdf = next((f for f in mine if f["format"] == "pdf" and f["path"].count("/") == 1), None)
+            components.append({
+                "id": entry["id"], "kind": entry["kind"], "count": entry["count"], "size_mm": entry["size_mm"],
+                "name": _name(spec_component) if spec_component else entry["id"], "changed": entry["id"] in changed,
+                "faces": [dict(f, box_style=[_box_style(f, x) for x in f.get("preflight", [])]) for f in faces],
+                "pdf": pdf, "duplex": entry.get("duplex"), "pages": entry.get("pages", pdf["pages"] if pdf else None),
+                "exports": _exports(mine),
+            })
+        order = {c.id: n for n, c in enumerate(game.components)}
+        components.sort(key=lambda c: order.get(c["id"], len(order)))
+        combined = next((f for f in files if f["component"] is None and f["path"].endswith("-all.pdf")), None)
+        others = [f for f in files if f["component"] is None and f is not combined]
+        games.append({"id": game_id, "title": game.title, "title_en": getattr(game, "title_en", ""),
+                      "components": components, "combined": combined, "others": others,
+                      "plan": entries("plan", game_id),
+                      "faces": sum(len(c["faces"]) for c in components),
+                      "findings": sum(len(f.get("preflight", [])) for c in components for f in c["faces"])})
+    return games
+
+
+def _exports(files: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A component's files beyond its PDF, grouped by folder: "png (12)", "tgc (6)", "tts (3)"."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for f in files:
+        parts = f["path"].split("/")
+        if len(parts) > 2:
+            groups.setdefault(parts[1], []).append(f)
+    return [{"label": label, "count": len(group), "first": group[0]["path"]} for label, group in groups.items()]
+
+
+def _box_style(face: dict[str, Any], finding: dict[str, Any]) -> str:
+    """Where a finding's box lies on the picture (which includes the bleed), in per cent."""
+    box = finding.get("box")
+    if not box:
+        return ""
+    bleed = face.get("bleed_mm", 0.0)
+    width, height = (v + 2 * bleed for v in face["size_mm"])
+    x, y, w, h = box
+    return (f"left:{(x + bleed) / width:.2%};top:{(y + bleed) / height:.2%};"
+            f"width:{w / width:.2%};height:{h / height:.2%}")
+
+
+def _name(component: Any) -> str:
+    name_en = getattr(component, "name_en", "")
+    return f"{component.name} · {name_en}" if name_en and name_en != component.name else component.name

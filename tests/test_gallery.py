@@ -1,0 +1,127 @@
+"""The gallery, `output/index.html`: every face of every component with its quantity and its
+pre-flight findings, the print plan, links, and marks on what the last build changed — a
+static page that opens from the file system. Checked in a real browser (Playwright driving
+Debian's chromium) on examples/tulips, built, edited and built again.
+
+A screenshot of the page goes to $PNP_SCREENSHOTS (default: the test's temporary folder).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pnp.cli import main
+from pnp.display import Drawing, Rect, Style, Text
+from pnp.export.preflight import preflight
+
+ROOT = Path(__file__).resolve().parents[1]
+TULIPS = ROOT / "examples" / "tulips"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """Tulips built, then built again after an edit to the bulbs' back."""
+    folder = tmp_path_factory.mktemp("gallery")
+    spec = folder / "tulips"
+    shutil.copytree(TULIPS, spec)
+    out = folder / "output"
+    assert main(["build", "--spec", str(spec / "components.yaml"), "--out", str(out)]) == 0
+    text = (spec / "components.yaml").read_text(encoding="utf-8")
+    (spec / "components.yaml").write_text(text.replace("back: {title: Bulb,", "back: {title: Bulbs,"), encoding="utf-8")
+    assert main(["build", "--spec", str(spec / "components.yaml"), "--out", str(out)]) == 0
+    return out
+
+
+def manifest(out: Path) -> dict:
+    return json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+
+
+def changed_components(data: dict) -> set[str]:
+    return {name for entry in data.get("changed", []) if entry.get("status") in ("added", "changed")
+            for name in entry.get("components", [entry.get("component")])}
+
+
+def test_every_build_writes_a_self_contained_page(built):
+    page = (built / "index.html").read_text(encoding="utf-8")
+    assert "<script" not in page and "@import" not in page
+    links = re.findall(r'(?:src|href)="([^"]+)"', page)
+    assert links and not [link for link in links if re.match(r"[a-z]+:", link) and not link.startswith("#")]
+    for link in links:
+        if not link.startswith("#"):
+            assert (built / link).is_file(), link  # relative, and there
+
+
+def test_every_face_has_its_picture_quantity_and_preflight(built):
+    data = manifest(built)
+    faces = [f for f in data["faces"] if f["game"] == "tulips"]
+    page = (built / "index.html").read_text(encoding="utf-8")
+    assert page.count('<figure class="face"') == len(faces)
+    for face in faces:
+        assert (built / face["thumbnail"]).is_file()
+        assert isinstance(face["preflight"], list)
+        assert f'data-face="{face["face"]}" data-quantity="{face["quantity"]}"' in page
+    assert sum(len(f["preflight"]) for f in faces) > 0  # the board's 6 pt notes, at least
+    assert [row["name"] for row in data["plan"]] == ["Markers", "Market cards", "Bulbs", "Guilders", "The bulb market",
+                                                     "How to play"]
+
+
+def test_the_browser_shows_every_face_and_the_changed_marks(built, browser, tmp_path):
+    data = manifest(built)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("request", lambda request: None if request.url.startswith("file://") else problems.append(request.url))
+    page.goto((built / "index.html").as_uri())
+    page.wait_for_load_state("load")
+    assert problems == []  # no console error, no request beyond the file system
+    broken = page.evaluate("() => [...document.images].filter(i => !(i.complete && i.naturalWidth)).map(i => i.src)")
+    assert broken == [] and page.evaluate("() => document.images.length") == len(data["faces"])
+    assert page.locator("figure.face").count() == len(data["faces"])
+    marked = set(page.eval_on_selector_all("article[data-changed=true]", "all => all.map(n => n.dataset.component)"))
+    assert "bulbs" in changed_components(data)  # the edit changed the bulbs' back
+    assert marked == changed_components(data)
+    assert page.locator("article[data-changed=true] .mark").count() == len(marked)
+    shots = Path(os.environ.get("PNP_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / "gallery.png"), full_page=True)
+    page.close()
+
+
+# --- pre-flight -----------------------------------------------------------------------------
+
+
+def checks(drawing: Drawing, piece: bool = True) -> list[str]:
+    return [finding.check for finding in preflight(drawing, 3.0, piece=piece)]
+
+
+def test_a_clean_face_has_no_findings():
+    card = Drawing(63, 88, (Rect(-3, -3, 69, 94, Style(fill="#0072b2")),
+                            Text(31.5, 44, "IBE", 24, "bold", anchor="middle")), 3)
+    assert checks(card) == []
+
+
+def test_preflight_finds_small_text_text_in_the_bleed_or_outside_the_safe_zone_and_missing_glyphs():
+    assert checks(Drawing(63, 88, (Text(31.5, 44, "tiny", 6.5),), 3)) == ["small-text"]
+    assert checks(Drawing(63, 88, (Text(-1, 44, "cut", 10),), 3)) == ["bleed"]
+    assert checks(Drawing(63, 88, (Text(1.0, 44, "edge", 10),), 3)) == ["safe-zone"]
+    assert checks(Drawing(63, 88, (Text(1.0, 44, "edge", 10),), 3), piece=False) == []  # a board has no safe zone
+    assert checks(Drawing(63, 88, (Text(31.5, 44, "clef 𝄞", 10, anchor="middle"),), 3)) == ["glyph"]
+    box = preflight(Drawing(63, 88, (Text(-1, 44, "cut", 10),), 3), 3.0, piece=True)[0].box
+    assert box is not None and box[0] == pytest.approx(-1) and box[2] > 0
+
+
+def test_preflight_finds_colours_that_differ_only_in_hue():
+    red, green = "#d62728", "#2ca02c"  # Aktsioner's red and green: contrast 1.48:1, close greys
+    both = Drawing(63, 88, (Rect(0, 0, 30, 10, Style(fill=red)), Rect(30, 0, 30, 10, Style(fill=green))), 3)
+    (finding,) = preflight(both, 3.0, piece=True)
+    assert finding.check == "hue-only" and red in finding.message and green in finding.message
+    blue_and_yellow = Drawing(63, 88, (Rect(0, 0, 30, 10, Style(fill="#0072b2")),
+                                       Rect(30, 0, 30, 10, Style(fill="#f0e442"))), 3)
+    assert checks(blue_and_yellow) == []  # far apart in lightness
