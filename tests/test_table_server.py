@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx  # the test extra installs httpx2, as Starlette's TestClient wants
 import pytest
 from starlette.testclient import TestClient
 
