@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -229,8 +230,8 @@ def _referee(args: argparse.Namespace) -> int:
     from pnp.rules import GAMES, load_spec
 
     if args.verb == "new":
-        players = [name.strip() for name in args.players.split(",") if name.strip()]
-        if len(set(players)) != len(players) or not players:
+        players = [unicodedata.normalize("NFC", name.strip()) for name in args.players.split(",") if name.strip()]
+        if len(set(players)) != len(players) or not players:  # compared as records compare them
             raise UsageError("--players needs distinct names, e.g. --players Ana,Ben,Cris")
         spec = load_spec(args.spec)
         if args.game not in GAMES:

@@ -6,7 +6,8 @@ option, a negative count — is a `RecordError` (exit 2) with file:line:col. Whe
 are *legal* is not decided here: that is the engine's job.
 
 A record is read in Unicode's composed form (NFC), so a name is the same name however a
-keyboard typed its accents; a file is read up to MAX_BYTES, and a name up to MAX_NAME letters.
+keyboard typed its accents; a file is read up to MAX_BYTES and MAX_NODES values, and a name
+up to MAX_NAME letters.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pnp.spec.source import PathKey, Source, SourceError, format_path, load_file
 COMMON_KEYS = ("game", "players", "options", "start")
 MAX_BYTES = 2_000_000  # a whole game is tens of kilobytes; more could not be answered at once
 MAX_NAME = 60  # letters in a player's name
+MAX_NODES = 50_000  # values, aliases expanded: a whole game holds a few thousand
 
 
 class UnknownGame(RecordError):
@@ -63,7 +65,7 @@ class Record:
 def read(path: str | Path, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
     """Load a record file. `game_keys` gives, per game, the keys allowed beyond the common ones."""
     try:
-        source = load_file(path, max_bytes=MAX_BYTES, nfc=True)
+        source = load_file(path, max_bytes=MAX_BYTES, nfc=True, max_nodes=MAX_NODES)
     except SourceError as error:
         raise RecordError(error.issues) from None
     return parse(source, game_keys)
@@ -71,7 +73,7 @@ def read(path: str | Path, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
 
 def reads(text: str, game_keys: Mapping[str, tuple[str, ...]], file: str = "<record>") -> Record:
     try:
-        source = load_text(text, file, nfc=True)
+        source = load_text(text, file, nfc=True, max_nodes=MAX_NODES)
     except SourceError as error:
         raise RecordError(error.issues) from None
     return parse(source, game_keys)

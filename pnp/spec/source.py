@@ -123,10 +123,11 @@ def format_path(path: PathKey) -> str:
     return text
 
 
-def load_text(text: str | bytes, file: str = "<string>", *, nfc: bool = False) -> Source:
-    """Parse YAML text into a `Source`; raise `SourceError` with located issues. With `nfc`,
-    the text is read in Unicode's composed form first, so that names typed on different
-    keyboards ("Zoë" as one letter or as e and a diaeresis) are the same name."""
+def load_text(text: str | bytes, file: str = "<string>", *, nfc: bool = False, max_nodes: int = MAX_NODES) -> Source:
+    """Parse YAML text into a `Source` of at most `max_nodes` values; raise `SourceError` with
+    located issues. With `nfc`, the text is read in Unicode's composed form first, so that
+    names typed on different keyboards ("Zoë" as one letter or as e and a diaeresis) are the
+    same name."""
     digest = hashlib.sha256(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")).hexdigest()
     if isinstance(text, bytes):
         text = _decode(text, file)
@@ -144,7 +145,7 @@ def load_text(text: str | bytes, file: str = "<string>", *, nfc: bool = False) -
         raise SourceError([Issue(file, line, col, "", f"not valid YAML: {error}".splitlines()[0])]) from None
     if root is None:
         raise SourceError([Issue(file, 1, 1, "", "the file is empty")])
-    builder = _Builder(file)
+    builder = _Builder(file, max_nodes)
     data = builder.build(root, ())
     if builder.issues:
         raise SourceError(builder.issues)
@@ -189,10 +190,10 @@ def display_name(path: Path) -> str:
         return str(path)
 
 
-def load_file(path: str | Path, shown: str | None = None, *, max_bytes: int = MAX_BYTES,
-              nfc: bool = False) -> Source:
-    """Read and parse a YAML file of at most `max_bytes` (`nfc` as in `load_text`); a missing
-    or unreadable file is a located issue too."""
+def load_file(path: str | Path, shown: str | None = None, *, max_bytes: int = MAX_BYTES, nfc: bool = False,
+              max_nodes: int = MAX_NODES) -> Source:
+    """Read and parse a YAML file of at most `max_bytes` (`nfc`, `max_nodes` as in
+    `load_text`); a missing or unreadable file is a located issue too."""
     path = Path(path)
     name = shown or str(path)
     try:
@@ -205,7 +206,7 @@ def load_file(path: str | Path, shown: str | None = None, *, max_bytes: int = MA
         raise SourceError([Issue(name, 0, 0, "", "is a folder, expected a YAML file")]) from None
     except OSError as error:
         raise SourceError([Issue(name, 0, 0, "", f"cannot read: {error.strerror}")]) from None
-    return load_text(raw, name, nfc=nfc)
+    return load_text(raw, name, nfc=nfc, max_nodes=max_nodes)
 
 
 class TooLarge(OSError):
@@ -321,8 +322,8 @@ def _reader_position(error: yaml.YAMLError) -> tuple[int, int]:
 class _Builder:
     """Turns a composed node graph into plain, immutable data, collecting issues."""
 
-    def __init__(self, file: str):
-        self.file = file
+    def __init__(self, file: str, max_nodes: int):
+        self.file, self.max_nodes = file, max_nodes
         self.issues: list[Issue] = []
         self.values: dict[PathKey, tuple[int, int]] = {}
         self.keys: dict[PathKey, tuple[int, int]] = {}
@@ -333,13 +334,13 @@ class _Builder:
         mark = node.start_mark
         self.issues.append(Issue(self.file, mark.line + 1, mark.column + 1, format_path(path), message))
         if len(self.issues) >= MAX_ISSUES:  # enough to act on; the rest is not worth the time
-            self.count = MAX_NODES + 2
+            self.count = self.max_nodes + 2
 
     def build(self, node: yaml.Node, path: PathKey) -> Any:
         self.count += 1
-        if self.count > MAX_NODES:
-            if self.count == MAX_NODES + 1:
-                self._issue(node, path, f"document expands to more than {MAX_NODES} values (alias bomb?)")
+        if self.count > self.max_nodes:
+            if self.count == self.max_nodes + 1:
+                self._issue(node, path, f"document expands to more than {self.max_nodes:,} values (alias bomb?)")
             return None
         self.values.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
         if isinstance(node, yaml.ScalarNode):
@@ -349,7 +350,7 @@ class _Builder:
             return None
         if len(path) >= MAX_DEPTH:  # aliases inside aliases nest deeper than the text
             self._issue(node, path, f"nested more than {MAX_DEPTH} levels deep (through aliases)")
-            self.count = MAX_NODES + 2  # nothing more is worth reading
+            self.count = self.max_nodes + 2  # nothing more is worth reading
             return None
         self.open.add(id(node))
         try:
@@ -366,7 +367,7 @@ class _Builder:
             self._issue(node, path, f"unsupported YAML tag {brief(node.tag)}")
         result: dict[Any, Any] = {}
         for key_node, value_node in self._pairs(node):
-            if self.count > MAX_NODES:
+            if self.count > self.max_nodes:
                 break
             if not isinstance(key_node, yaml.ScalarNode):
                 self._issue(key_node, path, "keys must be plain text, not a list or mapping")
