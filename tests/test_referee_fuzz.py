@@ -23,7 +23,7 @@ from pnp.spec.source import display_name
 
 ROOT = Path(__file__).resolve().parents[1]
 PER_RECORD = 14  # two of each kind of mutation
-SLOWEST = 2.0  # seconds for one record, in this process
+SLOWEST = 2.0  # CPU seconds for one record, in this process (CPU time: a loaded machine does not move it)
 
 
 def test_every_mutated_record_gets_an_answer_or_a_located_error(tmp_path):
@@ -57,10 +57,10 @@ def test_each_hostile_record_of_the_corpus(path):
 def test_each_hostile_spec_of_the_corpus(path, capsys):
     from pnp.cli import main
 
-    started = time.perf_counter()
+    started = time.process_time()
     code = main(["validate", str(path)])
     err = capsys.readouterr().err
-    assert code == _expected(path) and time.perf_counter() - started <= SLOWEST
+    assert code == _expected(path) and time.process_time() - started <= SLOWEST
     assert err.startswith(f"{display_name(path)}:") and "internal error" not in err
     assert max(len(line) for line in err.splitlines()) <= 300
 
