@@ -125,16 +125,14 @@ def format_path(path: PathKey) -> str:
 
 def load_text(text: str | bytes, file: str = "<string>", *, nfc: bool = False, max_nodes: int = MAX_NODES) -> Source:
     """Parse YAML text into a `Source` of at most `max_nodes` values; raise `SourceError` with
-    located issues. With `nfc`, the text is read in Unicode's composed form first, so that
+    located issues. With `nfc`, every text value is read in Unicode's composed form, so that
     names typed on different keyboards ("Zoë" as one letter or as e and a diaeresis) are the
-    same name."""
+    same name — escapes included (`"\\U0002F800"` is composed as its letter would be)."""
     digest = hashlib.sha256(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")).hexdigest()
     if isinstance(text, bytes):
         text = _decode(text, file)
-    if nfc and not unicodedata.is_normalized("NFC", text):
-        text = unicodedata.normalize("NFC", text)
     try:
-        root = _compose(text, file)
+        root = _compose(text, file, nfc)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         message = " ".join(p for p in (error.context, error.problem) if p) or "not valid YAML"
@@ -223,7 +221,7 @@ def read_capped(path: Path, limit: int) -> bytes:
     return raw
 
 
-def _compose(text: str, file: str) -> yaml.Node | None:
+def _compose(text: str, file: str, nfc: bool = False) -> yaml.Node | None:
     """The node graph of the one document in `text` (None if there is none), composed from
     the parser's events with a stack of open collections rather than PyYAML's recursion, so
     that nesting deeper than MAX_DEPTH is a located error, not a crash."""
@@ -239,8 +237,11 @@ def _compose(text: str, file: str) -> yaml.Node | None:
             kind = type(event)
             node: yaml.Node | None
             if kind is yaml.ScalarEvent:
-                tag = event.tag if event.tag not in (None, "!") else resolve(yaml.ScalarNode, event.value, event.implicit)
-                node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+                value = event.value
+                if nfc and not unicodedata.is_normalized("NFC", value):
+                    value = unicodedata.normalize("NFC", value)
+                tag = event.tag if event.tag not in (None, "!") else resolve(yaml.ScalarNode, value, event.implicit)
+                node = yaml.ScalarNode(tag, value, event.start_mark, event.end_mark, style=event.style)
             elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
                 stack.pop()[0].end_mark = event.end_mark
                 continue
