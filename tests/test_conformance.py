@@ -3,10 +3,11 @@
 Random legal games, 2 (or the game's minimum) to the maximum number of players, under random
 house rules, drawn only from `legal_actions` with the one shared sampler: after every step the
 game's own invariants hold (money conserved, cards counted, bounds kept), every event's rule is
-in the rules file and its sentence and data read, and `to_move`, `legal_actions` and `outcome`
-agree; every finished game is written as a record, replayed by
-the referee, and ends in the same position as the engine's. Adding a game to `GAMES` adds it
-here; it then needs an entry in each table below (its invariants and its house rules).
+in the rules file and its sentence and data read, applying without events gives the same
+position, and `to_move`, `legal_actions` and `outcome` agree; every finished game is written as
+a record, replayed by the referee, and ends in the same position as the engine's. Adding a
+game to `GAMES` adds it here; it then needs an entry in each table below (its invariants and
+its house rules).
 """
 
 from __future__ import annotations
@@ -164,6 +165,7 @@ def test_random_legal_games_keep_the_contract_and_replay_identically(game, data)
         assert {event.rule for event in events} <= known  # every rule cited is in the game's rules file
         json.dumps([event.as_json() for event in events])  # every kind words its data; the data is JSON
         check_who_moves(engine, after, p)
+        assert engine.apply(state, action, p, events=False)[0] == after  # the same position without events
         actions.append(action)
         state = after
 

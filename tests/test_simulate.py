@@ -146,7 +146,7 @@ class DiceEngine:
         player = state.players[state.rolls % 2]
         return (Template("roll", player, "DICE-1", lambda v: (v["player"], v["roll"]), (Field.number("roll", 1, 10),)),)
 
-    def apply(self, state, action, params):
+    def apply(self, state, action, params, events=True):
         player, roll = action
         return replace(state, rolls=state.rolls + 1, winner=player if roll <= 2 else None), ()
 

@@ -22,11 +22,12 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable, Iterator, Mapping, Sequence, Union
 
-from pnp.rules.base import ChoiceNeeded, Engine, Events
+from pnp.rules.base import ChoiceNeeded, Engine, Events, fast_init
 
 Values = Mapping[str, Any]
 
 
+@fast_init
 @dataclass(frozen=True)
 class Field:
     """One choice in a template. `kind` is "number" (a whole number `low`…`high`), "choice"
@@ -76,6 +77,7 @@ class Labels(Sequence[str]):
         return self._say(self._options[index])
 
 
+@fast_init
 @dataclass(frozen=True)
 class Budget:
     """Σ weight × value ≤ limit over number fields: what a declaration or a trade may cost.
@@ -85,6 +87,7 @@ class Budget:
     limit: Fraction | int
 
 
+@fast_init
 @dataclass(frozen=True)
 class AtMostOne:
     """At most one of these number fields is above zero (offer or request, not both)."""
@@ -92,6 +95,7 @@ class AtMostOne:
     names: tuple[str, ...]
 
 
+@fast_init
 @dataclass(frozen=True)
 class Different:
     """These choice fields take different values (pay one currency, receive another)."""
@@ -102,6 +106,7 @@ class Different:
 Constraint = Union[Budget, AtMostOne, Different]
 
 
+@fast_init
 @dataclass(frozen=True)
 class Template:
     """A family of legal actions: `kind` and `player` (None: a step the table takes, such as
@@ -181,13 +186,14 @@ def sample(templates: Sequence[Template], rng: random.Random) -> Any:
 
 
 def apply_choosing(engine: Engine[Any, Any, Any], state: Any, action: Any, params: Any,
-                   choose: Callable[[tuple[Any, ...]], Any]) -> tuple[Any, Any, Events]:
+                   choose: Callable[[tuple[Any, ...]], Any], events: bool = True) -> tuple[Any, Any, Events]:
     """Apply `action`, breaking every tie the engine asks about (`ChoiceNeeded`) with `choose`:
-    the action as finally applied, the new state and its events."""
+    the action as finally applied, the new state and its events (`events=False`: none needed,
+    see `Engine.apply`)."""
     while True:
         try:
-            state, events = engine.apply(state, action, params)
-            return action, state, events
+            after, made = engine.apply(state, action, params, events)
+            return action, after, made
         except ChoiceNeeded as needed:
             action = replace(action, **{needed.what: choose(needed.options)})
 

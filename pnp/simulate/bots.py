@@ -57,7 +57,8 @@ def greedy(decision: Decision, rng: random.Random) -> Any:
     best, best_lead = None, lead(probe.worth(state), decision.seat) if decision.may_pass else None
     for template in decision.templates:
         for values in candidates(template, rng):
-            action, after, _ = apply_choosing(engine, state, template.action(values), params, rng.choice)
+            action, after, _ = apply_choosing(engine, state, template.action(values), params, rng.choice,
+                                              events=False)
             score = lead(probe.worth(after), decision.seat)
             if best_lead is None or score > best_lead:
                 best, best_lead = action, score

@@ -111,7 +111,7 @@ def play_game(
         if who is None:
             break
         action = _choose(engine, params, probe, state, who.players, seat_of, seats, rng)
-        action, state, _ = apply_choosing(engine, state, action, params, rng.choice)
+        action, state, _ = apply_choosing(engine, state, action, params, rng.choice, events=False)
         kinds[type(action).__name__] += 1
         states.append(state)
         if keep_actions:

@@ -59,14 +59,14 @@ class Trade:
 Action = Union[Begin, Trade, Play]
 
 
-def apply(state: State, action: Action, params: Params) -> tuple[State, Events]:
+def apply(state: State, action: Action, params: Params, events: bool = True) -> tuple[State, Events]:
     if isinstance(action, Begin):
-        state, events = _begin(params, state, action.player)
+        state, made = _begin(params, state, action.player)
     elif isinstance(action, Trade):
-        state, events = _trade(params, state, action)
+        state, made = _trade(params, state, action)
     else:
-        state, events = _play(params, state, action)
-    return state, tuple(events)
+        state, made = _play(params, state, action)
+    return state, tuple(made)
 
 
 # --- turn order ---------------------------------------------------------------------------

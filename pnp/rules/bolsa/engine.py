@@ -14,11 +14,11 @@ from functools import lru_cache
 from typing import Callable, Mapping, Sequence
 
 from pnp.errors import brief
-from pnp.rules.base import Event, Events, Malformed, Outcome, Table, ToMove, Violation, evolve
+from pnp.rules.base import Events, Malformed, Outcome, Table, ToMove, Violation, evolve
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import CARDS_EACH, ORDERS_AT_SETUP, OWNED_AT_SETUP, Params, params
 from pnp.rules.bolsa.rulebook import RULEBOOK
-from pnp.rules.bolsa.settle import final_scores, settle, winners, withdraw_requests
+from pnp.rules.bolsa.settle import Log, final_scores, settle, winners, withdraw_requests
 from pnp.rules.bolsa.state import (
     DECLARE,
     TRADE,
@@ -126,19 +126,20 @@ def _start_zones(params: Params, name: str, start: Start) -> tuple[Zones, ...]:
     return tuple(zones)
 
 
-def apply(state: State, action: Action, params: Params) -> tuple[State, Events]:
-    """Apply one action; the new state and the events it caused, each citing its rule."""
+def apply(state: State, action: Action, params: Params, events: bool = True) -> tuple[State, Events]:
+    """Apply one action; the new state and the events it caused, each citing its rule (none
+    made when `events` is False)."""
     if state.over:
         raise Violation("BOLSA-3.5.2", f"the game ended after round {state.round}; nothing more can be played")
-    events: list[Event] = []
-    state = _HANDLERS[type(action)](state, action, params, events)
-    return state, tuple(events)
+    log: Log = [] if events else None
+    state = _HANDLERS[type(action)](state, action, params, log)
+    return state, tuple(log) if log else ()
 
 
 # --- BOLSA-3.2 declarations ----------------------------------------------------------------
 
 
-def _declare(state: State, action: Declare, params: Params, events: list[Event]) -> State:
+def _declare(state: State, action: Declare, params: Params, events: Log) -> State:
     name, codes = action.player, params.companies
     i = state.index(name)
     if state.phase != DECLARE:
@@ -163,18 +164,21 @@ def _declare(state: State, action: Declare, params: Params, events: list[Event])
         raise Violation("BOLSA-3.2.5", f"{name} requests {terms} = {cost} but holds {player.cash}")
     zones = list(player.zones)
     for c, n in sell.items():
-        zones[c] = evolve(zones[c], owned=zones[c].owned - n, offered=n)
+        z = zones[c]
+        zones[c] = Zones(z.owned - n, z.orders, n, z.requested)
     for c, n in buy.items():
-        zones[c] = evolve(zones[c], orders=zones[c].orders - n, requested=n)
-    if sell:
-        events.append(said.OFFERED(player=name, sell={codes[c]: n for c, n in sell.items()}))
-    if buy:
-        events.append(said.REQUESTED(player=name, buy={codes[c]: n for c, n in buy.items()},
-                                     prices={codes[c]: state.prices[c] for c in buy}, cost=cost, cash=player.cash))
-    if not sell and not buy:
-        events.append(said.NOTHING(player=name))
-    state = state.with_player(i, evolve(player, zones=tuple(zones)))
-    return evolve(state, declared=state.declared | {i})
+        z = zones[c]
+        zones[c] = Zones(z.owned, z.orders - n, z.offered, n)
+    if events is not None:
+        if sell:
+            events.append(said.OFFERED(player=name, sell={codes[c]: n for c, n in sell.items()}))
+        if buy:
+            events.append(said.REQUESTED(player=name, buy={codes[c]: n for c, n in buy.items()},
+                                         prices={codes[c]: state.prices[c] for c in buy}, cost=cost, cash=player.cash))
+        if not sell and not buy:
+            events.append(said.NOTHING(player=name))
+    players = state.players[:i] + (Player(name, player.cash, tuple(zones)),) + state.players[i + 1 :]
+    return evolve(state, players=players, declared=state.declared | {i})
 
 
 def _counts(params: Params, counts: Mapping[str, int]) -> dict[int, int]:
@@ -188,7 +192,7 @@ def _counts(params: Params, counts: Mapping[str, int]) -> dict[int, int]:
     return dict(sorted(result.items()))
 
 
-def _reveal(state: State, params: Params, events: list[Event]) -> State:
+def _reveal(state: State, params: Params, events: Log) -> State:
     """BOLSA-3.3.1 (and 3.2.6 `net`): the declarations are turned face up."""
     if params.same_company_both_ways == "net":
         for i, player in enumerate(state.players):
@@ -197,18 +201,20 @@ def _reveal(state: State, params: Params, events: list[Event]) -> State:
                 if k:
                     z = Zones(z.owned + k, z.orders + k, z.offered - k, z.requested - k)
                     player = player.with_zones(c, z)
-                    events.append(said.NETTED(player=player.name, company=params.companies[c], shares=k))
+                    if events is not None:
+                        events.append(said.NETTED(player=player.name, company=params.companies[c], shares=k))
             state = state.with_player(i, player)
-    offered, requested = ({code: sum(getattr(p.zones[c], zone) for p in state.players)
-                           for c, code in enumerate(params.companies)} for zone in ("offered", "requested"))
-    events.append(said.REVEALED(round=state.round, offered=offered, requested=requested))
+    if events is not None:
+        offered, requested = ({code: sum(getattr(p.zones[c], zone) for p in state.players)
+                               for c, code in enumerate(params.companies)} for zone in ("offered", "requested"))
+        events.append(said.REVEALED(round=state.round, offered=offered, requested=requested))
     return evolve(state, phase=TRADE, next_company=0)
 
 
 # --- BOLSA-3.3, 4.7.1, 4.1–4.6: bringing up a company ----------------------------------------
 
 
-def _resolve(state: State, action: Resolve, params: Params, events: list[Event]) -> State:
+def _resolve(state: State, action: Resolve, params: Params, events: Log) -> State:
     if state.phase == DECLARE:
         state = _reveal(state, params, events)
     if state.trade is not None:
@@ -216,26 +222,34 @@ def _resolve(state: State, action: Resolve, params: Params, events: list[Event])
         raise Violation("BOLSA-3.3.2", f"{code} is not settled yet; companies are resolved one at a time")
     c = state.next_company
     code, quote = params.companies[c], state.prices[c]
-    for i in state.seating():  # BOLSA-4.7.1: solvency before classification
+    seats = state.seating()
+    for i in seats:  # BOLSA-4.7.1: solvency before classification
         player = state.players[i]
         wanted = player.zones[c].requested
         if wanted and player.cash < wanted * quote:
             state, withdrawn = withdraw_requests(state, i, c, params)
-            events.append(said.SHORT_OF_CASH(company=code, player=player.name, cash=player.cash, shares=wanted,
-                                             quote=quote, cost=wanted * quote, withdrawn=withdrawn))
-    sellers = [i for i in state.seating() if state.players[i].zones[c].offered]
-    buyers = [i for i in state.seating() if state.players[i].zones[c].requested]
-    offered = sum(state.players[i].zones[c].offered for i in sellers)
-    wanted = sum(state.players[i].zones[c].requested for i in buyers)
+            if events is not None:
+                events.append(said.SHORT_OF_CASH(company=code, player=player.name, cash=player.cash, shares=wanted,
+                                                 quote=quote, cost=wanted * quote, withdrawn=withdrawn))
+    sellers, buyers, offered, wanted = [], [], 0, 0
+    for i in seats:
+        zones = state.players[i].zones[c]
+        if zones.offered:
+            sellers.append(i)
+            offered += zones.offered
+        if zones.requested:
+            buyers.append(i)
+            wanted += zones.requested
     case = _case(offered, wanted)
     auction = None
     excess = buyers if case == 5 else sellers if case == 6 else []
     needed = 3 if case == 6 and params.auction_trigger == "literal" else 2  # A2
     if len(excess) >= needed:
         auction = Auction(ascending=case == 5, order=tuple(excess))  # seating order = bidding order (5.2)
-        events.append(said.AUCTION("BOLSA-4.5.2" if case == 5 else "BOLSA-4.6.2", company=code, ascending=case == 5,
-                                   bidders=len(excess), offered=offered, requested=wanted, quote=quote,
-                                   order=[state.players[i].name for i in excess]))
+        if events is not None:
+            events.append(said.AUCTION("BOLSA-4.5.2" if case == 5 else "BOLSA-4.6.2", company=code,
+                                       ascending=case == 5, bidders=len(excess), offered=offered, requested=wanted,
+                                       quote=quote, order=[state.players[i].name for i in excess]))
     return evolve(state, trade=Trade(c, case, quote, auction))
 
 
@@ -265,7 +279,7 @@ def _bid_range(state: State, trade: Trade, auction: Auction, params: Params) -> 
     return (low, high) if low <= high else None
 
 
-def _bid(state: State, action: Bid, params: Params, events: list[Event]) -> State:
+def _bid(state: State, action: Bid, params: Params, events: Log) -> State:
     name, trade = action.player, state.trade
     i = state.index(name)
     if trade is None or trade.auction is None or trade.auction.over:
@@ -283,13 +297,15 @@ def _bid(state: State, action: Bid, params: Params, events: list[Event]) -> Stat
         raise Violation("BOLSA-5.2", f"{name} bids out of turn in the {code} auction: it is {turn}'s turn")
     if action.amount is None:
         auction = evolve(auction, passed=auction.passed + (i,))
-        events.append(said.PASS(rule, company=code, player=name))
+        if events is not None:
+            events.append(said.PASS(rule, company=code, player=name))
     else:
         _check_bid(state, trade, auction, params, action.amount, rule)
         auction = evolve(auction, best=action.amount, bidder=i)
-        events.append(said.BID(rule, company=code, player=name, amount=action.amount))
+        if events is not None:
+            events.append(said.BID(rule, company=code, player=name, amount=action.amount))
     auction = _next_turn(auction)
-    if auction.over:
+    if auction.over and events is not None:
         ranking = [state.players[j].name for j in auction.ranking]
         events.append(said.WON(company=code, player=ranking[0], price=auction.price(trade.quote),
                                unbid=auction.best is None, ranking=ranking))
@@ -331,7 +347,7 @@ def _next_turn(auction: Auction) -> Auction:
             return evolve(auction, turn=turn)
 
 
-def _withdraw(state: State, action: Withdraw, params: Params, events: list[Event]) -> State:
+def _withdraw(state: State, action: Withdraw, params: Params, events: Log) -> State:
     """BOLSA-5.7 `may_withdraw`: a loser takes back all his cards of this company (3.4)."""
     name, trade = action.player, state.trade
     i = state.index(name)
@@ -344,13 +360,14 @@ def _withdraw(state: State, action: Withdraw, params: Params, events: list[Event
         raise Violation("BOLSA-5.7", f"{name} did not lose the {code} auction, so he cannot withdraw from it")
     if not zones.offered and not zones.requested:
         raise Violation("BOLSA-5.7", f"{name} has already withdrawn from {code}")
-    events.append(said.WITHDRAWN(company=code, player=name, shares=zones.offered or zones.requested,
-                                 side="offered" if zones.offered else "requested"))
+    if events is not None:
+        events.append(said.WITHDRAWN(company=code, player=name, shares=zones.offered or zones.requested,
+                                     side="offered" if zones.offered else "requested"))
     zones = Zones(zones.owned + zones.offered, zones.orders + zones.requested)
     return state.with_player(i, state.players[i].with_zones(trade.company, zones))
 
 
-def _settle(state: State, action: Settle, params: Params, events: list[Event]) -> State:
+def _settle(state: State, action: Settle, params: Params, events: Log) -> State:
     trade = state.trade
     if trade is None:
         raise Violation("BOLSA-3.3.2", "no company is being resolved")
@@ -406,21 +423,28 @@ def legal_actions(state: State, params: Params) -> tuple[Template, ...]:
         return ()
     if state.phase == DECLARE:
         waiting = [i for i in state.seating() if i not in state.declared]
-        return (*(_declaration(state, params, i) for i in waiting), Template("resolve", None, "BOLSA-3.3.1", _resolve_action))
+        return (*(_declaration(state, params, i) for i in waiting), _REVEAL)
     trade = state.trade
     if trade is None:
-        return (Template("resolve", None, "BOLSA-3.3.2", _resolve_action),)
+        return (_BRING_UP,)
     auction = trade.auction
     if auction is not None and not auction.over:
         name, rule = state.players[auction.to_act].name, "BOLSA-5.3" if auction.ascending else "BOLSA-5.4"
         bids = _bid_range(state, trade, auction, params)
-        passing = Template("pass", name, rule, _bid_action, fixed={"amount": None})
+        passing = _passing(name, rule)
         if bids is None:
             return (passing,)
         return (Template("bid", name, rule, _bid_action, (Field.number("amount", *bids),)), passing)
+    if params.auction_losers != "may_withdraw":
+        return (_SETTLE,)
     withdrawals = (Template("withdraw", state.players[i].name, "BOLSA-5.7", _withdraw_action)
                    for i in _may_withdraw(state, params))
-    return (*withdrawals, Template("settle", None, "BOLSA-3.3.2", _settle_action))
+    return (*withdrawals, _SETTLE)
+
+
+@lru_cache(maxsize=64)
+def _passing(name: str, rule: str) -> Template:
+    return Template("pass", name, rule, _bid_action, fixed={"amount": None})
 
 
 def _declaration(state: State, params: Params, i: int) -> Template:
@@ -472,6 +496,12 @@ def _withdraw_action(values: Mapping) -> Withdraw:
 
 def _settle_action(values: Mapping) -> Settle:
     return Settle()
+
+
+# The table's steps are the same in every position: made once.
+_REVEAL = Template("resolve", None, "BOLSA-3.3.1", _resolve_action)
+_BRING_UP = Template("resolve", None, "BOLSA-3.3.2", _resolve_action)
+_SETTLE = Template("settle", None, "BOLSA-3.3.2", _settle_action)
 
 
 def outcome(state: State, params: Params) -> Outcome | None:

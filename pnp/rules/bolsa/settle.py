@@ -11,14 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from pnp.rules.base import Event, Malformed, Violation, evolve
+from pnp.rules.base import Event, Malformed, Violation, evolve, fast_init
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import Params
-from pnp.rules.bolsa.state import DECLARE, OVER, Pair, State, Trade, Zones
+from pnp.rules.bolsa.state import DECLARE, OVER, Pair, Player, State, Trade, Zones
 
 Fills = dict[int, int]  # player index → shares
+Log = list[Event] | None  # the events of a step; None when the caller does not read them
 
 
+@fast_init
 @dataclass(frozen=True)
 class Terms:
     """What the rules fix for one company: the price, the next quote (before bounds), and the
@@ -32,35 +34,57 @@ class Terms:
     buyer_order: tuple[int, ...] = ()  # for automatic pairing: the ranking, else seating order
 
 
-def settle(state: State, pairing: Sequence[Pair] | None, params: Params, events: list[Event]) -> State:
+def settle(state: State, pairing: Sequence[Pair] | None, params: Params, events: Log) -> State:
     """In the order of BOLSA-3.3.2: trades and payments (4.1–4.6, 5.6, 4.8), the quote (6),
-    provisioning (3.4); after the last company, the end of the round (3.5)."""
+    provisioning (3.4); after the last company, the end of the round (3.5). The position is
+    built once, from the cash and the cards the settlement moved."""
     trade = state.trade
     assert trade is not None
     c, code = trade.company, params.companies[trade.company]
-    state, terms = _terms(state, trade, params, events)
-    buys, sells, transfers = _counterparties(state, c, terms, pairing, params)
+    offered, requested = _sides(state, c)
+    paid_up = state
+    state, terms = _terms(state, trade, offered, requested, params, events)
+    if state is not paid_up:  # a buyer who could not pay withdrew his requests (BOLSA-4.7.2)
+        offered, requested = _sides(state, c)
+    buys, sells, transfers = _counterparties(state, c, terms, pairing, offered, requested, params)
+    cash = [player.cash for player in state.players]
     for buyer, seller, n in transfers:
         amount = n * terms.price
-        events.append(said.PAID(company=code, buyer=state.players[buyer].name, seller=state.players[seller].name,
-                                shares=n, price=terms.price, amount=amount, automatic=pairing is None))
-        state = _pay(state, buyer, seller, amount)
-    if trade.auction is not None:
+        cash[buyer] -= amount
+        cash[seller] += amount
+        if events is not None:
+            events.append(said.PAID(company=code, buyer=state.players[buyer].name, seller=state.players[seller].name,
+                                    shares=n, price=terms.price, amount=amount, automatic=pairing is None))
+    if trade.auction is not None and events is not None:
         events.append(said.AUCTION_QUOTE("BOLSA-4.5.2" if trade.case == 5 else "BOLSA-4.6.2", company=code,
                                          **{"from": trade.quote, "to": terms.price}))
-    state = _move_quote(state, c, terms.quote, params, events)
-    state = _provision(state, c, buys, sells, params, events)
-    state = evolve(state, trade=None, next_company=c + 1)
+    prices = _move_quote(state, c, terms.quote, params, events)
+    players = _provision(state, c, buys, sells, cash, params, events)
+    state = evolve(state, players=players, prices=prices, trade=None, next_company=c + 1)
     if state.next_company == len(params.companies):
         state = _end_round(state, params, events)
     return state
 
 
-def _terms(state: State, trade: Trade, params: Params, events: list[Event]) -> tuple[State, Terms]:
+def _sides(state: State, c: int) -> tuple[Fills, Fills]:
+    """Who has cards of company `c` offered (zone 3) and requested (zone 4), each in seating
+    order from the token holder."""
+    offered: Fills = {}
+    requested: Fills = {}
+    for i in state.seating():
+        zones = state.players[i].zones[c]
+        if zones.offered:
+            offered[i] = zones.offered
+        if zones.requested:
+            requested[i] = zones.requested
+    return offered, requested
+
+
+def _terms(state: State, trade: Trade, offered: Fills, requested: Fills, params: Params,
+           events: Log) -> tuple[State, Terms]:
     """BOLSA-4.1–4.6 and 5.6 (with the payment check of 4.7.2, which can change the state)."""
     c, q, auction = trade.company, trade.quote, trade.auction
     code, seats = params.companies[c], state.seating()
-    offered, requested = _cards(state, c, "offered"), _cards(state, c, "requested")
     supply, demand = sum(offered.values()), sum(requested.values())
 
     def name(i: int) -> str:
@@ -70,27 +94,33 @@ def _terms(state: State, trade: Trade, params: Params, events: list[Event]) -> t
         return {"from": q, "to": _clamp(new, params)}
 
     if trade.case == 1:
-        events.append(said.UNTOUCHED(company=code, quote=q))
+        if events is not None:
+            events.append(said.UNTOUCHED(company=code, quote=q))
         return state, Terms(q, q)
     if trade.case == 2:
-        events.append(said.UNWANTED(company=code, offered=supply, requested=0, **moves(q - supply)))
+        if events is not None:
+            events.append(said.UNWANTED(company=code, offered=supply, requested=0, **moves(q - supply)))
         return state, Terms(q, q - supply)
     if trade.case == 3:
-        events.append(said.UNOFFERED(company=code, offered=0, requested=demand, **moves(q + demand)))
+        if events is not None:
+            events.append(said.UNOFFERED(company=code, offered=0, requested=demand, **moves(q + demand)))
         return state, Terms(q, q + demand)
     if trade.case == 4:
-        events.append(said.MATCHED(company=code, offered=supply, requested=demand, price=q))
+        if events is not None:
+            events.append(said.MATCHED(company=code, offered=supply, requested=demand, price=q))
         return state, Terms(q, q, requested, offered, seats)
     if auction is None and trade.case == 5:  # BOLSA-4.5.1: one buyer takes all that is offered
         (buyer,) = requested
         unfilled = demand - supply
-        events.append(said.ONE_BUYER(company=code, offered=supply, requested=demand, buyer=name(buyer), price=q,
-                                     unfilled=unfilled, **moves(q + unfilled)))
+        if events is not None:
+            events.append(said.ONE_BUYER(company=code, offered=supply, requested=demand, buyer=name(buyer), price=q,
+                                         unfilled=unfilled, **moves(q + unfilled)))
         return state, Terms(q, q + unfilled, {buyer: supply}, offered, seats)
     if auction is None:  # BOLSA-4.6.1: the seller side sells what is wanted
         unsold = supply - demand
-        events.append(said.SELLERS(company=code, offered=supply, sellers=[name(i) for i in offered], requested=demand,
-                                   price=q, unsold=unsold, **moves(q - unsold)))
+        if events is not None:
+            events.append(said.SELLERS(company=code, offered=supply, sellers=[name(i) for i in offered],
+                                       requested=demand, price=q, unsold=unsold, **moves(q - unsold)))
         return state, Terms(q, q - unsold, requested, None, seats)
     price = auction.price(q)  # BOLSA-4.5.2 / 4.6.2: the auction's price and ranking decide
     if trade.case == 5:
@@ -98,18 +128,20 @@ def _terms(state: State, trade: Trade, params: Params, events: list[Event]) -> t
         terms = Terms(price, price, buys=buys, buyer_order=auction.ranking)
     else:
         terms = Terms(price, price, sells=_allocate(auction.ranking, offered, demand), buyer_order=seats)
-    fills = (terms.buys if terms.buys is not None else terms.sells) or {}
-    events.append(said.ALLOCATED(company=code, price=price, shares={name(i): fills.get(i, 0) for i in auction.ranking}))
+    if events is not None:
+        fills = (terms.buys if terms.buys is not None else terms.sells) or {}
+        events.append(said.ALLOCATED(company=code, price=price,
+                                     shares={name(i): fills.get(i, 0) for i in auction.ranking}))
     return state, terms
 
 
 def _counterparties(
-    state: State, c: int, terms: Terms, pairing: Sequence[Pair] | None, params: Params
+    state: State, c: int, terms: Terms, pairing: Sequence[Pair] | None, offered: Fills, requested: Fills,
+    params: Params
 ) -> tuple[Fills, Fills, list[tuple[int, int, int]]]:
     """Each buyer's and seller's shares and who pays whom (BOLSA-4.8): the side the rules left
     open is chosen by the pairing or automatically; a given pairing must match both sides."""
     code, seats = params.companies[c], state.seating()
-    offered, requested = _cards(state, c, "offered"), _cards(state, c, "requested")
     fixed = terms.buys if terms.buys is not None else terms.sells
     traded = sum(fixed.values()) if fixed else 0
     chosen_buys, chosen_sells = _pairing_totals(state, c, pairing, traded, requested, offered, params)
@@ -120,11 +152,6 @@ def _counterparties(
     _check_totals(state, code, buys, chosen_buys, "bought")
     _check_totals(state, code, sells, chosen_sells, "sold")
     return buys, sells, [(state.index(p.buyer), state.index(p.seller), p.shares) for p in pairing]
-
-
-def _cards(state: State, c: int, zone: str) -> Fills:
-    """Who has cards of company `c` in `zone`, in seating order from the token holder."""
-    return {i: n for i in state.seating() if (n := getattr(state.players[i].zones[c], zone))}
 
 
 def _allocate(ranking: Sequence[int], cards: Mapping[int, int], total: int) -> Fills:
@@ -138,7 +165,7 @@ def _allocate(ranking: Sequence[int], cards: Mapping[int, int], total: int) -> F
 
 
 def _allocate_buyers(
-    state: State, c: int, ranking: Sequence[int], supply: int, price: int, params: Params, events: list[Event]
+    state: State, c: int, ranking: Sequence[int], supply: int, price: int, params: Params, events: Log
 ) -> tuple[State, Fills]:
     """BOLSA-5.6 with the payment check of 4.7.2: a buyer who cannot pay withdraws, and his
     share passes down the ranking."""
@@ -148,8 +175,9 @@ def _allocate_buyers(
         take = min(player.zones[c].requested, left)
         if take and player.cash < take * price:
             state, withdrawn = withdraw_requests(state, i, c, params)
-            events.append(said.CANNOT_PAY(company=code, player=player.name, shares=take, price=price,
-                                          cost=take * price, cash=player.cash, withdrawn=withdrawn))
+            if events is not None:
+                events.append(said.CANNOT_PAY(company=code, player=player.name, shares=take, price=price,
+                                              cost=take * price, cash=player.cash, withdrawn=withdrawn))
             continue
         if take:
             fills[i], left = take, left - take
@@ -238,29 +266,25 @@ def _auto_pairs(
     return pairs
 
 
-def _pay(state: State, buyer: int, seller: int, amount: int) -> State:
-    b = state.players[buyer]
-    state = state.with_player(buyer, evolve(b, cash=b.cash - amount))
-    s = state.players[seller]
-    return state.with_player(seller, evolve(s, cash=s.cash + amount))
-
-
-def _provision(state: State, c: int, buys: Fills, sells: Fills, params: Params, events: list[Event]) -> State:
-    """BOLSA-3.4: sold 3 → 2, unsold 3 → 1, bought 4 → 1, unbought 4 → 2."""
-    moves = {}
+def _provision(state: State, c: int, buys: Fills, sells: Fills, cash: list[int], params: Params,
+               events: Log) -> tuple[Player, ...]:
+    """BOLSA-3.4: sold 3 → 2, unsold 3 → 1, bought 4 → 1, unbought 4 → 2; and each player's cash
+    after the payments (only traders pay or are paid)."""
+    players, moves = list(state.players), {}
     for i in state.seating():
-        player = state.players[i]
+        player = players[i]
         z = player.zones[c]
         if not z.offered and not z.requested:
             continue
         sold, bought = sells.get(i, 0), buys.get(i, 0)
-        moves[player.name] = {"sold": sold, "unsold": z.offered - sold, "bought": bought,
-                              "unbought": z.requested - bought}
+        if events is not None:
+            moves[player.name] = {"sold": sold, "unsold": z.offered - sold, "bought": bought,
+                                  "unbought": z.requested - bought}
         zones = Zones(z.owned + z.offered - sold + bought, z.orders + sold + z.requested - bought)
-        state = state.with_player(i, player.with_zones(c, zones))
-    if moves:
+        players[i] = Player(player.name, cash[i], player.zones[:c] + (zones,) + player.zones[c + 1 :])
+    if moves and events is not None:
         events.append(said.PROVISIONED(company=params.companies[c], moves=moves))
-    return state
+    return tuple(players)
 
 
 def _clamp(quote: int, params: Params) -> int:
@@ -269,8 +293,12 @@ def _clamp(quote: int, params: Params) -> int:
     return quote if params.price_max is None else min(quote, params.price_max)
 
 
-def _move_quote(state: State, c: int, raw: int, params: Params, events: list[Event]) -> State:
+def _move_quote(state: State, c: int, raw: int, params: Params, events: Log) -> tuple[int, ...]:
+    """BOLSA-6: the quotes with company `c`'s moved to `raw`, kept on the track; its token
+    flipped or turned face up where it crosses the end of the row."""
     code, old, new = params.companies[c], state.prices[c], _clamp(raw, params)
+    if events is None:
+        return state.prices[:c] + (new,) + state.prices[c + 1 :]
     if new != raw:
         events.append(said.CLAMPED(company=code, quote=raw, to=new))
     top = params.top_cell
@@ -282,22 +310,25 @@ def _move_quote(state: State, c: int, raw: int, params: Params, events: list[Eve
         events.append(said.FACE_UP(company=code, **{"from": old, "to": new}))
     elif new > top + params.board_cells and new != old:
         events.append(said.OFF_BOARD(company=code, quote=new))
-    return evolve(state, prices=state.prices[:c] + (new,) + state.prices[c + 1 :])
+    return state.prices[:c] + (new,) + state.prices[c + 1 :]
 
 
 # --- BOLSA-3.5 end of round, BOLSA-7 end of game ---------------------------------------------
 
 
-def _end_round(state: State, params: Params, events: list[Event]) -> State:
+def _end_round(state: State, params: Params, events: Log) -> State:
     n = len(state.players)
     token = (state.token + 1) % n
-    events.append(said.TOKEN_PASSED(**{"from": state.players[state.token].name, "to": state.players[token].name}))
-    state = evolve(state, token=token, declared=frozenset(), next_company=0)
+    if events is not None:
+        events.append(said.TOKEN_PASSED(**{"from": state.players[state.token].name, "to": state.players[token].name}))
     if state.round < params.rounds:
-        events.append(said.NEXT_ROUND(**{"from": state.round, "to": state.round + 1}))
-        return evolve(state, round=state.round + 1, phase=DECLARE)
+        if events is not None:
+            events.append(said.NEXT_ROUND(**{"from": state.round, "to": state.round + 1}))
+        return evolve(state, token=token, declared=frozenset(), next_company=0, round=state.round + 1, phase=DECLARE)
+    state = evolve(state, token=token, declared=frozenset(), next_company=0, phase=OVER)
+    if events is None:
+        return state
     events.append(said.LAST_ROUND(round=state.round))
-    state = evolve(state, phase=OVER)
     scores = final_scores(state, params)
     for player in state.players:
         owned = {code: z.owned for code, z in zip(params.companies, player.zones) if z.owned}

@@ -73,7 +73,7 @@ def _mover(state: State) -> str | None:
     return None if state.mover is None else state.players[state.mover]
 
 
-def apply(state: State, action: Action, p: Params) -> tuple[State, Events]:
+def apply(state: State, action: Action, p: Params, events: bool = True) -> tuple[State, Events]:
     """Apply one action of the player to move; a Spot leaves the turn open, the others end it."""
     if state.over:
         raise Violation("FOREX-11.1", f"the game is over ({_why_over(state)}); {action.player} cannot take a turn")
@@ -85,12 +85,12 @@ def apply(state: State, action: Action, p: Params) -> tuple[State, Events]:
                         f"({', '.join(state.players)})")
     seat = state.seat(action.player)
     if isinstance(action, Spot):
-        new, events = _spot(state, p, action)
-        return evolve(new, mover=seat, spot_made=True), tuple(events)
+        new, made = _spot(state, p, action)
+        return evolve(new, mover=seat, spot_made=True), tuple(made)
     handlers: dict[type, Callable[..., tuple[State, list[Event]]]] = {
         MakeContract: _contract, Invest: _invest, Divest: _divest, Resolve: resolve}
-    new, events = handlers[type(action)](state, p, action)
-    return evolve(new, mover=(seat + 1) % len(state.players), spot_made=False), tuple(events)
+    new, made = handlers[type(action)](state, p, action)
+    return evolve(new, mover=(seat + 1) % len(state.players), spot_made=False), tuple(made)
 
 
 def _why_over(state: State) -> str:
