@@ -114,6 +114,7 @@ def plain(value: Any) -> Any:
 
 
 Events = tuple[Event, ...]
+Log = list[Event] | None  # the events of a step as an engine makes them; None: nobody reads them
 
 
 # --- error kinds ---------------------------------------------------------------------------

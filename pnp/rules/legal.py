@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Callable, Iterator, Mapping, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, Union
 
 from pnp.rules.base import ChoiceNeeded, Engine, Events, fast_init
 
@@ -38,7 +38,7 @@ class Field:
     kind: str
     low: Any = 0
     high: Any = 0
-    options: tuple[Any, ...] = ()
+    options: Sequence[Any] = ()  # a tuple, or `Listed` on demand
     labels: Sequence[str] = ()  # a tuple, or `Labels` worded on demand
 
     @staticmethod
@@ -50,14 +50,45 @@ class Field:
 
     @staticmethod
     def choice(name: str, options: Sequence[Any], labels: Sequence[str] | Callable[[Any], str] = ()) -> "Field":
-        """One of `options`; `labels` are their words, or the function that words one (then
-        worded only when read: see `Labels`)."""
-        options = tuple(options)
-        return Field(name, "choice", options=options, labels=Labels(options, labels) if callable(labels) else tuple(labels))
+        """One of `options` (a `Listed` stays unlisted until read); `labels` are their words, or
+        the function that words one (then worded only when read: see `Labels`)."""
+        options = options if isinstance(options, Listed) else tuple(options)
+        return Field(name, "choice", options=options,
+                     labels=Labels(options, labels) if callable(labels) else tuple(labels))
 
     @staticmethod
     def several(name: str, options: Sequence[Any], low: int, high: int) -> "Field":
         return Field(name, "several", low, min(high, len(options)), tuple(options))
+
+
+class Listed(Sequence[Any]):
+    """Options listed by one function when first read. A For-Ex turn offers a spot deal with
+    each other player in every pair, a hundred of them, in a template built at every step of
+    every simulated game; a player who does not choose the spot never reads them."""
+
+    def __init__(self, make: Callable[[], Iterable[Any]]):
+        self._make: Callable[[], Iterable[Any]] | None = make
+        self._items: tuple[Any, ...] = ()
+
+    def _listed(self) -> tuple[Any, ...]:
+        if self._make is not None:
+            self._items, self._make = tuple(self._make()), None
+        return self._items
+
+    def __len__(self) -> int:
+        return len(self._listed())
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._listed()[index]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and self._listed() == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(self._listed())
+
+    def __repr__(self) -> str:
+        return repr(self._listed())
 
 
 class Labels(Sequence[str]):
@@ -65,7 +96,7 @@ class Labels(Sequence[str]):
     For-Ex turn's spot deals) is built at every step of every simulated game, and only a form
     or an explanation ever reads the words."""
 
-    def __init__(self, options: tuple[Any, ...], say: Callable[[Any], str]):
+    def __init__(self, options: Sequence[Any], say: Callable[[Any], str]):
         self._options, self._say = options, say
 
     def __len__(self) -> int:

@@ -21,11 +21,12 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from pnp.rules.base import Engine
+from pnp.rules.base import Engine, fast_init
 from pnp.rules.legal import AtMostOne, Budget, Different, Template, apply_choosing, draw, sample
 from pnp.simulate.probe import Probe
 
 
+@fast_init  # one per step of every simulated game
 @dataclass(frozen=True)
 class Decision:
     """One player's turn to choose: the position, his templates, and whether he may pass."""

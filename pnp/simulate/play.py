@@ -68,7 +68,8 @@ class _Watch:
     def see(self, state: Any) -> None:
         reading = self.probe.track(state)
         if reading != self.reading:
-            self.marks.update(self.probe.marks(self.reading, reading))
+            for mark in self.probe.marks(self.reading, reading):  # not Counter.update: its type checks cost more
+                self.marks[mark] += 1
             self.reading = reading
         if self.keep_track:
             self.track.append(self.probe.series(reading))

@@ -31,7 +31,7 @@ from pnp.rules.aktsioner.state import (
     played,
     setup,
 )
-from pnp.rules.base import Event, Events, Outcome, Table, ToMove, Violation, evolve
+from pnp.rules.base import Event, Events, Log, Outcome, Table, ToMove, Violation, evolve
 from pnp.rules.legal import Budget, Field, Template, grouped
 
 __all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "setup", "tables", "to_move"]
@@ -60,19 +60,20 @@ Action = Union[Begin, Trade, Play]
 
 
 def apply(state: State, action: Action, params: Params, events: bool = True) -> tuple[State, Events]:
+    log: Log = [] if events else None
     if isinstance(action, Begin):
-        state, made = _begin(params, state, action.player)
+        state = _begin(params, state, action.player, log)
     elif isinstance(action, Trade):
-        state, made = _trade(params, state, action)
+        state = _trade(params, state, action, log)
     else:
-        state, made = _play(params, state, action)
-    return state, tuple(made)
+        state = _play(params, state, action, log)
+    return state, tuple(log) if log else ()
 
 
 # --- turn order ---------------------------------------------------------------------------
 
 
-def _begin(params: Params, state: State, player: str) -> tuple[State, list[Event]]:
+def _begin(params: Params, state: State, player: str, events: Log) -> State:
     if player not in state.players:
         raise Violation("AKT-3.6", f"{player} is not at the table ({', '.join(state.players)})")
     seat = state.seat(player)
@@ -89,17 +90,18 @@ def _begin(params: Params, state: State, player: str) -> tuple[State, list[Event
             raise Violation("AKT-9.1", f"{player} has no card left to play")
         raise Violation("AKT-3.6", f"it is {state.players[movers[0]]}'s turn in seating order, not {player}'s")
     state = evolve(state, turn=Turn(seat, False, (0,) * len(params.colours)), last=seat)
-    big, small = (cards_left(params, state, seat, deck) for deck in DECKS)
-    events = [said.TURN(player=player, big=big, small=small)]
-    if final_round(params, state):
-        events.append(said.LAST_ROUND())
-    return state, events
+    if events is not None:
+        big, small = (cards_left(params, state, seat, deck) for deck in DECKS)
+        events.append(said.TURN(player=player, big=big, small=small))
+        if final_round(params, state):
+            events.append(said.LAST_ROUND())
+    return state
 
 
 # --- stages 1 and 3 -----------------------------------------------------------------------
 
 
-def _trade(params: Params, state: State, trade: Trade) -> tuple[State, list[Event]]:
+def _trade(params: Params, state: State, trade: Trade, events: Log) -> State:
     turn = state.turn
     if turn is None:
         raise Violation("AKT-3.4", "shares are traded only during one's own turn, and no turn has begun")
@@ -110,14 +112,13 @@ def _trade(params: Params, state: State, trade: Trade) -> tuple[State, list[Even
             raise Violation("AKT-3.1", f"cannot trade {count} {colour}: quantities are whole shares, 0 or more")
     player = state.players[turn.mover]
     if not any(count for _, count in (*trade.sell, *trade.buy)):
-        return evolve(state, turn=evolve(turn, traded=True)), []
+        return evolve(state, turn=evolve(turn, traded=True))
     if final_round(params, state):
         verb = "sell" if any(count for _, count in trade.sell) else "buy"
         raise Violation("AKT-8.1", f"{player} may not {verb} shares: every player has one card left (last-move rule)")
     stage, rule = (3, "AKT-3.3") if turn.played else (1, "AKT-3.1")
     account = state.accounts[turn.mover]
     cash, shares, bought = account.cash, list(account.shares), list(turn.bought)
-    events = []
     for colour, count in trade.sell:
         if not count:
             continue
@@ -132,8 +133,9 @@ def _trade(params: Params, state: State, trade: Trade) -> tuple[State, list[Even
             )
         shares[i] -= count
         cash += count * price
-        events.append(said.TRADED(rule, player=player, colour=colour, shares=-count, price=price,
-                                  amount=count * price, cash=cash))
+        if events is not None:
+            events.append(said.TRADED(rule, player=player, colour=colour, shares=-count, price=price,
+                                      amount=count * price, cash=cash))
     for colour, count in trade.buy:
         if not count:
             continue
@@ -144,16 +146,17 @@ def _trade(params: Params, state: State, trade: Trade) -> tuple[State, list[Even
         cash -= count * price
         if stage == 1:
             bought[i] += count
-        events.append(said.TRADED(rule, player=player, colour=colour, shares=count, price=price,
-                                  amount=-count * price, cash=cash))
+        if events is not None:
+            events.append(said.TRADED(rule, player=player, colour=colour, shares=count, price=price,
+                                      amount=-count * price, cash=cash))
     accounts = _with(state.accounts, turn.mover, Account(cash, tuple(shares)))
-    return evolve(state, accounts=accounts, turn=evolve(turn, bought=tuple(bought), traded=True)), events
+    return evolve(state, accounts=accounts, turn=evolve(turn, bought=tuple(bought), traded=True))
 
 
 # --- stage 2 ------------------------------------------------------------------------------
 
 
-def _play(params: Params, state: State, play: Play) -> tuple[State, list[Event]]:
+def _play(params: Params, state: State, play: Play, events: Log) -> State:
     turn = state.turn
     if turn is None:
         raise Violation("AKT-3.2", f"{play} is played outside a turn; a card is played in stage 2 of one's own turn")
@@ -170,10 +173,11 @@ def _play(params: Params, state: State, play: Play) -> tuple[State, list[Event]]
     changes = [change(card.colour, card.own, state.price(params, card.colour), params)]
     changes += [change(colour, effect, state.price(params, colour), params) for effect, colour in play.choices]
     prices = list(state.prices)
-    events = [said.PLAYED(card.rule, player=player, card=play.card, play=str(play))]
+    if events is not None:
+        events.append(said.PLAYED(card.rule, player=player, card=play.card, play=str(play)))
+        events += map(_price_event, changes)
     for item in changes:
         prices[params.colours.index(item.colour)] = item.new
-        events.append(_price_event(item))
     accounts = list(state.accounts)
     _compensate(params, state, accounts, changes, events)
     _penalise(params, state, accounts, changes, events)
@@ -190,13 +194,14 @@ def _play(params: Params, state: State, play: Play) -> tuple[State, list[Event]]
         plays=state.plays + ((mover, play.card),),
         turn=evolve(turn, played=True, traded=False),
     )
-    state, events = eliminate(params, state, events)
+    state = eliminate(params, state, events)
     if not any(cards_left(params, state, seat) for seat in active(state)):
         state = evolve(state, over=True)
-        events += final_events(params, state)
-    elif final_round(params, state) and not was_last_round:
+        if events is not None:
+            events += final_events(params, state)
+    elif events is not None and final_round(params, state) and not was_last_round:
         events.append(said.LAST_ROUND())  # A14: from this play on, even the mover's stage 3
-    return state, events
+    return state
 
 
 def _check_held(params: Params, state: State, seat: int, name: str) -> None:
@@ -255,7 +260,7 @@ def _price_event(item: Change) -> Event:
 
 
 def _compensate(
-    params: Params, state: State, accounts: list[Account], changes: list[Change], events: list[Event]
+    params: Params, state: State, accounts: list[Account], changes: list[Change], events: Log
 ) -> None:
     """AKT-6.1/6.3: the mover is paid for his own shares the card lowers; AKT-6.2: every holder
     of a colour pushed past the top is paid the excess (AKT-4.5: before any penalty)."""
@@ -266,8 +271,10 @@ def _compensate(
         if item.calc < item.old and held:
             amount = item.drop * held
             accounts[mover] = evolve(accounts[mover], cash=accounts[mover].cash + amount)
-            events.append(said.COMPENSATION("AKT-6.3" if item.zeroed else "AKT-6.1", player=state.players[mover],
-                                            colour=item.colour, old=item.old, new=item.new, held=held, amount=amount))
+            if events is not None:
+                events.append(said.COMPENSATION("AKT-6.3" if item.zeroed else "AKT-6.1", player=state.players[mover],
+                                                colour=item.colour, old=item.old, new=item.new, held=held,
+                                                amount=amount))
     for item in changes:
         if not item.overflow:
             continue
@@ -276,12 +283,13 @@ def _compensate(
             if account.shares[i]:
                 bonus = item.overflow * account.shares[i]
                 accounts[seat] = evolve(account, cash=account.cash + bonus)
-                events.append(said.OVERFLOW_BONUS(player=state.players[seat], colour=item.colour,
-                                                  overflow=item.overflow, held=account.shares[i], amount=bonus))
+                if events is not None:
+                    events.append(said.OVERFLOW_BONUS(player=state.players[seat], colour=item.colour,
+                                                      overflow=item.overflow, held=account.shares[i], amount=bonus))
 
 
 def _penalise(
-    params: Params, state: State, accounts: list[Account], changes: list[Change], events: list[Event]
+    params: Params, state: State, accounts: list[Account], changes: list[Change], events: Log
 ) -> None:
     """AKT-7.2 to 7.5: every opponent holding a zeroed colour pays penalty × shares from free
     cash, smallest penalty first; shares he cannot pay for go to the bank."""
@@ -294,7 +302,7 @@ def _penalise(
     for seat in ((mover + k) % count for k in range(1, count)):
         player = state.players[seat]
         owed = [item for item in zeroed if accounts[seat].shares[params.colours.index(item.colour)]]
-        if len(owed) > 1:
+        if len(owed) > 1 and events is not None:
             events.append(said.PENALTY_ORDER(player=player, order=[(item.colour, item.penalty) for item in owed],
                                              tied=_tied(owed)))
         for item in owed:
@@ -303,9 +311,10 @@ def _penalise(
             held, due = account.shares[i], item.penalty * account.shares[i]
             kept = held if due <= account.cash else min(held, int(account.cash // item.penalty))
             paid = due if kept == held else kept * item.penalty
-            kind = said.PENALTY if kept == held else said.PENALTY_SHORT
-            events.append(kind(player=player, colour=item.colour, penalty=item.penalty, held=held, due=due,
-                               cash=account.cash, kept=kept, lost=held - kept, amount=-paid))
+            if events is not None:
+                kind = said.PENALTY if kept == held else said.PENALTY_SHORT
+                events.append(kind(player=player, colour=item.colour, penalty=item.penalty, held=held, due=due,
+                                   cash=account.cash, kept=kept, lost=held - kept, amount=-paid))
             shares = list(account.shares)
             shares[i] = kept
             accounts[seat] = Account(account.cash - paid, tuple(shares))

@@ -13,9 +13,10 @@ from fractions import Fraction
 
 from pnp.rules.aktsioner.cards import Effect, Number
 from pnp.rules.aktsioner.params import Params
-from pnp.rules.base import Table
+from pnp.rules.base import Table, fast_init
 
 
+@fast_init
 @dataclass(frozen=True)
 class Change:
     """What one effect does to one colour's price."""

@@ -13,9 +13,10 @@ from typing import Mapping, Sequence
 from pnp.rules.aktsioner import events as said
 from pnp.rules.aktsioner.cards import Number
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, Params
-from pnp.rules.base import Event, Table, Violation, evolve
+from pnp.rules.base import Event, Log, Table, Violation, evolve, fast_init
 
 
+@fast_init
 @dataclass(frozen=True)
 class Account:
     """A player's account card (AKT-1.6): shares per colour and free cash."""
@@ -24,6 +25,7 @@ class Account:
     shares: tuple[int, ...]
 
 
+@fast_init
 @dataclass(frozen=True)
 class Turn:
     """The turn in progress: who moves, whether the card is played, what stage 1 bought."""
@@ -92,7 +94,8 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
         _check_deal(params, state, complete)
     setup_event = said.SETUP(prices=dict(zip(params.colours, state.prices)), players=len(players),
                              dealt=state.hands is not None, formula=params.formula)
-    state, events = eliminate(params, state, [setup_event])
+    events = [setup_event]
+    state = eliminate(params, state, events)
     return state, tuple(events)
 
 
@@ -215,30 +218,35 @@ def active(state: State) -> list[int]:
 
 def final_round(params: Params, state: State) -> bool:
     """AKT-8.1: every player has (at most) one card left — nobody trades any more."""
-    return all(cards_left(params, state, seat) <= 1 for seat in active(state))
+    out = state.out
+    return all(cards_left(params, state, seat) <= 1 for seat in range(len(state.players)) if seat not in out)
 
 
 def next_movers(params: Params, state: State) -> tuple[int, ...]:
     """Who may begin the next turn: anyone with cards at first (turn order by lot, AKT-2.5),
     then the next player in seating order who still has cards (AKT-3.6)."""
-    ready = [seat for seat in active(state) if cards_left(params, state, seat) > 0]
-    if state.last is None or not ready:
-        return tuple(ready)
-    count = len(state.players)
-    return next(((seat,) for seat in ((state.last + k) % count for k in range(1, count + 1)) if seat in ready))
+    count, out = len(state.players), state.out
+    if state.last is None:
+        return tuple(seat for seat in range(count) if seat not in out and cards_left(params, state, seat) > 0)
+    for seat in ((state.last + k) % count for k in range(1, count + 1)):
+        if seat not in out and cards_left(params, state, seat) > 0:
+            return (seat,)
+    return ()
 
 
-def eliminate(params: Params, state: State, events: list[Event]) -> tuple[State, list[Event]]:
+def eliminate(params: Params, state: State, events: Log) -> State:
     """Option eliminate_broke (A11): a player with no shares and cash below the cheapest
     price leaves the game."""
     if not params.eliminate_broke:
-        return state, events
+        return state
     cheapest = min(state.prices)
     broke = {
         seat
         for seat in active(state)
         if not any(state.accounts[seat].shares) and state.accounts[seat].cash < cheapest
     }
-    for seat in sorted(broke):
-        events.append(said.ELIMINATED(player=state.players[seat], cash=state.accounts[seat].cash, cheapest=cheapest))
-    return (evolve(state, out=state.out | broke) if broke else state), events
+    if events is not None:
+        for seat in sorted(broke):
+            events.append(said.ELIMINATED(player=state.players[seat], cash=state.accounts[seat].cash,
+                                          cheapest=cheapest))
+    return evolve(state, out=state.out | broke) if broke else state

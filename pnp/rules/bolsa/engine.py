@@ -14,11 +14,11 @@ from functools import lru_cache
 from typing import Callable, Mapping, Sequence
 
 from pnp.errors import brief
-from pnp.rules.base import Events, Malformed, Outcome, Table, ToMove, Violation, evolve
+from pnp.rules.base import Events, Log, Malformed, Outcome, Table, ToMove, Violation, evolve
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import CARDS_EACH, ORDERS_AT_SETUP, OWNED_AT_SETUP, Params, params
 from pnp.rules.bolsa.rulebook import RULEBOOK
-from pnp.rules.bolsa.settle import Log, final_scores, settle, winners, withdraw_requests
+from pnp.rules.bolsa.settle import final_scores, settle, winners, withdraw_requests
 from pnp.rules.bolsa.state import (
     DECLARE,
     TRADE,
@@ -448,13 +448,22 @@ def _passing(name: str, rule: str) -> Template:
 
 
 def _declaration(state: State, params: Params, i: int) -> Template:
-    player = state.players[i]
-    names, pairs = _declaration_fields(params.companies, params.same_company_both_ways == "forbid")
+    return _declaration_of(state.players[i], state.prices, params.companies,
+                           params.same_company_both_ways == "forbid", params.declaration_cash_check == "total")
+
+
+@lru_cache(maxsize=256)
+def _declaration_of(player: Player, prices: tuple[int, ...], companies: tuple[str, ...], forbid: bool,
+                    total: bool) -> Template:
+    """A player's declaration template depends on his mat, his cash and the quotes alone; the
+    players yet to declare are offered theirs at every step of a declaration phase, so each is
+    made once."""
+    names, pairs = _declaration_fields(companies, forbid)
     constraints: tuple[Constraint, ...] = pairs
     fields = tuple(Field.number(name, 0, getattr(zones, zone)) for zones, pair in zip(player.zones, names)
                    for name, zone in pair)
-    if params.declaration_cash_check == "total":
-        costs = tuple((buy, quote) for ((_, _), (buy, _)), quote in zip(names, state.prices))
+    if total:
+        costs = tuple((buy, quote) for ((_, _), (buy, _)), quote in zip(names, prices))
         constraints += (Budget(costs, player.cash),)
     return Template("declare", player.name, "BOLSA-3.2", _declare_action, fields, constraints=constraints)
 

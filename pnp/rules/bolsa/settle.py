@@ -11,13 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from pnp.rules.base import Event, Malformed, Violation, evolve, fast_init
+from pnp.rules.base import Log, Malformed, Violation, evolve, fast_init
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import Params
 from pnp.rules.bolsa.state import DECLARE, OVER, Pair, Player, State, Trade, Zones
 
 Fills = dict[int, int]  # player index → shares
-Log = list[Event] | None  # the events of a step; None when the caller does not read them
 
 
 @fast_init

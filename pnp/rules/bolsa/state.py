@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Mapping, Union
 
 from pnp.errors import brief
-from pnp.rules.base import Malformed, evolve
+from pnp.rules.base import Malformed, evolve, fast_init
 from pnp.rules.bolsa.params import ORDERS_AT_SETUP, OWNED_AT_SETUP
 
 DECLARE, TRADE, OVER = "declare", "trade", "over"  # the phases of a round, and the end
@@ -17,6 +17,7 @@ DECLARE, TRADE, OVER = "declare", "trade", "over"  # the phases of a round, and 
 # --- the position ------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True)
 class Zones:
     """One player's cards of one company, by zone of his mat (BOLSA-1.6)."""
@@ -31,6 +32,7 @@ class Zones:
         return self.owned + self.orders + self.offered + self.requested
 
 
+@fast_init
 @dataclass(frozen=True)
 class Player:
     name: str
@@ -41,6 +43,7 @@ class Player:
         return evolve(self, zones=self.zones[:company] + (zones,) + self.zones[company + 1 :])
 
 
+@fast_init
 @dataclass(frozen=True)
 class Auction:
     """An auction in progress or just finished (BOLSA-5.2–5.5)."""
@@ -70,6 +73,7 @@ class Auction:
         return quote if self.best is None else self.best
 
 
+@fast_init
 @dataclass(frozen=True)
 class Trade:
     """The company being resolved: classified (case 1–6), maybe auctioned, not yet settled."""
@@ -123,6 +127,7 @@ def _frozen(counts: Mapping[str, int]) -> Mapping[str, int]:
     return MappingProxyType(dict(counts))
 
 
+@fast_init
 @dataclass(frozen=True)
 class Declare:
     """BOLSA-3.2: sealed declaration — cards to offer (zone 1 → 3) and request (2 → 4)."""
@@ -141,6 +146,7 @@ class Resolve:
     """BOLSA-3.3.2: bring up the next company in board order (solvency, classification)."""
 
 
+@fast_init
 @dataclass(frozen=True)
 class Bid:
     """One turn of an auction: a bid, or a pass (amount None)."""

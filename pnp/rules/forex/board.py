@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pnp.rules.base import Marks, Table, evolve
+from pnp.rules.base import Marks, Table, evolve, fast_init
 from pnp.rules.forex.params import Params, show_rate
 
 
+@fast_init
 @dataclass(frozen=True)
 class Pair:
     """One pair counter: `a`/`b` in currency order, the stronger side and its box."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Union
+from typing import Any, Callable, Iterator, Mapping, Union
 
 from pnp.rules.base import Event, Events, Outcome, ToMove, Violation, evolve
 from pnp.rules.forex.board import find, marks, shift, tables, value_in
@@ -20,7 +20,7 @@ from pnp.rules.forex.params import Params, params, payable, show, show_rate
 from pnp.rules.forex.resolve import Resolve, queue_labels, queue_text, resolve
 from pnp.rules.forex.rulebook import RULEBOOK
 from pnp.rules.forex.state import Contract, Dividend, Start, State, setup
-from pnp.rules.legal import Different, Field, Template
+from pnp.rules.legal import Different, Field, Listed, Template
 
 __all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "setup", "tables", "to_move"]
 
@@ -262,27 +262,29 @@ def legal_actions(state: State, p: Params) -> tuple[Template, ...]:
 def _spot_template(state: State, p: Params, player: str) -> Template | None:
     """FOREX-6.2: one buck of the stronger currency for the rate in the weaker (under
     `any_one`, one buck of either side for its worth), with another player who can pay: one
-    template whose `deal` is every such exchange (other player, given, got)."""
-    seat, deals, index = state.seat(player), [], p.index
-    mine = _exact(state.holdings[seat].money)
-    others = [(name, _exact(h.money)) for k, (name, h) in enumerate(zip(state.players, state.holdings)) if k != seat]
-    for pair in state.pairs:
-        for gives, x, gets, y in p.spot_terms(pair.stronger, pair.weaker, pair.position):
-            held = mine[index(gives)]
-            if held[0] * x.denominator < x.numerator * held[1]:
-                continue
-            got, (wanted, per) = index(gets), (y.numerator, y.denominator)
-            deals += [(name, (gives, x), (gets, y)) for name, money in others if money[got][0] * per >= wanted * money[got][1]]
-    if not deals:
+    template whose `deal` is every such exchange (other player, given, got), listed only when
+    read (`Listed`): whether there is one is all a turn needs to know otherwise."""
+    if next(_spot_deals(state, p, player), None) is None:
         return None
+    deals = Listed(lambda: _spot_deals(state, p, player))
     return Template("spot", player, "FOREX-6.2", _spot_action, (Field.choice("deal", deals, _deal_label),))
 
 
-def _exact(money: tuple[Fraction, ...]) -> list[tuple[int, int]]:
-    """Amounts as (numerator, denominator): a spot template compares a hundred of them each
-    turn, and whole-number cross-multiplication is exact and many times cheaper than Fraction's
-    own comparison."""
-    return [(m.numerator, m.denominator) for m in money]
+def _spot_deals(state: State, p: Params, player: str) -> Iterator[tuple[str, tuple[str, Fraction], tuple[str, Fraction]]]:
+    """The deals in board order. Amounts are compared as whole numbers, crossed (a listing
+    compares a hundred of them, and Fraction's own comparison is many times dearer)."""
+    seat, index = state.seat(player), p.index
+    mine = state.holdings[seat].money
+    others = [(name, h.money) for k, (name, h) in enumerate(zip(state.players, state.holdings)) if k != seat]
+    for pair in state.pairs:
+        for gives, x, gets, y in p.spot_terms(pair.stronger, pair.weaker, pair.position):
+            held = mine[index(gives)]
+            if held.numerator * x.denominator < x.numerator * held.denominator:
+                continue
+            got, wanted, per = index(gets), y.numerator, y.denominator
+            for name, money in others:
+                if money[got].numerator * per >= wanted * money[got].denominator:
+                    yield name, (gives, x), (gets, y)
 
 
 def _deal_label(deal: tuple[str, tuple[str, Fraction], tuple[str, Fraction]]) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping, Sequence, Union
 
-from pnp.rules.base import Event, Violation, evolve
+from pnp.rules.base import Event, Violation, evolve, fast_init
 from pnp.rules.forex import events as said
 from pnp.rules.forex.board import Pair, start_pairs
 from pnp.rules.forex.params import Params, show
@@ -66,6 +66,7 @@ Item = Union[Dividend, Contract, Loan]
 # --- players and the position -----------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True)
 class Holding:
     """One player's money and certificates, per currency in currency order."""
