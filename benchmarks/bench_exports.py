@@ -14,6 +14,8 @@ import json
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 FORMATS = (("pdf", None), ("pdf,png", None), ("pdf,svg", None), ("pdf,tts", None), ("pdf", "tgc"), ("pdf", "mpc"),
            ("pdf", "dtc"), ("pdf", "pdf-trim"))
@@ -48,7 +50,7 @@ def main() -> list[tuple[str, float, str]]:
         for game in games:
             save = json.loads((tts / game / f"{game}-tts.json").read_text(encoding="utf-8"))
             for deck in (o for o in save["ObjectStates"] if o["Name"] == "DeckCustom"):
-                sheets = [Path(s["FaceURL"].removeprefix("file://")) for s in deck["CustomDeck"].values()]
+                sheets = [Path(url2pathname(urlparse(s["FaceURL"]).path)) for s in deck["CustomDeck"].values()]
                 sizes = [Image.open(p).size for p in sheets]
                 name = f"tts {game} {deck['Nickname'].split(' · ')[-1]}"
                 rows.append((f"{name}: sheets of {len(deck['DeckIDs'])} cards", float(len(sheets)), "sheets"))
