@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 from collections import Counter
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -315,3 +316,13 @@ def test_a_full_sheet_of_poker_cards_stays_within_4096_px():
     assert 10 * w <= 4096 and 7 * h <= 4096
     assert 10 * w > 4000  # as fine as the width allows
     assert w / h == pytest.approx(63 / 88, abs=0.01)
+
+
+def test_the_gallery_lists_each_export_folder_with_its_files(built):
+    files = [f["path"] for f in manifest(built)["files"]]
+    page = (built / "index.html").read_text(encoding="utf-8")
+    listed = dict(re.findall(r'data-folder="([^"]+)" data-files="(\d+)"', page))
+    assert sorted(listed) == ["tulips/png/", "tulips/tgc/", "tulips/tts/"]
+    for folder, count in listed.items():
+        assert (built / folder).is_dir() and f'href="{folder}"' in page
+        assert int(count) == len([p for p in files if p.startswith(folder)]) > 0

@@ -72,15 +72,15 @@ def write(root: Path, manifest: dict[str, Any], spec: Any) -> Path:
 
     environment = Environment(loader=PackageLoader("pnp.export", "templates"), autoescape=select_autoescape(),
                               trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    page = environment.get_template("gallery.html").render(games=_games(manifest, spec), checks=CHECKS,
+    page = environment.get_template("gallery.html").render(games=_games(root, manifest, spec), checks=CHECKS,
                                                            version=manifest.get("pnp", ""))
     path = root / INDEX
     path.write_text(page, encoding="utf-8")
     return path
 
 
-def _games(manifest: dict[str, Any], spec: Any) -> list[dict[str, Any]]:
-    """What the template shows, game by game."""
+def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, Any]]:
+    """What the template shows, game by game (`root` holds the files the manifest lists)."""
     def entries(key: str, game: str) -> list[dict[str, Any]]:
         return [e for e in manifest.get(key, []) if isinstance(e, dict) and e.get("game") == game]
 
@@ -111,7 +111,7 @@ def _games(manifest: dict[str, Any], spec: Any) -> list[dict[str, Any]]:
         others = [f for f in files if f["component"] is None and f is not combined]
         games.append({"id": game_id, "title": game.title, "title_en": getattr(game, "title_en", ""),
                       "components": components, "combined": combined, "others": others,
-                      "plan": entries("plan", game_id),
+                      "plan": entries("plan", game_id), "exports": _export_folders(root, files),
                       "faces": sum(len(c["faces"]) for c in components),
                       "findings": sum(len(f.get("preflight", [])) for c in components for f in c["faces"])})
     return games
@@ -125,6 +125,28 @@ def _exports(files: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if len(parts) > 2:
             groups.setdefault(parts[1], []).append(f)
     return [{"label": label, "count": len(group), "first": group[0]["path"]} for label, group in groups.items()]
+
+
+def _export_folders(root: Path, files: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A game's exports beside its print plan: each folder (`png`, `tts`, a profile's) with
+    what it holds for whom, its number of files and their size."""
+    from pnp.export.profiles import PROFILES
+
+    about = {"svg": "SVG pages", "png": "each distinct face at 300 dpi", "tts": "Tabletop Simulator",
+             **{name: f"{p.shop}, {'a PNG per card face' if p.output == 'png' else 'a PDF per component'}"
+                for name, p in PROFILES.items()}}
+    folders: dict[str, list[str]] = {}
+    for f in files:
+        parts = f["path"].split("/")
+        if len(parts) > 2:
+            folders.setdefault("/".join(parts[:2]), []).append(f["path"])
+    return [{"folder": folder + "/", "label": folder.split("/")[1], "about": about.get(folder.split("/")[1], ""),
+             "count": len(paths), "bytes": sum(_size(root / path) for path in paths)}
+            for folder, paths in sorted(folders.items())]
+
+
+def _size(path: Path) -> int:
+    return path.stat().st_size if path.is_file() else 0
 
 
 def _box_style(face: dict[str, Any], finding: dict[str, Any]) -> str:
