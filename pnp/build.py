@@ -21,8 +21,9 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from pnp import __version__, changes, export, manifest
 from pnp.cache import Cache, code_version, function_name, key
@@ -95,11 +96,21 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
     chosen = {g: _chosen(spec.games[g], (only or {}).get(g)) for g in games}
     whole = [g for g in games if len(chosen[g]) == len(spec.games[g].components)]
     progress.begin({g: len(components) for g, components in chosen.items()})
-    need_layout = any(f != "pdf" for f in formats) or profile is not None
+    folders = export.cached_folders(formats, profile)
+    draw_all = "svg" in formats or "tts" in formats  # SVG pages, and TTS's one save per game
+    reused: dict[tuple[str, str], list[export.ReusedFile]] = {}
+
+    def reuse(g: str, inputs: str) -> bool:
+        """Whether a component with these inputs may be left undrawn: its exports are cached."""
+        found = None if draw_all else export.reused_files(cache, g, inputs, folders)
+        if found is not None:
+            reused[(g, inputs)] = found
+        return found is not None
+
     contexts = {g: Context(g, spec.games[g], spec.print, spec.folder) for g in games}
     art = {g: {file: read_art(spec.folder, file).digest for file in sorted(named_images(spec.games[g]))} for g in games}
-    made = {g: [prepare(spec, contexts[g], c, cache, [*code, art[g]], need_layout, progress) for c in chosen[g]]
-            for g in games}
+    made = {g: [prepare(spec, contexts[g], c, cache, [*code, art[g]], partial(reuse, g), progress)
+                for c in chosen[g]] for g in games}
     units = {g: plan_units(spec.games[g], g, made[g], spec.print, code, cache,
                            lambda m, g=g: replace(m, laid=lay_out(contexts[g], m.component)))
              for g in whole}
@@ -122,8 +133,10 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
                 progress.doing(g, "exporting" if profile or formats != ("pdf",) else "picturing faces for the gallery")
                 exported.append(export.write_game(root, out, old, g, game.title, faces[g], formats, profile,
                                                   safe_mm=spec.print.safe_mm,
-                                                  cached=[m.component.id for m in items if m.laid is None],
-                                                  plan=print_plan(units[g]) if g in whole else None))
+                                                  cached={m.component.id: reused.get((g, m.inputs), [])
+                                                          for m in items if m.laid is None},
+                                                  plan=print_plan(units[g]) if g in whole else None, cache=cache,
+                                                  inputs={m.component.id: m.inputs for m in items}))
                 files += exported[-1].files
                 if g not in whole:  # --component: compare and report those components' own files
                     _carry(out, root, old, g, {c.id for c in chosen[g]})
@@ -206,15 +219,16 @@ def _chosen(game: Game, wanted: Sequence[str] | None) -> list[Any]:
     return [c for c in game.components if c.id in wanted]
 
 
-def prepare(spec: Spec, context: Context, component: Any, cache: Cache, code: list[Any], need_layout: bool,
-            progress: Progress) -> Made:
-    """One component from the cache when its inputs are there, else drawn and laid out (and its
-    PDF taken from the cache when the drawing came out as before). `code` holds what every key
-    of the game shares: pnp's code, the generator, the game's art files."""
+def prepare(spec: Spec, context: Context, component: Any, cache: Cache, code: list[Any],
+            reuse: Callable[[str], bool], progress: Progress) -> Made:
+    """One component from the cache when its inputs are there (and `reuse` finds in the cache
+    whatever else the build makes of a component with these inputs), else drawn and laid out
+    (and its PDF taken from the cache when the drawing came out as before). `code` holds what
+    every key of the game shares: pnp's code, the generator, the game's art files."""
     g = context.game_id
     inputs = key(code, context.settings.model_dump(mode="json"), printed_inputs(context.game, component))
     entry = cache.note(g, f"inputs-{inputs}")
-    if isinstance(entry, str) and not need_layout:
+    if isinstance(entry, str) and reuse(inputs):
         hit = cached(cache, g, entry)
         if hit is not None:
             progress.done(g, component.id)

@@ -56,7 +56,8 @@ def key(*parts: Any) -> str:
 class Cache:
     """Entries read from an earlier output folder, and those this build adds or uses.
 
-    Two kinds of file: blobs (`<sha256>.pdf`), checked against their name when read, and notes
+    Two kinds of file: blobs (`<sha256>.pdf`, or `.png` for exported images), checked against
+    their name when read, and notes
     (`<name>.json`), small records that point at blobs or hold facts."""
 
     def __init__(self, out: Path | None):
@@ -64,9 +65,10 @@ class Cache:
         self.added: dict[str, bytes] = {}
         self.used: dict[str, set[str]] = {}
 
-    def blob(self, game: str, sha: str) -> bytes | None:
-        """The PDF whose SHA-256 is `sha`, or None (missing, or not what its name says)."""
-        data = self._read(game, f"{sha}.pdf")
+    def blob(self, game: str, sha: str, suffix: str = "pdf") -> bytes | None:
+        """The PDF (or other file) whose SHA-256 is `sha`, or None (missing, or not what its
+        name says)."""
+        data = self._read(game, f"{sha}.{suffix}")
         return data if data is not None and hashlib.sha256(data).hexdigest() == sha else None
 
     def note(self, game: str, name: str) -> Any:
@@ -76,9 +78,9 @@ class Cache:
         except ValueError:
             return None
 
-    def put_blob(self, game: str, data: bytes) -> str:
+    def put_blob(self, game: str, data: bytes, suffix: str = "pdf") -> str:
         sha = hashlib.sha256(data).hexdigest()
-        self._add(game, f"{sha}.pdf", data)
+        self._add(game, f"{sha}.{suffix}", data)
         return sha
 
     def put_note(self, game: str, name: str, value: Any) -> None:

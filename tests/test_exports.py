@@ -5,10 +5,12 @@ components of the bundled games."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import math
 import re
+import shutil
 from collections import Counter
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -18,9 +20,12 @@ import pytest
 from PIL import Image
 from spec_text import drawn, spec_of
 
+from pnp.build import Progress
+from pnp.cache import Cache
+from pnp.build import build as build_kit
 from pnp.cli import main
 from pnp.display import Drawing, Rect, Style
-from pnp.export import faces_of, tts
+from pnp.export import faces_of, reused_files, tts
 from pnp.export.profiles import PROFILES, fitted_png, profile_named, write
 from pnp.spec.faces import piece_count
 from pnp.spec import load
@@ -326,3 +331,37 @@ def test_the_gallery_lists_each_export_folder_with_its_files(built):
     for folder, count in listed.items():
         assert (built / folder).is_dir() and f'href="{folder}"' in page
         assert int(count) == len([p for p in files if p.startswith(folder)]) > 0
+
+
+def test_a_second_build_takes_png_faces_and_profile_files_from_the_cache(built, tmp_path):
+    class Drawn(Progress):
+        def __init__(self) -> None:
+            self.drawn: list[str] = []
+
+        def doing(self, game: str, what: str) -> None:
+            self.drawn += [what] if what.startswith("drawing") else []
+
+    out = tmp_path / "output"
+    shutil.copytree(built, out, symlinks=True)
+    before = {f["path"]: f["sha256"] for f in manifest(built)["files"] if f["path"].split("/")[1] in ("png", "tgc")}
+    progress = Drawn()
+    build_kit(load(TULIPS), out, ["tulips"], ("pdf", "png"), profile="tgc", progress=progress)
+    assert progress.drawn == []  # nothing drawn, nothing rasterised
+    after = {f["path"]: f["sha256"] for f in manifest(out)["files"] if f["path"].split("/")[1] in ("png", "tgc")}
+    assert after == before and len(after) == 41 + 23
+    for path, sha in after.items():
+        assert hashlib.sha256((out / path).read_bytes()).hexdigest() == sha
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert page.count('<figure class="face"') == len(manifest(out)["faces"]) == 41
+
+
+def test_only_files_a_cache_note_records_in_their_own_folder_are_reused():
+    cache = Cache(None)
+    sha = cache.put_blob("g", b"face", "png")
+    cache.put_note("g", "export-png-k", [["g/png/c/c-front-01.png", "png", 1, sha]])
+    assert reused_files(cache, "g", "k", ["png"]) == [("g/png/c/c-front-01.png", "png", 1, b"face")]
+    assert reused_files(cache, "g", "k", ["png", "tgc"]) is None  # no tgc files recorded: drawn again
+    for path, fmt, digest in (("g/png/../../x.png", "png", sha), ("h/png/c.png", "png", sha),
+                              ("g/png/c.pdf", "png", sha), ("g/png/c.png", "png", "../" + sha[3:])):
+        cache.put_note("g", "export-png-k", [[path, fmt, 1, digest]])
+        assert reused_files(cache, "g", "k", ["png"]) is None

@@ -9,20 +9,72 @@ each face for what a printer or a player would trip on, and `gallery` shows it a
 `pnp.build` calls `check_profile` before it writes anything, `write_game` for each game inside
 its staging folder, adds `manifest_records` to the manifest, then writes the gallery from that
 manifest. A component the build took from its cache is not drawn again: its faces' records
-(pictures and findings) are carried over from the manifest it replaces.
+(pictures and findings) are carried over from the manifest it replaces, and its PNG faces and
+print-shop files come from the cache (`reused_files`), where every build leaves them
+(`remember_files`). Only Tabletop Simulator's save, one per game, needs every component drawn.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from pnp import manifest
+from pnp.cache import Cache
 from pnp.export.faces import ComponentFaces, Rasters, faces_of, records, write_pngs
 
 FORMATS = ("png", "tts")  # the formats made here, from faces rather than sheets
 KEYS = ("faces", "pieces", "plan")  # what the exports add to the manifest
+
+ReusedFile = tuple[str, str, int, bytes]  # path in the output folder, format, pages, contents
+
+
+def cached_folders(formats: Sequence[str], profile: str | None) -> tuple[str, ...]:
+    """The export folders whose files the cache keeps component by component (`png`, the
+    profile's). Not `tts`: a game's save needs every component drawn."""
+    return ("png",) * ("png" in formats) + ((profile,) if profile else ())
+
+
+def reused_files(cache: Cache, game_id: str, inputs: str, folders: Sequence[str]) -> list[ReusedFile] | None:
+    """The files an earlier build exported in `folders` for a component with these inputs (the
+    key of everything it prints), or None when any of them is not in the cache."""
+    found: list[ReusedFile] = []
+    for folder in folders:
+        note = cache.note(game_id, f"export-{folder}-{inputs}")
+        if not isinstance(note, list):
+            return None
+        for entry in note:
+            if not _recorded_file(entry, f"{game_id}/{folder}/"):
+                return None
+            path, fmt, pages, sha = entry
+            data = cache.blob(game_id, sha, fmt)
+            if data is None:
+                return None
+            found.append((path, fmt, pages, data))
+    return found
+
+
+def _recorded_file(entry: Any, folder: str) -> bool:
+    """A cache note's [path, format, pages, sha256] as `remember_files` writes it (the cache
+    folder could have been edited: nothing outside `folder`, no name but a digest)."""
+    if not (isinstance(entry, list) and len(entry) == 4):
+        return False
+    path, fmt, pages, sha = entry
+    return (isinstance(path, str) and path.startswith(folder) and ".." not in path.split("/")
+            and fmt in ("png", "pdf") and path.endswith(f".{fmt}") and isinstance(pages, int)
+            and isinstance(sha, str) and len(sha) == 64 and set(sha) <= set("0123456789abcdef"))
+
+
+def remember_files(cache: Cache, root: Path, game_id: str, inputs: str, folders: Sequence[str],
+                   files: Sequence[manifest.FileEntry]) -> None:
+    """Keep a drawn component's exported `files` in the cache, by its inputs, folder by folder
+    (an empty folder too: a profile that takes no boards has nothing to write for one)."""
+    for folder in folders:
+        mine = [f for f in files if f.path.split("/")[1] == folder]
+        for f in mine:
+            cache.put_blob(game_id, (root / f.path).read_bytes(), f.format)
+        cache.put_note(game_id, f"export-{folder}-{inputs}", [[f.path, f.format, f.pages, f.sha256] for f in mine])
 
 
 @dataclass
@@ -47,16 +99,24 @@ def check_profile(profile: str, faces: Sequence[ComponentFaces]) -> None:
 
 def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, title: str,
                faces: Sequence[ComponentFaces], formats: Sequence[str], profile: str | None, *, safe_mm: float,
-               cached: Sequence[str] = (), plan: Sequence[Any] | None = None) -> GameExports:
+               cached: Mapping[str, Sequence[ReusedFile]] | None = None, plan: Sequence[Any] | None = None,
+               cache: Cache | None = None, inputs: Mapping[str, str] | None = None) -> GameExports:
     """One game's exports under `root/<game>/` (`out` is where `root` is published, `old` its
     manifest): the formats and profile asked for, and always the gallery's pictures and
-    pre-flight findings. `cached` components were not drawn: their records come from `old`.
-    `plan` is the print plan (the instructions' rows; None: the game's combined file was not
-    rebuilt)."""
+    pre-flight findings. `cached` components were not drawn: their records come from `old`,
+    their files from the cache (`reused_files`). The files of the drawn ones go to `cache` by
+    their `inputs`. `plan` is the print plan (the instructions' rows; None: the game's combined
+    file was not rebuilt)."""
     from pnp.export import gallery
 
     done = GameExports()
     rasters = Rasters()
+    cached = cached or {}
+    for component_id, reused in cached.items():
+        for path, fmt, pages, data in reused:
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            (root / path).write_bytes(data)
+            done.files.append(manifest.file_entry(root, root / path, game_id, component_id, fmt, pages))
     if "png" in formats:
         for component in faces:
             done.files += write_pngs(root, component, rasters)
@@ -68,6 +128,11 @@ def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, 
         from pnp.export import profiles
 
         done.files += profiles.write(root, profiles.profile_named(profile), faces, rasters)
+    folders = cached_folders(formats, profile)
+    if cache is not None and inputs and folders:
+        for component in faces:
+            remember_files(cache, root, game_id, inputs[component.id], folders,
+                           [f for f in done.files if f.component == component.id])
     done.records["faces"], done.records["pieces"] = records(faces)
     gallery.thumbnails(root, faces, safe_mm, done.records["faces"])
     for key in ("faces", "pieces"):
