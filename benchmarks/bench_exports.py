@@ -2,7 +2,8 @@
 per print-shop profile, Tabletop Simulator sheets per deck, and the ink saver's coverage.
 
 Figures: the wall time of a fresh build (in process, a new folder, so nothing from the cache)
-with `--format pdf` and with each other format or profile added; the files and megabytes each
+with `--format pdf` and with each other format or profile added, and of building a few of them
+again with nothing changed (everything from the cache); the files and megabytes each
 profile writes; for every deck and money, how many TTS face sheets and their size in pixels and
 kB; and each game's ink coverage — the share of non-white pixels over every page of its
 combined file at 150 dpi — normal and with `--ink low` (target: low under a third of normal).
@@ -40,6 +41,11 @@ def main() -> list[tuple[str, float, str]]:
             rows.append((f"build with {formats}" + (f" --profile {profile}" if profile else ""),
                          time.perf_counter() - started, "s"))
             outs[(formats, profile)] = out
+        for formats, profile in (("pdf", None), ("pdf,png", None), ("pdf", "tgc")):  # nothing changed: the cache
+            started = time.perf_counter()
+            build(spec, outs[(formats, profile)], games, tuple(formats.split(",")), profile=profile)
+            rows.append((f"build again, nothing changed, with {formats}" + (f" --profile {profile}" if profile else ""),
+                         time.perf_counter() - started, "s"))
         for _, profile in FORMATS:
             if profile:
                 out = outs[("pdf", profile)]
