@@ -20,17 +20,19 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from string import Formatter
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from pnp import __version__, changes, export, manifest
 from pnp.cache import Cache, code_version, function_name, key
 from pnp.components import BookPages, Context, Pieces, generate
 from pnp.components.resolution import resolution_warnings
 from pnp.display import fingerprint
-from pnp.errors import BuildError, Issue
+from pnp.errors import BuildError, Issue, SpecError
 from pnp.layout.booklet import fold_booklet
 from pnp.layout.impose import impose
 from pnp.layout.sheet import Furniture, stamp
@@ -109,8 +111,16 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
 
     contexts = {g: Context(g, spec.games[g], spec.print, spec.folder) for g in games}
     art = {g: {file: read_art(spec.folder, file).digest for file in sorted(named_images(spec.games[g]))} for g in games}
-    made = {g: [prepare(spec, contexts[g], c, cache, [*code, art[g]], partial(reuse, g), progress)
-                for c in chosen[g]] for g in games}
+    made: dict[str, list[Made]] = {g: [] for g in games}
+    issues = []
+    for g in games:
+        for component in chosen[g]:
+            try:
+                made[g].append(prepare(spec, contexts[g], component, cache, [*code, art[g]], partial(reuse, g), progress))
+            except BuildError as error:  # every component that cannot be laid out, each at its place
+                issues.append(located(spec, g, component, error))
+    if issues:
+        raise SpecError(issues)
     units = {g: plan_units(spec.games[g], g, made[g], spec.print, code, cache,
                            lambda m, g=g: replace(m, laid=lay_out(contexts[g], m.component)))
              for g in whole}
@@ -203,6 +213,63 @@ def lay_out_game(spec: Spec, game_id: str) -> GameLayout:
         items.append(Made(game_id, component, "", laid.digest, laid.digest, sheets_of(laid, game), None, laid, ()))
     units = plan_units(game, game_id, items, spec.print, (), None, lambda m: m)
     return GameLayout(game_id, tuple(m.laid for m in items), tuple(units))  # type: ignore[misc]
+
+
+def layout_issues(spec: Spec, game_id: str) -> list[Issue]:
+    """What a build would refuse in one game of a valid spec — text that does not fit its box,
+    pieces larger than the paper, a character the font lacks — each at the spec field it comes
+    from: every component drawn and laid out, nothing rendered. `pnp validate` reports these."""
+    game = spec.games[game_id]
+    try:
+        check_names(game_id, game)
+    except BuildError as error:
+        return [spec.issue(("games", game_id, "components"), str(error))]
+    context = Context(game_id, game, spec.print, spec.folder)
+    issues = []
+    for component in game.components:
+        try:
+            lay_out(context, component)
+        except BuildError as error:
+            issues.append(located(spec, game_id, component, error))
+    return issues
+
+
+def located(spec: Spec, game_id: str, component: Any, error: BuildError) -> Issue:
+    """`error` at the field that causes it: the text at fault (the template that writes it
+    whole, else the first whose words it holds), the size of pieces too large for the paper,
+    else the component."""
+    index = spec.games[game_id].components.index(component)
+    here = ("games", game_id, "components", index)
+    path = here
+    if error.text:
+        texts = [(here + p, template) for p, template in _texts(spec.written(here))]
+        path = next((p for p, template in texts if _writes(template, error.text, whole=True)),
+                    next((p for p, template in texts if _writes(template, error.text, whole=False)), here))
+    elif error.size:
+        path = next((p for p in (here + ("size_mm",), ("print", "card_mm")) if spec.written(p) is not None), here)
+    return spec.issue(path, str(error))
+
+
+def _texts(data: Any, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
+    """Every text in a component's spec data, with its path."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _texts(value, path + (key,))
+    elif isinstance(data, (list, tuple)):
+        for index, value in enumerate(data):
+            yield from _texts(value, path + (index,))
+    elif isinstance(data, str):
+        yield path, data
+
+
+def _writes(template: str, text: str, *, whole: bool) -> bool:
+    """Whether `template` could have written `text`, its placeholders filled anyhow: all of
+    `text` (`whole`), or a part of it holding all its fixed words in order (a line of it)."""
+    fixed = [part for part, *_ in Formatter().parse(template)]
+    if whole:
+        return re.fullmatch("(?s:.*?)".join(map(re.escape, fixed)), text) is not None
+    words = [part.strip() for part in fixed if part.strip()]
+    return bool(words) and re.search("(?s:.*?)".join(map(re.escape, words)), text) is not None
 
 
 def check_names(game_id: str, game: Game) -> None:

@@ -170,6 +170,14 @@ def spec_path(given: str | None) -> Path:
     return Path(given) if given else default_spec_path()
 
 
+def shown(path: Path) -> str:
+    """A path as the user would type it: relative to the working folder when under it."""
+    try:
+        return str(path.absolute().relative_to(Path.cwd().absolute()))
+    except ValueError:
+        return str(path)
+
+
 def pick(value: str | None, known: Sequence[str], option: str, noun: str) -> str | None:
     """`value` matched against `known` whatever its letter case, or a usage error with a
     suggestion: '--game bolso: no such game (did you mean "bolsa"?)'."""
@@ -185,6 +193,7 @@ def pick(value: str | None, known: Sequence[str], option: str, noun: str) -> str
 
 
 def _validate(args: argparse.Namespace) -> int:
+    from pnp.build import layout_issues
     from pnp.components.resolution import art_warnings
     from pnp.rules import load_spec
     from pnp.spec.faces import piece_count
@@ -192,10 +201,10 @@ def _validate(args: argparse.Namespace) -> int:
     if args.spec_file and args.spec and args.spec_file != args.spec:
         raise UsageError("validate: give the spec file once, as SPEC or as --spec")
     source = spec_path(args.spec or args.spec_file)
-    spec = load_spec(source)
+    spec = load_spec(source, layout=layout_issues)  # every component laid out too, as build would (nothing rendered)
     for warning in art_warnings(spec):  # PNG or JPEG art that prints below 300 dpi
         print(warning, file=sys.stderr)
-    print(f"{source}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")
+    print(f"{shown(source)}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")
     for game_id, game in spec.games.items():
         names = ", ".join(a.id for a in game.assets)
         print(f"{game_id}: {game.title} — {len(game.assets)} {game.asset_key} ({names}), {len(game.components)} components")

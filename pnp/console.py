@@ -111,19 +111,13 @@ def select_components(spec, games, wanted) -> dict[str, list[str]] | None:
 
 def report(summary: Summary, source: Path, out: str, seconds: float) -> str:
     """The summary line, then per game what changed since the last build in the folder."""
+    from pnp.cli import shown
+
     lines = [f"built {', '.join(summary.games)} from {shown(source)}: {summary.pages} pages to print "
              f"({summary.files} files) in {out}{os.sep} ({seconds:.1f} s)"]
     for game, found in summary.changes.items():
         lines += change_lines(game, found, summary.reprints.get(game), out)
     return "\n".join(lines)
-
-
-def shown(path: Path) -> str:
-    """A path as the user would type it: relative to the working folder when under it."""
-    try:
-        return str(path.absolute().relative_to(Path.cwd().absolute()))
-    except ValueError:
-        return str(path)
 
 
 def change_lines(game: str, found, reprint: str | None, out: str) -> list[str]:

@@ -60,7 +60,7 @@ class LocatedError(PnpError):
     exit_code = 2
 
     def __init__(self, issues: list[Issue] | tuple[Issue, ...]):
-        self.issues = tuple(issues)
+        self.issues = tuple(dict.fromkeys(issues))  # once each: pieces of many decks share print.card_mm
         super().__init__("\n".join(str(issue) for issue in self.issues))
 
     def lines(self) -> list[str]:
@@ -85,6 +85,13 @@ class UsageError(PnpError):
 
 
 class BuildError(PnpError):
-    """The spec is valid but cannot be printed as asked (text that does not fit, a missing glyph)."""
+    """The spec is valid but cannot be printed as asked (text that does not fit, a missing glyph,
+    pieces larger than the paper). What is at fault, so the error can be placed at the spec field
+    that wrote it: `text`, the text as drawn; `size`, the pieces' size."""
 
     exit_code = 1
+
+    def __init__(self, message: str, *, text: str = "", size: bool = False):
+        super().__init__(message)
+        self.text = text
+        self.size = size

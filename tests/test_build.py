@@ -145,8 +145,12 @@ def test_a_failed_build_leaves_the_previous_output_untouched(fake, tmp_path, mon
         return stand_in(context, component)
 
     monkeypatch.setattr(build_module, "generate", failing)
-    assert run("--out", str(out)) == 1
-    assert "does not fit" in capsys.readouterr().err
+    capsys.readouterr()
+    assert run("--out", str(out)) == 2  # located, like a spec error: every component that failed, in one run
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == len(load_spec(None).games["aktsioner"].components)
+    assert all(re.match(r"components\.yaml:\d+:\d+: games\.aktsioner\.components\[\d\]: .*does not fit", line)
+               for line in lines), lines
     assert snapshot(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["output"]  # no staging folder left
 

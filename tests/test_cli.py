@@ -32,6 +32,7 @@ def test_validate_bundled_spec_summarises_games_and_counts(tmp_path):
 
 def test_local_components_yaml_wins_over_the_bundled_one(tmp_path):
     text = (ROOT / "components.yaml").read_text(encoding="utf-8").replace("count: 18", "count: 12")
+    text = text.replace("players: {min: 3, max: 6}", "players: {min: 3, max: 4}", 1)  # 12 cards a company seat 4
     (tmp_path / "components.yaml").write_text(text, encoding="utf-8")
     result = pnp("validate", cwd=tmp_path)
     assert result.returncode == 0 and "shares           deck      60" in result.stdout

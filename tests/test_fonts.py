@@ -57,3 +57,18 @@ def test_width_scales_with_size_and_matches_reportlab() -> None:
 def test_unknown_font_is_a_build_error() -> None:
     with pytest.raises(BuildError, match="unknown font 'italic'"):
         fonts.font("italic")
+
+
+def test_metrics_are_read_without_reportlab_and_equal_reportlabs():
+    """Text is measured from the TrueType tables directly (so `pnp validate` can lay out
+    components without the renderer); every advance equals reportlab's, float for float."""
+    import io
+
+    from reportlab.pdfbase.ttfonts import TTFontFile
+
+    from pnp.render.fonts import font, font_bytes
+
+    for name in ("regular", "bold"):
+        theirs = TTFontFile(io.BytesIO(font_bytes(name))).charWidths
+        assert font(name).advances == {code: width / 1000.0 for code, width in theirs.items()}
+        assert len(theirs) > 5000

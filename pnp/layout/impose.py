@@ -168,9 +168,21 @@ def plan(width: float, height: float, bleed: float, paper: str, margin: float,
     if not candidates:
         where = "half a sheet of " if duplex == "fold" else ""
         advice = " (print them with duplex long or short)" if duplex == "fold" else ""
+        short, long = _largest_piece(paper, margin, duplex)
         raise BuildError(f"pieces of {width:g} × {height:g} mm do not fit on {where}{paper} paper with its "
-                         f"margins and crop marks{advice}")
+                         f"margins and crop marks: at most {short:g} × {long:g} mm, either way round{advice}",
+                         size=True)
     return min(candidates)[-1]
+
+
+def _largest_piece(paper: str, margin: float, duplex: Duplex) -> tuple[float, float]:
+    """The largest piece (short side, long side in mm, to 0.1 mm) one sheet holds, for the
+    error that says how much a piece must lose."""
+    sizes = [(region.w - 2 * MARK_ZONE_MM, region.h - 2 * MARK_ZONE_MM)
+             for landscape in (False, True) for sideways in (False, True)
+             for _, region in _regions(frame(paper, margin, landscape=landscape, sideways=sideways).content, duplex)]
+    w, h = max(sizes, key=lambda size: size[0] * size[1])
+    return math.floor(min(w, h) * 10) / 10, math.floor(max(w, h) * 10) / 10
 
 
 def _regions(content: Box, duplex: Duplex) -> Iterator[tuple[str, Box]]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping
 
 from pnp.display import Group, Item, Text, scale, compose, translate
-from pnp.errors import BuildError
+from pnp.errors import BuildError, shorten
 from pnp.render import fonts
 from pnp.render.fonts import MM_PER_PT
 
@@ -147,7 +147,7 @@ def fit_lines(
         if lines is not None:
             if block_height(len(lines), candidate, leading) <= h + _EPSILON:
                 return Fitted(candidate, lines, leading)
-    raise BuildError(_not_fitting(text, w, h, min(size, min_size), leading, tokens, what))
+    raise BuildError(_not_fitting(text, w, h, min(size, min_size), leading, tokens, what), text=text)
 
 
 def fit_name(text: str, x: float, y: float, w: float, h: float, *, size: float, min_size: float = 6.0,
@@ -415,4 +415,4 @@ def _not_fitting(
         needed = block_height(len(lines), size, leading)
         reason = f"too many lines: {len(lines)} need {needed:.1f} mm, {needed - h:.1f} mm more than the box has"
     where = f"{what}: " if what else ""
-    return f"{where}text {text!r} does not fit in {w:g} × {h:g} mm even at {size:g} pt ({reason})"
+    return f"{where}text {shorten(text)!r} does not fit in {w:g} × {h:g} mm even at {size:g} pt ({reason})"

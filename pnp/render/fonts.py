@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import io
-import struct
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
 from typing import Sequence
 
-from pnp.errors import BuildError
+from pnp.errors import BuildError, shorten
 
 MM_PER_PT = 25.4 / 72.0
 
@@ -63,14 +62,11 @@ def font_bytes(name: str) -> bytes:
 
 @lru_cache(maxsize=None)
 def font(name: str) -> Font:
-    """The metrics of a logical font ("regular" or "bold"), loaded once."""
-    from reportlab.pdfbase.ttfonts import TTFontFile
-
+    """The metrics of a logical font ("regular" or "bold"), loaded once. They are read with
+    fontTools, equal to reportlab's (a test checks it), so laying out text — and `pnp validate`,
+    which lays out every component — needs no reportlab."""
     _, postscript_name = _entry(name)
-    data = font_bytes(name)
-    face = TTFontFile(io.BytesIO(data))
-    ascent, descent = _hhea_metrics(data)
-    advances = {code: width / 1000.0 for code, width in face.charWidths.items()}
+    ascent, descent, advances = _metrics(font_bytes(name))
     return Font(name, postscript_name, ascent, descent, advances)
 
 
@@ -101,9 +97,8 @@ def missing_glyph_error(
     """The error for `text` (as the user wrote it) needing characters the font lacks."""
     chars = ", ".join(f"U+{ord(char):04X} {char!r}" for char in missing)
     where = f"{what}: " if what else ""
-    return BuildError(
-        f"{where}text {text!r} uses {chars}, which font {FAMILY} ({font_name}) cannot draw"
-    )
+    return BuildError(f"{where}text {shorten(text)!r} uses {chars}, which font {FAMILY} ({font_name}) cannot draw",
+                      text=text)
 
 
 def register_reportlab(name: str) -> str:
@@ -153,13 +148,21 @@ def _entry(name: str) -> tuple[str, str]:
         raise BuildError(f"unknown font {name!r} (known: {known})") from None
 
 
-def _hhea_metrics(data: bytes) -> tuple[float, float]:
-    """(ascent, descent) in em from the `head` and `hhea` tables of a TrueType file."""
-    (count,) = struct.unpack_from(">H", data, 4)
-    offsets = {}
-    for index in range(count):
-        tag, _, offset, _ = struct.unpack_from(">4sIII", data, 12 + 16 * index)
-        offsets[tag] = offset
-    (units_per_em,) = struct.unpack_from(">H", data, offsets[b"head"] + 18)
-    ascender, descender = struct.unpack_from(">hh", data, offsets[b"hhea"] + 4)
-    return ascender / units_per_em, -descender / units_per_em
+def _metrics(data: bytes) -> tuple[float, float, dict[int, float]]:
+    """(ascent, descent, advances) in em, read with fontTools: the `hhea` box, and the advance
+    of each code point as reportlab's `TTFontFile.charWidths` / 1000 gives it (its best Unicode
+    cmap and `hmtx`, scaled to 1000 units the way reportlab scales, a no-break space as wide as
+    a space), so every width is the same float reportlab draws with."""
+    from fontTools.ttLib import TTFont
+
+    face = TTFont(io.BytesIO(data), lazy=True)
+    units_per_em = face["head"].unitsPerEm
+    hhea, advances = face["hhea"], face["hmtx"].metrics
+
+    def em(units: int) -> float:
+        return (units if units_per_em == 1000 else units * (1000 / units_per_em)) / 1000.0
+
+    widths = {code: em(advances[glyph][0]) for code, glyph in face.getBestCmap().items()}
+    if 0x20 in widths:
+        widths[0xA0] = widths[0x20]
+    return hhea.ascent / units_per_em, -hhea.descent / units_per_em, widths

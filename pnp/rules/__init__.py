@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from pnp.rules.forex import engine as forex
     import pnp.rules.forex.params as forex_params
     from pnp.rules.forex import state as forex_state
+    from pnp.spec.loader import LayoutCheck
     from pnp.spec.model import Game, Spec
     from pnp.spec.source import PathKey
 
@@ -82,25 +83,28 @@ def rulebooks() -> dict[str, Rulebook]:
     return {game: entry.rulebook for game, entry in GAMES.items()}
 
 
-def load_spec(path: str | Path | None = None) -> Spec:
+def load_spec(path: str | Path | None = None, layout: LayoutCheck | None = None) -> Spec:
     """components.yaml (default: ./components.yaml, else the bundled one), validated and checked
-    against every registered engine; SpecError with every problem located otherwise."""
+    against every registered engine — and laid out by `layout` when given (`pnp validate`
+    passes the build's) —; SpecError with every problem located otherwise."""
     from pnp.spec import load
 
-    return load(path, rulebooks(), check=playable)
+    return load(path, rulebooks(), check=playable, layout=layout)
 
 
-def loads_spec(text: str, file: str = "components.yaml") -> Spec:
+def loads_spec(text: str, file: str = "components.yaml", layout: LayoutCheck | None = None) -> Spec:
     """Spec text, checked as `load_spec` checks a file (for tests and tools)."""
     from pnp.spec import loads
 
-    return loads(text, rulebooks(), file, check=playable)
+    return loads(text, rulebooks(), file, check=playable, layout=layout)
 
 
 def playable(game_id: str, game: Game) -> list[tuple[PathKey, str]]:
     """What a registered engine cannot play in `game`: it must read it (`params`), compute its
-    printed tables, and set up the standard position for the fewest players the game seats
-    (house rules may seat fewer than the most it lists: a 4+6 deal seats 2–4, AKT-2.4)."""
+    printed tables, and set up the standard position for every player count the game lists
+    (`players.min` to `players.max`). Counts it cannot seat are reported once, at `players.min`
+    when even the fewest fail, else at `players.max`, with the engine's reason for the most of
+    them: what the deck or the deal lacks for every count to be seated."""
     from pnp.rules.base import Violation
     from pnp.spec.contract import Mismatch
 
@@ -113,9 +117,23 @@ def playable(game_id: str, game: Game) -> list[tuple[PathKey, str]]:
         return [(mismatch.path, mismatch.message)]
     except ValueError as error:
         return [((), str(error))]
-    fewest = game.players.min
-    try:
-        rules.setup(params, [f"P{seat}" for seat in range(1, fewest + 1)])
-    except Violation as violation:
-        return [(("players", "min"), f"the rules cannot seat {fewest} players: {violation.message} ({violation.rule})")]
-    return []
+    refused: dict[int, Violation] = {}
+    for count in range(game.players.min, game.players.max + 1):
+        try:
+            rules.setup(params, [f"P{seat}" for seat in range(1, count + 1)])
+        except Violation as violation:
+            refused[count] = violation
+    if not refused:
+        return []
+    most = max(refused)
+    seated = [count for count in range(game.players.min, game.players.max + 1) if count not in refused]
+    also = f" (they seat {_counts(seated)})" if seated else ""
+    return [(("players", "min" if game.players.min in refused else "max"),
+             f"the rules cannot seat {_counts(list(refused))} players{also}: {refused[most].message} ({refused[most].rule})")]
+
+
+def _counts(counts: list[int]) -> str:
+    """Player counts as a reader writes them: "7–9", "2", "2, 4"."""
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}–{counts[-1]}"
+    return ", ".join(map(str, counts))

@@ -23,6 +23,7 @@ from itertools import combinations
 from string import Formatter
 from typing import Any, Iterator, Mapping
 
+from pnp.spec.options import unknown_key_message
 from pnp.spec.model import Aid, Asset, CardEntry, Deck, Face, Game, Mat, TokenEntry, Tokens
 
 TEXT_FIELDS = ("value", "other", "title", "subtitle", "text", "corner")  # filled in this order
@@ -155,7 +156,7 @@ class _Components(Mapping[str, Any]):
 
     def __getitem__(self, component_id: str) -> Any:
         if component_id not in self._ids:
-            raise KeyError(component_id)
+            raise TemplateError("text", unknown_key_message(component_id, list(self._ids), "component"))
         values = ComponentValues(self._game, self._game.component(component_id))
         return values.count if self._counted else values
 

@@ -23,7 +23,7 @@ from pnp.errors import Issue, SpecError, UsageError
 from pnp.spec.contract import needs_problems
 from pnp.spec.faces import ElsewhereError, TemplateError, deck_pieces, fill, game_context, game_texts, token_pieces
 from pnp.spec.images import ArtError, read_art
-from pnp.spec.model import Deck, Game, Spec, Tokens, check_id
+from pnp.spec.model import ASSET_KEYS, Deck, Game, Mat, Spec, Tokens, check_id
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
 from pnp.spec.sheets import expand_card_lists
 from pnp.spec.source import (
@@ -42,6 +42,7 @@ from pnp.spec.source import (
 # An engine's own look at one game (its id and model): the problems it finds, each a path
 # inside the game and a sentence with the rule ID.
 Check = Callable[[str, Game], Iterable[tuple[PathKey, str]]]
+LayoutCheck = Callable[[Spec, str], Iterable[Issue]]  # what laying out one game's components finds
 
 
 def init(folder: Path, *, force: bool = False) -> str:
@@ -68,7 +69,7 @@ def init(folder: Path, *, force: bool = False) -> str:
 
 
 def load(path: str | Path | None = None, rulebooks: Mapping[str, Rulebook] | None = None,
-         check: Check | None = None) -> Spec:
+         check: Check | None = None, layout: LayoutCheck | None = None) -> Spec:
     """Load and validate a spec file (default: `default_spec_path()`). `rulebooks` (a game
     missing from them has no rules engine) and `check` as in `validate`; without rulebooks the
     house rules are not checked — `pnp.rules.load_spec` is the loader that checks everything.
@@ -78,25 +79,26 @@ def load(path: str | Path | None = None, rulebooks: Mapping[str, Rulebook] | Non
         source = load_file(path, display_name(path))
     except SourceError as error:
         raise SpecError(error.issues) from None
-    return validate(source, rulebooks, check, path.parent)
+    return validate(source, rulebooks, check, path.parent, layout)
 
 
 def loads(text: str, rulebooks: Mapping[str, Rulebook] | None = None, file: str = SPEC_NAME,
-          check: Check | None = None, folder: str | Path | None = None) -> Spec:
+          check: Check | None = None, folder: str | Path | None = None, layout: LayoutCheck | None = None) -> Spec:
     """Validate spec text (for tests and tools), as `load` does a file; relative paths start at
     `folder` (default: the working folder)."""
     try:
         source = load_text(text, file)
     except SourceError as error:
         raise SpecError(error.issues) from None
-    return validate(source, rulebooks, check, Path(folder) if folder is not None else None)
+    return validate(source, rulebooks, check, Path(folder) if folder is not None else None, layout)
 
 
 def validate(source: Source, rulebooks: Mapping[str, Rulebook] | None, check: Check | None = None,
-             folder: Path | None = None) -> Spec:
+             folder: Path | None = None, layout: LayoutCheck | None = None) -> Spec:
     """The spec, or a SpecError with every problem. With `rulebooks`, each game's house rules,
     tables and needs are checked against its engine's rulebook (a game without one may have no
-    `rules:`); `check` then asks each game's engine about a game that passed everything else.
+    `rules:`); `check` then asks each game's engine about a game that passed everything else,
+    and `layout` (`pnp validate`: the build's layout) lays out its components.
     Images and card lists (`cards_from`) are read from `folder` (default: the working folder)."""
     folder = folder if folder is not None else Path.cwd()
     if not isinstance(source.data, dict):
@@ -105,12 +107,67 @@ def validate(source: Source, rulebooks: Mapping[str, Rulebook] | None, check: Ch
     try:
         spec = Spec.model_validate(source.data)
     except ValidationError as error:
-        raise SpecError(_shape_issues(source, error)) from None
+        issues = _shape_issues(source, error) + _issues_beside(source, error, rulebooks, check, folder)
+        raise SpecError(sorted(issues, key=lambda i: (i.line, i.col))) from None
     spec._folder, spec._source = folder, source
-    issues = list(_meaning_issues(source, spec, rulebooks, check))
+    issues = list(_meaning_issues(source, spec, rulebooks, check, layout))
     if issues:
         raise SpecError(issues)
     return spec
+
+
+def _issues_beside(source: Source, error: ValidationError, rulebooks: Mapping[str, Rulebook] | None,
+                   check: Check | None, folder: Path) -> list[Issue]:
+    """The meaning problems of everything whose shape is sound, so one run reports them with the
+    shape problems: each broken component stands in as an empty aid, each game broken outside
+    its components is left out, and what is found inside a stand-in is dropped; only the games
+    with nothing broken are asked of their engine."""
+    data = source.data
+    broken: dict[str, set[tuple[str, int]]] = {}  # game → (list, index) of each broken item; ("game", -1): more
+    for item in error.errors(include_url=False):
+        loc = item["loc"]
+        if loc[:1] == ("print",):
+            continue  # the print settings do not bear on meaning
+        if len(loc) < 2 or loc[0] != "games" or not isinstance(data.get("games"), dict):
+            return []
+        listed = len(loc) >= 4 and loc[2] in ("components", *ASSET_KEYS) and isinstance(loc[3], int)
+        broken.setdefault(str(loc[1]), set()).add((str(loc[2]), int(loc[3])) if listed else ("game", -1))
+    games = {}
+    for game_id, game in data["games"].items():
+        if ("game", -1) in broken.get(game_id, ()):
+            continue
+        for key in ("components", *ASSET_KEYS):
+            if game_id in broken and isinstance(game, dict) and isinstance(game.get(key), (list, tuple)):
+                game = {**game, key: [_stand_in(key, item, i) if (key, i) in broken[game_id] else item
+                                      for i, item in enumerate(game[key])]}
+        games[game_id] = game
+    try:
+        spec = Spec.model_validate({"version": 1, "games": games})
+    except ValidationError:
+        return []
+    spec._folder, spec._source = folder, source
+    stand_ins = [format_path(("games", g, key, i)) for g, places in broken.items() for key, i in places]
+
+    def in_stand_in(path: str) -> bool:
+        return any(path == s or path.startswith((f"{s}.", f"{s}[")) for s in stand_ins)
+
+    def whole(game_id: str, game: Game) -> Iterable[tuple[PathKey, str]]:  # only games with nothing broken
+        return () if check is None or game_id in broken else check(game_id, game)
+
+    return [issue for issue in _meaning_issues(source, spec, rulebooks, whole) if not in_stand_in(issue.path)]
+
+
+def _stand_in(key: str, item: Any, index: int) -> dict[str, Any]:
+    """A sound stand-in for a component (an empty aid) or an asset whose shape is broken,
+    keeping its id when it can, so that what refers to it still finds it."""
+    given = item.get("id") if isinstance(item, dict) else None
+    try:
+        item_id = check_id(given) if isinstance(given, str) else f"broken-{index}"
+    except ValueError:
+        item_id = f"broken-{index}"
+    if key == "components":
+        return {"id": item_id, "kind": "aid", "name": item_id, "sections": [{"lines": []}]}
+    return {"id": item_id, "name": item_id, "color": "#000000", "symbol": "circle"}
 
 
 # --- pass 2: shape ------------------------------------------------------------------------
@@ -266,7 +323,7 @@ def _show(value: Any) -> str:
 
 
 def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook] | None,
-                    check: Check | None) -> Iterable[Issue]:
+                    check: Check | None, layout: LayoutCheck | None = None) -> Iterable[Issue]:
     for game_id, game in spec.games.items():
         where = ("games", game_id)
         issues: list[Issue] = []
@@ -287,9 +344,25 @@ def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook
         for index, component in enumerate(game.components):
             issues += _component_issues(source, where + ("components", index), game, component, tables)
         issues += _image_issues(source, spec.folder, where, game)
-        if not issues and rulebook is not None and check is not None:
+        sound = not issues  # what follows reads the game as its engine and its components would
+        if sound and rulebook is not None and check is not None:
             issues += _engine_issues(source, where, game_id, game, check)
+        issues += _mat_issues(source, where, game)  # counts only: the engine may read the game meanwhile
+        if sound and layout is not None:
+            issues += layout(spec, game_id)
         yield from issues
+
+
+def _mat_issues(source: Source, where: tuple, game: Game) -> Iterable[Issue]:
+    """A player mat for every player the game lists."""
+    for index, component in enumerate(game.components):
+        if isinstance(component, Mat) and component.copies < game.players.max:
+            here = where + ("components", index)
+            place = here + ("copies",) if source.get(here + ("copies",)) is not None else here
+            short = game.players.max - component.copies
+            yield source.issue(place, f"{component.copies} player mat{'s' if component.copies != 1 else ''} for up "
+                                      f"to {game.players.max} players: a mat is one player's, add {short} "
+                                      "(or lower players.max)")
 
 
 def _engine_issues(source: Source, where: tuple, game_id: str, game: Game, check: Check) -> Iterable[Issue]:

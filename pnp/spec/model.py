@@ -474,6 +474,11 @@ class Spec(Model):
         (None for a spec made in code)."""
         return None if self._source is None else (self._source.file, self._source.sha256)
 
+    def written(self, path: tuple) -> Any:
+        """The value at `path` as the file writes it (None when it does not, or for a spec made
+        in code): templates before they are filled, fields left to their defaults absent."""
+        return None if self._source is None else self._source.get(path)
+
     def issue(self, path: tuple, message: str) -> Issue:
         """A message located at `path`: `file:line:col` when the spec was loaded from a file."""
         if self._source is None:

@@ -1,0 +1,120 @@
+"""`pnp validate` catches what `build` and `referee` would refuse, all in one run: decks and
+deals too small for some player count the game lists, too few player mats, text that does not
+fit, a character the font lacks, pieces larger than the paper — each at the `file:line:col` of
+the field to change, with the numbers to change it by, exit 2."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from spec_text import BUNDLED, edit
+
+from pnp.cli import main
+
+LONG = "Long terms " * 80  # far more than a contract card's small print holds
+ISSUE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<path>\S+): (?P<message>.*)$")
+
+
+def where(text: str, line_holding: str, at: str) -> tuple[int, int]:
+    """(line, column), 1-based, of `at` in the first line of `text` holding `line_holding`."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if line_holding in line:
+            return number, line.index(at) + 1
+    raise AssertionError(f"test setup: {line_holding!r} not in the spec")
+
+
+def numbers(message: str) -> set[float]:
+    return {float(n) for n in re.findall(r"\d+(?:\.\d+)?", message)}
+
+
+def validate(tmp_path: Path, text: str, capsys) -> tuple[int, dict[str, tuple[int, int, str]]]:
+    """Exit code and the issues printed, by spec path: (line, column, message)."""
+    spec = tmp_path / "components.yaml"
+    spec.write_text(text, encoding="utf-8")
+    capsys.readouterr()
+    code = main(["validate", str(spec)])
+    found = {}
+    for line in capsys.readouterr().err.splitlines():
+        match = ISSUE.match(line)
+        assert match and match["file"].endswith("components.yaml"), line
+        assert match["path"] not in found, f"reported twice: {line}"
+        found[match["path"]] = (int(match["line"]), int(match["col"]), match["message"])
+    return code, found
+
+
+def test_every_unplayable_or_unprintable_game_is_reported_in_one_run_where_to_fix_it(tmp_path, capsys):
+    text = edit("count: 18", "count: 2")  # 2 share cards a company
+    text = edit("players: {min: 3, max: 6}", "players: {min: 3, max: 9}", text)  # 6 mats, 9 players
+    text = edit("formula: 3+5", "formula: 3+50", text)  # 32 small cards
+    text = edit('{count: 3, value: "A", title: Contract, text: "One to you, one to the queue, one to the display '
+                'with the terms."', f'{{count: 3, value: "A", title: Contract, text: "{LONG}"', text)
+    text = edit('text: "Pays {pays} per certificate", data: {pays: 2}',
+                'text: "Pays {pays} per certificate 株", data: {pays: 2}', text)  # DejaVu Sans has no CJK
+    code, found = validate(tmp_path, text, capsys)
+    assert code == 2
+    assert set(found) == {
+        "games.bolsa.players.min", "games.bolsa.components[2].copies", "games.aktsioner.players.min",
+        "games.forex.components[3].cards[0].text", "games.forex.components[4].cards[1].text",
+    }
+
+    line, col, message = found["games.bolsa.players.min"]
+    assert (line, col) == where(text, "players: {min: 3, max: 9}", "3")
+    assert {3, 9, 27, 2} <= numbers(message)  # 3–9 players; 9 need 27 cards of each company, the deck has 2
+
+    line, col, message = found["games.bolsa.components[2].copies"]
+    assert (line, col) == where(text, "copies: 6", "6")
+    assert {6, 9, 3} <= numbers(message)  # 6 mats for 9 players: add 3
+
+    line, col, message = found["games.aktsioner.players.min"]
+    assert (line, col) == where(text, "players: {min: 2, max: 6}", "2")
+    assert {6, 300, 32, 2} <= numbers(message)  # 6 players are dealt 300 small cards of 32, 2 must stay
+
+    line, col, message = found["games.forex.components[3].cards[0].text"]
+    assert (line, col) == where(text, LONG, '"' + LONG)
+    room = re.search(r"need ([\d.]+) mm, ([\d.]+) mm more than", message)
+    assert room and float(room[2]) > 0 and LONG not in message  # how much to cut; the text not echoed whole
+
+    line, col, message = found["games.forex.components[4].cards[1].text"]
+    assert (line, col) == where(text, "per certificate 株", '"Pays')
+    assert "U+682A" in message
+
+
+def test_pieces_larger_than_the_paper_are_reported_once_at_their_size(tmp_path, capsys):
+    text = edit("card_mm: [63, 88]", "card_mm: [630, 88]")
+    code, found = validate(tmp_path, text, capsys)
+    assert code == 2 and list(found) == ["print.card_mm"]  # once, though every deck has pieces of that size
+    line, col, message = found["print.card_mm"]
+    assert (line, col) == where(text, "card_mm: [630, 88]", "[")
+    largest = re.search(r"at most ([\d.]+) × ([\d.]+) mm", message)
+    assert largest and 63 < float(largest[1]) < float(largest[2]) < 630  # what fits a4: cut the 630 to that
+
+
+def test_build_reports_text_that_does_not_fit_at_its_place_and_writes_nothing(tmp_path, capsys):
+    text = edit('{count: 3, value: "A", title: Contract, text: "One to you, one to the queue, one to the display '
+                'with the terms."', f'{{count: 3, value: "A", title: Contract, text: "{LONG}"', BUNDLED)
+    spec = tmp_path / "components.yaml"
+    spec.write_text(text, encoding="utf-8")
+    capsys.readouterr()
+    out = tmp_path / "output"
+    assert main(["build", "--spec", str(spec), "--out", str(out), "--game", "forex", "--component", "contracts",
+                 "-q"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    match = ISSUE.match(line)
+    assert match and match["path"] == "games.forex.components[3].cards[0].text"
+    assert (int(match["line"]), int(match["col"])) == where(text, LONG, '"' + LONG)
+    assert LONG not in line and not out.exists()
+
+
+def test_shape_reference_and_engine_problems_come_in_the_same_run(tmp_path, capsys):
+    text = edit("count: 18", 'count: "many"')  # shape: not a number
+    text = edit('text: "Pays {pays} per certificate", data: {pays: 2}',
+                'text: "Pays {payz} per certificate", data: {pays: 2}', text)  # reference: no such field
+    text = edit("formula: 3+5", "formula: 3+50", text)  # the engine: 32 small cards
+    code, found = validate(tmp_path, text, capsys)
+    assert code == 2
+    assert {path: (line, col) for path, (line, col, _) in found.items()} == {
+        "games.bolsa.components[3].cards[0].count": where(text, 'count: "many"', '"many"'),
+        "games.aktsioner.players.min": where(text, "players: {min: 2, max: 6}", "2"),
+        "games.forex.components[4].cards[1].text": where(text, "{payz}", '"Pays'),
+    }
