@@ -102,9 +102,10 @@ def loads_spec(text: str, file: str = "components.yaml", layout: LayoutCheck | N
 def playable(game_id: str, game: Game) -> list[tuple[PathKey, str]]:
     """What a registered engine cannot play in `game`: it must read it (`params`), compute its
     printed tables, and set up the standard position for every player count the game lists
-    (`players.min` to `players.max`). Counts it cannot seat are reported once, at `players.min`
-    when even the fewest fail, else at `players.max`, with the engine's reason for the most of
-    them: what the deck or the deal lacks for every count to be seated."""
+    (`players.min` to `players.max`; only the fewest where the deal sets the most, as in
+    Акционер). Counts it cannot seat are reported once, at `players.min` when even the fewest
+    fail, else at `players.max`, with the engine's reason for the most of them: what the deck or
+    the deal lacks for every count to be seated."""
     from pnp.rules.base import Violation
     from pnp.spec.contract import Mismatch
 
@@ -117,8 +118,10 @@ def playable(game_id: str, game: Game) -> list[tuple[PathKey, str]]:
         return [(mismatch.path, mismatch.message)]
     except ValueError as error:
         return [((), str(error))]
+    listed = range(game.players.min, game.players.max + 1)
+    counts = listed[:1] if GAMES[game_id].rulebook.deal_limits_players else listed
     refused: dict[int, Violation] = {}
-    for count in range(game.players.min, game.players.max + 1):
+    for count in counts:
         try:
             rules.setup(params, [f"P{seat}" for seat in range(1, count + 1)])
         except Violation as violation:
@@ -126,7 +129,7 @@ def playable(game_id: str, game: Game) -> list[tuple[PathKey, str]]:
     if not refused:
         return []
     most = max(refused)
-    seated = [count for count in range(game.players.min, game.players.max + 1) if count not in refused]
+    seated = [count for count in counts if count not in refused]
     also = f" (they seat {_counts(seated)})" if seated else ""
     return [(("players", "min" if game.players.min in refused else "max"),
              f"the rules cannot seat {_counts(list(refused))} players{also}: {refused[most].message} ({refused[most].rule})")]

@@ -70,6 +70,9 @@ class Rulebook:
     options: tuple[Option, ...]
     tables: tuple[str, ...] = ()  # names usable as `table:` / `marks:` in components
     needs: tuple[Need, ...] = ()
+    # the deal sets the most players and `players.max` is only a ceiling (Акционер, AKT-1.10:
+    # a 4+6 deal seats 2–4 of a box for 6); else every count from min to max must be seated
+    deal_limits_players: bool = False
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.name == name), None)

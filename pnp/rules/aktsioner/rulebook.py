@@ -48,4 +48,5 @@ RULEBOOK = Rulebook(
         Need.deck("big_cards", "AKT-1.4", "the big cards", per_asset=True),
         Need.deck("small_cards", "AKT-1.5", "the small cards", per_asset=True),
     ),
+    deal_limits_players=True,  # AKT-1.10
 )
