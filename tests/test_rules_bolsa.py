@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from pnp.errors import SpecError
 from pnp.rules import load_spec, loads_spec
 from pnp.rules import bolsa
 from pnp.rules.base import Outcome, Violation
@@ -104,12 +106,18 @@ def test_three_to_six_players(count):
 
 
 def test_a_smaller_deck_seats_fewer_players():
-    spec = loads_spec(SPEC_TEXT.replace("count: 18", "count: 15"))
+    spec = loads_spec(SPEC_TEXT.replace("count: 18", "count: 15").replace("players: {min: 3, max: 6}",
+                                                                          "players: {min: 3, max: 5}"))
     p = bolsa.params(spec.games["bolsa"])
+    assert p.deck_per_company == 15
     bolsa.setup(p, ["A", "B", "C", "D", "E"])
     with pytest.raises(Violation) as caught:
-        bolsa.setup(p, ["A", "B", "C", "D", "E", "F"])
+        bolsa.setup(replace(p, max_players=6), ["A", "B", "C", "D", "E", "F"])
     assert caught.value.message == "6 players need 18 cards of each company, but the deck has 15"
+    with pytest.raises(SpecError) as refused:  # the spec may not list a count its deck cannot seat
+        loads_spec(SPEC_TEXT.replace("count: 18", "count: 15"))
+    (issue,) = refused.value.issues
+    assert issue.path == "games.bolsa.players.max" and "6 players need 18" in issue.message
 
 
 def test_start_completes_each_holding_to_three_cards():
