@@ -23,7 +23,8 @@ from pnp.spec.source import display_name
 
 ROOT = Path(__file__).resolve().parents[1]
 PER_RECORD = 14  # two of each kind of mutation
-SLOWEST = 2.0  # CPU seconds for one record, in this process (CPU time: a loaded machine does not move it)
+SLOWEST = 3.0  # CPU seconds for one record, in this process: CPU time, with room for a loaded machine (the
+# 10,000-player record takes 1.3 s alone and 2.1 s while other suites run; the figures are in the benchmark)
 
 
 def test_every_mutated_record_gets_an_answer_or_a_located_error(tmp_path):
