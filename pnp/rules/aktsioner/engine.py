@@ -6,6 +6,7 @@ the events, each citing its rule; an illegal action raises `Violation` with the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Mapping, Union
 
 from pnp.rules.aktsioner import events as said
@@ -379,15 +380,20 @@ def _trade_template(state: State, params: Params) -> Template:
     turn = state.turn
     assert turn is not None
     account, fields, weights = state.accounts[turn.mover], [], []
-    reach = account.cash + sum(_sellable(state, i) * state.prices[i] for i in range(len(params.colours)))
-    for i, colour in enumerate(params.colours):
-        price = state.prices[i]
-        fields += [Field.number(f"sell.{colour}", 0, _sellable(state, i)),
-                   Field.number(f"buy.{colour}", 0, int(reach // price))]
-        weights += [(f"sell.{colour}", -price), (f"buy.{colour}", price)]
+    sellable = [_sellable(state, i) for i in range(len(params.colours))]
+    reach = account.cash + sum(n * price for n, price in zip(sellable, state.prices))
+    for (sell, buy), n, price in zip(_trade_names(params.colours), sellable, state.prices):
+        fields += [Field.number(sell, 0, n), Field.number(buy, 0, int(reach // price))]
+        weights += [(sell, -price), (buy, price)]
     rule = "AKT-3.3" if turn.played else "AKT-3.1"
     return Template("trade", state.players[turn.mover], rule, _trade_action, tuple(fields),
                     constraints=(Budget(tuple(weights), account.cash),))
+
+
+@lru_cache(maxsize=8)
+def _trade_names(colours: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Per colour, the names of a trade's two fields (the same every turn)."""
+    return tuple((f"sell.{colour}", f"buy.{colour}") for colour in colours)
 
 
 def _sellable(state: State, i: int) -> int:
@@ -412,8 +418,8 @@ def _plays(state: State, params: Params) -> tuple[Template, ...]:
             name for name, card in params.cards.items()
             if used.count(name) < params.copies[name] and quota[card.deck] > 0
         ]
-    return tuple(Template("play", mover, params.cards[name].rule, _play_action,
-                          (Field.choice("choices", *params.choices[name]),), {"card": name}) for name in names)
+    return tuple(Template("play", mover, params.cards[name].rule, _play_action, (params.play_fields[name],),
+                          {"card": name}) for name in names)
 
 
 def _begin_action(values: Mapping) -> Begin:

@@ -15,6 +15,7 @@ from pnp.errors import brief
 from pnp.rules.aktsioner.cards import Card, Effect, NotationError, parse_effects
 from pnp.rules.aktsioner.rulebook import RULEBOOK
 from pnp.rules.base import resolve_options
+from pnp.rules.legal import Field
 from pnp.spec.contract import MAX_CELLS, Mismatch
 
 if TYPE_CHECKING:
@@ -86,6 +87,12 @@ class Params:
             options = tuple(tuple(zip(split, targets)) for targets in combinations(others, k) for split in splits)
             found[name] = (options, tuple(" ".join(f"{e} {c}" for e, c in option) for option in options))
         return found
+
+    @cached_property
+    def play_fields(self) -> Mapping[str, Field]:
+        """Per card, the field that chooses its assignment when it is played: a turn offers
+        every card in the mover's hand, at every step of every simulated game, so made once."""
+        return {name: Field.choice("choices", *choices) for name, choices in self.choices.items()}
 
 
 def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:

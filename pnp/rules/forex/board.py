@@ -53,7 +53,7 @@ def start_pairs(p: Params) -> tuple[Pair, ...]:
 
 def find(pairs: tuple[Pair, ...], x: str, y: str) -> Pair:
     """The pair of currencies x and y (either order)."""
-    return next(pair for pair in pairs if {pair.a, pair.b} == {x, y})
+    return next(pair for pair in pairs if (pair.a == x and pair.b == y) or (pair.a == y and pair.b == x))
 
 
 def value_in(pairs: tuple[Pair, ...], p: Params, amount: Fraction, currency: str, target: str) -> Fraction:
