@@ -51,7 +51,7 @@ FORMATS = ("pdf", "svg", *export.FORMATS)
 class Summary:
     games: tuple[str, ...]
     files: int
-    pages: int  # pages to print: each game's combined file (or the components built with --component)
+    pages: int  # pages to print: each game's combined file (or the components built with --component); 0 without PDFs
     changes: Mapping[str, tuple[manifest.Change, ...] | None]  # per game; None: no earlier build to compare
     reprints: Mapping[str, str]  # game → its reprint file, relative to the output folder
     warnings: tuple[Issue, ...] = ()  # e.g. art printed below 300 dpi: built anyway
@@ -189,6 +189,7 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
     except OSError as error:
         raise BuildError(f"cannot write the output folder {out}: {error.strerror or error} ({error.filename or out})") from None
     warnings = {(w.file, w.line, w.col): w for g in games for m in made[g] for w in m.warnings}  # once per file
+    pages = pages if "pdf" in formats else 0  # nothing to print without the PDFs
     return Summary(tuple(games), len(files), pages, found, reprints, tuple(warnings.values()))
 
 

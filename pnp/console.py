@@ -113,8 +113,8 @@ def report(summary: Summary, source: Path, out: str, seconds: float) -> str:
     """The summary line, then per game what changed since the last build in the folder."""
     from pnp.cli import shown
 
-    lines = [f"built {', '.join(summary.games)} from {shown(source)}: {summary.pages} pages to print "
-             f"({summary.files} files) in {out}{os.sep} ({seconds:.1f} s)"]
+    files = f"{summary.pages} pages to print ({summary.files} files)" if summary.pages else f"{summary.files} files"
+    lines = [f"built {', '.join(summary.games)} from {shown(source)}: {files} in {out}{os.sep} ({seconds:.1f} s)"]
     for game, found in summary.changes.items():
         lines += change_lines(game, found, summary.reprints.get(game), out)
     return "\n".join(lines)

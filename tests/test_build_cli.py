@@ -182,3 +182,13 @@ def test_watch_rebuilds_on_save_and_keeps_the_last_good_output_after_a_broken_on
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_a_build_without_pdfs_counts_files_not_pages_to_print(tmp_path, capsys):
+    spec = tmp_path / "tiny.yaml"
+    spec.write_text(TINY, encoding="utf-8")
+    out = tmp_path / "output"
+    assert main(["build", "--spec", str(spec), "--out", str(out), "--format", "svg", "-q"]) == 0
+    summary = capsys.readouterr().out.splitlines()[0]
+    written = len(json.loads((out / "manifest.json").read_text())["files"])
+    assert summary.split(": ", 1)[1].startswith(f"{written} files in ") and not list((out / "tiny").rglob("*.pdf"))
