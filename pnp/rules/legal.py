@@ -39,7 +39,7 @@ class Field:
     low: Any = 0
     high: Any = 0
     options: Sequence[Any] = ()  # a tuple, or `Listed` on demand
-    labels: Sequence[str] = ()  # a tuple, or `Labels` worded on demand
+    labels: Sequence[str] = ()  # a tuple, or `Listed`: worded on demand
 
     @staticmethod
     @lru_cache(maxsize=4096)
@@ -51,10 +51,14 @@ class Field:
     @staticmethod
     def choice(name: str, options: Sequence[Any], labels: Sequence[str] | Callable[[Any], str] = ()) -> "Field":
         """One of `options` (a `Listed` stays unlisted until read); `labels` are their words, or
-        the function that words one (then worded only when read: see `Labels`)."""
+        the function that words one (then worded only when read, a `Listed` too)."""
         options = options if isinstance(options, Listed) else tuple(options)
-        return Field(name, "choice", options=options,
-                     labels=Labels(options, labels) if callable(labels) else tuple(labels))
+        if callable(labels):
+            say = labels
+            words: Sequence[str] = Listed(lambda: map(say, options))
+        else:
+            words = tuple(labels)
+        return Field(name, "choice", options=options, labels=words)
 
     @staticmethod
     def several(name: str, options: Sequence[Any], low: int, high: int) -> "Field":
@@ -62,9 +66,10 @@ class Field:
 
 
 class Listed(Sequence[Any]):
-    """Options listed by one function when first read. A For-Ex turn offers a spot deal with
-    each other player in every pair, a hundred of them, in a template built at every step of
-    every simulated game; a player who does not choose the spot never reads them."""
+    """Options (or their labels) listed by one function when first read. A For-Ex turn offers
+    a spot deal with each other player in every pair, a hundred of them, in a template built at
+    every step of every simulated game; a player who does not choose the spot never reads them,
+    and only a form or an explanation reads their words."""
 
     def __init__(self, make: Callable[[], Iterable[Any]]):
         self._make: Callable[[], Iterable[Any]] | None = make
@@ -89,23 +94,6 @@ class Listed(Sequence[Any]):
 
     def __repr__(self) -> str:
         return repr(self._listed())
-
-
-class Labels(Sequence[str]):
-    """Option labels worded on demand by one function. A template with a hundred options (a
-    For-Ex turn's spot deals) is built at every step of every simulated game, and only a form
-    or an explanation ever reads the words."""
-
-    def __init__(self, options: Sequence[Any], say: Callable[[Any], str]):
-        self._options, self._say = options, say
-
-    def __len__(self) -> int:
-        return len(self._options)
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            return tuple(map(self._say, self._options[index]))
-        return self._say(self._options[index])
 
 
 @fast_init
