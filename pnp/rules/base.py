@@ -230,6 +230,53 @@ class Engine(Protocol[P, S, A]):
         """Notes printed on board cells, keyed by (asset id, 0-based cell)."""
 
 
+# --- fast random play (optional) ---------------------------------------------------------------
+
+
+class Watch(Protocol):
+    """What a simulator reads of a game as a `playout` plays it (`pnp.simulate.play.Watch`).
+
+    The readings are exactly what the game's probe (`pnp.simulate.games.<game>`) reads of the
+    equivalent engine position; each is given at setup and again after any step that changes
+    it (giving an unchanged one again is harmless)."""
+
+    def track(self, reading: tuple[Any, ...]) -> None:
+        """The values on the track (`Probe.track`)."""
+
+    def money(self, reading: tuple[tuple[Any, ...], ...]) -> None:
+        """Per currency, each seat's money in hand (`Probe.money`)."""
+
+    def supplies(self, reading: tuple[int, ...]) -> None:
+        """What is left of each supply (`Probe.supplies`)."""
+
+    def unit(self, worth: Callable[[], tuple[float, ...] | None]) -> None:
+        """A unit of length begins (at setup, and whenever `Probe.length` of the position so far
+        changes); `worth()` gives `Probe.worth` of that position, and must keep giving it after
+        play goes on (it is called, for one unit only, once the game is over)."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a `playout` returns: how the game ended, its steps and its length (`Probe.length`)."""
+
+    outcome: Outcome
+    steps: int
+    length: int
+
+
+class Playout(Protocol):
+    """An engine's optional `playout(params, players, start, rng, watch) -> Played`: one game
+    from `setup(params, players, start)` to its end, every player the random bot, as fast as
+    the game allows. It is the engine's own rules again, on mutable numbers, so it is held to
+    the engine: it makes the same draws from `rng` in the same order as the simulator's slow
+    path (the first listed player with templates draws with `legal.sample`, the table's steps
+    last, ties broken by `legal.pick` as `apply_choosing` does), so it plays the same game, and
+    `tests/test_playout.py` checks that every result equals the slow path's."""
+
+    def __call__(self, params: Any, players: Sequence[str], start: Any, rng: Any, watch: Watch) -> Played:
+        ...
+
+
 # --- shared helpers --------------------------------------------------------------------------
 
 

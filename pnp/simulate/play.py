@@ -6,7 +6,9 @@ among his own templates or passing while someone after him (or the table) can ac
 table's steps (bringing up a company, settling it) come last, drawn by the shared sampler.
 Every tie the rules leave to a player is broken at random (`apply_choosing`).
 
-After every step the game's `Probe` reads the track, the money in hand and the supplies;
+After every step the game's `Probe` reads the track, the money in hand and the supplies, and
+each seat's worth whenever a unit of length (a round, a turn) begins; a `Watch` adds them up.
+A game whose engine has a fast `playout` (random bots only) feeds the same watch itself.
 `GameResult` keeps only numbers (what the metrics need), so that results of thousands of
 games travel cheaply between processes.
 """
@@ -15,12 +17,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any, Sequence
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import Any, Callable, Sequence
 
 from pnp.rules.base import Engine, Outcome
-from pnp.rules.legal import apply_choosing, sample
-from pnp.simulate.bots import Bot, Decision
+from pnp.rules.legal import apply_choosing, pick, sample
+from pnp.simulate.bots import Bot, Decision, random_bot
 from pnp.simulate.pressure import Bills
 from pnp.simulate.probe import Probe
 
@@ -36,7 +39,7 @@ class GameResult:
     reason: str  # how it ended (`Outcome.reason`)
     steps: int  # actions applied
     length: int  # in the probe's unit (rounds, turns)
-    mid_leaders: tuple[int, ...]  # the seats ahead halfway through (by steps); () without a worth
+    mid_leaders: tuple[int, ...]  # the seats ahead when the middle unit of length began; () without a worth
     marks: tuple[int, ...]  # per `Probe.mark_names`: how often the track reached it
     money: tuple[tuple[float, tuple[int, ...]], ...]  # per printed currency: peak total in hands, peak bills each
     supplies: tuple[int, ...]  # per `Probe.supply_names`: the lowest it fell to
@@ -45,45 +48,68 @@ class GameResult:
     start: Any = field(default=None, compare=False)  # the position it began from, when not standard
 
 
-@dataclass
-class _Watch:
-    """What the probe reads, accumulated over one game (mutable, local to `play_game`)."""
+class Watch:
+    """What a game's readings come to, accumulated over one game: the marks its track reached,
+    the most money in hands (total and bills, per printed currency), the lowest each supply
+    fell to, each seat's worth when each unit of length began (the mid-game leader is read off
+    the middle one), and, for plots, the track after every step. The slow path feeds it the
+    probe's readings after every step; a game's fast `playout` feeds it the same readings
+    whenever they change (`pnp.rules.base.Watch`)."""
 
-    probe: Probe
-    money: Sequence[Bills | None]  # per probe currency: its printed bills, if printed
-    keep_track: bool
-    reading: tuple[Any, ...] = ()
-    marks: Counter[str] = field(default_factory=Counter)
-    peaks: list[tuple[Any, tuple[int, ...]]] = field(default_factory=list)
-    lowest: list[int] = field(default_factory=list)
-    track: list[tuple[float, ...]] = field(default_factory=list)
-    last_money: tuple[Any, ...] = ()
+    def __init__(self, probe: Probe, money: Sequence[Bills | None], keep_track: bool = False):
+        self.probe, self.bills, self.keep_track = probe, money, keep_track
+        self.reading: tuple[Any, ...] | None = None
+        self.marks: Counter[str] = Counter()
+        self.peaks = [(0, (0,) * len(bills.values)) if bills else (0, ()) for bills in money]
+        self.last_money: tuple[Any, ...] = ()
+        self.lowest: list[int] | None = None
+        self.worths: list[Callable[[], tuple[float, ...] | None]] = []
+        self.series: list[tuple[float, ...]] = []
 
-    def first(self, state: Any) -> None:
-        self.reading = self.probe.track(state)
-        self.peaks = [(0, (0,) * len(bills.values)) if bills else (0, ()) for bills in self.money]
-        self.lowest = list(self.probe.supplies(state))
-        self.see(state)
-
-    def see(self, state: Any) -> None:
-        reading = self.probe.track(state)
-        if reading != self.reading:
+    def track(self, reading: tuple[Any, ...]) -> None:
+        if self.reading is not None and reading != self.reading:
             for mark in self.probe.marks(self.reading, reading):  # not Counter.update: its type checks cost more
                 self.marks[mark] += 1
-            self.reading = reading
+        self.reading = reading
         if self.keep_track:
-            self.track.append(self.probe.series(reading))
-        money = self.probe.money(state)
-        if money != self.last_money:  # tuples compare their unchanged amounts by identity: cheap
-            last = self.last_money or ((),) * len(money)
-            for k, (bills, amounts) in enumerate(zip(self.money, money)):
-                if bills is not None and amounts != last[k]:
-                    total, counts = bills.in_hands(amounts)
-                    peak, most = self.peaks[k]
-                    self.peaks[k] = (max(peak, total), tuple(map(max, most, counts)))
-            self.last_money = money
-        for k, left in enumerate(self.probe.supplies(state)):
-            self.lowest[k] = min(self.lowest[k], left)
+            self.series.append(self.probe.series(reading))
+
+    def money(self, reading: tuple[Any, ...]) -> None:
+        if reading == self.last_money:  # tuples compare their unchanged amounts by identity: cheap
+            return
+        last = self.last_money or ((),) * len(reading)
+        for k, (bills, amounts) in enumerate(zip(self.bills, reading)):
+            if bills is not None and amounts != last[k]:
+                total, counts = bills.in_hands(amounts)
+                peak, most = self.peaks[k]
+                self.peaks[k] = (max(peak, total), tuple(map(max, most, counts)))
+        self.last_money = reading
+
+    def supplies(self, reading: tuple[int, ...]) -> None:
+        self.lowest = list(reading) if self.lowest is None else list(map(min, self.lowest, reading))
+
+    def unit(self, worth: Callable[[], tuple[float, ...] | None]) -> None:
+        """A unit of length begins; `worth()` would give each seat's worth at that moment (it
+        is asked only of the middle one, at the end)."""
+        self.worths.append(worth)
+
+    def result(self, index: int, bot_ids: Sequence[int], outcome: Outcome, seat_of: dict[str, int], steps: int,
+               length: int) -> GameResult:
+        middle = self.worths[len(self.worths) // 2]() if self.worths else None
+        return GameResult(
+            index=index,
+            bots=tuple(bot_ids),
+            scores=tuple(float(score) for score in outcome.scores.values()),
+            winners=tuple(seat_of[name] for name in outcome.winners),
+            reason=outcome.reason,
+            steps=steps,
+            length=length,
+            mid_leaders=() if middle is None else tuple(k for k, w in enumerate(middle) if w == max(middle)),
+            marks=tuple(self.marks[name] for name in self.probe.mark_names),
+            money=tuple((float(peak), most) for (peak, most), bills in zip(self.peaks, self.bills) if bills is not None),
+            supplies=tuple(self.lowest or ()),
+            track=tuple(self.series),
+        )
 
 
 def play_game(
@@ -99,44 +125,53 @@ def play_game(
     bot_ids: Sequence[int] = (),
     keep_actions: bool = False,
     keep_track: bool = False,
+    fast: bool = True,
 ) -> GameResult:
-    """Play one game from the setup (or the probe's start, a deal) to its end."""
+    """Play one game from the setup (or the probe's start, a deal) to its end.
+
+    When every seat is the random bot and neither the actions nor the track after every step
+    are kept, a game whose engine has a `playout` plays it there: the same draws from `rng`,
+    the same game and the same result, several times sooner (`fast=False` says not to: the
+    tests compare both)."""
     start = probe.start(names, rng)
-    state, _ = engine.setup(params, names, start)
     seat_of = {name: seat for seat, name in enumerate(names)}
-    watch = _Watch(probe, money, keep_track)
-    watch.first(state)
-    states, actions, kinds = [state], [], Counter[str]()
+    watch = Watch(probe, money, keep_track)
+    playout = getattr(engine, "playout", None) if fast and not keep_actions and not keep_track else None
+    if playout is not None and all(bot is random_bot for bot in seats):
+        played = playout(params, names, start, rng, watch)
+        return watch.result(index, bot_ids, played.outcome, seat_of, played.steps, played.length)
+    state, _ = engine.setup(params, names, start)
+    first, steps, kinds, actions = state, 0, Counter[str](), []
+    unit = probe.length(state, 0, kinds)
+    _read(watch, probe, state, unit=True)
     while True:
         who = engine.to_move(state, params)
         if who is None:
             break
         action = _choose(engine, params, probe, state, who.players, seat_of, seats, rng)
-        action, state, _ = apply_choosing(engine, state, action, params, rng.choice, events=False)
+        action, state, _ = apply_choosing(engine, state, action, params, partial(pick, rng), events=False)
+        steps += 1
         kinds[type(action).__name__] += 1
-        states.append(state)
         if keep_actions:
             actions.append(action)
-        watch.see(state)
+        now = probe.length(state, steps, kinds)
+        _read(watch, probe, state, unit=now != unit)
+        unit = now
     outcome: Outcome | None = engine.outcome(state, params)
     assert outcome is not None, "to_move says the game is over, outcome must score it"
-    middle = probe.worth(states[len(states) // 2])
-    return GameResult(
-        index=index,
-        bots=tuple(bot_ids),
-        scores=tuple(float(score) for score in outcome.scores.values()),
-        winners=tuple(seat_of[name] for name in outcome.winners),
-        reason=outcome.reason,
-        steps=len(states) - 1,
-        length=probe.length(state, len(states) - 1, kinds),
-        mid_leaders=() if middle is None else tuple(k for k, w in enumerate(middle) if w == max(middle)),
-        marks=tuple(watch.marks[name] for name in probe.mark_names),
-        money=tuple((float(peak), most) for (peak, most), bills in zip(watch.peaks, money) if bills is not None),
-        supplies=tuple(watch.lowest),
-        track=tuple(watch.track),
-        actions=tuple(actions) if keep_actions else None,
-        start=states[0] if start is not None else None,
-    )
+    result = watch.result(index, bot_ids, outcome, seat_of, steps, unit)
+    if keep_actions:
+        result = replace(result, actions=tuple(actions), start=None if start is None else first)
+    return result
+
+
+def _read(watch: Watch, probe: Probe, state: Any, *, unit: bool) -> None:
+    """The probe's readings of one position, into the watch."""
+    watch.track(probe.track(state))
+    watch.money(probe.money(state))
+    watch.supplies(probe.supplies(state))
+    if unit:
+        watch.unit(partial(probe.worth, state))
 
 
 def _choose(engine: Any, params: Any, probe: Probe, state: Any, players: Sequence[str], seat_of: dict[str, int],
