@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from pnp.errors import brief
-from pnp.rules.base import Events, Log, Malformed, Outcome, Table, ToMove, Violation, evolve
+from pnp.rules.base import Events, Log, Malformed, Outcome, Played, Table, ToMove, Violation, Watch, evolve
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import CARDS_EACH, ORDERS_AT_SETUP, OWNED_AT_SETUP, Params, params
 from pnp.rules.bolsa.rulebook import RULEBOOK
-from pnp.rules.bolsa.settle import final_scores, settle, winners, withdraw_requests
+from pnp.rules.bolsa.settle import classify, final_scores, settle, winners, withdraw_requests
 from pnp.rules.bolsa.state import (
     DECLARE,
     TRADE,
@@ -36,7 +36,11 @@ from pnp.rules.bolsa.state import (
 )
 from pnp.rules.legal import AtMostOne, Budget, Constraint, Field, Template, grouped
 
-__all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "setup", "tables", "to_move"]
+if TYPE_CHECKING:
+    import random
+
+__all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "playout", "setup", "tables",
+           "to_move"]
 
 
 @dataclass(frozen=True)
@@ -240,7 +244,7 @@ def _resolve(state: State, action: Resolve, params: Params, events: Log) -> Stat
         if zones.requested:
             buyers.append(i)
             wanted += zones.requested
-    case = _case(offered, wanted)
+    case = classify(offered, wanted)
     auction = None
     excess = buyers if case == 5 else sellers if case == 6 else []
     needed = 3 if case == 6 and params.auction_trigger == "literal" else 2  # A2
@@ -251,14 +255,6 @@ def _resolve(state: State, action: Resolve, params: Params, events: Log) -> Stat
                                        ascending=case == 5, bidders=len(excess), offered=offered, requested=wanted,
                                        quote=quote, order=[state.players[i].name for i in excess]))
     return evolve(state, trade=Trade(c, case, quote, auction))
-
-
-def _case(offered: int, wanted: int) -> int:
-    if not offered:
-        return 3 if wanted else 1
-    if not wanted:
-        return 2
-    return 4 if offered == wanted else 5 if wanted > offered else 6
 
 
 # --- BOLSA-5 auctions --------------------------------------------------------------------------
@@ -518,6 +514,14 @@ def outcome(state: State, params: Params) -> Outcome | None:
     if not state.over:
         return None
     return Outcome(final_scores(state, params), winners(state, params), "last_round")
+
+
+def playout(params: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Watch) -> Played:
+    """A whole game of random bots on mutable numbers (`pnp.rules.bolsa.playout`, the
+    `pnp.rules.base.Playout` of this engine); loaded on first use, as it imports this module."""
+    from pnp.rules.bolsa.playout import playout as play
+
+    return play(params, players, start, rng, watch)
 
 
 def tables(params: Params) -> dict[str, Table]:

@@ -33,6 +33,16 @@ class Terms:
     buyer_order: tuple[int, ...] = ()  # for automatic pairing: the ranking, else seating order
 
 
+def classify(offered: int, wanted: int) -> int:
+    """BOLSA-4.1–4.6: a company's case from the shares offered and requested — 1 neither,
+    2 only offered, 3 only requested, 4 as many, 5 more requested, 6 more offered."""
+    if not offered:
+        return 3 if wanted else 1
+    if not wanted:
+        return 2
+    return 4 if offered == wanted else 5 if wanted > offered else 6
+
+
 def settle(state: State, pairing: Sequence[Pair] | None, params: Params, events: Log) -> State:
     """In the order of BOLSA-3.3.2: trades and payments (4.1–4.6, 5.6, 4.8), the quote (6),
     provisioning (3.4); after the last company, the end of the round (3.5). The position is
@@ -90,7 +100,7 @@ def _terms(state: State, trade: Trade, offered: Fills, requested: Fills, params:
         return state.players[i].name
 
     def moves(new: int) -> dict[str, int]:
-        return {"from": q, "to": _clamp(new, params)}
+        return {"from": q, "to": clamp(new, params)}
 
     if trade.case == 1:
         if events is not None:
@@ -126,7 +136,7 @@ def _terms(state: State, trade: Trade, offered: Fills, requested: Fills, params:
         state, buys = _allocate_buyers(state, c, auction.ranking, supply, price, params, events)
         terms = Terms(price, price, buys=buys, buyer_order=auction.ranking)
     else:
-        terms = Terms(price, price, sells=_allocate(auction.ranking, offered, demand), buyer_order=seats)
+        terms = Terms(price, price, sells=allocate(auction.ranking, offered, demand), buyer_order=seats)
     if events is not None:
         fills = (terms.buys if terms.buys is not None else terms.sells) or {}
         events.append(said.ALLOCATED(company=code, price=price,
@@ -147,13 +157,13 @@ def _counterparties(
     buys = terms.buys if terms.buys is not None else _choose(requested, traded, seats, chosen_buys, "buys", code)
     sells = terms.sells if terms.sells is not None else _choose(offered, traded, seats, chosen_sells, "sells", code)
     if pairing is None:
-        return buys, sells, _auto_pairs(buys, sells, terms.buyer_order, seats)
+        return buys, sells, auto_pairs(buys, sells, terms.buyer_order, seats)
     _check_totals(state, code, buys, chosen_buys, "bought")
     _check_totals(state, code, sells, chosen_sells, "sold")
     return buys, sells, [(state.index(p.buyer), state.index(p.seller), p.shares) for p in pairing]
 
 
-def _allocate(ranking: Sequence[int], cards: Mapping[int, int], total: int) -> Fills:
+def allocate(ranking: Sequence[int], cards: Mapping[int, int], total: int) -> Fills:
     """BOLSA-5.6: in ranking order each takes min(his cards, what is left)."""
     fills, left = {}, total
     for i in ranking:
@@ -230,7 +240,7 @@ def _choose(cards: Fills, traded: int, seats: Sequence[int], chosen: Fills | Non
     """The side with more cards than were traded: the players' choice, else the automatic one
     (seating order from the token holder; later players keep theirs, BOLSA-4.8)."""
     if chosen is None:
-        return _allocate(seats, cards, traded)
+        return allocate(seats, cards, traded)
     if sum(chosen.values()) != traded:
         raise Violation("BOLSA-4.8", f"the pairing {verb} {sum(chosen.values())} {code}, but {traded} change hands")
     return chosen
@@ -244,7 +254,7 @@ def _check_totals(state: State, code: str, fills: Fills, chosen: Fills | None, v
             raise Violation("BOLSA-4.8", f"the pairing has {who} trading {got} {code}, but {who} {verb} {want}")
 
 
-def _auto_pairs(
+def auto_pairs(
     buys: Fills, sells: Fills, buyer_order: Sequence[int], seats: Sequence[int]
 ) -> list[tuple[int, int, int]]:
     """BOLSA-4.8 automatic pairing: buyers in ranking (else seating) order take shares from
@@ -286,7 +296,7 @@ def _provision(state: State, c: int, buys: Fills, sells: Fills, cash: list[int],
     return tuple(players)
 
 
-def _clamp(quote: int, params: Params) -> int:
+def clamp(quote: int, params: Params) -> int:
     """BOLSA-6.1: quotes stay on the track (no top under `unbounded_top`)."""
     quote = max(quote, params.price_min)
     return quote if params.price_max is None else min(quote, params.price_max)
@@ -295,7 +305,7 @@ def _clamp(quote: int, params: Params) -> int:
 def _move_quote(state: State, c: int, raw: int, params: Params, events: Log) -> tuple[int, ...]:
     """BOLSA-6: the quotes with company `c`'s moved to `raw`, kept on the track; its token
     flipped or turned face up where it crosses the end of the row."""
-    code, old, new = params.companies[c], state.prices[c], _clamp(raw, params)
+    code, old, new = params.companies[c], state.prices[c], clamp(raw, params)
     if events is None:
         return state.prices[:c] + (new,) + state.prices[c + 1 :]
     if new != raw:
