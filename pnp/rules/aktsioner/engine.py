@@ -12,9 +12,10 @@ from typing import Mapping, Union
 from pnp.rules.aktsioner import events as said
 from pnp.rules.aktsioner.cards import Number, Play
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, Params, params
+from pnp.rules.aktsioner.playout import playout
 from pnp.rules.aktsioner.prices import Change, change, penalty_table
 from pnp.rules.aktsioner.rulebook import RULEBOOK
-from pnp.rules.aktsioner.scoring import final_events, final_scores, winners
+from pnp.rules.aktsioner.scoring import OVER, final_events, final_scores, winners
 from pnp.rules.aktsioner.state import (
     Account,
     Start,
@@ -35,7 +36,8 @@ from pnp.rules.aktsioner.state import (
 from pnp.rules.base import Event, Events, Log, Outcome, Table, ToMove, Violation, evolve
 from pnp.rules.legal import Budget, Field, Template, grouped
 
-__all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "setup", "tables", "to_move"]
+__all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "playout", "setup", "tables",
+           "to_move"]
 
 
 @dataclass(frozen=True)
@@ -439,7 +441,7 @@ def outcome(state: State, params: Params) -> Outcome | None:
     if not state.over:
         return None
     scores = final_scores(params, state)
-    return Outcome(scores, tuple(winners(scores)), "all_cards_played")
+    return Outcome(scores, tuple(winners(scores)), OVER)
 
 
 def tables(params: Params) -> dict[str, Table]:

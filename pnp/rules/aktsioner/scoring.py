@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from pnp.rules.aktsioner.cards import Number
 from pnp.rules.aktsioner.params import Params
@@ -14,11 +14,20 @@ from pnp.rules.base import Event
 def capital(params: Params, state: State, seat: int) -> Number:
     """AKT-9.2: shares at the final prices plus free cash."""
     account = state.accounts[seat]
-    return sum(n * price for n, price in zip(account.shares, state.prices)) + account.cash
+    return holding(account.shares, state.prices, account.cash)
+
+
+def holding(shares: Sequence[int], prices: Sequence[int], cash: Number) -> Number:
+    """Shares at these prices plus cash: a player's capital (AKT-9.2), on plain numbers for the
+    simulator's playout too."""
+    return sum(n * price for n, price in zip(shares, prices)) + cash
 
 
 def final_scores(params: Params, state: State) -> dict[str, Number]:
     return {name: capital(params, state, seat) for seat, name in enumerate(state.players)}
+
+
+OVER = "all_cards_played"  # `Outcome.reason`: the only way a game of Акционер ends (AKT-9.1)
 
 
 def winners(scores: Mapping[str, Number]) -> list[str]:

@@ -1,0 +1,229 @@
+"""Random play of Акционер to the end on mutable numbers: the simulator's fast path.
+
+`pnp simulate aktsioner` with random bots plays its games here, several times sooner than
+through `apply` (a new immutable position, templates and the sampler at every step). It is the
+engine's rules again — the turn's Begin, stage-1 trade, card and stage-3 trade (AKT-3), the
+compensations and overflow bonuses (AKT-6), the penalties (AKT-7), the eliminations (A11) — on
+lists of numbers, and it makes the very draws of the simulator's slow path from `rng`, in the
+same order (`pnp.rules.base.Playout`): the first player `to_move` lists draws one of his
+`legal_actions` with `legal.pick`, and `legal.draw` fills its fields. So it plays the same games,
+and tests/test_playout.py holds every result equal to the slow path's. New prices come from the
+engine's own `prices.change` (tabled once per rule set), the position from `state.setup` and
+the capital from `scoring`, so rounding, bounds and scores cannot drift from the engine.
+
+The draws of one turn, as the slow path makes them (`random` is `rng.random`, one float each):
+- Begin: the next player's only template (1);
+- stage 1, unless it is the last round (AKT-8.1): the trade or one of the distinct cards in hand
+  (1); a trade draws its buyers' order (colours − 1), each colour's sale, then each purchase in
+  that order within the cash left (2 × colours), then a card among those in hand (1);
+- the card's assignment of its uncoloured numbers (1);
+- stage 3, unless the game is over or in its last round: the mover's trade — or, when he also
+  moves next, his trade or his next Begin (1) — and the trade's draws.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import partial
+from typing import Callable, Mapping, Sequence
+
+from pnp.rules.aktsioner.cards import Effect, Number
+from pnp.rules.aktsioner.params import Params
+from pnp.rules.aktsioner.prices import change
+from pnp.rules.aktsioner.scoring import OVER, holding, winners
+from pnp.rules.aktsioner.state import Start, setup
+from pnp.rules.base import Outcome, Played, Watch
+
+Move = tuple[int, Number, Number, Number]  # an effect on one old price: new price, drop, overflow, penalty
+Assignment = tuple[tuple[int, Mapping[int, Move]], ...]  # a card as played: (colour, its moves by old price) each
+
+
+@dataclass(frozen=True)
+class _Deck:
+    """What a rule set's cards do, worked out once: a hand is a sorted list of card numbers."""
+
+    number: Mapping[str, int]  # card name → its place in the deck's order (the order of a dealt hand)
+    assignments: tuple[tuple[Assignment, ...], ...]  # per card: `Params.choices`, its own effect first
+
+
+_DECKS: dict[int, tuple[Params, _Deck]] = {}
+
+
+def _deck(params: Params) -> _Deck:
+    """The `_Deck` of these params, kept by identity (a simulation plays thousands of games
+    under one `Params`; the params are kept too, so that their id stays theirs)."""
+    known = _DECKS.get(id(params))
+    if known is None or known[0] is not params:
+        if len(_DECKS) > 16:
+            _DECKS.clear()
+        known = _DECKS[id(params)] = (params, _make_deck(params))
+    return known[1]
+
+
+def _make_deck(params: Params) -> _Deck:
+    moves: dict[Effect, dict[int, Move]] = {}
+
+    def on(colour: str, effect: Effect) -> tuple[int, Mapping[int, Move]]:
+        if effect not in moves:  # prices are always spaces of the board (AKT-1.2, 5.4)
+            moves[effect] = {old: _move(colour, effect, old, params) for old in params.cells}
+        return params.colours.index(colour), moves[effect]
+
+    assignments = tuple(
+        tuple((on(card.colour, card.own), *(on(colour, effect) for effect, colour in choice))
+              for choice in params.choices[name][0])
+        for name, card in params.cards.items()
+    )
+    return _Deck({name: k for k, name in enumerate(params.cards)}, assignments)
+
+
+def _move(colour: str, effect: Effect, old: int, params: Params) -> Move:
+    """The engine's `change`, as the numbers the turn needs. The mover is compensated `drop` per
+    share whenever the card lowers a price (AKT-6.1, 6.3): `drop` is 0 when it does not."""
+    made = change(colour, effect, old, params)
+    return made.new, made.drop, made.overflow, made.penalty
+
+
+def playout(params: Params, players: Sequence[str], start: Start | None, rng: random.Random,
+            watch: Watch) -> Played:
+    """One game from `setup(params, players, start)` (a deal: `start.hands`) to its end, every
+    player drawing at random as the simulator's random bot does."""
+    state, _ = setup(params, players, start)  # the engine's checks and its eliminations at setup
+    if state.hands is None:
+        raise ValueError("an Акционер playout starts from a deal (start.hands)")
+    deck, draw = _deck(params), rng.random
+    count, colours = len(players), len(params.colours)
+    prices = list(state.prices)
+    cash = [account.cash for account in state.accounts]
+    shares = [list(account.shares) for account in state.accounts]
+    hands = [[deck.number[name] for name in hand] for hand in state.hands]  # sorted, as dealt
+    out = [seat in state.out for seat in range(count)]
+    dearer_first = params.equal_penalty_order == "higher_old_first"
+    watch.track(state.prices)
+    watch.money(())  # the game prints no money and has no supplies (`AktsionerProbe`)
+    watch.supplies(())
+    watch.unit(_worth(prices, cash, shares))
+    steps = turns = 0
+    mover = _next(hands, out, count - 1)  # the first of those who may begin (AKT-2.5) draws
+    begun = False  # the Begin was drawn in the last stage 3 (the mover moves again)
+    while mover is not None:
+        if not begun:
+            draw()  # the Begin
+        steps, turns = steps + 1, turns + 1
+        watch.unit(_worth(prices, cash, shares))
+        hand, bought = hands[mover], [0] * colours
+        cards = list(dict.fromkeys(hand))
+        k = int(draw() * len(cards)) if _last_round(hands, out) else int(draw() * (len(cards) + 1)) - 1
+        if k < 0:  # stage 1: the trade, then a card
+            cash[mover] = _trade(draw, prices, shares[mover], bought, cash[mover])
+            steps += 1
+            k = int(draw() * len(cards))
+        card = cards[k]
+        assignments = deck.assignments[card]
+        _play(assignments[int(draw() * len(assignments))], prices, shares, cash, mover, dearer_first)
+        hand.remove(card)
+        steps += 1
+        watch.track(tuple(prices))
+        if params.eliminate_broke:
+            _eliminate(prices, shares, cash, out)
+        if not any(hand for hand, gone in zip(hands, out) if not gone):  # every card is played (AKT-9.1)
+            break
+        following = _next(hands, out, mover)
+        begun = False
+        if not _last_round(hands, out):  # stage 3: the mover's trade, or his own next Begin
+            begun = following == mover and int(draw() * 2) == 1
+            if not begun:
+                if following != mover:
+                    draw()  # the mover's only template: the trade
+                cash[mover] = _trade(draw, prices, shares[mover], bought, cash[mover])
+                steps += 1
+        mover = following
+    scores = {name: holding(held, prices, money) for name, held, money in zip(players, shares, cash)}
+    return Played(Outcome(scores, tuple(winners(scores)), OVER), steps, turns)
+
+
+def _trade(draw: Callable[[], float], prices: list[int], held: list[int], bought: list[int], cash: Number) -> Number:
+    """`legal.draw` of the engine's trade template (a Budget of the cash: buyers shuffled, sales
+    first, then each purchase within what is left), applied as `_trade` applies it; the cash
+    after. What may be sold excludes this turn's stage-1 purchases (AKT-3.3); `bought` counts
+    them (all zero before stage 1)."""
+    count = len(prices)
+    order = list(range(count))
+    for i in range(count - 1):  # legal.shuffle
+        j = i + int(draw() * (count - i))
+        order[i], order[j] = order[j], order[i]
+    left = cash
+    for i in range(count):
+        sold = int(draw() * (held[i] - bought[i] + 1))
+        if sold:
+            held[i] -= sold
+            left += sold * prices[i]
+    for i in order:  # a field's bound (cash and every sale) is never below what is left: `left` bounds it
+        price = prices[i]
+        got = int(draw() * (int(left // price) + 1))
+        if got:
+            held[i] += got
+            bought[i] += got
+            left -= got * price
+    return left
+
+
+def _play(assignment: Assignment, prices: list[int], shares: list[list[int]], cash: list[Number], mover: int,
+          dearer_first: bool) -> None:
+    """The card's changes, all from the prices before it (AKT-4.5); the mover's compensation,
+    then the overflow bonuses (AKT-6), then the penalties (AKT-7), as `engine._play` does."""
+    made = [(i, prices[i], moves[prices[i]]) for i, moves in assignment]
+    for i, _, (new, _, _, _) in made:
+        prices[i] = new
+    held = shares[mover]
+    for i, _, (_, drop, _, _) in made:
+        if drop and held[i]:
+            cash[mover] += drop * held[i]
+    for i, _, (_, _, overflow, _) in made:
+        if overflow:
+            for seat, own in enumerate(shares):
+                if own[i]:
+                    cash[seat] += overflow * own[i]
+    zeroed = sorted((penalty, -old if dearer_first else old, i) for i, old, (_, _, _, penalty) in made if penalty)
+    if not zeroed:
+        return
+    count = len(shares)
+    for seat in ((mover + k) % count for k in range(1, count)):
+        own = shares[seat]
+        for penalty, _, i in zeroed:  # smallest penalty first (AKT-7.5)
+            if own[i]:
+                held_i, money = own[i], cash[seat]
+                kept = held_i if penalty * held_i <= money else min(held_i, int(money // penalty))
+                own[i] = kept
+                cash[seat] = money - kept * penalty
+
+
+def _eliminate(prices: list[int], shares: list[list[int]], cash: list[Number], out: list[bool]) -> None:
+    """Option eliminate_broke (A11): no shares and cash below the cheapest price."""
+    cheapest = min(prices)
+    for seat, gone in enumerate(out):
+        if not gone and not any(shares[seat]) and cash[seat] < cheapest:
+            out[seat] = True
+
+
+def _next(hands: list[list[int]], out: list[bool], last: int) -> int | None:
+    """The next player in seating order after `last` who is in and has cards (AKT-3.6)."""
+    count = len(hands)
+    for seat in ((last + k) % count for k in range(1, count + 1)):
+        if not out[seat] and hands[seat]:
+            return seat
+    return None
+
+
+def _last_round(hands: list[list[int]], out: list[bool]) -> bool:
+    """AKT-8.1: every player still in has at most one card left; nobody trades any more."""
+    return all(len(hand) <= 1 for hand, gone in zip(hands, out) if not gone)
+
+
+def _worth(prices: list[int], cash: list[Number], shares: list[list[int]]) -> Callable[[], tuple[float, ...]]:
+    """Each seat's capital now, when asked later (the probe's `worth`)."""
+    return partial(_capitals, tuple(prices), tuple(cash), tuple(map(tuple, shares)))
+
+
+def _capitals(prices: tuple[int, ...], cash: tuple[Number, ...], shares: tuple[tuple[int, ...], ...]) -> tuple[float, ...]:
+    return tuple(float(holding(held, prices, money)) for held, money in zip(shares, cash))
