@@ -66,7 +66,19 @@ class Params:
         return f"{self.big}+{self.small}"
 
     def deck_size(self, deck: str) -> int:
-        return sum(n for name, n in self.copies.items() if self.cards[name].deck == deck)
+        return len(self.decks[deck])
+
+    @cached_property
+    def decks(self) -> Mapping[str, tuple[str, ...]]:
+        """Per deck, every card in it, each copy once, in deck order: what is shuffled for a
+        deal (made once: a simulation deals thousands of games)."""
+        return {deck: tuple(name for name, card in self.cards.items() if card.deck == deck
+                            for _ in range(self.copies[name])) for deck in DECKS}
+
+    @cached_property
+    def order(self) -> Mapping[str, int]:
+        """Each card's place in the deck order, the order in which a hand is held."""
+        return {name: k for k, name in enumerate(self.cards)}
 
     def dealt(self, deck: str) -> int:
         """Cards of `deck` in one full hand."""

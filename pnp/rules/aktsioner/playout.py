@@ -24,7 +24,6 @@ The draws of one turn, as the slow path makes them (`random` is `rng.random`, on
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from functools import partial
 from typing import Callable, Mapping, Sequence
 
@@ -39,29 +38,23 @@ Move = tuple[int, Number, Number, Number]  # an effect on one old price: new pri
 Assignment = tuple[tuple[int, Mapping[int, Move]], ...]  # a card as played: (colour, its moves by old price) each
 
 
-@dataclass(frozen=True)
-class _Deck:
-    """What a rule set's cards do, worked out once: a hand is a sorted list of card numbers."""
-
-    number: Mapping[str, int]  # card name → its place in the deck's order (the order of a dealt hand)
-    assignments: tuple[tuple[Assignment, ...], ...]  # per card: `Params.choices`, its own effect first
+_TABLES: dict[int, tuple[Params, tuple[tuple[Assignment, ...], ...]]] = {}
 
 
-_DECKS: dict[int, tuple[Params, _Deck]] = {}
-
-
-def _deck(params: Params) -> _Deck:
-    """The `_Deck` of these params, kept by identity (a simulation plays thousands of games
-    under one `Params`; the params are kept too, so that their id stays theirs)."""
-    known = _DECKS.get(id(params))
+def _assignments(params: Params) -> tuple[tuple[Assignment, ...], ...]:
+    """Per card (in deck order), `Params.choices` as played: its own colour and effect first,
+    then each uncoloured one's, each with its moves by old price. Made once per rule set and
+    kept by identity (the params too, so that their id stays theirs): a simulation plays
+    thousands of games under one `Params`."""
+    known = _TABLES.get(id(params))
     if known is None or known[0] is not params:
-        if len(_DECKS) > 16:
-            _DECKS.clear()
-        known = _DECKS[id(params)] = (params, _make_deck(params))
+        if len(_TABLES) > 16:
+            _TABLES.clear()
+        known = _TABLES[id(params)] = (params, _make_assignments(params))
     return known[1]
 
 
-def _make_deck(params: Params) -> _Deck:
+def _make_assignments(params: Params) -> tuple[tuple[Assignment, ...], ...]:
     moves: dict[Effect, dict[int, Move]] = {}
 
     def on(colour: str, effect: Effect) -> tuple[int, Mapping[int, Move]]:
@@ -69,12 +62,11 @@ def _make_deck(params: Params) -> _Deck:
             moves[effect] = {old: _move(colour, effect, old, params) for old in params.cells}
         return params.colours.index(colour), moves[effect]
 
-    assignments = tuple(
+    return tuple(
         tuple((on(card.colour, card.own), *(on(colour, effect) for effect, colour in choice))
               for choice in params.choices[name][0])
         for name, card in params.cards.items()
     )
-    return _Deck({name: k for k, name in enumerate(params.cards)}, assignments)
 
 
 def _move(colour: str, effect: Effect, old: int, params: Params) -> Move:
@@ -91,12 +83,12 @@ def playout(params: Params, players: Sequence[str], start: Start | None, rng: ra
     state, _ = setup(params, players, start)  # the engine's checks and its eliminations at setup
     if state.hands is None:
         raise ValueError("an Акционер playout starts from a deal (start.hands)")
-    deck, draw = _deck(params), rng.random
+    assignments, draw = _assignments(params), rng.random
     count, colours = len(players), len(params.colours)
     prices = list(state.prices)
     cash = [account.cash for account in state.accounts]
     shares = [list(account.shares) for account in state.accounts]
-    hands = [[deck.number[name] for name in hand] for hand in state.hands]  # sorted, as dealt
+    hands = [[params.order[name] for name in hand] for hand in state.hands]  # card numbers, sorted as dealt
     out = [seat in state.out for seat in range(count)]
     dearer_first = params.equal_penalty_order == "higher_old_first"
     watch.track(state.prices)
@@ -104,7 +96,9 @@ def playout(params: Params, players: Sequence[str], start: Start | None, rng: ra
     watch.supplies(())
     watch.unit(_worth(prices, cash, shares))
     steps = turns = 0
-    mover = _next(hands, out, count - 1)  # the first of those who may begin (AKT-2.5) draws
+    last_round = _last_round(hands, out)
+    mover: int | None = next((seat for seat in range(count) if not out[seat] and hands[seat]), None)  # AKT-2.5:
+    # anyone with cards may begin the game, and the first of them draws
     begun = False  # the Begin was drawn in the last stage 3 (the mover moves again)
     while mover is not None:
         if not begun:
@@ -113,24 +107,28 @@ def playout(params: Params, players: Sequence[str], start: Start | None, rng: ra
         watch.unit(_worth(prices, cash, shares))
         hand, bought = hands[mover], [0] * colours
         cards = list(dict.fromkeys(hand))
-        k = int(draw() * len(cards)) if _last_round(hands, out) else int(draw() * (len(cards) + 1)) - 1
+        k = int(draw() * len(cards)) if last_round else int(draw() * (len(cards) + 1)) - 1
         if k < 0:  # stage 1: the trade, then a card
             cash[mover] = _trade(draw, prices, shares[mover], bought, cash[mover])
             steps += 1
             k = int(draw() * len(cards))
         card = cards[k]
-        assignments = deck.assignments[card]
-        _play(assignments[int(draw() * len(assignments))], prices, shares, cash, mover, dearer_first)
+        choices = assignments[card]
+        _play(choices[int(draw() * len(choices))], prices, shares, cash, mover, dearer_first)
         hand.remove(card)
         steps += 1
         watch.track(tuple(prices))
         if params.eliminate_broke:
             _eliminate(prices, shares, cash, out)
-        if not any(hand for hand, gone in zip(hands, out) if not gone):  # every card is played (AKT-9.1)
+        if not last_round:  # hands only shrink and players only leave: it lasts to the end
+            last_round = _last_round(hands, out)
+        if last_round and not any(hand for hand, gone in zip(hands, out) if not gone):  # all played (AKT-9.1)
             break
-        following = _next(hands, out, mover)
+        following = mover + 1 if mover + 1 < count else 0
+        if out[following] or not hands[following]:
+            following = _next(hands, out, mover)
         begun = False
-        if not _last_round(hands, out):  # stage 3: the mover's trade, or his own next Begin
+        if not last_round:  # stage 3: the mover's trade, or his own next Begin
             begun = following == mover and int(draw() * 2) == 1
             if not begun:
                 if following != mover:
@@ -170,30 +168,36 @@ def _trade(draw: Callable[[], float], prices: list[int], held: list[int], bought
 
 def _play(assignment: Assignment, prices: list[int], shares: list[list[int]], cash: list[Number], mover: int,
           dearer_first: bool) -> None:
-    """The card's changes, all from the prices before it (AKT-4.5); the mover's compensation,
-    then the overflow bonuses (AKT-6), then the penalties (AKT-7), as `engine._play` does."""
-    made = [(i, prices[i], moves[prices[i]]) for i, moves in assignment]
-    for i, _, (new, _, _, _) in made:
-        prices[i] = new
-    held = shares[mover]
-    for i, _, (_, drop, _, _) in made:
+    """The card's changes, each from the price before it (AKT-4.5: a card changes a colour at
+    most once); the mover's compensation and the overflow bonuses (AKT-6), then the penalties
+    (AKT-7), as `engine._play` does. Money is whole numbers or fractions, exact: the payments
+    before the penalties add up the same in any order."""
+    held, zeroed = shares[mover], []
+    for i, moves in assignment:
+        old = prices[i]
+        prices[i], drop, overflow, penalty = moves[old]
         if drop and held[i]:
             cash[mover] += drop * held[i]
-    for i, _, (_, _, overflow, _) in made:
         if overflow:
             for seat, own in enumerate(shares):
                 if own[i]:
                     cash[seat] += overflow * own[i]
-    zeroed = sorted((penalty, -old if dearer_first else old, i) for i, old, (_, _, _, penalty) in made if penalty)
-    if not zeroed:
-        return
+        if penalty:
+            zeroed.append((penalty, -old if dearer_first else old, i))
+    if zeroed:
+        _penalise(sorted(zeroed), shares, cash, mover)
+
+
+def _penalise(zeroed: list[tuple[Number, int, int]], shares: list[list[int]], cash: list[Number], mover: int) -> None:
+    """Every opponent holding a zeroed colour pays penalty × shares from his cash, smallest
+    penalty first (AKT-7.2 to 7.5); the shares he cannot pay for go to the bank."""
     count = len(shares)
     for seat in ((mover + k) % count for k in range(1, count)):
         own = shares[seat]
-        for penalty, _, i in zeroed:  # smallest penalty first (AKT-7.5)
+        for penalty, _, i in zeroed:
             if own[i]:
-                held_i, money = own[i], cash[seat]
-                kept = held_i if penalty * held_i <= money else min(held_i, int(money // penalty))
+                held, money = own[i], cash[seat]
+                kept = held if penalty * held <= money else min(held, int(money // penalty))
                 own[i] = kept
                 cash[seat] = money - kept * penalty
 
@@ -206,13 +210,11 @@ def _eliminate(prices: list[int], shares: list[list[int]], cash: list[Number], o
             out[seat] = True
 
 
-def _next(hands: list[list[int]], out: list[bool], last: int) -> int | None:
-    """The next player in seating order after `last` who is in and has cards (AKT-3.6)."""
+def _next(hands: list[list[int]], out: list[bool], last: int) -> int:
+    """The next player in seating order after `last` who is in and has cards (AKT-3.6); there
+    is one until the game is over."""
     count = len(hands)
-    for seat in ((last + k) % count for k in range(1, count + 1)):
-        if not out[seat] and hands[seat]:
-            return seat
-    return None
+    return next(seat for seat in ((last + k) % count for k in range(1, count + 1)) if not out[seat] and hands[seat])
 
 
 def _last_round(hands: list[list[int]], out: list[bool]) -> bool:

@@ -103,7 +103,7 @@ def deal(params: Params, players: Sequence[str], rng: random.Random) -> Start:
     """A fresh deal (AKT-2.3): both decks shuffled with `rng`, the formula's cards to each."""
     hands: dict[str, list[str]] = {name: [] for name in players}
     for deck in DECKS:
-        cards = [name for name, card in params.cards.items() if card.deck == deck for _ in range(params.copies[name])]
+        cards = list(params.decks[deck])
         rng.shuffle(cards)
         count = params.dealt(deck)
         for k, name in enumerate(players):
@@ -145,8 +145,9 @@ def deal_table(params: Params, fewest: int, most: int) -> Table:
 def _check_deal(params: Params, state: State, complete: bool) -> None:
     counts: dict[str, int] = {}
     for name, hand in zip(state.players, state.hands or ()):
+        decks = [params.cards[card].deck for card in hand]
         for deck in DECKS:
-            held, allowed = sum(params.cards[card].deck == deck for card in hand), params.dealt(deck)
+            held, allowed = decks.count(deck), params.dealt(deck)
             if held > allowed or (complete and held != allowed):
                 message = f"{name} is dealt {held} {deck_name(deck)} cards; formula {params.formula} deals {allowed}"
                 raise DealViolation("AKT-2.3", message)
@@ -165,8 +166,7 @@ def _hand(params: Params, hand: Sequence[str], player: str) -> tuple[str, ...]:
         if card not in params.cards:
             message = f'{player} is dealt "{card}", which is not a card of the deck ({card_list(params)})'
             raise DealViolation(deck_rule(params, card), message)
-    order = list(params.cards)
-    return tuple(sorted(hand, key=order.index))
+    return tuple(sorted(hand, key=params.order.__getitem__))
 
 
 def deck_rule(params: Params, name: str) -> str:

@@ -39,9 +39,10 @@ class AktsionerProbe(Probe):
         return state.prices
 
     def marks(self, old: tuple[int, ...], new: tuple[int, ...]) -> Iterable[str]:
-        if reached(old, new, self.params.price_min):
+        bottom, top = self.params.price_min, self.params.price_max
+        if bottom in new and reached(old, new, bottom):  # `in` first: a bound is rarely reached
             yield "bottom"
-        if reached(old, new, self.params.price_max):
+        if top in new and reached(old, new, top):
             yield "top"
 
 
