@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterator, Mapping, Union
+import random
+from typing import Any, Callable, Iterator, Mapping, Sequence, Union
 
-from pnp.rules.base import Event, Events, Outcome, ToMove, Violation, evolve
+from pnp.rules.base import Event, Events, Outcome, Played, ToMove, Violation, Watch, evolve
 from pnp.rules.forex.board import find, marks, shift, tables, value_in
 from pnp.rules.forex import events as said
 from pnp.rules.forex.params import Params, params, payable, show, show_rate
@@ -22,7 +23,7 @@ from pnp.rules.forex.rulebook import RULEBOOK
 from pnp.rules.forex.state import Contract, Dividend, Start, State, setup
 from pnp.rules.legal import Different, Field, Listed, Template
 
-__all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "setup", "tables", "to_move"]
+__all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "playout", "setup", "tables", "to_move"]
 
 
 @dataclass(frozen=True)
@@ -356,3 +357,11 @@ def outcome(state: State, p: Params) -> Outcome | None:
         return None
     scores = dict(zip(state.players, state.result.scores))
     return Outcome(scores, state.result.winners, "bankruptcy" if state.bankrupt else "last_dividend")
+
+
+def playout(p: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Watch) -> Played:
+    """A whole game of random players, fast, on mutable numbers (`pnp.rules.base.Playout`; the
+    module loads on first use, and imports this one)."""
+    from pnp.rules.forex.playout import playout as play
+
+    return play(p, players, start, rng, watch)

@@ -73,10 +73,10 @@ class Params:
         buck of the stronger for the rate in the weaker, either way; under `any_one` also one
         buck of the weaker for its worth in the stronger where notes can pay it (A5)."""
         sides = {True: (stronger, weaker), False: (weaker, stronger)}
-        return tuple((sides[first][0], x, sides[first][1], y) for first, x, y in self._spot_units[position - 1])
+        return tuple((sides[first][0], x, sides[first][1], y) for first, x, y in self.spot_units[position - 1])
 
     @cached_property
-    def _spot_units(self) -> tuple[tuple[tuple[bool, Fraction, Fraction], ...], ...]:
+    def spot_units(self) -> tuple[tuple[tuple[bool, Fraction, Fraction], ...], ...]:
         """Per position, each Spot as (the stronger gives?, amount given, amount got): the same
         numbers at every turn, so computed once (a For-Ex turn asks for every pair's)."""
         found = []

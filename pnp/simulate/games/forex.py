@@ -47,9 +47,11 @@ class ForexProbe(Probe):
         return tuple(float(n) for n in strengths(reading, self.params).values())
 
     def marks(self, old: tuple[Any, ...], new: tuple[Any, ...]) -> Iterable[str]:
-        if any(b.position == self.params.boxes != a.position for a, b in zip(old, new)):
+        moved = [(a, b) for a, b in zip(old, new) if a is not b]  # a step moves a few pairs; the rest are kept
+        boxes = self.params.boxes
+        if any(b.position == boxes != a.position for a, b in moved):
             yield "cap"
-        if any(a.stronger != b.stronger for a, b in zip(old, new)):
+        if any(a.stronger != b.stronger for a, b in moved):
             yield "flip"
 
     def money(self, state: forex.State) -> tuple[tuple[Fraction, ...], ...]:

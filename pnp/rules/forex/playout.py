@@ -1,0 +1,408 @@
+"""For-Ex played fast by random players, for the simulator (`pnp.rules.base.Playout`).
+
+The engine makes a new immutable `State` for every step, keeps money as exact `Fraction`s and
+lists templates for the shared sampler to draw from: what a referee needs, ten times too slow
+for thousands of simulated games. Here one game is played on lists of numbers. Every amount
+the rules can make is a whole number of 1/`unit` buck, the least common denominator (halves
+as bundled: rates of 1½, while `any_one` refuses the quarters a rate of 4 would give, A5).
+When that unit is a power of two, money is kept in floats: each amount is then exactly a
+float, sums and comparisons of them are exact (they stay far below 2⁵³), and the readings
+equal the engine's Fractions; otherwise it is kept in Fractions. Worth and scores convert
+money with whole multipliers over the rates' common denominator, so they are exact too.
+
+It is the engine's rules again, so it is held to the engine: it draws from `rng` as the
+simulator's slow path does — the player to move draws one of his templates in the order
+`engine.legal_actions` lists them (spot, contract, invest, a divestment per currency held,
+resolve), then its fields as `legal.draw` would (a contract's two currencies differ, an
+investment is a shuffled selection, the other holders' sales follow the seller's), and a tie
+for the strongest currency at the end is broken as `apply_choosing` breaks the engine's
+`ChoiceNeeded` — and `tests/test_playout.py` checks that every result equals the slow path's.
+The engine's own `setup` gives the opening position.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import lcm
+from typing import Any, Callable, Iterator, Sequence
+
+from pnp.rules.base import Outcome, Played, Watch
+from pnp.rules.forex.board import Pair
+from pnp.rules.forex.params import Params
+from pnp.rules.forex.state import Contract, Dividend, Loan, Start, State, setup
+
+# Queue items: (DIVIDEND, number), (CONTRACT, set, owner, pay, amount, receive, amount) and
+# [LOAN, set, owner, {currency: amount}] (a Loan grows in place, FOREX-10.2.2).
+DIVIDEND, CONTRACT, LOAN = 0, 1, 2
+
+
+class _Rules:
+    """One rule set as the playout reads it: amounts as `number`s (float or Fraction),
+    currencies and pairs by index, and the rates as whole multipliers over `whole`."""
+
+    def __init__(self, p: Params, number: Callable[[Fraction], Any]):
+        self.p, self.boxes, self.cap = p, p.boxes, p.cert_cap
+        self.ends = [(p.index(a), p.index(b)) for a, b in (key.split("/") for key, _, _ in p.start_pairs)]
+        self.pair = {(x, y): k for k, ends in enumerate(self.ends) for x, y in (ends, ends[::-1])}
+        self.of = [[k for k, ends in enumerate(self.ends) if c in ends] for c in range(len(p.currencies))]
+        self.cells = [{(s, box): Pair(p.currencies[a], p.currencies[b], p.currencies[s], box)
+                       for s in (a, b) for box in range(1, p.boxes + 1)} for a, b in self.ends]
+        self.rate = [0, *map(number, p.rates)]  # per box: one buck of the stronger, in the weaker
+        self.spots = [(), *(tuple((first, number(x), number(y)) for first, x, y in terms)
+                            for terms in p.spot_units)]  # per box: (the stronger gives?, given, got)
+        self.price, self.interest = number(p.certificate_price), number(p.loan_interest)
+        self.whole = whole = lcm(*(n for rate in p.rates for n in (rate.numerator, rate.denominator)))
+        self.up = [0, *(int(rate * whole) for rate in p.rates)]  # per box: a buck of the stronger in the weaker, × whole
+        self.down = [0, *(int(whole / rate) for rate in p.rates)]  # per box: a buck of the weaker in the stronger, × whole
+
+
+@lru_cache(maxsize=16)
+def _rules(p: Params, number: Callable[[Fraction], Any]) -> _Rules:
+    return _Rules(p, number)
+
+
+@dataclass(frozen=True)
+class _Opening:
+    """A position in whole numbers, the way a game starts from it."""
+
+    rules: _Rules
+    players: tuple[str, ...]
+    strong: tuple[int, ...]  # per pair, the stronger currency
+    box: tuple[int, ...]  # per pair, its box
+    cash: tuple[tuple[Any, ...], ...]  # per currency, per seat
+    certs: tuple[tuple[int, ...], ...]  # per seat, per currency
+    supply: tuple[int, ...]
+    queue: tuple[Any, ...]
+    mover: int
+    spot_made: bool
+
+
+def _opening(p: Params, state: State) -> _Opening:
+    amounts = [*p.rates, p.start_money, p.loan_interest, p.certificate_price]
+    amounts += [a for terms in p.spot_units for _, x, y in terms for a in (x, y)]
+    amounts += [m for h in state.holdings for m in h.money]
+    for item in state.queue:
+        amounts += [item.pay[1], item.receive[1]] if isinstance(item, Contract) else []
+        amounts += [a for _, a in item.owe] if isinstance(item, Loan) else []
+    unit = lcm(*(Fraction(a).denominator for a in amounts))
+    number: Callable[[Fraction], Any] = float if unit & (unit - 1) == 0 else Fraction  # see the module's docstring
+    queue: list[Any] = []
+    for item in state.queue:
+        if isinstance(item, Dividend):
+            queue.append((DIVIDEND, item.number))
+        elif isinstance(item, Contract):
+            (pay, x), (receive, y) = item.pay, item.receive
+            queue.append((CONTRACT, item.set, state.seat(item.owner), p.index(pay), number(x), p.index(receive),
+                          number(y)))
+        else:
+            queue.append((LOAN, item.set, state.seat(item.owner), tuple((p.index(c), number(a)) for c, a in item.owe)))
+    return _Opening(
+        _rules(p, number), state.players, tuple(p.index(pair.stronger) for pair in state.pairs),
+        tuple(pair.position for pair in state.pairs),
+        tuple(tuple(number(h.money[c]) for h in state.holdings) for c in range(len(p.currencies))),
+        tuple(h.certificates for h in state.holdings), state.supply, tuple(queue),
+        state.mover or 0,  # before the first turn the first listed player draws (he can always resolve)
+        state.spot_made)
+
+
+@lru_cache(maxsize=64)
+def _standard(p: Params, players: tuple[str, ...]) -> _Opening:
+    """The standard setup, the same for every game with these players."""
+    return _opening(p, setup(p, players)[0])
+
+
+def playout(p: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Watch) -> Played:
+    """One game from `setup(p, players, start)` to its end, every player random."""
+    opening = _standard(p, tuple(players)) if start is None else _opening(p, setup(p, players, start)[0])
+    return _Game(opening, rng, watch).play()
+
+
+class _Game:
+    """One game in progress: the board, the hands, the supply and the queue, all mutable."""
+
+    def __init__(self, opening: _Opening, rng: random.Random, watch: Watch):
+        self.r = r = opening.rules
+        self.p, self.random, self.watch = r.p, rng.random, watch
+        self.players, self.n = opening.players, len(opening.players)
+        self.strong, self.box = list(opening.strong), list(opening.box)
+        self.board = [r.cells[k][s, box] for k, (s, box) in enumerate(zip(self.strong, self.box))]
+        self.cash = [list(column) for column in opening.cash]
+        self.certs = [list(hand) for hand in opening.certs]
+        self.supply = list(opening.supply)
+        self.queue = [[LOAN, *item[1:3], dict(item[3])] if item[0] == LOAN else item for item in opening.queue]
+        self.loans = {item[2]: item for item in self.queue if item[0] == LOAN}
+        self.used = {item[1] for item in self.queue if item[0] != DIVIDEND}
+        self.free = [letter for letter in self.p.sets if letter not in self.used]
+        self.mover, self.spot_made = opening.mover, opening.spot_made
+        self.bankrupt: int | None = None
+        self.outcome: Outcome | None = None
+        self.moved = self.paid = True  # the board / the money changed since last read
+        self.pairs: tuple[Pair, ...] = ()
+        self.hands: tuple[tuple[Any, ...], ...] = ()
+
+    # --- the game and what the simulator reads of it ------------------------------------------
+
+    def play(self) -> Played:
+        """To the end, reading the board, the money and the supplies into the watch after every
+        step that changes them, and each turn's start (a unit of `Probe.length`)."""
+        steps = turns = 0
+        self._read(turn=True)
+        while self.outcome is None:
+            spot = self._step()
+            steps += 1
+            turns += not spot
+            self._read(turn=not spot)
+        return Played(self.outcome, steps, turns)
+
+    def _read(self, turn: bool) -> None:
+        watch = self.watch
+        if self.moved:
+            self.pairs, self.moved = tuple(self.board), False
+            watch.track(self.pairs)
+        if self.paid:
+            self.hands, self.paid = tuple(map(tuple, self.cash)), False
+            watch.money(self.hands)
+        if turn:  # a Spot changes neither the supply nor the display
+            watch.supplies((*self.supply, len(self.free)))
+            pairs, hands = self.pairs, self.hands
+            watch.unit(lambda: self._worths(pairs, hands))
+
+    def _worths(self, pairs: tuple[Pair, ...], hands: tuple[tuple[Any, ...], ...]) -> tuple[float, ...]:
+        """`ForexProbe.worth`: each seat's money in the strongest currency (the first of equals),
+        exact (one correctly rounded division, as `float(Fraction)`)."""
+        index = self.p.index
+        strong = [index(pair.stronger) for pair in pairs]
+        values = self._values(strong, [pair.position for pair in pairs], hands)
+        return tuple(float(sum(seat) / self.r.whole) for seat in values)
+
+    def _values(self, strong: list[int], box: list[int], hands: Sequence[Sequence[Any]],
+                target: int | None = None) -> list[list[Any]]:
+        """Per seat, per currency, its money in `target` (default: the most pairs won, the
+        first of equals) times `whole` (`board.value_in`)."""
+        r = self.r
+        if target is None:
+            counts = [strong.count(c) for c in range(len(hands))]
+            target = counts.index(max(counts))
+        factor = [r.whole] * len(hands)
+        for k in r.of[target]:
+            a, b = r.ends[k]
+            factor[a + b - target] = r.down[box[k]] if strong[k] == target else r.up[box[k]]
+        return [[q * f for q, f in zip(seat, factor)] for seat in zip(*hands)]
+
+    # --- one step: the template, then its fields, as the sampler draws them --------------------
+
+    def _step(self) -> bool:
+        """One action of the player to move; True for a Spot (the turn goes on)."""
+        seat, random = self.mover, self.random
+        spot = not self.spot_made and next(self._offers(seat), None) is not None
+        contract = bool(self.free)
+        investable = self._investable(seat)
+        divestable = [c for c, held in enumerate(self.certs[seat]) if held]
+        choice = int(random() * (spot + contract + bool(investable) + len(divestable) + 1))
+        if spot:
+            if not choice:
+                self._spot(seat)
+                self.mover, self.spot_made = seat, True
+                return True
+            choice -= 1
+        if contract and not choice:
+            self._contract(seat)
+        elif investable and choice == contract:
+            self._invest(seat, investable)
+        elif choice - contract - bool(investable) < len(divestable):
+            self._divest(seat, divestable[choice - contract - bool(investable)])
+        else:
+            self._resolve(seat)
+        self.mover, self.spot_made = (seat + 1) % self.n, False
+        return False
+
+    def _offers(self, seat: int) -> Iterator[tuple[int, Any, int, Any, list[int]]]:
+        """FOREX-6.2 in `engine._spot_deals` order: (gives, amount, gets, amount, the other
+        players who can pay the second, in seat order), where the player can pay the first."""
+        cash, r, seats = self.cash, self.r, range(self.n)
+        for k, (a, b) in enumerate(r.ends):
+            s = self.strong[k]
+            for stronger_gives, x, y in r.spots[self.box[k]]:
+                gives, gets = (s, a + b - s) if stronger_gives else (a + b - s, s)
+                if cash[gives][seat] >= x:
+                    column = cash[gets]
+                    takers = [other for other in seats if other != seat and column[other] >= y]
+                    if takers:
+                        yield gives, x, gets, y, takers
+
+    def _spot(self, seat: int) -> None:
+        """One deal, drawn among all (`legal.pick` over the listed deals)."""
+        offers = list(self._offers(seat))
+        deal = int(self.random() * sum(len(offer[4]) for offer in offers))
+        for gives, x, gets, y, takers in offers:
+            if deal < len(takers):
+                other = takers[deal]
+                break
+            deal -= len(takers)
+        self.cash[gives][seat] -= x
+        self.cash[gets][seat] += y
+        self.cash[gets][other] -= y
+        self.cash[gives][other] += x
+        self.paid = True
+
+    def _contract(self, seat: int) -> None:
+        """FOREX-7: pay and receive two different currencies, 1 … contract_max of the stronger."""
+        random, count = self.random, len(self.p.currencies)
+        pay = int(random() * count)
+        receive = int(random() * (count - 1))
+        receive += receive >= pay
+        amount = 1 + int(random() * self.p.contract_max)
+        k = self.r.pair[pay, receive]
+        rated = amount * self.r.rate[self.box[k]]
+        x, y = (amount, rated) if self.strong[k] == pay else (rated, amount)
+        letter = self.free.pop(0)
+        self.used.add(letter)
+        self.queue.append((CONTRACT, letter, seat, pay, x, receive, y))
+
+    def _investable(self, seat: int) -> list[int]:
+        """FOREX-8.1, 8.2: a certificate in the supply, under the cap, and the money for it."""
+        cash, certs, r = self.cash, self.certs[seat], self.r
+        return [c for c, left in enumerate(self.supply) if left and certs[c] < r.cap and cash[c][seat] >= r.price]
+
+    def _invest(self, seat: int, options: list[int]) -> None:
+        """FOREX-8: one or two, a random selection in random order (`legal.shuffle`)."""
+        random, n = self.random, len(options)
+        count = 1 + int(random() * min(2, n))
+        for i in range(min(count, n)):
+            j = i + int(random() * (n - i))
+            options[i], options[j] = options[j], options[i]
+        for c in options[:count]:
+            self.supply[c] -= 1
+            self.cash[c][seat] -= self.r.price
+            self.certs[seat][c] += 1
+            self._shift(c, stronger=True)
+        self.paid = True
+
+    def _divest(self, seat: int, c: int) -> None:
+        """FOREX-9: the player sells 1 … all; each other holder, in seat order, 0 … all."""
+        random = self.random
+        sales = [(seat, 1 + int(random() * self.certs[seat][c]))]
+        sales += [(other, int(random() * (certs[c] + 1))) for other, certs in enumerate(self.certs)
+                  if other != seat and certs[c]]
+        for who, count in sales:
+            self.certs[who][c] -= count
+            self.cash[c][who] += count * self.r.price
+        for _ in range(sum(count for _, count in sales)):
+            self._shift(c, stronger=False)
+        self.paid = True
+
+    def _shift(self, c: int, stronger: bool) -> None:
+        """FOREX-3.1, 3.2 (`board.shift`): each of c's pairs one box in (or against) its favour."""
+        strong, box, r = self.strong, self.box, self.r
+        for k in r.of[c]:
+            if (strong[k] == c) == stronger:
+                box[k] = min(box[k] + 1, r.boxes)
+            elif box[k] > 1:
+                box[k] -= 1
+            else:
+                a, b = r.ends[k]
+                strong[k] = a + b - strong[k]
+            self.board[k] = r.cells[k][strong[k], box[k]]
+        self.moved = True
+
+    # --- resolving the queue (resolve.py) and the end (scoring.py) -----------------------------
+
+    def _resolve(self, seat: int) -> None:
+        """FOREX-10: the front item; after the last dividend the rest of the queue; the end."""
+        front, last, random = self.queue.pop(0), False, self.random
+        if front[0] == DIVIDEND:
+            held = [sum(column) for column in zip(*self.certs)]
+            tied = [c for c, n in enumerate(held) if n == max(held)]
+            chosen = tied[int(random() * len(tied))] if len(tied) > 1 else tied[0]
+            self._dividend(front[1], chosen)
+            last = front[1] == len(self.p.dividends)
+        else:
+            by_choice = front[0] == CONTRACT and self.p.voluntary_default and int(random() * 2) == 1
+            self._settle(front, by_choice)
+        while last and self.queue and self.bankrupt is None:  # FOREX-10.5.5
+            self._settle(self.queue.pop(0), False)
+        if self.bankrupt is not None or (last and not self.queue):
+            self._score(seat)
+
+    def _dividend(self, number: int, chosen: int) -> None:
+        """FOREX-10.5: pay per certificate (none from a currency stopped by the "8" space),
+        strengthen the most held, and the stack goes to the back unless it was the last."""
+        pays, r = self.p.dividends[number - 1], self.r
+        if pays:
+            stopped = set()
+            for k, (a, b) in enumerate(r.ends):
+                if self.box[k] == r.boxes:
+                    stopped.add(a + b - self.strong[k])
+                    if self.p.no_dividend_side == "both":
+                        stopped.add(self.strong[k])
+            for seat, certs in enumerate(self.certs):
+                for c, held in enumerate(certs):
+                    if held and c not in stopped:
+                        self.cash[c][seat] += pays * held
+                        self.paid = True
+        self._shift(chosen, stronger=True)
+        if number < len(self.p.dividends):
+            self.queue.append((DIVIDEND, number + 1))
+
+    def _settle(self, item: Any, by_choice: bool) -> None:
+        """FOREX-10.1–10.4: a contract is paid or becomes a Loan (joining the owner's Loan if he
+        has one); a Loan is paid in full or its owner is Bankrupt. Its set leaves the queue
+        unless it returns as a Loan."""
+        self.used.discard(item[1])
+        owner, cash = item[2], self.cash
+        self.paid = True
+        if item[0] == CONTRACT:
+            _, letter, _, pay, x, receive, y = item
+            has = cash[pay][owner]
+            cash[receive][owner] += y
+            if has >= x and not by_choice:
+                cash[pay][owner] -= x
+            elif owner in self.loans:
+                owe = self.loans[owner][3]
+                owe[pay] = owe.get(pay, 0) + x + self.r.interest
+            else:
+                self.loans[owner] = loan = [LOAN, letter, owner, {pay: x + self.r.interest}]
+                self.queue.append(loan)
+                self.used.add(letter)
+        else:
+            del self.loans[owner]
+            if any(cash[c][owner] < amount for c, amount in item[3].items()):
+                self.bankrupt = owner
+            else:
+                for c, amount in item[3].items():
+                    cash[c][owner] -= amount
+        self.free = [letter for letter in self.p.sets if letter not in self.used]
+
+    def _score(self, seat: int) -> None:
+        """FOREX-12 (`scoring.final_scores`): the strongest currency (most pairs won, then most
+        certificates in hand, then the ender's pick, drawn as `legal.pick` answers the engine's
+        `ChoiceNeeded`), everyone's money converted to it and rounded, the winners."""
+        p, r, n = self.p, self.r, self.n
+        counts = [self.strong.count(c) for c in range(len(p.currencies))]
+        tied = [c for c, won in enumerate(counts) if won == max(counts)]
+        if len(tied) > 1:
+            held = [sum(self.certs[s][c] for s in range(n)) for c in tied]
+            tied = [c for c, h in zip(tied, held) if h == max(held)]
+        target = tied[int(self.random() * len(tied))] if len(tied) > 1 else tied[0]
+        whole, kept = r.whole, []
+        for values in self._values(self.strong, self.box, self.cash, target):
+            if p.conversion_rounding == "total":
+                kept.append(sum(values) // whole * whole)
+            else:
+                own = values[target] if p.conversion_rounding == "bga" else values[target] // whole * whole
+                kept.append(own + sum(v // whole * whole for c, v in enumerate(values) if c != target))
+        if self.bankrupt is not None and p.bankrupt_player == "last":
+            kept[self.bankrupt] = 0
+            can_win = [s for s in range(n) if s != self.bankrupt]
+        else:
+            can_win = list(range(n))
+        top = [s for s in can_win if kept[s] == max(kept[s] for s in can_win)]
+        if len(top) > 1:  # FOREX-12.3: then most certificates of the strongest; then shared
+            most = max(self.certs[s][target] for s in top)
+            top = [s for s in top if self.certs[s][target] == most]
+        self.outcome = Outcome({name: Fraction(score) / whole for name, score in zip(self.players, kept)},
+                               tuple(self.players[s] for s in top),
+                               "bankruptcy" if self.bankrupt is not None else "last_dividend")
