@@ -46,11 +46,9 @@ class Bills:
     def in_hands(self, amounts: Iterable[Any]) -> tuple[Any, tuple[int, ...]]:
         """The total of the players' amounts and the bills of each denomination they hold."""
         amounts = tuple(amounts)
-        bills = [0] * len(self.values)
-        for amount in amounts:
-            for k, n in enumerate(self.count_out(amount)):
-                bills[k] += n
-        return sum(amounts), tuple(bills)
+        if not amounts:
+            return 0, (0,) * len(self.values)
+        return sum(amounts), tuple(map(sum, zip(*map(self.count_out, amounts))))
 
 
 def printed_money(game: Game) -> dict[str, Bills]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
 from pnp.rules.base import Outcome, Played, Watch
 from pnp.rules.forex.board import Pair
@@ -197,7 +197,7 @@ class _Game:
     def _step(self) -> bool:
         """One action of the player to move; True for a Spot (the turn goes on)."""
         seat, random = self.mover, self.random
-        spot = not self.spot_made and next(self._offers(seat), None) is not None
+        spot = not self.spot_made and bool(self._deals(seat, first=True))
         contract = bool(self.free)
         investable = self._investable(seat)
         divestable = [c for c, held in enumerate(self.certs[seat]) if held]
@@ -219,29 +219,29 @@ class _Game:
         self.mover, self.spot_made = (seat + 1) % self.n, False
         return False
 
-    def _offers(self, seat: int) -> Iterator[tuple[int, Any, int, Any, list[int]]]:
-        """FOREX-6.2 in `engine._spot_deals` order: (gives, amount, gets, amount, the other
-        players who can pay the second, in seat order), where the player can pay the first."""
-        cash, r, seats = self.cash, self.r, range(self.n)
+    def _deals(self, seat: int, first: bool = False) -> list[tuple[int, int, Any, int, Any]]:
+        """FOREX-6.2 in `engine._spot_deals` order: (other, gives, amount, gets, amount); with
+        `first`, only the first (whether there is one is all a turn needs to know)."""
+        cash, r, strong, box = self.cash, self.r, self.strong, self.box
+        others = [other for other in range(self.n) if other != seat]
+        deals = []
         for k, (a, b) in enumerate(r.ends):
-            s = self.strong[k]
-            for stronger_gives, x, y in r.spots[self.box[k]]:
+            s = strong[k]
+            for stronger_gives, x, y in r.spots[box[k]]:
                 gives, gets = (s, a + b - s) if stronger_gives else (a + b - s, s)
                 if cash[gives][seat] >= x:
                     column = cash[gets]
-                    takers = [other for other in seats if other != seat and column[other] >= y]
-                    if takers:
-                        yield gives, x, gets, y, takers
+                    for other in others:
+                        if column[other] >= y:
+                            deals.append((other, gives, x, gets, y))
+                            if first:
+                                return deals
+        return deals
 
     def _spot(self, seat: int) -> None:
         """One deal, drawn among all (`legal.pick` over the listed deals)."""
-        offers = list(self._offers(seat))
-        deal = int(self.random() * sum(len(offer[4]) for offer in offers))
-        for gives, x, gets, y, takers in offers:
-            if deal < len(takers):
-                other = takers[deal]
-                break
-            deal -= len(takers)
+        deals = self._deals(seat)
+        other, gives, x, gets, y = deals[int(self.random() * len(deals))]
         self.cash[gives][seat] -= x
         self.cash[gets][seat] += y
         self.cash[gets][other] -= y
