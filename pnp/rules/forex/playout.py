@@ -45,11 +45,12 @@ class _Rules:
 
     def __init__(self, p: Params, number: Callable[[Fraction], Any]):
         self.p, self.boxes, self.cap = p, p.boxes, p.cert_cap
+        self.index = {currency: c for c, currency in enumerate(p.currencies)}
         self.ends = [(p.index(a), p.index(b)) for a, b in (key.split("/") for key, _, _ in p.start_pairs)]
         self.pair = {(x, y): k for k, ends in enumerate(self.ends) for x, y in (ends, ends[::-1])}
         self.of = [[k for k, ends in enumerate(self.ends) if c in ends] for c in range(len(p.currencies))]
-        self.cells = [{(s, box): Pair(p.currencies[a], p.currencies[b], p.currencies[s], box)
-                       for s in (a, b) for box in range(1, p.boxes + 1)} for a, b in self.ends]
+        self.cells = [{s: [Pair(p.currencies[a], p.currencies[b], p.currencies[s], box) for box in range(p.boxes + 1)]
+                       for s in (a, b)} for a, b in self.ends]  # per pair, stronger side, box (0 unused): its counter
         self.rate = [0, *map(number, p.rates)]  # per box: one buck of the stronger, in the weaker
         self.spots = [(), *(tuple((first, number(x), number(y)) for first, x, y in terms)
                             for terms in p.spot_units)]  # per box: (the stronger gives?, given, got)
@@ -66,7 +67,7 @@ def _rules(p: Params, number: Callable[[Fraction], Any]) -> _Rules:
 
 @dataclass(frozen=True)
 class _Opening:
-    """A position in whole numbers, the way a game starts from it."""
+    """A position in the playout's numbers, the way a game starts from it."""
 
     rules: _Rules
     players: tuple[str, ...]
@@ -108,10 +109,18 @@ def _opening(p: Params, state: State) -> _Opening:
         state.spot_made)
 
 
-@lru_cache(maxsize=64)
+_STANDARD: dict[tuple[int, tuple[str, ...]], tuple[Params, _Opening]] = {}
+
+
 def _standard(p: Params, players: tuple[str, ...]) -> _Opening:
-    """The standard setup, the same for every game with these players."""
-    return _opening(p, setup(p, players)[0])
+    """The standard setup, the same for every game of these rules and players: kept by the
+    params' identity (hashing a `Params` costs more than a step)."""
+    found = _STANDARD.get((id(p), players))
+    if found is None or found[0] is not p:
+        if len(_STANDARD) >= 64:
+            _STANDARD.clear()
+        found = _STANDARD[id(p), players] = (p, _opening(p, setup(p, players)[0]))
+    return found[1]
 
 
 def playout(p: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Watch) -> Played:
@@ -128,7 +137,7 @@ class _Game:
         self.p, self.random, self.watch = r.p, rng.random, watch
         self.players, self.n = opening.players, len(opening.players)
         self.strong, self.box = list(opening.strong), list(opening.box)
-        self.board = [r.cells[k][s, box] for k, (s, box) in enumerate(zip(self.strong, self.box))]
+        self.board = [r.cells[k][s][box] for k, (s, box) in enumerate(zip(self.strong, self.box))]
         self.cash = [list(column) for column in opening.cash]
         self.certs = [list(hand) for hand in opening.certs]
         self.supply = list(opening.supply)
@@ -173,8 +182,7 @@ class _Game:
     def _worths(self, pairs: tuple[Pair, ...], hands: tuple[tuple[Any, ...], ...]) -> tuple[float, ...]:
         """`ForexProbe.worth`: each seat's money in the strongest currency (the first of equals),
         exact (one correctly rounded division, as `float(Fraction)`)."""
-        index = self.p.index
-        strong = [index(pair.stronger) for pair in pairs]
+        strong = [self.r.index[pair.stronger] for pair in pairs]
         values = self._values(strong, [pair.position for pair in pairs], hands)
         return tuple(float(sum(seat) / self.r.whole) for seat in values)
 
@@ -196,12 +204,12 @@ class _Game:
 
     def _step(self) -> bool:
         """One action of the player to move; True for a Spot (the turn goes on)."""
-        seat, random = self.mover, self.random
+        seat, certs = self.mover, self.certs[self.mover]
         spot = not self.spot_made and bool(self._deals(seat, first=True))
         contract = bool(self.free)
-        investable = self._investable(seat)
-        divestable = [c for c, held in enumerate(self.certs[seat]) if held]
-        choice = int(random() * (spot + contract + bool(investable) + len(divestable) + 1))
+        invest = bool(self._investable(seat, first=True))
+        divests = len(certs) - certs.count(0)  # one template per currency held
+        choice = int(self.random() * (spot + contract + invest + divests + 1))
         if spot:
             if not choice:
                 self._spot(seat)
@@ -210,10 +218,10 @@ class _Game:
             choice -= 1
         if contract and not choice:
             self._contract(seat)
-        elif investable and choice == contract:
-            self._invest(seat, investable)
-        elif choice - contract - bool(investable) < len(divestable):
-            self._divest(seat, divestable[choice - contract - bool(investable)])
+        elif invest and choice == contract:
+            self._invest(seat, self._investable(seat))
+        elif choice - contract - invest < divests:
+            self._divest(seat, [c for c, held in enumerate(certs) if held][choice - contract - invest])
         else:
             self._resolve(seat)
         self.mover, self.spot_made = (seat + 1) % self.n, False
@@ -222,12 +230,11 @@ class _Game:
     def _deals(self, seat: int, first: bool = False) -> list[tuple[int, int, Any, int, Any]]:
         """FOREX-6.2 in `engine._spot_deals` order: (other, gives, amount, gets, amount); with
         `first`, only the first (whether there is one is all a turn needs to know)."""
-        cash, r, strong, box = self.cash, self.r, self.strong, self.box
+        cash, spots = self.cash, self.r.spots
         others = [other for other in range(self.n) if other != seat]
         deals = []
-        for k, (a, b) in enumerate(r.ends):
-            s = strong[k]
-            for stronger_gives, x, y in r.spots[box[k]]:
+        for (a, b), s, box in zip(self.r.ends, self.strong, self.box):
+            for stronger_gives, x, y in spots[box]:
                 gives, gets = (s, a + b - s) if stronger_gives else (a + b - s, s)
                 if cash[gives][seat] >= x:
                     column = cash[gets]
@@ -262,10 +269,17 @@ class _Game:
         self.used.add(letter)
         self.queue.append((CONTRACT, letter, seat, pay, x, receive, y))
 
-    def _investable(self, seat: int) -> list[int]:
-        """FOREX-8.1, 8.2: a certificate in the supply, under the cap, and the money for it."""
-        cash, certs, r = self.cash, self.certs[seat], self.r
-        return [c for c, left in enumerate(self.supply) if left and certs[c] < r.cap and cash[c][seat] >= r.price]
+    def _investable(self, seat: int, first: bool = False) -> list[int]:
+        """FOREX-8.1, 8.2: a certificate in the supply, under the cap, and the money for it;
+        with `first`, only the first."""
+        cash, certs, cap, price = self.cash, self.certs[seat], self.r.cap, self.r.price
+        found = []
+        for c, left in enumerate(self.supply):
+            if left and certs[c] < cap and cash[c][seat] >= price:
+                found.append(c)
+                if first:
+                    break
+        return found
 
     def _invest(self, seat: int, options: list[int]) -> None:
         """FOREX-8: one or two, a random selection in random order (`legal.shuffle`)."""
@@ -296,16 +310,18 @@ class _Game:
 
     def _shift(self, c: int, stronger: bool) -> None:
         """FOREX-3.1, 3.2 (`board.shift`): each of c's pairs one box in (or against) its favour."""
-        strong, box, r = self.strong, self.box, self.r
+        strong, box, r, board = self.strong, self.box, self.r, self.board
         for k in r.of[c]:
-            if (strong[k] == c) == stronger:
-                box[k] = min(box[k] + 1, r.boxes)
-            elif box[k] > 1:
-                box[k] -= 1
+            s, at = strong[k], box[k]
+            if (s == c) == stronger:
+                if at < r.boxes:
+                    box[k] = at = at + 1
+            elif at > 1:
+                box[k] = at = at - 1
             else:
                 a, b = r.ends[k]
-                strong[k] = a + b - strong[k]
-            self.board[k] = r.cells[k][strong[k], box[k]]
+                strong[k] = s = a + b - s
+            board[k] = r.cells[k][s][at]
         self.moved = True
 
     # --- resolving the queue (resolve.py) and the end (scoring.py) -----------------------------
@@ -387,22 +403,22 @@ class _Game:
             held = [sum(self.certs[s][c] for s in range(n)) for c in tied]
             tied = [c for c, h in zip(tied, held) if h == max(held)]
         target = tied[int(self.random() * len(tied))] if len(tied) > 1 else tied[0]
-        whole, kept = r.whole, []
-        for values in self._values(self.strong, self.box, self.cash, target):
+        whole, scores = r.whole, []  # exact: whole bucks, or (bga) plus the money held in the target
+        for hand, values in zip(zip(*self.cash), self._values(self.strong, self.box, self.cash, target)):
             if p.conversion_rounding == "total":
-                kept.append(sum(values) // whole * whole)
+                scores.append(sum(values) // whole)
             else:
-                own = values[target] if p.conversion_rounding == "bga" else values[target] // whole * whole
-                kept.append(own + sum(v // whole * whole for c, v in enumerate(values) if c != target))
+                own = hand[target] if p.conversion_rounding == "bga" else values[target] // whole
+                scores.append(own + sum(v // whole for c, v in enumerate(values) if c != target))
         if self.bankrupt is not None and p.bankrupt_player == "last":
-            kept[self.bankrupt] = 0
+            scores[self.bankrupt] = 0
             can_win = [s for s in range(n) if s != self.bankrupt]
         else:
             can_win = list(range(n))
-        top = [s for s in can_win if kept[s] == max(kept[s] for s in can_win)]
+        top = [s for s in can_win if scores[s] == max(scores[s] for s in can_win)]
         if len(top) > 1:  # FOREX-12.3: then most certificates of the strongest; then shared
             most = max(self.certs[s][target] for s in top)
             top = [s for s in top if self.certs[s][target] == most]
-        self.outcome = Outcome({name: Fraction(score) / whole for name, score in zip(self.players, kept)},
+        self.outcome = Outcome(dict(zip(self.players, scores)),
                                tuple(self.players[s] for s in top),
                                "bankruptcy" if self.bankrupt is not None else "last_dividend")

@@ -47,12 +47,12 @@ class ForexProbe(Probe):
         return tuple(float(n) for n in strengths(reading, self.params).values())
 
     def marks(self, old: tuple[Any, ...], new: tuple[Any, ...]) -> Iterable[str]:
-        moved = [(a, b) for a, b in zip(old, new) if a is not b]  # a step moves a few pairs; the rest are kept
-        boxes = self.params.boxes
-        if any(b.position == boxes != a.position for a, b in moved):
-            yield "cap"
-        if any(a.stronger != b.stronger for a, b in moved):
-            yield "flip"
+        boxes, cap, flip = self.params.boxes, False, False
+        for a, b in zip(old, new):
+            if a is not b:  # a step moves a few pairs; the rest are kept
+                cap = cap or b.position == boxes != a.position
+                flip = flip or a.stronger != b.stronger
+        return ("cap",) * cap + ("flip",) * flip
 
     def money(self, state: forex.State) -> tuple[tuple[Fraction, ...], ...]:
         return tuple(tuple(h.money[i] for h in state.holdings) for i in range(len(self.params.currencies)))
