@@ -91,10 +91,11 @@ def playout(params: Params, players: Sequence[str], start: Start | None, rng: ra
     hands = [[params.order[name] for name in hand] for hand in state.hands]  # card numbers, sorted as dealt
     out = [seat in state.out for seat in range(count)]
     dearer_first = params.equal_penalty_order == "higher_old_first"
-    watch.track(state.prices)
+    board = state.prices  # the prices as a tuple: what the watch reads, kept for the worth
+    watch.track(board)
     watch.money(())  # the game prints no money and has no supplies (`AktsionerProbe`)
     watch.supplies(())
-    watch.unit(_worth(prices, cash, shares))
+    watch.unit(_worth(board, cash, shares))
     steps = turns = 0
     last_round = _last_round(hands, out)
     mover: int | None = next((seat for seat in range(count) if not out[seat] and hands[seat]), None)  # AKT-2.5:
@@ -104,9 +105,9 @@ def playout(params: Params, players: Sequence[str], start: Start | None, rng: ra
         if not begun:
             draw()  # the Begin
         steps, turns = steps + 1, turns + 1
-        watch.unit(_worth(prices, cash, shares))
+        watch.unit(_worth(board, cash, shares))
         hand, bought = hands[mover], [0] * colours
-        cards = list(dict.fromkeys(hand))
+        cards = list(dict.fromkeys(hand))  # a play template per kind of card held, after the trade if offered
         k = int(draw() * len(cards)) if last_round else int(draw() * (len(cards) + 1)) - 1
         if k < 0:  # stage 1: the trade, then a card
             cash[mover] = _trade(draw, prices, shares[mover], bought, cash[mover])
@@ -117,12 +118,13 @@ def playout(params: Params, players: Sequence[str], start: Start | None, rng: ra
         _play(choices[int(draw() * len(choices))], prices, shares, cash, mover, dearer_first)
         hand.remove(card)
         steps += 1
-        watch.track(tuple(prices))
+        board = tuple(prices)
+        watch.track(board)
         if params.eliminate_broke:
             _eliminate(prices, shares, cash, out)
-        if not last_round:  # hands only shrink and players only leave: it lasts to the end
-            last_round = _last_round(hands, out)
-        if last_round and not any(hand for hand, gone in zip(hands, out) if not gone):  # all played (AKT-9.1)
+        if not last_round and (len(hand) <= 1 or out[mover]):  # else the mover's hand says "not yet"; and
+            last_round = _last_round(hands, out)  # hands only shrink, players only leave: it lasts to the end
+        if last_round and not any(left for left, gone in zip(hands, out) if not gone):  # all played (AKT-9.1)
             break
         following = mover + 1 if mover + 1 < count else 0
         if out[following] or not hands[following]:
@@ -151,14 +153,14 @@ def _trade(draw: Callable[[], float], prices: list[int], held: list[int], bought
         j = i + int(draw() * (count - i))
         order[i], order[j] = order[j], order[i]
     left = cash
-    for i in range(count):
+    for i, price in enumerate(prices):
         sold = int(draw() * (held[i] - bought[i] + 1))
         if sold:
             held[i] -= sold
-            left += sold * prices[i]
+            left += sold * price
     for i in order:  # a field's bound (cash and every sale) is never below what is left: `left` bounds it
         price = prices[i]
-        got = int(draw() * (int(left // price) + 1))
+        got = int(draw() * (left // price + 1))  # `//` gives an int, of a Fraction too
         if got:
             held[i] += got
             bought[i] += got
@@ -222,9 +224,9 @@ def _last_round(hands: list[list[int]], out: list[bool]) -> bool:
     return all(len(hand) <= 1 for hand, gone in zip(hands, out) if not gone)
 
 
-def _worth(prices: list[int], cash: list[Number], shares: list[list[int]]) -> Callable[[], tuple[float, ...]]:
+def _worth(board: tuple[int, ...], cash: list[Number], shares: list[list[int]]) -> Callable[[], tuple[float, ...]]:
     """Each seat's capital now, when asked later (the probe's `worth`)."""
-    return partial(_capitals, tuple(prices), tuple(cash), tuple(map(tuple, shares)))
+    return partial(_capitals, board, tuple(cash), tuple(map(tuple, shares)))
 
 
 def _capitals(prices: tuple[int, ...], cash: tuple[Number, ...], shares: tuple[tuple[int, ...], ...]) -> tuple[float, ...]:
