@@ -27,7 +27,8 @@ GAMES_EACH = 12  # per player count and rule set
 # Numbers a designer changes, per game, beside every listed value of every house rule.
 NUMBERS: dict[str, list[dict[str, Any]]] = {
     "bolsa": [{"rounds": 2}, {"start_cash": 12}, {"start_cash": 400}],
-    "aktsioner": [{"start_cash": 150}, {"start_shares": 0}, {"formula": "4+6"}],
+    "aktsioner": [{"start_cash": 150}, {"start_shares": 0}, {"formula": "4+6"},
+                  {"price_min": 5, "price_step": 5}],  # halving 5 zeroes it at 2½: penalties and cash in fractions
     "forex": [{"start_money": 0}, {"cert_cap": 1}, {"certificate_price": 0}, {"removed_certificates": 40},
               {"contract_max": 2}, {"loan_interest": 0}],
 }

@@ -10,7 +10,8 @@ legal and how the game ended.
 Modules: `rulebook` (house-rule options), `cards` (card effects and notation), `params`
 (options plus the facts of the printed spec), `prices` (new prices, bounds, the penalty per
 share), `state` (the position, setup, the deal), `engine` (turns, trades, card effects,
-compensation and penalties, the contract), `scoring` (the end, match seating).
+compensation and penalties, the contract), `scoring` (the end, match seating), `playout` (the
+same rules on plain numbers, for the simulator's random games).
 """
 
 from __future__ import annotations
