@@ -432,6 +432,17 @@ def test_eliminate_broke(game):
     assert state.over  # O's cards are out of the game with him
 
 
+def test_everyone_eliminated_at_setup_is_no_game(game):
+    """With nothing held and cash below every price, eliminate_broke leaves nobody to play: a
+    setup the rules cannot reach (A11), not a game that never ends."""
+    p = A.params(game, {"eliminate_broke": True, "start_shares": 0})
+    with pytest.raises(Violation) as refused:
+        A.setup(p, ("M", "O", "X"))
+    assert refused.value.rule == "A11"
+    state, _ = A.setup(A.params(game, {"eliminate_broke": True, "start_shares": 0, "start_cash": 100}), ("M", "O"))
+    assert state.out == frozenset()  # cash enough for the cheapest share: everyone plays
+
+
 def test_without_the_option_a_broke_player_keeps_playing(p):
     state = start(p, O=(0, {"green": 2}), green=20)
     state, _ = run(p, state, A.Begin("M"), "+30 red -60 green", A.Begin("O"), "+40 red -50 blue")

@@ -96,6 +96,9 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
                              dealt=state.hands is not None, formula=params.formula)
     events = [setup_event]
     state = eliminate(params, state, events)
+    if not active(state):  # nobody left to play a card: no game (the rules have no ending for it)
+        raise Violation("A11", f"every player is eliminated before the first turn: no shares, and cash below the "
+                               f"cheapest price {min(state.prices)}")
     return state, tuple(events)
 
 
