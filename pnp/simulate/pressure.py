@@ -48,7 +48,10 @@ class Bills:
         amounts = tuple(amounts)
         if not amounts:
             return 0, (0,) * len(self.values)
-        return sum(amounts), tuple(map(sum, zip(*map(self.count_out, amounts))))
+        each = list(map(self._cache.get, amounts))  # read after every step: each amount counted out once
+        if None in each:
+            each = list(map(self.count_out, amounts))
+        return sum(amounts), tuple(map(sum, zip(*each)))
 
 
 def printed_money(game: Game) -> dict[str, Bills]:

@@ -18,7 +18,7 @@ from pnp.rules.base import Events, Log, Malformed, Outcome, Played, Table, ToMov
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import CARDS_EACH, ORDERS_AT_SETUP, OWNED_AT_SETUP, Params, params
 from pnp.rules.bolsa.rulebook import RULEBOOK
-from pnp.rules.bolsa.settle import classify, final_scores, settle, winners, withdraw_requests
+from pnp.rules.bolsa.settle import classify, final_outcome, holdings, settle, withdraw_requests
 from pnp.rules.bolsa.state import (
     DECLARE,
     TRADE,
@@ -513,7 +513,8 @@ def outcome(state: State, params: Params) -> Outcome | None:
     """BOLSA-7: after the last round, cash plus shares at the final quotes; the winners."""
     if not state.over:
         return None
-    return Outcome(final_scores(state, params), winners(state, params), "last_round")
+    names, cash, owned = holdings(state)
+    return final_outcome(names, cash, owned, state.prices, params)
 
 
 def playout(params: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Watch) -> Played:

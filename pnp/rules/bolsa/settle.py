@@ -9,9 +9,10 @@ trades (BOLSA-4.8, given as `pairing`) or the automatic choice applies.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import mul
 from typing import Mapping, Sequence
 
-from pnp.rules.base import Log, Malformed, Violation, evolve, fast_init
+from pnp.rules.base import Log, Malformed, Outcome, Violation, evolve, fast_init
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import Params
 from pnp.rules.bolsa.state import DECLARE, OVER, Pair, Player, State, Trade, Zones
@@ -353,15 +354,42 @@ def _end_round(state: State, params: Params, events: Log) -> State:
 
 def final_scores(state: State, params: Params) -> dict[str, int]:
     """BOLSA-7.1: cash plus every zone-1 card bought by the bank at its company's quote."""
-    return {p.name: p.cash + sum(z.owned * q for z, q in zip(p.zones, state.prices)) for p in state.players}
+    names, cash, owned = holdings(state)
+    return dict(zip(names, scores(cash, owned, state.prices)))
 
 
 def winners(state: State, params: Params) -> tuple[str, ...]:
     """BOLSA-7.2: the most money; ties shared, or broken by cash before the payout."""
-    scores = final_scores(state, params)
-    best = max(scores.values())
-    tied = [p for p in state.players if scores[p.name] == best]
-    if params.tiebreak == "cash_before_payout":
-        most = max(p.cash for p in tied)
-        tied = [p for p in tied if p.cash == most]
-    return tuple(p.name for p in tied)
+    names, cash, owned = holdings(state)
+    return tuple(names[i] for i in ahead(scores(cash, owned, state.prices), cash, params.tiebreak))
+
+
+def final_outcome(names: Sequence[str], cash: Sequence[int], owned: Sequence[Sequence[int]], prices: Sequence[int],
+                  params: Params) -> Outcome:
+    """BOLSA-7 from the numbers at the end (`engine.outcome`, and the fast playout's): each
+    player's money after the bank buys his shares, and the winners."""
+    points = scores(cash, owned, prices)
+    return Outcome(dict(zip(names, points)), tuple(names[i] for i in ahead(points, cash, params.tiebreak)),
+                   "last_round")
+
+
+def scores(cash: Sequence[int], owned: Sequence[Sequence[int]], prices: Sequence[int]) -> list[int]:
+    """BOLSA-7.1 per player: his cash plus his zone-1 cards (per company) at their quotes."""
+    return [money + sum(map(mul, cards, prices)) for money, cards in zip(cash, owned)]
+
+
+def ahead(points: Sequence[int], cash: Sequence[int], tiebreak: str) -> list[int]:
+    """BOLSA-7.2: the players (indices) with the most money; ties shared, or under
+    `cash_before_payout` broken by the cash they held before the bank bought their shares."""
+    best = max(points)
+    tied = [i for i, score in enumerate(points) if score == best]
+    if tiebreak == "cash_before_payout":
+        most = max(cash[i] for i in tied)
+        tied = [i for i in tied if cash[i] == most]
+    return tied
+
+
+def holdings(state: State) -> tuple[list[str], list[int], list[list[int]]]:
+    """The players' names, cash and zone-1 cards per company: what scoring reads."""
+    players = state.players
+    return [p.name for p in players], [p.cash for p in players], [[z.owned for z in p.zones] for p in players]

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping
 from pnp.rules import bolsa
 from pnp.rules.bolsa.settle import final_scores
 from pnp.simulate.bots import Bot, Decision, fit
-from pnp.simulate.probe import Probe, reached
+from pnp.simulate.probe import Probe
 
 
 class BolsaProbe(Probe):
@@ -25,6 +25,7 @@ class BolsaProbe(Probe):
     def __init__(self, params: bolsa.Params):
         super().__init__(params)
         self.series_names = params.companies
+        self.top_cell = params.top_cell
 
     def worth(self, state: bolsa.State) -> tuple[float, ...]:
         return tuple(float(score) for score in final_scores(state, self.params).values())
@@ -37,12 +38,13 @@ class BolsaProbe(Probe):
 
     def marks(self, old: tuple[int, ...], new: tuple[int, ...]) -> Iterable[str]:
         p = self.params
-        if reached(old, new, p.price_min):
-            yield "bottom"
-        if any(a <= p.top_cell < b for a, b in zip(old, new)):
-            yield "flip"
-        if p.price_max is not None and reached(old, new, p.price_max):
-            yield "top"
+        bottom = flip = top = False
+        for a, b in zip(old, new):
+            if a != b:  # only a quote that moved reaches a mark (read after every step: kept lean)
+                bottom = bottom or b == p.price_min
+                flip = flip or a <= self.top_cell < b
+                top = top or b == p.price_max
+        return [mark for mark, hit in zip(self.mark_names, (bottom, flip, top)) if hit] if bottom or flip or top else ()
 
     def money(self, state: bolsa.State) -> tuple[tuple[int, ...], ...]:
         if state.over:
