@@ -10,8 +10,9 @@ takes its one step (one pick too). So a round is, from the token holder on, each
 (`legal.draw` of `engine._declaration_of`, field by field), then per company the Resolve
 (engine `_resolve`), the auction's turns (a pick of bid or pass, then the bid's amount), under
 `may_withdraw` every loser's withdrawal (a random player never passes), and the Settle
-(`settle.settle`, through its `allocate`, `auto_pairs` and `clamp`). `tests/test_playout.py`
-plays the same seeds both ways under every house rule and asserts equal results.
+(`settle.settle`, through its `classify`, `allocate` and `clamp`; scoring is its `scores` and
+`final_outcome`). `tests/test_playout.py` plays the same seeds both ways under every house rule
+and asserts equal results.
 
 The watch is told what `BolsaProbe` reads of the equivalent position, when it changes: the
 quotes and the cash after a settlement, each round's start (its worth read off a snapshot), and
@@ -27,20 +28,21 @@ from typing import Sequence
 from pnp.rules.base import Played, Watch
 from pnp.rules.bolsa.engine import Start, setup
 from pnp.rules.bolsa.params import Params
-from pnp.rules.bolsa.settle import allocate, auto_pairs, clamp, classify, final_outcome, scores
+from pnp.rules.bolsa.settle import allocate, clamp, classify, final_outcome, scores
 from pnp.rules.bolsa.state import State
 
-Grid = list[list[int]]
+Grid = list[list[int]]  # zones: [seat][company] or [company][seat]
 
 
 def playout(params: Params, players: Sequence[str], start: Start | None, rng: _random.Random,
             watch: Watch) -> Played:
     """One game from `setup(params, players, start)` to its end, every seat the random bot."""
-    state = _standard(params, tuple(players)) if start is None else setup(params, players, start)[0]
-    table = _Table(params, state, rng)
-    cash, prices, n = table.cash, table.prices, len(state.players)
+    opening = _standard(params, tuple(players)) if start is None else _numbers(setup(params, players, start)[0])
+    table = _Table(params, opening, rng)
+    cash, prices, n = table.cash, table.prices, len(players)
     companies, net = range(len(params.companies)), params.same_company_both_ways == "net"
-    watch.track(state.prices)
+    final = companies[-1]
+    watch.track(tuple(prices))
     watch.money((tuple(cash),))
     watch.supplies(())
     watch.unit(table.worth())
@@ -56,7 +58,7 @@ def playout(params: Params, players: Sequence[str], start: Start | None, rng: _r
             paid = table.company(c)
             if prices[c] != quote:
                 watch.track(tuple(prices))
-            if paid and not (last and c == companies[-1]):  # at the very end the probe reads scores
+            if paid and not (last and c == final):  # at the very end the probe reads scores
                 watch.money((tuple(cash),))
         table.token = (table.token + 1) % n  # BOLSA-3.5
         if last:
@@ -68,32 +70,44 @@ def playout(params: Params, players: Sequence[str], start: Start | None, rng: _r
     return Played(result, table.steps, table.round)
 
 
+Opening = tuple[list[str], tuple[int, ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, ...],
+                int, int]
+
+
 @lru_cache(maxsize=64)
-def _standard(params: Params, players: tuple[str, ...]) -> State:
+def _standard(params: Params, players: tuple[str, ...]) -> Opening:
     """The standard setup, dealt once per rule set and seating (a wrong count still raises)."""
-    return setup(params, players)[0]
+    return _numbers(setup(params, players)[0])
+
+
+def _numbers(state: State) -> Opening:
+    """A set-up position as numbers (zones 3 and 4 are empty then): names, cash, zones 1 and 2
+    per seat and company, quotes, round, token."""
+    players = state.players
+    return ([p.name for p in players], tuple(p.cash for p in players),
+            tuple(tuple(z.owned for z in p.zones) for p in players), tuple(tuple(z.orders for z in p.zones) for p in players),
+            state.prices, state.round, state.token)
 
 
 class _Table:
     """The position as numbers: cash per seat; zones 1 and 2 (`owned`, `orders`) per seat and
-    company, as declarations read them; zones 3 and 4 (`offered`, `requested`) per company and
-    seat, as a company's resolution reads them; the quotes, the round, the token, the round's
-    `seats` from the token holder, and the steps taken so far."""
+    company, as declarations read them; zones 3 and 4 (`offered`, `requested`, empty at setup)
+    per company and seat, as a company's resolution reads them; the quotes, the round, the
+    token, the round's `seats` from the token holder, and the steps taken so far."""
 
     __slots__ = ("params", "names", "random", "cash", "owned", "orders", "offered", "requested", "prices", "round",
                  "token", "seats", "steps", "companies", "both", "forbid", "total", "literal", "may_withdraw")
 
-    def __init__(self, params: Params, state: State, rng: _random.Random):
-        players, count = state.players, len(params.companies)
-        assert count and all(z.offered == z.requested == 0 for p in players for z in p.zones)  # as set up
-        self.params, self.names, self.random = params, [p.name for p in players], rng.random
-        self.cash = [p.cash for p in players]
-        self.owned: Grid = [[z.owned for z in p.zones] for p in players]
-        self.orders: Grid = [[z.orders for z in p.zones] for p in players]
-        self.offered: Grid = [[0] * len(players) for _ in range(count)]
-        self.requested: Grid = [[0] * len(players) for _ in range(count)]
-        self.prices = list(state.prices)
-        self.round, self.token, self.seats, self.steps = state.round, state.token, list(state.seating()), 0
+    def __init__(self, params: Params, opening: Opening, rng: _random.Random):
+        names, cash, owned, orders, prices, self.round, self.token = opening
+        count, n = len(prices), len(names)
+        self.params, self.names, self.random, self.cash, self.prices = params, names, rng.random, list(cash), list(prices)
+        self.owned: Grid = [list(row) for row in owned]
+        self.orders: Grid = [list(row) for row in orders]
+        self.offered: Grid = [[0] * n for _ in range(count)]
+        self.requested: Grid = [[0] * n for _ in range(count)]
+        self.seats: list[int] = []  # set as each round begins
+        self.steps = 0
         self.companies = range(count)
         self.both = [2] * count  # without `forbid`, each company's offer and request are both free
         self.forbid = params.same_company_both_ways == "forbid"
@@ -114,14 +128,15 @@ class _Table:
         companies, total = self.companies, self.total
         self.steps += 1
         random()  # legal.sample: the declarer's only template
-        free = [int(random() * 2) for _ in companies] if self.forbid else self.both  # 0 offer, 1 request, 2 both
-        for c in companies:
-            if free[c] != 1:
+        # under `forbid`, pick(("sell.X", "buy.X")) per company: int(r × 2) is 1 exactly when r ≥ 0.5
+        free = [random() >= 0.5 for _ in companies] if self.forbid else self.both  # 0 offer, 1 request, 2 both
+        for c, side in enumerate(free):
+            if side != 1:
                 k = int(random() * (owned[c] + 1))
                 if k:
                     owned[c] -= k
                     offered[c][i] = k
-            if not total and free[c] != 0:
+            if side != 0 and not total:
                 k = int(random() * (orders[c] + 1))
                 if k:
                     orders[c] -= k
@@ -129,7 +144,7 @@ class _Table:
         if not total:
             return
         prices = self.prices
-        buyers = [c for c in companies if prices[c] > 0]
+        buyers = list(companies) if min(prices) > 0 else [c for c in companies if prices[c] > 0]
         m = len(buyers)
         for j in range(m - 1):  # legal.shuffle
             k = j + int(random() * (m - j))
@@ -138,7 +153,7 @@ class _Table:
             buyers = [c for c in companies if prices[c] <= 0] + buyers  # weight ≤ 0: first, unbounded
         left = self.cash[i]
         for c in buyers:
-            if free[c] != 0:
+            if free[c]:
                 price, high = prices[c], orders[c]
                 if price > 0 and left // price < high:
                     high = left // price
@@ -166,11 +181,24 @@ class _Table:
         whether money changed hands."""
         random, cash, offered, requested = self.random, self.cash, self.offered[c], self.requested[c]
         random()  # Resolve: the table's only template
-        quote = self.prices[c]
-        for i, wanted in enumerate(requested):  # BOLSA-4.7.1: solvency before classification
-            if wanted and cash[i] < wanted * quote:
-                self.withdraw_requests(i, c)
-        case = classify(sum(offered), sum(requested))
+        self.steps += 2  # and Settle
+        quote, demand = self.prices[c], sum(requested)
+        if demand:
+            for i, wanted in enumerate(requested):  # BOLSA-4.7.1: solvency before classification
+                if wanted and cash[i] < wanted * quote:
+                    self.withdraw_requests(i, c)
+                    demand -= wanted
+        supply = sum(offered)
+        case = classify(supply, demand)
+        if case <= 3:  # BOLSA-4.1–4.3: nobody trades; what found no taker moves the quote, and goes back
+            random()  # Settle: the table's only template
+            self.prices[c] = clamp(quote + demand - supply, self.params)
+            for i, (put, wanted) in enumerate(zip(offered, requested)):
+                if put or wanted:
+                    self.owned[i][c] += put
+                    self.orders[i][c] += wanted
+                    offered[i] = requested[i] = 0
+            return False
         ranking: list[int] | None = None
         best: int | None = None
         if case >= 5:
@@ -186,9 +214,9 @@ class _Table:
                             self.owned[i][c] += offered[i]
                             self.orders[i][c] += requested[i]
                             offered[i] = requested[i] = 0
+                    supply, demand = sum(offered), sum(requested)
         random()  # Settle: the table's only template
-        self.steps += 2
-        return self.settle(c, case, quote, ranking, best)
+        return self.trade(c, case, quote, supply, demand, ranking, best)
 
     def auction(self, c: int, order: list[int], ascending: bool, quote: int) -> tuple[list[int], int | None]:
         """BOLSA-5.2–5.5: turns in seating order, each a pick of bid or pass (only a pass when
@@ -223,53 +251,48 @@ class _Table:
                 turn = (turn + 1) % m
         return [i for i in order if i not in passed] + passed[::-1], best
 
-    def settle(self, c: int, case: int, quote: int, ranking: list[int] | None, best: int | None) -> bool:
-        """`settle.settle` with automatic pairing: the price, each buyer's and seller's shares
-        (BOLSA-4.1–4.6, 5.6 with 4.7.2's payment check), the payments (4.8), the quote (6) and
-        provisioning (3.4); whether money changed hands."""
+    def trade(self, c: int, case: int, quote: int, supply: int, demand: int, ranking: list[int] | None,
+              best: int | None) -> bool:
+        """`settle.settle` of a company that trades (cases 4–6): the price and each buyer's and
+        seller's shares (BOLSA-4.4–4.6, 5.6 with 4.7.2's payment check), the quote (6) and
+        provisioning (3.4), and the payments: each buyer pays the price of his shares, each
+        seller is paid for his (the automatic pairing of 4.8 only says who pays whom: the same
+        sums). Whether money changed hands."""
         cash, offered, requested = self.cash, self.offered[c], self.requested[c]
-        supply, demand = sum(offered), sum(requested)
-        paid = False
-        if case <= 3:  # BOLSA-4.1–4.3: nobody trades; what found no taker moves the quote
-            new, buys, sells = quote + demand - supply, {}, {}
+        seats = self.seats
+        sides = {i: offered[i] for i in seats if offered[i]}
+        wants = {i: requested[i] for i in seats if requested[i]}
+        price = quote
+        if case == 4:
+            new, buys, sells = quote, wants, sides
+        elif ranking is None and case == 5:  # BOLSA-4.5.1: one buyer takes all that is offered
+            (buyer,) = wants
+            new, buys, sells = quote + demand - supply, {buyer: supply}, sides
+        elif ranking is None:  # BOLSA-4.6.1: the sellers sell what is wanted, in seating order
+            new, buys, sells = quote - (supply - demand), wants, allocate(seats, sides, demand)
+        elif case == 5:  # BOLSA-5.6 with 4.7.2: a buyer who cannot pay withdraws
+            price = new = quote if best is None else best
+            left, buys = supply, {}
+            for i in ranking:
+                take = min(requested[i], left)
+                if take and cash[i] < take * price:
+                    self.withdraw_requests(i, c)
+                elif take:
+                    buys[i], left = take, left - take
+            sells = allocate(seats, sides, sum(buys.values()))
         else:
-            seats = self.seats
-            sides = {i: offered[i] for i in seats if offered[i]}
-            wants = {i: requested[i] for i in seats if requested[i]}
-            price, order = quote, seats
-            if case == 4:
-                new, buys, sells = quote, wants, sides
-            elif ranking is None and case == 5:  # BOLSA-4.5.1: one buyer takes all that is offered
-                (buyer,) = wants
-                new, buys, sells = quote + demand - supply, {buyer: supply}, sides
-            elif ranking is None:  # BOLSA-4.6.1: the sellers sell what is wanted, in seating order
-                new, buys, sells = quote - (supply - demand), wants, allocate(seats, sides, demand)
-            elif case == 5:  # BOLSA-5.6 with 4.7.2: a buyer who cannot pay withdraws
-                price = new = quote if best is None else best
-                left, order, buys = supply, ranking, {}
-                for i in ranking:
-                    take = min(requested[i], left)
-                    if take and cash[i] < take * price:
-                        self.withdraw_requests(i, c)
-                    elif take:
-                        buys[i], left = take, left - take
-                sells = allocate(seats, sides, sum(buys.values()))
-            else:
-                price = new = quote if best is None else best
-                sells = allocate(ranking, sides, demand)
-                buys = allocate(seats, wants, sum(sells.values()))
-            for buyer, seller, n in auto_pairs(buys, sells, order, seats):
-                cash[buyer] -= n * price
-                cash[seller] += n * price
-                paid = True
+            price = new = quote if best is None else best
+            sells = allocate(ranking, sides, demand)
+            buys = allocate(seats, wants, sum(sells.values()))
         self.prices[c] = clamp(new, self.params)
-        for i, (put, wanted) in enumerate(zip(offered, requested)):  # BOLSA-3.4
+        for i, (put, wanted) in enumerate(zip(offered, requested)):  # BOLSA-3.4, and the payments
             if put or wanted:
                 sold, bought = sells.get(i, 0), buys.get(i, 0)
+                cash[i] += (sold - bought) * price
                 self.owned[i][c] += put - sold + bought
                 self.orders[i][c] += sold + wanted - bought
                 offered[i] = requested[i] = 0
-        return paid
+        return bool(buys)
 
     def withdraw_requests(self, i: int, c: int) -> None:
         """BOLSA-4.7 (`settle.withdraw_requests`): the player's requests for `c` and later go

@@ -158,7 +158,7 @@ def _counterparties(
     buys = terms.buys if terms.buys is not None else _choose(requested, traded, seats, chosen_buys, "buys", code)
     sells = terms.sells if terms.sells is not None else _choose(offered, traded, seats, chosen_sells, "sells", code)
     if pairing is None:
-        return buys, sells, auto_pairs(buys, sells, terms.buyer_order, seats)
+        return buys, sells, _auto_pairs(buys, sells, terms.buyer_order, seats)
     _check_totals(state, code, buys, chosen_buys, "bought")
     _check_totals(state, code, sells, chosen_sells, "sold")
     return buys, sells, [(state.index(p.buyer), state.index(p.seller), p.shares) for p in pairing]
@@ -255,7 +255,7 @@ def _check_totals(state: State, code: str, fills: Fills, chosen: Fills | None, v
             raise Violation("BOLSA-4.8", f"the pairing has {who} trading {got} {code}, but {who} {verb} {want}")
 
 
-def auto_pairs(
+def _auto_pairs(
     buys: Fills, sells: Fills, buyer_order: Sequence[int], seats: Sequence[int]
 ) -> list[tuple[int, int, int]]:
     """BOLSA-4.8 automatic pairing: buyers in ranking (else seating) order take shares from
