@@ -14,7 +14,7 @@ Every step returns `Event`s citing rule IDs; an illegal action raises a `Violati
 Modules: `rulebook` (RULEBOOK), `params` (Params from the spec), `board` (pairs, strengthen and
 weaken, the printed setup table and marks), `state` (State, queue items, setup), `engine`
 (actions, `apply` and the contract), `resolve` (the queue, dividends, loans, the end),
-`scoring` (FOREX-12).
+`scoring` (FOREX-12), `playout` (whole random games on mutable numbers, for the simulator).
 
 Only `RULEBOOK` and `params` are imported eagerly (the spec layer reads every game's
 rulebook; `params` shares its name with its module, so it must be bound first): a build or

@@ -9,9 +9,9 @@ investment, another player's divestment), leaving the given state untouched.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from fractions import Fraction
-import random
 from typing import Any, Callable, Iterator, Mapping, Sequence, Union
 
 from pnp.rules.base import Event, Events, Outcome, Played, ToMove, Violation, Watch, evolve
@@ -360,8 +360,8 @@ def outcome(state: State, p: Params) -> Outcome | None:
 
 
 def playout(p: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Watch) -> Played:
-    """A whole game of random players, fast, on mutable numbers (`pnp.rules.base.Playout`; the
-    module loads on first use, and imports this one)."""
+    """A whole game of random players, fast, on mutable numbers (`pnp.rules.forex.playout`, the
+    `pnp.rules.base.Playout` of this engine); loaded on first use: a referee never needs it."""
     from pnp.rules.forex.playout import playout as play
 
     return play(p, players, start, rng, watch)
