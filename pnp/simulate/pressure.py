@@ -15,6 +15,8 @@ from typing import Any, Iterable
 
 from pnp.spec.model import Game, Money
 
+HANDS_KEPT = 10_000  # per currency: what `Bills.in_hands` keeps at most (a few MB)
+
 
 @dataclass(frozen=True)
 class Bills:
@@ -25,6 +27,7 @@ class Bills:
     values: tuple[Fraction, ...]
     counts: tuple[int, ...]
     _cache: dict[Any, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    _hands: dict[tuple[Any, ...], tuple[Any, tuple[int, ...]]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def total(self) -> Fraction:
@@ -44,14 +47,21 @@ class Bills:
         return found
 
     def in_hands(self, amounts: Iterable[Any]) -> tuple[Any, tuple[int, ...]]:
-        """The total of the players' amounts and the bills of each denomination they hold."""
+        """The total of the players' amounts and the bills of each denomination they hold.
+
+        Kept for the hands met before (up to `HANDS_KEPT`): a simulation reads the hands
+        after every step, and meets the same ones game after game."""
         amounts = tuple(amounts)
-        if not amounts:
-            return 0, (0,) * len(self.values)
-        each = list(map(self._cache.get, amounts))  # read after every step: each amount counted out once
-        if None in each:
-            each = list(map(self.count_out, amounts))
-        return sum(amounts), tuple(map(sum, zip(*each)))
+        found = self._hands.get(amounts)
+        if found is None:
+            if len(self._hands) >= HANDS_KEPT:
+                self._hands.clear()
+            each = list(map(self._cache.get, amounts))  # each amount counted out once
+            if None in each:
+                each = list(map(self.count_out, amounts))
+            bills = tuple(map(sum, zip(*each))) if amounts else (0,) * len(self.values)
+            found = self._hands[amounts] = (sum(amounts), bills)
+        return found
 
 
 def printed_money(game: Game) -> dict[str, Bills]:

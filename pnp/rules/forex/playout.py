@@ -151,6 +151,7 @@ class _Game:
         self.moved = self.paid = True  # the board / the money changed since last read
         self.pairs: tuple[Pair, ...] = ()
         self.hands: tuple[tuple[Any, ...], ...] = ()
+        self.stock: tuple[int, ...] = ()  # the supplies as last read
 
     # --- the game and what the simulator reads of it ------------------------------------------
 
@@ -175,7 +176,10 @@ class _Game:
             self.hands, self.paid = tuple(map(tuple, self.cash)), False
             watch.money(self.hands)
         if turn:  # a Spot changes neither the supply nor the display
-            watch.supplies((*self.supply, len(self.free)))
+            stock = (*self.supply, len(self.free))
+            if stock != self.stock:
+                self.stock = stock
+                watch.supplies(stock)
             pairs, hands = self.pairs, self.hands
             watch.unit(lambda: self._worths(pairs, hands))
 
