@@ -235,9 +235,9 @@ def legal_actions(state: State, p: Params) -> tuple[Template, ...]:
     supply, the cap and the money allow, a divestment of each currency held, or resolving the
     front of the queue with the tie it may need broken.
 
-    Two choices are left to `ChoiceNeeded` rather than listed: the strongest currency when
-    this Resolve ends the game tied (FOREX-12.1), and which contracts resolved after the last
-    dividend default by choice."""
+    One choice is left to `ChoiceNeeded` rather than listed: the strongest currency when this
+    Resolve ends the game tied (FOREX-12.1). A voluntary default (`voluntary_default`) is a
+    field of resolving a front contract."""
     if state.over:
         return ()
     mover = _mover(state)

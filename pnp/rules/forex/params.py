@@ -70,8 +70,9 @@ class Params:
 
     def spot_terms(self, stronger: str, weaker: str, position: int) -> tuple[tuple[str, Fraction, str, Fraction], ...]:
         """FOREX-6.2: the Spot Transactions a pair allows, (gives, amount, gets, amount): one
-        buck of the stronger for the rate in the weaker, either way; under `any_one` also one
-        buck of the weaker for its worth in the stronger where notes can pay it (A5)."""
+        buck of the stronger for the rate in the weaker, either way; under `any_one` one buck of
+        either side for its worth in the other, wherever notes can pay that worth (A5: a rate
+        track in fifths makes 1.2 bucks, which no note pays)."""
         sides = {True: (stronger, weaker), False: (weaker, stronger)}
         return tuple((sides[first][0], x, sides[first][1], y) for first, x, y in self.spot_units[position - 1])
 
@@ -82,8 +83,9 @@ class Params:
         found = []
         for rate in self.rates:
             terms = [(True, Fraction(1), rate), (False, rate, Fraction(1))]
-            if self.spot_unit == "any_one" and payable(1 / rate):
+            if self.spot_unit == "any_one":  # A5: either side's one buck, where notes pay the other side
                 terms += [(False, Fraction(1), 1 / rate), (True, 1 / rate, Fraction(1))]
+                terms = [(first, x, y) for first, x, y in terms if payable(x) and payable(y)]
             found.append(tuple(dict.fromkeys(terms)))
         return tuple(found)
 
