@@ -60,7 +60,7 @@ class Watch:
         self.probe, self.bills, self.keep_track = probe, money, keep_track
         self.reading: tuple[Any, ...] | None = None
         self.marks: Counter[str] = Counter()
-        self.peaks = [(0, (0,) * len(bills.values)) if bills else (0, ()) for bills in money]
+        self.hands: list[set[tuple[Any, ...]]] = [set() for _ in money]  # per currency, the hands met
         self.last_money: tuple[Any, ...] = ()
         self.lowest: list[int] | None = None
         self.worths: list[Callable[[], tuple[float, ...] | None]] = []
@@ -75,15 +75,25 @@ class Watch:
             self.series.append(self.probe.series(reading))
 
     def money(self, reading: tuple[Any, ...]) -> None:
-        if reading == self.last_money:  # tuples compare their unchanged amounts by identity: cheap
+        """Each currency's hands are kept once each and counted out at the end (`peaks`): a
+        reading after every step then costs a comparison and a set entry."""
+        last = self.last_money
+        if reading == last:  # tuples compare their unchanged amounts by identity: cheap
             return
-        last = self.last_money or ((),) * len(reading)
-        for k, (bills, amounts) in enumerate(zip(self.bills, reading)):
-            if bills is not None and amounts != last[k]:
-                total, counts = bills.in_hands(amounts)
-                peak, most = self.peaks[k]
-                self.peaks[k] = (max(peak, total), tuple(map(max, most, counts)))
+        for k, amounts in enumerate(reading):
+            if not last or amounts != last[k]:
+                self.hands[k].add(amounts)
         self.last_money = reading
+
+    def peaks(self) -> tuple[tuple[float, tuple[int, ...]], ...]:
+        """Per printed currency, the most money in hands and the most bills of each
+        denomination, over the hands met."""
+        found = []
+        for bills, hands in zip(self.bills, self.hands):
+            if bills is not None:
+                counted = [bills.in_hands(amounts) for amounts in hands] or [(0, (0,) * len(bills.values))]
+                found.append((float(max(total for total, _ in counted)), tuple(map(max, zip(*(c for _, c in counted))))))
+        return tuple(found)
 
     def supplies(self, reading: tuple[int, ...]) -> None:
         self.lowest = list(reading) if self.lowest is None else list(map(min, self.lowest, reading))
@@ -106,7 +116,7 @@ class Watch:
             length=length,
             mid_leaders=() if middle is None else tuple(k for k, w in enumerate(middle) if w == max(middle)),
             marks=tuple(self.marks[name] for name in self.probe.mark_names),
-            money=tuple((float(peak), most) for (peak, most), bills in zip(self.peaks, self.bills) if bills is not None),
+            money=self.peaks(),
             supplies=tuple(self.lowest or ()),
             track=tuple(self.series),
         )
