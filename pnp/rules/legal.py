@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, Union
 
 from pnp.rules.base import ChoiceNeeded, Engine, Events, fast_init
@@ -233,17 +233,17 @@ def sample(templates: Sequence[Template], rng: random.Random) -> Any:
     return template.action(draw(template, rng))
 
 
-def apply_choosing(engine: Engine[Any, Any, Any], state: Any, action: Any, params: Any,
-                   choose: Callable[[tuple[Any, ...]], Any], events: bool = True) -> tuple[Any, Any, Events]:
-    """Apply `action`, breaking every tie the engine asks about (`ChoiceNeeded`) with `choose`:
-    the action as finally applied, the new state and its events (`events=False`: none needed,
-    see `Engine.apply`)."""
+def apply_choosing(engine: Engine[Any, Any, Any], state: Any, action: Any, params: Any, rng: random.Random,
+                   events: bool = True) -> tuple[Any, Any, Events]:
+    """Apply `action`, breaking every tie the engine asks about (`ChoiceNeeded`) at random
+    (`pick`): the action as finally applied, the new state and its events (`events=False`: none
+    needed, see `Engine.apply`)."""
     while True:
         try:
             after, made = engine.apply(state, action, params, events)
             return action, after, made
         except ChoiceNeeded as needed:
-            action = replace(action, **{needed.what: choose(needed.options)})
+            action = replace(action, **{needed.what: pick(rng, needed.options)})
 
 
 def play(engine: Engine[Any, Any, Any], state: Any, params: Any, rng: random.Random,
@@ -254,6 +254,6 @@ def play(engine: Engine[Any, Any, Any], state: Any, params: Any, rng: random.Ran
         if engine.to_move(state, params) is None:
             return
         action = sample(engine.legal_actions(state, params), rng)
-        action, state, events = apply_choosing(engine, state, action, params, partial(pick, rng))
+        action, state, events = apply_choosing(engine, state, action, params, rng)
         yield action, state, events
     raise RuntimeError(f"no end after {max_actions} actions")

@@ -19,11 +19,10 @@ import itertools
 import math
 import random
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Callable, Mapping
 
 from pnp.rules.base import Engine, fast_init
-from pnp.rules.legal import AtMostOne, Budget, Different, Template, apply_choosing, draw, pick, sample
+from pnp.rules.legal import AtMostOne, Budget, Different, Template, apply_choosing, draw, sample
 from pnp.simulate.probe import Probe
 
 
@@ -59,7 +58,7 @@ def greedy(decision: Decision, rng: random.Random) -> Any:
     best, best_lead = None, lead(probe.worth(state), decision.seat) if decision.may_pass else None
     for template in decision.templates:
         for values in candidates(template, rng):
-            action, after, _ = apply_choosing(engine, state, template.action(values), params, partial(pick, rng),
+            action, after, _ = apply_choosing(engine, state, template.action(values), params, rng,
                                               events=False)
             score = lead(probe.worth(after), decision.seat)
             if best_lead is None or score > best_lead:

@@ -22,7 +22,7 @@ from functools import partial
 from typing import Any, Callable, Sequence
 
 from pnp.rules.base import Engine, Outcome
-from pnp.rules.legal import apply_choosing, pick, sample
+from pnp.rules.legal import apply_choosing, sample
 from pnp.simulate.bots import Bot, Decision, random_bot
 from pnp.simulate.pressure import Bills
 from pnp.simulate.probe import Probe
@@ -159,7 +159,7 @@ def play_game(
         if who is None:
             break
         action = _choose(engine, params, probe, state, who.players, seat_of, seats, rng)
-        action, state, _ = apply_choosing(engine, state, action, params, partial(pick, rng), events=False)
+        action, state, _ = apply_choosing(engine, state, action, params, rng, events=False)
         steps += 1
         kinds[type(action).__name__] += 1
         if keep_actions:

@@ -56,9 +56,7 @@ class Bills:
         if found is None:
             if len(self._hands) >= HANDS_KEPT:
                 self._hands.clear()
-            each = list(map(self._cache.get, amounts))  # each amount counted out once
-            if None in each:
-                each = list(map(self.count_out, amounts))
+            each = [self.count_out(amount) for amount in amounts]
             bills = tuple(map(sum, zip(*each))) if amounts else (0,) * len(self.values)
             found = self._hands[amounts] = (sum(amounts), bills)
         return found
