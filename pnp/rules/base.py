@@ -296,6 +296,34 @@ def evolve(value: S, **changes: Any) -> S:
     return copy
 
 
+R = TypeVar("R")
+
+
+def by_identity(size: int) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """Memoise a function of a rules object (a `Params`) and hashable extras, keyed by the
+    object's identity. A simulation plays thousands of games under one `Params`, and hashing a
+    frozen dataclass full of tables at every game costs more than a step of a fast playout; the
+    object is kept with its entry, so its id cannot be reused while it is cached. At most
+    `size` entries (all dropped at once beyond)."""
+
+    def decorate(make: Callable[..., R]) -> Callable[..., R]:
+        kept: dict[tuple[Any, ...], tuple[Any, R]] = {}
+
+        def cached(obj: Any, *extra: Any) -> R:
+            key = (id(obj), *extra)
+            found = kept.get(key)
+            if found is None or found[0] is not obj:
+                if len(kept) >= size:
+                    kept.clear()
+                found = kept[key] = (obj, make(obj, *extra))
+            return found[1]
+
+        cached.__doc__, cached.__name__ = make.__doc__, make.__name__
+        return cached
+
+    return decorate
+
+
 def resolve_options(
     rulebook: Rulebook, game: Game, derived: Mapping[str, Any], overrides: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:

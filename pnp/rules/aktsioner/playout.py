@@ -32,29 +32,17 @@ from pnp.rules.aktsioner.params import Params
 from pnp.rules.aktsioner.prices import change
 from pnp.rules.aktsioner.scoring import OVER, holding, winners
 from pnp.rules.aktsioner.state import Start, setup
-from pnp.rules.base import Outcome, Played, Watch
+from pnp.rules.base import Outcome, Played, Watch, by_identity
 
 Move = tuple[int, Number, Number, Number]  # an effect on one old price: new price, drop, overflow, penalty
 Assignment = tuple[tuple[int, Mapping[int, Move]], ...]  # a card as played: (colour, its moves by old price) each
 
 
-_TABLES: dict[int, tuple[Params, tuple[tuple[Assignment, ...], ...]]] = {}
-
-
+@by_identity(16)
 def _assignments(params: Params) -> tuple[tuple[Assignment, ...], ...]:
     """Per card (in deck order), `Params.choices` as played: its own colour and effect first,
-    then each uncoloured one's, each with its moves by old price. Made once per rule set and
-    kept by identity (the params too, so that their id stays theirs): a simulation plays
-    thousands of games under one `Params`."""
-    known = _TABLES.get(id(params))
-    if known is None or known[0] is not params:
-        if len(_TABLES) > 16:
-            _TABLES.clear()
-        known = _TABLES[id(params)] = (params, _make_assignments(params))
-    return known[1]
-
-
-def _make_assignments(params: Params) -> tuple[tuple[Assignment, ...], ...]:
+    then each uncoloured one's, each with its moves by old price. Made once per rule set: a
+    simulation plays thousands of games under one `Params`."""
     moves: dict[Effect, dict[int, Move]] = {}
 
     def on(colour: str, effect: Effect) -> tuple[int, Mapping[int, Move]]:

@@ -22,10 +22,10 @@ at the end the final scores as money.
 from __future__ import annotations
 
 import random as _random
-from functools import lru_cache, partial
+from functools import partial
 from typing import Sequence
 
-from pnp.rules.base import Played, Watch
+from pnp.rules.base import Played, Watch, by_identity
 from pnp.rules.bolsa.engine import Start, setup
 from pnp.rules.bolsa.params import Params
 from pnp.rules.bolsa.settle import allocate, clamp, classify, final_outcome, scores
@@ -74,7 +74,7 @@ Opening = tuple[list[str], tuple[int, ...], tuple[tuple[int, ...], ...], tuple[t
                 int, int]
 
 
-@lru_cache(maxsize=64)
+@by_identity(64)
 def _standard(params: Params, players: tuple[str, ...]) -> Opening:
     """The standard setup, dealt once per rule set and seating (a wrong count still raises)."""
     return _numbers(setup(params, players)[0])

@@ -25,11 +25,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from math import lcm
 from typing import Any, Callable, Sequence
 
-from pnp.rules.base import Outcome, Played, Watch
+from pnp.rules.base import Outcome, Played, Watch, by_identity
 from pnp.rules.forex.board import Pair
 from pnp.rules.forex.params import Params
 from pnp.rules.forex.state import Contract, Dividend, Loan, Start, State, setup
@@ -60,7 +59,7 @@ class _Rules:
         self.down = [0, *(int(whole / rate) for rate in p.rates)]  # per box: a buck of the weaker in the stronger, × whole
 
 
-@lru_cache(maxsize=16)
+@by_identity(16)
 def _rules(p: Params, number: Callable[[Fraction], Any]) -> _Rules:
     return _Rules(p, number)
 
@@ -109,18 +108,10 @@ def _opening(p: Params, state: State) -> _Opening:
         state.spot_made)
 
 
-_STANDARD: dict[tuple[int, tuple[str, ...]], tuple[Params, _Opening]] = {}
-
-
+@by_identity(64)
 def _standard(p: Params, players: tuple[str, ...]) -> _Opening:
-    """The standard setup, the same for every game of these rules and players: kept by the
-    params' identity (hashing a `Params` costs more than a step)."""
-    found = _STANDARD.get((id(p), players))
-    if found is None or found[0] is not p:
-        if len(_STANDARD) >= 64:
-            _STANDARD.clear()
-        found = _STANDARD[id(p), players] = (p, _opening(p, setup(p, players)[0]))
-    return found[1]
+    """The standard setup, the same for every game of these rules and players."""
+    return _opening(p, setup(p, players)[0])
 
 
 def playout(p: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Watch) -> Played:
