@@ -153,6 +153,7 @@ class Order:
 
 def request(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str],
             only: Mapping[str, Sequence[str]] | None, source: Path | None, profile: str | None) -> Order:
+    manifest.recover(out)  # what a killed build left: its staging folder, the output renamed aside
     old = manifest.check_output(out)
     for g in games:
         check_names(g, spec.games[g])

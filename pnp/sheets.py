@@ -14,6 +14,8 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
+import signal
+import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, astuple, dataclass
 from typing import Any, Callable, Sequence
@@ -260,7 +262,8 @@ def render_pdfs(jobs: list[Job], finished: Callable[[int, bytes], None] | None =
     _JOBS = jobs
     try:
         heavy_first = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][0]))
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with,
+                                 initargs=(os.getpid(),)) as pool:
             futures = {pool.submit(_render_inherited, i): i for i in heavy_first}
             for future in as_completed(futures):
                 index = futures[future]
@@ -270,6 +273,23 @@ def render_pdfs(jobs: list[Job], finished: Callable[[int, bytes], None] | None =
     finally:
         _JOBS = []
     return [done[i] for i in range(len(jobs))]
+
+
+def _die_with(parent: int) -> None:
+    """In a render worker: be killed when the build is (Linux's parent-death signal), so a
+    killed build leaves no worker behind; elsewhere workers exit when they find the pool gone."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the build died before the signal was asked for
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 def _render_inherited(index: int) -> bytes:
