@@ -215,7 +215,9 @@ def _recalled(order: Order, cache: Cache, g: str, component: Any, inputs: str) -
     """The component as the cache holds it for these inputs, when nothing it makes needs drawing."""
     found = cache.get(g, COMPONENT, inputs) if not order.draws_all else None
     entry = found.get("printed") if isinstance(found, dict) else None
-    hit = cached(cache, g, entry) if isinstance(entry, str) else None  # read, so kept with the inputs that lead to it
+    if not isinstance(entry, str):
+        return None
+    hit = cached(cache, g, entry)  # read, so kept with the inputs that lead to it
     reused = export.reused_files(cache, g, inputs, export.cached_folders(order.formats, order.profile)) if hit else None
     if hit is None or reused is None:
         return None
