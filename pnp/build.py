@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from string import Formatter
 from typing import Any, Iterator, Mapping, Protocol, Sequence
@@ -42,7 +42,18 @@ from pnp.layout.booklet import fold_booklet
 from pnp.layout.impose import impose
 from pnp.layout.sheet import Furniture, stamp
 from pnp.layout.tile import tile
-from pnp.printfile import Unit, game_file, lead_pages, plan_units, print_plan, reprint_file, unit_pdf
+from pnp.printfile import (
+    Unit,
+    game_file,
+    instruction_pages,
+    instructions_stamp,
+    lead_pages,
+    plan_units,
+    print_plan,
+    reprint_file,
+    reprint_pages,
+    unit_pdf,
+)
 from pnp.sheets import STAMP_DIGITS, Cached, Job, Laid, Layout, Made, cached, name, remember, render_pdfs, sheets_of
 from pnp.spec.faces import printed_inputs
 from pnp.spec.images import read_art
@@ -61,6 +72,7 @@ class Summary:
     changes: Mapping[str, tuple[manifest.Change, ...] | None]  # per game; None: no earlier build to compare
     reprints: Mapping[str, str]  # game → its reprint file, relative to the output folder
     warnings: tuple[Issue, ...] = ()  # e.g. art printed below 300 dpi: built anyway
+    since: Mapping[str, str] = field(default_factory=dict)  # game → what its changes are counted from
 
 
 class Progress(Protocol):
@@ -94,30 +106,34 @@ def with_print(spec: Spec, **overrides: Any) -> Spec:
 
 def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = ("pdf",), *,
           only: Mapping[str, Sequence[str]] | None = None, source: Path | None = None,
-          progress: Progress | None = None, profile: str | None = None) -> Summary:
+          progress: Progress | None = None, profile: str | None = None, printed: bool = False,
+          since: Path | None = None) -> Summary:
     """Build `games` into `out`, all or nothing; other games' files already there are kept.
 
     `only` restricts a game to some of its components (`--component`): their files are
     rewritten and the game's combined and reprint files are left as they were. `source` is
     the spec file, recorded in the manifest. `profile` adds a print shop's files
-    (`pnp.export.profiles`); every build also writes the gallery, `index.html`."""
-    order = request(spec, Path(os.path.abspath(out)), games, formats, only, source, profile)
+    (`pnp.export.profiles`); every build also writes the gallery, `index.html`. A game's
+    change list and reprint file count from the build last marked as printed (`printed`
+    marks this one), else from the last build; `since` names an earlier build's manifest to
+    count from instead."""
+    order = request(spec, Path(os.path.abspath(out)), games, formats, only, source, profile, printed, since)
     store = BuildStore(order.out / FOLDER if order.old is not None else None)
     cache = Cache(store)
     progress = progress or Silent()
     progress.begin({g: len(order.chosen[g]) for g in order.games})
     drawn = components(order, cache, progress)
     laid = layout(order, drawn, cache)
-    printed = sheets(laid, cache, progress)
+    rendered = sheets(laid, cache, progress)
     try:
         with manifest.staging(order.out) as root:
-            written = files(order, printed, root, cache, progress)
-            exported = exports(order, printed, root, cache, progress)
-            count = record(order, printed, written, exported, root, store)
+            written = files(order, rendered, root, cache, progress)
+            exported = exports(order, rendered, root, cache, progress)
+            count = record(order, rendered, written, exported, root, store)
     except OSError as error:
         raise BuildError(f"cannot write the output folder {order.out}: {error.strerror or error} "
                          f"({error.filename or order.out})") from None
-    return summary(order, printed, written, count)
+    return summary(order, rendered, written, count)
 
 
 # --- request: what to build -------------------------------------------------------------------
@@ -136,6 +152,18 @@ class Order:
     chosen: Mapping[str, tuple[Any, ...]]  # each game's components to build, in spec order
     old: dict[str, Any] | None  # the manifest of the build being replaced
     code: tuple[str, str]  # pnp's code and the generator: part of every cache key
+    printed: bool = False  # mark this build as printed: later changes count from it
+    since: tuple[str, dict[str, Any]] | None = None  # an earlier build's manifest (as named) to count changes from
+
+    def baseline(self, game_id: str) -> tuple[list[dict[str, Any]], str]:
+        """The print units a game's changes count from, and what they are: the `--since`
+        manifest's, else the build marked as printed, else the last build's."""
+        if self.since is not None:
+            return manifest.entries(self.since[1], "units", game_id), f"the build of {self.since[0]}"
+        mark = manifest.printed_mark(self.old, game_id)
+        if mark is not None:
+            return mark["units"], f"the print marked {mark['stamp']}"
+        return manifest.entries(self.old, "units", game_id), changes.LAST_BUILD
 
     @property
     def whole(self) -> tuple[str, ...]:
@@ -152,14 +180,16 @@ class Order:
 
 
 def request(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str],
-            only: Mapping[str, Sequence[str]] | None, source: Path | None, profile: str | None) -> Order:
+            only: Mapping[str, Sequence[str]] | None, source: Path | None, profile: str | None,
+            printed: bool = False, since: Path | None = None) -> Order:
     manifest.recover(out)  # what a killed build left: its staging folder, the output renamed aside
     old = manifest.check_output(out)
     for g in games:
         check_names(g, spec.games[g])
     chosen = {g: _chosen(spec.games[g], (only or {}).get(g)) for g in games}
+    earlier = (str(since), manifest.read_manifest(since)) if since is not None else None
     return Order(spec, out, tuple(games), tuple(formats), profile, source, chosen, old,
-                 (code_version(), function_name(generate)))
+                 (code_version(), function_name(generate)), printed, earlier)
 
 
 def check_names(game_id: str, game: Game) -> None:
@@ -365,6 +395,7 @@ class Files:
     changes: Mapping[str, tuple[manifest.Change, ...] | None]  # per game; None: nothing to compare with
     reprints: Mapping[str, str]  # game → its reprint file
     pages: int  # pages to print
+    since: Mapping[str, str] = field(default_factory=dict)  # game → what its changes count from
 
 
 def files(order: Order, printed: Printed, root: Path, cache: Cache, progress: Progress) -> Files:
@@ -378,13 +409,15 @@ def files(order: Order, printed: Printed, root: Path, cache: Cache, progress: Pr
         game = game_files(order, printed, g, root, cache, progress) if g in order.whole else component_changes(order, printed, g)
         games.append(replace(game, entries=(*mine, *game.entries)))
     return Files(tuple(e for game in games for e in game.entries), {g: c for game in games for g, c in game.changes.items()},
-                 {g: r for game in games for g, r in game.reprints.items()}, sum(game.pages for game in games))
+                 {g: r for game in games for g, r in game.reprints.items()}, sum(game.pages for game in games),
+                 {g: s for game in games for g, s in game.since.items()})
 
 
 def game_files(order: Order, printed: Printed, g: str, root: Path, cache: Cache, progress: Progress) -> Files:
     """A whole game's combined file and reprint file, and its change list unit by unit."""
     game, units, items = order.spec.games[g], printed.units[g], printed.made[g]
-    listed = changes.compare(g, manifest.entries(order.old, "units", g), [(u.id, u.sheets.sheets) for u in units])
+    before, since = order.baseline(g)
+    listed = changes.compare(g, before, [(u.id, u.sheets.sheets) for u in units])
     pages = lead_pages(units) + sum(u.sheets.pages for u in units)
     written, reprints = [], {}
     if "pdf" in order.formats:
@@ -393,10 +426,10 @@ def game_files(order: Order, printed: Printed, g: str, root: Path, cache: Cache,
         data, lead = game_file(game, g, units, pdfs, order.spec.print, cache, order.code)
         written.append(manifest.write_file(root, root / g / f"{g}-all.pdf", data, g, None, pages))
         if listed:
-            data, count = reprint_file(game, g, units, pdfs, listed, order.spec.print)
+            data, count = reprint_file(game, g, units, pdfs, listed, order.spec.print, since)
             reprints[g] = f"{g}/{g}-reprint.pdf"
             written.append(manifest.write_file(root, root / reprints[g], data, g, None, count))
-    return Files(tuple(written), {g: _tupled(listed)}, reprints, pages)
+    return Files(tuple(written), {g: _tupled(listed)}, reprints, pages, {g: since})
 
 
 def component_changes(order: Order, printed: Printed, g: str) -> Files:
@@ -482,11 +515,26 @@ def record(order: Order, printed: Printed, written: Files, exported: Sequence[ex
     file_entries = [*written.entries, *(f for game in exported for f in game.files)]
     data = manifest.merged(order.old, file_entries, entries, print_units, was_rebuilt, about, changed)
     data |= export.manifest_records(order.old, exported, was_rebuilt)
+    marks = _marks(order, printed)
+    if marks:
+        data["printed"] = marks
     manifest.write(root, data)
     export.write_gallery(root, data, order.spec)
     store.save(root / FOLDER, set(order.games))
     manifest.publish(root, order.out, replaced)
     return len(file_entries)
+
+
+def _marks(order: Order, printed: Printed) -> list[dict[str, Any]]:
+    """The manifest's `printed`: each game's mark, the print units of its build last marked as
+    printed (this one's, for the games built whole, with `--printed`), which later change
+    lists count from. A mark stays until another replaces it, whatever is built meanwhile."""
+    marked = set(order.whole) if order.printed else set()
+    kept = [m for m in (order.old or {}).get("printed", []) if isinstance(m, dict) and m.get("game") not in marked
+            and m.get("game") in order.spec.games]
+    new = [{"game": g, "stamp": instructions_stamp(order.spec.games[g], printed.units[g], order.spec.print),
+            "units": [{"id": u.id, "sheets": list(u.sheets.sheets)} for u in printed.units[g]]} for g in sorted(marked)]
+    return sorted(kept + new, key=lambda m: str(m["game"]))
 
 
 def _carry(out: Path, root: Path, old: dict[str, Any] | None, game: str, rebuilt: set[str]) -> None:
@@ -527,7 +575,7 @@ def summary(order: Order, printed: Printed, written: Files, count: int) -> Summa
     and the warnings about art (once per file and place)."""
     warnings = {(w.file, w.line, w.col): w for g in order.games for m in printed.made[g] for w in m.warnings}
     return Summary(order.games, count, written.pages if "pdf" in order.formats else 0, written.changes,
-                   written.reprints, tuple(warnings.values()))
+                   written.reprints, tuple(warnings.values()), written.since)
 
 
 # --- what validate checks: the layout without rendering -----------------------------------------
@@ -559,20 +607,43 @@ def lay_out_game(spec: Spec, game_id: str) -> GameLayout:
 def layout_issues(spec: Spec, game_id: str) -> list[Issue]:
     """What a build would refuse in one game of a valid spec — text that does not fit its box,
     pieces larger than the paper, a character the font lacks — each at the spec field it comes
-    from: every component drawn and laid out, nothing rendered. `pnp validate` reports these."""
+    from: every component drawn and laid out, then the pages a build adds (the print plan that
+    opens the combined file, a reprint page naming every unit), nothing rendered. `pnp
+    validate` reports these, so a spec that validates builds."""
     game = spec.games[game_id]
     try:
         check_names(game_id, game)
     except BuildError as error:
         return [spec.issue(("games", game_id, "components"), str(error))]
     context = Context(game_id, game, spec.print, spec.folder)
-    issues = []
+    issues, items = [], []
     for component in game.components:
         try:
-            lay_out(context, component, stamped=False)
+            laid = lay_out(context, component, stamped=False)
+            items.append(Made(game_id, component, "", laid.digest, laid.digest, sheets_of(laid, game), None, laid, ()))
         except BuildError as error:
             issues.append(located(spec, game_id, component, error))
-    return issues
+    return issues or print_file_issues(spec, game_id, items)
+
+
+def print_file_issues(spec: Spec, game_id: str, items: list[Made]) -> list[Issue]:
+    """What keeps a game's own pages from being laid out — a component's name too long for
+    the print plan's table, say — at the name's field."""
+    game = spec.games[game_id]
+    try:
+        units = plan_units(game, game_id, items, spec.print, (), None, lambda m: m)
+        instruction_pages(game, game_id, units, spec.print)
+        reprint_pages(game, units, [manifest.Change(game_id, u.id, "added", tuple(range(1, len(u.sheets.sheets) + 1)))
+                                    for u in units], spec.print)
+    except BuildError as error:
+        named = [c for c in game.components if error.text and name(c) in error.text] or list(game.components)
+        fields = [(len(max(str(getattr(c, f) or "").split() or [""], key=len)), c, f)
+                  for c in named for f in ("name_en", "name") if getattr(c, f, None)]
+        if not fields:
+            return [spec.issue(("games", game_id), str(error))]
+        _, component, field = max(fields, key=lambda found: found[0])  # the longest word is the one that does not fit
+        return [spec.issue(("games", game_id, "components", game.components.index(component), field), str(error))]
+    return []
 
 
 def located(spec: Spec, game_id: str, component: Any, error: BuildError) -> Issue:

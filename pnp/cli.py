@@ -58,6 +58,10 @@ def _parser() -> argparse.ArgumentParser:
     _build_options(build)
     build.add_argument("--component", action="append", metavar="ID",
                        help="build only this component (ID or GAME/ID, repeatable); the combined file is left as it was")
+    build.add_argument("--printed", action="store_true",
+                       help="mark this build as printed: later change lists and reprint files count from it")
+    build.add_argument("--since", metavar="MANIFEST",
+                       help="count changes from this earlier build (its manifest.json, or its output folder)")
     build.set_defaults(run=_build)
 
     watch = commands.add_parser("watch", help="build, then rebuild what changed whenever the spec file is saved")

@@ -59,7 +59,8 @@ def run_build(args: argparse.Namespace) -> int:
         games = tuple(g for g in games if g in only)
     with progress_bars(quiet=args.quiet) as progress:
         summary = build(spec, Path(args.out), games, formats, only=only, source=source, progress=progress,
-                        profile=profile)
+                        profile=profile, printed=getattr(args, "printed", False),
+                        since=Path(args.since) if getattr(args, "since", None) else None)
     for warning in summary.warnings:
         print(warning, file=sys.stderr)
     print(report(summary, source, args.out, time.perf_counter() - started), flush=True)
@@ -122,18 +123,21 @@ def report(summary: Summary, source: Path, out: str, seconds: float) -> str:
     files = f"{summary.pages} pages to print ({summary.files} files)" if summary.pages else f"{summary.files} files"
     lines = [f"built {', '.join(summary.games)} from {shown(source)}: {files} in {out}{os.sep} ({seconds:.1f} s)"]
     for game, found in summary.changes.items():
-        lines += change_lines(game, found, summary.reprints.get(game), out)
+        lines += change_lines(game, found, summary.reprints.get(game), out, summary.since.get(game, changes.LAST_BUILD))
     return "\n".join(lines)
 
 
-def change_lines(game: str, found: Sequence[Change] | None, reprint: str | None, out: str) -> list[str]:
+def change_lines(game: str, found: Sequence[Change] | None, reprint: str | None, out: str,
+                 since: str = changes.LAST_BUILD) -> list[str]:
     if found is None:
         return []
     if not found:
-        return [f"{game}: nothing changed since the last build"]
+        return [f"{game}: nothing changed since {since}"]
     sheets = sum(len(c.sheets) for c in found)
     where = f" → {Path(out) / reprint}" if reprint else ""
     head = f"{game}: {sheets} sheet{'s' if sheets != 1 else ''} to print{where}"
+    if since != changes.LAST_BUILD:
+        head += f" (changed since {since})"
     return [head] + [f"  {c.component}: {changes.action(c)}" for c in found]
 
 

@@ -25,6 +25,10 @@ entries and files, so the manifest always describes everything in the folder. It
   `--component`, the component file); status "added", "changed" or "removed"; `sheets` the
   1-based sheets to print (changed or new), `dropped` the sheets to throw away, `before` how
   many sheets it had. Empty when nothing changed, or when there was no earlier build to compare with.
+- `printed`: each game's mark, `{"game", "stamp", "units": [{"id", "sheets"}]}`: the print
+  units of its build last marked as printed (`pnp build --printed`) and the stamp on that
+  build's print instructions. Change lists and reprint files count from it until another
+  mark replaces it, whatever is built in between.
 - `faces` (written by `pnp.export`): each distinct face of each component, `{"game",
   "component", "face", "side", "quantity", "size_mm", "bleed_mm", "thumbnail", "preflight"}`:
   `face` names its files (`<component>-<face>.png`), `quantity` the pieces printed with it,
@@ -53,7 +57,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from pnp.errors import BuildError
+from pnp.errors import BuildError, UsageError
 
 MANIFEST = "manifest.json"
 
@@ -123,6 +127,32 @@ def read(root: Path) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    """An earlier build's manifest named on the command line (`--since`): its file, or the
+    output folder holding it; a BuildError when it is not one."""
+    found = read(path) if path.is_dir() else read(path.parent) if path.name == MANIFEST else None
+    if found is None and path.is_file():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = None
+        found = data if isinstance(data, dict) else None
+    if found is None or not isinstance(found.get("units"), list):
+        raise UsageError(f"--since {path}: not the manifest.json of a pnp build (or its output folder)")
+    return found
+
+
+def printed_mark(manifest: dict[str, Any] | None, game: str) -> dict[str, Any] | None:
+    """A game's mark in a manifest's `printed`: the stamp and print units of its build last
+    marked as printed, or None."""
+    marks = (manifest or {}).get("printed", [])
+    for mark in marks if isinstance(marks, list) else []:
+        if isinstance(mark, dict) and mark.get("game") == game and isinstance(mark.get("units"), list) \
+                and isinstance(mark.get("stamp"), str):
+            return mark
+    return None
 
 
 def games_in(manifest: dict[str, Any] | None) -> set[str]:
