@@ -66,6 +66,9 @@ def _parser() -> argparse.ArgumentParser:
 
     watch = commands.add_parser("watch", help="build, then rebuild what changed whenever the spec file is saved")
     _build_options(watch)
+    watch.add_argument("--serve", action="store_true",
+                       help="serve the gallery on 127.0.0.1 and update the open page at each save")
+    watch.add_argument("--port", type=int, default=8765, help="with --serve: the port (default 8765; 0: any free one)")
     watch.set_defaults(run=_watch, component=None)
 
     init = commands.add_parser("init", help="write an editable copy of the bundled components.yaml")

@@ -218,28 +218,62 @@ def pick(value: str | None, known: Sequence[str], option: str, noun: str) -> str
 
 def watch(args: argparse.Namespace) -> int:
     """Build, then rebuild (incrementally) each time the spec file is saved, until Ctrl-C. A
-    save that breaks the spec prints the located errors; the output keeps the last good build."""
+    save that breaks the spec prints the located errors; the output keeps the last good build.
+    With `--serve`, the gallery is served on 127.0.0.1 and the open page follows each build
+    (`pnp.preview`)."""
     from watchfiles import watch as saves
 
     source = spec_path(args.spec)
     targets = {source.absolute(), source.resolve()}
+    preview = _serve(args) if getattr(args, "serve", False) else None
     print(f"watching {source}; Ctrl-C stops", flush=True)
-    _rebuild(args)
+    _said(preview, _rebuild(args))
     try:
-        for _ in saves(*{t.parent for t in targets}, recursive=False,
+        for _ in saves(*{t.parent for t in targets}, recursive=False, step=20,
                        watch_filter=lambda _change, path: Path(path) in targets or Path(path).resolve() in targets):
-            _rebuild(args)
+            _said(preview, _rebuild(args))
     except KeyboardInterrupt:
         pass
+    finally:
+        if preview is not None:
+            preview.stop()
     return 0
 
 
-def _rebuild(args: argparse.Namespace) -> None:
+def _serve(args: argparse.Namespace) -> Any:
+    from pnp.preview import Preview
+
+    port = getattr(args, "port", 8765)
+    if not 0 <= port <= 65535:
+        raise UsageError(f"--port {port}: give a port from 1 to 65535 (0: any free one)")
+    preview = Preview(Path(args.out), port=port)
+    try:
+        address = preview.start()
+    except OSError as error:
+        raise UsageError(f"--port {port}: cannot serve there ({error})") from None
+    print(f"live preview: {address}", flush=True)
+    return preview
+
+
+def _said(preview: Any, errors: list[str]) -> None:
+    if preview is not None:
+        preview.said(errors)
+
+
+def _rebuild(args: argparse.Namespace) -> list[str]:
+    """One build of the watched spec; a save that cannot be built is answered as `validate`
+    answers it (and even a bug in pnp only costs that build): the lines said, the last good
+    output kept. Returns the problems, for the live preview."""
     from pnp.errors import PnpError
 
     try:
         run_build(args)
+        return []
     except PnpError as error:
-        for line in error.lines():
-            print(line, file=sys.stderr, flush=True)
-        print(f"not built: {args.out}{os.sep} keeps the last good build", file=sys.stderr, flush=True)
+        lines = error.lines()
+    except (Exception, RecursionError, MemoryError) as error:  # a bug in pnp, not in the save: keep watching
+        lines = [f"pnp: internal error: {type(error).__name__}: {str(error)[:300]}"]
+    for line in lines:
+        print(line, file=sys.stderr, flush=True)
+    print(f"not built: {args.out}{os.sep} keeps the last good build", file=sys.stderr, flush=True)
+    return lines
