@@ -28,6 +28,7 @@ import hashlib
 import os
 import re
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from string import Formatter
 from typing import Any, Iterator, Mapping, Protocol, Sequence
@@ -38,6 +39,7 @@ from pnp.components import BookPages, Context, Output, Pieces, generate
 from pnp.components.resolution import resolution_warnings
 from pnp.display import fingerprint
 from pnp.errors import BuildError, Issue, SpecError
+from pnp.export import gallery
 from pnp.layout.booklet import fold_booklet
 from pnp.layout.impose import impose
 from pnp.layout.sheet import Furniture, stamp
@@ -54,7 +56,20 @@ from pnp.printfile import (
     reprint_pages,
     unit_pdf,
 )
-from pnp.sheets import STAMP_DIGITS, Cached, Job, Laid, Layout, Made, cached, name, remember, render_pdfs, sheets_of
+from pnp.sheets import (
+    STAMP_DIGITS,
+    Cached,
+    Laid,
+    Layout,
+    Made,
+    Task,
+    cached,
+    in_parallel,
+    name,
+    remember,
+    render,
+    sheets_of,
+)
 from pnp.spec.faces import printed_inputs
 from pnp.spec.images import read_art
 from pnp.spec.loader import named_images
@@ -341,40 +356,55 @@ class Printed:
     faces: Mapping[str, list[export.ComponentFaces]]
     units: Mapping[str, list[Unit]]
     shared: Mapping[str, bytes]
+    pictures: Mapping[str, Mapping[str, list[bytes]]]  # game → component → the gallery's pictures of its faces
 
 
 def sheets(laid: Laidout, cache: Cache, progress: Progress) -> Printed:
     """Render in one batch what the cache does not hold — components and shared runs — and
-    keep it all: a component under its drawing's digest and under its inputs."""
+    keep it all: a component under its drawing's digest and under its inputs. The gallery's
+    pictures of the drawn components' faces are made in the same batch, off the PDFs' path."""
     made = {g: list(items) for g, items in laid.made.items()}
     shared = {u.entry: hit.pdf for g, units in laid.units.items() for u in units
               if u.shared and (hit := cached(cache, g, u.entry)) is not None}
-    jobs: list[Job] = []
-    todo: list[tuple[str, int | Unit]] = []
-    for g, items in made.items():
-        for i, m in enumerate(items):
+    for items in made.values():
+        for m in items:
             if m.pdf is not None:
                 _keep(cache, m, progress)
-            elif m.laid is not None:
-                jobs.append((m.laid.pages, f"{m.laid.info.title} — {m.name}", g))
-                todo.append((g, i))
-                progress.doing(g, f"rendering {m.component.id}")
-    for g, units in laid.units.items():
-        jobs += [(u.pages, u.name, g) for u in units if u.shared and u.entry not in shared]
-        todo += [(g, u) for u in units if u.shared and u.entry not in shared]
+    todo = _to_render(laid, made, shared, progress)
+    pictures: dict[str, dict[str, list[bytes]]] = {g: {} for g in laid.faces}
 
-    def finished(index: int, pdf: bytes) -> None:
-        g, what = todo[index]
-        if isinstance(what, Unit):
-            shared[what.entry] = pdf
-            remember(cache, g, what.entry, Cached(what.entry, what.sheets, pdf, ()))
+    def finished(index: int, result: Any) -> None:
+        g, what, _ = todo[index]
+        if isinstance(what, export.ComponentFaces):
+            pictures[g][what.id] = result
+        elif isinstance(what, Unit):
+            shared[what.entry] = result
+            remember(cache, g, what.entry, Cached(what.entry, what.sheets, result, ()))
         else:
-            m = made[g][what] = replace(made[g][what], pdf=pdf)
-            remember(cache, g, m.entry, Cached(m.digest, m.sheets, pdf, m.warnings))
+            m = made[g][what] = replace(made[g][what], pdf=result)
+            remember(cache, g, m.entry, Cached(m.digest, m.sheets, result, m.warnings))
             _keep(cache, m, progress)
 
-    render_pdfs(jobs, finished)
-    return Printed(made, laid.faces, laid.units, shared)
+    in_parallel([task for _, _, task in todo], finished)
+    return Printed(made, laid.faces, laid.units, shared, pictures)
+
+
+def _to_render(laid: Laidout, made: Mapping[str, list[Made]], shared: Mapping[str, bytes],
+               progress: Progress) -> list[tuple[str, int | Unit | export.ComponentFaces, Task]]:
+    """(game, what, task): each component drawn and not cached (by index), each shared run not
+    cached, each drawn component's gallery pictures."""
+    todo: list[tuple[str, int | Unit | export.ComponentFaces, Task]] = []
+    for g, items in made.items():
+        for i, m in enumerate(items):
+            if m.pdf is None and m.laid is not None:
+                todo.append((g, i, (len(m.laid.pages), partial(render, (m.laid.pages, f"{m.laid.info.title} — {m.name}", g)))))
+                progress.doing(g, f"rendering {m.component.id}")
+    for g, units in laid.units.items():
+        todo += [(g, u, (len(u.pages), partial(render, (u.pages, u.name, g)))) for u in units
+                 if u.shared and u.entry not in shared]
+    for g, faces in laid.faces.items():
+        todo += [(g, c, (len(c.faces) / 3, partial(gallery.pictures, c))) for c in faces]
+    return todo
 
 
 def _keep(cache: Cache, m: Made, progress: Progress) -> None:
@@ -485,7 +515,7 @@ def exports(order: Order, printed: Printed, root: Path, cache: Cache, progress: 
                                       order.formats, order.profile, safe_mm=order.spec.print.safe_mm,
                                       cached={m.component.id: m.exported for m in items if m.laid is None},
                                       plan=print_plan(printed.units[g]) if g in order.whole else None, cache=cache,
-                                      inputs={m.component.id: m.inputs for m in items}))
+                                      inputs={m.component.id: m.inputs for m in items}, pictures=printed.pictures[g]))
     return done
 
 
@@ -620,7 +650,8 @@ def layout_issues(spec: Spec, game_id: str) -> list[Issue]:
     for component in game.components:
         try:
             laid = lay_out(context, component, stamped=False)
-            items.append(Made(game_id, component, "", laid.digest, laid.digest, sheets_of(laid, game), None, laid, ()))
+            facts = sheets_of(laid, game, digests=False)
+            items.append(Made(game_id, component, "", laid.digest, laid.digest, facts, None, laid, ()))
         except BuildError as error:
             issues.append(located(spec, game_id, component, error))
     return issues or print_file_issues(spec, game_id, items)

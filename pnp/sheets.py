@@ -18,6 +18,7 @@ import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, astuple, dataclass
+from functools import partial
 from typing import Any, Callable, Sequence
 
 from pnp.cache import Blob, Cache
@@ -150,14 +151,17 @@ def name(component: Any) -> str:
 
 
 def sheet_digests(layout: Layout, info: Furniture) -> tuple[str, ...]:
-    """The digest of each sheet of paper — a front page with its backs — without its stamp."""
+    """The digest of each sheet of paper — a front page with its backs — without its stamp
+    (a card on several sheets digested once)."""
     per_sheet = len(layout.pages) // layout.sheets
-    return tuple(fingerprint(layout.pages[i:i + per_sheet], mask=info.stamp)
-                 for i in range(0, len(layout.pages), per_sheet))
+    memo: dict[int, bytes] = {}
+    sheets = [layout.pages[i:i + per_sheet] for i in range(0, len(layout.pages), per_sheet)]  # alive while memo is
+    return tuple(fingerprint(sheet, mask=info.stamp, memo=memo) for sheet in sheets)
 
 
-def sheets_of(laid: Laid, game: Game) -> Sheets:
-    """The facts about a freshly laid-out component."""
+def sheets_of(laid: Laid, game: Game, *, digests: bool = True) -> Sheets:
+    """The facts about a freshly laid-out component (without the sheets' digests unless
+    `digests`: validation needs how many sheets, not which)."""
     layout, output, component = laid.layout, laid.output, laid.component
     drawn = _drawn(output)
     contents = f"{len(drawn)} {NOUNS.get(component.kind, 'piece')}{'s' if len(drawn) != 1 else ''}"
@@ -180,7 +184,8 @@ def sheets_of(laid: Laid, game: Game) -> Sheets:
         size = (output.width, output.height)
     else:
         size = (drawn[0].width, drawn[0].height) if drawn else (0.0, 0.0)
-    return Sheets(laid.digest[:STAMP_DIGITS], sheet_digests(layout, laid.info), len(layout.pages), duplex,
+    sheets = sheet_digests(layout, laid.info) if digests else ("",) * layout.sheets
+    return Sheets(laid.digest[:STAMP_DIGITS], sheets, len(layout.pages), duplex,
                   piece_count(game, component), (round(size[0], 3), round(size[1], 3)), contents, assembly, finish,
                   astuple(Shape.of(output)) if isinstance(layout, Imposition) and isinstance(output, Pieces) else None)
 
@@ -242,37 +247,43 @@ def remember(cache: Cache, game: str, entry: str, printed: Cached) -> None:
 # --- rendering ------------------------------------------------------------------------------
 
 Job = tuple[Sequence[Page], str, str]  # pages, title, subject
-_JOBS: list[Job] = []  # what forked workers render (they inherit it)
+Task = tuple[float, Callable[[], Any]]  # how heavy it is, and the work
+_TASKS: list[Task] = []  # what forked workers run (they inherit it)
 
 
 def render_pdfs(jobs: list[Job], finished: Callable[[int, bytes], None] | None = None) -> list[bytes]:
-    """Each job's (pages, title, subject) as PDF bytes, in order; `finished(index, pdf)` is
-    called as each is done. With several cores the jobs go to forked workers, which inherit the
-    pages instead of receiving them pickled; every PDF is rendered by the same code either way,
-    so the bytes do not depend on it."""
-    global _JOBS
-    done: dict[int, bytes] = {}
-    workers = min(os.cpu_count() or 1, len(jobs))
+    """Each job's (pages, title, subject) as PDF bytes, in order (`in_parallel`)."""
+    return in_parallel([(len(job[0]), partial(render, job)) for job in jobs], finished)
+
+
+def in_parallel(tasks: list[Task], finished: Callable[[int, Any], None] | None = None) -> list[Any]:
+    """Each task's result, in order; `finished(index, result)` is called as each is done.
+    With several cores the tasks go to forked workers, heaviest first, which inherit what they
+    work on instead of receiving it pickled; every task runs the same code either way, so
+    results do not depend on it."""
+    global _TASKS
+    done: dict[int, Any] = {}
+    workers = min(os.cpu_count() or 1, len(tasks))
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        for index, job in enumerate(jobs):
-            done[index] = render(job)
+        for index, (_, work) in enumerate(tasks):
+            done[index] = work()
             if finished:
                 finished(index, done[index])
-        return [done[i] for i in range(len(jobs))]
-    _JOBS = jobs
+        return [done[i] for i in range(len(tasks))]
+    _TASKS = tasks
     try:
-        heavy_first = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][0]))
+        heavy_first = sorted(range(len(tasks)), key=lambda i: -tasks[i][0])
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with,
                                  initargs=(os.getpid(),)) as pool:
-            futures = {pool.submit(_render_inherited, i): i for i in heavy_first}
+            futures = {pool.submit(_run_inherited, i): i for i in heavy_first}
             for future in as_completed(futures):
                 index = futures[future]
                 done[index] = future.result()
                 if finished:
                     finished(index, done[index])
     finally:
-        _JOBS = []
-    return [done[i] for i in range(len(jobs))]
+        _TASKS = []
+    return [done[i] for i in range(len(tasks))]
 
 
 def _die_with(parent: int) -> None:
@@ -292,8 +303,8 @@ def _die_with(parent: int) -> None:
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def _render_inherited(index: int) -> bytes:
-    return render(_JOBS[index])
+def _run_inherited(index: int) -> Any:
+    return _TASKS[index][1]()
 
 
 def render(job: Job) -> bytes:
