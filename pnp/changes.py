@@ -14,6 +14,8 @@ from typing import Any, Sequence
 
 from pnp.manifest import Change
 
+LAST_BUILD = "the last build"  # what changes count from when no print is marked and no --since given
+
 
 def compare(game: str, old: Sequence[dict[str, Any]], new: Sequence[tuple[str, Sequence[str]]]) -> list[Change] | None:
     """The changes from `old` (the earlier manifest's entries of `game`: units or components,

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from pnp import __version__
+from pnp.console import shown, spec_path
 from pnp.errors import PnpError, UsageError
 
 
@@ -57,10 +58,17 @@ def _parser() -> argparse.ArgumentParser:
     _build_options(build)
     build.add_argument("--component", action="append", metavar="ID",
                        help="build only this component (ID or GAME/ID, repeatable); the combined file is left as it was")
+    build.add_argument("--printed", action="store_true",
+                       help="mark this build as printed: later change lists and reprint files count from it")
+    build.add_argument("--since", metavar="MANIFEST",
+                       help="count changes from this earlier build (its manifest.json, or its output folder)")
     build.set_defaults(run=_build)
 
     watch = commands.add_parser("watch", help="build, then rebuild what changed whenever the spec file is saved")
     _build_options(watch)
+    watch.add_argument("--serve", action="store_true",
+                       help="serve the gallery on 127.0.0.1 and update the open page at each save")
+    watch.add_argument("--port", type=int, default=8765, help="with --serve: the port (default 8765; 0: any free one)")
     watch.set_defaults(run=_watch, component=None)
 
     init = commands.add_parser("init", help="write an editable copy of the bundled components.yaml")
@@ -161,35 +169,6 @@ def _build_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ink", help="normal or low: low is the ink saver, outlines and patterns instead of colour "
                                       "fills (overrides print.ink_saver)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
-
-
-def spec_path(given: str | None) -> Path:
-    """The spec file a command reads: `--spec`, else ./components.yaml, else the bundled one."""
-    from pnp.spec import default_spec_path
-
-    return Path(given) if given else default_spec_path()
-
-
-def shown(path: Path) -> str:
-    """A path as the user would type it: relative to the working folder when under it."""
-    try:
-        return str(path.absolute().relative_to(Path.cwd().absolute()))
-    except ValueError:
-        return str(path)
-
-
-def pick(value: str | None, known: Sequence[str], option: str, noun: str) -> str | None:
-    """`value` matched against `known` whatever its letter case, or a usage error with a
-    suggestion: '--game bolso: no such game (did you mean "bolsa"?)'."""
-    from pnp.spec.options import suggestion
-
-    if value is None:
-        return None
-    match = next((name for name in known if name.casefold() == value.casefold()), None)
-    if match is None:
-        hint = suggestion(value, list(known), any_case=True)
-        raise UsageError(f"{option} {value}: no such {noun}" + (f" ({hint})" if hint else ""))
-    return match
 
 
 def _validate(args: argparse.Namespace) -> int:

@@ -1,4 +1,8 @@
-"""What `pnp build` and `pnp watch` show: progress on a terminal, then a summary and what changed.
+"""What `pnp build` and `pnp watch` show: progress on a terminal, then a summary and what changed;
+and what every command shares on the command line (`spec_path`, `shown`, `pick`).
+
+The top floor with `pnp.cli`, which imports it; it never imports `pnp.cli`, and loads the
+build only when a build runs (so `pnp referee` starts without it).
 
 Progress goes to stderr (tqdm, as `pnp simulate` uses), and only when stderr is a terminal, so
 piped or redirected output holds just the summary and the change list; `-q` silences the
@@ -15,18 +19,22 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from pnp import changes
-from pnp.build import FORMATS, Progress, Summary, build, with_print
 from pnp.errors import UsageError
+
+if TYPE_CHECKING:
+    from pnp.build import Progress, Summary
+    from pnp.manifest import Change
+    from pnp.spec.model import Spec
 
 MAX_OFFSET_MM = 10.0  # a printer further off than this needs fixing, not compensating
 
 
 def run_build(args: argparse.Namespace) -> int:
     """One build with the CLI's options: the summary and changes on stdout, exit status 0."""
-    from pnp.cli import pick, spec_path
+    from pnp.build import build, with_print
     from pnp.rules import load_spec
 
     started = time.perf_counter()
@@ -51,7 +59,8 @@ def run_build(args: argparse.Namespace) -> int:
         games = tuple(g for g in games if g in only)
     with progress_bars(quiet=args.quiet) as progress:
         summary = build(spec, Path(args.out), games, formats, only=only, source=source, progress=progress,
-                        profile=profile)
+                        profile=profile, printed=getattr(args, "printed", False),
+                        since=Path(args.since) if getattr(args, "since", None) else None)
     for warning in summary.warnings:
         print(warning, file=sys.stderr)
     print(report(summary, source, args.out, time.perf_counter() - started), flush=True)
@@ -59,6 +68,8 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def parse_formats(text: str) -> tuple[str, ...]:
+    from pnp.build import FORMATS
+
     formats = tuple(dict.fromkeys(f.strip().lower() for f in text.split(",") if f.strip()))
     if not formats or any(f not in FORMATS for f in formats):
         raise UsageError(f"--format {text!r}: choose from {', '.join(FORMATS)}, separated by commas")
@@ -79,15 +90,13 @@ def parse_offset(text: str | None) -> tuple[float, float] | None:
     return (x, y)
 
 
-def select_games(spec, wanted) -> tuple[str, ...]:
-    from pnp.cli import pick
-
+def select_games(spec: Spec, wanted: Sequence[str] | None) -> tuple[str, ...]:
     if not wanted:
         return tuple(spec.games)
-    return tuple(dict.fromkeys(pick(g, tuple(spec.games), "--game", "game") for g in wanted))
+    return tuple(dict.fromkeys(pick(g, tuple(spec.games), "--game", "game") or g for g in wanted))
 
 
-def select_components(spec, games, wanted) -> dict[str, list[str]] | None:
+def select_components(spec: Spec, games: Sequence[str], wanted: Sequence[str] | None) -> dict[str, list[str]] | None:
     """`--component ID` (or GAME/ID) → the chosen components of each game, None for all."""
     from pnp.spec.options import suggestion
 
@@ -111,31 +120,32 @@ def select_components(spec, games, wanted) -> dict[str, list[str]] | None:
 
 def report(summary: Summary, source: Path, out: str, seconds: float) -> str:
     """The summary line, then per game what changed since the last build in the folder."""
-    from pnp.cli import shown
-
     files = f"{summary.pages} pages to print ({summary.files} files)" if summary.pages else f"{summary.files} files"
     lines = [f"built {', '.join(summary.games)} from {shown(source)}: {files} in {out}{os.sep} ({seconds:.1f} s)"]
     for game, found in summary.changes.items():
-        lines += change_lines(game, found, summary.reprints.get(game), out)
+        lines += change_lines(game, found, summary.reprints.get(game), out, summary.since.get(game, changes.LAST_BUILD))
     return "\n".join(lines)
 
 
-def change_lines(game: str, found, reprint: str | None, out: str) -> list[str]:
+def change_lines(game: str, found: Sequence[Change] | None, reprint: str | None, out: str,
+                 since: str = changes.LAST_BUILD) -> list[str]:
     if found is None:
         return []
     if not found:
-        return [f"{game}: nothing changed since the last build"]
+        return [f"{game}: nothing changed since {since}"]
     sheets = sum(len(c.sheets) for c in found)
     where = f" → {Path(out) / reprint}" if reprint else ""
     head = f"{game}: {sheets} sheet{'s' if sheets != 1 else ''} to print{where}"
+    if since != changes.LAST_BUILD:
+        head += f" (changed since {since})"
     return [head] + [f"  {c.component}: {changes.action(c)}" for c in found]
 
 
-class _Bars(Progress):
+class _Bars:
     """A tqdm progress bar per game on stderr, counting its components as they are ready."""
 
     def __init__(self) -> None:
-        self.bars: dict[str, object] = {}
+        self.bars: dict[str, Any] = {}
 
     def begin(self, totals: Mapping[str, int]) -> None:
         from tqdm import tqdm
@@ -146,21 +156,23 @@ class _Bars(Progress):
                                    ncols=width, bar_format="{desc} {bar} {n_fmt}/{total_fmt} {elapsed} {postfix}")
 
     def doing(self, game: str, what: str) -> None:
-        self.bars[game].set_postfix_str(what)  # type: ignore[attr-defined]
+        self.bars[game].set_postfix_str(what)
 
     def done(self, game: str, component: str) -> None:
-        self.bars[game].update(1)  # type: ignore[attr-defined]
+        self.bars[game].update(1)
 
     def close(self) -> None:
         for bar in self.bars.values():
-            bar.close()  # type: ignore[attr-defined]
+            bar.close()
 
 
 @contextmanager
 def progress_bars(quiet: bool = False) -> Iterator[Progress]:
     """Progress bars on stderr when it is a terminal and not `quiet`; else a silent Progress."""
+    from pnp.build import Silent
+
     if quiet or not sys.stderr.isatty():
-        yield Progress()
+        yield Silent()
         return
     bars = _Bars()
     try:
@@ -169,35 +181,99 @@ def progress_bars(quiet: bool = False) -> Iterator[Progress]:
         bars.close()
 
 
+# --- what every command shares ------------------------------------------------------------
+
+
+def spec_path(given: str | None) -> Path:
+    """The spec file a command reads: `--spec`, else ./components.yaml, else the bundled one."""
+    from pnp.spec import default_spec_path
+
+    return Path(given) if given else default_spec_path()
+
+
+def shown(path: Path) -> str:
+    """A path as the user would type it: relative to the working folder when under it."""
+    try:
+        return str(path.absolute().relative_to(Path.cwd().absolute()))
+    except ValueError:
+        return str(path)
+
+
+def pick(value: str | None, known: Sequence[str], option: str, noun: str) -> str | None:
+    """`value` matched against `known` whatever its letter case, or a usage error with a
+    suggestion: '--game bolso: no such game (did you mean "bolsa"?)'."""
+    from pnp.spec.options import suggestion
+
+    if value is None:
+        return None
+    match = next((name for name in known if name.casefold() == value.casefold()), None)
+    if match is None:
+        hint = suggestion(value, list(known), any_case=True)
+        raise UsageError(f"{option} {value}: no such {noun}" + (f" ({hint})" if hint else ""))
+    return match
+
+
 # --- pnp watch ------------------------------------------------------------------------------
 
 
 def watch(args: argparse.Namespace) -> int:
     """Build, then rebuild (incrementally) each time the spec file is saved, until Ctrl-C. A
-    save that breaks the spec prints the located errors; the output keeps the last good build."""
+    save that breaks the spec prints the located errors; the output keeps the last good build.
+    With `--serve`, the gallery is served on 127.0.0.1 and the open page follows each build
+    (`pnp.preview`)."""
     from watchfiles import watch as saves
-
-    from pnp.cli import spec_path
 
     source = spec_path(args.spec)
     targets = {source.absolute(), source.resolve()}
+    preview = _serve(args) if getattr(args, "serve", False) else None
     print(f"watching {source}; Ctrl-C stops", flush=True)
-    _rebuild(args)
+    _said(preview, _rebuild(args))
     try:
-        for _ in saves(*{t.parent for t in targets}, recursive=False,
+        for _ in saves(*{t.parent for t in targets}, recursive=False, step=20,
                        watch_filter=lambda _change, path: Path(path) in targets or Path(path).resolve() in targets):
-            _rebuild(args)
+            _said(preview, _rebuild(args))
     except KeyboardInterrupt:
         pass
+    finally:
+        if preview is not None:
+            preview.stop()
     return 0
 
 
-def _rebuild(args: argparse.Namespace) -> None:
+def _serve(args: argparse.Namespace) -> Any:
+    from pnp.preview import Preview
+
+    port = getattr(args, "port", 8765)
+    if not 0 <= port <= 65535:
+        raise UsageError(f"--port {port}: give a port from 1 to 65535 (0: any free one)")
+    preview = Preview(Path(args.out), port=port)
+    try:
+        address = preview.start()
+    except OSError as error:
+        raise UsageError(f"--port {port}: cannot serve there ({error})") from None
+    print(f"live preview: {address}", flush=True)
+    return preview
+
+
+def _said(preview: Any, errors: list[str]) -> None:
+    if preview is not None:
+        preview.said(errors)
+
+
+def _rebuild(args: argparse.Namespace) -> list[str]:
+    """One build of the watched spec; a save that cannot be built is answered as `validate`
+    answers it (and even a bug in pnp only costs that build): the lines said, the last good
+    output kept. Returns the problems, for the live preview."""
     from pnp.errors import PnpError
 
     try:
         run_build(args)
+        return []
     except PnpError as error:
-        for line in error.lines():
-            print(line, file=sys.stderr, flush=True)
-        print(f"not built: {args.out}{os.sep} keeps the last good build", file=sys.stderr, flush=True)
+        lines = error.lines()
+    except (Exception, RecursionError, MemoryError) as error:  # a bug in pnp, not in the save: keep watching
+        lines = [f"pnp: internal error: {type(error).__name__}: {str(error)[:300]}"]
+    for line in lines:
+        print(line, file=sys.stderr, flush=True)
+    print(f"not built: {args.out}{os.sep} keeps the last good build", file=sys.stderr, flush=True)
+    return lines

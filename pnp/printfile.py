@@ -12,10 +12,10 @@ A shared run's stamp is a digest of its members' digests.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from pnp import __version__, changes, manifest
-from pnp.cache import Cache, key
+from pnp.cache import Blob, Cache, key
 from pnp.display import Page, Pieces
 from pnp.layout.gang import Candidate, Shared, share_sheets
 from pnp.layout.impose import impose
@@ -88,13 +88,16 @@ def plan_units(game: Game, game_id: str, items: list[Made], settings: Print, cod
             found.append(Candidate(i, output, layout, items[i].stock))
         return share_sheets(found, settings.paper, settings.margin_mm, settings.duplex, info, offset)  # type: ignore[arg-type]
 
+    def plan() -> list[list[int]]:
+        return [list(run.members) for run in share(candidates, lambda i: Shape(*items[i].sheets.shape).stand_in())]  # type: ignore[misc]  # candidates have a shape
+
+    def known(groups: Any) -> list[list[int]] | None:
+        fits = isinstance(groups, list) and all(isinstance(g, list) and set(g) <= set(candidates) for g in groups)
+        return groups if fits else None
+
     shapes = [(items[i].stock, items[i].sheets.shape) for i in candidates]
-    plan = f"plan-{key(list(code), settings.model_dump(mode='json'), shapes)}"
-    groups = cache.note(game_id, plan) if cache is not None else None
-    if not (isinstance(groups, list) and all(isinstance(g, list) and set(g) <= set(candidates) for g in groups)):
-        groups = [list(run.members) for run in share(candidates, lambda i: Shape(*items[i].sheets.shape).stand_in())]  # type: ignore[misc]
-        if cache is not None:
-            cache.put_note(game_id, plan, groups)
+    name = key(list(code), settings.model_dump(mode="json"), shapes)
+    groups = cache.recall(game_id, "plan", name, plan, load=known) if cache is not None else plan()
     runs: dict[tuple[int, ...], Unit] = {}
     for members in map(tuple, groups):
         entry = key(list(code), _run_digest(game, items, members, settings))
@@ -103,7 +106,7 @@ def plan_units(game: Game, game_id: str, items: list[Made], settings: Print, cod
             for i in members:
                 if items[i].laid is None:
                     items[i] = relay(items[i])
-            (real,) = share(members, lambda i: items[i].laid.output)  # type: ignore[union-attr,return-value]
+            (real,) = share(members, lambda i: items[i].laid.output)  # type: ignore[union-attr,return-value,arg-type]  # relayed: laid out pieces
             digest = _run_digest(game, items, members, settings)
             sheets = shared_sheets(real.layout, info(members), digest, [items[i].sheets for i in members])
             runs[members] = _unit(items, members, entry, sheets, real.layout)
@@ -130,7 +133,7 @@ def _run_digest(game: Game, items: Sequence[Made], members: tuple[int, ...], set
     return key("shared", [items[i].digest for i in members], settings.model_dump(mode="json"), game.title)
 
 
-def unit_pdf(unit: Unit, items: Sequence[Made], shared: dict[str, bytes]) -> bytes:
+def unit_pdf(unit: Unit, items: Sequence[Made], shared: Mapping[str, bytes]) -> bytes:
     """A unit's PDF: its component's, or the shared run's."""
     return shared[unit.entry] if unit.shared else items[unit.members[0]].pdf  # type: ignore[return-value]
 
@@ -142,15 +145,16 @@ def game_file(game: Game, game_id: str, units: Sequence[Unit], pdfs: Sequence[by
               code: Sequence[str]) -> tuple[bytes, int]:
     """The combined print file (from the cache when nothing in it or its instructions, which
     are drawn from the units' facts, changed) and the number of instruction pages opening it."""
-    name = f"all-{key(list(code), game_id, game.title, game.title_en, settings.model_dump(mode='json'), [(u.entry, asdict(u.sheets)) for u in units])}"
-    sha = cache.note(game_id, name)
-    data = cache.blob(game_id, sha) if isinstance(sha, str) else None
-    if data is None:
+    def joined() -> bytes:
         lead = instruction_pages(game, game_id, units, settings)
         parts = [("Print instructions", render((lead, f"{game.title} — print instructions", game_id)), None)]
-        parts += [(u.name, pdf, None) for u, pdf in zip(units, pdfs)]
-        data = combine(parts, title=f"{game.title} — print-and-play", subject=game_id)
-        cache.put_note(game_id, name, cache.put_blob(game_id, data))
+        parts += [(u.name, pdf, None) for u, pdf in zip(units, pdfs, strict=True)]
+        return combine(parts, title=f"{game.title} — print-and-play", subject=game_id)
+
+    name = key(list(code), game_id, game.title, game.title_en, settings.model_dump(mode="json"),
+               [(u.entry, asdict(u.sheets)) for u in units])
+    data = cache.recall(game_id, "all", name, joined, dump=lambda pdf: {"pdf": Blob(pdf)},
+                        load=lambda found: found.get("pdf") if isinstance(found, dict) else None)
     return data, lead_pages(units)
 
 
@@ -170,6 +174,13 @@ def print_plan(units: Sequence[Unit]) -> list[Job]:
     return jobs
 
 
+def instructions_stamp(game: Game, units: Sequence[Unit], settings: Print) -> str:
+    """The stamp on the instructions that open the combined file: the digest of what they say
+    (so of every unit's stamp), which names a build once it is printed."""
+    said = key([asdict(j) for j in print_plan(units)], settings.model_dump(mode="json"), game.title_en)
+    return said[:STAMP_DIGITS]
+
+
 def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings: Print) -> list[Page]:
     """The instructions for `units`, which follow them in the combined file. With double-sided
     sheets they get a back (which carries the duplex check), so every front falls on an odd
@@ -177,8 +188,7 @@ def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings:
     f = frame(settings.paper, settings.margin_mm)
     lead = lead_pages(units)
     jobs = print_plan(units)
-    said = key([asdict(j) for j in jobs], settings.model_dump(mode="json"), game.title_en)
-    info = Furniture(game.title, "print instructions", stamp(__version__, said[:STAMP_DIGITS]))
+    info = Furniture(game.title, "print instructions", stamp(__version__, instructions_stamp(game, units, settings)))
     offset = tuple(settings.back_offset_mm)
     front = instructions_page(f, info, settings.paper, jobs, title_en=game.title_en, game_file=game_id,
                               back_offset=offset)  # type: ignore[arg-type]
@@ -189,30 +199,41 @@ def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings:
 
 
 def reprint_file(game: Game, game_id: str, units: Sequence[Unit], pdfs: Sequence[bytes],
-                 found: Sequence[manifest.Change], settings: Print) -> tuple[bytes, int]:
-    """The reprint file: a page saying which sheets changed and where they go, then only those
-    sheets, fronts with their backs, in print order. Returns its bytes and page count."""
-    by_id = {u.id: (u, pdf) for u, pdf in zip(units, pdfs)}
+                 found: Sequence[manifest.Change], settings: Print, since: str = changes.LAST_BUILD) -> tuple[bytes, int]:
+    """The reprint file: a page saying which sheets changed since `since` and where they go,
+    then only those sheets, fronts with their backs, in print order. Returns its bytes and
+    page count."""
+    lead, held, count = reprint_pages(game, units, found, settings, since)
+    pdf_of = {u.id: pdf for u, pdf in zip(units, pdfs, strict=True)}
+    head = render((lead, f"{game.title} — reprint instructions", game_id))
+    parts = [(u.name, pdf_of[u.id], pages) for u, pages in held]
+    data = combine([("Reprint instructions", head, None), *parts], title=f"{game.title} — reprint", subject=game_id)
+    return data, count
+
+
+def reprint_pages(game: Game, units: Sequence[Unit], found: Sequence[manifest.Change], settings: Print,
+                  since: str = changes.LAST_BUILD) -> tuple[list[Page], list[tuple[Unit, list[int]]], int]:
+    """The reprint file laid out: its opening pages (with a back when a sheet in it is
+    double-sided), each unit it holds with its pages (0-based, fronts with their backs), and
+    its page count."""
+    by_id = {u.id: u for u in units}
     printed = sorted((c for c in found if c.sheets), key=lambda c: [u.id for u in units].index(c.component))
-    lead = 2 if any(by_id[c.component][0].sheets.double_sided for c in printed) else 1
-    rows, parts, first = [], [], lead + 1
+    lead = 2 if any(by_id[c.component].sheets.double_sided for c in printed) else 1
+    rows, held, first = [], [], lead + 1
     for c in printed:
-        u, pdf = by_id[c.component]
+        u = by_id[c.component]
         per = u.sheets.pages_per_sheet
         pages = [p for n in c.sheets for p in range((n - 1) * per, n * per)]
         rows.append(Reprint(u.name, (first, first + len(pages) - 1), changes.action(c), sides_text(u.sheets.duplex),
                             u.stock, u.sheets.stamp))
-        parts.append((u.name, pdf, pages))
+        held.append((u, pages))
         first += len(pages)
     for c in found:
         if not c.sheets:  # removed, or sheets to discard only
-            name = by_id[c.component][0].name if c.component in by_id else c.component.replace("+", " + ")
+            name = by_id[c.component].name if c.component in by_id else c.component.replace("+", " + ")
             rows.append(Reprint(name, None, changes.action(c), "", "", ""))
     f = frame(settings.paper, settings.margin_mm)
-    said = key([asdict(r) for r in rows], settings.model_dump(mode="json"))
+    said = key([asdict(r) for r in rows], settings.model_dump(mode="json"), *([since] if since != changes.LAST_BUILD else []))
     info = Furniture(game.title, "reprint instructions", stamp(__version__, said[:STAMP_DIGITS]))
-    front = reprint_page(f, info, settings.paper, rows)
-    head = render(([front, blank_back(f, info)] if lead == 2 else [front], f"{game.title} — reprint instructions",
-                   game_id))
-    data = combine([("Reprint instructions", head, None), *parts], title=f"{game.title} — reprint", subject=game_id)
-    return data, first - 1
+    front = reprint_page(f, info, settings.paper, rows, since)
+    return ([front, blank_back(f, info)] if lead == 2 else [front]), held, first - 1

@@ -14,11 +14,14 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
+import signal
+import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, astuple, dataclass
+from functools import partial
 from typing import Any, Callable, Sequence
 
-from pnp.cache import Cache
+from pnp.cache import Blob, Cache
 from pnp.display import BookPages, Drawing, Page, Panels, PieceArt, Pieces, fingerprint
 from pnp.errors import Issue
 from pnp.layout.booklet import Folding
@@ -91,7 +94,8 @@ class Sheets:
 @dataclass(frozen=True)
 class Made:
     """One component of a build: its sheets, its PDF (None until rendered), and its layout when
-    it was drawn in this build rather than found in the cache."""
+    it was drawn in this build rather than found in the cache (its exported files, as
+    `pnp.export.reused_files` gives them, then come from the cache too)."""
 
     game_id: str
     component: Any
@@ -102,6 +106,7 @@ class Made:
     pdf: bytes | None
     laid: Laid | None
     warnings: tuple[Issue, ...]  # about its art, found when it was drawn
+    exported: tuple[tuple[str, str, int, bytes], ...] = ()  # not drawn: its exported files from the cache
 
     @property
     def name(self) -> str:
@@ -146,14 +151,17 @@ def name(component: Any) -> str:
 
 
 def sheet_digests(layout: Layout, info: Furniture) -> tuple[str, ...]:
-    """The digest of each sheet of paper — a front page with its backs — without its stamp."""
+    """The digest of each sheet of paper — a front page with its backs — without its stamp
+    (a card on several sheets digested once)."""
     per_sheet = len(layout.pages) // layout.sheets
-    return tuple(fingerprint(layout.pages[i:i + per_sheet], mask=info.stamp)
-                 for i in range(0, len(layout.pages), per_sheet))
+    memo: dict[int, bytes] = {}
+    sheets = [layout.pages[i:i + per_sheet] for i in range(0, len(layout.pages), per_sheet)]  # alive while memo is
+    return tuple(fingerprint(sheet, mask=info.stamp, memo=memo) for sheet in sheets)
 
 
-def sheets_of(laid: Laid, game: Game) -> Sheets:
-    """The facts about a freshly laid-out component."""
+def sheets_of(laid: Laid, game: Game, *, digests: bool = True) -> Sheets:
+    """The facts about a freshly laid-out component (without the sheets' digests unless
+    `digests`: validation needs how many sheets, not which)."""
     layout, output, component = laid.layout, laid.output, laid.component
     drawn = _drawn(output)
     contents = f"{len(drawn)} {NOUNS.get(component.kind, 'piece')}{'s' if len(drawn) != 1 else ''}"
@@ -176,7 +184,8 @@ def sheets_of(laid: Laid, game: Game) -> Sheets:
         size = (output.width, output.height)
     else:
         size = (drawn[0].width, drawn[0].height) if drawn else (0.0, 0.0)
-    return Sheets(laid.digest[:STAMP_DIGITS], sheet_digests(layout, laid.info), len(layout.pages), duplex,
+    sheets = sheet_digests(layout, laid.info) if digests else ("",) * layout.sheets
+    return Sheets(laid.digest[:STAMP_DIGITS], sheets, len(layout.pages), duplex,
                   piece_count(game, component), (round(size[0], 3), round(size[1], 3)), contents, assembly, finish,
                   astuple(Shape.of(output)) if isinstance(layout, Imposition) and isinstance(output, Pieces) else None)
 
@@ -197,73 +206,105 @@ def _drawn(output: Pieces | Panels | BookPages) -> tuple[Any, ...]:
 
 @dataclass(frozen=True)
 class Cached:
-    """What the cache holds under an entry: a digest, the facts about its sheets, its PDF, and
-    the warnings drawing it gave."""
+    """What the cache holds of a rendered component or shared run: its digest, the facts about
+    its sheets, its PDF, and the warnings drawing it gave."""
 
     digest: str
     sheets: Sheets
     pdf: bytes
     warnings: tuple[Issue, ...]
 
+    def dump(self) -> dict[str, Any]:
+        return {"digest": self.digest, "sheets": asdict(self.sheets), "pdf": Blob(self.pdf),
+                "warnings": [asdict(w) for w in self.warnings]}
+
+    @classmethod
+    def load(cls, value: Any) -> "Cached | None":
+        """The entry as `dump` wrote it, or None when any of it is not what this code writes."""
+        if not isinstance(value, dict) or not isinstance(value.get("digest"), str) or not isinstance(value.get("pdf"), bytes):
+            return None
+        sheets = Sheets.from_json(value.get("sheets"))
+        try:
+            warnings = tuple(Issue(**w) for w in value.get("warnings", []))
+        except TypeError:
+            return None
+        return cls(value["digest"], sheets, value["pdf"], warnings) if sheets is not None else None
+
+
+PRINTED = "printed"  # cache entries of rendered sheets, by the code and the digest of what they print
+
 
 def cached(cache: Cache, game: str, entry: str) -> Cached | None:
-    """The cached entry, if all of it is there and the PDF is the one it names."""
-    facts = cache.note(game, entry)
-    if not isinstance(facts, dict) or not isinstance(facts.get("digest"), str):
-        return None
-    sheets = Sheets.from_json(facts.get("sheets"))
-    pdf = cache.blob(game, facts.get("pdf", "")) if sheets is not None else None
-    try:
-        warnings = tuple(Issue(**w) for w in facts.get("warnings", []))
-    except TypeError:
-        return None
-    return Cached(facts["digest"], sheets, pdf, warnings) if sheets is not None and pdf is not None else None
+    """The rendered sheets cached under `entry`, if all of it is there and intact."""
+    return Cached.load(cache.get(game, PRINTED, entry))
 
 
-def remember(cache: Cache, game: str, entry: str, digest: str, sheets: Sheets, pdf: bytes,
-             warnings: Sequence[Issue]) -> None:
-    """Cache a rendered PDF and the facts about it under `entry`."""
-    cache.put_note(game, entry, {"digest": digest, "sheets": asdict(sheets), "pdf": cache.put_blob(game, pdf),
-                                 "warnings": [asdict(w) for w in warnings]})
+def remember(cache: Cache, game: str, entry: str, printed: Cached) -> None:
+    """Cache rendered sheets and the facts about them under `entry`."""
+    cache.put(game, PRINTED, entry, printed.dump())
 
 
 # --- rendering ------------------------------------------------------------------------------
 
 Job = tuple[Sequence[Page], str, str]  # pages, title, subject
-_JOBS: list[Job] = []  # what forked workers render (they inherit it)
+Task = tuple[float, Callable[[], Any]]  # how heavy it is, and the work
+_TASKS: list[Task] = []  # what forked workers run (they inherit it)
 
 
 def render_pdfs(jobs: list[Job], finished: Callable[[int, bytes], None] | None = None) -> list[bytes]:
-    """Each job's (pages, title, subject) as PDF bytes, in order; `finished(index, pdf)` is
-    called as each is done. With several cores the jobs go to forked workers, which inherit the
-    pages instead of receiving them pickled; every PDF is rendered by the same code either way,
-    so the bytes do not depend on it."""
-    global _JOBS
-    done: dict[int, bytes] = {}
-    workers = min(os.cpu_count() or 1, len(jobs))
+    """Each job's (pages, title, subject) as PDF bytes, in order (`in_parallel`)."""
+    return in_parallel([(len(job[0]), partial(render, job)) for job in jobs], finished)
+
+
+def in_parallel(tasks: list[Task], finished: Callable[[int, Any], None] | None = None) -> list[Any]:
+    """Each task's result, in order; `finished(index, result)` is called as each is done.
+    With several cores the tasks go to forked workers, heaviest first, which inherit what they
+    work on instead of receiving it pickled; every task runs the same code either way, so
+    results do not depend on it."""
+    global _TASKS
+    done: dict[int, Any] = {}
+    workers = min(os.cpu_count() or 1, len(tasks))
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        for index, job in enumerate(jobs):
-            done[index] = render(job)
+        for index, (_, work) in enumerate(tasks):
+            done[index] = work()
             if finished:
                 finished(index, done[index])
-        return [done[i] for i in range(len(jobs))]
-    _JOBS = jobs
+        return [done[i] for i in range(len(tasks))]
+    _TASKS = tasks
     try:
-        heavy_first = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][0]))
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = {pool.submit(_render_inherited, i): i for i in heavy_first}
+        heavy_first = sorted(range(len(tasks)), key=lambda i: -tasks[i][0])
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with,
+                                 initargs=(os.getpid(),)) as pool:
+            futures = {pool.submit(_run_inherited, i): i for i in heavy_first}
             for future in as_completed(futures):
                 index = futures[future]
                 done[index] = future.result()
                 if finished:
                     finished(index, done[index])
     finally:
-        _JOBS = []
-    return [done[i] for i in range(len(jobs))]
+        _TASKS = []
+    return [done[i] for i in range(len(tasks))]
 
 
-def _render_inherited(index: int) -> bytes:
-    return render(_JOBS[index])
+def _die_with(parent: int) -> None:
+    """In a render worker: be killed when the build is (Linux's parent-death signal), so a
+    killed build leaves no worker behind; elsewhere workers exit when they find the pool gone."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the build died before the signal was asked for
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _run_inherited(index: int) -> Any:
+    return _TASKS[index][1]()
 
 
 def render(job: Job) -> bytes:
@@ -284,7 +325,7 @@ def combine(parts: Sequence[tuple[str, bytes, Sequence[int] | None]], *, title: 
         writer.append(PdfReader(io.BytesIO(data)), outline_item=title_of_part,
                       pages=list(pages) if pages is not None else None)
     writer.add_metadata({"/Title": title, "/Subject": subject, "/Creator": "pnp"})
-    writer.create_viewer_preferences().print_scaling = "/None"
+    writer.create_viewer_preferences().print_scaling = "/None"  # type: ignore[assignment]  # pypdf's setter, typed as its property
     buffer = io.BytesIO()
     writer.write(buffer)
     return buffer.getvalue()

@@ -118,3 +118,18 @@ def test_shape_reference_and_engine_problems_come_in_the_same_run(tmp_path, caps
         "games.aktsioner.players.min": where(text, "players: {min: 2, max: 6}", "2"),
         "games.forex.components[4].cards[1].text": where(text, "{payz}", '"Pays'),
     }
+
+
+def test_a_name_too_long_for_the_print_plan_is_found_by_validate_at_its_field(tmp_path, capsys):
+    """The print plan opening the combined file is laid out by validate too: a spec that
+    validates builds (a 39-letter word in a component's English name once validated, then
+    failed the build without a place)."""
+    word = "Aktienzertifikatsbestandsverzeichnisbla"  # 39 letters
+    text = edit("name_en: Share cards", f"name_en: {word}")
+    code, found = validate(tmp_path, text, capsys)
+    assert code == 2
+    assert list(found) == ["games.bolsa.components[3].name_en"]
+    line, col, _ = found["games.bolsa.components[3].name_en"]
+    assert (line, col) == where(text, f"name_en: {word}", word)
+    assert main(["build", "-q", "--spec", str(tmp_path / "components.yaml"), "--game", "bolsa",
+                 "--out", str(tmp_path / "out")]) != 0  # what validate said, build refuses

@@ -100,41 +100,31 @@ def check_profile(profile: str, faces: Sequence[ComponentFaces]) -> None:
 def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, title: str,
                faces: Sequence[ComponentFaces], formats: Sequence[str], profile: str | None, *, safe_mm: float,
                cached: Mapping[str, Sequence[ReusedFile]] | None = None, plan: Sequence[Any] | None = None,
-               cache: Cache | None = None, inputs: Mapping[str, str] | None = None) -> GameExports:
+               cache: Cache | None = None, inputs: Mapping[str, str] | None = None,
+               pictures: Mapping[str, Sequence[bytes]] | None = None) -> GameExports:
     """One game's exports under `root/<game>/` (`out` is where `root` is published, `old` its
     manifest): the formats and profile asked for, and always the gallery's pictures and
     pre-flight findings. `cached` components were not drawn: their records come from `old`,
     their files from the cache (`reused_files`). The files of the drawn ones go to `cache` by
     their `inputs`. `plan` is the print plan (the instructions' rows; None: the game's combined
-    file was not rebuilt)."""
+    file was not rebuilt). `pictures` are the gallery's, made beforehand (`gallery.pictures`)."""
     from pnp.export import gallery
 
     done = GameExports()
-    rasters = Rasters()
     cached = cached or {}
     for component_id, reused in cached.items():
         for path, fmt, pages, data in reused:
             (root / path).parent.mkdir(parents=True, exist_ok=True)
             (root / path).write_bytes(data)
             done.files.append(manifest.file_entry(root, root / path, game_id, component_id, fmt, pages))
-    if "png" in formats:
-        for component in faces:
-            done.files += write_pngs(root, component, rasters)
-    if "tts" in formats:
-        from pnp.export import tts
-
-        done.files += tts.write(root, out, game_id, title, faces, rasters)
-    if profile:
-        from pnp.export import profiles
-
-        done.files += profiles.write(root, profiles.profile_named(profile), faces, rasters)
+    done.files += _write_formats(root, out, game_id, title, faces, formats, profile)
     folders = cached_folders(formats, profile)
     if cache is not None and inputs and folders:
         for component in faces:
             remember_files(cache, root, game_id, inputs[component.id], folders,
                            [f for f in done.files if f.component == component.id])
     done.records["faces"], done.records["pieces"] = records(faces)
-    gallery.thumbnails(root, faces, safe_mm, done.records["faces"])
+    gallery.thumbnails(root, faces, safe_mm, done.records["faces"], pictures)
     for key in ("faces", "pieces"):
         done.records[key] += [e for e in manifest.entries(old, key, game_id) if e.get("component") in cached]
     drawn = {c.id for c in faces}  # the others' pictures stay: taken from the cache, or not built (--component)
@@ -142,6 +132,26 @@ def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, 
     if plan is not None:
         done.records["plan"] = [{"game": game_id, **asdict(row)} for row in plan]
     return done
+
+
+def _write_formats(root: Path, out: Path, game_id: str, title: str, faces: Sequence[ComponentFaces],
+                   formats: Sequence[str], profile: str | None) -> list[manifest.FileEntry]:
+    """The drawn components' PNG faces, Tabletop Simulator save and print-shop files, each face
+    rasterised once for all of them."""
+    rasters = Rasters()
+    written: list[manifest.FileEntry] = []
+    if "png" in formats:
+        for component in faces:
+            written += write_pngs(root, component, rasters)
+    if "tts" in formats:
+        from pnp.export import tts
+
+        written += tts.write(root, out, game_id, title, faces, rasters)
+    if profile:
+        from pnp.export import profiles
+
+        written += profiles.write(root, profiles.profile_named(profile), faces, rasters)
+    return written
 
 
 def manifest_records(old: dict[str, Any] | None, new: Sequence[GameExports],

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from pnp.export.faces import ComponentFaces
 from pnp.export.preflight import CHECKS, preflight
@@ -26,21 +26,28 @@ THUMB_DPI = 100  # a poker card 272 × 370 px with its bleed
 THUMB_MOST_PX = 1600  # a board's longer side at most
 
 
-def thumbnails(root: Path, components: Sequence[ComponentFaces], safe_mm: float,
-               records: list[dict[str, Any]]) -> None:
-    """Draw every face of these components for the gallery (`<game>/gallery/<component>-<face>.jpg`,
-    all of a game from one PDF) and add `thumbnail` and `preflight` to their `records` (the
-    manifest's face entries)."""
+def pictures(component: ComponentFaces) -> list[bytes]:
+    """Every face of a component as the gallery shows it, a JPEG each (all from one PDF). The
+    build makes them beside its PDFs, in its render workers (`pnp.sheets.in_parallel`)."""
     from pnp.render.png import drawings_png
 
-    faces = [(c, face) for c in components for face in c.faces]
-    if not faces:
-        return
+    if not component.faces:
+        return []
     dpis = [min(THUMB_DPI, THUMB_MOST_PX * 25.4 / max(f.drawing.width + 2 * f.drawing.bleed,
-                                                      f.drawing.height + 2 * f.drawing.bleed)) for _, f in faces]
-    pictures = drawings_png([face.drawing for _, face in faces], dpis, jpeg=True)
+                                                      f.drawing.height + 2 * f.drawing.bleed)) for f in component.faces]
+    return drawings_png([face.drawing for face in component.faces], dpis, jpeg=True)
+
+
+def thumbnails(root: Path, components: Sequence[ComponentFaces], safe_mm: float, records: list[dict[str, Any]],
+               made: Mapping[str, Sequence[bytes]] | None = None) -> None:
+    """Write every face of these components for the gallery (`<game>/gallery/<component>-<face>.jpg`:
+    the pictures `made` holds by component, else made here) and add `thumbnail` and
+    `preflight` to their `records` (the manifest's face entries)."""
+    made = made or {}
+    faces = [(c, face) for c in components for face in c.faces]
+    drawn = [picture for c in components for picture in (made[c.id] if c.id in made else pictures(c))]
     by_face = {(r["game"], r["component"], r["face"]): r for r in records}
-    for (c, face), picture in zip(faces, pictures):
+    for (c, face), picture in zip(faces, drawn, strict=True):
         path = root / c.game_id / "gallery" / c.file_name(face, "jpg")
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(picture)
@@ -57,7 +64,7 @@ def carry(out: Path, root: Path, records: Sequence[dict[str, Any]]) -> None:
     for record in records:
         path = record.get("thumbnail")
         source = out / path if isinstance(path, str) and ".." not in path.split("/") else None
-        if source is None or not source.is_file():
+        if source is None or not source.is_file() or not isinstance(path, str):
             record.pop("thumbnail", None)
             continue
         target = root / path
@@ -84,27 +91,14 @@ def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, An
     def entries(key: str, game: str) -> list[dict[str, Any]]:
         return [e for e in manifest.get(key, []) if isinstance(e, dict) and e.get("game") == game]
 
-    known = [g for g in spec.games if entries("components", g)]
     games = []
-    for game_id in known:
+    for game_id in [g for g in spec.games if entries("components", g)]:
         game = spec.games[game_id]
         files = entries("files", game_id)
         changed = {name for e in entries("changed", game_id) if e.get("status") in ("added", "changed")
                    for name in (e.get("components") or [e.get("component")])}
-        components = []
-        for entry in entries("components", game_id):
-            spec_component = next((c for c in game.components if c.id == entry["id"]), None)
-            faces = [f for f in entries("faces", game_id) if f.get("component") == entry["id"]]
-            faces.sort(key=lambda f: (("front", "back", "panel", "page").index(f["side"]), f["face"]))
-            mine = [f for f in files if f.get("component") == entry["id"]]
-            pdf = next((f for f in mine if f["format"] == "pdf" and f["path"].count("/") == 1), None)
-            components.append({
-                "id": entry["id"], "kind": entry["kind"], "count": entry["count"], "size_mm": entry["size_mm"],
-                "name": _name(spec_component) if spec_component else entry["id"], "changed": entry["id"] in changed,
-                "faces": [dict(f, box_style=[_box_style(f, x) for x in f.get("preflight", [])]) for f in faces],
-                "pdf": pdf, "duplex": entry.get("duplex"), "pages": entry.get("pages", pdf["pages"] if pdf else None),
-                "exports": _exports(mine),
-            })
+        faces = entries("faces", game_id)
+        components = [_component(entry, game, files, faces, changed) for entry in entries("components", game_id)]
         order = {c.id: n for n, c in enumerate(game.components)}
         components.sort(key=lambda c: order.get(c["id"], len(order)))
         combined = next((f for f in files if f["component"] is None and f["path"].endswith("-all.pdf")), None)
@@ -115,6 +109,23 @@ def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, An
                       "faces": sum(len(c["faces"]) for c in components),
                       "findings": sum(len(f.get("preflight", [])) for c in components for f in c["faces"])})
     return games
+
+
+def _component(entry: dict[str, Any], game: Any, files: list[dict[str, Any]], faces: list[dict[str, Any]],
+               changed: set[str]) -> dict[str, Any]:
+    """One component as the gallery shows it: its faces in print order, its PDF and exports."""
+    spec_component = next((c for c in game.components if c.id == entry["id"]), None)
+    mine = sorted((f for f in faces if f.get("component") == entry["id"]),
+                  key=lambda f: (("front", "back", "panel", "page").index(f["side"]), f["face"]))
+    own = [f for f in files if f.get("component") == entry["id"]]
+    pdf = next((f for f in own if f["format"] == "pdf" and f["path"].count("/") == 1), None)
+    return {
+        "id": entry["id"], "kind": entry["kind"], "count": entry["count"], "size_mm": entry["size_mm"],
+        "name": _name(spec_component) if spec_component else entry["id"], "changed": entry["id"] in changed,
+        "faces": [dict(f, box_style=[_box_style(f, x) for x in f.get("preflight", [])]) for f in mine],
+        "pdf": pdf, "duplex": entry.get("duplex"), "pages": entry.get("pages", pdf["pages"] if pdf else None),
+        "exports": _exports(own),
+    }
 
 
 def _exports(files: list[dict[str, Any]]) -> list[dict[str, Any]]:

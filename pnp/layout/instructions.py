@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from pnp.changes import LAST_BUILD
 from pnp.display import Item, Line, Page, Rect, Style
 from pnp.errors import BuildError
 from pnp.layout import calibration
@@ -143,13 +144,14 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
     return Page(f.width, f.height, items, f"{info.title}, print instructions")
 
 
-def reprint_page(f: Frame, info: Furniture, paper: str, rows: Sequence[Reprint]) -> Page:
-    """The first page of a reprint file: the sheets that changed since the last build, where
-    each goes among the sheets already printed, and how to print them."""
+def reprint_page(f: Frame, info: Furniture, paper: str, rows: Sequence[Reprint], since: str = LAST_BUILD) -> Page:
+    """The first page of a reprint file: the sheets that changed since `since` (the last
+    build, or the build marked as printed), where each goes among the sheets already printed,
+    and how to print them."""
     box = f.content.inset(2.0)
     flow = _Flow(box.x, box.y, box.w, what=f"the reprint instructions of {info.title}")
     flow.text(f"**{info.title}** — reprint after a change", 16)
-    flow.text("Only these sheets changed since the last build. Print them, put each in place of the sheet "
+    flow.text(f"Only these sheets changed since {since}. Print them, put each in place of the sheet "
               "it replaces, and keep every other sheet you printed: it is still right, even where its "
               "stamp is older. Check a new sheet by the stamp in its footer (the Stamp column).", BODY_PT)
     flow.space()
