@@ -43,7 +43,7 @@ from pnp.spec.model import Game, Spec
 from pnp.spec.options import check_values
 from pnp.table import files, seats
 from pnp.table.files import Journal, RecordLock
-from pnp.table.steps import HOST, Actor, BadEntry, Change, Entry, NeedsChoice, Refused, Stale, Submission, mine
+from pnp.table.steps import HOST, Actor, Change, Entry, NeedsChoice, Refused, Stale, Submission, mine
 
 HEADER = "# Written by `pnp table` step by step; `pnp referee check` replays it.\n"
 
@@ -170,16 +170,18 @@ class TableGame:
         if missing and write:
             files.append_log(self.path, missing)
             log += missing
-        entries = self.entries
-        kept = 0
-        for item in journal.pending:
+        entries, kept = self.entries, 0
+        for item, action in zip(journal.pending, self._sealed_actions(journal), strict=False):
             state = entries[-1].state if entries else self.first
+            who = self._who(state)
+            if getattr(action, "player", None) != item.get("player") or not (who and who.sealed):
+                break
             try:
-                submission = Submission.from_json(item["submission"])
-                entry = self._entry(state, self._template(state, submission), submission)
-            except (Refused, NeedsChoice, BadEntry, Stale, KeyError, TypeError, ValueError):
+                after, events = self.engine.apply(state, action, self.params)
+            except (Violation, ChoiceNeeded, Malformed):
                 break  # keep what was entered before the one that no longer applies
-            entries += (replace(entry, by=str(item.get("by", "")), at=str(item.get("at", ""))),)
+            entries += (Entry((action,), (after,), tuple(events), item.get("player"), type(action).__name__.lower(),
+                              True, by=str(item.get("by", "")), at=str(item.get("at", ""))),)
             kept += 1
         self.entries = entries
         self._attribute(log)
@@ -187,6 +189,20 @@ class TableGame:
             self.notes.append(f"{len(journal.pending) - kept} sealed entries no longer apply and are left out")
             if write:
                 self._commit(entries, [{"op": "dropped", "by": HOST.name, "count": len(journal.pending) - kept}])
+
+    def _sealed_actions(self, journal: Journal) -> list[Any]:
+        """The sealed entries' actions, read back from the record the journal keeps with them
+        (the referee's reader, the inverse of its writer): those after the record's own."""
+        if not journal.pending:
+            return []
+        try:
+            text = str(journal.pending[0]["record"])
+            record = records.reads(text, {self.game_id: self.referee.KEYS}, "the journal")
+            actions = [a for step in self.referee.steps(record, self.params) for a in self.referee.actions(step)]
+        except (KeyError, RecordError, StepViolation, Violation):
+            return []
+        public = sum(len(e.actions) for e in self.entries)
+        return actions[public:public + len(journal.pending)]
 
     def _attribute(self, log: Sequence[Mapping[str, Any]]) -> None:
         """Who entered each entry and when, as the log says (nothing, if the log does not match
@@ -434,13 +450,14 @@ class TableGame:
         k = len(entries)
         while k and entries[k - 1].sealed:
             k -= 1
-        text = HEADER + self._text.text([a for entry in entries[:k] for a in entry.actions], self._start)
+        public = [a for entry in entries[:k] for a in entry.actions]
+        text = HEADER + self._text.text(public, self._start)
         data = text.encode("utf-8")
-        pending = []
-        for entry in entries[k:]:
-            if entry.submission is None:
-                raise AssertionError("an entry read from the record cannot be pending")
-            pending.append({"by": entry.by, "at": entry.at, "submission": entry.submission.as_json()})
+        pending: list[dict[str, Any]] = [{"by": e.by, "at": e.at, "player": e.player} for e in entries[k:]]
+        if pending:  # the record with the sealed entries too, in the journal alone: the one writer of actions
+            pending[0]["record"] = records.dump(self.referee.record(
+                self.params, self.players, public + [e.actions[0] for e in entries[k:]], self.options,
+                start=self._start))
         change, sha, at = self.change + 1, _sha(data), _now()
         stamped = tuple({"change": change, "at": at, **line, "entries": len(entries)} for line in lines)
         files.write_journal(self.path, Journal(change, sha, self._record_sha, text, tuple(pending), stamped))

@@ -130,7 +130,7 @@ def version(table: TableGame, actor: Actor) -> str:
     if actor.host:
         mark: list[Any] = [[e.player, e.kind] for e in waiting]
     else:
-        mark = [e.submission.as_json() for e in waiting if e.player == actor.seat and e.submission is not None]
+        mark = [[event.as_json() for event in e.events] for e in waiting if e.player == actor.seat]
     raw = json.dumps([table.record_sha256, actor.name if actor.host else ["seat", actor.seat], mark])
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
