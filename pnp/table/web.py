@@ -365,17 +365,16 @@ class Guard:
             await PlainTextResponse(words.WRONG_HOST, status_code=403)(scope, receive, send_with_headers)
             return
         given = request.query_params.get("t")
-        found = self.actor_for(given) if given is not None else None
         if given is None:
             bearer = request.headers.get("authorization", "")
-            carried = bearer[7:] if bearer[:7].lower() == "bearer " else request.cookies.get(self.cookie, "")
-            found = self.actor_for(carried)
-        elif request.method == "GET":  # the link's token: into a cookie, and out of the address bar
-            token = given or ""
-            cookie = f"{self.cookie}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000"
-            await RedirectResponse(scope["path"] if scope["path"].startswith("/") else "/", status_code=303,
-                                   headers={"set-cookie": cookie})(scope, receive, send_with_headers)
-            return
+            found = self.actor_for(bearer[7:] if bearer[:7].lower() == "bearer " else request.cookies.get(self.cookie, ""))
+        else:
+            found = self.actor_for(given)
+            if found is not None and request.method == "GET":  # the link's token: into a cookie, out of the address
+                cookie = f"{self.cookie}={given}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000"
+                await RedirectResponse(scope["path"] if scope["path"].startswith("/") else "/", status_code=303,
+                                       headers={"set-cookie": cookie})(scope, receive, send_with_headers)
+                return
         if found is None:
             await PlainTextResponse(words.NO_TOKEN, status_code=403)(scope, receive, send_with_headers)
             return
