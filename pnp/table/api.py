@@ -146,13 +146,16 @@ def version_of(body: Any) -> str:
 # --- the stream of changes ------------------------------------------------------------------------------
 
 
+KEEP_ALIVE = Change(0, "", "", None, "", False)  # not a change: an idle stream's comment, so proxies keep it open
+
+
 class Hub:
     """Every open `GET /api/events` stream, told of each change as soon as it is written (from
     any thread). A change says what happened and to whose step, never what a sealed entry
     holds; each page then asks for its own view."""
 
     def __init__(self) -> None:
-        self._queues: dict[asyncio.Queue[Change | None], asyncio.AbstractEventLoop] = {}
+        self._queues: dict[asyncio.Queue[Change | None], asyncio.AbstractEventLoop] = {}  # each stream's, and its loop
 
     def subscribe(self) -> asyncio.Queue[Change | None]:
         queue: asyncio.Queue[Change | None] = asyncio.Queue()
@@ -168,6 +171,12 @@ class Hub:
                 loop.call_soon_threadsafe(queue.put_nowait, change)
             except RuntimeError:  # the loop has closed
                 self._queues.pop(queue, None)
+
+    async def keep_alive(self, every: float) -> None:
+        """A comment down every stream every `every` seconds."""
+        while True:
+            await asyncio.sleep(every)
+            self.publish(KEEP_ALIVE)
 
     def close(self) -> None:
         """End every stream (the server is stopping)."""

@@ -259,10 +259,27 @@ class TableGame:
                                       events=last.events + events, sealed=False)  # the table's step reveals
             else:
                 player = getattr(action, "player", None)
-                entries.append(Entry((action,), (after,), events, player, type(action).__name__.lower(),
+                entries.append(Entry((action,), (after,), events, player, self._kind(state, action),
                                      bool(sealed and sealed.sealed and player in sealed.players)))
             state = after
         return tuple(entries)
+
+    def _kind(self, state: Any, action: Any) -> str:
+        """The kind of the template an action read from a record was taken from, as the page
+        names it ("pass", not the "bid" it is made of): the template with nothing to choose
+        whose action it is, else the one whose actions are of its type."""
+        found = mine(self.engine.legal_actions(state, self.params), getattr(action, "player", None))
+        for template in found:
+            if not template.fields and template.action() == action:
+                return template.kind
+        for template in found:
+            try:
+                sample = template.action(_lowest(template))
+            except Exception:  # noqa: BLE001 - a template that cannot build from its lowest values says nothing
+                continue
+            if type(sample) is type(action):
+                return template.kind
+        return type(action).__name__.lower()
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -455,9 +472,7 @@ class TableGame:
         data = text.encode("utf-8")
         pending: list[dict[str, Any]] = [{"by": e.by, "at": e.at, "player": e.player} for e in entries[k:]]
         if pending:  # the record with the sealed entries too, in the journal alone: the one writer of actions
-            pending[0]["record"] = records.dump(self.referee.record(
-                self.params, self.players, public + [e.actions[0] for e in entries[k:]], self.options,
-                start=self._start))
+            pending[0]["record"] = self._text.text(public + [e.actions[0] for e in entries[k:]], self._start)
         change, sha, at = self.change + 1, _sha(data), _now()
         stamped = tuple({"change": change, "at": at, **line, "entries": len(entries)} for line in lines)
         files.write_journal(self.path, Journal(change, sha, self._record_sha, text, tuple(pending), stamped))
@@ -491,18 +506,22 @@ class RecordText:
         items = data[key]
         if not isinstance(items, list):
             return records.dump(data)
-        head = records.dump({k: v for k, v in data.items() if k != key})
+        head = self._dumped({k: v for k, v in data.items() if k != key})
         if not items:
             return head + records.dump({key: []})
         return head + f"{key}:\n" + "".join(self._item(key, item) for item in items)
 
     def _item(self, key: str, item: Any) -> str:
-        ident = json.dumps(item, default=str, ensure_ascii=False)
+        return self._dumped({key: [item]}, lambda text: text.split("\n", 1)[1])
+
+    def _dumped(self, data: dict[str, Any], cut: Callable[[str], str] = str) -> str:
+        """`records.dump(data)` (cut), made once for equal data."""
+        ident = json.dumps(data, default=str, ensure_ascii=False)
         text = self._items.get(ident)
         if text is None:
             if len(self._items) >= self.KEPT:
                 self._items.clear()
-            text = self._items[ident] = records.dump({key: [item]}).split("\n", 1)[1]
+            text = self._items[ident] = cut(records.dump(data))
         return text
 
 
@@ -527,6 +546,12 @@ def options_in_effect(game_id: str, game: Game, settings: Mapping[str, Any]) -> 
                 values.pop(option.name, None)  # the spec's own, which a record cannot state
     values.update(checked)
     return values
+
+
+def _lowest(template: Template) -> dict[str, Any]:
+    """A template's fields at their lowest: the least number, the first option, the fewest."""
+    return {f.name: f.low if f.kind == "number" else f.options[0] if f.kind == "choice" and f.options
+            else tuple(f.options[:f.low]) for f in template.fields}
 
 
 def _locked(path: Path, lock: bool) -> RecordLock | None:

@@ -187,14 +187,11 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
             try:
                 yield "retry: 1000\n" + api.sse("hello", {"change": table.change})
                 while True:
-                    try:
-                        change = await asyncio.wait_for(queue.get(), KEEP_ALIVE)
-                    except asyncio.TimeoutError:
-                        yield ": still here\n\n"
-                        continue
+                    change = await queue.get()  # straight from the hub: no timer between a change and its news
                     if change is None:
                         return
-                    yield api.sse("change", change.as_json(), change.number)
+                    yield ": still here\n\n" if change is api.KEEP_ALIVE else api.sse("change", change.as_json(),
+                                                                                         change.number)
             finally:
                 hub.unsubscribe(queue)
 
@@ -235,7 +232,9 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
     ]
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        beat = asyncio.create_task(hub.keep_alive(KEEP_ALIVE))
         yield
+        beat.cancel()
         hub.close()  # the open event streams end with the server
 
     app = Starlette(routes=routes, lifespan=lifespan)
