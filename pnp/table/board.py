@@ -51,6 +51,11 @@ class Row:
     label: str
     ident: Ident | None
     tokens: tuple[Token, ...]
+    cells: tuple[tuple[Token, ...], ...] = ()  # the tokens on each cell, in the track's order
+
+
+def _row(label: str, ident: Ident | None, tokens: Sequence[Token], size: int) -> Row:
+    return Row(label, ident, tuple(tokens), tuple(tuple(t for t in tokens if t.cell == i) for i in range(size)))
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,7 @@ class Panel:
     facts: tuple[Fact, ...]
     counts: tuple[Count, ...] = ()
     items: tuple[Fact, ...] = ()  # an ordered list (the queue), front first
+    listed: Checks = ()  # where the list is in the state (the list as a whole)
 
 
 @dataclass(frozen=True)
@@ -144,6 +150,7 @@ def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[
     panels: dict[str, list[Fact]] = {}
     counted: dict[str, list[Count]] = {}
     listed: dict[str, list[Fact]] = {}
+    places: dict[str, Checks] = {}
     mats: tuple[Mat, ...] = ()
     for key, value in state.items():
         if key in SKIPPED:
@@ -162,15 +169,15 @@ def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[
             if isinstance(value, Mapping) and value and set(value) <= set(idents):
                 counted.setdefault(title, []).extend(_counts(value, key, idents))
             elif isinstance(value, list) and value:
-                listed.setdefault(title, []).extend(
-                    Fact("", _text(item, idents), _asset(item, idents), ((f"{key}.{i}", _raw(item)),))
-                    for i, item in enumerate(value))
+                listed.setdefault(title, []).extend(Fact("", _text(item, idents), _asset(item, idents), ())
+                                                    for item in value)
+                places[title] = ((key, _raw(value)),)
             else:
                 own_heading = key in look.panels and isinstance(value, Mapping)  # the heading names it
                 panels.setdefault(title, []).extend(_facts(key, value, key, idents, "" if own_heading else None))
     titles = list(dict.fromkeys([*panels, *counted, *listed]))
     return Board(tuple(strips), tuple(Panel(t, tuple(panels.get(t, ())), tuple(counted.get(t, ())),
-                                            tuple(listed.get(t, ()))) for t in titles),
+                                            tuple(listed.get(t, ())), places.get(t, ())) for t in titles),
                  mats, idents)
 
 
@@ -191,7 +198,7 @@ def _strip(game: Game, track_id: str, key: str, value: Any, idents: Mapping[str,
         label = f"+{track.size}" if flipped else (ident.id if ident else _number(number))
         name = ident.name if ident else _section_title(game, track_id) or LABELS.get(key, _words(key))
         token = Token(cell, label, ident, f"{name}: {_number(number)}", ((path, _raw(number)),), flipped)
-        rows.append(Row(ident.id if ident else "", ident, (token,)))
+        rows.append(_row(ident.id if ident else "", ident, (token,), len(cells)))
     start = track.cells.index(track.start) if track.start in track.cells else 0
     return Strip(_section_title(game, track_id) or LABELS.get(key, _words(key)), cells, start, tuple(rows))
 
@@ -212,7 +219,7 @@ def _counters(game: Game, track_id: str, key: str, value: Mapping[str, Any], ide
         title = f"{pair}: {stronger} stronger, box {position}" + (f", 1 {stronger} = {_number(rate)} {weaker}"
                                                                   if rate is not None else "")
         placed.setdefault(stronger, []).append(Token(cell, weaker, idents.get(weaker), title, checks))
-    rows = tuple(Row(asset, idents.get(asset), tuple(tokens)) for asset, tokens in placed.items())
+    rows = tuple(_row(asset, idents.get(asset), tokens, len(cells)) for asset, tokens in placed.items())
     start = track.cells.index(track.start) if track.start in track.cells else 0
     return Strip(_section_title(game, track_id) or LABELS.get(key, _words(key)), cells, start, rows)
 

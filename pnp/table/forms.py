@@ -96,7 +96,7 @@ def _form(index: int, template: Template, assets: Sequence[str]) -> Form:
     budget = next((c for c in template.constraints if isinstance(c, Budget)), None)
     return Form(
         index, template.player, template.kind, template.rule, f"{template.kind} {fixed}".strip(), tuple(controls), grid,
-        tuple(note for note in (_note(c) for c in template.constraints) if note),
+        _notes(template.constraints),
         (tuple((f"f.{name}", float(w)) for name, w in budget.weights), float(budget.limit)) if budget else None,
     )
 
@@ -129,6 +129,22 @@ def _grid(controls: list[Control], fields: Sequence[Field]) -> Grid | None:
         return None
     keys = tuple(next(iter(groups.values())))
     return Grid(tuple(groups), tuple((key, tuple(groups[g][key] for g in groups)) for key in keys))
+
+
+def _notes(constraints: Sequence[Any]) -> tuple[str, ...]:
+    """The constraints in words; "sell or buy, not both" said once for the grid's every row."""
+    rows = [c for c in constraints if isinstance(c, AtMostOne) and _grid_row(c)]
+    sides = {tuple(side for side, _ in _grid_row(c)) for c in rows}
+    notes = [_note(c) for c in constraints if not (len(rows) > 1 and len(sides) == 1 and c in rows)]
+    if len(rows) > 1 and len(sides) == 1:
+        notes.insert(0, f"{' or '.join(next(iter(sides)))} in each row, not both")
+    return tuple(note for note in notes if note)
+
+
+def _grid_row(constraint: AtMostOne) -> list[list[str]]:
+    """`sell.IBE`, `buy.IBE` → [[sell, IBE], [buy, IBE]] when they are one row of a grid."""
+    groups = [name.split(".", 1) for name in constraint.names]
+    return groups if all(len(g) == 2 for g in groups) and len({key for _, key in groups}) == 1 else []
 
 
 def _note(constraint: Any) -> str:

@@ -4,12 +4,16 @@ from the actor's `SeatView` alone, so a page never holds what the actor may not 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from pnp.table import forms
-from pnp.table.board import board
+from pnp.table.board import Checks, Ident, board
 from pnp.table.game import TableGame
 from pnp.table.seats import SeatView
 from pnp.table.steps import Change, Entry
@@ -130,3 +134,39 @@ def _said(change: Change | None) -> dict[str, Any] | None:
         return None
     return {"op": change.op, "by": change.by, "player": change.player or "the table", "kind": change.kind}
 
+
+
+# --- what the templates draw often, as filters (a macro call costs more than the drawing) -------------
+
+
+def checks(state: Checks) -> Markup:
+    """` data-state='{"place": "value"}'`: where a drawn value is in the referee's state."""
+    return Markup(" data-state='{}'").format(Markup(json.dumps(dict(state), ensure_ascii=False)
+                                                    .replace("&", "\\u0026").replace("'", "\\u0027")
+                                                    .replace("<", "\\u003c").replace(">", "\\u003e")))
+
+
+@lru_cache(maxsize=256)
+def sym(ident: Ident, size: int = 14) -> Markup:
+    """The asset's symbol, in the ink that reads on its colour."""
+    return Markup(f'<svg class="sym" width="{size}" height="{size}" viewBox="0 0 20 20" aria-hidden="true">'
+                  f'<use href="#sym-{escape(ident.symbol)}" width="20" height="20" fill="{escape(ident.ink)}"/></svg>')
+
+
+@lru_cache(maxsize=256)
+def badge(ident: Ident) -> Markup:
+    """The asset's colour and symbol, as on its components."""
+    return Markup(f'<span class="badge" style="--c: {escape(ident.colour)}" title="{escape(ident.id)} '
+                  f'{escape(ident.name)}">{sym(ident, 12)}</span>')
+
+
+def chip(ident: Ident | None, text: Any = None) -> Markup:
+    """The asset's badge and its code (or `text`): how the page names an asset."""
+    if ident is None:
+        return Markup('<span class="chip plain">{}</span>').format("" if text is None else text)
+    shown = ident.id if text is None else text
+    return Markup('<span class="chip" style="--c: {}; --i: {}" title="{}"><span class="badge">{}</span>{}</span>'
+                  ).format(ident.colour, ident.ink, ident.name, sym(ident, 12), shown)
+
+
+FILTERS: dict[str, Callable[..., Markup]] = {"checks": checks, "sym": sym, "badge": badge, "chip": chip}

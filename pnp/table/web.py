@@ -45,7 +45,7 @@ from pnp.rules.lookup import governed, house_rules
 from pnp.table import api, forms, seats, words
 from pnp.table.files import Tokens
 from pnp.table.game import TableGame
-from pnp.table.page import Links, Notice, context
+from pnp.table.page import FILTERS, Links, Notice, context
 from pnp.table.steps import HOST, Actor, BadEntry, Forbidden, NeedsChoice, Refused, Stale, Submission
 
 MAX_BODY = 32 * 1024  # bytes: the largest form (a For-Ex position) is a few kilobytes
@@ -70,6 +70,7 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
     folder = resources.files("pnp.table")
     env = Environment(loader=FileSystemLoader(str(folder / "templates")), autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True)
+    env.filters.update(FILTERS)
     page_template = env.get_template("page.html")
     rule_template = env.get_template("rule.html")
     parts = {name: env.get_template(f"{name}.html") for name in SECTIONS}
