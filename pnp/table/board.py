@@ -17,6 +17,8 @@ from fractions import Fraction
 from typing import Any
 
 from pnp.spec.model import Game
+from pnp.spec.model import Mat as MatSpec
+from pnp.spec.model import Money as MoneySpec
 from pnp.table.looks import DEFAULT, LABELS, LOOKS, NOTHING, Look
 
 Checks = tuple[tuple[str, str], ...]  # (place in the state, the value there as JSON)
@@ -276,7 +278,7 @@ def _mat(game: Game, look: Look, name: str, data: Mapping[str, Any], path: str, 
 def _zones(game: Game) -> dict[str, str]:
     """The player mat's zones, label → title, as printed."""
     for component in game.components:
-        if getattr(component, "kind", "") == "mat":
+        if isinstance(component, MatSpec):
             return {z.label: z.title_en or z.title for row in component.zones for z in row}
     return {}
 
@@ -297,7 +299,7 @@ def _held(game: Game, key: str, face: str, state: Mapping[str, Any]) -> Token:
 def _bills(game: Game, amount: Any) -> tuple[Bill, ...]:
     """An amount as the fewest bills of the spec's money, each in its colour."""
     denominations = sorted(((Fraction(str(b.value)), b.label or _number(b.value), b.color)
-                            for component in game.components if getattr(component, "kind", "") == "money"
+                            for component in game.components if isinstance(component, MoneySpec)
                             for b in component.bills), reverse=True)
     left = Fraction(str(amount)) if isinstance(amount, (int, float)) and not isinstance(amount, bool) else Fraction(0)
     bills = []

@@ -137,7 +137,7 @@ class TableGame:
             table = cls._from_text(path, spec, data.decode("utf-8", errors="replace"))
             table._file_lock = holder
             table._written, table._record_sha = data, _sha(data)
-            if rolled:
+            if rolled and journal is not None:
                 table.notes.append(f"{path.name}: the last change (number {journal.change}) was in the journal "
                                    "but not yet in the record: written now")
             table._resume(journal, write=lock)
@@ -156,7 +156,7 @@ class TableGame:
     def _resume(self, journal: Journal | None, write: bool) -> None:
         """The sealed entries the journal keeps, entered again, and the log brought up to the
         journal's change; then who entered each step, from the log."""
-        log = files.read_log(self.path)
+        log: list[Mapping[str, Any]] = list(files.read_log(self.path))
         logged = max((line.get("change", 0) for line in log), default=0)
         if journal is None or journal.record_sha256 != self._record_sha:
             if journal is not None and journal.pending:
