@@ -337,3 +337,36 @@ def test_the_host_sees_every_seats_link_and_a_seat_only_its_own(tmp_path):
     assert tokens.of("Ana") in page and tokens.of("Ben") not in page and tokens.host not in page
     assert seats.view(table, HOST).actor == HOST
     table.close()
+
+
+def test_a_dealt_hand_is_shown_only_to_the_seat_that_holds_it(tmp_path, monkeypatch):
+    """Акционер with a deal in the record: every answer to Ana is the same bytes whatever the
+    others hold (the engine's view cuts their hands down to backs), and shows her own cards."""
+    from pnp.referee import record as records
+    from pnp.referee.replay import referee_for
+    from pnp.rules import GAMES
+
+    engine, referee = GAMES["aktsioner"].engine, referee_for("aktsioner")
+    params = engine.params(SPEC.games["aktsioner"])
+    dealt, _ = engine.setup(params, PLAYERS, engine.deal(params, PLAYERS, random.Random(4)))
+    redrawn = engine.determinize(engine.view(dealt, params, 0), params, 0, random.Random(9))  # Ana's view kept
+    hands = [referee.state_json(s, params)["hands"] for s in (dealt, redrawn)]
+    assert hands[0]["Ana"] == hands[1]["Ana"] and hands[0]["Ben"] != hands[1]["Ben"]
+    answers = []
+    for n, state in enumerate((dealt, redrawn)):
+        folder = tmp_path / f"world{n}"
+        folder.mkdir()
+        (folder / "r.yaml").write_text(records.dump(referee.record(params, PLAYERS, (), start=state)), encoding="utf-8")
+        table = TableGame.open(folder / "r.yaml", SPEC)
+        monkeypatch.setattr(files, "_token", iter([f"token-{k:02d}-abcdefghijklmnop" for k in range(9)]).__next__)
+        tokens = files.seat_tokens(table.path, PLAYERS)
+        client = TestClient(create_app(table, tokens))
+        client.get(f"/?t={tokens.of('Ana')}")
+        got = [client.get(path) for path in ("/", "/api/state", "/api/state?fragments=1")]
+        answers.append([(r.status_code, r.content.replace(b"world1", b"world0")) for r in got])
+        assert all(card.encode() in got[0].content for card in hands[n]["Ana"])
+        ben = TestClient(create_app(table, tokens))
+        ben.get(f"/?t={tokens.of('Ben')}")
+        assert ben.get("/api/state").json()["position"]["hands"]["Ben"] == hands[n]["Ben"]
+        table.close()
+    assert answers[0] == answers[1]

@@ -476,3 +476,23 @@ def test_the_position_form_lists_the_start_by_its_fields(tmp_path):
     table = TableGame.create(tmp_path / "r.yaml", SPEC, "bolsa", PLAYERS)
     entries = position_form(table.start_form(), table.players, ["IBE"])
     assert {" · ".join(e.path): e.kind for e in entries}["players · Ana · cash"] == "number"
+
+
+def test_an_aktsioner_turn_with_several_trades_in_each_stage_is_entered_at_the_table(tmp_path):
+    """Every legal turn can be entered: several sells and buys before the card and after it."""
+    path = tmp_path / "r.yaml"
+    table = TableGame.create(path, SPEC, "aktsioner", PLAYERS)
+    enter(table, "Ana", "begin")
+    enter(table, "Ana", "trade", {"sell.red": 1})
+    enter(table, "Ana", "trade", {"buy.blue": 1})  # paid with what the first trade raised
+    enter(table, "Ana", "play")
+    enter(table, "Ana", "trade", {"sell.blue": 1})
+    enter(table, "Ana", "trade", {"sell.yellow": 1})
+    enter(table, "Ana", "end")
+    state = checked(path)["state"]
+    assert state == shown(table) and state["players"]["Ana"]["shares"] == {"blue": 1, "red": 0, "yellow": 0,
+                                                                            "green": 1}
+    assert [e.kind for e in table.entries] == ["begin", "trade", "trade", "play", "trade", "trade", "end"]
+    table.close()
+    again = TableGame.open(path, SPEC)
+    assert [e.kind for e in again.entries] == [e.kind for e in table.entries]

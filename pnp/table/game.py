@@ -205,13 +205,16 @@ class TableGame:
         return actions[public:public + len(journal.pending)]
 
     def _attribute(self, log: Sequence[Mapping[str, Any]]) -> None:
-        """Who entered each entry and when, as the log says (nothing, if the log does not match
-        the record: a record written by hand, or played elsewhere)."""
-        made: list[tuple[str, str]] = []
+        """Who entered each entry and when, and the step the page offered (one action may be two
+        players' steps: Акционер's end of a turn is the next player's begin), as the log says
+        (nothing, if the log does not match the record: a record written by hand, or played
+        elsewhere)."""
+        made: list[tuple[str, str, Any, str]] = []
         for line in log:
             op = line.get("op")
             if op in ("enter", "close"):
-                made.append((str(line.get("by", "")), str(line.get("at", ""))))
+                made.append((str(line.get("by", "")), str(line.get("at", "")), line.get("player"),
+                             str(line.get("kind", ""))))
             elif op == "undo" and isinstance(line.get("index"), int) and 0 <= line["index"] < len(made):
                 del made[line["index"]]
             elif op in ("start", "new"):
@@ -221,7 +224,9 @@ class TableGame:
             if isinstance(line.get("entries"), int) and line["entries"] != len(made):
                 return
         if len(made) == len(self.entries):
-            self.entries = tuple(replace(e, by=by, at=at) for e, (by, at) in zip(self.entries, made, strict=True))
+            self.entries = tuple(replace(e, by=by, at=at, player=player if isinstance(player, str) else e.player,
+                                         kind=kind or e.kind)
+                                 for e, (by, at, player, kind) in zip(self.entries, made, strict=True))
 
     @classmethod
     def _from_text(cls, path: Path, spec: Spec, text: str) -> TableGame:

@@ -70,21 +70,28 @@ def view(table: TableGame, actor: Actor) -> SeatView:
     hidden = tuple(dict.fromkeys(e.player for e in waiting if e.player is not None))
     offers, closing = _offers(table, actor, known, hidden, who)
     try:
-        undo: Entry | None = table.entries[undo_target(table, actor)]
+        index: int | None = undo_target(table, actor)
     except (Forbidden, Refused):
-        undo = None
-    return SeatView(actor, version(table, actor), seat_state(table, known, actor), public, own, hidden, who,
-                    offers, undo, closing)
+        index = None
+    undo = None if index is None else table.entries[index]
+    state = seat_state(table, known, actor)
+    seen = [table.state_json(state), [[ev.as_json() for ev in e.events] for e in own],
+            None if who is None else [who.phase, who.sealed, list(who.players) if actor.host or not who.sealed else
+                                      actor.seat in who.players],  # a seat: not who else is still to enter
+            [list(map(str, signature(o.template))) for o in (*offers, *((closing,) if closing else ()))],
+            None if undo is None else [index if actor.host else None, undo.player, undo.kind, len(undo.actions)],
+            list(hidden) if actor.host else None]
+    stamp = hashlib.sha256(json.dumps([actor.name if actor.host else ["seat", actor.seat], seen], default=str)
+                           .encode()).hexdigest()[:16]
+    return SeatView(actor, stamp, state, public, own, hidden, who, offers, undo, closing)
 
 
 def seat_state(table: TableGame, state: Any, actor: Actor) -> Any:
     """The one place a position is cut down to what a seat may see: the engine's `view`, where
     the engine keeps hidden information (a hand of cards), of the seat — or of nobody, for the
     host's page, which everyone may be looking at."""
-    see = getattr(table.engine, "view", None)
-    if see is None:
-        return state
-    return see(state, table.params, actor.seat)
+    seat = None if actor.seat is None else table.players.index(actor.seat)
+    return table.engine.view(state, table.params, seat)
 
 
 def _with_own(table: TableGame, base: Any, own: tuple[Entry, ...]) -> Any:
@@ -122,17 +129,12 @@ def _offers(table: TableGame, actor: Actor, known: Any, hidden: tuple[str, ...],
 
 
 def version(table: TableGame, actor: Actor) -> str:
-    """What this actor's forms carry: the record (which everyone may read), the actor, and what
-    else it may see change — a seat its own sealed entries, the host who has entered in
-    secret. Another seat's sealed entry changes no other seat's version, so entries of one
-    sealed phase never conflict."""
-    waiting = table.entries[table.public_count():]
-    if actor.host:
-        mark: list[Any] = [[e.player, e.kind] for e in waiting]
-    else:
-        mark = [[event.as_json() for event in e.events] for e in waiting if e.player == actor.seat]
-    raw = json.dumps([table.record_sha256, actor.name if actor.host else ["seat", actor.seat], mark])
-    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+    """What this actor's forms carry: a hash of everything it sees — the position as it may know
+    it, its own sealed entries, who is to act, the steps it is offered, what its undo would take
+    back (the host: who has entered in secret, too) — and of nothing else. A change it cannot see
+    leaves it as it was: another seat's sealed entry changes no other seat's version, so entries
+    of one sealed phase never conflict, and nothing of a secret can be recovered from it."""
+    return view(table, actor).version
 
 
 def admitted(table: TableGame, actor: Actor, submission: Submission) -> Template:
