@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
 def house_rules(settings: list[str]) -> dict[str, Any]:
     """`rules.KEY=VALUE` settings, each value read as YAML by the spec layer's reader (with its
-    limits); the game's rulebook checks them (`game.options_in_effect`)."""
+    limits; nothing is None); the game's rulebook checks them (`game.options_in_effect`)."""
     from pnp.errors import UsageError
     from pnp.spec.source import SourceError, load_text
 
@@ -78,10 +78,10 @@ def house_rules(settings: list[str]) -> dict[str, Any]:
         key, equals, value = setting.partition("=")
         if not equals or not key.startswith("rules.") or not key[len("rules."):]:
             raise UsageError(f"--set {setting}: write rules.KEY=VALUE, e.g. --set rules.rounds=6")
-        try:
-            raw[key[len("rules."):]] = load_text(value, "--set").data if value.strip() else value
-        except SourceError:
-            raw[key[len("rules."):]] = value  # not YAML: the text itself, for the rulebook to judge
+        try:  # (the spec layer's `read_value`, once it is in: the same reading, one line per problem)
+            raw[key[len("rules."):]] = load_text(value, f"--set {key}").data if value.strip() else None
+        except SourceError as error:
+            raise UsageError(f"--set {key}: {error.issues[0].message}") from None
     return raw
 
 
