@@ -292,11 +292,6 @@ class TableGame:
     def state(self) -> Any:
         return self.entries[-1].state if self.entries else self.first
 
-    @property
-    def record_sha256(self) -> str:
-        """The hash of the record file as last written: everything every seat may know."""
-        return self._record_sha
-
     def state_json(self, state: Any = None) -> dict[str, Any]:
         """The position as the referee's JSON answer writes it, for a state (default: now)."""
         return self.referee.state_json(self.state if state is None else state, self.params)
@@ -318,10 +313,6 @@ class TableGame:
         """The position everyone may see: during a sealed phase, the one before its entries."""
         k = self.public_count()
         return self.entries[k - 1].state if k else self.first
-
-    def shown(self) -> tuple[Any, tuple[Entry, ...]]:
-        """The position everyone may see, and the entries it includes."""
-        return self.public_state(), self.entries[:self.public_count()]
 
     def start_form(self) -> dict[str, Any]:
         """The record's `start` for the position now written out: what the position form
@@ -412,13 +403,6 @@ class TableGame:
     def _who(self, state: Any) -> ToMove | None:
         return self.engine.to_move(state, self.params)
 
-    def _template(self, state: Any, submission: Submission) -> Template:
-        """The legal action a submission names: the `n`-th of its player's templates now."""
-        found = mine(self.engine.legal_actions(state, self.params), submission.player)
-        if not 0 <= submission.n < len(found):
-            raise Stale()
-        return found[submission.n]
-
     def _entry(self, state: Any, template: Template, submission: Submission) -> Entry:
         who = self._who(state)
         try:
@@ -427,7 +411,7 @@ class TableGame:
         except Malformed as error:
             raise Refused("", str(error)) from None
         sealed = bool(who and who.sealed and template.player in who.players)
-        entry = self._follow(Entry((action,), (after,), events, template.player, template.kind, sealed, submission))
+        entry = self._follow(Entry((action,), (after,), events, template.player, template.kind, sealed))
         return replace(entry, sealed=False) if entry.followed else entry  # the table's step reveals
 
     def _apply(self, state: Any, action: Any, choices: Mapping[str, int]) -> tuple[Any, Any, tuple[Event, ...]]:

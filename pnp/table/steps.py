@@ -31,10 +31,6 @@ class Actor:
     def as_json(self) -> dict[str, Any]:
         return {"seat": self.seat} if self.seat is not None else {"host": True}
 
-    @staticmethod
-    def from_json(data: Any) -> Actor:
-        return Actor(data["seat"]) if isinstance(data, Mapping) and isinstance(data.get("seat"), str) else HOST
-
 
 HOST = Actor()
 
@@ -86,8 +82,7 @@ class Submission:
     """What a form or an API client sends: which legal action — the `n`-th of those `player`
     may take (None: the table's) —, a number for each number field and option numbers for
     choice and several fields (`picks`), and option numbers for the ties the engine asked
-    about (`choices`). Plain numbers only, so a sealed entry waits in the journal as JSON and
-    is entered again on restart."""
+    about (`choices`). Plain numbers only: what a form or a JSON body holds."""
 
     player: str | None
     n: int
@@ -110,18 +105,6 @@ class Submission:
                 picks = pick if isinstance(pick, tuple) else () if pick is None else (pick,)
                 values[f.name] = tuple(f.options[option(f.options, n, f.name)] for n in picks)
         return values
-
-    def as_json(self) -> dict[str, Any]:
-        return {"player": self.player, "n": self.n,
-                "picks": {k: list(v) if isinstance(v, tuple) else v for k, v in self.picks.items()},
-                "choices": dict(self.choices)}
-
-    @staticmethod
-    def from_json(data: Mapping[str, Any]) -> Submission:
-        picks = {str(k): tuple(int(n) for n in v) if isinstance(v, list) else int(v) for k, v in data["picks"].items()}
-        player = data["player"]
-        return Submission(None if player is None else str(player), int(data["n"]), picks,
-                          {str(k): int(v) for k, v in data["choices"].items()})
 
 
 def option(options: Sequence[Any], number: Any, name: str) -> int:
@@ -158,7 +141,6 @@ class Entry:
     player: str | None  # whose step it is (None: the table's)
     kind: str  # the template's kind: "declare", "bid", "resolve", …
     sealed: bool = False  # entered in secret (ToMove.sealed) and not revealed by the table's step after it
-    submission: Submission | None = None  # as entered at the table (None: read from the record)
     by: str = ""  # who entered it: a seat's name or "host" ("" when the log does not say)
     at: str = ""  # when (ISO 8601, UTC), as the log has it
     closed: tuple[str, ...] = ()  # a sealed phase the host closed: the players taken to have entered nothing

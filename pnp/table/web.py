@@ -128,9 +128,7 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
     async def start(request: Request) -> Response:
         posted = await _form(request)
         try:
-            seats.check_host(actor(request))
-            if posted.get("v", "") != seats.version(table, actor(request)):
-                raise Stale()
+            seats.check_host(actor(request))  # before the position is read: a seat learns nothing of it
             table.start_from(actor(request), posted.get("v", ""), forms.position_data(posted, table.start_form()))
         except REFUSALS as error:
             return render(request, *_refusal(table, error))
