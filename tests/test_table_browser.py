@@ -300,7 +300,8 @@ def test_six_phones_follow_the_game_live(browser, table, shots):
                 assert answer.status_code == 200, answer.text
                 sent[answer.json()["state"]["change"]] = before
                 time.sleep(0.15)
-    time.sleep(1)
+    for page in pages:  # every page draws the last change (the delays say how soon)
+        until(page, "last => Number(document.body.dataset.change) >= last", max(sent))
     delays = []
     for name, page in zip(players, pages, strict=True):
         drawn = page.evaluate("window.drawn")
