@@ -147,7 +147,7 @@ def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[
           acting: Sequence[str] = ()) -> Board:
     """The drawing of a `state_json` of `game` for these players."""
     look = LOOKS.get(game_id, DEFAULT)
-    idents = {a.id: _ident(a) for a in game.assets}
+    idents = {a.id: ident(a) for a in game.assets}
     strips: list[Strip] = []
     panels: dict[str, list[Fact]] = {}
     counted: dict[str, list[Count]] = {}
@@ -365,7 +365,7 @@ def _words(key: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _ident(asset: Any) -> Ident:
+def ident(asset: Any) -> Ident:
     colour = str(asset.color)
     return Ident(asset.id, asset.name_en or asset.name, colour, _ink(colour), str(asset.symbol))
 

@@ -13,7 +13,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from pnp.table import forms
-from pnp.table.board import Checks, Ident, board
+from pnp.table.board import Checks, Ident, board, ident
 from pnp.table.game import TableGame
 from pnp.table.seats import SeatView
 from pnp.table.steps import Change, Entry
@@ -79,11 +79,13 @@ def context(table: TableGame, seen: SeatView, links: Links | None = None, notice
         "groups": _groups(forms.forms(seen.offers, assets)),
         "closing": seen.closing is not None and {"player": seen.closing.player, "n": seen.closing.n,
                                                   "waiting": list(who.players) if who else []},
-        "board": board(position, table.game, table.game_id, table.players, who.players if who else ()),
+        "idents": idents(table),
+        "position": position,  # drawn as the board by `drawn_board`, only where the position part is drawn
         "over": position.get("over", False),
         "scores": position.get("scores", {}),
         "winners": position.get("winners", []),
         "setup_events": table.setup_events,
+        "public": seen.public,  # (what the last steps are drawn from: `web.shared_key`)
         "last": history[-1] if history else None,
         "history": list(reversed(history[:-1])),
         "said": _said(table.last_change),
@@ -95,6 +97,16 @@ def context(table: TableGame, seen: SeatView, links: Links | None = None, notice
         "notice": notice,
         "choice": choice,
     }
+
+
+def drawn_board(table: TableGame, values: dict[str, Any]) -> Any:
+    """The board of a context's position (what the position part draws)."""
+    return board(values["position"], table.game, table.game_id, table.players, values["acting"])
+
+
+def idents(table: TableGame) -> dict[str, Ident]:
+    """Every asset as its components show it, by id."""
+    return {a.id: ident(a) for a in table.game.assets}
 
 
 def _history(public: Sequence[Entry]) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -31,6 +32,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -45,7 +47,7 @@ from pnp.rules.lookup import governed, house_rules
 from pnp.table import api, forms, seats, words
 from pnp.table.files import Tokens
 from pnp.table.game import TableGame
-from pnp.table.page import FILTERS, Links, Notice, context
+from pnp.table.page import FILTERS, Links, Notice, context, drawn_board
 from pnp.table.steps import HOST, Actor, BadEntry, Forbidden, NeedsChoice, Refused, Stale, Submission
 
 MAX_BODY = 32 * 1024  # bytes: the largest form (a For-Ex position) is a few kilobytes
@@ -84,13 +86,29 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
                     ) -> dict[str, Any]:
         return context(table, seats.view(table, actor(request)), links, notice, choice)
 
+    drawn = Drawn()
+
     def render(request: Request, status: int = 200, notice: Notice | None = None,
                choice: dict[str, Any] | None = None) -> HTMLResponse:
-        html = page_template.render(**page_values(request, notice, choice))
+        values = page_values(request, notice, choice)
+        html = page_template.render(**values, **{f"drawn_{name}": Markup(text)
+                                                  for name, text in fragments(values, SHARED).items()})
         return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
     def fragments(values: dict[str, Any], only: Iterable[str] = SECTIONS) -> dict[str, str]:
-        return {name: parts[name].render(**values) for name in only}
+        """The page's parts for one seat; those every seat seeing the same draws alike, drawn once."""
+        found = {}
+        for name in only:
+            if name in SHARED:
+                key, anchor = shared_key(name, values)
+                found[name] = drawn.get(key, anchor, functools.partial(draw_shared, name, values))
+            else:
+                found[name] = parts[name].render(**values)
+        return found
+
+    def draw_shared(name: str, values: dict[str, Any]) -> str:
+        extra = {"board": drawn_board(table, values)} if name == "position" else {}
+        return parts[name].render(**values, **extra)
 
     def state(request: Request, notice: Notice | None = None, choice: dict[str, Any] | None = None) -> dict[str, Any]:
         """The seat's `/api/state` answer, and the page's parts drawn from it when asked."""
@@ -238,6 +256,40 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
 
     app = Starlette(routes=routes, lifespan=lifespan)
     return Guard(app, tokens, _cookie_name(table), hosts)
+
+
+SHARED = ("position", "last", "history")  # parts the same for every seat that sees the same: drawn once
+
+
+def shared_key(name: str, values: dict[str, Any]) -> tuple[str, Any]:
+    """What a shared part is drawn from, and an object it is anchored to: for the board, the
+    position with who acts and the phase; for the last steps, the record's entries (immutable:
+    the same last entry, the same steps)."""
+    if name == "position":
+        seen = [values["position"], values["acting"], values["sealed"], bool(values["own"])]
+        return name + hashlib.sha256(json.dumps(seen, default=str).encode()).hexdigest(), None
+    public = values["public"]
+    return f"{name}:{len(public)}:{id(public[-1]) if public else 0}:{len(values['setup_events'])}", \
+        public[-1] if public else None
+
+
+class Drawn:
+    """Shared parts as drawn, by what they were drawn from (the latest few). An entry anchored
+    to an object is used for that object only (kept, so its id is not another's meanwhile)."""
+
+    KEPT = 32
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[Any, str]] = {}
+
+    def get(self, key: str, anchor: Any, draw: Callable[[], str]) -> str:
+        found = self._kept.pop(key, None)
+        if found is None or found[0] is not anchor:
+            found = (anchor, draw())
+        self._kept[key] = found  # the latest last
+        while len(self._kept) > self.KEPT:
+            del self._kept[next(iter(self._kept))]
+        return found[1]
 
 
 def _json(data: Any, status: int = 200) -> JSONResponse:

@@ -40,8 +40,8 @@
   });
 
   // Draw a state answer's parts, keeping the form being filled in if the new parts still offer it.
-  // A refusal's notice stays until the seat's own next step (`mine`), whatever others do.
-  function draw(state, mine) {
+  // A refusal's notice stays until the seat's own next step (`own`), whatever others do.
+  function draw(state, own) {
     if (!state || !state.fragments) return;
     change = state.change;
     body.dataset.version = state.version;
@@ -49,7 +49,8 @@
     document.getElementById("status").innerHTML = state.fragments.status;
     var kept = touched && document.querySelector('#next form[data-key="' + cssEscape(touched) + '"]');
     var holder = kept && (kept.closest("details.action") || kept);
-    SECTIONS.forEach(function (name) { if (name !== "notice" || mine) place(name, state.fragments[name]); });
+    SECTIONS.forEach(function (name) { if (name !== "notice" || own) place(name, state.fragments[name]); });
+    mine();
     var banner = document.getElementById("changed");
     if (holder) {
       var fresh = document.querySelector('#next form[data-key="' + cssEscape(touched) + '"]');
@@ -66,6 +67,15 @@
       }
     }
   }
+
+  // The board is drawn alike for every seat seeing the same position; this page marks its own mat.
+  function mine() {
+    var seat = body.dataset.seat;
+    document.querySelectorAll(".mat[data-player]").forEach(function (mat) {
+      mat.classList.toggle("mine", mat.dataset.player === seat);
+    });
+  }
+  mine();
 
   function place(name, html) {
     var where = document.getElementById(name);
