@@ -174,13 +174,14 @@ class TableGame:
         for item, action in zip(journal.pending, self._sealed_actions(journal), strict=False):
             state = entries[-1].state if entries else self.first
             who = self._who(state)
-            if getattr(action, "player", None) != item.get("player") or not (who and who.sealed):
+            if getattr(action, "player", None) != item.get("player") or not (who and who.sealed
+                                                                               and item.get("player") in who.players):
                 break
             try:
                 after, events = self.engine.apply(state, action, self.params)
             except (Violation, ChoiceNeeded, Malformed):
                 break  # keep what was entered before the one that no longer applies
-            entries += (Entry((action,), (after,), tuple(events), item.get("player"), type(action).__name__.lower(),
+            entries += (Entry((action,), (after,), tuple(events), item.get("player"), self._kind(state, action),
                               True, by=str(item.get("by", "")), at=str(item.get("at", ""))),)
             kept += 1
         self.entries = entries
