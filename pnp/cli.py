@@ -126,9 +126,11 @@ def _add_table(commands) -> None:
     table.add_argument("--new", metavar="GAME", help="start a new game in RECORD (which must not exist)")
     table.add_argument("--players", help="with --new: comma-separated names in seating order, e.g. Ana,Ben,Cris")
     table.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    table.add_argument("--set", action="append", default=[], metavar="rules.KEY=VALUE",
+                       help="with --new: a house rule (repeatable); the record states every rule in effect")
     table.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the local "
-                            "network, with a token in the link)")
+                       help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the phones "
+                            "on the local network)")
     table.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     table.set_defaults(run=_table)
 
