@@ -109,6 +109,8 @@ class Made:
 
     @property
     def stock(self) -> str:
+        if self.sheets.duplex == "fold":  # two glued layers make the piece: card stock does not fold flat
+            return "paper"
         return STOCK.get(self.component.kind, "paper")
 
 
@@ -161,7 +163,7 @@ def sheets_of(laid: Laid, game: Game) -> Sheets:
     duplex = "none"
     if isinstance(layout, Folding):
         duplex = layout.duplex
-        contents = f"{contents}, A5"
+        contents = f"{contents}, {layout.page_name}"
         finish = ("fold the sheets in half together on their dashed marks, the first sheet outside, and staple "
                   "on the fold" if layout.folded else "cut each sheet in half on its middle marks and staple the "
                   "pages in order")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 from pnp.components import Context, Panels
-from pnp.components.art import identity, pattern, symbol, tint
+from pnp.components.art import contrast_ratio, identity, pattern, symbol, tint
 from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, picture_block, table, title_bar
 from pnp.display import Drawing, Item, Rect, Style
 from pnp.layout.text import block_height, fit_text, text_width
@@ -39,6 +39,8 @@ _RAISED = 0.58  # the share of a cell's height its number takes when notes sit b
 STAR = "#dcdcdc"  # the start cell's star where the row has no tint
 STRIP = 6.0  # mm: the number strip at the top of a box that holds a stack
 STRIP_PT = 11.0
+SMALL_TEXT_CONTRAST = 4.5  # WCAG AA
+FRAME_INSET = 2.0  # mm from the board's cut edge to its frame: a cut that strays does not cut the frame
 SPOT = Style(stroke="#9a9a9a", width=0.2, dash=(1.0, 0.8))  # a token's place in a box
 
 
@@ -83,7 +85,8 @@ def board(context: Context, board: Board) -> Panels:
         body, ring_cell = _loop(context, board.sections[loop], board.cell_mm, body, f"{what} section {loop + 1}")
         seams = {MARGIN + k * ring_cell for k in range(round(body.width / ring_cell) + 1)}
     w, h = body.width + 2 * MARGIN, body.height + 2 * MARGIN
-    frame = Rect(0.4, 0.4, w - 0.8, h - 0.8, Style(stroke=INK, width=0.6), radius=3.0)
+    frame = Rect(FRAME_INSET, FRAME_INSET, w - 2 * FRAME_INSET, h - 2 * FRAME_INSET, Style(stroke=INK, width=0.6),
+                 radius=3.0)
     drawing = Drawing(w, h, (frame, moved(body, MARGIN, MARGIN)), seams_x=tuple(sorted(seams)))
     return Panels((drawing,) * board.copies)
 
@@ -309,7 +312,11 @@ def _badge_size(cell: float) -> float:
 
 def _asset_header(asset: Asset, logo: Art | None, w: float, y: float, c: float, fill: str | None,
                   what: str) -> list[Item]:
+    """The row's header: a band of the asset's colour, its badge, its code and its names, the
+    names in the quieter ink only where that keeps small-text contrast (4.5:1) on the row's
+    tint (a black company's grey row takes the dark ink)."""
     badge = _badge_size(c)
+    names_ink = readable(SOFT_INK, fill)
     text_x = BAND + badge + 3.0
     text_w = w - text_x - 1.5
     return [
@@ -319,8 +326,13 @@ def _asset_header(asset: Asset, logo: Art | None, w: float, y: float, c: float, 
         fit_text(_code(asset), text_x, y + 0.8, text_w, c * 0.45, size=12, font="bold", color=INK,
                  align="left", valign="bottom", what=what),
         fit_text(_names(asset), text_x, y + c * 0.45 + 0.8, text_w, c * 0.55 - 1.6, size=8, min_size=6,
-                 color=SOFT_INK, align="left", valign="top", leading=1.1, what=what),
+                 color=names_ink, align="left", valign="top", leading=1.1, what=what),
     ]
+
+
+def readable(ink: str, fill: str | None) -> str:
+    """`ink`, or the body ink where `ink` on `fill` would fall below WCAG AA for small text."""
+    return ink if fill is None or contrast_ratio(ink, fill) >= SMALL_TEXT_CONTRAST else INK
 
 
 def _title_header(section: BoardSection, w: float, y: float, c: float, what: str) -> list[Item]:

@@ -1,4 +1,4 @@
-"""The rules booklet: the game's rules, every number read from the spec, over A5 pages.
+"""The rules booklet: the game's rules, every number read from the spec, over half-sheet pages (A5 on A4).
 
 A booklet is sections of templated lines, as an aid is, but as long as the rules need: the
 lines are flowed from page to page, a heading never left alone at the foot of a page. Templates

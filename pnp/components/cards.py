@@ -91,7 +91,17 @@ def deck(context: Context, deck: Deck) -> Pieces:
             art = context.art(piece.front.image) if piece.front.image else None
             fronts[piece.front] = card_front(piece.front, card, deck.back, art, what=f"{where} card {number}")
         pieces.append(PieceArt(fronts[piece.front], back))
-    return Pieces(width, height, card.bleed, tuple(pieces) * deck.copies)
+    return Pieces(width, height, card.bleed, tuple(pieces) * deck.copies,
+                  two_sided=backs_tell_apart(context.game, deck, settings.card_mm))
+
+
+def backs_tell_apart(game: Game, deck: Deck, card_mm: tuple[float, float]) -> bool:
+    """Whether the deck's back is how players tell it from another deck of the game: one of the
+    same size with another back (Акционер's big and small cards, AKT-1.9). Such a back must
+    print even without a duplex printer (folded over), like a token's "+20" side."""
+    size = tuple(deck.size_mm or card_mm)
+    return any(other is not deck and other.kind == "deck" and tuple(other.size_mm or card_mm) == size
+               and other.back != deck.back for other in game.components)
 
 
 # --- fronts -------------------------------------------------------------------------------
