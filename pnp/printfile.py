@@ -165,7 +165,7 @@ def print_plan(units: Sequence[Unit]) -> list[Job]:
     for u in units:
         s = u.sheets
         jobs.append(Job(u.name, (first, first + s.pages - 1), len(s.sheets), s.contents, sides_text(s.duplex), u.stock,
-                        s.assembly, s.finish, s.stamp))
+                        s.assembly, s.finish, s.stamp, s.bleed))
         first += s.pages
     return jobs
 
@@ -181,7 +181,7 @@ def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings:
     info = Furniture(game.title, "print instructions", stamp(__version__, said[:STAMP_DIGITS]))
     offset = tuple(settings.back_offset_mm)
     front = instructions_page(f, info, settings.paper, jobs, title_en=game.title_en, game_file=game_id,
-                              back_offset=offset)  # type: ignore[arg-type]
+                              back_offset=offset, bleed=settings.bleed_mm)  # type: ignore[arg-type]
     return [front, instructions_back(f, info, settings.duplex, offset)] if lead == 2 else [front]  # type: ignore[arg-type]
 
 

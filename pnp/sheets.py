@@ -68,6 +68,7 @@ class Sheets:
     assembly: str  # "1 row × 2 columns of parts" for a tiled board
     finish: str  # for a booklet: how to fold or cut and bind it
     shape: tuple | None  # imposed pieces: what deciding on shared sheets reads (see `Shape`); else None
+    bleed: tuple[float, float] | None = None  # imposed pieces: the least art beyond a cut, across and down
 
     @property
     def double_sided(self) -> bool:
@@ -82,7 +83,9 @@ class Sheets:
         """The facts from the cache, or None when they are not what this code writes."""
         try:
             shape = tuple(data["shape"]) if data["shape"] is not None else None
-            facts = cls(**{**data, "sheets": tuple(data["sheets"]), "size_mm": tuple(data["size_mm"]), "shape": shape})
+            bleed = tuple(data["bleed"]) if data.get("bleed") is not None else None
+            facts = cls(**{**data, "sheets": tuple(data["sheets"]), "size_mm": tuple(data["size_mm"]), "shape": shape,
+                           "bleed": bleed})
         except (TypeError, KeyError):
             return None
         return facts if all(isinstance(s, str) for s in facts.sheets) else None
@@ -180,14 +183,15 @@ def sheets_of(laid: Laid, game: Game) -> Sheets:
         size = (drawn[0].width, drawn[0].height) if drawn else (0.0, 0.0)
     return Sheets(laid.digest[:STAMP_DIGITS], sheet_digests(layout, laid.info), len(layout.pages), duplex,
                   piece_count(game, component), (round(size[0], 3), round(size[1], 3)), contents, assembly, finish,
-                  astuple(Shape.of(output)) if isinstance(layout, Imposition) and isinstance(output, Pieces) else None)
+                  astuple(Shape.of(output)) if isinstance(layout, Imposition) and isinstance(output, Pieces) else None,
+                  layout.bleed if isinstance(layout, Imposition) else None)
 
 
 def shared_sheets(layout: Imposition, info: Furniture, digest: str, members: Sequence[Sheets]) -> Sheets:
     """The facts about sheets that several components share."""
     contents = " + ".join(m.contents for m in members) + " on shared sheets"
     return Sheets(digest[:STAMP_DIGITS], sheet_digests(layout, info), len(layout.pages), layout.duplex,
-                  sum(m.count for m in members), members[0].size_mm, contents, "", "", None)
+                  sum(m.count for m in members), members[0].size_mm, contents, "", "", None, layout.bleed)
 
 
 def _drawn(output: Pieces | Panels | BookPages) -> tuple[Any, ...]:

@@ -83,3 +83,29 @@ def test_without_duplex_decks_told_apart_by_their_backs_fold_on_paper():
         assert made.stock == ("paper" if folded else "card stock"), deck
         backs = [p for p in laid.layout.placed if p.side == "back"]
         assert (len(backs) == len(laid.output.pieces)) == folded
+
+
+def test_the_print_plan_says_where_the_paper_gives_less_bleed_than_asked():
+    """`print.bleed_mm` is given exactly where the paper has room; the instructions name every
+    component that gets less, with the millimetres it gets, and no other."""
+    from pnp.layout.instructions import Job, bleed_note
+
+    def job(name, bleed):
+        return Job(name, (3, 4), 1, "", "one-sided", "card stock", bleed=bleed)
+
+    jobs = [job("Cards", (1.0, 1.5)), job("Tokens", (3.0, 3.0)), job("Bills", (3.0, 2.5)), job("Board", None)]
+    note = bleed_note(jobs, 3.0)
+    assert "Cards 1 mm" in note and "1.5 mm" in note and "Bills 2.5 mm" in note
+    assert "Tokens" not in note and "Board" not in note
+    assert "3 mm" in bleed_note([job("Tokens", (3.0, 3.0))], 3.0) and "Tokens" not in bleed_note([job("Tokens", (3.0, 3.0))], 3.0)
+    assert bleed_note([job("Board", None)], 3.0) == "" and bleed_note(jobs, 0.0) == ""
+
+
+def test_shared_and_lone_sheets_get_the_asked_bleed_where_there_is_room():
+    """Seven tokens or 21 pair counters and 6 loan markers fill a fraction of a sheet: all of
+    `print.bleed_mm` on every cut; 18 contract cards at nine a sheet get what nine allow."""
+    units = {u.name: u.sheets.bleed for u in lay_out_game(spec_of(), "forex").units}
+    assert units["Pair counters + Loan markers"] == (3.0, 3.0)
+    assert units["Contract cards"] == (1.0, 1.5)
+    tokens = next(l for l in lay_out_game(spec_of(), "bolsa").laid if l.component.id == "tokens")
+    assert tokens.layout.bleed == (3.0, 3.0)

@@ -24,6 +24,15 @@ BODY_PT = 8.5
 TABLE_PT = 7.5
 GAP = 2.5  # mm between blocks
 
+# the bleed note under the "what to print" table (one sentence each, placeholders filled below)
+BLEED_ALL = ("**Bleed.** Every cut has {asked} mm of art beyond it (print.bleed_mm), so a cut that strays "
+             "shows art, not paper.")
+BLEED_SHORT = ("**Bleed.** print.bleed_mm asks for {asked} mm of art beyond every cut; where that would cost "
+               "pieces a sheet the paper gives less: {short}. Cut those with care.")
+BLEED_PART = "{name} {across} mm at the sides, {down} mm above and below"
+BLEED_SIDES = "{name} {across} mm at the sides"
+BLEED_ENDS = "{name} {down} mm above and below"
+
 
 @dataclass(frozen=True)
 class Job:
@@ -38,6 +47,7 @@ class Job:
     assembly: str = ""  # for a tiled board: "1 row × 2 columns"
     finish: str = ""  # for a booklet: how to fold or cut and bind it
     stamp: str = ""  # the stamp in the footer of its sheets
+    bleed: tuple[float, float] | None = None  # pieces: the least art beyond a cut, across and down (mm)
 
     @property
     def page_range(self) -> str:
@@ -71,10 +81,11 @@ def sides_text(duplex: str) -> str:
 
 
 def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job], *, title_en: str = "",
-                      back_offset: tuple[float, float] = (0.0, 0.0), game_file: str = "game") -> Page:
+                      back_offset: tuple[float, float] = (0.0, 0.0), game_file: str = "game",
+                      bleed: float = 0.0) -> Page:
     """The instructions as one page in frame `f` (portrait), with the sheet furniture; with
     double-sided sheets, the front of the duplex check at its foot (its back is the next page).
-    `game_file` is the game's id, which names its files."""
+    `game_file` is the game's id, which names its files; `bleed` the bleed the spec asks for."""
     box = f.content.inset(2.0)
     flow = _Flow(box.x, box.y, box.w, what=f"the print instructions of {info.title}")
     flow.text(f"**{info.title}** — print instructions", 16)
@@ -99,6 +110,10 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
     flow.space(1.0)
     flow.text(f"In all: **{card}** sheet{'s' if card != 1 else ''} of card stock and **{paper_sheets}** "
               f"sheet{'s' if paper_sheets != 1 else ''} of paper.", BODY_PT)
+    note = bleed_note(jobs, bleed)
+    if note:
+        flow.space(1.0)
+        flow.text(note, BODY_PT)
     flow.space()
     duplex = [j for j in jobs if j.sides.startswith("double")]
     if duplex:
@@ -141,6 +156,27 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
     check = calibration.check_front(_check_box(box), edge, info.title) if duplex else ()
     items = (*flow.items, *check, furniture(f, info, "print instructions"))
     return Page(f.width, f.height, items, f"{info.title}, print instructions")
+
+
+def bleed_note(jobs: Sequence[Job], asked: float) -> str:
+    """What the bleed of the imposed pieces is against what `print.bleed_mm` asks: all of it,
+    or which components get less, and where ("" when nothing is imposed or none is asked)."""
+    pieces = [j for j in jobs if j.bleed is not None]
+    if not pieces or asked <= 0:
+        return ""
+    short = []
+    for j in pieces:
+        across, down = j.bleed  # type: ignore[misc]
+        values = {"name": j.name, "across": f"{across:g}", "down": f"{down:g}"}
+        if across < asked - 1e-6 and down < asked - 1e-6:
+            short.append(BLEED_PART.format(**values))
+        elif across < asked - 1e-6:
+            short.append(BLEED_SIDES.format(**values))
+        elif down < asked - 1e-6:
+            short.append(BLEED_ENDS.format(**values))
+    if not short:
+        return BLEED_ALL.format(asked=f"{asked:g}")
+    return BLEED_SHORT.format(asked=f"{asked:g}", short="; ".join(short))
 
 
 def reprint_page(f: Frame, info: Furniture, paper: str, rows: Sequence[Reprint]) -> Page:
