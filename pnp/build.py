@@ -38,7 +38,7 @@ from pnp.layout.impose import impose
 from pnp.layout.sheet import Furniture, stamp
 from pnp.layout.tile import tile
 from pnp.printfile import Unit, game_file, lead_pages, plan_units, print_plan, reprint_file, unit_pdf
-from pnp.sheets import STAMP_DIGITS, Laid, Layout, Made, cached, name, remember, render_pdfs, sheets_of
+from pnp.sheets import STAMP_DIGITS, STOCK, Laid, Layout, Made, cached, machine, name, remember, render_pdfs, sheets_of
 from pnp.spec.faces import printed_inputs
 from pnp.spec.images import read_art
 from pnp.spec.loader import named_images
@@ -165,6 +165,10 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
                 data, lead = game_file(game, g, units[g], pdfs, spec.print, cache, code)
                 files.append(manifest.write_file(root, root / g / f"{g}-all.pdf", data, g, None,
                                                  lead + sum(u.sheets.pages for u in units[g])))
+                if spec.print.cut != "none":  # a cut file per sheet a machine cuts
+                    from pnp.export.cut import write_cuts
+
+                    files += write_cuts(root, g, [(u.id, u.sheets, pdf) for u, pdf in zip(units[g], pdfs)])
                 if listed:
                     data, count = reprint_file(game, g, units[g], pdfs, listed, spec.print)
                     reprints[g] = f"{g}/{g}-reprint.pdf"
@@ -319,7 +323,7 @@ def lay_out(context: Context, component: Any, *, stamped: bool = True) -> Laid:
     info = Furniture(context.game.title, name(component), stamp(__version__, digest[:STAMP_DIGITS]))
     if isinstance(output, Pieces):
         layout: Layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
-                                tuple(settings.back_offset_mm))  # type: ignore[arg-type]
+                                tuple(settings.back_offset_mm), machine(settings, STOCK[component.kind]))  # type: ignore[arg-type]
     elif isinstance(output, BookPages):
         layout = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)
     else:

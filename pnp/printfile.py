@@ -29,7 +29,7 @@ from pnp.layout.instructions import (
     sides_text,
 )
 from pnp.layout.sheet import Furniture, frame, stamp
-from pnp.sheets import STAMP_DIGITS, Layout, Made, Shape, Sheets, cached, combine, render, shared_sheets
+from pnp.sheets import STAMP_DIGITS, Layout, Made, Shape, Sheets, cached, combine, machine, render, shared_sheets
 from pnp.spec.model import Game, Print
 
 
@@ -84,9 +84,11 @@ def plan_units(game: Game, game_id: str, items: list[Made], settings: Print, cod
         found = []
         for i in indexes:
             output = pieces(i)
-            layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info((i,)), offset)  # type: ignore[arg-type]
+            layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info((i,)), offset,  # type: ignore[arg-type]
+                            machine(settings, items[i].stock))
             found.append(Candidate(i, output, layout, items[i].stock))
-        return share_sheets(found, settings.paper, settings.margin_mm, settings.duplex, info, offset)  # type: ignore[arg-type]
+        return share_sheets(found, settings.paper, settings.margin_mm, settings.duplex, info, offset,  # type: ignore[arg-type]
+                            lambda stock: machine(settings, stock))
 
     shapes = [(items[i].stock, items[i].sheets.shape) for i in candidates]
     plan = f"plan-{key(list(code), settings.model_dump(mode='json'), shapes)}"
@@ -165,7 +167,7 @@ def print_plan(units: Sequence[Unit]) -> list[Job]:
     for u in units:
         s = u.sheets
         jobs.append(Job(u.name, (first, first + s.pages - 1), len(s.sheets), s.contents, sides_text(s.duplex), u.stock,
-                        s.assembly, s.finish, s.stamp, s.bleed))
+                        s.assembly, s.finish, s.stamp, s.bleed, s.machine))
         first += s.pages
     return jobs
 

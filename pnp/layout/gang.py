@@ -38,14 +38,17 @@ class Shared:
 
 def share_sheets(candidates: Sequence[Candidate], paper: str, margin: float, duplex: Duplex,
                  info: Callable[[tuple[int, ...]], Furniture],
-                 back_offset: tuple[float, float] = (0.0, 0.0)) -> list[Shared]:
+                 back_offset: tuple[float, float] = (0.0, 0.0), cut: Callable[[str], str | None] = lambda stock: None,
+                 ) -> list[Shared]:
     """The groups of two or more consecutive candidates that print on fewer sheets together
-    than apart; `info` gives the sheet furniture for a group of members."""
+    than apart; `info` gives the sheet furniture for a group of members, `cut` the cutting
+    machine (if any) whose marks go on sheets of a stock."""
     groups: list[tuple[list[Candidate], list[Pieces], Imposition]] = []
     for candidate in candidates:
         if groups:
             members, parts, layout = groups[-1]
-            joined = _join(members, parts, layout, candidate, paper, margin, duplex, info, back_offset)
+            joined = _join(members, parts, layout, candidate, paper, margin, duplex, info, back_offset,
+                           cut(candidate.stock))
             if joined is not None:
                 groups[-1] = joined
                 continue
@@ -55,7 +58,7 @@ def share_sheets(candidates: Sequence[Candidate], paper: str, margin: float, dup
 
 def _join(members: list[Candidate], parts: list[Pieces], layout: Imposition, candidate: Candidate, paper: str,
           margin: float, duplex: Duplex, info: Callable[[tuple[int, ...]], Furniture],
-          back_offset: tuple[float, float]) -> tuple[list[Candidate], list[Pieces], Imposition] | None:
+          back_offset: tuple[float, float], cut: str | None) -> tuple[list[Candidate], list[Pieces], Imposition] | None:
     """The group with `candidate` added, if it is of the same stock and saves a sheet."""
     if candidate.stock != members[-1].stock:
         return None
@@ -64,11 +67,11 @@ def _join(members: list[Candidate], parts: list[Pieces], layout: Imposition, can
     last = parts[-1]
     if len(parts) == 1 and _same_size(last, candidate.output):
         run = replace(last, pieces=last.pieces + candidate.output.pieces, two_sided=last.two_sided or candidate.output.two_sided)
-        joined = impose(run, paper, margin, duplex, furniture, back_offset)
+        joined = impose(run, paper, margin, duplex, furniture, back_offset, cut)
         if joined.sheets < layout.sheets + candidate.layout.sheets:
             return together, [run], joined
     if layout.sheets == 1 and candidate.layout.sheets == 1:
-        shared = gang([*parts, candidate.output], paper, margin, duplex, furniture, back_offset)
+        shared = gang([*parts, candidate.output], paper, margin, duplex, furniture, back_offset, cut)
         if shared is not None:
             return together, [*parts, candidate.output], shared
     return None

@@ -149,6 +149,7 @@ class Placed:
     side: Side
     page: int  # index into Imposition.pages
     trim: Box
+    cut: str = "rect"  # the cut line's shape (`Pieces.cut`)
 
 
 @dataclass(frozen=True)
@@ -273,12 +274,13 @@ def impose(pieces: Pieces, paper: str, margin: float, duplex: Duplex, info: Furn
             backs = [(i, _mirror(grid, slot, "fold")) for i, slot in fronts]
             items = _faces(pieces, grid, fronts, "front") + _faces(pieces, grid, backs, "back") + (_fold_line(grid),)
             pages.append(_page(grid.frame, items, info, f"{where} · fold on the dashed line, then cut"))
-            placed += _record(grid, fronts, "front", len(pages) - 1) + _record(grid, backs, "back", len(pages) - 1, pieces)
+            placed += (_record(grid, fronts, "front", len(pages) - 1, pieces)
+                       + _record(grid, backs, "back", len(pages) - 1, pieces))
             continue
         items = _faces(pieces, grid, fronts, "front") + (reg.items() if reg else ())
         front_where = f"{where} · fronts" if duplex != "none" else where
         pages.append(_page(grid.frame, items, info, front_where))
-        placed += _record(grid, fronts, "front", len(pages) - 1)
+        placed += _record(grid, fronts, "front", len(pages) - 1, pieces)
         if duplex in ("long", "short"):
             backs = [(i, _mirror(grid, slot, _flip(grid.frame, duplex))) for i, slot in fronts]
             items = (Group(_faces(pieces, grid, backs, "back"), translate(*back_offset)),)
@@ -325,7 +327,7 @@ def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, in
     for group, grid in zip(groups, grids):
         fronts = [(i, _slot(grid, k)) for k, i in enumerate(range(len(group.pieces)))]
         front_items += _faces(group, grid, fronts, "front")
-        placed += [replace(p, piece=p.piece + offset) for p in _record(grid, fronts, "front", 0)]
+        placed += [replace(p, piece=p.piece + offset) for p in _record(grid, fronts, "front", 0, group)]
         if edge:
             backs = [(i, _mirror(grid, slot, edge)) for i, slot in fronts]
             back_items += _faces(group, grid, backs, "back")
@@ -450,15 +452,32 @@ def _page(f: Frame, items: tuple[Item, ...], info: Furniture, where: str) -> Pag
     return Page(f.width, f.height, (*items, furniture(f, info, where)), f"{info.component}, {where}")
 
 
-def _record(grid: Grid, slots: list[tuple[int, Slot]], side: Side, page: int,
-            pieces: Pieces | None = None, offset: tuple[float, float] = (0.0, 0.0)) -> list[Placed]:
+def _record(grid: Grid, slots: list[tuple[int, Slot]], side: Side, page: int, pieces: Pieces,
+            offset: tuple[float, float] = (0.0, 0.0)) -> list[Placed]:
     """Placed faces (backs only where the piece has one), shifted by the back offset."""
     dx, dy = offset
     out = []
     for index, (g, column, row) in slots:
-        if side == "back" and pieces is not None and pieces.pieces[index].back is None:
+        if side == "back" and pieces.pieces[index].back is None:
             continue
         t = g.trim(column, row)
-        out.append(Placed(index, side, page, Box(t.x + dx, t.y + dy, t.w, t.h)))
+        out.append(Placed(index, side, page, Box(t.x + dx, t.y + dy, t.w, t.h), pieces.cut))
     return out
+
+
+CutLine = tuple[str, float, float, float, float]  # shape, x, y, w, h of a trim, page mm
+
+
+def cut_lines(layout: Imposition) -> tuple[tuple[int, float, float, tuple[CutLine, ...]], ...]:
+    """For each front page that carries a machine's registration marks: its index, its width and
+    height, and the trims of the pieces on it — what a cut file for that sheet cuts
+    (`pnp.export.cut`)."""
+    if layout.registration is None:
+        return ()
+    pages: dict[int, list[CutLine]] = {}
+    for p in layout.placed:
+        if p.side == "front":
+            pages.setdefault(p.page, []).append((p.cut, p.trim.x, p.trim.y, p.trim.w, p.trim.h))
+    return tuple((page, layout.pages[page].width, layout.pages[page].height, tuple(lines))
+                 for page, lines in sorted(pages.items()))
 

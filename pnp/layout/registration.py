@@ -14,7 +14,7 @@ mark's box grown by `CLEARANCE_MM`.
   imports DXF; its marks are the ones above).
 - `cricut` — Cricut Design Space prints its own marks round the image it prints, and Print Then
   Cut takes at most `CRICUT_AREA_MM` (6.75 × 9.25 in): the pieces stay inside that area,
-  centred on the sheet, and everything outside it is the keep-out zone.
+  centred on the sheet (the sheet's header and footer are outside it, and not printed by it).
 
 `docs/cutting.md` gives the geometry with a drawing; `pnp.export.cut` writes the cut files.
 """
@@ -44,8 +44,8 @@ class Registration:
     width: float
     height: float
     marks: tuple[Box, ...]  # filled rectangles: the square, then each L as its two arms
-    keep_out: tuple[Box, ...]  # a mark's box grown by the clearance, or what lies outside `area`
-    area: Box  # where pieces may go at all (the whole sheet but for Cricut)
+    keep_out: tuple[Box, ...]  # each mark's box grown by the clearance
+    area: Box  # where pieces may go at all (the whole sheet but for Cricut's print area)
 
     def items(self) -> tuple[Item, ...]:
         """The marks as drawn on the sheet."""
@@ -60,10 +60,7 @@ def registration(machine: str, width: float, height: float) -> Registration:
     """The marks of `machine` on a `width` × `height` mm sheet, as it lies in the printer."""
     if machine == "cricut":
         w, h = CRICUT_AREA_MM if width <= height else CRICUT_AREA_MM[::-1]
-        area = Box((width - w) / 2, (height - h) / 2, w, h)
-        outside = (Box(0, 0, width, area.y), Box(0, area.bottom, width, height - area.bottom),
-                   Box(0, 0, area.x, height), Box(area.right, 0, width - area.right, height))
-        return Registration(machine, width, height, (), outside, area)
+        return Registration(machine, width, height, (), (), Box((width - w) / 2, (height - h) / 2, w, h))
     if machine not in MACHINES:
         raise ValueError(f"unknown cutting machine {machine!r} (known: {', '.join(MACHINES)})")
     square = Box(INSET_MM, INSET_MM, SQUARE_MM, SQUARE_MM)

@@ -253,18 +253,19 @@ def _widest(stamp: str) -> str:
 
 def crop_marks(trims: Iterable[Box], bleeds: Iterable[Box], *, across: bool = False,
                along: bool = False) -> tuple[Line, ...]:
-    """Short lines continuing every trim edge beyond the outermost bleed, never across a piece.
+    """Short lines continuing every trim edge beyond the bleed, never across a piece.
 
-    Vertical marks at every distinct trim x sit above and below all the pieces; horizontal
-    marks at every distinct trim y sit left and right of them. Where a grid has no room for
-    them there (`across`: none above and below; `along`: none left and right), they sit in the
-    gutters between its rows (or columns) instead, `INNER_GAP_MM` clear of the trims: that
-    strip is cut away, and two marks in two gutters line up a ruler as well as two at the ends.
+    Vertical marks at every distinct trim x sit above and below the pieces that have that edge;
+    horizontal marks at every distinct trim y sit left and right of the pieces that have it (on
+    a full grid: outside all of them). Where a grid has no room for them there (`across`: none
+    above and below; `along`: none left and right), they sit in the gutters between its rows
+    (or columns) instead, `INNER_GAP_MM` clear of the trims: that strip is cut away, and two
+    marks in two gutters line up a ruler as well as two at the ends.
     """
     trims = tuple(trims)
     if not trims:
         return ()
-    outer = bounds(bleeds)
+    edges = tuple(zip(trims, bleeds))
     near, far = MARK_GAP_MM, MARK_ZONE_MM
     xs = sorted({round(v, 6) for t in trims for v in (t.x, t.right)})
     ys = sorted({round(v, 6) for t in trims for v in (t.y, t.bottom)})
@@ -274,15 +275,17 @@ def crop_marks(trims: Iterable[Box], bleeds: Iterable[Box], *, across: bool = Fa
             marks += [Line(x, top + INNER_GAP_MM, x, bottom - INNER_GAP_MM, MARK_STYLE) for x in xs]
     else:
         for x in xs:
-            marks.append(Line(x, outer.y - far, x, outer.y - near, MARK_STYLE))
-            marks.append(Line(x, outer.bottom + near, x, outer.bottom + far, MARK_STYLE))
+            owners = bounds(b for t, b in edges if abs(t.x - x) < 1e-6 or abs(t.right - x) < 1e-6)
+            marks.append(Line(x, owners.y - far, x, owners.y - near, MARK_STYLE))
+            marks.append(Line(x, owners.bottom + near, x, owners.bottom + far, MARK_STYLE))
     if along:
         for left, right in _gutters([(t.x, t.right) for t in trims]):
             marks += [Line(left + INNER_GAP_MM, y, right - INNER_GAP_MM, y, MARK_STYLE) for y in ys]
     else:
         for y in ys:
-            marks.append(Line(outer.x - far, y, outer.x - near, y, MARK_STYLE))
-            marks.append(Line(outer.right + near, y, outer.right + far, y, MARK_STYLE))
+            owners = bounds(b for t, b in edges if abs(t.y - y) < 1e-6 or abs(t.bottom - y) < 1e-6)
+            marks.append(Line(owners.x - far, y, owners.x - near, y, MARK_STYLE))
+            marks.append(Line(owners.right + near, y, owners.right + far, y, MARK_STYLE))
     return tuple(marks)
 
 

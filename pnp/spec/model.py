@@ -87,6 +87,7 @@ class Print(Model):
     back_offset_mm: tuple[Number, Number] = (0, 0)
     ink_saver: Annotated[bool, Strict()] = False
     backs: Literal["light", "dark"] = "light"  # card backs: light forgives a home duplex's misregistration
+    cut: Literal["none", "silhouette", "cricut", "dxf"] = "none"  # a cutting machine: its marks and cut files (pnp build --cut)
 
 
 # --- assets and tracks --------------------------------------------------------------------
