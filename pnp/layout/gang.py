@@ -1,11 +1,14 @@
 """Shared sheets: small components of one stock printed together, so no sheet goes out nearly
 empty.
 
-Two ways, tried along the print order: pieces of one size (big and small cards, contracts and
-dividends) are imposed as one run when that saves a sheet, each piece keeping its own back;
-components that each fill less than a sheet (seven tokens, six loan markers) share one sheet,
-each in its own band (`impose.gang`). Each component keeps its own file; only the combined
-print file uses the shared sheets, and its print plan says which components share them.
+Three ways, the first two tried along the print order: pieces of one size (big and small
+cards, contracts and dividends) are imposed as one run when that saves a sheet, each piece
+keeping its own back; components that each fill less than a sheet (seven tokens, six loan
+markers) share one sheet, each in its own band (`impose.gang`). Then what still takes a sheet
+of its own goes, if it fits, into the room the last sheet of a longer run of the same stock
+leaves (`impose.fill`: four price tokens under the cards' last row). Each component keeps its
+own file; only the combined print file uses the shared sheets, and its print plan says which
+components share them.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from pnp.display import Pieces
-from pnp.layout.impose import Duplex, Imposition, gang, impose
+from pnp.layout.impose import Duplex, Imposition, fill, gang, impose
 from pnp.layout.sheet import Furniture
 
 
@@ -53,7 +56,31 @@ def share_sheets(candidates: Sequence[Candidate], paper: str, margin: float, dup
                 groups[-1] = joined
                 continue
         groups.append(([candidate], [candidate.output], candidate.layout))
+    groups = _filled(groups, paper, margin, duplex, info, back_offset, cut)
     return [Shared(tuple(c.index for c in members), layout) for members, _, layout in groups if len(members) > 1]
+
+
+Group = tuple[list[Candidate], list[Pieces], Imposition]
+
+
+def _filled(groups: list[Group], paper: str, margin: float, duplex: Duplex, info: Callable[[tuple[int, ...]], Furniture],
+            back_offset: tuple[float, float], cut: Callable[[str], str | None]) -> list[Group]:
+    """The groups with each one-sheet group moved into the last sheet of the first longer
+    group of its stock that has room for it (see `impose.fill`)."""
+    groups = list(groups)
+    for small in [g for g in groups if g[2].sheets == 1]:
+        for k, host in enumerate(groups):
+            members, parts, layout = host
+            if host is small or len(parts) != 1 or layout.sheets < 2 or members[0].stock != small[0][0].stock:
+                continue
+            together = tuple(c.index for c in [*members, *small[0]])
+            base = impose(parts[0], paper, margin, duplex, info(together), back_offset, cut(members[0].stock))
+            joined = fill(base, len(parts[0].pieces), small[1], paper, margin, back_offset)
+            if joined is not None:
+                groups[k] = ([*members, *small[0]], parts, joined)
+                groups.remove(small)
+                break
+    return groups
 
 
 def _join(members: list[Candidate], parts: list[Pieces], layout: Imposition, candidate: Candidate, paper: str,

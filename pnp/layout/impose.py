@@ -306,18 +306,8 @@ def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, in
     reg = registration(cut, f.width, f.height) if cut else None
     if reg is not None:
         f = replace(f, keep_out=reg.keep_out)
-    content = _within(f.content, reg)
-    for cap in (math.inf, GOOD_BLEED_MM, MIN_GUTTER_BLEED_MM, 0.0):  # the most bleed with which all bands fit
-        grids, y = [], content.y
-        for group in groups:
-            band = _band(group, content, y, min(group.bleed, cap), f, reg)
-            if band is None:
-                break
-            grids.append(band[0])
-            y += band[1]
-        if len(grids) == len(groups) and y <= content.bottom + 1e-6:
-            break
-    else:
+    grids = _bands(groups, _within(f.content, reg), f, reg)
+    if grids is None:
         return None
     front_items: list[Item] = []
     back_items: list[Item] = []
@@ -340,6 +330,87 @@ def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, in
         pages.append(_page(f, (Group(tuple(back_items), translate(*back_offset)),), info,
                            f"{where} · backs, flip on the {duplex} edge"))
     return Imposition(tuple(pages), tuple(placed), grids[0], duplex, 1, given_bleed(grids), reg)
+
+
+def fill(host: Imposition, pieces: int, groups: Sequence[Pieces], paper: str, margin: float,
+         back_offset: tuple[float, float] = (0.0, 0.0)) -> Imposition | None:
+    """`host` (an imposition of `pieces` pieces) with small components' pieces in the room its
+    last sheet leaves — below its last row, else beside the last row's last piece — each in its
+    band of rows, backs behind their fronts: four price tokens need no sheet of their own when
+    the cards' last sheet has two empty slots. None when they do not all fit there, or need
+    backs the host's sheets do not print."""
+    has_backs = any(p.back is not None for g in groups for p in g.pieces)
+    if not groups or host.duplex == "fold" or (has_backs and host.duplex == "none"):
+        return None
+    grid, f = host.grid, host.grid.frame
+    content = _within(f.content, host.registration)
+    last_page = max(p.page for p in host.placed if p.side == "front")
+    last = [p for p in host.placed if p.side == "front" and p.page == last_page]
+    boxes = [_bleed_box(grid, p.trim) for p in last]
+    bottom_row = [b for b in boxes if abs(b.y - max(c.y for c in boxes)) < 1e-6]
+    below = Box(content.x, max(b.bottom for b in boxes) + MARK_ZONE_MM, content.w, 0.0)
+    below = replace(below, h=content.bottom - below.y)
+    beside_x = max(b.right for b in bottom_row) + MARK_ZONE_MM
+    beside = Box(beside_x, bottom_row[0].y + MARK_ZONE_MM, content.right - beside_x, 0.0)
+    beside = replace(beside, h=content.bottom - beside.y)
+    for region in (below, beside):
+        grids = _bands(groups, region, f, host.registration)
+        if grids is not None:
+            break
+    else:
+        return None
+    front_page = last[0].page
+    back_page = front_page + 1 if host.duplex in ("long", "short") else None
+    fronts_items: list[Item] = []
+    backs_items: list[Item] = []
+    placed = list(host.placed)
+    offset = pieces
+    for group, band in zip(groups, grids):
+        fronts = [(k, _slot(band, k)) for k in range(len(group.pieces))]
+        fronts_items += _faces(group, band, fronts, "front")
+        placed += [replace(p, piece=p.piece + offset) for p in _record(band, fronts, "front", front_page, group)]
+        if back_page is not None:
+            backs = [(i, _mirror(band, slot, _flip(f, host.duplex))) for i, slot in fronts]
+            backs_items += _faces(group, band, backs, "back")
+            placed += [replace(p, piece=p.piece + offset)
+                       for p in _record(band, backs, "back", back_page, group, back_offset)]
+        offset += len(group.pieces)
+    pages = list(host.pages)
+    pages[front_page] = _with(pages[front_page], tuple(fronts_items))
+    if back_page is not None:
+        pages[back_page] = _with(pages[back_page], (Group(tuple(backs_items), translate(*back_offset)),))
+    bleed = given_bleed([grid, *grids])
+    return Imposition(tuple(pages), tuple(placed), grid, host.duplex, host.sheets, bleed, host.registration)
+
+
+def _bleed_box(grid: Grid, trim: Box) -> Box:
+    """The art box of a piece placed at `trim` in `grid` (its slot found by position)."""
+    column = round((trim.x - grid.columns.start) / (grid.columns.size + grid.columns.gutter))
+    row = round((trim.y - grid.rows.start) / (grid.rows.size + grid.rows.gutter))
+    return grid.bleed_box(column, row)
+
+
+def _bands(groups: Sequence[Pieces], region: Box, f: Frame, reg: Registration | None) -> list[Grid] | None:
+    """Each group's band of rows in `region`, top to bottom, with the most bleed that lets all
+    of them fit (as `gang` does on a sheet of their own); None when they do not."""
+    if region.w <= 0 or region.h <= 0:
+        return None
+    for cap in (math.inf, GOOD_BLEED_MM, MIN_GUTTER_BLEED_MM, 0.0):
+        grids, y = [], region.y
+        for group in groups:
+            band = _band(group, region, y, min(group.bleed, cap), f, reg)
+            if band is None:
+                break
+            grids.append(band[0])
+            y += band[1]
+        if len(grids) == len(groups):
+            return grids
+    return None
+
+
+def _with(page: Page, items: tuple[Item, ...]) -> Page:
+    """The page with `items` added under its furniture (which `_page` puts last)."""
+    return replace(page, items=(*page.items[:-1], *items, page.items[-1]))
 
 
 def _band(group: Pieces, content: Box, y: float, bleed: float, f: Frame,
