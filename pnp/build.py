@@ -118,7 +118,7 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
             try:
                 made[g].append(prepare(spec, contexts[g], component, cache, [*code, art[g]], partial(reuse, g), progress))
             except BuildError as error:  # every component that cannot be laid out, each at its place
-                issues.append(located(spec, g, component, error))
+                issues += [located(spec, g, component, e) for e in getattr(error, "errors", (error,))]
     if issues:
         raise SpecError(issues)
     units = {g: plan_units(spec.games[g], g, made[g], spec.print, code, cache,
@@ -234,8 +234,8 @@ def layout_issues(spec: Spec, game_id: str) -> list[Issue]:
     for component in game.components:
         try:
             lay_out(context, component, stamped=False)
-        except BuildError as error:
-            issues.append(located(spec, game_id, component, error))
+        except BuildError as error:  # a booklet reports every line, table and example at fault at once
+            issues += [located(spec, game_id, component, e) for e in getattr(error, "errors", (error,))]
     return issues
 
 
@@ -246,7 +246,9 @@ def located(spec: Spec, game_id: str, component: Any, error: BuildError) -> Issu
     index = spec.games[game_id].components.index(component)
     here = ("games", game_id, "components", index)
     path = here
-    if error.text:
+    if error.at and spec.written(here + error.at) is not None:  # the generator knows the field
+        path = here + error.at
+    elif error.text:
         texts = [(here + p, template) for p, template in _texts(spec.written(here))]
         path = next((p for p, template in texts if _writes(template, error.text, whole=True)),
                     next((p for p, template in texts if _writes(template, error.text, whole=False)), here))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from pnp.components import Context, Panels
-from pnp.components.tables import Block, column, heading, moved, paragraph, page_area, table, title_bar
+from pnp.components.tables import Block, cards_table, column, heading, moved, paragraph, page_area, table, title_bar
 from pnp.display import Drawing
 from pnp.errors import BuildError
 from pnp.layout.tile import PACK_GAP_MM
@@ -59,4 +59,7 @@ def _section(context: Context, section, width: float, size: float, what: str) ->
                             min_width=width, shaded=not context.settings.ink_saver))
     icons = context.icons()
     blocks += [paragraph(line, width, size=size, what=what, icons=icons) for line in section.lines]
+    if section.cards:
+        blocks.append(table(cards_table(context.game, section.cards, what), size=size * 1.15, what=what,
+                            assets=context.game.assets, min_width=width, shaded=not context.settings.ink_saver))
     return column(blocks, gap=size * 0.2)

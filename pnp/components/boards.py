@@ -56,13 +56,28 @@ def cell_text(value: float) -> str:
 def board(context: Context, board: Board) -> Panels:
     """One drawing per copy: the title, then every section at `board.cell_mm` per cell — all
     of it inside the ring of a loop track when the board has one."""
+    return _board(context, board, None)
+
+
+def start_cells(context: Context, board: Board) -> list[tuple[str | None, tuple[float, float, float, float]]]:
+    """Where the tokens start on the board's drawing: for each row of a track with a start
+    cell (not a loop), the row's asset id (None for a single row) and the start cell's box
+    (x, y, w, h in the drawing's mm) — what a setup diagram puts the tokens on."""
+    found: list[tuple[str | None, tuple[float, float, float, float]]] = []
+    _board(context, board, found)
+    return found
+
+
+def _board(context: Context, board: Board, starts: list | None) -> Panels:
+    """The board, and (when `starts` is a list) its start cells collected into it."""
     what = f"{context.game_id}/{board.id}"
     board = filled(context.game, board)  # section titles are templates over the game
     header_w = _row_header_width(context.game, board)
     inside = [(index, s) for index, s in enumerate(board.sections) if s.layout != "loop"]
     loop = next((index for index, s in enumerate(board.sections) if s.layout == "loop"), None)
+    cells: dict[int, list] = {index: [] for index, _ in inside}
     tracks = {
-        index: _track(context, section, board.cell_mm, header_w, f"{what} section {index + 1}")
+        index: _track(context, section, board.cell_mm, header_w, f"{what} section {index + 1}", cells[index])
         for index, section in inside
         if section.track is not None
     }
@@ -77,6 +92,11 @@ def board(context: Context, board: Board) -> Panels:
     title = _title(context.game, board, width, what)
     image = [picture_block(context.art(board.image), width, board.image_mm)] if board.image else []
     body = column([title, *image, *sections], gap=GAP)
+    if starts is not None and loop is None:  # each section's offset in the column, as `column` stacks them
+        y = title.height + GAP + sum(b.height + GAP for b in image)
+        for (index, _), block in zip(inside, sections):
+            starts += [(asset, (MARGIN + x, MARGIN + y + top, w, h)) for asset, (x, top, w, h) in cells[index]]
+            y += block.height + GAP
     if loop is None:  # cell edges, where a tiled board may be cut without cutting a number
         seams = {MARGIN + header_w + k * box_size(context.game, s, board.cell_mm)[0]
                  for s in board.sections if s.track and s.layout == "row"
@@ -115,8 +135,10 @@ def box_size(game: Game, section: BoardSection, cell: float) -> tuple[float, flo
     return math.ceil(holds / rows) * cell, rows * cell + STRIP
 
 
-def _track(context: Context, section: BoardSection, cell: float, header_w: float, what: str) -> Block:
-    """A row of cells per asset (or one, headed by the section's title), or a grid."""
+def _track(context: Context, section: BoardSection, cell: float, header_w: float, what: str,
+           starts: list | None = None) -> Block:
+    """A row of cells per asset (or one, headed by the section's title), or a grid; each row's
+    start cell (asset id, box) goes into `starts`."""
     if section.layout == "grid":
         return _grid(context, section, cell, what)
     game = context.game
@@ -133,10 +155,17 @@ def _track(context: Context, section: BoardSection, cell: float, header_w: float
             items += _asset_header(asset, context.logo(asset), header_w, y, ch, fill, what)
         places = [(header_w + index * cw, y) for index in range(count)]
         items += _cells(context, section, places, cell, fill, asset, what)
+        track = game.tracks[section.track]
+        if starts is not None and track.start is not None:
+            index = list(track.cells).index(track.start)
+            starts.append((asset.id if asset else None, (places[index][0], y, cw, ch)))
     body = Block(tuple(items), header_w + count * cw, len(rows) * ch)
     if section.rows == "single":
         return body
-    return column([heading(section.title, section.title_en, body.width, size=11, what=what), body], gap=2.0)
+    title = heading(section.title, section.title_en, body.width, size=11, what=what)
+    if starts is not None:  # the rows sit under the heading
+        starts[:] = [(a, (x, y + title.height + 2.0, w, h)) for a, (x, y, w, h) in starts]
+    return column([title, body], gap=2.0)
 
 
 def _cells(context: Context, section: BoardSection, places: list[tuple[float, float]], cell: float,

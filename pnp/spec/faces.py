@@ -322,7 +322,7 @@ def printed_inputs(game: Game, component: Any) -> dict[str, Any]:
 
 # names a template has of its own, or that depend on the assets alone (always in the key)
 _LOCAL = {"asset", "index", "a", "b", "player", "icon", "assets", *Asset.model_fields, *TEXT_FIELDS}
-_ENGINE_KEYS = ("table", "marks", "house_rules")  # fields whose values the rules engine computes from the whole game
+_ENGINE_KEYS = ("table", "marks", "house_rules", "deck")  # fields read from the whole game (the engine's, a deck's)
 
 
 def _data_keys(data: Any) -> set[str]:
