@@ -27,7 +27,7 @@ from typing import Any, Mapping
 
 from pnp.components import Context
 from pnp.components.tables import INK, SOFT_INK, Block, cards_table, column, heading, moved, paragraph, table
-from pnp.components.teaching import gallery, setup_diagram, worked_example
+from pnp.components.teaching import Unseated, gallery, setup_diagram, worked_example
 from pnp.display import BookPages, Drawing, Group, Item, Line, Style
 from pnp.errors import BuildError, BuildErrors
 from pnp.layout.booklet import page_size
@@ -156,6 +156,8 @@ def _section(context: Context, booklet: Booklet, section: BookletSection, values
             title, events = worked_example(context, example, at + ("examples", number))
         except BuildError as error:
             errors.append(error)
+            continue
+        except Unseated:
             continue
         blocks.append((paragraph(f"**{title}**", width, size=BODY_PT + 1, what=what), True, "flow"))
         blocks += [(row, False, "flow" if k == 0 else "tight") for k, row in enumerate(_events(events, width, what))]

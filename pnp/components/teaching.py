@@ -21,7 +21,7 @@ from pnp.errors import BuildError
 from pnp.layout.text import fit_text
 from pnp.rules.base import Table
 from pnp.spec.faces import fill, piece_count, token_pieces
-from pnp.spec.model import Board, Booklet, Money, SetupDiagram, Tokens, WorkedExample
+from pnp.spec.model import Board, Booklet, Money, SetupDiagram, WorkedExample
 
 FRAME = Style(stroke="#b3b3b3", width=0.2)  # round every picture of a real component
 PICTURE_MM = 20.0  # the height of a component's pictures in the gallery
@@ -40,10 +40,10 @@ EXAMPLE_TITLE = "Example {id} — {title}"  # a worked example's heading
 # --- pictures --------------------------------------------------------------------------------------
 
 
-def picture(drawing: Drawing, x: float, y: float, height: float) -> tuple[Group, float]:
-    """The drawing `height` mm tall (never larger than it is: a token shows at its real size)
-    with its top-left corner at (x, y), framed; and its width."""
-    k = min(1.0, height / drawing.height)
+def picture(drawing: Drawing, x: float, y: float, height: float, widest: float = float("inf")) -> tuple[Group, float]:
+    """The drawing `height` mm tall (never larger than it is: a token shows at its real size;
+    nor wider than `widest`) with its top-left corner at (x, y), framed; and its width."""
+    k = min(1.0, height / drawing.height, widest / drawing.width)
     height = drawing.height * k
     art = Group(drawing.items, compose(translate(x, y), scale(k)), Rect(0, 0, drawing.width, drawing.height, Style()))
     width = drawing.width * k
@@ -75,10 +75,14 @@ def gallery(context: Context, booklet: Booklet, width: float, size: float, what:
             continue
         items: list[Item] = []
         x = 0.0
-        for face in faces(generate(context, component)):
+        try:
+            output = generate(context, component)
+        except BuildError:  # reported at the component itself; the booklet names it without a picture
+            output = None
+        for face in faces(output) if output is not None else ():
             if x and x + face.width * PICTURE_MM / face.height > width * 0.62:
                 break
-            group, w = picture(face, x, 0.0, PICTURE_MM)
+            group, w = picture(face, x, 0.0, PICTURE_MM, width * 0.62)
             items.append(group)
             x += w + GAP
         name = component.name if not component.name_en or component.name_en == component.name else \
@@ -105,7 +109,7 @@ def setup_diagram(context: Context, spec: SetupDiagram, values: dict[str, Any], 
     x = 0.0
     for component in (game.component(c) for c in spec.each_player):
         (face, *_) = faces(generate(context, component), 1)
-        group, w = picture(face, x, 0.0, PLAYER_MM)
+        group, w = picture(face, x, 0.0, PLAYER_MM, width / 2)
         items.append(group)
         x += w + GAP
     right: list[tuple[Drawing, str]] = []
@@ -218,6 +222,11 @@ def _pile(things: Sequence[tuple[Drawing, str]], x: float, width: float, size: f
 # --- worked examples ------------------------------------------------------------------------------
 
 
+class Unseated(Exception):
+    """A worked example the game cannot even set up (its players cannot be seated or dealt):
+    the spec's own check reports that, so the booklet leaves the example out."""
+
+
 def worked_example(context: Context, example: WorkedExample, at: tuple) -> tuple[str, Table]:
     """The example's heading (its ID and title from the rules file) and a table of every event
     the rules engine makes of its record, with the rule behind each."""
@@ -240,6 +249,8 @@ def worked_example(context: Context, example: WorkedExample, at: tuple) -> tuple
         raise BuildError(f"{where}: " + "; ".join(i.message for i in error.issues), at=at + ("record",)) from None
     if answer.violation is not None:
         v = answer.violation
+        if v.at in ("players", "deal"):  # the game cannot seat them at all: the spec's own check says so, once
+            raise Unseated(v.message)
         raise BuildError(f"{where} breaks {v.rule} at {v.at}: {v.message}", at=at + ("record",))
     rows = tuple((event.rule, event.text) for _, event in answer.events if event.rule not in example.quiet)
     return EXAMPLE_TITLE.format(id=example.id, title=rule.title), Table(EVENTS_HEADER, rows)

@@ -67,6 +67,26 @@ def _raster(page, dpi: float, jpeg: bool = False) -> bytes:
     return buffer.getvalue()
 
 
+def mean_ink(pdf: PdfSource, dpi: int = 50) -> float:
+    """The ink a PDF prints, as the mean over its pages of how dark they are: each pixel counts
+    1 minus its brightness (0 for paper, 1 for black; a pale tint counts as little as it
+    inks), rasterised at `dpi`. What the ink saver is measured by: `benchmarks/bench_ink.py`
+    prints it, a test holds `--ink low` under a third of a normal build's."""
+    import pypdfium2
+    from PIL import ImageStat
+
+    source = bytes(pdf) if isinstance(pdf, (bytes, bytearray)) else os.fspath(pdf)
+    document = pypdfium2.PdfDocument(source)
+    dark = []
+    try:
+        for page in document:
+            grey = page.render(scale=dpi / 72.0, may_draw_forms=False).to_pil().convert("L")
+            dark.append(1.0 - ImageStat.Stat(grey).mean[0] / 255.0)
+    finally:
+        document.close()
+    return sum(dark) / len(dark) if dark else 0.0
+
+
 NEAR_WHITE = 250  # a pixel whose every channel is this light or lighter counts as blank paper
 
 
