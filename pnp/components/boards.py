@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 from pnp.components import Context, Panels
-from pnp.components.art import contrast_ratio, identity, pattern, symbol, tint
+from pnp.components.art import contrast_ratio, identity, outlined, pattern, symbol, tint
 from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, picture_block, table, title_bar
 from pnp.display import Drawing, Item, Rect, Style
 from pnp.layout.text import block_height, fit_text, text_width
@@ -40,6 +40,7 @@ STAR = "#dcdcdc"  # the start cell's star where the row has no tint
 STRIP = 6.0  # mm: the number strip at the top of a box that holds a stack
 STRIP_PT = 11.0
 SMALL_TEXT_CONTRAST = 4.5  # WCAG AA
+OUTLINE = 0.3  # mm: the ink saver's outlined cell numbers
 FRAME_INSET = 2.0  # mm from the board's cut edge to its frame: a cut that strays does not cut the frame
 SPOT = Style(stroke="#9a9a9a", width=0.2, dash=(1.0, 0.8))  # a token's place in a box
 
@@ -155,7 +156,7 @@ def _track(context: Context, section: BoardSection, cell: float, header_w: float
             items += _asset_header(asset, context.logo(asset), header_w, y, ch, fill, what)
         places = [(header_w + index * cw, y) for index in range(count)]
         items += _cells(context, section, places, cell, fill, asset, what)
-        track = game.tracks[section.track]
+        track = game.tracks[section.track or ""]
         if starts is not None and track.start is not None:
             index = list(track.cells).index(track.start)
             starts.append((asset.id if asset else None, (places[index][0], y, cw, ch)))
@@ -191,7 +192,7 @@ def _cells(context: Context, section: BoardSection, places: list[tuple[float, fl
                           what=where)
         else:
             items += _cell(x, y, cell, number, size, fill, start=start, word=section.start_label,
-                           notes=notes, raised=raised, what=where)
+                           notes=notes, raised=raised, what=where, outline=context.settings.ink_saver)
     return items
 
 
@@ -266,7 +267,9 @@ def _number_size(numbers: list[str], cell: float, raised: bool) -> float:
 
 
 def _cell(x: float, y: float, c: float, number: str, size: float, fill: str | None, *, start: bool,
-          word: str, notes: tuple[str, ...], raised: bool, what: str) -> list[Item]:
+          word: str, notes: tuple[str, ...], raised: bool, what: str, outline: bool = False) -> list[Item]:
+    """One cell: its number (in outline with the ink saver, where it is large), its start cues
+    and its notes."""
     items: list[Item] = [Rect(x, y, c, c, Style(fill=fill, stroke=INK, width=0.25))]
     below = ((word,) if start else ()) + notes
     number_h = c * _RAISED if (raised or below) else c
@@ -275,8 +278,9 @@ def _cell(x: float, y: float, c: float, number: str, size: float, fill: str | No
         items.append(symbol("star", x + c / 2, y + c * 0.5, c * 0.92, Style(fill=star)))
         items.append(Rect(x + 0.7, y + 0.7, c - 1.4, c - 1.4, Style(stroke=INK, width=1.0)))
     top = y + (1.3 if start else PAD * 0.6 if below else PAD)  # clear of the start frame
-    items.append(fit_text(number, x + PAD, top, c - 2 * PAD, y + number_h - PAD - top, size=size, font="bold",
-                          color=INK, what=what))
+    fitted = fit_text(number, x + PAD, top, c - 2 * PAD, y + number_h - PAD - top, size=size, font="bold",
+                      color=INK, what=what)
+    items.append(outlined(fitted, OUTLINE) if outline else fitted)
     if below:
         top = y + number_h
         items.append(fit_text("\n".join(below), x + PAD, top, c - 2 * PAD, y + c - PAD - top,

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from pnp.components import Context, generate
 from pnp.components.tables import INK, SOFT_INK, Block, moved, paragraph
-from pnp.display import Drawing, Group, Item, Pieces, Rect, Style, compose, scale, translate
+from pnp.display import BookPages, Drawing, Group, Item, Panels, Pieces, Rect, Style, compose, scale, translate
 from pnp.errors import BuildError
 from pnp.layout.text import fit_text
 from pnp.rules.base import Table
@@ -57,8 +57,11 @@ def faces(output: Any, most: int = 3) -> list[Drawing]:
         fronts = list(dict.fromkeys(p.front for p in output.pieces))
         backs = [p.back for p in output.pieces[:1] if p.back is not None]
         return (fronts[: most - len(backs)] + backs)[:most]
-    drawings = getattr(output, "drawings", None) or getattr(output, "pages", ())
-    return list(drawings[:1])
+    if isinstance(output, Panels):
+        return list(output.drawings[:1])
+    if isinstance(output, BookPages):
+        return list(output.pages[:1])
+    return []
 
 
 def count_words(kind: str, count: int) -> str:
@@ -137,8 +140,8 @@ def _board(context: Context, spec: SetupDiagram, width: float, tallest: float, s
     start cells and its other tokens on the single tracks' start cells, then under it."""
     from pnp.components.boards import start_cells
 
-    board = context.game.component(spec.board)
-    drawing = generate(context, board).drawings[0]  # type: ignore[union-attr]
+    board = context.game.component(spec.board or "")
+    drawing = generate(context, board).drawings[0]  # type: ignore[union-attr]  # a board draws Panels
     k = min(1.0, width / drawing.width, tallest / drawing.height)
     group, w = picture(drawing, 0.0, 0.0, drawing.height * k)
     items: list[Item] = [group]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Iterator, Literal, Sequence
+from typing import Any, Iterator, Literal, Sequence
 
 from pnp.display import (
     POLYGON_CUTS, ROUNDED_CUT, Circle, Drawing, Group, Item, Line, Page, PieceArt, Pieces, Polygon, Rect, Style,
@@ -183,7 +183,7 @@ def plan(width: float, height: float, bleed: float, paper: str, margin: float,
     flipping them, and a portrait sheet is the one case every driver agrees on. With `cut`, a
     cutting machine's registration marks are on the sheet: slots in their keep-out zones stay
     empty, and the furniture runs between them."""
-    candidates = []
+    candidates: list[tuple[Any, ...]] = []
     for landscape in (False, True):
         for sideways in (False, True):
             f = frame(paper, margin, landscape=landscape, sideways=sideways)
@@ -193,7 +193,7 @@ def plan(width: float, height: float, bleed: float, paper: str, margin: float,
             for fold, region in _regions(_within(f.content, reg), duplex):
                 for columns in _axes(region.x, region.right, width, bleed):
                     for rows in _axes(region.y, region.bottom, height, bleed):
-                        grid = _clear(Grid(f, columns, rows, fold), reg)
+                        grid = _clear(Grid(f, columns, rows, fold), reg)  # type: ignore[arg-type]  # fold: one of _regions' names
                         if grid.per_page < 1:
                             continue
                         sheets = math.ceil((pieces or FULL) / grid.per_page)

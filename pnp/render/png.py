@@ -3,8 +3,9 @@
 A drawing becomes a one-page PDF (trim plus bleed on every side, in memory, via `write_pdf`),
 which pdfium rasterises; pillow saves the pixels with their dpi. Print-on-demand services get
 cards with bleed at 300 dpi (a 63 × 88 mm card with 3 mm bleed → 69 × 94 mm → 815 × 1110 px),
-and previews of whole pages come from the PDF files that were written. `ink_coverage` measures
-how much of a PDF's paper gets ink, to compare the ink saver with a normal build.
+and previews of whole pages come from the PDF files that were written. `mean_ink` measures how
+much ink a PDF prints, to compare the ink saver with a normal build (`ink_coverage`: how much of
+its paper gets any ink at all).
 """
 
 from __future__ import annotations
