@@ -102,10 +102,17 @@ def test_the_print_plan_says_where_the_paper_gives_less_bleed_than_asked():
 
 
 def test_shared_and_lone_sheets_get_the_asked_bleed_where_there_is_room():
-    """Seven tokens or 21 pair counters and 6 loan markers fill a fraction of a sheet: all of
-    `print.bleed_mm` on every cut; 18 contract cards at nine a sheet get what nine allow."""
+    """Seven tokens, or 21 pair counters and 6 loan markers on a sheet of their own, fill a
+    fraction of it: all of `print.bleed_mm` on every cut; 18 contract cards at nine a sheet get
+    what nine allow."""
+    from spec_text import drawn
+
+    from pnp.layout.impose import gang
+
+    info = lay_out_game(spec_of(), "forex").laid[0].info
+    shared = gang([drawn("forex", "pair_counters"), drawn("forex", "loan_markers")], "a4", 5, "long", info)
+    assert shared is not None and shared.bleed == (3.0, 3.0)
     units = {u.name: u.sheets.bleed for u in lay_out_game(spec_of(), "forex").units}
-    assert units["Pair counters + Loan markers"] == (3.0, 3.0)
     assert units["Contract cards"] == (1.0, 1.5)
     tokens = next(l for l in lay_out_game(spec_of(), "bolsa").laid if l.component.id == "tokens")
     assert tokens.layout.bleed == (3.0, 3.0)
