@@ -17,7 +17,7 @@ from pnp.display import Drawing
 from pnp.errors import BuildError
 from pnp.layout.tile import PACK_GAP_MM
 from pnp.spec.faces import filled
-from pnp.spec.model import Aid
+from pnp.spec.model import Aid, AidSection
 
 SIZES = tuple(s / 2 for s in range(22, 12, -1))  # 11, 10.5, … 6.5 pt
 SHARED_MIN_PT = 8.0  # an aid printed several times goes two to a sheet if it fits at this size or larger
@@ -48,11 +48,12 @@ def aid(context: Context, aid: Aid) -> Panels:
 
 def _body(context: Context, aid: Aid, width: float, size: float, what: str) -> Block:
     title = title_bar(aid.name, aid.name_en, context.game.title, width, size=size * 1.6, what=what)
-    sections = [_section(context, section, width, size, f"{what} section {n}") for n, section in enumerate(aid.sections, 1)]
+    sections = [_section(context, section, width, size, f"{what} section {n}", ("sections", n - 1))
+                for n, section in enumerate(aid.sections, 1)]
     return column([title, *sections], gap=size * 0.55)
 
 
-def _section(context: Context, section, width: float, size: float, what: str) -> Block:
+def _section(context: Context, section: AidSection, width: float, size: float, what: str, at: tuple = ()) -> Block:
     blocks = [heading(section.heading, section.heading_en, width, size=size * 1.25, what=what)] if section.heading else []
     if section.table:
         blocks.append(table(context.table(section.table), size=size * 1.15, what=what, assets=context.game.assets,
@@ -60,6 +61,6 @@ def _section(context: Context, section, width: float, size: float, what: str) ->
     icons = context.icons()
     blocks += [paragraph(line, width, size=size, what=what, icons=icons) for line in section.lines]
     if section.cards:
-        blocks.append(table(cards_table(context.game, section.cards, what), size=size * 1.15, what=what,
+        blocks.append(table(cards_table(context.game, section.cards, what, at + ("cards",)), size=size * 1.15, what=what,
                             assets=context.game.assets, min_width=width, shaded=not context.settings.ink_saver))
     return column(blocks, gap=size * 0.2)

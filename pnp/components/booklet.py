@@ -146,11 +146,12 @@ def _section(context: Context, booklet: Booklet, section: BookletSection, values
         blocks += [(row, False, "flow") for row in gallery(context, booklet, width, BODY_PT, what)]
     if section.setup:
         page_h = page_size(context.settings.paper, context.settings.margin_mm)[1] - FOOTER_MM
-        blocks += [(b, False, "flow") for b in setup_diagram(context, section.setup, values, width, page_h, BODY_PT, what)]
+        blocks += [(b, False, "flow") for b in setup_diagram(context, section.setup, values, width, page_h, BODY_PT, what,
+                                                             at + ("setup",))]
     if section.table:
         blocks.append(_table(context.table(section.table), width, shaded, what))
     if section.cards:
-        blocks.append(_table(cards_table(context.game, section.cards, what), width, shaded, what))
+        blocks.append(_table(cards_table(context.game, section.cards, what, at + ("cards",)), width, shaded, what))
     for number, example in enumerate(section.examples):
         try:
             title, events = worked_example(context, example, at + ("examples", number))

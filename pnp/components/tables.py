@@ -108,13 +108,13 @@ def paragraph(text: str, width: float, *, size: float, what: str, color: str = I
     return Block((group,), width, fitted.height)
 
 
-def cards_table(game: Game, spec: CardsTable, what: str) -> Table:
+def cards_table(game: Game, spec: CardsTable, what: str, at: tuple = ()) -> Table:
     """A deck's distinct cards as a table, one column each in deck order (copies once), each
     row a template filled from the card's printed fields and its data: the numbers the cards
     themselves print, so an aid and the cards cannot disagree."""
     deck = next((c for c in game.components if c.id == spec.deck and isinstance(c, Deck)), None)
     if deck is None:
-        raise BuildError(f"{what}: no deck {spec.deck!r} in this game for its table of cards")
+        raise BuildError(f"{what}: no deck {spec.deck!r} in this game for its table of cards", at=at + ("deck",))
     cards = list(dict.fromkeys((p.front, tuple(sorted(p.data.items()))) for p in deck_pieces(game, deck)))
     rows = []
     for label, template in spec.rows.items():

@@ -100,11 +100,30 @@ def gallery(context: Context, booklet: Booklet, width: float, size: float, what:
 # --- the setup ---------------------------------------------------------------------------------------
 
 
+def named(context: Context, component_id: str, at: tuple) -> Any:
+    """The game's component of that id, or a BuildError at the field naming it (a renamed or
+    deleted component is refused where the booklet names it)."""
+    found = next((c for c in context.game.components if c.id == component_id), None)
+    if found is None:
+        known = ", ".join(c.id for c in context.game.components)
+        raise BuildError(f"{context.game_id}: the booklet names no component {component_id!r} (known: {known})", at=at)
+    return found
+
+
 def setup_diagram(context: Context, spec: SetupDiagram, values: dict[str, Any], width: float, height: float,
-                  size: float, what: str) -> list[Block]:
+                  size: float, what: str, at: tuple = ()) -> list[Block]:
     """The board with the tokens on their start cells (at most `BOARD_SHARE` of the page's
-    `height`), then what each player starts with."""
+    `height`), then what each player starts with; `at` is the setup's place in the spec."""
     game = context.game
+    for field in ("board", "tokens"):
+        if getattr(spec, field):
+            named(context, getattr(spec, field), at + (field,))
+    for index, component_id in enumerate(spec.each_player):
+        named(context, component_id, at + ("each_player", index))
+    if spec.money:
+        named(context, spec.money.component, at + ("money", "component"))
+    for index, hand in enumerate(spec.hands):
+        named(context, hand.deck, at + ("hands", index, "deck"))
     blocks: list[Block] = []
     if spec.board:
         blocks.append(_board(context, spec, width, height * BOARD_SHARE, size, what))
