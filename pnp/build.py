@@ -38,7 +38,7 @@ from pnp.cache import FOLDER, BuildStore, Cache, code_version, function_name, ke
 from pnp.components import BookPages, Context, Output, Pieces, generate
 from pnp.components.resolution import resolution_warnings
 from pnp.display import fingerprint
-from pnp.errors import BuildError, Issue, SpecError
+from pnp.errors import BuildError, BuildErrors, Issue, SpecError
 from pnp.export import gallery
 from pnp.layout.booklet import fold_booklet
 from pnp.layout.impose import impose
@@ -58,6 +58,7 @@ from pnp.printfile import (
 )
 from pnp.sheets import (
     STAMP_DIGITS,
+    STOCK,
     Cached,
     Laid,
     Layout,
@@ -65,6 +66,7 @@ from pnp.sheets import (
     Task,
     cached,
     in_parallel,
+    machine,
     name,
     remember,
     render,
@@ -249,8 +251,8 @@ def components(order: Order, cache: Cache, progress: Progress) -> dict[str, list
             try:
                 found[g].append(_recalled(order, cache, g, component, inputs)
                                 or _drawn(order, context, component, inputs, progress))
-            except BuildError as error:
-                issues.append(located(order.spec, g, component, error))
+            except BuildError as error:  # every component that cannot be laid out, each at its place
+                issues += located_all(order.spec, g, component, error)
     if issues:
         raise SpecError(issues)
     return found
@@ -337,7 +339,8 @@ def impose_drawn(context: Context, drawn: Drawn) -> Laid:
     info = Furniture(context.game.title, name(drawn.component), stamp(__version__, drawn.digest[:STAMP_DIGITS]))
     if isinstance(output, Pieces):
         on_sheets: Layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
-                                   tuple(settings.back_offset_mm))  # type: ignore[arg-type]  # a pair: the model checks it
+                                   tuple(settings.back_offset_mm),  # type: ignore[arg-type]  # a pair: the model checks it
+                                   machine(settings, STOCK[drawn.component.kind]))
     elif isinstance(output, BookPages):
         on_sheets = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)
     else:
@@ -455,6 +458,10 @@ def game_files(order: Order, printed: Printed, g: str, root: Path, cache: Cache,
         pdfs = [unit_pdf(u, items, printed.shared) for u in units]
         data, lead = game_file(game, g, units, pdfs, order.spec.print, cache, order.code)
         written.append(manifest.write_file(root, root / g / f"{g}-all.pdf", data, g, None, pages))
+        if order.spec.print.cut != "none":  # a cut file per sheet a machine cuts
+            from pnp.export.cut import write_cuts
+
+            written += write_cuts(root, g, [(u.id, u.sheets, pdf) for u, pdf in zip(units, pdfs, strict=True)])
         if listed:
             data, count = reprint_file(game, g, units, pdfs, listed, order.spec.print, since)
             reprints[g] = f"{g}/{g}-reprint.pdf"
@@ -652,8 +659,8 @@ def layout_issues(spec: Spec, game_id: str) -> list[Issue]:
             laid = lay_out(context, component, stamped=False)
             facts = sheets_of(laid, game, digests=False)
             items.append(Made(game_id, component, "", laid.digest, laid.digest, facts, None, laid, ()))
-        except BuildError as error:
-            issues.append(located(spec, game_id, component, error))
+        except BuildError as error:  # a booklet reports every line, table and example at fault at once
+            issues += located_all(spec, game_id, component, error)
     return issues or print_file_issues(spec, game_id, items)
 
 
@@ -677,6 +684,11 @@ def print_file_issues(spec: Spec, game_id: str, items: list[Made]) -> list[Issue
     return []
 
 
+def located_all(spec: Spec, game_id: str, component: Any, error: BuildError) -> list[Issue]:
+    """Each problem `error` holds (a booklet reports all of its at once), at its field."""
+    return [located(spec, game_id, component, e) for e in (error.errors if isinstance(error, BuildErrors) else (error,))]
+
+
 def located(spec: Spec, game_id: str, component: Any, error: BuildError) -> Issue:
     """`error` at the field that causes it: the text at fault (the template that writes it
     whole, else the first whose words it holds), the size of pieces too large for the paper,
@@ -684,7 +696,9 @@ def located(spec: Spec, game_id: str, component: Any, error: BuildError) -> Issu
     index = spec.games[game_id].components.index(component)
     here = ("games", game_id, "components", index)
     path: tuple[Any, ...] = here
-    if error.text:
+    if error.at and spec.written(here + error.at) is not None:  # the generator knows the field
+        path = here + error.at
+    elif error.text:
         texts = [(here + p, template) for p, template in _texts(spec.written(here))]
         path = next((p for p, template in texts if _writes(template, error.text, whole=True)),
                     next((p for p, template in texts if _writes(template, error.text, whole=False)), here))

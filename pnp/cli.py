@@ -170,6 +170,9 @@ def _build_options(parser: argparse.ArgumentParser) -> None:
                              "overrides print.back_offset_mm (measure it with the calibration sheet)")
     parser.add_argument("--ink", help="normal or low: low is the ink saver, outlines and patterns instead of colour "
                                       "fills (overrides print.ink_saver)")
+    parser.add_argument("--cut", help="silhouette, cricut or dxf: card-stock sheets for a cutting machine, with its "
+                                      "registration marks and a cut file per sheet in <game>/cut/ (overrides print.cut; "
+                                      "none for hand cutting)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
 
 

@@ -52,7 +52,8 @@ def run_build(args: argparse.Namespace) -> int:
     ink = pick(args.ink, ("normal", "low"), "--ink", "ink setting")
     spec = with_print(spec, paper=pick(args.paper, ("a4", "letter"), "--paper", "paper"),
                       duplex=pick(args.duplex, ("long", "short", "fold", "none"), "--duplex", "duplex setting"),
-                      back_offset_mm=parse_offset(args.back_offset), ink_saver=None if ink is None else ink == "low")
+                      back_offset_mm=parse_offset(args.back_offset), ink_saver=None if ink is None else ink == "low",
+                      cut=pick(getattr(args, "cut", None), ("none", "silhouette", "cricut", "dxf"), "--cut", "cutting machine"))
     games = select_games(spec, args.game)
     only = select_components(spec, games, args.component)
     if only:

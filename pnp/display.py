@@ -179,7 +179,7 @@ class Pieces:
     bleed: float
     pieces: tuple[PieceArt, ...]
     cut: Literal["rect", "circle", "rounded", "hexagon", "octagon"] = "rect"  # the cut line's shape
-    two_sided: bool = False  # the backs carry rules (a "+20" side): printed even without duplex
+    two_sided: bool = False  # the backs carry rules (a "+20" side) or tell decks apart: printed even without duplex
 
 
 @dataclass(frozen=True)

@@ -87,11 +87,22 @@ class UsageError(PnpError):
 class BuildError(PnpError):
     """The spec is valid but cannot be printed as asked (text that does not fit, a missing glyph,
     pieces larger than the paper). What is at fault, so the error can be placed at the spec field
-    that wrote it: `text`, the text as drawn; `size`, the pieces' size."""
+    that wrote it: `text`, the text as drawn; `size`, the pieces' size; `at`, the path of the
+    field inside its component when the generator knows it (`("sections", 2, "lines", 0)`)."""
 
     exit_code = 1
 
-    def __init__(self, message: str, *, text: str = "", size: bool = False):
+    def __init__(self, message: str, *, text: str = "", size: bool = False, at: tuple = ()):
         super().__init__(message)
         self.text = text
         self.size = size
+        self.at = at
+
+
+class BuildErrors(BuildError):
+    """Several problems of one component found in one pass (a booklet's lines, tables and
+    examples), each placed on its own: `pnp validate` reports them all in one run."""
+
+    def __init__(self, errors: list[BuildError] | tuple[BuildError, ...]):
+        self.errors = tuple(errors)
+        super().__init__("\n".join(str(e) for e in self.errors), text=self.errors[0].text, at=self.errors[0].at)

@@ -29,7 +29,7 @@ from pnp.layout.instructions import (
     sides_text,
 )
 from pnp.layout.sheet import Furniture, frame, stamp
-from pnp.sheets import STAMP_DIGITS, Layout, Made, Shape, Sheets, cached, combine, render, shared_sheets
+from pnp.sheets import STAMP_DIGITS, Layout, Made, Shape, Sheets, cached, combine, machine, render, shared_sheets
 from pnp.spec.model import Game, Print
 
 
@@ -84,9 +84,11 @@ def plan_units(game: Game, game_id: str, items: list[Made], settings: Print, cod
         found = []
         for i in indexes:
             output = pieces(i)
-            layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info((i,)), offset)  # type: ignore[arg-type]
+            layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info((i,)), offset,  # type: ignore[arg-type]
+                            machine(settings, items[i].stock))
             found.append(Candidate(i, output, layout, items[i].stock))
-        return share_sheets(found, settings.paper, settings.margin_mm, settings.duplex, info, offset)  # type: ignore[arg-type]
+        return share_sheets(found, settings.paper, settings.margin_mm, settings.duplex, info, offset,  # type: ignore[arg-type]
+                            lambda stock: machine(settings, stock))
 
     def plan() -> list[list[int]]:
         return [list(run.members) for run in share(candidates, lambda i: Shape(*items[i].sheets.shape).stand_in())]  # type: ignore[misc]  # candidates have a shape
@@ -169,7 +171,7 @@ def print_plan(units: Sequence[Unit]) -> list[Job]:
     for u in units:
         s = u.sheets
         jobs.append(Job(u.name, (first, first + s.pages - 1), len(s.sheets), s.contents, sides_text(s.duplex), u.stock,
-                        s.assembly, s.finish, s.stamp))
+                        s.assembly, s.finish, s.stamp, s.bleed, s.machine))
         first += s.pages
     return jobs
 
@@ -191,7 +193,7 @@ def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings:
     info = Furniture(game.title, "print instructions", stamp(__version__, instructions_stamp(game, units, settings)))
     offset = tuple(settings.back_offset_mm)
     front = instructions_page(f, info, settings.paper, jobs, title_en=game.title_en, game_file=game_id,
-                              back_offset=offset)  # type: ignore[arg-type]
+                              back_offset=offset, bleed=settings.bleed_mm)  # type: ignore[arg-type]
     return [front, instructions_back(f, info, settings.duplex, offset)] if lead == 2 else [front]  # type: ignore[arg-type]
 
 

@@ -25,11 +25,11 @@ from pnp.cache import Blob, Cache
 from pnp.display import BookPages, Drawing, Page, Panels, PieceArt, Pieces, fingerprint
 from pnp.errors import Issue
 from pnp.layout.booklet import Folding
-from pnp.layout.impose import Imposition
+from pnp.layout.impose import Imposition, cut_lines
 from pnp.layout.sheet import Furniture
 from pnp.layout.tile import Tiling
 from pnp.spec.faces import piece_count
-from pnp.spec.model import Game
+from pnp.spec.model import Game, Print
 
 STAMP_DIGITS = 8
 NOUNS = {"deck": "card", "tokens": "token", "money": "bill", "board": "board", "mat": "mat", "aid": "aid", "form": "form",
@@ -38,6 +38,12 @@ STOCK = {"deck": "card stock", "tokens": "card stock", "money": "paper", "board"
          "mat": "card stock", "aid": "paper", "form": "paper", "booklet": "paper"}
 
 Layout = Imposition | Tiling | Folding
+
+
+def machine(settings: Print, stock: str) -> str | None:
+    """The cutting machine (`print.cut`) whose registration marks go on sheets of `stock`: card
+    stock only — paper bills and aids are cut by hand."""
+    return settings.cut if settings.cut != "none" and stock == "card stock" else None
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,9 @@ class Sheets:
     assembly: str  # "1 row × 2 columns of parts" for a tiled board
     finish: str  # for a booklet: how to fold or cut and bind it
     shape: tuple | None  # imposed pieces: what deciding on shared sheets reads (see `Shape`); else None
+    bleed: tuple[float, float] | None = None  # imposed pieces: the least art beyond a cut, across and down
+    machine: str | None = None  # the cutting machine whose marks its front pages carry
+    cuts: tuple = ()  # then per front page: (index, width, height, ((shape, x, y, w, h) of each trim, …)): `cut_lines`
 
     @property
     def double_sided(self) -> bool:
@@ -85,7 +94,10 @@ class Sheets:
         """The facts from the cache, or None when they are not what this code writes."""
         try:
             shape = tuple(data["shape"]) if data["shape"] is not None else None
-            facts = cls(**{**data, "sheets": tuple(data["sheets"]), "size_mm": tuple(data["size_mm"]), "shape": shape})
+            bleed = tuple(data["bleed"]) if data.get("bleed") is not None else None
+            cuts = tuple((page, w, h, tuple(tuple(line) for line in lines)) for page, w, h, lines in data.get("cuts", ()))
+            facts = cls(**{**data, "sheets": tuple(data["sheets"]), "size_mm": tuple(data["size_mm"]), "shape": shape,
+                           "bleed": bleed, "cuts": cuts})
         except (TypeError, KeyError):
             return None
         return facts if all(isinstance(s, str) for s in facts.sheets) else None
@@ -114,6 +126,8 @@ class Made:
 
     @property
     def stock(self) -> str:
+        if self.sheets.duplex == "fold":  # two glued layers make the piece: card stock does not fold flat
+            return "paper"
         return STOCK.get(self.component.kind, "paper")
 
 
@@ -169,7 +183,7 @@ def sheets_of(laid: Laid, game: Game, *, digests: bool = True) -> Sheets:
     duplex = "none"
     if isinstance(layout, Folding):
         duplex = layout.duplex
-        contents = f"{contents}, A5"
+        contents = f"{contents}, {layout.page_name}"
         finish = ("fold the sheets in half together on their dashed marks, the first sheet outside, and staple "
                   "on the fold" if layout.folded else "cut each sheet in half on its middle marks and staple the "
                   "pages in order")
@@ -187,14 +201,23 @@ def sheets_of(laid: Laid, game: Game, *, digests: bool = True) -> Sheets:
     sheets = sheet_digests(layout, laid.info) if digests else ("",) * layout.sheets
     return Sheets(laid.digest[:STAMP_DIGITS], sheets, len(layout.pages), duplex,
                   piece_count(game, component), (round(size[0], 3), round(size[1], 3)), contents, assembly, finish,
-                  astuple(Shape.of(output)) if isinstance(layout, Imposition) and isinstance(output, Pieces) else None)
+                  astuple(Shape.of(output)) if isinstance(layout, Imposition) and isinstance(output, Pieces) else None,
+                  *_cutting(layout))
 
 
 def shared_sheets(layout: Imposition, info: Furniture, digest: str, members: Sequence[Sheets]) -> Sheets:
     """The facts about sheets that several components share."""
     contents = " + ".join(m.contents for m in members) + " on shared sheets"
     return Sheets(digest[:STAMP_DIGITS], sheet_digests(layout, info), len(layout.pages), layout.duplex,
-                  sum(m.count for m in members), members[0].size_mm, contents, "", "", None)
+                  sum(m.count for m in members), members[0].size_mm, contents, "", "", None, *_cutting(layout))
+
+
+def _cutting(layout: Layout) -> tuple[tuple[float, float] | None, str | None, tuple]:
+    """An imposition's bleed, its cutting machine and the trims it cuts per front page."""
+    if not isinstance(layout, Imposition):
+        return None, None, ()
+    machine = layout.registration.machine if layout.registration else None
+    return layout.bleed, machine, cut_lines(layout)
 
 
 def _drawn(output: Pieces | Panels | BookPages) -> tuple[Any, ...]:

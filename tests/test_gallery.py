@@ -67,8 +67,8 @@ def test_every_face_has_its_picture_quantity_and_preflight(built):
         assert isinstance(face["preflight"], list)
         assert f'data-face="{face["face"]}" data-quantity="{face["quantity"]}"' in page
     assert sum(len(f["preflight"]) for f in faces) > 0  # the board's 6 pt notes, at least
-    assert [row["name"] for row in data["plan"]] == ["Markers", "Market cards", "Bulbs", "Guilders", "The bulb market",
-                                                     "How to play"]
+    assert [row["name"] for row in data["plan"]] == ["Market cards + Markers", "Bulbs", "Guilders", "The bulb market",
+                                                     "How to play"]  # the markers fill the market cards' last sheet
 
 
 def test_the_browser_shows_every_face_and_the_changed_marks(built, browser, tmp_path):

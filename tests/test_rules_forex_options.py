@@ -71,8 +71,8 @@ def test_start_money(game):
 def test_dividends_come_from_the_deck(game):
     """FOREX-10.5.1: the `pays` of the dividends deck, in card order; not settable in `rules`."""
     text = default_spec_path().read_text(encoding="utf-8")
-    edited = text.replace('{value: "4", title: Dividend, text: "Pays {pays} per certificate", data: {pays: 0}}',
-                          '{value: "4", title: Dividend, text: "Pays {pays} per certificate", data: {pays: 1}}')
+    edited = text.replace('{value: "1", title: Dividend, text: "Pays {pays} per certificate", data: {pays: 0}}',
+                          '{value: "1", title: Dividend, text: "Pays {pays} per certificate", data: {pays: 1}}')
     assert edited != text
     p = forex.params(loads_spec(edited).games["forex"])
     assert p.dividends == (1, 2, 2, 2, 3)

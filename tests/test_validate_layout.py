@@ -47,8 +47,8 @@ def test_every_unplayable_or_unprintable_game_is_reported_in_one_run_where_to_fi
     text = edit("count: 18", "count: 2")  # 2 share cards a company
     text = edit("players: {min: 3, max: 6}", "players: {min: 3, max: 9}", text)  # 6 mats, 9 players
     text = edit("formula: 3+5", "formula: 3+50", text)  # 32 small cards
-    text = edit('{count: 3, value: "A", title: Contract, text: "One to you, one to the queue, one to the display '
-                'with the terms."', f'{{count: 3, value: "A", title: Contract, text: "{LONG}"', text)
+    text = edit('{count: 3, value: "A", title: Contract, text: "On the display: the amount to pay to the left of this '
+                'card, the amount to receive to its right, in notes from the bank. Nothing is paid now."', f'{{count: 3, value: "A", title: Contract, text: "{LONG}"', text)
     text = edit('text: "Pays {pays} per certificate", data: {pays: 2}',
                 'text: "Pays {pays} per certificate 株", data: {pays: 2}', text)  # DejaVu Sans has no CJK
     code, found = validate(tmp_path, text, capsys)
@@ -91,8 +91,8 @@ def test_pieces_larger_than_the_paper_are_reported_once_at_their_size(tmp_path, 
 
 
 def test_build_reports_text_that_does_not_fit_at_its_place_and_writes_nothing(tmp_path, capsys):
-    text = edit('{count: 3, value: "A", title: Contract, text: "One to you, one to the queue, one to the display '
-                'with the terms."', f'{{count: 3, value: "A", title: Contract, text: "{LONG}"', BUNDLED)
+    text = edit('{count: 3, value: "A", title: Contract, text: "On the display: the amount to pay to the left of this '
+                'card, the amount to receive to its right, in notes from the bank. Nothing is paid now."', f'{{count: 3, value: "A", title: Contract, text: "{LONG}"', BUNDLED)
     spec = tmp_path / "components.yaml"
     spec.write_text(text, encoding="utf-8")
     capsys.readouterr()

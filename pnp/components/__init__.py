@@ -34,6 +34,7 @@ class Context:
     game: Game
     settings: Print
     folder: Path = field(default_factory=Path.cwd)
+    drawn: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # component id → its output, once
 
     def art(self, file: str) -> Art:
         """An image the spec names (validation has checked it; a file changed since is an error)."""
@@ -94,6 +95,12 @@ _GENERATORS = {
 
 
 def generate(context: Context, component: Any) -> Output:
-    """Draw one component of `context.game` with the print settings."""
+    """Draw one component of `context.game` with the print settings — once per context: the
+    rules booklet pictures the other components, and a build then lays out the same drawings."""
+    known = context.drawn.get(component.id)
+    if known is not None and known[0] is component:
+        return known[1]
     module, function = _GENERATORS[component.kind].split(":")
-    return getattr(import_module(f"pnp.components.{module}"), function)(context, component)
+    output = getattr(import_module(f"pnp.components.{module}"), function)(context, component)
+    context.drawn[component.id] = (component, output)
+    return output

@@ -303,6 +303,9 @@ def printed_inputs(game: Game, component: Any) -> dict[str, Any]:
     scalars, roots = _scan(own)
     parts: dict[str, Any] = {"component": own, "title": [game.title, game.title_en, game.language],
                              "assets": [a.model_dump(mode="json") for a in game.assets]}
+    if own.get("kind") == "deck":  # whether its back must print tells it from the game's other decks
+        parts["decks"] = [[c.id, c.model_dump(mode="json")["size_mm"], c.back.model_dump(mode="json")]
+                          for c in game.components if c.kind == "deck"]
     local = _LOCAL | _data_keys(own)
     fields = set(Game.model_fields) - {"components"}
     if roots - local - fields or any(key in _ENGINE_KEYS and value not in (None, False) for key, value in scalars):
@@ -319,7 +322,7 @@ def printed_inputs(game: Game, component: Any) -> dict[str, Any]:
 
 # names a template has of its own, or that depend on the assets alone (always in the key)
 _LOCAL = {"asset", "index", "a", "b", "player", "icon", "assets", *Asset.model_fields, *TEXT_FIELDS}
-_ENGINE_KEYS = ("table", "marks", "house_rules")  # fields whose values the rules engine computes from the whole game
+_ENGINE_KEYS = ("table", "marks", "house_rules", "deck")  # fields read from the whole game (the engine's, a deck's)
 
 
 def _data_keys(data: Any) -> set[str]:

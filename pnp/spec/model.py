@@ -87,6 +87,7 @@ class Print(Model):
     back_offset_mm: tuple[Number, Number] = (0, 0)
     ink_saver: Annotated[bool, Strict()] = False
     backs: Literal["light", "dark"] = "light"  # card backs: light forgives a home duplex's misregistration
+    cut: Literal["none", "silhouette", "cricut", "dxf"] = "none"  # a cutting machine: its marks and cut files (pnp build --cut)
 
 
 # --- assets and tracks --------------------------------------------------------------------
@@ -356,11 +357,22 @@ class Mat(Component):
     image_mm: Annotated[float, BeforeValidator(_not_bool), Field(ge=5, le=300)] = 30  # its printed height
 
 
+class CardsTable(Model):
+    """A table of one deck's cards, a column per card in deck order: each row a label and a
+    template over the card's fields and data (`Card: "{value}"`, `Pays: "{pays}"`), the first
+    row the header — so an aid prints the numbers the cards print."""
+
+    deck: Id
+    rows: dict[str, str] = Field(min_length=1)
+    caption: str = ""
+
+
 class AidSection(Model):
     heading: str = ""
     heading_en: str = ""
     lines: tuple[str, ...] = ()  # **bold** marks the numbers that matter
     table: str | None = None
+    cards: CardsTable | None = None  # a table of a deck's cards, after the lines
 
 
 class Aid(Component):
@@ -368,16 +380,67 @@ class Aid(Component):
     sections: tuple[AidSection, ...] = Field(min_length=1)
 
 
+class SetupHand(Model):
+    """Cards each player is dealt, shown as that many of the deck's backs."""
+
+    deck: Id
+    count: str  # a template, e.g. "{params.big}"
+
+
+class SetupMoney(Model):
+    """The money each player starts with: `amount` (a template) of each currency the money
+    component prints, shown as the bills that make it."""
+
+    component: Id
+    amount: str  # e.g. "{rules[start_cash]}"
+
+
+class SetupDiagram(Model):
+    """A setup drawn from the spec: the board with each asset's token on its row's start cell,
+    and what each player has in front of him."""
+
+    board: Id | None = None
+    tokens: Id | None = None  # asset tokens on their rows' start cells; the others beside the board
+    each_player: tuple[Id, ...] = ()  # components every player gets one of (a mat, an account card)
+    money: SetupMoney | None = None
+    hands: tuple[SetupHand, ...] = ()
+
+
+class WorkedExample(Model):
+    """A worked example of the rules file (`id`, e.g. BOLSA-X4, names it and gives its title),
+    as a game record without its `game`: the rules engine plays it and the booklet prints each
+    event with its rule, so its numbers follow the spec. `quiet`: rule IDs whose events are
+    left out (a company nobody trades)."""
+
+    id: str
+    record: dict[str, Any]
+    quiet: tuple[str, ...] = ()
+
+
+class RuleWords(Model):
+    """A house rule in words: its name, and the words for each value it may take (`"*"`: a
+    template over `{value}` for any other)."""
+
+    name: str
+    values: dict[str, str] = {}
+
+
 class BookletSection(AidSection):
-    house_rules: Annotated[bool, Strict()] = False  # then every house rule of the engine, with its value in effect
+    house_rules: Annotated[bool, Strict()] = False  # then every house rule of the engine, in words, with its value in effect
+    components: Annotated[bool, Strict()] = False  # then every component with its count and small pictures of its faces
+    setup: SetupDiagram | None = None
+    examples: tuple[WorkedExample, ...] = ()
+    page: Literal["flow", "new", "one"] = "flow"  # new: starts a page; one: a page of its own that it must fit
 
 
 class Booklet(Component):
-    """The rules as printed: sections of templated lines (a line opening with a rule ID prints
-    the ID in bold) and rules-computed tables, flowed over A5 pages."""
+    """The rules as printed: a teaching part (the goal, the components, the setup, the turn on
+    one page, worked examples the engine plays) then the reference, every rule with its ID, in
+    sections of templated lines and tables, flowed over half-sheet pages."""
 
     kind: Literal["booklet"]
     sections: tuple[BookletSection, ...] = Field(min_length=1)
+    rules_words: dict[str, RuleWords] = {}  # house rule name → its words, for `{house[...]}` and the house-rules table
 
 
 class FormColumn(Model):
