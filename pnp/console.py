@@ -228,17 +228,31 @@ def watch(args: argparse.Namespace) -> int:
     targets = {source.absolute(), source.resolve()}
     preview = _serve(args) if getattr(args, "serve", False) else None
     print(f"watching {source}; Ctrl-C stops", flush=True)
+    built = _saved(source)
     _said(preview, _rebuild(args))
     try:
-        for _ in saves(*{t.parent for t in targets}, recursive=False, step=20,
-                       watch_filter=lambda _change, path: Path(path) in targets or Path(path).resolve() in targets):
-            _said(preview, _rebuild(args))
+        # A save made while the first build ran, before the watcher was up, raises no event:
+        # the watcher also wakes each second and compares the file with what was last built.
+        for changes in saves(*{t.parent for t in targets}, recursive=False, step=20, rust_timeout=1000,
+                             yield_on_timeout=True,
+                             watch_filter=lambda _change, path: Path(path) in targets or Path(path).resolve() in targets):
+            if changes or _saved(source) != built:
+                built = _saved(source)
+                _said(preview, _rebuild(args))
     except KeyboardInterrupt:
         pass
     finally:
         if preview is not None:
             preview.stop()
     return 0
+
+
+def _saved(source: Path) -> bytes | None:
+    """The spec file as saved now (None while it is missing), to tell a missed save."""
+    try:
+        return source.read_bytes()
+    except OSError:
+        return None
 
 
 def _serve(args: argparse.Namespace) -> Any:

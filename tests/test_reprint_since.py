@@ -20,8 +20,8 @@ from test_reprint import EDITS, pages, sheets, units
 from pnp.cli import main
 
 GAMES = ("bolsa", "aktsioner", "forex")
-CONTRACT = "One to you, one to the queue, one to the display with the terms."
-SECOND_FOREX_EDIT = (CONTRACT, "One to you, one to the queue, one on display with the terms.")
+CONTRACT = "On the display: the amount to pay to the left of this card"
+SECOND_FOREX_EDIT = (CONTRACT, "On display: the amount to pay to the left of this card")
 BROKEN = ("symbol: circle", "symbol: blob")
 
 
