@@ -3,8 +3,10 @@
 A round is: one `Declare` per player who declares (BOLSA-3.2), then for each company in board
 order `Resolve` (solvency, classification, maybe an auction), the auction's `Bid`s, any
 `Withdraw`s, and `Settle` (trades, quote, provisioning; after the last company the end of the
-round and, after the last round, final scoring). An illegal action raises `Violation` with the
-rule ID and the numbers; a malformed one (an unknown name) raises Malformed.
+round and, after the last round, final scoring). `apply` accepts an action exactly when one
+of `legal_actions`' templates admits it (`legal.judge`), the pairing of a settlement (BOLSA-4.8)
+checked beyond them; the handlers' checks word a refusal: `Violation` with the rule ID and the
+numbers, or Malformed for a name that does not exist.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from pnp.rules.bolsa.state import (
     Withdraw,
     Zones,
 )
-from pnp.rules.legal import AtMostOne, Budget, Constraint, Field, Template, grouped
+from pnp.rules.legal import AtMostOne, Budget, Constraint, Field, Template, grouped, judge, last_position
 
 if TYPE_CHECKING:
     import random
@@ -159,6 +161,7 @@ def apply(state: State, action: Action, params: Params, events: bool = True) -> 
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise Malformed(f"{brief(action)} is not an action of Bolsa (Declare, Resolve, Bid, Withdraw, Settle)")
+    judge(legal_actions(state, params), action, lambda: handler(state, action, params, None), _KINDS[type(action)])
     log: Log = [] if events else None
     state = handler(state, action, params, log)
     return state, tuple(log) if log else ()
@@ -302,10 +305,18 @@ def _bid_range(state: State, trade: Trade, auction: Auction, params: Params) -> 
 def _bid(state: State, action: Bid, params: Params, events: Log) -> State:
     name, trade = action.player, state.trade
     i = state.index(name)
-    if trade is None or trade.auction is None or trade.auction.over:
+    if trade is None:
         raise Violation("BOLSA-5.1", f"{name} bids, but no auction is running")
-    auction, code = trade.auction, params.companies[trade.company]
+    code = params.companies[trade.company]
+    if trade.auction is None:  # the company is up, and settles by its case without one
+        raise Violation(_CASE_RULES[trade.case], f"{code} goes to no auction this round ({_why(state, params)}), "
+                        f"yet {name} bids")
+    auction = trade.auction
     rule = "BOLSA-5.3" if auction.ascending else "BOLSA-5.4"
+    if auction.over:
+        leader = state.players[auction.ranking[0]].name
+        raise Violation(rule, f"the auction ended when all but {leader} had passed ({leader} won at "
+                        f"{auction.price(trade.quote)}); {name} bids after its end")
     if i not in auction.order:
         side = "buyers" if auction.ascending else "sellers"
         who = ", ".join(state.players[j].name for j in auction.order)
@@ -404,6 +415,27 @@ _HANDLERS: dict[type, Callable[..., State]] = {  # the action's type → its han
     Withdraw: _withdraw,
     Settle: _settle,
 }
+_KINDS = {Declare: "declare", Resolve: "resolve", Bid: "bid", Withdraw: "withdraw", Settle: "settle"}  # its templates'
+
+
+def _why(state: State, params: Params) -> str:
+    """Why the company being resolved goes to no auction: its numbers, and under A2 what an
+    auction would need."""
+    trade = state.trade
+    assert trade is not None
+    c = trade.company
+    offered = sum(p.zones[c].offered for p in state.players)
+    wanted = sum(p.zones[c].requested for p in state.players)
+    sides = {5: "buyer", 6: "seller"}.get(trade.case)
+    if sides:
+        count = sum(1 for p in state.players if (p.zones[c].requested if sides == "buyer" else p.zones[c].offered))
+        needed = 3 if sides == "seller" and params.auction_trigger == "literal" else 2
+        return f"{offered} offered, {wanted} wanted, {count} {sides}{'s' * (count != 1)}: an auction needs {needed} (A2)"
+    return f"{offered} offered, {wanted} wanted: case {trade.case}"
+
+
+# The rule that settles a company without an auction, by case (BOLSA-4.1–4.6).
+_CASE_RULES = {1: "BOLSA-4.1", 2: "BOLSA-4.2", 3: "BOLSA-4.3", 4: "BOLSA-4.4", 5: "BOLSA-4.5.1", 6: "BOLSA-4.6.1"}
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -435,6 +467,7 @@ def to_move(state: State, params: Params) -> ToMove | None:
     return ToMove("withdraw", losers) if losers else ToMove("settle", ())
 
 
+@last_position
 def legal_actions(state: State, params: Params) -> tuple[Template, ...]:
     """Declarations (each company's offer within zone 1 and request within zone 2, the cost
     within cash, not both ways), bringing up the next company, bids within the bid range or a
@@ -454,7 +487,7 @@ def legal_actions(state: State, params: Params) -> tuple[Template, ...]:
         passing = _passing(name, rule)
         if bids is None:
             return (passing,)
-        return (Template("bid", name, rule, _bid_action, (Field.number("amount", *bids),)), passing)
+        return (Template("bid", name, rule, _bid_action, (Field.number("amount", *bids),), read=_bid_values), passing)
     if params.auction_losers != "may_withdraw":
         return (_SETTLE,)
     withdrawals = (Template("withdraw", state.players[i].name, "BOLSA-5.7", _withdraw_action)
@@ -485,7 +518,8 @@ def _declaration_of(player: Player, prices: tuple[int, ...], companies: tuple[st
     if total:
         costs = tuple((buy, quote) for ((_, _), (buy, _)), quote in zip(names, prices))
         constraints += (Budget(costs, player.cash),)
-    return Template("declare", player.name, "BOLSA-3.2", _declare_action, fields, constraints=constraints)
+    return Template("declare", player.name, "BOLSA-3.2", _declare_action, fields, constraints=constraints,
+                    read=_declare_values)
 
 
 @lru_cache(maxsize=16)
@@ -511,6 +545,24 @@ def _declare_action(values: Mapping) -> Declare:
     return Declare(values["player"], grouped(values, "sell"), grouped(values, "buy"))
 
 
+def _declare_values(action: object) -> dict[str, object] | None:
+    """What a declaration states, by field (the inverse of `_declare_action`)."""
+    if not isinstance(action, Declare):
+        return None
+    return {"player": action.player, **{f"sell.{code}": n for code, n in action.sell.items() if n != 0},
+            **{f"buy.{code}": n for code, n in action.buy.items() if n != 0}}
+
+
+def _bid_values(action: object) -> dict[str, object] | None:
+    return {"player": action.player, "amount": action.amount} if isinstance(action, Bid) else None
+
+
+def _settle_values(action: object) -> dict[str, object] | None:
+    """A settlement states nothing a template chooses: its pairing is BOLSA-4.8's, checked by
+    `settle` against the trades the rules fix."""
+    return {} if isinstance(action, Settle) else None
+
+
 def _resolve_action(values: Mapping) -> Resolve:
     return Resolve()
 
@@ -530,7 +582,7 @@ def _settle_action(values: Mapping) -> Settle:
 # The table's steps are the same in every position: made once.
 _REVEAL = Template("resolve", None, "BOLSA-3.3.1", _resolve_action)
 _BRING_UP = Template("resolve", None, "BOLSA-3.3.2", _resolve_action)
-_SETTLE = Template("settle", None, "BOLSA-3.3.2", _settle_action)
+_SETTLE = Template("settle", None, "BOLSA-3.3.2", _settle_action, read=_settle_values)
 
 
 def outcome(state: State, params: Params) -> Outcome | None:

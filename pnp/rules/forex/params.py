@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from pnp.errors import brief
-from pnp.rules.base import resolve_options
+from pnp.rules.base import Malformed, resolve_options
 from pnp.rules.forex.rulebook import RULEBOOK, parse_start_pairs
 from pnp.spec.contract import Mismatch
 
@@ -62,7 +62,7 @@ class Params:
         try:
             return self._indices[currency]
         except KeyError:
-            raise ValueError(f"{brief(currency)} is not a currency of the game") from None
+            raise Malformed(f"{brief(currency)} is not a currency of the game") from None
 
     @cached_property
     def _indices(self) -> dict[str, int]:

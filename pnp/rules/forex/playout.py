@@ -402,25 +402,38 @@ class _Game:
         front, last, random = self.queue.pop(0), False, self.random
         strengthen: int | None = None
         by_choice = False
+        defaults: list[str] = []  # the contracts defaulted on by choice (voluntary_default)
         if front[0] == DIVIDEND:
             held = [sum(column) for column in zip(*self.certs)]
             tied = [c for c, n in enumerate(held) if n == max(held)]
             chosen = tied[int(random() * len(tied))] if len(tied) > 1 else tied[0]
             strengthen = chosen if len(tied) > 1 else None
-            self._dividend(front[1], chosen)
             last = front[1] == len(self.p.dividends)
+            if last and self.p.voluntary_default:  # `engine.defaultable`: a selection, drawn as `legal.draw` draws one
+                defaults = [item[1] for item in self.queue if item[0] == CONTRACT]
+                n = len(defaults)
+                if n:
+                    count = int(random() * (n + 1))
+                    for i in range(count):
+                        j = i + int(random() * (n - i))
+                        defaults[i], defaults[j] = defaults[j], defaults[i]
+                    del defaults[count:]
+            self._dividend(front[1], chosen)
         else:
             by_choice = front[0] == CONTRACT and self.p.voluntary_default and int(random() * 2) == 1
+            if by_choice:
+                defaults.append(front[1])
             self._settle(front, by_choice)
         while last and self.queue and self.bankrupt is None:  # FOREX-10.5.5
-            self._settle(self.queue.pop(0), False)
+            item = self.queue.pop(0)
+            self._settle(item, item[0] == CONTRACT and item[1] in defaults)
         strongest = None
         if self.bankrupt is not None or (last and not self.queue):
             strongest = self._score(seat)
         if self.trace is not None:
             currencies = self.p.currencies
             self.done = Resolve(self.players[seat], None if strengthen is None else currencies[strengthen],
-                                None if strongest is None else currencies[strongest], (front[1],) if by_choice else ())
+                                None if strongest is None else currencies[strongest], tuple(defaults))
 
     def _dividend(self, number: int, chosen: int) -> None:
         """FOREX-10.5: pay per certificate (none from a currency stopped by the "8" space),
