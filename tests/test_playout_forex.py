@@ -40,7 +40,7 @@ def test_rates_in_fifths_keep_exact_money(tmp_path):
     spec = tmp_path / "components.yaml"
     spec.write_text(text.replace(RATES, "rate: {values: [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8]"), encoding="utf-8")
     results = [result for options in ((), (("conversion_rounding", "total"),), (("conversion_rounding", "bga"),),
-                                      (("spot_unit", "any_one"),))  # A5: only spots that notes can pay are offered
+                                      (("spot_unit", "any_one"),))  # FOREX-A5: only spots that notes can pay are offered
                for result in played(spec, options, 3, 12)]
     assert {r.reason for r in results} >= {"last_dividend"}
     assert any(peak * 2 != int(peak * 2) for r in results for peak, _ in r.money)  # fifths of bucks were in hand

@@ -82,7 +82,7 @@ def _begin(params: Params, state: State, action: Begin, events: Log) -> State:
     movers = next_movers(params, state)
     if seat not in movers:
         if seat in state.out:
-            raise Violation("A11", f"{player} is out of the game (no shares and cash below the cheapest price)")
+            raise Violation("AKT-A11", f"{player} is out of the game (no shares and cash below the cheapest price)")
         if cards_left(params, state, seat) == 0:
             raise Violation("AKT-9.1", f"{player} has no card left to play")
         raise Violation("AKT-3.6", f"it is {state.players[movers[0]]}'s turn in seating order, not {player}'s")
@@ -202,7 +202,7 @@ def _play(params: Params, state: State, play: Play, events: Log) -> State:
         if events is not None:
             events += final_events(params, state)
     elif events is not None and final_round(params, state) and not was_last_round:
-        events.append(said.LAST_ROUND())  # A14: from this play on, even the mover's stage 3
+        events.append(said.LAST_ROUND())  # AKT-A14: from this play on, even the mover's stage 3
     return state
 
 
@@ -231,7 +231,7 @@ def _check_held(params: Params, state: State, seat: int, name: str) -> None:
 
 
 def _check_choices(params: Params, play: Play) -> None:
-    """The mover's choices match the card (AKT-4.1 to 4.4, A3, A6)."""
+    """The mover's choices match the card (AKT-4.1 to 4.4, AKT-A3, AKT-A6)."""
     card = params.cards[play.card]
     colours = [colour for _, colour in play.choices]
     unknown = [colour for colour in colours if colour not in params.colours]
@@ -408,7 +408,7 @@ def _trade_names(colours: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 
 def _sellable(state: State, i: int) -> int:
     """The mover's shares of a colour less those bought in stage 1 of this turn, once the
-    card is played (AKT-3.3, A7), and none when stage 1 sold more than it bought."""
+    card is played (AKT-3.3, AKT-A7), and none when stage 1 sold more than it bought."""
     turn = state.turn
     assert turn is not None
     held = state.accounts[turn.mover].shares[i]
@@ -458,7 +458,7 @@ def _trade_values(action: object) -> dict[str, int] | None:
 @lru_cache(maxsize=8)
 def _play_values(colours: tuple[str, ...]) -> Callable[[object], dict[str, object] | None]:
     """What a play states (the inverse of `_play_action`), its choices in board order: the
-    order a record writes them in changes nothing (A12), and the templates list them so."""
+    order a record writes them in changes nothing (AKT-A12), and the templates list them so."""
     order = {colour: k for k, colour in enumerate(colours)}
 
     def read(action: object) -> dict[str, object] | None:

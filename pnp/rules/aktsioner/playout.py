@@ -3,7 +3,7 @@
 `pnp simulate aktsioner` with random bots plays its games here, several times sooner than
 through `apply` (a new immutable position, templates and the sampler at every step). It is the
 engine's rules again — the turn's Begin, stage-1 trade, card and stage-3 trade (AKT-3), the
-compensations and overflow bonuses (AKT-6), the penalties (AKT-7), the eliminations (A11) — on
+compensations and overflow bonuses (AKT-6), the penalties (AKT-7), the eliminations (AKT-A11) — on
 lists of numbers, and it makes the very draws of the simulator's slow path from `rng`, in the
 same order (`pnp.rules.base.Playout`): the first player `to_move` lists draws one of his
 `legal_actions` with `legal.pick`, and `legal.draw` fills its fields. So it plays the same games,
@@ -268,7 +268,7 @@ def _penalise(zeroed: list[tuple[Number, int, int]], shares: list[list[int]], ca
 
 
 def _eliminate(prices: list[int], shares: list[list[int]], cash: list[Number], out: list[bool]) -> None:
-    """Option eliminate_broke (A11): no shares and cash below the cheapest price."""
+    """Option eliminate_broke (AKT-A11): no shares and cash below the cheapest price."""
     cheapest = min(prices)
     for seat, gone in enumerate(out):
         if not gone and not any(shares[seat]) and cash[seat] < cheapest:

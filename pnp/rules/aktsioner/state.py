@@ -49,7 +49,7 @@ class State:
     plays: tuple[tuple[int, str], ...] = ()  # (seat, card name) of every card played, in order
     turn: Turn | None = None
     last: int | None = None  # seat of the latest mover
-    out: frozenset[int] = frozenset()  # seats eliminated (option eliminate_broke, A11)
+    out: frozenset[int] = frozenset()  # seats eliminated (option eliminate_broke, AKT-A11)
     over: bool = False
 
     def seat(self, player: str) -> int:
@@ -101,7 +101,7 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
     events = [setup_event]
     state = eliminate(params, state, events)
     if not active(state):  # nobody left to play a card: no game (the rules have no ending for it)
-        raise Violation("A11", f"every player is eliminated before the first turn: no shares, and cash below the "
+        raise Violation("AKT-A11", f"every player is eliminated before the first turn: no shares, and cash below the "
                                f"cheapest price {min(state.prices)}")
     return state, tuple(events)
 
@@ -286,7 +286,7 @@ def fill(params: Params, state: State, rng: random.Random) -> State:
 
 
 def eliminate(params: Params, state: State, events: Log) -> State:
-    """Option eliminate_broke (A11): a player with no shares and cash below the cheapest
+    """Option eliminate_broke (AKT-A11): a player with no shares and cash below the cheapest
     price leaves the game."""
     if not params.eliminate_broke:
         return state

@@ -274,7 +274,7 @@ def _resolve(state: State, action: Resolve, params: Params, events: Log) -> Stat
     case = classify(offered, wanted)
     auction = None
     excess = buyers if case == 5 else sellers if case == 6 else []
-    needed = 3 if case == 6 and params.auction_trigger == "literal" else 2  # A2
+    needed = 3 if case == 6 and params.auction_trigger == "literal" else 2  # BOLSA-A2
     if len(excess) >= needed:
         auction = Auction(ascending=case == 5, order=tuple(excess))  # seating order = bidding order (5.2)
         if events is not None:
@@ -293,7 +293,7 @@ def _bid_range(state: State, trade: Trade, auction: Auction, params: Params) -> 
     if auction.ascending:
         low = trade.quote if auction.best is None else auction.best + 1
         wanted = state.players[i].zones[trade.company].requested
-        high = state.players[i].cash // wanted  # A4: bid × requests ≤ cash
+        high = state.players[i].cash // wanted  # BOLSA-A4: bid × requests ≤ cash
         if params.price_max is not None:
             high = min(high, params.price_max)
     else:
@@ -419,7 +419,7 @@ _KINDS = {Declare: "declare", Resolve: "resolve", Bid: "bid", Withdraw: "withdra
 
 
 def _why(state: State, params: Params) -> str:
-    """Why the company being resolved goes to no auction: its numbers, and under A2 what an
+    """Why the company being resolved goes to no auction: its numbers, and under BOLSA-A2 what an
     auction would need."""
     trade = state.trade
     assert trade is not None
@@ -430,7 +430,7 @@ def _why(state: State, params: Params) -> str:
     if sides:
         count = sum(1 for p in state.players if (p.zones[c].requested if sides == "buyer" else p.zones[c].offered))
         needed = 3 if sides == "seller" and params.auction_trigger == "literal" else 2
-        return f"{offered} offered, {wanted} wanted, {count} {sides}{'s' * (count != 1)}: an auction needs {needed} (A2)"
+        return f"{offered} offered, {wanted} wanted, {count} {sides}{'s' * (count != 1)}: an auction needs {needed} (BOLSA-A2)"
     return f"{offered} offered, {wanted} wanted: case {trade.case}"
 
 
@@ -609,7 +609,7 @@ def worth(state: State, params: Params) -> tuple[Number, ...]:
 def view(state: State, params: Params, seat: int | None) -> State:
     """Bolsa keeps no secret in a position: the mats' cards lie face down (BOLSA-2.5), but
     every card a player holds follows from the setup and the trades every player watched
-    settle (zones 3 and 4 are revealed in each trade phase, BOLSA-3.3.1, A13), and the cards
+    settle (zones 3 and 4 are revealed in each trade phase, BOLSA-3.3.1, BOLSA-A13), and the cards
     back in the box are only counted. The one secret is a declaration while the phase is
     sealed (`ToMove.sealed`, BOLSA-3.2.1), which the driver keeps (it shows each seat the
     position at the phase's start): so the view is the position itself."""

@@ -312,7 +312,7 @@ class _Table:
             i = order[turn]
             if ascending:
                 low = quote if best is None else best + 1
-                high = cash[i] // requested[i]  # A4: bid × requests ≤ cash
+                high = cash[i] // requested[i]  # BOLSA-A4: bid × requests ≤ cash
                 if top is not None and top < high:
                     high = top
             else:

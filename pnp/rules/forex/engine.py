@@ -130,8 +130,8 @@ def _spot(state: State, p: Params, spot: Spot, events: Log) -> State:
                             f"{show(worth_give)} {gives}: {spot.player} gives {show(x)} {gives} for {show(y)} {gets}")
         if not (payable(x) and payable(y)):
             amount, currency = (x, gives) if not payable(x) else (y, gets)
-            raise Violation("A5", f"at {board}, {spot.player} gives {show(x)} {gives} for {show(y)} {gets}, but no "
-                            f"notes pay {show(amount)} {currency}: money is kept in halves (A6)")
+            raise Violation("FOREX-A5", f"at {board}, {spot.player} gives {show(x)} {gives} for {show(y)} {gets}, but no "
+                            f"notes pay {show(amount)} {currency}: money is kept in halves (FOREX-A6)")
     for who, currency, amount in ((spot.player, gives, x), (spot.other, gets, y)):
         has = state.holding(who).money[p.index(currency)]
         if has < amount:

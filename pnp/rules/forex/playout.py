@@ -4,7 +4,7 @@ The engine makes a new immutable `State` for every step, keeps money as exact `F
 lists templates for the shared sampler to draw from: what a referee needs, ten times too slow
 for thousands of simulated games. Here one game is played on lists of numbers. Every amount
 the rules can make is a whole number of 1/`unit` buck, the least common denominator (halves
-as bundled: rates of 1½, while `any_one` refuses the quarters a rate of 4 would give, A5).
+as bundled: rates of 1½, while `any_one` refuses the quarters a rate of 4 would give, FOREX-A5).
 When that unit is a power of two, money is kept in floats: each amount is then exactly a
 float, sums and comparisons of them are exact (they stay far below 2⁵³), and the readings
 equal the engine's Fractions; otherwise it is kept in Fractions. Worth and scores convert
@@ -25,7 +25,7 @@ The engine's own `setup` gives the opening position. What it restates, and why: 
 turn on numbers (FOREX-6 to 12: spot deals, contracts, investments, divestments, shifting the
 board, the queue and scoring) — every one of them builds immutable positions and Fractions in
 the engine, and a game is a thousand steps of them; it reuses the engine's setup, its
-`Params.spot_units` (the spot terms A5 allows) and its rates.
+`Params.spot_units` (the spot terms FOREX-A5 allows) and its rates.
 """
 
 from __future__ import annotations
