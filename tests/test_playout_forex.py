@@ -53,8 +53,8 @@ def dealt(p: Any, players: Sequence[str], rng: random.Random) -> Start:
         pairs={"GBP/CNY": ("GBP", 10), "EUR/USD": ("USD", 1), "CAD/CNY": ("CNY", 1)},
         money={first: {"GBP": Fraction(7, 2), "CNY": Fraction(9)}, third: {"JPY": Fraction(15, 2)}},
         certificates={second: {"JPY": 3, "CNY": 1}, third: {"JPY": 1}},
-        queue=(Contract("B", third, ("CNY", Fraction(45, 2)), ("EUR", Fraction(5))), Dividend(4),
-               Loan("A", first, (("GBP", Fraction(3)), ("USD", Fraction(3, 2))))),
+        queue=(Contract("B", third, ("CNY", Fraction(20)), ("EUR", Fraction(5))), Dividend(4),
+               Loan("A", first, (("GBP", Fraction(3)), ("USD", Fraction(5, 2))))),
     )
 
 

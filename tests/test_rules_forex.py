@@ -217,7 +217,7 @@ def test_who_can_pay_must_pay(p):
 
 def test_loan_bankruptcy_ends_the_game_at_once(p):
     """FOREX-10.4, 11.1: nothing after the loan resolves; the last player picks among ties."""
-    state = queue_state(p, Loan("A", "P1", (("GBP", F(3)), ("USD", F(1)))), Contract("B", "P2", ("GBP", F(1)), ("EUR", F(1))),
+    state = queue_state(p, Loan("A", "P1", (("GBP", F(3)), ("USD", F(2)))), Contract("B", "P2", ("GBP", F(1)), ("EUR", F(1))),
                         Dividend(1))
     state, events = play(state, p, Resolve("P3"))
     assert state.over and state.bankrupt == "P1" and state.queue[0].set == "B"

@@ -13,7 +13,7 @@ from typing import Mapping, Sequence
 from pnp.rules.aktsioner import events as said
 from pnp.rules.aktsioner.cards import Number
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, HIDDEN, HIDDEN_DECK, Params
-from pnp.rules.base import Event, Log, Table, Violation, evolve, fast_init
+from pnp.rules.base import Event, Log, Malformed, Table, Violation, evolve, fast_init
 from pnp.rules.legal import shuffle
 
 
@@ -83,6 +83,17 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
     prices, accounts, hands, complete = start.prices, start.accounts, start.hands, start.complete
     players = tuple(players)
     check_players(params, len(players))
+    for colour in prices or {}:
+        if colour not in params.colours:
+            raise Malformed(f'the start prices "{colour}", which is not a colour ({", ".join(params.colours)})')
+    for name, account in (accounts or {}).items():
+        if name not in players:
+            raise Malformed(f"the start names {name}, who is not playing ({', '.join(players)})")
+        if len(account.shares) != len(params.colours):
+            raise Malformed(f"{name}'s account holds {len(account.shares)} colours of shares, not {len(params.colours)}")
+        if account.cash < 0 or min(account.shares) < 0:
+            raise Violation("AKT-2.1", f"{name}'s account holds {account.cash} cash and shares {account.shares}: an "
+                            "account holds none or more of each")
     board = tuple((prices or {}).get(colour, params.start_price) for colour in params.colours)
     for colour, price in zip(params.colours, board):
         if price not in params.cells:

@@ -93,9 +93,15 @@ def _setup(params: Params, names: Sequence[str], start: Start) -> tuple[State, E
     n = len(names)
     check_players(params, n)
     codes = params.companies
-    round_ = start.round or 1
+    _check_names(params, names, start)
+    round_ = start.round if start.round is not None else 1
     if round_ > params.rounds:
         raise Violation("BOLSA-3.1", f"the start is round {round_}, but the game has {params.rounds} rounds")
+    if round_ < 1:
+        raise Violation("BOLSA-3.1", f"the start is round {round_}, but the rounds count from 1")
+    for name, cash in start.cash.items():
+        if cash < 0:
+            raise Violation("BOLSA-2.2", f"{name} starts with {cash} in money: a player holds none or more")
     prices = tuple(start.prices.get(code, params.start_quote) for code in codes)
     for code, price in zip(codes, prices):
         if price < params.price_min or (params.price_max is not None and price > params.price_max):
@@ -135,6 +141,16 @@ _STANDARD = Start()
 @by_identity(64)
 def _standard(params: Params, names: tuple[str, ...]) -> tuple[State, Events]:
     return _setup(params, names, _STANDARD)
+
+
+def _check_names(params: Params, names: Sequence[str], start: Start) -> None:
+    """A start names only the game's players and companies (Malformed otherwise)."""
+    for name in (*start.cash, *start.owned, *start.orders, *([start.token] if start.token else [])):
+        if name not in names:
+            raise Malformed(f"the start names {brief(name)}, who is not playing ({', '.join(names)})")
+    for counts in (start.prices, *start.owned.values(), *start.orders.values()):
+        for code in counts:
+            params.company(code)  # Malformed for a company the game has not
 
 
 def _start_zones(params: Params, name: str, start: Start) -> tuple[Zones, ...]:
