@@ -83,6 +83,8 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("game")
     new.add_argument("--players", required=True, help="comma-separated names in seating order, e.g. Ana,Ben,Cris")
     new.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    new.add_argument("--seed", type=int, help="the setup's random draw, such as For-Ex's removed certificates "
+                     "(FOREX-4.3): the same seed deals the same start (default: a fresh draw)")
     new.set_defaults(run=_referee, verb="new")
     referee.set_defaults(run=lambda args: (referee.print_help(), 2)[1])
     _simulate_parser(commands)
@@ -246,7 +248,7 @@ def _referee(args: argparse.Namespace) -> int:
         if args.game not in GAMES:
             raise _print_only(args.game, spec.games, "referee new") or UsageError(
                 f'unknown game "{args.game}" (known: {", ".join(GAMES)})')
-        sys.stdout.write(referee.starter(spec, args.game, players))
+        sys.stdout.write(referee.starter(spec, args.game, players, seed=args.seed))
         return 0
     try:
         record = referee.read_record(args.record)

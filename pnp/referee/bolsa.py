@@ -370,8 +370,9 @@ def state_json(state: engine.State, params: engine.Params) -> dict[str, Any]:
 # --- writing records ------------------------------------------------------------------------------
 
 
-def starter(game: Game, players: list[str]) -> str:
-    """The standard setup (BOLSA-2) written out, ready for the rounds to be added."""
+def starter(game: Game, players: list[str], start: engine.Start | None = None) -> str:
+    """The standard setup (BOLSA-2) written out, ready for the rounds to be added (Bolsa deals
+    nothing at random: `start` is None)."""
     params = engine.params(game)
     state, _ = engine.setup(params, players)
     options = [f"{o.name}: {getattr(params, o.name)}" for o in engine.RULEBOOK.options if not o.set_by]
