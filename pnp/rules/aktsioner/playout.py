@@ -7,9 +7,18 @@ compensations and overflow bonuses (AKT-6), the penalties (AKT-7), the eliminati
 lists of numbers, and it makes the very draws of the simulator's slow path from `rng`, in the
 same order (`pnp.rules.base.Playout`): the first player `to_move` lists draws one of his
 `legal_actions` with `legal.pick`, and `legal.draw` fills its fields. So it plays the same games,
-and tests/test_playout.py holds every result equal to the slow path's. New prices come from the
-engine's own `prices.change` (tabled once per rule set), the position from `state.setup` and
-the capital from `scoring`, so rounding, bounds and scores cannot drift from the engine.
+and tests/test_playout.py holds every result equal to the slow path's, tests/test_playout_oracle.py
+every step of its traces. It plays from any position with every hand known (a deal, or a
+determinized view), mid-turn too.
+
+What it reuses, and what it restates. New prices come from the engine's own `prices.change`
+(tabled once per rule set), the position from the engine's `setup`, the capital and winners
+from `scoring`, the card assignments from `Params.choices`, so rounding, bounds and scores
+cannot drift from the engine. It restates, on plain numbers, the turn order (AKT-3.6, a loop
+over seats), a trade's draws and its cash (AKT-3.1, 3.3: the template's Budget unrolled), the
+compensations, overflow bonuses and penalties of a card (AKT-6, 7) and the eliminations
+(AKT-A11): the engine builds an `Account` per player and a `Change` per colour at every card,
+which costs more than the rest of the turn.
 
 The draws of one turn, as the slow path makes them (`random` is `rng.random`, one float each):
 - Begin: the next player's only template (1), unless the mover ended the last turn with it;
