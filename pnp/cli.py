@@ -91,6 +91,8 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("game")
     new.add_argument("--players", required=True, help="comma-separated names in seating order, e.g. Ana,Ben,Cris")
     new.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    new.add_argument("--seed", type=int, help="the setup's random draw, such as For-Ex's removed certificates "
+                     "(FOREX-4.3): the same seed deals the same start (default: a fresh draw)")
     new.set_defaults(run=_referee, verb="new")
     referee.set_defaults(run=lambda args: (referee.print_help(), 2)[1])
     _simulate_parser(commands)
@@ -139,8 +141,8 @@ def _add_rules(commands) -> None:
     rules = commands.add_parser("rules", help="read a rule from its ID, or find rules by words")
     verbs = rules.add_subparsers(title="rules commands", metavar="VERB")
     show = verbs.add_parser("show", help="print a rule (or a section) with its house rules in effect; exit 2 if unknown")
-    show.add_argument("id", help="a rule ID as the referee cites it, e.g. BOLSA-3.2.5, or an ambiguity, e.g. A2")
-    show.add_argument("--game", help="only this game's rules (ambiguities like A2 exist in several)")
+    show.add_argument("id", help="a rule ID as the referee cites it, e.g. BOLSA-3.2.5, or an ambiguity, e.g. BOLSA-A2")
+    show.add_argument("--game", help="only this game's rules (an old short ID like A2 exists in several)")
     show.add_argument("--spec", help="spec file for the values in effect (default: ./components.yaml, else the bundled one)")
     show.set_defaults(run=_rules, verb="show")
     search = verbs.add_parser("search", help="list the rules that mention every word; exit 1 if none")
@@ -230,7 +232,7 @@ def _referee(args: argparse.Namespace) -> int:
         if args.game not in GAMES:
             raise _print_only(args.game, spec.games, "referee new") or UsageError(
                 f'unknown game "{args.game}" (known: {", ".join(GAMES)})')
-        sys.stdout.write(referee.starter(spec, args.game, players))
+        sys.stdout.write(referee.starter(spec, args.game, players, seed=args.seed))
         return 0
     try:
         record = referee.read_record(args.record)

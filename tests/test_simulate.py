@@ -313,7 +313,7 @@ def test_a_report_without_money_still_has_the_other_plots(tmp_path):
     (["simulate", "bolsa", "--save-records", "README.md/games"], "--save-records README.md/games"),
     (["simulate", "bolsa", "--games", "0"], "at least 1"),
     (["simulate", "bolsa", "--records", "3"], "needs --save-records"),
-    (["simulate", "aktsioner", "--set", "rules.eliminate_broke=true", "--set", "rules.start_shares=0"], "A11"),
+    (["simulate", "aktsioner", "--set", "rules.eliminate_broke=true", "--set", "rules.start_shares=0"], "AKT-A11"),
 ])
 def test_bad_command_lines_are_usage_errors(capsys, argv, message):
     assert main(argv) == 2

@@ -67,7 +67,7 @@ PENALTY_ORDER = EventKind("AKT-7.5", _penalty_order)
 PENALTY = EventKind("AKT-7.2", lambda d: f"{d['player']} pays penalty {d['penalty']} × {d['held']} {d['colour']} = "
                     f"{d['due']}: cash {d['cash'] + d['amount']}")
 PENALTY_SHORT = EventKind("AKT-7.4", _short)
-ELIMINATED = EventKind("A11", lambda d: f"{d['player']} has no shares and {d['cash']} cash (< {d['cheapest']}): "
+ELIMINATED = EventKind("AKT-A11", lambda d: f"{d['player']} has no shares and {d['cash']} cash (< {d['cheapest']}): "
                        "out of the game")
 OVER = EventKind("AKT-9.1", lambda d: "every card has been played: the game is over")
 CAPITAL = EventKind("AKT-9.2", _capital)
