@@ -24,6 +24,7 @@ from typing import Any, Iterator, Mapping
 import yaml
 
 from pnp.errors import Issue, brief, shorten
+from pnp.spec.syntax import explain
 
 # libyaml is much faster when present (it depends on how PyYAML was built); marks are identical
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -134,20 +135,44 @@ def load_text(text: str | bytes, file: str = "<string>", *, nfc: bool = False, m
     try:
         root = _compose(text, file, nfc)
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        message = " ".join(p for p in (error.context, error.problem) if p) or "not valid YAML"
-        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        raise SourceError([Issue(file, line, col, "", f"not valid YAML: {message}")]) from None
+        mistake = explain(error, text)
+        raise SourceError([Issue(file, mistake.line, mistake.col, "", f"not valid YAML: {mistake.message}",
+                                 excerpt_of(text, mistake.line))]) from None
     except yaml.YAMLError as error:  # reader errors (control characters) carry a position too
         line, col = _reader_position(error)
-        raise SourceError([Issue(file, line, col, "", f"not valid YAML: {error}".splitlines()[0])]) from None
+        character = getattr(error, "character", None)
+        what = f"U+{character:04X}" if isinstance(character, int) else "a character"
+        raise SourceError([Issue(file, line, col, "", f"not valid YAML: {what} is a control character, which a "
+                                                      "text file cannot hold: delete it, or write it as an escape "
+                                                      "in double quotes",
+                                 excerpt_of(text, line))]) from None
     if root is None:
         raise SourceError([Issue(file, 1, 1, "", "the file is empty")])
-    builder = _Builder(file, max_nodes)
+    builder = _Builder(file, max_nodes, text)
     data = builder.build(root, ())
     if builder.issues:
         raise SourceError(builder.issues)
     return Source(data, file, builder.values, builder.keys, sha256=digest)
+
+
+MAX_VALUE_BYTES = 100_000  # of one value given on the command line
+
+
+def read_value(text: str, option: str) -> Any:
+    """A value given on the command line (`--set rules.rounds=6`, `--set rules.start_pairs={…}`)
+    read as YAML with a spec's limits — depth, size, aliases, plain tags, finite numbers — so
+    that what a spec refuses is refused here too, in one line naming `option` (UsageError).
+    Lists come back as tuples, as in a loaded spec; nothing (`rules.x=`) is None."""
+    from pnp.errors import UsageError
+
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_VALUE_BYTES:
+        raise UsageError(f"{option}: a value of more than {MAX_VALUE_BYTES:,} bytes")
+    if not text.strip():
+        return None
+    try:
+        return load_text(text, option, max_nodes=10_000).data
+    except SourceError as error:
+        raise UsageError(f"{option}: {error.issues[0].message}") from None
 
 
 _INPUTS: ContextVar[list[Path] | None] = ContextVar("pnp_spec_inputs", default=None)
@@ -249,7 +274,8 @@ def _compose(text: str, file: str, nfc: bool = False) -> yaml.Node | None:
                 if len(stack) >= MAX_DEPTH:
                     mark = event.start_mark
                     raise SourceError([Issue(file, mark.line + 1, mark.column + 1, "",
-                                             f"nested more than {MAX_DEPTH} levels deep")])
+                                             f"nested more than {MAX_DEPTH} levels deep",
+                                             excerpt_of(text, mark.line + 1))])
                 node_kind = yaml.SequenceNode if kind is yaml.SequenceStartEvent else yaml.MappingNode
                 tag = event.tag if event.tag not in (None, "!") else resolve(node_kind, None, event.implicit)
                 node = node_kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
@@ -311,6 +337,19 @@ def _decode(raw: bytes, file: str) -> str:
     return text
 
 
+def excerpt_of(text: str, line: int) -> str:
+    """Line `line` (1-based) of `text`, for a message that points into it ("" if none)."""
+    if line < 1 or not text:
+        return ""
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return ""
+    end = text.find("\n", start)
+    return text[start:end if end >= 0 else len(text)][:1000]
+
+
 def _reader_position(error: yaml.YAMLError) -> tuple[int, int]:
     position = getattr(error, "position", None)
     text = getattr(error, "buffer", None) or ""
@@ -323,8 +362,8 @@ def _reader_position(error: yaml.YAMLError) -> tuple[int, int]:
 class _Builder:
     """Turns a composed node graph into plain, immutable data, collecting issues."""
 
-    def __init__(self, file: str, max_nodes: int):
-        self.file, self.max_nodes = file, max_nodes
+    def __init__(self, file: str, max_nodes: int, text: str = ""):
+        self.file, self.max_nodes, self.text = file, max_nodes, text
         self.issues: list[Issue] = []
         self.values: dict[PathKey, tuple[int, int]] = {}
         self.keys: dict[PathKey, tuple[int, int]] = {}
@@ -333,7 +372,8 @@ class _Builder:
 
     def _issue(self, node: yaml.Node, path: PathKey, message: str) -> None:
         mark = node.start_mark
-        self.issues.append(Issue(self.file, mark.line + 1, mark.column + 1, format_path(path), message))
+        self.issues.append(Issue(self.file, mark.line + 1, mark.column + 1, format_path(path), message,
+                                 excerpt_of(self.text, mark.line + 1)))
         if len(self.issues) >= MAX_ISSUES:  # enough to act on; the rest is not worth the time
             self.count = self.max_nodes + 2
 
@@ -379,7 +419,8 @@ class _Builder:
                 key = self._scalar(key_node, path)
             if key in result:
                 first = self.keys.get(path + (key,), (0, 0))
-                self._issue(key_node, path + (key,), f"duplicate key {brief(key)} (first defined at line {first[0]})")
+                self._issue(key_node, path + (key,), f"the key {brief(key)} is given twice in this mapping "
+                                                     f"(first at line {first[0]}): keep one of them")
                 continue
             self.keys[path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             result[key] = self.build(value_node, path + (key,))
