@@ -19,13 +19,39 @@ from typing import Any, Callable, Iterable, Mapping
 
 from pydantic import BaseModel, ValidationError
 
-from pnp.errors import Issue, SpecError, UsageError
+from pnp.errors import Issue, SpecError, UsageError, shorten
 from pnp.spec.contract import needs_problems
-from pnp.spec.faces import ElsewhereError, TemplateError, deck_pieces, fill, game_context, game_texts, token_pieces
+from pnp.spec.faces import (
+    ElsewhereError,
+    TemplateError,
+    deck_pieces,
+    fill,
+    game_context,
+    game_texts,
+    piece_count,
+    token_pieces,
+)
 from pnp.spec.images import ArtError, read_art
-from pnp.spec.model import ASSET_KEYS, Deck, Game, Mat, Spec, Tokens, check_id
+from pnp.spec.model import (
+    ASSET_KEYS,
+    MAX_BOARD_CELLS,
+    MAX_COLUMNS,
+    MAX_COUNT,
+    MAX_PIECES,
+    Board,
+    Booklet,
+    Deck,
+    Form,
+    Game,
+    Mat,
+    Money,
+    Spec,
+    Tokens,
+    check_id,
+)
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
 from pnp.spec.sheets import expand_card_lists
+from pnp.spec.templates import Unchecked, plain
 from pnp.spec.source import (
     SPEC_NAME,
     PathKey,
@@ -45,12 +71,16 @@ Check = Callable[[str, Game], Iterable[tuple[PathKey, str]]]
 LayoutCheck = Callable[[Spec, str], Iterable[Issue]]  # what laying out one game's components finds
 
 
-def init(folder: Path, *, force: bool = False) -> str:
+def init(folder: Path, *, force: bool = False, schema: str | None = None) -> str:
     """Write an editable copy of the bundled spec to `folder/components.yaml`; say what was done.
 
+    With `schema` (the text of `pnp.spec.schema.schema_text`), it is written beside the copy as
+    components.schema.json, and the copy opens with the line that points editors at it.
     A link to the bundled file (as in a checkout of pnp) is replaced by a copy, since editing
     through it would change pnp's default; any other file is kept unless `force`.
     """
+    from pnp.spec.schema import SCHEMA_NAME, schema_comment
+
     target = folder / SPEC_NAME
     bundled = bundled_spec_path()
     linked = target.is_symlink() and target.resolve() == bundled.resolve()
@@ -59,13 +89,25 @@ def init(folder: Path, *, force: bool = False) -> str:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         text = bundled.read_bytes()
+        if schema is not None:
+            _write_new(folder / SCHEMA_NAME, schema.encode("utf-8"))
+            text = schema_comment(SCHEMA_NAME).encode("utf-8") + text
         if target.is_symlink() or target.exists():
             target.unlink()
-        target.write_bytes(text)
+        _write_new(target, text)
     except OSError as error:
         raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
     what = "replaced the link to the bundled spec with an editable copy" if linked else "wrote an editable copy of the bundled spec"
-    return f"{target}: {what}; edit it, then run pnp validate and pnp build in {folder}"
+    also = f" and its schema {SCHEMA_NAME}, so an editor with the YAML language server checks it as you type" \
+        if schema is not None else ""
+    return f"{target}: {what}{also}; edit it, then run pnp validate and pnp build in {folder}"
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """`data` to `path` through a temporary file beside it, so `path` is whole or untouched."""
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_bytes(data)
+    partial.replace(path)
 
 
 def load(path: str | Path | None = None, rulebooks: Mapping[str, Rulebook] | None = None,
@@ -223,7 +265,14 @@ def _shape_issue(source: Source, path: tuple, model: Any, item: Mapping[str, Any
         relation = {"greater_than_equal": "at least", "greater_than": "more than",
                     "less_than_equal": "at most", "less_than": "less than"}[kind]
         limit = next(iter(ctx.values()))
-        message = f"must be {relation} {limit}, got {_show(given)}"
+        number = isinstance(limit, (int, float)) and not isinstance(limit, bool)
+        shown = (f"{int(limit):,}" if float(limit).is_integer() else f"{limit:g}") if number else str(limit)
+        message = f"must be {relation} {shown}, got {_show(given)}"
+    elif kind in ("string_too_long", "string_too_short"):
+        relation = "at most" if kind == "string_too_long" else "at least"
+        limit = next(iter(ctx.values()), 0)
+        length = len(given) if isinstance(given, str) else 0
+        message = f"{relation} {limit:,} characters, not {length:,}"
     elif kind in ("too_short", "too_long"):
         message = item["msg"].replace("Tuple", "List").replace("Dictionary", "Mapping")
     elif kind in _MESSAGES:
@@ -240,7 +289,10 @@ def _data_path(data: Any, loc: tuple) -> tuple[tuple, Any]:
     model: Any = Spec
     owner: Any = None
     for step in loc:
-        if isinstance(node, dict) and step in node:
+        if isinstance(node, dict) and isinstance(step, str) and node.get("kind") == step \
+                and _union_member(model, step) is not model:
+            model = _union_member(model, step)  # the tagged-union step of a component (`tokens` is also a key)
+        elif isinstance(node, dict) and step in node:
             path.append(step)
             owner, model = model, _field_type(model, step)
             node = node[step]
@@ -248,8 +300,6 @@ def _data_path(data: Any, loc: tuple) -> tuple[tuple, Any]:
             path.append(step)
             model = _item_type(model)
             node = node[step]
-        elif isinstance(node, dict) and isinstance(step, str) and "kind" in node and step == node["kind"]:
-            model = _union_member(model, step)  # the tagged-union step of a component
         elif isinstance(step, str) and step.startswith(("function-", "tagged-union", "nullable")):
             continue
         else:
@@ -311,12 +361,12 @@ def _show(value: Any) -> str:
     if value is None:
         return "nothing"
     if isinstance(value, str):
-        return f'"{value}"'
+        return f'"{shorten(value)}"'
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, (list, tuple)):
         return "a list"
-    return str(value)
+    return shorten(str(value))
 
 
 # --- pass 3: meaning ----------------------------------------------------------------------
@@ -324,6 +374,7 @@ def _show(value: Any) -> str:
 
 def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook] | None,
                     check: Check | None, layout: LayoutCheck | None = None) -> Iterable[Issue]:
+    yield from _piece_total_issues(source, spec)
     for game_id, game in spec.games.items():
         where = ("games", game_id)
         issues: list[Issue] = []
@@ -342,15 +393,72 @@ def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook
                        for path, message, key in needs_problems(game_id, game, rulebook.needs))
         tables = None if rulebooks is None else rulebook.tables if rulebook else ()
         for index, component in enumerate(game.components):
-            issues += _component_issues(source, where + ("components", index), game, component, tables)
+            here = where + ("components", index)
+            sized = list(_size_issues(source, here, game, component))
+            issues += sized
+            if not sized:  # a component within its bounds: its templates and names can be read
+                issues += _component_issues(source, here, game, component, tables, _booklet_names(rulebooks, game_id, game))
         issues += _image_issues(source, spec.folder, where, game)
         sound = not issues  # what follows reads the game as its engine and its components would
         if sound and rulebook is not None and check is not None:
             issues += _engine_issues(source, where, game_id, game, check)
         issues += _mat_issues(source, where, game)  # counts only: the engine may read the game meanwhile
-        if sound and layout is not None:
+        if not issues and layout is not None:  # laid out only when sound: a layout reads what the engine reads
             issues += layout(spec, game_id)
         yield from issues
+
+
+def _piece_total_issues(source: Source, spec: Spec) -> Iterable[Issue]:
+    """The whole spec makes at most MAX_PIECES cards, tokens and bills (copies counted): the
+    bound that keeps laying them all out a matter of seconds; reported at the largest."""
+    counts = [(piece_count(game, component), ("games", game_id, "components", index))
+              for game_id, game in spec.games.items() for index, component in enumerate(game.components)
+              if isinstance(component, (Deck, Tokens, Money))]
+    total = sum(count for count, _ in counts)
+    if total > MAX_PIECES:
+        count, path = max(counts)
+        yield source.issue(path, f"makes {count:,} of the spec's {total:,} cards, tokens and bills; a spec makes "
+                                 f"at most {MAX_PIECES:,}")
+
+
+def _size_issues(source: Source, where: tuple, game: Game, component: Any) -> Iterable[Issue]:
+    """What a component makes stays within the model's bounds once its entries are multiplied
+    out: a deck's cards, a board's cells, a form's columns and its player counts."""
+    if isinstance(component, (Deck, Tokens)):
+        count = piece_count(game, component) // component.copies
+        if count > MAX_COUNT * 10:
+            yield source.issue(where, f"makes {count:,} pieces (entries × assets × count); at most {MAX_COUNT * 10:,}")
+    elif isinstance(component, Board):
+        cells = sum(_section_cells(game, section) for section in component.sections)
+        if cells > MAX_BOARD_CELLS:
+            yield source.issue(where + ("sections",), f"the board's tracks make {cells:,} cells (each row, each "
+                                                      f"place of a box counted); a board has at most {MAX_BOARD_CELLS:,}")
+    elif isinstance(component, Form):
+        seats = game.players
+        for index, players in enumerate(component.players):
+            if not seats.min <= players <= seats.max:
+                yield source.issue(where + ("players", index), f"a form for {players} players in a game that seats "
+                                                              f"{seats.min}–{seats.max}")
+        most = max(component.players, default=seats.max)
+        columns = sum(_form_columns(game, column, most) for column in component.columns)
+        if columns > MAX_COLUMNS:
+            yield source.issue(where + ("columns",), f"the columns expand to {columns:,} (per asset and player); a "
+                                                     f"form has at most {MAX_COLUMNS}")
+
+
+def _section_cells(game: Game, section: Any) -> int:
+    track = game.tracks.get(section.track) if section.track is not None else None
+    if track is None:
+        return 0
+    rows = len(game.assets) if section.rows == "each_asset" else 1
+    places = len(game.assets) - 1 if section.holds == "pairs" else section.holds
+    return track.size * rows * max(1, places)
+
+
+def _form_columns(game: Game, column: Any, players: int) -> int:
+    """The leaf columns `column` stands for once repeated per asset or player."""
+    repeat = len(game.assets) if column.for_each == "asset" else players if column.for_each == "player" else 1
+    return repeat * max(1, sum(_form_columns(game, sub, players) for sub in column.columns))
 
 
 def _mat_issues(source: Source, where: tuple, game: Game) -> Iterable[Issue]:
@@ -394,7 +502,7 @@ def _rules_issues(source: Source, where: tuple, game: Game, rulebook: Rulebook |
 
 
 def _component_issues(source: Source, where: tuple, game: Game, component: Any,
-                      tables: tuple[str, ...] | None) -> Iterable[Issue]:
+                      tables: tuple[str, ...] | None, booklet: Mapping[str, Any] | None = None) -> Iterable[Issue]:
     """Templates, tracks and — when the engine's tables are known (None: rules unchecked) —
     the tables a component names."""
     try:
@@ -406,7 +514,7 @@ def _component_issues(source: Source, where: tuple, game: Game, component: Any,
         pass  # the component a card names reports its own template
     except TemplateError as error:
         yield _template_issue(source, where, component, error)
-    yield from _text_template_issues(source, where, game, component)
+    yield from _text_template_issues(source, where, game, component, booklet)
     for index, section in enumerate(getattr(component, "sections", ())):
         here = where + ("sections", index)
         track = getattr(section, "track", None)
@@ -418,9 +526,13 @@ def _component_issues(source: Source, where: tuple, game: Game, component: Any,
                 yield source.issue(here + (name,), unknown_key_message(value, list(tables), "table"))
 
 
-def _text_template_issues(source: Source, where: tuple, game: Game, component: Any) -> Iterable[Issue]:
-    """Board, mat and aid texts are templates over the game (`{tracks[quote].last}`)."""
+def _text_template_issues(source: Source, where: tuple, game: Game, component: Any,
+                          booklet: Mapping[str, Any] | None = None) -> Iterable[Issue]:
+    """Board, mat, aid and booklet texts are templates over the game (`{tracks[quote].last}`);
+    a booklet's also see `booklet` (`_booklet_names`)."""
     variables = game_context(game)
+    if isinstance(component, Booklet):
+        variables.update(booklet or {})
     for path, text in game_texts(component):
         try:
             fill(text, variables, str(path[-2] if isinstance(path[-1], int) else path[-1]))
@@ -428,6 +540,19 @@ def _text_template_issues(source: Source, where: tuple, game: Game, component: A
             continue  # the component it names reports its own template
         except TemplateError as error:
             yield source.issue(where + path, str(error))
+
+
+def _booklet_names(rulebooks: Mapping[str, Rulebook] | None, game_id: str, game: Game) -> dict[str, Any]:
+    """What a booklet's lines see besides the game (`pnp.components.booklet`): with a rules
+    engine, every house rule in effect (`{rules[start_cash]}`, defaults included) and the
+    engine's parameters (`{params.price_max}`: known once the engine has read the game, so any
+    name is taken here and the build's layout checks them); without rulebooks, any rule too."""
+    if rulebooks is None:
+        return {"rules": Unchecked(), "params": Unchecked()}
+    rulebook = rulebooks.get(game_id)
+    if rulebook is None:
+        return {}
+    return {"rules": plain({**rulebook.defaults(), **game.rules}), "params": Unchecked()}
 
 
 def _image_issues(source: Source, folder: Path, where: tuple, game: Game) -> Iterable[Issue]:
