@@ -41,7 +41,8 @@ class Issue:
     col: int
     path: str
     message: str
-    excerpt: str = ""  # the source line, for messages that point at a character of it
+    excerpt: str = ""  # the source line (or, of a long one, the part round `col`), for a message that points into it
+    caret: int = 0  # the column of `excerpt` that `col` is (0: the same)
 
     def __str__(self) -> str:
         where = f"{shorten(self.file, 120)}:{self.line}:{self.col}" if self.line else shorten(self.file, 120)
@@ -52,20 +53,27 @@ class Issue:
         """The issue as printed: its line, then the source line with a caret under the column."""
         if not self.excerpt or not self.line:
             return [str(self)]
-        return [str(self), *caret_lines(self.excerpt, self.line, self.col)]
+        return [str(self), *caret_lines(self.excerpt, self.line, self.caret or self.col)]
+
+
+def excerpt(text: str, col: int, width: int = 200) -> tuple[str, int]:
+    """A source line fit to show: the line, or of a long one `width` characters round column
+    `col` marked with "…" where cut; and the column `col` falls on in it."""
+    text = text.rstrip("\r\n")
+    if len(text) <= width:
+        return text, col
+    start = max(0, min(col - 1 - width // 2, len(text) - width))
+    lead, tail = ("…" if start else ""), ("…" if start + width < len(text) else "")
+    return lead + text[start:start + width] + tail, col - start + len(lead)
 
 
 def caret_lines(text: str, line: int, col: int) -> list[str]:
-    """`text` (one source line) as `   12 | text` with `^` under column `col` (1-based); a long
-    line is cut to a window round the column, tabs shown as `→` so the caret stays under them."""
-    text = "".join("→" if char == "\t" else "\ufffd" if char < " " or char == "\x7f" else char
-                   for char in text.rstrip("\r\n"))
-    start = max(0, col - 1 - 100) if len(text) > 200 else 0
-    window = text[start:start + 200]
+    """`text` (one source line, see `excerpt`) as `   12 | text` with `^` under column `col`
+    (1-based); tabs shown as `→` and control characters as `�`, so the caret stays under them
+    and the terminal shows what is there."""
+    text = "".join("→" if char == "\t" else "\ufffd" if char < " " or char == "\x7f" else char for char in text)
     gutter = f"{line:>5} | "
-    lead = "…" if start else ""
-    return [gutter + lead + window + ("…" if start + 200 < len(text) else ""),
-            " " * (len(gutter) - 2) + "| " + " " * (len(lead) + col - 1 - start) + "^"]
+    return [gutter + text, " " * (len(gutter) - 2) + "| " + " " * (col - 1) + "^"]
 
 
 class PnpError(Exception):

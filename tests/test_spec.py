@@ -229,4 +229,4 @@ def test_huge_tracks_and_counts_are_refused_not_expanded():
     (error,) = errors_of(edit("quote: {from: 0, to: 19, start: 10}", "quote: {from: 0, to: 19, step: 1.0e-300, start: 10}"))
     assert "games.bolsa.tracks.quote: a track has at most 500 cells" in error
     (error,) = errors_of(edit("count: 18", "count: 1000000000"))
-    assert "cards[0].count: must be at most 1000" in error
+    assert "cards[0].count: must be at most 1,000" in error

@@ -86,8 +86,8 @@ class ComponentValues(Mapping[str, Any]):
     def __getitem__(self, name: Any) -> Any:
         if not isinstance(name, str) or name.startswith("_"):
             raise KeyError(name)
-        if name == "count":
-            return self._guarded(lambda: piece_count(self._game, self._component))
+        if name == "count":  # counted from the entries, no template filled: even its own cards may print it
+            return piece_count(self._game, self._component)
         return self._guarded(lambda: self._values(name))
 
     def __iter__(self) -> Iterator[str]:

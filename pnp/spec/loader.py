@@ -36,7 +36,6 @@ from pnp.spec.model import (
     ASSET_KEYS,
     MAX_BOARD_CELLS,
     MAX_COLUMNS,
-    MAX_COUNT,
     MAX_PIECES,
     Board,
     Booklet,
@@ -366,6 +365,8 @@ def _show(value: Any) -> str:
         return "a mapping"
     if isinstance(value, (list, tuple)):
         return "a list"
+    if isinstance(value, float):
+        return f"{value:g}"
     return shorten(str(value))
 
 
@@ -415,7 +416,7 @@ def _piece_total_issues(source: Source, spec: Spec) -> Iterable[Issue]:
               for game_id, game in spec.games.items() for index, component in enumerate(game.components)
               if isinstance(component, (Deck, Tokens, Money))]
     total = sum(count for count, _ in counts)
-    if total > MAX_PIECES:
+    if total > MAX_PIECES and max(counts)[0] <= MAX_PIECES:  # one component beyond it says so itself
         count, path = max(counts)
         yield source.issue(path, f"makes {count:,} of the spec's {total:,} cards, tokens and bills; a spec makes "
                                  f"at most {MAX_PIECES:,}")
@@ -424,10 +425,11 @@ def _piece_total_issues(source: Source, spec: Spec) -> Iterable[Issue]:
 def _size_issues(source: Source, where: tuple, game: Game, component: Any) -> Iterable[Issue]:
     """What a component makes stays within the model's bounds once its entries are multiplied
     out: a deck's cards, a board's cells, a form's columns and its player counts."""
-    if isinstance(component, (Deck, Tokens)):
-        count = piece_count(game, component) // component.copies
-        if count > MAX_COUNT * 10:
-            yield source.issue(where, f"makes {count:,} pieces (entries × assets × count); at most {MAX_COUNT * 10:,}")
+    if isinstance(component, (Deck, Tokens, Money)):
+        count = piece_count(game, component)
+        if count > MAX_PIECES:
+            yield source.issue(where, f"makes {count:,} pieces (entries × assets × count × copies); a spec makes "
+                                      f"at most {MAX_PIECES:,}")
     elif isinstance(component, Board):
         cells = sum(_section_cells(game, section) for section in component.sections)
         if cells > MAX_BOARD_CELLS:
@@ -436,9 +438,9 @@ def _size_issues(source: Source, where: tuple, game: Game, component: Any) -> It
     elif isinstance(component, Form):
         seats = game.players
         for index, players in enumerate(component.players):
-            if not seats.min <= players <= seats.max:
+            if players > seats.max:
                 yield source.issue(where + ("players", index), f"a form for {players} players in a game that seats "
-                                                              f"{seats.min}–{seats.max}")
+                                                              f"at most {seats.max} (players.max)")
         most = max(component.players, default=seats.max)
         columns = sum(_form_columns(game, column, most) for column in component.columns)
         if columns > MAX_COLUMNS:

@@ -20,8 +20,8 @@ from pydantic import (
 from pnp.errors import Issue, brief, shorten
 from pnp.spec.contract import MAX_CELLS
 from pnp.spec.images import clean_path
-from pnp.spec.source import Source, format_path
-from pnp.spec.templates import check_visible
+from pnp.spec.source import MAX_BYTES, MAX_DEPTH, MAX_DIGITS, MAX_NODES, Source, format_path
+from pnp.spec.templates import MAX_FILLED, MAX_PRECISION, MAX_SEPARATOR, MAX_WIDTH, check_visible
 
 SYMBOLS = ("circle", "square", "triangle", "diamond", "hexagon", "star", "pentagon", "cross")
 PATTERNS = ("none", "hstripes", "vstripes", "diagonal", "antidiagonal", "crosshatch", "dots", "checks", "waves")
@@ -63,7 +63,21 @@ MAX_NAME = 120  # of a name or a title
 MAX_TEXT = 1000  # of small print, a note
 MAX_PARAGRAPH = 2000  # of an aid or booklet line
 MAX_PATH = 200  # of a file name
-MAX_FILLED = 4000  # characters a filled template may print
+
+LIMITS = (  # the bounds no single field carries, for docs/spec.md
+    ("pieces", MAX_PIECES, "cards, tokens and bills of the whole spec, copies counted"),
+    ("board cells", MAX_BOARD_CELLS, "cells of one board: every row of every track section, every place of a box"),
+    ("form columns", MAX_COLUMNS, "columns of one form once repeated per asset and per player"),
+    ("form players", MAX_PLAYERS, "a form's player counts are at most the game's `players.max`"),
+    ("template width", MAX_WIDTH, "the width in a template's format spec (`{name:>12}`)"),
+    ("template precision", MAX_PRECISION, "the precision in a format spec (`{rate:.2f}`)"),
+    ("list separator", MAX_SEPARATOR, "characters between a list's values (`{components[dividends].pays: / }`)"),
+    ("filled text", MAX_FILLED, "characters one template prints once filled"),
+    ("file size", MAX_BYTES, "bytes of components.yaml"),
+    ("values", MAX_NODES, "values of the YAML once its aliases are expanded (an alias bomb is refused)"),
+    ("nesting", MAX_DEPTH, "levels of lists and mappings inside each other"),
+    ("digits", MAX_DIGITS, "of one number as written"),
+)
 
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}){1,2}$")
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
@@ -137,21 +151,21 @@ class Model(BaseModel):
 class Print(Model):
     """How the home printer prints: paper, margins, the card size, bleed, duplex."""
 
-    paper: Literal["a4", "letter"] = Field("a4", description="a4 or letter")
+    paper: Literal["a4", "letter"] = Field(default="a4", description="a4 or letter")
     margin_mm: Annotated[float, Field(ge=0, le=30), BeforeValidator(_not_bool)] = Field(
-        5, description="the printer's unprintable margin: nothing is drawn outside it")
-    card_mm: Size = Field((63, 88), description="[width, height] of a card: poker [63, 88], bridge [57, 89], tarot [70, 120]")
+        default=5, description="the printer's unprintable margin: nothing is drawn outside it")
+    card_mm: Size = Field(default=(63, 88), description="[width, height] of a card: poker [63, 88], bridge [57, 89], tarot [70, 120]")
     bleed_mm: Annotated[float, Field(ge=0, le=10), BeforeValidator(_not_bool)] = Field(
-        3, description="art printed beyond the cut, so a cut off the line shows no white")
+        default=3, description="art printed beyond the cut, so a cut off the line shows no white")
     safe_mm: Annotated[float, Field(ge=0, le=15), BeforeValidator(_not_bool)] = Field(
-        3.5, description="no text or symbol closer than this to a card's trim")
+        default=3.5, description="no text or symbol closer than this to a card's trim")
     duplex: Literal["long", "short", "fold", "none"] = Field(
-        "long", description="double-sided printing: flip on the long or short edge, fold, or none")
+        default="long", description="double-sided printing: flip on the long or short edge, fold, or none")
     back_offset_mm: tuple[Offset, Offset] = Field(
-        (0, 0), description="[right, down] shift of every back, for a printer that misregisters double-sided pages")
-    ink_saver: Annotated[bool, Strict()] = Field(False, description="outlines and patterns instead of colour fills")
+        default=(0, 0), description="[right, down] shift of every back, for a printer that misregisters double-sided pages")
+    ink_saver: Annotated[bool, Strict()] = Field(default=False, description="outlines and patterns instead of colour fills")
     backs: Literal["light", "dark"] = Field(
-        "light", description="card backs: light ones forgive a home duplex's misregistration")
+        default="light", description="card backs: light ones forgive a home duplex's misregistration")
 
 
 # --- assets and tracks --------------------------------------------------------------------
@@ -162,26 +176,26 @@ class Asset(Model):
 
     id: Id = Field(description="a short code printed on its pieces, e.g. IBE")
     name: Name = Field(description="as printed")
-    name_en: Name = Field("", description="the English name, printed beside it")
+    name_en: Name = Field(default="", description="the English name, printed beside it")
     color: Colour = Field(description='"#rrggbb" or "#rgb"')
     symbol: Literal[SYMBOLS] = Field(description="its shape, so no piece relies on colour alone")  # type: ignore[valid-type]
-    pattern: Literal[PATTERNS] = Field("none", description="its fill pattern")  # type: ignore[valid-type]
-    initial: Mark = Field("", description="e.g. the Cyrillic initial of a colour, `{initial}` in templates")
-    sign: Mark = Field("", description="e.g. a currency sign, `{sign}` in templates")
-    image: ImagePath | None = Field(None, description="a logo: on the cards' band, the board's row, as `:ID:` in text")
+    pattern: Literal[PATTERNS] = Field(default="none", description="its fill pattern")  # type: ignore[valid-type]
+    initial: Mark = Field(default="", description="e.g. the Cyrillic initial of a colour, `{initial}` in templates")
+    sign: Mark = Field(default="", description="e.g. a currency sign, `{sign}` in templates")
+    image: ImagePath | None = Field(default=None, description="a logo: on the cards' band, the board's row, as `:ID:` in text")
 
 
 class Track(Model):
     """A row of numbered cells: a price track, a round track, a rate track."""
 
     from_: Number | None = Field(default=None, alias="from", description="the first cell")
-    to: Number | None = Field(None, description="the last cell")
-    step: Amount = Field(1, description="between cells")
+    to: Number | None = Field(default=None, description="the last cell")
+    step: Amount = Field(default=1, description="between cells")
     values: Annotated[tuple[Number, ...], Field(max_length=MAX_CELLS)] | None = Field(
-        None, description="every cell, in order (instead of from, to and step)")
-    start: Number | None = Field(None, description="the cell the tokens start on")
+        default=None, description="every cell, in order (instead of from, to and step)")
+    start: Number | None = Field(default=None, description="the cell the tokens start on")
     labels: Annotated[dict[Number, Label], Field(max_length=MAX_CELLS)] = Field(
-        {}, description="a word printed in a cell, by its value")
+        default={}, description="a word printed in a cell, by its value")
 
     @field_validator("start", "values")
     @classmethod
@@ -246,46 +260,46 @@ def _clean(value: float) -> float:
 class Face(Model):
     """One side of a piece. Text fields are templates: `{id}`, `{name}`, `{a.id}`, `{tracks[quote].size}`."""
 
-    asset: Label | None = Field(None, description="an asset id or a template giving one; sets colour, symbol, pattern")
-    value: Label = Field("", description="the one large element (a code, a number)")
-    other: Label = Field("", description="a second value, printed in neutral ink")
-    title: Name = Field("", description="bold in the colour band")
-    subtitle: Name = Field("", description="beneath the title")
-    text: Text = Field("", description="small print")
-    corner: Label | None = Field(None, description="the corner index; defaults to `value`")
+    asset: Label | None = Field(default=None, description="an asset id or a template giving one; sets colour, symbol, pattern")
+    value: Label = Field(default="", description="the one large element (a code, a number)")
+    other: Label = Field(default="", description="a second value, printed in neutral ink")
+    title: Name = Field(default="", description="bold in the colour band")
+    subtitle: Name = Field(default="", description="beneath the title")
+    text: Text = Field(default="", description="small print")
+    corner: Label | None = Field(default=None, description="the corner index; defaults to `value`")
 
 
 class CardEntry(Face):
     """Cards of one face: `count` copies, or `count` per asset / per pair of assets with `for_each`."""
 
-    count: PositiveCount = Field(1, description="copies of the card (per asset or pair with `for_each`)")
-    for_each: Literal[FOR_EACH] | None = Field(  # type: ignore[valid-type]
+    count: PositiveCount = Field(default=1, description="copies of the card (per asset or pair with `for_each`)")
+    for_each: Literal[FOR_EACH] | None = Field(  default=# type: ignore[valid-type]
         None, description="asset: one card per asset; pair: one per pair of assets")
     data: Annotated[dict[Key, Scalar], Field(max_length=MAX_KEYS)] = Field(
-        {}, description="values rules engines read, `{NAME}` in the card's templates; never drawn")
-    image: ImagePath | None = Field(None, description='an illustration; a template, e.g. "art/{id}.png"')
+        default={}, description="values rules engines read, `{NAME}` in the card's templates; never drawn")
+    image: ImagePath | None = Field(default=None, description='an illustration; a template, e.g. "art/{id}.png"')
 
 
 class TokenEntry(Model):
     """Tokens of one kind: `count` of them, or `count` per asset / per pair with `for_each`."""
 
-    count: PositiveCount = Field(1, description="tokens of this kind (per asset or pair with `for_each`)")
-    for_each: Literal[FOR_EACH] | None = Field(  # type: ignore[valid-type]
+    count: PositiveCount = Field(default=1, description="tokens of this kind (per asset or pair with `for_each`)")
+    for_each: Literal[FOR_EACH] | None = Field(  default=# type: ignore[valid-type]
         None, description="asset: one token per asset; pair: one per pair of assets")
     front: Face = Field(description="the front face")
-    back: Face | None = Field(None, description="the back face (none: blank)")
+    back: Face | None = Field(default=None, description="the back face (none: blank)")
     data: Annotated[dict[Key, Scalar], Field(max_length=MAX_KEYS)] = Field(
-        {}, description="values rules engines read, `{NAME}` in the token's templates")
+        default={}, description="values rules engines read, `{NAME}` in the token's templates")
 
 
 class Back(Model):
     """A deck's common back, symmetric under a half turn."""
 
-    title: Name = Field("", description="on a panel in the middle")
-    subtitle: Name = Field("", description="beneath the title")
-    color: Colour = Field("#4d4d4d", description="the background")
-    pattern: Literal[PATTERNS] = Field("diagonal", description="over the background")  # type: ignore[valid-type]
-    image: ImagePath | None = Field(None, description="art to the bleed, under the title panel (if a title is given)")
+    title: Name = Field(default="", description="on a panel in the middle")
+    subtitle: Name = Field(default="", description="beneath the title")
+    color: Colour = Field(default="#4d4d4d", description="the background")
+    pattern: Literal[PATTERNS] = Field(default="diagonal", description="over the background")  # type: ignore[valid-type]
+    image: ImagePath | None = Field(default=None, description="art to the bleed, under the title panel (if a title is given)")
 
 
 class Bill(Model):
@@ -295,7 +309,7 @@ class Bill(Model):
     count: Count = Field(description="bills of this value (per asset with `for_each`)")
     color: Colour = Field(description="its colour")
     label: Annotated[Label, AfterValidator(check_visible)] | None = Field(
-        None, description='printed instead of the value, e.g. "½"')
+        default=None, description='printed instead of the value, e.g. "½"')
 
 
 # --- components ---------------------------------------------------------------------------
@@ -304,8 +318,8 @@ class Bill(Model):
 class Component(Model):
     id: Id = Field(description="unique in the game; names its files")
     name: Name = Field(description="as printed on its sheets")
-    name_en: Name = Field("", description="the English name, printed beside it")
-    copies: Copies = Field(1, description="how many times the whole component is printed")
+    name_en: Name = Field(default="", description="the English name, printed beside it")
+    copies: Copies = Field(default=1, description="how many times the whole component is printed")
 
 
 FIELDS = ("title", "subtitle", "value", "other", "text", "none")
@@ -325,16 +339,16 @@ class CardLayout(Model):
     """Which face field goes where on a deck's fronts, and how large its type may be; the
     defaults are the layout of the bundled decks."""
 
-    band: Literal[FIELDS] = Field(  # type: ignore[valid-type]
+    band: Literal[FIELDS] = Field(  default=# type: ignore[valid-type]
         "title", description="the field in bold in the colour band, `subtitle` beneath")
-    centre: Literal[FIELDS] = Field(  # type: ignore[valid-type]
+    centre: Literal[FIELDS] = Field(  default=# type: ignore[valid-type]
         "value", description="the one large element, `other` beside it")
-    footer: Literal[FIELDS] = Field("text", description="small print at the bottom")  # type: ignore[valid-type]
-    corner: Annotated[bool, Strict()] = Field(True, description="the corner index, top-left and turned bottom-right")
-    art: Literal["box", "full"] = Field("box", description="card images: in the centre, or to the bleed behind everything")
-    band_pt: tuple[Points, Points] = Field((7, 12), description="[smallest, largest] type in the band")
-    centre_pt: tuple[Points, Points] = Field((14, 44), description="[smallest, largest] type in the centre")
-    footer_pt: tuple[Points, Points] = Field((6, 9.5), description="[smallest, largest] type of the small print")
+    footer: Literal[FIELDS] = Field(default="text", description="small print at the bottom")  # type: ignore[valid-type]
+    corner: Annotated[bool, Strict()] = Field(default=True, description="the corner index, top-left and turned bottom-right")
+    art: Literal["box", "full"] = Field(default="box", description="card images: in the centre, or to the bleed behind everything")
+    band_pt: tuple[Points, Points] = Field(default=(7, 12), description="[smallest, largest] type in the band")
+    centre_pt: tuple[Points, Points] = Field(default=(14, 44), description="[smallest, largest] type in the centre")
+    footer_pt: tuple[Points, Points] = Field(default=(6, 9.5), description="[smallest, largest] type of the small print")
 
     @model_validator(mode="after")
     def _ordered(self) -> "CardLayout":
@@ -354,20 +368,20 @@ class CardList(Model):
     row per entry (read by `pnp.spec.sheets` before validation)."""
 
     file: RelativePath = Field(description="a .csv or .xlsx file in the spec's folder")
-    sheet: Name | None = Field(None, description="the workbook's sheet (default: its first)")
+    sheet: Name | None = Field(default=None, description="the workbook's sheet (default: its first)")
     columns: Annotated[dict[Name, Annotated[str, AfterValidator(_column_target)]], Field(max_length=MAX_COLUMNS)] = Field(
-        {}, description="header → card field or data.NAME, for headers that say something else")
+        default={}, description="header → card field or data.NAME, for headers that say something else")
 
 
 class Deck(Component):
     """Cards with a common back."""
 
     kind: Literal["deck"]
-    size_mm: Size | None = Field(None, description="[width, height] (default: print.card_mm)")
-    back: Back = Field(Back(), description="the common back")
-    layout: CardLayout = Field(CardLayout(), description="where each field goes on the fronts")
+    size_mm: Size | None = Field(default=None, description="[width, height] (default: print.card_mm)")
+    back: Back = Field(default=Back(), description="the common back")
+    layout: CardLayout = Field(default=CardLayout(), description="where each field goes on the fronts")
     cards_from: Annotated[CardList, BeforeValidator(_file_name)] | None = Field(
-        None, description="`market.csv`, or {file:, sheet:, columns:}: the card entries from a spreadsheet")
+        default=None, description="`market.csv`, or {file:, sheet:, columns:}: the card entries from a spreadsheet")
     cards: Annotated[tuple[CardEntry, ...], Field(min_length=1, max_length=MAX_ENTRIES)] = Field(
         description="the card entries")
 
@@ -376,8 +390,8 @@ class Tokens(Component):
     """Counters and markers, two-sided."""
 
     kind: Literal["tokens"]
-    shape: Literal["circle", "square", "rounded", "hexagon", "octagon"] = Field("circle", description="the outline")
-    size_mm: Size = Field((20, 20), description="[width, height]")
+    shape: Literal["circle", "square", "rounded", "hexagon", "octagon"] = Field(default="circle", description="the outline")
+    size_mm: Size = Field(default=(20, 20), description="[width, height]")
     tokens: Annotated[tuple[TokenEntry, ...], Field(min_length=1, max_length=MAX_ENTRIES)] = Field(
         description="the token entries")
 
@@ -386,28 +400,28 @@ class Money(Component):
     """Bills, for the bank or per asset (a currency's own money)."""
 
     kind: Literal["money"]
-    size_mm: Size = Field((100, 50), description="[width, height] of a bill")
-    for_each: Literal["asset"] | None = Field(None, description="asset: the bills once per asset")
-    currency: Label = Field("", description='printed on each bill; a template, e.g. "{id}"')
+    size_mm: Size = Field(default=(100, 50), description="[width, height] of a bill")
+    for_each: Literal["asset"] | None = Field(default=None, description="asset: the bills once per asset")
+    currency: Label = Field(default="", description='printed on each bill; a template, e.g. "{id}"')
     bills: Annotated[tuple[Bill, ...], Field(min_length=1, max_length=MAX_BILLS)] = Field(description="the denominations")
 
 
 class BoardSection(Model):
     """One part of a board: a track of cells, or a table the rules compute."""
 
-    title: Name = Field("", description="the section's heading; a template")
-    title_en: Name = Field("", description="its English heading")
-    track: Key | None = Field(None, description="a game track: one row of cells")
-    rows: Literal["single", "each_asset"] = Field("single", description="one row, or one row per asset")
-    table: Key | None = Field(None, description="a table computed by the game's rules module")
-    marks: Key | None = Field(None, description="small per-cell notes from the rules module (e.g. starting positions)")
-    start_label: Label = Field("START", description="the word on the track's start cell, in the game's language")
+    title: Name = Field(default="", description="the section's heading; a template")
+    title_en: Name = Field(default="", description="its English heading")
+    track: Key | None = Field(default=None, description="a game track: one row of cells")
+    rows: Literal["single", "each_asset"] = Field(default="single", description="one row, or one row per asset")
+    table: Key | None = Field(default=None, description="a table computed by the game's rules module")
+    marks: Key | None = Field(default=None, description="small per-cell notes from the rules module (e.g. starting positions)")
+    start_label: Label = Field(default="START", description="the word on the track's start cell, in the game's language")
     holds: PositiveCount | Literal["pairs"] = Field(
-        1, description="tokens a cell holds side by side; pairs: one per other asset")
+        default=1, description="tokens a cell holds side by side; pairs: one per other asset")
     layout: Literal["row", "loop", "grid"] = Field(
-        "row", description="a track's cells in a row, round the board's edge, or a grid")
+        default="row", description="a track's cells in a row, round the board's edge, or a grid")
     columns: Annotated[int, Strict(), Field(ge=1, le=MAX_CELLS)] | None = Field(
-        None, description="a grid's cells per row (default: about square)")
+        default=None, description="a grid's cells per row (default: about square)")
 
     @model_validator(mode="after")
     def _one_content(self) -> "BoardSection":
@@ -425,9 +439,9 @@ class Board(Component):
     """Tracks and tables drawn at full size, tiled over sheets when larger than one."""
 
     kind: Literal["board"]
-    cell_mm: Annotated[float, Field(ge=12, le=60), BeforeValidator(_not_bool)] = Field(14, description="a cell's side")
-    image: ImagePath | None = Field(None, description="under the title (inside a loop track: its centre)")
-    image_mm: Annotated[float, Field(ge=5, le=300), BeforeValidator(_not_bool)] = Field(30, description="its printed height")
+    cell_mm: Annotated[float, Field(ge=12, le=60), BeforeValidator(_not_bool)] = Field(default=14, description="a cell's side")
+    image: ImagePath | None = Field(default=None, description="under the title (inside a loop track: its centre)")
+    image_mm: Annotated[float, Field(ge=5, le=300), BeforeValidator(_not_bool)] = Field(default=30, description="its printed height")
     sections: Annotated[tuple[BoardSection, ...], Field(min_length=1, max_length=MAX_SECTIONS)] = Field(
         description="top to bottom")
 
@@ -443,7 +457,7 @@ class Zone(Model):
 
     label: Label = Field(description="the large mark in the zone, e.g. 1")
     title: Name = Field(description="what goes there")
-    title_en: Name = Field("", description="in English")
+    title_en: Name = Field(default="", description="in English")
 
 
 class Mat(Component):
@@ -452,21 +466,21 @@ class Mat(Component):
     kind: Literal["mat"]
     zones: Annotated[tuple[Annotated[tuple[Zone, ...], Field(max_length=MAX_ZONES)], ...],
                      Field(min_length=1, max_length=MAX_ZONES)] = Field(description="rows of zones, top to bottom")
-    zone_mm: Size | None = Field(None, description="[width, height] of a zone (default: the card size plus a border)")
-    notes_title: Name = Field("", description="the notes' heading")
-    notes: Annotated[tuple[Text, ...], Field(max_length=MAX_NOTES)] = Field((), description="lines under the zones")
-    image: ImagePath | None = Field(None, description="under the title")
-    image_mm: Annotated[float, Field(ge=5, le=300), BeforeValidator(_not_bool)] = Field(30, description="its printed height")
+    zone_mm: Size | None = Field(default=None, description="[width, height] of a zone (default: the card size plus a border)")
+    notes_title: Name = Field(default="", description="the notes' heading")
+    notes: Annotated[tuple[Text, ...], Field(max_length=MAX_NOTES)] = Field(default=(), description="lines under the zones")
+    image: ImagePath | None = Field(default=None, description="under the title")
+    image_mm: Annotated[float, Field(ge=5, le=300), BeforeValidator(_not_bool)] = Field(default=30, description="its printed height")
 
 
 class AidSection(Model):
     """A heading, lines and a table of a player aid."""
 
-    heading: Name = Field("", description="a template")
-    heading_en: Name = Field("", description="in English")
+    heading: Name = Field(default="", description="a template")
+    heading_en: Name = Field(default="", description="in English")
     lines: Annotated[tuple[Paragraph, ...], Field(max_length=MAX_LINES)] = Field(
-        (), description="templates; **bold** marks the numbers that matter")
-    table: Key | None = Field(None, description="a table computed by the game's rules module")
+        default=(), description="templates; **bold** marks the numbers that matter")
+    table: Key | None = Field(default=None, description="a table computed by the game's rules module")
 
 
 class Aid(Component):
@@ -479,7 +493,7 @@ class Aid(Component):
 
 class BookletSection(AidSection):
     house_rules: Annotated[bool, Strict()] = Field(
-        False, description="then every house rule of the engine, with its value in effect")
+        default=False, description="then every house rule of the engine, with its value in effect")
 
 
 class Booklet(Component):
@@ -494,12 +508,12 @@ class Booklet(Component):
 class FormColumn(Model):
     """A column of a form, or a group of columns under one header."""
 
-    title: Name = Field("", description="its header; a template (`{name}`, `{player}`)")
-    title_en: Name = Field("", description="in English")
-    width_mm: Mm | None = Field(None, description="its width (default: a share of what is left)")
-    for_each: Literal["asset", "player"] | None = Field(None, description="repeated per asset or per player")
+    title: Name = Field(default="", description="its header; a template (`{name}`, `{player}`)")
+    title_en: Name = Field(default="", description="in English")
+    width_mm: Mm | None = Field(default=None, description="its width (default: a share of what is left)")
+    for_each: Literal["asset", "player"] | None = Field(default=None, description="repeated per asset or per player")
     columns: Annotated[tuple["FormColumn", ...], Field(max_length=MAX_COLUMNS)] = Field(
-        (), description="sub-columns under this header, repeated with it")
+        default=(), description="sub-columns under this header, repeated with it")
 
     @model_validator(mode="after")
     def _shallow(self) -> "FormColumn":
@@ -517,12 +531,12 @@ class Form(Component):
     """A table to fill in: an account card, a play-by-mail form."""
 
     kind: Literal["form"]
-    size_mm: PanelSize | None = Field(None, description="[width, height] (default: the printable page)")
+    size_mm: PanelSize | None = Field(default=None, description="[width, height] (default: the printable page)")
     players: Annotated[tuple[PlayerCount, ...], Field(max_length=MAX_PLAYERS)] = Field(
-        (), description="one variant per player count, each within the game's players")
-    row_mm: Annotated[float, Field(ge=7, le=40), BeforeValidator(_not_bool)] = Field(8, description="a row's height")
+        default=(), description="one variant per player count, each within the game's players")
+    row_mm: Annotated[float, Field(ge=7, le=40), BeforeValidator(_not_bool)] = Field(default=8, description="a row's height")
     rows: Annotated[int, Strict(), Field(ge=1, le=MAX_ROWS)] | Literal["moves"] | None = Field(
-        None, description="rows (default: as many as fit; moves: a whole game's, from the engine)")
+        default=None, description="rows (default: as many as fit; moves: a whole game's, from the engine)")
     columns: Annotated[tuple[FormColumn, ...], Field(min_length=1, max_length=MAX_COLUMNS)] = Field(
         description="left to right")
 
@@ -554,18 +568,18 @@ class Game(Model):
     """One game: its assets, tracks, house rules and components."""
 
     title: Name = Field(description="as printed")
-    title_en: Name = Field("", description="the English title")
-    language: Annotated[str, Field(min_length=2, max_length=20)] = Field("en", description="of its printed texts, e.g. es")
+    title_en: Name = Field(default="", description="the English title")
+    language: Annotated[str, Field(min_length=2, max_length=20)] = Field(default="en", description="of its printed texts, e.g. es")
     players: Players = Field(description="{min: 3, max: 6}")
-    companies: Assets | None = Field(None, description="the game's assets, if companies (one of the three lists)")
-    colours: Assets | None = Field(None, description="the game's assets, if colours")
-    currencies: Assets | None = Field(None, description="the game's assets, if currencies")
+    companies: Assets | None = Field(default=None, description="the game's assets, if companies (one of the three lists)")
+    colours: Assets | None = Field(default=None, description="the game's assets, if colours")
+    currencies: Assets | None = Field(default=None, description="the game's assets, if currencies")
     tracks: Annotated[dict[Key, Track], Field(max_length=MAX_TRACKS)] = Field(
-        {}, description="named tracks, `{tracks[NAME].last}` in templates")
+        default={}, description="named tracks, `{tracks[NAME].last}` in templates")
     rules: Annotated[dict[Key, Any], Field(max_length=MAX_KEYS)] = Field(
-        {}, description="house-rule values, checked against the game's rules module")
+        default={}, description="house-rule values, checked against the game's rules module")
     vars: Annotated[dict[Key, Any], Field(max_length=MAX_KEYS)] = Field(
-        {}, description="the designer's free values, `{vars[NAME]}` in every template")
+        default={}, description="the designer's free values, `{vars[NAME]}` in every template")
     components: Annotated[tuple[AnyComponent, ...], Field(min_length=1, max_length=MAX_COMPONENTS)] = Field(
         description="what is printed")
 
@@ -597,8 +611,8 @@ class Game(Model):
 class Spec(Model):
     """components.yaml: the print settings and the games."""
 
-    version: Literal[1] = Field(1, description="of the file's format")
-    print: Print = Field(Print(), description="how the home printer prints")
+    version: Literal[1] = Field(default=1, description="of the file's format")
+    print: Print = Field(default=Print(), description="how the home printer prints")
     games: Annotated[dict[Key, Game], Field(min_length=1, max_length=MAX_GAMES)] = Field(
         description="the games, by id")
 

@@ -23,7 +23,7 @@ from typing import Any, Iterator, Mapping
 
 import yaml
 
-from pnp.errors import Issue, brief, shorten
+from pnp.errors import Issue, brief, excerpt, shorten
 from pnp.spec.syntax import explain
 
 # libyaml is much faster when present (it depends on how PyYAML was built); marks are identical
@@ -136,16 +136,15 @@ def load_text(text: str | bytes, file: str = "<string>", *, nfc: bool = False, m
         root = _compose(text, file, nfc)
     except yaml.MarkedYAMLError as error:
         mistake = explain(error, text)
-        raise SourceError([Issue(file, mistake.line, mistake.col, "", f"not valid YAML: {mistake.message}",
-                                 excerpt_of(text, mistake.line))]) from None
+        raise SourceError([located(file, mistake.line, mistake.col, "", f"not valid YAML: {mistake.message}",
+                                   text)]) from None
     except yaml.YAMLError as error:  # reader errors (control characters) carry a position too
         line, col = _reader_position(error)
         character = getattr(error, "character", None)
         what = f"U+{character:04X}" if isinstance(character, int) else "a character"
-        raise SourceError([Issue(file, line, col, "", f"not valid YAML: {what} is a control character, which a "
-                                                      "text file cannot hold: delete it, or write it as an escape "
-                                                      "in double quotes",
-                                 excerpt_of(text, line))]) from None
+        raise SourceError([located(file, line, col, "", f"not valid YAML: {what} is a control character, which a "
+                                                        "text file cannot hold: delete it, or write it as an escape "
+                                                        "in double quotes", text)]) from None
     if root is None:
         raise SourceError([Issue(file, 1, 1, "", "the file is empty")])
     builder = _Builder(file, max_nodes, text)
@@ -273,9 +272,8 @@ def _compose(text: str, file: str, nfc: bool = False) -> yaml.Node | None:
             elif kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
                 if len(stack) >= MAX_DEPTH:
                     mark = event.start_mark
-                    raise SourceError([Issue(file, mark.line + 1, mark.column + 1, "",
-                                             f"nested more than {MAX_DEPTH} levels deep",
-                                             excerpt_of(text, mark.line + 1))])
+                    raise SourceError([located(file, mark.line + 1, mark.column + 1, "",
+                                               f"nested more than {MAX_DEPTH} levels deep", text)])
                 node_kind = yaml.SequenceNode if kind is yaml.SequenceStartEvent else yaml.MappingNode
                 tag = event.tag if event.tag not in (None, "!") else resolve(node_kind, None, event.implicit)
                 node = node_kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
@@ -337,8 +335,14 @@ def _decode(raw: bytes, file: str) -> str:
     return text
 
 
-def excerpt_of(text: str, line: int) -> str:
-    """Line `line` (1-based) of `text`, for a message that points into it ("" if none)."""
+def located(file: str, line: int, col: int, path: str, message: str, text: str) -> Issue:
+    """An issue at `line`:`col` of `text`, showing that line (`pnp.errors.excerpt`)."""
+    shown, caret = excerpt(_line_of(text, line), col)
+    return Issue(file, line, col, path, message, shown, caret)
+
+
+def _line_of(text: str, line: int) -> str:
+    """Line `line` (1-based) of `text` ("" if there is none)."""
     if line < 1 or not text:
         return ""
     start = 0
@@ -347,7 +351,7 @@ def excerpt_of(text: str, line: int) -> str:
         if start == 0:
             return ""
     end = text.find("\n", start)
-    return text[start:end if end >= 0 else len(text)][:1000]
+    return text[start:end if end >= 0 else len(text)]
 
 
 def _reader_position(error: yaml.YAMLError) -> tuple[int, int]:
@@ -372,8 +376,7 @@ class _Builder:
 
     def _issue(self, node: yaml.Node, path: PathKey, message: str) -> None:
         mark = node.start_mark
-        self.issues.append(Issue(self.file, mark.line + 1, mark.column + 1, format_path(path), message,
-                                 excerpt_of(self.text, mark.line + 1)))
+        self.issues.append(located(self.file, mark.line + 1, mark.column + 1, format_path(path), message, self.text))
         if len(self.issues) >= MAX_ISSUES:  # enough to act on; the rest is not worth the time
             self.count = self.max_nodes + 2
 

@@ -151,11 +151,19 @@ def plain(value: Any) -> Any:
     raise TypeError(f"a {type(value).__name__} is not a value a template can print")
 
 
-@lru_cache(maxsize=None)
+_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
 def _data_names(kind: type) -> tuple[str, ...] | None:
     """The names a template may read of an instance of `kind`: a pydantic model's fields (by
     their YAML names) or a dataclass's, and the public properties of its class; None when
-    `kind` is neither (it is no data of the spec's)."""
+    `kind` is neither (it is no data of the spec's). Worked out once per class."""
+    if kind not in _NAMES:
+        _NAMES[kind] = _names_of(kind)
+    return _NAMES[kind]
+
+
+def _names_of(kind: type) -> tuple[str, ...] | None:
     fields = getattr(kind, "model_fields", None)
     if isinstance(fields, dict):
         names = [info.alias or name for name, info in fields.items()]
@@ -174,7 +182,7 @@ def _data_names(kind: type) -> tuple[str, ...] | None:
 
 
 @lru_cache(maxsize=4096)
-def _parse(template: str) -> tuple[tuple[str, str | None, str, str | None], ...]:
+def _parse(template: str) -> tuple[tuple[str, str | None, str | None, str | None], ...]:
     return tuple(Formatter().parse(template))
 
 
@@ -198,7 +206,7 @@ def fill(template: str, context: Mapping[str, Any], field_name: str) -> str:
         shown_as = "{" + shorten(name, 40) + "}"
         if conversion is not None:
             raise TemplateError(field_name, f"{shown_as}: no !{conversion} in a template; write {shown_as} alone")
-        text = _formatted(_lookup(name, context, field_name, shown_as), spec, field_name, shown_as)
+        text = _formatted(_lookup(name, context, field_name, shown_as), spec or "", field_name, shown_as)
         out.append(text)
         size += len(text)
         if size > MAX_FILLED:
