@@ -66,3 +66,34 @@ def test_a_letter_under_900_combining_accents_is_laid_out_and_built(tmp_path):
     code, err, _ = run("build", "--spec", str(spec), "--out", str(tmp_path / "out"), "-q")
     assert code == 0, err
     assert (tmp_path / "out" / "dash" / "shares.pdf").stat().st_size > 1000
+
+
+CARD_LIST_SPEC = """version: 1
+games:
+  dash:
+    title: Dash
+    players: {min: 2, max: 4}
+    companies: [{id: AA, name: Alpha, color: "#0072b2", symbol: circle}]
+    components:
+      - {id: market, kind: deck, name: Market, cards_from: LIST}
+"""
+
+
+@pytest.mark.parametrize("name, content, words", [
+    ("rows.csv", "value,title\n" + "".join(f"{i},Card {i}\n" for i in range(1500)), "more than 1,000 rows"),
+    ("wide.csv", ",".join(f"c{i}" for i in range(300)) + "\n" + ",".join("1" for _ in range(300)) + "\n",
+     "more than 100 columns"),
+    ("bomb.xlsx", None, "unpacks to"),
+])
+def test_a_card_list_is_read_within_bounds(tmp_path, name, content, words):
+    import zipfile
+
+    if content is None:  # a zip whose one member unpacks to 60 MB of zeros
+        with zipfile.ZipFile(tmp_path / name, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("xl/worksheets/sheet1.xml", b"\0" * 60_000_000)
+    else:
+        (tmp_path / name).write_text(content, encoding="utf-8")
+    spec = tmp_path / "components.yaml"
+    spec.write_text(CARD_LIST_SPEC.replace("LIST", name), encoding="utf-8")
+    code, err, seconds = run("validate", str(spec))
+    assert code == 2 and words in err and err.startswith(f"{spec}:") and seconds <= MAX_SECONDS, err

@@ -16,13 +16,15 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
-from pnp.errors import Issue, SpecError
+from pnp.errors import Issue, SpecError, shorten
 from pnp.spec.images import ArtError, clean_path
-from pnp.spec.model import ENTRY_FIELDS
+from pnp.spec.model import ENTRY_FIELDS, MAX_ENTRIES
 from pnp.spec.source import PathKey, Source, read_input
 
-MAX_BYTES = 20_000_000
-MAX_ROWS = 5000
+MAX_BYTES = 5_000_000  # of a card list: a thousand rows of a hundred columns
+MAX_UNPACKED = 50_000_000  # bytes an .xlsx may unpack to (it is a zip: a small file can hold a bomb)
+MAX_ROWS = MAX_ENTRIES  # one card entry per row
+MAX_COLUMNS = 100
 ALIASES = {"qty": "count", "quantity": "count"}
 _INTEGER = re.compile(r"^[+-]?\d+$")
 _NUMBER = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
@@ -102,22 +104,34 @@ def _read(folder: Path, file: str, sheet: str | None, columns: dict, *, display:
     if suffix == ".csv":
         if sheet is not None:
             raise ValueError(f"{file}: a CSV file has no sheets; `sheet` is for .xlsx files")
-        rows = list(_csv_rows(path, file))
+        rows = list(_filled(_csv_rows(path, file), file))
     elif suffix in (".xlsx", ".xlsm"):
-        rows = list(_xlsx_rows(path, file, sheet))
+        rows = list(_filled(_xlsx_rows(path, file, sheet), file))
     else:
         raise ValueError(f"{file}: a card list is a .csv or .xlsx file")
-    rows = [row for row in rows if any(value not in (None, "") for _, _, value in row)]
-    if len(rows) > MAX_ROWS + 1:
-        raise ValueError(f"{file}: more than {MAX_ROWS} rows")
     return display, rows
+
+
+def _filled(rows: Iterator[list[Cell]], file: str) -> Iterator[list[Cell]]:
+    """The rows that hold something, at most a header and MAX_ROWS cards of MAX_COLUMNS each;
+    read no further than that (a sheet may say it has a million rows)."""
+    count = 0
+    for row in rows:
+        if not any(value not in (None, "") for _, _, value in row):
+            continue
+        if len(row) > MAX_COLUMNS and any(value not in (None, "") for _, _, value in row[MAX_COLUMNS:]):
+            raise ValueError(f"{file}:{row[0][0]}: more than {MAX_COLUMNS} columns")
+        count += 1
+        if count > MAX_ROWS + 1:
+            raise ValueError(f"{file}: more than {MAX_ROWS:,} rows (a deck has at most {MAX_ROWS:,} card entries)")
+        yield row[:MAX_COLUMNS]
 
 
 def _csv_rows(path: Path, file: str) -> Iterator[list[Cell]]:
     """Rows with the line each starts on; the delimiter (`,` `;` or tab) is the one the header
     uses most, as spreadsheets export either."""
     try:
-        text = read_input(path).decode("utf-8-sig")
+        text = read_input(path, MAX_BYTES).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ValueError(f"{file}: not UTF-8 text (save the sheet as “CSV UTF-8”)") from None
     header = text.split("\n", 1)[0]
@@ -137,16 +151,25 @@ def _xlsx_rows(path: Path, file: str, sheet: str | None) -> Iterator[list[Cell]]
 
     import openpyxl
 
+    data = read_input(path, MAX_BYTES)
+    unreadable = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, KeyError, TypeError, AttributeError,
+                  IndexError, SyntaxError, EOFError)  # what openpyxl raises on a damaged or foreign file
     try:
-        book = openpyxl.load_workbook(io.BytesIO(read_input(path)), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, OSError, KeyError, ValueError) as error:
-        raise ValueError(f"{file}: not a readable .xlsx workbook ({error})") from None
+        unpacked = sum(member.file_size for member in zipfile.ZipFile(io.BytesIO(data)).infolist())
+        if unpacked > MAX_UNPACKED:
+            raise ValueError(f"{file}: unpacks to {unpacked:,} bytes, more than a card list needs ({MAX_UNPACKED:,})")
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except unreadable as error:
+        raise ValueError(f"{file}: not a readable .xlsx workbook ({shorten(str(error))})") from None
     try:
         if sheet is not None and sheet not in book.sheetnames:
-            raise ValueError(f'{file}: no sheet "{sheet}" (sheets: {", ".join(book.sheetnames)})')
+            names = ", ".join(shorten(name) for name in book.sheetnames[:12])
+            raise ValueError(f'{file}: no sheet "{shorten(sheet)}" (sheets: {names})')
         worksheet = book[sheet] if sheet is not None else book.worksheets[0]
         for number, row in enumerate(worksheet.iter_rows(min_row=1, values_only=True), 1):
             yield [(number, column, _xlsx_value(value)) for column, value in enumerate(row, 1)]
+    except unreadable as error:
+        raise ValueError(f"{file}: not a readable .xlsx workbook ({shorten(str(error))})") from None
     finally:
         book.close()
 
