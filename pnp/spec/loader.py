@@ -37,6 +37,7 @@ from pnp.spec.model import (
     MAX_BOARD_CELLS,
     MAX_COLUMNS,
     MAX_PIECES,
+    MAX_SPEC_TEXT,
     Board,
     Booklet,
     Deck,
@@ -117,7 +118,7 @@ def load(path: str | Path | None = None, rulebooks: Mapping[str, Rulebook] | Non
     Images and card lists are read from the file's folder."""
     path = Path(path) if path is not None else default_spec_path()
     try:
-        source = load_file(path, display_name(path))
+        source = load_file(path, display_name(path), max_text=MAX_SPEC_TEXT)
     except SourceError as error:
         raise SpecError(error.issues) from None
     return validate(source, rulebooks, check, path.parent, layout)
@@ -128,7 +129,7 @@ def loads(text: str, rulebooks: Mapping[str, Rulebook] | None = None, file: str 
     """Validate spec text (for tests and tools), as `load` does a file; relative paths start at
     `folder` (default: the working folder)."""
     try:
-        source = load_text(text, file)
+        source = load_text(text, file, max_text=MAX_SPEC_TEXT)
     except SourceError as error:
         raise SpecError(error.issues) from None
     return validate(source, rulebooks, check, Path(folder) if folder is not None else None, layout)

@@ -63,6 +63,9 @@ MAX_NAME = 120  # of a name or a title
 MAX_TEXT = 1000  # of small print, a note
 MAX_PARAGRAPH = 2000  # of an aid or booklet line
 MAX_PATH = 200  # of a file name
+MAX_PAGE_TEXT = 12_000  # characters of an aid's or a mat's texts: more than one page holds at 6.5 pt
+MAX_BOOKLET_TEXT = 60_000  # of a booklet's: some twenty-five A5 pages
+MAX_SPEC_TEXT = 100_000  # characters of every text of the spec, aliases expanded: three times the bundled spec's
 
 LIMITS = (  # the bounds no single field carries, for docs/spec.md
     ("pieces", MAX_PIECES, "cards, tokens and bills of the whole spec, copies counted"),
@@ -73,6 +76,9 @@ LIMITS = (  # the bounds no single field carries, for docs/spec.md
     ("template precision", MAX_PRECISION, "the precision in a format spec (`{rate:.2f}`)"),
     ("list separator", MAX_SEPARATOR, "characters between a list's values (`{components[dividends].pays: / }`)"),
     ("filled text", MAX_FILLED, "characters one template prints once filled"),
+    ("aid or mat text", MAX_PAGE_TEXT, "characters of an aid's or a mat's texts together: more than a page holds"),
+    ("booklet text", MAX_BOOKLET_TEXT, "characters of a booklet's texts together"),
+    ("text", MAX_SPEC_TEXT, "characters of every text of the spec together, aliases expanded"),
     ("file size", MAX_BYTES, "bytes of components.yaml"),
     ("values", MAX_NODES, "values of the YAML once its aliases are expanded (an alias bomb is refused)"),
     ("nesting", MAX_DEPTH, "levels of lists and mappings inside each other"),
@@ -472,6 +478,14 @@ class Mat(Component):
     image: ImagePath | None = Field(default=None, description="under the title")
     image_mm: Annotated[float, Field(ge=5, le=300), BeforeValidator(_not_bool)] = Field(default=30, description="its printed height")
 
+    @model_validator(mode="after")
+    def _one_page(self) -> "Mat":
+        text = len(self.notes_title) + sum(map(len, self.notes)) + sum(
+            len(zone.label) + len(zone.title) + len(zone.title_en) for row in self.zones for zone in row)
+        if text > MAX_PAGE_TEXT:
+            raise ValueError(f"{text:,} characters of text: more than one mat holds (at most {MAX_PAGE_TEXT:,})")
+        return self
+
 
 class AidSection(Model):
     """A heading, lines and a table of a player aid."""
@@ -483,12 +497,23 @@ class AidSection(Model):
     table: Key | None = Field(default=None, description="a table computed by the game's rules module")
 
 
+def _text_of(sections: tuple[AidSection, ...]) -> int:
+    return sum(len(s.heading) + len(s.heading_en) + sum(map(len, s.lines)) for s in sections)
+
+
 class Aid(Component):
     """A player aid: sections of lines and tables on one page."""
 
     kind: Literal["aid"]
     sections: Annotated[tuple[AidSection, ...], Field(min_length=1, max_length=MAX_SECTIONS)] = Field(
         description="top to bottom")
+
+    @model_validator(mode="after")
+    def _one_page(self) -> "Aid":
+        if _text_of(self.sections) > MAX_PAGE_TEXT:
+            raise ValueError(f"{_text_of(self.sections):,} characters of text: more than one page holds "
+                             f"(at most {MAX_PAGE_TEXT:,}); move some to the rules booklet")
+        return self
 
 
 class BookletSection(AidSection):
@@ -503,6 +528,12 @@ class Booklet(Component):
     kind: Literal["booklet"]
     sections: Annotated[tuple[BookletSection, ...], Field(min_length=1, max_length=MAX_SECTIONS)] = Field(
         description="in reading order")
+
+    @model_validator(mode="after")
+    def _bounded(self) -> "Booklet":
+        if _text_of(self.sections) > MAX_BOOKLET_TEXT:
+            raise ValueError(f"{_text_of(self.sections):,} characters of text; a booklet has at most {MAX_BOOKLET_TEXT:,}")
+        return self
 
 
 class FormColumn(Model):
