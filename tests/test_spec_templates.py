@@ -67,7 +67,7 @@ ESCAPES = [
     "{game.model_config}", "{game.model_fields}", "{asset.model_dump}", "{name.upper}", "{index.real}",  # no methods
     "{tracks[price].__class__}", "{components[shares]._game}", "{game.components[0].model_post_init}",
     "{name:>900000000}", "{name:>5000000}", "{index:0100000000}", "{index:.999999999}",  # format-spec bombs
-    "{index:c}", "{name:" + "9" * 5000 + "}", "{index:d}{" * 300,
+    "{index:c}", "{index:x}", "{index:#d}", "{index:n}", "{index:e}", "{name:" + "9" * 5000 + "}", "{index:d}{" * 300,
     "{name:{id}}", "{name:{{}}}", "{a[{id}]}", "{{{name",  # nested braces
     "{name!r}", "{0}", "{}", "{", "}",  # conversions, numbered fields, lone braces
     "{game}", "{tracks}", "{counts}",  # whole groups

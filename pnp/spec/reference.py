@@ -154,7 +154,7 @@ _FORMATS = """
 
 A placeholder may end in a format spec, as in Python, limited to what a card needs: a fill and
 an alignment (`<`, `>`, `^`, `=`), a sign (`+`, `-`, space), a width, a thousands separator (`,` or
-`_`), a precision (`.2`) and a type (`d`, `f`, `%`, …): `{price:>4}`, `{rate:.1f}`, `{cash:,}`.
+`_`), a precision (`.2`) and a type (`d`, `f`, `g`, `s` or `%`): `{price:>4}`, `{rate:.1f}`, `{cash:,}`.
 A list of values (`{components[dividends].pays}`) takes its separator instead: `{…pays: / }`.
 Placeholders walk only into the spec's values — `.name` or `[name]` into a group, `[2]` into a
 list —, never into a name starting with `_`; no conversion (`!r`) and no placeholder inside a

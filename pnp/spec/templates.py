@@ -12,8 +12,9 @@ filled here by a formatter of our own:
   read-only group (`Record`) of the fields of a spec object, never the object itself — and no
   name starting with `_` is looked up.
 - a format spec is what a card needs: alignment with a fill, a sign, a width up to
-  MAX_WIDTH, thousands separators, a precision up to MAX_PRECISION and a type (`{price:>3}`,
-  `{rate:.1f}`); for a list of values it is the separator (`{components[dividends].pays: / }`).
+  MAX_WIDTH, thousands separators, a precision up to MAX_PRECISION and a type of d, f, g, s or %
+  (`{price:>3}`, `{rate:.1f}`); for a list of values it is the separator
+  (`{components[dividends].pays: / }`).
   No conversion (`!r`), no nested placeholder in a spec.
 - what a template fills is at most MAX_FILLED characters.
 
@@ -39,8 +40,9 @@ MAX_PRECISION = 10
 MAX_SEPARATOR = 10  # characters between the values of a list
 MAX_FILLED = 4000  # characters one template may fill (a booklet line is about 600)
 
-# [[fill]align][sign][z][#][0][width][grouping][.precision][type], Python's format-spec grammar
-_SPEC = re.compile(r"^(?:(.)?([<>=^]))?([+\- ])?(z)?(#)?(0)?(\d+)?([,_])?(?:\.(\d+))?([bcdeEfFgGnosxX%])?$", re.DOTALL)
+# [[fill]align][sign][0][width][grouping][.precision][type]: Python's format-spec grammar, less
+# what no card needs (`#` alternate forms, `z`; binary, octal, hex, characters, locale, exponents)
+_SPEC = re.compile(r"^(?:(.)?([<>=^]))?([+\- ])?(0)?(\d+)?([,_])?(?:\.(\d+))?([dfFgGs%])?$", re.DOTALL)
 
 
 class TemplateError(ValueError):
@@ -312,8 +314,8 @@ def _check_spec(spec: str, field_name: str, shown_as: str) -> None:
     if match is None:
         raise TemplateError(field_name, f"{shown_as}: format {shorten(spec, 20)!r} is not one a card needs: "
                                         "alignment (<, >, ^), a sign, a width, a thousands separator (,), "
-                                        "a precision (.2) and a type (d, f, %)")
-    width, precision = match.group(7), match.group(9)
+                                        "a precision (.2) and a type (d, f, g, s, %)")
+    width, precision = match.group(5), match.group(7)
     if width is not None and (len(width) > 4 or int(width) > MAX_WIDTH):
         raise TemplateError(field_name, f"{shown_as}: a width of at most {MAX_WIDTH}, not {shorten(width, 20)}")
     if precision is not None and (len(precision) > 4 or int(precision) > MAX_PRECISION):
