@@ -12,6 +12,7 @@ kept as written, unchecked.
 
 from __future__ import annotations
 
+import math
 import typing
 from collections import Counter
 from pathlib import Path
@@ -35,6 +36,8 @@ from pnp.spec.images import ArtError, read_art
 from pnp.spec.model import (
     ASSET_KEYS,
     MAX_BOARD_CELLS,
+    MAX_BOARD_MM,
+    MAX_PANEL_MM,
     MAX_COLUMNS,
     MAX_PIECES,
     MAX_SPEC_TEXT,
@@ -376,7 +379,8 @@ def _show(value: Any) -> str:
 
 def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook] | None,
                     check: Check | None, layout: LayoutCheck | None = None) -> Iterable[Issue]:
-    yield from _piece_total_issues(source, spec)
+    whole = list(_piece_total_issues(source, spec))  # the spec's bound: then nothing is laid out
+    yield from whole
     for game_id, game in spec.games.items():
         where = ("games", game_id)
         issues: list[Issue] = []
@@ -400,14 +404,45 @@ def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook
             issues += sized
             if not sized:  # a component within its bounds: its templates and names can be read
                 issues += _component_issues(source, here, game, component, tables, _booklet_names(rulebooks, game_id, game))
+        issues += _extent_issues(source, where, game, spec.print.card_mm)
         issues += _image_issues(source, spec.folder, where, game)
         sound = not issues  # what follows reads the game as its engine and its components would
         if sound and rulebook is not None and check is not None:
             issues += _engine_issues(source, where, game_id, game, check)
         issues += _mat_issues(source, where, game)  # counts only: the engine may read the game meanwhile
-        if not issues and layout is not None:  # laid out only when sound: a layout reads what the engine reads
+        if not issues and not whole and layout is not None:  # laid out only when sound, as the engine reads it
             issues += layout(spec, game_id)
         yield from issues
+
+
+def _extent_issues(source: Source, where: tuple, game: Game, card_mm: tuple[float, float]) -> Iterable[Issue]:
+    """Boards and mats within their bounds in millimetres: a track's row, a mat's zones."""
+    for index, component in enumerate(game.components):
+        here = where + ("components", index)
+        if isinstance(component, Board):
+            for number, section in enumerate(component.sections):
+                length = _track_length(game, section) * component.cell_mm
+                if length > MAX_BOARD_MM:
+                    yield source.issue(here + ("sections", number), f"its track lays out {length:,.0f} mm long "
+                                                                     f"({section.layout}); a board's is at most "
+                                                                     f"{MAX_BOARD_MM:,.0f} mm")
+        elif isinstance(component, Mat):
+            width, height = component.extent(card_mm)
+            if max(width, height) > MAX_PANEL_MM:
+                yield source.issue(here + ("zones",), f"the zones side by side make {width:,.0f} × {height:,.0f} mm; "
+                                                      f"a mat is at most {MAX_PANEL_MM:,.0f} mm either way")
+
+
+def _track_length(game: Game, section: Any) -> int:
+    """The cells of a track section in a row as laid out: all of them, a grid's row, a loop's side."""
+    track = game.tracks.get(section.track) if section.track is not None else None
+    if track is None:
+        return 0
+    if section.layout == "grid":
+        return section.columns or math.ceil(math.sqrt(track.size))
+    if section.layout == "loop":
+        return math.ceil(track.size / 4) + 1
+    return track.size
 
 
 def _piece_total_issues(source: Source, spec: Spec) -> Iterable[Issue]:

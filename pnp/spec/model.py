@@ -50,6 +50,7 @@ MAX_COUNT = 1000  # of one card, bill or token entry
 MAX_COPIES = 20  # of one component
 MAX_PIECES = 3000  # physical pieces of the whole spec: cards, tokens and bills, copies counted
 MAX_BOARD_CELLS = 1000  # cells of one board: every row of every track section
+MAX_BOARD_MM = 2000.0  # a board's track row, its cells side by side: some ten sheets joined
 MAX_NUMBER = 1_000_000_000  # of any number: an amount, a track's cell, a card's data
 MIN_PIECE_MM = 5.0  # the shortest side of a card, token, bill or mat zone
 MAX_PIECE_MM = 297.0  # the longest: the long side of the largest paper (A4), as a piece is never tiled
@@ -70,6 +71,9 @@ MAX_SPEC_TEXT = 100_000  # characters of every text of the spec, aliases expande
 LIMITS = (  # the bounds no single field carries, for docs/spec.md
     ("pieces", MAX_PIECES, "cards, tokens and bills of the whole spec, copies counted"),
     ("board cells", MAX_BOARD_CELLS, "cells of one board: every row of every track section, every place of a box"),
+    ("board row", MAX_BOARD_MM, "millimetres of a board's track as laid out: a row's cells side by side, a grid's "
+                                "row, a loop's side"),
+    ("mat", MAX_PANEL_MM, "millimetres across or down a mat's zones, side by side"),
     ("form columns", MAX_COLUMNS, "columns of one form once repeated per asset and per player"),
     ("form players", MAX_PLAYERS, "a form's player counts are at most the game's `players.max`"),
     ("template width", MAX_WIDTH, "the width in a template's format spec (`{name:>12}`)"),
@@ -477,6 +481,11 @@ class Mat(Component):
     notes: Annotated[tuple[Text, ...], Field(max_length=MAX_NOTES)] = Field(default=(), description="lines under the zones")
     image: ImagePath | None = Field(default=None, description="under the title")
     image_mm: Annotated[float, Field(ge=5, le=300), BeforeValidator(_not_bool)] = Field(default=30, description="its printed height")
+
+    def extent(self, card_mm: tuple[float, float]) -> tuple[float, float]:
+        """The zones side by side, across and down (mm): the bound a mat is held to."""
+        width, height = self.zone_mm or card_mm
+        return max(len(row) for row in self.zones) * width, len(self.zones) * height
 
     @model_validator(mode="after")
     def _one_page(self) -> "Mat":
