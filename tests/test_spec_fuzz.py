@@ -120,7 +120,7 @@ def assert_valid_or_located(text):
             assert LOCATED.match(line) or line.startswith(" ") or line.startswith("… and "), line
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(ALL_PATHS), st.sampled_from(["replace", "delete", "add"]), values)
 def test_tree_mutations_give_a_spec_or_a_located_error(path, how, value):
     assert_valid_or_located(yaml.safe_dump(mutate(TREE, path, how, value), allow_unicode=True, sort_keys=False))
