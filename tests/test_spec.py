@@ -70,7 +70,9 @@ def test_templates_fill_per_asset_and_per_pair():
 
 def test_model_is_immutable():
     spec = loads_spec(BUNDLED)
-    with pytest.raises(Exception):
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError):  # frozen
         spec.print.paper = "letter"  # type: ignore[misc]
     assert isinstance(spec.games["bolsa"].assets, tuple)
 
@@ -205,7 +207,7 @@ def test_hostile_documents_get_a_located_message(text, message):
 
 def test_alias_bomb_is_stopped():
     lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-    for prev, name in zip("abcdefgh", "bcdefghi"):
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
         lines.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]")
     errors = errors_of("\n".join(lines) + "\n")
     assert any("alias bomb" in e for e in errors)

@@ -10,6 +10,7 @@ engine must read as numbers) the engine reports itself by raising `Mismatch` fro
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Iterable
 
 if TYPE_CHECKING:  # this module is read with every rulebook, so it stays light
@@ -89,7 +90,7 @@ def _track_problems(game_id: str, game: Game, need: Need, taken: set[str]) -> It
         yield here, f"{need.role} counts in whole numbers; {_first_broken(cells)} is not one ({need.rule})", False
     if need.minimum is not None and min(cells) < need.minimum:
         yield here, f"{need.role} starts at {need.minimum:g}, not {min(cells):g} ({need.rule})", False
-    if need.step is not None and any(b - a != need.step for a, b in zip(cells, cells[1:])):
+    if need.step is not None and any(b - a != need.step for a, b in pairwise(cells)):
         yield here, f"{need.role} runs in steps of {need.step:g} ({need.rule})", False
 
 

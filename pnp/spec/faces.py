@@ -23,9 +23,9 @@ from itertools import combinations
 from string import Formatter
 from typing import Any, Iterator, Mapping
 
+from pnp.errors import shorten
 from pnp.spec.model import Aid, Asset, Booklet, CardEntry, Deck, Face, Game, Mat, TokenEntry, Tokens
 from pnp.spec.options import unknown_key_message
-from pnp.errors import shorten
 from pnp.spec.templates import ElsewhereError, TemplateError, Values, check_visible, fill, plain, shown
 
 __all__ = ["ElsewhereError", "TemplateError", "Values", "fill", "shown"]  # the templates' own, used from here too

@@ -45,7 +45,6 @@ from pnp.spec.model import (
 )
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
 from pnp.spec.sheets import expand_card_lists
-from pnp.spec.templates import Unchecked, plain
 from pnp.spec.source import (
     SPEC_NAME,
     PathKey,
@@ -58,6 +57,7 @@ from pnp.spec.source import (
     load_file,
     load_text,
 )
+from pnp.spec.templates import Unchecked, plain
 
 # An engine's own look at one game (its id and model): the problems it finds, each a path
 # inside the game and a sentence with the rule ID.
