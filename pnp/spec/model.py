@@ -73,6 +73,9 @@ MAX_PARAGRAPH = 2000  # of an aid or booklet line
 MAX_PATH = 200  # of a file name
 MAX_PAGE_TEXT = 12_000  # characters of an aid's or a mat's texts: more than one page holds at 6.5 pt
 MAX_BOOKLET_TEXT = 60_000  # of a booklet's: some twenty-five A5 pages
+MAX_LIST_BYTES = 5_000_000  # of a card list (.csv or .xlsx): a thousand rows of a hundred columns
+MAX_LIST_UNPACKED = 50_000_000  # bytes an .xlsx may unpack to (a zip: a small file can hold a bomb)
+MAX_LIST_COLUMNS = 100  # of a card list
 MAX_SPEC_TEXT = 100_000  # characters of every text of the spec, aliases expanded: three times the bundled spec's
 
 LIMITS = (  # the bounds no single field carries, for docs/spec.md
@@ -91,6 +94,9 @@ LIMITS = (  # the bounds no single field carries, for docs/spec.md
     ("booklet text", MAX_BOOKLET_TEXT, "characters of a booklet's texts together"),
     ("text", MAX_SPEC_TEXT, "characters of every text of the spec together, aliases expanded"),
     ("file size", MAX_BYTES, "bytes of components.yaml"),
+    ("card list size", MAX_LIST_BYTES, "bytes of a deck's `cards_from` file"),
+    ("card list unpacked", MAX_LIST_UNPACKED, "bytes an .xlsx card list unpacks to"),
+    ("card list columns", MAX_LIST_COLUMNS, "columns of a card list (its rows: the deck's entries)"),
     ("values", MAX_NODES, "values of the YAML once its aliases are expanded (an alias bomb is refused)"),
     ("nesting", MAX_DEPTH, "levels of lists and mappings inside each other"),
     ("digits", MAX_DIGITS, "of one number as written"),

@@ -18,13 +18,11 @@ from typing import Any, Iterator
 
 from pnp.errors import Issue, SpecError, shorten
 from pnp.spec.images import ArtError, clean_path
-from pnp.spec.model import ENTRY_FIELDS, MAX_ENTRIES
+from pnp.spec.model import ENTRY_FIELDS, MAX_ENTRIES, MAX_LIST_BYTES, MAX_LIST_COLUMNS, MAX_LIST_UNPACKED
 from pnp.spec.source import PathKey, Source, read_input
 
-MAX_BYTES = 5_000_000  # of a card list: a thousand rows of a hundred columns
-MAX_UNPACKED = 50_000_000  # bytes an .xlsx may unpack to (it is a zip: a small file can hold a bomb)
+MAX_BYTES, MAX_UNPACKED, MAX_COLUMNS = MAX_LIST_BYTES, MAX_LIST_UNPACKED, MAX_LIST_COLUMNS  # the model's bounds
 MAX_ROWS = MAX_ENTRIES  # one card entry per row
-MAX_COLUMNS = 100
 ALIASES = {"qty": "count", "quantity": "count"}
 _INTEGER = re.compile(r"^[+-]?\d+$")
 _NUMBER = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
