@@ -175,3 +175,15 @@ def test_the_command_line_refuses_an_escape_in_a_fresh_process(tmp_path):
     result = subprocess.run([sys.executable, "-m", "pnp", "validate", str(path)], capture_output=True, text=True,
                             cwd=Path(__file__).resolve().parents[1], env={**os.environ, "PNP_TEMPLATE_SECRET": SECRET})
     assert result.returncode == 2 and SECRET not in result.stdout + result.stderr
+
+
+def test_a_named_format_is_called_for_a_number_and_bounded(monkeypatch):
+    """How the translations' plural forms plug in (`{rules[rounds]:plural:# round|# rounds}`)."""
+    from pnp.spec import templates
+
+    monkeypatch.setitem(templates.NAMED_FORMATS, "plural", lambda n, forms: forms.split("|")[n != 1].replace("#", str(n)))
+    assert fill("{n:plural:# round|# rounds}, {m:plural:# round|# rounds}", {"n": 1, "m": 5}, "t") == "1 round, 5 rounds"
+    for template, context in (("{s:plural:# a|# b}", {"s": "x"}), ("{n:plural:" + "x" * 201 + "}", {"n": 1}),
+                              ("{n:nope:x}", {"n": 1})):
+        with pytest.raises(TemplateError):
+            fill(template, context, "t")

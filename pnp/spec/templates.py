@@ -30,7 +30,7 @@ import unicodedata
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from string import Formatter
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from pnp.errors import shorten
 from pnp.spec.options import suggestion
@@ -43,6 +43,14 @@ MAX_FILLED = 4000  # characters one template may fill (a booklet line is about 6
 # [[fill]align][sign][0][width][grouping][.precision][type]: Python's format-spec grammar, less
 # what no card needs (`#` alternate forms, `z`; binary, octal, hex, characters, locale, exponents)
 _SPEC = re.compile(r"^(?:(.)?([<>=^]))?([+\- ])?(0)?(\d+)?([,_])?(?:\.(\d+))?([dfFgGs%])?$", re.DOTALL)
+
+
+# Formats of our own beyond Python's, by name: `{rules[rounds]:NAME:ARGUMENT}` calls
+# NAMED_FORMATS[NAME](value, ARGUMENT) for a number value (the translations' plural forms register
+# themselves here: `{rules[rounds]:plural:# round|# rounds}`). What they return is bounded as
+# any filled text is.
+NAMED_FORMATS: dict[str, Callable[[Any, str], str]] = {}
+MAX_ARGUMENT = 200  # characters of a named format's argument
 
 
 class TemplateError(ValueError):
@@ -287,6 +295,13 @@ def _formatted(value: Any, spec: str, field_name: str, shown_as: str) -> str:
     """`value` formatted by `spec`, which must be one a card needs."""
     if "{" in spec or "}" in spec:
         raise TemplateError(field_name, f"{shown_as}: no placeholder inside a format spec")
+    name, colon, argument = spec.partition(":")
+    if colon and name in NAMED_FORMATS:
+        if isinstance(value, bool) or not isinstance(value, (int, float, Unchecked)):
+            raise TemplateError(field_name, f"{shown_as}: the {name} format is for a number")
+        if len(argument) > MAX_ARGUMENT:
+            raise TemplateError(field_name, f"{shown_as}: a {name} format of at most {MAX_ARGUMENT} characters")
+        return NAMED_FORMATS[name](0 if isinstance(value, Unchecked) else value, argument)
     if isinstance(value, Unchecked):
         _check_spec(spec, field_name, shown_as)
         return format(value, spec)
