@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 from pnp.errors import Issue, SpecError, shorten
 from pnp.spec.images import ArtError, clean_path
-from pnp.spec.model import ENTRY_FIELDS, MAX_ENTRIES, MAX_LIST_BYTES, MAX_LIST_COLUMNS, MAX_LIST_UNPACKED
+from pnp.spec.model import ENTRY_FIELDS, MAX_ENTRIES, MAX_LIST_BYTES, MAX_LIST_COLUMNS, MAX_LIST_UNPACKED, MAX_PATH
 from pnp.spec.source import PathKey, Source, read_input
 
 MAX_BYTES, MAX_UNPACKED, MAX_COLUMNS = MAX_LIST_BYTES, MAX_LIST_UNPACKED, MAX_LIST_COLUMNS  # the model's bounds
@@ -90,14 +90,20 @@ def _display(spec_file: str, request: tuple) -> str:
 
 def _read(folder: Path, file: str, sheet: str | None, columns: dict, *, display: str) -> tuple[str, list[list[Cell]]]:
     """The non-empty rows of the list, each a list of (row, column, value) cells."""
+    if len(file) > MAX_PATH:  # read before the model checks the spec: its bound is applied here
+        raise ValueError(f"a file name of at most {MAX_PATH} characters, not {len(file):,}")
     try:
         path = Path(folder) / clean_path(file)
     except ArtError as error:
         raise ValueError(str(error)) from None
-    if not path.is_file():
-        raise ValueError(f"{file}: no such file (looked in {Path(folder).absolute()})")
-    if path.stat().st_size > MAX_BYTES:
-        raise ValueError(f"{file}: too large (at most {MAX_BYTES} bytes)")
+    try:
+        if not path.is_file():
+            raise ValueError(f"{file}: no such file (looked in {Path(folder).absolute()})")
+        size = path.stat().st_size
+    except OSError as error:
+        raise ValueError(f"{file}: cannot read it ({error.strerror or error})") from None
+    if size > MAX_BYTES:
+        raise ValueError(f"{file}: too large (at most {MAX_BYTES:,} bytes)")
     suffix = path.suffix.lower()
     if suffix == ".csv":
         if sheet is not None:
