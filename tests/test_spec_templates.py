@@ -187,3 +187,18 @@ def test_a_named_format_is_called_for_a_number_and_bounded(monkeypatch):
                               ("{n:nope:x}", {"n": 1})):
         with pytest.raises(TemplateError):
             fill(template, context, "t")
+
+
+@pytest.mark.parametrize("template", ["{game.__dict__}", "{name:>900000000}", "{nope}", "{id!r}"])
+def test_a_money_currency_is_a_template_checked_by_validate(template, tmp_path):
+    """Bills print their currency from a template of their own, per asset (the slow lane's find:
+    it was filled only when laid out, and an escape there was an internal error)."""
+    text = SPEC + f'''      - id: money
+        kind: money
+        name: Money
+        for_each: asset
+        currency: "{template}"
+        bills: [{{value: 1, count: 4, color: "#7f7f7f"}}]
+'''
+    code, err = answer(text, tmp_path)
+    assert code == 2 and "games.dash.components[2].currency: " in err and err.startswith(str(tmp_path)), err

@@ -24,7 +24,7 @@ from string import Formatter
 from typing import Any, Iterator, Mapping
 
 from pnp.errors import shorten
-from pnp.spec.model import Aid, Asset, Booklet, CardEntry, Deck, Face, Game, Mat, TokenEntry, Tokens
+from pnp.spec.model import Aid, Asset, Booklet, CardEntry, Deck, Face, Game, Mat, Money, TokenEntry, Tokens
 from pnp.spec.options import unknown_key_message
 from pnp.spec.templates import ElsewhereError, TemplateError, Values, check_visible, fill, plain, shown
 
@@ -196,6 +196,18 @@ def side(game: Game, face: Face, context: Mapping[str, Any], default_asset: Asse
     return Side(asset=asset, image=fill(image, context, "image") if image else "", **texts)
 
 
+def currency(game: Game, money: Money, asset: Asset | None) -> str:
+    """What a bill prints as its currency: `money.currency` filled for the asset of `for_each`
+    (by default the asset's id), or once for the bank's money."""
+    if not money.currency:
+        return asset.id if asset is not None else ""
+    context = game_context(game)
+    if asset is not None:
+        values = plain(asset)
+        context |= {**values, "asset": values}
+    return fill(money.currency, context, "currency")
+
+
 def game_texts(component: Any) -> list[tuple[tuple, str]]:
     """The texts of a board, mat or aid that are templates over the game (`game_context`), each
     with its path inside the component: section titles and headings, zone titles, notes, lines."""
@@ -347,7 +359,7 @@ def piece_count(game: Game, component: Any) -> int:
     """How many physical pieces a component makes: 90 for a 90-card deck, 6 for six mats.
     Counted from the entries, without filling a template, so it is cheap and known even for a
     deck whose templates are broken."""
-    from pnp.spec.model import Form, Money
+    from pnp.spec.model import Form
 
     if isinstance(component, (Deck, Tokens)):
         entries = component.cards if isinstance(component, Deck) else component.tokens

@@ -25,6 +25,7 @@ from pnp.spec.contract import needs_problems
 from pnp.spec.faces import (
     ElsewhereError,
     TemplateError,
+    currency,
     deck_pieces,
     fill,
     game_context,
@@ -39,6 +40,7 @@ from pnp.spec.model import (
     Deck,
     Game,
     Mat,
+    Money,
     Spec,
     Tokens,
     check_id,
@@ -455,6 +457,9 @@ def _component_issues(source: Source, where: tuple, game: Game, component: Any,
             deck_pieces(game, component)
         elif isinstance(component, Tokens):
             token_pieces(game, component)
+        elif isinstance(component, Money):
+            for asset in game.assets if component.for_each else (None,):
+                currency(game, component, asset)
     except ElsewhereError:
         pass  # the component a card names reports its own template
     except TemplateError as error:
