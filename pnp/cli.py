@@ -1,4 +1,4 @@
-"""The `pnp` command: validate, build, watch, init, referee, simulate, rules, table.
+"""The `pnp` command: validate, build, watch, init, schema, referee, simulate, rules, table.
 
 Imports stay light: each subcommand imports its own machinery on demand, so `pnp referee`
 and `pnp validate` never load reportlab. Every user error is printed as readable lines with
@@ -75,6 +75,10 @@ def _parser() -> argparse.ArgumentParser:
     init.add_argument("folder", nargs="?", default=".", metavar="DIR", help="where to write it (default: here)")
     init.add_argument("--force", action="store_true", help="replace a components.yaml that is already there")
     init.set_defaults(run=_init)
+
+    schema = commands.add_parser("schema", help="write the JSON Schema of components.yaml, for editors")
+    schema.add_argument("-o", "--out", metavar="FILE", help="write it to FILE (default: print it)")
+    schema.set_defaults(run=_schema)
 
     referee = commands.add_parser("referee", help="settle disputes: replay a game record through the rules")
     verbs = referee.add_subparsers(title="referee commands", metavar="VERB")
@@ -212,9 +216,32 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _init(args: argparse.Namespace) -> int:
+    from pnp.rules import rulebooks
     from pnp.spec import init
+    from pnp.spec.schema import schema_text
 
-    print(init(Path(args.folder), force=args.force))
+    print(init(Path(args.folder), force=args.force, schema=schema_text(rulebooks())))
+    return 0
+
+
+def _schema(args: argparse.Namespace) -> int:
+    """The schema an editor reads to complete and check components.yaml as it is typed."""
+    from pnp.rules import rulebooks
+    from pnp.spec.schema import schema_text
+
+    text = schema_text(rulebooks())
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    target = Path(args.out)
+    try:
+        partial = target.with_name(f".{target.name}.partial")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(target)
+    except OSError as error:
+        raise UsageError(f"--out {args.out}: cannot write it ({error.strerror or error})") from None
+    print(f"{shown(target)}: the JSON Schema of components.yaml; name it in a spec's first line: "
+          f"# yaml-language-server: $schema={target.name}")
     return 0
 
 

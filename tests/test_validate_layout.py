@@ -81,13 +81,13 @@ def test_every_unplayable_or_unprintable_game_is_reported_in_one_run_where_to_fi
 
 
 def test_pieces_larger_than_the_paper_are_reported_once_at_their_size(tmp_path, capsys):
-    text = edit("card_mm: [63, 88]", "card_mm: [630, 88]")
+    text = edit("card_mm: [63, 88]", "card_mm: [295, 88]")  # within the model's 297 mm, beyond a4's margins either way
     code, found = validate(tmp_path, text, capsys)
     assert code == 2 and list(found) == ["print.card_mm"]  # once, though every deck has pieces of that size
     line, col, message = found["print.card_mm"]
-    assert (line, col) == where(text, "card_mm: [630, 88]", "[")
+    assert (line, col) == where(text, "card_mm: [295, 88]", "[")
     largest = re.search(r"at most ([\d.]+) × ([\d.]+) mm", message)
-    assert largest and 63 < float(largest[1]) < float(largest[2]) < 630  # what fits a4: cut the 630 to that
+    assert largest and 63 < float(largest[1]) < float(largest[2]) < 297  # what fits a4: cut the 295 to that
 
 
 def test_build_reports_text_that_does_not_fit_at_its_place_and_writes_nothing(tmp_path, capsys):
