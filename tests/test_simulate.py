@@ -24,13 +24,14 @@ from pnp.rules.base import Outcome, ToMove
 from pnp.rules.legal import Field, Template
 from pnp.simulate import games
 from pnp.simulate.bots import fit
-from pnp.simulate.metrics import difference, gini, mean, quantile, rate, summarise
+from pnp.simulate.metrics import difference, mean, quantile, rate, summarise
 from pnp.simulate.play import GameResult, play_game
 from pnp.simulate.pressure import Bills, printed_money
 from pnp.simulate.probe import Probe
 from pnp.simulate.report import write_report
-from pnp.simulate.runner import Setup, chunks, run
+from pnp.simulate.runner import Setup, chunks, context, play_chunk, run
 from pnp.simulate.simulation import answer, compare, simulate
+from pnp.simulate.tally import Tally, gini, tally
 from spec_text import BUNDLED, edit, spec_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,7 +74,7 @@ def test_summary_of_hand_made_games():
         result(3, (0, 70, 30), (1,), bots=(1, 0, 1), length=7, mid_leaders=(1, 2), marks=(0, 0), supplies=(1,),
                money=((20.0, (1, 1, 5)),), reason="bankruptcy"),
     ]
-    summary = summarise(games_, ("random", "greedy"), probe, [bills])
+    summary = summarise(tally(games_, [bills]), ("random", "greedy"), probe, [bills], 3)
     seats = [s["win_rate"].value for s in summary["seat_win_rate"]]
     assert seats == [0.25, 0.375, 0.375]  # seat 2: 1/2 + 1, seat 3: 1/2 + 1 over 4 games
     assert summary["balance_gap"]["seats"] == [2, 1] and summary["balance_gap"]["gap"].value == pytest.approx(0.125)
@@ -173,7 +174,7 @@ def test_confidence_intervals_cover_a_biased_game():
     covered_rate = covered_mean = 0
     repeats = 300
     for _ in range(repeats):
-        summary = summarise([dice_result(k, rng) for k in range(400)], ("random",), probe, [])
+        summary = summarise(tally([dice_result(k, rng) for k in range(400)], []), ("random",), probe, [], 2)
         first = summary["seat_win_rate"][0]["win_rate"]
         covered_rate += first.low <= 5 / 9 <= first.high
         length = summary["length"]["mean"]
@@ -187,7 +188,7 @@ def test_the_driver_plays_the_dice_game_to_its_odds():
     engine, probe, rng = DiceEngine(), Probe(None), random.Random(9)
     seats = [games.bots("bolsa")["random"]] * 2
     played = [play_game(engine, None, probe, (), seats, ("A", "B"), rng, index=k) for k in range(2000)]
-    summary = summarise(played, ("random",), probe, [])
+    summary = summarise(tally(played, []), ("random",), probe, [], 2)
     first, length = summary["seat_win_rate"][0]["win_rate"], summary["length"]["mean"]
     assert first.low <= 5 / 9 <= first.high and first.high - first.low < 0.05
     assert length.low <= 5 <= length.high and {r.steps for r in played} >= {1, 2, 3, 10}
@@ -199,26 +200,27 @@ SHORT = Setup("bolsa", SPEC, (("rounds", 2),), 3, ("random", "value", "bull"))
 
 
 def test_every_bot_sits_in_every_seat_equally_often():
-    played = run(chunks(SHORT, 30, 5), workers=1)
+    played = [result for chunk in chunks(SHORT, 30, 5) for result in play_chunk(chunk)]
     for seat in range(3):
         assert sorted(sum(r.bots[seat] == bot for r in played) for bot in range(3)) == [10, 10, 10]
     assert [r.index for r in played] == list(range(30))
 
 
 def test_the_same_seed_gives_the_same_results_for_any_number_of_workers():
-    jobs = chunks(SHORT, 230, 11)  # three chunks, the last one short
-    one, two = run(jobs, workers=1), run(jobs, workers=2)
-    assert one == two and len(one) == 230
+    one = run(chunks(SHORT, 230, 11), workers=1)  # three chunks, the last one short
+    two = run(chunks(SHORT, 230, 11), workers=2)
+    assert one == two and one.games == 230
+    games_ = [result for chunk in chunks(SHORT, 230, 11) for result in play_chunk(chunk)]
+    assert tally(games_, context(SHORT).printed, 3) == one  # the tally of the games one by one
     assert run(chunks(SHORT, 230, 12), workers=1) != one  # and another seed gives other games
 
 
 def test_a_dask_local_cluster_gives_the_process_pool_results():
     from dask.distributed import LocalCluster
 
-    jobs = chunks(SHORT, 150, 3)
     with LocalCluster(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as cluster:
-        on_dask = run(jobs, dask=cluster.scheduler_address)
-    assert on_dask == run(jobs, workers=2)
+        on_dask = run(chunks(SHORT, 150, 3), dask=cluster.scheduler_address)
+    assert on_dask == run(chunks(SHORT, 150, 3), workers=2) and on_dask.games == 150
 
 
 def test_the_json_answer_is_the_same_for_one_and_two_workers(capsys):
@@ -321,5 +323,5 @@ def test_the_text_answer_compares_side_by_side(capsys):
                  "--vs-set", "rules.rounds=4"]) == 0
     out = capsys.readouterr().out
     assert "b: components.yaml (rounds=4)" in out
-    line = next(line for line in out.splitlines() if line.strip().startswith("length.mean"))
-    assert line.split()[1:4] == ["2", "4", "2"] and line.endswith("*")
+    line = next(line for line in out.splitlines() if line.strip().startswith("game length (rounds)"))
+    assert line.split()[3:6] == ["2", "4", "2"] and line.endswith("*")
