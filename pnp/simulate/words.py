@@ -69,14 +69,14 @@ def _reason(key: str) -> str:
     return REASONS.get(key, key.replace("_", " "))
 
 
-def _money_name(currency: str) -> str:
+def money_name(currency: str) -> str:
     """A currency as a sentence names it: its code, or "money" for a game's one money."""
     return currency if currency not in ("", "Money") else "money"
 
 
 def _bills(currency: str, value: Any) -> str:
     """"100 bills", or "USD 100 bills" where each currency has its own."""
-    return f"{value} bills" if _money_name(currency) == "money" else f"{currency} {value} bills"
+    return f"{value} bills" if money_name(currency) == "money" else f"{currency} {value} bills"
 
 
 _NAMES: tuple[tuple[str, Any], ...] = (
@@ -91,7 +91,7 @@ _NAMES: tuple[tuple[str, Any], ...] = (
     (r"scores\.gini", lambda g, u: "inequality of final scores (Gini)"),
     (r"scores\.mid_game_leader_wins", lambda g, u: "games the mid-game leader wins"),
     (r"components\.money\[(?P<currency>[^\]]*)\]\.short",
-     lambda g, u: f"games short of {_money_name(g['currency'])} (more in hands than printed)"),
+     lambda g, u: f"games short of {money_name(g['currency'])} (more in hands than printed)"),
     (r"components\.money\[(?P<currency>[^\]]*)\]\.denominations\[(?P<value>[^\]]+)\]\.short",
      lambda g, u: f"games short of {_bills(g['currency'], g['value'])}"),
     (r"components\.track\.marks\.(?P<mark>.+)\.games", lambda g, u: f"games where {_mark(g['mark'])}"),
@@ -192,7 +192,7 @@ def _shortages(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     none does."""
     items = []
     for money in summary["components"]["money"]:
-        currency = _money_name(money["currency"])
+        currency = money_name(money["currency"])
         if money["short"].value >= NOTABLE:
             items.append(_item("short", f"components.money[{money['currency']}].short", money["short"],
                                f"Players hold more {currency} than is printed in {_pct(money['short'].value)} of games "
