@@ -546,3 +546,29 @@ def test_a_worker_that_dies_twice_is_reported_with_the_chunk_it_lost(tmp_path):
         run(chunks(SHORT, 600, 7), workers=2, play=partial(dying, str(tmp_path / "died"), 2))
     assert 2 in lost.value.lost and lost.value.exit_code == 1
     assert "chunk" in str(lost.value) and "201–300" in str(lost.value)
+
+
+def test_killing_a_worker_of_pnp_simulate_still_answers_as_one_run(tmp_path):
+    """A worker killed with SIGKILL mid-run (out of memory, an impatient admin): the run goes on
+    on a new pool, plays the lost chunks again and answers what an undisturbed run answers."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    argv = [sys.executable, "-m", "pnp", "simulate", "aktsioner", "--bots", "greedy", "--games", "200", "--players", "3",
+            "--workers", "2", "--json", "--seed", "5"]
+    process = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    children: list[str] = []
+    deadline = time.monotonic() + 60
+    while not children and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.2)
+        children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    assert children, "the run started no worker"
+    time.sleep(1.0)  # into its first chunk
+    os.kill(int(children[0]), signal.SIGKILL)
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    undisturbed = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert without_timings(out) == without_timings(undisturbed.stdout)
