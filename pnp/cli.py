@@ -303,9 +303,9 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _tune(args: argparse.Namespace) -> int:
-    from pnp.simulate.tune import command
+    from pnp.simulate.tune import tune_command
 
-    return command(args)
+    return tune_command(args)
 
 
 def _rules(args: argparse.Namespace) -> int:

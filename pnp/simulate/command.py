@@ -100,13 +100,13 @@ def respond(args: argparse.Namespace, runs: Sequence[tuple[Run, Run | None]]) ->
 
 def read(args: argparse.Namespace) -> Options:
     """Every option that can be checked without the spec, in the order a reader meets them."""
-    game = _game(args.game)
+    game = game_option(args.game)
     games = whole(args.games, "--games", 1, MAX_GAMES, default=1000)
     seed = whole(args.seed, "--seed", -10**MAX_SEED_DIGITS, 10**MAX_SEED_DIGITS, default=1)
-    workers = _workers(args.workers)
+    workers = workers_option(args.workers)
     dask = _dask(args.dask)
     shard = _shard(args.shard, games) if getattr(args, "shard", None) else None
-    report = _report(args.report)
+    report = report_option(args.report)
     if args.records is not None and not args.save_records:
         raise UsageError("--records K needs --save-records DIR")
     records = whole(args.records, "--records", 1, MAX_GAMES) if args.records is not None else None
@@ -116,7 +116,7 @@ def read(args: argparse.Namespace) -> Options:
     if getattr(args, "ladder", False) and (args.vs or args.vs_set or shard is not None or args.save_records):
         raise UsageError("--ladder plays the bots against each other under one rule set: no --vs, --vs-set, --shard "
                          "or --save-records with it")
-    return Options(game, games, args.players, _bots(game, args.bots), seed, workers, dask, shard, report, records)
+    return Options(game, games, args.players, bots_option(game, args.bots), seed, workers, dask, shard, report, records)
 
 
 def whole(text: Any, option: str, low: int, high: int, *, default: int | None = None) -> int:
@@ -125,21 +125,21 @@ def whole(text: Any, option: str, low: int, high: int, *, default: int | None = 
         return default
     value = str(text).strip().replace("_", "")
     if not re.fullmatch(r"[+-]?\d{1,40}", value):
-        raise UsageError(f"{option} {_shown(text)}: give a whole number from {low:,} to {high:,}")
+        raise UsageError(f"{option} {shown(text)}: give a whole number from {low:,} to {high:,}")
     number = int(value)
     if not low <= number <= high:
-        raise UsageError(f"{option} {_shown(text)}: give a whole number from {low:,} to {high:,}")
+        raise UsageError(f"{option} {shown(text)}: give a whole number from {low:,} to {high:,}")
     return number
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
     text = str(value)
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def _game(name: str) -> str:
+def game_option(name: str) -> str:
     if name not in GAMES:
-        raise UsageError(f'unknown game "{_shown(name)}" (games with a rules engine: {", ".join(GAMES)}; '
+        raise UsageError(f'unknown game "{shown(name)}" (games with a rules engine: {", ".join(GAMES)}; '
                          "or `pnp simulate merge FILE…`)")
     return name
 
@@ -152,7 +152,7 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def _workers(text: Any) -> int:
+def workers_option(text: Any) -> int:
     """0 (every core), or 1 … the cores: more processes than cores only wait for each other."""
     available = cores()
     if text is None:
@@ -160,7 +160,7 @@ def _workers(text: Any) -> int:
     try:
         return whole(text, "--workers", 0, available)
     except UsageError:
-        raise UsageError(f"--workers {_shown(text)}: give 1 to {available} (this machine has {available} "
+        raise UsageError(f"--workers {shown(text)}: give 1 to {available} (this machine has {available} "
                          f"core{'s' if available > 1 else ''}), or 0 for all of them") from None
 
 
@@ -171,7 +171,7 @@ def _dask(address: str | None) -> str | None:
     found = re.fullmatch(r"(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(?P<port>\d{1,5})",
                          address)
     if (found is None or (found["scheme"] or "tcp") not in DASK_SCHEMES or not 0 < int(found["port"]) < 65536):
-        raise UsageError(f"--dask {_shown(address)!s}: a Dask scheduler's address is tcp://HOST:PORT "
+        raise UsageError(f"--dask {shown(address)!s}: a Dask scheduler's address is tcp://HOST:PORT "
                          f"(schemes {', '.join(DASK_SCHEMES)}), or local")
     return address
 
@@ -180,21 +180,21 @@ def _shard(text: str, games: int) -> tuple[int, int]:
     found = re.fullmatch(r"\s*(\d{1,9})\s*/\s*(\d{1,9})\s*", text)
     most = chunk_count(games)
     if found is None or not 1 <= int(found[1]) <= int(found[2]) or int(found[2]) > most:
-        raise UsageError(f"--shard {_shown(text)}: give I/N with 1 ≤ I ≤ N ≤ {most:,} (the chunks of "
+        raise UsageError(f"--shard {shown(text)}: give I/N with 1 ≤ I ≤ N ≤ {most:,} (the chunks of "
                          f"{games:,} games)")
     return int(found[1]), int(found[2])
 
 
-def _report(text: str | None) -> Path | None:
+def report_option(text: str | None) -> Path | None:
     if not text:
         return None
     path = Path(text)
     if path.suffix.lower() not in (".html", ".pdf"):
-        raise UsageError(f"--report {_shown(text)}: the report is FILE.html or FILE.pdf")
+        raise UsageError(f"--report {shown(text)}: the report is FILE.html or FILE.pdf")
     if not path.resolve().parent.is_dir():
-        raise UsageError(f"--report {_shown(text)}: there is no folder {_shown(path.resolve().parent)}")
+        raise UsageError(f"--report {shown(text)}: there is no folder {shown(path.resolve().parent)}")
     if path.is_dir():
-        raise UsageError(f"--report {_shown(text)}: that is a folder")
+        raise UsageError(f"--report {shown(text)}: that is a folder")
     return path
 
 
@@ -206,12 +206,12 @@ def _shown_path(path: Path) -> Path:
         return path
 
 
-def _spec(text: str | None, option: str) -> Path:
+def spec_option(text: str | None, option: str) -> Path:
     from pnp.spec import default_spec_path
 
     path = Path(text) if text else _shown_path(default_spec_path())
     if not path.is_file():
-        raise UsageError(f"{option} {_shown(path)}: no such file")
+        raise UsageError(f"{option} {shown(path)}: no such file")
     return path
 
 
@@ -219,7 +219,7 @@ def checked_setups(args: argparse.Namespace, options: Options) -> tuple[list[int
     """The spec, the player counts, the house rules and the comparison, each checked; per player
     count the rule set to play and the one to compare it with (one setup of each tried here)."""
     game = options.game
-    spec_path = _spec(args.spec, "--spec")
+    spec_path = spec_option(args.spec, "--spec")
     spec = load_spec(str(spec_path))
     if game not in spec.games:
         raise UsageError(f"{spec_path}: the spec has no game {game!r}")
@@ -227,7 +227,7 @@ def checked_setups(args: argparse.Namespace, options: Options) -> tuple[list[int
     house = house_rules(game, args.set, "--set")
     other_spec = other_house = None
     if args.vs or args.vs_set:
-        other_spec = _spec(args.vs, "--vs") if args.vs else spec_path
+        other_spec = spec_option(args.vs, "--vs") if args.vs else spec_path
         if game not in load_spec(str(other_spec)).games:
             raise UsageError(f"{other_spec}: the spec has no game {game!r}")
         other_house = {**house, **house_rules(game, args.vs_set, "--vs-set")}
@@ -235,7 +235,7 @@ def checked_setups(args: argparse.Namespace, options: Options) -> tuple[list[int
         try:
             Path(args.save_records).mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise UsageError(f"--save-records {_shown(args.save_records)}: {error.strerror}") from None
+            raise UsageError(f"--save-records {shown(args.save_records)}: {error.strerror}") from None
     pairs = []
     for count in counts:
         setup = checked_setup(game, spec_path, house, count, options.bots)
@@ -251,20 +251,20 @@ def player_counts(text: str | None, seats: Any) -> list[int]:
         return [min(max(4, seats.min), seats.max)]
     found = re.fullmatch(r"\s*(\d{1,40})\s*(?:-\s*(\d{1,40})\s*)?", text)
     if found is None:
-        raise UsageError(f"--players {_shown(text)}: give a count or a range, e.g. 4 or 3-6")
+        raise UsageError(f"--players {shown(text)}: give a count or a range, e.g. 4 or 3-6")
     low, high = int(found[1]), int(found[2] or found[1])
     if low > high or low < seats.min or high > seats.max:
-        raise UsageError(f"--players {_shown(text)}: the game seats {seats.min}–{seats.max} players")
+        raise UsageError(f"--players {shown(text)}: the game seats {seats.min}–{seats.max} players")
     return list(range(low, high + 1))
 
 
-def _bots(game: str, text: str | None) -> tuple[str, ...]:
+def bots_option(game: str, text: str | None) -> tuple[str, ...]:
     known = game_modules.bots(game)
     text = text if text is not None else "random"
     names = tuple(name.strip() for name in text.split(",") if name.strip())
     unknown = [name for name in names if bot_named(known, name) is None]
     if unknown or not names:
-        raise UsageError(f"--bots {_shown(text)}: unknown bot {_shown(', '.join(unknown)) or '(none given)'} "
+        raise UsageError(f"--bots {shown(text)}: unknown bot {shown(', '.join(unknown)) or '(none given)'} "
                          f"(bots for {game}: {', '.join(known)})")
     return names
 
@@ -276,17 +276,17 @@ def house_rules(game: str, settings: Sequence[str], flag: str) -> dict[str, Any]
     for setting in settings:
         key, equals, value = setting.partition("=")
         if not equals or not key.startswith("rules.") or not key[len("rules."):]:
-            raise UsageError(f"{flag} {_shown(setting)}: write rules.KEY=VALUE, e.g. {flag} rules.rounds=6")
+            raise UsageError(f"{flag} {shown(setting)}: write rules.KEY=VALUE, e.g. {flag} rules.rounds=6")
         if not value.strip():
-            raise UsageError(f"{flag} {_shown(setting)}: give a value after =")
+            raise UsageError(f"{flag} {shown(setting)}: give a value after =")
         try:
             raw[key[len("rules."):]] = load_text(value, f"{flag} {key}").data
         except SourceError as error:
-            raise UsageError(f"{flag} {_shown(key)}: {error.issues[0].message}") from None
+            raise UsageError(f"{flag} {shown(key)}: {error.issues[0].message}") from None
     checked, problems = check_values(raw, rulebook(game), in_spec=False)
     if problems:
         key, message = problems[0]
-        raise UsageError(f"{flag} rules.{_shown(key)}: {message}")
+        raise UsageError(f"{flag} rules.{shown(key)}: {message}")
     return checked
 
 
@@ -307,7 +307,7 @@ def checked_setup(game: str, spec: Path | None, options: dict[str, Any], players
 
 def _spec_name(args: argparse.Namespace, vs: bool = False) -> str:
     """The spec file of a run as the user named it (the default one relative to here)."""
-    return str(Path(args.vs)) if vs and args.vs else str(_spec(args.spec, "--spec"))
+    return str(Path(args.vs)) if vs and args.vs else str(spec_option(args.spec, "--spec"))
 
 
 def _simulate(args: argparse.Namespace, options: Options, setup: Setup, spec_name: str | Path,
@@ -370,7 +370,7 @@ def merge(args: argparse.Namespace) -> int:
                                                ("--ladder", args.ladder)) if value]
     if played_options:
         raise UsageError(f"simulate merge: {', '.join(played_options)} belong to the shards' own run")
-    _report(args.report)
+    report_option(args.report)
     if not args.files:
         raise UsageError("simulate merge: give the shards' files, e.g. pnp simulate merge shard-*.json")
     documents = [_read_shard(Path(name)) for name in args.files]
@@ -379,7 +379,7 @@ def merge(args: argparse.Namespace) -> int:
     for name, document in zip(args.files, documents, strict=True):
         if document["asked"] != first["asked"] or document["shard"][1] != shards or \
                 [r["setups"] for r in document["runs"]] != [r["setups"] for r in first["runs"]]:
-            raise UsageError(f"simulate merge: {_shown(name)} is a shard of another simulation than {args.files[0]}")
+            raise UsageError(f"simulate merge: {shown(name)} is a shard of another simulation than {args.files[0]}")
     numbers = sorted(document["shard"][0] for document in documents)
     if numbers != list(range(1, shards + 1)):
         missing = sorted(set(range(1, shards + 1)) - set(numbers))
@@ -409,11 +409,11 @@ def _read_shard(path: Path) -> dict[str, Any]:
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise UsageError(f"simulate merge: {_shown(path)}: {error.strerror}") from None
+        raise UsageError(f"simulate merge: {shown(path)}: {error.strerror}") from None
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise UsageError(f"simulate merge: {_shown(path)}: not a shard (not JSON)") from None
+        raise UsageError(f"simulate merge: {shown(path)}: not a shard (not JSON)") from None
     if not isinstance(document, dict) or document.get("format") != SHARD_FORMAT:
-        raise UsageError(f"simulate merge: {_shown(path)}: not a shard of pnp simulate --shard")
+        raise UsageError(f"simulate merge: {shown(path)}: not a shard of pnp simulate --shard")
     return document
 
 

@@ -269,37 +269,55 @@ def _png(panel: Panel) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+def _head(title: str) -> list[str]:
+    return ["<!doctype html><html lang='en'><meta charset='utf-8'>",
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+            f"<title>{html.escape(title)}</title>", f"<style>{STYLE}</style>", f"<h1>{html.escape(title)}</h1>"]
+
+
+def _verdict_html(lines: Sequence[str]) -> str:
+    return "<ul class='verdict'>" + "".join(f"<li>{html.escape(line)}</li>" for line in lines) + "</ul>"
+
+
+def _plots_html(plots: Sequence[Plot]) -> list[str]:
+    parts = []
+    for plot in plots:
+        parts.append(f"<h3>{html.escape(plot.title)}</h3><div class='plots'>")
+        parts += [f"<figure><img alt='{html.escape(panel.title)}' src='data:image/png;base64,{_png(panel)}'></figure>"
+                  for panel in plot.panels]
+        parts.append("</div>")
+    return parts
+
+
+def _table_html(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    return [f"<h3>{html.escape(title)}</h3><div class='scroll'><table><tr>"
+            + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>",
+            *("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows),
+            "</table></div>"]
+
+
+def _glossary_html(entries: Sequence[str]) -> list[str]:
+    parts = ["<h3>Glossary</h3><dl>"]
+    for entry in entries:
+        term, _, meaning = entry.partition(": ")
+        parts.append(f"<dt>{html.escape(term)}</dt><dd>{html.escape(meaning)}</dd>")
+    return parts + ["</dl>"]
+
+
 def _html(path: Path, runs: Sequence[tuple[Run, Run | None]], plots: Sequence[Plot]) -> None:
     first = runs[0][0]
-    parts = ["<!doctype html><html lang='en'><meta charset='utf-8'>",
-             "<meta name='viewport' content='width=device-width, initial-scale=1'>",
-             f"<title>pnp simulate — {html.escape(first.setup.game)}</title>", f"<style>{STYLE}</style>",
-             f"<h1>pnp simulate — {html.escape(first.setup.game)}</h1>"]
+    parts = _head(f"pnp simulate — {first.setup.game}")
     for a, b in runs:
         parts.append(f"<h2>{html.escape(heading(a, b))}</h2>")
-        parts.append("<ul class='verdict'>" + "".join(f"<li>{html.escape(line)}</li>" for line in verdict_lines(a, b))
-                     + "</ul>")
+        parts.append(_verdict_html(verdict_lines(a, b)))
         note = words.rotation(a.setup.players, a.setup.bots)
         if note:
             parts.append(f"<p class='note'>{html.escape(note)}</p>")
-    for plot in plots:
-        parts.append(f"<h3>{html.escape(plot.title)}</h3><div class='plots'>")
-        for panel in plot.panels:
-            parts.append(f"<figure><img alt='{html.escape(panel.title)}' src='data:image/png;base64,{_png(panel)}'>"
-                         "</figure>")
-        parts.append("</div>")
+    parts += _plots_html(plots)
     for a, b in runs:
-        header, rows = table(a, b)
-        parts.append(f"<h3>Every estimate — {html.escape(heading(a, b))}</h3><div class='scroll'><table><tr>"
-                     + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>")
-        parts += ["<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows]
-        parts.append("</table></div>")
-    parts.append("<h3>Glossary</h3><dl>")
-    for entry in glossary_lines(first):
-        term, _, meaning = entry.partition(": ")
-        parts.append(f"<dt>{html.escape(term)}</dt><dd>{html.escape(meaning)}</dd>")
-    parts.append("</dl></html>")
-    path.write_text("\n".join(parts) + "\n", encoding="utf-8")
+        parts += _table_html(f"Every estimate — {heading(a, b)}", *table(a, b))
+    parts += _glossary_html(glossary_lines(first))
+    path.write_text("\n".join(parts + ["</html>"]) + "\n", encoding="utf-8")
 
 
 def _pdf(path: Path, runs: Sequence[tuple[Run, Run | None]], plots: Sequence[Plot]) -> None:
@@ -332,3 +350,77 @@ def _wrapped(lines: Sequence[str], width: int = 130) -> list[str]:
     import textwrap
 
     return [part for line in lines for part in (textwrap.wrap(line, width) or [""])]
+
+
+# --- the report of a search (pnp tune) ---------------------------------------------------------------
+
+
+def write_tune_report(path: Path, answer: dict[str, Any], arms: Sequence[Any], targets: Sequence[Any]) -> list[str]:
+    """The report of `pnp tune`: the verdict, each target's measured value per candidate
+    against the target's band, the candidates' table; HTML or PDF, written whole or not at all."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    plots = [Plot("Each target, per candidate (95 % intervals; the band is the target)",
+                  tuple(_target_panel(arms, target) for target in targets))]
+    part = path.with_name(f".{path.name}.part")
+    header = ("rules", "games", *(str(t) for t in targets), "distance")
+    rows = [(", ".join(f"{k}={v}" for k, v in arm["rules"].items()), f"{arm['games']:,}",
+             *(f"{m['value']:.4g} [{m['ci95'][0]:.4g}, {m['ci95'][1]:.4g}]" for m in arm["targets"].values()),
+             f"{arm['miss']:.3g}") for arm in answer["candidates"]]
+    lines = [item["text"] for item in answer["verdict"]]
+    title = f"pnp tune — {answer['game']}, {answer['players']} players"
+    try:
+        if path.suffix.lower() == ".pdf":
+            _tune_pdf(part, title, lines, plots, header, rows)
+        else:
+            parts = [*_head(title), _verdict_html(lines), *_plots_html(plots),
+                     *_table_html("Candidates, closest first", header, rows)]
+            part.write_text("\n".join(parts + ["</html>"]) + "\n", encoding="utf-8")
+        part.replace(path)
+    finally:
+        part.unlink(missing_ok=True)
+    return [plot.title for plot in plots]
+
+
+def _target_panel(arms: Sequence[Any], target: Any) -> Panel:
+    def draw(axis: Any) -> None:
+        shown = [arm for arm in arms if arm.run is not None]
+        labels = [", ".join(f"{value}" for value in arm.values.values()) for arm in shown]
+        estimates = [target.measure(arm.run.summary) for arm in shown]
+        xs = range(len(shown))
+        colours = [COLOURS[0] if arm.out_in_round is None else "#999999" for arm in shown]
+        for x, estimate, colour in zip(xs, estimates, colours, strict=True):
+            axis.errorbar([x], [estimate.value], yerr=[[estimate.value - estimate.low], [estimate.high - estimate.value]],
+                          fmt="o", color=colour, capsize=3)
+        if target.op == "=":
+            axis.axhspan(target.value - target.tolerance, target.value + target.tolerance, color=COLOURS[1], alpha=0.15)
+        else:
+            axis.axhline(target.value, color=COLOURS[1], linestyle="--", linewidth=1)
+        axis.set_xticks(list(xs), labels, rotation=45 if len(shown) > 8 else 0, fontsize=8)
+        axis.set_xlabel(", ".join(shown[0].values) if shown else "")
+        axis.set_ylabel(target.metric)
+
+    return Panel(str(target), draw)
+
+
+def _tune_pdf(path: Path, title: str, lines: Sequence[str], plots: Sequence[Plot], header: Sequence[str],
+              rows: Sequence[Sequence[str]]) -> None:
+    import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
+    table_lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)) for row in [header, *rows]]
+    with PdfPages(path, metadata={"Title": title, "CreationDate": None}) as pdf:
+        body = _wrapped([title, "", *(f"• {line}" for line in lines), "", *table_lines])
+        for start in range(0, len(body), 80):
+            page = plt.figure(figsize=(8.27, 11.69))
+            page.text(0.05, 0.97, "\n".join(body[start:start + 80]), family="monospace", fontsize=6.5, va="top")
+            pdf.savefig(page)
+            plt.close(page)
+        for plot in plots:
+            figure = _figure(plot.panels, 2)
+            figure.suptitle(plot.title, fontsize=10)
+            figure.tight_layout()
+            pdf.savefig(figure)
+            plt.close(figure)

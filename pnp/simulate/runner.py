@@ -181,15 +181,32 @@ def run(jobs: Iterable[Chunk], *, workers: int = 0, dask: str | None = None,
         progress: Callable[[int], None] | None = None, play: Callable[[Chunk], Tally] = run_chunk) -> Tally:
     """Every chunk's tally, merged (in whatever order they finish: merging is exact). `workers`
     0: every core; 1: this process. `play` is what a worker does with a chunk (`run_chunk`)."""
+    total = Tally()
+    execute(jobs, lambda chunk, done: total.merge(done), workers=workers, dask=dask, progress=progress, play=play)
+    return total
+
+
+def run_each(jobs: Iterable[Chunk], *, workers: int = 0, progress: Callable[[int], None] | None = None,
+             play: Callable[[Chunk], Tally] = run_chunk) -> dict[Setup, Tally]:
+    """The chunks of several setups (the arms of a search, the pairs of a ladder) on one pool:
+    each setup's tally."""
+    totals: dict[Setup, Tally] = {}
+    execute(jobs, lambda chunk, done: totals.setdefault(chunk.setup, Tally()).merge(done), workers=workers,
+            progress=progress, play=play)
+    return totals
+
+
+def execute(jobs: Iterable[Chunk], take: Callable[[Chunk, Tally], Any], *, workers: int = 0, dask: str | None = None,
+            progress: Callable[[int], None] | None = None, play: Callable[[Chunk], Tally] = run_chunk) -> None:
+    """Play every chunk where it is asked for and give each chunk's tally to `take` as it comes."""
     workers = workers or os.cpu_count() or 1
     if dask is not None:
-        return _on_dask(jobs, dask, workers, progress, play)
-    if workers == 1:
-        total = Tally()
+        _on_dask(jobs, dask, workers, progress, play, take)
+    elif workers == 1:
         for job in jobs:
-            total.merge(_reported(play(job), progress))
-        return total
-    return _on_pool(jobs, workers, progress, play)
+            take(job, _reported(play(job), progress))
+    else:
+        _on_pool(jobs, workers, progress, play, take)
 
 
 def _reported(done: Tally, progress: Callable[[int], None] | None) -> Tally:
@@ -199,11 +216,11 @@ def _reported(done: Tally, progress: Callable[[int], None] | None) -> Tally:
 
 
 def _on_pool(jobs: Iterable[Chunk], workers: int, progress: Callable[[int], None] | None,
-             play: Callable[[Chunk], Tally]) -> Tally:
+             play: Callable[[Chunk], Tally], take: Callable[[Chunk, Tally], Any]) -> None:
     """The chunks on a process pool, a few per worker in flight. A worker that dies (killed, out
     of memory) breaks the pool and every chunk in flight with it: those are played again on a
     new pool, once; a second death is `WorkerLost`, naming the chunks it took."""
-    total, pending, again = Tally(), iter(jobs), deque[Chunk]()
+    pending, again = iter(jobs), deque[Chunk]()
     lost_before: set[int] = set()
     while True:
         lost: list[Chunk] = []
@@ -216,12 +233,12 @@ def _on_pool(jobs: Iterable[Chunk], workers: int, progress: Callable[[int], None
                         break
                     running[pool.submit(play, job)] = job
                 if not running:
-                    return total
+                    return
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in finished:
                     job = running.pop(future)
                     try:
-                        total.merge(_reported(future.result(), progress))
+                        take(job, _reported(future.result(), progress))
                     except BrokenProcessPool:
                         lost.append(job)
                 if lost:
@@ -234,7 +251,7 @@ def _on_pool(jobs: Iterable[Chunk], workers: int, progress: Callable[[int], None
 
 
 def _on_dask(jobs: Iterable[Chunk], address: str, workers: int, progress: Callable[[int], None] | None,
-             play: Callable[[Chunk], Tally]) -> Tally:
+             play: Callable[[Chunk], Tally], take: Callable[[Chunk, Tally], Any]) -> None:
     """The chunks on a Dask cluster, a few per worker in flight; Dask replays the chunks of a
     worker it loses by itself."""
     try:
@@ -242,17 +259,23 @@ def _on_dask(jobs: Iterable[Chunk], address: str, workers: int, progress: Callab
     except ImportError:
         raise UsageError('--dask needs Dask: pip install ".[dask]"') from None
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None) if address == "local" else None
-    total, pending = Tally(), iter(jobs)
+    pending = iter(jobs)
     try:
         with Client(cluster if cluster is not None else address, timeout=CONNECT_SECONDS) as client:
             width = workers * IN_FLIGHT if cluster is not None else max(1, len(client.nthreads())) * IN_FLIGHT
-            running = as_completed(client.map(play, list(itertools.islice(pending, width)), pure=False))
+            chunk_of: dict[str, Chunk] = {}
+
+            def submit(job: Chunk) -> Any:
+                future = client.submit(play, job, pure=False)
+                chunk_of[future.key] = job
+                return future
+
+            running = as_completed([submit(job) for job in itertools.islice(pending, width)])
             for future in running:
-                total.merge(_reported(future.result(), progress))
+                take(chunk_of.pop(future.key), _reported(future.result(), progress))
                 future.release()
                 for job in itertools.islice(pending, 1):
-                    running.add(client.submit(play, job, pure=False))
-            return total
+                    running.add(submit(job))
     except OSError as error:
         raise UsageError(f"--dask {address}: cannot reach the Dask scheduler ({error})") from None
     finally:

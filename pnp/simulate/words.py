@@ -122,13 +122,13 @@ def verdict(summary: Mapping[str, Any], players: int, bots: Sequence[str]) -> li
     leader = summary["scores"]["mid_game_leader_wins"]
     if leader.n:
         items.append(_item("leader", "scores.mid_game_leader_wins", leader,
-                           f"The player ahead at mid-game wins {_pct(leader.value)} of games."))
+                           f"The player ahead at mid-game wins {percent(leader.value)} of games."))
     if len(bots) > 1:
         rates = summary["bot_win_rate"]
         ranked = sorted(bots, key=lambda bot: -rates[bot]["win_rate"].value)
         items.append({"kind": "bots", "metric": "bot_win_rate", "order": ranked,
                       "text": "Bots, strongest first (wins per seat played): "
-                              + ", ".join(f"{bot} {_pct(rates[bot]['win_rate'].value)}" for bot in ranked) + "."})
+                              + ", ".join(f"{bot} {percent(rates[bot]['win_rate'].value)}" for bot in ranked) + "."})
     return items
 
 
@@ -165,14 +165,14 @@ def _balance(summary: Mapping[str, Any], players: int, bots: Sequence[str]) -> d
     if len(bots) > 1:
         text = f"Seat balance is not judged with several bots ({rotation(players, bots)})"
     elif test["equal"]:
-        text = f"No seat has an advantage beyond chance ({where}); the first seat wins {_pct(first.value if first else 0)}" \
-               f" against a fair {_pct(fair)}."
+        text = f"No seat has an advantage beyond chance ({where}); the first seat wins {percent(first.value if first else 0)}" \
+               f" against a fair {percent(fair)}."
     else:
         gap = summary["balance_gap"]
         best, worst = gap["seats"]
         rates = {s["seat"]: s["win_rate"].value for s in seats}
-        text = f"The seats are not equal ({where}): seat {best} wins {_pct(rates[best])}, seat {worst} " \
-               f"{_pct(rates[worst])}, against a fair {_pct(fair)}."
+        text = f"The seats are not equal ({where}): seat {best} wins {percent(rates[best])}, seat {worst} " \
+               f"{percent(rates[worst])}, against a fair {percent(fair)}."
     return {"kind": "balance", "metric": "seat_balance", "p_value": p, "equal": test["equal"],
             "judged": len(bots) == 1, "first_seat": first.value if first else 0.0, "fair": fair, "text": text}
 
@@ -182,7 +182,7 @@ def _ends(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     if len(ends) < 2:
         return []
     ranked = sorted(ends.items(), key=lambda kv: -kv[1].value)
-    parts = ", ".join(f"{_reason(reason)} {_pct(estimate.value)}" for reason, estimate in ranked)
+    parts = ", ".join(f"{_reason(reason)} {percent(estimate.value)}" for reason, estimate in ranked)
     return [{"kind": "ends", "metric": "ends", "shares": {reason: e.value for reason, e in ranked},
              "text": f"Games end {parts}."}]
 
@@ -195,19 +195,19 @@ def _shortages(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
         currency = money_name(money["currency"])
         if money["short"].value >= NOTABLE:
             items.append(_item("short", f"components.money[{money['currency']}].short", money["short"],
-                               f"Players hold more {currency} than is printed in {_pct(money['short'].value)} of games "
+                               f"Players hold more {currency} than is printed in {percent(money['short'].value)} of games "
                                f"({_num(money['p99_in_hands'])} at the 99th percentile, {_num(money['printed'])} printed)."))
         for bills in money["denominations"]:
             if bills["short"].value >= NOTABLE:
                 items.append(_item(
                     "short", f"components.money[{money['currency']}].denominations[{bills['value']}].short",
-                    bills["short"], f"The {_bills(money['currency'], bills['value'])} run out in {_pct(bills['short'].value)} "
+                    bills["short"], f"The {_bills(money['currency'], bills['value'])} run out in {percent(bills['short'].value)} "
                                     f"of games ({bills['printed']} printed, {_num(bills['p99_in_hands'])} needed at "
                                     "the 99th percentile)."))
     for supply, found in summary["components"]["supplies"].items():
         if found["exhausted"].value >= NOTABLE:
             items.append(_item("short", f"components.supplies.{supply}.exhausted", found["exhausted"],
-                               f"{supply[:1].upper()}{supply[1:]} run out in {_pct(found['exhausted'].value)} of games."))
+                               f"{supply[:1].upper()}{supply[1:]} run out in {percent(found['exhausted'].value)} of games."))
     if not items and (summary["components"]["money"] or summary["components"]["supplies"]):
         items.append({"kind": "enough", "metric": "components", "text": "The printed money and supplies were enough "
                                                                          "in every game (or all but a few)."})
@@ -245,16 +245,16 @@ def _change(row: Mapping[str, Any], unit: str) -> str:
     metric, a, b = row["metric"], row["a"]["value"], row["b"]["value"]
     relative = _relative(row)
     if metric == "length.mean" and relative is not None:
-        return f"Games are {_pct(abs(relative))} {'longer' if b > a else 'shorter'} ({_num(a)} → {_num(b)} {unit})."
+        return f"Games are {percent(abs(relative))} {'longer' if b > a else 'shorter'} ({_num(a)} → {_num(b)} {unit})."
     words = name(metric, unit)
     words = words[:1].upper() + words[1:]
     if row.get("kind") == "rate":
-        return f"{words}: {_pct(a)} → {_pct(b)}."
-    trend = f" ({'+' if b > a else '−'}{_pct(abs(relative))})" if relative is not None else ""
+        return f"{words}: {percent(a)} → {percent(b)}."
+    trend = f" ({'+' if b > a else '−'}{percent(abs(relative))})" if relative is not None else ""
     return f"{words}: {_num(a)} → {_num(b)}{trend}."
 
 
-def _pct(share: float) -> str:
+def percent(share: float) -> str:
     percent = 100 * share
     return f"{percent:.0f} %" if percent >= 10 or percent == 0 else f"{percent:.1f} %"
 
