@@ -155,7 +155,3 @@ def _rank(order: list[str]) -> Callable[[str], int]:
 
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy}
 
-
-def bot_named(known: Mapping[str, Bot], text: str) -> Bot | None:
-    """The bot a `--bots` entry names among `known`, or None."""
-    return known.get(text)

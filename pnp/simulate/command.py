@@ -29,8 +29,7 @@ from typing import Any, Sequence
 from pnp.errors import UsageError
 from pnp.rules import GAMES, load_spec, rulebook
 from pnp.rules.base import Violation
-from pnp.simulate import games as game_modules
-from pnp.simulate.bots import bot_named
+from pnp.simulate import roster
 from pnp.simulate.runner import Setup, chunk_count, context, seating, shard_numbers
 from pnp.simulate.simulation import (Run, answer, combined, compare, finish, glossary_lines, heading, play,
                                      spec_sha256, table, verdict_lines)
@@ -259,13 +258,13 @@ def player_counts(text: str | None, seats: Any) -> list[int]:
 
 
 def bots_option(game: str, text: str | None) -> tuple[str, ...]:
-    known = game_modules.bots(game)
     text = text if text is not None else "random"
     names = tuple(name.strip() for name in text.split(",") if name.strip())
-    unknown = [name for name in names if bot_named(known, name) is None]
+    unknown = [name for name in names if roster.bot_named(game, name) is None]
     if unknown or not names:
         raise UsageError(f"--bots {shown(text)}: unknown bot {shown(', '.join(unknown)) or '(none given)'} "
-                         f"(bots for {game}: {', '.join(known)})")
+                         f"(bots for {game}: {', '.join(roster.names(game))}; search:N iterations or search:Xs a "
+                         "decision)")
     return names
 
 

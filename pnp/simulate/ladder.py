@@ -22,7 +22,7 @@ import time
 from itertools import combinations
 from typing import Any, Sequence
 
-from pnp.simulate import games as game_modules
+from pnp.simulate import roster
 from pnp.simulate.metrics import Estimate, jsonable, rate
 from pnp.simulate.runner import Setup, chunks, run_each
 from pnp.simulate.words import percent
@@ -36,7 +36,7 @@ FIT_ROUNDS = 500
 def ladder_command(args: argparse.Namespace, options: Any, counts: Sequence[int],
                    pairs: Sequence[tuple[Setup, Setup | None]]) -> int:
     """The ladder of every player count asked for, printed as JSON or text."""
-    bots = list(options.bots) if args.bots is not None else list(game_modules.bots(options.game))
+    bots = list(options.bots) if args.bots is not None else roster.names(options.game)
     if BASELINE not in bots:
         bots.insert(0, BASELINE)
     answers = []

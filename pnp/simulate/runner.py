@@ -31,8 +31,8 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from pnp.errors import PnpError, UsageError
 from pnp.rules import GAMES, load_spec
-from pnp.simulate import games
-from pnp.simulate.bots import Bot, bot_named
+from pnp.simulate import games, roster
+from pnp.simulate.bots import Bot
 from pnp.simulate.play import GameResult, play_game
 from pnp.simulate.pressure import Bills, printed_money
 from pnp.simulate.probe import Probe
@@ -82,7 +82,7 @@ class Context:
         return tuple(bills for bills in self.money if bills is not None)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)  # a tune's candidates (up to 27) and a ladder's pairs each have their own
 def context(setup: Setup) -> Context:
     """The game of `setup`, built once per process (the spec is read once)."""
     game = load_spec(setup.spec).games[setup.game]
@@ -90,15 +90,14 @@ def context(setup: Setup) -> Context:
     params = engine.params(game, dict(setup.options))
     probe = games.probe(setup.game, params)
     bills = printed_money(game)
-    known = games.bots(setup.game)
     return Context(engine, params, probe, tuple(bills.get(c) for c in probe.currencies),
-                   tuple(_bot(known, name) for name in setup.bots))
+                   tuple(_bot(setup.game, name) for name in setup.bots))
 
 
-def _bot(known: dict[str, Bot], name: str) -> Bot:
-    found = bot_named(known, name)
+def _bot(game: str, name: str) -> Bot:
+    found = roster.bot_named(game, name)
     if found is None:
-        raise ValueError(f"no bot {name!r} (bots: {', '.join(known)})")
+        raise ValueError(f"no bot {name!r} (bots: {', '.join(roster.names(game))})")
     return found
 
 
