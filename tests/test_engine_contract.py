@@ -190,11 +190,11 @@ def test_a_game_without_secrets_in_its_positions_views_the_position_itself(game)
 # --- the deal --------------------------------------------------------------------------------------
 
 
-def test_bolsa_deals_the_standard_start_and_draws_nothing():
+def test_bolsa_deals_the_standard_setup_and_draws_nothing():
     engine = GAMES["bolsa"].engine
     rng = random.Random(4)
     before = rng.getstate()
-    assert engine.deal(engine.params(SPEC.games["bolsa"]), NAMES[:4], rng) == engine.Start()
+    assert engine.deal(engine.params(SPEC.games["bolsa"]), NAMES[:4], rng) is None
     assert rng.getstate() == before
 
 

@@ -158,11 +158,11 @@ def play_game(
     start = engine.deal(params, names, rng)
     seat_of = {name: seat for seat, name in enumerate(names)}
     watch = Watch(probe, money, keep_track)
+    state, _ = engine.setup(params, names, start)
     playout = engine.playout if fast and not keep_actions and not keep_track else None
     if playout is not None and all(bot is random_bot for bot in seats):
-        played = playout(params, names, start, rng, watch)
+        played = playout(params, state, rng, watch)
         return watch.result(index, bot_ids, played.outcome, seat_of, played.steps, played.length)
-    state, _ = engine.setup(params, names, start)
     first, steps, kinds, actions = state, 0, Counter[str](), []
     unit = probe.length(state, 0, kinds)
     _read(watch, probe, state, unit=True)

@@ -6,12 +6,12 @@ and the events, each citing its rule; an illegal action raises `Violation` with 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Mapping, Union
+from typing import TYPE_CHECKING, Mapping
 
 from pnp.errors import brief
 from pnp.rules.aktsioner import events as said
+from pnp.rules.aktsioner.actions import Action, Begin, Trade
 from pnp.rules.aktsioner.cards import Number, Play
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, HIDDEN, Params, params
 from pnp.rules.aktsioner.playout import playout
@@ -50,26 +50,6 @@ __all__ = ["RULEBOOK", "Start", "apply", "check_players", "deal", "determinize",
            "outcome", "params", "playout", "setup", "tables", "to_move", "view", "worth"]
 
 
-@dataclass(frozen=True)
-class Begin:
-    """A player starts his turn (AKT-3.6)."""
-
-    player: str
-
-
-@dataclass(frozen=True)
-class Trade:
-    """Stage 1 or 3: sales to the bank, then purchases, at the board's prices (AKT-3.1, 3.3)."""
-
-    sell: tuple[tuple[str, int], ...] = ()
-    buy: tuple[tuple[str, int], ...] = ()
-
-    @classmethod
-    def of(cls, sell: Mapping[str, int] | None = None, buy: Mapping[str, int] | None = None) -> "Trade":
-        return cls(tuple((sell or {}).items()), tuple((buy or {}).items()))
-
-
-Action = Union[Begin, Trade, Play]
 
 
 def apply(state: State, action: Action, params: Params, events: bool = True) -> tuple[State, Events]:

@@ -14,7 +14,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from pnp.errors import brief
-from pnp.rules.base import Events, Log, Malformed, Number, Observer, Outcome, Played, Table, ToMove, Violation, evolve
+from pnp.rules.base import (Events, Log, Malformed, Number, Observer, Outcome, Played, Table, ToMove, Violation,
+                            Trace, by_identity, evolve)
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import CARDS_EACH, ORDERS_AT_SETUP, OWNED_AT_SETUP, Params, params
 from pnp.rules.bolsa.rulebook import RULEBOOK
@@ -72,16 +73,21 @@ def check_players(params: Params, count: int) -> None:
         )
 
 
-def deal(params: Params, players: Sequence[str], rng: random.Random) -> Start:
+def deal(params: Params, players: Sequence[str], rng: random.Random) -> Start | None:
     """Bolsa's setup has nothing random (BOLSA-2: every player gets the same cards and money;
-    the starting player, at random, is the first of the seating the caller gives): the
-    standard start, and `rng` is not drawn from."""
-    return Start()
+    the starting player, at random, is the first of the seating the caller gives): None, the
+    standard setup, and `rng` is not drawn from."""
+    return None
 
 
 def setup(params: Params, names: Sequence[str], start: Start | None = None) -> tuple[State, Events]:
     """BOLSA-2: quotes on the start cell, cash, 1 + 2 cards of each company, the token."""
-    start = start or Start()
+    if start is None or start == _STANDARD:  # laid out once per rule set and seating: a simulation deals thousands
+        return _standard(params, tuple(names))
+    return _setup(params, names, start)
+
+
+def _setup(params: Params, names: Sequence[str], start: Start) -> tuple[State, Events]:
     n = len(names)
     check_players(params, n)
     codes = params.companies
@@ -119,6 +125,14 @@ def setup(params: Params, names: Sequence[str], start: Start | None = None) -> t
         events.append(said.STANDARD_HOLDINGS(owned=OWNED_AT_SETUP, orders=ORDERS_AT_SETUP))
     events.append(said.TOKEN(player=names[state.token]))
     return state, tuple(events)
+
+
+_STANDARD = Start()
+
+
+@by_identity(64)
+def _standard(params: Params, names: tuple[str, ...]) -> tuple[State, Events]:
+    return _setup(params, names, _STANDARD)
 
 
 def _start_zones(params: Params, name: str, start: Start) -> tuple[Zones, ...]:
@@ -555,12 +569,13 @@ def determinize(view: State, params: Params, seat: int | None, rng: random.Rando
     return view
 
 
-def playout(params: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Observer) -> Played:
-    """A whole game of random bots on mutable numbers (`pnp.rules.bolsa.playout`, the
-    `pnp.rules.base.Playout` of this engine); loaded on first use, as it imports this module."""
+def playout(params: Params, state: State, rng: random.Random, watch: Observer, trace: Trace | None = None) -> Played:
+    """From `state` to the end, every seat the random bot, on mutable numbers
+    (`pnp.rules.bolsa.playout`, the `pnp.rules.base.Playout` of this engine); loaded on first
+    use: a referee never needs it."""
     from pnp.rules.bolsa.playout import playout as play
 
-    return play(params, players, start, rng, watch)
+    return play(params, state, rng, watch, trace)
 
 
 def tables(params: Params) -> dict[str, Table]:

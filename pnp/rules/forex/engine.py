@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterator, Mapping, Sequence, Union
+from typing import Any, Callable, Iterator, Mapping, Union
 
 from pnp.errors import brief
-from pnp.rules.base import Events, Log, Malformed, Number, Observer, Outcome, Played, ToMove, Violation, evolve
+from pnp.rules.base import Events, Log, Malformed, Number, Observer, Outcome, Played, ToMove, Trace, Violation, evolve
 from pnp.rules.forex.board import find, marks, shift, strengths, tables, value_in
 from pnp.rules.forex import events as said
 from pnp.rules.forex.params import Params, params, payable, show, show_rate
@@ -400,9 +400,10 @@ def determinize(view: State, p: Params, seat: int | None, rng: random.Random) ->
     return view
 
 
-def playout(p: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Observer) -> Played:
-    """A whole game of random players, fast, on mutable numbers (`pnp.rules.forex.playout`, the
-    `pnp.rules.base.Playout` of this engine); loaded on first use: a referee never needs it."""
+def playout(p: Params, state: State, rng: random.Random, watch: Observer, trace: Trace | None = None) -> Played:
+    """From `state` to the end, every player random, fast, on mutable numbers
+    (`pnp.rules.forex.playout`, the `pnp.rules.base.Playout` of this engine); loaded on first
+    use: a referee never needs it."""
     from pnp.rules.forex.playout import playout as play
 
-    return play(p, players, start, rng, watch)
+    return play(p, state, rng, watch, trace)

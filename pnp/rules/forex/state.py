@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Mapping, Sequence, Union
 
-from pnp.rules.base import Event, Violation, evolve, fast_init
+from pnp.rules.base import Event, Violation, by_identity, evolve, fast_init
 from pnp.rules.forex import events as said
 from pnp.rules.forex.board import Pair, start_pairs
 from pnp.rules.forex.params import Params, show
@@ -187,7 +187,35 @@ def check_players(p: Params, count: int) -> None:
 def setup(p: Params, players: Sequence[str], start: Start | None = None) -> tuple[State, tuple[Event, ...]]:
     """The standard setup (FOREX-4), with any part replaced by the start's position. A position
     the rules cannot reach raises Violation."""
-    start = start or Start()
+    start = start or _STANDARD
+    if start.pairs is None and start.money is None and start.certificates is None and start.queue is None:
+        standard, events = _standard(p, tuple(players))  # laid out once per rule set and seating; a deal
+        if start.supply is None:  # changes only the supply: a simulation deals thousands of games
+            return standard, events
+        supply = tuple(start.supply.get(c, n) for c, n in zip(p.currencies, standard.supply))
+        for currency, left, total in zip(p.currencies, supply, p.certificates):
+            if left > total:
+                raise Violation("FOREX-1.6", f"{currency}: {left} in the supply make more than the game's "
+                                f"{total} certificates")
+        state = evolve(standard, supply=supply, removed=tuple(total - left for total, left in zip(p.certificates, supply)))
+        return state, _events(p, state)
+    return _setup(p, players, start)
+
+
+_STANDARD = Start()
+
+
+@by_identity(64)
+def _standard(p: Params, players: tuple[str, ...]) -> tuple[State, tuple[Event, ...]]:
+    return _setup(p, players, _STANDARD)
+
+
+def _events(p: Params, state: State) -> tuple[Event, ...]:
+    return (said.SUPPLY(players=len(state.players), supply=dict(zip(p.currencies, state.supply))),
+            said.DISPLAY(display=list(state.display(p)), queue=[item.label() for item in state.queue]))
+
+
+def _setup(p: Params, players: Sequence[str], start: Start) -> tuple[State, tuple[Event, ...]]:
     pairs, supply, money, certificates, queue = start.pairs, start.supply, start.money, start.certificates, start.queue
     players = tuple(players)
     check_players(p, len(players))
@@ -214,10 +242,7 @@ def setup(p: Params, players: Sequence[str], start: Start | None = None) -> tupl
     items = tuple(queue) if queue is not None else (Dividend(1),)
     _check_queue(p, players, items)
     state = State(players, board, holdings, tuple(left), removed, items)
-    return state, (
-        said.SUPPLY(players=len(players), supply=dict(zip(p.currencies, state.supply))),
-        said.DISPLAY(display=list(state.display(p)), queue=[item.label() for item in state.queue]),
-    )
+    return state, _events(p, state)
 
 
 def _holding(p: Params, name: str, money: Mapping[str, Fraction], certificates: Mapping[str, int]) -> Holding:
