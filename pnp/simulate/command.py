@@ -31,8 +31,19 @@ from pnp.rules import GAMES, load_spec, rulebook
 from pnp.rules.base import Violation
 from pnp.simulate import roster
 from pnp.simulate.runner import Setup, chunk_count, context, seating, shard_numbers
-from pnp.simulate.simulation import (Run, answer, combined, compare, finish, glossary_lines, heading, play,
-                                     spec_sha256, table, verdict_lines)
+from pnp.simulate.simulation import (
+    Run,
+    answer,
+    combined,
+    compare,
+    finish,
+    glossary_lines,
+    heading,
+    play,
+    spec_sha256,
+    table,
+    verdict_lines,
+)
 from pnp.simulate.tally import Tally
 from pnp.spec.options import check_values
 from pnp.spec.source import SourceError, load_text
@@ -327,7 +338,7 @@ def _progress(total: int, label: str) -> Any:
     """A progress bar (tqdm) on a terminal's stderr; none in a pipe, CI or a test."""
     if not sys.stderr.isatty() or os.environ.get("CI"):
         return None
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped]  # tqdm ships no type hints
 
     return tqdm(total=total, desc=label, unit="game", file=sys.stderr, leave=False)
 
@@ -389,7 +400,7 @@ def merge(args: argparse.Namespace) -> int:
     asked, elapsed = first["asked"], sum(document["elapsed_s"] for document in documents)
     runs = []
     for k, entry in enumerate(first["runs"]):
-        made = []
+        made: list[Run | None] = []
         for side, setup_json in enumerate(entry["setups"]):
             if setup_json is None:
                 made.append(None)
@@ -400,6 +411,7 @@ def merge(args: argparse.Namespace) -> int:
                 total.merge(Tally.from_json(document["runs"][k]["tallies"][side]))
             made.append(finish(setup, asked["games"], asked["seed"], total, spec_name=setup_json["spec_name"],
                                elapsed_s=elapsed / max(1, 2 * len(first["runs"]))))
+        assert made[0] is not None, "a shard's first rule set is always played"
         runs.append((made[0], made[1]))
     return respond(args, runs)
 
@@ -439,7 +451,7 @@ def text(runs: Sequence[tuple[Run, Run | None]]) -> str:
         lines += [f"  • {sentence}" for sentence in verdict_lines(first, second)]
         lines.append("")
         for row in [header, *rows]:
-            cells = [row[0].ljust(widths[0]), *(cell.rjust(width) for cell, width in zip(row[1:-1], widths[1:-1])),
+            cells = [row[0].ljust(widths[0]), *(cell.rjust(width) for cell, width in zip(row[1:-1], widths[1:-1], strict=True)),
                      row[-1]]
             lines.append("  " + "  ".join(cells))
         lines.append("")

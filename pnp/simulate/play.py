@@ -100,10 +100,10 @@ class Watch:
         """Per printed currency, the most money in hands and the most bills of each
         denomination, over the hands met."""
         found = []
-        for bills, hands in zip(self.bills, self.hands):
+        for bills, hands in zip(self.bills, self.hands, strict=True):
             if bills is not None:
                 counted = [bills.in_hands(amounts) for amounts in hands] or [(0, (0,) * len(bills.values))]
-                found.append((float(max(total for total, _ in counted)), tuple(map(max, zip(*(c for _, c in counted))))))
+                found.append((float(max(total for total, _ in counted)), tuple(map(max, zip(*(c for _, c in counted), strict=True)))))
         return tuple(found)
 
     def supplies(self, reading: tuple[int, ...]) -> None:

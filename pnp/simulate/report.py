@@ -164,10 +164,13 @@ def _money(runs: Sequence[Run]) -> tuple[Panel, ...]:
     panels = []
     for c, currency in enumerate(runs[0].summary["components"]["money"]):
         name = words.money_name(currency["currency"])
-        panels.append(_ecdf_panel(f"most {name} in hands at once", runs, lambda run, c=c: run.tally.money[c].total,
-                                  float(currency["printed"])))
+        panels.append(_ecdf_panel(f"most {name} in hands at once", runs, _money_in_hands(c), float(currency["printed"])))
         panels.append(Panel(f"{name}: bills in hands (99th percentile) and printed", _bills_drawer(runs, c)))
     return tuple(panels)
+
+
+def _money_in_hands(c: int) -> Callable[[Run], Distribution]:
+    return lambda run: run.tally.money[c].total
 
 
 def _bills_drawer(runs: Sequence[Run], c: int) -> Callable[[Any], None]:
@@ -232,7 +235,7 @@ def _figure(panels: Sequence[Panel], columns: int) -> Any:
     figure, grid = plt.subplots(rows, columns, figsize=(PANEL_INCHES[0] * columns, PANEL_INCHES[1] * rows + 0.4),
                                 squeeze=False)
     axes = [axis for row in grid for axis in row]
-    for axis, panel in zip(axes, panels):
+    for axis, panel in zip(axes, panels, strict=False):
         panel.draw(axis)
         axis.set_title(panel.title, fontsize=10)
     for axis in axes[len(panels):]:
@@ -328,7 +331,7 @@ def _pdf(path: Path, runs: Sequence[tuple[Run, Run | None]], plots: Sequence[Plo
         for first, second in runs:
             header, rows = table(first, second)
             widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
-            lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)) for row in [header, *rows]]
+            lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in [header, *rows]]
             verdict = [f"• {line}" for line in verdict_lines(first, second)]
             note = words.rotation(first.setup.players, first.setup.bots)
             body = _wrapped([heading(first, second), "", *verdict, *([note] if note else []), "", *lines, "",
@@ -410,7 +413,7 @@ def _tune_pdf(path: Path, title: str, lines: Sequence[str], plots: Sequence[Plot
     from matplotlib.backends.backend_pdf import PdfPages
 
     widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
-    table_lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)) for row in [header, *rows]]
+    table_lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in [header, *rows]]
     with PdfPages(path, metadata={"Title": title, "CreationDate": None}) as pdf:
         body = _wrapped([title, "", *(f"• {line}" for line in lines), "", *table_lines])
         for start in range(0, len(body), 80):

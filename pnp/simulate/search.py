@@ -97,9 +97,9 @@ def search(seat: Seat, rng: random.Random, *, iterations: int | None = DEFAULT_I
     branches = _candidates(seat, rng, hints)
     if len(branches) == 1:
         return branches[0].action
-    deadline = time.process_time() + seconds if seconds is not None else math.inf
+    deadline = time.process_time() + seconds if seconds is not None else None
     done = 0
-    while (iterations is None or done < iterations) and time.process_time() < deadline:
+    while (iterations is None or done < iterations) and (deadline is None or time.process_time() < deadline):
         done += 1
         if done % WIDEN == 0 and len(branches) < MOST_CANDIDATES:
             template = seat.templates[int(rng.random() * len(seat.templates))]
@@ -125,13 +125,34 @@ def _rollout(seat: Seat, action: Any, rng: random.Random) -> float:
     engine, params = seat.engine, seat.params
     state = engine.determinize(seat.view, params, seat.seat, rng)
     _, state, _ = apply_choosing(engine, state, action, params, rng, events=False)
-    outcome = playout(engine, params, state, rng)
+    fast = engine.playout
+    outcome = fast(params, state, rng, UNWATCHED).outcome if fast is not None else playout(engine, params, state, rng)
     return reward(outcome, seat.seat)
+
+
+class Unwatched:
+    """The observer a rollout gives the engine's fast playout: it reads nothing."""
+
+    def track(self, reading: Any) -> None:
+        pass
+
+    def money(self, reading: Any) -> None:
+        pass
+
+    def supplies(self, reading: Any) -> None:
+        pass
+
+    def unit(self, worth: Any) -> None:
+        pass
+
+
+UNWATCHED = Unwatched()
 
 
 def playout(engine: Any, params: Any, state: Any, rng: random.Random) -> Any:
     """The outcome of random play from `state` to the end of the game, on the general path
-    (the shared sampler, the table's steps last: as the simulator's driver plays random bots)."""
+    (the shared sampler, the table's steps last: as the simulator's driver plays random bots),
+    for an engine without a fast playout."""
     for _ in range(MOST_STEPS):
         who = engine.to_move(state, params)
         if who is None:

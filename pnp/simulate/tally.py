@@ -378,12 +378,12 @@ class Fold:
         made = self.made
         for name, values in self.columns.items():
             getattr(made, name).extend(values)
-        for distribution, values in zip(made.marks, self.marks, strict=True):
-            distribution.extend(values)
+        for distribution, times in zip(made.marks, self.marks, strict=True):
+            distribution.extend(times)
         for money, totals, bills in zip(made.money, self.totals, self.bills, strict=True):
             money.total.extend(totals)
-            for distribution, values in zip(money.bills, bills, strict=True):
-                distribution.extend(values)
+            for distribution, counts in zip(money.bills, bills, strict=True):
+                distribution.extend(counts)
         return made
 
 

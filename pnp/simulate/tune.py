@@ -22,7 +22,6 @@ met (the interval inside it), likely (the estimate inside it) or missed.
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import math
 import random
