@@ -19,7 +19,7 @@ from pnp.simulate import roster
 from pnp.simulate.bots import Decision
 from pnp.simulate.play import play_game
 from pnp.simulate.runner import Setup, chunks, context, run, seating
-from pnp.simulate.search import SearchBot, reward
+from pnp.simulate.search import SCORE_WEIGHT, SearchBot, reward
 
 SPEC = str(Path(__file__).resolve().parents[1] / "pnp" / "data" / "components.yaml")
 
@@ -91,8 +91,9 @@ def test_search_budgets_are_named_like_bots(capsys):
 
 def test_the_reward_is_the_win_share_and_a_little_of_the_lead():
     outcome = Outcome({"A": 10, "B": 30, "C": 30}, ("B", "C"), "last_round")
-    assert reward(outcome, 1) == pytest.approx(0.9 * 0.5 + 0.1 * 0.5)
-    assert reward(outcome, 0) == pytest.approx(0.1 * 0.0)
+    assert reward(outcome, 1) == pytest.approx((1 - SCORE_WEIGHT) * 0.5 + SCORE_WEIGHT * 0.5)  # a shared win, level
+    assert reward(outcome, 0) == pytest.approx(0.0)  # lost, 20 behind over a spread of 20
+    assert reward(Outcome({"A": 10, "B": 0}, ("A",), "last_round"), 0) == 1.0
 
 
 @pytest.mark.parametrize("game", list(GAMES))

@@ -13,15 +13,16 @@ search — a `Seat` holds the view, never the position. Each iteration then
 3. applies it (`legal.apply_choosing`) and plays the game out at random from there — the
    engine's fast playout where it has one that starts from any position, else the shared
    sampler on the general path —
-4. and scores the outcome for the seat: its share of the win (½ of a win shared by two), plus
-   a small part for its score against the best other (ties between lines that all win or all
-   lose are then broken towards the better score).
+4. and scores the outcome for the seat: its share of the win (½ of a win shared by two), and
+   for `SCORE_WEIGHT` of the reward its score against the best other (so lines that all win or
+   all lose are still told apart by the score).
 
 The candidates are the values a lookahead tries (`bots.candidates`: every choice when a
 template is a few, else the least values and random draws), what the game's own heuristic bots
 would do in the position, and, every `WIDEN` iterations, a fresh random draw (progressive
 widening), so a template of thousands of declarations is searched without listing them. The
-budget is iterations (`search:400`) or seconds of CPU per decision (`search:0.5s`); with one
+budget is iterations (`search:400`; `search` alone is `DEFAULT_ITERATIONS`) or seconds of CPU
+per decision (`search:0.5s`); with one
 candidate there is nothing to search. The best candidate is the most visited (the robust child).
 """
 
@@ -37,9 +38,9 @@ from typing import Any, Mapping, Sequence
 from pnp.rules.legal import Template, apply_choosing, draw, sample
 from pnp.simulate.bots import Bot, Decision, candidates
 
-DEFAULT_ITERATIONS = 200
+DEFAULT_ITERATIONS = 50  # For-Ex's longest games stay above half a game a second a core
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
-SCORE_WEIGHT = 0.1  # the part of the reward that is the seat's score against the best other, squashed
+SCORE_WEIGHT = 0.3  # the part of the reward that is the seat's score against the best other (measured best of 0.1–1)
 WIDEN = 25  # iterations between fresh random candidates
 MOST_CANDIDATES = 48
 MOST_STEPS = 100_000  # a rollout that does not end is an engine bug
@@ -64,6 +65,7 @@ class Branch:
     action: Any
     visits: int = 0
     reward: float = 0.0
+    after: Any = None  # the position after the action, kept where the view hides nothing (every draw is the view)
 
     def ucb(self, total: int) -> float:
         if not self.visits:
@@ -106,7 +108,7 @@ def search(seat: Seat, rng: random.Random, *, iterations: int | None = DEFAULT_I
             branches.append(Branch(template.action(draw(template, rng))))
         branch = max(branches, key=lambda b: b.ucb(done))
         branch.visits += 1
-        branch.reward += _rollout(seat, branch.action, rng)
+        branch.reward += _rollout(seat, branch, rng)
     return max(branches, key=lambda b: (b.visits, b.reward)).action
 
 
@@ -119,12 +121,19 @@ def _candidates(seat: Seat, rng: random.Random, hints: Sequence[Any]) -> list[Br
     return list(found.values())[:MOST_CANDIDATES]
 
 
-def _rollout(seat: Seat, action: Any, rng: random.Random) -> float:
+def _rollout(seat: Seat, branch: Branch, rng: random.Random) -> float:
     """One iteration below the root: a determinization, the action, a random game to its end;
-    the reward for the seat."""
+    the reward for the seat. Where the view hides nothing (`determinize` gives the view itself:
+    Bolsa, For-Ex) the position after the action is made once and every rollout starts from
+    it (a playout reads a position's numbers once per position)."""
     engine, params = seat.engine, seat.params
-    state = engine.determinize(seat.view, params, seat.seat, rng)
-    _, state, _ = apply_choosing(engine, state, action, params, rng, events=False)
+    if branch.after is not None:
+        state = branch.after
+    else:
+        drawn = engine.determinize(seat.view, params, seat.seat, rng)
+        _, state, _ = apply_choosing(engine, drawn, branch.action, params, rng, events=False)
+        if drawn is seat.view:
+            branch.after = state
     fast = engine.playout
     outcome = fast(params, state, rng, UNWATCHED).outcome if fast is not None else playout(engine, params, state, rng)
     return reward(outcome, seat.seat)
