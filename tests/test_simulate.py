@@ -577,3 +577,29 @@ def test_killing_a_worker_of_pnp_simulate_still_answers_as_one_run(tmp_path):
     assert process.returncode == 0, err
     undisturbed = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert without_timings(out) == without_timings(undisturbed.stdout)
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_report_reads_on_a_phone_and_a_desktop(tmp_path, browser, width):
+    """The report at a phone's 390 px and a desktop's 1280 px: nothing wider than the screen
+    (the table scrolls in its own box), the verdict on the first screen, every plot shown whole
+    and at most its drawn size; a screenshot is kept for a person to look at."""
+    a = simulate(SHORT, 60, 2, workers=1)
+    b = simulate(replace(SHORT, options=(("rounds", 4),)), 60, 2, workers=1)
+    write_report(tmp_path / "report.html", [(a, b)])
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    page.goto((tmp_path / "report.html").as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    verdict = page.locator(".verdict").bounding_box()
+    assert verdict is not None and verdict["y"] + 40 < 800  # the answer starts on the first screen
+    boxes = [page.locator("img").nth(k).bounding_box() for k in range(page.locator("img").count())]
+    assert len(boxes) == 11 and all(box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+                                    for box in boxes)
+    assert all(box["width"] <= 500 + 1 for box in boxes)  # never blown up past the drawn pixels
+    columns = len({round(box["x"]) for box in boxes})
+    assert columns == (1 if width < 600 else 2)
+    shot = tmp_path / f"report-{width}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    image = Image.open(shot)
+    assert image.width == width and len(image.convert("L").getcolors(maxcolors=100_000) or ()) > 50
+    page.close()

@@ -252,14 +252,14 @@ h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em}h3{font-size:1.05em}
 .verdict{font-size:1.05em;padding-left:1.2em}.verdict li{margin:.3em 0}
 .note{background:#fff6e0;border-left:4px solid #e69f00;padding:6px 10px}
 .plots{display:flex;flex-wrap:wrap;gap:12px}
-.plots figure{flex:0 1 520px;max-width:100%;margin:0}
+.plots figure{flex:0 1 PANELpx;max-width:100%;margin:0}
 .plots img{width:100%;height:auto;display:block}
 .scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}
 table{border-collapse:collapse;font-size:13px}
 td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}
 td:first-child,th:first-child{text-align:left;white-space:normal;min-width:12em}
 dt{font-weight:600}dd{margin:0 0 .6em 0}
-""".strip()
+""".strip().replace("PANEL", str(round(PANEL_INCHES[0] * DPI)))  # a panel shown at its drawn width, never blown up
 
 
 def _png(panel: Panel) -> str:
