@@ -45,6 +45,7 @@ from pnp.simulate.simulation import (
     verdict_lines,
 )
 from pnp.simulate.tally import Tally
+from pnp.simulate.words import rotation
 from pnp.spec.options import check_values
 from pnp.spec.source import SourceError, load_text
 
@@ -449,6 +450,8 @@ def text(runs: Sequence[tuple[Run, Run | None]]) -> str:
         widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
         lines.append(f"{heading(first, second)} · {first.elapsed_s + (second.elapsed_s if second else 0):.1f} s")
         lines += [f"  • {sentence}" for sentence in verdict_lines(first, second)]
+        note = rotation(first.setup.players, first.setup.bots)
+        lines += [f"  ({note})"] if note and second is not None else []  # one run's verdict says it already
         lines.append("")
         for row in [header, *rows]:
             cells = [row[0].ljust(widths[0]), *(cell.rjust(width) for cell, width in zip(row[1:-1], widths[1:-1], strict=True)),

@@ -115,7 +115,13 @@ def _win_rates(runs: Sequence[Run]) -> tuple[Panel, ...]:
     return tuple(panels)
 
 
+HISTOGRAM_MOST = 15  # lengths of more values than this are drawn as an ECDF: side-by-side bars turn to noise
+
+
 def _length(runs: Sequence[Run]) -> Panel:
+    if any(len(run.tally.length.counts) > HISTOGRAM_MOST for run in runs):
+        return _ecdf_panel(f"game length ({runs[0].unit})", runs, lambda run: run.tally.length)
+
     def draw(axis: Any) -> None:
         for k, run in enumerate(runs):
             counts = run.tally.length.ordered()
