@@ -13,6 +13,11 @@ It takes a while (For-Ex's searched games take about 1.5 s of CPU each): run it 
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's pnp, not an installed one
+
 import resource
 
 from pnp.rules import GAMES as REGISTERED

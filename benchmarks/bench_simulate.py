@@ -18,6 +18,11 @@ Run it alone with `python benchmarks/bench_simulate.py`; `benchmarks/run.py` fin
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's pnp, not an installed one
+
 import os
 import random
 import resource
