@@ -107,23 +107,44 @@ def _parser() -> argparse.ArgumentParser:
 
 def _simulate_parser(commands: argparse._SubParsersAction) -> None:
     sim = commands.add_parser("simulate", help="play thousands of games with bots: balance, length, component pressure")
-    sim.add_argument("game")
-    sim.add_argument("--games", type=int, default=1000, help="games per player count (default 1000)")
+    sim.add_argument("game", help="the game to play, or merge (then the shards' files)")
+    sim.add_argument("files", nargs="*", metavar="SHARD", help="with merge: the JSON files of pnp simulate --shard")
+    sim.add_argument("--games", help="games per player count (default 1000)")
     sim.add_argument("--players", help="a count or a range, e.g. 4 or 3-6 (default: 4, or what the game seats)")
-    sim.add_argument("--bots", default="random", help="comma-separated bots, rotated through the seats (default random)")
-    sim.add_argument("--seed", type=int, default=1, help="the same seed gives the same answer (default 1)")
+    sim.add_argument("--bots", help="comma-separated bots, rotated through the seats (default random)")
+    sim.add_argument("--seed", help="the same seed gives the same answer (default 1)")
     sim.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
     sim.add_argument("--set", action="append", default=[], metavar="rules.KEY=VALUE", help="a house rule (repeatable)")
     sim.add_argument("--vs", metavar="OTHER.yaml", help="compare with another spec file, same seeds")
     sim.add_argument("--vs-set", action="append", default=[], metavar="rules.KEY=VALUE",
                      help="compare with these house rules changed (repeatable), same seeds")
-    sim.add_argument("--workers", type=int, default=0, help="processes (default: every core; 1: this one)")
-    sim.add_argument("--dask", metavar="ADDRESS", help='run on a Dask scheduler ("local": start a LocalCluster)')
+    sim.add_argument("--ladder", action="store_true",
+                     help="a round robin of the bots (--bots, else all the game's): each pair's win rate, skill depth")
+    sim.add_argument("--workers", help="processes, at most the cores (default: every core; 1: this one)")
+    sim.add_argument("--dask", metavar="ADDRESS", help='run on a Dask scheduler, tcp://HOST:PORT ("local": start a LocalCluster)')
+    sim.add_argument("--shard", metavar="I/N", help="play only the I-th of N parts and print its tallies (for pnp simulate merge)")
     sim.add_argument("--json", action="store_true", help="answer in JSON")
     sim.add_argument("--report", metavar="FILE", help="a report with plots: FILE.html or FILE.pdf")
     sim.add_argument("--save-records", metavar="DIR", help="write each game as a record for pnp referee check")
-    sim.add_argument("--records", type=int, metavar="K", help="with --save-records: only the first K games")
+    sim.add_argument("--records", metavar="K", help="with --save-records: only the first K games")
     sim.set_defaults(run=_simulate)
+
+    tune = commands.add_parser("tune", help="search house-rule values that bring the simulated game to targets")
+    tune.add_argument("game")
+    tune.add_argument("--vary", action="append", default=[], metavar="rules.KEY=LOW..HIGH",
+                      help="a house rule to search, between two values (repeatable)")
+    tune.add_argument("--target", action="append", default=[], metavar="METRIC=VALUE±TOLERANCE|METRIC<VALUE",
+                      help="what the game should come to, e.g. length=5±0.5 or seat_gap<0.03 (repeatable)")
+    tune.add_argument("--games", help="the whole budget of games (default 30000)")
+    tune.add_argument("--players", help="a count (default: 4, or what the game seats)")
+    tune.add_argument("--bots", help="comma-separated bots, rotated through the seats (default random)")
+    tune.add_argument("--seed", help="the same seed gives the same answer (default 1)")
+    tune.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    tune.add_argument("--set", action="append", default=[], metavar="rules.KEY=VALUE", help="a house rule kept fixed")
+    tune.add_argument("--workers", help="processes, at most the cores (default: every core; 1: this one)")
+    tune.add_argument("--json", action="store_true", help="answer in JSON")
+    tune.add_argument("--report", metavar="FILE", help="a report of the search: FILE.html or FILE.pdf")
+    tune.set_defaults(run=_tune)
 
 
 def _add_table(commands) -> None:
@@ -292,6 +313,12 @@ def _simulate(args: argparse.Namespace) -> int:
     from pnp.simulate.command import run
 
     return run(args)
+
+
+def _tune(args: argparse.Namespace) -> int:
+    from pnp.simulate.tune import tune_command
+
+    return tune_command(args)
 
 
 def _rules(args: argparse.Namespace) -> int:
