@@ -11,7 +11,7 @@ from pnp.components import Context, Panels, generate
 from pnp.components.art import walk
 from pnp.display import Drawing, Matrix, Rect, Text, apply
 from pnp.layout.text import text_width
-from pnp.render.fonts import MM_PER_PT, font
+from pnp.fonts import MM_PER_PT, font
 
 SPEC = spec_of()
 

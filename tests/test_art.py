@@ -239,7 +239,7 @@ def text_grounds(items):
     """(text, box, ground) for every placed text, in drawing order; the ground is the fill of
     the last filled shape drawn before it that contains the centre of its box (white paper if
     none). A text object placed twice (a corner index and its turned copy) appears twice."""
-    from pnp.render.fonts import MM_PER_PT, font
+    from pnp.fonts import MM_PER_PT, font
 
     found, fills = [], []
     for matrix, item, clips in _placed(items, IDENTITY, ()):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pnp.errors import BuildError
-from pnp.render import fonts
+from pnp import fonts
 
 GAME_TEXT = "Акционер Telefónica año ÁÉÑÓ × ÷ − → € £ ¥ $ ₽ ½ ·—"
 
@@ -66,7 +66,7 @@ def test_metrics_are_read_without_reportlab_and_equal_reportlabs():
 
     from reportlab.pdfbase.ttfonts import TTFontFile
 
-    from pnp.render.fonts import font, font_bytes
+    from pnp.fonts import font, font_bytes
 
     for name in ("regular", "bold"):
         theirs = TTFontFile(io.BytesIO(font_bytes(name))).charWidths

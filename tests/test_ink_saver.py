@@ -13,7 +13,7 @@ from spec_text import spec_of
 from pnp.build import lay_out_game, with_print
 from pnp.components.art import texts, walk
 from pnp.display import BookPages, Circle, Drawing, Matrix, Pieces, Polygon, Rect
-from pnp.render import fonts
+from pnp import fonts
 from pnp.render.pdf import pdf_bytes
 from pnp.render.png import mean_ink
 from pnp.spec.faces import deck_pieces, token_pieces

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from pnp.display import Group, Text
 from pnp.errors import BuildError
 from pnp.layout.text import block_height, fit_lines, fit_text, line_height, text_width
-from pnp.render.fonts import MM_PER_PT, font
+from pnp.fonts import MM_PER_PT, font
 
 SENTENCE = "Compra cinco acciones de Telefónica al precio de la cotización actual"
 

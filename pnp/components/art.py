@@ -20,7 +20,7 @@ from pnp.display import (
 )  # fmt: skip
 from pnp.errors import BuildError
 from pnp.layout.text import block_height, fit_text
-from pnp.render.fonts import MM_PER_PT, font
+from pnp.fonts import MM_PER_PT, font
 from pnp.spec.images import Art
 from pnp.spec.model import PATTERNS, SYMBOLS, Asset
 

@@ -23,7 +23,7 @@ from itertools import combinations
 
 from pnp.components.art import contrast_ratio, text_box, walk
 from pnp.display import Drawing, Text
-from pnp.render.fonts import missing_glyphs
+from pnp.fonts import missing_glyphs
 
 CHECKS = (("small-text", "text ≥ 7 pt"), ("bleed", "nothing in the bleed"), ("safe-zone", "inside the safe zone"),
           ("hue-only", "not hue alone"), ("glyph", "every glyph"))  # (check, what passing it means)

@@ -22,8 +22,8 @@ from typing import Any, Iterator, Mapping
 
 from pnp.display import Group, Item, Text, scale, compose, translate
 from pnp.errors import BuildError, shorten
-from pnp.render import fonts
-from pnp.render.fonts import MM_PER_PT
+from pnp import fonts
+from pnp.fonts import MM_PER_PT
 
 SECONDARY_BREAKS = "·/—"  # a word wider than its box may break after these
 SIZE_STEP = 0.5  # pt

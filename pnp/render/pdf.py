@@ -22,8 +22,8 @@ from typing import BinaryIO, Sequence, Union
 
 from pnp.display import IDENTITY, Circle, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text
 from pnp.errors import BuildError
-from pnp.render import fonts
-from pnp.render.fonts import MM_PER_PT
+from pnp import fonts
+from pnp.fonts import MM_PER_PT
 
 PT_PER_MM = 72.0 / 25.4
 Target = Union[str, "os.PathLike[str]", BinaryIO]

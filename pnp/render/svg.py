@@ -14,8 +14,8 @@ import os
 from typing import Any, BinaryIO, Iterator, Union
 
 from pnp.display import IDENTITY, Circle, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text
-from pnp.render import fonts
-from pnp.render.fonts import MM_PER_PT
+from pnp import fonts
+from pnp.fonts import MM_PER_PT
 
 Target = Union[str, "os.PathLike[str]", BinaryIO]
 
