@@ -13,11 +13,21 @@ import os
 import sys
 import unicodedata
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from pnp import __version__
 from pnp.console import shown, spec_path
 from pnp.errors import PnpError, UsageError
+
+
+def _help_of(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    """What a command group without its verb runs: its help, and exit 2 (a usage error)."""
+
+    def run(_args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    return run
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -98,7 +108,7 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("--seed", type=int, help="the setup's random draw, such as For-Ex's removed certificates "
                      "(FOREX-4.3): the same seed deals the same start (default: a fresh draw)")
     new.set_defaults(run=_referee, verb="new")
-    referee.set_defaults(run=lambda args: (referee.print_help(), 2)[1])
+    referee.set_defaults(run=_help_of(referee))
     _simulate_parser(commands)
     _add_rules(commands)
     _add_table(commands)
@@ -174,7 +184,7 @@ def _add_rules(commands) -> None:
     search.add_argument("words", nargs="+")
     search.add_argument("--game", help="only this game's rules")
     search.set_defaults(run=_rules, verb="search")
-    rules.set_defaults(run=lambda args: (rules.print_help(), 2)[1])
+    rules.set_defaults(run=_help_of(rules))
 
 
 def _spec_option(parser: argparse.ArgumentParser) -> None:

@@ -57,7 +57,7 @@ class Font:
 def font_bytes(name: str) -> bytes:
     """The TrueType file of a logical font, read from the package data."""
     filename, _ = _entry(name)
-    return files("pnp").joinpath("data", "fonts", filename).read_bytes()
+    return files("pnp").joinpath("data").joinpath("fonts").joinpath(filename).read_bytes()
 
 
 @lru_cache(maxsize=None)

@@ -16,7 +16,7 @@ a name too long for a small card's band is abbreviated before the build gives up
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Any, Mapping
 
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import (
@@ -234,7 +234,7 @@ def _titles(title: str, subtitle: str, x: float, y: float, w: float, h: float, i
     """The name in bold over its subtitle, both centred in the band between index and badge;
     a name too long for a small card is abbreviated rather than failing the build."""
     low, high = sizes
-    style = {"color": ink, "what": what, "icons": icons}
+    style: dict[str, Any] = {"color": ink, "what": what, "icons": icons}
     if not subtitle:
         return [fit_name(title, x, y, w, h, size=high, min_size=low, font="bold", **style)]
     if not title:

@@ -85,7 +85,7 @@ def faces_of(game_id: str, component: Any, output: Pieces | Panels | BookPages) 
             front = front_names[fronts.index_of(piece.front)]
             back = back_names[backs.index_of(piece.back)] if piece.back is not None else None
             kinds[(front, back)] += 1
-        count = Counter()
+        count: Counter[str] = Counter()
         for (front, back), n in kinds.items():
             count[front] += n
             if back is not None:

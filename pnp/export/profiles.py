@@ -236,7 +236,7 @@ def fitted_png(drawing: Drawing, profile: Profile, product: Product, rasters: Ra
             if min(size) <= 0 or from_x[i + 1] <= from_x[i] or from_y[j + 1] <= from_y[j]:
                 continue
             box = (from_x[i], from_y[j], from_x[i + 1], from_y[j + 1])
-            image.paste(source.resize(size, PILImage.LANCZOS, box=box), (to_x[i], to_y[j]))
+            image.paste(source.resize(size, PILImage.Resampling.LANCZOS, box=box), (to_x[i], to_y[j]))
     assert image.size == (width, height) and image.mode == profile.colour
     buffer = io.BytesIO()
     image.save(buffer, "PNG", dpi=(profile.dpi, profile.dpi))

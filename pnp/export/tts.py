@@ -95,7 +95,7 @@ def trimmed(rasters: Rasters, drawing: Drawing, size: tuple[int, int]) -> Any:
     w, h, b = drawing.width, drawing.height, drawing.bleed
     image = rasters.image(drawing)
     kx, ky = image.width / (w + 2 * b), image.height / (h + 2 * b)
-    return image.resize(size, Image.LANCZOS, box=(b * kx, b * ky, (b + w) * kx, (b + h) * ky))
+    return image.resize(size, Image.Resampling.LANCZOS, box=(b * kx, b * ky, (b + w) * kx, (b + h) * ky))
 
 
 def masked(rasters: Rasters, drawing: Drawing, cut: str, size: tuple[int, int]) -> Any:
@@ -160,12 +160,13 @@ class _Writer:
         unique_back = len(backs) > 1
         common_back = None
         if not unique_back:
-            back = c.face(next(iter(backs))).drawing if None not in backs else None
+            (only,) = backs
+            back = c.face(only).drawing if only is not None else None
             common_back = trimmed(self.rasters, back, size) if back is not None else _blank(size)
             back_url = self.save(f"{c.id}-back.png", _png(common_back), c.id)
         custom: dict[str, dict[str, Any]] = {}
         ids: list[int] = []
-        cards = []
+        cards: list[dict[str, Any]] = []
         for number, sheet in enumerate(deck_sheets, 1):
             faces = [trimmed(self.rasters, c.face(k.front).drawing, size) for k in sheet.kinds]
             hidden = common_back if common_back is not None else _blank(size)

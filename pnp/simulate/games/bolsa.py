@@ -8,6 +8,7 @@ cash in hand during play and, at the end, what the bank pays for the shares (BOL
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
 from pnp.rules import bolsa
@@ -45,7 +46,7 @@ class BolsaProbe(Probe):
                 top = top or b == p.price_max
         return [mark for mark, hit in zip(self.mark_names, (bottom, flip, top)) if hit] if bottom or flip or top else ()
 
-    def money(self, state: bolsa.State) -> tuple[tuple[int, ...], ...]:
+    def money(self, state: bolsa.State) -> tuple[tuple[int | Fraction, ...], ...]:
         if state.over:  # the bank has bought the shares: money is the final scores (BOLSA-7.1)
             return (bolsa.worth(state, self.params),)
         return (tuple(player.cash for player in state.players),)
