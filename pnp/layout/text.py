@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, Iterator, Mapping
 
 from pnp.display import Group, Item, Text, scale, compose, translate
@@ -134,6 +135,23 @@ def fit_lines(
 ) -> Fitted:
     """The largest size (from `size` down to `min_size` in 0.5 pt steps) at which `text` fits
     a w × h mm box, with its lines; for generators that want one size across many boxes."""
+    if not icons:
+        try:
+            return _fit_plain(text, w, h, size, min_size, font, leading)
+        except BuildError:
+            pass  # fitted again below, to say `what` does not fit
+    return _fit(text, w, h, size, min_size, font, leading, what, icons)
+
+
+@lru_cache(maxsize=4096)
+def _fit_plain(text: str, w: float, h: float, size: float, min_size: float, font: str, leading: float) -> Fitted:
+    """`fit_lines` of text without icons, remembered: a spec's cards and notes fit the same
+    words in the same boxes again and again (about half of `pnp validate`'s fits repeat one)."""
+    return _fit(text, w, h, size, min_size, font, leading, "", None)
+
+
+def _fit(text: str, w: float, h: float, size: float, min_size: float, font: str, leading: float, what: str,
+         icons: Mapping[str, Icon] | None) -> Fitted:
     if not text.strip():
         return Fitted(size, (), leading)
     paragraphs = _parse(text, font, icons or {})
@@ -184,8 +202,10 @@ def abbreviations(name: str) -> Iterator[str]:
         yield " ".join([words[0][:length] + ".", *initials])
 
 
+@lru_cache(maxsize=8192)
 def text_width(text: str, font: str = "regular", size: float = 10.0) -> float:
-    """Width in mm of `text` (its widest line; `**bold**` runs measured in bold) at `size` pt."""
+    """Width in mm of `text` (its widest line; `**bold**` runs measured in bold) at `size` pt
+    (remembered: a token's layout search measures its few words hundreds of times)."""
     return max(
         sum(_font_width(run, size) for run in paragraph) for paragraph in _parse(text, font)
     )
@@ -390,6 +410,7 @@ def _font_width(run: Run, size: float) -> float:
     return fonts.font(run.font).width(run.text, size)
 
 
+@lru_cache(maxsize=None)
 def _vertical_metrics() -> tuple[float, float]:
     """(ascent, descent) in em bounding every bundled face, so a block mixing regular and bold
     is measured by its tallest glyphs."""
