@@ -214,15 +214,15 @@ def _build_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from pnp.build import layout_issues
     from pnp.components.resolution import art_warnings
+    from pnp.console import checked_layout
     from pnp.rules import load_spec
     from pnp.spec.faces import piece_count
 
     if args.spec_file and args.spec and args.spec_file != args.spec:
         raise UsageError("validate: give the spec file once, as SPEC or as --spec")
     source = spec_path(args.spec or args.spec_file)
-    spec = load_spec(source, layout=layout_issues)  # every component laid out too, as build would (nothing rendered)
+    spec = load_spec(source, layout=checked_layout)  # every component laid out too, as build would (nothing rendered)
     for warning in art_warnings(spec):  # PNG or JPEG art that prints below 300 dpi
         print(warning, file=sys.stderr)
     print(f"{shown(source)}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")

@@ -26,10 +26,13 @@ from pnp.errors import UsageError
 
 if TYPE_CHECKING:
     from pnp.build import Progress, Summary
+    from pnp.errors import Issue
     from pnp.manifest import Change
     from pnp.spec.model import Spec
 
 MAX_OFFSET_MM = 10.0  # a printer further off than this needs fixing, not compensating
+LAID_OUT = "laid-out"  # user-cache entries: a game `pnp validate` laid out without a problem
+LAID_OUT_KEEP = 64  # entries (a game's edits each make one); the oldest go first
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -66,6 +69,33 @@ def run_build(args: argparse.Namespace) -> int:
         print(warning, file=sys.stderr)
     print(report(summary, source, args.out, time.perf_counter() - started), flush=True)
     return 0
+
+
+def checked_layout(spec: Spec, game_id: str) -> list[Issue]:
+    """`pnp.build.layout_issues` for `pnp validate`, remembered in the user's cache
+    (`pnp.cache.user_folder()/validate`) when the game lays out without a problem, under a key
+    of everything laying it out reads — pnp's code and fonts, the print settings, the game's
+    data, its images by their bytes. Validating again after an edit lays out only the games
+    edited, and a spec validated before needs no drawing, nor the drawing stack imported. A
+    game with problems is laid out every time (its issues are located in the file as it is)."""
+    from pnp.cache import Cache, FolderStore, code_version, key, user_folder
+    from pnp.spec.images import clean_path
+    from pnp.spec.loader import named_images
+
+    folder = user_folder()
+    cache = Cache(FolderStore(folder / "validate", LAID_OUT_KEEP)) if folder is not None else None
+    game = spec.games[game_id]
+    name = key(code_version(), "pnp.build.layout_issues", game_id, spec.print.model_dump(mode="json"),
+               game.model_dump(mode="json", by_alias=True))
+    if cache is not None and cache.get(game_id, LAID_OUT, name) is True:
+        return []
+    from pnp.build import layout_issues
+
+    issues = layout_issues(spec, game_id)
+    if not issues and cache is not None:
+        images = [spec.folder / clean_path(file) for file in sorted(named_images(game))]
+        cache.put(game_id, LAID_OUT, name, True, depends=images)
+    return issues
 
 
 def parse_formats(text: str) -> tuple[str, ...]:

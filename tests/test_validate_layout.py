@@ -6,10 +6,12 @@ the field to change, with the numbers to change it by, exit 2."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
-from spec_text import BUNDLED, edit
+from spec_text import BUNDLED, ROOT, edit
 
+from pnp import build
 from pnp.cli import main
 
 LONG = "Long terms " * 80  # far more than a contract card's small print holds
@@ -133,3 +135,48 @@ def test_a_name_too_long_for_the_print_plan_is_found_by_validate_at_its_field(tm
     assert (line, col) == where(text, f"name_en: {word}", word)
     assert main(["build", "-q", "--spec", str(tmp_path / "components.yaml"), "--game", "bolsa",
                  "--out", str(tmp_path / "out")]) != 0  # what validate said, build refuses
+
+
+def counting_layouts(monkeypatch, tmp_path: Path) -> list[str]:
+    """The games `pnp validate` lays out from now on (a fresh user cache in `tmp_path`)."""
+    monkeypatch.setenv("PNP_CACHE", str(tmp_path / "cache"))
+    laid: list[str] = []
+    real = build.layout_issues
+
+    def layout_issues(spec, game_id):
+        laid.append(game_id)
+        return real(spec, game_id)
+
+    monkeypatch.setattr(build, "layout_issues", layout_issues)
+    return laid
+
+
+def test_validate_lays_out_again_only_a_game_whose_inputs_changed(tmp_path, monkeypatch, capsys):
+    """A game that laid out without a problem is remembered by everything its layout reads:
+    the same spec again lays out nothing; an image's new bytes, or an edit, lay out that game."""
+    laid = counting_layouts(monkeypatch, tmp_path)
+    folder = tmp_path / "tulips"
+    shutil.copytree(ROOT / "examples" / "tulips", folder)
+    spec = str(folder / "components.yaml")
+    assert main(["validate", spec]) == 0 and laid == ["tulips"]
+    assert main(["validate", spec]) == 0 and laid == ["tulips"]  # nothing laid out
+    art = folder / "art" / "back.svg"
+    art.write_bytes(art.read_bytes() + b"\n<!-- retouched -->\n")
+    assert main(["validate", spec]) == 0 and laid == ["tulips"] * 2
+    text = (folder / "components.yaml").read_text(encoding="utf-8")
+    (folder / "components.yaml").write_text(text.replace("title: Tulip Mania\n", "title: Tulip Mania II\n", 1), encoding="utf-8")
+    assert main(["validate", spec]) == 0 and laid == ["tulips"] * 3
+
+
+def test_a_game_with_a_layout_problem_is_laid_out_and_reported_every_time(tmp_path, monkeypatch, capsys):
+    laid = counting_layouts(monkeypatch, tmp_path)
+    code, found = validate(tmp_path, BUNDLED, capsys)
+    assert code == 0 and laid == ["bolsa", "aktsioner", "forex"]
+    word = "Aktienzertifikatsbestandsverzeichnisbla"  # too long for the print plan's table
+    text = edit("name_en: Share cards", f"name_en: {word}")
+    for runs in (1, 2):
+        code, found = validate(tmp_path, text, capsys)
+        assert code == 2 and list(found) == ["games.bolsa.components[3].name_en"]
+        assert laid == ["bolsa", "aktsioner", "forex"] + ["bolsa"] * runs  # the others remembered
+    code, found = validate(tmp_path, BUNDLED, capsys)
+    assert code == 0 and laid == ["bolsa", "aktsioner", "forex", "bolsa", "bolsa"]  # the fix: as validated before
