@@ -9,7 +9,9 @@ included) and as wall time, best of two each (target ≤ 5×); a rebuild after o
 changed (a For-Ex dividend's payout), as a fresh command into the same folder, against the
 cold build of that run (target ≤ 1/4); `pnp watch --serve`: from a save to the open page
 told of the new build (target ≤ 1 s); the pages and bytes written; and how many times larger
-the Bolsa share deck becomes as 300-dpi images in a PDF (target ≥ 10×).
+the Bolsa share deck becomes as 300-dpi images in a PDF (target ≥ 10×); and `pnp validate` on
+the bundled spec as a fresh command, in CPU seconds (best of three): with an empty user cache
+(no game remembered as laid out: every game laid out) and again (nothing laid out; target < 1 s).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import io
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -53,6 +56,7 @@ def main() -> list[tuple[str, float, str]]:
         vector, raster = _vector_vs_raster(out / "bolsa" / "shares.pdf")
         floor, build_cold = _side_by_side(Path(scratch), summary.pages)
         preview = _preview(Path(scratch))
+        validate_cold, validate_warm = _validate(Path(scratch))
     return [
         ("build 3 games, PDF (best of 3)", min(times), "s"),
         ("pnp build command, fresh process", cold, "s"),
@@ -68,6 +72,8 @@ def main() -> list[tuple[str, float, str]]:
         ("bolsa shares.pdf, vector", vector / 1e3, "kB"),
         (f"bolsa shares as {DPI}-dpi images", raster / 1e3, "kB"),
         ("images / vector", raster / vector, "×"),
+        ("pnp validate command, empty user cache, CPU", validate_cold, "s"),
+        ("pnp validate command, same spec again, CPU", validate_warm, "s"),
     ]
 
 
@@ -84,6 +90,22 @@ def _timed(argv: list[str]) -> tuple[float, float]:
     subprocess.run(argv, check=True, capture_output=True, cwd=ROOT, env=ENV)
     wall, after = time.perf_counter() - started, resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, wall
+
+
+def _validate(scratch: Path) -> tuple[float, float]:
+    """CPU seconds of `pnp validate` with no game remembered as laid out (the engines'
+    parameters cached, as after any earlier command), then again: the best of three each."""
+    cache = scratch / "validate-cache"
+    env = {**ENV, "PNP_CACHE": str(cache)}
+    cold, warm = [], []
+    for times in [[]] + [cold, warm] * RUNS:  # the first run only fills the engine-parameter cache
+        if times is cold:
+            shutil.rmtree(cache / "validate", ignore_errors=True)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-m", "pnp", "validate"], check=True, capture_output=True, cwd=ROOT, env=env)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        times.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return min(cold), min(warm)
 
 
 def _side_by_side(scratch: Path, pages: int) -> tuple[tuple[float, float], tuple[float, float]]:
