@@ -111,7 +111,7 @@ def test_search_games_are_records_the_referee_accepts(tmp_path, capsys, game):
 def test_the_search_bot_beats_greedy(game, games):
     """With a fixed seed and a small budget (50 iterations a decision), the search bot's seats
     take at least 60 % of the wins against greedy's, the interval above the fair half
-    (`benchmarks/bench_simulate.py` measures it over 2,000 games a game)."""
+    (`benchmarks/bench_search.py` measures it over 2,000 games a game)."""
     from pnp.simulate.metrics import rate
 
     played = run(chunks(Setup(game, SPEC, (), 4, ("search:50", "greedy")), games, 26), workers=0)
