@@ -23,6 +23,7 @@ from pnp.components.art import (
     BLACK, WHITE, contrast_ratio, fit_line_first, half_turn, identity, ink_on, outlined, pattern, picture, symbol,
     text_bounds, tint,
 )  # fmt: skip
+from pnp.components.toner import LOW_SPACING
 from pnp.display import Drawing, Group, Item, Rect, Style
 from pnp.errors import BuildError
 from pnp.layout.text import Icon, block_height, fit_name, fit_text
@@ -321,7 +322,7 @@ def card_back(game: Game, back: Back, card: Card, art: Art | None = None, *, wha
         edge, ring = max(card.safe / 2, 2.0 * k), 2.5 * k
         outer = (edge, edge, w - 2 * edge, h - 2 * edge)
         inner = (edge + ring, edge + ring, w - 2 * (edge + ring), h - 2 * (edge + ring))
-        items = [pattern(back.pattern, *outer, colour, spacing=2.5 * k, width=0.15), Rect(*inner, Style(fill=PAPER))]
+        items = [pattern(back.pattern, *outer, colour, spacing=LOW_SPACING * k, width=0.15), Rect(*inner, Style(fill=PAPER))]
         panel_fill, ink = PAPER, colour if contrast_ratio(colour, PAPER) >= 4.5 else BLACK
     elif not card.dark_back:
         items = [pattern(back.pattern, *whole, tint(colour, 0.45), spacing=4.0, width=0.3)]
