@@ -1,14 +1,16 @@
-"""The ink saver's toner: no colour of a component darker than `DARKEST`.
+"""The ink saver's toner: no colour of a component darker than it needs to be to read.
 
 After the generators have drawn outlines and patterns instead of fills, what is left is line
 and type, most of it black. A printer's toner-save mode prints such pages lighter; the ink
-saver does the same once, in the display list: every fill, stroke and text colour darker than
-`DARKEST` (by the darkness `pnp.render.png.mean_ink` measures, 1 minus the grey value) is
-mixed with white until it is that dark, keeping its hue; lighter colours stay. Black type
-becomes a grey that still reads at 5.7:1 on paper (WCAG AA asks 4.5:1), and every colour
-keeps the contrast order it had, so a text chosen for contrast stays above 4.5:1. The toner
-is idempotent, so a booklet's pictures of toned components are not toned twice. Sheet marks
-(crop marks, registration marks, rulers) are drawn by layout, outside this, and stay black.
+saver does the same once, in the display list: a colour darker (by the darkness
+`pnp.render.png.mean_ink` measures, 1 minus the grey value) than its limit is mixed with white
+until it is that dark, keeping its hue; lighter colours stay. Type and fills stop at
+`DARKEST`: black type becomes a grey that reads at 4.7:1 on paper (WCAG AA asks 4.5:1).
+Lines and outlined large type stop at `DARKEST_LINE`, 3.4:1 (WCAG asks 3:1 of large type and
+of the lines a reader needs). Every colour keeps the contrast order it had, so a text chosen
+for contrast stays above what it was chosen for. The toner is idempotent, so a booklet's
+pictures of toned components are not toned twice. Sheet marks (crop marks, registration
+marks, rulers) are drawn by layout, outside this, and stay black.
 """
 
 from __future__ import annotations
@@ -19,29 +21,30 @@ from typing import TypeVar
 
 from pnp.display import BookPages, Circle, Drawing, Group, Item, Line, Panels, PieceArt, Pieces, Polygon, Rect, Style, Text
 
-DARKEST = 0.6  # darkness of the darkest colour the ink saver prints: black type becomes #666666
+DARKEST = 0.55  # darkness of the darkest type and fill the ink saver prints: black becomes #737373
+DARKEST_LINE = 0.45  # of the darkest line and outlined type: black becomes #8c8c8c
 LOW_SPACING = 4.0  # mm: the ink saver's patterns (a bill's currency edges, a card back's ring), sparse
 
 Output = TypeVar("Output", Pieces, Panels, BookPages)
 
 
 @cache
-def toned(colour: str) -> str:
-    """`colour` ("#rgb" or "#rrggbb") mixed with white to at most `DARKEST` darkness."""
+def toned(colour: str, darkest: float = DARKEST) -> str:
+    """`colour` ("#rgb" or "#rrggbb") mixed with white to at most `darkest` darkness."""
     value = colour.lstrip("#")
     if len(value) == 3:
         value = "".join(c * 2 for c in value)
     r, g, b = (int(value[i : i + 2], 16) / 255 for i in (0, 2, 4))
     darkness = 1.0 - (0.299 * r + 0.587 * g + 0.114 * b)  # the grey value PIL's "L" and mean_ink use
-    if darkness <= DARKEST:
+    if darkness <= darkest:
         return colour
-    keep = DARKEST / darkness
+    keep = darkest / darkness
     return "#{:02x}{:02x}{:02x}".format(*(round((1.0 - (1.0 - c) * keep) * 255) for c in (r, g, b)))
 
 
 def _style(style: Style) -> Style:
     fill = toned(style.fill) if style.fill else style.fill
-    stroke = toned(style.stroke) if style.stroke else style.stroke
+    stroke = toned(style.stroke, DARKEST_LINE) if style.stroke else style.stroke
     return style if (fill, stroke) == (style.fill, style.stroke) else replace(style, fill=fill, stroke=stroke)
 
 
@@ -49,7 +52,7 @@ def _item(item: Item) -> Item:
     if isinstance(item, Group):
         return replace(item, items=tuple(_item(child) for child in item.items))
     if isinstance(item, Text):
-        return replace(item, color=toned(item.color))
+        return replace(item, color=toned(item.color, DARKEST_LINE if item.outline else DARKEST))
     if isinstance(item, (Rect, Line, Polygon, Circle)):
         return replace(item, style=_style(item.style))
     return item  # an image prints as its file says
