@@ -19,10 +19,12 @@ from dataclasses import replace
 from functools import cache
 from typing import TypeVar
 
+from pnp.components.art import contrast_ratio
 from pnp.display import BookPages, Circle, Drawing, Group, Item, Line, Panels, PieceArt, Pieces, Polygon, Rect, Style, Text
 
 DARKEST = 0.55  # darkness of the darkest type and fill the ink saver prints: black becomes #737373
 DARKEST_LINE = 0.45  # of the darkest line and outlined type: black becomes #8c8c8c
+FLOOR = {DARKEST: 4.5, DARKEST_LINE: 3.0}  # the contrast on paper each limit never goes below (WCAG AA)
 LOW_SPACING = 4.0  # mm: the ink saver's patterns (a bill's currency edges, a card back's ring), sparse
 
 Output = TypeVar("Output", Pieces, Panels, BookPages)
@@ -30,16 +32,26 @@ Output = TypeVar("Output", Pieces, Panels, BookPages)
 
 @cache
 def toned(colour: str, darkest: float = DARKEST) -> str:
-    """`colour` ("#rgb" or "#rrggbb") mixed with white to at most `darkest` darkness."""
+    """`colour` ("#rgb" or "#rrggbb") mixed with white to at most `darkest` darkness, but never
+    below the contrast on paper its limit keeps (`FLOOR`): a bright green is left darker than
+    the limit rather than fall under 3:1."""
     value = colour.lstrip("#")
     if len(value) == 3:
         value = "".join(c * 2 for c in value)
     r, g, b = (int(value[i : i + 2], 16) / 255 for i in (0, 2, 4))
     darkness = 1.0 - (0.299 * r + 0.587 * g + 0.114 * b)  # the grey value PIL's "L" and mean_ink use
-    if darkness <= darkest:
+    if darkness <= darkest + 0.5 / 255.0:  # within a rounding of the limit: toned already (idempotent)
+        return colour
+    floor = FLOOR[darkest] if darkest in FLOOR else 0.0
+    if contrast_ratio(colour, "#ffffff") <= floor * 1.02:  # at the floor (toned already) or under it
         return colour
     keep = darkest / darkness
-    return "#{:02x}{:02x}{:02x}".format(*(round((1.0 - (1.0 - c) * keep) * 255) for c in (r, g, b)))
+    while keep < 1.0:  # the lightest mix on the way from white to the colour that keeps the floor
+        mixed = "#{:02x}{:02x}{:02x}".format(*(round((1.0 - (1.0 - c) * keep) * 255) for c in (r, g, b)))
+        if contrast_ratio(mixed, "#ffffff") >= floor:
+            return mixed
+        keep += 1.0 / 255.0
+    return colour
 
 
 def _style(style: Style) -> Style:
