@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cache
-from typing import TypeVar
+from typing import Union
 
 from pnp.components.art import contrast_ratio
 from pnp.display import BookPages, Circle, Drawing, Group, Item, Line, Panels, PieceArt, Pieces, Polygon, Rect, Style, Text
@@ -27,7 +27,7 @@ DARKEST_LINE = 0.45  # of the darkest line and outlined type: black becomes #8c8
 FLOOR = {DARKEST: 4.5, DARKEST_LINE: 3.0}  # the contrast on paper each limit never goes below (WCAG AA)
 LOW_SPACING = 4.0  # mm: the ink saver's patterns (a bill's currency edges, a card back's ring), sparse
 
-Output = TypeVar("Output", Pieces, Panels, BookPages)
+Output = Union[Pieces, Panels, BookPages]  # what a generator returns (as `pnp.components.Output`)
 
 
 @cache
