@@ -12,7 +12,7 @@ from spec_text import spec_of
 
 from pnp.build import lay_out_game, with_print
 from pnp.components.art import texts, walk
-from pnp.display import BookPages, Circle, Drawing, Matrix, Pieces, Polygon, Rect
+from pnp.display import BookPages, Circle, Drawing, Matrix, Pieces, Polygon, Rect, Text
 from pnp import fonts
 from pnp.render.pdf import pdf_bytes
 from pnp.render.png import mean_ink
@@ -143,8 +143,8 @@ def test_every_page_passes_the_glyph_and_fit_checks(low):
 def test_low_ink_measured_as_the_mean_ink_of_the_pages(low, game):
     """The ink saver's figure, by the method `benchmarks/bench_ink.py` prints (`mean_ink`: each
     pixel 1 minus its brightness, over every page): the pieces and boards it redraws print under
-    half of a normal build's ink, every page of the game (text included, which prints the same)
-    under 0.6; the README quotes the benchmark's figures."""
+    0.3 of a normal build's ink, every page of the game (text toned too) under a third; the README
+    quotes the benchmark's figures."""
     normal = lay_out_game(spec_of(), game)
     drawn = ("deck", "tokens", "money", "board")
     ratios = []
@@ -154,4 +154,28 @@ def test_low_ink_measured_as_the_mean_ink_of_the_pages(low, game):
                 for layout in (normal, low[1][game])]
         assert inks[0] > 0.03
         ratios.append(inks[1] / inks[0])
-    assert ratios[0] < 0.5 and ratios[1] < 0.6
+    assert ratios[0] < 0.3 and ratios[1] < 1 / 3
+
+
+def test_the_toner_keeps_type_readable_and_lines_light(low):
+    """The toner: no type darker than `DARKEST`, no line or outlined type darker than
+    `DARKEST_LINE`; and still readable — every filled type at least 4.5:1 on paper, every
+    outlined (large) type at least 3:1. A normal build prints black, which the check finds."""
+    from pnp.components.art import contrast_ratio
+    from pnp.components.toner import DARKEST, DARKEST_LINE, toned
+
+    _, layouts = low
+    checked = 0
+    for game, layout in layouts.items():
+        for item in layout.laid:
+            for drawing in drawings(item.output):
+                for _, leaf in walk(drawing.items):
+                    if isinstance(leaf, Text):
+                        limit, least = (DARKEST_LINE, 3.0) if leaf.outline else (DARKEST, 4.5)
+                        assert toned(leaf.color, limit) == leaf.color, f"{game}/{item.component.id}: {leaf}"
+                        assert contrast_ratio(leaf.color, "#ffffff") >= least or leaf.color.lower() in PAPER, leaf
+                        checked += 1
+                    elif getattr(leaf, "style", None) is not None and leaf.style.stroke:
+                        assert toned(leaf.style.stroke, DARKEST_LINE) == leaf.style.stroke, leaf
+    assert checked > 1000
+    assert toned("#000000") != "#000000" and toned("#000000", DARKEST_LINE) != toned("#000000")

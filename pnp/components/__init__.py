@@ -102,5 +102,9 @@ def generate(context: Context, component: Any) -> Output:
         return known[1]
     module, function = _GENERATORS[component.kind].split(":")
     output = getattr(import_module(f"pnp.components.{module}"), function)(context, component)
+    if context.settings.ink_saver:
+        from pnp.components.toner import tone
+
+        output = tone(output)
     context.drawn[component.id] = (component, output)
     return output

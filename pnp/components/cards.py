@@ -39,6 +39,7 @@ PLAIN_TINT = 0.22  # how strong the band of a card without an asset is
 PATTERN_STRIP = 3.0  # mm: the strip under the band showing an asset's pattern
 ART_SHARE = 0.62  # of the centre box an illustration takes when a value shares it
 OUTLINE = 0.3  # mm: the ink saver's outlined large type
+BACK_TITLE_PT, LOW_BACK_TITLE_PT = 20.0, 15.0  # a back's title at most: normal, and in the ink saver's outline
 
 
 @dataclass(frozen=True)
@@ -317,11 +318,8 @@ def card_back(game: Game, back: Back, card: Card, art: Art | None = None, *, wha
         if not back.title:
             return Drawing(w, h, tuple(items), b)
         panel_fill, ink = colour, ink_on(colour)
-    elif card.ink_saver:  # the deck's pattern only in a narrow ring inside the cut
-        edge, ring = max(card.safe / 2, 2.0 * k), 2.5 * k
-        outer = (edge, edge, w - 2 * edge, h - 2 * edge)
-        inner = (edge + ring, edge + ring, w - 2 * (edge + ring), h - 2 * (edge + ring))
-        items = [pattern(back.pattern, *outer, colour, spacing=2.5 * k, width=0.15), Rect(*inner, Style(fill=PAPER))]
+    elif card.ink_saver:  # no pattern: the panel's frame and title tell the deck
+        items = []
         panel_fill, ink = PAPER, colour if contrast_ratio(colour, PAPER) >= 4.5 else BLACK
     elif not card.dark_back:
         items = [pattern(back.pattern, *whole, tint(colour, 0.45), spacing=4.0, width=0.3)]
@@ -337,8 +335,9 @@ def card_back(game: Game, back: Back, card: Card, art: Art | None = None, *, wha
     ]
     if not card.ink_saver:  # a second, inner frame
         items.append(Rect(px + 1.6, py + 1.6, pw - 3.2, ph - 3.2, Style(stroke=ink, width=0.3), radius=1.6))
+    title_pt = LOW_BACK_TITLE_PT if card.ink_saver and art is None else BACK_TITLE_PT
     half = _back_half(back.title or game.title, back.subtitle, px + 3.5 * k, py + 4.0 * k, pw - 7.0 * k,
-                      ph / 2 - 8.0 * k, ink, what)
+                      ph / 2 - 8.0 * k, ink, what, title_pt)
     if card.ink_saver and art is None:  # the title in outline, the small subtitle as it is
         half[0] = outlined(half[0], OUTLINE)
     ornament = symbol("diamond", w / 2, h / 2, 5.0 * k, Style(fill=ink))
@@ -346,13 +345,15 @@ def card_back(game: Game, back: Back, card: Card, art: Art | None = None, *, wha
     return Drawing(w, h, tuple(items), b)
 
 
-def _back_half(title: str, subtitle: str, x: float, y: float, w: float, h: float, ink: str, what: str) -> list[Item]:
-    """Title and subtitle for the upper half of the back panel (the lower half is its turn)."""
+def _back_half(title: str, subtitle: str, x: float, y: float, w: float, h: float, ink: str, what: str,
+               size: float = 20.0) -> list[Item]:
+    """Title (at most `size` pt) and subtitle for the upper half of the back panel (the lower
+    half is its turn)."""
     if not subtitle:
-        return [fit_name(title, x, y, w, h, size=20, min_size=9, font="bold", color=ink, what=what)]
+        return [fit_name(title, x, y, w, h, size=size, min_size=9, font="bold", color=ink, what=what)]
     split = min(h * 0.66, h - 0.6 - block_height(2, 6.0))  # room for two lines of subtitle on small cards
     return [
-        fit_name(title, x, y, w, split, size=20, min_size=9, font="bold", color=ink, valign="bottom", what=what),
+        fit_name(title, x, y, w, split, size=size, min_size=9, font="bold", color=ink, valign="bottom", what=what),
         fit_line_first(subtitle, x, y + split + 0.6, w, h - split - 0.6, size=9, color=ink, valign="top", what=what),
     ]
 

@@ -20,6 +20,7 @@ from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import (
     BLACK, WHITE, asset_badge, contrast_ratio, fit_line_first, guilloche, ink_on, outlined, pattern, tint,
 )  # fmt: skip
+from pnp.components.toner import LOW_SPACING
 from pnp.display import Drawing, Item, Line, Rect, Style
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import fill, game_context
@@ -182,8 +183,8 @@ def _frame(note: Note, stock: Stock, seed: str) -> tuple[list[Item], float, floa
         currency = note.asset
         for x in (-b, w - edge):
             strip = (x, -b, edge + b, h + 2 * b)
-            if stock.ink_saver:  # the pattern in the colour on paper, the strip's inner side ruled
-                items.append(pattern(currency.pattern, *strip, currency.color, spacing=1.6, width=0.3))
+            if stock.ink_saver:  # the pattern in the colour on paper, sparse, the strip's inner side ruled
+                items.append(pattern(currency.pattern, *strip, currency.color, spacing=LOW_SPACING, width=0.15))
                 rule = x + b if x < 0 else x
                 items.append(Line(rule, -b, rule, h + b, Style(stroke=currency.color, width=0.4)))
             else:
