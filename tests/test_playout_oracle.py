@@ -55,30 +55,12 @@ class Silent:
         pass
 
 
-def house_rules(game: str, rng: random.Random) -> dict[str, Any]:
-    """Every house rule with a list of values (or true/false) at random, all at once, and each
-    of the numbers the game's conformance module varies half the time (always those it
-    requires)."""
-    options: dict[str, Any] = {}
-    for option in GAMES[game].rulebook.options:
-        if option.set_by is not None:
-            continue
-        if option.choices is not None:
-            options[option.name] = rng.choice(option.choices)
-        elif isinstance(option.default, bool):
-            options[option.name] = rng.random() < 0.5
-    numbers, required = conform.numbers(game)
-    options.update({name: rng.choice(values) for name, values in numbers.items()
-                    if name in required or rng.random() < 0.5})
-    return options
-
-
 def oracle(game: str, seed: int) -> str:
     """Play game number `seed` of `game` with a trace and hold it to the engine; what was
     checked ("setup" or "mid-game"), for the test's tally. Asserts with the seed."""
     rng = random.Random(f"oracle/{game}/{seed}")
     engine, spec_game = GAMES[game].engine, SPEC.games[game]
-    options = house_rules(game, rng)
+    options = conform.house_rules(game, rng)
     p = engine.params(spec_game, options)
     players = NAMES[:rng.randint(max(2, spec_game.players.min), spec_game.players.max)]
     try:

@@ -196,3 +196,33 @@ def test_unsettled_is_the_last_rounds_and_nothing_follows_it(capsys, tmp_path, c
     record.write_text(change((EDGES / "bolsa_stops_mid_auction.yaml").read_text(encoding="utf-8")), encoding="utf-8")
     assert main(["referee", "check", str(record)]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_referee_constructs_no_violation_of_its_own():
+    """Every violation the referee reports comes from an engine or a template (issue 24): no
+    module of `pnp/referee` calls `Violation` or a subclass of it (it only wraps them, in
+    `StepViolation`, with where the record says it). A case→rule table of its own would be a
+    second source of what is legal."""
+    import ast
+    import importlib
+    import pkgutil
+
+    import pnp.rules
+    from pnp.rules.base import Violation
+
+    for module in pkgutil.walk_packages(pnp.rules.__path__, "pnp.rules."):  # every subclass defined
+        importlib.import_module(module.name)
+
+    def kinds(cls: type) -> set[str]:
+        return {cls.__name__}.union(*(kinds(sub) for sub in cls.__subclasses__()))
+
+    violations = kinds(Violation)
+    assert {"Violation", "Unlisted", "DealViolation"} <= violations
+    made = []
+    for file in sorted((Path(__file__).parents[1] / "pnp" / "referee").rglob("*.py")):
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+                if name in violations:
+                    made.append(f"{file.name}:{node.lineno} {name}")
+    assert made == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -106,3 +107,22 @@ def test_weaken_three_times(p):
         ("GBP", "JPY", 5), ("EUR", "JPY", 5), ("USD", "JPY", 5), ("CHF", "JPY", 5), ("CAD", "JPY", 2), ("JPY", "CNY", 2)]
     assert p.rate(find(pairs, "JPY", "CAD").position) == Fraction(3, 2)
     assert strengths(pairs, p)["CAD"] == 2 and strengths(pairs, p)["JPY"] == 1
+
+
+def test_the_rules_file_numbers_the_dividend_cards_as_they_are_printed(game, p):
+    """The printed Dividend cards are numbered 1 … 5 in the order they are resolved, paying the
+    engine's dividends in that order; FOREX-1.5 quotes the same numbers with their payouts in
+    the same order, and FOREX-4.5 puts the first one on top of the stack (the file once said
+    4 … 0, a countdown no printed card carries)."""
+    from pnp.rules import text
+    from pnp.spec.faces import deck_pieces
+
+    deck = next(c for c in game.components if c.id == "dividends")
+    cards = [(piece.front.value, piece.data["pays"]) for piece in deck_pieces(game, deck)]
+    assert cards == [(str(n), pays) for n, pays in enumerate(p.dividends, start=1)]
+    components = text.rule("FOREX-1.5").text
+    quoted = [int(n) for n in re.findall(r"“(\d+)”", components)]
+    assert quoted == [int(value) for value, _ in cards]
+    paid = [int(n) for n in re.findall(r"pays? (\d+)", components)]
+    assert paid == [0, 2, 3] == sorted(set(p.dividends))  # “1” (pays 0), “2” … “4” (pay 2), “5” (pays 3)
+    assert re.findall(r"“(\d+)” card on top", text.rule("FOREX-4.5").text) == [cards[0][0]]

@@ -93,3 +93,28 @@ def test_every_house_rule_cites_a_rule_that_show_finds(game):
     for house in lookup.house_rules(game, SPEC.games[game]):
         (found,) = lookup.find(house.rule, game)
         assert house in lookup.governed(found, lookup.house_rules(game, SPEC.games[game]))
+
+
+def test_every_old_short_id_still_finds_each_games_rule_with_a_pointer(capsys):
+    """Every ambiguity was `A<n>` before the prefix: `pnp rules show A<n>` still finds it in
+    each game that has one (and the pointer names those, no other), and with --game, that
+    game's one alone."""
+    from pnp.rules import text
+
+    games = {g: {r.id for r in text.rules(g) if r.kind == text.AMBIGUITY} for g in text.games()}
+    shorts = sorted({rule.split("-", 1)[1] for ids in games.values() for rule in ids}, key=lambda s: int(s[1:]))
+    assert len(shorts) >= 15
+    for short in shorts:
+        holders = sorted(f"{text.prefix(g)}-{short}" for g, ids in games.items() if f"{text.prefix(g)}-{short}" in ids)
+        code, out, _ = run(capsys, "show", short)
+        first, *rest = out.splitlines()
+        assert code == 0 and first.startswith(f"{short} is now "), short
+        named = [part.split(" (")[0] for part in first.removeprefix(f"{short} is now ").split(":")[0].split(", ")]
+        assert sorted(named) == holders, short
+        assert sorted(line.split("  (")[0] for line in rest if line.split("  (")[0] in holders) == holders
+        for game, ids in games.items():
+            wanted = f"{text.prefix(game)}-{short}"
+            if wanted in ids:
+                code, out, _ = run(capsys, "show", short.lower(), "--game", game)
+                assert code == 0 and out.splitlines()[0].startswith(f"{short} is now {wanted} ({game})")
+                assert out.count(f"{wanted}  (") == 1

@@ -102,6 +102,33 @@ def test_every_rule_id_the_code_can_cite_is_in_the_rules_file_as_written(game):
     assert not missing, missing
 
 
+# A rule ID anywhere in a string: the package's code cites them in messages and docstrings,
+# the printed booklets in their paragraphs (`components.yaml`).
+_ANY_ID = re.compile(r"\b[A-Z]+-(?:A|X)?\d+(?:\.\d+)*\b")
+
+
+def test_every_rule_id_anywhere_in_the_package_is_found_exactly_once_across_the_rules_files():
+    """Beyond each game's engine, referee and simulator module: the command line, the table,
+    the simulator, the layout and the printed booklets (`components.yaml`) cite rules too, and
+    each citation must name one rule of one game's file."""
+    prefixes = {text.prefix(game) for game in text.games()}
+    found: dict[str, str] = {}
+    for file in sorted((ROOT / "pnp").rglob("*.py")):
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                for cited in _ANY_ID.findall(node.value):
+                    if cited.split("-")[0] in prefixes:
+                        found.setdefault(cited, f"{file.relative_to(ROOT)}:{node.lineno}")
+    booklets = ROOT / "pnp" / "data" / "components.yaml"
+    for number, line in enumerate(booklets.read_text(encoding="utf-8").splitlines(), start=1):
+        for cited in _ANY_ID.findall(line):
+            if cited.split("-")[0] in prefixes:
+                found.setdefault(cited, f"{booklets.relative_to(ROOT)}:{number}")
+    assert len(found) > 150 and any(where.startswith("pnp/data/") for where in found.values())
+    holders = {rule: [game for game in text.games() if rule in text.ids(game)] for rule in found}
+    assert {rule: found[rule] for rule, games in holders.items() if len(games) != 1} == {}
+
+
 def test_unknown_ids_get_the_nearest_ones():
     with pytest.raises(KeyError):
         text.rule("BOLSA-4.5.9")

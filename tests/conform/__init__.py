@@ -2,6 +2,8 @@
 with `invariants(params, before, after, events)` (what must hold after every step: money
 conserved, cards counted, bounds kept) and `NUMBERS` (numeric house rules and the values a
 random game draws them from, short games preferred; `REQUIRED` names those always drawn).
+`house_rules(game, rng)` draws every house rule at once from those, for the tests that play
+under random combinations (the playout oracle, the legality edges).
 
 A registered game without a module here is still played by `tests/test_conformance.py` and
 `tests/test_playout_oracle.py` — under every house rule that has a list of values, with the
@@ -11,9 +13,12 @@ what only the game knows.
 
 from __future__ import annotations
 
+import random
 from importlib import import_module
 from types import ModuleType
 from typing import Any, Callable, Mapping, Sequence
+
+from pnp.rules import GAMES
 
 
 def _module(game: str) -> ModuleType | None:
@@ -37,3 +42,21 @@ def numbers(game: str) -> tuple[Mapping[str, Sequence[Any]], tuple[str, ...]]:
     if module is None:
         return {}, ()
     return module.NUMBERS, getattr(module, "REQUIRED", ())
+
+
+def house_rules(game: str, rng: random.Random) -> dict[str, Any]:
+    """Every house rule with a list of values (or true/false) at random, all at once, and each
+    of the numbers the game's conformance module varies half the time (always those it
+    requires)."""
+    options: dict[str, Any] = {}
+    for option in GAMES[game].rulebook.options:
+        if option.set_by is not None:
+            continue
+        if option.choices is not None:
+            options[option.name] = rng.choice(option.choices)
+        elif isinstance(option.default, bool):
+            options[option.name] = rng.random() < 0.5
+    drawn, required = numbers(game)
+    options.update({name: rng.choice(values) for name, values in drawn.items()
+                    if name in required or rng.random() < 0.5})
+    return options

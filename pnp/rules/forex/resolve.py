@@ -61,6 +61,9 @@ def resolve(state: State, p: Params, action: Resolve, events: Log) -> State:
     if unused:
         raise Violation("FOREX-10.3", f"{action.player} names contract {', '.join(unused)} to default, but no such "
                         "contract is resolved by this action")
+    twice = [letter for letter in dict.fromkeys(action.default) if action.default.count(letter) > 1]
+    if twice:  # a set is in the queue once at most (FOREX-7.1): one default each
+        raise Violation("FOREX-10.3", f"{action.player} names contract {', '.join(twice)} to default more than once")
     if action.strengthen is not None and not isinstance(front, Dividend):
         raise Violation("FOREX-10.5.3", f"{action.player} names {action.strengthen} to strengthen, but the front of the "
                         f"queue is {front.label()}, not a dividend")
