@@ -157,6 +157,19 @@ def test_one_table_serves_a_record_at_a_time(tmp_path):
     TableGame.open(path, SPEC).close()
 
 
+def test_the_temporary_files_of_a_killed_write_are_swept_when_the_next_table_starts(tmp_path):
+    path = tmp_path / "r.yaml"
+    TableGame.create(path, SPEC, "bolsa", PLAYERS).close()
+    left = [tmp_path / ".r.yaml.k1ll3d.tmp", tmp_path / "..r.yaml.journal.x9.tmp"]
+    kept = [tmp_path / ".other.yaml.a.tmp", tmp_path / "notes.tmp"]
+    for leftover in left + kept:
+        leftover.write_bytes(b"half a write")
+    before = path.read_bytes()
+    TableGame.open(path, SPEC).close()
+    assert [p.exists() for p in left + kept] == [False, False, True, True]
+    assert path.read_bytes() == before
+
+
 @pytest.mark.parametrize("game, entries, stops", [
     ("forex", [("Ana", "contract", {"pay": 0, "receive": 1, "amount": 2}), ("Ben", "spot", {"deal": 0})],
      "the turn's action"),

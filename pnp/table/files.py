@@ -84,6 +84,18 @@ def _umask() -> int:
     return current
 
 
+def sweep_temporaries(record: Path) -> int:
+    """Remove what a killed `write_atomically` of the record or of a file beside it left (its
+    temporary files, `.NAME.*.tmp`). Called with the lock held: no other table is writing them.
+    Returns how many were removed."""
+    removed = 0
+    for pattern in (f".{record.name}.*.tmp", f"..{record.name}.*.tmp"):
+        for stale in record.parent.glob(pattern):
+            stale.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
 # --- one server per record ------------------------------------------------------------------------
 
 
@@ -112,6 +124,7 @@ class RecordLock:
         file.write(f"{os.getpid()} {time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n")
         file.flush()
         self._file = file
+        sweep_temporaries(self.record)
 
     def release(self) -> None:
         if self._file is not None:
