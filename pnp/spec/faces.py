@@ -12,7 +12,9 @@ component's values (`{components[dividends].pays}` lists every card's `pays`, "0
 3"; `{components[money].value}` the bills). A card or token face also names its asset (`{id}`,
 `{name}`, `{initial}`), its pair (`{a.id}`, `{b.name}`), its entry's `data` (`{pays}`) and its
 own fields filled before it, in the order value, other, title, subtitle, text, corner, so small
-print can repeat its card's numbers (`text: "{other} to another colour"`).
+print can repeat its card's numbers (`text: "{other} to another colour"`). A number followed by
+its noun takes the form the current language's plural rule picks: `{rules[rounds]:plural:#
+round|# rounds}` ("1 round", "5 rounds"; in Russian "1 раунд", "3 раунда", "5 раундов").
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from itertools import combinations
 from string import Formatter
 from typing import Any, Iterator, Mapping
 
+from pnp.i18n import current
 from pnp.spec.options import unknown_key_message
 from pnp.spec.model import Aid, Asset, CardEntry, Deck, Face, Game, Mat, TokenEntry, Tokens
 
@@ -192,9 +195,26 @@ def contexts(game: Game, entry: CardEntry | TokenEntry) -> Iterator[tuple[dict[s
         yield {**base, "index": 1}, None
 
 
+class _Templates(Formatter):
+    """`str.format_map` with one more format: `plural:FORMS` (see the module's docstring)."""
+
+    def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
+        return kwargs[key]
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if format_spec.startswith("plural:"):
+            return current().form(format_spec[len("plural:"):], value)
+        return format(value, format_spec)
+
+
+_TEMPLATES = _Templates()
+
+
 def fill(template: str, context: Mapping[str, Any], field_name: str) -> str:
     try:
-        return template.format_map(context)
+        if ":plural:" not in template:  # the common case, at str.format's speed
+            return template.format_map(context)
+        return _TEMPLATES.vformat(template, (), context)
     except TemplateError:
         raise  # a component the template names could not be read
     except KeyError as error:

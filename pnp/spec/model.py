@@ -18,6 +18,7 @@ from pydantic import (
 )  # fmt: skip
 
 from pnp.errors import Issue
+from pnp.i18n import CODE, PSEUDO
 from pnp.spec.contract import MAX_CELLS
 from pnp.spec.images import clean_path
 from pnp.spec.source import Source, format_path
@@ -415,12 +416,26 @@ class Players(Model):
 
 
 ASSET_KEYS = ("companies", "colours", "currencies")
+MAX_LANGUAGES = 40  # kits of one game: far above any table's needs, far below a build that never ends
+
+
+def _language_code(value: str) -> str:
+    """A catalog's folder name: `es`, `ru`, `pt_BR` (the pseudo-locale `qps` is for `--lang` only)."""
+    if value == PSEUDO:
+        raise ValueError(f'"{PSEUDO}" is the pseudo-locale: build it with --lang {PSEUDO}, never list it')
+    if not CODE.match(value):
+        raise ValueError(f'expected a language code such as "es", "ru" or "pt_BR", got "{value}"')
+    return value
+
+
+LanguageCode = Annotated[str, AfterValidator(_language_code)]
 
 
 class Game(Model):
     title: str
     title_en: str = ""
-    language: str = "en"
+    language: LanguageCode = "en"  # the default kit's language
+    languages: tuple[LanguageCode, ...] = Field(default=(), max_length=MAX_LANGUAGES)  # every kit's; default: [language]
     players: Players
     companies: tuple[Asset, ...] | None = None
     colours: tuple[Asset, ...] | None = None
@@ -437,7 +452,17 @@ class Game(Model):
             raise ValueError("a game lists exactly one of `companies`, `colours` or `currencies`")
         if not getattr(self, given[0]):
             raise ValueError(f"`{given[0]}` needs at least one entry")
+        if self.languages and self.language not in self.languages:
+            raise ValueError(f"`language` {self.language} (the default kit's) is not among `languages` "
+                             f"({', '.join(self.languages)})")
+        if len(set(self.languages)) != len(self.languages):
+            raise ValueError("`languages` lists a language twice")
         return self
+
+    @property
+    def kit_languages(self) -> tuple[str, ...]:
+        """The languages the game is printed in, the default first."""
+        return (self.language, *(code for code in self.languages if code != self.language))
 
     @property
     def asset_key(self) -> str:
