@@ -33,6 +33,7 @@ from pnp.components import BookPages, Context, Pieces, generate
 from pnp.components.resolution import resolution_warnings
 from pnp.display import fingerprint
 from pnp.errors import BuildError, Issue, SpecError
+from pnp.i18n import speaking
 from pnp.layout.booklet import fold_booklet
 from pnp.layout.impose import impose
 from pnp.layout.sheet import Furniture, stamp
@@ -43,6 +44,7 @@ from pnp.spec.faces import printed_inputs
 from pnp.spec.images import read_art
 from pnp.spec.loader import named_images
 from pnp.spec.model import Game, Spec
+from pnp.spec.translation import Kit, kit, kit_codes
 
 FORMATS = ("pdf", "svg", *export.FORMATS)
 
@@ -79,24 +81,42 @@ def with_print(spec: Spec, **overrides: Any) -> Spec:
 # --- the build -----------------------------------------------------------------------------
 
 
+def kits_of(spec: Spec, games: Sequence[str], languages: Sequence[str] = ()) -> dict[str, Kit]:
+    """The kits `--lang` asks of `games`, by what names their folder and files: the game's id
+    for its default language (`bolsa`), `<game>.<language>` for another (`bolsa.en`)."""
+    found: dict[str, Kit] = {}
+    for g in games:
+        game = spec.games[g]
+        for code in kit_codes(game, tuple(languages)):
+            made = kit(g, game, code, spec.folder)
+            found[made.folder] = made
+    return found
+
+
 def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = ("pdf",), *,
           only: Mapping[str, Sequence[str]] | None = None, source: Path | None = None,
-          progress: Progress | None = None, profile: str | None = None) -> Summary:
-    """Build `games` into `out`, all or nothing; other games' files already there are kept.
+          progress: Progress | None = None, profile: str | None = None, languages: Sequence[str] = ()) -> Summary:
+    """Build the kits of `games` in `languages` (default: each game's default language) into
+    `out`, all or nothing; other kits' files already there are kept.
 
-    `only` restricts a game to some of its components (`--component`): their files are
-    rewritten and the game's combined and reprint files are left as they were. `source` is
-    the spec file, recorded in the manifest. `profile` adds a print shop's files
-    (`pnp.export.profiles`); every build also writes the gallery, `index.html`."""
+    Each kit is built like a game of its own under the name of `kits_of` (its folder, its
+    files' names, its entries in the manifest and the gallery). `only` restricts a game to
+    some of its components (`--component`): their files are rewritten and the game's combined
+    and reprint files are left as they were. `source` is the spec file, recorded in the
+    manifest. `profile` adds a print shop's files (`pnp.export.profiles`); every build also
+    writes the gallery, `index.html`."""
     out = Path(os.path.abspath(out))
     progress = progress or Progress()
     old = manifest.check_output(out)
     cache = Cache(out if old is not None else None)
     code = [code_version(), function_name(generate)]
+    kits = kits_of(spec, games, languages)
+    spoken = {g: kits[g].language for g in kits}
+    games = list(kits)
     for g in games:
-        check_names(g, spec.games[g])
-    chosen = {g: _chosen(spec.games[g], (only or {}).get(g)) for g in games}
-    whole = [g for g in games if len(chosen[g]) == len(spec.games[g].components)]
+        check_names(g, kits[g].game)
+    chosen = {g: _chosen(kits[g].game, (only or {}).get(kits[g].game_id)) for g in games}
+    whole = [g for g in games if len(chosen[g]) == len(kits[g].game.components)]
     progress.begin({g: len(components) for g, components in chosen.items()})
     folders = export.cached_folders(formats, profile)
     draw_all = "svg" in formats or "tts" in formats  # SVG pages, and TTS's one save per game
@@ -109,21 +129,27 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
             reused[(g, inputs)] = found
         return found is not None
 
-    contexts = {g: Context(g, spec.games[g], spec.print, spec.folder) for g in games}
-    art = {g: {file: read_art(spec.folder, file).digest for file in sorted(named_images(spec.games[g]))} for g in games}
+    contexts = {g: Context(kits[g].game_id, kits[g].game, spec.print, spec.folder, kits[g]) for g in games}
+    art = {g: {file: read_art(spec.folder, file).digest for file in sorted(named_images(kits[g].game))} for g in games}
+    words = {g: [kits[g].code, *(language.digest for language, _ in kits[g].siblings), spoken[g].digest]
+             for g in games}  # the catalogs a kit's words come from
     made: dict[str, list[Made]] = {g: [] for g in games}
     issues = []
     for g in games:
-        for component in chosen[g]:
-            try:
-                made[g].append(prepare(spec, contexts[g], component, cache, [*code, art[g]], partial(reuse, g), progress))
-            except BuildError as error:  # every component that cannot be laid out, each at its place
-                issues.append(located(spec, g, component, error))
+        with speaking(spoken[g]):
+            for component in chosen[g]:
+                try:
+                    made[g].append(prepare(spec, contexts[g], component, cache, [*code, art[g], words[g]],
+                                           partial(reuse, g), progress))
+                except BuildError as error:  # every component that cannot be laid out, each at its place
+                    issues.append(located(spec, kits[g].game_id, component, error, kits[g]))
     if issues:
         raise SpecError(issues)
-    units = {g: plan_units(spec.games[g], g, made[g], spec.print, code, cache,
-                           lambda m, g=g: replace(m, laid=lay_out(contexts[g], m.component)))
-             for g in whole}
+    units = {}
+    for g in whole:
+        with speaking(spoken[g]):
+            units[g] = plan_units(kits[g].game, g, made[g], spec.print, [*code, *words[g]], cache,
+                                  lambda m, g=g: replace(m, laid=lay_out(contexts[g], m.component)))
     faces = {g: export.game_faces(g, [(m.component, m.laid.output) for m in made[g] if m.laid is not None])
              for g in games}  # components taken from the cache keep the faces the last build recorded
     if profile:
@@ -137,39 +163,41 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
     try:
         with manifest.staging(out) as root:
             for g in games:
-                game, items = spec.games[g], made[g]
-                (root / g).mkdir(parents=True)
-                files += write_components(root, items, formats)
-                progress.doing(g, "exporting" if profile or formats != ("pdf",) else "picturing faces for the gallery")
-                exported.append(export.write_game(root, out, old, g, game.title, faces[g], formats, profile,
-                                                  safe_mm=spec.print.safe_mm,
-                                                  cached={m.component.id: reused.get((g, m.inputs), [])
-                                                          for m in items if m.laid is None},
-                                                  plan=print_plan(units[g]) if g in whole else None, cache=cache,
-                                                  inputs={m.component.id: m.inputs for m in items}))
-                files += exported[-1].files
-                if g not in whole:  # --component: compare and report those components' own files
-                    _carry(out, root, old, g, {c.id for c in chosen[g]})
-                    before = [e for e in manifest.entries(old, "components", g) if e.get("id") in {c.id for c in chosen[g]}]
-                    listed = changes.compare(g, before, [(m.component.id, m.sheets.sheets) for m in items])
+                with speaking(spoken[g]):
+                    game, items = kits[g].game, made[g]
+                    (root / g).mkdir(parents=True)
+                    files += write_components(root, items, formats)
+                    progress.doing(g, "exporting" if profile or formats != ("pdf",) else "picturing faces for the gallery")
+                    exported.append(export.write_game(root, out, old, g, game.title, faces[g], formats, profile,
+                                                      safe_mm=spec.print.safe_mm,
+                                                      cached={m.component.id: reused.get((g, m.inputs), [])
+                                                              for m in items if m.laid is None},
+                                                      plan=print_plan(units[g]) if g in whole else None, cache=cache,
+                                                      inputs={m.component.id: m.inputs for m in items}))
+                    files += exported[-1].files
+                    if g not in whole:  # --component: compare and report those components' own files
+                        _carry(out, root, old, g, {c.id for c in chosen[g]})
+                        before = [e for e in manifest.entries(old, "components", g) if e.get("id") in {c.id for c in chosen[g]}]
+                        listed = changes.compare(g, before, [(m.component.id, m.sheets.sheets) for m in items])
+                        found[g] = tuple(listed) if listed is not None else None
+                        pages += sum(m.sheets.pages for m in items)
+                        continue
+                    listed = changes.compare(g, manifest.entries(old, "units", g), [(u.id, u.sheets.sheets) for u in units[g]])
                     found[g] = tuple(listed) if listed is not None else None
-                    pages += sum(m.sheets.pages for m in items)
-                    continue
-                listed = changes.compare(g, manifest.entries(old, "units", g), [(u.id, u.sheets.sheets) for u in units[g]])
-                found[g] = tuple(listed) if listed is not None else None
-                pages += lead_pages(units[g]) + sum(u.sheets.pages for u in units[g])
-                if "pdf" not in formats:
-                    continue
-                progress.doing(g, "joining the print file")
-                pdfs = [unit_pdf(u, items, shared) for u in units[g]]
-                data, lead = game_file(game, g, units[g], pdfs, spec.print, cache, code)
-                files.append(manifest.write_file(root, root / g / f"{g}-all.pdf", data, g, None,
-                                                 lead + sum(u.sheets.pages for u in units[g])))
-                if listed:
-                    data, count = reprint_file(game, g, units[g], pdfs, listed, spec.print)
-                    reprints[g] = f"{g}/{g}-reprint.pdf"
-                    files.append(manifest.write_file(root, root / reprints[g], data, g, None, count))
-            replaced = set(whole) | (manifest.games_in(old) - set(spec.games) if set(whole) == set(spec.games) else set())
+                    pages += lead_pages(units[g]) + sum(u.sheets.pages for u in units[g])
+                    if "pdf" not in formats:
+                        continue
+                    progress.doing(g, "joining the print file")
+                    pdfs = [unit_pdf(u, items, shared) for u in units[g]]
+                    data, lead = game_file(game, g, units[g], pdfs, spec.print, cache, [*code, *words[g]])
+                    files.append(manifest.write_file(root, root / g / f"{g}-all.pdf", data, g, None,
+                                                     lead + sum(u.sheets.pages for u in units[g])))
+                    if listed:
+                        data, count = reprint_file(game, g, units[g], pdfs, listed, spec.print)
+                        reprints[g] = f"{g}/{g}-reprint.pdf"
+                        files.append(manifest.write_file(root, root / reprints[g], data, g, None, count))
+            every_game = {kits[g].game_id for g in whole} == set(spec.games)
+            replaced = set(whole) | (manifest.games_in(old) - _kit_names(spec) if every_game else set())
             rebuilt = {(g, c.id) for g in games for c in chosen[g]}
 
             def was_rebuilt(e: dict[str, Any]) -> bool:
@@ -189,6 +217,7 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
     except OSError as error:
         raise BuildError(f"cannot write the output folder {out}: {error.strerror or error} ({error.filename or out})") from None
     warnings = {(w.file, w.line, w.col): w for g in games for m in made[g] for w in m.warnings}  # once per file
+    warnings.update({(w.file, w.line, w.col): w for g in games for w in fuzzy_printed(spec, kits[g])})
     pages = pages if "pdf" in formats else 0  # nothing to print without the PDFs
     return Summary(tuple(games), len(files), pages, found, reprints, tuple(warnings.values()))
 
@@ -203,47 +232,57 @@ class GameLayout:
     units: tuple[Unit, ...]
 
 
-def lay_out_game(spec: Spec, game_id: str) -> GameLayout:
-    """One game's components drawn and laid out afresh: what `pnp validate` checks and tests inspect."""
-    game = spec.games[game_id]
+def lay_out_game(spec: Spec, game_id: str, language: str | None = None) -> GameLayout:
+    """One game's components drawn and laid out afresh, in its default language or `language`:
+    what `pnp validate` checks and tests inspect."""
+    made_kit = kit(game_id, spec.games[game_id], language or spec.games[game_id].language, spec.folder)
+    game = made_kit.game
     check_names(game_id, game)
-    context = Context(game_id, game, spec.print, spec.folder)
+    context = Context(game_id, game, spec.print, spec.folder, made_kit)
     items = []
-    for component in game.components:
-        laid = lay_out(context, component)
-        items.append(Made(game_id, component, "", laid.digest, laid.digest, sheets_of(laid, game), None, laid, ()))
-    units = plan_units(game, game_id, items, spec.print, (), None, lambda m: m)
+    with speaking(made_kit.language):
+        for component in game.components:
+            laid = lay_out(context, component)
+            items.append(Made(game_id, component, "", laid.digest, laid.digest, sheets_of(laid, game), None, laid, ()))
+        units = plan_units(game, game_id, items, spec.print, (), None, lambda m: m)
     return GameLayout(game_id, tuple(m.laid for m in items), tuple(units))  # type: ignore[misc]
 
 
-def layout_issues(spec: Spec, game_id: str) -> list[Issue]:
+def layout_issues(spec: Spec, game_id: str, languages: Sequence[str] | None = None) -> list[Issue]:
     """What a build would refuse in one game of a valid spec — text that does not fit its box,
     pieces larger than the paper, a character the font lacks — each at the spec field it comes
-    from: every component drawn and laid out, nothing rendered. `pnp validate` reports these."""
+    from: every component drawn and laid out in each of the game's languages (or `languages`),
+    nothing rendered. `pnp validate` reports these."""
     game = spec.games[game_id]
     try:
         check_names(game_id, game)
     except BuildError as error:
         return [spec.issue(("games", game_id, "components"), str(error))]
-    context = Context(game_id, game, spec.print, spec.folder)
     issues = []
-    for component in game.components:
-        try:
-            lay_out(context, component, stamped=False)
-        except BuildError as error:
-            issues.append(located(spec, game_id, component, error))
-    return issues
+    for code in languages if languages is not None else game.kit_languages:
+        made_kit = kit(game_id, game, code, spec.folder)
+        context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit)
+        for component in made_kit.game.components:
+            try:
+                lay_out(context, component, stamped=False)
+            except BuildError as error:
+                issues.append(located(spec, game_id, component, error, made_kit))
+    return list(dict.fromkeys(issues))
 
 
-def located(spec: Spec, game_id: str, component: Any, error: BuildError) -> Issue:
+def located(spec: Spec, game_id: str, component: Any, error: BuildError, in_kit: Kit | None = None) -> Issue:
     """`error` at the field that causes it: the text at fault (the template that writes it
-    whole, else the first whose words it holds), the size of pieces too large for the paper,
-    else the component."""
-    index = spec.games[game_id].components.index(component)
+    whole, else the first whose words it holds, in the kit's language), the size of pieces too
+    large for the paper, else the component. In a kit of another language the message says so."""
+    index = next(i for i, c in enumerate(spec.games[game_id].components) if c.id == component.id)
     here = ("games", game_id, "components", index)
     path = here
+    spoken = in_kit.language if in_kit is not None and not in_kit.default else None
+    if spoken is not None:
+        error = BuildError(f"{error} (in the {spoken.code} kit)", text=error.text, size=error.size)
     if error.text:
-        texts = [(here + p, template) for p, template in _texts(spec.written(here))]
+        texts = [(here + p, spoken.gettext(template) if spoken is not None else template)
+                 for p, template in _texts(spec.written(here))]
         path = next((p for p, template in texts if _writes(template, error.text, whole=True)),
                     next((p for p, template in texts if _writes(template, error.text, whole=False)), here))
     elif error.size:
@@ -273,6 +312,25 @@ def _writes(template: str, text: str, *, whole: bool) -> bool:
     return bool(words) and re.search("(?s:.*?)".join(map(re.escape, words)), text) is not None
 
 
+def _kit_names(spec: Spec) -> set[str]:
+    """Every name a kit of the spec's games may have (`kits_of`): what a build of every game
+    keeps of an earlier one."""
+    from pnp.i18n import PSEUDO
+
+    return {f"{g}.{code}" if code != game.language else g
+            for g, game in spec.games.items() for code in (*game.kit_languages, PSEUDO)}
+
+
+def fuzzy_printed(spec: Spec, in_kit: Kit) -> list[Issue]:
+    """The fuzzy and missing translations a kit printed (in English, for the missing), each at
+    its line of the catalog: a build says so in its summary."""
+    if in_kit.code in ("en", "qps"):
+        return []
+    from pnp.translate import problems
+
+    return problems(spec, in_kit.game_id, (in_kit.code,), printed_only=True)
+
+
 def check_names(game_id: str, game: Game) -> None:
     """No component may take the name of a game's own files."""
     for suffix in ("all", "reprint"):
@@ -293,7 +351,7 @@ def prepare(spec: Spec, context: Context, component: Any, cache: Cache, code: li
     whatever else the build makes of a component with these inputs), else drawn and laid out
     (and its PDF taken from the cache when the drawing came out as before). `code` holds what
     every key of the game shares: pnp's code, the generator, the game's art files."""
-    g = context.game_id
+    g = context.kit.folder if context.kit is not None else context.game_id  # the kit's name
     inputs = key(code, context.settings.model_dump(mode="json"), printed_inputs(context.game, component))
     entry = cache.note(g, f"inputs-{inputs}")
     if isinstance(entry, str) and reuse(inputs):
@@ -303,7 +361,7 @@ def prepare(spec: Spec, context: Context, component: Any, cache: Cache, code: li
             return Made(g, component, inputs, hit.digest, entry, hit.sheets, hit.pdf, None, hit.warnings)
     progress.doing(g, f"drawing {component.id}")
     laid = lay_out(context, component)
-    warnings = tuple(resolution_warnings(spec, g, [laid.output]))
+    warnings = tuple(resolution_warnings(spec, context.game_id, [laid.output]))
     entry = key(code[:2], laid.digest)  # the drawing holds the art: the code alone names the PDF
     hit = cached(cache, g, entry)
     sheets = hit.sheets if hit is not None else sheets_of(laid, context.game)
@@ -314,16 +372,17 @@ def lay_out(context: Context, component: Any, *, stamped: bool = True) -> Laid:
     """Generate one component and put it on sheets, stamped with the digest of what it prints
     (unless `stamped` is False: validation checks what fits, and a stamp of zeros fits alike)."""
     settings = context.settings
-    output = generate(context, component)
-    digest = fingerprint((output, settings.model_dump_json(), context.game.title, name(component))) if stamped else "0" * 64
-    info = Furniture(context.game.title, name(component), stamp(__version__, digest[:STAMP_DIGITS]))
-    if isinstance(output, Pieces):
-        layout: Layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
-                                tuple(settings.back_offset_mm))  # type: ignore[arg-type]
-    elif isinstance(output, BookPages):
-        layout = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)
-    else:
-        layout = tile(output, settings.paper, settings.margin_mm, info)
+    with speaking(context.language):
+        output = generate(context, component)
+        digest = fingerprint((output, settings.model_dump_json(), context.game.title, name(component))) if stamped else "0" * 64
+        info = Furniture(context.game.title, name(component), stamp(__version__, digest[:STAMP_DIGITS]))
+        if isinstance(output, Pieces):
+            layout: Layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
+                                    tuple(settings.back_offset_mm))  # type: ignore[arg-type]
+        elif isinstance(output, BookPages):
+            layout = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)
+        else:
+            layout = tile(output, settings.paper, settings.margin_mm, info)
     return Laid(component, output, layout, digest, info)
 
 

@@ -51,6 +51,8 @@ def _parser() -> argparse.ArgumentParser:
     validate = commands.add_parser("validate", help="check components.yaml and summarise it")
     validate.add_argument("spec_file", nargs="?", metavar="SPEC", help="spec file, same as --spec")
     _spec_option(validate)
+    validate.add_argument("--strict", action="store_true",
+                          help="fuzzy and missing translations are errors, not warnings (exit 2)")
     validate.set_defaults(run=_validate)
 
     build = commands.add_parser("build", help="write print-ready PDF/SVG/PNG files and output/manifest.json")
@@ -88,7 +90,28 @@ def _parser() -> argparse.ArgumentParser:
     _simulate_parser(commands)
     _add_rules(commands)
     _add_table(commands)
+    _add_translate(commands)
     return parser
+
+
+def _add_translate(commands) -> None:
+    translate = commands.add_parser("translate", help="keep the translation catalogs (locale/*/GAME.po) up to date")
+    verbs = translate.add_subparsers(title="translate commands", metavar="VERB")
+    for verb, about in (("extract", "write each game's template of texts to translate, locale/GAME.pot"),
+                        ("update", "extract, then merge into every catalog (a changed source marks its translation fuzzy)"),
+                        ("status", "per game and language: texts translated, fuzzy and missing")):
+        command = verbs.add_parser(verb, help=about)
+        _spec_option(command)
+        command.add_argument("--game", action="append", help="only this game (repeatable)")
+        if verb == "update":
+            command.add_argument("--lang", action="append", metavar="CODE",
+                                 help="only this language's catalog, or a new one (repeatable; default: the spec's languages)")
+        command.set_defaults(run=_translate, verb=verb)
+    translate.set_defaults(run=lambda args: (translate.print_help(), 2)[1])
+
+
+def _lang_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--lang", metavar="CODE", help=f"{what} in this language (es, ru, …; default English)")
 
 
 def _simulate_parser(commands: argparse._SubParsersAction) -> None:
@@ -161,6 +184,10 @@ def _build_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ink", help="normal or low: low is the ink saver, outlines and patterns instead of colour "
                                       "fills (overrides print.ink_saver)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    parser.add_argument("--lang", action="append", metavar="CODE",
+                        help="build the kits in this language (repeatable; all: every language the game lists; qps: "
+                             "the pseudo-locale, accented and 40 %% longer, to see what would not fit); default: "
+                             "each game's own language")
 
 
 def spec_path(given: str | None) -> Path:
@@ -204,6 +231,14 @@ def _validate(args: argparse.Namespace) -> int:
     spec = load_spec(source, layout=layout_issues)  # every component laid out too, as build would (nothing rendered)
     for warning in art_warnings(spec):  # PNG or JPEG art that prints below 300 dpi
         print(warning, file=sys.stderr)
+    from pnp.errors import SpecError
+    from pnp.translate import problems
+
+    untranslated = [issue for game_id in spec.games for issue in problems(spec, game_id)]
+    if untranslated and args.strict:
+        raise SpecError(untranslated)
+    for warning in untranslated:  # fuzzy or missing translations: the kit would print English or an old sentence
+        print(f"{warning} (warning)", file=sys.stderr)
     print(f"{shown(source)}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")
     for game_id, game in spec.games.items():
         names = ", ".join(a.id for a in game.assets)
@@ -283,6 +318,12 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _rules(args: argparse.Namespace) -> int:
     from pnp.rules.lookup import run
+
+    return run(args)
+
+
+def _translate(args: argparse.Namespace) -> int:
+    from pnp.translate import run
 
     return run(args)
 

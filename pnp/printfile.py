@@ -17,6 +17,7 @@ from typing import Callable, Sequence
 from pnp import __version__, changes, manifest
 from pnp.cache import Cache, key
 from pnp.display import Page, Pieces
+from pnp.i18n import _
 from pnp.layout.gang import Candidate, Shared, share_sheets
 from pnp.layout.impose import impose
 from pnp.layout.instructions import (
@@ -147,9 +148,10 @@ def game_file(game: Game, game_id: str, units: Sequence[Unit], pdfs: Sequence[by
     data = cache.blob(game_id, sha) if isinstance(sha, str) else None
     if data is None:
         lead = instruction_pages(game, game_id, units, settings)
-        parts = [("Print instructions", render((lead, f"{game.title} — print instructions", game_id)), None)]
+        parts = [(_("Print instructions"), render((lead, _("{title} — print instructions").format(title=game.title),
+                                                    game_id)), None)]
         parts += [(u.name, pdf, None) for u, pdf in zip(units, pdfs)]
-        data = combine(parts, title=f"{game.title} — print-and-play", subject=game_id)
+        data = combine(parts, title=_("{title} — print-and-play").format(title=game.title), subject=game_id)
         cache.put_note(game_id, name, cache.put_blob(game_id, data))
     return data, lead_pages(units)
 
@@ -178,7 +180,7 @@ def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings:
     lead = lead_pages(units)
     jobs = print_plan(units)
     said = key([asdict(j) for j in jobs], settings.model_dump(mode="json"), game.title_en)
-    info = Furniture(game.title, "print instructions", stamp(__version__, said[:STAMP_DIGITS]))
+    info = Furniture(game.title, _("print instructions"), stamp(__version__, said[:STAMP_DIGITS]))
     offset = tuple(settings.back_offset_mm)
     front = instructions_page(f, info, settings.paper, jobs, title_en=game.title_en, game_file=game_id,
                               back_offset=offset)  # type: ignore[arg-type]
@@ -210,9 +212,10 @@ def reprint_file(game: Game, game_id: str, units: Sequence[Unit], pdfs: Sequence
             rows.append(Reprint(name, None, changes.action(c), "", "", ""))
     f = frame(settings.paper, settings.margin_mm)
     said = key([asdict(r) for r in rows], settings.model_dump(mode="json"))
-    info = Furniture(game.title, "reprint instructions", stamp(__version__, said[:STAMP_DIGITS]))
+    info = Furniture(game.title, _("reprint instructions"), stamp(__version__, said[:STAMP_DIGITS]))
     front = reprint_page(f, info, settings.paper, rows)
-    head = render(([front, blank_back(f, info)] if lead == 2 else [front], f"{game.title} — reprint instructions",
+    head = render(([front, blank_back(f, info)] if lead == 2 else [front], _("{title} — reprint instructions").format(title=game.title),
                    game_id))
-    data = combine([("Reprint instructions", head, None), *parts], title=f"{game.title} — reprint", subject=game_id)
+    data = combine([(_("Reprint instructions"), head, None), *parts], title=_("{title} — reprint").format(title=game.title),
+                   subject=game_id)
     return data, first - 1

@@ -22,6 +22,7 @@ from pnp.components import Context
 from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, paragraph, table
 from pnp.display import BookPages, Drawing, Item, Line, Style
 from pnp.errors import BuildError
+from pnp.i18n import _, ngettext
 from pnp.layout.booklet import page_size
 from pnp.layout.text import fit_text
 from pnp.rules.base import Table
@@ -73,7 +74,9 @@ def _engine(game_id: str) -> Any:
 def _title(context: Context, booklet: Booklet, width: float, what: str) -> Block:
     game = context.game
     subtitle = game.title_en if game.title_en and game.title_en != game.title else ""
-    players = f"{game.players.min}–{game.players.max} players" if game.players.min != game.players.max else f"{game.players.min} players"
+    players = (_("{min}–{max} players").format(min=game.players.min, max=game.players.max)
+               if game.players.min != game.players.max else
+               ngettext("{n} player", "{n} players", game.players.min).format(n=game.players.min))
     name = booklet.name if not booklet.name_en or booklet.name_en == booklet.name else f"{booklet.name} · {booklet.name_en}"
     blocks = [heading(game.title, subtitle, width, size=18, what=what),
               paragraph(f"**{name}** · {players}", width, size=BODY_PT + 1, what=what, color=SOFT_INK)]
@@ -125,19 +128,19 @@ def house_rules(context: Context) -> Table:
     for option in in_effect(context.game_id, context.game):
         shown = _show(option.value)
         if option.set_by:
-            shown += f" (from {option.set_by})"
+            shown += _(" (from {track})").format(track=option.set_by)
         elif _show(option.default) != shown:
-            shown += f" (default {_show(option.default)})"
+            shown += _(" (default {value})").format(value=_show(option.default))
         rows.append((option.rule, option.name, shown))
-    return Table(("Rule", "House rule", "In effect"), tuple(rows),
-                 "Set under rules: in components.yaml; the referee applies the same values.")
+    return Table((_("Rule"), _("House rule"), _("In effect")), tuple(rows),
+                 _("Set under rules: in components.yaml; the referee applies the same values."))
 
 
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Mapping) or (isinstance(value, (list, tuple)) and len(value) > 8):
-        return "see the setup table"
+        return _("see the setup table")
     if isinstance(value, (list, tuple)):
         return ", ".join(_show(v) for v in value)
     if isinstance(value, (float, Fraction)):

@@ -130,6 +130,11 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+def N_plural(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a plural entry for the catalogs where it is written (`ngettext(*entry, n)` later)."""
+    return (singular, plural)
+
+
 def variants(msgid: str) -> tuple[str, ...]:
     """`msgid` in every language of the current kit (geometry is measured on all of them)."""
     return _current.get().variants(msgid)

@@ -147,7 +147,8 @@ def merged(existing: "Catalog | None", new: "Catalog", code: str) -> "Catalog":
     from babel.messages.catalog import Catalog
 
     if existing is None:
-        existing = Catalog(locale=code, project=new.project, header_comment=f"# Translations into {code} (pnp translate).")
+        existing = Catalog(locale=code, project=new.project, fuzzy=False,
+                           header_comment=f"# Translations into {code} (pnp translate).")
     existing.update(new, update_header_comment=False, keep_user_comments=True, update_creation_date=False)
     return existing
 

@@ -46,7 +46,8 @@ LayoutCheck = Callable[[Spec, str], Iterable[Issue]]  # what laying out one game
 
 
 def init(folder: Path, *, force: bool = False) -> str:
-    """Write an editable copy of the bundled spec to `folder/components.yaml`; say what was done.
+    """Write an editable copy of the bundled spec to `folder/components.yaml`, and of its
+    translation catalogs to `folder/locale/`; say what was done.
 
     A link to the bundled file (as in a checkout of pnp) is replaced by a copy, since editing
     through it would change pnp's default; any other file is kept unless `force`.
@@ -65,7 +66,30 @@ def init(folder: Path, *, force: bool = False) -> str:
     except OSError as error:
         raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
     what = "replaced the link to the bundled spec with an editable copy" if linked else "wrote an editable copy of the bundled spec"
-    return f"{target}: {what}; edit it, then run pnp validate and pnp build in {folder}"
+    copied = _copy_catalogs(bundled.parent / "locale", folder / "locale", force=force)
+    return f"{target}: {what}{copied}; edit it, then run pnp validate and pnp build in {folder}"
+
+
+def _copy_catalogs(bundled: Path, target: Path, *, force: bool) -> str:
+    """The bundled translation catalogs beside the copy (a link to the bundled ones, as in a
+    checkout, becomes a copy; catalogs already there are kept unless `force`); what was done."""
+    import shutil
+
+    if not bundled.is_dir():
+        return ""
+    linked = target.is_symlink() and target.resolve() == bundled.resolve()
+    try:
+        if linked:
+            target.unlink()
+        for source in sorted(bundled.rglob("*.po*")):
+            copy = target / source.relative_to(bundled)
+            if copy.exists() and not force:
+                continue
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, copy)
+    except OSError as error:
+        raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
+    return f", with its translation catalogs in {target}"
 
 
 def load(path: str | Path | None = None, rulebooks: Mapping[str, Rulebook] | None = None,

@@ -93,8 +93,10 @@ class Kit:
 
     @property
     def folder(self) -> str:
-        """Where its files go, under the output folder: `bolsa`, `bolsa/en`."""
-        return self.game_id if self.default else f"{self.game_id}/{self.code}"
+        """What names its folder and files, and its entries in the manifest: the game's id for
+        its default language (`bolsa/bolsa-all.pdf`), `<game>.<language>` for another
+        (`bolsa.en/bolsa.en-all.pdf`); no id has a dot, so no kit takes another game's name."""
+        return self.game_id if self.default else f"{self.game_id}.{self.code}"
 
 
 def kit(game_id: str, game: Game, code: str, folder: Path) -> Kit:
