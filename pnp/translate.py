@@ -5,7 +5,8 @@ A game's texts to translate are, in this order: the spec's own (every text of
 print or its referee says (every literal marked `_`, `ngettext` or `N_` in the package: sheet
 furniture, print instructions, the engines' tables and event wordings; a game's own engine
 module only in its own catalogs), and its rules file (each rule, example, ambiguity and
-section heading of `pnp/data/rules/<game>.md`). `extract` writes them as the game's template,
+section heading of `pnp/data/rules/<game>.md`; its worked examples and notes on
+ambiguities are design notes, left in English). `extract` writes them as the game's template,
 `locale/<game>.pot`; `update` also merges the template into every catalog the spec's languages
 call for (`locale/<language>/<game>.po`, created when missing): a changed source text keeps its
 old translation, marked fuzzy, with the old source beside it, until a translator has looked;
@@ -94,7 +95,7 @@ def rules_entries(game_id: str) -> Iterator[Entry]:
     for heading, line in text.headings(game_id):
         yield Entry(heading, ((where, line),), "a heading of the rules file")
     for rule in rules:
-        if rule.kind != text.SECTION and rule.text:
+        if rule.kind == text.RULE and rule.text:  # worked examples and the notes on ambiguities stay in English
             yield Entry(rule.text, ((where, rule.line),), f"rule {rule.id} (keep the rule IDs as they are)")
 
 
