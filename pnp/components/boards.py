@@ -22,7 +22,9 @@ import math
 
 from pnp.components import Context, Panels
 from pnp.components.art import identity, pattern, symbol, tint
-from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, picture_block, table, title_bar
+from pnp.components.tables import (
+    INK, SOFT_INK, Block, column, heading, moved, picture_block, table, tallest, title_bar, widest,
+)  # fmt: skip
 from pnp.display import Drawing, Item, Rect, Style
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import filled
@@ -56,7 +58,7 @@ def board(context: Context, board: Board) -> Panels:
     of it inside the ring of a loop track when the board has one."""
     what = f"{context.game_id}/{board.id}"
     board = filled(context.game, board)  # section titles are templates over the game
-    header_w = _row_header_width(context.game, board)
+    header_w = widest(context, lambda c: _row_header_width(c.game, c.component(board)))  # the same in every language
     inside = [(index, s) for index, s in enumerate(board.sections) if s.layout != "loop"]
     loop = next((index for index, s in enumerate(board.sections) if s.layout == "loop"), None)
     tracks = {
@@ -72,7 +74,7 @@ def board(context: Context, board: Board) -> Panels:
         for index, section in inside
     ]
     width = max(width, *(block.width for block in sections))
-    title = _title(context.game, board, width, what)
+    title = tallest(context, lambda c: _title(c.game, c.component(board), width, what))
     image = [picture_block(context.art(board.image), width, board.image_mm)] if board.image else []
     body = column([title, *image, *sections], gap=GAP)
     if loop is None:  # cell edges, where a tiled board may be cut without cutting a number
@@ -95,7 +97,7 @@ def _title(game: Game, board: Board, width: float, what: str) -> Block:
 def _table_section(context: Context, section: BoardSection, width: float, what: str) -> Block:
     data = context.table(section.table)
     grid = table(data, size=9, what=what, assets=context.game.assets, min_width=width,
-                 shaded=not context.settings.ink_saver)
+                 shaded=not context.settings.ink_saver, also=context.everywhere(lambda c: c.table(section.table)))
     return column([heading(section.title, section.title_en, grid.width, size=11, what=what), grid], gap=2.0)
 
 
