@@ -10,8 +10,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from pnp.components import Context, Output, generate
+from pnp.i18n import speaking
 from pnp.rules import loads_spec
 from pnp.spec import Spec
+from pnp.spec.translation import kit
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
@@ -30,7 +32,10 @@ def spec_of(text: str = BUNDLED) -> Spec:
 
 @lru_cache(maxsize=None)
 def drawn(game_id: str, component_id: str, text: str = BUNDLED) -> Output:
-    """What the generator makes of one component of the (possibly edited) spec."""
+    """What the generator makes of one component of the (possibly edited) spec, in the game's
+    default kit (its own language: bolsa's Spanish, aktsioner's Russian)."""
     spec = spec_of(text)
     game = spec.games[game_id]
-    return generate(Context(game_id, game, spec.print, spec.folder), game.component(component_id))
+    made = kit(game_id, game, game.language, ROOT / "pnp" / "data")
+    with speaking(made.language):
+        return generate(Context(game_id, made.game, spec.print, spec.folder, made), made.game.component(component_id))

@@ -64,21 +64,21 @@ def test_every_aid_is_one_legible_page(game_id, aid_id, paper):
         assert min(t.size for t in texts(drawing)) >= 6.5  # body text stays comfortably readable
 
 
-def test_headings_carry_english_subtitles_and_numbers_that_matter_are_bold():
+def test_headings_are_in_the_kits_language_and_numbers_that_matter_are_bold():
     (drawing,) = panels("bolsa", "player_aid").drawings
     found = texts(drawing)
     words = [t.text for t in found]
-    for section in SPEC.games["bolsa"].component("player_aid").sections:
-        heading = next(t for t in found if t.text == section.heading)
-        english = next(t for t in found if t.text == section.heading_en)
-        assert heading.font == "bold" and english.y0 > heading.y0 and english.size < heading.size
+    for heading_text in ("Fases de la ronda", "Subastas y límites"):  # the Spanish kit's, from its catalog
+        heading = next(t for t in found if t.text == heading_text)
+        assert heading.font == "bold"
     bold = [t.text for t in found if t.font == "bold"]
     assert "0 a 19" in bold and "+20" in bold  # filled from tracks.quote
     assert "Ayuda de juego" in words and "Juego de la Bolsa de Valores" in words
+    assert "Round phases" not in words
 
 
 def test_a_long_aid_is_set_smaller_and_one_too_long_for_a_page_is_an_error():
-    line = '              - "**1** S = 0, B = 0: nada cambia. · Nothing happens."\n'
+    line = '              - "**1** S = 0, B = 0: nothing changes."\n'
     (normal,) = panels("bolsa", "player_aid").drawings
     (longer,) = panels("bolsa", "player_aid", edit(line, line * 25)).drawings
     body = lambda drawing: mode(t.size for t in texts(drawing) if t.font == "regular")  # noqa: E731

@@ -66,7 +66,7 @@ def test_a_name_that_fits_no_way_says_how_much_room_is_missing():
     assert "abbreviated, down to 'Chi.'" in message
 
 
-LAYOUT = "        name: Cartas de acciones\n"
+LAYOUT = "        name: Share cards\n"
 
 
 def with_layout(layout: str) -> str:

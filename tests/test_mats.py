@@ -77,11 +77,11 @@ def test_a_mat_prints_on_one_page(paper):
 
 
 def test_a_mat_without_notes_and_with_three_zones_a_row():
-    text = edit('            - {label: "4", title: Compra, title_en: Buying}',
-                '            - {label: "4", title: Compra, title_en: Buying}\n'
-                '            - {label: "5", title: Banca, title_en: Bank}')
-    text = edit("        notes_title: Ronda · Round\n", "", text)
-    text = text.replace(text[text.index("        notes:\n          - \"**Solicitud**"):text.index("      - id: shares")], "", 1)
+    text = edit('            - {label: "4", title: Buying}',
+                '            - {label: "4", title: Buying}\n'
+                '            - {label: "5", title: Bank}')
+    text = edit("        notes_title: The round\n", "", text)
+    text = text.replace(text[text.index("        notes:\n          - \"**Declare**"):text.index("      - id: shares")], "", 1)
     (drawing, *_) = panels("bolsa", "player_mats", text).drawings
     assert zone_numbers(drawing) == [["3", "4", "5"], ["1", "2"]]
     assert "Solicitud" not in [t.text for t in texts(drawing)]
