@@ -155,6 +155,7 @@ def _add_rules(commands) -> None:
     show.add_argument("id", help="a rule ID as the referee cites it, e.g. BOLSA-3.2.5, or an ambiguity, e.g. A2")
     show.add_argument("--game", help="only this game's rules (ambiguities like A2 exist in several)")
     show.add_argument("--spec", help="spec file for the values in effect (default: ./components.yaml, else the bundled one)")
+    _lang_option(show, "the rule's words as the game's booklet prints them")
     show.set_defaults(run=_rules, verb="show")
     search = verbs.add_parser("search", help="list the rules that mention every word; exit 1 if none")
     search.add_argument("words", nargs="+")
