@@ -161,8 +161,9 @@ def _all(catalog: object) -> Iterator[tuple[str, int]]:
     yield from lines(catalog)  # type: ignore[arg-type]  # a Babel Catalog
 
 
-def _key(msgid: str | tuple[str, str]) -> str:
-    return msgid[0] if isinstance(msgid, tuple) else msgid
+def _key(msgid: str | tuple[str, ...] | list[str]) -> str:
+    """A catalog's key for a message: its msgid, or a plural entry's singular."""
+    return msgid if isinstance(msgid, str) else msgid[0]
 
 
 def _shown(path: Path) -> str:
@@ -184,7 +185,7 @@ def problems(spec: Spec, game_id: str, codes: Iterable[str] | None = None, *, pr
     source's: what `pnp validate` warns about (and `--strict` refuses). `printed_only`: only
     the texts a kit prints (not the rules file's, nor what the referee and the table say)."""
     game = spec.games[game_id]
-    wanted = {}
+    wanted: dict[str, Entry] = {}
     for entry in entries(spec, game_id):
         if printed_only and entry.locations and NOT_PRINTED.match(entry.locations[0][0]):
             continue
@@ -213,7 +214,7 @@ def problems(spec: Spec, game_id: str, codes: Iterable[str] | None = None, *, pr
             seen.add(key)
             if key not in wanted:
                 continue
-            strings = tuple(message.string) if isinstance(message.string, (list, tuple)) else (message.string,)
+            strings = tuple(message.string) if isinstance(message.string, (list, tuple)) else (message.string or "",)
             line = message.lineno or 0
             if not all(strings):
                 issues.append(Issue(shown, line, 1, "", f"{code}: missing translation of {_quoted(key)}"))

@@ -8,7 +8,7 @@ from statistics import mode
 
 import pytest
 from panel_checks import SPEC, assert_legible, edit, lines_of_text, panels, texts
-from spec_text import spec_of
+from spec_text import ROOT, spec_of
 
 from pnp.errors import BuildError
 from pnp.layout.sheet import content_size
@@ -32,8 +32,16 @@ def printed_table(drawing, first_heading):
     return lines[start], lines[start + 1 :]
 
 
+def _in_russian(work):
+    from pnp.i18n import speaking
+    from pnp.i18n.catalogs import language
+
+    with speaking(language(ROOT / "pnp" / "data", "aktsioner", "ru")):  # the default kit's language
+        return work()
+
+
 def test_penalty_aid_prints_the_engine_table_which_is_the_seed_table():
-    computed = engine("aktsioner").tables(engine("aktsioner").params(SPEC.games["aktsioner"]))["penalty"]
+    computed = _in_russian(lambda: engine("aktsioner").tables(engine("aktsioner").params(SPEC.games["aktsioner"]))["penalty"])
     (drawing,) = panels("aktsioner", "penalty_aid").drawings
     header, rows = printed_table(drawing, computed.header[0])
     assert header == list(computed.header)
@@ -45,7 +53,7 @@ def test_penalty_aid_prints_the_engine_table_which_is_the_seed_table():
 def test_penalty_aid_follows_the_engine_when_the_price_scale_changes():
     text = edit("price: {from: 10, to: 250, step: 10, start: 100}", "price: {from: 20, to: 400, step: 20, start: 200}")
     game = loads_spec(text).games["aktsioner"]
-    computed = engine("aktsioner").tables(engine("aktsioner").params(game))["penalty"]
+    computed = _in_russian(lambda: engine("aktsioner").tables(engine("aktsioner").params(game))["penalty"])
     (drawing,) = panels("aktsioner", "penalty_aid", text).drawings
     header, rows = printed_table(drawing, computed.header[0])
     assert header == list(computed.header) and header[1] == "20"
@@ -98,6 +106,6 @@ def test_an_unknown_placeholder_in_an_aid_line_is_a_located_spec_error():
     from pnp.errors import SpecError
 
     with pytest.raises(SpecError) as caught:
-        spec_of(edit("**{tracks[quote].first} a", "**{tracks[qoute].first} a"))
+        spec_of(edit("The board runs from **{tracks[quote].first} to", "**{tracks[qoute].first} a"))
     (line,) = caught.value.lines()
     assert "games.bolsa.components[5].sections[2].lines[2]: cannot fill template" in line and "there is no 'qoute'" in line
