@@ -84,10 +84,15 @@ def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, An
     def entries(key: str, game: str) -> list[dict[str, Any]]:
         return [e for e in manifest.get(key, []) if isinstance(e, dict) and e.get("game") == game]
 
-    known = [g for g in spec.games if entries("components", g)]
+    from pnp.i18n import PSEUDO
+    from pnp.spec.translation import kit
+
+    known = [(g, code) for g, spec_game in spec.games.items() for code in (*spec_game.kit_languages, PSEUDO)
+             if entries("components", g if code == spec_game.language else f"{g}.{code}")]
     games = []
-    for game_id in known:
-        game = spec.games[game_id]
+    for spec_id, code in known:  # each kit of each game: the default one, then the others
+        made = kit(spec_id, spec.games[spec_id], code, spec.folder)
+        game, game_id = made.game, made.folder
         files = entries("files", game_id)
         changed = {name for e in entries("changed", game_id) if e.get("status") in ("added", "changed")
                    for name in (e.get("components") or [e.get("component")])}
@@ -109,7 +114,7 @@ def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, An
         components.sort(key=lambda c: order.get(c["id"], len(order)))
         combined = next((f for f in files if f["component"] is None and f["path"].endswith("-all.pdf")), None)
         others = [f for f in files if f["component"] is None and f is not combined]
-        games.append({"id": game_id, "title": game.title, "title_en": getattr(game, "title_en", ""),
+        games.append({"id": game_id, "title": game.title, "title_en": getattr(game, "title_en", ""), "language": code,
                       "components": components, "combined": combined, "others": others,
                       "plan": entries("plan", game_id), "exports": _export_folders(root, files),
                       "faces": sum(len(c["faces"]) for c in components),
