@@ -5,7 +5,8 @@ A game's texts to translate are, in this order: the spec's own (every text of
 print or its referee says (every literal marked `_`, `ngettext` or `N_` in the package: sheet
 furniture, print instructions, the engines' tables and event wordings; a game's own engine
 module only in its own catalogs), and its rules file (each rule, example, ambiguity and
-section heading of `pnp/data/rules/<game>.md`; its worked examples and notes on
+section heading of `pnp/data/rules/<game>.md` (`rules_entries`, not in the catalogs yet: `pnp rules show --lang`
+quotes the translated booklet instead); its worked examples and notes on
 ambiguities are design notes, left in English). `extract` writes them as the game's template,
 `locale/<game>.pot`; `update` also merges the template into every catalog the spec's languages
 call for (`locale/<language>/<game>.po`, created when missing): a changed source text keeps its
@@ -45,7 +46,7 @@ _GAME_MODULE = re.compile(r"^(?:rules|referee)/(?P<game>[a-z0-9_]+)(?:/|\.py$)")
 
 def entries(spec: Spec, game_id: str) -> list[Entry]:
     """Every text of `game_id` to translate, located, in the order of the module's docstring."""
-    return [*spec_entries(spec, game_id), *program_entries(game_id), *rules_entries(game_id)]
+    return [*spec_entries(spec, game_id), *program_entries(game_id)]  # the rules in each language: the booklet's lines
 
 
 def spec_entries(spec: Spec, game_id: str) -> Iterator[Entry]:
