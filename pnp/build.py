@@ -1,19 +1,25 @@
-"""`pnp build`: the spec → components → sheets → files, atomically, reproducibly, incrementally.
+"""`pnp build`: a pipeline of named stages from the spec to a published output folder.
 
-Each component is generated and laid out (pieces imposed with their backs, panels on their own
-sheets or tiled, a booklet folded), rendered to PDF once — by forked workers when the machine
-has several cores — and written to `<out>/<game>/`; the game's combined print file
-`<game>-all.pdf` joins those very PDFs, and the sheets small components share, behind a page
-of print instructions (`pnp.printfile`). SVG pages and PNG pieces are written on request.
+    request     spec, options, the output folder      → Order: what to build, checked
+    components  each chosen component generated       → Drawn (or Made, from the cache: not drawn)
+    layout      pieces imposed with their backs, panels tiled, booklets folded; each game's
+                print units (small components sharing sheets: `pnp.printfile`)  → Laidout
+    sheets      what is not cached rendered to PDF, by forked workers on several cores
+    files       component PDFs and SVG pages, `<game>-all.pdf`, `<game>-reprint.pdf`, written
+                into a staging folder, with what changed since the last build (`pnp.changes`)
+    exports     PNG faces, print-shop files, Tabletop Simulator, the gallery's pictures (`pnp.export`)
+    record      manifest.json, index.html and the cache written, the staging folder published
 
-Components whose inputs did not change come from the cache (`pnp.cache`) without being drawn
-or rendered; every build compares its print units sheet by sheet with the manifest it
-replaces (`pnp.changes`) and puts the sheets that changed in `<game>-reprint.pdf`. The digest
-behind all of it, and the stamp on every sheet, are described in `pnp.sheets`.
+Each stage is a function of the previous stage's output. The build cache (`pnp.cache`, in
+`<out>/.cache/`) is one wrapper around the stages that need it, through `Cache.recall` and its
+entries: a component whose inputs did not change is taken whole from it (its sheets, PDF and
+exports: it is not drawn), one whose drawing came out as before is drawn but not rendered, and
+shared sheets, sharing plans and combined files come back by the digests of their parts. The
+digest behind it all, and the stamp on every sheet, are described in `pnp.sheets`.
 
 Everything goes to a staging folder that replaces the output only when the whole build
-succeeded (see `pnp.manifest`). The same spec gives the same bytes, from a clean folder or
-from the cache: PDFs are written in reportlab's invariant mode and the manifest has no time.
+succeeded (`pnp.manifest`). The same spec gives the same bytes, from a clean folder or from the
+cache: PDFs are written in reportlab's invariant mode and the manifest has no time.
 """
 
 from __future__ import annotations
@@ -21,25 +27,25 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
-from functools import partial
 from pathlib import Path
 from string import Formatter
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Protocol, Sequence
 
 from pnp import __version__, changes, export, manifest
-from pnp.cache import Cache, code_version, function_name, key
-from pnp.components import BookPages, Context, Pieces, generate
+from pnp.cache import FOLDER, BuildStore, Cache, code_version, function_name, key
+from pnp.components import BookPages, Context, Output, Pieces, generate
 from pnp.components.resolution import resolution_warnings
 from pnp.display import fingerprint
 from pnp.errors import BuildError, Issue, SpecError
-from pnp.i18n import speaking
+from pnp.i18n import Language, speaking
 from pnp.layout.booklet import fold_booklet
 from pnp.layout.impose import impose
 from pnp.layout.sheet import Furniture, stamp
 from pnp.layout.tile import tile
 from pnp.printfile import Unit, game_file, lead_pages, plan_units, print_plan, reprint_file, unit_pdf
-from pnp.sheets import STAMP_DIGITS, Laid, Layout, Made, cached, name, remember, render_pdfs, sheets_of
+from pnp.sheets import STAMP_DIGITS, Cached, Job, Laid, Layout, Made, cached, name, remember, render_pdfs, sheets_of
 from pnp.spec.faces import printed_inputs
 from pnp.spec.images import read_art
 from pnp.spec.loader import named_images
@@ -47,6 +53,7 @@ from pnp.spec.model import Game, Spec
 from pnp.spec.translation import Kit, kit, kit_codes
 
 FORMATS = ("pdf", "svg", *export.FORMATS)
+COMPONENT = "component"  # cache entries of whole components, by their inputs: which rendered sheets they make
 
 
 @dataclass(frozen=True)
@@ -59,17 +66,24 @@ class Summary:
     warnings: tuple[Issue, ...] = ()  # e.g. art printed below 300 dpi: built anyway
 
 
-class Progress:
-    """What a build reports while it runs; this one says nothing (the CLI shows a progress bar)."""
+class Progress(Protocol):
+    """What a build reports while it runs (the CLI shows progress bars; `Silent` says nothing)."""
 
     def begin(self, totals: Mapping[str, int]) -> None:
         """The games to build and how many components each."""
+        return None
 
     def doing(self, game: str, what: str) -> None:
         """What the build is working on in `game` ("drawing shares", "rendering money")."""
+        return None
 
     def done(self, game: str, component: str) -> None:
         """One component of `game` is ready."""
+        return None
+
+
+class Silent(Progress):
+    """A build's progress, unreported."""
 
 
 def with_print(spec: Spec, **overrides: Any) -> Spec:
@@ -78,7 +92,98 @@ def with_print(spec: Spec, **overrides: Any) -> Spec:
     return spec.model_copy(update={"print": spec.print.model_copy(update=given)}) if given else spec
 
 
-# --- the build -----------------------------------------------------------------------------
+# --- the pipeline ---------------------------------------------------------------------------
+
+
+def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = ("pdf",), *,
+          only: Mapping[str, Sequence[str]] | None = None, source: Path | None = None,
+          progress: Progress | None = None, profile: str | None = None, languages: Sequence[str] = ()) -> Summary:
+    """Build the kits of `games` in `languages` (default: each game's default language) into
+    `out`, all or nothing; other kits' files already there are kept.
+
+    Each kit is built like a game of its own under the name of `kits_of` (its folder, its
+    files' names, its cache entries, its entries in the manifest and the gallery), every stage
+    worded in its language. `only` restricts a game to some of its components (`--component`):
+    their files are rewritten and the game's combined and reprint files are left as they were.
+    `source` is the spec file, recorded in the manifest. `profile` adds a print shop's files
+    (`pnp.export.profiles`); every build also writes the gallery, `index.html`."""
+    order = request(spec, Path(os.path.abspath(out)), games, formats, only, source, profile, languages)
+    store = BuildStore(order.out / FOLDER if order.old is not None else None)
+    cache = Cache(store)
+    progress = progress or Silent()
+    progress.begin({g: len(order.chosen[g]) for g in order.games})
+    drawn = components(order, cache, progress)
+    laid = layout(order, drawn, cache)
+    printed = sheets(laid, cache, progress)
+    try:
+        with manifest.staging(order.out) as root:
+            written = files(order, printed, root, cache, progress)
+            exported = exports(order, printed, root, cache, progress)
+            count = record(order, printed, written, exported, root, store)
+    except OSError as error:
+        raise BuildError(f"cannot write the output folder {order.out}: {error.strerror or error} "
+                         f"({error.filename or order.out})") from None
+    return summary(order, printed, written, count)
+
+
+# --- request: what to build -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Order:
+    """A build as asked for, checked, with the output folder's earlier manifest. Its `games`
+    are kits, by the names `kits_of` gives them: a game in one language."""
+
+    spec: Spec
+    out: Path
+    games: tuple[str, ...]  # the kits' names
+    formats: tuple[str, ...]
+    profile: str | None
+    source: Path | None
+    chosen: Mapping[str, tuple[Any, ...]]  # each game's components to build, in spec order
+    old: dict[str, Any] | None  # the manifest of the build being replaced
+    code: tuple[str, str]  # pnp's code and the generator: part of every cache key
+    kits: Mapping[str, Kit]  # each kit by its name
+
+    @property
+    def whole(self) -> tuple[str, ...]:
+        """The kits built whole, whose combined and reprint files are rebuilt too."""
+        return tuple(g for g in self.games if len(self.chosen[g]) == len(self.kits[g].game.components))
+
+    @property
+    def draws_all(self) -> bool:
+        """Whether every component must be drawn: SVG pages, and Tabletop Simulator's one save per game."""
+        return "svg" in self.formats or "tts" in self.formats
+
+    def context(self, name: str) -> Context:
+        made = self.kits[name]
+        return Context(made.game_id, made.game, self.spec.print, self.spec.folder, made)
+
+    def game(self, name: str) -> Game:
+        """The kit's game, its texts in the kit's language."""
+        return self.kits[name].game
+
+    def speaking(self, name: str) -> "AbstractContextManager[Language]":
+        """Word what is made inside the block in the kit's language."""
+        return speaking(self.kits[name].language)
+
+    def words(self, name: str) -> tuple[str, ...]:
+        """What the kit's own words come from, for the cache keys of what they print: its
+        language and the digests of the catalogs of every language it measures geometry in."""
+        made = self.kits[name]
+        return (made.code, *(language.digest for language, _ in made.siblings), made.language.digest)
+
+
+def request(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str],
+            only: Mapping[str, Sequence[str]] | None, source: Path | None, profile: str | None,
+            languages: Sequence[str] = ()) -> Order:
+    old = manifest.check_output(out)
+    kits = kits_of(spec, games, languages)
+    for g, made in kits.items():
+        check_names(g, made.game)
+    chosen = {g: _chosen(made.game, (only or {}).get(made.game_id)) for g, made in kits.items()}
+    return Order(spec, out, tuple(kits), tuple(formats), profile, source, chosen, old,
+                 (code_version(), function_name(generate)), kits)
 
 
 def kits_of(spec: Spec, games: Sequence[str], languages: Sequence[str] = ()) -> dict[str, Kit]:
@@ -93,133 +198,384 @@ def kits_of(spec: Spec, games: Sequence[str], languages: Sequence[str] = ()) -> 
     return found
 
 
-def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = ("pdf",), *,
-          only: Mapping[str, Sequence[str]] | None = None, source: Path | None = None,
-          progress: Progress | None = None, profile: str | None = None, languages: Sequence[str] = ()) -> Summary:
-    """Build the kits of `games` in `languages` (default: each game's default language) into
-    `out`, all or nothing; other kits' files already there are kept.
+def check_names(game_id: str, game: Game) -> None:
+    """No component may take the name of a game's own files."""
+    for suffix in ("all", "reprint"):
+        if any(c.id == f"{game_id}-{suffix}" for c in game.components):
+            raise BuildError(f"{game_id}: no component may be called {game_id}-{suffix}, the name of the "
+                             f"{'combined print' if suffix == 'all' else 'reprint'} file")
 
-    Each kit is built like a game of its own under the name of `kits_of` (its folder, its
-    files' names, its entries in the manifest and the gallery). `only` restricts a game to
-    some of its components (`--component`): their files are rewritten and the game's combined
-    and reprint files are left as they were. `source` is the spec file, recorded in the
-    manifest. `profile` adds a print shop's files (`pnp.export.profiles`); every build also
-    writes the gallery, `index.html`."""
-    out = Path(os.path.abspath(out))
-    progress = progress or Progress()
-    old = manifest.check_output(out)
-    cache = Cache(out if old is not None else None)
-    code = [code_version(), function_name(generate)]
-    kits = kits_of(spec, games, languages)
-    spoken = {g: kits[g].language for g in kits}
-    games = list(kits)
-    for g in games:
-        check_names(g, kits[g].game)
-    chosen = {g: _chosen(kits[g].game, (only or {}).get(kits[g].game_id)) for g in games}
-    whole = [g for g in games if len(chosen[g]) == len(kits[g].game.components)]
-    progress.begin({g: len(components) for g, components in chosen.items()})
-    folders = export.cached_folders(formats, profile)
-    draw_all = "svg" in formats or "tts" in formats  # SVG pages, and TTS's one save per game
-    reused: dict[tuple[str, str], list[export.ReusedFile]] = {}
 
-    def reuse(g: str, inputs: str) -> bool:
-        """Whether a component with these inputs may be left undrawn: its exports are cached."""
-        found = None if draw_all else export.reused_files(cache, g, inputs, folders)
-        if found is not None:
-            reused[(g, inputs)] = found
-        return found is not None
+def _chosen(game: Game, wanted: Sequence[str] | None) -> tuple[Any, ...]:
+    return tuple(c for c in game.components if not wanted or c.id in wanted)
 
-    contexts = {g: Context(kits[g].game_id, kits[g].game, spec.print, spec.folder, kits[g]) for g in games}
-    art = {g: {file: read_art(spec.folder, file).digest for file in sorted(named_images(kits[g].game))} for g in games}
-    words = {g: [kits[g].code, *(language.digest for language, _ in kits[g].siblings), spoken[g].digest]
-             for g in games}  # the catalogs a kit's words come from
-    made: dict[str, list[Made]] = {g: [] for g in games}
+
+# --- components: each generated, or taken whole from the cache ------------------------------
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One component as its generator drew it, with the digest of what it prints."""
+
+    game_id: str
+    component: Any
+    inputs: str  # the cache key of everything it is drawn from
+    output: Output
+    digest: str
+    warnings: tuple[Issue, ...] = ()  # about its art
+
+
+def components(order: Order, cache: Cache, progress: Progress) -> dict[str, list[Drawn | Made]]:
+    """Every chosen component drawn — or, when the cache holds everything a build makes of a
+    component with its inputs (its sheets, its PDF, its exported files), taken from it
+    undrawn. Components that cannot be drawn are reported together, each at its place."""
+    found: dict[str, list[Drawn | Made]] = {g: [] for g in order.games}
     issues = []
-    for g in games:
-        with speaking(spoken[g]):
-            for component in chosen[g]:
-                try:
-                    made[g].append(prepare(spec, contexts[g], component, cache, [*code, art[g], words[g]],
-                                           partial(reuse, g), progress))
-                except BuildError as error:  # every component that cannot be laid out, each at its place
-                    issues.append(located(spec, kits[g].game_id, component, error, kits[g]))
+    for g in order.games:
+        context = order.context(g)
+        art = {file: read_art(order.spec.folder, file).digest for file in sorted(named_images(context.game))}
+        settings = context.settings.model_dump(mode="json")
+        for component in order.chosen[g]:
+            inputs = key([*order.code, art, order.words(g)], settings, printed_inputs(context.game, component))
+            try:
+                found[g].append(_recalled(order, cache, g, component, inputs)
+                                or _drawn(order, context, component, inputs, progress))
+            except BuildError as error:
+                issues.append(located(order.spec, context.game_id, component, error, order.kits[g]))
     if issues:
         raise SpecError(issues)
+    return found
+
+
+def _recalled(order: Order, cache: Cache, g: str, component: Any, inputs: str) -> Made | None:
+    """The component as the cache holds it for these inputs, when nothing it makes needs drawing."""
+    found = cache.get(g, COMPONENT, inputs) if not order.draws_all else None
+    entry = found.get("printed") if isinstance(found, dict) else None
+    hit = cached(cache, g, entry) if isinstance(entry, str) else None  # read, so kept with the inputs that lead to it
+    reused = export.reused_files(cache, g, inputs, export.cached_folders(order.formats, order.profile)) if hit else None
+    if hit is None or reused is None:
+        return None
+    return Made(g, component, inputs, hit.digest, entry, hit.sheets, hit.pdf, None, hit.warnings, tuple(reused))
+
+
+def _drawn(order: Order, context: Context, component: Any, inputs: str, progress: Progress) -> Drawn:
+    progress.doing(context.name, f"drawing {component.id}")
+    drawn = draw(context, component, inputs)
+    return replace(drawn, warnings=tuple(resolution_warnings(order.spec, context.game_id, [drawn.output])))
+
+
+def draw(context: Context, component: Any, inputs: str = "", *, stamped: bool = True) -> Drawn:
+    """One component generated in the kit's language, with the digest of what it prints (zeros
+    unless `stamped`: validation checks what fits, and a stamp of zeros fits alike)."""
+    with speaking(context.language):
+        output = generate(context, component)
+    digest = (fingerprint((output, context.settings.model_dump_json(), context.game.title, name(component)))
+              if stamped else "0" * 64)
+    return Drawn(context.name, component, inputs, output, digest)
+
+
+# --- layout: on sheets, and each game's print units -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Laidout:
+    """Every component on sheets (or from the cache), each drawn one's distinct faces, and the
+    print units of the games built whole."""
+
+    made: Mapping[str, list[Made]]
+    faces: Mapping[str, list[export.ComponentFaces]]
+    units: Mapping[str, list[Unit]]
+
+
+def layout(order: Order, drawn: Mapping[str, Sequence[Drawn | Made]], cache: Cache) -> Laidout:
+    """Each drawn component laid out (its rendered sheets taken from the cache when its drawing
+    came out as before), then each whole game's print units — a cached component that shares
+    sheets whose run is not cached is drawn again to be laid out with the others — and the
+    distinct faces of everything drawn, checked against the print shop's profile."""
+    made = {g: [m if isinstance(m, Made) else placed(order, m, cache) for m in items] for g, items in drawn.items()}
+
+    def relay(m: Made) -> Made:
+        return replace(m, laid=lay_out(order.context(m.game_id), m.component))
+
     units = {}
-    for g in whole:
-        with speaking(spoken[g]):
-            units[g] = plan_units(kits[g].game, g, made[g], spec.print, [*code, *words[g]], cache,
-                                  lambda m, g=g: replace(m, laid=lay_out(contexts[g], m.component)))
-    faces = {g: export.game_faces(g, [(m.component, m.laid.output) for m in made[g] if m.laid is not None])
-             for g in games}  # components taken from the cache keep the faces the last build recorded
-    if profile:
-        export.check_profile(profile, [c for g in games for c in faces[g]])
-    shared = _rendered(made, units, cache, progress)
-    files: list[manifest.FileEntry] = []
-    exported: list[export.GameExports] = []
-    found: dict[str, tuple[manifest.Change, ...] | None] = {}
-    reprints: dict[str, str] = {}
-    pages = 0
+    for g in order.whole:
+        with order.speaking(g):
+            units[g] = plan_units(order.game(g), g, made[g], order.spec.print, [*order.code, *order.words(g)],
+                                  cache, relay)
+    faces = {g: export.game_faces(g, [(m.component, m.laid.output) for m in items if m.laid is not None])
+             for g, items in made.items()}  # components taken from the cache keep the faces the last build recorded
+    if order.profile:
+        export.check_profile(order.profile, [c for g in order.games for c in faces[g]])
+    return Laidout(made, faces, units)
+
+
+def placed(order: Order, drawn: Drawn, cache: Cache) -> Made:
+    """A drawn component on its sheets, with its PDF when the cache has its drawing rendered."""
+    laid = impose_drawn(order.context(drawn.game_id), drawn)
+    entry = key(order.code, drawn.digest)  # the drawing holds the art and the words: the code alone names the PDF
+    hit = cached(cache, drawn.game_id, entry)
+    with order.speaking(drawn.game_id):
+        sheets = hit.sheets if hit is not None else sheets_of(laid, order.game(drawn.game_id))
+    return Made(drawn.game_id, drawn.component, drawn.inputs, drawn.digest, entry, sheets,
+                hit.pdf if hit else None, laid, drawn.warnings)
+
+
+def lay_out(context: Context, component: Any, *, stamped: bool = True) -> Laid:
+    """Generate one component and put it on sheets (`stamped` as in `draw`)."""
+    return impose_drawn(context, draw(context, component, stamped=stamped))
+
+
+def impose_drawn(context: Context, drawn: Drawn) -> Laid:
+    """A drawing on sheets, stamped: pieces imposed with their backs, a booklet folded, panels
+    tiled; the sheets' furniture in the kit's language."""
+    settings, output = context.settings, drawn.output
+    with speaking(context.language):
+        info = Furniture(context.game.title, name(drawn.component), stamp(__version__, drawn.digest[:STAMP_DIGITS]))
+        if isinstance(output, Pieces):
+            on_sheets: Layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
+                                       tuple(settings.back_offset_mm))  # type: ignore[arg-type]  # a pair: the model checks it
+        elif isinstance(output, BookPages):
+            on_sheets = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)
+        else:
+            on_sheets = tile(output, settings.paper, settings.margin_mm, info)
+    return Laid(drawn.component, output, on_sheets, drawn.digest, info)
+
+
+# --- sheets: rendered to PDF ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Printed:
+    """Every component with its PDF, the shared runs' PDFs by cache name, and the rest of the layout."""
+
+    made: Mapping[str, list[Made]]
+    faces: Mapping[str, list[export.ComponentFaces]]
+    units: Mapping[str, list[Unit]]
+    shared: Mapping[str, bytes]
+
+
+def sheets(laid: Laidout, cache: Cache, progress: Progress) -> Printed:
+    """Render in one batch what the cache does not hold — components and shared runs — and
+    keep it all: a component under its drawing's digest and under its inputs."""
+    made = {g: list(items) for g, items in laid.made.items()}
+    shared = {u.entry: hit.pdf for g, units in laid.units.items() for u in units
+              if u.shared and (hit := cached(cache, g, u.entry)) is not None}
+    jobs: list[Job] = []
+    todo: list[tuple[str, int | Unit]] = []
+    for g, items in made.items():
+        for i, m in enumerate(items):
+            if m.pdf is not None:
+                _keep(cache, m, progress)
+            elif m.laid is not None:
+                jobs.append((m.laid.pages, f"{m.laid.info.title} — {m.name}", g))
+                todo.append((g, i))
+                progress.doing(g, f"rendering {m.component.id}")
+    for g, units in laid.units.items():
+        jobs += [(u.pages, u.name, g) for u in units if u.shared and u.entry not in shared]
+        todo += [(g, u) for u in units if u.shared and u.entry not in shared]
+
+    def finished(index: int, pdf: bytes) -> None:
+        g, what = todo[index]
+        if isinstance(what, Unit):
+            shared[what.entry] = pdf
+            remember(cache, g, what.entry, Cached(what.entry, what.sheets, pdf, ()))
+        else:
+            m = made[g][what] = replace(made[g][what], pdf=pdf)
+            remember(cache, g, m.entry, Cached(m.digest, m.sheets, pdf, m.warnings))
+            _keep(cache, m, progress)
+
+    render_pdfs(jobs, finished)
+    return Printed(made, laid.faces, laid.units, shared)
+
+
+def _keep(cache: Cache, m: Made, progress: Progress) -> None:
+    """A rendered component's inputs kept as leading to its rendered sheets, so the next build
+    need not draw it."""
+    cache.put(m.game_id, COMPONENT, m.inputs, {"printed": m.entry})
+    progress.done(m.game_id, m.component.id)
+
+
+# --- files: the print files, and what changed -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Files:
+    """What the files stage wrote for one game or all, and what it compared."""
+
+    entries: tuple[manifest.FileEntry, ...]
+    changes: Mapping[str, tuple[manifest.Change, ...] | None]  # per game; None: nothing to compare with
+    reprints: Mapping[str, str]  # game → its reprint file
+    pages: int  # pages to print
+
+
+def files(order: Order, printed: Printed, root: Path, cache: Cache, progress: Progress) -> Files:
+    """Every game's files: its components' PDFs and SVG pages, then for a game built whole its
+    combined file (and its reprint file when sheets changed since the last build), else the
+    change list of the components built."""
+    games = []
+    for g in order.games:
+        (root / g).mkdir(parents=True)
+        mine = write_components(root, printed.made[g], order.formats)
+        with order.speaking(g):
+            game = game_files(order, printed, g, root, cache, progress) if g in order.whole else component_changes(order, printed, g)
+        games.append(replace(game, entries=(*mine, *game.entries)))
+    return Files(tuple(e for game in games for e in game.entries), {g: c for game in games for g, c in game.changes.items()},
+                 {g: r for game in games for g, r in game.reprints.items()}, sum(game.pages for game in games))
+
+
+def game_files(order: Order, printed: Printed, g: str, root: Path, cache: Cache, progress: Progress) -> Files:
+    """A whole game's combined file and reprint file, and its change list unit by unit."""
+    game, units, items = order.game(g), printed.units[g], printed.made[g]
+    listed = changes.compare(g, manifest.entries(order.old, "units", g), [(u.id, u.sheets.sheets) for u in units])
+    pages = lead_pages(units) + sum(u.sheets.pages for u in units)
+    written, reprints = [], {}
+    if "pdf" in order.formats:
+        progress.doing(g, "joining the print file")
+        pdfs = [unit_pdf(u, items, printed.shared) for u in units]
+        data, lead = game_file(game, g, units, pdfs, order.spec.print, cache, [*order.code, *order.words(g)])
+        written.append(manifest.write_file(root, root / g / f"{g}-all.pdf", data, g, None, pages))
+        if listed:
+            data, count = reprint_file(game, g, units, pdfs, listed, order.spec.print)
+            reprints[g] = f"{g}/{g}-reprint.pdf"
+            written.append(manifest.write_file(root, root / reprints[g], data, g, None, count))
+    return Files(tuple(written), {g: _tupled(listed)}, reprints, pages)
+
+
+def component_changes(order: Order, printed: Printed, g: str) -> Files:
+    """With `--component`: the change list of those components' own files."""
+    ids = {c.id for c in order.chosen[g]}
+    before = [e for e in manifest.entries(order.old, "components", g) if e.get("id") in ids]
+    listed = changes.compare(g, before, [(m.component.id, m.sheets.sheets) for m in printed.made[g]])
+    return Files((), {g: _tupled(listed)}, {}, sum(m.sheets.pages for m in printed.made[g]))
+
+
+def _tupled(listed: list[manifest.Change] | None) -> tuple[manifest.Change, ...] | None:
+    return tuple(listed) if listed is not None else None
+
+
+def write_components(root: Path, items: Sequence[Made], formats: Sequence[str]) -> list[manifest.FileEntry]:
+    """Every file of some components of one game under `root/<game>/`, with their entries."""
+    written: list[manifest.FileEntry] = []
+    for item in items:
+        folder = root / item.game_id
+        if "pdf" in formats:
+            assert item.pdf is not None  # the sheets stage rendered it
+            written.append(manifest.write_file(root, folder / f"{item.component.id}.pdf", item.pdf,
+                                               item.game_id, item.component.id, item.sheets.pages))
+        if "svg" in formats:
+            written += _svgs(root, folder, item)
+    return written
+
+
+def _svgs(root: Path, folder: Path, item: Made) -> list[manifest.FileEntry]:
+    from pnp.render.svg import write_svg
+
+    assert item.laid is not None  # SVG pages draw every component
+    (folder / "svg").mkdir(exist_ok=True)
+    written = []
+    for number, page in enumerate(item.laid.pages, 1):
+        path = folder / "svg" / f"{item.component.id}-p{number:02d}.svg"
+        write_svg(page, path)
+        written.append(manifest.file_entry(root, path, item.game_id, item.component.id, "svg", 1))
+    return written
+
+
+# --- exports ----------------------------------------------------------------------------------
+
+
+def exports(order: Order, printed: Printed, root: Path, cache: Cache, progress: Progress) -> list[export.GameExports]:
+    """Each game's exports and the gallery's pictures (`pnp.export.write_game`): the drawn
+    components' made afresh and kept in the cache by their inputs, the others' from the cache."""
+    done = []
+    for g in order.games:
+        items = printed.made[g]
+        progress.doing(g, "exporting" if order.profile or order.formats != ("pdf",) else "picturing faces for the gallery")
+        with order.speaking(g):
+            done.append(export.write_game(root, order.out, order.old, g, order.game(g).title, printed.faces[g],
+                                          order.formats, order.profile, safe_mm=order.spec.print.safe_mm,
+                                          cached={m.component.id: m.exported for m in items if m.laid is None},
+                                          plan=print_plan(printed.units[g]) if g in order.whole else None,
+                                          cache=cache, inputs={m.component.id: m.inputs for m in items}))
+    return done
+
+
+# --- record: the manifest, the gallery and the cache; published -------------------------------
+
+
+def record(order: Order, printed: Printed, written: Files, exported: Sequence[export.GameExports], root: Path,
+           store: BuildStore) -> int:
+    """Carry over the files of a game that a build of some of its components did not remake,
+    write the manifest (this build's entries and the earlier ones it did not replace), the
+    gallery from it and the cache, then publish the staging folder. Returns the files written."""
+    for g in order.games:
+        if g not in order.whole:
+            _carry(order.out, root, order.old, g, {c.id for c in order.chosen[g]})
+    everything = {order.kits[g].game_id for g in order.whole} == set(order.spec.games)
+    replaced = set(order.whole) | (manifest.games_in(order.old) - _kit_names(order.spec) if everything else set())
+    rebuilt = {(g, c.id) for g in order.games for c in order.chosen[g]}
+
+    def was_rebuilt(e: dict[str, Any]) -> bool:
+        return e.get("game") in replaced or (e.get("game"), e.get("component", e.get("id"))) in rebuilt
+
+    about = {"pnp": __version__, "spec": _spec_record(order.source),
+             "print": {"paper": order.spec.print.paper, "duplex": order.spec.print.duplex}}
+    entries = [_entry(m) for g in order.games for m in printed.made[g]]
+    print_units = [_unit_entry(g, u) for g in order.whole for u in printed.units[g]]
+    changed = [c for g in order.games for c in written.changes[g] or ()]
+    file_entries = [*written.entries, *(f for game in exported for f in game.files)]
+    data = manifest.merged(order.old, file_entries, entries, print_units, was_rebuilt, about, changed)
+    data |= export.manifest_records(order.old, exported, was_rebuilt)
+    manifest.write(root, data)
+    export.write_gallery(root, data, order.spec)
+    store.save(root / FOLDER, set(order.games))
+    manifest.publish(root, order.out, replaced)
+    return len(file_entries)
+
+
+def _carry(out: Path, root: Path, old: dict[str, Any] | None, game: str, rebuilt: set[str]) -> None:
+    """Keep the files of `game` that a build of some of its components did not remake (their
+    manifest entries stay too)."""
+    for entry in manifest.entries(old, "files", game):
+        if entry.get("component") in rebuilt or not isinstance(entry.get("path"), str):
+            continue
+        source, target = out / entry["path"], root / entry["path"]
+        if source.is_file() and not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            manifest.link_or_copy(source, target)
+
+
+def _entry(item: Made) -> manifest.ComponentEntry:
+    s = item.sheets
+    return manifest.ComponentEntry(item.game_id, item.component.id, item.component.kind, s.count, s.size_mm,
+                                   s.stamp, s.sheets, s.pages, s.duplex, item.inputs)
+
+
+def _unit_entry(game: str, unit: Unit) -> manifest.UnitEntry:
+    s = unit.sheets
+    return manifest.UnitEntry(game, unit.id, unit.ids, s.stamp, s.sheets, s.pages, s.duplex)
+
+
+def _spec_record(source: Path | None) -> dict[str, Any]:
+    if source is None:
+        return {"path": None, "sha256": None}
     try:
-        with manifest.staging(out) as root:
-            for g in games:
-                with speaking(spoken[g]):
-                    game, items = kits[g].game, made[g]
-                    (root / g).mkdir(parents=True)
-                    files += write_components(root, items, formats)
-                    progress.doing(g, "exporting" if profile or formats != ("pdf",) else "picturing faces for the gallery")
-                    exported.append(export.write_game(root, out, old, g, game.title, faces[g], formats, profile,
-                                                      safe_mm=spec.print.safe_mm,
-                                                      cached={m.component.id: reused.get((g, m.inputs), [])
-                                                              for m in items if m.laid is None},
-                                                      plan=print_plan(units[g]) if g in whole else None, cache=cache,
-                                                      inputs={m.component.id: m.inputs for m in items}))
-                    files += exported[-1].files
-                    if g not in whole:  # --component: compare and report those components' own files
-                        _carry(out, root, old, g, {c.id for c in chosen[g]})
-                        before = [e for e in manifest.entries(old, "components", g) if e.get("id") in {c.id for c in chosen[g]}]
-                        listed = changes.compare(g, before, [(m.component.id, m.sheets.sheets) for m in items])
-                        found[g] = tuple(listed) if listed is not None else None
-                        pages += sum(m.sheets.pages for m in items)
-                        continue
-                    listed = changes.compare(g, manifest.entries(old, "units", g), [(u.id, u.sheets.sheets) for u in units[g]])
-                    found[g] = tuple(listed) if listed is not None else None
-                    pages += lead_pages(units[g]) + sum(u.sheets.pages for u in units[g])
-                    if "pdf" not in formats:
-                        continue
-                    progress.doing(g, "joining the print file")
-                    pdfs = [unit_pdf(u, items, shared) for u in units[g]]
-                    data, lead = game_file(game, g, units[g], pdfs, spec.print, cache, [*code, *words[g]])
-                    files.append(manifest.write_file(root, root / g / f"{g}-all.pdf", data, g, None,
-                                                     lead + sum(u.sheets.pages for u in units[g])))
-                    if listed:
-                        data, count = reprint_file(game, g, units[g], pdfs, listed, spec.print)
-                        reprints[g] = f"{g}/{g}-reprint.pdf"
-                        files.append(manifest.write_file(root, root / reprints[g], data, g, None, count))
-            every_game = {kits[g].game_id for g in whole} == set(spec.games)
-            replaced = set(whole) | (manifest.games_in(old) - _kit_names(spec) if every_game else set())
-            rebuilt = {(g, c.id) for g in games for c in chosen[g]}
+        digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    except OSError:
+        digest = None
+    return {"path": str(source), "sha256": digest}
 
-            def was_rebuilt(e: dict[str, Any]) -> bool:
-                return e.get("game") in replaced or (e.get("game"), e.get("component", e.get("id"))) in rebuilt
 
-            about = {"pnp": __version__, "spec": _spec_record(source),
-                     "print": {"paper": spec.print.paper, "duplex": spec.print.duplex}}
-            entries = [_entry(m) for g in games for m in made[g]]
-            print_units = [_unit_entry(g, u) for g in whole for u in units[g]]
-            changed = [c for g in games for c in found[g] or ()]
-            written = manifest.merged(old, files, entries, print_units, was_rebuilt, about, changed)
-            written |= export.manifest_records(old, exported, was_rebuilt)
-            manifest.write(root, written)
-            export.write_gallery(root, written, spec)
-            cache.save(root, set(games))
-            manifest.publish(root, out, replaced)
-    except OSError as error:
-        raise BuildError(f"cannot write the output folder {out}: {error.strerror or error} ({error.filename or out})") from None
-    warnings = {(w.file, w.line, w.col): w for g in games for m in made[g] for w in m.warnings}  # once per file
-    warnings.update({(w.file, w.line, w.col): w for g in games for w in fuzzy_printed(spec, kits[g])})
-    pages = pages if "pdf" in formats else 0  # nothing to print without the PDFs
-    return Summary(tuple(games), len(files), pages, found, reprints, tuple(warnings.values()))
+def summary(order: Order, printed: Printed, written: Files, count: int) -> Summary:
+    """What the build did: its files, the pages to print (none without PDFs), what changed,
+    and the warnings about art and the fuzzy or missing translations printed (once per file
+    and place)."""
+    warnings = {(w.file, w.line, w.col): w for g in order.games for m in printed.made[g] for w in m.warnings}
+    warnings.update({(w.file, w.line, w.col): w for g in order.games for w in fuzzy_printed(order.spec, order.kits[g])})
+    return Summary(order.games, count, written.pages if "pdf" in order.formats else 0, written.changes,
+                   written.reprints, tuple(warnings.values()))
+
+
+# --- what validate checks: the layout without rendering -----------------------------------------
 
 
 @dataclass(frozen=True)
@@ -245,7 +601,7 @@ def lay_out_game(spec: Spec, game_id: str, language: str | None = None) -> GameL
             laid = lay_out(context, component)
             items.append(Made(game_id, component, "", laid.digest, laid.digest, sheets_of(laid, game), None, laid, ()))
         units = plan_units(game, game_id, items, spec.print, (), None, lambda m: m)
-    return GameLayout(game_id, tuple(m.laid for m in items), tuple(units))  # type: ignore[misc]
+    return GameLayout(game_id, tuple(m.laid for m in items if m.laid is not None), tuple(units))
 
 
 def layout_issues(spec: Spec, game_id: str, languages: Sequence[str] | None = None) -> list[Issue]:
@@ -276,7 +632,7 @@ def located(spec: Spec, game_id: str, component: Any, error: BuildError, in_kit:
     large for the paper, else the component. In a kit of another language the message says so."""
     index = next(i for i, c in enumerate(spec.games[game_id].components) if c.id == component.id)
     here = ("games", game_id, "components", index)
-    path = here
+    path: tuple[Any, ...] = here
     spoken = in_kit.language if in_kit is not None and not in_kit.default else None
     if spoken is not None:
         error = BuildError(f"{error} (in the {spoken.code} kit)", text=error.text, size=error.size)
@@ -290,11 +646,11 @@ def located(spec: Spec, game_id: str, component: Any, error: BuildError, in_kit:
     return spec.issue(path, str(error))
 
 
-def _texts(data: Any, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
+def _texts(data: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
     """Every text in a component's spec data, with its path."""
     if isinstance(data, dict):
-        for key, value in data.items():
-            yield from _texts(value, path + (key,))
+        for field, value in data.items():
+            yield from _texts(value, path + (field,))
     elif isinstance(data, (list, tuple)):
         for index, value in enumerate(data):
             yield from _texts(value, path + (index,))
@@ -329,163 +685,3 @@ def fuzzy_printed(spec: Spec, in_kit: Kit) -> list[Issue]:
     from pnp.translate import problems
 
     return problems(spec, in_kit.game_id, (in_kit.code,), printed_only=True)
-
-
-def check_names(game_id: str, game: Game) -> None:
-    """No component may take the name of a game's own files."""
-    for suffix in ("all", "reprint"):
-        if any(c.id == f"{game_id}-{suffix}" for c in game.components):
-            raise BuildError(f"{game_id}: no component may be called {game_id}-{suffix}, the name of the "
-                             f"{'combined print' if suffix == 'all' else 'reprint'} file")
-
-
-def _chosen(game: Game, wanted: Sequence[str] | None) -> list[Any]:
-    if not wanted:
-        return list(game.components)
-    return [c for c in game.components if c.id in wanted]
-
-
-def prepare(spec: Spec, context: Context, component: Any, cache: Cache, code: list[Any],
-            reuse: Callable[[str], bool], progress: Progress) -> Made:
-    """One component from the cache when its inputs are there (and `reuse` finds in the cache
-    whatever else the build makes of a component with these inputs), else drawn and laid out
-    (and its PDF taken from the cache when the drawing came out as before). `code` holds what
-    every key of the game shares: pnp's code, the generator, the game's art files."""
-    g = context.kit.folder if context.kit is not None else context.game_id  # the kit's name
-    inputs = key(code, context.settings.model_dump(mode="json"), printed_inputs(context.game, component))
-    entry = cache.note(g, f"inputs-{inputs}")
-    if isinstance(entry, str) and reuse(inputs):
-        hit = cached(cache, g, entry)
-        if hit is not None:
-            progress.done(g, component.id)
-            return Made(g, component, inputs, hit.digest, entry, hit.sheets, hit.pdf, None, hit.warnings)
-    progress.doing(g, f"drawing {component.id}")
-    laid = lay_out(context, component)
-    warnings = tuple(resolution_warnings(spec, context.game_id, [laid.output]))
-    entry = key(code[:2], laid.digest)  # the drawing holds the art: the code alone names the PDF
-    hit = cached(cache, g, entry)
-    sheets = hit.sheets if hit is not None else sheets_of(laid, context.game)
-    return Made(g, component, inputs, laid.digest, entry, sheets, hit.pdf if hit else None, laid, warnings)
-
-
-def lay_out(context: Context, component: Any, *, stamped: bool = True) -> Laid:
-    """Generate one component and put it on sheets, stamped with the digest of what it prints
-    (unless `stamped` is False: validation checks what fits, and a stamp of zeros fits alike)."""
-    settings = context.settings
-    with speaking(context.language):
-        output = generate(context, component)
-        digest = fingerprint((output, settings.model_dump_json(), context.game.title, name(component))) if stamped else "0" * 64
-        info = Furniture(context.game.title, name(component), stamp(__version__, digest[:STAMP_DIGITS]))
-        if isinstance(output, Pieces):
-            layout: Layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
-                                    tuple(settings.back_offset_mm))  # type: ignore[arg-type]
-        elif isinstance(output, BookPages):
-            layout = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)
-        else:
-            layout = tile(output, settings.paper, settings.margin_mm, info)
-    return Laid(component, output, layout, digest, info)
-
-
-def _rendered(made: dict[str, list[Made]], units: dict[str, list[Unit]], cache: Cache,
-              progress: Progress) -> dict[str, bytes]:
-    """Render what the cache does not hold — components (`made` gets their PDFs) and shared
-    sheets (returned by cache name) — in one batch, and cache it all."""
-    shared: dict[str, bytes] = {}
-    jobs, done = [], []
-    for g, items in made.items():
-        for i, m in enumerate(items):
-            if m.pdf is None:
-                jobs.append((m.laid.pages, f"{m.laid.info.title} — {m.name}", g))  # type: ignore[union-attr]
-                done.append(("component", g, i))
-                progress.doing(g, f"rendering {m.component.id}")
-            else:
-                cache.put_note(g, f"inputs-{m.inputs}", m.entry)
-                if m.laid is not None:
-                    progress.done(g, m.component.id)
-    for g, game_units in units.items():
-        for u in game_units:
-            if u.shared and u.entry not in shared:
-                hit = cached(cache, g, u.entry)
-                if hit is not None:
-                    shared[u.entry] = hit.pdf
-                else:
-                    jobs.append((u.pages, u.name, g))
-                    done.append(("shared", g, u))
-
-    def finished(index: int, pdf: bytes) -> None:
-        kind, g, what = done[index]
-        if kind == "component":
-            m = made[g][what] = replace(made[g][what], pdf=pdf)
-            cache.put_note(g, f"inputs-{m.inputs}", m.entry)
-            remember(cache, g, m.entry, m.digest, m.sheets, pdf, m.warnings)
-            progress.done(g, m.component.id)
-        else:
-            shared[what.entry] = pdf
-            remember(cache, g, what.entry, what.entry, what.sheets, pdf, ())
-
-    render_pdfs(jobs, finished)
-    return shared
-
-
-# --- files ----------------------------------------------------------------------------------
-
-
-def write_components(root: Path, items: Sequence[Made], formats: Sequence[str]) -> list[manifest.FileEntry]:
-    """Every file of some components of one game under `root/<game>/`, with their entries."""
-    files: list[manifest.FileEntry] = []
-    for item in items:
-        folder = root / item.game_id
-        if "pdf" in formats:
-            files.append(manifest.write_file(root, folder / f"{item.component.id}.pdf", item.pdf,  # type: ignore[arg-type]
-                                             item.game_id, item.component.id, item.sheets.pages))
-        if "svg" in formats:
-            files += _svgs(root, folder, item)
-    return files
-
-
-def _carry(out: Path, root: Path, old: dict[str, Any] | None, game: str, rebuilt: set[str]) -> None:
-    """Keep the files of `game` that a build of some of its components did not remake (their
-    manifest entries stay too)."""
-    for entry in manifest.entries(old, "files", game):
-        if entry.get("component") in rebuilt or not isinstance(entry.get("path"), str):
-            continue
-        source, target = out / entry["path"], root / entry["path"]
-        if source.is_file() and not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            manifest.link_or_copy(source, target)
-
-
-def _svgs(root: Path, folder: Path, item: Made) -> list[manifest.FileEntry]:
-    from pnp.render.svg import write_svg
-
-    (folder / "svg").mkdir(exist_ok=True)
-    files = []
-    for number, page in enumerate(item.laid.pages, 1):  # type: ignore[union-attr]
-        path = folder / "svg" / f"{item.component.id}-p{number:02d}.svg"
-        write_svg(page, path)
-        files.append(manifest.file_entry(root, path, item.game_id, item.component.id, "svg", 1))
-    return files
-
-
-# --- what the manifest says -------------------------------------------------------------------
-
-
-def _entry(item: Made) -> manifest.ComponentEntry:
-    s = item.sheets
-    return manifest.ComponentEntry(item.game_id, item.component.id, item.component.kind, s.count, s.size_mm,
-                                   s.stamp, s.sheets, s.pages, s.duplex, item.inputs)
-
-
-def _unit_entry(game: str, unit: Unit) -> manifest.UnitEntry:
-    s = unit.sheets
-    return manifest.UnitEntry(game, unit.id, unit.ids, s.stamp, s.sheets, s.pages, s.duplex)
-
-
-def _spec_record(source: Path | None) -> dict[str, Any]:
-    if source is None:
-        return {"path": None, "sha256": None}
-    try:
-        digest = hashlib.sha256(source.read_bytes()).hexdigest()
-    except OSError:
-        digest = None
-    return {"path": str(source), "sha256": digest}

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from pnp import __version__
+from pnp.console import shown, spec_path
 from pnp.errors import PnpError, UsageError
 
 
@@ -189,35 +190,6 @@ def _build_options(parser: argparse.ArgumentParser) -> None:
                         help="build the kits in this language (repeatable; all: every language the game lists; qps: "
                              "the pseudo-locale, accented and 40 %% longer, to see what would not fit); default: "
                              "each game's own language")
-
-
-def spec_path(given: str | None) -> Path:
-    """The spec file a command reads: `--spec`, else ./components.yaml, else the bundled one."""
-    from pnp.spec import default_spec_path
-
-    return Path(given) if given else default_spec_path()
-
-
-def shown(path: Path) -> str:
-    """A path as the user would type it: relative to the working folder when under it."""
-    try:
-        return str(path.absolute().relative_to(Path.cwd().absolute()))
-    except ValueError:
-        return str(path)
-
-
-def pick(value: str | None, known: Sequence[str], option: str, noun: str) -> str | None:
-    """`value` matched against `known` whatever its letter case, or a usage error with a
-    suggestion: '--game bolso: no such game (did you mean "bolsa"?)'."""
-    from pnp.spec.options import suggestion
-
-    if value is None:
-        return None
-    match = next((name for name in known if name.casefold() == value.casefold()), None)
-    if match is None:
-        hint = suggestion(value, list(known), any_case=True)
-        raise UsageError(f"{option} {value}: no such {noun}" + (f" ({hint})" if hint else ""))
-    return match
 
 
 def _validate(args: argparse.Namespace) -> int:

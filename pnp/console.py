@@ -1,4 +1,8 @@
-"""What `pnp build` and `pnp watch` show: progress on a terminal, then a summary and what changed.
+"""What `pnp build` and `pnp watch` show: progress on a terminal, then a summary and what changed;
+and what every command shares on the command line (`spec_path`, `shown`, `pick`).
+
+The top floor with `pnp.cli`, which imports it; it never imports `pnp.cli`, and loads the
+build only when a build runs (so `pnp referee` starts without it).
 
 Progress goes to stderr (tqdm, as `pnp simulate` uses), and only when stderr is a terminal, so
 piped or redirected output holds just the summary and the change list; `-q` silences the
@@ -15,18 +19,22 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from pnp import changes
-from pnp.build import FORMATS, Progress, Summary, build, with_print
 from pnp.errors import UsageError
+
+if TYPE_CHECKING:
+    from pnp.build import Progress, Summary
+    from pnp.manifest import Change
+    from pnp.spec.model import Spec
 
 MAX_OFFSET_MM = 10.0  # a printer further off than this needs fixing, not compensating
 
 
 def run_build(args: argparse.Namespace) -> int:
     """One build with the CLI's options: the summary and changes on stdout, exit status 0."""
-    from pnp.cli import pick, spec_path
+    from pnp.build import build, with_print
     from pnp.rules import load_spec
 
     started = time.perf_counter()
@@ -59,6 +67,8 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def parse_formats(text: str) -> tuple[str, ...]:
+    from pnp.build import FORMATS
+
     formats = tuple(dict.fromkeys(f.strip().lower() for f in text.split(",") if f.strip()))
     if not formats or any(f not in FORMATS for f in formats):
         raise UsageError(f"--format {text!r}: choose from {', '.join(FORMATS)}, separated by commas")
@@ -79,7 +89,7 @@ def parse_offset(text: str | None) -> tuple[float, float] | None:
     return (x, y)
 
 
-def select_languages(spec, games, wanted) -> tuple[str, ...]:
+def select_languages(spec: Spec, games: Sequence[str], wanted: Sequence[str] | None) -> tuple[str, ...]:
     """`--lang` values: codes the chosen games list, `all`, or the pseudo-locale; a code no
     chosen game lists is a usage error naming those they do."""
     from pnp.i18n import PSEUDO
@@ -87,7 +97,7 @@ def select_languages(spec, games, wanted) -> tuple[str, ...]:
     if not wanted:
         return ()
     listed = {code for g in games for code in spec.games[g].kit_languages}
-    codes = []
+    codes: list[str] = []
     for value in wanted:
         for code in (part.strip() for part in value.split(",") if part.strip()):
             if code != "all" and code != PSEUDO and code not in listed:
@@ -97,15 +107,13 @@ def select_languages(spec, games, wanted) -> tuple[str, ...]:
     return tuple(dict.fromkeys(codes))
 
 
-def select_games(spec, wanted) -> tuple[str, ...]:
-    from pnp.cli import pick
-
+def select_games(spec: Spec, wanted: Sequence[str] | None) -> tuple[str, ...]:
     if not wanted:
         return tuple(spec.games)
-    return tuple(dict.fromkeys(pick(g, tuple(spec.games), "--game", "game") for g in wanted))
+    return tuple(dict.fromkeys(pick(g, tuple(spec.games), "--game", "game") or g for g in wanted))
 
 
-def select_components(spec, games, wanted) -> dict[str, list[str]] | None:
+def select_components(spec: Spec, games: Sequence[str], wanted: Sequence[str] | None) -> dict[str, list[str]] | None:
     """`--component ID` (or GAME/ID) → the chosen components of each game, None for all."""
     from pnp.spec.options import suggestion
 
@@ -129,8 +137,6 @@ def select_components(spec, games, wanted) -> dict[str, list[str]] | None:
 
 def report(summary: Summary, source: Path, out: str, seconds: float) -> str:
     """The summary line, then per game what changed since the last build in the folder."""
-    from pnp.cli import shown
-
     files = f"{summary.pages} pages to print ({summary.files} files)" if summary.pages else f"{summary.files} files"
     lines = [f"built {', '.join(summary.games)} from {shown(source)}: {files} in {out}{os.sep} ({seconds:.1f} s)"]
     for game, found in summary.changes.items():
@@ -138,7 +144,7 @@ def report(summary: Summary, source: Path, out: str, seconds: float) -> str:
     return "\n".join(lines)
 
 
-def change_lines(game: str, found, reprint: str | None, out: str) -> list[str]:
+def change_lines(game: str, found: Sequence[Change] | None, reprint: str | None, out: str) -> list[str]:
     if found is None:
         return []
     if not found:
@@ -149,11 +155,11 @@ def change_lines(game: str, found, reprint: str | None, out: str) -> list[str]:
     return [head] + [f"  {c.component}: {changes.action(c)}" for c in found]
 
 
-class _Bars(Progress):
+class _Bars:
     """A tqdm progress bar per game on stderr, counting its components as they are ready."""
 
     def __init__(self) -> None:
-        self.bars: dict[str, object] = {}
+        self.bars: dict[str, Any] = {}
 
     def begin(self, totals: Mapping[str, int]) -> None:
         from tqdm import tqdm
@@ -164,27 +170,61 @@ class _Bars(Progress):
                                    ncols=width, bar_format="{desc} {bar} {n_fmt}/{total_fmt} {elapsed} {postfix}")
 
     def doing(self, game: str, what: str) -> None:
-        self.bars[game].set_postfix_str(what)  # type: ignore[attr-defined]
+        self.bars[game].set_postfix_str(what)
 
     def done(self, game: str, component: str) -> None:
-        self.bars[game].update(1)  # type: ignore[attr-defined]
+        self.bars[game].update(1)
 
     def close(self) -> None:
         for bar in self.bars.values():
-            bar.close()  # type: ignore[attr-defined]
+            bar.close()
 
 
 @contextmanager
 def progress_bars(quiet: bool = False) -> Iterator[Progress]:
     """Progress bars on stderr when it is a terminal and not `quiet`; else a silent Progress."""
+    from pnp.build import Silent
+
     if quiet or not sys.stderr.isatty():
-        yield Progress()
+        yield Silent()
         return
     bars = _Bars()
     try:
         yield bars
     finally:
         bars.close()
+
+
+# --- what every command shares ------------------------------------------------------------
+
+
+def spec_path(given: str | None) -> Path:
+    """The spec file a command reads: `--spec`, else ./components.yaml, else the bundled one."""
+    from pnp.spec import default_spec_path
+
+    return Path(given) if given else default_spec_path()
+
+
+def shown(path: Path) -> str:
+    """A path as the user would type it: relative to the working folder when under it."""
+    try:
+        return str(path.absolute().relative_to(Path.cwd().absolute()))
+    except ValueError:
+        return str(path)
+
+
+def pick(value: str | None, known: Sequence[str], option: str, noun: str) -> str | None:
+    """`value` matched against `known` whatever its letter case, or a usage error with a
+    suggestion: '--game bolso: no such game (did you mean "bolsa"?)'."""
+    from pnp.spec.options import suggestion
+
+    if value is None:
+        return None
+    match = next((name for name in known if name.casefold() == value.casefold()), None)
+    if match is None:
+        hint = suggestion(value, list(known), any_case=True)
+        raise UsageError(f"{option} {value}: no such {noun}" + (f" ({hint})" if hint else ""))
+    return match
 
 
 # --- pnp watch ------------------------------------------------------------------------------
@@ -194,8 +234,6 @@ def watch(args: argparse.Namespace) -> int:
     """Build, then rebuild (incrementally) each time the spec file is saved, until Ctrl-C. A
     save that breaks the spec prints the located errors; the output keeps the last good build."""
     from watchfiles import watch as saves
-
-    from pnp.cli import spec_path
 
     source = spec_path(args.spec)
     targets = {source.absolute(), source.resolve()}

@@ -12,10 +12,10 @@ A shared run's stamp is a digest of its members' digests.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from pnp import __version__, changes, manifest
-from pnp.cache import Cache, key
+from pnp.cache import Blob, Cache, key
 from pnp.display import Page, Pieces
 from pnp.i18n import _
 from pnp.layout.gang import Candidate, Shared, share_sheets
@@ -89,13 +89,16 @@ def plan_units(game: Game, game_id: str, items: list[Made], settings: Print, cod
             found.append(Candidate(i, output, layout, items[i].stock))
         return share_sheets(found, settings.paper, settings.margin_mm, settings.duplex, info, offset)  # type: ignore[arg-type]
 
+    def plan() -> list[list[int]]:
+        return [list(run.members) for run in share(candidates, lambda i: Shape(*items[i].sheets.shape).stand_in())]  # type: ignore[misc]  # candidates have a shape
+
+    def known(groups: Any) -> list[list[int]] | None:
+        fits = isinstance(groups, list) and all(isinstance(g, list) and set(g) <= set(candidates) for g in groups)
+        return groups if fits else None
+
     shapes = [(items[i].stock, items[i].sheets.shape) for i in candidates]
-    plan = f"plan-{key(list(code), settings.model_dump(mode='json'), shapes)}"
-    groups = cache.note(game_id, plan) if cache is not None else None
-    if not (isinstance(groups, list) and all(isinstance(g, list) and set(g) <= set(candidates) for g in groups)):
-        groups = [list(run.members) for run in share(candidates, lambda i: Shape(*items[i].sheets.shape).stand_in())]  # type: ignore[misc]
-        if cache is not None:
-            cache.put_note(game_id, plan, groups)
+    name = key(list(code), settings.model_dump(mode="json"), shapes)
+    groups = cache.recall(game_id, "plan", name, plan, load=known) if cache is not None else plan()
     runs: dict[tuple[int, ...], Unit] = {}
     for members in map(tuple, groups):
         entry = key(list(code), _run_digest(game, items, members, settings))
@@ -104,7 +107,7 @@ def plan_units(game: Game, game_id: str, items: list[Made], settings: Print, cod
             for i in members:
                 if items[i].laid is None:
                     items[i] = relay(items[i])
-            (real,) = share(members, lambda i: items[i].laid.output)  # type: ignore[union-attr,return-value]
+            (real,) = share(members, lambda i: items[i].laid.output)  # type: ignore[union-attr,return-value,arg-type]  # relayed: laid out pieces
             digest = _run_digest(game, items, members, settings)
             sheets = shared_sheets(real.layout, info(members), digest, [items[i].sheets for i in members])
             runs[members] = _unit(items, members, entry, sheets, real.layout)
@@ -131,7 +134,7 @@ def _run_digest(game: Game, items: Sequence[Made], members: tuple[int, ...], set
     return key("shared", [items[i].digest for i in members], settings.model_dump(mode="json"), game.title)
 
 
-def unit_pdf(unit: Unit, items: Sequence[Made], shared: dict[str, bytes]) -> bytes:
+def unit_pdf(unit: Unit, items: Sequence[Made], shared: Mapping[str, bytes]) -> bytes:
     """A unit's PDF: its component's, or the shared run's."""
     return shared[unit.entry] if unit.shared else items[unit.members[0]].pdf  # type: ignore[return-value]
 
@@ -143,16 +146,17 @@ def game_file(game: Game, game_id: str, units: Sequence[Unit], pdfs: Sequence[by
               code: Sequence[str]) -> tuple[bytes, int]:
     """The combined print file (from the cache when nothing in it or its instructions, which
     are drawn from the units' facts, changed) and the number of instruction pages opening it."""
-    name = f"all-{key(list(code), game_id, game.title, game.title_en, settings.model_dump(mode='json'), [(u.entry, asdict(u.sheets)) for u in units])}"
-    sha = cache.note(game_id, name)
-    data = cache.blob(game_id, sha) if isinstance(sha, str) else None
-    if data is None:
+    def joined() -> bytes:
         lead = instruction_pages(game, game_id, units, settings)
         parts = [(_("Print instructions"), render((lead, _("{title} — print instructions").format(title=game.title),
                                                     game_id)), None)]
-        parts += [(u.name, pdf, None) for u, pdf in zip(units, pdfs)]
-        data = combine(parts, title=_("{title} — print-and-play").format(title=game.title), subject=game_id)
-        cache.put_note(game_id, name, cache.put_blob(game_id, data))
+        parts += [(u.name, pdf, None) for u, pdf in zip(units, pdfs, strict=True)]
+        return combine(parts, title=_("{title} — print-and-play").format(title=game.title), subject=game_id)
+
+    name = key(list(code), game_id, game.title, game.title_en, settings.model_dump(mode="json"),
+               [(u.entry, asdict(u.sheets)) for u in units])
+    data = cache.recall(game_id, "all", name, joined, dump=lambda pdf: {"pdf": Blob(pdf)},
+                        load=lambda found: found.get("pdf") if isinstance(found, dict) else None)
     return data, lead_pages(units)
 
 

@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, astuple, dataclass
 from typing import Any, Callable, Sequence
 
-from pnp.cache import Cache
+from pnp.cache import Blob, Cache
 from pnp.display import BookPages, Drawing, Page, Panels, PieceArt, Pieces, fingerprint
 from pnp.errors import Issue
 from pnp.i18n import N_, N_plural, _, ngettext
@@ -98,7 +98,8 @@ class Sheets:
 @dataclass(frozen=True)
 class Made:
     """One component of a build: its sheets, its PDF (None until rendered), and its layout when
-    it was drawn in this build rather than found in the cache."""
+    it was drawn in this build rather than found in the cache (its exported files, as
+    `pnp.export.reused_files` gives them, then come from the cache too)."""
 
     game_id: str
     component: Any
@@ -109,6 +110,7 @@ class Made:
     pdf: bytes | None
     laid: Laid | None
     warnings: tuple[Issue, ...]  # about its art, found when it was drawn
+    exported: tuple[tuple[str, str, int, bytes], ...] = ()  # not drawn: its exported files from the cache
 
     @property
     def name(self) -> str:
@@ -208,34 +210,42 @@ def _drawn(output: Pieces | Panels | BookPages) -> tuple[Any, ...]:
 
 @dataclass(frozen=True)
 class Cached:
-    """What the cache holds under an entry: a digest, the facts about its sheets, its PDF, and
-    the warnings drawing it gave."""
+    """What the cache holds of a rendered component or shared run: its digest, the facts about
+    its sheets, its PDF, and the warnings drawing it gave."""
 
     digest: str
     sheets: Sheets
     pdf: bytes
     warnings: tuple[Issue, ...]
 
+    def dump(self) -> dict[str, Any]:
+        return {"digest": self.digest, "sheets": asdict(self.sheets), "pdf": Blob(self.pdf),
+                "warnings": [asdict(w) for w in self.warnings]}
+
+    @classmethod
+    def load(cls, value: Any) -> "Cached | None":
+        """The entry as `dump` wrote it, or None when any of it is not what this code writes."""
+        if not isinstance(value, dict) or not isinstance(value.get("digest"), str) or not isinstance(value.get("pdf"), bytes):
+            return None
+        sheets = Sheets.from_json(value.get("sheets"))
+        try:
+            warnings = tuple(Issue(**w) for w in value.get("warnings", []))
+        except TypeError:
+            return None
+        return cls(value["digest"], sheets, value["pdf"], warnings) if sheets is not None else None
+
+
+PRINTED = "printed"  # cache entries of rendered sheets, by the code and the digest of what they print
+
 
 def cached(cache: Cache, game: str, entry: str) -> Cached | None:
-    """The cached entry, if all of it is there and the PDF is the one it names."""
-    facts = cache.note(game, entry)
-    if not isinstance(facts, dict) or not isinstance(facts.get("digest"), str):
-        return None
-    sheets = Sheets.from_json(facts.get("sheets"))
-    pdf = cache.blob(game, facts.get("pdf", "")) if sheets is not None else None
-    try:
-        warnings = tuple(Issue(**w) for w in facts.get("warnings", []))
-    except TypeError:
-        return None
-    return Cached(facts["digest"], sheets, pdf, warnings) if sheets is not None and pdf is not None else None
+    """The rendered sheets cached under `entry`, if all of it is there and intact."""
+    return Cached.load(cache.get(game, PRINTED, entry))
 
 
-def remember(cache: Cache, game: str, entry: str, digest: str, sheets: Sheets, pdf: bytes,
-             warnings: Sequence[Issue]) -> None:
-    """Cache a rendered PDF and the facts about it under `entry`."""
-    cache.put_note(game, entry, {"digest": digest, "sheets": asdict(sheets), "pdf": cache.put_blob(game, pdf),
-                                 "warnings": [asdict(w) for w in warnings]})
+def remember(cache: Cache, game: str, entry: str, printed: Cached) -> None:
+    """Cache rendered sheets and the facts about them under `entry`."""
+    cache.put(game, PRINTED, entry, printed.dump())
 
 
 # --- rendering ------------------------------------------------------------------------------
@@ -295,7 +305,7 @@ def combine(parts: Sequence[tuple[str, bytes, Sequence[int] | None]], *, title: 
         writer.append(PdfReader(io.BytesIO(data)), outline_item=title_of_part,
                       pages=list(pages) if pages is not None else None)
     writer.add_metadata({"/Title": title, "/Subject": subject, "/Creator": "pnp"})
-    writer.create_viewer_preferences().print_scaling = "/None"
+    writer.create_viewer_preferences().print_scaling = "/None"  # type: ignore[assignment]  # pypdf's setter, typed as its property
     buffer = io.BytesIO()
     writer.write(buffer)
     return buffer.getvalue()

@@ -1,4 +1,4 @@
-"""What every test shares: the engine-parameter cache (pnp.rules.cache) of this run, in a
+"""What every test shares: the engine-parameter cache (pnp.referee.params) of this run, in a
 folder of its own, so the suite neither reads nor fills the user's; and a browser for the
 tests that need one."""
 

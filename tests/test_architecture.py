@@ -1,6 +1,6 @@
 """The architecture, checked on every run: the linter (ruff), the types of the rules, the spec
-and the display list (mypy), the floors of the package (import-linter, `pyproject.toml`), and
-what each command loads when it starts cold."""
+and the display list (mypy), the floors of the package (import-linter, `pyproject.toml`), how
+complex a function may be (radon), and what each command loads when it starts cold."""
 
 from __future__ import annotations
 
@@ -57,3 +57,19 @@ def test_a_command_starts_without_what_it_does_not_need(command, tmp_path):
     for _ in range(2):
         result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, env=env)
     assert result.returncode == 0 and result.stderr.strip().splitlines()[-1] == "0 []", result.stderr[-2000:]
+
+
+MOST_COMPLEX = "C"  # radon's rank: a cyclomatic complexity of at most 20
+SIMPLE_ENOUGH = ("pnp/build.py", "pnp/cache.py", "pnp/console.py", "pnp/sheets.py", "pnp/printfile.py",
+                 "pnp/manifest.py", "pnp/changes.py", "pnp/export/__init__.py", "pnp/export/gallery.py",
+                 "pnp/referee/params.py")  # the build pipeline's modules; the whole package once it is there
+
+
+@pytest.mark.parametrize("module", SIMPLE_ENOUGH)
+def test_no_function_is_more_complex_than_radon_c(module):
+    from radon.complexity import cc_rank, cc_visit
+
+    blocks = cc_visit((ROOT / module).read_text(encoding="utf-8"))
+    functions = [b for b in blocks if not hasattr(b, "methods")] + [m for b in blocks for m in getattr(b, "methods", [])]
+    assert functions
+    assert [(f.name, f.complexity) for f in functions if cc_rank(f.complexity) > MOST_COMPLEX] == []

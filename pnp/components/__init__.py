@@ -44,6 +44,12 @@ class Context:
     def language(self) -> Language | None:
         return self.kit.language if self.kit is not None else None
 
+    @property
+    def name(self) -> str:
+        """What the kit's folder, files and cache entries are named by: the game's id for its
+        default language, `<game>.<language>` for another (`pnp.spec.translation.Kit.folder`)."""
+        return self.kit.folder if self.kit is not None else self.game_id
+
     def everywhere(self, work: Callable[["Context"], T]) -> list[T]:
         """`work` done on this game in each of the kit's languages, each spoken in turn (just
         this one when it has no others): what a generator measures geometry on, so that every

@@ -110,24 +110,13 @@ def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, 
     from pnp.export import gallery
 
     done = GameExports()
-    rasters = Rasters()
     cached = cached or {}
     for component_id, reused in cached.items():
         for path, fmt, pages, data in reused:
             (root / path).parent.mkdir(parents=True, exist_ok=True)
             (root / path).write_bytes(data)
             done.files.append(manifest.file_entry(root, root / path, game_id, component_id, fmt, pages))
-    if "png" in formats:
-        for component in faces:
-            done.files += write_pngs(root, component, rasters)
-    if "tts" in formats:
-        from pnp.export import tts
-
-        done.files += tts.write(root, out, game_id, title, faces, rasters)
-    if profile:
-        from pnp.export import profiles
-
-        done.files += profiles.write(root, profiles.profile_named(profile), faces, rasters)
+    done.files += _write_formats(root, out, game_id, title, faces, formats, profile)
     folders = cached_folders(formats, profile)
     if cache is not None and inputs and folders:
         for component in faces:
@@ -142,6 +131,26 @@ def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, 
     if plan is not None:
         done.records["plan"] = [{"game": game_id, **asdict(row)} for row in plan]
     return done
+
+
+def _write_formats(root: Path, out: Path, game_id: str, title: str, faces: Sequence[ComponentFaces],
+                   formats: Sequence[str], profile: str | None) -> list[manifest.FileEntry]:
+    """The drawn components' PNG faces, Tabletop Simulator save and print-shop files, each face
+    rasterised once for all of them."""
+    rasters = Rasters()
+    written: list[manifest.FileEntry] = []
+    if "png" in formats:
+        for component in faces:
+            written += write_pngs(root, component, rasters)
+    if "tts" in formats:
+        from pnp.export import tts
+
+        written += tts.write(root, out, game_id, title, faces, rasters)
+    if profile:
+        from pnp.export import profiles
+
+        written += profiles.write(root, profiles.profile_named(profile), faces, rasters)
+    return written
 
 
 def manifest_records(old: dict[str, Any] | None, new: Sequence[GameExports],

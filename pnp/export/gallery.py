@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from pnp.export.faces import ComponentFaces
 from pnp.export.preflight import CHECKS, preflight
@@ -57,7 +57,7 @@ def carry(out: Path, root: Path, records: Sequence[dict[str, Any]]) -> None:
     for record in records:
         path = record.get("thumbnail")
         source = out / path if isinstance(path, str) and ".." not in path.split("/") else None
-        if source is None or not source.is_file():
+        if source is None or not source.is_file() or not isinstance(path, str):
             record.pop("thumbnail", None)
             continue
         target = root / path
@@ -84,32 +84,13 @@ def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, An
     def entries(key: str, game: str) -> list[dict[str, Any]]:
         return [e for e in manifest.get(key, []) if isinstance(e, dict) and e.get("game") == game]
 
-    from pnp.i18n import PSEUDO
-    from pnp.spec.translation import kit
-
-    known = [(g, code) for g, spec_game in spec.games.items() for code in (*spec_game.kit_languages, PSEUDO)
-             if entries("components", g if code == spec_game.language else f"{g}.{code}")]
     games = []
-    for spec_id, code in known:  # each kit of each game: the default one, then the others
-        made = kit(spec_id, spec.games[spec_id], code, spec.folder)
-        game, game_id = made.game, made.folder
+    for game_id, game, code in _kits(spec, lambda name: bool(entries("components", name))):
         files = entries("files", game_id)
         changed = {name for e in entries("changed", game_id) if e.get("status") in ("added", "changed")
                    for name in (e.get("components") or [e.get("component")])}
-        components = []
-        for entry in entries("components", game_id):
-            spec_component = next((c for c in game.components if c.id == entry["id"]), None)
-            faces = [f for f in entries("faces", game_id) if f.get("component") == entry["id"]]
-            faces.sort(key=lambda f: (("front", "back", "panel", "page").index(f["side"]), f["face"]))
-            mine = [f for f in files if f.get("component") == entry["id"]]
-            pdf = next((f for f in mine if f["format"] == "pdf" and f["path"].count("/") == 1), None)
-            components.append({
-                "id": entry["id"], "kind": entry["kind"], "count": entry["count"], "size_mm": entry["size_mm"],
-                "name": _name(spec_component) if spec_component else entry["id"], "changed": entry["id"] in changed,
-                "faces": [dict(f, box_style=[_box_style(f, x) for x in f.get("preflight", [])]) for f in faces],
-                "pdf": pdf, "duplex": entry.get("duplex"), "pages": entry.get("pages", pdf["pages"] if pdf else None),
-                "exports": _exports(mine),
-            })
+        faces = entries("faces", game_id)
+        components = [_component(entry, game, files, faces, changed) for entry in entries("components", game_id)]
         order = {c.id: n for n, c in enumerate(game.components)}
         components.sort(key=lambda c: order.get(c["id"], len(order)))
         combined = next((f for f in files if f["component"] is None and f["path"].endswith("-all.pdf")), None)
@@ -120,6 +101,36 @@ def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, An
                       "faces": sum(len(c["faces"]) for c in components),
                       "findings": sum(len(f.get("preflight", [])) for c in components for f in c["faces"])})
     return games
+
+
+def _kits(spec: Any, listed: Callable[[str], bool]) -> Iterator[tuple[str, Any, str]]:
+    """Each kit of each game that the manifest `listed` (the default one, then the others): its
+    name, its game in its language, and the language's code."""
+    from pnp.i18n import PSEUDO
+    from pnp.spec.translation import kit
+
+    for g, game in spec.games.items():
+        for code in (*game.kit_languages, PSEUDO):
+            if listed(g if code == game.language else f"{g}.{code}"):
+                made = kit(g, game, code, spec.folder)
+                yield made.folder, made.game, code
+
+
+def _component(entry: dict[str, Any], game: Any, files: list[dict[str, Any]], faces: list[dict[str, Any]],
+               changed: set[str]) -> dict[str, Any]:
+    """One component as the gallery shows it: its faces in print order, its PDF and exports."""
+    spec_component = next((c for c in game.components if c.id == entry["id"]), None)
+    mine = sorted((f for f in faces if f.get("component") == entry["id"]),
+                  key=lambda f: (("front", "back", "panel", "page").index(f["side"]), f["face"]))
+    own = [f for f in files if f.get("component") == entry["id"]]
+    pdf = next((f for f in own if f["format"] == "pdf" and f["path"].count("/") == 1), None)
+    return {
+        "id": entry["id"], "kind": entry["kind"], "count": entry["count"], "size_mm": entry["size_mm"],
+        "name": _name(spec_component) if spec_component else entry["id"], "changed": entry["id"] in changed,
+        "faces": [dict(f, box_style=[_box_style(f, x) for x in f.get("preflight", [])]) for f in mine],
+        "pdf": pdf, "duplex": entry.get("duplex"), "pages": entry.get("pages", pdf["pages"] if pdf else None),
+        "exports": _exports(own),
+    }
 
 
 def _exports(files: list[dict[str, Any]]) -> list[dict[str, Any]]:

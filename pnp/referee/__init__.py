@@ -8,7 +8,7 @@ An API of values (the command line in `pnp.cli` prints them):
     starter(spec, "bolsa", ["Ana", "Ben", "Cris"])  # a record to start from, as YAML text
 
 `check` takes the rules from a spec file (default: ./components.yaml, else the bundled one),
-through the engine-parameter cache (`pnp.rules.cache`), or from a `Spec` already loaded;
+through the engine-parameter cache (`pnp.referee.params`), or from a `Spec` already loaded;
 `replay(record, params)` is the same with the engine's parameters at hand. Never imports the
 rendering stack, nor on a warm cache the spec's model: an answer must be quick at the table.
 """
@@ -50,7 +50,7 @@ def check(record: records.Record, spec: Spec | str | Path | None = None) -> Answ
     spec file (None: the default one). Raises SpecError for a spec that does not load,
     RecordError for options that make no playable game, KeyError for a game the spec lacks."""
     if spec is None or isinstance(spec, (str, Path)):
-        from pnp.rules.cache import spec_params
+        from pnp.referee.params import spec_params
 
         params = _options_checked(record, lambda: spec_params(spec, record.game, record.options))
         used = _spec_file(Path(spec) if spec is not None else default_spec_path())
