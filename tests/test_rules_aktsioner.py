@@ -378,7 +378,8 @@ def test_last_move_rule_without_a_deal_counts_turns(game):
     state, events = run(p, state, A.Begin("M"))
     assert events[-1].rule == "AKT-8.1"
     assert violation(p, state, A.Trade.of(buy={"blue": 1})).rule == "AKT-8.1"
-    state, _ = run(p, state, A.Trade.of(), "x2 red /2 blue")  # an empty trade is no trade
+    assert violation(p, state, A.Trade.of()).rule == "AKT-8.1"  # not even a trade of nothing is offered
+    state, _ = run(p, state, "x2 red /2 blue")
     assert [t.kind for t in A.legal_actions(state, p)] == ["begin"]  # no trade, no second card
 
 

@@ -134,6 +134,11 @@ class Dice:
 
 
 class DiceEngine:
+    playout = None  # no fast path: random bots play on the general one
+
+    def deal(self, params, players, rng):
+        return None
+
     def setup(self, params, players, start=None):
         return Dice(tuple(players)), ()
 

@@ -81,9 +81,12 @@ def wanted_rows(context: Context, form: Form, players: int | None) -> int | None
 
     try:
         rules = engine(context.game_id)
-        return rules.moves(rules.params(context.game), players or context.game.players.max) + 1
-    except (KeyError, AttributeError):
-        raise BuildError(f"{context.game_id}/{form.id}: `rows: moves` needs a rules engine that counts moves") from None
+    except KeyError:
+        rules = None
+    moves = None if rules is None else rules.moves(rules.params(context.game), players or context.game.players.max)
+    if moves is None:
+        raise BuildError(f"{context.game_id}/{form.id}: `rows: moves` needs a rules engine that counts moves")
+    return moves + 1
 
 
 def _pages(context: Context, form: Form, players: int | None) -> tuple[Drawing, ...]:

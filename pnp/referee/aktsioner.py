@@ -3,8 +3,10 @@ the engine (`pnp.rules.aktsioner`).
 
 Each turn is one step; its stages are applied in order — `player` (the turn begins),
 `trade` (stage 1), `play` (stage 2), `then` (stage 3) — so a violation is reported at the
-stage that breaks the rule, e.g. `turns[3].play`. The record's last turn may stop before its
-card (`player` alone, or with its `trade`): the position is the table's at that moment.
+stage that breaks the rule, e.g. `turns[3].play`. A stage trades as often as the mover likes:
+`trade` (or `then`) is one trade, or a list of them in order (`turns[3].then[1]`); a trade of
+nothing (`{}`) ends the stage's trading. The record's last turn may stop before its card
+(`player` alone, or with its `trade`): the position is the table's at that moment.
 
 Reading `start`: whatever is omitted is the standard setup (REFEREE.md) — a price, a player,
 a player's `cash`, `shares`, or one colour of his `shares` (`{red: 12}` leaves the other
@@ -91,7 +93,7 @@ def steps(record: Record, params: rules.Params) -> list[Step]:
         elif reader.player(path + ("player",), entry["player"]) is not None:
             stages.append(("player", _line(record, path + ("player",)), rules.Begin(entry["player"])))
         if "trade" in entry:
-            stages.append(("trade", _line(record, path + ("trade",)), _trade(reader, path + ("trade",), colours)))
+            stages += _trades(reader, path, "trade", colours)
         if "play" not in entry:
             if index < len(turns) - 1 or "then" in entry:  # only the last turn may stop before its card
                 reader.fail(path, 'missing "play" (stage 2: every turn plays one card, e.g. "+30 red -60 blue")')
@@ -101,10 +103,20 @@ def steps(record: Record, params: rules.Params) -> list[Step]:
             except rules.NotationError as error:
                 reader.fail(path + ("play",), str(error))
         if "then" in entry:
-            stages.append(("then", _line(record, path + ("then",)), _trade(reader, path + ("then",), colours)))
+            stages += _trades(reader, path, "then", colours)
         result.append(Step(f"turns[{index}]", record.line(path), tuple(stages)))
     reader.done()
     return result
+
+
+def _trades(reader: Reader, turn: tuple, key: str, colours: tuple[str, ...]) -> list[tuple[str, int, rules.Trade]]:
+    """A stage's trades: `{sell: …, buy: …}`, or a list of them in order; each with where it
+    is (`then`, or `then[1]` in a list) and its line."""
+    path = turn + (key,)
+    if not isinstance(reader.get(path), tuple):
+        return [(key, _line(reader.record, path), _trade(reader, path, colours))]
+    return [(f"{key}[{k}]", reader.record.line(path + (k,)), _trade(reader, path + (k,), colours))
+            for k in range(len(reader.sequence(path)))]
 
 
 def _trade(reader: Reader, path: tuple, colours: tuple[str, ...]) -> rules.Trade:
@@ -191,7 +203,13 @@ def record(
             turns[-1]["play"] = str(action)
         else:
             sides = {side: dict(counts) for side, counts in (("sell", action.sell), ("buy", action.buy)) if counts}
-            turns[-1]["then" if "play" in turns[-1] else "trade"] = sides
+            stage = "then" if "play" in turns[-1] else "trade"
+            if stage not in turns[-1]:
+                turns[-1][stage] = sides
+            elif isinstance(turns[-1][stage], list):  # a stage's third trade, or later
+                turns[-1][stage].append(sides)
+            else:
+                turns[-1][stage] = [turns[-1][stage], sides]
     data: dict[str, Any] = {"game": "aktsioner", "players": list(players), "options": dict(options or {})}
     if start is not None:
         data["start"] = {

@@ -1,12 +1,15 @@
 """The contract every rules engine keeps, and what engines share.
 
 An engine is a module (`pnp.rules.<game>.engine`) that keeps `Engine` below, state first in
-every call: `params(game, options)` reads the spec and the house rules once; `setup(params,
-players, start)` deals the standard position (or a given one); `apply(state, action, params)`
-returns the next state and the events it caused; `to_move` says who may act now and in which
-phase; `legal_actions` lists what they may do, as templates (`pnp.rules.legal`); `outcome`
-scores a finished game; `tables` and `marks` are what printed components show of the rules.
-Engines are pure: immutable state in, new state and events out, no I/O.
+every call: `params(game, options)` reads the spec and the house rules once; `check_players`
+says whether the game seats a count; `deal` draws a setup's random part as a `Start`;
+`setup(params, players, start)` lays out the standard position (or a given one);
+`apply(state, action, params)` returns the next state and the events it caused; `to_move`
+says who may act now and in which phase; `legal_actions` lists what they may do, as templates
+(`pnp.rules.legal`); `outcome` scores a finished game and `worth` any position; `view` hides
+what a seat may not know and `determinize` fills it in again; `playout` plays a random game
+fast; `tables` and `marks` are what printed components show of the rules. Engines are pure:
+immutable state in, new state and events out, no I/O.
 
 Three error kinds, the same in every game: `Violation` (an illegal action: the rule it breaks
 and a sentence with the numbers, which the referee cites verbatim), `Malformed` (an action
@@ -25,6 +28,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Protocol, Se
 from pnp.spec.options import Rulebook, check_values
 
 if TYPE_CHECKING:
+    import random
+
     from pnp.rules.legal import Template
     from pnp.spec.model import Game
 
@@ -191,17 +196,31 @@ A = TypeVar("A", contravariant=True)
 
 
 class Engine(Protocol[P, S, A]):
-    """What every game's `engine` module provides (`pnp.rules.engine(game)` returns it).
+    """What every game's `engine` module provides (`pnp.rules.engine(game)` returns it), and
+    all a caller may use of it: a simulator, the table, a bot or a new command needs nothing
+    else, and finds nothing by `getattr`.
 
     `P`, `S` and `A` are the game's own Params, State and Action types; nothing outside the
     engine looks inside them except through these functions, the referee's record reader and
-    state writer, and the printed tables."""
+    state writer, and the printed tables. Seats are indices into the seating (the players as
+    `setup` was given them)."""
 
     RULEBOOK: Rulebook  # the house rules, which the spec and records are checked against
+    Start: type[Any]  # the game's own start position (a record's `start`, a deal): what it omits is standard
 
     def params(self, game: Game, options: Mapping[str, Any] | None = None) -> P:
         """The spec's facts and the house rules (`options`: a record's, already checked by
         the rulebook). Raises ValueError when the options make no playable game."""
+
+    def check_players(self, params: P, count: int) -> None:
+        """Raises Violation, citing the rule, when the game cannot seat `count` players (a
+        record, a simulation or the table checks this before anything else)."""
+
+    def deal(self, params: P, players: Sequence[str], rng: random.Random) -> Any:
+        """The random part of a setup, drawn from `rng` as the rules draw it at a table, as a
+        `Start` for `setup` (which a record can state): Акционер's hands, For-Ex's removed
+        certificates; a game with none returns the standard start without drawing. `setup`
+        without a start stays deterministic (each game's `setup` says what it assumes)."""
 
     def setup(self, params: P, players: Sequence[str], start: Any = None) -> tuple[S, Events]:
         """The position before the first action: the standard setup, or `start` (the game's
@@ -209,10 +228,10 @@ class Engine(Protocol[P, S, A]):
 
     def apply(self, state: S, action: A, params: P, events: bool = True) -> tuple[S, Events]:
         """The position after one action and the events it caused, each citing its rule.
-        Raises Violation, Malformed or ChoiceNeeded; the given state is never changed.
-        `events=False` says the caller will not read the events (a simulation playing thousands
-        of games): the engine may skip making them and return none; the position, and every
-        error, are the same either way."""
+        Raises Violation, Malformed (also for an object that is no action of this game) or
+        ChoiceNeeded; the given state is never changed. `events=False` says the caller will not
+        read the events (a simulation playing thousands of games): the engine makes none and
+        returns none; the position, and every error, are the same either way."""
 
     def to_move(self, state: S, params: P) -> ToMove | None:
         """Who may act now; None once the game is over."""
@@ -223,6 +242,35 @@ class Engine(Protocol[P, S, A]):
     def outcome(self, state: S, params: P) -> Outcome | None:
         """Scores, winners and the reason once the game is over; None before."""
 
+    def moves(self, params: P, players: int) -> int | None:
+        """How many moves a whole game has for `players` when the rules fix it (a move-record
+        form prints one row each: Акционер plays every card dealt, one a move), else None."""
+
+    def worth(self, state: S, params: P) -> tuple[Number, ...]:
+        """Each seat's worth in this position, exact: what it would score if the game were
+        scored now (OpenSpiel's `returns()`), defined on every position; once the game is over,
+        its final scores. The simulator's mid-game leader, the lookahead bots and the table
+        read this one number."""
+
+    def view(self, state: S, params: P, seat: int | None) -> S:
+        """The position as `seat` may know it (None: a spectator, who knows only what is
+        public): every secret of another seat, and the order of anything face down, replaced by
+        placeholders of the same shape (a hidden card, the counts kept), so that everything
+        that reads a position (the referee's state writer, `to_move`, `legal_actions`, `worth`)
+        still works on a view. A search bot reads nothing else. Two positions that differ only
+        in what `seat` cannot see have equal views. Secrets of a sealed phase (`ToMove.sealed`)
+        are the driver's to keep, not the view's: it shows each seat the position at the
+        phase's start."""
+
+    def determinize(self, view: S, params: P, seat: int | None, rng: random.Random) -> S:
+        """A full position consistent with `view` (a `view(…, seat)`): every placeholder drawn
+        from what `seat` has not seen, at random; `view(determinize(v, …), …, seat) == v`."""
+
+    @property
+    def playout(self) -> Playout[P] | None:
+        """The game's fast random playout (`Playout`), or None for a game that has none yet:
+        the simulator then plays random bots on the general path, as every other bot."""
+
     def tables(self, params: P) -> Mapping[str, Table]:
         """Tables printed on the components (an aid, a setup diagram), computed here."""
 
@@ -230,29 +278,30 @@ class Engine(Protocol[P, S, A]):
         """Notes printed on board cells, keyed by (asset id, 0-based cell)."""
 
 
-# --- fast random play (optional) ---------------------------------------------------------------
+# --- fast random play ----------------------------------------------------------------------------
+
+# What a playout tells as it plays: the simulator's observer (`pnp.simulate.play.Watch`, whose
+# protocol lives with it). A playout gives it what the simulator's probe would read of the
+# equivalent engine position, each time that changes; the rules layer only passes it along.
+Observer = Any
 
 
-class Watch(Protocol):
-    """What a simulator reads of a game as a `playout` plays it (`pnp.simulate.play.Watch`).
+Pc = TypeVar("Pc", contravariant=True)
 
-    The readings are exactly what the game's probe (`pnp.simulate.games.<game>`) reads of the
-    equivalent engine position; each is given at setup and again after any step that changes
-    it (giving an unchanged one again is harmless)."""
 
-    def track(self, reading: tuple[Any, ...]) -> None:
-        """The values on the track (`Probe.track`)."""
+class Playout(Protocol[Pc]):
+    """`playout(params, players, start, rng, watch) -> Played`: one game from `setup(params,
+    players, start)` to its end, every player the random bot, as fast as the game allows,
+    telling `watch` what it reads.
 
-    def money(self, reading: tuple[tuple[Any, ...], ...]) -> None:
-        """Per currency, each seat's money in hand (`Probe.money`)."""
+    A playout is the engine's own rules again, on mutable numbers, so it is held to the
+    engine: it makes the same draws from `rng` in the same order as the simulator's slow path
+    (the first listed player with templates draws with `legal.sample`, the table's steps last,
+    ties broken by `legal.pick` as `apply_choosing` does), so it plays the same game, and
+    `tests/test_playout.py` checks that every result equals the slow path's."""
 
-    def supplies(self, reading: tuple[int, ...]) -> None:
-        """What is left of each supply (`Probe.supplies`)."""
-
-    def unit(self, worth: Callable[[], tuple[float, ...] | None]) -> None:
-        """A unit of length begins (at setup, and whenever `Probe.length` of the position so far
-        changes); `worth()` gives `Probe.worth` of that position, and must keep giving it after
-        play goes on (it is called, for one unit only, once the game is over)."""
+    def __call__(self, params: Pc, players: Sequence[str], start: Any, rng: random.Random, watch: Observer) -> Played:
+        ...
 
 
 @dataclass(frozen=True)
@@ -262,19 +311,6 @@ class Played:
     outcome: Outcome
     steps: int
     length: int
-
-
-class Playout(Protocol):
-    """An engine's optional `playout(params, players, start, rng, watch) -> Played`: one game
-    from `setup(params, players, start)` to its end, every player the random bot, as fast as
-    the game allows. It is the engine's own rules again, on mutable numbers, so it is held to
-    the engine: it makes the same draws from `rng` in the same order as the simulator's slow
-    path (the first listed player with templates draws with `legal.sample`, the table's steps
-    last, ties broken by `legal.pick` as `apply_choosing` does), so it plays the same game, and
-    `tests/test_playout.py` checks that every result equals the slow path's."""
-
-    def __call__(self, params: Any, players: Sequence[str], start: Any, rng: Any, watch: Watch) -> Played:
-        ...
 
 
 # --- shared helpers --------------------------------------------------------------------------

@@ -141,7 +141,7 @@ def _setup(game: str, spec: Path | None, options: dict[str, Any] | None, players
     try:
         ctx = context(setup)
         _, names = seating(setup, 0)
-        ctx.engine.setup(ctx.params, names, ctx.probe.start(names, random.Random(0)))
+        ctx.engine.setup(ctx.params, names, ctx.engine.deal(ctx.params, names, random.Random(0)))
     except Violation as violation:
         raise UsageError(f"{game} with {players} players: {violation.rule}: {violation.message}") from None
     except ValueError as error:

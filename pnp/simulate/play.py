@@ -54,7 +54,16 @@ class Watch:
     fell to, each seat's worth when each unit of length began (the mid-game leader is read off
     the middle one), and, for plots, the track after every step. The slow path feeds it the
     probe's readings after every step; a game's fast `playout` feeds it the same readings
-    whenever they change (`pnp.rules.base.Watch`)."""
+    whenever they change.
+
+    It is the observer a playout is given (`Engine.playout`'s `watch`), and these four methods
+    are all a playout may call: `track(values)` the values on the track (`Probe.track`),
+    `money(per_currency)` each seat's money in hand per currency (`Probe.money`),
+    `supplies(counts)` what is left of each supply (`Probe.supplies`), each given at setup and
+    again after any step that changes it (an unchanged one again is harmless); and
+    `unit(worth)` as each unit of length begins (at setup, and whenever `Probe.length` of the
+    position so far changes), `worth()` giving `Probe.worth` of that position — and still
+    giving it after play goes on (it is called, for one unit only, once the game is over)."""
 
     def __init__(self, probe: Probe, money: Sequence[Bills | None], keep_track: bool = False):
         self.probe, self.bills, self.keep_track = probe, money, keep_track
@@ -137,16 +146,17 @@ def play_game(
     keep_track: bool = False,
     fast: bool = True,
 ) -> GameResult:
-    """Play one game from the setup (or the probe's start, a deal) to its end.
+    """Play one game from the engine's deal (`Engine.deal`: the random part of a setup) to
+    its end.
 
     When every seat is the random bot and neither the actions nor the track after every step
-    are kept, a game whose engine has a `playout` plays it there: the same draws from `rng`,
-    the same game and the same result, several times sooner (`fast=False` says not to: the
-    tests compare both)."""
-    start = probe.start(names, rng)
+    are kept, the engine's `playout` plays it, if it has one: the same draws from `rng`, the
+    same game and the same result, several times sooner (`fast=False` says not to: the tests
+    compare both)."""
+    start = engine.deal(params, names, rng)
     seat_of = {name: seat for seat, name in enumerate(names)}
     watch = Watch(probe, money, keep_track)
-    playout = getattr(engine, "playout", None) if fast and not keep_actions and not keep_track else None
+    playout = engine.playout if fast and not keep_actions and not keep_track else None
     if playout is not None and all(bot is random_bot for bot in seats):
         played = playout(params, names, start, rng, watch)
         return watch.result(index, bot_ids, played.outcome, seat_of, played.steps, played.length)

@@ -2,8 +2,8 @@
 
 The engines say who moves, what is legal and how a game ended; they say nothing about how a
 game is going or how hard it pushes its components. A `Probe` reads that off the engine's
-immutable positions: each player's worth if the game ended now (for the mid-game leader and
-the lookahead bot), how long a game was, the values on the game's track and the marks they
+immutable positions: each player's worth if the game ended now (the engine's `worth`, for the
+mid-game leader and the lookahead bot), how long a game was, the values on the game's track and the marks they
 reach (a bound, a flipped token), the money in players' hands per currency, and the supplies
 that can run out. Every number comes from the engine's params (so from components.yaml),
 never from the bundled spec.
@@ -14,8 +14,7 @@ is still simulated with this base (wins, lengths and scores, no component pressu
 
 from __future__ import annotations
 
-import random
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping
 
 Number = float  # what the simulator keeps: engines' exact numbers, converted once
 
@@ -34,12 +33,9 @@ class Probe:
     def __init__(self, params: Any):
         self.params = params
 
-    def start(self, players: Sequence[str], rng: random.Random) -> Any:
-        """The `start` for the engine's setup (a deal), or None for the standard setup."""
-        return None
-
     def worth(self, state: Any) -> tuple[Number, ...] | None:
-        """What each seat would score if the game ended now; None when the game cannot say."""
+        """What each seat would score if the game ended now (the engine's `worth`, as floats);
+        None when the game cannot say."""
         return None
 
     def length(self, state: Any, steps: int, kinds: Mapping[str, int]) -> int:

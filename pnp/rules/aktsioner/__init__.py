@@ -16,16 +16,17 @@ same rules on plain numbers, for the simulator's random games).
 
 from __future__ import annotations
 
-from pnp.rules.aktsioner.params import Params, params  # bound first: `params` is also a module
+from pnp.rules.aktsioner.params import HIDDEN, Params, params  # bound first: `params` is also a module
 from pnp.rules.aktsioner.rulebook import RULEBOOK
 from pnp.rules.base import lazy_exports
 
 _EXPORTS = {
     "cards": ("Card", "Effect", "NotationError", "Play", "parse_play"),
-    "engine": ("Action", "Begin", "Trade", "apply", "legal_actions", "moves", "outcome", "tables", "to_move"),
+    "engine": ("Action", "Begin", "Trade", "apply", "determinize", "legal_actions", "moves", "outcome", "tables",
+               "to_move", "view", "worth"),
     "prices": ("change", "penalty_per_share", "penalty_table"),
     "scoring": ("capital", "match_games", "seating"),
     "state": ("Account", "DealViolation", "Start", "State", "check_players", "deal", "setup"),
 }
-__all__ = ["RULEBOOK", "Params", "params", *(name for names in _EXPORTS.values() for name in names)]
+__all__ = ["HIDDEN", "RULEBOOK", "Params", "params", *(name for names in _EXPORTS.values() for name in names)]
 __getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -1,21 +1,23 @@
-"""Applying actions. A turn is `Begin`, an optional `Trade` (stage 1), a `Play` (stage 2) and
-an optional `Trade` (stage 3) (AKT-3). `apply(state, action, params)` returns the new state and
-the events, each citing its rule; an illegal action raises `Violation` with the numbers.
+"""Applying actions. A turn is `Begin`, any number of `Trade`s (stage 1), a `Play` (stage 2)
+and any number of `Trade`s (stage 3) (AKT-3); a trade of nothing ends a stage's trading, and
+the next player's `Begin` ends the turn. `apply(state, action, params)` returns the new state
+and the events, each citing its rule; an illegal action raises `Violation` with the numbers.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Mapping, Union
+from typing import TYPE_CHECKING, Mapping, Union
 
+from pnp.errors import brief
 from pnp.rules.aktsioner import events as said
 from pnp.rules.aktsioner.cards import Number, Play
-from pnp.rules.aktsioner.params import DECK_RULES, DECKS, Params, params
+from pnp.rules.aktsioner.params import DECK_RULES, DECKS, HIDDEN, Params, params
 from pnp.rules.aktsioner.playout import playout
 from pnp.rules.aktsioner.prices import Change, change, penalty_table
 from pnp.rules.aktsioner.rulebook import RULEBOOK
-from pnp.rules.aktsioner.scoring import OVER, final_events, final_scores, winners
+from pnp.rules.aktsioner.scoring import OVER, capital, final_events, final_scores, winners
 from pnp.rules.aktsioner.state import (
     Account,
     Start,
@@ -24,20 +26,28 @@ from pnp.rules.aktsioner.state import (
     active,
     card_list,
     cards_left,
+    check_players,
+    deal,
     deal_table,
     deck_name,
     deck_rule,
     eliminate,
+    fill,
     final_round,
+    hide,
     next_movers,
     played,
     setup,
+    unseen,
 )
-from pnp.rules.base import Event, Events, Log, Outcome, Table, ToMove, Violation, evolve
+from pnp.rules.base import Event, Events, Log, Malformed, Outcome, Table, ToMove, Violation, evolve
 from pnp.rules.legal import Budget, Field, Template, grouped
 
-__all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "playout", "setup", "tables",
-           "to_move"]
+if TYPE_CHECKING:
+    import random
+
+__all__ = ["RULEBOOK", "Start", "apply", "check_players", "deal", "determinize", "legal_actions", "marks", "moves",
+           "outcome", "params", "playout", "setup", "tables", "to_move", "view", "worth"]
 
 
 @dataclass(frozen=True)
@@ -63,13 +73,17 @@ Action = Union[Begin, Trade, Play]
 
 
 def apply(state: State, action: Action, params: Params, events: bool = True) -> tuple[State, Events]:
+    """Apply one action; the new state and the events it caused (none made when `events` is
+    False)."""
     log: Log = [] if events else None
     if isinstance(action, Begin):
         state = _begin(params, state, action.player, log)
     elif isinstance(action, Trade):
         state = _trade(params, state, action, log)
-    else:
+    elif isinstance(action, Play):
         state = _play(params, state, action, log)
+    else:
+        raise Malformed(f"{brief(action)} is not an action of Акционер (Begin, Trade, Play)")
     return state, tuple(log) if log else ()
 
 
@@ -114,12 +128,16 @@ def _trade(params: Params, state: State, trade: Trade, events: Log) -> State:
         if count < 0:
             raise Violation("AKT-3.1", f"cannot trade {count} {colour}: quantities are whole shares, 0 or more")
     player = state.players[turn.mover]
-    if not any(count for _, count in (*trade.sell, *trade.buy)):
-        return evolve(state, turn=evolve(turn, traded=True))
-    if final_round(params, state):
-        verb = "sell" if any(count for _, count in trade.sell) else "buy"
-        raise Violation("AKT-8.1", f"{player} may not {verb} shares: every player has one card left (last-move rule)")
     stage, rule = (3, "AKT-3.3") if turn.played else (1, "AKT-3.1")
+    moving = any(count for _, count in (*trade.sell, *trade.buy))
+    if final_round(params, state):
+        verb = "sell" if any(count for _, count in trade.sell) else "buy" if moving else "trade"
+        raise Violation("AKT-8.1", f"{player} may not {verb} shares: every player has one card left (last-move rule)")
+    if turn.closed:
+        raise Violation(rule, f"{player} has ended the trading of stage {stage} (a trade of nothing); "
+                        f"{'the card comes next' if stage == 1 else 'the next player begins'}")
+    if not moving:  # a trade of nothing: the mover is done trading in this stage
+        return evolve(state, turn=evolve(turn, closed=True))
     account = state.accounts[turn.mover]
     cash, shares, bought = account.cash, list(account.shares), list(turn.bought)
     for colour, count in trade.sell:
@@ -153,7 +171,7 @@ def _trade(params: Params, state: State, trade: Trade, events: Log) -> State:
             events.append(said.TRADED(rule, player=player, colour=colour, shares=count, price=price,
                                       amount=-count * price, cash=cash))
     accounts = _with(state.accounts, turn.mover, Account(cash, tuple(shares)))
-    return evolve(state, accounts=accounts, turn=evolve(turn, bought=tuple(bought), traded=True))
+    return evolve(state, accounts=accounts, turn=evolve(turn, bought=tuple(bought)))
 
 
 # --- stage 2 ------------------------------------------------------------------------------
@@ -187,7 +205,7 @@ def _play(params: Params, state: State, play: Play, events: Log) -> State:
     hands = state.hands
     if hands is not None:
         hand = list(hands[mover])
-        hand.remove(play.card)
+        hand.remove(play.card if play.card in hand else HIDDEN[card.deck])  # a view: one of the backs
         hands = _with(hands, mover, tuple(hand))
     state = evolve(
         state,
@@ -195,7 +213,7 @@ def _play(params: Params, state: State, play: Play, events: Log) -> State:
         accounts=tuple(accounts),
         hands=hands,
         plays=state.plays + ((mover, play.card),),
-        turn=evolve(turn, played=True, traded=False),
+        turn=evolve(turn, played=True, closed=False),
     )
     state = eliminate(params, state, events)
     if not any(cards_left(params, state, seat) for seat in active(state)):
@@ -212,8 +230,9 @@ def _check_held(params: Params, state: State, seat: int, name: str) -> None:
     must still allow it (AKT-1.4/1.5, AKT-2.3)."""
     player = state.players[seat]
     if state.hands is not None:
-        if name not in state.hands[seat]:
-            held = ", ".join(state.hands[seat]) or "no cards"
+        hand = state.hands[seat]
+        if name not in hand and (HIDDEN[params.cards[name].deck] not in hand or not unseen(params, state)[name]):
+            held = ", ".join(hand) or "no cards"
             raise Violation("AKT-3.2", f'{player} plays "{name}" but holds {held}')
         return
     deck = params.cards[name].deck
@@ -337,7 +356,7 @@ def _tied(owed: list[Change]) -> list[list[str]]:
 
 def to_move(state: State, params: Params) -> ToMove | None:
     """Before the card (stage 1, 2) only the mover acts; after it, the mover may still trade
-    (stage 3) while the next player may begin his turn, which ends this one."""
+    (stage 3) or end his turn, while the next player may begin his, which ends it too."""
     if state.over:
         return None
     turn = state.turn
@@ -353,9 +372,10 @@ def to_move(state: State, params: Params) -> ToMove | None:
 
 
 def legal_actions(state: State, params: Params) -> tuple[Template, ...]:
-    """Beginning a turn; a trade (sales within the holding, purchases within cash, offered once
-    per stage, never in the last round); a card from the hand (or from what the deck and the
-    formula leave) with every legal assignment of its uncoloured numbers."""
+    """Beginning a turn; trades (sales within the holding, purchases within cash; as many as
+    the mover likes in each stage, until a trade of nothing; never in the last round); a card
+    from the hand (or from what the deck and the formula leave) with every legal assignment of
+    its uncoloured numbers; in stage 3, the mover's end of his turn (the next player's Begin)."""
     if state.over:
         return ()
     turn = state.turn
@@ -363,17 +383,20 @@ def legal_actions(state: State, params: Params) -> tuple[Template, ...]:
     begins = tuple(Template("begin", state.players[seat], "AKT-3.6", _begin_action) for seat in movers)
     if turn is None:
         return begins
-    trade = (_trade_template(state, params),) if _may_trade(state, params) else ()
-    if turn.played:
-        return trade + begins
-    return trade + _plays(state, params)
+    trade: tuple[Template, ...] = (_trade_template(state, params),) if _may_trade(state, params) else ()
+    if not turn.played:
+        return trade + _plays(state, params)
+    if trade and movers and movers[0] != turn.mover:  # the mover may end his turn: the next one begins
+        nxt = state.players[movers[0]]
+        trade += (Template("end", state.players[turn.mover], "AKT-3.6", _begin_action, fixed={"player": nxt}),)
+    return trade + begins
 
 
 def _may_trade(state: State, params: Params) -> bool:
-    """A trade is offered once per stage, as a record writes it (`trade`, `then`); the rules
-    allow more, and `apply` accepts them."""
+    """The mover may trade: in his turn, the stage's trading not ended by a trade of nothing,
+    and not in the last round (AKT-8.1)."""
     turn = state.turn
-    return turn is not None and not turn.traded and not final_round(params, state)
+    return turn is not None and not turn.closed and not final_round(params, state)
 
 
 def _trade_template(state: State, params: Params) -> Template:
@@ -400,10 +423,11 @@ def _trade_names(colours: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 
 def _sellable(state: State, i: int) -> int:
     """The mover's shares of a colour less those bought in stage 1 of this turn, once the
-    card is played (AKT-3.3)."""
+    card is played (AKT-3.3, A7), and none when stage 1 sold more than it bought."""
     turn = state.turn
     assert turn is not None
-    return state.accounts[turn.mover].shares[i] - (turn.bought[i] if turn.played else 0)
+    held = state.accounts[turn.mover].shares[i]
+    return max(0, held - turn.bought[i]) if turn.played else held
 
 
 def _plays(state: State, params: Params) -> tuple[Template, ...]:
@@ -412,7 +436,12 @@ def _plays(state: State, params: Params) -> tuple[Template, ...]:
     assert turn is not None
     seat, mover = turn.mover, state.players[turn.mover]
     if state.hands is not None:
-        names = list(dict.fromkeys(state.hands[seat]))
+        names = [card for card in dict.fromkeys(state.hands[seat]) if card in params.cards]
+        backs = {deck for deck in DECKS if HIDDEN[deck] in state.hands[seat]}
+        if backs:  # a view of another's turn: any card he may hold behind a back
+            left = unseen(params, state)
+            names += [name for name, card in params.cards.items() if card.deck in backs and left[name]
+                      and name not in names]
     else:
         used = [card for _, card in state.plays]
         quota = {deck: params.dealt(deck) - played(params, state, seat, deck) for deck in DECKS}
@@ -442,6 +471,27 @@ def outcome(state: State, params: Params) -> Outcome | None:
         return None
     scores = final_scores(params, state)
     return Outcome(scores, tuple(winners(scores)), OVER)
+
+
+def worth(state: State, params: Params) -> tuple[Number, ...]:
+    """AKT-9.2 now: each player's capital, his shares at the board's prices plus his cash —
+    his score if the game ended here; the final scores once it is over."""
+    return tuple(capital(params, state, seat) for seat in range(len(state.players)))
+
+
+def view(state: State, params: Params, seat: int | None) -> State:
+    """The position as `seat` knows it (AKT-2.6): the share counts, cash, prices and cards
+    played are public, and so is how many big and small cards each holds; another's cards
+    show as their backs (`HIDDEN`, big ones first). Without a known deal (`hands` None) nothing
+    is hidden. The undealt cards (AKT-2.4) are in no position."""
+    return hide(params, state, seat)
+
+
+def determinize(view: State, params: Params, seat: int | None, rng: random.Random) -> State:
+    """A position the view could be: each back drawn at random (`legal.shuffle`) from the
+    cards of its deck that `seat` has not seen — in no hand it sees and never played — the
+    undealt ones among them."""
+    return fill(params, view, rng)
 
 
 def tables(params: Params) -> dict[str, Table]:

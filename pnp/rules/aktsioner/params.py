@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 DECKS = ("big_cards", "small_cards")
 Assignment = tuple[tuple[Effect, str], ...]  # a card's uncoloured numbers, each with its colour
 DECK_RULES = {"big_cards": "AKT-1.4", "small_cards": "AKT-1.5"}
+# A card another player holds, as a view shows it (`engine.view`): its back, which tells the
+# deck (how many big and small cards each holds is public, AKT-2.6), and no more.
+HIDDEN = {"big_cards": "(big card)", "small_cards": "(small card)"}
+HIDDEN_DECK = {name: deck for deck, name in HIDDEN.items()}
 
 
 @dataclass(frozen=True)

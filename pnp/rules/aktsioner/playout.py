@@ -12,13 +12,17 @@ engine's own `prices.change` (tabled once per rule set), the position from `stat
 the capital from `scoring`, so rounding, bounds and scores cannot drift from the engine.
 
 The draws of one turn, as the slow path makes them (`random` is `rng.random`, one float each):
-- Begin: the next player's only template (1);
+- Begin: the next player's only template (1), unless the mover ended the last turn with it;
 - stage 1, unless it is the last round (AKT-8.1): the trade or one of the distinct cards in hand
   (1); a trade draws its buyers' order (colours − 1), each colour's sale, then each purchase in
-  that order within the cash left (2 × colours), then a card among those in hand (1);
+  that order within the cash left (2 × colours), and the stage goes on (the trade or a card,
+  again) unless the trade was of nothing, which ends its trading: then a card among those in
+  hand (1);
 - the card's assignment of its uncoloured numbers (1);
-- stage 3, unless the game is over or in its last round: the mover's trade — or, when he also
-  moves next, his trade or his next Begin (1) — and the trade's draws.
+- stage 3, unless the game is over or in its last round: the mover's trade or his end of the
+  turn — the next player's Begin, which is his own when he also moves next (1); a trade's
+  draws, and again, until a trade of nothing (after which the next player draws his Begin) or
+  the end.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from pnp.rules.aktsioner.params import Params
 from pnp.rules.aktsioner.prices import change
 from pnp.rules.aktsioner.scoring import OVER, holding, winners
 from pnp.rules.aktsioner.state import Start, setup
-from pnp.rules.base import Outcome, Played, Watch, by_identity
+from pnp.rules.base import Observer, Outcome, Played, by_identity
 
 Move = tuple[int, Number, Number, Number]  # an effect on one old price: new price, drop, overflow, penalty
 Assignment = tuple[tuple[int, Mapping[int, Move]], ...]  # a card as played: (colour, its moves by old price) each
@@ -65,7 +69,7 @@ def _move(colour: str, effect: Effect, old: int, params: Params) -> Move:
 
 
 def playout(params: Params, players: Sequence[str], start: Start | None, rng: random.Random,
-            watch: Watch) -> Played:
+            watch: Observer) -> Played:
     """One game from `setup(params, players, start)` (a deal: `start.hands`) to its end, every
     player drawing at random as the simulator's random bot does."""
     state, _ = setup(params, players, start)  # the engine's checks and its eliminations at setup
@@ -97,10 +101,10 @@ def playout(params: Params, players: Sequence[str], start: Start | None, rng: ra
         hand, bought = hands[mover], [0] * colours
         cards = list(dict.fromkeys(hand))  # a play template per kind of card held, after the trade if offered
         k = int(draw() * len(cards)) if last_round else int(draw() * (len(cards) + 1)) - 1
-        if k < 0:  # stage 1: the trade, then a card
-            cash[mover] = _trade(draw, prices, shares[mover], bought, cash[mover])
+        while k < 0:  # stage 1: a trade, then the trade or a card again, until a trade of nothing
+            cash[mover], moved = _trade(draw, prices, shares[mover], bought, cash[mover], False)
             steps += 1
-            k = int(draw() * len(cards))
+            k = int(draw() * (len(cards) + 1)) - 1 if moved else int(draw() * len(cards))
         card = cards[k]
         choices = assignments[card]
         _play(choices[int(draw() * len(choices))], prices, shares, cash, mover, dearer_first)
@@ -118,42 +122,48 @@ def playout(params: Params, players: Sequence[str], start: Start | None, rng: ra
         if out[following] or not hands[following]:
             following = _next(hands, out, mover)
         begun = False
-        if not last_round:  # stage 3: the mover's trade, or his own next Begin
-            begun = following == mover and int(draw() * 2) == 1
-            if not begun:
-                if following != mover:
-                    draw()  # the mover's only template: the trade
-                cash[mover] = _trade(draw, prices, shares[mover], bought, cash[mover])
+        if not last_round:  # stage 3: the mover's trades, until one of nothing or the next Begin
+            while not begun:
+                begun = int(draw() * 2) == 1  # the trade, or the end (the next player's Begin)
+                if begun:
+                    break
+                cash[mover], moved = _trade(draw, prices, shares[mover], bought, cash[mover], True)
                 steps += 1
+                if not moved:
+                    break
         mover = following
     scores = {name: holding(held, prices, money) for name, held, money in zip(players, shares, cash)}
     return Played(Outcome(scores, tuple(winners(scores)), OVER), steps, turns)
 
 
-def _trade(draw: Callable[[], float], prices: list[int], held: list[int], bought: list[int], cash: Number) -> Number:
+def _trade(draw: Callable[[], float], prices: list[int], held: list[int], bought: list[int], cash: Number,
+           stage3: bool) -> tuple[Number, bool]:
     """`legal.draw` of the engine's trade template (a Budget of the cash: buyers shuffled, sales
     first, then each purchase within what is left), applied as `_trade` applies it; the cash
-    after. What may be sold excludes this turn's stage-1 purchases (AKT-3.3); `bought` counts
-    them (all zero before stage 1)."""
+    after, and whether any share moved (a trade of nothing ends the stage's trading). `bought`
+    counts this turn's stage-1 purchases, which stage 3 may not sell (AKT-3.3)."""
     count = len(prices)
     order = list(range(count))
     for i in range(count - 1):  # legal.shuffle
         j = i + int(draw() * (count - i))
         order[i], order[j] = order[j], order[i]
-    left = cash
+    left, moved = cash, False
     for i, price in enumerate(prices):
-        sold = int(draw() * (held[i] - bought[i] + 1))
+        sold = int(draw() * ((held[i] - bought[i] if held[i] > bought[i] else 0) + 1 if stage3 else held[i] + 1))
         if sold:
             held[i] -= sold
             left += sold * price
+            moved = True
     for i in order:  # a field's bound (cash and every sale) is never below what is left: `left` bounds it
         price = prices[i]
         got = int(draw() * (left // price + 1))  # `//` gives an int, of a Fraction too
         if got:
             held[i] += got
-            bought[i] += got
+            if not stage3:
+                bought[i] += got
             left -= got * price
-    return left
+            moved = True
+    return left, moved
 
 
 def _play(assignment: Assignment, prices: list[int], shares: list[list[int]], cash: list[Number], mover: int,

@@ -13,8 +13,9 @@ from typing import Mapping, Sequence
 from pnp.i18n import _, ngettext
 from pnp.rules.aktsioner import events as said
 from pnp.rules.aktsioner.cards import Number
-from pnp.rules.aktsioner.params import DECK_RULES, DECKS, Params
+from pnp.rules.aktsioner.params import DECK_RULES, DECKS, HIDDEN, HIDDEN_DECK, Params
 from pnp.rules.base import Event, Log, Table, Violation, evolve, fast_init
+from pnp.rules.legal import shuffle
 
 
 @fast_init
@@ -29,12 +30,15 @@ class Account:
 @fast_init
 @dataclass(frozen=True)
 class Turn:
-    """The turn in progress: who moves, whether the card is played, what stage 1 bought."""
+    """The turn in progress: who moves, whether the card is played, what stage 1 bought.
+
+    A stage's trading (AKT-3.1, 3.3) is any number of trades with the bank; a trade of nothing
+    says the mover is done with it (`closed`), and playing the card closes stage 1 anyway."""
 
     mover: int
     played: bool
     bought: tuple[int, ...]  # per colour, shares bought in stage 1 (not sellable in stage 3)
-    traded: bool = False  # the current stage (1 before the card, 3 after it) has had a trade
+    closed: bool = False  # the current stage (1 before the card, 3 after it) has ended its trading
 
 
 @dataclass(frozen=True)
@@ -207,11 +211,16 @@ def deck_name(deck: str) -> str:
 # --- reading the position -----------------------------------------------------------------
 
 
+def deck_of(params: Params, card: str) -> str:
+    """The deck of a card in a hand, a hidden one (`HIDDEN`) included."""
+    return HIDDEN_DECK.get(card) or params.cards[card].deck
+
+
 def cards_left(params: Params, state: State, seat: int, deck: str | None = None) -> int:
     """Cards still in `seat`'s hand: from the deal, or from the formula and the plays so far."""
     if state.hands is not None:
         hand = state.hands[seat]
-        return len(hand) if deck is None else sum(params.cards[card].deck == deck for card in hand)
+        return len(hand) if deck is None else sum(deck_of(params, card) == deck for card in hand)
     decks = DECKS if deck is None else (deck,)
     return sum(params.dealt(d) - played(params, state, seat, d) for d in decks)
 
@@ -240,6 +249,45 @@ def next_movers(params: Params, state: State) -> tuple[int, ...]:
         if seat not in out and cards_left(params, state, seat) > 0:
             return (seat,)
     return ()
+
+
+def unseen(params: Params, state: State) -> dict[str, int]:
+    """Per card, the copies no hand of `state` shows and no play has used: where a hidden
+    card (`HIDDEN`) may be, the undealt cards among them (AKT-2.4), in deck order."""
+    left = dict(params.copies)
+    for _, card in state.plays:
+        left[card] -= 1
+    for hand in state.hands or ():
+        for card in hand:
+            if card in left:
+                left[card] -= 1
+    return left
+
+
+def hide(params: Params, state: State, seat: int | None) -> State:
+    """`state` as `seat` sees it (None: nobody's hand): every other hand as the backs of its
+    cards, big ones first (AKT-2.6: the counts are public, the cards secret)."""
+    if state.hands is None:
+        return state
+    hands = tuple(hand if k == seat else tuple(HIDDEN[deck] for deck in DECKS
+                                               for card in hand if deck_of(params, card) == deck)
+                  for k, hand in enumerate(state.hands))
+    return state if hands == state.hands else evolve(state, hands=hands)
+
+
+def fill(params: Params, state: State, rng: random.Random) -> State:
+    """Every hidden card of `state` drawn at random from those it does not show (`unseen`),
+    each deck apart; every hand then held in deck order."""
+    if state.hands is None or not any(card in HIDDEN_DECK for hand in state.hands for card in hand):
+        return state
+    left = unseen(params, state)
+    pools = {deck: shuffle(rng, [name for name, card in params.cards.items() if card.deck == deck
+                                 for _ in range(left[name])]) for deck in DECKS}
+    hands = []
+    for hand in state.hands:
+        dealt = [pools[HIDDEN_DECK[card]].pop() if card in HIDDEN_DECK else card for card in hand]
+        hands.append(tuple(sorted(dealt, key=params.order.__getitem__)))
+    return evolve(state, hands=tuple(hands))
 
 
 def eliminate(params: Params, state: State, events: Log) -> State:

@@ -21,7 +21,8 @@ from pnp.rules.bolsa.params import CARDS_EACH, Params, params  # bound first: `p
 from pnp.rules.bolsa.rulebook import RULEBOOK
 
 _EXPORTS = {
-    "engine": ("Start", "apply", "check_players", "legal_actions", "outcome", "setup", "to_move"),
+    "engine": ("Start", "apply", "check_players", "deal", "determinize", "legal_actions", "outcome", "setup",
+               "to_move", "view", "worth"),
     "state": ("DECLARE", "OVER", "TRADE", "Action", "Auction", "Bid", "Declare", "Pair", "Player", "Resolve",
               "Settle", "State", "Trade", "Withdraw", "Zones"),
 }

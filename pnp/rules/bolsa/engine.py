@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from pnp.i18n import _, ngettext
 from pnp.errors import brief
-from pnp.rules.base import Events, Log, Malformed, Outcome, Played, Table, ToMove, Violation, Watch, evolve
+from pnp.rules.base import Events, Log, Malformed, Number, Observer, Outcome, Played, Table, ToMove, Violation, evolve
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import CARDS_EACH, ORDERS_AT_SETUP, OWNED_AT_SETUP, Params, params
 from pnp.rules.bolsa.rulebook import RULEBOOK
-from pnp.rules.bolsa.settle import classify, final_outcome, holdings, settle, withdraw_requests
+from pnp.rules.bolsa.settle import classify, final_outcome, holdings, scores, settle, withdraw_requests
 from pnp.rules.bolsa.state import (
     DECLARE,
     TRADE,
@@ -40,8 +40,8 @@ from pnp.rules.legal import AtMostOne, Budget, Constraint, Field, Template, grou
 if TYPE_CHECKING:
     import random
 
-__all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "playout", "setup", "tables",
-           "to_move"]
+__all__ = ["RULEBOOK", "Start", "apply", "check_players", "deal", "determinize", "legal_actions", "marks", "moves",
+           "outcome", "params", "playout", "setup", "tables", "to_move", "view", "worth"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,13 @@ def check_players(params: Params, count: int) -> None:
             f"{count} players need {count * CARDS_EACH} cards of each company, "
             f"but the deck has {params.deck_per_company}",
         )
+
+
+def deal(params: Params, players: Sequence[str], rng: random.Random) -> Start:
+    """Bolsa's setup has nothing random (BOLSA-2: every player gets the same cards and money;
+    the starting player, at random, is the first of the seating the caller gives): the
+    standard start, and `rng` is not drawn from."""
+    return Start()
 
 
 def setup(params: Params, names: Sequence[str], start: Start | None = None) -> tuple[State, Events]:
@@ -136,8 +143,11 @@ def apply(state: State, action: Action, params: Params, events: bool = True) -> 
     made when `events` is False)."""
     if state.over:
         raise Violation("BOLSA-3.5.2", f"the game ended after round {state.round}; nothing more can be played")
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise Malformed(f"{brief(action)} is not an action of Bolsa (Declare, Resolve, Bid, Withdraw, Settle)")
     log: Log = [] if events else None
-    state = _HANDLERS[type(action)](state, action, params, log)
+    state = handler(state, action, params, log)
     return state, tuple(log) if log else ()
 
 
@@ -518,7 +528,35 @@ def outcome(state: State, params: Params) -> Outcome | None:
     return final_outcome(names, cash, owned, state.prices, params)
 
 
-def playout(params: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Watch) -> Played:
+def moves(params: Params, players: int) -> None:
+    """A game's number of moves is not fixed: how many auctions, bids and withdrawals a round
+    has depends on the declarations."""
+    return None
+
+
+def worth(state: State, params: Params) -> tuple[Number, ...]:
+    """BOLSA-7.1 now: each player's cash plus his owned (zone 1) cards at the current quotes —
+    his score if the bank bought his shares at this moment; the final scores once it is over."""
+    _, cash, owned = holdings(state)
+    return tuple(scores(cash, owned, state.prices))
+
+
+def view(state: State, params: Params, seat: int | None) -> State:
+    """Bolsa keeps no secret in a position: the mats' cards lie face down (BOLSA-2.5), but
+    every card a player holds follows from the setup and the trades every player watched
+    settle (zones 3 and 4 are revealed in each trade phase, BOLSA-3.3.1, A13), and the cards
+    back in the box are only counted. The one secret is a declaration while the phase is
+    sealed (`ToMove.sealed`, BOLSA-3.2.1), which the driver keeps (it shows each seat the
+    position at the phase's start): so the view is the position itself."""
+    return state
+
+
+def determinize(view: State, params: Params, seat: int | None, rng: random.Random) -> State:
+    """Nothing is hidden (`view`): the position itself, and `rng` is not drawn from."""
+    return view
+
+
+def playout(params: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Observer) -> Played:
     """A whole game of random bots on mutable numbers (`pnp.rules.bolsa.playout`, the
     `pnp.rules.base.Playout` of this engine); loaded on first use, as it imports this module."""
     from pnp.rules.bolsa.playout import playout as play

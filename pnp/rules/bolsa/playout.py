@@ -25,7 +25,7 @@ import random as _random
 from functools import partial
 from typing import Sequence
 
-from pnp.rules.base import Played, Watch, by_identity
+from pnp.rules.base import Observer, Played, by_identity
 from pnp.rules.bolsa.engine import Start, setup
 from pnp.rules.bolsa.params import Params
 from pnp.rules.bolsa.settle import allocate, clamp, classify, final_outcome, scores
@@ -35,7 +35,7 @@ Grid = list[list[int]]  # zones: [seat][company] or [company][seat]
 
 
 def playout(params: Params, players: Sequence[str], start: Start | None, rng: _random.Random,
-            watch: Watch) -> Played:
+            watch: Observer) -> Played:
     """One game from `setup(params, players, start)` to its end, every seat the random bot."""
     opening = _standard(params, tuple(players)) if start is None else _numbers(setup(params, players, start)[0])
     table = _Table(params, opening, rng)

@@ -30,9 +30,10 @@ from pnp.rules.forex.params import Params, params
 _EXPORTS = {
     "board": ("Pair", "marks", "strengths", "tables", "value_in"),
     "resolve": ("Resolve",),
-    "state": ("Contract", "Dividend", "Holding", "Item", "Loan", "Result", "Start", "State", "check_players", "setup",
-              "standard_supply"),
-    "engine": ("Action", "Divest", "Invest", "MakeContract", "Spot", "apply", "legal_actions", "outcome", "to_move"),
+    "state": ("Contract", "Dividend", "Holding", "Item", "Loan", "Result", "Start", "State", "check_players", "deal",
+              "setup", "standard_supply"),
+    "engine": ("Action", "Divest", "Invest", "MakeContract", "Spot", "apply", "determinize", "legal_actions",
+               "outcome", "to_move", "view", "worth"),
 }
 __all__ = ["RULEBOOK", "Params", "params", *(name for names in _EXPORTS.values() for name in names)]
 __getattr__ = lazy_exports(__name__, _EXPORTS)

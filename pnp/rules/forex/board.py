@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from pnp.i18n import _
 from pnp.rules.base import Marks, Table, evolve, fast_init
@@ -85,11 +86,14 @@ def eight_space(pairs: tuple[Pair, ...], p: Params) -> dict[str, str]:
     return stopped
 
 
-def shift(pairs: tuple[Pair, ...], p: Params, currency: str, stronger: bool) -> tuple[tuple[Pair, ...], list[dict]]:
+def shift(pairs: tuple[Pair, ...], p: Params, currency: str, stronger: bool,
+          notes: bool = True) -> tuple[tuple[Pair, ...], list[dict[str, Any]]]:
     """Strengthen (FOREX-3.1) or weaken (FOREX-3.2) `currency` once: every one of its pairs
     moves one box in (or against) its favour. Returns the pairs and what moved, in the order of
-    the other currency: {stronger, weaker, position, note} with note "flip", "at the cap" or None."""
-    moved, notes = [], []
+    the other currency: {stronger, weaker, position, note} with note "flip", "at the cap" or
+    None (none listed without `notes`: nobody reads the events)."""
+    moved: list[Pair] = []
+    noted: list[tuple[int, dict[str, Any]]] = []
     for pair in pairs:
         if currency not in (pair.a, pair.b):
             moved.append(pair)
@@ -103,9 +107,10 @@ def shift(pairs: tuple[Pair, ...], p: Params, currency: str, stronger: bool) -> 
         else:
             new, note = evolve(pair, stronger=pair.weaker), "flip"
         moved.append(new)
-        notes.append((p.index(pair.other(currency)),
-                      {"stronger": new.stronger, "weaker": new.weaker, "position": new.position, "note": note}))
-    return tuple(moved), [note for _, note in sorted(notes, key=lambda item: item[0])]
+        if notes:
+            noted.append((p.index(pair.other(currency)),
+                          {"stronger": new.stronger, "weaker": new.weaker, "position": new.position, "note": note}))
+    return tuple(moved), [note for _, note in sorted(noted, key=lambda item: item[0])]
 
 
 # --- printed setup (FOREX-2.3) -------------------------------------------------------------------

@@ -14,16 +14,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterator, Mapping, Sequence, Union
 
-from pnp.rules.base import Event, Events, Outcome, Played, ToMove, Violation, Watch, evolve
-from pnp.rules.forex.board import find, marks, shift, tables, value_in
+from pnp.errors import brief
+from pnp.rules.base import Events, Log, Malformed, Number, Observer, Outcome, Played, ToMove, Violation, evolve
+from pnp.rules.forex.board import find, marks, shift, strengths, tables, value_in
 from pnp.rules.forex import events as said
 from pnp.rules.forex.params import Params, params, payable, show, show_rate
 from pnp.rules.forex.resolve import Resolve, queue_labels, queue_text, resolve
 from pnp.rules.forex.rulebook import RULEBOOK
-from pnp.rules.forex.state import Contract, Dividend, Start, State, setup
+from pnp.rules.forex.state import Contract, Dividend, Start, State, check_players, deal, setup
 from pnp.rules.legal import Different, Field, Listed, Template
 
-__all__ = ["RULEBOOK", "Start", "apply", "legal_actions", "marks", "outcome", "params", "playout", "setup", "tables", "to_move"]
+__all__ = ["RULEBOOK", "Start", "apply", "check_players", "deal", "determinize", "legal_actions", "marks", "moves",
+           "outcome", "params", "playout", "setup", "tables", "to_move", "view", "worth"]
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,11 @@ def _mover(state: State) -> str | None:
 
 
 def apply(state: State, action: Action, p: Params, events: bool = True) -> tuple[State, Events]:
-    """Apply one action of the player to move; a Spot leaves the turn open, the others end it."""
+    """Apply one action of the player to move; a Spot leaves the turn open, the others end it
+    (no events made when `events` is False)."""
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise Malformed(f"{brief(action)} is not an action of For-Ex (Spot, MakeContract, Invest, Divest, Resolve)")
     if state.over:
         raise Violation("FOREX-11.1", f"the game is over ({_why_over(state)}); {action.player} cannot take a turn")
     if action.player not in state.players:
@@ -85,20 +91,18 @@ def apply(state: State, action: Action, p: Params, events: bool = True) -> tuple
         raise Violation("FOREX-5.3", f"it is {mover}'s turn, not {action.player}'s: play goes clockwise "
                         f"({', '.join(state.players)})")
     seat = state.seat(action.player)
+    log: Log = [] if events else None
+    new = handler(state, p, action, log)
     if isinstance(action, Spot):
-        new, made = _spot(state, p, action)
-        return evolve(new, mover=seat, spot_made=True), tuple(made)
-    handlers: dict[type, Callable[..., tuple[State, list[Event]]]] = {
-        MakeContract: _contract, Invest: _invest, Divest: _divest, Resolve: resolve}
-    new, made = handlers[type(action)](state, p, action)
-    return evolve(new, mover=(seat + 1) % len(state.players), spot_made=False), tuple(made)
+        return evolve(new, mover=seat, spot_made=True), tuple(log or ())
+    return evolve(new, mover=(seat + 1) % len(state.players), spot_made=False), tuple(log or ())
 
 
 def _why_over(state: State) -> str:
     return f"{state.bankrupt} went Bankrupt" if state.bankrupt else "the last dividend has been paid"
 
 
-def _spot(state: State, p: Params, spot: Spot) -> tuple[State, list[Event]]:
+def _spot(state: State, p: Params, spot: Spot, events: Log) -> State:
     if state.spot_made:
         raise Violation("FOREX-5.1", f"{spot.player} has already made this turn's Spot Transaction; one per turn")
     if spot.other == spot.player or spot.other not in state.players:
@@ -130,11 +134,13 @@ def _spot(state: State, p: Params, spot: Spot) -> tuple[State, list[Event]]:
             raise Violation("FOREX-6.2", f"{who} must give {show(amount)} {currency} but holds {show(has)}")
     state = state.with_holding(spot.player, state.holding(spot.player).add_money(p.index(gives), -x).add_money(p.index(gets), y))
     state = state.with_holding(spot.other, state.holding(spot.other).add_money(p.index(gets), -y).add_money(p.index(gives), x))
-    return state, [said.SPOT(player=spot.player, other=spot.other, give={gives: x}, get={gets: y},
-                             stronger=pair.stronger, weaker=pair.weaker, position=pair.position, rate=rate)]
+    if events is not None:
+        events.append(said.SPOT(player=spot.player, other=spot.other, give={gives: x}, get={gets: y},
+                                stronger=pair.stronger, weaker=pair.weaker, position=pair.position, rate=rate))
+    return state
 
 
-def _contract(state: State, p: Params, action: MakeContract) -> tuple[State, list[Event]]:
+def _contract(state: State, p: Params, action: MakeContract, events: Log) -> State:
     display = state.display(p)
     if not display:
         raise Violation("FOREX-7.1", f"all {len(p.sets)} contract sets are in use (queue: {queue_text(state)}); "
@@ -150,19 +156,18 @@ def _contract(state: State, p: Params, action: MakeContract) -> tuple[State, lis
     pay, get = (k, k * rate) if action.pay == pair.stronger else (k * rate, k)
     contract = Contract(display[0], action.player, (action.pay, pay), (action.receive, get))
     state = evolve(state, queue=state.queue + (contract,))
-    return state, [
-        said.CONTRACT(player=action.player, set=contract.set, stronger=pair.stronger, weaker=pair.weaker,
-                      position=pair.position, rate=rate, pay={action.pay: pay}, receive={action.receive: get}),
-        said.CONTRACT_CARDS(set=contract.set, player=action.player, queue=queue_labels(state)),
-    ]
+    if events is not None:
+        events += (said.CONTRACT(player=action.player, set=contract.set, stronger=pair.stronger, weaker=pair.weaker,
+                                 position=pair.position, rate=rate, pay={action.pay: pay}, receive={action.receive: get}),
+                   said.CONTRACT_CARDS(set=contract.set, player=action.player, queue=queue_labels(state)))
+    return state
 
 
-def _invest(state: State, p: Params, action: Invest) -> tuple[State, list[Event]]:
+def _invest(state: State, p: Params, action: Invest, events: Log) -> State:
     wanted = action.currencies
     if not 1 <= len(wanted) <= 2 or len(set(wanted)) != len(wanted):
         raise Violation("FOREX-8.1", f"{action.player} invests in {', '.join(wanted) or 'nothing'}: buy one or two "
                         "certificates of different currencies")
-    events = []
     for part, currency in enumerate(wanted):
         index = p.index(currency)
         holding = state.holding(action.player)
@@ -177,17 +182,16 @@ def _invest(state: State, p: Params, action: Invest) -> tuple[State, list[Event]
         holding = holding.add_money(index, -p.certificate_price).add_certificates(index, 1)
         supply = state.supply[:index] + (state.supply[index] - 1,) + state.supply[index + 1:]
         state = evolve(state.with_holding(action.player, holding), supply=supply)
-        pairs, moved = shift(state.pairs, p, currency, stronger=True)
+        pairs, moved = shift(state.pairs, p, currency, stronger=True, notes=events is not None)
         state = evolve(state, pairs=pairs)
-        events += [
-            said.CERTIFICATE(player=action.player, currency=currency, price=p.certificate_price,
-                             held=holding.certificates[index], supply=supply[index]),
-            said.STRENGTHENED(currency=currency, moved=moved),
-        ]
-    return state, events
+        if events is not None:
+            events += (said.CERTIFICATE(player=action.player, currency=currency, price=p.certificate_price,
+                                        held=holding.certificates[index], supply=supply[index]),
+                       said.STRENGTHENED(currency=currency, moved=moved))
+    return state
 
 
-def _divest(state: State, p: Params, action: Divest) -> tuple[State, list[Event]]:
+def _divest(state: State, p: Params, action: Divest, events: Log) -> State:
     index, currency, seat = p.index(action.currency), action.currency, state.seat(action.player)
     if action.count < 1:
         raise Violation("FOREX-9.1", f"{action.player} divests {action.count} {currency}: sell one or more", ("count",))
@@ -200,22 +204,28 @@ def _divest(state: State, p: Params, action: Divest) -> tuple[State, list[Event]
     for step in range(1, len(state.players)):
         name = state.players[(seat + step) % len(state.players)]
         sellers.append((name, others.get(name, 0), "FOREX-9.2", ("others", name)))
-    events, sold = [], 0
+    sold = 0
     for name, count, rule, part in sellers:
         holding = state.holding(name)
         if holding.certificates[index] < count:
             raise Violation(rule, f"{name} sells {count} {currency} certificates but holds {holding.certificates[index]}", part)
         proceeds = p.certificate_price * count
-        events.append(said.SOLD(rule, player=name, currency=currency, count=count, proceeds=proceeds))
+        if events is not None:
+            events.append(said.SOLD(rule, player=name, currency=currency, count=count, proceeds=proceeds))
         if count:
             state = state.with_holding(name, holding.add_certificates(index, -count).add_money(index, proceeds))
             sold += count
     state = evolve(state, removed=state.removed[:index] + (state.removed[index] + sold,) + state.removed[index + 1:])
     for time in range(1, sold + 1):
-        pairs, moved = shift(state.pairs, p, currency, stronger=False)
+        pairs, moved = shift(state.pairs, p, currency, stronger=False, notes=events is not None)
         state = evolve(state, pairs=pairs)
-        events.append(said.WEAKENED(currency=currency, time=time, of=sold, moved=moved))
-    return state, events
+        if events is not None:
+            events.append(said.WEAKENED(currency=currency, time=time, of=sold, moved=moved))
+    return state
+
+
+_HANDLERS: dict[type, Callable[[State, Params, Any, Log], State]] = {  # the action's type → its handler
+    Spot: _spot, MakeContract: _contract, Invest: _invest, Divest: _divest, Resolve: resolve}
 
 
 # --- the contract: who acts, what is legal, how it ended (pnp.rules.base.Engine) -------------
@@ -359,7 +369,38 @@ def outcome(state: State, p: Params) -> Outcome | None:
     return Outcome(scores, state.result.winners, "bankruptcy" if state.bankrupt else "last_dividend")
 
 
-def playout(p: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Watch) -> Played:
+def moves(p: Params, players: int) -> None:
+    """A game's number of turns is not fixed: it ends at the last dividend or a bankruptcy,
+    whenever the players resolve the queue."""
+    return None
+
+
+def worth(state: State, p: Params) -> tuple[Number, ...]:
+    """Each player's money in the strongest currency now (most pairs won, the first of equals
+    in currency order), exact, as FOREX-12.2 converts it but before its rounding; once the game
+    is over, the final scores (rounded, a bankrupt player's 0: FOREX-12.2–12.4)."""
+    if state.result is not None:
+        return state.result.scores
+    counts = strengths(state.pairs, p)
+    target = max(p.currencies, key=counts.__getitem__)
+    return tuple(sum((value_in(state.pairs, p, amount, c, target) for c, amount in zip(p.currencies, h.money)),
+                     Fraction(0)) for h in state.holdings)
+
+
+def view(state: State, p: Params, seat: int | None) -> State:
+    """For-Ex keeps no secret in a position: money, certificates, the board, the supply left
+    after setup's removal (FOREX-4.3: "the supply left is public"), the display and the queue
+    (the Dividend stack in its printed order, FOREX-4.5) are all on the table; so the view is
+    the position itself."""
+    return state
+
+
+def determinize(view: State, p: Params, seat: int | None, rng: random.Random) -> State:
+    """Nothing is hidden (`view`): the position itself, and `rng` is not drawn from."""
+    return view
+
+
+def playout(p: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Observer) -> Played:
     """A whole game of random players, fast, on mutable numbers (`pnp.rules.forex.playout`, the
     `pnp.rules.base.Playout` of this engine); loaded on first use: a referee never needs it."""
     from pnp.rules.forex.playout import playout as play

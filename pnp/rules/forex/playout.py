@@ -28,7 +28,7 @@ from fractions import Fraction
 from math import lcm
 from typing import Any, Callable, Sequence
 
-from pnp.rules.base import Outcome, Played, Watch, by_identity
+from pnp.rules.base import Observer, Outcome, Played, by_identity
 from pnp.rules.forex.board import Pair
 from pnp.rules.forex.params import Params
 from pnp.rules.forex.state import Contract, Dividend, Loan, Start, State, setup
@@ -114,7 +114,7 @@ def _standard(p: Params, players: tuple[str, ...]) -> _Opening:
     return _opening(p, setup(p, players)[0])
 
 
-def playout(p: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Watch) -> Played:
+def playout(p: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Observer) -> Played:
     """One game from `setup(p, players, start)` to its end, every player random."""
     opening = _standard(p, tuple(players)) if start is None else _opening(p, setup(p, players, start)[0])
     return _Game(opening, rng, watch).play()
@@ -123,7 +123,7 @@ def playout(p: Params, players: Sequence[str], start: Start | None, rng: random.
 class _Game:
     """One game in progress: the board, the hands, the supply and the queue, all mutable."""
 
-    def __init__(self, opening: _Opening, rng: random.Random, watch: Watch):
+    def __init__(self, opening: _Opening, rng: random.Random, watch: Observer):
         self.r = r = opening.rules
         self.p, self.random, self.watch = r.p, rng.random, watch
         self.players, self.n = opening.players, len(opening.players)
@@ -171,12 +171,16 @@ class _Game:
             if stock != self.stock:
                 self.stock = stock
                 watch.supplies(stock)
-            pairs, hands = self.pairs, self.hands
-            watch.unit(lambda: self._worths(pairs, hands))
+            if self.outcome is not None:  # the engine's `worth` of a finished game: its scores
+                scores = tuple(map(float, self.outcome.scores.values()))
+                watch.unit(lambda: scores)
+            else:
+                pairs, hands = self.pairs, self.hands
+                watch.unit(lambda: self._worths(pairs, hands))
 
     def _worths(self, pairs: tuple[Pair, ...], hands: tuple[tuple[Any, ...], ...]) -> tuple[float, ...]:
-        """`ForexProbe.worth`: each seat's money in the strongest currency (the first of equals),
-        exact (one correctly rounded division, as `float(Fraction)`)."""
+        """`engine.worth` before the end: each seat's money in the strongest currency (the first
+        of equals), exact (one correctly rounded division, as `float(Fraction)`)."""
         strong = [self.r.index[pair.stronger] for pair in pairs]
         values = self._values(strong, [pair.position for pair in pairs], hands)
         return tuple(float(sum(seat) / self.r.whole) for seat in values)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pnp.rules.base import Event, Violation, evolve
+from pnp.rules.base import Log, Violation, evolve
 from pnp.rules.forex import events as said
 from pnp.rules.forex.board import eight_space, shift
 from pnp.rules.forex.params import Params
@@ -40,7 +40,7 @@ def queue_text(state: State) -> str:
     return ", ".join(queue_labels(state)) or "empty"
 
 
-def resolve(state: State, p: Params, action: Resolve) -> tuple[State, list[Event]]:
+def resolve(state: State, p: Params, action: Resolve, events: Log) -> State:
     """The Resolve action; the game ends here at a bankruptcy or after the last dividend."""
     if action.default and not p.voluntary_default:
         raise Violation("FOREX-10.3", f"{action.player} names contract {', '.join(action.default)} to default, "
@@ -53,40 +53,40 @@ def resolve(state: State, p: Params, action: Resolve) -> tuple[State, list[Event
     resolved: list[str] = []
     last_dividend = False
     if isinstance(front, Dividend):
-        state, events = _dividend(state, p, front, action)
+        state = _dividend(state, p, front, action, events)
         last_dividend = front.number == len(p.dividends)
     else:
-        state, events = _item(state, p, front, action.default, resolved)
+        state = _item(state, p, front, action.default, resolved, events)
     if last_dividend:
-        events.append(said.LAST_DIVIDEND(queue=queue_labels(state)))
+        if events is not None:
+            events.append(said.LAST_DIVIDEND(queue=queue_labels(state)))
         while state.queue and state.bankrupt is None:
             front, state = state.queue[0], evolve(state, queue=state.queue[1:])
-            state, more = _item(state, p, front, action.default, resolved)
-            events += more
+            state = _item(state, p, front, action.default, resolved, events)
     unused = [letter for letter in action.default if letter not in resolved]
     if unused:
         raise Violation("FOREX-10.3", f"{action.player} names contract {', '.join(unused)} to default, but no such "
                         "contract is resolved by this action")
     if state.bankrupt is not None or (last_dividend and not state.queue):
-        events.append(said.GAME_OVER(bankrupt=state.bankrupt))
-        state, scoring = final_scores(state, p, action.strongest, action.player)
-        return state, events + scoring
+        if events is not None:
+            events.append(said.GAME_OVER(bankrupt=state.bankrupt))
+        return final_scores(state, p, action.strongest, action.player, events)
     if action.strongest is not None:
         raise Violation("FOREX-12.1", f"{action.player} names {action.strongest} strongest, but the game does not end "
                         "with this action")
-    return state, events
+    return state
 
 
-def _item(state: State, p: Params, item: Item, defaults: tuple[str, ...], resolved: list[str]) -> tuple[State, list[Event]]:
+def _item(state: State, p: Params, item: Item, defaults: tuple[str, ...], resolved: list[str], events: Log) -> State:
     if isinstance(item, Contract):
         resolved.append(item.set)
-        return _contract(state, p, item, voluntary=item.set in defaults)
+        return _contract(state, p, item, item.set in defaults, events)
     if isinstance(item, Loan):
-        return _loan(state, p, item)
+        return _loan(state, p, item, events)
     raise AssertionError(f"a second Dividend stack in the queue: {item}")  # setup forbids it
 
 
-def _contract(state: State, p: Params, contract: Contract, voluntary: bool) -> tuple[State, list[Event]]:
+def _contract(state: State, p: Params, contract: Contract, voluntary: bool, events: Log) -> State:
     owner = contract.owner
     pay_currency, pay = contract.pay
     get_currency, get = contract.receive
@@ -95,47 +95,58 @@ def _contract(state: State, p: Params, contract: Contract, voluntary: bool) -> t
     holding = holding.add_money(p.index(get_currency), get)
     if has >= pay and not voluntary:
         holding = holding.add_money(p.index(pay_currency), -pay)
-        paid = said.CONTRACT_PAID(set=contract.set, owner=owner, pay={pay_currency: pay}, receive={get_currency: get})
-        return state.with_holding(owner, holding), [paid]
+        if events is not None:
+            events.append(said.CONTRACT_PAID(set=contract.set, owner=owner, pay={pay_currency: pay},
+                                             receive={get_currency: get}))
+        return state.with_holding(owner, holding)
     state = state.with_holding(owner, holding)
     debt = pay + p.loan_interest
-    events = [said.DEFAULTED(set=contract.set, owner=owner, pay={pay_currency: pay}, receive={get_currency: get},
-                             holds=has, by_choice=has >= pay, interest=p.loan_interest, owe={pay_currency: debt})]
+    if events is not None:
+        events.append(said.DEFAULTED(set=contract.set, owner=owner, pay={pay_currency: pay}, receive={get_currency: get},
+                                     holds=has, by_choice=has >= pay, interest=p.loan_interest,
+                                     owe={pay_currency: debt}))
     existing, old = next(((i, item) for i, item in enumerate(state.queue) if isinstance(item, Loan) and item.owner == owner),
                          (None, None))
     if existing is None or old is None:
         loan = Loan(contract.set, owner, ((pay_currency, debt),))
         state = evolve(state, queue=state.queue + (loan,))
-        events.append(said.LOAN(set=loan.set, owe=dict(loan.owe), queue=queue_labels(state)))
-        return state, events
+        if events is not None:
+            events.append(said.LOAN(set=loan.set, owe=dict(loan.owe), queue=queue_labels(state)))
+        return state
     owed = dict(old.owe)
     owed[pay_currency] = owed.get(pay_currency, Fraction(0)) + debt
     merged = evolve(old, owe=tuple((c, owed[c]) for c in p.currencies if c in owed))
     state = evolve(state, queue=state.queue[:existing] + (merged,) + state.queue[existing + 1:])
-    events.append(said.LOAN_GROWS(owner=owner, loan=old.set, owe=dict(merged.owe), set=contract.set))
-    return state, events
+    if events is not None:
+        events.append(said.LOAN_GROWS(owner=owner, loan=old.set, owe=dict(merged.owe), set=contract.set))
+    return state
 
 
-def _loan(state: State, p: Params, loan: Loan) -> tuple[State, list[Event]]:
+def _loan(state: State, p: Params, loan: Loan, events: Log) -> State:
     holding = state.holding(loan.owner)
     short = [(c, a) for c, a in loan.owe if holding.money[p.index(c)] < a]
     if short:
-        holds = {c: holding.money[p.index(c)] for c, _ in loan.owe}
-        bankrupt = said.BANKRUPT(set=loan.set, owner=loan.owner, owe=dict(loan.owe), holds=holds, short=dict(short))
-        return evolve(state, bankrupt=loan.owner), [bankrupt]
+        if events is not None:
+            holds = {c: holding.money[p.index(c)] for c, _ in loan.owe}
+            events.append(said.BANKRUPT(set=loan.set, owner=loan.owner, owe=dict(loan.owe), holds=holds,
+                                        short=dict(short)))
+        return evolve(state, bankrupt=loan.owner)
     for currency, amount in loan.owe:
         holding = holding.add_money(p.index(currency), -amount)
-    return state.with_holding(loan.owner, holding), [said.LOAN_PAID(set=loan.set, owner=loan.owner, owe=dict(loan.owe))]
+    if events is not None:
+        events.append(said.LOAN_PAID(set=loan.set, owner=loan.owner, owe=dict(loan.owe)))
+    return state.with_holding(loan.owner, holding)
 
 
-def _dividend(state: State, p: Params, dividend: Dividend, action: Resolve) -> tuple[State, list[Event]]:
+def _dividend(state: State, p: Params, dividend: Dividend, action: Resolve, events: Log) -> State:
     pays = p.dividends[dividend.number - 1]
-    events = []
     stopped = eight_space(state.pairs, p) if pays else {}
-    side = "either" if p.no_dividend_side == "both" else "weaker"
-    for currency, key in stopped.items():
-        if state.held(p.index(currency)):
-            events.append(said.NO_DIVIDEND(currency=currency, pair=key, side=side))
+    told = len(events) if events is not None else 0  # the dividend's own event goes before these
+    if events is not None:
+        side = "either" if p.no_dividend_side == "both" else "weaker"
+        for currency, key in stopped.items():
+            if state.held(p.index(currency)):
+                events.append(said.NO_DIVIDEND(currency=currency, pair=key, side=side))
     gains = {}
     for name in state.players:
         holding, got = state.holding(name), {}
@@ -146,18 +157,20 @@ def _dividend(state: State, p: Params, dividend: Dividend, action: Resolve) -> t
                 got[currency] = pays * count
         state = state.with_holding(name, holding)
         gains[name] = got
-    events.insert(0, said.DIVIDEND(dividend=dividend.number, pays=pays, gains=gains))
     held = {c: state.held(p.index(c)) for c in p.currencies}
     most = max(held.values())
     tied = [c for c in p.currencies if held[c] == most]
     others = ", ".join(f"{c} {held[c]}" for c in sorted(held, key=lambda c: -held[c]) if held[c] and c not in tied)
     reason = f"{most} certificate{'s' * (most != 1)} in hand" + (f"; then {others}" if others else "")
     chosen = pick(tied, action.strengthen, "FOREX-10.5.3", "strengthen", action.player, reason)
-    pairs, moved = shift(state.pairs, p, chosen, stronger=True)
+    pairs, moved = shift(state.pairs, p, chosen, stronger=True, notes=events is not None)
     state = evolve(state, pairs=pairs)
-    events.append(said.MOST_HELD(currency=chosen, tied=tied, picked_by=action.player if len(tied) > 1 else None,
-                                 held=held, most=most, moved=moved))
+    if events is not None:
+        events.insert(told, said.DIVIDEND(dividend=dividend.number, pays=pays, gains=gains))
+        events.append(said.MOST_HELD(currency=chosen, tied=tied, picked_by=action.player if len(tied) > 1 else None,
+                                     held=held, most=most, moved=moved))
     if dividend.number < len(p.dividends):
         state = evolve(state, queue=state.queue + (Dividend(dividend.number + 1),))
-        events.append(said.DIVIDEND_BACK(queue=queue_labels(state)))
-    return state, events
+        if events is not None:
+            events.append(said.DIVIDEND_BACK(queue=queue_labels(state)))
+    return state

@@ -6,7 +6,7 @@ from fractions import Fraction
 from math import floor
 from typing import Any
 
-from pnp.rules.base import ChoiceNeeded, Event, Violation, evolve
+from pnp.rules.base import ChoiceNeeded, Event, Log, Violation, evolve
 from pnp.rules.forex import events as said
 from pnp.rules.forex.board import strengths, value_in
 from pnp.rules.forex.params import Params
@@ -57,20 +57,26 @@ def convert(state: State, p: Params, player: str, target: str) -> tuple[Fraction
     return (Fraction(floor(counted)) if p.conversion_rounding == "total" else counted), parts
 
 
-def final_scores(state: State, p: Params, choice: str | None, chooser: str) -> tuple[State, list[Event]]:
+def final_scores(state: State, p: Params, choice: str | None, chooser: str, events: Log) -> State:
     """Score the game (FOREX-12) and return the finished state with its `result`."""
     target, event = strongest(state, p, choice, chooser)
-    events, scores = [event], []
+    scores = []
+    if events is not None:
+        events.append(event)
     for player in state.players:
         score, parts = convert(state, p, player, target)
-        events.append(said.CONVERTED(player=player, currency=target, money=parts, rounding=p.conversion_rounding,
-                                     score=score))
+        if events is not None:
+            events.append(said.CONVERTED(player=player, currency=target, money=parts, rounding=p.conversion_rounding,
+                                         score=score))
         if player == state.bankrupt and p.bankrupt_player == "last":
-            events.append(said.BANKRUPT_LAST(player=player, would_have=score, currency=target))
+            if events is not None:
+                events.append(said.BANKRUPT_LAST(player=player, would_have=score, currency=target))
             score = Fraction(0)
         scores.append(score)
     winners, event = _winners(state, p, target, scores)
-    return evolve(state, result=Result(target, tuple(scores), winners)), events + [event]
+    if events is not None:
+        events.append(event)
+    return evolve(state, result=Result(target, tuple(scores), winners))
 
 
 def _winners(state: State, p: Params, target: str, scores: list[Fraction]) -> tuple[tuple[str, ...], Event]:

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Mapping, Sequence, Union
 
 from pnp.rules.base import Event, Violation, evolve, fast_init
 from pnp.rules.forex import events as said
 from pnp.rules.forex.board import Pair, start_pairs
 from pnp.rules.forex.params import Params, show
+from pnp.rules.legal import shuffle
+
+if TYPE_CHECKING:
+    import random
 
 # --- the contract queue ----------------------------------------------------------------------
 
@@ -134,8 +138,9 @@ class State:
 
 def standard_supply(p: Params) -> tuple[int, ...]:
     """FOREX-4.3: the certificates minus `removed_certificates`. At the table they are removed
-    at random; the referee, which cannot know which, removes them one per currency in turn
-    from the first (a record states the real supply in `start.supply`)."""
+    at random (`deal`, which a record states in `start.supply`); a setup given no supply, which
+    cannot know which were removed, removes them one per currency in turn from the first, so
+    that it stays deterministic."""
     supply = list(p.certificates)
     left = min(p.removed_certificates, sum(supply))
     while left:
@@ -158,6 +163,19 @@ class Start:
     money: Mapping[str, Mapping[str, Fraction]] | None = None
     certificates: Mapping[str, Mapping[str, int]] | None = None
     queue: Sequence[Item] | None = None
+
+
+def deal(p: Params, players: Sequence[str], rng: random.Random) -> Start:
+    """FOREX-4.3 at a table: the certificates shuffled and `removed_certificates` of them
+    taken out of the game at random (`legal.shuffle`'s first places, one draw each); the supply
+    left, per currency, is the start. Nothing else of the setup is random (the first player,
+    FOREX-4.6, is whoever the seating puts first)."""
+    certificates = [c for c, count in zip(p.currencies, p.certificates) for _ in range(count)]
+    removed = min(p.removed_certificates, len(certificates))
+    left = dict(zip(p.currencies, p.certificates))
+    for currency in shuffle(rng, certificates, removed)[:removed]:
+        left[currency] -= 1
+    return Start(supply=left)
 
 
 def check_players(p: Params, count: int) -> None:

@@ -1,6 +1,6 @@
 """Акционер for the simulator: what to read off a position, and a heuristic bot.
 
-Games start from a real deal (AKT-2.3), so each player holds the cards a table would. Prices
+Games start from the engine's deal (AKT-2.3), so each player holds the cards a table would. Prices
 live on the printed price track, `cells[0]`…`cells[-1]`; a price pushed past either end is an
 overflow or a zeroing (AKT-6.2, 7.1), which the probe counts as reaching the top or bottom.
 The game has no printed money (cash is written on account forms), so no money pressure.
@@ -9,10 +9,9 @@ The game has no printed money (cash is written on account forms), so no money pr
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping
 
 from pnp.rules import aktsioner as akt
-from pnp.rules.aktsioner.scoring import final_scores
 from pnp.simulate.bots import Bot, Decision, fit, greedy
 from pnp.simulate.probe import Probe, reached
 
@@ -26,11 +25,8 @@ class AktsionerProbe(Probe):
         super().__init__(params)
         self.series_names = params.colours
 
-    def start(self, players: Sequence[str], rng: random.Random) -> akt.Start:
-        return akt.deal(self.params, players, rng)
-
     def worth(self, state: akt.State) -> tuple[float, ...]:
-        return tuple(float(score) for score in final_scores(self.params, state).values())
+        return tuple(map(float, akt.worth(state, self.params)))
 
     def length(self, state: akt.State, steps: int, kinds: Mapping[str, int]) -> int:
         return kinds.get("Begin", 0)

@@ -11,7 +11,6 @@ import random
 from typing import Any, Iterable, Mapping
 
 from pnp.rules import bolsa
-from pnp.rules.bolsa.settle import final_scores
 from pnp.simulate.bots import Bot, Decision, fit
 from pnp.simulate.probe import Probe
 
@@ -28,7 +27,7 @@ class BolsaProbe(Probe):
         self.top_cell = params.top_cell
 
     def worth(self, state: bolsa.State) -> tuple[float, ...]:
-        return tuple(float(score) for score in final_scores(state, self.params).values())
+        return tuple(map(float, bolsa.worth(state, self.params)))
 
     def length(self, state: bolsa.State, steps: int, kinds: Mapping[str, int]) -> int:
         return state.round
@@ -47,8 +46,8 @@ class BolsaProbe(Probe):
         return [mark for mark, hit in zip(self.mark_names, (bottom, flip, top)) if hit] if bottom or flip or top else ()
 
     def money(self, state: bolsa.State) -> tuple[tuple[int, ...], ...]:
-        if state.over:
-            return (tuple(final_scores(state, self.params).values()),)
+        if state.over:  # the bank has bought the shares: money is the final scores (BOLSA-7.1)
+            return (bolsa.worth(state, self.params),)
         return (tuple(player.cash for player in state.players),)
 
 

@@ -31,11 +31,7 @@ class ForexProbe(Probe):
         self.supply_names = (*(f"certificates {c}" for c in params.currencies), "contract sets")
 
     def worth(self, state: forex.State) -> tuple[float, ...]:
-        """Each player's money in the strongest currency (the first of equals), exact until
-        the end like the scoring's (FOREX-12.2), before its rounding."""
-        counts = strengths(state.pairs, self.params)
-        target = max(self.params.currencies, key=lambda c: counts[c])
-        return tuple(float(worth_in(state, self.params, seat, target)) for seat in range(len(state.players)))
+        return tuple(map(float, forex.worth(state, self.params)))
 
     def length(self, state: forex.State, steps: int, kinds: Mapping[str, int]) -> int:
         return steps - kinds.get("Spot", 0)  # a Spot Transaction is part of a turn (FOREX-5.1)
@@ -59,11 +55,6 @@ class ForexProbe(Probe):
 
     def supplies(self, state: forex.State) -> tuple[int, ...]:
         return (*state.supply, len(state.display(self.params)))
-
-
-def worth_in(state: forex.State, p: forex.Params, seat: int, target: str) -> Fraction:
-    money = state.holdings[seat].money
-    return sum((value_in(state.pairs, p, amount, c, target) for c, amount in zip(p.currencies, money)), Fraction(0))
 
 
 def holder(decision: Decision, rng: random.Random) -> Any:
