@@ -77,10 +77,12 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("record")
     check.add_argument("--json", action="store_true", help="answer in JSON (see REFEREE.md)")
     check.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    _lang_option(check, "the verdict")
     check.set_defaults(run=_referee, verb="check")
     explain = verbs.add_parser("explain", help="replay RECORD printing every step with its rule ID")
     explain.add_argument("record")
     explain.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    _lang_option(explain, "every step and the verdict (rule IDs as they are)")
     explain.set_defaults(run=_referee, verb="explain", json=False)
     new = verbs.add_parser("new", help="print a starter record with the standard setup")
     new.add_argument("game")
@@ -264,12 +266,16 @@ def _referee(args: argparse.Namespace) -> int:
         answer = referee.check(record, args.spec)
     except KeyError:
         raise PnpError(f"{args.record}: the spec has no game {record.game!r}") from None
-    if args.json:
-        print(json.dumps(referee.to_json(answer), ensure_ascii=False, indent=2))
-    else:
-        if args.verb == "explain":
-            print("\n".join(referee.explain(answer)))
-        print(referee.verdict(answer, args.record))
+    from pnp.i18n import speaking
+
+    code = getattr(args, "lang", None)
+    with speaking(referee.language(code, record.game, args.spec) if code else None):  # the events' texts too
+        if args.json:
+            print(json.dumps(referee.to_json(answer), ensure_ascii=False, indent=2))
+        else:
+            if args.verb == "explain":
+                print("\n".join(referee.explain(answer)))
+            print(referee.verdict(answer, args.record))
     return 0 if answer.ok else 1
 
 

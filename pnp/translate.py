@@ -73,6 +73,8 @@ def _program() -> tuple[tuple[str | None, Entry], ...]:
         if relative.split("/")[0] in SKIPPED or "_(" not in path.read_text(encoding="utf-8"):
             continue
         owner = _GAME_MODULE.match(relative)
+        if owner and owner.group("game") not in _games():  # referee/report.py, rules/base.py: every game's
+            owner = None
         for line, message, comments, _context in extract_from_file("python", str(path), keywords=KEYWORDS,
                                                                      comment_tags=("TRANSLATORS:",)):
             msgid = tuple(message) if isinstance(message, tuple) else message
@@ -82,6 +84,14 @@ def _program() -> tuple[tuple[str | None, Entry], ...]:
                           ("python-brace-format",) if "{" in str(msgid) else ())
             found.append((owner.group("game") if owner else None, entry))
     return tuple(found)
+
+
+def _games() -> tuple[str, ...]:
+    """The games with modules of their own (`rules/<game>/`, `referee/<game>.py`): the games
+    the rules engines play."""
+    from pnp.rules import GAMES
+
+    return tuple(GAMES)
 
 
 def rules_entries(game_id: str) -> Iterator[Entry]:

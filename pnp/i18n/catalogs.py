@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
@@ -74,13 +75,18 @@ def write(path: Path, catalog: "Catalog") -> bool:
     write_po(out, catalog, width=100, include_previous=True, sort_output=False, ignore_obsolete=False)
     data = out.getvalue()
     try:
-        if path.read_bytes() == data:
+        if _dated(path.read_bytes()) == _dated(data):  # a template written again says the same but its date
             return False
     except OSError:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
     return True
+
+
+def _dated(data: bytes) -> bytes:
+    """A PO file's bytes without the date its template was made."""
+    return re.sub(rb'^"POT-Creation-Date: [^"]*"$', b"", data, count=1, flags=re.M)
 
 
 def language(folder: Path, game: str, code: str) -> Language:
@@ -103,6 +109,13 @@ def language(folder: Path, game: str, code: str) -> Language:
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     return Language(code, messages, catalog.plural_forms.split("plural=", 1)[-1].rstrip(";") or "(n != 1)",
                     digest=digest)
+
+
+def available(folder: Path, game: str) -> tuple[str, ...]:
+    """The languages `game` can be worded in from the catalogs in `folder`: the source
+    language, then every language with a catalog (what `--lang` may ask of the referee)."""
+    found = sorted(path.parent.name for path in (folder / FOLDER).glob(f"*/{game}.po") if path.is_file())
+    return (SOURCE, *(code for code in found if code != SOURCE))
 
 
 def _plural_forms(code: str) -> str:
