@@ -50,7 +50,7 @@ from pnp.spec.faces import printed_inputs
 from pnp.spec.images import read_art
 from pnp.spec.loader import named_images
 from pnp.spec.model import Game, Spec
-from pnp.spec.translation import Kit, kit, kit_codes
+from pnp.spec.translation import Kit, kit, kit_codes, kits
 
 FORMATS = ("pdf", "svg", *export.FORMATS)
 COMPONENT = "component"  # cache entries of whole components, by their inputs: which rendered sheets they make
@@ -192,8 +192,7 @@ def kits_of(spec: Spec, games: Sequence[str], languages: Sequence[str] = ()) -> 
     found: dict[str, Kit] = {}
     for g in games:
         game = spec.games[g]
-        for code in kit_codes(game, tuple(languages)):
-            made = kit(g, game, code, spec.folder)
+        for made in kits(g, game, kit_codes(game, tuple(languages)), spec.folder).values():
             found[made.folder] = made
     return found
 
@@ -230,7 +229,7 @@ def components(order: Order, cache: Cache, progress: Progress) -> dict[str, list
     component with its inputs (its sheets, its PDF, its exported files), taken from it
     undrawn. Components that cannot be drawn are reported together, each at its place."""
     found: dict[str, list[Drawn | Made]] = {g: [] for g in order.games}
-    issues = []
+    issues: list[tuple[Issue, str, str]] = []
     for g in order.games:
         context = order.context(g)
         art = {file: read_art(order.spec.folder, file).digest for file in sorted(named_images(context.game))}
@@ -241,9 +240,11 @@ def components(order: Order, cache: Cache, progress: Progress) -> dict[str, list
                 found[g].append(_recalled(order, cache, g, component, inputs)
                                 or _drawn(order, context, component, inputs, progress))
             except BuildError as error:
-                issues.append(located(order.spec, context.game_id, component, error, order.kits[g]))
+                made = order.kits[g]
+                issues.append((located(order.spec, made.game_id, component, error, made.language), made.code,
+                               made.game.language))
     if issues:
-        raise SpecError(issues)
+        raise SpecError(once(issues))
     return found
 
 
@@ -607,37 +608,59 @@ def lay_out_game(spec: Spec, game_id: str, language: str | None = None) -> GameL
 def layout_issues(spec: Spec, game_id: str, languages: Sequence[str] | None = None) -> list[Issue]:
     """What a build would refuse in one game of a valid spec — text that does not fit its box,
     pieces larger than the paper, a character the font lacks — each at the spec field it comes
-    from: every component drawn and laid out in each of the game's languages (or `languages`),
-    nothing rendered. `pnp validate` reports these."""
+    from, once, with the kits it happens in: every component drawn and laid out in each of the
+    game's languages (or `languages`), nothing rendered. `pnp validate` reports these.
+
+    Each kit is laid out whole, since any text may be longer in another language (a sheet's
+    header too); what one language draws as another does is drawn once (a token face with the
+    same words, a bill's guilloche), so a language costs what its own words cost."""
     game = spec.games[game_id]
     try:
         check_names(game_id, game)
     except BuildError as error:
         return [spec.issue(("games", game_id, "components"), str(error))]
-    issues = []
-    for code in languages if languages is not None else game.kit_languages:
-        made_kit = kit(game_id, game, code, spec.folder)
+    codes = tuple(languages) if languages is not None else game.kit_languages
+    found = []
+    for code, made_kit in kits(game_id, game, codes, spec.folder).items():
         context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit)
         for component in made_kit.game.components:
             try:
                 lay_out(context, component, stamped=False)
             except BuildError as error:
-                issues.append(located(spec, game_id, component, error, made_kit))
-    return list(dict.fromkeys(issues))
+                found.append((located(spec, game_id, component, error, made_kit.language), code, game.language))
+    return once(found)
 
 
-def located(spec: Spec, game_id: str, component: Any, error: BuildError, in_kit: Kit | None = None) -> Issue:
+def once(found: Sequence[tuple[Issue, str, str]]) -> list[Issue]:
+    """Issues of several kits — each with its kit's language and its game's default one — once
+    per place, the default kit's first, saying which kits of other languages have it: all of
+    them, unless the default kit has the same issue there word for word (pieces too large for
+    the paper are so in every language)."""
+    places: dict[tuple[Any, ...], tuple[Issue, str, str, list[str]]] = {}
+    for issue, code, default in sorted(found, key=lambda item: item[1] != item[2]):
+        first, first_code, _default, codes = places.setdefault((issue.file, issue.line, issue.col, issue.path),
+                                                               (issue, code, default, []))
+        if code != default and not (first_code == default and issue.message == first.message):
+            codes.append(code)
+    return [_in_kits(issue, codes, also=first_code == default) for issue, first_code, _, codes in places.values()]
+
+
+def _in_kits(issue: Issue, codes: Sequence[str], *, also: bool) -> Issue:
+    if not codes:
+        return issue
+    named = f"the {codes[0]} kit" if len(codes) == 1 else f"the {', '.join(codes[:-1])} and {codes[-1]} kits"
+    return replace(issue, message=f"{issue.message} ({'also ' if also else ''}in {named})")
+
+
+def located(spec: Spec, game_id: str, component: Any, error: BuildError, language: Language | None = None) -> Issue:
     """`error` at the field that causes it: the text at fault (the template that writes it
-    whole, else the first whose words it holds, in the kit's language), the size of pieces too
-    large for the paper, else the component. In a kit of another language the message says so."""
+    whole, else the first whose words it holds, in the kit's `language`), the size of pieces
+    too large for the paper, else the component."""
     index = next(i for i, c in enumerate(spec.games[game_id].components) if c.id == component.id)
     here = ("games", game_id, "components", index)
     path: tuple[Any, ...] = here
-    spoken = in_kit.language if in_kit is not None and not in_kit.default else None
-    if spoken is not None:
-        error = BuildError(f"{error} (in the {spoken.code} kit)", text=error.text, size=error.size)
     if error.text:
-        texts = [(here + p, spoken.gettext(template) if spoken is not None else template)
+        texts = [(here + p, language.gettext(template) if language is not None else template)
                  for p, template in _texts(spec.written(here))]
         path = next((p for p, template in texts if _writes(template, error.text, whole=True)),
                     next((p for p, template in texts if _writes(template, error.text, whole=False)), here))

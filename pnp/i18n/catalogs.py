@@ -17,6 +17,7 @@ import hashlib
 import io
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
@@ -46,12 +47,16 @@ class CatalogError(ValueError):
 
 def read(path: Path, code: str | None = None) -> "Catalog":
     """The catalog in `path`, each `#| msgid` comment back as the message's previous source."""
-    from babel.messages.pofile import PoFileError, read_po, unescape
-
     try:
         data = path.read_bytes()
     except OSError as error:
         raise CatalogError(path, 0, f"cannot read it: {error.strerror or error}") from None
+    return _parsed(path, data, code)
+
+
+def _parsed(path: Path, data: bytes, code: str | None) -> "Catalog":
+    from babel.messages.pofile import PoFileError, read_po, unescape
+
     try:
         catalog = read_po(io.BytesIO(data), locale=code, abort_invalid=True)
     except PoFileError as error:
@@ -98,7 +103,18 @@ def language(folder: Path, game: str, code: str) -> Language:
     path = catalog_path(folder, game, code)
     if not path.is_file():
         return Language(code, plural_forms=_plural_forms(code))
-    catalog = read(path, code)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise CatalogError(path, 0, f"cannot read it: {error.strerror or error}") from None
+    return _language(path, code, data, hashlib.sha256(data).hexdigest())
+
+
+@lru_cache(maxsize=64)
+def _language(path: Path, code: str, data: bytes, digest: str) -> Language:
+    """A catalog's `Language`, parsed once a process for the same bytes (the kits of every
+    language of a game each need every catalog of the game; `pnp watch` reads an edit anew)."""
+    catalog = _parsed(path, data, code)
     messages = {}
     for message in catalog:
         if not message.id:
@@ -106,7 +122,6 @@ def language(folder: Path, game: str, code: str) -> Language:
         key = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
         forms = tuple(message.string) if isinstance(message.string, (list, tuple)) else (message.string or "",)
         messages[key] = forms
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
     return Language(code, messages, catalog.plural_forms.split("plural=", 1)[-1].rstrip(";") or "(n != 1)",
                     digest=digest)
 

@@ -133,7 +133,29 @@ def fit_lines(
     icons: Mapping[str, Icon] | None = None,
 ) -> Fitted:
     """The largest size (from `size` down to `min_size` in 0.5 pt steps) at which `text` fits
-    a w × h mm box, with its lines; for generators that want one size across many boxes."""
+    a w × h mm box, with its lines; for generators that want one size across many boxes.
+
+    Each fit of a text without icons is kept a while (the same text in the same box fits the
+    same): what kits of several languages measure in every language, and the cards, bills and
+    sheets that repeat a text, are fitted once."""
+    plain = not (icons and _ICON.search(text))
+    key = (text, w, h, size, min_size, font, leading)
+    if plain and key in _FITTED:
+        return _FITTED[key]
+    fitted = _fit_lines(text, w, h, size=size, min_size=min_size, font=font, leading=leading, what=what, icons=icons)
+    if plain:
+        if len(_FITTED) >= _MAX_FITTED:
+            _FITTED.clear()
+        _FITTED[key] = fitted
+    return fitted
+
+
+_FITTED: dict[tuple[str, float, float, float, float, str, float], Fitted] = {}
+_MAX_FITTED = 16384
+
+
+def _fit_lines(text: str, w: float, h: float, *, size: float, min_size: float, font: str, leading: float,
+               what: str, icons: Mapping[str, Icon] | None) -> Fitted:
     if not text.strip():
         return Fitted(size, (), leading)
     paragraphs = _parse(text, font, icons or {})

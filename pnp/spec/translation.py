@@ -102,12 +102,19 @@ class Kit:
 def kit(game_id: str, game: Game, code: str, folder: Path) -> Kit:
     """The kit of `game` in language `code` (one of its languages, or the pseudo-locale),
     its catalogs read from the spec's `folder`."""
+    return kits(game_id, game, (code,), folder)[code]
+
+
+def kits(game_id: str, game: Game, codes: tuple[str, ...], folder: Path) -> dict[str, Kit]:
+    """The kits of `game` in each language of `codes`, by code: each catalog read, and the
+    game translated into each language, once for them all."""
     listed = game.kit_languages
-    languages = {c: read_language(folder, game_id, c) for c in dict.fromkeys((*listed, code))}
+    languages = {c: read_language(folder, game_id, c) for c in dict.fromkeys((*listed, *codes))}
     siblings = tuple(languages[c] for c in listed)
-    own = languages[code].with_siblings(siblings)
     games = {c: translated(game, languages[c]) for c in languages}
-    return Kit(game_id, own, games[code], tuple((languages[c], games[c]) for c in listed), code == game.language)
+    measured = tuple((languages[c], games[c]) for c in listed)
+    return {code: Kit(game_id, languages[code].with_siblings(siblings), games[code], measured, code == game.language)
+            for code in codes}
 
 
 def kit_codes(game: Game, wanted: tuple[str, ...]) -> tuple[str, ...]:
