@@ -229,3 +229,55 @@ games:
         cards:
           - {for_each: asset, count: 2, value: "{id}", title: Card}
 """
+
+
+# --- the referee in the players' language ---------------------------------------------------------
+
+RECORDS = ROOT / "tests" / "records"
+SPOKEN_RECORDS = sorted(p for game in ("bolsa", "aktsioner", "forex") for p in (RECORDS / game).glob("*.yaml"))
+EVENT_LINE = re.compile(r"^((?:[A-Z]+-[\dX.]+|A\d+))  (.*)$")
+
+
+def _explained(record: Path, code: str | None = None) -> list[str]:
+    from pnp import referee
+
+    read = referee.read_record(record)
+    answer = referee.check(read)
+    with speaking(referee.language(code, read.game) if code else None):
+        return [*referee.explain(answer), referee.verdict(answer, record.name)]
+
+
+SAME_WORDS = {"es": {"total"}, "ru": set()}  # English words the language writes alike
+
+
+@pytest.mark.parametrize("record", SPOKEN_RECORDS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_referee_explains_in_spanish_and_russian_with_the_same_rules_and_numbers(spec, record):
+    english = _explained(record)
+    said = [EVENT_LINE.match(line).groups() for line in english if EVENT_LINE.match(line)]
+    ids = {asset.id for asset in spec.games[record.parent.name].assets}  # the record's names of colours and companies
+    for code, letters in (("es", "[a-záéíóúñ]"), ("ru", "[а-яё]")):
+        spoken = _explained(record, code)
+        worded = [EVENT_LINE.match(line).groups() for line in spoken if EVENT_LINE.match(line)]
+        assert [rule for rule, _ in worded] == [rule for rule, _ in said]  # every step, its rule ID as it is
+        for (rule, there), (_, here) in zip(said, worded, strict=True):
+            assert sorted(re.findall(r"\d+", here)) == sorted(re.findall(r"\d+", there)), (rule, there, here)
+            if set(re.findall(r"\b[a-z]{3,}\b", there)) - ids - SAME_WORDS[code]:  # an event with words to translate
+                assert here != there and re.search(letters, here), (code, rule, here)
+        assert spoken[0].startswith({"es": "reglas: ", "ru": "правила: "}[code])
+        assert sorted(re.findall(r"\d+", spoken[-1])) == sorted(re.findall(r"\d+", english[-1]))  # the verdict
+
+
+def test_the_referee_asked_in_english_loads_no_catalog_and_another_language_is_a_usage_error():
+    record = RECORDS / "aktsioner" / "x15_two_zeroings.yaml"
+    probe = ("import sys\nfrom pnp.cli import main\n"
+             f"main(['referee', 'explain', {str(record)!r}])\n"
+             "print('babel' in sys.modules, file=sys.stderr)\n")
+    run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0 and run.stderr.strip().splitlines()[-1] == "False", run.stderr
+    russian = subprocess.run([sys.executable, "-m", "pnp", "referee", "explain", str(record), "--lang", "ru"], cwd=ROOT,
+                             capture_output=True, text=True)
+    assert russian.returncode == 0 and "AKT-6.2  blue: 240 +100 = 340 → 250 (переполнение 90 на акцию)" in russian.stdout
+    german = subprocess.run([sys.executable, "-m", "pnp", "referee", "explain", str(record), "--lang", "de"], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert german.returncode == 2 and "--lang de" in german.stderr and "en, es, ru" in german.stderr
+    assert "Traceback" not in german.stderr and german.stdout == ""
