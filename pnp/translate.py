@@ -37,6 +37,7 @@ from pnp.spec.model import Game, Spec
 from pnp.spec.translation import texts
 
 KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "N_plural": (1, 2)}
+KEEP = 200  # entries of the user's cache folder (`pnp.cache.FolderStore`)
 SKIPPED = ("i18n", "simulate")  # folders of the package with nothing printed or said to translate
 _GAME_MODULE = re.compile(r"^(?:rules|referee)/(?P<game>[a-z0-9_]+)(?:/|\.py$)")
 
@@ -63,7 +64,37 @@ def program_entries(game_id: str) -> list[Entry]:
 
 @lru_cache(maxsize=1)
 def _program() -> tuple[tuple[str | None, Entry], ...]:
-    """Every marked literal of the package, with the game whose modules hold it (None: all)."""
+    """Every marked literal of the package, with the game whose modules hold it (None: all):
+    read from the package's code once per version of it, then kept in the user's cache folder
+    (`pnp.cache.user_folder`), since `pnp validate` and every build of a translated kit ask."""
+    from pnp.cache import Cache, FolderStore, code_version, user_folder
+
+    folder = user_folder()
+    cache = Cache(FolderStore(folder, KEEP)) if folder is not None else None
+    name = code_version()
+    found = _entries_of(cache.get("translate", "program", name)) if cache is not None else None
+    if found is not None:
+        return found
+    found = _extracted()
+    if cache is not None:
+        cache.put("translate", "program", name, [[owner, entry.msgid, entry.locations, entry.comment, entry.flags]
+                                                 for owner, entry in found])
+    return found
+
+
+def _entries_of(value: object) -> tuple[tuple[str | None, Entry], ...] | None:
+    """The cached entries back (None when the value is not what `_program` wrote)."""
+    if not isinstance(value, list):
+        return None
+    try:
+        return tuple((owner, Entry(msgid if isinstance(msgid, str) else (msgid[0], msgid[1]),
+                                   tuple((file, line) for file, line in locations), comment, tuple(flags)))
+                     for owner, msgid, locations, comment, flags in value)
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def _extracted() -> tuple[tuple[str | None, Entry], ...]:
     from babel.messages.extract import extract_from_file
 
     root = Path(str(resources.files("pnp")))
