@@ -5,8 +5,8 @@ Figures: the wall time of a fresh build (in process, a new folder, so nothing fr
 with `--format pdf` and with each other format or profile added, and of building a few of them
 again with nothing changed (everything from the cache); the files and megabytes each
 profile writes; for every deck and money, how many TTS face sheets and their size in pixels and
-kB; and each game's ink coverage — the share of non-white pixels over every page of its
-combined file at 150 dpi — normal and with `--ink low` (target: low under a third of normal).
+kB; and each game's mean ink (`mean_ink`, as `bench_ink.py` measures it) over every page of its
+combined file, normal and with `--ink low`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def main() -> list[tuple[str, float, str]]:
     from PIL import Image
 
     from pnp.build import build, with_print
-    from pnp.render.png import ink_coverage
+    from pnp.render.png import mean_ink
     from pnp.rules import load_spec
 
     spec = load_spec(None)
@@ -65,11 +65,11 @@ def main() -> list[tuple[str, float, str]]:
         low = Path(scratch) / "low"
         build(with_print(spec, ink_saver=True), low, games, ("pdf",))
         for game in games:
-            normal = ink_coverage(outs[("pdf", None)] / game / f"{game}-all.pdf", 150)
-            saver = ink_coverage(low / game / f"{game}-all.pdf", 150)
-            rows += [(f"ink coverage {game}, normal", normal, "share"),
-                     (f"ink coverage {game}, --ink low", saver, "share"),
-                     (f"ink coverage {game}, low / normal", saver / normal, "×")]
+            normal = mean_ink(outs[("pdf", None)] / game / f"{game}-all.pdf")
+            saver = mean_ink(low / game / f"{game}-all.pdf")
+            rows += [(f"mean ink {game}, normal", normal, "of black"),
+                     (f"mean ink {game}, --ink low", saver, "of black"),
+                     (f"mean ink {game}, low / normal", saver / normal, "×")]
     return rows
 
 

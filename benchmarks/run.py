@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # this checkout's pnp, not whichever is installed
 
 
 def discover(filters: list[str]) -> list[Path]:

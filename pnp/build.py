@@ -28,7 +28,8 @@ import hashlib
 import os
 import re
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from string import Formatter
 from typing import Any, Iterator, Mapping, Protocol, Sequence
@@ -38,14 +39,41 @@ from pnp.cache import FOLDER, BuildStore, Cache, code_version, function_name, ke
 from pnp.components import BookPages, Context, Output, Pieces, generate
 from pnp.components.resolution import resolution_warnings
 from pnp.display import fingerprint
-from pnp.errors import BuildError, Issue, SpecError
+from pnp.errors import BuildError, BuildErrors, Issue, SpecError
+from pnp.export import gallery
 from pnp.i18n import Language, speaking
 from pnp.layout.booklet import fold_booklet
 from pnp.layout.impose import impose
 from pnp.layout.sheet import Furniture, stamp
 from pnp.layout.tile import tile
-from pnp.printfile import Unit, game_file, lead_pages, plan_units, print_plan, reprint_file, unit_pdf
-from pnp.sheets import STAMP_DIGITS, Cached, Job, Laid, Layout, Made, cached, name, remember, render_pdfs, sheets_of
+from pnp.printfile import (
+    Unit,
+    game_file,
+    instruction_pages,
+    instructions_stamp,
+    lead_pages,
+    plan_units,
+    print_plan,
+    reprint_file,
+    reprint_pages,
+    unit_pdf,
+)
+from pnp.sheets import (
+    STAMP_DIGITS,
+    STOCK,
+    Cached,
+    Laid,
+    Layout,
+    Made,
+    Task,
+    cached,
+    in_parallel,
+    machine,
+    name,
+    remember,
+    render,
+    sheets_of,
+)
 from pnp.spec.faces import printed_inputs
 from pnp.spec.images import read_art
 from pnp.spec.loader import named_images
@@ -64,6 +92,7 @@ class Summary:
     changes: Mapping[str, tuple[manifest.Change, ...] | None]  # per game; None: no earlier build to compare
     reprints: Mapping[str, str]  # game → its reprint file, relative to the output folder
     warnings: tuple[Issue, ...] = ()  # e.g. art printed below 300 dpi: built anyway
+    since: Mapping[str, str] = field(default_factory=dict)  # game → what its changes are counted from
 
 
 class Progress(Protocol):
@@ -97,7 +126,8 @@ def with_print(spec: Spec, **overrides: Any) -> Spec:
 
 def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = ("pdf",), *,
           only: Mapping[str, Sequence[str]] | None = None, source: Path | None = None,
-          progress: Progress | None = None, profile: str | None = None, languages: Sequence[str] = ()) -> Summary:
+          progress: Progress | None = None, profile: str | None = None, languages: Sequence[str] = (),
+          printed: bool = False, since: Path | None = None) -> Summary:
     """Build the kits of `games` in `languages` (default: each game's default language) into
     `out`, all or nothing; other kits' files already there are kept.
 
@@ -106,24 +136,27 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
     worded in its language. `only` restricts a game to some of its components (`--component`):
     their files are rewritten and the game's combined and reprint files are left as they were.
     `source` is the spec file, recorded in the manifest. `profile` adds a print shop's files
-    (`pnp.export.profiles`); every build also writes the gallery, `index.html`."""
-    order = request(spec, Path(os.path.abspath(out)), games, formats, only, source, profile, languages)
+    (`pnp.export.profiles`); every build also writes the gallery, `index.html`. A kit's change
+    list and reprint file count from the build last marked as printed (`printed` marks this
+    one), else from the last build; `since` names an earlier build's manifest to count from
+    instead."""
+    order = request(spec, Path(os.path.abspath(out)), games, formats, only, source, profile, languages, printed, since)
     store = BuildStore(order.out / FOLDER if order.old is not None else None)
     cache = Cache(store)
     progress = progress or Silent()
     progress.begin({g: len(order.chosen[g]) for g in order.games})
     drawn = components(order, cache, progress)
     laid = layout(order, drawn, cache)
-    printed = sheets(laid, cache, progress)
+    rendered = sheets(laid, cache, progress)
     try:
         with manifest.staging(order.out) as root:
-            written = files(order, printed, root, cache, progress)
-            exported = exports(order, printed, root, cache, progress)
-            count = record(order, printed, written, exported, root, store)
+            written = files(order, rendered, root, cache, progress)
+            exported = exports(order, rendered, root, cache, progress)
+            count = record(order, rendered, written, exported, root, store)
     except OSError as error:
         raise BuildError(f"cannot write the output folder {order.out}: {error.strerror or error} "
                          f"({error.filename or order.out})") from None
-    return summary(order, printed, written, count)
+    return summary(order, rendered, written, count)
 
 
 # --- request: what to build -------------------------------------------------------------------
@@ -144,6 +177,18 @@ class Order:
     old: dict[str, Any] | None  # the manifest of the build being replaced
     code: tuple[str, str]  # pnp's code and the generator: part of every cache key
     kits: Mapping[str, Kit]  # each kit by its name
+    printed: bool = False  # mark this build as printed: later changes count from it
+    since: tuple[str, dict[str, Any]] | None = None  # an earlier build's manifest (as named) to count changes from
+
+    def baseline(self, game_id: str) -> tuple[list[dict[str, Any]], str]:
+        """The print units a game's changes count from, and what they are: the `--since`
+        manifest's, else the build marked as printed, else the last build's."""
+        if self.since is not None:
+            return manifest.entries(self.since[1], "units", game_id), f"the build of {self.since[0]}"
+        mark = manifest.printed_mark(self.old, game_id)
+        if mark is not None:
+            return mark["units"], f"the print marked {mark['stamp']}"
+        return manifest.entries(self.old, "units", game_id), changes.LAST_BUILD
 
     @property
     def whole(self) -> tuple[str, ...]:
@@ -176,14 +221,16 @@ class Order:
 
 def request(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str],
             only: Mapping[str, Sequence[str]] | None, source: Path | None, profile: str | None,
-            languages: Sequence[str] = ()) -> Order:
+            languages: Sequence[str] = (), printed: bool = False, since: Path | None = None) -> Order:
+    manifest.recover(out)  # what a killed build left: its staging folder, the output renamed aside
     old = manifest.check_output(out)
     kits = kits_of(spec, games, languages)
     for g, made in kits.items():
         check_names(g, made.game)
     chosen = {g: _chosen(made.game, (only or {}).get(made.game_id)) for g, made in kits.items()}
+    earlier = (str(since), manifest.read_manifest(since)) if since is not None else None
     return Order(spec, out, tuple(kits), tuple(formats), profile, source, chosen, old,
-                 (code_version(), function_name(generate)), kits)
+                 (code_version(), function_name(generate)), kits, printed, earlier)
 
 
 def kits_of(spec: Spec, games: Sequence[str], languages: Sequence[str] = ()) -> dict[str, Kit]:
@@ -239,10 +286,10 @@ def components(order: Order, cache: Cache, progress: Progress) -> dict[str, list
             try:
                 found[g].append(_recalled(order, cache, g, component, inputs)
                                 or _drawn(order, context, component, inputs, progress))
-            except BuildError as error:
+            except BuildError as error:  # every component that cannot be laid out, each at its place
                 made = order.kits[g]
-                issues.append((located(order.spec, made.game_id, component, error, made.language), made.code,
-                               made.game.language))
+                issues += [(issue, made.code, made.game.language)
+                           for issue in located_all(order.spec, made.game_id, component, error, made.language)]
     if issues:
         raise SpecError(once(issues))
     return found
@@ -252,7 +299,9 @@ def _recalled(order: Order, cache: Cache, g: str, component: Any, inputs: str) -
     """The component as the cache holds it for these inputs, when nothing it makes needs drawing."""
     found = cache.get(g, COMPONENT, inputs) if not order.draws_all else None
     entry = found.get("printed") if isinstance(found, dict) else None
-    hit = cached(cache, g, entry) if isinstance(entry, str) else None  # read, so kept with the inputs that lead to it
+    if not isinstance(entry, str):
+        return None
+    hit = cached(cache, g, entry)  # read, so kept with the inputs that lead to it
     reused = export.reused_files(cache, g, inputs, export.cached_folders(order.formats, order.profile)) if hit else None
     if hit is None or reused is None:
         return None
@@ -334,7 +383,8 @@ def impose_drawn(context: Context, drawn: Drawn) -> Laid:
         info = Furniture(context.game.title, name(drawn.component), stamp(__version__, drawn.digest[:STAMP_DIGITS]))
         if isinstance(output, Pieces):
             on_sheets: Layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
-                                       tuple(settings.back_offset_mm))  # type: ignore[arg-type]  # a pair: the model checks it
+                                       tuple(settings.back_offset_mm),  # type: ignore[arg-type]  # a pair: the model checks it
+                                       machine(settings, STOCK[drawn.component.kind]))
         elif isinstance(output, BookPages):
             on_sheets = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)
         else:
@@ -353,40 +403,55 @@ class Printed:
     faces: Mapping[str, list[export.ComponentFaces]]
     units: Mapping[str, list[Unit]]
     shared: Mapping[str, bytes]
+    pictures: Mapping[str, Mapping[str, list[bytes]]]  # game → component → the gallery's pictures of its faces
 
 
 def sheets(laid: Laidout, cache: Cache, progress: Progress) -> Printed:
     """Render in one batch what the cache does not hold — components and shared runs — and
-    keep it all: a component under its drawing's digest and under its inputs."""
+    keep it all: a component under its drawing's digest and under its inputs. The gallery's
+    pictures of the drawn components' faces are made in the same batch, off the PDFs' path."""
     made = {g: list(items) for g, items in laid.made.items()}
     shared = {u.entry: hit.pdf for g, units in laid.units.items() for u in units
               if u.shared and (hit := cached(cache, g, u.entry)) is not None}
-    jobs: list[Job] = []
-    todo: list[tuple[str, int | Unit]] = []
-    for g, items in made.items():
-        for i, m in enumerate(items):
+    for items in made.values():
+        for m in items:
             if m.pdf is not None:
                 _keep(cache, m, progress)
-            elif m.laid is not None:
-                jobs.append((m.laid.pages, f"{m.laid.info.title} — {m.name}", g))
-                todo.append((g, i))
-                progress.doing(g, f"rendering {m.component.id}")
-    for g, units in laid.units.items():
-        jobs += [(u.pages, u.name, g) for u in units if u.shared and u.entry not in shared]
-        todo += [(g, u) for u in units if u.shared and u.entry not in shared]
+    todo = _to_render(laid, made, shared, progress)
+    pictures: dict[str, dict[str, list[bytes]]] = {g: {} for g in laid.faces}
 
-    def finished(index: int, pdf: bytes) -> None:
-        g, what = todo[index]
-        if isinstance(what, Unit):
-            shared[what.entry] = pdf
-            remember(cache, g, what.entry, Cached(what.entry, what.sheets, pdf, ()))
+    def finished(index: int, result: Any) -> None:
+        g, what, _ = todo[index]
+        if isinstance(what, export.ComponentFaces):
+            pictures[g][what.id] = result
+        elif isinstance(what, Unit):
+            shared[what.entry] = result
+            remember(cache, g, what.entry, Cached(what.entry, what.sheets, result, ()))
         else:
-            m = made[g][what] = replace(made[g][what], pdf=pdf)
-            remember(cache, g, m.entry, Cached(m.digest, m.sheets, pdf, m.warnings))
+            m = made[g][what] = replace(made[g][what], pdf=result)
+            remember(cache, g, m.entry, Cached(m.digest, m.sheets, result, m.warnings))
             _keep(cache, m, progress)
 
-    render_pdfs(jobs, finished)
-    return Printed(made, laid.faces, laid.units, shared)
+    in_parallel([task for _, _, task in todo], finished)
+    return Printed(made, laid.faces, laid.units, shared, pictures)
+
+
+def _to_render(laid: Laidout, made: Mapping[str, list[Made]], shared: Mapping[str, bytes],
+               progress: Progress) -> list[tuple[str, int | Unit | export.ComponentFaces, Task]]:
+    """(game, what, task): each component drawn and not cached (by index), each shared run not
+    cached, each drawn component's gallery pictures."""
+    todo: list[tuple[str, int | Unit | export.ComponentFaces, Task]] = []
+    for g, items in made.items():
+        for i, m in enumerate(items):
+            if m.pdf is None and m.laid is not None:
+                todo.append((g, i, (len(m.laid.pages), partial(render, (m.laid.pages, f"{m.laid.info.title} — {m.name}", g)))))
+                progress.doing(g, f"rendering {m.component.id}")
+    for g, units in laid.units.items():
+        todo += [(g, u, (len(u.pages), partial(render, (u.pages, u.name, g)))) for u in units
+                 if u.shared and u.entry not in shared]
+    for g, faces in laid.faces.items():
+        todo += [(g, c, (len(c.faces) / 3, partial(gallery.pictures, c))) for c in faces]
+    return todo
 
 
 def _keep(cache: Cache, m: Made, progress: Progress) -> None:
@@ -407,6 +472,7 @@ class Files:
     changes: Mapping[str, tuple[manifest.Change, ...] | None]  # per game; None: nothing to compare with
     reprints: Mapping[str, str]  # game → its reprint file
     pages: int  # pages to print
+    since: Mapping[str, str] = field(default_factory=dict)  # game → what its changes count from
 
 
 def files(order: Order, printed: Printed, root: Path, cache: Cache, progress: Progress) -> Files:
@@ -421,13 +487,15 @@ def files(order: Order, printed: Printed, root: Path, cache: Cache, progress: Pr
             game = game_files(order, printed, g, root, cache, progress) if g in order.whole else component_changes(order, printed, g)
         games.append(replace(game, entries=(*mine, *game.entries)))
     return Files(tuple(e for game in games for e in game.entries), {g: c for game in games for g, c in game.changes.items()},
-                 {g: r for game in games for g, r in game.reprints.items()}, sum(game.pages for game in games))
+                 {g: r for game in games for g, r in game.reprints.items()}, sum(game.pages for game in games),
+                 {g: s for game in games for g, s in game.since.items()})
 
 
 def game_files(order: Order, printed: Printed, g: str, root: Path, cache: Cache, progress: Progress) -> Files:
     """A whole game's combined file and reprint file, and its change list unit by unit."""
     game, units, items = order.game(g), printed.units[g], printed.made[g]
-    listed = changes.compare(g, manifest.entries(order.old, "units", g), [(u.id, u.sheets.sheets) for u in units])
+    before, since = order.baseline(g)
+    listed = changes.compare(g, before, [(u.id, u.sheets.sheets) for u in units])
     pages = lead_pages(units) + sum(u.sheets.pages for u in units)
     written, reprints = [], {}
     if "pdf" in order.formats:
@@ -435,11 +503,15 @@ def game_files(order: Order, printed: Printed, g: str, root: Path, cache: Cache,
         pdfs = [unit_pdf(u, items, printed.shared) for u in units]
         data, lead = game_file(game, g, units, pdfs, order.spec.print, cache, [*order.code, *order.words(g)])
         written.append(manifest.write_file(root, root / g / f"{g}-all.pdf", data, g, None, pages))
+        if order.spec.print.cut != "none":  # a cut file per sheet a machine cuts
+            from pnp.export.cut import write_cuts
+
+            written += write_cuts(root, g, [(u.id, u.sheets, pdf) for u, pdf in zip(units, pdfs, strict=True)])
         if listed:
-            data, count = reprint_file(game, g, units, pdfs, listed, order.spec.print)
+            data, count = reprint_file(game, g, units, pdfs, listed, order.spec.print, since)
             reprints[g] = f"{g}/{g}-reprint.pdf"
             written.append(manifest.write_file(root, root / reprints[g], data, g, None, count))
-    return Files(tuple(written), {g: _tupled(listed)}, reprints, pages)
+    return Files(tuple(written), {g: _tupled(listed)}, reprints, pages, {g: since})
 
 
 def component_changes(order: Order, printed: Printed, g: str) -> Files:
@@ -496,7 +568,8 @@ def exports(order: Order, printed: Printed, root: Path, cache: Cache, progress: 
                                           order.formats, order.profile, safe_mm=order.spec.print.safe_mm,
                                           cached={m.component.id: m.exported for m in items if m.laid is None},
                                           plan=print_plan(printed.units[g]) if g in order.whole else None,
-                                          cache=cache, inputs={m.component.id: m.inputs for m in items}))
+                                          cache=cache, inputs={m.component.id: m.inputs for m in items},
+                                          pictures=printed.pictures[g]))
     return done
 
 
@@ -526,11 +599,26 @@ def record(order: Order, printed: Printed, written: Files, exported: Sequence[ex
     file_entries = [*written.entries, *(f for game in exported for f in game.files)]
     data = manifest.merged(order.old, file_entries, entries, print_units, was_rebuilt, about, changed)
     data |= export.manifest_records(order.old, exported, was_rebuilt)
+    marks = _marks(order, printed)
+    if marks:
+        data["printed"] = marks
     manifest.write(root, data)
     export.write_gallery(root, data, order.spec)
     store.save(root / FOLDER, set(order.games))
     manifest.publish(root, order.out, replaced)
     return len(file_entries)
+
+
+def _marks(order: Order, printed: Printed) -> list[dict[str, Any]]:
+    """The manifest's `printed`: each game's mark, the print units of its build last marked as
+    printed (this one's, for the games built whole, with `--printed`), which later change
+    lists count from. A mark stays until another replaces it, whatever is built meanwhile."""
+    marked = set(order.whole) if order.printed else set()
+    kept = [m for m in (order.old or {}).get("printed", []) if isinstance(m, dict) and m.get("game") not in marked
+            and m.get("game") in order.spec.games]
+    new = [{"game": g, "stamp": instructions_stamp(order.spec.games[g], printed.units[g], order.spec.print),
+            "units": [{"id": u.id, "sheets": list(u.sheets.sheets)} for u in printed.units[g]]} for g in sorted(marked)]
+    return sorted(kept + new, key=lambda m: str(m["game"]))
 
 
 def _carry(out: Path, root: Path, old: dict[str, Any] | None, game: str, rebuilt: set[str]) -> None:
@@ -573,7 +661,7 @@ def summary(order: Order, printed: Printed, written: Files, count: int) -> Summa
     warnings = {(w.file, w.line, w.col): w for g in order.games for m in printed.made[g] for w in m.warnings}
     warnings.update({(w.file, w.line, w.col): w for g in order.games for w in fuzzy_printed(order.spec, order.kits[g])})
     return Summary(order.games, count, written.pages if "pdf" in order.formats else 0, written.changes,
-                   written.reprints, tuple(warnings.values()))
+                   written.reprints, tuple(warnings.values()), written.since)
 
 
 # --- what validate checks: the layout without rendering -----------------------------------------
@@ -609,7 +697,9 @@ def layout_issues(spec: Spec, game_id: str, languages: Sequence[str] | None = No
     """What a build would refuse in one game of a valid spec — text that does not fit its box,
     pieces larger than the paper, a character the font lacks — each at the spec field it comes
     from, once, with the kits it happens in: every component drawn and laid out in each of the
-    game's languages (or `languages`), nothing rendered. `pnp validate` reports these.
+    game's languages (or `languages`), then the pages a build adds (the print plan that opens
+    the combined file, a reprint page naming every unit), nothing rendered. `pnp validate`
+    reports these, so a spec that validates builds.
 
     Each kit is laid out whole, since any text may be longer in another language (a sheet's
     header too); what one language draws as another does is drawn once (a token face with the
@@ -620,15 +710,49 @@ def layout_issues(spec: Spec, game_id: str, languages: Sequence[str] | None = No
     except BuildError as error:
         return [spec.issue(("games", game_id, "components"), str(error))]
     codes = tuple(languages) if languages is not None else game.kit_languages
-    found = []
+    found: list[tuple[Issue, str, str]] = []
     for code, made_kit in kits(game_id, game, codes, spec.folder).items():
         context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit)
+        issues, items = [], []
         for component in made_kit.game.components:
             try:
-                lay_out(context, component, stamped=False)
-            except BuildError as error:
-                found.append((located(spec, game_id, component, error, made_kit.language), code, game.language))
+                laid = lay_out(context, component, stamped=False)
+                with speaking(made_kit.language):
+                    facts = sheets_of(laid, made_kit.game, digests=False)
+                items.append(Made(game_id, component, "", laid.digest, laid.digest, facts, None, laid, ()))
+            except BuildError as error:  # a booklet reports every line, table and example at fault at once
+                issues += located_all(spec, game_id, component, error, made_kit.language)
+        if not issues:
+            with speaking(made_kit.language):
+                issues = print_file_issues(spec, game_id, made_kit.game, items)
+        found += [(issue, code, game.language) for issue in issues]
     return once(found)
+
+
+def print_file_issues(spec: Spec, game_id: str, game: Game, items: list[Made]) -> list[Issue]:
+    """What keeps a kit's own pages from being laid out — a component's name too long for the
+    print plan's table, say — at the name's field (`game`: the kit's, in its language)."""
+    try:
+        units = plan_units(game, game_id, items, spec.print, (), None, lambda m: m)
+        instruction_pages(game, game_id, units, spec.print)
+        reprint_pages(game, units, [manifest.Change(game_id, u.id, "added", tuple(range(1, len(u.sheets.sheets) + 1)))
+                                    for u in units], spec.print)
+    except BuildError as error:
+        named = [c for c in game.components if error.text and name(c) in error.text] or list(game.components)
+        fields = [(len(max(str(getattr(c, f) or "").split() or [""], key=len)), c, f)
+                  for c in named for f in ("name_en", "name") if getattr(c, f, None)]
+        if not fields:
+            return [spec.issue(("games", game_id), str(error))]
+        _, component, field = max(fields, key=lambda found: found[0])  # the longest word is the one that does not fit
+        return [spec.issue(("games", game_id, "components", game.components.index(component), field), str(error))]
+    return []
+
+
+def located_all(spec: Spec, game_id: str, component: Any, error: BuildError,
+                language: Language | None = None) -> list[Issue]:
+    """Each problem `error` holds (a booklet reports all of its at once), at its field."""
+    return [located(spec, game_id, component, e, language)
+            for e in (error.errors if isinstance(error, BuildErrors) else (error,))]
 
 
 def once(found: Sequence[tuple[Issue, str, str]]) -> list[Issue]:
@@ -659,7 +783,9 @@ def located(spec: Spec, game_id: str, component: Any, error: BuildError, languag
     index = next(i for i, c in enumerate(spec.games[game_id].components) if c.id == component.id)
     here = ("games", game_id, "components", index)
     path: tuple[Any, ...] = here
-    if error.text:
+    if error.at and spec.written(here + error.at) is not None:  # the generator knows the field
+        path = here + error.at
+    elif error.text:
         texts = [(here + p, language.gettext(template) if language is not None else template)
                  for p, template in _texts(spec.written(here))]
         path = next((p for p, template in texts if _writes(template, error.text, whole=True)),

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from pnp.i18n import _, ngettext
+from pnp.i18n import N_, _, ngettext
 from pnp.manifest import Change
+
+LAST_BUILD = N_("the last build")  # what changes count from when no print is marked and no --since given
 
 
 def compare(game: str, old: Sequence[dict[str, Any]], new: Sequence[tuple[str, Sequence[str]]]) -> list[Change] | None:

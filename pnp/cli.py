@@ -1,4 +1,4 @@
-"""The `pnp` command: validate, build, watch, init, referee, simulate, rules, table.
+"""The `pnp` command: validate, build, watch, init, schema, referee, simulate, rules, table.
 
 Imports stay light: each subcommand imports its own machinery on demand, so `pnp referee`
 and `pnp validate` never load reportlab. Every user error is printed as readable lines with
@@ -60,16 +60,27 @@ def _parser() -> argparse.ArgumentParser:
     _build_options(build)
     build.add_argument("--component", action="append", metavar="ID",
                        help="build only this component (ID or GAME/ID, repeatable); the combined file is left as it was")
+    build.add_argument("--printed", action="store_true",
+                       help="mark this build as printed: later change lists and reprint files count from it")
+    build.add_argument("--since", metavar="MANIFEST",
+                       help="count changes from this earlier build (its manifest.json, or its output folder)")
     build.set_defaults(run=_build)
 
     watch = commands.add_parser("watch", help="build, then rebuild what changed whenever the spec file is saved")
     _build_options(watch)
+    watch.add_argument("--serve", action="store_true",
+                       help="serve the gallery on 127.0.0.1 and update the open page at each save")
+    watch.add_argument("--port", type=int, default=8765, help="with --serve: the port (default 8765; 0: any free one)")
     watch.set_defaults(run=_watch, component=None)
 
     init = commands.add_parser("init", help="write an editable copy of the bundled components.yaml")
     init.add_argument("folder", nargs="?", default=".", metavar="DIR", help="where to write it (default: here)")
     init.add_argument("--force", action="store_true", help="replace a components.yaml that is already there")
     init.set_defaults(run=_init)
+
+    schema = commands.add_parser("schema", help="write the JSON Schema of components.yaml, for editors")
+    schema.add_argument("-o", "--out", metavar="FILE", help="write it to FILE (default: print it)")
+    schema.set_defaults(run=_schema)
 
     referee = commands.add_parser("referee", help="settle disputes: replay a game record through the rules")
     verbs = referee.add_subparsers(title="referee commands", metavar="VERB")
@@ -88,6 +99,8 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("game")
     new.add_argument("--players", required=True, help="comma-separated names in seating order, e.g. Ana,Ben,Cris")
     new.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    new.add_argument("--seed", type=int, help="the setup's random draw, such as For-Ex's removed certificates "
+                     "(FOREX-4.3): the same seed deals the same start (default: a fresh draw)")
     new.set_defaults(run=_referee, verb="new")
     referee.set_defaults(run=lambda args: (referee.print_help(), 2)[1])
     _simulate_parser(commands)
@@ -119,23 +132,44 @@ def _lang_option(parser: argparse.ArgumentParser, what: str) -> None:
 
 def _simulate_parser(commands: argparse._SubParsersAction) -> None:
     sim = commands.add_parser("simulate", help="play thousands of games with bots: balance, length, component pressure")
-    sim.add_argument("game")
-    sim.add_argument("--games", type=int, default=1000, help="games per player count (default 1000)")
+    sim.add_argument("game", help="the game to play, or merge (then the shards' files)")
+    sim.add_argument("files", nargs="*", metavar="SHARD", help="with merge: the JSON files of pnp simulate --shard")
+    sim.add_argument("--games", help="games per player count (default 1000)")
     sim.add_argument("--players", help="a count or a range, e.g. 4 or 3-6 (default: 4, or what the game seats)")
-    sim.add_argument("--bots", default="random", help="comma-separated bots, rotated through the seats (default random)")
-    sim.add_argument("--seed", type=int, default=1, help="the same seed gives the same answer (default 1)")
+    sim.add_argument("--bots", help="comma-separated bots, rotated through the seats (default random)")
+    sim.add_argument("--seed", help="the same seed gives the same answer (default 1)")
     sim.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
     sim.add_argument("--set", action="append", default=[], metavar="rules.KEY=VALUE", help="a house rule (repeatable)")
     sim.add_argument("--vs", metavar="OTHER.yaml", help="compare with another spec file, same seeds")
     sim.add_argument("--vs-set", action="append", default=[], metavar="rules.KEY=VALUE",
                      help="compare with these house rules changed (repeatable), same seeds")
-    sim.add_argument("--workers", type=int, default=0, help="processes (default: every core; 1: this one)")
-    sim.add_argument("--dask", metavar="ADDRESS", help='run on a Dask scheduler ("local": start a LocalCluster)')
+    sim.add_argument("--ladder", action="store_true",
+                     help="a round robin of the bots (--bots, else all the game's): each pair's win rate, skill depth")
+    sim.add_argument("--workers", help="processes, at most the cores (default: every core; 1: this one)")
+    sim.add_argument("--dask", metavar="ADDRESS", help='run on a Dask scheduler, tcp://HOST:PORT ("local": start a LocalCluster)')
+    sim.add_argument("--shard", metavar="I/N", help="play only the I-th of N parts and print its tallies (for pnp simulate merge)")
     sim.add_argument("--json", action="store_true", help="answer in JSON")
     sim.add_argument("--report", metavar="FILE", help="a report with plots: FILE.html or FILE.pdf")
     sim.add_argument("--save-records", metavar="DIR", help="write each game as a record for pnp referee check")
-    sim.add_argument("--records", type=int, metavar="K", help="with --save-records: only the first K games")
+    sim.add_argument("--records", metavar="K", help="with --save-records: only the first K games")
     sim.set_defaults(run=_simulate)
+
+    tune = commands.add_parser("tune", help="search house-rule values that bring the simulated game to targets")
+    tune.add_argument("game")
+    tune.add_argument("--vary", action="append", default=[], metavar="rules.KEY=LOW..HIGH",
+                      help="a house rule to search, between two values (repeatable)")
+    tune.add_argument("--target", action="append", default=[], metavar="METRIC=VALUE±TOLERANCE|METRIC<VALUE",
+                      help="what the game should come to, e.g. length=5±0.5 or seat_gap<0.03 (repeatable)")
+    tune.add_argument("--games", help="the whole budget of games (default 30000)")
+    tune.add_argument("--players", help="a count (default: 4, or what the game seats)")
+    tune.add_argument("--bots", help="comma-separated bots, rotated through the seats (default random)")
+    tune.add_argument("--seed", help="the same seed gives the same answer (default 1)")
+    tune.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    tune.add_argument("--set", action="append", default=[], metavar="rules.KEY=VALUE", help="a house rule kept fixed")
+    tune.add_argument("--workers", help="processes, at most the cores (default: every core; 1: this one)")
+    tune.add_argument("--json", action="store_true", help="answer in JSON")
+    tune.add_argument("--report", metavar="FILE", help="a report of the search: FILE.html or FILE.pdf")
+    tune.set_defaults(run=_tune)
 
 
 def _add_table(commands) -> None:
@@ -144,9 +178,11 @@ def _add_table(commands) -> None:
     table.add_argument("--new", metavar="GAME", help="start a new game in RECORD (which must not exist)")
     table.add_argument("--players", help="with --new: comma-separated names in seating order, e.g. Ana,Ben,Cris")
     table.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    table.add_argument("--set", action="append", default=[], metavar="rules.KEY=VALUE",
+                       help="with --new: a house rule (repeatable); the record states every rule in effect")
     table.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the local "
-                            "network, with a token in the link)")
+                       help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the phones "
+                            "on the local network)")
     table.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     table.set_defaults(run=_table)
 
@@ -155,8 +191,8 @@ def _add_rules(commands) -> None:
     rules = commands.add_parser("rules", help="read a rule from its ID, or find rules by words")
     verbs = rules.add_subparsers(title="rules commands", metavar="VERB")
     show = verbs.add_parser("show", help="print a rule (or a section) with its house rules in effect; exit 2 if unknown")
-    show.add_argument("id", help="a rule ID as the referee cites it, e.g. BOLSA-3.2.5, or an ambiguity, e.g. A2")
-    show.add_argument("--game", help="only this game's rules (ambiguities like A2 exist in several)")
+    show.add_argument("id", help="a rule ID as the referee cites it, e.g. BOLSA-3.2.5, or an ambiguity, e.g. BOLSA-A2")
+    show.add_argument("--game", help="only this game's rules (an old short ID like A2 exists in several)")
     show.add_argument("--spec", help="spec file for the values in effect (default: ./components.yaml, else the bundled one)")
     _lang_option(show, "the rule's words as the game's booklet prints them")
     show.set_defaults(run=_rules, verb="show")
@@ -187,6 +223,9 @@ def _build_options(parser: argparse.ArgumentParser) -> None:
                              "overrides print.back_offset_mm (measure it with the calibration sheet)")
     parser.add_argument("--ink", help="normal or low: low is the ink saver, outlines and patterns instead of colour "
                                       "fills (overrides print.ink_saver)")
+    parser.add_argument("--cut", help="silhouette, cricut or dxf: card-stock sheets for a cutting machine, with its "
+                                      "registration marks and a cut file per sheet in <game>/cut/ (overrides print.cut; "
+                                      "none for hand cutting)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     parser.add_argument("--lang", action="append", metavar="CODE",
                         help="build the kits in this language (repeatable; all: every language the game lists; qps: "
@@ -236,9 +275,32 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _init(args: argparse.Namespace) -> int:
+    from pnp.rules import rulebooks
     from pnp.spec import init
+    from pnp.spec.schema import schema_text
 
-    print(init(Path(args.folder), force=args.force))
+    print(init(Path(args.folder), force=args.force, schema=schema_text(rulebooks())))
+    return 0
+
+
+def _schema(args: argparse.Namespace) -> int:
+    """The schema an editor reads to complete and check components.yaml as it is typed."""
+    from pnp.rules import rulebooks
+    from pnp.spec.schema import schema_text
+
+    text = schema_text(rulebooks())
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    target = Path(args.out)
+    try:
+        partial = target.with_name(f".{target.name}.partial")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(target)
+    except OSError as error:
+        raise UsageError(f"--out {args.out}: cannot write it ({error.strerror or error})") from None
+    print(f"{shown(target)}: the JSON Schema of components.yaml; name it in a spec's first line: "
+          f"# yaml-language-server: $schema={target.name}")
     return 0
 
 
@@ -256,7 +318,7 @@ def _referee(args: argparse.Namespace) -> int:
         if args.game not in GAMES:
             raise _print_only(args.game, spec.games, "referee new") or UsageError(
                 f'unknown game "{args.game}" (known: {", ".join(GAMES)})')
-        sys.stdout.write(referee.starter(spec, args.game, players))
+        sys.stdout.write(referee.starter(spec, args.game, players, seed=args.seed))
         return 0
     try:
         record = referee.read_record(args.record)
@@ -293,6 +355,12 @@ def _simulate(args: argparse.Namespace) -> int:
     from pnp.simulate.command import run
 
     return run(args)
+
+
+def _tune(args: argparse.Namespace) -> int:
+    from pnp.simulate.tune import tune_command
+
+    return tune_command(args)
 
 
 def _rules(args: argparse.Namespace) -> int:

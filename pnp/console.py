@@ -52,14 +52,17 @@ def run_build(args: argparse.Namespace) -> int:
     ink = pick(args.ink, ("normal", "low"), "--ink", "ink setting")
     spec = with_print(spec, paper=pick(args.paper, ("a4", "letter"), "--paper", "paper"),
                       duplex=pick(args.duplex, ("long", "short", "fold", "none"), "--duplex", "duplex setting"),
-                      back_offset_mm=parse_offset(args.back_offset), ink_saver=None if ink is None else ink == "low")
+                      back_offset_mm=parse_offset(args.back_offset), ink_saver=None if ink is None else ink == "low",
+                      cut=pick(getattr(args, "cut", None), ("none", "silhouette", "cricut", "dxf"), "--cut", "cutting machine"))
     games = select_games(spec, args.game)
     only = select_components(spec, games, args.component)
     if only:
         games = tuple(g for g in games if g in only)
     with progress_bars(quiet=args.quiet) as progress:
         summary = build(spec, Path(args.out), games, formats, only=only, source=source, progress=progress,
-                        profile=profile, languages=select_languages(spec, games, getattr(args, "lang", None)))
+                        profile=profile, languages=select_languages(spec, games, getattr(args, "lang", None)),
+                        printed=getattr(args, "printed", False),
+                        since=Path(args.since) if getattr(args, "since", None) else None)
     for warning in summary.warnings:
         print(warning, file=sys.stderr)
     print(report(summary, source, args.out, time.perf_counter() - started), flush=True)
@@ -140,18 +143,21 @@ def report(summary: Summary, source: Path, out: str, seconds: float) -> str:
     files = f"{summary.pages} pages to print ({summary.files} files)" if summary.pages else f"{summary.files} files"
     lines = [f"built {', '.join(summary.games)} from {shown(source)}: {files} in {out}{os.sep} ({seconds:.1f} s)"]
     for game, found in summary.changes.items():
-        lines += change_lines(game, found, summary.reprints.get(game), out)
+        lines += change_lines(game, found, summary.reprints.get(game), out, summary.since.get(game, changes.LAST_BUILD))
     return "\n".join(lines)
 
 
-def change_lines(game: str, found: Sequence[Change] | None, reprint: str | None, out: str) -> list[str]:
+def change_lines(game: str, found: Sequence[Change] | None, reprint: str | None, out: str,
+                 since: str = changes.LAST_BUILD) -> list[str]:
     if found is None:
         return []
     if not found:
-        return [f"{game}: nothing changed since the last build"]
+        return [f"{game}: nothing changed since {since}"]
     sheets = sum(len(c.sheets) for c in found)
     where = f" → {Path(out) / reprint}" if reprint else ""
     head = f"{game}: {sheets} sheet{'s' if sheets != 1 else ''} to print{where}"
+    if since != changes.LAST_BUILD:
+        head += f" (changed since {since})"
     return [head] + [f"  {c.component}: {changes.action(c)}" for c in found]
 
 
@@ -232,28 +238,76 @@ def pick(value: str | None, known: Sequence[str], option: str, noun: str) -> str
 
 def watch(args: argparse.Namespace) -> int:
     """Build, then rebuild (incrementally) each time the spec file is saved, until Ctrl-C. A
-    save that breaks the spec prints the located errors; the output keeps the last good build."""
+    save that breaks the spec prints the located errors; the output keeps the last good build.
+    With `--serve`, the gallery is served on 127.0.0.1 and the open page follows each build
+    (`pnp.preview`)."""
     from watchfiles import watch as saves
 
     source = spec_path(args.spec)
     targets = {source.absolute(), source.resolve()}
+    preview = _serve(args) if getattr(args, "serve", False) else None
     print(f"watching {source}; Ctrl-C stops", flush=True)
-    _rebuild(args)
+    built = _saved(source)
+    _said(preview, _rebuild(args))
     try:
-        for _ in saves(*{t.parent for t in targets}, recursive=False,
-                       watch_filter=lambda _change, path: Path(path) in targets or Path(path).resolve() in targets):
-            _rebuild(args)
+        # A save made while the first build ran, before the watcher was up, raises no event:
+        # the watcher also wakes each second and compares the file with what was last built.
+        for changes in saves(*{t.parent for t in targets}, recursive=False, step=20, rust_timeout=1000,
+                             yield_on_timeout=True,
+                             watch_filter=lambda _change, path: Path(path) in targets or Path(path).resolve() in targets):
+            if changes or _saved(source) != built:
+                built = _saved(source)
+                _said(preview, _rebuild(args))
     except KeyboardInterrupt:
         pass
+    finally:
+        if preview is not None:
+            preview.stop()
     return 0
 
 
-def _rebuild(args: argparse.Namespace) -> None:
+def _saved(source: Path) -> bytes | None:
+    """The spec file as saved now (None while it is missing), to tell a missed save."""
+    try:
+        return source.read_bytes()
+    except OSError:
+        return None
+
+
+def _serve(args: argparse.Namespace) -> Any:
+    from pnp.preview import Preview
+
+    port = getattr(args, "port", 8765)
+    if not 0 <= port <= 65535:
+        raise UsageError(f"--port {port}: give a port from 1 to 65535 (0: any free one)")
+    preview = Preview(Path(args.out), port=port)
+    try:
+        address = preview.start()
+    except OSError as error:
+        raise UsageError(f"--port {port}: cannot serve there ({error})") from None
+    print(f"live preview: {address}", flush=True)
+    return preview
+
+
+def _said(preview: Any, errors: list[str]) -> None:
+    if preview is not None:
+        preview.said(errors)
+
+
+def _rebuild(args: argparse.Namespace) -> list[str]:
+    """One build of the watched spec; a save that cannot be built is answered as `validate`
+    answers it (and even a bug in pnp only costs that build): the lines said, the last good
+    output kept. Returns the problems, for the live preview."""
     from pnp.errors import PnpError
 
     try:
         run_build(args)
+        return []
     except PnpError as error:
-        for line in error.lines():
-            print(line, file=sys.stderr, flush=True)
-        print(f"not built: {args.out}{os.sep} keeps the last good build", file=sys.stderr, flush=True)
+        lines = error.lines()
+    except (Exception, RecursionError, MemoryError) as error:  # a bug in pnp, not in the save: keep watching
+        lines = [f"pnp: internal error: {type(error).__name__}: {str(error)[:300]}"]
+    for line in lines:
+        print(line, file=sys.stderr, flush=True)
+    print(f"not built: {args.out}{os.sep} keeps the last good build", file=sys.stderr, flush=True)
+    return lines

@@ -179,7 +179,7 @@ class Pieces:
     bleed: float
     pieces: tuple[PieceArt, ...]
     cut: Literal["rect", "circle", "rounded", "hexagon", "octagon"] = "rect"  # the cut line's shape
-    two_sided: bool = False  # the backs carry rules (a "+20" side): printed even without duplex
+    two_sided: bool = False  # the backs carry rules (a "+20" side) or tell decks apart: printed even without duplex
 
 
 @dataclass(frozen=True)
@@ -249,15 +249,17 @@ def place(drawing: Drawing, x: float, y: float, *, clip_bleed: bool = True) -> G
 _SCALARS = (str, int, float, bool, type(None))
 
 
-def fingerprint(value: Any, *, mask: str = "") -> str:
+def fingerprint(value: Any, *, mask: str = "", memo: dict[int, bytes] | None = None) -> str:
     """A stable hex digest of display items (pages, drawings, pieces, tuples of them) by value.
 
     Equal structures give equal digests in any process, however their objects are shared
     (copies of a card share one drawing), so a digest can stand for what is printed: it keys
     the build cache and says which sheets changed. Text equal to `mask` counts as blank, so a
-    sheet's digest leaves out the stamp printed on it.
+    sheet's digest leaves out the stamp printed on it. `memo` shares the digests of sub-trees
+    between calls with the same `mask` (the sheets of one component): every value digested
+    with it must stay alive as long as it is used (it is keyed by `id`).
     """
-    memo: dict[int, bytes] = {}  # by id: shared sub-trees are digested once; all stay alive meanwhile
+    memo = {} if memo is None else memo  # by id: shared sub-trees are digested once
 
     def digest(item: Any) -> bytes:
         known = memo.get(id(item))

@@ -25,6 +25,10 @@ entries and files, so the manifest always describes everything in the folder. It
   `--component`, the component file); status "added", "changed" or "removed"; `sheets` the
   1-based sheets to print (changed or new), `dropped` the sheets to throw away, `before` how
   many sheets it had. Empty when nothing changed, or when there was no earlier build to compare with.
+- `printed`: each game's mark, `{"game", "stamp", "units": [{"id", "sheets"}]}`: the print
+  units of its build last marked as printed (`pnp build --printed`) and the stamp on that
+  build's print instructions. Change lists and reprint files count from it until another
+  mark replaces it, whatever is built in between.
 - `faces` (written by `pnp.export`): each distinct face of each component, `{"game",
   "component", "face", "side", "quantity", "size_mm", "bleed_mm", "thumbnail", "preflight"}`:
   `face` names its files (`<component>-<face>.png`), `quantity` the pieces printed with it,
@@ -34,7 +38,10 @@ entries and files, so the manifest always describes everything in the folder. It
   The gallery, `index.html`, and its pictures (`<game>/gallery/`) are not in `files`.
 
 A build writes into a staging folder beside the output and `publish` swaps it in only when
-everything succeeded; until then, and after any failure, the old output is untouched.
+everything succeeded; until then, and after any failure, the old output is untouched. The swap
+is one atomic exchange of the two folders where the system allows (so `output/` is the old or
+the new build at every instant), else two renames that the next build's `recover` completes
+if a kill came between them; `recover` also removes what killed builds left behind.
 """
 
 from __future__ import annotations
@@ -43,13 +50,14 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import tempfile
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from pnp.errors import BuildError
+from pnp.errors import BuildError, UsageError
 
 MANIFEST = "manifest.json"
 
@@ -121,6 +129,32 @@ def read(root: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def read_manifest(path: Path) -> dict[str, Any]:
+    """An earlier build's manifest named on the command line (`--since`): its file, or the
+    output folder holding it; a BuildError when it is not one."""
+    found = read(path) if path.is_dir() else read(path.parent) if path.name == MANIFEST else None
+    if found is None and path.is_file():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = None
+        found = data if isinstance(data, dict) else None
+    if found is None or not isinstance(found.get("units"), list):
+        raise UsageError(f"--since {path}: not the manifest.json of a pnp build (or its output folder)")
+    return found
+
+
+def printed_mark(manifest: dict[str, Any] | None, game: str) -> dict[str, Any] | None:
+    """A game's mark in a manifest's `printed`: the stamp and print units of its build last
+    marked as printed, or None."""
+    marks = (manifest or {}).get("printed", [])
+    for mark in marks if isinstance(marks, list) else []:
+        if isinstance(mark, dict) and mark.get("game") == game and isinstance(mark.get("units"), list) \
+                and isinstance(mark.get("stamp"), str):
+            return mark
+    return None
+
+
 def games_in(manifest: dict[str, Any] | None) -> set[str]:
     """The games an earlier manifest describes."""
     if not manifest:
@@ -182,11 +216,15 @@ def check_output(out: Path) -> dict[str, Any] | None:
     return old
 
 
+STAGING, RETIRED = "building", "old"  # `.<out>-building-<pid>-…`: a build's staging folder; `-old-`: a replaced output
+
+
 @contextmanager
 def staging(out: Path) -> Iterator[Path]:
-    """A fresh folder beside `out` to build into; removed if the build fails."""
+    """A fresh folder beside `out` to build into (named with this process's id, so the next
+    build can tell one left by a killed build); removed if the build fails."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix=f".{out.name}-building-", dir=out.parent))
+    folder = Path(tempfile.mkdtemp(prefix=_prefix(out, STAGING, os.getpid()), dir=out.parent))
     os.chmod(folder, 0o777 & ~_umask())  # mkdtemp's folder is private; an output folder is not
     try:
         yield folder
@@ -197,7 +235,10 @@ def staging(out: Path) -> Iterator[Path]:
 
 def publish(staging_folder: Path, out: Path, replaced: set[str]) -> None:
     """Carry over what this build did not write (other games, the user's own files), then put
-    the staging folder in place of `out`, whose old copy is then removed."""
+    the staging folder in place of `out` in one step — the two folders exchanged where the
+    file system can (Linux's `renameat2`), else `out` renamed aside and the staging folder
+    renamed in, which `recover` undoes at the next start if a kill came between — and remove
+    the old copy."""
     if out.is_dir():
         for entry in sorted(out.iterdir()):
             target = staging_folder / entry.name
@@ -210,14 +251,78 @@ def publish(staging_folder: Path, out: Path, replaced: set[str]) -> None:
     if not out.exists():
         os.rename(staging_folder, out)
         return
-    retired = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))
-    os.rename(out, retired / out.name)
+    if _exchange(staging_folder, out):
+        shutil.rmtree(staging_folder, ignore_errors=True)  # it holds the old output now
+        return
+    retired = out.parent / f"{_prefix(out, RETIRED, os.getpid())}{staging_folder.name.rsplit('-', 1)[-1]}"
+    os.rename(out, retired)
     try:
         os.rename(staging_folder, out)
     except OSError:
-        os.rename(retired / out.name, out)
+        os.rename(retired, out)
         raise
     shutil.rmtree(retired, ignore_errors=True)
+
+
+def recover(out: Path) -> None:
+    """Undo what killed builds left beside `out`: the previous output put back when a kill came
+    between the two renames of `publish` (there is no `out`, but its retired copy), and the
+    staging folders and retired copies of builds that are no longer running removed."""
+    if not out.parent.is_dir():
+        return
+    left = [p for p in out.parent.iterdir() if p.is_dir() and not p.is_symlink() and _left_by_dead(out, p)]
+    retired = sorted((p for p in left if p.name.startswith(f".{out.name}-{RETIRED}-")), key=lambda p: p.stat().st_mtime)
+    if retired and not os.path.lexists(out):
+        os.rename(retired.pop(), out)  # the newest: the output as it was before the killed build
+    for folder in left:
+        if folder.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _prefix(out: Path, kind: str, pid: int) -> str:
+    return f".{out.name}-{kind}-{pid}-"
+
+
+def _left_by_dead(out: Path, folder: Path) -> bool:
+    """Whether `folder` is a staging folder or retired output of `out` whose build is gone."""
+    for kind in (STAGING, RETIRED):
+        head = f".{out.name}-{kind}-"
+        if folder.name.startswith(head):
+            pid = folder.name[len(head):].split("-", 1)[0]
+            return pid.isdigit() and not _running(int(pid))
+    return False
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
+
+
+_RENAME_EXCHANGE = 2  # linux/fs.h
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two folders in one atomic step (Linux's renameat2 with RENAME_EXCHANGE); False
+    where the system or the file system cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_cwd = -100  # AT_FDCWD: the paths are absolute or relative to the working folder
+    done = renameat2(at_cwd, os.fsencode(a), at_cwd, os.fsencode(b), _RENAME_EXCHANGE)
+    return done == 0
 
 
 def link_or_copy(source: Any, target: Any) -> None:

@@ -30,7 +30,7 @@ from pnp.layout.instructions import (
     sides_text,
 )
 from pnp.layout.sheet import Furniture, frame, stamp
-from pnp.sheets import STAMP_DIGITS, Layout, Made, Shape, Sheets, cached, combine, render, shared_sheets
+from pnp.sheets import STAMP_DIGITS, Layout, Made, Shape, Sheets, cached, combine, machine, render, shared_sheets
 from pnp.spec.model import Game, Print
 
 
@@ -85,9 +85,11 @@ def plan_units(game: Game, game_id: str, items: list[Made], settings: Print, cod
         found = []
         for i in indexes:
             output = pieces(i)
-            layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info((i,)), offset)  # type: ignore[arg-type]
+            layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info((i,)), offset,  # type: ignore[arg-type]
+                            machine(settings, items[i].stock))
             found.append(Candidate(i, output, layout, items[i].stock))
-        return share_sheets(found, settings.paper, settings.margin_mm, settings.duplex, info, offset)  # type: ignore[arg-type]
+        return share_sheets(found, settings.paper, settings.margin_mm, settings.duplex, info, offset,  # type: ignore[arg-type]
+                            lambda stock: machine(settings, stock))
 
     def plan() -> list[list[int]]:
         return [list(run.members) for run in share(candidates, lambda i: Shape(*items[i].sheets.shape).stand_in())]  # type: ignore[misc]  # candidates have a shape
@@ -171,9 +173,16 @@ def print_plan(units: Sequence[Unit]) -> list[Job]:
     for u in units:
         s = u.sheets
         jobs.append(Job(u.name, (first, first + s.pages - 1), len(s.sheets), s.contents, sides_text(s.duplex), u.stock,
-                        s.assembly, s.finish, s.stamp))
+                        s.assembly, s.finish, s.stamp, s.bleed, s.machine))
         first += s.pages
     return jobs
+
+
+def instructions_stamp(game: Game, units: Sequence[Unit], settings: Print) -> str:
+    """The stamp on the instructions that open the combined file: the digest of what they say
+    (so of every unit's stamp), which names a build once it is printed."""
+    said = key([asdict(j) for j in print_plan(units)], settings.model_dump(mode="json"), game.title_en)
+    return said[:STAMP_DIGITS]
 
 
 def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings: Print) -> list[Page]:
@@ -183,11 +192,10 @@ def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings:
     f = frame(settings.paper, settings.margin_mm)
     lead = lead_pages(units)
     jobs = print_plan(units)
-    said = key([asdict(j) for j in jobs], settings.model_dump(mode="json"), game.title_en)
-    info = Furniture(game.title, _("print instructions"), stamp(__version__, said[:STAMP_DIGITS]))
+    info = Furniture(game.title, _("print instructions"), stamp(__version__, instructions_stamp(game, units, settings)))
     offset = tuple(settings.back_offset_mm)
     front = instructions_page(f, info, settings.paper, jobs, title_en=game.title_en, game_file=game_id,
-                              back_offset=offset)  # type: ignore[arg-type]
+                              back_offset=offset, bleed=settings.bleed_mm)  # type: ignore[arg-type]
     return [front, instructions_back(f, info, settings.duplex, offset)] if lead == 2 else [front]  # type: ignore[arg-type]
 
 
@@ -195,31 +203,42 @@ def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings:
 
 
 def reprint_file(game: Game, game_id: str, units: Sequence[Unit], pdfs: Sequence[bytes],
-                 found: Sequence[manifest.Change], settings: Print) -> tuple[bytes, int]:
-    """The reprint file: a page saying which sheets changed and where they go, then only those
-    sheets, fronts with their backs, in print order. Returns its bytes and page count."""
-    by_id = {u.id: (u, pdf) for u, pdf in zip(units, pdfs)}
+                 found: Sequence[manifest.Change], settings: Print, since: str = changes.LAST_BUILD) -> tuple[bytes, int]:
+    """The reprint file: a page saying which sheets changed since `since` and where they go,
+    then only those sheets, fronts with their backs, in print order. Returns its bytes and
+    page count."""
+    lead, held, count = reprint_pages(game, units, found, settings, since)
+    pdf_of = {u.id: pdf for u, pdf in zip(units, pdfs, strict=True)}
+    head = render((lead, _("{title} — reprint instructions").format(title=game.title), game_id))
+    parts = [(u.name, pdf_of[u.id], pages) for u, pages in held]
+    data = combine([(_("Reprint instructions"), head, None), *parts], title=_("{title} — reprint").format(title=game.title),
+                   subject=game_id)
+    return data, count
+
+
+def reprint_pages(game: Game, units: Sequence[Unit], found: Sequence[manifest.Change], settings: Print,
+                  since: str = changes.LAST_BUILD) -> tuple[list[Page], list[tuple[Unit, list[int]]], int]:
+    """The reprint file laid out: its opening pages (with a back when a sheet in it is
+    double-sided), each unit it holds with its pages (0-based, fronts with their backs), and
+    its page count."""
+    by_id = {u.id: u for u in units}
     printed = sorted((c for c in found if c.sheets), key=lambda c: [u.id for u in units].index(c.component))
-    lead = 2 if any(by_id[c.component][0].sheets.double_sided for c in printed) else 1
-    rows, parts, first = [], [], lead + 1
+    lead = 2 if any(by_id[c.component].sheets.double_sided for c in printed) else 1
+    rows, held, first = [], [], lead + 1
     for c in printed:
-        u, pdf = by_id[c.component]
+        u = by_id[c.component]
         per = u.sheets.pages_per_sheet
         pages = [p for n in c.sheets for p in range((n - 1) * per, n * per)]
         rows.append(Reprint(u.name, (first, first + len(pages) - 1), changes.action(c), sides_text(u.sheets.duplex),
                             u.stock, u.sheets.stamp))
-        parts.append((u.name, pdf, pages))
+        held.append((u, pages))
         first += len(pages)
     for c in found:
         if not c.sheets:  # removed, or sheets to discard only
-            name = by_id[c.component][0].name if c.component in by_id else c.component.replace("+", " + ")
+            name = by_id[c.component].name if c.component in by_id else c.component.replace("+", " + ")
             rows.append(Reprint(name, None, changes.action(c), "", "", ""))
     f = frame(settings.paper, settings.margin_mm)
-    said = key([asdict(r) for r in rows], settings.model_dump(mode="json"))
+    said = key([asdict(r) for r in rows], settings.model_dump(mode="json"), *([since] if since != changes.LAST_BUILD else []))
     info = Furniture(game.title, _("reprint instructions"), stamp(__version__, said[:STAMP_DIGITS]))
-    front = reprint_page(f, info, settings.paper, rows)
-    head = render(([front, blank_back(f, info)] if lead == 2 else [front], _("{title} — reprint instructions").format(title=game.title),
-                   game_id))
-    data = combine([(_("Reprint instructions"), head, None), *parts], title=_("{title} — reprint").format(title=game.title),
-                   subject=game_id)
-    return data, first - 1
+    front = reprint_page(f, info, settings.paper, rows, since)
+    return ([front, blank_back(f, info)] if lead == 2 else [front]), held, first - 1

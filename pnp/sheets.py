@@ -14,8 +14,11 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
+import signal
+import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, astuple, dataclass
+from functools import partial
 from typing import Any, Callable, Sequence
 
 from pnp.cache import Blob, Cache
@@ -23,11 +26,11 @@ from pnp.display import BookPages, Drawing, Page, Panels, PieceArt, Pieces, fing
 from pnp.errors import Issue
 from pnp.i18n import N_, N_plural, _, ngettext
 from pnp.layout.booklet import Folding
-from pnp.layout.impose import Imposition
+from pnp.layout.impose import Imposition, cut_lines
 from pnp.layout.sheet import Furniture
 from pnp.layout.tile import Tiling
 from pnp.spec.faces import piece_count
-from pnp.spec.model import Game
+from pnp.spec.model import Game, Print
 
 STAMP_DIGITS = 8
 NOUNS = {"deck": N_plural("{n} card", "{n} cards"), "tokens": N_plural("{n} token", "{n} tokens"),
@@ -42,6 +45,12 @@ STOCK = {"deck": N_("card stock"), "tokens": N_("card stock"), "money": N_("pape
 
 
 Layout = Imposition | Tiling | Folding
+
+
+def machine(settings: Print, stock: str) -> str | None:
+    """The cutting machine (`print.cut`) whose registration marks go on sheets of `stock`: card
+    stock only — paper bills and aids are cut by hand."""
+    return settings.cut if settings.cut != "none" and stock == "card stock" else None
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,9 @@ class Sheets:
     assembly: str  # "1 row × 2 columns of parts" for a tiled board
     finish: str  # for a booklet: how to fold or cut and bind it
     shape: tuple | None  # imposed pieces: what deciding on shared sheets reads (see `Shape`); else None
+    bleed: tuple[float, float] | None = None  # imposed pieces: the least art beyond a cut, across and down
+    machine: str | None = None  # the cutting machine whose marks its front pages carry
+    cuts: tuple = ()  # then per front page: (index, width, height, ((shape, x, y, w, h) of each trim, …)): `cut_lines`
 
     @property
     def double_sided(self) -> bool:
@@ -89,7 +101,10 @@ class Sheets:
         """The facts from the cache, or None when they are not what this code writes."""
         try:
             shape = tuple(data["shape"]) if data["shape"] is not None else None
-            facts = cls(**{**data, "sheets": tuple(data["sheets"]), "size_mm": tuple(data["size_mm"]), "shape": shape})
+            bleed = tuple(data["bleed"]) if data.get("bleed") is not None else None
+            cuts = tuple((page, w, h, tuple(tuple(line) for line in lines)) for page, w, h, lines in data.get("cuts", ()))
+            facts = cls(**{**data, "sheets": tuple(data["sheets"]), "size_mm": tuple(data["size_mm"]), "shape": shape,
+                           "bleed": bleed, "cuts": cuts})
         except (TypeError, KeyError):
             return None
         return facts if all(isinstance(s, str) for s in facts.sheets) else None
@@ -118,6 +133,8 @@ class Made:
 
     @property
     def stock(self) -> str:
+        if self.sheets.duplex == "fold":  # two glued layers make the piece: card stock does not fold flat
+            return "paper"
         return STOCK.get(self.component.kind, "paper")
 
 
@@ -155,14 +172,17 @@ def name(component: Any) -> str:
 
 
 def sheet_digests(layout: Layout, info: Furniture) -> tuple[str, ...]:
-    """The digest of each sheet of paper — a front page with its backs — without its stamp."""
+    """The digest of each sheet of paper — a front page with its backs — without its stamp
+    (a card on several sheets digested once)."""
     per_sheet = len(layout.pages) // layout.sheets
-    return tuple(fingerprint(layout.pages[i:i + per_sheet], mask=info.stamp)
-                 for i in range(0, len(layout.pages), per_sheet))
+    memo: dict[int, bytes] = {}
+    sheets = [layout.pages[i:i + per_sheet] for i in range(0, len(layout.pages), per_sheet)]  # alive while memo is
+    return tuple(fingerprint(sheet, mask=info.stamp, memo=memo) for sheet in sheets)
 
 
-def sheets_of(laid: Laid, game: Game) -> Sheets:
-    """The facts about a freshly laid-out component."""
+def sheets_of(laid: Laid, game: Game, *, digests: bool = True) -> Sheets:
+    """The facts about a freshly laid-out component (without the sheets' digests unless
+    `digests`: validation needs how many sheets, not which)."""
     layout, output, component = laid.layout, laid.output, laid.component
     drawn = _drawn(output)
     singular, plural = NOUNS.get(component.kind, PIECES)
@@ -171,7 +191,7 @@ def sheets_of(laid: Laid, game: Game) -> Sheets:
     duplex = "none"
     if isinstance(layout, Folding):
         duplex = layout.duplex
-        contents = _("{contents}, A5").format(contents=contents)
+        contents = _("{contents}, {page}").format(contents=contents, page=layout.page_name)
         finish = (_("fold the sheets in half together on their dashed marks, the first sheet outside, and staple "
                     "on the fold") if layout.folded else _("cut each sheet in half on its middle marks and staple "
                                                            "the pages in order"))
@@ -189,16 +209,26 @@ def sheets_of(laid: Laid, game: Game) -> Sheets:
         size = (output.width, output.height)
     else:
         size = (drawn[0].width, drawn[0].height) if drawn else (0.0, 0.0)
-    return Sheets(laid.digest[:STAMP_DIGITS], sheet_digests(layout, laid.info), len(layout.pages), duplex,
+    sheets = sheet_digests(layout, laid.info) if digests else ("",) * layout.sheets
+    return Sheets(laid.digest[:STAMP_DIGITS], sheets, len(layout.pages), duplex,
                   piece_count(game, component), (round(size[0], 3), round(size[1], 3)), contents, assembly, finish,
-                  astuple(Shape.of(output)) if isinstance(layout, Imposition) and isinstance(output, Pieces) else None)
+                  astuple(Shape.of(output)) if isinstance(layout, Imposition) and isinstance(output, Pieces) else None,
+                  *_cutting(layout))
 
 
 def shared_sheets(layout: Imposition, info: Furniture, digest: str, members: Sequence[Sheets]) -> Sheets:
     """The facts about sheets that several components share."""
     contents = _("{contents} on shared sheets").format(contents=" + ".join(m.contents for m in members))
     return Sheets(digest[:STAMP_DIGITS], sheet_digests(layout, info), len(layout.pages), layout.duplex,
-                  sum(m.count for m in members), members[0].size_mm, contents, "", "", None)
+                  sum(m.count for m in members), members[0].size_mm, contents, "", "", None, *_cutting(layout))
+
+
+def _cutting(layout: Layout) -> tuple[tuple[float, float] | None, str | None, tuple]:
+    """An imposition's bleed, its cutting machine and the trims it cuts per front page."""
+    if not isinstance(layout, Imposition):
+        return None, None, ()
+    machine = layout.registration.machine if layout.registration else None
+    return layout.bleed, machine, cut_lines(layout)
 
 
 def _drawn(output: Pieces | Panels | BookPages) -> tuple[Any, ...]:
@@ -251,40 +281,64 @@ def remember(cache: Cache, game: str, entry: str, printed: Cached) -> None:
 # --- rendering ------------------------------------------------------------------------------
 
 Job = tuple[Sequence[Page], str, str]  # pages, title, subject
-_JOBS: list[Job] = []  # what forked workers render (they inherit it)
+Task = tuple[float, Callable[[], Any]]  # how heavy it is, and the work
+_TASKS: list[Task] = []  # what forked workers run (they inherit it)
 
 
 def render_pdfs(jobs: list[Job], finished: Callable[[int, bytes], None] | None = None) -> list[bytes]:
-    """Each job's (pages, title, subject) as PDF bytes, in order; `finished(index, pdf)` is
-    called as each is done. With several cores the jobs go to forked workers, which inherit the
-    pages instead of receiving them pickled; every PDF is rendered by the same code either way,
-    so the bytes do not depend on it."""
-    global _JOBS
-    done: dict[int, bytes] = {}
-    workers = min(os.cpu_count() or 1, len(jobs))
+    """Each job's (pages, title, subject) as PDF bytes, in order (`in_parallel`)."""
+    return in_parallel([(len(job[0]), partial(render, job)) for job in jobs], finished)
+
+
+def in_parallel(tasks: list[Task], finished: Callable[[int, Any], None] | None = None) -> list[Any]:
+    """Each task's result, in order; `finished(index, result)` is called as each is done.
+    With several cores the tasks go to forked workers, heaviest first, which inherit what they
+    work on instead of receiving it pickled; every task runs the same code either way, so
+    results do not depend on it."""
+    global _TASKS
+    done: dict[int, Any] = {}
+    workers = min(os.cpu_count() or 1, len(tasks))
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        for index, job in enumerate(jobs):
-            done[index] = render(job)
+        for index, (_, work) in enumerate(tasks):
+            done[index] = work()
             if finished:
                 finished(index, done[index])
-        return [done[i] for i in range(len(jobs))]
-    _JOBS = jobs
+        return [done[i] for i in range(len(tasks))]
+    _TASKS = tasks
     try:
-        heavy_first = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][0]))
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = {pool.submit(_render_inherited, i): i for i in heavy_first}
+        heavy_first = sorted(range(len(tasks)), key=lambda i: -tasks[i][0])
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with,
+                                 initargs=(os.getpid(),)) as pool:
+            futures = {pool.submit(_run_inherited, i): i for i in heavy_first}
             for future in as_completed(futures):
                 index = futures[future]
                 done[index] = future.result()
                 if finished:
                     finished(index, done[index])
     finally:
-        _JOBS = []
-    return [done[i] for i in range(len(jobs))]
+        _TASKS = []
+    return [done[i] for i in range(len(tasks))]
 
 
-def _render_inherited(index: int) -> bytes:
-    return render(_JOBS[index])
+def _die_with(parent: int) -> None:
+    """In a render worker: be killed when the build is (Linux's parent-death signal), so a
+    killed build leaves no worker behind; elsewhere workers exit when they find the pool gone."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the build died before the signal was asked for
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _run_inherited(index: int) -> Any:
+    return _TASKS[index][1]()
 
 
 def render(job: Job) -> bytes:

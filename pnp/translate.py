@@ -34,7 +34,7 @@ from pnp.i18n.catalogs import (
     CatalogError, Entry, catalog_path, merged, read, status, template, template_path, write,
 )  # fmt: skip
 from pnp.spec.model import Game, Spec
-from pnp.spec.translation import texts
+from pnp.spec.translation import LABEL, texts
 
 KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "N_plural": (1, 2)}
 KEEP = 200  # entries of the user's cache folder (`pnp.cache.FolderStore`)
@@ -47,15 +47,32 @@ _GAME_MODULE = re.compile(r"^(?:rules|referee)/(?P<game>[a-z0-9_]+)(?:/|\.py$)")
 
 def entries(spec: Spec, game_id: str) -> list[Entry]:
     """Every text of `game_id` to translate, located, in the order of the module's docstring."""
-    return [*spec_entries(spec, game_id), *program_entries(game_id)]  # the rules in each language: the booklet's lines
+    return [*spec_entries(spec, game_id), *example_entries(spec, game_id), *program_entries(game_id)]
 
 
 def spec_entries(spec: Spec, game_id: str) -> Iterator[Entry]:
     origin = spec.origin
     for path, text in texts(spec.games[game_id]):
-        where = ("games", game_id, *path)
+        where = ("games", game_id, *(path[:-1] if path[-1] == LABEL else path))  # a label: at its row
         issue = spec.issue(where, "")
         yield Entry(text, ((issue.file, issue.line),) if origin else (), issue.path)
+
+
+def example_entries(spec: Spec, game_id: str) -> Iterator[Entry]:
+    """The title of each worked example a booklet of the game plays (from the rules file, the
+    booklet prints it as the example's heading), at the example's `id` in the spec."""
+    from pnp.rules import text
+
+    game = spec.games[game_id]
+    for index, component in enumerate(game.components):
+        for number, section in enumerate(getattr(component, "sections", ()) if component.kind == "booklet" else ()):
+            for n, example in enumerate(section.examples):
+                try:
+                    title = text.rule(example.id, game_id).title
+                except KeyError:
+                    continue  # the booklet reports it
+                issue = spec.issue(("games", game_id, "components", index, "sections", number, "examples", n, "id"), "")
+                yield Entry(title, ((issue.file, issue.line),) if spec.origin else (), issue.path)
 
 
 def program_entries(game_id: str) -> list[Entry]:

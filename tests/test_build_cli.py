@@ -133,19 +133,20 @@ def test_validate_takes_the_spec_as_argument_or_as_spec(tmp_path):
 
 
 def test_init_writes_an_editable_copy_and_replaces_a_link_to_the_bundled_spec(tmp_path):
+    copied = "# yaml-language-server: $schema=components.schema.json\n" + BUNDLED  # names the schema beside it
     result = pnp("init", "game", cwd=tmp_path)
     copy = tmp_path / "game" / "components.yaml"
-    assert result.returncode == 0 and copy.read_text(encoding="utf-8") == BUNDLED and not copy.is_symlink()
+    assert result.returncode == 0 and copy.read_text(encoding="utf-8") == copied and not copy.is_symlink()
     again = pnp("init", "game", cwd=tmp_path)
     assert again.returncode == 2 and "already exists" in again.stderr
     copy.write_text("mine", encoding="utf-8")
-    assert pnp("init", "game", "--force", cwd=tmp_path).returncode == 0 and copy.read_text(encoding="utf-8") == BUNDLED
+    assert pnp("init", "game", "--force", cwd=tmp_path).returncode == 0 and copy.read_text(encoding="utf-8") == copied
     link = tmp_path / "checkout"
     link.mkdir()
     (link / "components.yaml").symlink_to(ROOT / "pnp" / "data" / "components.yaml")  # as in a checkout of pnp
     result = pnp("init", cwd=link)
     assert result.returncode == 0 and "replaced the link" in result.stdout
-    assert not (link / "components.yaml").is_symlink() and (link / "components.yaml").read_text(encoding="utf-8") == BUNDLED
+    assert not (link / "components.yaml").is_symlink() and (link / "components.yaml").read_text(encoding="utf-8") == copied
 
 
 def test_watch_rebuilds_on_save_and_keeps_the_last_good_output_after_a_broken_one(tmp_path):

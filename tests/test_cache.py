@@ -132,8 +132,9 @@ def test_an_edit_and_its_undo_are_both_cached_older_entries_go(base, tmp_path):
     out = copy_of(base, tmp_path)
     title = "name: Player account"  # the source text (the Russian kit prints its translation, an edited one as written)
     texts = [edited((title, f"name: Account {n}")) for n in range(3)]
-    for text, rendered in ((texts[0], ["account_cards"]), (BUNDLED, []), (texts[0], []), (texts[1], ["account_cards"]),
-                           (texts[2], ["account_cards"]), (BUNDLED, ["account_cards"])):
+    both = ["account_cards", "rules_booklet"]  # the rulebook pictures every component under its name
+    for text, rendered in ((texts[0], both), (BUNDLED, []), (texts[0], []), (texts[1], both), (texts[2], both),
+                           (BUNDLED, both)):
         record = Recorder()
         build(spec_of(text), out, [GAME], progress=record)
         assert record.of("rendering") == rendered

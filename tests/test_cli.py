@@ -64,8 +64,10 @@ def test_ci_runs_the_readme_test_command():
     block = readme.split("```sh", 1)[1].split("```", 1)[0].strip().splitlines()
     install_and_build, install_and_test = (line.split("#")[0].strip() for line in block[:2])
     assert install_and_build == "pip install . && pnp build"
-    assert install_and_test == 'pip install -e ".[test]" && pytest'
+    assert install_and_test == 'pip install -e ".[test]" && scripts/test'
     assert install_and_test in ci.splitlines()
+    script = (ROOT / "scripts" / "test").read_text(encoding="utf-8")
+    assert "apt-get install -y -qq chromium" in script and script.rstrip().endswith('exec python -m pytest "$@"')
 
 
 def test_an_output_folder_that_cannot_be_written_is_a_readable_error(tmp_path):

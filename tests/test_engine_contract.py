@@ -190,11 +190,11 @@ def test_a_game_without_secrets_in_its_positions_views_the_position_itself(game)
 # --- the deal --------------------------------------------------------------------------------------
 
 
-def test_bolsa_deals_the_standard_start_and_draws_nothing():
+def test_bolsa_deals_the_standard_setup_and_draws_nothing():
     engine = GAMES["bolsa"].engine
     rng = random.Random(4)
     before = rng.getstate()
-    assert engine.deal(engine.params(SPEC.games["bolsa"]), NAMES[:4], rng) == engine.Start()
+    assert engine.deal(engine.params(SPEC.games["bolsa"]), NAMES[:4], rng) is None
     assert rng.getstate() == before
 
 
@@ -285,7 +285,7 @@ def test_aktsioner_refuses_a_trade_after_the_stage_ended():
 
 
 def test_aktsioner_stage_3_may_not_sell_what_stage_1_bought_even_after_selling_it():
-    """A7 with several trades: stage 1 bought 2 red and sold 3, leaving none: stage 3 may sell
+    """AKT-A7 with several trades: stage 1 bought 2 red and sold 3, leaving none: stage 3 may sell
     holding − bought, never below none."""
     p, state = _aktsioner()
     for trade in (akt.Trade.of(buy={"red": 2}), akt.Trade.of(sell={"red": 3})):

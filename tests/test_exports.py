@@ -185,8 +185,24 @@ def test_dtc_writes_one_cmyk_pdf_per_deck_back_then_front_with_trim_and_bleed_bo
         assert [float(v) for v in page.bleedbox] == pytest.approx([float(v) for v in page.mediabox])
     texts = [page.extract_text() for page in reader.pages[:4]]
     assert "For-Ex" in texts[0] and "Contract" in texts[1]  # the back, then the front of card 1
-    stream = reader.pages[1].get_contents().get_data()
+    stream = drawn_on(reader.pages[1])
     assert b" k\n" in stream and b" rg\n" not in stream  # colours in CMYK only
+
+
+def drawn_on(page) -> bytes:
+    """Everything a PDF page draws: its content stream and those of the form XObjects it uses
+    (a face placed many times is drawn once as a form)."""
+    found = [page.get_contents().get_data()]
+
+    def forms(resources) -> None:
+        for xobject in (resources or {}).get("/XObject", {}).values():
+            xobject = xobject.get_object()
+            if xobject.get("/Subtype") == "/Form":
+                found.append(xobject.get_data())
+                forms(xobject.get("/Resources"))
+
+    forms(page.get("/Resources"))
+    return b"\n".join(found)
 
 
 def test_pdf_trim_gives_every_page_its_trim_and_bleed_boxes(tmp_path):

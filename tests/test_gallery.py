@@ -67,8 +67,8 @@ def test_every_face_has_its_picture_quantity_and_preflight(built):
         assert isinstance(face["preflight"], list)
         assert f'data-face="{face["face"]}" data-quantity="{face["quantity"]}"' in page
     assert sum(len(f["preflight"]) for f in faces) > 0  # the board's 6 pt notes, at least
-    assert [row["name"] for row in data["plan"]] == ["Markers", "Market cards", "Bulbs", "Guilders", "The bulb market",
-                                                     "How to play"]
+    assert [row["name"] for row in data["plan"]] == ["Market cards + Markers", "Bulbs", "Guilders", "The bulb market",
+                                                     "How to play"]  # the markers fill the market cards' last sheet
 
 
 def test_the_browser_shows_every_face_and_the_changed_marks(built, browser, tmp_path):
@@ -82,7 +82,7 @@ def test_the_browser_shows_every_face_and_the_changed_marks(built, browser, tmp_
     page.wait_for_load_state("load")
     assert problems == []  # no console error, no request beyond the file system
     broken = page.evaluate("() => [...document.images].filter(i => !(i.complete && i.naturalWidth)).map(i => i.src)")
-    assert broken == [] and page.evaluate("() => document.images.length") == len(data["faces"])
+    assert broken == [] and page.evaluate("() => document.querySelectorAll('.picture img').length") == len(data["faces"])
     assert page.locator("figure.face").count() == len(data["faces"])
     marked = set(page.eval_on_selector_all("article[data-changed=true]", "all => all.map(n => n.dataset.component)"))
     assert "bulbs" in changed_components(data)  # the edit changed the bulbs' back
@@ -91,6 +91,16 @@ def test_the_browser_shows_every_face_and_the_changed_marks(built, browser, tmp_
     shots = Path(os.environ.get("PNP_SCREENSHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shots / "gallery.png"), full_page=True)
+    card = page.locator("article[data-component=bulbs] a.open").first
+    small = card.locator(".picture img").bounding_box()
+    card.click()  # a face opened large, no script: the overlay is the page's target
+    large = page.locator(".large:target img")
+    assert large.count() == 1 and large.bounding_box()["height"] > 2 * small["height"]
+    page.screenshot(path=str(shots / "gallery-face-large.png"))
+    page.locator(".large:target a.close").click(position={"x": 5, "y": 5})
+    assert page.locator(".large:target").count() == 0
+    page.locator("article[data-component=bulbs] >> text=open large").click()  # a component: all its faces
+    assert page.locator(".large.all:target img").count() == page.locator("article[data-component=bulbs] figure").count() > 1
     page.close()
 
 

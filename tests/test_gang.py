@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from test_impose import INFO, deck
 
+from pnp.components.art import texts
 from pnp.layout.gang import Candidate, share_sheets
 from pnp.layout.impose import gang, impose
 from pnp.layout.sheet import frame
@@ -57,7 +58,9 @@ def test_the_print_plan_names_the_components_that_share_sheets():
     g = lay_out_game(spec_of(), "forex")
     shared = [unit for unit in g.units if unit.shared]
     names = sorted(tuple(g.laid[i].component.id for i in unit.members) for unit in shared)
-    assert names == [("dividends", "certificates"), ("pair_counters", "loan_markers")]
+    # the pair counters and loan markers share one sheet, and that sheet's pieces go into the room
+    # the certificates' last sheet leaves
+    assert names == [("dividends", "certificates", "pair_counters", "loan_markers")]
     assert sum(len(u.pages) for u in g.units) < sum(len(item.pages) for item in g.laid)
     assert sorted(i for u in g.units for i in u.members) == list(range(len(g.laid)))  # every component once
 
@@ -65,3 +68,47 @@ def test_the_print_plan_names_the_components_that_share_sheets():
 def test_shared_sheets_keep_two_millimetres_of_bleed_when_they_can():
     shared = gang([deck(21, 14, 14, 3), deck(6, 30, 16, 3)], "a4", 5, "long", INFO)
     assert shared is not None and shared.grid.bleed >= 2.0
+
+
+@pytest.mark.parametrize("duplex, flip", [("long", "x"), ("short", "y")])
+def test_small_pieces_fill_the_room_a_longer_run_leaves_on_its_last_sheet(duplex, flip):
+    """Twenty cards take three sheets, the last with two: four 12 mm tokens go beside the last
+    card instead of on a sheet of their own, their backs behind them, nothing overlapping."""
+    from pnp.layout.impose import fill
+
+    cards, tokens = deck(20), deck(4, 12, 12, 3)
+    host = impose(cards, "a4", 5, duplex, INFO)
+    joined = fill(host, 20, [tokens], "a4", 5)
+    assert joined is not None and joined.sheets == host.sheets == 3
+    last = max(p.page for p in joined.placed if p.side == "front")
+    fronts = {p.piece: p for p in joined.placed if p.side == "front"}
+    backs = {p.piece: p for p in joined.placed if p.side == "back"}
+    assert sorted(fronts) == sorted(backs) == list(range(24))
+    assert {fronts[i].page for i in range(20, 24)} == {last} and {backs[i].page for i in range(20, 24)} == {last + 1}
+    f = frame("a4", 5)
+    for piece in range(20, 24):
+        t, b = fronts[piece].trim, backs[piece].trim
+        expected = (f.width - t.right, t.y) if flip == "x" else (t.x, f.height - t.bottom)
+        assert (b.x, b.y) == pytest.approx(expected)
+    on_last = [p.trim for p in joined.placed if p.page == last]
+    assert not any(a.inset(-1.0).overlaps(b) for i, a in enumerate(on_last) for b in on_last[i + 1:])
+    assert all(f.content.contains(t) for t in on_last)
+    assert fill(impose(deck(18), "a4", 5, duplex, INFO), 18, [tokens], "a4", 5) is None  # two full sheets: no room
+
+
+def test_akt_price_tokens_and_the_for_ex_aids_take_no_sheet_of_their_own():
+    """Sheet counts of the bundled kit: Акционер's four price tokens print beside the last small
+    card (7 sheets of card stock, not 8); For-Ex's six player aids print two to a sheet (3 sheets,
+    not 6) at 8 pt or more."""
+    from spec_text import spec_of
+
+    from pnp.build import lay_out_game
+
+    akt = lay_out_game(spec_of(), "aktsioner")
+    assert sum(len(u.sheets.sheets) for u in akt.units if u.stock.startswith("card")) == 7
+    assert any(u.ids == ("big_cards", "small_cards", "price_tokens") for u in akt.units)
+    forex = lay_out_game(spec_of(), "forex")
+    aid = next(l for l in forex.laid if l.component.id == "player_aid")
+    assert len(aid.layout.pages) == 3 and len(aid.layout.tiles) == 6
+    body = {t.size for d in aid.output.drawings for _, t in texts(d.items)}
+    assert min(body) >= 8.0

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from pnp.components import PieceArt, Pieces
 from pnp.display import Drawing, Rect, Style, Text
-from pnp.layout.impose import MIN_GUTTER_BLEED_MM, impose, plan
+from pnp.layout.impose import INNER_BLEED_MM, MIN_GUTTER_BLEED_MM, impose, plan
 from pnp.layout.sheet import MARK_ZONE_MM, PAPERS, Box, Furniture
 from pnp.render.pdf import pdf_bytes
 
@@ -91,15 +91,16 @@ def _spans(cuts: list[float], size: float) -> list[tuple[float, float]]:
     return spans
 
 
-def test_a4_has_bleed_gutters_and_letter_butts_the_rows():
+def test_a4_has_bleed_gutters_and_letter_moves_its_marks_into_the_gutters():
     a4 = plan(63, 88, 3, "a4", 5, "long", 90)
     assert a4.columns.gutter > 0 and a4.rows.gutter > 0
     assert a4.rows.gutter == pytest.approx(2 * a4.rows.outer)
-    assert a4.rows.gutter / 2 >= MIN_GUTTER_BLEED_MM
+    assert a4.rows.gutter / 2 >= MIN_GUTTER_BLEED_MM and not (a4.rows.inner or a4.columns.inner)
     letter = plan(63, 88, 3, "letter", 5, "long", 90)
-    assert letter.per_page == 9
-    assert letter.rows.gutter == 0  # 264 of 269.4 mm: butted, one shared cut between rows
+    assert letter.per_page == 9  # as many as before, when the rows butted (264 of 269.4 mm)
     assert letter.frame.sideways  # no room above and below: the furniture runs up the sides
+    for axis in (letter.rows, letter.columns):  # no shared cut: a gutter with bleed either side of every cut
+        assert axis.inner and axis.gutter / 2 >= INNER_BLEED_MM and axis.outer == pytest.approx(axis.gutter / 2)
 
 
 def test_front_art_fills_its_share_of_the_gutter():
@@ -255,9 +256,10 @@ def test_any_size_lands_inside_the_content_box_without_overlaps(w, h, bleed, n, 
     except BuildError as error:  # only a fold can fail for these sizes: half a sheet is too small
         assert duplex == "fold" and "half a sheet" in str(error)
         imposition = impose(deck(n, w, h, bleed), paper, margin, "long", INFO)
-    frame = imposition.grid.frame
+    frame, grid = imposition.grid.frame, imposition.grid
     assert len({p.piece for p in imposition.placed if p.side == "front"}) == n
-    room = frame.content.inset(MARK_ZONE_MM - 1e-6)
+    room = frame.content.inset(0 if grid.columns.inner else MARK_ZONE_MM - 1e-6,
+                               0 if grid.rows.inner else MARK_ZONE_MM - 1e-6)
     by_page: dict[int, list[Box]] = {}
     for p in imposition.placed:
         assert (p.trim.w, p.trim.h) == pytest.approx((w, h))
@@ -276,3 +278,33 @@ def test_two_millimetres_of_bleed_wherever_it_costs_no_sheet():
     assert bills.bleed >= 2.0 and -(-110 // bills.per_page) == 10
     cards = plan(63, 88, 3, "a4", 5, "long", 90)
     assert cards.per_page == 9 and cards.bleed >= 1.0
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_two_cards_or_bills_of_the_bundled_kit_share_a_cut(paper):
+    """Measured from the vector drawing: the crop marks of every card and bill sheet (first
+    front page of each) give cut lines that pair into pieces of the trim size with a gutter of
+    at least twice `INNER_BLEED_MM` between every two pieces — no piece shares a cut with its
+    neighbour (For-Ex bills butted between rows, Letter cards in both directions)."""
+    from spec_text import spec_of
+
+    from pnp.build import lay_out_game, with_print
+
+    spec = with_print(spec_of(), paper=paper)
+    checked = 0
+    for game in ("bolsa", "aktsioner", "forex"):
+        for laid in lay_out_game(spec, game).laid:
+            if laid.component.kind not in ("deck", "money"):
+                continue
+            layout = laid.layout
+            page = pdf_pages(layout)[0]
+            xs, ys = trims_from_marks(page, layout.grid.frame.content)
+            for cuts, size, count in ((xs, laid.output.width, layout.grid.columns.count),
+                                      (ys, laid.output.height, layout.grid.rows.count)):
+                assert len(cuts) == 2 * count, (game, laid.component.id, cuts)  # two cuts a piece: none shared
+                for k in range(count):
+                    assert cuts[2 * k + 1] - cuts[2 * k] == pytest.approx(size, abs=TOL)
+                    if k:
+                        assert cuts[2 * k] - cuts[2 * k - 1] >= 2 * INNER_BLEED_MM - TOL, (game, laid.component.id)
+            checked += 1
+    assert checked == 8  # shares, money; big and small cards; contracts, dividends, certificates, money

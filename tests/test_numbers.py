@@ -257,7 +257,7 @@ def test_a_typed_number_is_caught():
 STALE = {  # issue 14: an edit, and the component that used to keep printing the old number
     "a dividend pays 4": ('{value: "3", title: Dividend, text: "Pays {pays} per certificate", data: {pays: 2}}',
                           '{value: "3", title: Dividend, text: "Pays {pays} per certificate", data: {pays: 4}}',
-                          "player_aid", "0, 4, 2, 2, 3", "0, 2, 2, 2, 3"),
+                          "player_aid", "certificate 0 2 4 2 3", "certificate 0 2 2 2 3"),  # the aid's table of the cards
     "certificates cost 3": ("certificate_price: 2", "certificate_price: 3", "certificates", "pay 3 GBP", "pay 2 GBP"),
 }
 

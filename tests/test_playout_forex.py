@@ -40,7 +40,7 @@ def test_rates_in_fifths_keep_exact_money(tmp_path):
     spec = tmp_path / "components.yaml"
     spec.write_text(text.replace(RATES, "rate: {values: [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8]"), encoding="utf-8")
     results = [result for options in ((), (("conversion_rounding", "total"),), (("conversion_rounding", "bga"),),
-                                      (("spot_unit", "any_one"),))  # A5: only spots that notes can pay are offered
+                                      (("spot_unit", "any_one"),))  # FOREX-A5: only spots that notes can pay are offered
                for result in played(spec, options, 3, 12)]
     assert {r.reason for r in results} >= {"last_dividend"}
     assert any(peak * 2 != int(peak * 2) for r in results for peak, _ in r.money)  # fifths of bucks were in hand
@@ -53,8 +53,8 @@ def dealt(p: Any, players: Sequence[str], rng: random.Random) -> Start:
         pairs={"GBP/CNY": ("GBP", 10), "EUR/USD": ("USD", 1), "CAD/CNY": ("CNY", 1)},
         money={first: {"GBP": Fraction(7, 2), "CNY": Fraction(9)}, third: {"JPY": Fraction(15, 2)}},
         certificates={second: {"JPY": 3, "CNY": 1}, third: {"JPY": 1}},
-        queue=(Contract("B", third, ("CNY", Fraction(45, 2)), ("EUR", Fraction(5))), Dividend(4),
-               Loan("A", first, (("GBP", Fraction(3)), ("USD", Fraction(3, 2))))),
+        queue=(Contract("B", third, ("CNY", Fraction(20)), ("EUR", Fraction(5))), Dividend(4),
+               Loan("A", first, (("GBP", Fraction(3)), ("USD", Fraction(5, 2))))),
     )
 
 

@@ -108,7 +108,7 @@ def test_bids_for_a_company_with_no_auction_are_a_violation(referee):
     code, answer = answer_of(referee, text)
     assert code == 1 and answer["violation"] == {
         "at": "rounds[0].auctions.ITX", "line": 11, "rule": "BOLSA-4.4",
-        "message": "ITX goes to no auction this round (2 offered, 2 wanted: case 4), yet bids are recorded"}
+        "message": "ITX goes to no auction this round (2 offered, 2 wanted: case 4), yet P3 bids"}
     assert answer["state"]["trade"]["company"] == "ITX" and answer["state"]["trade"]["case"] == 4
 
 

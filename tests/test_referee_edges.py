@@ -32,7 +32,7 @@ def line_of(name: str, needle: str) -> int:
     ("aktsioner_a14_last_mover_of_penultimate_round.yaml", "AKT-8.1", "turns[1].then", "then:"),
     ("bolsa_bids_without_auction.yaml", "BOLSA-4.6.1", "rounds[0].auctions.ITX", "ITX: [{P1"),
     ("bolsa_bid_out_of_turn_state.yaml", "BOLSA-5.2", "rounds[0].auctions.FER[1]", "- P2: 13"),
-    ("forex_any_one_quarter_buck.yaml", "A5", "turns[0].spot", "spot:"),
+    ("forex_any_one_quarter_buck.yaml", "FOREX-A5", "turns[0].spot", "spot:"),
 ])
 def test_each_record_stops_at_its_violation(capsys, name, rule, at, needle):
     status, answer = check(capsys, name)
@@ -65,7 +65,7 @@ def test_a_tie_on_penalty_and_old_price_is_paid_in_board_order_and_said(capsys):
 
 
 def test_the_last_move_rule_starts_with_the_play_that_leaves_one_card_each(capsys):
-    """A14: the event says so at that play, before the mover's stage 3 is refused."""
+    """AKT-A14: the event says so at that play, before the mover's stage 3 is refused."""
     _, answer = check(capsys, "aktsioner_a14_last_mover_of_penultimate_round.yaml")
     assert [e["rule"] for e in answer["events"]][-1] == "AKT-8.1"
     assert answer["state"]["players"]["Ben"]["shares"]["green"] == 0  # stage 1 stood: sold before the card

@@ -213,6 +213,20 @@ def test_starter_record_passes_check(capsys, tmp_path, players):
     assert sum(answer["state"]["supply"].values()) == 50
 
 
+def test_starter_removes_the_certificates_at_random_as_the_seed_draws_them(capsys, tmp_path):
+    """FOREX-4.3: `pnp referee new` deals the removal (the engine's deal): the same seed the
+    same supply, another seed most likely another; each a record that checks clean."""
+    supplies = []
+    for seed in (1, 1, 2, 3, 4):
+        assert main(["referee", "new", "forex", "--players", "Ana,Ben,Cris", "--seed", str(seed)]) == 0
+        record = tmp_path / f"new-{len(supplies)}.yaml"
+        record.write_text(capsys.readouterr().out, encoding="utf-8")
+        code, answer = check(capsys, record)
+        assert code == 0 and sum(answer["state"]["supply"].values()) == 50
+        supplies.append(tuple(answer["state"]["supply"].values()))
+    assert supplies[0] == supplies[1] and len(set(supplies)) >= 3
+
+
 def test_starter_refuses_a_player_count_outside_two_to_six(capsys):
     assert main(["referee", "new", "forex", "--players", "Ana"]) == 2
     assert "2–6 players" in capsys.readouterr().err

@@ -192,7 +192,14 @@ def test_a_start_that_breaks_a_setup_rule_is_a_violation_at_start(tmp_path, caps
 @pytest.mark.parametrize("start, rule", [
     ("  supply: {GBP: 8}\n  players:\n    Ana: {certificates: {GBP: 1}}\n", "FOREX-1.6"),
     ("  queue: [dividend 1, dividend 2]\n", "FOREX-4.5"),
-    ("  queue: [{loan: A, owner: Ana, owe: {GBP: 1}}, {loan: B, owner: Ana, owe: {EUR: 1}}, dividend 1]\n", "FOREX-10.2.2"),
+    ("  queue: [{loan: A, owner: Ana, owe: {GBP: 2}}, {loan: B, owner: Ana, owe: {EUR: 2}}, dividend 1]\n", "FOREX-10.2.2"),
+    # what no game reaches (issue 25): a Loan of nothing or of less than a contract and its interest,
+    ("  queue: [dividend 1, {loan: A, owner: Ana, owe: {GBP: 0}}]\n", "FOREX-10.2"),
+    ("  queue: [dividend 1, {loan: A, owner: Ana, owe: {GBP: 1.5}}]\n", "FOREX-10.2"),
+    # contract terms no rate of the track makes, or of a stronger side beyond contract_max,
+    ("  queue: [dividend 1, {contract: B, owner: Ana, pay: {GBP: 3}, receive: {EUR: 3.5}}]\n", "FOREX-7.3"),
+    ("  queue: [dividend 1, {contract: B, owner: Ana, pay: {GBP: 0}, receive: {EUR: 0}}]\n", "FOREX-7.3"),
+    ("  queue: [dividend 1, {contract: B, owner: Ana, pay: {GBP: 11}, receive: {EUR: 11}}]\n", "FOREX-7.3"),
 ])
 def test_impossible_start_positions(tmp_path, capsys, start, rule):
     code, answer, _ = check(tmp_path, capsys, "start:\n" + start)

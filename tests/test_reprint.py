@@ -119,12 +119,16 @@ def test_the_three_edits_name_the_sheets_a_designer_expects(rebuilt):
         assert booklet[0] == "changed" and booklet[1]  # it names the companies
     elif game == "forex":  # one dividend value: the dividend cards (sharing sheets with the certificates),
         # the booklet's dividend table and the aid that lists the payouts
-        assert listed["dividends+certificates"] == ("changed", [1])
-        assert listed["player_aid"] == ("changed", [1, 2, 3, 4, 5, 6])  # six copies, one per player
-        assert set(listed) == {"dividends+certificates", "player_aid", "rules_booklet"}
-    else:  # two small cards, on the third shared sheet of cards and the last; the penalty and deal tables
-        assert listed == {"big_cards+small_cards": ("changed", [3, 6]), "penalty_aid": ("changed", [1]),
-                          "rules_booklet": ("changed", [1])}
+        # (the pair counters and loan markers fill the last sheet of that run)
+        assert listed["dividends+certificates+pair_counters+loan_markers"] == ("changed", [1])
+        assert listed["player_aid"] == ("changed", [1, 2, 3])  # six copies, two a sheet
+        assert set(listed) == {"dividends+certificates+pair_counters+loan_markers", "player_aid", "rules_booklet"}
+        assert listed["rules_booklet"][0] == "changed" and listed["rules_booklet"][1]
+    else:  # two small cards, on the third shared sheet of cards and the last (where the price tokens are too);
+        # the penalty aid, and the rulebook's pictures, deal table and penalty table
+        booklet = listed.pop("rules_booklet")
+        assert listed == {"big_cards+small_cards+price_tokens": ("changed", [3, 6]), "penalty_aid": ("changed", [1])}
+        assert booklet[0] == "changed" and booklet[1]
 
 
 def test_the_reprint_file_holds_exactly_the_changed_sheets_fronts_with_backs(rebuilt):

@@ -183,7 +183,7 @@ def test_deal_checks(p):
         ("up", 40, "-30", 10, False),  # calc exactly 10 is neither (AKT-5.5)
         ("up", 40, "-40", 10, True),
         ("up", 130, "x2", 250, False),
-        ("up", 250, "+30", 250, False),  # A15: raising 250 is legal and overflows
+        ("up", 250, "+30", 250, False),  # AKT-A15: raising 250 is legal and overflows
     ],
 )
 def test_new_prices(game, rounding, old, effect, new, zeroed):
@@ -426,8 +426,8 @@ def test_eliminate_broke(game):
     players = ("M", "O", "X")
     state = start(p, players=players, O=(0, {"green": 2}), green=20)
     state, events = run(p, state, A.Begin("M"), "+30 red -60 green")
-    assert 1 in state.out and events[-1].rule == "A11"
-    assert violation(p, state, A.Begin("O")).rule == "A11"
+    assert 1 in state.out and events[-1].rule == "AKT-A11"
+    assert violation(p, state, A.Begin("O")).rule == "AKT-A11"
     state, _ = run(p, state, A.Begin("X"), "+40 red -50 blue", A.Begin("M"), "+50 red -40 blue")
     state, _ = run(p, state, A.Begin("X"), "+60 red -30 blue")
     assert state.over  # O's cards are out of the game with him
@@ -435,11 +435,11 @@ def test_eliminate_broke(game):
 
 def test_everyone_eliminated_at_setup_is_no_game(game):
     """With nothing held and cash below every price, eliminate_broke leaves nobody to play: a
-    setup the rules cannot reach (A11), not a game that never ends."""
+    setup the rules cannot reach (AKT-A11), not a game that never ends."""
     p = A.params(game, {"eliminate_broke": True, "start_shares": 0})
     with pytest.raises(Violation) as refused:
         A.setup(p, ("M", "O", "X"))
-    assert refused.value.rule == "A11"
+    assert refused.value.rule == "AKT-A11"
     state, _ = A.setup(A.params(game, {"eliminate_broke": True, "start_shares": 0, "start_cash": 100}), ("M", "O"))
     assert state.out == frozenset()  # cash enough for the cheapest share: everyone plays
 

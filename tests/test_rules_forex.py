@@ -217,7 +217,7 @@ def test_who_can_pay_must_pay(p):
 
 def test_loan_bankruptcy_ends_the_game_at_once(p):
     """FOREX-10.4, 11.1: nothing after the loan resolves; the last player picks among ties."""
-    state = queue_state(p, Loan("A", "P1", (("GBP", F(3)), ("USD", F(1)))), Contract("B", "P2", ("GBP", F(1)), ("EUR", F(1))),
+    state = queue_state(p, Loan("A", "P1", (("GBP", F(3)), ("USD", F(2)))), Contract("B", "P2", ("GBP", F(1)), ("EUR", F(1))),
                         Dividend(1))
     state, events = play(state, p, Resolve("P3"))
     assert state.over and state.bankrupt == "P1" and state.queue[0].set == "B"
@@ -237,7 +237,7 @@ def test_dividend_pays_per_certificate_in_its_currency(p):
 
 
 def test_dividend_tie_needs_the_active_players_choice(p):
-    """FOREX-10.5.3 (A10): all tie at 0 → ChoiceNeeded; a pick outside the tie or without a
+    """FOREX-10.5.3 (FOREX-A10): all tie at 0 → ChoiceNeeded; a pick outside the tie or without a
     tie, or on another item, is a violation."""
     state = setup(p, P)
     with pytest.raises(ChoiceNeeded) as caught:
@@ -255,7 +255,7 @@ def test_dividend_tie_needs_the_active_players_choice(p):
 
 
 def test_after_the_last_dividend_loans_made_meanwhile_are_resolved_too(p):
-    """FOREX-10.5.5, A18: a default during the final resolution goes to the back, and
+    """FOREX-10.5.5, FOREX-A18: a default during the final resolution goes to the back, and
     failing that Loan is a bankruptcy that still ends in scoring."""
     state = setup(p, ("P1", "P2"), queue=[Dividend(5), Contract("A", "P1", ("GBP", F(3)), ("CNY", F(12)))])
     state, events = play(state, p, Resolve("P2", strengthen="GBP"))
@@ -266,7 +266,7 @@ def test_after_the_last_dividend_loans_made_meanwhile_are_resolved_too(p):
 
 
 def test_strongest_tie_needs_the_choice_of_the_player_who_ended_the_game(p):
-    """FOREX-12.1 (A15)."""
+    """FOREX-12.1 (FOREX-A15)."""
     pairs = {"GBP/USD": ("USD", 1), "GBP/EUR": ("GBP", 1), "GBP/CHF": ("GBP", 1), "GBP/JPY": ("GBP", 1),
              "GBP/CAD": ("GBP", 2), "GBP/CNY": ("GBP", 6)}
     state = setup(p, P, pairs=pairs, queue=[Loan("A", "P2", (("GBP", F(9)),)), Dividend(1)],
@@ -283,7 +283,7 @@ def test_strongest_tie_needs_the_choice_of_the_player_who_ended_the_game(p):
 
 
 def test_winner_ties_go_to_certificates_of_the_strongest_then_shared(p):
-    """FOREX-12.3 (A14)."""
+    """FOREX-12.3 (FOREX-A14)."""
     loan = [Loan("A", "P3", (("GBP", F(9)),)), Dividend(1)]
     state = setup(p, P, queue=loan, certificates={"P1": {"GBP": 2}, "P2": {"GBP": 1}})
     done, events = play(state, p, Resolve("P1"))

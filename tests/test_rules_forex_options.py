@@ -71,8 +71,8 @@ def test_start_money(game):
 def test_dividends_come_from_the_deck(game):
     """FOREX-10.5.1: the `pays` of the dividends deck, in card order; not settable in `rules`."""
     text = default_spec_path().read_text(encoding="utf-8")
-    edited = text.replace('{value: "4", title: Dividend, text: "Pays {pays} per certificate", data: {pays: 0}}',
-                          '{value: "4", title: Dividend, text: "Pays {pays} per certificate", data: {pays: 1}}')
+    edited = text.replace('{value: "1", title: Dividend, text: "Pays {pays} per certificate", data: {pays: 0}}',
+                          '{value: "1", title: Dividend, text: "Pays {pays} per certificate", data: {pays: 1}}')
     assert edited != text
     p = forex.params(loads_spec(edited).games["forex"])
     assert p.dividends == (1, 2, 2, 2, 3)
@@ -122,15 +122,15 @@ def test_certificate_price_for_buying_and_selling(game):
 
 @pytest.mark.parametrize("side, gbp_paid", [("weaker", 2), ("both", 0)])
 def test_no_dividend_side(game, side, gbp_paid):
-    """FOREX-10.5.2 (A3): with `both`, the stronger side of a pair on the "8" space stops too."""
+    """FOREX-10.5.2 (FOREX-A3): with `both`, the stronger side of a pair on the "8" space stops too."""
     args = {"pairs": {"GBP/CNY": ("GBP", 10)}, "certificates": {"P1": {"GBP": 1, "CNY": 1}}, "queue": [Dividend(2)]}
     p, state, _ = run(game, {"no_dividend_side": side}, args, Resolve("P2", strengthen="GBP"))
     assert money(p, state, "P1", "GBP") == 2 + gbp_paid and money(p, state, "P1", "CNY") == 2
 
 
 def test_spot_unit_any_one_allows_one_weak_buck_for_its_worth_where_notes_pay_it(game):
-    """FOREX-6.2 (A5): 1 CAD for ½ GBP at GBP>CAD 3 (rate 2); at GBP>CNY 7 (rate 4) 1 CNY is worth
-    ¼ GBP, which no note pays (money is kept in halves, A6): refused, and never offered."""
+    """FOREX-6.2 (FOREX-A5): 1 CAD for ½ GBP at GBP>CAD 3 (rate 2); at GBP>CNY 7 (rate 4) 1 CNY is worth
+    ¼ GBP, which no note pays (money is kept in halves, FOREX-A6): refused, and never offered."""
     half = Spot("P1", "P2", ("CAD", F(1)), ("GBP", F(1, 2)))
     p, state, events = run(game, {"spot_unit": "any_one"}, {}, half)
     assert (money(p, state, "P1", "CAD"), money(p, state, "P1", "GBP")) == (1, F(5, 2))
@@ -142,7 +142,7 @@ def test_spot_unit_any_one_allows_one_weak_buck_for_its_worth_where_notes_pay_it
     quarter = Spot("P1", "P2", ("CNY", F(1)), ("GBP", F(1, 4)))
     with pytest.raises(Violation) as refused:
         forex.apply(setup(p_any, P), quarter, p_any)
-    assert refused.value.rule == "A5" and "no notes pay 0.25 GBP" in refused.value.message
+    assert refused.value.rule == "FOREX-A5" and "no notes pay 0.25 GBP" in refused.value.message
     with pytest.raises(Violation, match="1 CNY = 0.25 GBP and 1 GBP = 4 CNY: P1 gives 1 CNY for 1/3 GBP"):
         forex.apply(setup(p_any, P), Spot("P1", "P2", ("CNY", F(1)), ("GBP", F(1, 3))), p_any)
     offered = next(t for t in forex.legal_actions(setup(p_any, P), p_any) if t.kind == "spot").fields[0].options
@@ -152,7 +152,7 @@ def test_spot_unit_any_one_allows_one_weak_buck_for_its_worth_where_notes_pay_it
 
 
 def test_voluntary_default(game):
-    """FOREX-10.3 (A8): with the option, an owner who could pay may default into a Loan."""
+    """FOREX-10.3 (FOREX-A8): with the option, an owner who could pay may default into a Loan."""
     queue = [Contract("A", "P1", ("GBP", F(1)), ("EUR", F(1))), Dividend(1)]
     p, state, events = run(game, {"voluntary_default": True}, {"queue": queue}, Resolve("P2", default=("A",)))
     assert state.queue[-1] == Loan("A", "P1", (("GBP", F(2)),)) and money(p, state, "P1", "GBP") == 2
@@ -163,7 +163,7 @@ def test_voluntary_default(game):
 
 @pytest.mark.parametrize("rounding, score", [("per_holding", 4 + 4 + 8), ("bga", F(9, 2) + 4 + 8), ("total", 17)])
 def test_conversion_rounding(game, rounding, score):
-    """FOREX-12.2 (A12): GBP 4.5, EUR 7 (→ 4⅔), CNY 33 (→ 8¼) at the start rates."""
+    """FOREX-12.2 (FOREX-A12): GBP 4.5, EUR 7 (→ 4⅔), CNY 33 (→ 8¼) at the start rates."""
     holding = {"P1": {"GBP": F(9, 2), "EUR": F(7), "USD": F(0), "CHF": F(0), "JPY": F(0), "CAD": F(0), "CNY": F(33)}}
     p, state, _ = run(game, {"conversion_rounding": rounding}, {"money": holding, "queue": BANKRUPT_P3}, Resolve("P1"))
     assert state.result.strongest == "GBP" and state.result.scores[0] == score
@@ -171,7 +171,7 @@ def test_conversion_rounding(game, rounding, score):
 
 @pytest.mark.parametrize("rule, p3_score, winners", [("last", 0, ("P1", "P2")), ("scored_normally", 8, ("P1", "P2", "P3"))])
 def test_bankrupt_player(game, rule, p3_score, winners):
-    """FOREX-12.4 (A13): `last` scores the bankrupt 0 and he cannot win."""
+    """FOREX-12.4 (FOREX-A13): `last` scores the bankrupt 0 and he cannot win."""
     p, state, _ = run(game, {"bankrupt_player": rule}, {"queue": BANKRUPT_P3}, Resolve("P1"))
     assert state.result.scores == (8, 8, p3_score) and state.result.winners == winners
 

@@ -51,12 +51,23 @@ def test_a_section_lists_its_rules_and_their_house_rules(capsys):
     assert listed[7:] == ["BOLSA-3.2.5", "BOLSA-3.2.6"]  # the house rules, with the rule each cites
 
 
-def test_an_ambiguity_id_shows_every_game_that_has_it_unless_one_is_named(capsys):
+def test_an_ambiguity_has_one_id_with_its_games_prefix(capsys):
+    code, out, _ = run(capsys, "show", "BOLSA-A2")
+    assert code == 0 and out.startswith("BOLSA-A2  (bolsa · 9 Ambiguities") and "auction_trigger" in out
+    code, out, _ = run(capsys, "show", "forex-a5")
+    assert code == 0 and out.startswith("FOREX-A5  (forex") and "any_one" in out
+
+
+def test_an_old_short_id_still_finds_its_rules_with_a_pointer(capsys):
+    """Before the prefix, `A2` named three rules of three games: it still finds them, and says
+    what each is called now; with --game, that game's one."""
     code, out, _ = run(capsys, "show", "A2")
-    assert code == 0 and [line.split("(")[1].split(" ")[0] for line in out.splitlines() if line.startswith("A2 ")] == [
-        "aktsioner", "bolsa", "forex"]
-    code, out, _ = run(capsys, "show", "A2", "--game", "bolsa")
-    assert code == 0 and out.count("A2  (") == 1 and "auction_trigger" in out
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "A2 is now AKT-A2 (aktsioner), BOLSA-A2 (bolsa), FOREX-A2 (forex): each game's IDs carry its prefix"
+    assert [line.split("  (")[0] for line in lines if line.endswith(")") and "-A2  (" in line] == ["AKT-A2", "BOLSA-A2", "FOREX-A2"]
+    code, out, _ = run(capsys, "show", "a2", "--game", "bolsa")
+    assert code == 0 and out.splitlines()[0] == "A2 is now BOLSA-A2 (bolsa): each game's IDs carry its prefix"
+    assert out.count("BOLSA-A2  (") == 1 and "auction_trigger" in out
 
 
 def test_an_unknown_id_exits_2_with_the_nearest_ids(capsys):

@@ -13,19 +13,25 @@ from pnp.rules import GAMES, rulebooks, text
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_every_game_has_its_rules_file_in_the_package():
-    assert text.games() == ("aktsioner", "bolsa", "forex")
+def test_every_registered_game_has_its_rules_file_in_the_package():
+    assert set(GAMES) <= set(text.games())
+    assert text.prefix("bolsa") == "BOLSA" and text.prefix("aktsioner") == "AKT" and text.prefix("forex") == "FOREX"
 
 
-@pytest.mark.parametrize("game, prefix", [("bolsa", "BOLSA"), ("aktsioner", "AKT"), ("forex", "FOREX")])
-def test_ids_are_unique_and_in_file_order(game, prefix):
-    found = text.rules(game)
+@pytest.mark.parametrize("game", list(GAMES))
+def test_ids_are_unique_prefixed_and_in_file_order(game):
+    found, prefix = text.rules(game), text.prefix(game)
     assert len({r.id for r in found}) == len(found)
     assert [r.line for r in found] == sorted(r.line for r in found)
     kinds = {r.kind for r in found}
     assert kinds == {text.RULE, text.EXAMPLE, text.AMBIGUITY, text.SECTION}
-    assert all(r.id.startswith(prefix + "-") for r in found if r.kind != text.AMBIGUITY)
+    assert all(r.id.startswith(prefix + "-") for r in found)  # ambiguities too: FOREX-A5, not A5
     assert sum(r.kind == text.RULE for r in found) >= 45
+
+
+def test_no_two_games_share_a_prefix():
+    prefixes = [text.prefix(game) for game in text.games()]
+    assert len(set(prefixes)) == len(prefixes)
 
 
 def test_a_sentence_that_starts_a_second_rule_splits_the_paragraph():
@@ -39,7 +45,7 @@ def test_list_items_examples_ambiguities_and_sections():
     assert one_buyer.section.startswith("4 ") and "B − S" in one_buyer.text
     example = text.rule("BOLSA-X1")
     assert example.kind == text.EXAMPLE and example.title == "Setup (seed numbers)" and example.text.startswith("N = 6")
-    ambiguity = text.rule("A2", "bolsa")
+    ambiguity = text.rule("BOLSA-A2")
     assert ambiguity.kind == text.AMBIGUITY and ambiguity.title == "When is there an auction?"
     assert [r.id for r in text.within("BOLSA-3.2")] == [f"BOLSA-3.2.{n}" for n in range(1, 8)]
 
@@ -56,21 +62,33 @@ def test_every_option_cites_a_rule_that_exists():
                 assert text.rule(cited, game).game == game, (game, option.name, cited)
 
 
-# A string in the code that is a rule ID: BOLSA-4.6.1, AKT-7.5, FOREX-6.2, or an ambiguity as the
-# rules files write it, A11 (never AKT-A11).
-_ID = re.compile(r"(BOLSA|AKT|FOREX)-[A-Z0-9.]+|A\d+")
-_CODE = {game: [ROOT / "pnp" / "rules" / game, ROOT / "pnp" / "referee" / game] for game in GAMES}
+# A string in the code that is a rule ID, of any game: BOLSA-4.6.1, AKT-7.5, FOREX-6.2, FOREX-A5 —
+# and an old short ambiguity ID (A11), which no code may cite any more.
+_ID = re.compile(r"[A-Z]+-(?:A|X)?\d+(?:\.\d+)*|A\d+")
+_CODE = {game: [ROOT / "pnp" / "rules" / game, ROOT / "pnp" / "referee" / game, ROOT / "pnp" / "simulate" / "games" / game]
+         for game in GAMES}
 
 
 def _cited(game: str) -> dict[str, str]:
-    """Every rule ID the game's engine and referee can cite, with where it is written."""
+    """Every rule ID the game's engine, referee and simulator module can cite, with where it is
+    written."""
     found = {}
     for place in _CODE[game]:
-        for file in sorted(place.rglob("*.py")) if place.is_dir() else [place.with_suffix(".py")]:
+        for file in sorted(place.rglob("*.py")) if place.is_dir() else [p for p in [place.with_suffix(".py")] if p.exists()]:
             for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.Constant) and isinstance(node.value, str) and _ID.fullmatch(node.value):
                     found.setdefault(node.value, f"{file.relative_to(ROOT)}:{node.lineno}")
     return found
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_rule_id_the_code_can_cite_is_found_exactly_once_across_the_rules_files(game):
+    """One ID, one rule: what the engine, the referee or the simulator can cite names a rule in
+    one game's file alone (so `pnp rules show` prints one rule, and the referee's citation
+    cannot be read as another game's)."""
+    cited = _cited(game)
+    found = {rule: [g for g in text.games() if rule in text.ids(g)] for rule in cited}
+    assert {rule: games for rule, games in found.items() if games != [game]} == {}
 
 
 @pytest.mark.parametrize("game", list(GAMES))

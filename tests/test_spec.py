@@ -14,9 +14,10 @@ from pnp.spec.model import Deck
 
 
 def errors_of(text: str) -> list[str]:
+    """The issues' lines as printed, without the source lines shown under YAML mistakes."""
     with pytest.raises(SpecError) as caught:
         loads_spec(text)
-    return caught.value.lines()
+    return [line for line in caught.value.lines() if not line.startswith(" ")]
 
 
 def line_of(text: str, needle: str) -> int:
@@ -69,7 +70,9 @@ def test_templates_fill_per_asset_and_per_pair():
 
 def test_model_is_immutable():
     spec = loads_spec(BUNDLED)
-    with pytest.raises(Exception):
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError):  # frozen
         spec.print.paper = "letter"  # type: ignore[misc]
     assert isinstance(spec.games["bolsa"].assets, tuple)
 
@@ -125,7 +128,8 @@ def test_unknown_kind_suggests_one():
 def test_duplicate_key_is_rejected_not_overwritten():
     text = edit("  paper: a4 ", "  paper: a4\n  paper: letter ")
     (error,) = errors_of(text)
-    assert error == f"components.yaml:{line_of(text, 'paper: letter')}:3: print.paper: duplicate key 'paper' (first defined at line {line_of(text, 'paper: a4')})"
+    assert error == (f"components.yaml:{line_of(text, 'paper: letter')}:3: print.paper: the key 'paper' is given twice "
+                     f"in this mapping (first at line {line_of(text, 'paper: a4')}): keep one of them")
 
 
 def test_duplicate_ids():
@@ -167,8 +171,9 @@ def test_track_start_must_be_a_cell():
 
 
 def test_unsafe_id_for_a_file_name():
-    (error,) = errors_of(edit("- id: quote_board", "- id: ../board"))
+    error, *named_elsewhere = errors_of(edit("- id: quote_board", "- id: ../board"))
     assert "games.bolsa.components[0].id: '../board' cannot be an id" in error
+    assert [e.split(": ")[1] for e in named_elsewhere] == ["games.bolsa.components[6].sections[2].setup.board"]
 
 
 def test_all_errors_are_reported_at_once_in_file_order():
@@ -203,7 +208,7 @@ def test_hostile_documents_get_a_located_message(text, message):
 
 def test_alias_bomb_is_stopped():
     lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-    for prev, name in zip("abcdefgh", "bcdefghi"):
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
         lines.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]")
     errors = errors_of("\n".join(lines) + "\n")
     assert any("alias bomb" in e for e in errors)
@@ -227,4 +232,4 @@ def test_huge_tracks_and_counts_are_refused_not_expanded():
     (error,) = errors_of(edit("quote: {from: 0, to: 19, start: 10}", "quote: {from: 0, to: 19, step: 1.0e-300, start: 10}"))
     assert "games.bolsa.tracks.quote: a track has at most 500 cells" in error
     (error,) = errors_of(edit("count: 18", "count: 1000000000"))
-    assert "cards[0].count: must be at most 1000" in error
+    assert "cards[0].count: must be at most 1,000" in error

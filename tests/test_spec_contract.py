@@ -99,8 +99,10 @@ def test_validate_names_the_rule_and_the_place_of_what_an_engine_needs():
     big = renamed_everywhere("big_cards", "big")
     rate = BUNDLED.replace("rate: {values: [1, 1.5,", "rate: {values: [0.5, 1.5,")
     for text, expected in (
-        (quote, "games.bolsa.tracks: bolsa needs a track `quote` (the quote board, BOLSA-1.3)"),
-        (big, "games.aktsioner.components: aktsioner needs a deck `big_cards` (the big cards, AKT-1.4)"),
+        (quote, "games.bolsa.tracks: bolsa needs a track `quote` (the quote board, BOLSA-1.3): its engine reads it "
+                "by that name"),
+        (big, "games.aktsioner.components: aktsioner needs a deck `big_cards` (the big cards, AKT-1.4): its engine "
+              "reads it by that name"),
         (rate, "games.forex.tracks.rate: the rate track starts at 1, not 0.5 (FOREX-1.2)"),
     ):
         try:

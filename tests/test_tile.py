@@ -164,3 +164,25 @@ def test_small_panels_of_one_size_share_a_sheet_each_with_its_crop_marks():
 def test_panels_of_different_sizes_keep_their_own_sheets():
     tiling = tile(Panels((board(190, 130), board(150, 100))), "a4", 5, INFO)
     assert len(tiling.pages) == 2
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_bundled_boards_are_split_between_cells_never_through_a_number(paper):
+    """Every visible seam of the bundled boards (a window's right edge that is not the board's)
+    is a cell edge the drawing allows, on either paper: Aktsioner's seam went through "120"."""
+    from spec_text import spec_of
+
+    from pnp.build import lay_out_game, with_print
+
+    spec = with_print(spec_of(), paper=paper)
+    checked = 0
+    for game in ("bolsa", "aktsioner", "forex"):
+        for laid in lay_out_game(spec, game).laid:
+            if laid.component.kind != "board":
+                continue
+            drawing = laid.output.drawings[0]
+            for t in laid.layout.tiles:
+                if t.column < t.columns:
+                    assert any(abs(t.window.right - x) < 1e-6 for x in drawing.seams_x), (game, paper, t.window)
+                    checked += 1
+    assert checked >= 3

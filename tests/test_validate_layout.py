@@ -47,8 +47,8 @@ def test_every_unplayable_or_unprintable_game_is_reported_in_one_run_where_to_fi
     text = edit("count: 18", "count: 2")  # 2 share cards a company
     text = edit("players: {min: 3, max: 6}", "players: {min: 3, max: 9}", text)  # 6 mats, 9 players
     text = edit("formula: 3+5", "formula: 3+50", text)  # 32 small cards
-    text = edit('{count: 3, value: "A", title: Contract, text: "One to you, one to the queue, one to the display '
-                'with the terms."', f'{{count: 3, value: "A", title: Contract, text: "{LONG}"', text)
+    text = edit('{count: 3, value: "A", title: Contract, text: "On the display: the amount to pay to the left of this '
+                'card, the amount to receive to its right, in notes from the bank. Nothing is paid now."', f'{{count: 3, value: "A", title: Contract, text: "{LONG}"', text)
     text = edit('text: "Pays {pays} per certificate", data: {pays: 2}',
                 'text: "Pays {pays} per certificate 株", data: {pays: 2}', text)  # DejaVu Sans has no CJK
     code, found = validate(tmp_path, text, capsys)
@@ -81,18 +81,18 @@ def test_every_unplayable_or_unprintable_game_is_reported_in_one_run_where_to_fi
 
 
 def test_pieces_larger_than_the_paper_are_reported_once_at_their_size(tmp_path, capsys):
-    text = edit("card_mm: [63, 88]", "card_mm: [630, 88]")
+    text = edit("card_mm: [63, 88]", "card_mm: [295, 88]")  # within the model's 297 mm, beyond a4's margins either way
     code, found = validate(tmp_path, text, capsys)
     assert code == 2 and list(found) == ["print.card_mm"]  # once, though every deck has pieces of that size
     line, col, message = found["print.card_mm"]
-    assert (line, col) == where(text, "card_mm: [630, 88]", "[")
+    assert (line, col) == where(text, "card_mm: [295, 88]", "[")
     largest = re.search(r"at most ([\d.]+) × ([\d.]+) mm", message)
-    assert largest and 63 < float(largest[1]) < float(largest[2]) < 630  # what fits a4: cut the 630 to that
+    assert largest and 63 < float(largest[1]) < float(largest[2]) < 297  # what fits a4: cut the 295 to that
 
 
 def test_build_reports_text_that_does_not_fit_at_its_place_and_writes_nothing(tmp_path, capsys):
-    text = edit('{count: 3, value: "A", title: Contract, text: "One to you, one to the queue, one to the display '
-                'with the terms."', f'{{count: 3, value: "A", title: Contract, text: "{LONG}"', BUNDLED)
+    text = edit('{count: 3, value: "A", title: Contract, text: "On the display: the amount to pay to the left of this '
+                'card, the amount to receive to its right, in notes from the bank. Nothing is paid now."', f'{{count: 3, value: "A", title: Contract, text: "{LONG}"', BUNDLED)
     spec = tmp_path / "components.yaml"
     spec.write_text(text, encoding="utf-8")
     capsys.readouterr()
@@ -118,3 +118,18 @@ def test_shape_reference_and_engine_problems_come_in_the_same_run(tmp_path, caps
         "games.aktsioner.players.min": where(text, "players: {min: 2, max: 6}", "2"),
         "games.forex.components[4].cards[1].text": where(text, "{payz}", '"Pays'),
     }
+
+
+def test_a_name_too_long_for_the_print_plan_is_found_by_validate_at_its_field(tmp_path, capsys):
+    """The print plan opening the combined file is laid out by validate too: a spec that
+    validates builds (a 39-letter word in a component's English name once validated, then
+    failed the build without a place)."""
+    word = "Aktienzertifikatsbestandsverzeichnisbla"  # 39 letters
+    text = edit("name_en: Share cards", f"name_en: {word}")
+    code, found = validate(tmp_path, text, capsys)
+    assert code == 2
+    assert list(found) == ["games.bolsa.components[3].name_en"]
+    line, col, _ = found["games.bolsa.components[3].name_en"]
+    assert (line, col) == where(text, f"name_en: {word}", word)
+    assert main(["build", "-q", "--spec", str(tmp_path / "components.yaml"), "--game", "bolsa",
+                 "--out", str(tmp_path / "out")]) != 0  # what validate said, build refuses

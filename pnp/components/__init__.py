@@ -39,6 +39,7 @@ class Context:
     settings: Print
     folder: Path = field(default_factory=Path.cwd)
     kit: Kit | None = None  # None: the spec as written, in English
+    drawn: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # component id → its output, once
 
     @property
     def language(self) -> Language | None:
@@ -125,6 +126,12 @@ _GENERATORS = {
 
 
 def generate(context: Context, component: Any) -> Output:
-    """Draw one component of `context.game` with the print settings."""
+    """Draw one component of `context.game` with the print settings — once per context: the
+    rules booklet pictures the other components, and a build then lays out the same drawings."""
+    known = context.drawn.get(component.id)
+    if known is not None and known[0] is component:
+        return known[1]
     module, function = _GENERATORS[component.kind].split(":")
-    return getattr(import_module(f"pnp.components.{module}"), function)(context, component)
+    output = getattr(import_module(f"pnp.components.{module}"), function)(context, component)
+    context.drawn[component.id] = (component, output)
+    return output

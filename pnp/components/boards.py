@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 from pnp.components import Context, Panels
-from pnp.components.art import identity, pattern, symbol, tint
+from pnp.components.art import contrast_ratio, identity, outlined, pattern, symbol, tint
 from pnp.components.tables import (
     INK, SOFT_INK, Block, column, heading, moved, picture_block, table, tallest, title_bar, widest,
 )  # fmt: skip
@@ -41,6 +41,9 @@ _RAISED = 0.58  # the share of a cell's height its number takes when notes sit b
 STAR = "#dcdcdc"  # the start cell's star where the row has no tint
 STRIP = 6.0  # mm: the number strip at the top of a box that holds a stack
 STRIP_PT = 11.0
+SMALL_TEXT_CONTRAST = 4.5  # WCAG AA
+OUTLINE = 0.3  # mm: the ink saver's outlined cell numbers
+FRAME_INSET = 2.0  # mm from the board's cut edge to its frame: a cut that strays does not cut the frame
 SPOT = Style(stroke="#9a9a9a", width=0.2, dash=(1.0, 0.8))  # a token's place in a box
 
 
@@ -56,13 +59,28 @@ def cell_text(value: float) -> str:
 def board(context: Context, board: Board) -> Panels:
     """One drawing per copy: the title, then every section at `board.cell_mm` per cell — all
     of it inside the ring of a loop track when the board has one."""
+    return _board(context, board, None)
+
+
+def start_cells(context: Context, board: Board) -> list[tuple[str | None, tuple[float, float, float, float]]]:
+    """Where the tokens start on the board's drawing: for each row of a track with a start
+    cell (not a loop), the row's asset id (None for a single row) and the start cell's box
+    (x, y, w, h in the drawing's mm) — what a setup diagram puts the tokens on."""
+    found: list[tuple[str | None, tuple[float, float, float, float]]] = []
+    _board(context, board, found)
+    return found
+
+
+def _board(context: Context, board: Board, starts: list | None) -> Panels:
+    """The board, and (when `starts` is a list) its start cells collected into it."""
     what = f"{context.game_id}/{board.id}"
     board = filled(context.game, board)  # section titles are templates over the game
     header_w = widest(context, lambda c: _row_header_width(c.game, c.component(board)))  # the same in every language
     inside = [(index, s) for index, s in enumerate(board.sections) if s.layout != "loop"]
     loop = next((index for index, s in enumerate(board.sections) if s.layout == "loop"), None)
+    cells: dict[int, list] = {index: [] for index, _ in inside}
     tracks = {
-        index: _track(context, section, board.cell_mm, header_w, f"{what} section {index + 1}")
+        index: _track(context, section, board.cell_mm, header_w, f"{what} section {index + 1}", cells[index])
         for index, section in inside
         if section.track is not None
     }
@@ -77,6 +95,11 @@ def board(context: Context, board: Board) -> Panels:
     title = tallest(context, lambda c: _title(c.game, c.component(board), width, what))
     image = [picture_block(context.art(board.image), width, board.image_mm)] if board.image else []
     body = column([title, *image, *sections], gap=GAP)
+    if starts is not None and loop is None:  # each section's offset in the column, as `column` stacks them
+        y = title.height + GAP + sum(b.height + GAP for b in image)
+        for (index, _), block in zip(inside, sections):
+            starts += [(asset, (MARGIN + x, MARGIN + y + top, w, h)) for asset, (x, top, w, h) in cells[index]]
+            y += block.height + GAP
     if loop is None:  # cell edges, where a tiled board may be cut without cutting a number
         seams = {MARGIN + header_w + k * box_size(context.game, s, board.cell_mm)[0]
                  for s in board.sections if s.track and s.layout == "row"
@@ -85,7 +108,8 @@ def board(context: Context, board: Board) -> Panels:
         body, ring_cell = _loop(context, board.sections[loop], board.cell_mm, body, f"{what} section {loop + 1}")
         seams = {MARGIN + k * ring_cell for k in range(round(body.width / ring_cell) + 1)}
     w, h = body.width + 2 * MARGIN, body.height + 2 * MARGIN
-    frame = Rect(0.4, 0.4, w - 0.8, h - 0.8, Style(stroke=INK, width=0.6), radius=3.0)
+    frame = Rect(FRAME_INSET, FRAME_INSET, w - 2 * FRAME_INSET, h - 2 * FRAME_INSET, Style(stroke=INK, width=0.6),
+                 radius=3.0)
     drawing = Drawing(w, h, (frame, moved(body, MARGIN, MARGIN)), seams_x=tuple(sorted(seams)))
     return Panels((drawing,) * board.copies)
 
@@ -114,8 +138,10 @@ def box_size(game: Game, section: BoardSection, cell: float) -> tuple[float, flo
     return math.ceil(holds / rows) * cell, rows * cell + STRIP
 
 
-def _track(context: Context, section: BoardSection, cell: float, header_w: float, what: str) -> Block:
-    """A row of cells per asset (or one, headed by the section's title), or a grid."""
+def _track(context: Context, section: BoardSection, cell: float, header_w: float, what: str,
+           starts: list | None = None) -> Block:
+    """A row of cells per asset (or one, headed by the section's title), or a grid; each row's
+    start cell (asset id, box) goes into `starts`."""
     if section.layout == "grid":
         return _grid(context, section, cell, what)
     game = context.game
@@ -132,10 +158,17 @@ def _track(context: Context, section: BoardSection, cell: float, header_w: float
             items += _asset_header(asset, context.logo(asset), header_w, y, ch, fill, what)
         places = [(header_w + index * cw, y) for index in range(count)]
         items += _cells(context, section, places, cell, fill, asset, what)
+        track = game.tracks[section.track or ""]
+        if starts is not None and track.start is not None:
+            index = list(track.cells).index(track.start)
+            starts.append((asset.id if asset else None, (places[index][0], y, cw, ch)))
     body = Block(tuple(items), header_w + count * cw, len(rows) * ch)
     if section.rows == "single":
         return body
-    return column([heading(section.title, section.title_en, body.width, size=11, what=what), body], gap=2.0)
+    title = heading(section.title, section.title_en, body.width, size=11, what=what)
+    if starts is not None:  # the rows sit under the heading
+        starts[:] = [(a, (x, y + title.height + 2.0, w, h)) for a, (x, y, w, h) in starts]
+    return column([title, body], gap=2.0)
 
 
 def _cells(context: Context, section: BoardSection, places: list[tuple[float, float]], cell: float,
@@ -161,7 +194,7 @@ def _cells(context: Context, section: BoardSection, places: list[tuple[float, fl
                           what=where)
         else:
             items += _cell(x, y, cell, number, size, fill, start=start, word=section.start_label,
-                           notes=notes, raised=raised, what=where)
+                           notes=notes, raised=raised, what=where, outline=context.settings.ink_saver)
     return items
 
 
@@ -236,7 +269,9 @@ def _number_size(numbers: list[str], cell: float, raised: bool) -> float:
 
 
 def _cell(x: float, y: float, c: float, number: str, size: float, fill: str | None, *, start: bool,
-          word: str, notes: tuple[str, ...], raised: bool, what: str) -> list[Item]:
+          word: str, notes: tuple[str, ...], raised: bool, what: str, outline: bool = False) -> list[Item]:
+    """One cell: its number (in outline with the ink saver, where it is large), its start cues
+    and its notes."""
     items: list[Item] = [Rect(x, y, c, c, Style(fill=fill, stroke=INK, width=0.25))]
     below = ((word,) if start else ()) + notes
     number_h = c * _RAISED if (raised or below) else c
@@ -245,8 +280,9 @@ def _cell(x: float, y: float, c: float, number: str, size: float, fill: str | No
         items.append(symbol("star", x + c / 2, y + c * 0.5, c * 0.92, Style(fill=star)))
         items.append(Rect(x + 0.7, y + 0.7, c - 1.4, c - 1.4, Style(stroke=INK, width=1.0)))
     top = y + (1.3 if start else PAD * 0.6 if below else PAD)  # clear of the start frame
-    items.append(fit_text(number, x + PAD, top, c - 2 * PAD, y + number_h - PAD - top, size=size, font="bold",
-                          color=INK, what=what))
+    fitted = fit_text(number, x + PAD, top, c - 2 * PAD, y + number_h - PAD - top, size=size, font="bold",
+                      color=INK, what=what)
+    items.append(outlined(fitted, OUTLINE) if outline else fitted)
     if below:
         top = y + number_h
         items.append(fit_text("\n".join(below), x + PAD, top, c - 2 * PAD, y + c - PAD - top,
@@ -311,7 +347,11 @@ def _badge_size(cell: float) -> float:
 
 def _asset_header(asset: Asset, logo: Art | None, w: float, y: float, c: float, fill: str | None,
                   what: str) -> list[Item]:
+    """The row's header: a band of the asset's colour, its badge, its code and its names, the
+    names in the quieter ink only where that keeps small-text contrast (4.5:1) on the row's
+    tint (a black company's grey row takes the dark ink)."""
     badge = _badge_size(c)
+    names_ink = readable(SOFT_INK, fill)
     text_x = BAND + badge + 3.0
     text_w = w - text_x - 1.5
     return [
@@ -321,8 +361,13 @@ def _asset_header(asset: Asset, logo: Art | None, w: float, y: float, c: float, 
         fit_text(_code(asset), text_x, y + 0.8, text_w, c * 0.45, size=12, font="bold", color=INK,
                  align="left", valign="bottom", what=what),
         fit_text(_names(asset), text_x, y + c * 0.45 + 0.8, text_w, c * 0.55 - 1.6, size=8, min_size=6,
-                 color=SOFT_INK, align="left", valign="top", leading=1.1, what=what),
+                 color=names_ink, align="left", valign="top", leading=1.1, what=what),
     ]
+
+
+def readable(ink: str, fill: str | None) -> str:
+    """`ink`, or the body ink where `ink` on `fill` would fall below WCAG AA for small text."""
+    return ink if fill is None or contrast_ratio(ink, fill) >= SMALL_TEXT_CONTRAST else INK
 
 
 def _title_header(section: BoardSection, w: float, y: float, c: float, what: str) -> list[Item]:

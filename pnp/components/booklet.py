@@ -1,15 +1,22 @@
-"""The rules booklet: the game's rules, every number read from the spec, over A5 pages.
+"""The rules booklet: a rulebook a group can learn the game from, every number read from the
+spec and the rules engine, over half-sheet pages (A5 on A4).
 
-A booklet is sections of templated lines, as an aid is, but as long as the rules need: the
-lines are flowed from page to page, a heading never left alone at the foot of a page. Templates
-see what aid lines see (`{tracks[quote].last}`, `{vars[...]}`) and, for a game with a rules
-engine, every house rule with the value in effect (`{rules[start_cash]}`, defaults included)
-and the engine's parameters (`{params.rounds}`), so a rule change in components.yaml reprints a
-correct booklet. Tables come from the rules module (`table: deal`), and a section with
-`house_rules: true` lists every house rule with its value, its default and its rule ID.
+It is sections, in the order a group needs them: what the game is and how to win; the
+components pictured with their counts (`components: true`); the setup drawn (`setup:`); the
+turn or round on one page (`page: one`: the section must fit a page of its own); worked
+examples the rules engine plays (`examples:`, see `teaching.worked_example`); then the full
+reference, every rule with its ID. Lines are templates: they see what aid lines see
+(`{tracks[quote].last}`, `{vars[...]}`) and, for a game with a rules engine, every house rule
+with the value in effect (`{rules[start_cash]}`), the engine's parameters (`{params.rounds}`)
+and each house rule's value in words (`{house[tiebreak]}`, from the booklet's `rules_words`),
+so running text never prints a configuration key; the house-rules table (`house_rules: true`)
+names each rule and its value in words too. Tables come from the rules module (`table:`) or
+from a deck's cards (`cards:`), at the body size — a table too wide for the page turns a
+quarter onto a page of its own.
 
 Rule IDs in a line (`BOLSA-2.2 Each player …`) print in bold, so the table and the referee cite
-the same numbers.
+the same numbers. Every problem of the booklet — a template, a table, an example the rules no
+longer allow, a house rule without words — is reported at once, each at its field.
 """
 
 from __future__ import annotations
@@ -19,46 +26,76 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from pnp.components import Context
-from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, paragraph, table
-from pnp.display import BookPages, Drawing, Item, Line, Style
-from pnp.errors import BuildError
-from pnp.i18n import _, ngettext
+from pnp.components.tables import INK, SOFT_INK, Block, cards_table, column, heading, moved, paragraph, table
+from pnp.components.teaching import Unseated, gallery, setup_diagram, worked_example
+from pnp.display import BookPages, Drawing, Group, Item, Line, Style
+from pnp.errors import BuildError, BuildErrors
+from pnp.i18n import N_, _, ngettext
 from pnp.layout.booklet import page_size
-from pnp.layout.text import fit_text
+from pnp.layout.text import fit_text, text_width
 from pnp.rules.base import Table
 from pnp.spec.faces import TemplateError, fill, game_context
 from pnp.spec.model import Booklet, BookletSection
 
-BODY_PT = 8.0
-FOOTER_MM = 5.0  # the page number's band at the foot of each page
+BODY_PT = 9.5  # running text, tables, examples: never below 9 pt
+HEADING_PT = 13.0  # its English subtitle at 0.7 of it: 9.1 pt
+FOOTER_MM = 6.0  # the page number's band at the foot of each page
 RULE_ID = re.compile(r"(?<![*\w-])([A-Z]{2,}-X?\d+(?:\.\d+)*)(?![*\w])")
+RULE_GAP_MM = 2.0  # between a worked example's rule IDs and what happens
+TIGHT_MM = 0.6  # between the lines of a list (a worked example's events)
+HOUSE_RULES = (N_("Rule"), N_("House rule"), N_("In effect"))  # the house-rules table's header
+DEFAULT = N_("(the default)")
+DEFAULT_WAS = N_("(default: {value})")
+SET_BY = N_("(as printed on {where})")
 
 
 def booklet(context: Context, booklet: Booklet) -> BookPages:
     """The booklet's pages in reading order (layout pads and imposes them)."""
     what = f"{context.game_id}/{booklet.id}"
     width, height = page_size(context.settings.paper, context.settings.margin_mm)
-    values = template_values(context)
-    blocks = [(_title(context, booklet, width, what), False)]
-    for number, section in enumerate(booklet.sections, 1):
-        blocks += _section(context, section, values, width, f"{what} section {number}")
-    pages = _paginate(blocks, height - FOOTER_MM, what)
+    errors: list[BuildError] = []
+    values = template_values(context, booklet, errors)
+    flow: list[Flowing] = [(_title(context, booklet, width, what), False, "flow")]
+    for number, section in enumerate(booklet.sections):
+        at = ("sections", number)
+        try:
+            blocks = _section(context, booklet, section, values, width, f"{what} section {number + 1}", at, errors)
+        except BuildError as error:
+            errors.append(error if error.at else BuildError(str(error), text=error.text, at=at))
+            continue
+        if section.page == "one" and blocks:  # the whole section as one block, on a page of its own
+            whole = column([block for block, _, _ in blocks], gap=BODY_PT * 0.3)
+            if whole.height > height - FOOTER_MM + 1e-6:
+                errors.append(BuildError(f"{what} section {number + 1} must fit one page but takes "
+                                         f"{whole.height:.0f} of {height - FOOTER_MM:.0f} mm", at=at))
+                continue
+            blocks = [(whole, False, "alone")]
+        elif section.page == "new" and blocks:
+            blocks[0] = (blocks[0][0], blocks[0][1], "new")
+        flow += blocks
+    if errors:
+        raise errors[0] if len(errors) == 1 else BuildErrors(errors)
+    pages = _paginate(flow, height - FOOTER_MM, what)
     title = context.game.title
     drawings = tuple(Drawing(width, height, (*items, *_footer(title, n, width, height, what)))
                      for n, items in enumerate(pages, 1))
     return BookPages(drawings * booklet.copies)
 
 
-def template_values(context: Context) -> dict[str, Any]:
+def template_values(context: Context, booklet: Booklet | None = None, errors: list[BuildError] | None = None,
+                    ) -> dict[str, Any]:
     """What booklet lines may name: the game's template context (`{assets}`, `{counts[shares]}`
     and all, see `game_context`), and for a game with a rules engine `rules` holding every house
-    rule in effect (the spec's values over the engine's defaults) and `params` the engine's
-    parameters."""
+    rule in effect (the spec's values over the engine's defaults), `params` the engine's
+    parameters and `house` each house rule's value in words (a house rule the booklet has no
+    words for goes to `errors`)."""
     values = game_context(context.game)
     engine = _engine(context.game_id)
     if engine is not None:
         values["rules"] = {**engine.RULEBOOK.defaults(), **context.game.rules}
         values["params"] = engine.params(context.game)
+        if booklet is not None:
+            values["house"] = {h.name: _words(booklet, h.name, h.value, errors) for h in _in_effect(context)}
     return values
 
 
@@ -71,6 +108,12 @@ def _engine(game_id: str) -> Any:
         return None
 
 
+def _in_effect(context: Context) -> tuple[Any, ...]:
+    from pnp.rules.lookup import house_rules as in_effect
+
+    return in_effect(context.game_id, context.game)
+
+
 def _title(context: Context, booklet: Booklet, width: float, what: str) -> Block:
     game = context.game
     subtitle = game.title_en if game.title_en and game.title_en != game.title else ""
@@ -79,26 +122,52 @@ def _title(context: Context, booklet: Booklet, width: float, what: str) -> Block
                ngettext("{n} player", "{n} players", game.players.min).format(n=game.players.min))
     name = booklet.name if not booklet.name_en or booklet.name_en == booklet.name else f"{booklet.name} · {booklet.name_en}"
     blocks = [heading(game.title, subtitle, width, size=18, what=what),
-              paragraph(f"**{name}** · {players}", width, size=BODY_PT + 1, what=what, color=SOFT_INK)]
+              paragraph(f"**{name}** · {players}", width, size=BODY_PT, what=what, color=SOFT_INK)]
     return column(blocks, gap=1.5)
 
 
-def _section(context: Context, section: BookletSection, values: dict[str, Any], width: float,
-             what: str) -> list[tuple[Block, bool]]:
-    """The section's blocks, each with whether it stays with the next (the heading does)."""
-    blocks: list[tuple[Block, bool]] = []
+Flowing = tuple[Block, bool, str]  # a block, whether it stays with the next (a heading), and "flow", "new",
+# "alone" (a page to itself) or "tight" (the next line of a list: a narrow gap before it)
+
+
+def _section(context: Context, booklet: Booklet, section: BookletSection, values: dict[str, Any], width: float,
+             what: str, at: tuple, errors: list[BuildError]) -> list[Flowing]:
+    """The section's blocks, a heading kept with what follows it, a table turned a quarter
+    alone on its page."""
+    blocks: list[Flowing] = []
+    shaded = not context.settings.ink_saver
     if section.heading:
-        blocks.append((heading(section.heading, section.heading_en, width, size=BODY_PT * 1.35, what=what), True))
-    for line in section.lines:
+        blocks.append((heading(section.heading, section.heading_en, width, size=HEADING_PT, what=what), True, "flow"))
+    for number, line in enumerate(section.lines):
         try:
             text = fill(line, values, "lines")
         except TemplateError as error:
-            raise BuildError(f"{what}: {error}") from None
-        blocks.append((paragraph(_bold_id(text), width, size=BODY_PT, what=what), False))
+            errors.append(BuildError(f"{what}: {error}", at=at + ("lines", number)))
+            continue
+        blocks.append((paragraph(_bold_id(text), width, size=BODY_PT, what=what), False, "flow"))
+    if section.components:
+        blocks += [(row, False, "flow") for row in gallery(context, booklet, width, BODY_PT, what)]
+    if section.setup:
+        page_h = page_size(context.settings.paper, context.settings.margin_mm)[1] - FOOTER_MM
+        blocks += [(b, False, "flow") for b in setup_diagram(context, section.setup, values, width, page_h, BODY_PT, what,
+                                                             at + ("setup",))]
     if section.table:
-        blocks.append((_table(context.table(section.table), width, not context.settings.ink_saver, what), False))
+        blocks.append(_table(context.table(section.table), width, shaded, what))
+    if section.cards:
+        blocks.append(_table(cards_table(context.game, section.cards, what, at + ("cards",)), width, shaded, what))
+    for number, example in enumerate(section.examples):
+        try:
+            title, events = worked_example(context, example, at + ("examples", number))
+        except BuildError as error:
+            errors.append(error)
+            continue
+        except Unseated:
+            continue
+        blocks.append((paragraph(f"**{title}**", width, size=BODY_PT + 1, what=what), True, "flow"))
+        blocks += [(row, False, "flow" if k == 0 else "tight") for k, row in enumerate(_events(events, width, what))]
     if section.house_rules:
-        blocks.append((_table(house_rules(context), width, not context.settings.ink_saver, what), False))
+        for rule, name, shown in house_rules(context, booklet, errors).rows:
+            blocks.append((paragraph(f"**{rule}** **{name}:** {shown}", width, size=BODY_PT, what=what), False, "flow"))
     return blocks
 
 
@@ -107,40 +176,73 @@ def _bold_id(text: str) -> str:
     return RULE_ID.sub(r"**\1**", text)
 
 
-def _table(data: Table, width: float, shaded: bool, what: str) -> Block:
-    """A rules table at the body size, or smaller until it fits the page's width."""
-    for size in (BODY_PT, 7.5, 7.0, 6.5, 6.0):
-        block = table(data, size=size, what=what, min_width=0.0, shaded=shaded)
-        if block.width <= width + 1e-6:
-            return block
-    raise BuildError(f"{what}: the table {data.header[0]!r} is wider than the {width:g} mm booklet page even at 6 pt")
+def _table(data: Table, width: float, shaded: bool, what: str) -> Flowing:
+    """A rules table at the body size; one too wide for the page turned a quarter, alone on its
+    page (read with the booklet turned)."""
+    block = table(data, size=BODY_PT, what=what, min_width=0.0, shaded=shaded, caption_size=BODY_PT)
+    if block.width <= width + 1e-6:
+        return block, False, "flow"
+    left = max(0.0, (width - block.height) / 2)  # centred on its page
+    turned = Group(block.items, (0.0, -1.0, 1.0, 0.0, left, block.width))  # a quarter turn anticlockwise
+    return Block((turned,), width, block.width), False, "alone"
 
 
-def house_rules(context: Context) -> Table:
-    """Every house rule of the game's engine with its rule ID and the value in effect (the
-    engine's own reading, so values set by a track show the track's number), the default
-    beside it when they differ. A table-sized value (a setup chart) is printed elsewhere."""
+def _events(table: Table, width: float, what: str) -> list[Block]:
+    """A worked example's events, a block each (they flow over pages): the rule ID in bold in a
+    narrow column, what happens beside it."""
+    column_w = max((text_width(rule, "bold", BODY_PT) for rule, _ in table.rows), default=0.0) + RULE_GAP_MM
+    rows = []
+    for rule, text in table.rows:
+        words = paragraph(text, width - column_w, size=BODY_PT, what=what)
+        label = fit_text(f"**{rule}**", 0, 0, column_w, words.height, size=BODY_PT, min_size=BODY_PT, color=INK,
+                         align="left", valign="top", what=what)
+        rows.append(Block((label, moved(words, column_w, 0)), width, words.height))
+    return rows
+
+
+def house_rules(context: Context, booklet: Booklet, errors: list[BuildError] | None = None) -> Table:
+    """Every house rule of the game's engine in words: its rule ID, its name, and the value in
+    effect (the engine's own reading, so values set by a track show the track's number), saying
+    whether that is the default, or what the default is."""
     if _engine(context.game_id) is None:
         raise BuildError(f"{context.game_id}: `house_rules` needs a rules engine; this game has none")
-    from pnp.rules.lookup import house_rules as in_effect
-
     rows = []
-    for option in in_effect(context.game_id, context.game):
-        shown = _show(option.value)
+    for option in _in_effect(context):
+        words = booklet.rules_words.get(option.name)
+        name = words.name if words else option.name
+        shown = _words(booklet, option.name, option.value, errors)
         if option.set_by:
-            shown += _(" (from {track})").format(track=option.set_by)
-        elif _show(option.default) != shown:
-            shown += _(" (default {value})").format(value=_show(option.default))
-        rows.append((option.rule, option.name, shown))
-    return Table((_("Rule"), _("House rule"), _("In effect")), tuple(rows),
-                 _("Set under rules: in components.yaml; the referee applies the same values."))
+            where = option.set_by.split(".")[0]
+            shown += " " + _(SET_BY).format(where=_("the board") if where == "tracks" else where)
+        elif _show(option.default) == _show(option.value):
+            shown += " " + _(DEFAULT)
+        else:
+            shown += " " + _(DEFAULT_WAS).format(value=_words(booklet, option.name, option.default, None))
+        rows.append((option.rule, name, shown))
+    return Table(tuple(_(column) for column in HOUSE_RULES), tuple(rows))
+
+
+def _words(booklet: Booklet, name: str, value: Any, errors: list[BuildError] | None) -> str:
+    """A house rule's value in the booklet's words (`rules_words`); a rule or value it has no
+    words for is an error (when `errors` collects them) and prints as written meanwhile."""
+    words = booklet.rules_words.get(name)
+    shown = _show(value)
+    if words is not None and shown in words.values:
+        return words.values[shown]
+    if words is not None and "*" in words.values:
+        return words.values["*"].replace("{value}", shown)
+    if errors is not None:
+        missing = f"the value {shown!r} of" if words is not None else "the house rule"
+        errors.append(BuildError(f"{booklet.id}: rules_words has no words for {missing} {name!r}",
+                                 at=("rules_words", name) if words is not None else ("rules_words",)))
+    return shown
 
 
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Mapping) or (isinstance(value, (list, tuple)) and len(value) > 8):
-        return _("see the setup table")
+        return "table"
     if isinstance(value, (list, tuple)):
         return ", ".join(_show(v) for v in value)
     if isinstance(value, (float, Fraction)):
@@ -148,19 +250,22 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-def _paginate(blocks: list[tuple[Block, bool]], height: float, what: str) -> list[tuple[Item, ...]]:
-    """Blocks stacked page after page; a block kept with the next (a heading) moves on with it."""
-    gap = BODY_PT * 0.25
+def _paginate(flow: list[Flowing], height: float, what: str) -> list[tuple[Item, ...]]:
+    """Blocks stacked page after page: a block kept with the next (a heading) moves on with it,
+    "new" starts a page, "alone" has a page to itself."""
+    gap = BODY_PT * 0.3
     pages: list[list[Item]] = [[]]
-    y = 0.0
-    for index, (block, keep) in enumerate(blocks):
-        if block.height > height:
+    y, alone = 0.0, False
+    for index, (block, keep, mode) in enumerate(flow):
+        if block.height > height + 1e-6:
             raise BuildError(f"{what}: a block {block.height:.0f} mm tall does not fit a {height:.0f} mm booklet page")
-        before = gap * (4 if keep else 1) if pages[-1] else 0.0
-        need = block.height + (gap + blocks[index + 1][0].height if keep and index + 1 < len(blocks) else 0.0)
-        if pages[-1] and y + before + need > height:
+        keep = keep and index + 1 < len(flow)
+        before = (TIGHT_MM if mode == "tight" else gap * (4 if keep else 1)) if pages[-1] else 0.0
+        need = block.height + (gap + flow[index + 1][0].height if keep else 0.0)
+        if pages[-1] and (alone or mode in ("new", "alone") or y + before + need > height):
             pages.append([])
             y, before = 0.0, 0.0
+        alone = mode == "alone"
         y += before
         pages[-1].append(moved(block, 0, y))
         y += block.height
@@ -170,5 +275,5 @@ def _paginate(blocks: list[tuple[Block, bool]], height: float, what: str) -> lis
 def _footer(title: str, number: int, width: float, height: float, what: str) -> tuple[Item, ...]:
     y = height - FOOTER_MM
     return (Line(0, y + 1.0, width, y + 1.0, Style(stroke=SOFT_INK, width=0.2)),
-            fit_text(f"{title} · {number}", 0, y + 1.5, width, FOOTER_MM - 1.5, size=7, min_size=6, color=INK,
-                     align="center", what=what))
+            fit_text(f"{title} · {number}", 0, y + 1.5, width, FOOTER_MM - 1.5, size=BODY_PT, min_size=BODY_PT,
+                     color=INK, align="center", what=what))

@@ -91,7 +91,17 @@ def deck(context: Context, deck: Deck) -> Pieces:
             art = context.art(piece.front.image) if piece.front.image else None
             fronts[piece.front] = card_front(piece.front, card, deck.back, art, what=f"{where} card {number}")
         pieces.append(PieceArt(fronts[piece.front], back))
-    return Pieces(width, height, card.bleed, tuple(pieces) * deck.copies)
+    return Pieces(width, height, card.bleed, tuple(pieces) * deck.copies,
+                  two_sided=backs_tell_apart(context.game, deck, settings.card_mm))
+
+
+def backs_tell_apart(game: Game, deck: Deck, card_mm: tuple[float, float]) -> bool:
+    """Whether the deck's back is how players tell it from another deck of the game: one of the
+    same size with another back (Акционер's big and small cards, AKT-1.9). Such a back must
+    print even without a duplex printer (folded over), like a token's "+20" side."""
+    size = tuple(deck.size_mm or card_mm)
+    return any(other is not deck and other.kind == "deck" and tuple(other.size_mm or card_mm) == size
+               and other.back != deck.back for other in game.components)
 
 
 # --- fronts -------------------------------------------------------------------------------
@@ -113,8 +123,9 @@ def card_front(face: Side, card: Card, back: Back, art: Art | None = None, *, wh
     if full_art:  # art to the bleed, under everything
         items.append(picture(art, -b, -b, w + 2 * b, h + 2 * b, cover=True))  # type: ignore[arg-type]
     items.append(Rect(-b, -b, w + 2 * b, card.band_bottom + b, Style(fill=band)))
-    if band != identity_colour:  # a light band keeps a solid edge of the identity colour
-        items.append(Rect(-b, card.band_bottom - 1.0, w + 2 * b, 1.0, Style(fill=identity_colour)))
+    if band != identity_colour:  # a light band keeps a solid edge of the identity colour (a hairline's worth with the ink saver)
+        edge = 0.5 if card.ink_saver else 1.0
+        items.append(Rect(-b, card.band_bottom - edge, w + 2 * b, edge, Style(fill=identity_colour)))
 
     index_room = card.index_w + 1.5 * k if layout.corner else 0.0
     if layout.corner:
@@ -310,7 +321,7 @@ def card_back(game: Game, back: Back, card: Card, art: Art | None = None, *, wha
         edge, ring = max(card.safe / 2, 2.0 * k), 2.5 * k
         outer = (edge, edge, w - 2 * edge, h - 2 * edge)
         inner = (edge + ring, edge + ring, w - 2 * (edge + ring), h - 2 * (edge + ring))
-        items = [pattern(back.pattern, *outer, colour, spacing=2.5 * k, width=0.2), Rect(*inner, Style(fill=PAPER))]
+        items = [pattern(back.pattern, *outer, colour, spacing=2.5 * k, width=0.15), Rect(*inner, Style(fill=PAPER))]
         panel_fill, ink = PAPER, colour if contrast_ratio(colour, PAPER) >= 4.5 else BLACK
     elif not card.dark_back:
         items = [pattern(back.pattern, *whole, tint(colour, 0.45), spacing=4.0, width=0.3)]

@@ -11,7 +11,7 @@ page turns to landscape.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from pnp.components import Context, Panels
@@ -22,6 +22,8 @@ from pnp.errors import BuildError
 from pnp.layout.text import fit_text, text_width
 from pnp.spec.faces import TemplateError, fill
 from pnp.spec.model import Asset, Form, FormColumn, Game
+
+LOW_RULE = Style(stroke="#c8c8c8", width=0.15)  # the ink saver's rules between rows and columns: a pale guide
 
 MIN_COLUMN = 9.0  # mm: the narrowest column a number is written in comfortably
 GROUP_ROW = 7.0  # mm: the header row over grouped columns
@@ -143,8 +145,8 @@ def _drawing(context: Context, form: Form, players: int | None, rows: int | None
     bottom = body_top + rows * row_mm
     items: list[Item] = [moved(title, 0, 0)]
     items += _columns(layout, widths, top, grouped, bottom, context.settings.ink_saver, what)
-    items += [Line(0, body_top + r * row_mm, inner_w, body_top + r * row_mm,
-                   Style(stroke=RULE, width=0.2)) for r in range(1, rows)]
+    rule = LOW_RULE if context.settings.ink_saver else Style(stroke=RULE, width=0.2)  # handwriting needs only a guide
+    items += [Line(0, body_top + r * row_mm, inner_w, body_top + r * row_mm, rule) for r in range(1, rows)]
     items += [Rect(0, top, inner_w, bottom - top, Style(stroke=INK, width=0.5))]
     content: tuple[Item, ...] = (moved(Block(tuple(items), inner_w, h - 2 * inset), inset, inset),)
     if form.size_mm:  # a card of its own: its cut line
@@ -168,7 +170,9 @@ def _columns(layout: tuple[Band, ...], widths: list[float], top: float, grouped:
             w = widths[index]
             head_top = leaf_top if (band.title or not grouped) else top
             fill = tint(leaf.asset.color, COLUMN_TINT) if leaf.asset and not ink_saver else None
-            items.append(Rect(x, head_top, w, bottom - head_top, Style(fill=fill, stroke=INK if number == 0 else RULE, width=0.3)))
+            inner = LOW_RULE if ink_saver else Style(stroke=RULE, width=0.3)
+            edge = Style(fill=fill, stroke=INK, width=0.3) if number == 0 else replace(inner, fill=fill)
+            items.append(Rect(x, head_top, w, bottom - head_top, edge))
             items += _leaf_header(leaf, x, head_top, w, leaf_top + HEADER_ROW - head_top, what)
             x += w
             index += 1

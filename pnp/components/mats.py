@@ -20,6 +20,7 @@ MARGIN = 5.0  # mm from the mat's edge to its content
 GAP = 4.0  # mm between zones
 BORDER = 3.0  # mm around the card inside its zone
 STRIP = 10.0  # mm: the zone's header strip
+FRAME_INSET = 2.0  # mm from the mat's cut edge to its frame: a cut that strays does not cut the frame
 WATERMARK = "#e3e3e3"  # the large zone number printed faintly where the card goes
 
 
@@ -40,7 +41,8 @@ def mat(context: Context, mat: Mat) -> Panels:
                         max(grid.height, beside.height))
             body = _body(context, mat, row, None, what)
     w, h = body.width + 2 * MARGIN, body.height + 2 * MARGIN
-    frame = Rect(0.4, 0.4, w - 0.8, h - 0.8, Style(stroke=INK, width=0.6), radius=3.0)
+    frame = Rect(FRAME_INSET, FRAME_INSET, w - 2 * FRAME_INSET, h - 2 * FRAME_INSET, Style(stroke=INK, width=0.6),
+                 radius=3.0)
     return Panels((Drawing(w, h, (frame, moved(body, MARGIN, MARGIN))),) * mat.copies)
 
 

@@ -9,15 +9,17 @@ where it lands lives here once. Text always goes through `fit_text`, so nothing 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from pnp.components.art import asset_badge, picture
 from pnp.display import Group, Item, Line, Rect, Style, translate
 from pnp.layout.sheet import content_size
 from pnp.layout.text import Icon, fit_lines, fit_text, text_width
+from pnp.errors import BuildError
 from pnp.rules.base import Table
+from pnp.spec.faces import TemplateError, deck_pieces, fill
 from pnp.spec.images import Art
-from pnp.spec.model import Asset, Print
+from pnp.spec.model import Asset, CardsTable, Deck, Game, Print
 
 if TYPE_CHECKING:
     from pnp.components import Context
@@ -122,6 +124,28 @@ def paragraph(text: str, width: float, *, size: float, what: str, color: str = I
     return Block((group,), width, fitted.height)
 
 
+def cards_table(game: Game, spec: CardsTable, what: str, at: tuple = ()) -> Table:
+    """A deck's distinct cards as a table, one column each in deck order (copies once), each
+    row a template filled from the card's printed fields and its data: the numbers the cards
+    themselves print, so an aid and the cards cannot disagree."""
+    deck = next((c for c in game.components if c.id == spec.deck and isinstance(c, Deck)), None)
+    if deck is None:
+        raise BuildError(f"{what}: no deck {spec.deck!r} in this game for its table of cards", at=at + ("deck",))
+    cards = list(dict.fromkeys((p.front, tuple(sorted(p.data.items()))) for p in deck_pieces(game, deck)))
+    rows = []
+    for label, template in spec.rows.items():
+        try:
+            rows.append((label, *(fill(template, {**_printed(front), **dict(data)}, "rows") for front, data in cards)))
+        except TemplateError as error:
+            raise BuildError(f"{what}: the table of {spec.deck} cards, row {label!r}: {error}") from None
+    return Table(rows[0], tuple(rows[1:]), spec.caption)
+
+
+def _printed(face: Any) -> dict[str, str]:
+    """A card's printed texts by field name: plain strings, all a template may read of it."""
+    return {name: getattr(face, name) for name in ("value", "other", "title", "subtitle", "text", "corner")}
+
+
 def asset_named(text: str, assets: Sequence[Asset]) -> Asset | None:
     """The asset whose code (or initial) is exactly `text`, for badges beside table labels."""
     return next((a for a in assets if text in (a.id, a.initial) and text), None)
@@ -137,9 +161,10 @@ def table(
     cell_h: float | None = None,
     shaded: bool = True,
     also: Sequence[Table] = (),
+    caption_size: float | None = None,
 ) -> Block:
     """A rules-computed `Table`: a header row (shaded unless the ink saver says not), bold row
-    labels, centred cells, its caption beneath. Columns are as wide as their widest text; `min_width` stretches the
+    labels, centred cells, its caption beneath (at `caption_size`, else smaller than the cells). Columns are as wide as their widest text; `min_width` stretches the
     table evenly. A header or label naming an asset gets that asset's badge, so the table
     reads in grayscale like the rest of the board. `also`: the same table in the game's other
     languages, whose columns and caption it makes room for, so every kit's lines fall alike."""
@@ -189,7 +214,7 @@ def table(
         items.append(Line(x, 0, x, height, Style(stroke=INK if c in (0, 1, columns) else RULE, width=0.3)))
         x += widths[c] if c < columns else 0.0
     if data.caption:
-        caption = paragraph(data.caption, total_w, size=max(6.0, size * 0.8), what=what, color=SOFT_INK)
+        caption = paragraph(data.caption, total_w, size=caption_size or max(6.0, size * 0.8), what=what, color=SOFT_INK)
         items.append(moved(caption, 0, height + 1.5))
         height += 1.5 + max([caption.height] + [paragraph(other.caption, total_w, size=max(6.0, size * 0.8), what=what).height
                                                 for other in also if other.caption])

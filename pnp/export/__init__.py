@@ -100,13 +100,14 @@ def check_profile(profile: str, faces: Sequence[ComponentFaces]) -> None:
 def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, title: str,
                faces: Sequence[ComponentFaces], formats: Sequence[str], profile: str | None, *, safe_mm: float,
                cached: Mapping[str, Sequence[ReusedFile]] | None = None, plan: Sequence[Any] | None = None,
-               cache: Cache | None = None, inputs: Mapping[str, str] | None = None) -> GameExports:
+               cache: Cache | None = None, inputs: Mapping[str, str] | None = None,
+               pictures: Mapping[str, Sequence[bytes]] | None = None) -> GameExports:
     """One game's exports under `root/<game>/` (`out` is where `root` is published, `old` its
     manifest): the formats and profile asked for, and always the gallery's pictures and
     pre-flight findings. `cached` components were not drawn: their records come from `old`,
     their files from the cache (`reused_files`). The files of the drawn ones go to `cache` by
     their `inputs`. `plan` is the print plan (the instructions' rows; None: the game's combined
-    file was not rebuilt)."""
+    file was not rebuilt). `pictures` are the gallery's, made beforehand (`gallery.pictures`)."""
     from pnp.export import gallery
 
     done = GameExports()
@@ -123,7 +124,7 @@ def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, 
             remember_files(cache, root, game_id, inputs[component.id], folders,
                            [f for f in done.files if f.component == component.id])
     done.records["faces"], done.records["pieces"] = records(faces)
-    gallery.thumbnails(root, faces, safe_mm, done.records["faces"])
+    gallery.thumbnails(root, faces, safe_mm, done.records["faces"], pictures)
     for key in ("faces", "pieces"):
         done.records[key] += [e for e in manifest.entries(old, key, game_id) if e.get("component") in cached]
     drawn = {c.id for c in faces}  # the others' pictures stay: taken from the cache, or not built (--component)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from pnp.export.faces import ComponentFaces
 from pnp.export.preflight import CHECKS, preflight
@@ -26,21 +26,28 @@ THUMB_DPI = 100  # a poker card 272 × 370 px with its bleed
 THUMB_MOST_PX = 1600  # a board's longer side at most
 
 
-def thumbnails(root: Path, components: Sequence[ComponentFaces], safe_mm: float,
-               records: list[dict[str, Any]]) -> None:
-    """Draw every face of these components for the gallery (`<game>/gallery/<component>-<face>.jpg`,
-    all of a game from one PDF) and add `thumbnail` and `preflight` to their `records` (the
-    manifest's face entries)."""
+def pictures(component: ComponentFaces) -> list[bytes]:
+    """Every face of a component as the gallery shows it, a JPEG each (all from one PDF). The
+    build makes them beside its PDFs, in its render workers (`pnp.sheets.in_parallel`)."""
     from pnp.render.png import drawings_png
 
-    faces = [(c, face) for c in components for face in c.faces]
-    if not faces:
-        return
+    if not component.faces:
+        return []
     dpis = [min(THUMB_DPI, THUMB_MOST_PX * 25.4 / max(f.drawing.width + 2 * f.drawing.bleed,
-                                                      f.drawing.height + 2 * f.drawing.bleed)) for _, f in faces]
-    pictures = drawings_png([face.drawing for _, face in faces], dpis, jpeg=True)
+                                                      f.drawing.height + 2 * f.drawing.bleed)) for f in component.faces]
+    return drawings_png([face.drawing for face in component.faces], dpis, jpeg=True)
+
+
+def thumbnails(root: Path, components: Sequence[ComponentFaces], safe_mm: float, records: list[dict[str, Any]],
+               made: Mapping[str, Sequence[bytes]] | None = None) -> None:
+    """Write every face of these components for the gallery (`<game>/gallery/<component>-<face>.jpg`:
+    the pictures `made` holds by component, else made here) and add `thumbnail` and
+    `preflight` to their `records` (the manifest's face entries)."""
+    made = made or {}
+    faces = [(c, face) for c in components for face in c.faces]
+    drawn = [picture for c in components for picture in (made[c.id] if c.id in made else pictures(c))]
     by_face = {(r["game"], r["component"], r["face"]): r for r in records}
-    for (c, face), picture in zip(faces, pictures):
+    for (c, face), picture in zip(faces, drawn, strict=True):
         path = root / c.game_id / "gallery" / c.file_name(face, "jpg")
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(picture)

@@ -1,4 +1,5 @@
-"""Booklets: A5 pages two to a sheet, imposed to fold into a stapled booklet.
+"""Booklets: half-sheet pages (A5 on A4, half-letter on Letter) two to a sheet, imposed to
+fold into a stapled booklet.
 
 A sheet stays portrait (every printer driver agrees on how a portrait page turns over) and
 holds two pages turned a quarter, one above and one below the fold line across its middle:
@@ -9,7 +10,7 @@ clockwise; its back is the same spread turned anticlockwise when the sheet flips
 edge and clockwise when on its short one, so each page lands behind the right one.
 
 Without a duplex printer (`duplex: none` or `fold`) the pages go two to a side in reading
-order, to be cut apart on the middle line: single A5 pages.
+order, to be cut apart on the middle line: single half-sheet pages.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import math
 from dataclasses import dataclass
 
 from pnp.display import Drawing, Group, Item, Line, Matrix, Page, Rect, Style
-from pnp.i18n import _
+from pnp.i18n import N_, _
 from pnp.layout.sheet import Box, Frame, Furniture, frame, furniture
 
 FOLD_CLEARANCE_MM = 6.0  # between the fold (or cut) line and a page's text
@@ -26,6 +27,7 @@ OUTER_CLEARANCE_MM = 2.0  # between a page's text and the sheet's header or foot
 MARK_MM = 4.0  # length of the fold or cut ticks at both ends of the middle line
 FOLD_STYLE = Style(stroke="#000000", width=0.2, dash=(2.0, 1.5))
 CUT_STYLE = Style(stroke="#000000", width=0.15)
+PAGE_NAMES = {"a4": "A5", "letter": N_("half-letter")}  # a booklet page: half the sheet, by its name
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class Folding:
     duplex: str  # "long" | "short": a folded booklet; "none": single pages to cut apart
     sheets: int
     book_pages: int  # pages of the booklet, blank padding included
+    page_name: str = "A5"  # what a page is called on this paper ("A5", "half-letter")
 
     @property
     def folded(self) -> bool:
@@ -71,7 +74,7 @@ def fold_booklet(pages: tuple[Drawing, ...], paper: str, margin: float, duplex: 
         else:
             out.append(_sheet(f, book, (2 * k + 1, 2 * k + 2), "clockwise", False, info,
                               _("{where} · cut on the middle line").format(where=where)))
-    return Folding(tuple(out), duplex if folded else "none", sheets, count)
+    return Folding(tuple(out), duplex if folded else "none", sheets, count, PAGE_NAMES[paper])
 
 
 def _halves(f: Frame) -> tuple[Box, Box]:

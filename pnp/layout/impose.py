@@ -2,20 +2,23 @@
 
 The grid is planned one axis at a time. First the count: as many pieces as fit with room for
 crop marks. Then the slack: each piece gets the same bleed `e` on every edge of that axis, up
-to the art's bleed, so neighbours sit `2e` apart with their art reaching into the gutter
-(A4 has room for this across poker cards). When that gutter would be under a millimetre the
-pieces are butted instead, sharing one cut line, and only the outer edges get bleed (poker
-cards on Letter). The grid is centred on the paper, so mirroring it about the paper's centre
-gives the same slots: the backs of a long-edge duplex sheet are the fronts' columns reversed,
-of a short-edge one the rows reversed, and a fold sheet puts the backs in the other half,
-mirrored about the dashed fold line.
+to the art's bleed, so neighbours sit `2e` apart with their art reaching into the gutter: a cut
+that strays shows the piece's own art, never its neighbour's. Pieces never share a cut line
+(unless their art has no bleed at all): every cut gets at least `MIN_GUTTER_BLEED_MM` of art
+either side. When that and the crop marks beyond the grid do not both fit (three rows of poker
+cards on Letter), the marks move into the gutters between the pieces — cut away with them —
+and the grid takes the whole axis, with at least `INNER_BLEED_MM` either side of every cut. The
+grid is centred on the paper, so mirroring it about the paper's centre gives the same slots:
+the backs of a long-edge duplex sheet are the fronts' columns reversed, of a short-edge one the
+rows reversed, and a fold sheet puts the backs in the other half, mirrored about the dashed
+fold line.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Iterator, Literal, Sequence
+from typing import Any, Iterator, Literal, Sequence
 
 from pnp.display import (
     POLYGON_CUTS, ROUNDED_CUT, Circle, Drawing, Group, Item, Line, Page, PieceArt, Pieces, Polygon, Rect, Style,
@@ -23,11 +26,13 @@ from pnp.display import (
 )  # fmt: skip
 from pnp.errors import BuildError
 from pnp.i18n import _
+from pnp.layout.registration import Registration, registration
 from pnp.layout.sheet import (
     MARK_ZONE_MM,
     Box,
     Frame,
     Furniture,
+    clear_of,
     crop_marks,
     frame,
     furniture,
@@ -35,7 +40,8 @@ from pnp.layout.sheet import (
 
 Duplex = Literal["long", "short", "fold", "none"]
 Side = Literal["front", "back"]
-MIN_GUTTER_BLEED_MM = 1.0  # below this, butt the pieces rather than cut twice per gutter
+MIN_GUTTER_BLEED_MM = 1.0  # art either side of every cut between pieces (less only where the art has less)
+INNER_BLEED_MM = 0.75  # the least either side of a cut when the crop marks sit in the gutters
 GOOD_BLEED_MM = 2.0  # bleed that hides a home printer's usual duplex misregistration
 CUT_STYLE = Style(stroke="#000000", width=0.15)
 FOLD_STYLE = Style(stroke="#000000", width=0.2, dash=(2.0, 1.5))
@@ -48,9 +54,10 @@ class Axis:
 
     count: int
     size: float  # a piece's trim size along this axis
-    gutter: float  # between neighbouring trims; 0 = butted, one shared cut
+    gutter: float  # between neighbouring trims; 0 = butted, one shared cut (art without bleed only)
     outer: float  # bleed beyond the first and the last trim
     start: float  # page coordinate of the first trim edge
+    inner: bool = False  # no room for crop marks beyond the ends: the marks of the cuts across sit in the gutters
 
     @property
     def extent(self) -> float:
@@ -68,29 +75,32 @@ class Axis:
 
 def plan_axis(lo: float, hi: float, size: float, bleed: float, count: int | None = None) -> Axis | None:
     """The best use of [lo, hi] for `count` pieces (default: as many as fit) `size` long with
-    up to `bleed` of art around them, leaving room for crop marks at both ends; None if they
-    do not fit."""
-    room = hi - lo - 2 * MARK_ZONE_MM
-    most = math.floor(room / size + 1e-9)
-    count = most if count is None else count
-    if count < 1 or count > most:
+    up to `bleed` of art around them, every cut between pieces with its share of art (see the
+    module's docstring): crop marks beyond both ends when they fit, else in the gutters; None
+    if the pieces do not fit."""
+    if count is None:
+        found = [a for a in (plan_axis(lo, hi, size, bleed, n) for n in range(math.floor((hi - lo) / size + 1e-9), 0, -1))
+                 if a is not None]
+        return found[0] if found else None
+    if count < 1:
         return None
-    slack = room - count * size
-    each = min(bleed, slack / (2 * count))  # the same bleed on every edge, gutters = 2 × each
-    if count == 1 or each >= min(bleed, MIN_GUTTER_BLEED_MM):
-        gutter, outer = 2 * each, each
-    else:
-        gutter, outer = 0.0, min(bleed, slack / 2)
-    extent = count * size + (count - 1) * gutter
-    return Axis(count, size, gutter, outer, lo + (hi - lo - extent) / 2)
+    least = min(bleed, MIN_GUTTER_BLEED_MM)
+    for inner, room in ((False, hi - lo - 2 * MARK_ZONE_MM), (True, hi - lo)):
+        slack = room - count * size
+        if slack < -1e-9 or (inner and (count < 2 or least <= 0)):
+            continue
+        each = min(bleed, max(slack, 0.0) / (2 * count))  # the same bleed on every edge, gutters = 2 × each
+        if count > 1 and each < (min(least, INNER_BLEED_MM) if inner else least) - 1e-9:
+            continue
+        extent = count * size + (count - 1) * 2 * each
+        return Axis(count, size, 2 * each, each, lo + (hi - lo - extent) / 2, inner)
+    return None
 
 
 def _axes(lo: float, hi: float, size: float, bleed: float) -> list[Axis]:
     """Every way to fill [lo, hi]: one axis per count, from the most pieces down to one."""
-    best = plan_axis(lo, hi, size, bleed)
-    if best is None:
-        return []
-    return [a for a in (plan_axis(lo, hi, size, bleed, n) for n in range(best.count, 0, -1)) if a]
+    top = math.floor((hi - lo) / size + 1e-9)
+    return [a for a in (plan_axis(lo, hi, size, bleed, n) for n in range(top, 0, -1)) if a]
 
 
 @dataclass(frozen=True)
@@ -101,10 +111,17 @@ class Grid:
     columns: Axis
     rows: Axis
     fold: Literal["", "upright", "across"] = ""  # fold mode: the fold line's direction
+    blocked: frozenset[tuple[int, int]] = frozenset()  # (column, row) slots a cutting machine's marks keep free
 
     @property
     def per_page(self) -> int:
-        return self.columns.count * self.rows.count
+        return self.columns.count * self.rows.count - len(self.blocked)
+
+    @property
+    def free(self) -> tuple[tuple[int, int], ...]:
+        """The slots pieces go in, row by row: (column, row)."""
+        return tuple((c, r) for r in range(self.rows.count) for c in range(self.columns.count)
+                     if (c, r) not in self.blocked)
 
     @property
     def bleed(self) -> float:
@@ -133,39 +150,59 @@ class Placed:
     side: Side
     page: int  # index into Imposition.pages
     trim: Box
+    cut: str = "rect"  # the cut line's shape (`Pieces.cut`)
 
 
 @dataclass(frozen=True)
 class Imposition:
     pages: tuple[Page, ...]
     placed: tuple[Placed, ...]
-    grid: Grid  # the fronts' grid
+    grid: Grid  # the fronts' grid (a shared sheet's first band)
     duplex: Duplex  # as printed: "none" when no piece has a back
     sheets: int  # sheets of paper
+    bleed: tuple[float, float] = (0.0, 0.0)  # the least art beyond any cut: at the sides, above and below
+    registration: Registration | None = None  # a cutting machine's marks, on every front page
+
+
+def given_bleed(grids: Sequence[Grid]) -> tuple[float, float]:
+    """The least bleed any cut of these grids gets, across (left and right) and down (above and
+    below): what the print plan reports against `print.bleed_mm`."""
+    def least(axis: Axis) -> float:
+        return min(axis.outer, axis.gutter / 2) if axis.count > 1 else axis.outer
+
+    return (round(min(least(g.columns) for g in grids), 3), round(min(least(g.rows) for g in grids), 3))
 
 
 def plan(width: float, height: float, bleed: float, paper: str, margin: float,
-         duplex: Duplex = "none", pieces: int | None = None) -> Grid:
+         duplex: Duplex = "none", pieces: int | None = None, cut: str | None = None) -> Grid:
     """The grid for `pieces` pieces (default: a full sheet's worth): fewest sheets first, then
-    bleed up to `GOOD_BLEED_MM` on every cut (what a home duplex's misregistration needs), then
+    crop marks beyond the grid rather than in its gutters, then bleed up to `GOOD_BLEED_MM` on every cut (what a home duplex's misregistration needs), then
     furniture above and below (every sheet of a kit then reads the same way; at the sides only
     when that saves paper or buys that bleed), then more bleed, then the most pieces a sheet. Portrait or landscape, furniture
     above and below or at the sides; for `fold`, the fronts' half of the sheet. Duplex sheets
     stay portrait unless landscape saves paper: printer drivers turn landscape pages before
-    flipping them, and a portrait sheet is the one case every driver agrees on."""
-    candidates = []
+    flipping them, and a portrait sheet is the one case every driver agrees on. With `cut`, a
+    cutting machine's registration marks are on the sheet: slots in their keep-out zones stay
+    empty, and the furniture runs between them."""
+    candidates: list[tuple[Any, ...]] = []
     for landscape in (False, True):
         for sideways in (False, True):
             f = frame(paper, margin, landscape=landscape, sideways=sideways)
-            for fold, region in _regions(f.content, duplex):
+            reg = registration(cut, f.width, f.height) if cut else None
+            if reg is not None:
+                f = replace(f, keep_out=reg.keep_out)
+            for fold, region in _regions(_within(f.content, reg), duplex):
                 for columns in _axes(region.x, region.right, width, bleed):
                     for rows in _axes(region.y, region.bottom, height, bleed):
-                        grid = Grid(f, columns, rows, fold)
+                        grid = _clear(Grid(f, columns, rows, fold), reg)  # type: ignore[arg-type]  # fold: one of _regions' names
+                        if grid.per_page < 1:
+                            continue
                         sheets = math.ceil((pieces or FULL) / grid.per_page)
                         turned = landscape and duplex in ("long", "short")
                         edge = round(grid.bleed, 6)
-                        candidates.append((sheets, turned, -min(edge, GOOD_BLEED_MM), sideways, -edge, -grid.per_page,
-                                           landscape, len(candidates), grid))
+                        inner = columns.inner + rows.inner  # crop marks in the gutters only where they must
+                        candidates.append((sheets, turned, inner, -min(edge, GOOD_BLEED_MM), sideways, -edge,
+                                           -grid.per_page, landscape, len(candidates), grid))
     if not candidates:
         where = "half a sheet of " if duplex == "fold" else ""
         advice = " (print them with duplex long or short)" if duplex == "fold" else ""
@@ -186,6 +223,24 @@ def _largest_piece(paper: str, margin: float, duplex: Duplex) -> tuple[float, fl
     return math.floor(min(w, h) * 10) / 10, math.floor(max(w, h) * 10) / 10
 
 
+def _within(content: Box, reg: Registration | None) -> Box:
+    """The content box, cut down to the machine's cutting area (Cricut's) if it has one."""
+    if reg is None:
+        return content
+    a = reg.area
+    x, y = max(content.x, a.x), max(content.y, a.y)
+    return Box(x, y, max(0.0, min(content.right, a.right) - x), max(0.0, min(content.bottom, a.bottom) - y))
+
+
+def _clear(grid: Grid, reg: Registration | None) -> Grid:
+    """The grid with the slots whose art (trim and bleed) would reach a keep-out zone blocked."""
+    if reg is None:
+        return grid
+    blocked = frozenset((c, r) for r in range(grid.rows.count) for c in range(grid.columns.count)
+                        if not reg.clear(grid.bleed_box(c, r)))
+    return replace(grid, blocked=blocked)
+
+
 def _regions(content: Box, duplex: Duplex) -> Iterator[tuple[str, Box]]:
     """Where the fronts go: all the content box, or for `fold` the half left of an upright
     fold line or above a fold line across."""
@@ -197,15 +252,19 @@ def _regions(content: Box, duplex: Duplex) -> Iterator[tuple[str, Box]]:
 
 
 def impose(pieces: Pieces, paper: str, margin: float, duplex: Duplex, info: Furniture,
-           back_offset: tuple[float, float] = (0.0, 0.0)) -> Imposition:
+           back_offset: tuple[float, float] = (0.0, 0.0), cut: str | None = None) -> Imposition:
     """Every piece on sheets, fronts and backs in print order for `duplex`. Without duplex,
     pieces whose backs carry rules (`two_sided`: a token's "+20" side) are folded over instead,
-    so no face the game needs is lost."""
+    so no face the game needs is lost. With `cut` (a machine of `registration.MACHINES`) every
+    front page carries that machine's registration marks, kept clear of pieces; folded sheets
+    (glued before they are cut) carry none."""
     has_backs = any(p.back is not None for p in pieces.pieces)
     duplex = duplex if has_backs else "none"
     if duplex == "none" and pieces.two_sided:
         duplex = "fold"
-    grid = plan(pieces.width, pieces.height, pieces.bleed, paper, margin, duplex, len(pieces.pieces))
+    cut = cut if duplex != "fold" else None
+    grid = plan(pieces.width, pieces.height, pieces.bleed, paper, margin, duplex, len(pieces.pieces), cut)
+    reg = registration(cut, grid.frame.width, grid.frame.height) if cut else None
     batches = [range(i, min(i + grid.per_page, len(pieces.pieces))) for i in range(0, len(pieces.pieces), grid.per_page)]
     pages: list[Page] = []
     placed: list[Placed] = []
@@ -216,12 +275,13 @@ def impose(pieces: Pieces, paper: str, margin: float, duplex: Duplex, info: Furn
             backs = [(i, _mirror(grid, slot, "fold")) for i, slot in fronts]
             items = _faces(pieces, grid, fronts, "front") + _faces(pieces, grid, backs, "back") + (_fold_line(grid),)
             pages.append(_page(grid.frame, items, info, _("{where} · fold on the dashed line, then cut").format(where=where)))
-            placed += _record(grid, fronts, "front", len(pages) - 1) + _record(grid, backs, "back", len(pages) - 1, pieces)
+            placed += (_record(grid, fronts, "front", len(pages) - 1, pieces)
+                       + _record(grid, backs, "back", len(pages) - 1, pieces))
             continue
-        items = _faces(pieces, grid, fronts, "front")
+        items = _faces(pieces, grid, fronts, "front") + (reg.items() if reg else ())
         front_where = _("{where} · fronts").format(where=where) if duplex != "none" else where
         pages.append(_page(grid.frame, items, info, front_where))
-        placed += _record(grid, fronts, "front", len(pages) - 1)
+        placed += _record(grid, fronts, "front", len(pages) - 1, pieces)
         if duplex in ("long", "short"):
             backs = [(i, _mirror(grid, slot, _flip(grid.frame, duplex))) for i, slot in fronts]
             items = (Group(_faces(pieces, grid, backs, "back"), translate(*back_offset)),)
@@ -229,15 +289,16 @@ def impose(pieces: Pieces, paper: str, margin: float, duplex: Duplex, info: Furn
                            else _("{where} · backs, flip on the short edge"))
             pages.append(_page(grid.frame, items, info, backs_where.format(where=where)))
             placed += _record(grid, backs, "back", len(pages) - 1, pieces, back_offset)
-    return Imposition(tuple(pages), tuple(placed), grid, duplex, len(batches))
+    return Imposition(tuple(pages), tuple(placed), grid, duplex, len(batches), given_bleed([grid]), reg)
 
 
 def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, info: Furniture,
-         back_offset: tuple[float, float] = (0.0, 0.0)) -> Imposition | None:
+         back_offset: tuple[float, float] = (0.0, 0.0), cut: str | None = None) -> Imposition | None:
     """Several components' pieces on one sheet (two pages with backs), each in its own band of
     rows, stacked top to bottom: seven tokens and six loan markers need not take a sheet of
     card stock each. Pieces are numbered through the groups in order. None when they do not
-    all fit one portrait sheet, or when `duplex` is fold (each sheet has its own fold line)."""
+    all fit one portrait sheet, or when `duplex` is fold (each sheet has its own fold line).
+    With `cut`, the front carries the machine's registration marks, as `impose` does."""
     if duplex == "fold" or not groups:
         return None
     if duplex == "none" and any(g.two_sided for g in groups):
@@ -245,24 +306,11 @@ def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, in
     has_backs = any(p.back is not None for g in groups for p in g.pieces)
     duplex = duplex if has_backs else "none"
     f = frame(paper, margin)
-    content = f.content
-    for cap in (GOOD_BLEED_MM, MIN_GUTTER_BLEED_MM, 0.0):  # the most bleed with which all bands fit
-        grids, y = [], content.y
-        for group in groups:
-            bleed = min(group.bleed, cap)
-            room = content.w - 2 * MARK_ZONE_MM
-            count = max(1, min(len(group.pieces), math.floor(room / (group.width + 2 * bleed) + 1e-9)))
-            columns = plan_axis(content.x, content.right, group.width, group.bleed, count)
-            lines = math.ceil(len(group.pieces) / count)
-            height = lines * (group.height + 2 * bleed) + 2 * MARK_ZONE_MM
-            rows = plan_axis(y, y + height, group.height, group.bleed, lines)
-            if columns is None or rows is None:
-                break
-            grids.append(Grid(f, columns, rows))
-            y += height
-        if len(grids) == len(groups) and y <= content.bottom + 1e-6:
-            break
-    else:
+    reg = registration(cut, f.width, f.height) if cut else None
+    if reg is not None:
+        f = replace(f, keep_out=reg.keep_out)
+    grids = _bands(groups, _within(f.content, reg), f, reg)
+    if grids is None:
         return None
     front_items: list[Item] = []
     back_items: list[Item] = []
@@ -272,18 +320,124 @@ def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, in
     for group, grid in zip(groups, grids):
         fronts = [(i, _slot(grid, k)) for k, i in enumerate(range(len(group.pieces)))]
         front_items += _faces(group, grid, fronts, "front")
-        placed += [replace(p, piece=p.piece + offset) for p in _record(grid, fronts, "front", 0)]
+        placed += [replace(p, piece=p.piece + offset) for p in _record(grid, fronts, "front", 0, group)]
         if edge:
             backs = [(i, _mirror(grid, slot, edge)) for i, slot in fronts]
             back_items += _faces(group, grid, backs, "back")
             placed += [replace(p, piece=p.piece + offset) for p in _record(grid, backs, "back", 1, group, back_offset)]
         offset += len(group.pieces)
     where = _("sheet 1 of 1 · shared")
+    front_items += reg.items() if reg else ()
     pages = [_page(f, tuple(front_items), info, f"{where} · fronts" if edge else where)]
     if edge:
         pages.append(_page(f, (Group(tuple(back_items), translate(*back_offset)),), info,
                            f"{where} · backs, flip on the {duplex} edge"))
-    return Imposition(tuple(pages), tuple(placed), grids[0], duplex, 1)
+    return Imposition(tuple(pages), tuple(placed), grids[0], duplex, 1, given_bleed(grids), reg)
+
+
+def fill(host: Imposition, pieces: int, groups: Sequence[Pieces], paper: str, margin: float,
+         back_offset: tuple[float, float] = (0.0, 0.0)) -> Imposition | None:
+    """`host` (an imposition of `pieces` pieces) with small components' pieces in the room its
+    last sheet leaves — below its last row, else beside the last row's last piece — each in its
+    band of rows, backs behind their fronts: four price tokens need no sheet of their own when
+    the cards' last sheet has two empty slots. None when they do not all fit there, or need
+    backs the host's sheets do not print."""
+    has_backs = any(p.back is not None for g in groups for p in g.pieces)
+    if not groups or host.duplex == "fold" or (has_backs and host.duplex == "none"):
+        return None
+    grid, f = host.grid, host.grid.frame
+    content = _within(f.content, host.registration)
+    last_page = max(p.page for p in host.placed if p.side == "front")
+    last = [p for p in host.placed if p.side == "front" and p.page == last_page]
+    boxes = [_bleed_box(grid, p.trim) for p in last]
+    bottom_row = [b for b in boxes if abs(b.y - max(c.y for c in boxes)) < 1e-6]
+    below = Box(content.x, max(b.bottom for b in boxes) + MARK_ZONE_MM, content.w, 0.0)
+    below = replace(below, h=content.bottom - below.y)
+    beside_x = max(b.right for b in bottom_row) + MARK_ZONE_MM
+    beside = Box(beside_x, bottom_row[0].y + MARK_ZONE_MM, content.right - beside_x, 0.0)
+    beside = replace(beside, h=content.bottom - beside.y)
+    for region in (below, beside):
+        grids = _bands(groups, region, f, host.registration)
+        if grids is not None:
+            break
+    else:
+        return None
+    front_page = last[0].page
+    back_page = front_page + 1 if host.duplex in ("long", "short") else None
+    fronts_items: list[Item] = []
+    backs_items: list[Item] = []
+    placed = list(host.placed)
+    offset = pieces
+    for group, band in zip(groups, grids):
+        fronts = [(k, _slot(band, k)) for k in range(len(group.pieces))]
+        fronts_items += _faces(group, band, fronts, "front")
+        placed += [replace(p, piece=p.piece + offset) for p in _record(band, fronts, "front", front_page, group)]
+        if back_page is not None:
+            backs = [(i, _mirror(band, slot, _flip(f, host.duplex))) for i, slot in fronts]
+            backs_items += _faces(group, band, backs, "back")
+            placed += [replace(p, piece=p.piece + offset)
+                       for p in _record(band, backs, "back", back_page, group, back_offset)]
+        offset += len(group.pieces)
+    pages = list(host.pages)
+    pages[front_page] = _with(pages[front_page], tuple(fronts_items))
+    if back_page is not None:
+        pages[back_page] = _with(pages[back_page], (Group(tuple(backs_items), translate(*back_offset)),))
+    bleed = given_bleed([grid, *grids])
+    return Imposition(tuple(pages), tuple(placed), grid, host.duplex, host.sheets, bleed, host.registration)
+
+
+def _bleed_box(grid: Grid, trim: Box) -> Box:
+    """The art box of a piece placed at `trim` in `grid` (its slot found by position)."""
+    column = round((trim.x - grid.columns.start) / (grid.columns.size + grid.columns.gutter))
+    row = round((trim.y - grid.rows.start) / (grid.rows.size + grid.rows.gutter))
+    return grid.bleed_box(column, row)
+
+
+def _bands(groups: Sequence[Pieces], region: Box, f: Frame, reg: Registration | None) -> list[Grid] | None:
+    """Each group's band of rows in `region`, top to bottom, with the most bleed that lets all
+    of them fit (as `gang` does on a sheet of their own); None when they do not."""
+    if region.w <= 0 or region.h <= 0:
+        return None
+    for cap in (math.inf, GOOD_BLEED_MM, MIN_GUTTER_BLEED_MM, 0.0):
+        grids, y = [], region.y
+        for group in groups:
+            band = _band(group, region, y, min(group.bleed, cap), f, reg)
+            if band is None:
+                break
+            grids.append(band[0])
+            y += band[1]
+        if len(grids) == len(groups):
+            return grids
+    return None
+
+
+def _with(page: Page, items: tuple[Item, ...]) -> Page:
+    """The page with `items` added under its furniture (which `_page` puts last)."""
+    return replace(page, items=(*page.items[:-1], *items, page.items[-1]))
+
+
+def _band(group: Pieces, content: Box, y: float, bleed: float, f: Frame,
+          reg: Registration | None) -> tuple[Grid, float] | None:
+    """One component's band of rows on a shared sheet, from `y` down, and its height: as many
+    columns as fit with `bleed`, and as many rows as its pieces need once the slots a machine's
+    marks keep free are left out; None when it does not fit above the content's foot."""
+    room = content.w - 2 * MARK_ZONE_MM
+    count = max(1, min(len(group.pieces), math.floor(room / (group.width + 2 * bleed) + 1e-9)))
+    columns = plan_axis(content.x, content.right, group.width, group.bleed, count)
+    if columns is None:
+        return None
+    lines = math.ceil(len(group.pieces) / count)
+    while True:
+        height = lines * (group.height + 2 * bleed) + 2 * MARK_ZONE_MM
+        if y + height > content.bottom + 1e-6:
+            return None
+        rows = plan_axis(y, y + height, group.height, group.bleed, lines)
+        if rows is None:
+            return None
+        grid = _clear(Grid(f, columns, rows), reg)
+        if grid.per_page >= len(group.pieces):
+            return grid, height
+        lines += 1
 
 
 # --- slots and mirrors ----------------------------------------------------------------------
@@ -292,7 +446,10 @@ Slot = tuple[Grid, int, int]  # the grid (fronts' or mirrored) and the column an
 
 
 def _slot(grid: Grid, k: int) -> Slot:
-    return grid, k % grid.columns.count, k // grid.columns.count
+    if not grid.blocked:
+        return grid, k % grid.columns.count, k // grid.columns.count
+    column, row = grid.free[k]
+    return grid, column, row
 
 
 def _flip(f: Frame, duplex: Duplex) -> str:
@@ -316,7 +473,7 @@ def _mirror(grid: Grid, slot: Slot, how: str) -> Slot:
 
 
 def _reflect(axis: Axis, length: float) -> Axis:
-    return Axis(axis.count, axis.size, axis.gutter, axis.outer, length - axis.start - axis.extent)
+    return replace(axis, start=length - axis.start - axis.extent)
 
 
 # --- drawing ------------------------------------------------------------------------------
@@ -335,7 +492,8 @@ def _faces(pieces: Pieces, grid: Grid, slots: list[tuple[int, Slot]], side: Side
         if side == "front" and pieces.cut != "rect":
             outlines.append(_outline(pieces.cut, trim))
     trims = [g.trim(c, r) for _, (g, c, r) in slots]
-    marks = crop_marks(trims, [g.bleed_box(c, r) for _, (g, c, r) in slots])
+    marks = clear_of(crop_marks(trims, [g.bleed_box(c, r) for _, (g, c, r) in slots], across=grid.rows.inner,
+                                along=grid.columns.inner), grid.frame.keep_out)
     return (*art, *outlines, *marks)
 
 
@@ -368,15 +526,32 @@ def _page(f: Frame, items: tuple[Item, ...], info: Furniture, where: str) -> Pag
     return Page(f.width, f.height, (*items, furniture(f, info, where)), f"{info.component}, {where}")
 
 
-def _record(grid: Grid, slots: list[tuple[int, Slot]], side: Side, page: int,
-            pieces: Pieces | None = None, offset: tuple[float, float] = (0.0, 0.0)) -> list[Placed]:
+def _record(grid: Grid, slots: list[tuple[int, Slot]], side: Side, page: int, pieces: Pieces,
+            offset: tuple[float, float] = (0.0, 0.0)) -> list[Placed]:
     """Placed faces (backs only where the piece has one), shifted by the back offset."""
     dx, dy = offset
     out = []
     for index, (g, column, row) in slots:
-        if side == "back" and pieces is not None and pieces.pieces[index].back is None:
+        if side == "back" and pieces.pieces[index].back is None:
             continue
         t = g.trim(column, row)
-        out.append(Placed(index, side, page, Box(t.x + dx, t.y + dy, t.w, t.h)))
+        out.append(Placed(index, side, page, Box(t.x + dx, t.y + dy, t.w, t.h), pieces.cut))
     return out
+
+
+CutLine = tuple[str, float, float, float, float]  # shape, x, y, w, h of a trim, page mm
+
+
+def cut_lines(layout: Imposition) -> tuple[tuple[int, float, float, tuple[CutLine, ...]], ...]:
+    """For each front page that carries a machine's registration marks: its index, its width and
+    height, and the trims of the pieces on it — what a cut file for that sheet cuts
+    (`pnp.export.cut`)."""
+    if layout.registration is None:
+        return ()
+    pages: dict[int, list[CutLine]] = {}
+    for p in layout.placed:
+        if p.side == "front":
+            pages.setdefault(p.page, []).append((p.cut, p.trim.x, p.trim.y, p.trim.w, p.trim.h))
+    return tuple((page, layout.pages[page].width, layout.pages[page].height, tuple(lines))
+                 for page, lines in sorted(pages.items()))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from pnp.changes import LAST_BUILD
 from pnp.display import Item, Line, Page, Rect, Style
 from pnp.errors import BuildError
 from pnp.i18n import N_, _, ngettext
@@ -24,6 +25,36 @@ HEAD_FILL = Style(fill="#e8e8e8")
 BODY_PT = 8.5
 TABLE_PT = 7.5
 GAP = 2.5  # mm between blocks
+
+# the bleed note under the "what to print" table (one sentence each, placeholders filled below)
+BLEED_ALL = N_("**Bleed.** Every cut has {asked} mm of art beyond it (print.bleed_mm), so a cut that strays "
+                "shows art, not paper.")
+BLEED_SHORT = N_("**Bleed.** print.bleed_mm asks for {asked} mm of art beyond every cut; where that would cost "
+                  "pieces a sheet the paper gives less: {short}. Cut those with care.")
+BLEED_PART = N_("{name} {across} mm at the sides, {down} mm above and below")
+BLEED_SIDES = N_("{name} {across} mm at the sides")
+BLEED_ENDS = N_("{name} {down} mm above and below")
+
+# how to load a sheet on a cutting machine (`pnp build --cut`), by machine; the marks' numbers come
+# from pnp.layout.registration
+MACHINE_CUT = {
+    "silhouette": N_("**{step} Cut by machine.** {names}: the front of each sheet carries Silhouette registration "
+                      "marks (the black square at the top left). In Silhouette Studio set the registration marks to "
+                      "Type 1, length {arm:g} mm, thickness {thickness:g} mm, inset {inset:g} mm; open the sheet's file "
+                      "in {folder}/ (named after the component and the sheet number in its header), lay the sheet on "
+                      "the mat front up with the square at the top left, and cut. Nothing else is printed within "
+                      "{clearance:g} mm of a mark."),
+    "dxf": N_("**{step} Cut by machine.** {names}: the front of each sheet carries registration marks (the black "
+               "square at the top left, L marks at the two other corners, {inset:g} mm in, {arm:g} mm arms, "
+               "{thickness:g} mm thick). Import the sheet's DXF from {folder}/ (layer CUT; the marks are on layer "
+               "REGISTRATION) into your cutter's software, lay the sheet front up with the square at the top left, "
+               "and cut."),
+    "cricut": N_("**{step} Cut by machine.** {names}: in Cricut Design Space upload each sheet's SVG from {folder}/ "
+                  "(its picture and its cut lines), select both layers, Flatten, and Print Then Cut: Design Space "
+                  "prints the sheet with its own marks; lay it on the mat as Design Space shows. Every piece is "
+                  "inside its print area ({area}). Design Space prints fronts only: print backs from this file "
+                  "first, or choose one-sided pieces."),
+}
 
 
 @dataclass(frozen=True)
@@ -39,6 +70,8 @@ class Job:
     assembly: str = ""  # for a tiled board: "1 row × 2 columns"
     finish: str = ""  # for a booklet: how to fold or cut and bind it
     stamp: str = ""  # the stamp in the footer of its sheets
+    bleed: tuple[float, float] | None = None  # pieces: the least art beyond a cut, across and down (mm)
+    machine: str | None = None  # the cutting machine whose marks its front pages carry
 
     @property
     def page_range(self) -> str:
@@ -74,10 +107,11 @@ def sides_text(duplex: str) -> str:
 
 
 def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job], *, title_en: str = "",
-                      back_offset: tuple[float, float] = (0.0, 0.0), game_file: str = "game") -> Page:
+                      back_offset: tuple[float, float] = (0.0, 0.0), game_file: str = "game",
+                      bleed: float = 0.0) -> Page:
     """The instructions as one page in frame `f` (portrait), with the sheet furniture; with
     double-sided sheets, the front of the duplex check at its foot (its back is the next page).
-    `game_file` is the game's id, which names its files."""
+    `game_file` is the game's id, which names its files; `bleed` the bleed the spec asks for."""
     box = f.content.inset(2.0)
     flow = _Flow(box.x, box.y, box.w, what=f"the print instructions of {info.title}")
     flow.text(_("**{title}** — print instructions").format(title=info.title), 16)
@@ -103,6 +137,10 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
     flow.text(_("In all: {card} of card stock and {paper} of paper.").format(
         card=ngettext("**{n}** sheet", "**{n}** sheets", card).format(n=card),
         paper=ngettext("**{n}** sheet", "**{n}** sheets", paper_sheets).format(n=paper_sheets)), BODY_PT)
+    note = bleed_note(jobs, bleed)
+    if note:
+        flow.space(1.0)
+        flow.text(note, BODY_PT)
     flow.space()
     duplex = [j for j in jobs if j.sides.startswith("double")]
     if duplex:
@@ -130,10 +168,14 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
                     "line, printed side out, glue the halves together, then cut through both.").format(n=next(steps)),
                   BODY_PT)
         flow.space()
-    flow.text(_("**{n} Cut.** Cut along the short crop marks in the margins: each continues a cut line "
-                "across the sheet. Cards that touch share one cut; where there is a gap, cut on both "
-                "sides of it. Round and rounded tokens: cut along their thin outline. A sharp knife "
-                "and a steel ruler beat scissors.").format(n=next(steps)), BODY_PT)
+    machines = [j for j in jobs if j.machine]
+    if machines:
+        flow.text(machine_step(next(steps), machines), BODY_PT)
+        flow.space()
+    flow.text(_("**{n} Cut.** Cut along the short crop marks in the margins (or, where the sheet is "
+                "full, in the gaps between pieces): each continues a cut line across the sheet. Every piece has "
+                "its own cut on each side, so cut on both sides of every gap. Round and rounded tokens: cut along "
+                "their thin outline. A sharp knife and a steel ruler beat scissors.").format(n=next(steps)), BODY_PT)
     for job in (j for j in jobs if j.finish):
         flow.space()
         flow.text(_("**{n} Booklet.** {name}: {finish}.").format(n=next(steps), name=job.name, finish=job.finish), BODY_PT)
@@ -156,15 +198,49 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
     return Page(f.width, f.height, items, f"{info.title}, print instructions")
 
 
-def reprint_page(f: Frame, info: Furniture, paper: str, rows: Sequence[Reprint]) -> Page:
-    """The first page of a reprint file: the sheets that changed since the last build, where
-    each goes among the sheets already printed, and how to print them."""
+def bleed_note(jobs: Sequence[Job], asked: float) -> str:
+    """What the bleed of the imposed pieces is against what `print.bleed_mm` asks: all of it,
+    or which components get less, and where ("" when nothing is imposed or none is asked)."""
+    pieces = [j for j in jobs if j.bleed is not None]
+    if not pieces or asked <= 0:
+        return ""
+    short = []
+    for j in pieces:
+        across, down = j.bleed  # type: ignore[misc]
+        values = {"name": j.name, "across": f"{across:g}", "down": f"{down:g}"}
+        if across < asked - 1e-6 and down < asked - 1e-6:
+            short.append(_(BLEED_PART).format(**values))
+        elif across < asked - 1e-6:
+            short.append(_(BLEED_SIDES).format(**values))
+        elif down < asked - 1e-6:
+            short.append(_(BLEED_ENDS).format(**values))
+    if not short:
+        return _(BLEED_ALL).format(asked=f"{asked:g}")
+    return _(BLEED_SHORT).format(asked=f"{asked:g}", short="; ".join(short))
+
+
+def machine_step(step: int, jobs: Sequence[Job]) -> str:
+    """The step saying how to cut the sheets of `jobs` by machine (they share one machine)."""
+    from pnp.layout import registration as r
+
+    machine = jobs[0].machine or ""
+    area = f"{r.CRICUT_AREA_MM[0]:g} × {r.CRICUT_AREA_MM[1]:g} mm"
+    return _(MACHINE_CUT[machine]).format(step=step, names=", ".join(j.name for j in jobs), arm=r.ARM_MM,
+                                          thickness=r.THICKNESS_MM, inset=r.INSET_MM, clearance=r.CLEARANCE_MM,
+                                          folder="cut", area=area)
+
+
+def reprint_page(f: Frame, info: Furniture, paper: str, rows: Sequence[Reprint], since: str = LAST_BUILD) -> Page:
+    """The first page of a reprint file: the sheets that changed since `since` (the last
+    build, or the build marked as printed), where each goes among the sheets already printed,
+    and how to print them."""
     box = f.content.inset(2.0)
     flow = _Flow(box.x, box.y, box.w, what=f"the reprint instructions of {info.title}")
     flow.text(_("**{title}** — reprint after a change").format(title=info.title), 16)
-    flow.text(_("Only these sheets changed since the last build. Print them, put each in place of the sheet "
+    flow.text(_("Only these sheets changed since {since}. Print them, put each in place of the sheet "
                 "it replaces, and keep every other sheet you printed: it is still right, even where its "
-                "stamp is older. Check a new sheet by the stamp in its footer (the Stamp column)."), BODY_PT)
+                "stamp is older. Check a new sheet by the stamp in its footer (the Stamp column).").format(
+                    since=_(since)), BODY_PT)
     flow.space()
     _scale(flow, paper, 1)
     flow.space()

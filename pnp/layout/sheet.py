@@ -29,6 +29,7 @@ BAND_MM = 4.5  # thickness of the header band and of the footer band
 MARK_GAP_MM = 0.5  # between the outermost bleed and a crop mark
 MARK_LENGTH_MM = 2.0
 MARK_ZONE_MM = MARK_GAP_MM + MARK_LENGTH_MM  # room a crop mark needs beyond the bleed
+INNER_GAP_MM = 0.3  # between a trim and a crop mark that sits in a gutter
 INK = "#000000"
 QUIET = "#555555"  # furniture text: readable, but quieter than the game's own ink
 MARK_STYLE = Style(stroke=INK, width=0.15)
@@ -96,6 +97,7 @@ class Frame:
     height: float
     margin: float
     sideways: bool = False
+    keep_out: tuple[Box, ...] = ()  # a cutting machine's registration marks and their clearance: nothing here
 
     @property
     def landscape(self) -> bool:
@@ -162,14 +164,33 @@ class Badge:
 
 
 def furniture(frame: Frame, info: Furniture, where: str, badge: Badge | None = None) -> Group:
-    """Header and footer of one sheet; `where` says which sheet it is ("sheet 2 of 9 · backs")."""
-    length = frame.header.h if frame.sideways else frame.header.w
-    return Group(
-        (
-            Group(_header(length, info, where, badge), _band_transform(frame, frame.header)),
-            Group(_footer(length, info), _band_transform(frame, frame.footer)),
-        )
-    )
+    """Header and footer of one sheet; `where` says which sheet it is ("sheet 2 of 9 · backs").
+    Each band runs its full length, or between the keep-out zones of a cutting machine's marks."""
+    parts = []
+    for band, draw in ((frame.header, lambda length: _header(length, info, where, badge)),
+                       (frame.footer, lambda length: _footer(length, info))):
+        start, length = _band_span(frame, band)
+        parts.append(Group((Group(draw(length), translate(start, 0)),), _band_transform(frame, band)))
+    return Group(tuple(parts))
+
+
+def _band_span(frame: Frame, band: Box) -> tuple[float, float]:
+    """Where a band's text may run, in its own coordinates (along it, from its start): all of it,
+    or what the keep-out zones at its ends leave."""
+    along = band.h if frame.sideways else band.w
+    start, end = 0.0, along
+    for zone in frame.keep_out:
+        if not zone.overlaps(band):
+            continue
+        if frame.sideways:  # band coordinates run up the page: from band.bottom towards band.y
+            lo, hi = band.bottom - zone.bottom, band.bottom - zone.y
+        else:
+            lo, hi = zone.x - band.x, zone.right - band.x
+        if (lo + hi) / 2 < along / 2:
+            start = max(start, hi)
+        else:
+            end = min(end, lo)
+    return start, max(end - start, 0.0)
 
 
 def _band_transform(frame: Frame, band: Box) -> Matrix:
@@ -231,24 +252,53 @@ def _widest(stamp: str) -> str:
 # --- crop marks ---------------------------------------------------------------------------
 
 
-def crop_marks(trims: Iterable[Box], bleeds: Iterable[Box]) -> tuple[Line, ...]:
-    """Short lines continuing every trim edge beyond the outermost bleed, never across a piece.
+def crop_marks(trims: Iterable[Box], bleeds: Iterable[Box], *, across: bool = False,
+               along: bool = False) -> tuple[Line, ...]:
+    """Short lines continuing every trim edge beyond the bleed, never across a piece.
 
-    Vertical marks at every distinct trim x sit above and below all the pieces; horizontal
-    marks at every distinct trim y sit left and right of them.
+    Vertical marks at every distinct trim x sit above and below the pieces that have that edge;
+    horizontal marks at every distinct trim y sit left and right of the pieces that have it (on
+    a full grid: outside all of them). Where a grid has no room for them there (`across`: none
+    above and below; `along`: none left and right), they sit in the gutters between its rows
+    (or columns) instead, `INNER_GAP_MM` clear of the trims: that strip is cut away, and two
+    marks in two gutters line up a ruler as well as two at the ends.
     """
     trims = tuple(trims)
     if not trims:
         return ()
-    outer = bounds(bleeds)
+    edges = tuple(zip(trims, bleeds))
     near, far = MARK_GAP_MM, MARK_ZONE_MM
     xs = sorted({round(v, 6) for t in trims for v in (t.x, t.right)})
     ys = sorted({round(v, 6) for t in trims for v in (t.y, t.bottom)})
     marks: list[Line] = []
-    for x in xs:
-        marks.append(Line(x, outer.y - far, x, outer.y - near, MARK_STYLE))
-        marks.append(Line(x, outer.bottom + near, x, outer.bottom + far, MARK_STYLE))
-    for y in ys:
-        marks.append(Line(outer.x - far, y, outer.x - near, y, MARK_STYLE))
-        marks.append(Line(outer.right + near, y, outer.right + far, y, MARK_STYLE))
+    if across:
+        for top, bottom in _gutters([(t.y, t.bottom) for t in trims]):
+            marks += [Line(x, top + INNER_GAP_MM, x, bottom - INNER_GAP_MM, MARK_STYLE) for x in xs]
+    else:
+        for x in xs:
+            owners = bounds(b for t, b in edges if abs(t.x - x) < 1e-6 or abs(t.right - x) < 1e-6)
+            marks.append(Line(x, owners.y - far, x, owners.y - near, MARK_STYLE))
+            marks.append(Line(x, owners.bottom + near, x, owners.bottom + far, MARK_STYLE))
+    if along:
+        for left, right in _gutters([(t.x, t.right) for t in trims]):
+            marks += [Line(left + INNER_GAP_MM, y, right - INNER_GAP_MM, y, MARK_STYLE) for y in ys]
+    else:
+        for y in ys:
+            owners = bounds(b for t, b in edges if abs(t.y - y) < 1e-6 or abs(t.bottom - y) < 1e-6)
+            marks.append(Line(owners.x - far, y, owners.x - near, y, MARK_STYLE))
+            marks.append(Line(owners.right + near, y, owners.right + far, y, MARK_STYLE))
     return tuple(marks)
+
+
+def clear_of(items: Iterable[Line], zones: Iterable[Box]) -> tuple[Line, ...]:
+    """The lines that keep out of every zone (crop marks near a cutting machine's marks go)."""
+    zones = tuple(zones)
+    return tuple(line for line in items if not any(z.overlaps(Box(min(line.x1, line.x2), min(line.y1, line.y2),
+                                                                 abs(line.x2 - line.x1), abs(line.y2 - line.y1)),
+                                                             -1e-6) for z in zones))
+
+
+def _gutters(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The gaps between consecutive bands of pieces along one axis, as (end of one, start of next)."""
+    bands = sorted({(round(a, 6), round(b, 6)) for a, b in spans})
+    return [(end, start) for (_, end), (start, _) in zip(bands, bands[1:]) if start - end > 2 * INNER_GAP_MM]

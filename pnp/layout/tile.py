@@ -238,7 +238,9 @@ def _seamed(drawing: Drawing, columns: int, room: float, overlap: float) -> tupl
     starts, ends = [0.0], []
     for k in range(1, columns):
         target = k * drawing.width / columns
-        fits = [x for x in drawing.seams_x if starts[-1] + overlap < x <= starts[-1] + room + 1e-6]
+        left = columns - k  # windows still to come after this seam: the rest of the drawing must fit them
+        fits = [x for x in drawing.seams_x if starts[-1] + overlap < x <= starts[-1] + room + 1e-6
+                and drawing.width - (x - overlap) <= left * room - (left - 1) * overlap + 1e-6]
         if not fits:
             return (), ()
         seam = min(fits, key=lambda x: abs(x - target))

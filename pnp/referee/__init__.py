@@ -16,6 +16,7 @@ rendering stack, nor on a warm cache the spec's model: an answer must be quick a
 from __future__ import annotations
 
 import hashlib
+import random
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
@@ -103,12 +104,18 @@ def _options_checked(record: records.Record, params: Callable[[], Any]) -> Any:
         raise RecordError([record.issue(path, str(error))]) from None
 
 
-def starter(spec: Spec, game: str, players: list[str]) -> str:
-    """A record of `game` with the standard setup written out, for `players` in seating order.
-    It checks clean, or none is made: players the game cannot seat, or names a record cannot
-    hold, are a UsageError (exit 2) with the rule or the reason."""
+def starter(spec: Spec, game: str, players: list[str], seed: int | None = None) -> str:
+    """A record of `game` with its setup written out, for `players` in seating order: the
+    engine's deal drawn with `random.Random(seed)` (a fresh draw without a seed) where the
+    game's referee writes it (For-Ex's supply after the removal, FOREX-4.3). It checks clean,
+    or none is made: players the game cannot seat, or names a record cannot hold, are a
+    UsageError (exit 2) with the rule or the reason."""
+    engine = GAMES[game].engine
     try:
-        text = referee_for(game).starter(spec.games[game], players)
+        params = engine.params(spec.games[game])
+        engine.check_players(params, len(players))
+        start = engine.deal(params, players, random.Random(seed))
+        text = referee_for(game).starter(spec.games[game], players, start)
     except Violation as violation:
         raise UsageError(f"{violation.rule}: {violation.message}") from None
     try:

@@ -160,7 +160,9 @@ def state_json(state: rules.State, params: rules.Params) -> dict[str, Any]:
     return answer
 
 
-def starter(game: Game, players: list[str]) -> str:
+def starter(game: Game, players: list[str], start: rules.Start | None = None) -> str:
+    """The standard setup (AKT-2) written out. The deal's hands stay off it: each player's are
+    secret at the table (AKT-2.6), and the record may add them as `deal` afterwards."""
     params = rules.params(game)
     state, _ = rules.setup(params, players)
     example = ", ".join(scalar(name) for name in list(params.cards)[:2])

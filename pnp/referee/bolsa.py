@@ -59,6 +59,7 @@ class BringUp:
     bids: bool
     settlement: Settlement
     record: Record = field(repr=False, compare=False)
+    first_bid: engine.Bid | None = None  # the auction's first bid as recorded, if readable
 
 
 @dataclass(frozen=True)
@@ -115,12 +116,12 @@ def _round_steps(read: Reader, r: int, companies: tuple[str, ...], *, last: bool
             tuple(_withdrawal(read, base + ("withdraw", code, k)) for k in range(len(withdrawals.get(code, ())))),
             None if code == stop else _pairing(read, base, code, code in pairings),
         )
-        bids = auctions.get(code, ())
+        paths = [base + ("auctions", code, k) for k in range(len(auctions.get(code, ())))]
+        bids = [(path, _bid(read, path)) for path in paths]
         trade_at = where(base + ("trade", code))
-        result.append(Step(trade_at, record.line(base), BringUp(code, base, bool(bids), settlement, record)))
-        for k in range(len(bids)):
-            path = base + ("auctions", code, k)
-            bid = _bid(read, path)
+        first = bids[0][1] if bids else None
+        result.append(Step(trade_at, record.line(base), BringUp(code, base, bool(bids), settlement, record, first)))
+        for path, bid in bids:
             if bid is not None:
                 result.append(Step(where(path), record.line(path), AuctionTurn(bid, path, record)))
         if bids:
@@ -262,24 +263,18 @@ def _bring_up(state: engine.State, action: BringUp, params: engine.Params) -> tu
         raise _unreadable(action.record, action.path,
                           f"{code} goes to auction: add auctions.{code} with the bids in order, starting with {first} "
                           f"(or, to stop the record here, `unsettled: {code}` in its last round)")
-    if auction is None and action.bids:  # a readable record of a procedure the rules do not allow
-        path = action.path + ("auctions", code)
-        violation = Violation(_CASE_RULES[state.trade.case],  # type: ignore[union-attr]
-                              f"{code} goes to no auction this round ({_why(state, params)}), yet bids are recorded")
-        raise StepViolation(violation, where(path), _key_line(action.record, path), state, events)
+    if auction is None and action.first_bid is not None:  # a readable record of what the rules do not allow:
+        path = action.path + ("auctions", code)  # the engine says why, at the bids' key
+        try:
+            engine.apply(state, action.first_bid, params)
+        except Violation as violation:
+            raise StepViolation(violation, where(path), _key_line(action.record, path), state, events) from None
     if auction is not None:
         return state, events
     return _settle(state, action.settlement, list(events), params)
 
 
 def _place_bid(state: engine.State, action: AuctionTurn, params: engine.Params) -> tuple[engine.State, Sequence[Event]]:
-    trade = state.trade
-    if trade is not None and trade.auction is not None and trade.auction.over:
-        leader = state.players[trade.auction.ranking[0]].name
-        price = trade.auction.price(trade.quote)
-        rule = "BOLSA-5.3" if trade.auction.ascending else "BOLSA-5.4"
-        raise Violation(rule, f"the auction ended when all but {leader} had passed ({leader} won at {price}); "
-                        f"{action.bid.player} bids after its end")
     return engine.apply(state, action.bid, params)
 
 
@@ -332,23 +327,6 @@ def _settle(state: engine.State, settlement: Settlement, events: list[Event],
     return state, events
 
 
-def _why(state: engine.State, params: engine.Params) -> str:
-    trade = state.trade
-    c = trade.company  # type: ignore[union-attr]
-    offered = sum(p.zones[c].offered for p in state.players)
-    wanted = sum(p.zones[c].requested for p in state.players)
-    sides = {5: "buyer", 6: "seller"}.get(trade.case)  # type: ignore[union-attr]
-    if sides:
-        count = sum(1 for p in state.players if (p.zones[c].requested if sides == "buyer" else p.zones[c].offered))
-        needed = 3 if sides == "seller" and params.auction_trigger == "literal" else 2
-        return f"{offered} offered, {wanted} wanted, {count} {sides}{'s' * (count != 1)}: an auction needs {needed} (A2)"
-    return f"{offered} offered, {wanted} wanted: case {trade.case}"  # type: ignore[union-attr]
-
-
-# The rule that settles a company without an auction, by case (BOLSA-4.1–4.6).
-_CASE_RULES = {1: "BOLSA-4.1", 2: "BOLSA-4.2", 3: "BOLSA-4.3", 4: "BOLSA-4.4", 5: "BOLSA-4.5.1", 6: "BOLSA-4.6.1"}
-
-
 def state_json(state: engine.State, params: engine.Params) -> dict[str, Any]:
     """REFEREE.md's keys, and where the round stands: its phase, the declared cards (zones 3
     and 4, `offered` and `requested`), the company being resolved and its auction."""
@@ -392,8 +370,9 @@ def state_json(state: engine.State, params: engine.Params) -> dict[str, Any]:
 # --- writing records ------------------------------------------------------------------------------
 
 
-def starter(game: Game, players: list[str]) -> str:
-    """The standard setup (BOLSA-2) written out, ready for the rounds to be added."""
+def starter(game: Game, players: list[str], start: engine.Start | None = None) -> str:
+    """The standard setup (BOLSA-2) written out, ready for the rounds to be added (Bolsa deals
+    nothing at random: `start` is None)."""
     params = engine.params(game)
     state, _ = engine.setup(params, players)
     options = [f"{o.name}: {getattr(params, o.name)}" for o in engine.RULEBOOK.options if not o.set_by]

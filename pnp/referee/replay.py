@@ -65,8 +65,9 @@ class GameReferee(Protocol):
     def state_json(self, state: Any, params: Any) -> dict[str, Any]:
         """The position as REFEREE.md writes it; `over`, `scores`, `winners` once it ended."""
 
-    def starter(self, game: Game, players: list[str]) -> str:
-        """A starter record (YAML text) with the standard setup written out."""
+    def starter(self, game: Game, players: list[str], start: Any = None) -> str:
+        """A starter record (YAML text) with the setup written out: the standard one laid over
+        with `start`, the engine's deal, as far as the game's records state it."""
 
     def record(self, params: Any, players: Sequence[str], actions: Iterable[Any],
                options: Mapping[str, Any] | None = None, start: Any = None) -> dict[str, Any]:

@@ -48,14 +48,32 @@ def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject
     canvas.setCreator("pnp")
     canvas.setViewerPreference("PrintScaling", "None")
     forms: dict[str, tuple[float, float]] = {}  # SVG art drawn once per document, used by name
+    repeated = _repeated(pages)
     for number, page in enumerate(pages, start=1):
         canvas.setPageSize((page.width * PT_PER_MM, page.height * PT_PER_MM))
         canvas.setTrimBox(_box(page.trim, page.height))
         canvas.setBleedBox(_box(page.bleed, page.height))
         canvas.transform(PT_PER_MM, 0, 0, -PT_PER_MM, 0, page.height * PT_PER_MM)
-        _Painter(canvas, page.label or f"page {number}", forms, cmyk).draw_all(page.items)
+        _Painter(canvas, page.label or f"page {number}", forms, cmyk, repeated).draw_all(page.items)
         canvas.showPage()
     canvas.save()
+
+
+def _repeated(pages: Sequence[Page]) -> dict[int, str]:
+    """The groups' item lists drawn more than once in the document (a card's face on every
+    copy of it), by identity, each with the name of the form XObject that draws it once."""
+    seen: dict[int, int] = {}
+
+    def visit(items: Sequence[Item]) -> None:
+        for item in items:
+            if isinstance(item, Group):
+                seen[id(item.items)] = seen.get(id(item.items), 0) + 1
+                if seen[id(item.items)] == 1:
+                    visit(item.items)
+
+    for page in pages:
+        visit(page.items)
+    return {key: f"pnpg{n}" for n, key in enumerate(k for k, count in seen.items() if count > 1)}
 
 
 def pdf_bytes(pages: Sequence[Page], *, title: str = "", subject: str = "", cmyk: bool = False) -> bytes:
@@ -97,15 +115,21 @@ class _Pen:
     stroke_alpha: float = 1.0
 
 
+_UNKNOWN = _Pen("?", "?", -1.0, (-1.0,), -1.0, -1.0)  # a state that any setting differs from
+FORM_REACH = 10_000.0  # mm around a form's origin that its bounding box takes in: any piece, any board
+
+
 class _Painter:
     """Draws display items on a reportlab canvas whose user space is already mm, y down."""
 
-    def __init__(self, canvas, where: str, forms: dict[str, tuple[float, float]], cmyk: bool = False) -> None:
+    def __init__(self, canvas, where: str, forms: dict[str, tuple[float, float]], cmyk: bool = False,
+                 repeated: dict[int, str] | None = None) -> None:
         self.canvas = canvas
         self.where = where  # names the page in errors
         self.pen = _Pen()
         self.forms = forms
         self.cmyk = cmyk
+        self.repeated = repeated or {}  # item lists drawn once as a form XObject, then used by name
 
     def draw_all(self, items: Sequence[Item]) -> None:
         for item in items:
@@ -159,9 +183,25 @@ class _Painter:
             else:
                 path.rect(clip.x, clip.y, clip.w, clip.h)
             canvas.clipPath(path, stroke=0, fill=0)
-        self.draw_all(group.items)
+        name = self.repeated.get(id(group.items))
+        if name is None:
+            self.draw_all(group.items)
+        else:
+            if name not in self.forms:
+                self._define(name, group.items)
+            canvas.doForm(name)
         canvas.restoreState()
         self.pen = saved  # Q restored the graphics state the pen describes
+
+    def _define(self, name: str, items: Sequence[Item]) -> None:
+        """A form XObject drawing `items` (in the coordinates they are placed in): it sets every
+        colour, width and dash it needs, whatever the state it is drawn in."""
+        saved, self.pen = self.pen, _UNKNOWN
+        self.canvas.beginForm(name, -FORM_REACH, -FORM_REACH, FORM_REACH, FORM_REACH)
+        self.draw_all(items)
+        self.canvas.endForm()
+        self.forms[name] = (0.0, 0.0)
+        self.pen = saved
 
     def text(self, text: Text) -> None:
         if not text.text:

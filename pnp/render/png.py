@@ -3,8 +3,9 @@
 A drawing becomes a one-page PDF (trim plus bleed on every side, in memory, via `write_pdf`),
 which pdfium rasterises; pillow saves the pixels with their dpi. Print-on-demand services get
 cards with bleed at 300 dpi (a 63 × 88 mm card with 3 mm bleed → 69 × 94 mm → 815 × 1110 px),
-and previews of whole pages come from the PDF files that were written. `ink_coverage` measures
-how much of a PDF's paper gets ink, to compare the ink saver with a normal build.
+and previews of whole pages come from the PDF files that were written. `mean_ink` measures how
+much ink a PDF prints, to compare the ink saver with a normal build (`ink_coverage`: how much of
+its paper gets any ink at all).
 """
 
 from __future__ import annotations
@@ -65,6 +66,26 @@ def _raster(page, dpi: float, jpeg: bool = False) -> bytes:
     else:
         image.save(buffer, "PNG", dpi=(dpi, dpi))
     return buffer.getvalue()
+
+
+def mean_ink(pdf: PdfSource, dpi: int = 50) -> float:
+    """The ink a PDF prints, as the mean over its pages of how dark they are: each pixel counts
+    1 minus its brightness (0 for paper, 1 for black; a pale tint counts as little as it
+    inks), rasterised at `dpi`. What the ink saver is measured by: `benchmarks/bench_ink.py`
+    prints it, a test holds `--ink low` under a third of a normal build's."""
+    import pypdfium2
+    from PIL import ImageStat
+
+    source = bytes(pdf) if isinstance(pdf, (bytes, bytearray)) else os.fspath(pdf)
+    document = pypdfium2.PdfDocument(source)
+    dark = []
+    try:
+        for page in document:
+            grey = page.render(scale=dpi / 72.0, may_draw_forms=False).to_pil().convert("L")
+            dark.append(1.0 - ImageStat.Stat(grey).mean[0] / 255.0)
+    finally:
+        document.close()
+    return sum(dark) / len(dark) if dark else 0.0
 
 
 NEAR_WHITE = 250  # a pixel whose every channel is this light or lighter counts as blank paper

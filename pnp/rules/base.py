@@ -219,8 +219,8 @@ class Engine(Protocol[P, S, A]):
     def deal(self, params: P, players: Sequence[str], rng: random.Random) -> Any:
         """The random part of a setup, drawn from `rng` as the rules draw it at a table, as a
         `Start` for `setup` (which a record can state): Акционер's hands, For-Ex's removed
-        certificates; a game with none returns the standard start without drawing. `setup`
-        without a start stays deterministic (each game's `setup` says what it assumes)."""
+        certificates; a game with none returns None (the standard setup) without drawing.
+        `setup` without a start stays deterministic (each game's `setup` says what it assumes)."""
 
     def setup(self, params: P, players: Sequence[str], start: Any = None) -> tuple[S, Events]:
         """The position before the first action: the standard setup, or `start` (the game's
@@ -267,7 +267,7 @@ class Engine(Protocol[P, S, A]):
         from what `seat` has not seen, at random; `view(determinize(v, …), …, seat) == v`."""
 
     @property
-    def playout(self) -> Playout[P] | None:
+    def playout(self) -> Playout[P, S] | None:
         """The game's fast random playout (`Playout`), or None for a game that has none yet:
         the simulator then plays random bots on the general path, as every other bot."""
 
@@ -287,20 +287,27 @@ Observer = Any
 
 
 Pc = TypeVar("Pc", contravariant=True)
+Sc = TypeVar("Sc", contravariant=True)
+Trace = list[tuple[Any, tuple[Any, ...]]]  # each action a playout took, and its position after it in numbers
 
 
-class Playout(Protocol[Pc]):
-    """`playout(params, players, start, rng, watch) -> Played`: one game from `setup(params,
-    players, start)` to its end, every player the random bot, as fast as the game allows,
-    telling `watch` what it reads.
+class Playout(Protocol[Pc, Sc]):
+    """`playout(params, state, rng, watch, trace=None) -> Played`: one game from `state`, any
+    position the engine reaches (a setup, the middle of a round, a search bot's determinized
+    view), to its end, every player the random bot, as fast as the game allows, telling
+    `watch` what it reads; with a `trace` (a list), each action it takes is appended with the
+    position after it, in the numbers the playout keeps (its module's `numbers(state)` reads the
+    same off an engine position), so a test can replay the actions through the engine and
+    compare every step.
 
     A playout is the engine's own rules again, on mutable numbers, so it is held to the
     engine: it makes the same draws from `rng` in the same order as the simulator's slow path
     (the first listed player with templates draws with `legal.sample`, the table's steps last,
-    ties broken by `legal.pick` as `apply_choosing` does), so it plays the same game, and
-    `tests/test_playout.py` checks that every result equals the slow path's."""
+    ties broken by `legal.pick` as `apply_choosing` does), so it plays the same game;
+    `tests/test_playout.py` checks that every result equals the slow path's, and
+    `tests/test_playout_oracle.py` replays its traces step by step."""
 
-    def __call__(self, params: Pc, players: Sequence[str], start: Any, rng: random.Random, watch: Observer) -> Played:
+    def __call__(self, params: Pc, state: Sc, rng: random.Random, watch: Observer, trace: Trace | None = None) -> Played:
         ...
 
 
@@ -335,25 +342,38 @@ def evolve(value: S, **changes: Any) -> S:
 R = TypeVar("R")
 
 
-def by_identity(size: int) -> Callable[[Callable[..., R]], Callable[..., R]]:
-    """Memoise a function of a rules object (a `Params`) and hashable extras, keyed by the
-    object's identity. A simulation plays thousands of games under one `Params`, and hashing a
-    frozen dataclass full of tables at every game costs more than a step of a fast playout; the
-    object is kept with its entry, so its id cannot be reused while it is cached. At most
-    `size` entries (all dropped at once beyond)."""
+def by_identity(size: int, objects: int = 1) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """Memoise a function of rules objects (a `Params`, a position) and hashable extras, keyed
+    by the identity of its first `objects` arguments (one or two). A simulation plays thousands
+    of games under one `Params`, and hashing a frozen dataclass full of tables at every game
+    costs more than a step of a fast playout; the objects are kept with their entry, so their
+    ids cannot be reused while it is cached. At most `size` entries (all dropped at once
+    beyond). Called once per game, so kept lean: no generator, no loop."""
 
     def decorate(make: Callable[..., R]) -> Callable[..., R]:
-        kept: dict[tuple[Any, ...], tuple[Any, R]] = {}
+        kept: dict[tuple[Any, ...], tuple[Any, Any, R]] = {}
 
-        def cached(obj: Any, *extra: Any) -> R:
+        def one(obj: Any, *extra: Any) -> R:
             key = (id(obj), *extra)
             found = kept.get(key)
             if found is None or found[0] is not obj:
                 if len(kept) >= size:
                     kept.clear()
-                found = kept[key] = (obj, make(obj, *extra))
-            return found[1]
+                found = kept[key] = (obj, None, make(obj, *extra))
+            return found[2]
 
+        def two(first: Any, second: Any, *extra: Any) -> R:
+            key = (id(first), id(second), *extra)
+            found = kept.get(key)
+            if found is None or found[0] is not first or found[1] is not second:
+                if len(kept) >= size:
+                    kept.clear()
+                found = kept[key] = (first, second, make(first, second, *extra))
+            return found[2]
+
+        if objects not in (1, 2):
+            raise ValueError(f"by_identity keys on one or two objects, not {objects}")
+        cached = one if objects == 1 else two
         cached.__doc__, cached.__name__ = make.__doc__, make.__name__
         return cached
 

@@ -9,6 +9,12 @@ with the few constraints that tie fields together (a budget, at most one side, d
 values). Every choice within the fields that meets the constraints is a legal action, so
 `draw` never needs to ask the engine; `template.action(values)` builds the engine's action.
 
+The templates are also the one source of legality: `template.admits(action)` says whether an
+action is one of its draws, and an engine's `apply` accepts an action exactly when a template
+of the position admits it (`judge`), checking beyond them only what a template cannot state
+(who pays whom in a pairing, the pick of a tie the end of a game asks for); its other checks
+only word a refusal, with the rule and the numbers.
+
 `play` drives any registered engine with the sampler to the end of a game: the random games of
 the conformance test, the benchmarks and the simulator's random bot all come from here, so
 nothing outside an engine restates a rule.
@@ -20,9 +26,9 @@ import random
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar, Union, cast
 
-from pnp.rules.base import ChoiceNeeded, Engine, Events, fast_init
+from pnp.rules.base import ChoiceNeeded, Engine, Events, Violation, fast_init
 
 Values = Mapping[str, Any]
 
@@ -63,6 +69,16 @@ class Field:
     @staticmethod
     def several(name: str, options: Sequence[Any], low: int, high: int) -> "Field":
         return Field(name, "several", low, min(high, len(options)), tuple(options))
+
+    def holds(self, value: Any) -> bool:
+        """Whether `value` is one this field may take: a whole number in range (not a bool),
+        one of the options, or distinct options in number within range."""
+        if self.kind == "number":
+            return type(value) is int and self.low <= value <= self.high
+        if self.kind == "choice":
+            return value in self.options
+        return (isinstance(value, tuple) and self.low <= len(value) <= self.high and len(set(value)) == len(value)
+                and all(option in self.options for option in value))
 
 
 class Listed(Sequence[Any]):
@@ -125,6 +141,16 @@ class Different:
 Constraint = Union[Budget, AtMostOne, Different]
 
 
+def met(constraint: Constraint, values: Values) -> bool:
+    """Whether the fields' values meet the constraint."""
+    if isinstance(constraint, Budget):
+        return sum(weight * values[name] for name, weight in constraint.weights) <= constraint.limit
+    if isinstance(constraint, AtMostOne):
+        return sum(1 for name in constraint.names if values[name] > 0) <= 1
+    chosen = [values[name] for name in constraint.names]
+    return len(set(chosen)) == len(chosen)
+
+
 @fast_init
 @dataclass(frozen=True)
 class Template:
@@ -140,10 +166,89 @@ class Template:
     fields: tuple[Field, ...] = ()
     fixed: Mapping[str, Any] = field(default_factory=dict)
     constraints: tuple[Constraint, ...] = ()
+    read: Callable[[Any], Values | None] | None = field(default=None, repr=False, compare=False)
 
     def action(self, values: Values | None = None) -> Any:
         """The action these field values choose (no check: the engine judges it)."""
         return self.build({"player": self.player, **self.fixed, **(values or {})})
+
+    def admits(self, action: Any) -> bool:
+        """Whether `action` is one of this template's draws. `read` (the inverse of `build`)
+        gives what an action states, by field name — None for another kind of action; it
+        leaves out what no template states (a pairing, a final tie's pick), which the engine
+        checks itself. The player (or a fixed "player") and every fixed value must match,
+        each field's value must be one the field holds (a number field left out is at its
+        lowest), the constraints must be met, and the values must build the action back, so
+        nothing the action states goes unchecked. A template without `read` admits its one
+        action."""
+        if self.read is None:
+            return not self.fields and self.action() == action
+        values = self.read(action)
+        if values is None:
+            return False
+        chosen: dict[str, Any] = {}
+        player = self.fixed.get("player", self.player)
+        for name, value in values.items():
+            if name == "player":
+                if value != player:
+                    return False
+            elif name in self.fixed:
+                if value != self.fixed[name]:
+                    return False
+            else:
+                chosen[name] = value
+        for f in self.fields:
+            if f.name not in chosen and f.kind == "number":
+                chosen[f.name] = f.low
+            if f.name not in chosen or not f.holds(chosen[f.name]):
+                return False
+        if not all(met(constraint, chosen) for constraint in self.constraints):
+            return False
+        return self.read(self.action({f.name: chosen[f.name] for f in self.fields})) == values
+
+
+Listing = TypeVar("Listing", bound=Callable[[Any, Any], "tuple[Template, ...]"])
+
+
+def last_position(listing: Listing) -> Listing:
+    """`legal_actions` kept for the last position it listed (by identity): a driver lists a
+    position's templates, draws, then applies — and `apply` judges by the same templates."""
+    slot: list[tuple[Any, Any, tuple[Template, ...]] | None] = [None]
+
+    def listed(state: Any, params: Any) -> tuple[Template, ...]:
+        kept = slot[0]  # one read and one write of the one slot: the threads of a server share it safely
+        if kept is not None and kept[0] is state and kept[1] is params:
+            return kept[2]
+        templates = listing(state, params)
+        slot[0] = (state, params, templates)
+        return templates
+
+    listed.__doc__, listed.__name__ = listing.__doc__, listing.__name__
+    return cast(Listing, listed)
+
+
+def admitted(templates: Iterable[Template], action: Any) -> bool:
+    """Whether a template of the position admits `action`: the one test of legality."""
+    return any(template.admits(action) for template in templates)
+
+
+class Unlisted(Violation):
+    """An action no template admits that the engine's own checks let through: the templates
+    and the checks disagree (an engine bug, which the property tests look for), refused all
+    the same with the rules of the templates of its kind."""
+
+
+def judge(templates: Sequence[Template], action: Any, word: Callable[[], Any], kind: str) -> None:
+    """Refuse `action` unless a template admits it. A refusal is worded by `word()`, the
+    engine's checks of the action, which raise its Violation (or Malformed, ChoiceNeeded) with
+    the rule and the numbers; should they pass, `Unlisted` cites the rules of the templates of
+    the action's `kind` ("bid"), else of all of them."""
+    if admitted(templates, action):
+        return
+    word()
+    rules = list(dict.fromkeys(t.rule for t in templates if t.kind == kind)) or list(dict.fromkeys(t.rule for t in templates))
+    allowed = ", ".join(dict.fromkeys(t.kind for t in templates)) or "nothing, the game is over"
+    raise Unlisted(rules[0] if rules else "", f"{action!r} is not a legal action here (allowed: {allowed})")
 
 
 def grouped(values: Values, prefix: str) -> dict[str, int]:

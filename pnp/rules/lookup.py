@@ -70,22 +70,35 @@ def governed(rule: text.Rule, rules: tuple[HouseRule, ...]) -> tuple[HouseRule, 
     return tuple(h for h in rules if h.rule == rule.id)
 
 
+OLD_AMBIGUITY = re.compile(r"A\d+", re.IGNORECASE)  # before the game prefix: "A5", now "FOREX-A5"
+
+
 def find(rule_id: str, game: str | None = None) -> list[text.Rule]:
-    """The rule with this ID in `game`, or in every game that has one (an ambiguity such as
-    `A2` exists in several). UsageError with the nearest IDs when there is none."""
+    """The rule with this ID in `game`, or in the game whose file has it; an ambiguity's old
+    ID without its game's prefix (`A5`) finds it in every game that has one (`renamed` says
+    so). UsageError with the nearest IDs when there is none."""
     games = (game,) if game else text.games()
     found = []
     for candidate in games:
-        try:
-            found.append(text.rule(rule_id, candidate))
-        except KeyError:
-            pass
+        for wanted in ([f"{text.prefix(candidate)}-{rule_id}"] if OLD_AMBIGUITY.fullmatch(rule_id.strip()) else [rule_id]):
+            try:
+                found.append(text.rule(wanted, candidate))
+            except KeyError:
+                pass
     if not found:
         near = text.nearest(rule_id, game=game)
         hint = f" (nearest: {', '.join(near)})" if near else ""
         where = f" in {game}" if game else ""
         raise UsageError(f'unknown rule ID "{rule_id}"{where}{hint}')
     return found
+
+
+def renamed(rule_id: str, found: list[text.Rule]) -> str | None:
+    """The pointer `pnp rules show` prints for an old short ID: "A5 is now FOREX-A5 (…)"."""
+    if not OLD_AMBIGUITY.fullmatch(rule_id.strip()) or not found:
+        return None
+    ids = [f"{r.id} ({r.game})" for r in found]
+    return f"{rule_id.strip().upper()} is now {' and '.join(ids) if len(ids) < 3 else ', '.join(ids)}: each game's IDs carry its prefix"
 
 
 def show_value(value: Any) -> str:
@@ -111,12 +124,13 @@ def run(args: argparse.Namespace) -> int:
     if args.verb == "search":
         return _search(" ".join(args.words), args.game)
     found = find(args.id, args.game)
-    spec = load_spec(args.spec) if any(r.game in GAMES for r in found) or getattr(args, "lang", None) else None
     code = getattr(args, "lang", None)
+    spec = load_spec(args.spec) if any(r.game in GAMES for r in found) or code else None
+    pointer = renamed(args.id, found)
     if code and spec is not None:
-        print("\n\n".join(describe_in(r, spec, code) for r in found))
+        print("\n\n".join(([pointer] if pointer else []) + [describe_in(r, spec, code) for r in found]))
         return 0
-    print("\n\n".join(describe(r, spec) for r in found))
+    print("\n\n".join(([pointer] if pointer else []) + [describe(r, spec) for r in found]))
     return 0
 
 

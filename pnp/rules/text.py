@@ -6,8 +6,8 @@ the packaged markdown (no spec, no engine) and is cached per game.
 
 A rules file marks a rule by its ID where a paragraph, a list item or a sentence begins
 (`BOLSA-3.2.5 …`, `- BOLSA-4.5.1 …`, `… [S]. BOLSA-1.5 …`), a worked example in bold
-(`**BOLSA-X1 Setup.**`), an ambiguity as a list item (`- **A2 When is there an auction?**`,
-kept under the id `A2` since the files write it so), and a numbered heading
+(`**BOLSA-X1 Setup.**`), an ambiguity or house-rule decision as a list item (`- **BOLSA-A2 When
+is there an auction?**`), and a numbered heading
 (`### 3.2 Declaration phase`) is the section `BOLSA-3.2`. A rule runs to the next one or the
 next heading.
 """
@@ -31,7 +31,7 @@ _PREFIX = re.compile(r"^([A-Z]+)-\d", re.M)
 class Rule:
     """One rule of one game's rules file."""
 
-    id: str  # as the file writes it: "BOLSA-3.2.5", "BOLSA-X1", "A2", "BOLSA-3.2" for a section
+    id: str  # as the file writes it: "BOLSA-3.2.5", "BOLSA-X1", "BOLSA-A2", "BOLSA-3.2" for a section
     game: str
     kind: str  # RULE, EXAMPLE, AMBIGUITY or SECTION
     section: str  # the heading it sits under, e.g. "3.2 Declaration phase (…)"
@@ -68,7 +68,7 @@ def rules(game: str) -> tuple[Rule, ...]:
 
 
 def rule(rule_id: str, game: str | None = None) -> Rule:
-    """The rule with this ID (ambiguities like `A2` need their game). KeyError if unknown."""
+    """The rule with this ID, in `game` or whichever game's file has it. KeyError if unknown."""
     for candidate in (game,) if game else games():
         found = _index(candidate).get(_normal(rule_id))
         if found:
@@ -121,6 +121,14 @@ def within(section_id: str, game: str | None = None) -> tuple[Rule, ...]:
     return tuple(r for r in rules(section.game) if r.kind == RULE and (r.id == section.id or r.id.startswith(prefix)))
 
 
+@lru_cache(maxsize=None)
+def prefix(game: str) -> str:
+    """The game's rule-ID prefix as its rules file writes it ("BOLSA", "AKT", "FOREX"): every
+    ID of the game carries it, so an ID names one rule of one game."""
+    match = _PREFIX.search(document(game))
+    return match.group(1) if match else game.upper()
+
+
 def ids(game: str) -> frozenset[str]:
     """Every ID a citation may use for `game`."""
     return frozenset(_index(game))
@@ -161,7 +169,7 @@ def _parse(game: str, text: str) -> list[Rule]:
         rf"(?:^(?:- )?(?P<rule>{ident})(?=[\s:.,]))"  # a paragraph or list item
         rf"|(?:(?<=\. )(?P<inline>{ident})(?= ))"  # a sentence inside a paragraph
         rf"|(?:^\*\*(?P<example>{ident})\b)"  # a worked example
-        rf"|(?:^- \*\*(?P<ambiguity>A\d+)\b)",  # an ambiguity
+        rf"|(?:^- \*\*(?P<ambiguity>{prefix}-A\d+)\b)",  # an ambiguity, a house-rule decision
         re.M,
     )
     lines = text.splitlines(keepends=True)

@@ -154,3 +154,4 @@ def _rank(order: list[str]) -> Callable[[str], int]:
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy}
+

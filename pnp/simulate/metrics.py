@@ -5,24 +5,32 @@ and keeps its coverage near 0 and 1 where the normal approximation fails; a shar
 as 1/k of a win for each of the k winners. A mean (a length, a margin) gets the normal
 interval mean ± 1.96 standard errors. Two runs are compared metric by metric (`difference`):
 for rates the Agresti–Caffo interval (one success and one failure added to each side), for
-means the standard errors combined; a difference is significant when its interval excludes 0.
+means the standard errors combined, with the p-value of "no change" that Holm's correction
+(`holm`) reads when many metrics are compared at once.
 
-`summarise` turns a list of `GameResult`s into the nested mapping the JSON answer, the text
-table and the report are made from; its leaves are `Estimate`s or plain numbers.
+Seat balance is tested as a whole (`seat_balance`, Pearson's χ² of equal seats) and the gap
+between the best and the worst seat has an interval corrected for picking them after the fact
+(`_gap`): a fair game raises the alarm 5 % of the time, not a third of it.
+
+`summarise` turns a `Tally` of the games (`pnp.simulate.tally`) into the nested mapping the
+JSON answer, the text table and the report are made from; its leaves are `Estimate`s or plain
+numbers.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass
+from fractions import Fraction
+from statistics import NormalDist
 from typing import Any, Iterator, Mapping, Sequence
 
-from pnp.simulate.play import GameResult
 from pnp.simulate.pressure import Bills
 from pnp.simulate.probe import Probe
+from pnp.simulate.tally import Distribution, Tally
 
 Z = 1.959963984540054  # the normal quantile of 97.5 %
+ALPHA = 0.05  # every test's false-alarm rate, and 1 − every interval's coverage
 
 
 @dataclass(frozen=True)
@@ -35,6 +43,7 @@ class Estimate:
     n: int
     spread: float  # a rate: its successes; a mean: the sample's standard deviation; a difference: its se
     kind: str  # "rate", "mean" or "difference"
+    p_value: float = 1.0  # a difference of two runs: the chance of one this large were nothing changed
 
     @property
     def se(self) -> float:
@@ -48,10 +57,11 @@ class Estimate:
         return {"value": _round(self.value), "ci95": [_round(self.low), _round(self.high)]}
 
 
-def rate(successes: float, n: int) -> Estimate:
+def rate(successes: float | Fraction, n: int) -> Estimate:
     """The Wilson score interval of successes / n (n = 0: no information, [0, 1])."""
     if n == 0:
         return Estimate(0.0, 0.0, 1.0, 0, 0.0, "rate")
+    successes = float(successes)
     p = successes / n
     centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
     half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
@@ -62,11 +72,18 @@ def rate(successes: float, n: int) -> Estimate:
 
 def mean(values: Sequence[float]) -> Estimate:
     """The mean and its normal 95 % interval (a single value: no spread known, the value)."""
-    n = len(values)
+    distribution = Distribution()
+    for value in values:
+        distribution.add(value)
+    return mean_of(distribution)
+
+
+def mean_of(distribution: Distribution) -> Estimate:
+    """`mean` of a tally's distribution (exact sums, rounded once)."""
+    n = distribution.n
     if n == 0:
         return Estimate(0.0, 0.0, 0.0, 0, 0.0, "mean")
-    average = math.fsum(values) / n
-    sd = math.sqrt(math.fsum((v - average) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    average, sd = distribution.mean_and_sd()
     half = Z * sd / math.sqrt(n)
     return Estimate(average, average - half, average + half, n, sd, "mean")
 
@@ -83,7 +100,11 @@ def difference(a: Estimate, b: Estimate) -> Estimate:
     low, high = centre - Z * se, centre + Z * se
     if a.kind == "rate" and b.kind == "rate":  # two rates differ by at most 1 either way
         low, high = max(-1.0, low), min(1.0, high)
-    return Estimate(b.value - a.value, low, high, min(a.n, b.n), se, "difference")
+    if se > 0:
+        p = math.erfc(abs(centre) / se / math.sqrt(2))
+    else:  # no spread on either side (a length fixed by the rules): a change is certain, or none
+        p = 0.0 if b.value != a.value else 1.0
+    return Estimate(b.value - a.value, low, high, min(a.n, b.n), se, "difference", p)
 
 
 def quantile(values: Sequence[float], q: float) -> float:
@@ -97,123 +118,136 @@ def quantile(values: Sequence[float], q: float) -> float:
     return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
 
 
-def gini(values: Sequence[float]) -> float:
-    """The Gini coefficient: 0 when everyone ends equal, towards 1 when one holds all."""
-    n, total = len(values), math.fsum(values)
-    if n == 0 or total <= 0:
-        return 0.0
-    ordered = sorted(values)
-    weighted = math.fsum((2 * (i + 1) - n - 1) * v for i, v in enumerate(ordered))
-    return weighted / (n * total)
-
-
 # --- the summary of a simulation ---------------------------------------------------------------
 
 
-def summarise(results: Sequence[GameResult], bots: Sequence[str], probe: Probe, money: Sequence[Bills]) -> dict[str, Any]:
-    """Every metric of the JSON answer, from the games' results (in order)."""
-    n = len(results)
-    seats = len(results[0].scores) if results else 0
-    shares = [_win_shares(result) for result in results]
-    seat_rates = [rate(sum(share.get(seat, 0.0) for share in shares), n) for seat in range(seats)]
+def summarise(tally: Tally, bots: Sequence[str], probe: Probe, money: Sequence[Bills], seats: int) -> dict[str, Any]:
+    """Every metric of the JSON answer, from the tally of the games."""
+    n = tally.games
+    wins = tally.seat_wins(seats)
+    seat_rates = [rate(wins[seat], n) for seat in range(seats)]
     return {
         "seat_win_rate": [{"seat": seat + 1, "win_rate": estimate} for seat, estimate in enumerate(seat_rates)],
-        "balance_gap": _gap(seat_rates),
-        "bot_win_rate": _bot_rates(results, shares, bots),
-        "length": _lengths(results, probe.unit),
-        "ends": {reason: rate(count, n) for reason, count in sorted(Counter(r.reason for r in results).items())},
-        "scores": _scores(results),
+        "seat_balance": seat_balance(wins),
+        "balance_gap": _gap(tally, seat_rates),
+        "bot_win_rate": _bot_rates(tally, bots),
+        "length": _lengths(tally, probe.unit),
+        "ends": {reason: rate(count, n) for reason, count in sorted(tally.ends.items())},
+        "scores": {
+            "winner": mean_of(tally.winner),
+            "margin": mean_of(tally.margin),
+            "gini": mean_of(tally.gini),
+            "mid_game_leader_wins": rate(tally.leader_won, tally.judged),
+        },
         "components": {
-            "money": [_money(results, k, bills) for k, bills in enumerate(money)],
-            "track": _track(results, probe),
-            "supplies": {name: {"exhausted": rate(sum(r.supplies[k] <= 0 for r in results), n),
-                                "lowest": min((r.supplies[k] for r in results), default=0)}
+            "money": [_money(tally, k, bills) for k, bills in enumerate(money)],
+            "track": {"name": probe.track_name,
+                      "marks": {name: {"games": rate(tally.marks_hit[k], n), "per_game": mean_of(tally.marks[k])}
+                                for k, name in enumerate(probe.mark_names)}},
+            "supplies": {name: {"exhausted": rate(tally.exhausted[k], n), "lowest": tally.lowest[k] or 0}
                          for k, name in enumerate(probe.supply_names)},
         },
     }
 
 
-def _win_shares(result: GameResult) -> dict[int, float]:
-    return {seat: 1 / len(result.winners) for seat in result.winners}
+def seat_balance(wins: Sequence[Fraction | float]) -> dict[str, Any]:
+    """Pearson's χ² test that every seat wins equally often, on the seats' wins (a shared win
+    split among its winners): one test of all the seats at once, so it raises a false alarm in
+    5 % of simulations of a fair game (`equal` false), however many seats there are. Shared
+    wins and bots rotating through the seats only make it more cautious (they narrow the spread
+    the test allows for), never less."""
+    seats, total = len(wins), float(sum(wins))
+    if seats < 2 or total <= 0:
+        return {"chi2": 0.0, "df": max(seats - 1, 0), "p_value": 1.0, "equal": True}
+    expected = total / seats
+    statistic = sum((float(w) - expected) ** 2 for w in wins) / expected
+    p = chi2_sf(statistic, seats - 1)
+    return {"chi2": statistic, "df": seats - 1, "p_value": p, "equal": p >= ALPHA}
 
 
-def _gap(seat_rates: Sequence[Estimate]) -> dict[str, Any]:
-    """The largest difference between two seats' win rates: the best seat against the worst
-    (its interval is the pair's, not corrected for having picked the extremes)."""
-    if len(seat_rates) < 2:
-        return {"seats": [], "gap": rate(0, 0)}
-    best = max(range(len(seat_rates)), key=lambda s: seat_rates[s].value)
-    worst = min(range(len(seat_rates)), key=lambda s: seat_rates[s].value)
-    return {"seats": [best + 1, worst + 1], "gap": difference(seat_rates[worst], seat_rates[best])}
+def _gap(tally: Tally, seat_rates: Sequence[Estimate]) -> dict[str, Any]:
+    """The best seat's win rate minus the worst's, with an interval that holds for every pair of
+    seats at once (Bonferroni over the k(k − 1)/2 pairs): picking the extremes after the fact
+    does not make it exclude 0 more often than 5 % of the time when the seats are equal."""
+    seats, n = len(seat_rates), tally.games
+    if seats < 2 or n == 0:
+        return {"seats": [], "gap": Estimate(0.0, 0.0, 0.0, n, 0.0, "difference"), "pairs": 0}
+    best = max(range(seats), key=lambda s: seat_rates[s].value)
+    worst = min((s for s in range(seats) if s != best), key=lambda s: seat_rates[s].value)
+    pairs = seats * (seats - 1) // 2
+    gap = seat_rates[best].value - seat_rates[worst].value
+    squares = tally.seat_pairs(seats)[(min(best, worst), max(best, worst))]
+    se = math.sqrt(max(float(squares) / n - gap * gap, 0.0) / n)
+    half = NormalDist().inv_cdf(1 - ALPHA / 2 / pairs) * se
+    return {"seats": [best + 1, worst + 1], "gap": Estimate(gap, gap - half, gap + half, n, se, "difference"),
+            "pairs": pairs}
 
 
-def _bot_rates(results: Sequence[GameResult], shares: Sequence[dict[int, float]], bots: Sequence[str]) -> dict[str, Any]:
+def _bot_rates(tally: Tally, bots: Sequence[str]) -> dict[str, Any]:
     """Per bot, the win rate of a seat it plays (a bot in two seats of a game is two tries)."""
-    tries, wins = Counter[int](), dict.fromkeys(range(len(bots)), 0.0)
-    for result, share in zip(results, shares):
-        for seat, bot in enumerate(result.bots):
-            tries[bot] += 1
-            wins[bot] += share.get(seat, 0.0)
+    tries, wins = tally.bot_seats(len(bots))
     return {name: {"seats": tries[k], "win_rate": rate(wins[k], tries[k])} for k, name in enumerate(bots)}
 
 
-def _lengths(results: Sequence[GameResult], unit: str) -> dict[str, Any]:
-    lengths = [r.length for r in results]
-    steps = [r.steps for r in results]
+def _lengths(tally: Tally, unit: str) -> dict[str, Any]:
+    lengths, steps = tally.length, tally.steps
     return {
         "unit": unit,
-        "mean": mean(lengths),
-        "histogram": {str(k): v for k, v in sorted(Counter(lengths).items())},
-        "percentiles": {f"p{q}": quantile(lengths, q / 100) for q in (5, 50, 95)},
-        "steps": {"mean": mean(steps), "min": min(steps, default=0), "max": max(steps, default=0)},
+        "mean": mean_of(lengths),
+        "histogram": {str(k): v for k, v in lengths.ordered()},
+        "percentiles": {f"p{q}": lengths.quantile(q / 100) for q in (5, 50, 95)},
+        "steps": {"mean": mean_of(steps), "min": steps.low or 0, "max": steps.high or 0},
     }
 
 
-def _scores(results: Sequence[GameResult]) -> dict[str, Any]:
-    """The winner's score and margin over the runner-up, the Gini of final scores, and how
-    often a player ahead at mid-game (by the probe's worth) is among the winners."""
-    best = [max(r.scores) for r in results]
-    margins = [ordered[-1] - ordered[-2] for ordered in (sorted(r.scores) for r in results) if len(ordered) > 1]
-    judged = [r for r in results if r.mid_leaders]
-    return {
-        "winner": mean(best),
-        "margin": mean(margins),
-        "gini": mean([gini(r.scores) for r in results]),
-        "mid_game_leader_wins": rate(sum(bool(set(r.mid_leaders) & set(r.winners)) for r in judged), len(judged)),
-    }
-
-
-def _money(results: Sequence[GameResult], k: int, bills: Bills) -> dict[str, Any]:
+def _money(tally: Tally, k: int, bills: Bills) -> dict[str, Any]:
     """One currency: the peak money in players' hands per game against the printed total,
     and per denomination the peak bills needed against the printed count."""
-    n = len(results)
-    totals = [r.money[k][0] for r in results]
-    printed = float(bills.total)
-    denominations = []
-    for d, (value, count) in enumerate(zip(bills.values, bills.counts)):
-        needed = [r.money[k][1][d] for r in results]
-        denominations.append({
-            "value": _number(value), "printed": count, "p99_in_hands": quantile(needed, 0.99),
-            "max_in_hands": max(needed, default=0), "short": rate(sum(x > count for x in needed), n),
-        })
+    n, kept = tally.games, tally.money[k]
+    denominations = [{
+        "value": _number(value), "printed": count, "p99_in_hands": kept.bills[d].quantile(0.99),
+        "max_in_hands": kept.bills[d].high or 0, "short": rate(kept.bills_short[d], n),
+    } for d, (value, count) in enumerate(zip(bills.values, bills.counts, strict=True))]
     return {
-        "currency": bills.currency or bills.name, "printed": _number(printed),
-        "p99_in_hands": quantile(totals, 0.99), "max_in_hands": max(totals, default=0.0),
-        "short": rate(sum(total > printed for total in totals), n),
-        "denominations": denominations,
+        "currency": bills.currency or bills.name, "printed": _number(bills.total),
+        "p99_in_hands": kept.total.quantile(0.99), "max_in_hands": kept.total.high or 0.0,
+        "short": rate(kept.short, n), "denominations": denominations,
     }
 
 
-def _track(results: Sequence[GameResult], probe: Probe) -> dict[str, Any]:
-    """How often the track reaches each mark: the share of games where it does at all, and
-    the mean number of times per game."""
-    n = len(results)
-    return {
-        "name": probe.track_name,
-        "marks": {name: {"games": rate(sum(r.marks[k] > 0 for r in results), n),
-                         "per_game": mean([r.marks[k] for r in results])}
-                  for k, name in enumerate(probe.mark_names)},
-    }
+# --- tests of a summary ------------------------------------------------------------------------
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(χ²(df) ≥ x), in closed form for whole degrees of freedom: for even df the Poisson sum
+    e^(−x/2) Σ (x/2)^i / i!, for odd df erfc(√(x/2)) plus the same kind of terms."""
+    if x <= 0:
+        return 1.0
+    half = x / 2
+    if df % 2 == 0:
+        term = total = 1.0
+        for i in range(1, df // 2):
+            term *= half / i
+            total += term
+        return min(1.0, math.exp(-half) * total)
+    total = math.erfc(math.sqrt(half))
+    shape = 0.5
+    while shape < df / 2:
+        total += math.exp(shape * math.log(half) - half - math.lgamma(shape + 1))
+        shape += 1
+    return min(1.0, total)
+
+
+def holm(p_values: Sequence[float], alpha: float = ALPHA) -> list[bool]:
+    """Holm's step-down correction: which of several tests stand at a family-wise error rate of
+    `alpha` (comparing 30 metrics at 5 % each would star one or two by chance alone)."""
+    order = sorted(range(len(p_values)), key=lambda k: p_values[k])
+    standing = [False] * len(p_values)
+    for rank, k in enumerate(order):
+        if p_values[k] > alpha / (len(p_values) - rank):
+            break
+        standing[k] = True
+    return standing
 
 
 # --- walking a summary ---------------------------------------------------------------------------

@@ -3,7 +3,9 @@
 The driver asks the engine who may act (`to_move`) and what is legal (`legal_actions`); when
 several players may act it asks them one at a time in the order `to_move` gives, each choosing
 among his own templates or passing while someone after him (or the table) can act; the
-table's steps (bringing up a company, settling it) come last, drawn by the shared sampler.
+table's steps (bringing up a company, settling it) come last, drawn by the shared sampler. In
+a sealed phase (`ToMove.sealed`) each decides from the position as the phase began: the
+driver keeps that secret, as a table does.
 Every tie the rules leave to a player is broken at random (`apply_choosing`).
 
 After every step the game's `Probe` reads the track, the money in hand and the supplies, and
@@ -98,10 +100,10 @@ class Watch:
         """Per printed currency, the most money in hands and the most bills of each
         denomination, over the hands met."""
         found = []
-        for bills, hands in zip(self.bills, self.hands):
+        for bills, hands in zip(self.bills, self.hands, strict=True):
             if bills is not None:
                 counted = [bills.in_hands(amounts) for amounts in hands] or [(0, (0,) * len(bills.values))]
-                found.append((float(max(total for total, _ in counted)), tuple(map(max, zip(*(c for _, c in counted))))))
+                found.append((float(max(total for total, _ in counted)), tuple(map(max, zip(*(c for _, c in counted), strict=True)))))
         return tuple(found)
 
     def supplies(self, reading: tuple[int, ...]) -> None:
@@ -156,19 +158,25 @@ def play_game(
     start = engine.deal(params, names, rng)
     seat_of = {name: seat for seat, name in enumerate(names)}
     watch = Watch(probe, money, keep_track)
+    state, _ = engine.setup(params, names, start)
     playout = engine.playout if fast and not keep_actions and not keep_track else None
     if playout is not None and all(bot is random_bot for bot in seats):
-        played = playout(params, names, start, rng, watch)
+        played = playout(params, state, rng, watch)
         return watch.result(index, bot_ids, played.outcome, seat_of, played.steps, played.length)
-    state, _ = engine.setup(params, names, start)
     first, steps, kinds, actions = state, 0, Counter[str](), []
     unit = probe.length(state, 0, kinds)
     _read(watch, probe, state, unit=True)
+    sealed: tuple[str, Any] | None = None  # a sealed phase under way: its name and the position it began from
     while True:
         who = engine.to_move(state, params)
         if who is None:
             break
-        action = _choose(engine, params, probe, state, who.players, seat_of, seats, rng)
+        if not who.sealed:
+            sealed = None
+        elif sealed is None or sealed[0] != who.phase:
+            sealed = (who.phase, state)
+        seen = state if sealed is None else sealed[1]
+        action = _choose(engine, params, probe, state, seen, who.players, seat_of, seats, rng)
         action, state, _ = apply_choosing(engine, state, action, params, rng, events=False)
         steps += 1
         kinds[type(action).__name__] += 1
@@ -194,10 +202,12 @@ def _read(watch: Watch, probe: Probe, state: Any, *, unit: bool) -> None:
         watch.unit(partial(probe.worth, state))
 
 
-def _choose(engine: Any, params: Any, probe: Probe, state: Any, players: Sequence[str], seat_of: dict[str, int],
-            seats: Sequence[Bot], rng: random.Random) -> Any:
+def _choose(engine: Any, params: Any, probe: Probe, state: Any, seen: Any, players: Sequence[str],
+            seat_of: dict[str, int], seats: Sequence[Bot], rng: random.Random) -> Any:
     """The next action: each player who may act, in `to_move`'s order, chooses or passes;
-    then the table."""
+    then the table. A player decides from `seen`: the position, or in a sealed phase
+    (`ToMove.sealed`: Bolsa's declarations) the position the phase began from, so that nobody
+    sees what another entered in it; his templates are those of the position."""
     templates = engine.legal_actions(state, params)
     for k, name in enumerate(players):
         mine = tuple(t for t in templates if t.player == name)
@@ -206,7 +216,7 @@ def _choose(engine: Any, params: Any, probe: Probe, state: Any, players: Sequenc
         later = players[k + 1:]
         may_pass = any(t.player is None or t.player in later for t in templates)
         seat = seat_of[name]
-        action = seats[seat](Decision(engine, params, probe, state, seat, mine, may_pass), rng)
+        action = seats[seat](Decision(engine, params, probe, seen, seat, mine, may_pass), rng)
         if action is not None:
             return action
     return sample([t for t in templates if t.player is None], rng)

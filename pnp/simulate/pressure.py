@@ -31,7 +31,7 @@ class Bills:
 
     @property
     def total(self) -> Fraction:
-        return sum((v * n for v, n in zip(self.values, self.counts)), Fraction(0))
+        return sum((v * n for v, n in zip(self.values, self.counts, strict=True)), Fraction(0))
 
     def count_out(self, amount: Any) -> tuple[int, ...]:
         """The bills of each denomination that pay `amount`, largest first (what cannot be
@@ -57,7 +57,7 @@ class Bills:
             if len(self._hands) >= HANDS_KEPT:
                 self._hands.clear()
             each = [self.count_out(amount) for amount in amounts]
-            bills = tuple(map(sum, zip(*each))) if amounts else (0,) * len(self.values)
+            bills = tuple(map(sum, zip(*each, strict=True))) if amounts else (0,) * len(self.values)
             found = self._hands[amounts] = (sum(amounts), bills)
         return found
 

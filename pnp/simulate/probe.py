@@ -66,4 +66,4 @@ class Probe:
 
 def reached(old: tuple[Any, ...], new: tuple[Any, ...], value: Any) -> bool:
     """A value on the track arrived on `value` (it was not there before)."""
-    return any(b == value != a for a, b in zip(old, new))
+    return any(b == value != a for a, b in zip(old, new, strict=True))

@@ -2,35 +2,44 @@
 
 A simulation of N games is cut into chunks of `CHUNK_GAMES` games. Each chunk draws from its
 own random generator, seeded from the simulation's seed and the chunk's number, and the
-chunks' results are merged in chunk order: so the answer depends on the seed alone, never on
-how many workers played it or in which order they finished. Game i seats bot (i + seat) mod
+chunks' tallies are merged (`pnp.simulate.tally`: exactly, so in any order): the answer
+depends on the seed alone, never on how many workers played it, in which order they finished,
+or how the chunks were split into shards. Game i seats bot (i + seat) mod
 k in each seat, so every bot sits in every seat equally often over k games.
 
 A worker rebuilds the game from the `Setup` once (spec file, house rules, players, bots) and
-keeps it for the chunks that follow. `--dask ADDRESS` sends the same chunks to a running Dask
+keeps it for the chunks that follow; it sends back one `Tally` per chunk, never a result per
+game, and the coordinator keeps one tally, so its memory does not grow with the games played.
+A worker that dies is replaced and its chunks played again, once (`WorkerLost` the second
+time). `--dask ADDRESS` sends the same chunks to a running Dask
 cluster (`--dask local` starts a LocalCluster): past one machine that is the path, not a
 scheduler of our own.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from pnp.errors import UsageError
+from pnp.errors import PnpError, UsageError
 from pnp.rules import GAMES, load_spec
-from pnp.simulate import games
+from pnp.simulate import games, roster
 from pnp.simulate.bots import Bot
 from pnp.simulate.play import GameResult, play_game
 from pnp.simulate.pressure import Bills, printed_money
 from pnp.simulate.probe import Probe
+from pnp.simulate.tally import Tally, tally
 
 CHUNK_GAMES = 100
+CONNECT_SECONDS = 5  # to reach a Dask scheduler before --dask is answered as unreachable
 
 
 @dataclass(frozen=True)
@@ -73,7 +82,7 @@ class Context:
         return tuple(bills for bills in self.money if bills is not None)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)  # a tune's candidates (up to 27) and a ladder's pairs each have their own
 def context(setup: Setup) -> Context:
     """The game of `setup`, built once per process (the spec is read once)."""
     game = load_spec(setup.spec).games[setup.game]
@@ -81,15 +90,37 @@ def context(setup: Setup) -> Context:
     params = engine.params(game, dict(setup.options))
     probe = games.probe(setup.game, params)
     bills = printed_money(game)
-    known = games.bots(setup.game)
     return Context(engine, params, probe, tuple(bills.get(c) for c in probe.currencies),
-                   tuple(known[name] for name in setup.bots))
+                   tuple(_bot(setup.game, name) for name in setup.bots))
+
+
+def _bot(game: str, name: str) -> Bot:
+    found = roster.bot_named(game, name)
+    if found is None:
+        raise ValueError(f"no bot {name!r} (bots: {', '.join(roster.names(game))})")
+    return found
+
+
+def chunk_count(games: int) -> int:
+    """How many chunks `games` games are cut into."""
+    return -(-games // CHUNK_GAMES)
 
 
 def chunks(setup: Setup, count: int, seed: int, *, records: str | None = None, record_limit: int = 0,
-           tracks: int = 0) -> list[Chunk]:
-    return [Chunk(setup, seed, number, first, min(CHUNK_GAMES, count - first), records, record_limit, tracks)
-            for number, first in enumerate(range(0, count, CHUNK_GAMES))]
+           tracks: int = 0, numbers: range | None = None) -> Iterator[Chunk]:
+    """The chunks of a simulation of `count` games, made one at a time as they are asked for (a
+    billion games is ten million chunks: never a list); `numbers` plays only those chunks (a
+    shard's)."""
+    for number in numbers if numbers is not None else range(chunk_count(count)):
+        first = number * CHUNK_GAMES
+        yield Chunk(setup, seed, number, first, min(CHUNK_GAMES, count - first), records, record_limit, tracks)
+
+
+def shard_numbers(count: int, shard: int, shards: int) -> range:
+    """The chunks of shard `shard` (1-based) of `shards`: consecutive blocks as even as can be,
+    so the shards of a job array together play every chunk once."""
+    total = chunk_count(count)
+    return range((shard - 1) * total // shards, shard * total // shards)
 
 
 def seating(setup: Setup, index: int) -> tuple[tuple[int, ...], tuple[str, ...]]:
@@ -99,11 +130,10 @@ def seating(setup: Setup, index: int) -> tuple[tuple[int, ...], tuple[str, ...]]
     return bots, tuple(f"{setup.bots[bot]}{seat + 1}" for seat, bot in enumerate(bots))
 
 
-def run_chunk(chunk: Chunk) -> list[GameResult]:
-    """Play one chunk's games in order; write the records asked for."""
+def play_chunk(chunk: Chunk) -> Iterator[GameResult]:
+    """Play one chunk's games in order, one at a time; write the records asked for."""
     setup, ctx = chunk.setup, context(chunk.setup)
     rng = random.Random(f"{chunk.seed}/{chunk.number}")
-    results = []
     for index in range(chunk.first, chunk.first + chunk.count):
         ids, names = seating(setup, index)
         recorded = chunk.records is not None and index < chunk.record_limit
@@ -112,8 +142,13 @@ def run_chunk(chunk: Chunk) -> list[GameResult]:
         if recorded:
             _write_record(chunk, ctx, names, result)
             result = replace(result, actions=None, start=None)
-        results.append(result)
-    return results
+        yield result
+
+
+def run_chunk(chunk: Chunk) -> Tally:
+    """One chunk's games folded into a tally as they are played: what a worker sends back."""
+    ctx = context(chunk.setup)
+    return tally(play_chunk(chunk), ctx.printed, len(ctx.probe.mark_names), len(ctx.probe.supply_names))
 
 
 def _write_record(chunk: Chunk, ctx: Context, names: Sequence[str], result: GameResult) -> None:
@@ -128,40 +163,118 @@ def _write_record(chunk: Chunk, ctx: Context, names: Sequence[str], result: Game
 
 # --- where the chunks run ---------------------------------------------------------------------------
 
+IN_FLIGHT = 4  # chunks queued per worker: enough to keep it busy, few enough to hold nothing
 
-def run(jobs: Sequence[Chunk], *, workers: int = 0, dask: str | None = None,
-        progress: Callable[[int], None] | None = None) -> list[GameResult]:
-    """Every chunk's results, merged in chunk order. `workers` 0: every core; 1: this process."""
+
+class WorkerLost(PnpError):
+    """A worker process died twice (killed, out of memory) while playing these chunks."""
+
+    def __init__(self, lost: Sequence[Chunk]):
+        self.lost = tuple(sorted(chunk.number for chunk in lost))
+        games = ", ".join(f"{c.first + 1}–{c.first + c.count}" for c in sorted(lost, key=lambda c: c.number))
+        super().__init__(f"--workers: a worker process died twice, the second time with chunk "
+                         f"{', '.join(map(str, self.lost))} (games {games}) unfinished; nothing was reported")
+
+
+def run(jobs: Iterable[Chunk], *, workers: int = 0, dask: str | None = None,
+        progress: Callable[[int], None] | None = None, play: Callable[[Chunk], Tally] = run_chunk) -> Tally:
+    """Every chunk's tally, merged (in whatever order they finish: merging is exact). `workers`
+    0: every core; 1: this process. `play` is what a worker does with a chunk (`run_chunk`)."""
+    total = Tally()
+    execute(jobs, lambda chunk, done: total.merge(done), workers=workers, dask=dask, progress=progress, play=play)
+    return total
+
+
+def run_each(jobs: Iterable[Chunk], *, workers: int = 0, progress: Callable[[int], None] | None = None,
+             play: Callable[[Chunk], Tally] = run_chunk) -> dict[Setup, Tally]:
+    """The chunks of several setups (the arms of a search, the pairs of a ladder) on one pool:
+    each setup's tally."""
+    totals: dict[Setup, Tally] = {}
+    execute(jobs, lambda chunk, done: totals.setdefault(chunk.setup, Tally()).merge(done), workers=workers,
+            progress=progress, play=play)
+    return totals
+
+
+def execute(jobs: Iterable[Chunk], take: Callable[[Chunk, Tally], Any], *, workers: int = 0, dask: str | None = None,
+            progress: Callable[[int], None] | None = None, play: Callable[[Chunk], Tally] = run_chunk) -> None:
+    """Play every chunk where it is asked for and give each chunk's tally to `take` as it comes."""
     workers = workers or os.cpu_count() or 1
     if dask is not None:
-        done = _on_dask(jobs, dask, workers, progress)
-    elif workers == 1 or len(jobs) <= 1:
-        done = (_reported(run_chunk(job), progress) for job in jobs)
+        _on_dask(jobs, dask, workers, progress, play, take)
+    elif workers == 1:
+        for job in jobs:
+            take(job, _reported(play(job), progress))
     else:
-        with ProcessPoolExecutor(min(workers, len(jobs))) as pool:
-            done = [_reported(results, progress) for results in pool.map(run_chunk, jobs)]
-    return [result for results in done for result in results]
+        _on_pool(jobs, workers, progress, play, take)
 
 
-def _reported(results: list[GameResult], progress: Callable[[int], None] | None) -> list[GameResult]:
+def _reported(done: Tally, progress: Callable[[int], None] | None) -> Tally:
     if progress is not None:
-        progress(len(results))
-    return results
+        progress(done.games)
+    return done
 
 
-def _on_dask(jobs: Sequence[Chunk], address: str, workers: int,
-             progress: Callable[[int], None] | None) -> Iterable[list[GameResult]]:
+def _on_pool(jobs: Iterable[Chunk], workers: int, progress: Callable[[int], None] | None,
+             play: Callable[[Chunk], Tally], take: Callable[[Chunk, Tally], Any]) -> None:
+    """The chunks on a process pool, a few per worker in flight. A worker that dies (killed, out
+    of memory) breaks the pool and every chunk in flight with it: those are played again on a
+    new pool, once; a second death is `WorkerLost`, naming the chunks it took."""
+    pending, again = iter(jobs), deque[Chunk]()
+    lost_before: set[int] = set()
+    while True:
+        lost: list[Chunk] = []
+        with ProcessPoolExecutor(workers) as pool:
+            running: dict[Future[Tally], Chunk] = {}
+            while True:
+                while len(running) < workers * IN_FLIGHT:
+                    job = again.popleft() if again else next(pending, None)
+                    if job is None:
+                        break
+                    running[pool.submit(play, job)] = job
+                if not running:
+                    return
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    job = running.pop(future)
+                    try:
+                        take(job, _reported(future.result(), progress))
+                    except BrokenProcessPool:
+                        lost.append(job)
+                if lost:
+                    lost += running.values()
+                    break
+        if lost_before:
+            raise WorkerLost([job for job in lost if job.number in lost_before] or lost)
+        lost_before = {job.number for job in lost}
+        again.extend(sorted(lost, key=lambda job: job.number))
+
+
+def _on_dask(jobs: Iterable[Chunk], address: str, workers: int, progress: Callable[[int], None] | None,
+             play: Callable[[Chunk], Tally], take: Callable[[Chunk, Tally], Any]) -> None:
+    """The chunks on a Dask cluster, a few per worker in flight; Dask replays the chunks of a
+    worker it loses by itself."""
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise UsageError('--dask needs Dask: pip install ".[dask]"') from None
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None) if address == "local" else None
+    pending = iter(jobs)
     try:
-        with Client(cluster if cluster is not None else address, timeout=10) as client:
-            futures = client.map(run_chunk, jobs, pure=False)
-            for future in as_completed(futures):
-                _reported(future.result(), progress)
-            return client.gather(futures)  # type: ignore[no-any-return]
+        with Client(cluster if cluster is not None else address, timeout=CONNECT_SECONDS) as client:
+            width = workers * IN_FLIGHT if cluster is not None else max(1, len(client.nthreads())) * IN_FLIGHT
+            chunk_of: dict[str, Chunk] = {}
+
+            def submit(job: Chunk) -> Any:
+                future = client.submit(play, job, pure=False)
+                chunk_of[future.key] = job
+                return future
+
+            running = as_completed([submit(job) for job in itertools.islice(pending, width)])
+            for future in running:
+                take(chunk_of.pop(future.key), _reported(future.result(), progress))
+                future.release()
+                for job in itertools.islice(pending, 1):
+                    running.add(submit(job))
     except OSError as error:
         raise UsageError(f"--dask {address}: cannot reach the Dask scheduler ({error})") from None
     finally:

@@ -1,9 +1,10 @@
 """A simulation as one call, its JSON answer, and the comparison of two rule sets.
 
-`simulate(setup, games, seed)` plays the games (see `runner`) and summarises them (see
-`metrics`) into a `Run`; `answer(run)` is the JSON answer of `pnp simulate --json`;
-`compare(a, b)` sets two runs with the same seeds side by side, metric by metric, with the
-difference b − a, its 95 % interval and whether that interval excludes zero.
+`simulate(setup, games, seed)` plays the games (see `runner`) into a `Tally` and summarises it
+(see `metrics`) into a `Run`; `answer(run)` is the JSON answer of `pnp simulate --json`, the
+verdict first (`words`); `compare(a, b)` sets two runs with the same seeds side by side, metric
+by metric, with the difference b − a, its 95 % interval, its p-value and whether it stands
+after Holm's correction for the number of metrics compared (a star).
 """
 
 from __future__ import annotations
@@ -14,22 +15,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from pnp.simulate.metrics import difference, estimates, jsonable, summarise
+from pnp.simulate import words
+from pnp.simulate.metrics import difference, estimates, holm, jsonable, summarise
 from pnp.simulate.runner import Setup, chunks, context, run
+from pnp.simulate.tally import Tally
 
 TRACKS_KEPT = 40  # games whose track is kept after every step, for the report's trajectories
 
 
 @dataclass(frozen=True)
 class Run:
-    """One simulated rule set: what was played, its summary, and the tracks of its first games."""
+    """One simulated rule set: what was played, its tally and summary."""
 
     setup: Setup
     spec_name: str  # the spec as the user named it (or the default that was used)
     games: int
     seed: int
+    tally: Tally
     summary: dict[str, Any]
-    tracks: tuple[tuple[tuple[float, ...], ...], ...]  # per kept game, the series after every step
     elapsed_s: float
 
     @property
@@ -37,45 +40,75 @@ class Run:
         options = ", ".join(f"{key}={value}" for key, value in self.setup.options)
         return f"{Path(self.spec_name).name}{f' ({options})' if options else ''}"
 
+    @property
+    def tracks(self) -> tuple[tuple[tuple[float, ...], ...], ...]:
+        """The series of the track after every step, per kept game (the first `TRACKS_KEPT`)."""
+        return tuple(track for _, track in self.tally.tracks)
+
+    @property
+    def unit(self) -> str:
+        return str(self.summary["length"]["unit"])
+
+
+def play(setup: Setup, games: int, seed: int, *, workers: int = 0, dask: str | None = None,
+         records: str | None = None, record_limit: int | None = None, numbers: range | None = None,
+         progress: Callable[[int], None] | None = None) -> Tally:
+    """The tally of `games` games of `setup` (of chunks `numbers` only: a shard's)."""
+    limit = games if record_limit is None else record_limit
+    jobs = chunks(setup, games, seed, records=records, record_limit=limit, tracks=TRACKS_KEPT, numbers=numbers)
+    return run(jobs, workers=workers, dask=dask, progress=progress)
+
+
+def finish(setup: Setup, games: int, seed: int, tally: Tally, *, spec_name: str = "", elapsed_s: float = 0.0) -> Run:
+    """A `Run` from the tally of all its games."""
+    ctx = context(setup)
+    summary = summarise(tally, setup.bots, ctx.probe, ctx.printed, setup.players)
+    return Run(setup, spec_name or setup.spec, games, seed, tally, summary, elapsed_s)
+
 
 def simulate(setup: Setup, games: int, seed: int, *, spec_name: str = "", workers: int = 0, dask: str | None = None,
              records: str | None = None, record_limit: int | None = None,
              progress: Callable[[int], None] | None = None) -> Run:
     """Play `games` games of `setup` and summarise them (deterministic in `seed`)."""
     started = time.perf_counter()
-    limit = games if record_limit is None else record_limit
-    jobs = chunks(setup, games, seed, records=records, record_limit=limit, tracks=TRACKS_KEPT)
-    results = run(jobs, workers=workers, dask=dask, progress=progress)
-    ctx = context(setup)
-    summary = summarise(results, setup.bots, ctx.probe, ctx.printed)
-    tracks = tuple(result.track for result in results if result.track)
-    return Run(setup, spec_name or setup.spec, games, seed, summary, tracks, time.perf_counter() - started)
+    played = play(setup, games, seed, workers=workers, dask=dask, records=records, record_limit=record_limit,
+                  progress=progress)
+    return finish(setup, games, seed, played, spec_name=spec_name, elapsed_s=time.perf_counter() - started)
 
 
 def spec_json(run: Run) -> dict[str, str]:
     """The spec file as named and the SHA-256 of its bytes, so an answer says what was played."""
-    return {"path": run.spec_name, "sha256": hashlib.sha256(Path(run.setup.spec).read_bytes()).hexdigest()}
+    return {"path": run.spec_name, "sha256": spec_sha256(run.setup.spec)}
+
+
+def spec_sha256(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def answer(run: Run) -> dict[str, Any]:
-    """The JSON answer of one run (REFEREE-style: plain data, rounded numbers)."""
+    """The JSON answer of one run (REFEREE-style: plain data, rounded numbers), the verdict first."""
     setup = run.setup
     return {
+        "verdict": jsonable(words.verdict(run.summary, setup.players, setup.bots)),
         "game": setup.game,
         "games": run.games,
         "players": setup.players,
         "seed": run.seed,
         "bots": list(setup.bots),
+        "rotation": words.rotation(setup.players, setup.bots),
         "options": dict(setup.options),
         "spec": spec_json(run),
         **jsonable(run.summary),
+        "glossary": words.glossary(path for path, _ in estimates(run.summary)),
         "elapsed_s": round(run.elapsed_s, 3),
     }
 
 
 def differences(a: Run, b: Run) -> list[dict[str, Any]]:
-    """Every estimate both runs have, side by side: a, b, b − a with its interval, and whether
-    the interval excludes zero (the change made a difference at the 95 % level)."""
+    """Every estimate both runs have, side by side: a, b, b − a with its interval and p-value,
+    and whether the change stands after Holm's correction for the number of rows (`significant`:
+    a star). Seeds are shared, so a rule change that does nothing gives the very same games and
+    no star."""
     theirs = dict(estimates(b.summary))
     rows = []
     for path, mine in estimates(a.summary):
@@ -83,16 +116,21 @@ def differences(a: Run, b: Run) -> list[dict[str, Any]]:
         if other is None:
             continue
         delta = difference(mine, other)
-        rows.append({"metric": path, "a": mine.as_json(), "b": other.as_json(), "difference": delta.as_json(),
-                     "significant": delta.low > 0 or delta.high < 0})
+        rows.append({"metric": path, "name": words.name(path, a.unit), "kind": mine.kind, "a": mine.as_json(),
+                     "b": other.as_json(), "difference": delta.as_json(), "p_value": jsonable(delta.p_value)})
+    for row, stands in zip(rows, holm([row["p_value"] for row in rows]), strict=True):
+        row["significant"] = stands
     return rows
 
 
 def compare(a: Run, b: Run) -> dict[str, Any]:
-    """The JSON answer of `--vs` / `--vs-set`: both answers and the metric-by-metric differences."""
+    """The JSON answer of `--vs` / `--vs-set`: the verdict, both answers and the metric-by-metric
+    differences."""
+    rows = differences(a, b)
     return {
+        "verdict": jsonable(words.comparison(rows, a.unit)),
         "game": a.setup.game, "games": a.games, "players": a.setup.players, "seed": a.seed, "bots": list(a.setup.bots),
-        "a": answer(a), "b": answer(b), "differences": differences(a, b),
+        "a": answer(a), "b": answer(b), "differences": rows,
         "elapsed_s": round(a.elapsed_s + b.elapsed_s, 3),
     }
 
@@ -101,22 +139,35 @@ def combined(answers: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Several player counts (`--players 3-6`): the shared keys once, each count's answer in `runs`."""
     first = answers[0]
     shared: dict[str, Any] = {key: first[key] for key in ("game", "games", "seed", "bots")}
-    return {**shared, "players": [a["players"] for a in answers], "runs": list(answers),
+    return {"verdict": [{"players": a["players"], "verdict": a["verdict"]} for a in answers], **shared,
+            "players": [a["players"] for a in answers], "runs": list(answers),
             "elapsed_s": round(sum(a["elapsed_s"] for a in answers), 3)}
+
+
+def verdict_lines(a: Run, b: Run | None) -> list[str]:
+    """The verdict's sentences, for people."""
+    items = words.comparison(differences(a, b), a.unit) if b is not None else \
+        words.verdict(a.summary, a.setup.players, a.setup.bots)
+    return [item["text"] for item in items]
 
 
 def table(a: Run, b: Run | None) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """The estimates as text rows for people (the text answer, the report): metric, value and
-    interval; with a comparison a, b, b − a and its interval, starred when it excludes zero."""
+    interval; with a comparison a, b, b − a and its interval, starred when the change stands."""
     if b is None:
         return ("metric", "value", "95 % interval"), [
-            (path, _num(e.value), f"[{_num(e.low)}, {_num(e.high)}]") for path, e in estimates(a.summary)]
+            (words.name(path, a.unit), _num(e.value), f"[{_num(e.low)}, {_num(e.high)}]")
+            for path, e in estimates(a.summary)]
     rows: list[tuple[str, ...]] = []
     for row in differences(a, b):
         low, high = row["difference"]["ci95"]
-        rows.append((row["metric"], _num(row["a"]["value"]), _num(row["b"]["value"]), _num(row["difference"]["value"]),
+        rows.append((row["name"], _num(row["a"]["value"]), _num(row["b"]["value"]), _num(row["difference"]["value"]),
                      f"[{_num(low)}, {_num(high)}]" + (" *" if row["significant"] else "")))
     return ("metric", "a", "b", "b − a", "95 % interval"), rows
+
+
+def glossary_lines(a: Run) -> list[str]:
+    return [text for text in words.glossary(path for path, _ in estimates(a.summary)).values()]
 
 
 def heading(a: Run, b: Run | None) -> str:

@@ -10,6 +10,7 @@ engine must read as numbers) the engine reports itself by raising `Mismatch` fro
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Iterable
 
 if TYPE_CHECKING:  # this module is read with every rulebook, so it stays light
@@ -56,22 +57,31 @@ class Mismatch(ValueError):
 
 def needs_problems(game_id: str, game: Game, needs: Iterable[Need]) -> Iterable[tuple[PathKey, str, bool]]:
     """Each unmet need as (path inside the game, message, whether the path is a key)."""
+    needs = tuple(needs)
+    taken = {need.id for need in needs}  # names the engine reads: never suggested for another
     for need in needs:
         if need.kind == "track":
-            yield from _track_problems(game_id, game, need)
+            yield from _track_problems(game_id, game, need, taken)
         else:
-            yield from _deck_problems(game_id, game, need)
+            yield from _deck_problems(game_id, game, need, taken)
 
 
-def _wanted(game_id: str, need: Need) -> str:
-    return f"{game_id} needs a {need.kind} `{need.id}` ({need.role}, {need.rule})"
+def _wanted(game_id: str, need: Need, names: Iterable[str], taken: set[str]) -> str:
+    """The need unmet, the name being fixed by the engine: a renamed track or deck is named
+    back, the closest of `names` (none the engine reads for another need) suggested."""
+    import difflib
+
+    close = difflib.get_close_matches(need.id, [name for name in names if name not in taken], n=1, cutoff=0.6)
+    hint = f"; is it `{close[0]}`? name it `{need.id}` again" if close else ""
+    return (f"{game_id} needs a {need.kind} `{need.id}` ({need.role}, {need.rule}): its engine reads it by that "
+            f"name{hint}")
 
 
-def _track_problems(game_id: str, game: Game, need: Need) -> Iterable[tuple[PathKey, str, bool]]:
+def _track_problems(game_id: str, game: Game, need: Need, taken: set[str]) -> Iterable[tuple[PathKey, str, bool]]:
     track = game.tracks.get(need.id)
     if track is None:
         if not need.optional:
-            yield ("tracks",), _wanted(game_id, need), bool(game.tracks)
+            yield ("tracks",), _wanted(game_id, need, game.tracks, taken), bool(game.tracks)
         return
     here, cells = ("tracks", need.id), track.cells
     if len(cells) < need.cells:
@@ -80,7 +90,7 @@ def _track_problems(game_id: str, game: Game, need: Need) -> Iterable[tuple[Path
         yield here, f"{need.role} counts in whole numbers; {_first_broken(cells)} is not one ({need.rule})", False
     if need.minimum is not None and min(cells) < need.minimum:
         yield here, f"{need.role} starts at {need.minimum:g}, not {min(cells):g} ({need.rule})", False
-    if need.step is not None and any(b - a != need.step for a, b in zip(cells, cells[1:])):
+    if need.step is not None and any(b - a != need.step for a, b in pairwise(cells)):
         yield here, f"{need.role} runs in steps of {need.step:g} ({need.rule})", False
 
 
@@ -88,11 +98,12 @@ def _first_broken(cells: tuple[float, ...]) -> str:
     return next(f"{value:g}" for value in cells if value != int(value))
 
 
-def _deck_problems(game_id: str, game: Game, need: Need) -> Iterable[tuple[PathKey, str, bool]]:
+def _deck_problems(game_id: str, game: Game, need: Need, taken: set[str]) -> Iterable[tuple[PathKey, str, bool]]:
     found = [(i, c) for i, c in enumerate(game.components) if c.id == need.id]
     if not found:
         if not need.optional:
-            yield ("components",), _wanted(game_id, need), False
+            decks = [c.id for c in game.components if c.kind == need.kind]
+            yield ("components",), _wanted(game_id, need, decks, taken), False
         return
     index, deck = found[0]
     here = ("components", index)

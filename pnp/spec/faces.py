@@ -25,27 +25,14 @@ from itertools import combinations
 from string import Formatter
 from typing import Any, Iterator, Mapping
 
-from pnp.i18n import current
+from pnp.errors import shorten
+from pnp.spec.model import Aid, Asset, Booklet, CardEntry, Deck, Face, Game, Mat, Money, TokenEntry, Tokens
 from pnp.spec.options import unknown_key_message
-from pnp.spec.model import Aid, Asset, CardEntry, Deck, Face, Game, Mat, TokenEntry, Tokens
+from pnp.spec.templates import ElsewhereError, TemplateError, Values, check_visible, fill, plain, shown
+
+__all__ = ["ElsewhereError", "TemplateError", "Values", "fill", "shown"]  # the templates' own, used from here too
 
 TEXT_FIELDS = ("value", "other", "title", "subtitle", "text", "corner")  # filled in this order
-
-
-class TemplateError(ValueError):
-    """A template names a placeholder that does not exist; `field` is the face field."""
-
-    def __init__(self, field_name: str, message: str, location: tuple = ()):
-        self.field = field_name
-        self.location = location  # e.g. ("cards", 2) or ("tokens", 0, "back"), set by the expanders
-        super().__init__(message)
-
-    def at(self, *location: Any) -> "TemplateError":
-        return TemplateError(self.field, str(self), location)
-
-
-class ElsewhereError(TemplateError):
-    """A template names a component whose own templates are broken: reported at that component."""
 
 
 @dataclass(frozen=True)
@@ -74,33 +61,19 @@ class Piece:
 
 
 def game_context(game: Game) -> dict[str, Any]:
-    """What every template may name: the game, its tracks (`{tracks[quote].last}`), its rules,
-    the designer's free `vars` (`{vars[start_cash]}`, with or without a rules engine), the
-    assets' icons (`{icon[IBE]}`, the `:IBE:` markup that draws the logo or badge in text) and
-    codes (`{assets}`: "IBE, SAN, …"), and every component: its piece count
-    (`{counts[shares]}`) and its values (`{components[dividends].pays}`, see `ComponentValues`)."""
-    icons = {a.id: f":{a.id}:" for a in game.assets}
-    return {"game": game, "tracks": game.tracks, "rules": game.rules, "vars": game.vars, "icon": icons,
-            "assets": ", ".join(a.id for a in game.assets), "counts": _Components(game, counted=True),
-            "components": _Components(game)}
+    """What every template may name, as plain values (`pnp.spec.templates`): the game, its
+    tracks (`{tracks[quote].last}`), its rules, the designer's free `vars` (`{vars[start_cash]}`,
+    with or without a rules engine), the assets' icons (`{icon[IBE]}`, the `:IBE:` markup that
+    draws the logo or badge in text) and codes (`{assets}`: "IBE, SAN, …"), and every component:
+    its piece count (`{counts[shares]}`) and its values (`{components[dividends].pays}`, see
+    `ComponentValues`). Groups of values are `Record` views, read as a template names them: a
+    fresh context costs little."""
+    return {"game": plain(game), "tracks": plain(game.tracks), "rules": plain(game.rules), "vars": plain(game.vars),
+            "icon": plain({a.id: f":{a.id}:" for a in game.assets}), "assets": ", ".join(a.id for a in game.assets),
+            "counts": plain(_Components(game, counted=True)), "components": plain(_Components(game))}
 
 
-class Values(tuple):
-    """Values printed as a list: "0, 2, 2, 2, 3"; a format spec is the separator
-    (`{components[dividends].pays: / }` gives "0 / 2 / 2 / 2 / 3")."""
-
-    def __format__(self, separator: str) -> str:
-        return (separator or ", ").join(shown(value) for value in self)
-
-
-def shown(value: Any) -> str:
-    """A value as text: whole numbers without ".0" (`2`, not `2.0`), others as written."""
-    if isinstance(value, float) and value == int(value):
-        return str(int(value))
-    return str(value)
-
-
-class ComponentValues:
+class ComponentValues(Mapping[str, Any]):
     """A component seen from a template: `.count` its physical pieces, `.id`, `.name`, and any
     other name the values of its faces or bills: a face field filled in (`.value`) or a `data`
     key (`.pays`) of every card or token, once per kind of card (copies left out), or a bill
@@ -112,14 +85,21 @@ class ComponentValues:
     def __init__(self, game: Game, component: Any):
         self._game, self._component = game, component
 
-    @property
-    def count(self) -> int:
-        return self._guarded(lambda: piece_count(self._game, self._component))
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
+    def __getitem__(self, name: Any) -> Any:
+        if not isinstance(name, str) or name.startswith("_"):
+            raise KeyError(name)
+        if name == "count":  # counted from the entries, no template filled: even its own cards may print it
+            return piece_count(self._game, self._component)
         return self._guarded(lambda: self._values(name))
+
+    def __iter__(self) -> Iterator[str]:
+        names = ["count", *type(self._component).model_fields]
+        if isinstance(self._component, (Deck, Tokens)):
+            names += TEXT_FIELDS
+        return iter(dict.fromkeys(names))
+
+    def __len__(self) -> int:
+        return len(list(iter(self)))
 
     def _values(self, name: str) -> Any:
         component = self._component
@@ -132,7 +112,7 @@ class ComponentValues:
             return Values(getattr(bill, name) for bill in bills)
         if name in type(component).model_fields:
             return getattr(component, name)
-        raise AttributeError(f"{component.id} has no value {name!r}")
+        raise KeyError(name)
 
     def _guarded(self, work: Any) -> Any:
         mark = (id(self._game), self._component.id)
@@ -157,11 +137,11 @@ class _Components(Mapping[str, Any]):
         self._game, self._counted = game, counted
         self._ids = tuple(c.id for c in game.components)
 
-    def __getitem__(self, component_id: str) -> Any:
+    def __getitem__(self, component_id: Any) -> Any:
         if component_id not in self._ids:
             raise TemplateError("text", unknown_key_message(component_id, list(self._ids), "component"))
         values = ComponentValues(self._game, self._game.component(component_id))
-        return values.count if self._counted else values
+        return values["count"] if self._counted else values
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._ids)
@@ -187,45 +167,13 @@ def contexts(game: Game, entry: CardEntry | TokenEntry) -> Iterator[tuple[dict[s
     base = {**game_context(game), **entry.data}
     if entry.for_each == "asset":
         for index, asset in enumerate(game.assets, 1):
-            yield {**base, **asset.model_dump(), "asset": asset, "index": index}, asset
+            values = plain(asset)
+            yield {**base, **values, "asset": values, "index": index}, asset
     elif entry.for_each == "pair":
         for index, (a, b) in enumerate(combinations(game.assets, 2), 1):
-            yield {**base, "a": a, "b": b, "index": index}, None
+            yield {**base, "a": plain(a), "b": plain(b), "index": index}, None
     else:
         yield {**base, "index": 1}, None
-
-
-class _Templates(Formatter):
-    """`str.format_map` with one more format: `plural:FORMS` (see the module's docstring)."""
-
-    def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
-        return kwargs[key]
-
-    def format_field(self, value: Any, format_spec: str) -> Any:
-        if format_spec.startswith("plural:"):
-            return current().form(format_spec[len("plural:"):], value)
-        return format(value, format_spec)
-
-
-_TEMPLATES = _Templates()
-
-
-def fill(template: str, context: Mapping[str, Any], field_name: str) -> str:
-    try:
-        if ":plural:" not in template:  # the common case, at str.format's speed
-            return template.format_map(context)
-        return _TEMPLATES.vformat(template, (), context)
-    except TemplateError:
-        raise  # a component the template names could not be read
-    except KeyError as error:
-        roots = {re.split(r"[.\[]", name)[0] for _, name, _, _ in Formatter().parse(template) if name}
-        missing = sorted(root for root in roots if root not in context)
-        if missing:
-            known = ", ".join(sorted(k for k in context if not k.startswith("_")))
-            raise TemplateError(field_name, f"unknown placeholder {{{missing[0]}}} (known: {known})") from None
-        raise TemplateError(field_name, f"cannot fill template {template!r}: there is no {error.args[0]!r}") from None
-    except (AttributeError, IndexError, ValueError, TypeError) as error:
-        raise TemplateError(field_name, f"cannot fill template {template!r}: {error}") from None
 
 
 def side(game: Game, face: Face, context: Mapping[str, Any], default_asset: Asset | None) -> Side:
@@ -233,17 +181,33 @@ def side(game: Game, face: Face, context: Mapping[str, Any], default_asset: Asse
     texts: dict[str, str] = {}
     for name in TEXT_FIELDS:
         texts[name] = fill(getattr(face, name) or "", {**context, **texts}, name)
+        try:
+            check_visible(texts[name])
+        except ValueError as error:
+            raise TemplateError(name, str(error)) from None
     asset = default_asset
     if face.asset is not None:
         asset_id = fill(face.asset, context, "asset")
         asset = next((a for a in game.assets if a.id == asset_id), None)
         if asset is None:
             known = ", ".join(a.id for a in game.assets)
-            raise TemplateError("asset", f'unknown asset "{asset_id}" (known: {known})')
+            raise TemplateError("asset", f'unknown asset "{shorten(asset_id)}" (known: {known})')
     if not texts["corner"] and face.corner is None:
         texts["corner"] = texts["value"]
     image = getattr(face, "image", None)  # cards have illustrations; tokens do not
     return Side(asset=asset, image=fill(image, context, "image") if image else "", **texts)
+
+
+def currency(game: Game, money: Money, asset: Asset | None) -> str:
+    """What a bill prints as its currency: `money.currency` filled for the asset of `for_each`
+    (by default the asset's id), or once for the bank's money."""
+    if not money.currency:
+        return asset.id if asset is not None else ""
+    context = game_context(game)
+    if asset is not None:
+        values = plain(asset)
+        context |= {**values, "asset": values}
+    return fill(money.currency, context, "currency")
 
 
 def game_texts(component: Any) -> list[tuple[tuple, str]]:
@@ -254,7 +218,7 @@ def game_texts(component: Any) -> list[tuple[tuple, str]]:
         for name in ("title", "title_en", "heading", "heading_en"):
             if getattr(section, name, ""):
                 texts.append((("sections", index, name), getattr(section, name)))
-        if isinstance(component, Aid):
+        if isinstance(component, (Aid, Booklet)):
             texts += [(("sections", index, "lines", j), line) for j, line in enumerate(section.lines)]
     if isinstance(component, Mat):
         texts += [(("zones", r, c, name), getattr(zone, name)) for r, row in enumerate(component.zones)
@@ -270,13 +234,18 @@ def filled(game: Game, component: Any) -> Any:
     if not texts:
         return component
     context = game_context(game)
-    data = component.model_dump(mode="json", by_alias=True)
     for path, text in texts:
-        node = data
-        for step in path[:-1]:
-            node = node[step]
-        node[path[-1]] = fill(text, context, str(path[-2] if isinstance(path[-1], int) else path[-1]))
-    return type(component).model_validate(data)
+        component = _replaced(component, path, fill(text, context, str(path[-2] if isinstance(path[-1], int) else path[-1])))
+    return component
+
+
+def _replaced(node: Any, path: tuple, value: Any) -> Any:
+    """`node` (a model or a tuple) with the value at `path` replaced, nothing validated again:
+    a filled text may be longer than its template's bound (`{assets}` names every asset)."""
+    step, rest = path[0], path[1:]
+    if isinstance(node, tuple):
+        return node[:step] + (_replaced(node[step], rest, value) if rest else value,) + node[step + 1:]
+    return node.model_copy(update={step: _replaced(getattr(node, step), rest, value) if rest else value})
 
 
 def deck_pieces(game: Game, deck: Deck) -> tuple[Piece, ...]:
@@ -323,6 +292,9 @@ def printed_inputs(game: Game, component: Any) -> dict[str, Any]:
     scalars, roots = _scan(own)
     parts: dict[str, Any] = {"component": own, "title": [game.title, game.title_en, game.language],
                              "assets": [a.model_dump(mode="json") for a in game.assets]}
+    if own.get("kind") == "deck":  # whether its back must print tells it from the game's other decks
+        parts["decks"] = [[c.id, c.model_dump(mode="json")["size_mm"], c.back.model_dump(mode="json")]
+                          for c in game.components if c.kind == "deck"]
     local = _LOCAL | _data_keys(own)
     fields = set(Game.model_fields) - {"components"}
     if roots - local - fields or any(key in _ENGINE_KEYS and value not in (None, False) for key, value in scalars):
@@ -339,7 +311,7 @@ def printed_inputs(game: Game, component: Any) -> dict[str, Any]:
 
 # names a template has of its own, or that depend on the assets alone (always in the key)
 _LOCAL = {"asset", "index", "a", "b", "player", "icon", "assets", *Asset.model_fields, *TEXT_FIELDS}
-_ENGINE_KEYS = ("table", "marks", "house_rules")  # fields whose values the rules engine computes from the whole game
+_ENGINE_KEYS = ("table", "marks", "house_rules", "deck")  # fields read from the whole game (the engine's, a deck's)
 
 
 def _data_keys(data: Any) -> set[str]:
@@ -389,13 +361,14 @@ def _json(value: Any) -> Any:
 
 
 def piece_count(game: Game, component: Any) -> int:
-    """How many physical pieces a component makes: 90 for a 90-card deck, 6 for six mats."""
-    from pnp.spec.model import Form, Money
+    """How many physical pieces a component makes: 90 for a 90-card deck, 6 for six mats.
+    Counted from the entries, without filling a template, so it is cheap and known even for a
+    deck whose templates are broken."""
+    from pnp.spec.model import Form
 
-    if isinstance(component, Deck):
-        count = len(deck_pieces(game, component))
-    elif isinstance(component, Tokens):
-        count = len(token_pieces(game, component))
+    if isinstance(component, (Deck, Tokens)):
+        entries = component.cards if isinstance(component, Deck) else component.tokens
+        count = sum(entry.count * expansions(game, entry.for_each) for entry in entries)
     elif isinstance(component, Money):
         count = sum(b.count for b in component.bills) * (len(game.assets) if component.for_each else 1)
     elif isinstance(component, Form):
@@ -403,3 +376,9 @@ def piece_count(game: Game, component: Any) -> int:
     else:
         count = 1
     return count * component.copies
+
+
+def expansions(game: Game, for_each: str | None) -> int:
+    """How many faces an entry with `for_each` stands for: one per asset, per pair, or one."""
+    assets = len(game.assets)
+    return assets if for_each == "asset" else assets * (assets - 1) // 2 if for_each == "pair" else 1

@@ -19,11 +19,32 @@ from typing import Any, Callable, Iterable, Mapping
 
 from pydantic import BaseModel, ValidationError
 
-from pnp.errors import Issue, SpecError, UsageError
+from pnp.errors import Issue, SpecError, UsageError, shorten
+from pnp.spec.bounds import extent_issues, pieces_issues, size_issues
 from pnp.spec.contract import needs_problems
-from pnp.spec.faces import ElsewhereError, TemplateError, deck_pieces, fill, game_context, game_texts, token_pieces
+from pnp.spec.faces import (
+    ElsewhereError,
+    TemplateError,
+    currency,
+    deck_pieces,
+    fill,
+    game_context,
+    game_texts,
+    token_pieces,
+)
 from pnp.spec.images import ArtError, read_art
-from pnp.spec.model import ASSET_KEYS, Deck, Game, Mat, Spec, Tokens, check_id
+from pnp.spec.model import (
+    ASSET_KEYS,
+    MAX_SPEC_TEXT,
+    Booklet,
+    Deck,
+    Game,
+    Mat,
+    Money,
+    Spec,
+    Tokens,
+    check_id,
+)
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
 from pnp.spec.sheets import expand_card_lists
 from pnp.spec.source import (
@@ -38,6 +59,7 @@ from pnp.spec.source import (
     load_file,
     load_text,
 )
+from pnp.spec.templates import Unchecked, plain
 
 # An engine's own look at one game (its id and model): the problems it finds, each a path
 # inside the game and a sentence with the rule ID.
@@ -45,13 +67,17 @@ Check = Callable[[str, Game], Iterable[tuple[PathKey, str]]]
 LayoutCheck = Callable[[Spec, str], Iterable[Issue]]  # what laying out one game's components finds
 
 
-def init(folder: Path, *, force: bool = False) -> str:
+def init(folder: Path, *, force: bool = False, schema: str | None = None) -> str:
     """Write an editable copy of the bundled spec to `folder/components.yaml`, and of its
     translation catalogs to `folder/locale/`; say what was done.
 
+    With `schema` (the text of `pnp.spec.schema.schema_text`), it is written beside the copy as
+    components.schema.json, and the copy opens with the line that points editors at it.
     A link to the bundled file (as in a checkout of pnp) is replaced by a copy, since editing
     through it would change pnp's default; any other file is kept unless `force`.
     """
+    from pnp.spec.schema import SCHEMA_NAME, schema_comment
+
     target = folder / SPEC_NAME
     bundled = bundled_spec_path()
     linked = target.is_symlink() and target.resolve() == bundled.resolve()
@@ -60,14 +86,26 @@ def init(folder: Path, *, force: bool = False) -> str:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         text = bundled.read_bytes()
+        if schema is not None:
+            _write_new(folder / SCHEMA_NAME, schema.encode("utf-8"))
+            text = schema_comment(SCHEMA_NAME).encode("utf-8") + text
         if target.is_symlink() or target.exists():
             target.unlink()
-        target.write_bytes(text)
+        _write_new(target, text)
     except OSError as error:
         raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
     what = "replaced the link to the bundled spec with an editable copy" if linked else "wrote an editable copy of the bundled spec"
     copied = _copy_catalogs(bundled.parent / "locale", folder / "locale", force=force)
-    return f"{target}: {what}{copied}; edit it, then run pnp validate and pnp build in {folder}"
+    also = f" and its schema {SCHEMA_NAME}, so an editor with the YAML language server checks it as you type" \
+        if schema is not None else ""
+    return f"{target}: {what}{also}{copied}; edit it, then run pnp validate and pnp build in {folder}"
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """`data` to `path` through a temporary file beside it, so `path` is whole or untouched."""
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_bytes(data)
+    partial.replace(path)
 
 
 def _copy_catalogs(bundled: Path, target: Path, *, force: bool) -> str:
@@ -100,7 +138,7 @@ def load(path: str | Path | None = None, rulebooks: Mapping[str, Rulebook] | Non
     Images and card lists are read from the file's folder."""
     path = Path(path) if path is not None else default_spec_path()
     try:
-        source = load_file(path, display_name(path))
+        source = load_file(path, display_name(path), max_text=MAX_SPEC_TEXT)
     except SourceError as error:
         raise SpecError(error.issues) from None
     return validate(source, rulebooks, check, path.parent, layout)
@@ -111,7 +149,7 @@ def loads(text: str, rulebooks: Mapping[str, Rulebook] | None = None, file: str 
     """Validate spec text (for tests and tools), as `load` does a file; relative paths start at
     `folder` (default: the working folder)."""
     try:
-        source = load_text(text, file)
+        source = load_text(text, file, max_text=MAX_SPEC_TEXT)
     except SourceError as error:
         raise SpecError(error.issues) from None
     return validate(source, rulebooks, check, Path(folder) if folder is not None else None, layout)
@@ -247,7 +285,14 @@ def _shape_issue(source: Source, path: tuple, model: Any, item: Mapping[str, Any
         relation = {"greater_than_equal": "at least", "greater_than": "more than",
                     "less_than_equal": "at most", "less_than": "less than"}[kind]
         limit = next(iter(ctx.values()))
-        message = f"must be {relation} {limit}, got {_show(given)}"
+        number = isinstance(limit, (int, float)) and not isinstance(limit, bool)
+        shown = (f"{int(limit):,}" if float(limit).is_integer() else f"{limit:g}") if number else str(limit)
+        message = f"must be {relation} {shown}, got {_show(given)}"
+    elif kind in ("string_too_long", "string_too_short"):
+        relation = "at most" if kind == "string_too_long" else "at least"
+        limit = next(iter(ctx.values()), 0)
+        length = len(given) if isinstance(given, str) else 0
+        message = f"{relation} {limit:,} characters, not {length:,}"
     elif kind in ("too_short", "too_long"):
         message = item["msg"].replace("Tuple", "List").replace("Dictionary", "Mapping")
     elif kind in _MESSAGES:
@@ -264,7 +309,10 @@ def _data_path(data: Any, loc: tuple) -> tuple[tuple, Any]:
     model: Any = Spec
     owner: Any = None
     for step in loc:
-        if isinstance(node, dict) and step in node:
+        if isinstance(node, dict) and isinstance(step, str) and node.get("kind") == step \
+                and _union_member(model, step) is not model:
+            model = _union_member(model, step)  # the tagged-union step of a component (`tokens` is also a key)
+        elif isinstance(node, dict) and step in node:
             path.append(step)
             owner, model = model, _field_type(model, step)
             node = node[step]
@@ -272,8 +320,6 @@ def _data_path(data: Any, loc: tuple) -> tuple[tuple, Any]:
             path.append(step)
             model = _item_type(model)
             node = node[step]
-        elif isinstance(node, dict) and isinstance(step, str) and "kind" in node and step == node["kind"]:
-            model = _union_member(model, step)  # the tagged-union step of a component
         elif isinstance(step, str) and step.startswith(("function-", "tagged-union", "nullable")):
             continue
         else:
@@ -335,12 +381,14 @@ def _show(value: Any) -> str:
     if value is None:
         return "nothing"
     if isinstance(value, str):
-        return f'"{value}"'
+        return f'"{shorten(value)}"'
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, (list, tuple)):
         return "a list"
-    return str(value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return shorten(str(value))
 
 
 # --- pass 3: meaning ----------------------------------------------------------------------
@@ -348,6 +396,8 @@ def _show(value: Any) -> str:
 
 def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook] | None,
                     check: Check | None, layout: LayoutCheck | None = None) -> Iterable[Issue]:
+    whole = list(pieces_issues(source, spec))  # the spec's bound: then nothing is laid out
+    yield from whole
     for game_id, game in spec.games.items():
         where = ("games", game_id)
         issues: list[Issue] = []
@@ -366,13 +416,18 @@ def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook
                        for path, message, key in needs_problems(game_id, game, rulebook.needs))
         tables = None if rulebooks is None else rulebook.tables if rulebook else ()
         for index, component in enumerate(game.components):
-            issues += _component_issues(source, where + ("components", index), game, component, tables)
+            here = where + ("components", index)
+            sized = list(size_issues(source, here, game, component))
+            issues += sized
+            if not sized:  # a component within its bounds: its templates and names can be read
+                issues += _component_issues(source, here, game, component, tables, _booklet_names(rulebooks, game_id, game))
+        issues += extent_issues(source, where, game, spec.print.card_mm)
         issues += _image_issues(source, spec.folder, where, game)
         sound = not issues  # what follows reads the game as its engine and its components would
         if sound and rulebook is not None and check is not None:
             issues += _engine_issues(source, where, game_id, game, check)
         issues += _mat_issues(source, where, game)  # counts only: the engine may read the game meanwhile
-        if sound and layout is not None:
+        if not issues and not whole and layout is not None:  # laid out only when sound, as the engine reads it
             issues += layout(spec, game_id)
         yield from issues
 
@@ -418,7 +473,7 @@ def _rules_issues(source: Source, where: tuple, game: Game, rulebook: Rulebook |
 
 
 def _component_issues(source: Source, where: tuple, game: Game, component: Any,
-                      tables: tuple[str, ...] | None) -> Iterable[Issue]:
+                      tables: tuple[str, ...] | None, booklet: Mapping[str, Any] | None = None) -> Iterable[Issue]:
     """Templates, tracks and — when the engine's tables are known (None: rules unchecked) —
     the tables a component names."""
     try:
@@ -426,11 +481,14 @@ def _component_issues(source: Source, where: tuple, game: Game, component: Any,
             deck_pieces(game, component)
         elif isinstance(component, Tokens):
             token_pieces(game, component)
+        elif isinstance(component, Money):
+            for asset in game.assets if component.for_each else (None,):
+                currency(game, component, asset)
     except ElsewhereError:
         pass  # the component a card names reports its own template
     except TemplateError as error:
         yield _template_issue(source, where, component, error)
-    yield from _text_template_issues(source, where, game, component)
+    yield from _text_template_issues(source, where, game, component, booklet)
     for index, section in enumerate(getattr(component, "sections", ())):
         here = where + ("sections", index)
         track = getattr(section, "track", None)
@@ -440,11 +498,38 @@ def _component_issues(source: Source, where: tuple, game: Game, component: Any,
             value = getattr(section, name, None)
             if value is not None and tables is not None and value not in tables:
                 yield source.issue(here + (name,), unknown_key_message(value, list(tables), "table"))
+        ids = [c.id for c in game.components]
+        for path, named in _components_named(section):
+            if named not in ids:
+                yield source.issue(here + path, unknown_key_message(named, ids, "component"))
 
 
-def _text_template_issues(source: Source, where: tuple, game: Game, component: Any) -> Iterable[Issue]:
-    """Board, mat and aid texts are templates over the game (`{tracks[quote].last}`)."""
+def _components_named(section: Any) -> Iterable[tuple[tuple, str]]:
+    """(path in the section, id) of each component an aid's or booklet's section names: the
+    deck of its table of cards, and what its setup drawing shows."""
+    cards, setup = getattr(section, "cards", None), getattr(section, "setup", None)
+    if cards is not None:
+        yield ("cards", "deck"), cards.deck
+    if setup is None:
+        return
+    for field in ("board", "tokens"):
+        if getattr(setup, field):
+            yield ("setup", field), getattr(setup, field)
+    for index, component_id in enumerate(setup.each_player):
+        yield ("setup", "each_player", index), component_id
+    if setup.money:
+        yield ("setup", "money", "component"), setup.money.component
+    for index, hand in enumerate(setup.hands):
+        yield ("setup", "hands", index, "deck"), hand.deck
+
+
+def _text_template_issues(source: Source, where: tuple, game: Game, component: Any,
+                          booklet: Mapping[str, Any] | None = None) -> Iterable[Issue]:
+    """Board, mat, aid and booklet texts are templates over the game (`{tracks[quote].last}`);
+    a booklet's also see `booklet` (`_booklet_names`)."""
     variables = game_context(game)
+    if isinstance(component, Booklet):
+        variables.update(booklet or {})
     for path, text in game_texts(component):
         try:
             fill(text, variables, str(path[-2] if isinstance(path[-1], int) else path[-1]))
@@ -452,6 +537,20 @@ def _text_template_issues(source: Source, where: tuple, game: Game, component: A
             continue  # the component it names reports its own template
         except TemplateError as error:
             yield source.issue(where + path, str(error))
+
+
+def _booklet_names(rulebooks: Mapping[str, Rulebook] | None, game_id: str, game: Game) -> dict[str, Any]:
+    """What a booklet's lines see besides the game (`pnp.components.booklet`): with a rules
+    engine, every house rule in effect (`{rules[start_cash]}`, defaults included) and the
+    engine's parameters (`{params.price_max}`: known once the engine has read the game, so any
+    name is taken here and the build's layout checks them), and `house`, each house rule in words
+    (checked by the build, which has the booklet's words); without rulebooks, any rule too."""
+    if rulebooks is None:
+        return {"rules": Unchecked(), "params": Unchecked(), "house": Unchecked()}
+    rulebook = rulebooks.get(game_id)
+    if rulebook is None:
+        return {}
+    return {"rules": plain({**rulebook.defaults(), **game.rules}), "params": Unchecked(), "house": Unchecked()}
 
 
 def _image_issues(source: Source, folder: Path, where: tuple, game: Game) -> Iterable[Issue]:

@@ -15,7 +15,6 @@ from typing import Any, Callable, Mapping
 from pnp.errors import brief, shorten
 from pnp.spec.contract import Need
 
-
 MAX_NUMBER = 1_000_000_000  # a house-rule number without a maximum of its own: far beyond any game
 
 

@@ -16,13 +16,13 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
-from pnp.errors import Issue, SpecError
+from pnp.errors import Issue, SpecError, shorten
 from pnp.spec.images import ArtError, clean_path
-from pnp.spec.model import ENTRY_FIELDS
+from pnp.spec.model import ENTRY_FIELDS, MAX_ENTRIES, MAX_LIST_BYTES, MAX_LIST_COLUMNS, MAX_LIST_UNPACKED, MAX_PATH
 from pnp.spec.source import PathKey, Source, read_input
 
-MAX_BYTES = 20_000_000
-MAX_ROWS = 5000
+MAX_BYTES, MAX_UNPACKED, MAX_COLUMNS = MAX_LIST_BYTES, MAX_LIST_UNPACKED, MAX_LIST_COLUMNS  # the model's bounds
+MAX_ROWS = MAX_ENTRIES  # one card entry per row
 ALIASES = {"qty": "count", "quantity": "count"}
 _INTEGER = re.compile(r"^[+-]?\d+$")
 _NUMBER = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
@@ -90,34 +90,52 @@ def _display(spec_file: str, request: tuple) -> str:
 
 def _read(folder: Path, file: str, sheet: str | None, columns: dict, *, display: str) -> tuple[str, list[list[Cell]]]:
     """The non-empty rows of the list, each a list of (row, column, value) cells."""
+    if len(file) > MAX_PATH:  # read before the model checks the spec: its bound is applied here
+        raise ValueError(f"a file name of at most {MAX_PATH} characters, not {len(file):,}")
     try:
         path = Path(folder) / clean_path(file)
     except ArtError as error:
         raise ValueError(str(error)) from None
-    if not path.is_file():
-        raise ValueError(f"{file}: no such file (looked in {Path(folder).absolute()})")
-    if path.stat().st_size > MAX_BYTES:
-        raise ValueError(f"{file}: too large (at most {MAX_BYTES} bytes)")
+    try:
+        if not path.is_file():
+            raise ValueError(f"{file}: no such file (looked in {Path(folder).absolute()})")
+        size = path.stat().st_size
+    except OSError as error:
+        raise ValueError(f"{file}: cannot read it ({error.strerror or error})") from None
+    if size > MAX_BYTES:
+        raise ValueError(f"{file}: too large (at most {MAX_BYTES:,} bytes)")
     suffix = path.suffix.lower()
     if suffix == ".csv":
         if sheet is not None:
             raise ValueError(f"{file}: a CSV file has no sheets; `sheet` is for .xlsx files")
-        rows = list(_csv_rows(path, file))
+        rows = list(_filled(_csv_rows(path, file), file))
     elif suffix in (".xlsx", ".xlsm"):
-        rows = list(_xlsx_rows(path, file, sheet))
+        rows = list(_filled(_xlsx_rows(path, file, sheet), file))
     else:
         raise ValueError(f"{file}: a card list is a .csv or .xlsx file")
-    rows = [row for row in rows if any(value not in (None, "") for _, _, value in row)]
-    if len(rows) > MAX_ROWS + 1:
-        raise ValueError(f"{file}: more than {MAX_ROWS} rows")
     return display, rows
+
+
+def _filled(rows: Iterator[list[Cell]], file: str) -> Iterator[list[Cell]]:
+    """The rows that hold something, at most a header and MAX_ROWS cards of MAX_COLUMNS each;
+    read no further than that (a sheet may say it has a million rows)."""
+    count = 0
+    for row in rows:
+        if not any(value not in (None, "") for _, _, value in row):
+            continue
+        if len(row) > MAX_COLUMNS and any(value not in (None, "") for _, _, value in row[MAX_COLUMNS:]):
+            raise ValueError(f"{file}:{row[0][0]}: more than {MAX_COLUMNS} columns")
+        count += 1
+        if count > MAX_ROWS + 1:
+            raise ValueError(f"{file}: more than {MAX_ROWS:,} rows (a deck has at most {MAX_ROWS:,} card entries)")
+        yield row[:MAX_COLUMNS]
 
 
 def _csv_rows(path: Path, file: str) -> Iterator[list[Cell]]:
     """Rows with the line each starts on; the delimiter (`,` `;` or tab) is the one the header
     uses most, as spreadsheets export either."""
     try:
-        text = read_input(path).decode("utf-8-sig")
+        text = read_input(path, MAX_BYTES).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ValueError(f"{file}: not UTF-8 text (save the sheet as “CSV UTF-8”)") from None
     header = text.split("\n", 1)[0]
@@ -137,16 +155,25 @@ def _xlsx_rows(path: Path, file: str, sheet: str | None) -> Iterator[list[Cell]]
 
     import openpyxl
 
+    data = read_input(path, MAX_BYTES)
+    unreadable = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, KeyError, TypeError, AttributeError,
+                  IndexError, SyntaxError, EOFError)  # what openpyxl raises on a damaged or foreign file
     try:
-        book = openpyxl.load_workbook(io.BytesIO(read_input(path)), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, OSError, KeyError, ValueError) as error:
-        raise ValueError(f"{file}: not a readable .xlsx workbook ({error})") from None
+        unpacked = sum(member.file_size for member in zipfile.ZipFile(io.BytesIO(data)).infolist())
+        if unpacked > MAX_UNPACKED:
+            raise ValueError(f"{file}: unpacks to {unpacked:,} bytes, more than a card list needs ({MAX_UNPACKED:,})")
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except unreadable as error:
+        raise ValueError(f"{file}: not a readable .xlsx workbook ({shorten(str(error))})") from None
     try:
         if sheet is not None and sheet not in book.sheetnames:
-            raise ValueError(f'{file}: no sheet "{sheet}" (sheets: {", ".join(book.sheetnames)})')
+            names = ", ".join(shorten(name) for name in book.sheetnames[:12])
+            raise ValueError(f'{file}: no sheet "{shorten(sheet)}" (sheets: {names})')
         worksheet = book[sheet] if sheet is not None else book.worksheets[0]
         for number, row in enumerate(worksheet.iter_rows(min_row=1, values_only=True), 1):
             yield [(number, column, _xlsx_value(value)) for column, value in enumerate(row, 1)]
+    except unreadable as error:
+        raise ValueError(f"{file}: not a readable .xlsx workbook ({shorten(str(error))})") from None
     finally:
         book.close()
 

@@ -23,14 +23,15 @@ from typing import Any, Iterator, Mapping
 
 import yaml
 
-from pnp.errors import Issue, brief, shorten
+from pnp.errors import Issue, brief, excerpt, shorten
+from pnp.spec.syntax import explain
 
 # libyaml is much faster when present (it depends on how PyYAML was built); marks are identical
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 PathKey = tuple[Any, ...]
-MAX_NODES = 200_000  # far above any real spec, far below an alias bomb
-MAX_BYTES = 20_000_000
+MAX_NODES = 50_000  # values, aliases expanded: the bundled spec holds 1,200; composed in well under a second
+MAX_BYTES = 5_000_000  # of a spec: a hundred times the bundled one
 MAX_DEPTH = 100  # levels of nesting: a spec or a record uses about 8
 MAX_DIGITS = 100  # of a number: far above any amount, far below a slow conversion
 MAX_ISSUES = 50  # reported from one file, after which reading stops
@@ -123,31 +124,57 @@ def format_path(path: PathKey) -> str:
     return text
 
 
-def load_text(text: str | bytes, file: str = "<string>", *, nfc: bool = False, max_nodes: int = MAX_NODES) -> Source:
+def load_text(text: str | bytes, file: str = "<string>", *, nfc: bool = False, max_nodes: int = MAX_NODES,
+              max_text: int | None = None) -> Source:
     """Parse YAML text into a `Source` of at most `max_nodes` values; raise `SourceError` with
     located issues. With `nfc`, every text value is read in Unicode's composed form, so that
     names typed on different keyboards ("Zoë" as one letter or as e and a diaeresis) are the
-    same name — escapes included (`"\\U0002F800"` is composed as its letter would be)."""
+    same name — escapes included (`"\\U0002F800"` is composed as its letter would be). With
+    `max_text`, the texts together (keys and values, aliases expanded) hold at most that many
+    characters."""
     digest = hashlib.sha256(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")).hexdigest()
     if isinstance(text, bytes):
         text = _decode(text, file)
     try:
-        root = _compose(text, file, nfc)
+        root = _compose(text, file, nfc, max_nodes)
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        message = " ".join(p for p in (error.context, error.problem) if p) or "not valid YAML"
-        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        raise SourceError([Issue(file, line, col, "", f"not valid YAML: {message}")]) from None
+        mistake = explain(error, text)
+        raise SourceError([located(file, mistake.line, mistake.col, "", f"not valid YAML: {mistake.message}",
+                                   text)]) from None
     except yaml.YAMLError as error:  # reader errors (control characters) carry a position too
         line, col = _reader_position(error)
-        raise SourceError([Issue(file, line, col, "", f"not valid YAML: {error}".splitlines()[0])]) from None
+        character = getattr(error, "character", None)
+        what = f"U+{character:04X}" if isinstance(character, int) else "a character"
+        raise SourceError([located(file, line, col, "", f"not valid YAML: {what} is a control character, which a "
+                                                        "text file cannot hold: delete it, or write it as an escape "
+                                                        "in double quotes", text)]) from None
     if root is None:
         raise SourceError([Issue(file, 1, 1, "", "the file is empty")])
-    builder = _Builder(file, max_nodes)
+    builder = _Builder(file, max_nodes, text, max_text)
     data = builder.build(root, ())
     if builder.issues:
         raise SourceError(builder.issues)
     return Source(data, file, builder.values, builder.keys, sha256=digest)
+
+
+MAX_VALUE_BYTES = 100_000  # of one value given on the command line
+
+
+def read_value(text: str, option: str) -> Any:
+    """A value given on the command line (`--set rules.rounds=6`, `--set rules.start_pairs={…}`)
+    read as YAML with a spec's limits — depth, size, aliases, plain tags, finite numbers — so
+    that what a spec refuses is refused here too, in one line naming `option` (UsageError).
+    Lists come back as tuples, as in a loaded spec; nothing (`rules.x=`) is None."""
+    from pnp.errors import UsageError
+
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_VALUE_BYTES:
+        raise UsageError(f"{option}: a value of more than {MAX_VALUE_BYTES:,} bytes")
+    if not text.strip():
+        return None
+    try:
+        return load_text(text, option, max_nodes=10_000).data
+    except SourceError as error:
+        raise UsageError(f"{option}: {error.issues[0].message}") from None
 
 
 _INPUTS: ContextVar[list[Path] | None] = ContextVar("pnp_spec_inputs", default=None)
@@ -189,7 +216,7 @@ def display_name(path: Path) -> str:
 
 
 def load_file(path: str | Path, shown: str | None = None, *, max_bytes: int = MAX_BYTES, nfc: bool = False,
-              max_nodes: int = MAX_NODES) -> Source:
+              max_nodes: int = MAX_NODES, max_text: int | None = None) -> Source:
     """Read and parse a YAML file of at most `max_bytes` (`nfc`, `max_nodes` as in
     `load_text`); a missing or unreadable file is a located issue too."""
     path = Path(path)
@@ -204,7 +231,7 @@ def load_file(path: str | Path, shown: str | None = None, *, max_bytes: int = MA
         raise SourceError([Issue(name, 0, 0, "", "is a folder, expected a YAML file")]) from None
     except OSError as error:
         raise SourceError([Issue(name, 0, 0, "", f"cannot read: {error.strerror}")]) from None
-    return load_text(raw, name, nfc=nfc, max_nodes=max_nodes)
+    return load_text(raw, name, nfc=nfc, max_nodes=max_nodes, max_text=max_text)
 
 
 class TooLarge(OSError):
@@ -221,21 +248,30 @@ def read_capped(path: Path, limit: int) -> bytes:
     return raw
 
 
-def _compose(text: str, file: str, nfc: bool = False) -> yaml.Node | None:
+def _compose(text: str, file: str, nfc: bool = False, max_nodes: int = MAX_NODES) -> yaml.Node | None:
     """The node graph of the one document in `text` (None if there is none), composed from
     the parser's events with a stack of open collections rather than PyYAML's recursion, so
-    that nesting deeper than MAX_DEPTH is a located error, not a crash."""
+    that nesting deeper than MAX_DEPTH is a located error, not a crash; and at most
+    `max_nodes` values written, so a huge file is refused before it is all composed."""
     resolve = _RESOLVER.resolve
     anchors: dict[str, yaml.Node] = {}
     stack: list[list[Any]] = []  # [collection node, its key waiting for a value]
     root: yaml.Node | None = None
     documents = 0
+    written = 0
     parser = _Loader(text)
     try:
         while True:
             event = parser.get_event()
             kind = type(event)
             node: yaml.Node | None
+            key = bool(stack) and type(stack[-1][0]) is yaml.MappingNode and stack[-1][1] is None
+            if not key and (kind is yaml.ScalarEvent or kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent):
+                written += 1  # values, as the builder counts them (keys aside)
+                if written > max_nodes:
+                    mark = event.start_mark
+                    raise SourceError([located(file, mark.line + 1, mark.column + 1, "",
+                                               f"more than {max_nodes:,} values: far more than a game needs", text)])
             if kind is yaml.ScalarEvent:
                 value = event.value
                 if nfc and not unicodedata.is_normalized("NFC", value):
@@ -248,8 +284,8 @@ def _compose(text: str, file: str, nfc: bool = False) -> yaml.Node | None:
             elif kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
                 if len(stack) >= MAX_DEPTH:
                     mark = event.start_mark
-                    raise SourceError([Issue(file, mark.line + 1, mark.column + 1, "",
-                                             f"nested more than {MAX_DEPTH} levels deep")])
+                    raise SourceError([located(file, mark.line + 1, mark.column + 1, "",
+                                               f"nested more than {MAX_DEPTH} levels deep", text)])
                 node_kind = yaml.SequenceNode if kind is yaml.SequenceStartEvent else yaml.MappingNode
                 tag = event.tag if event.tag not in (None, "!") else resolve(node_kind, None, event.implicit)
                 node = node_kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
@@ -311,6 +347,25 @@ def _decode(raw: bytes, file: str) -> str:
     return text
 
 
+def located(file: str, line: int, col: int, path: str, message: str, text: str) -> Issue:
+    """An issue at `line`:`col` of `text`, showing that line (`pnp.errors.excerpt`)."""
+    shown, caret = excerpt(_line_of(text, line), col)
+    return Issue(file, line, col, path, message, shown, caret)
+
+
+def _line_of(text: str, line: int) -> str:
+    """Line `line` (1-based) of `text` ("" if there is none)."""
+    if line < 1 or not text:
+        return ""
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return ""
+    end = text.find("\n", start)
+    return text[start:end if end >= 0 else len(text)]
+
+
 def _reader_position(error: yaml.YAMLError) -> tuple[int, int]:
     position = getattr(error, "position", None)
     text = getattr(error, "buffer", None) or ""
@@ -323,8 +378,10 @@ def _reader_position(error: yaml.YAMLError) -> tuple[int, int]:
 class _Builder:
     """Turns a composed node graph into plain, immutable data, collecting issues."""
 
-    def __init__(self, file: str, max_nodes: int):
-        self.file, self.max_nodes = file, max_nodes
+    def __init__(self, file: str, max_nodes: int, text: str = "", max_text: int | None = None):
+        self.file, self.max_nodes, self.text, self.max_text = file, max_nodes, text, max_text
+        self.chars = 0  # of every text built, aliases expanded
+        self.texts: set[int] = set()  # the text nodes built once: one built again is an alias's
         self.issues: list[Issue] = []
         self.values: dict[PathKey, tuple[int, int]] = {}
         self.keys: dict[PathKey, tuple[int, int]] = {}
@@ -333,7 +390,7 @@ class _Builder:
 
     def _issue(self, node: yaml.Node, path: PathKey, message: str) -> None:
         mark = node.start_mark
-        self.issues.append(Issue(self.file, mark.line + 1, mark.column + 1, format_path(path), message))
+        self.issues.append(located(self.file, mark.line + 1, mark.column + 1, format_path(path), message, self.text))
         if len(self.issues) >= MAX_ISSUES:  # enough to act on; the rest is not worth the time
             self.count = self.max_nodes + 2
 
@@ -379,7 +436,8 @@ class _Builder:
                 key = self._scalar(key_node, path)
             if key in result:
                 first = self.keys.get(path + (key,), (0, 0))
-                self._issue(key_node, path + (key,), f"duplicate key {brief(key)} (first defined at line {first[0]})")
+                self._issue(key_node, path + (key,), f"the key {brief(key)} is given twice in this mapping "
+                                                     f"(first at line {first[0]}): keep one of them")
                 continue
             self.keys[path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             result[key] = self.build(value_node, path + (key,))
@@ -414,6 +472,13 @@ class _Builder:
     def _scalar(self, node: yaml.ScalarNode, path: PathKey) -> Any:
         kind = node.tag[len(_TAG):] if node.tag.startswith(_TAG) else None
         if kind == "timestamp" or (kind == "str"):
+            self.chars += len(node.value)
+            aliased = id(node) in self.texts
+            self.texts.add(id(node))
+            if self.max_text is not None and self.chars > self.max_text:
+                why = "aliases repeat them (alias bomb?)" if aliased else "far more than a game prints"
+                self._issue(node, path, f"the texts hold more than {self.max_text:,} characters: {why}")
+                self.count = self.max_nodes + 2  # nothing more is worth reading
             return node.value  # dates stay text: nothing in a spec is a date
         if kind not in _SCALARS:
             self._issue(node, path, f"unsupported YAML tag {brief(node.tag)}")

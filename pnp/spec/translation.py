@@ -25,7 +25,10 @@ from pnp.i18n.catalogs import language as read_language
 from pnp.spec.model import Game
 
 TEXT_KEYS = frozenset({"title", "name", "subtitle", "text", "value", "other", "corner", "heading", "lines", "notes",
-                       "notes_title", "start_label", "label", "name_en", "title_en", "heading_en"})
+                       "notes_title", "start_label", "label", "name_en", "title_en", "heading_en", "caption"})
+WORDS_BY_VALUE = "values"  # of a booklet's `rules_words`: each value's words, under the value as written
+LABELLED = "rows"  # of a table of cards: each label (a key) is a word, its template is not
+LABEL = "#label"  # a path's last step naming a label (a key of `rows`) rather than a value
 NOT_WORDS = frozenset({"data", "rules", "vars", "layout", "cards_from", "players"})  # values engines and layout read
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}|:[A-Za-z0-9_-]+:")
 
@@ -56,6 +59,13 @@ def _walk(data: Any, path: tuple, key: Any = None) -> Iterator[tuple[tuple, str]
                         if translatable(label):
                             yield ("tracks", track, "labels", cell), label
                 continue
+            if name == LABELLED and isinstance(value, dict):
+                yield from ((path + (name, label, LABEL), label) for label in value if translatable(label))
+                continue
+            if name == WORDS_BY_VALUE and isinstance(value, dict) and "rules_words" in path:
+                yield from ((path + (name, key), words) for key, words in value.items()
+                            if isinstance(words, str) and translatable(words))
+                continue
             yield from _walk(value, path + (name,), name)
     elif isinstance(data, (list, tuple)):
         for index, value in enumerate(data):
@@ -69,11 +79,22 @@ def translated(game: Game, language: Language) -> Game:
     if language.code == SOURCE:
         return game
     data = game.model_dump(mode="json", by_alias=True)  # lists, to write into
+    labels = []
     for path, text in _texts_of(data):
+        if path[-1] == LABEL:
+            labels.append((path[:-2], path[-2], language.gettext(text)))
+            continue
         node = data
         for step in path[:-1]:
             node = node[step]
         node[path[-1]] = language.gettext(text)
+    for where, label, words in labels:  # a label renamed in place, the table's rows in their order
+        node = data
+        for step in where:
+            node = node[step]
+        renamed = {words if key == label else key: value for key, value in node.items()}
+        node.clear()
+        node.update(renamed)
     return Game.model_validate(data)
 
 

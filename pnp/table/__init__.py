@@ -1,20 +1,25 @@
-"""`pnp table`: the referee at the table. One laptop serves a page that every phone at the
-table opens; the game is entered as it is played, each entry judged by the rules engine at
+"""`pnp table`: the referee at the table. One laptop serves the game; each player opens their
+seat's link on a phone (the host's link serves the person running the game, or one phone
+passed around); the game is entered as it is played, each entry judged by the rules engine at
 once, and every step lands in an ordinary record file that `pnp referee check` replays.
 
-`game` keeps the record and the position (no web), `forms` turns the engine's templates into
-forms, `board` lays out the position, `web` serves them. Above the referee, rules and spec
-layers; nothing imports it, and it never loads the rendering stack.
+`files` keeps what lies beside the record (the lock, the seats' tokens, the journal, the log),
+`game` the record and the position, `seats` who may see and do what, `forms` turns the
+engine's templates into forms, `board` and `looks` lay the position out on the spec's
+components, `page` and `api` answer for one seat, `web` serves them. Above the referee, rules
+and spec layers; nothing imports it, and it never loads the rendering stack.
 """
 
 from __future__ import annotations
 
 import argparse
 import ipaddress
-import secrets
+import shlex
 import socket
+from typing import Any
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
+DEFAULT_PORT = 8000
 
 
 def run(args: argparse.Namespace) -> int:
@@ -23,7 +28,9 @@ def run(args: argparse.Namespace) -> int:
 
     from pnp.errors import UsageError
     from pnp.rules import load_spec
+    from pnp.table import files
     from pnp.table.game import TableGame
+    from pnp.table.page import Links
     from pnp.table.web import create_app
 
     spec = load_spec(args.spec)
@@ -31,22 +38,70 @@ def run(args: argparse.Namespace) -> int:
         if not args.players:
             raise UsageError("--new needs --players, e.g. --new bolsa --players Ana,Ben,Cris")
         players = [name.strip() for name in args.players.split(",")]
-        table = TableGame.create(args.record, spec, args.new, players)
+        table = TableGame.create(args.record, spec, args.new, players, house_rules(args.set))
     else:
-        if args.players:
-            raise UsageError("--players goes with --new; an existing record names its players")
+        if args.players or args.set:
+            raise UsageError("--players and --set go with --new; an existing record names its players and rules")
         table = TableGame.open(args.record, spec)
-    token = None if args.host in LOCAL else secrets.token_urlsafe(12)
-    url = f"http://{_reachable(args.host)}:{args.port}/" + (f"?t={token}" if token else "")
-    share = _share(url) if token else None
-    print(f"{table.game.title}: {', '.join(table.players)} — {len(table.entries)} steps in {args.record}")
-    print(f"Open {url}")
-    if share:
-        print(share["terminal"], end="")
-        print("Anyone with this link (or the QR code) on your network can enter steps.")
-    print("Stop with Ctrl-C: every step is already saved, and the same command goes on from it.")
-    uvicorn.run(create_app(table, token, share), host=args.host, port=args.port, log_level="warning")
+    try:
+        tokens = files.seat_tokens(table.path, table.players)
+        shared = args.host not in LOCAL
+        base = f"http://{_reachable(args.host)}:{args.port}/"
+        links = Links(_link("host", f"{base}?t={tokens.host}"),
+                      tuple(_link(name, f"{base}?t={token}") for name, token in tokens.seats))
+        print(f"{table.game.title}: {', '.join(table.players)} — {len(table.entries)} steps in {args.record}")
+        for note in table.notes:
+            print(f"note: {note}")
+        for link in (*links.seats, links.host):
+            print(f"{link.name}  {link.url}")
+            if shared:
+                print(_terminal_qr(link.url), end="")
+        print("Each link acts for its seat only; the host's for anyone (one phone passed around, or you).")
+        if not shared:
+            print("On this computer only: for the phones on your network, add --host 0.0.0.0.")
+        print(f"Stop with Ctrl-C: every step is already saved; go on with `{restart_command(args)}`.")
+        uvicorn.run(create_app(table, tokens, links, None if shared else own_hosts(args.port)), host=args.host,
+                    port=args.port, log_level="warning", timeout_graceful_shutdown=1)
+    finally:
+        table.close()
     return 0
+
+
+def house_rules(settings: list[str]) -> dict[str, Any]:
+    """`rules.KEY=VALUE` settings, each value read as YAML by the spec layer's reader (with its
+    limits; nothing is None); the game's rulebook checks them (`game.options_in_effect`)."""
+    from pnp.errors import UsageError
+    from pnp.spec.source import SourceError, load_text
+
+    raw: dict[str, Any] = {}
+    for setting in settings:
+        key, equals, value = setting.partition("=")
+        if not equals or not key.startswith("rules.") or not key[len("rules."):]:
+            raise UsageError(f"--set {setting}: write rules.KEY=VALUE, e.g. --set rules.rounds=6")
+        try:  # (the spec layer's `read_value`, once it is in: the same reading, one line per problem)
+            raw[key[len("rules."):]] = load_text(value, f"--set {key}").data if value.strip() else None
+        except SourceError as error:
+            raise UsageError(f"--set {key}: {error.issues[0].message}") from None
+    return raw
+
+
+def restart_command(args: argparse.Namespace) -> str:
+    """The command that goes on with this record: this one without --new, --players, --set."""
+    words = ["pnp", "table", args.record]
+    if args.spec:
+        words += ["--spec", args.spec]
+    if args.host != "127.0.0.1":
+        words += ["--host", args.host]
+    if args.port != DEFAULT_PORT:
+        words += ["--port", str(args.port)]
+    return " ".join(shlex.quote(str(w)) for w in words)
+
+
+def own_hosts(port: int) -> set[str]:
+    """The Host names a loopback table answers to (a page of another site, rebound to
+    127.0.0.1 by its DNS, sends its own name and is refused)."""
+    names = ("127.0.0.1", "localhost", "[::1]")
+    return {f"{name}:{port}" for name in names} | (set(names) if port == 80 else set())
 
 
 def _reachable(host: str) -> str:
@@ -64,13 +119,20 @@ def _reachable(host: str) -> str:
             return "127.0.0.1"
 
 
-def _share(url: str) -> dict[str, str]:
-    """The link as a QR code, for the terminal and for the page (SVG)."""
+def _link(name: str, url: str) -> Any:
+    """A link with its QR code as SVG, for the host's page."""
+    import segno
+
+    from pnp.table.page import Link
+
+    return Link(name, url, segno.make(url, error="m").svg_inline(scale=3, dark="#1b1b1b"))
+
+
+def _terminal_qr(url: str) -> str:
     import io
 
     import segno
 
-    code = segno.make(url, error="m")
     out = io.StringIO()
-    code.terminal(out, compact=True)
-    return {"url": url, "qr": code.svg_inline(scale=4, dark="#1b1b1b"), "terminal": out.getvalue()}
+    segno.make(url, error="m").terminal(out, compact=True)
+    return out.getvalue()

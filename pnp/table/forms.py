@@ -7,9 +7,10 @@ longer one as a picker, several options as ordered pickers. Fields named `group.
 side). The ranges only guide the hand: legality is the engine's to judge, so a form never
 refuses what the engine might accept.
 
-Posted names: `a` the template's number, `f.<field>` a number or an option number,
+Posted names: `p` whose step it is (a player's name; empty: the table's), `a` the number of
+the step among that player's (`Submission.n`), `f.<field>` a number or an option number,
 `g.<field>.<slot>` the options of a several field in the order chosen, `c.<what>` a
-tie-break (`ChoiceNeeded`) option.
+tie-break (`ChoiceNeeded`) option, `close` the host closing a sealed phase.
 Nothing posted is used as anything but a number or a key to look up.
 """
 
@@ -20,7 +21,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pnp.rules.legal import AtMostOne, Budget, Different, Field, Template
-from pnp.table.game import BadEntry, Submission
+from pnp.table.seats import Offer
+from pnp.table.steps import BadEntry, Submission
 
 BUTTONS = 11  # a range or a list this long or shorter is tapped; longer ones are picked
 
@@ -56,7 +58,7 @@ class Grid:
 class Form:
     """One legal action to enter."""
 
-    index: int
+    n: int  # its number among its player's steps (what the form posts as `a`)
     player: str | None
     kind: str
     rule: str
@@ -67,9 +69,15 @@ class Form:
     budget: tuple[tuple[tuple[str, float], ...], float] | None  # for the page's running total
 
 
-def forms(templates: Sequence[Template], assets: Sequence[str], sealed: bool) -> list[Form]:
-    """A form per template; in a sealed phase the table's own steps wait for every player."""
-    return [_form(i, t, assets) for i, t in enumerate(templates) if not (sealed and t.player is None)]
+    @property
+    def key(self) -> str:
+        """Names the form on the page (the live page keeps a form being filled in by it)."""
+        return f"{self.player or ''}:{self.n}:{self.title}"
+
+
+def forms(offers: Sequence[Offer], assets: Sequence[str]) -> list[Form]:
+    """A form per legal action the page offers."""
+    return [_form(o.n, o.template, assets) for o in offers]
 
 
 def _form(index: int, template: Template, assets: Sequence[str]) -> Form:
@@ -88,13 +96,13 @@ def _form(index: int, template: Template, assets: Sequence[str]) -> Form:
     budget = next((c for c in template.constraints if isinstance(c, Budget)), None)
     return Form(
         index, template.player, template.kind, template.rule, f"{template.kind} {fixed}".strip(), tuple(controls), grid,
-        tuple(_note(c) for c in template.constraints),
+        _notes(template.constraints),
         (tuple((f"f.{name}", float(w)) for name, w in budget.weights), float(budget.limit)) if budget else None,
     )
 
 
 def _control(f: Field, assets: Sequence[str]) -> Control:
-    label = f.name.split(".", 1)[1] if "." in f.name else f.name.replace("_", " ")
+    label = _label(f.name)
     if f.kind == "number":
         options = tuple(Option(str(n), str(n)) for n in range(f.low, f.high + 1))
         return Control(f"f.{f.name}", label, "number", options, _picker(options), str(f.low))
@@ -113,7 +121,7 @@ def _grid(controls: list[Control], fields: Sequence[Field]) -> Grid | None:
     """`sell.IBE`, `buy.IBE`, … as rows IBE… and columns sell, buy, when every group has the
     same keys."""
     groups: dict[str, dict[str, Control]] = {}
-    for f, control in zip(fields, controls):
+    for f, control in zip(fields, controls, strict=True):
         if "." in f.name and f.kind == "number":
             group, key = f.name.split(".", 1)
             groups.setdefault(group, {})[key] = control
@@ -123,15 +131,39 @@ def _grid(controls: list[Control], fields: Sequence[Field]) -> Grid | None:
     return Grid(tuple(groups), tuple((key, tuple(groups[g][key] for g in groups)) for key in keys))
 
 
+def _notes(constraints: Sequence[Any]) -> tuple[str, ...]:
+    """The constraints in words; "sell or buy, not both" said once for the grid's every row."""
+    rows = [c for c in constraints if isinstance(c, AtMostOne) and _grid_row(c)]
+    sides = {tuple(side for side, _ in _grid_row(c)) for c in rows}
+    notes = [_note(c) for c in constraints if not (len(rows) > 1 and len(sides) == 1 and c in rows)]
+    if len(rows) > 1 and len(sides) == 1:
+        notes.insert(0, f"{' or '.join(next(iter(sides)))} in each row, not both")
+    return tuple(note for note in notes if note)
+
+
+def _grid_row(constraint: AtMostOne) -> list[list[str]]:
+    """`sell.IBE`, `buy.IBE` → [[sell, IBE], [buy, IBE]] when they are one row of a grid."""
+    groups = [name.split(".", 1) for name in constraint.names]
+    return groups if all(len(g) == 2 for g in groups) and len({key for _, key in groups}) == 1 else []
+
+
 def _note(constraint: Any) -> str:
+    """A constraint in words, its fields named as the form labels them."""
     if isinstance(constraint, Budget):
         sales = " (what is sold pays toward it)" if any(w < 0 for _, w in constraint.weights) else ""
         return f"costs at most {_text(constraint.limit)}{sales}"
     if isinstance(constraint, AtMostOne):
-        return "only one of " + ", ".join(constraint.names)
+        groups = [name.split(".", 1) for name in constraint.names]
+        if all(len(g) == 2 for g in groups) and len({key for _, key in groups}) == 1:
+            return f"{groups[0][1]}: {' or '.join(side for side, _ in groups)}, not both"
+        return "at most one of " + ", ".join(_label(name) for name in constraint.names)
     if isinstance(constraint, Different):
-        return " and ".join(constraint.names) + " differ"
-    return str(constraint)
+        return " and ".join(_label(name) for name in constraint.names) + " differ"
+    return ""
+
+
+def _label(name: str) -> str:
+    return name.split(".", 1)[1] if "." in name else name.replace("_", " ")
 
 
 def _text(value: Any) -> str:
@@ -143,11 +175,10 @@ def _text(value: Any) -> str:
 # --- reading what a form posts ----------------------------------------------------------------
 
 
-def submission(posted: Mapping[str, str], template_count: int) -> Submission:
+def submission(posted: Mapping[str, str]) -> Submission:
     """The submission a form posted; BadEntry for anything a form of the page cannot send."""
-    index = _number(posted.get("a"), "action")
-    if not 0 <= index < template_count:
-        raise BadEntry(f"no action {index} in this position")
+    n = _number(posted.get("a"), "action")
+    player = posted.get("p", "")
     picks: dict[str, int | tuple[int, ...]] = {}
     slots: dict[str, dict[int, int]] = {}
     choices: dict[str, int] = {}
@@ -161,14 +192,20 @@ def submission(posted: Mapping[str, str], template_count: int) -> Submission:
             choices[key[2:]] = _number(value, key[2:])
     for name, chosen in slots.items():
         picks[name] = tuple(chosen[slot] for slot in sorted(chosen))
-    return Submission(index, picks, choices)
+    return Submission(player or None, n, picks, choices)
+
+
+LARGEST = 10**9  # no form offers a number beyond this; a larger one is not a form's
 
 
 def _number(value: Any, what: str) -> int:
-    try:
-        return int(str(value).strip())
-    except (TypeError, ValueError):
-        raise BadEntry(f"{what}: expected a whole number, got {str(value)[:20]!r}") from None
+    text = str(value).strip()
+    if len(text) > 12 or not text.lstrip("+-").isdigit() or not text.isascii():
+        raise BadEntry(f"{what}: expected a whole number, got {text[:20]!r}")
+    number = int(text)
+    if abs(number) > LARGEST:
+        raise BadEntry(f"{what}: {text[:20]} is beyond any number a form offers")
+    return number
 
 
 # --- the position form: the record's `start`, written out and edited ---------------------------
@@ -203,8 +240,9 @@ def position_form(start: Mapping[str, Any], players: Sequence[str], assets: Sequ
 
 
 def position_data(posted: Mapping[str, str], start: Mapping[str, Any]) -> dict[str, Any]:
-    """`start` with the posted values in place of its leaves (BadEntry for a malformed one)."""
-    import yaml
+    """`start` with the posted values in place of its leaves (BadEntry for a malformed one);
+    lists are read by the spec layer's YAML reader, with its limits."""
+    from pnp.spec.source import SourceError, load_text
 
     data = _copy(start)
     for n, (path, value) in enumerate(_leaves(start)):
@@ -213,8 +251,8 @@ def position_data(posted: Mapping[str, str], start: Mapping[str, Any]) -> dict[s
             continue
         if isinstance(value, (bool, list, tuple)) or value is None:
             try:
-                new: Any = yaml.safe_load(text)
-            except yaml.YAMLError:
+                new: Any = _lists(load_text(text, "the position").data) if text.strip() else None
+            except SourceError:
                 raise BadEntry(f"{' / '.join(path)}: not readable as a list, e.g. [dividend 1]") from None
         elif isinstance(value, (int, float)):
             try:
@@ -224,6 +262,15 @@ def position_data(posted: Mapping[str, str], start: Mapping[str, Any]) -> dict[s
         else:
             new = text.strip()
         _set(data, path, new)
+    return data
+
+
+def _lists(data: Any) -> Any:
+    """YAML data as a record holds it: lists, not the reader's tuples."""
+    if isinstance(data, (list, tuple)):
+        return [_lists(item) for item in data]
+    if isinstance(data, Mapping):
+        return {key: _lists(value) for key, value in data.items()}
     return data
 
 

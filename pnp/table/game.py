@@ -1,17 +1,22 @@
-"""A game at the table: the record file, the position in it, and what may be entered next.
+"""A game at the table: the record file, the position in it, and every change to them.
 
-The record file is the truth. Every accepted step is written to it, as the game's own record
-format (the referee's `record` and `dump`, which end a record in the middle of a round or a
-turn as readily as between them), atomically, before anyone is told it was accepted; opening
-the file again replays it, so stopping the table at any moment loses nothing and `pnp referee
-check` on the file reaches the position the table shows. Only the secret entries of a sealed
-phase in progress (Bolsa's declarations) wait beside it until the phase ends.
+The record file is the truth, an ordinary record (the referee's `record` and `dump`, which end
+a record in the middle of a round or a turn as readily as between them) that `pnp referee
+check` replays to the position the table shows. Beside it (`files`): the journal, the log of
+who entered what, the seats' tokens and the lock that keeps a second server away.
+
+Every change — an entry, an undo, a closed sealed phase, a position set — is one commit: the
+journal first (the record's new text, the sealed entries still waiting, the change's log
+lines), then the record, then the log, each flushed to disk before anyone is told the change
+was accepted. Opening the record rolls a change the journal has and the record lacks forward,
+so a crash at any instant loses no accepted step. The position is kept (every entry holds the
+states after its actions), so a step costs the same late in a game as early.
 
 What may be entered comes from the engine alone (`to_move`, `legal_actions`), and whether an
 entry is legal is decided by `apply` alone: a `Violation` changes nothing and is reported with
-its rule. A step nobody decides (the only legal action, the table's, with nothing to choose:
-Bolsa bringing up and settling a company) is taken at once and joins the entry before it, so
-one undo takes back what one person entered.
+its rule. Who may enter or undo what is `seats`' to say. A step nobody decides (the only legal
+action, the table's, with nothing to choose: Bolsa bringing up and settling a company) is taken
+at once and joins the entry before it.
 
 Nothing here knows a game: a newly registered game is played at the table as it is.
 """
@@ -20,114 +25,33 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import threading
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pnp.errors import PnpError, RecordError, UsageError
-from pnp.referee import record as records
 from pnp.referee import game_params, replay
+from pnp.referee import record as records
 from pnp.referee.replay import GameReferee, StepViolation, referee_for
 from pnp.rules import GAMES
-from pnp.rules.base import ChoiceNeeded, Event, Malformed, ToMove, Violation
+from pnp.rules.base import ChoiceNeeded, Event, Malformed, ToMove, Violation, plain
 from pnp.rules.legal import Template
 from pnp.spec.model import Game, Spec
+from pnp.spec.options import check_values
+from pnp.table import files, seats
+from pnp.table.files import Journal, RecordLock
+from pnp.table.steps import HOST, Actor, Change, Entry, NeedsChoice, Refused, Stale, Submission, mine
 
-
-class Stale(Exception):
-    """The entry was made on a position that has changed since (another phone was quicker)."""
-
-
-class Refused(Exception):
-    """The engine refuses the entry: the rule it breaks (empty for an entry naming nothing
-    that exists) and the engine's sentence. Nothing has changed."""
-
-    def __init__(self, rule: str, message: str):
-        self.rule, self.message = rule, message
-        super().__init__(f"{rule}: {message}" if rule else message)
-
-
-class NeedsChoice(Exception):
-    """The rules let the player break a tie, and the entry did not say how (`ChoiceNeeded`):
-    ask, then enter again with the choice."""
-
-    def __init__(self, needed: ChoiceNeeded):
-        self.needed = needed
-        super().__init__(str(needed))
-
-
-class BadEntry(ValueError):
-    """A submission that no form of the page could have sent (an unknown action, a value
-    that is not a number): the client's fault, not a rule's."""
-
-
-@dataclass(frozen=True)
-class Submission:
-    """What a form sends: which of the legal actions (`index` into `legal_actions`), a number
-    for each number field and option numbers for choice and several fields (`picks`), and
-    option numbers for the ties the engine asked about (`choices`). Plain numbers only, so a
-    pending entry is stored as JSON and entered again on restart."""
-
-    index: int
-    picks: Mapping[str, int | tuple[int, ...]] = field(default_factory=dict)
-    choices: Mapping[str, int] = field(default_factory=dict)
-
-    def values(self, template: Template) -> dict[str, Any]:
-        """The template's field values: numbers as given (the engine judges them), options by
-        number; a field left out is its lowest value, or no option."""
-        values: dict[str, Any] = {}
-        for f in template.fields:
-            pick = self.picks.get(f.name)
-            if f.kind == "number":
-                values[f.name] = f.low if pick is None else pick
-            elif f.kind == "choice":
-                values[f.name] = f.options[_option(f.options, pick if pick is not None else 0)]
-            else:
-                picks = pick if isinstance(pick, tuple) else ()
-                values[f.name] = tuple(f.options[_option(f.options, n)] for n in picks)
-        return values
-
-    def as_json(self) -> dict[str, Any]:
-        return {"index": self.index, "picks": {k: list(v) if isinstance(v, tuple) else v for k, v in self.picks.items()},
-                "choices": dict(self.choices)}
-
-    @staticmethod
-    def from_json(data: Mapping[str, Any]) -> Submission:
-        picks = {k: tuple(v) if isinstance(v, list) else v for k, v in data["picks"].items()}
-        return Submission(int(data["index"]), picks, dict(data["choices"]))
-
-
-def _option(options: Sequence[Any], number: Any) -> int:
-    if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < len(options):
-        raise BadEntry(f"no option {number!r} here")
-    return number
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One step as the table shows and undoes it: the action someone entered, then the
-    table's own steps that followed by themselves (`actions[1:]`)."""
-
-    actions: tuple[Any, ...]
-    states: tuple[Any, ...]  # the position after each action
-    events: tuple[Event, ...]
-    player: str | None  # who entered it (None: the table)
-    kind: str  # the template's kind: "declare", "bid", "resolve", …
-    sealed: bool = False  # entered in secret (ToMove.sealed) and not revealed by the table's step after it
-    submission: Submission | None = None  # as entered at the table (None: read from the record)
-
-    @property
-    def state(self) -> Any:
-        return self.states[-1]
+HEADER = "# Written by `pnp table` step by step; `pnp referee check` replays it.\n"
 
 
 class TableGame:
-    """One record file being played. Thread-safe: every change happens under one lock, and
-    the file is written before the change is visible."""
+    """One record file being played. Thread-safe: every change happens under one lock, and the
+    files are written before the change is visible. Opening or creating one holds the record's
+    lock (`close` lets it go) unless `lock=False` (a reader beside a running table)."""
 
     def __init__(self, path: Path, spec_game: Game, record: records.Record, params: Any, first: Any,
                  setup_events: Sequence[Event], written_start: Any):
@@ -143,16 +67,25 @@ class TableGame:
         self.setup_events = tuple(setup_events)
         self._start = written_start  # the `start` the record writes (None: the standard setup)
         self.entries: tuple[Entry, ...] = ()
-        self.version = ""
+        self.change = 0  # the number of the last change (the journal's and the log's)
+        self.listeners: list[Callable[[Change], None]] = []  # told of every change, after it is written
+        self.notes: list[str] = []  # what opening the record found worth saying
+        self.last_change: Change | None = None  # the last change made since opening
         self._written = b""  # the record file's bytes as last written
-        self._lock = threading.Lock()
+        self._record_sha = ""
+        self._text = RecordText(self.referee, params, self.players, self.options)
+        self._lock = threading.RLock()
+        self._file_lock: RecordLock | None = None
 
     # --- opening ---------------------------------------------------------------------------
 
     @classmethod
-    def create(cls, path: str | Path, spec: Spec, game_id: str, players: Sequence[str]) -> TableGame:
+    def create(cls, path: str | Path, spec: Spec, game_id: str, players: Sequence[str],
+               settings: Mapping[str, Any] | None = None, lock: bool = True) -> TableGame:
         """A new record at `path` (which must not exist: a game in progress is never
-        overwritten) with the standard setup."""
+        overwritten) with the standard setup, under the house rules `settings` (checked by the
+        game's rulebook, as `--set` gives them). The record states every house rule in effect,
+        so it replays the same with the spec or without it."""
         path = Path(path)
         if path.exists():
             raise UsageError(f"{path} exists: leave out --new to go on with that game, or name a new file")
@@ -161,48 +94,140 @@ class TableGame:
             raise UsageError(f'unknown game "{game_id}" (games the table plays: {known})')
         if not players or len(set(players)) != len(players) or not all(p.strip() for p in players):
             raise UsageError("--players needs distinct names, e.g. --players Ana,Ben,Cris")
+        options = options_in_effect(game_id, spec.games[game_id], settings or {})
         referee = referee_for(game_id)
-        params = GAMES[game_id].engine.params(spec.games[game_id])
         try:
+            params = GAMES[game_id].engine.params(spec.games[game_id], options)
             GAMES[game_id].engine.setup(params, tuple(players))
         except Violation as violation:
             raise UsageError(f"{violation.rule}: {violation.message}") from None
-        table = cls._from_text(path, spec, records.dump(referee.record(params, players, ())))
-        table._save(())
+        except ValueError as error:
+            raise UsageError(f"--set: {error}") from None
+        holder = _locked(path, lock)
+        try:
+            table = cls._from_text(path, spec, records.dump(referee.record(params, players, (), options)))
+            table._file_lock = holder
+            files.seat_tokens(path, players, fresh=True)
+            table.change = max((line.get("change", 0) for line in files.read_log(path)), default=0)
+            table._commit((), [{"op": "new", "by": HOST.name}])
+        except BaseException:
+            if holder:
+                holder.release()
+            raise
         return table
 
     @classmethod
-    def open(cls, path: str | Path, spec: Spec) -> TableGame:
-        """The game in an existing record, replayed to its last step. A record with an illegal
-        step cannot be played on: the error says where (as `pnp referee check` would)."""
+    def open(cls, path: str | Path, spec: Spec, lock: bool = True) -> TableGame:
+        """The game in an existing record, replayed to its last step, with the sealed entries
+        the journal keeps beside it. A record with an illegal step cannot be played on: the
+        error says where (as `pnp referee check` would)."""
         path = Path(path)
         if not path.is_file():
             raise UsageError(f"{path}: no such record (start one with --new GAME --players A,B,C)")
-        data = path.read_bytes()
-        table = cls._from_text(path, spec, data.decode("utf-8", errors="replace"))
-        table._written = data
-        table._resume(_version(data))
+        holder = _locked(path, lock)
+        try:
+            journal = files.read_journal(path)
+            data = path.read_bytes()
+            rolled = False
+            if journal is not None and _sha(data) == journal.previous_sha256 != journal.record_sha256:
+                data = journal.record.encode("utf-8")  # the change the journal has and the record lacks
+                if lock:
+                    files.write_atomically(path, data)
+                rolled = True
+            table = cls._from_text(path, spec, data.decode("utf-8", errors="replace"))
+            table._file_lock = holder
+            table._written, table._record_sha = data, _sha(data)
+            if rolled and journal is not None:
+                table.notes.append(f"{path.name}: the last change (number {journal.change}) was in the journal "
+                                   "but not yet in the record: written now")
+            table._resume(journal, write=lock)
+        except BaseException:
+            if holder:
+                holder.release()
+            raise
         return table
 
-    def _resume(self, base: str) -> None:
-        """Enter again the pending (sealed) entries of the record as it is (a pending file
-        written for another content of the record is stale and left out)."""
-        entries = self.entries
-        path = pending_path(self.path)
-        try:
-            saved = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
-        except (OSError, ValueError):
-            saved = None
-        if saved and saved.get("record") == base:
+    def close(self) -> None:
+        """Let the record's lock go (another table may serve it)."""
+        if self._file_lock is not None:
+            self._file_lock.release()
+            self._file_lock = None
+
+    def _resume(self, journal: Journal | None, write: bool) -> None:
+        """The sealed entries the journal keeps, entered again, and the log brought up to the
+        journal's change; then who entered each step, from the log."""
+        log: list[Mapping[str, Any]] = list(files.read_log(self.path))
+        logged = max((line.get("change", 0) for line in log), default=0)
+        if journal is None or journal.record_sha256 != self._record_sha:
+            if journal is not None and journal.pending:
+                self.notes.append(f"{files.beside(self.path, 'journal').name} was written for another content of "
+                                  f"{self.path.name}: its {len(journal.pending)} sealed entries are left out")
+            self.change = max(logged, journal.change if journal else 0)
+            self._attribute(log)
+            return
+        self.change = journal.change
+        missing = [line for line in journal.log if line.get("change", 0) > logged]
+        if missing and write:
+            files.append_log(self.path, missing)
+            log += missing
+        entries, kept = self.entries, 0
+        for item, action in zip(journal.pending, self._sealed_actions(journal), strict=False):
+            state = entries[-1].state if entries else self.first
+            who = self._who(state)
+            if getattr(action, "player", None) != item.get("player") or not (who and who.sealed
+                                                                               and item.get("player") in who.players):
+                break
             try:
-                for item in saved["entries"]:
-                    entries += (self._entry(entries[-1].state if entries else self.first, Submission.from_json(item)),)
-            except (Refused, NeedsChoice, BadEntry, KeyError, TypeError, ValueError):
-                pass  # keep what was entered before the one that no longer applies
-        if entries == self.entries:  # nothing pending: the file stays as it was written (comments and all)
-            self.version = _stamp(self._written, [])
-        else:
-            self._save(entries)
+                after, events = self.engine.apply(state, action, self.params)
+            except (Violation, ChoiceNeeded, Malformed):
+                break  # keep what was entered before the one that no longer applies
+            entries += (Entry((action,), (after,), tuple(events), item.get("player"), self._kind(state, action),
+                              True, by=str(item.get("by", "")), at=str(item.get("at", ""))),)
+            kept += 1
+        self.entries = entries
+        self._attribute(log)
+        if kept < len(journal.pending):
+            self.notes.append(f"{len(journal.pending) - kept} sealed entries no longer apply and are left out")
+            if write:
+                self._commit(entries, [{"op": "dropped", "by": HOST.name, "count": len(journal.pending) - kept}])
+
+    def _sealed_actions(self, journal: Journal) -> list[Any]:
+        """The sealed entries' actions, read back from the record the journal keeps with them
+        (the referee's reader, the inverse of its writer): those after the record's own."""
+        if not journal.pending:
+            return []
+        try:
+            text = str(journal.pending[0]["record"])
+            record = records.reads(text, {self.game_id: self.referee.KEYS}, "the journal")
+            actions = [a for step in self.referee.steps(record, self.params) for a in self.referee.actions(step)]
+        except (KeyError, RecordError, StepViolation, Violation):
+            return []
+        public = sum(len(e.actions) for e in self.entries)
+        return actions[public:public + len(journal.pending)]
+
+    def _attribute(self, log: Sequence[Mapping[str, Any]]) -> None:
+        """Who entered each entry and when, and the step the page offered (one action may be two
+        players' steps: Акционер's end of a turn is the next player's begin), as the log says
+        (nothing, if the log does not match the record: a record written by hand, or played
+        elsewhere)."""
+        made: list[tuple[str, str, Any, str]] = []
+        for line in log:
+            op = line.get("op")
+            if op in ("enter", "close"):
+                made.append((str(line.get("by", "")), str(line.get("at", "")), line.get("player"),
+                             str(line.get("kind", ""))))
+            elif op == "undo" and isinstance(line.get("index"), int) and 0 <= line["index"] < len(made):
+                del made[line["index"]]
+            elif op in ("start", "new"):
+                made = []
+            elif op == "dropped" and isinstance(line.get("entries"), int):
+                made = made[:line["entries"]]
+            if isinstance(line.get("entries"), int) and line["entries"] != len(made):
+                return
+        if len(made) == len(self.entries):
+            self.entries = tuple(replace(e, by=by, at=at, player=player if isinstance(player, str) else e.player,
+                                         kind=kind or e.kind)
+                                 for e, (by, at, player, kind) in zip(self.entries, made, strict=True))
 
     @classmethod
     def _from_text(cls, path: Path, spec: Spec, text: str) -> TableGame:
@@ -240,10 +265,27 @@ class TableGame:
                                       events=last.events + events, sealed=False)  # the table's step reveals
             else:
                 player = getattr(action, "player", None)
-                entries.append(Entry((action,), (after,), events, player, type(action).__name__.lower(),
+                entries.append(Entry((action,), (after,), events, player, self._kind(state, action),
                                      bool(sealed and sealed.sealed and player in sealed.players)))
             state = after
         return tuple(entries)
+
+    def _kind(self, state: Any, action: Any) -> str:
+        """The kind of the template an action read from a record was taken from, as the page
+        names it ("pass", not the "bid" it is made of): the template with nothing to choose
+        whose action it is, else the one whose actions are of its type."""
+        found = mine(self.engine.legal_actions(state, self.params), getattr(action, "player", None))
+        for template in found:
+            if not template.fields and template.action() == action:
+                return template.kind
+        for template in found:
+            try:
+                sample = template.action(_lowest(template))
+            except Exception:  # noqa: BLE001 - a template that cannot build from its lowest values says nothing
+                continue
+            if type(sample) is type(action):
+                return template.kind
+        return type(action).__name__.lower()
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -255,63 +297,86 @@ class TableGame:
         """The position as the referee's JSON answer writes it, for a state (default: now)."""
         return self.referee.state_json(self.state if state is None else state, self.params)
 
-    def to_move(self) -> ToMove | None:
-        return self._who(self.state)
+    def to_move(self, state: Any = None) -> ToMove | None:
+        return self._who(self.state if state is None else state)
 
-    def templates(self) -> tuple[Template, ...]:
-        return self.engine.legal_actions(self.state, self.params)
+    def templates(self, state: Any = None) -> tuple[Template, ...]:
+        return self.engine.legal_actions(self.state if state is None else state, self.params)
 
-    def shown(self) -> tuple[Any, tuple[Entry, ...]]:
-        """The position everyone may see, and the entries it includes: during a sealed phase
-        the position before its first entry (what each player entered stays hidden)."""
-        entries = self.entries
-        who = self.to_move()
-        if who is not None and who.sealed:
-            while entries and entries[-1].sealed:
-                entries = entries[:-1]
-        return (entries[-1].state if entries else self.first), entries
+    def public_count(self) -> int:
+        """How many entries the record holds: all but those of a sealed phase still open."""
+        k = len(self.entries)
+        while k and self.entries[k - 1].sealed:
+            k -= 1
+        return k
+
+    def public_state(self) -> Any:
+        """The position everyone may see: during a sealed phase, the one before its entries."""
+        k = self.public_count()
+        return self.entries[k - 1].state if k else self.first
+
+    def start_form(self) -> dict[str, Any]:
+        """The record's `start` for the position now written out: what the position form
+        shows, to be edited."""
+        data = self.referee.record(self.params, self.players, (), self.options, start=self.first)
+        return dict(data.get("start", {}))
 
     # --- changing --------------------------------------------------------------------------
 
-    def enter(self, version: str, submission: Submission) -> Entry:
+    def enter(self, actor: Actor, version: str, submission: Submission, close: bool = False) -> Entry:
         """Apply the legal action the submission chooses, then the table's own steps; write
-        the record. Stale, Refused, NeedsChoice or BadEntry, and nothing changes, otherwise."""
+        the files. Stale, Forbidden, Refused, NeedsChoice or BadEntry, and nothing changes,
+        otherwise. `close`: the host ends a sealed phase before every seat has entered (those
+        who have not are taken to have entered nothing, as the engine's step says)."""
         with self._lock:
-            self._current(version)
-            entry = self._entry(self.state, submission)
-            self._save(self.entries + (entry,))
+            if version != seats.version(self, actor):
+                raise Stale()
+            state = self.state
+            template = seats.admitted(self, actor, submission)
+            waiting = seats.check_entry(self, actor, template, close)
+            entry = self._entry(state, template, submission)
+            entry = replace(entry, by=actor.name, at=_now(), closed=waiting)
+            op = "close" if waiting else "enter"
+            line = {"op": op, "by": actor.name, "player": entry.player, "kind": entry.kind, "sealed": entry.sealed,
+                    **({"waiting": list(waiting)} if waiting else {})}
+            self._commit(self.entries + (entry,), [line])
             return entry
 
-    def _entry(self, state: Any, submission: Submission) -> Entry:
-        templates = self.engine.legal_actions(state, self.params)
-        if not 0 <= submission.index < len(templates):
-            raise BadEntry(f"no action {submission.index} in this position")
-        template = templates[submission.index]
-        who = self._who(state)
-        try:
-            action, after, events = self._apply(state, template.action(submission.values(template)),
-                                                submission.choices)
-        except Malformed as error:
-            raise Refused("", str(error)) from None
-        sealed = bool(who and who.sealed and template.player in who.players)
-        entry = self._follow(Entry((action,), (after,), events, template.player, template.kind, sealed, submission))
-        return replace(entry, sealed=False) if len(entry.actions) > 1 else entry  # the table's step reveals
-
-    def undo(self, version: str) -> Entry:
-        """Take back the last entry (and the table's steps that followed it)."""
+    def undo(self, actor: Actor, version: str) -> Entry:
+        """Take back the entry `actor` may undo now (`seats.undo_target`), and the table's
+        steps that followed it; the sealed entries after it (in the same phase) stay."""
         with self._lock:
-            self._current(version)
-            if not self.entries:
-                raise Refused("", "nothing to undo: no step has been entered")
-            last = self.entries[-1]
-            self._save(self.entries[:-1])
-            return last
+            if version != seats.version(self, actor):
+                raise Stale()
+            index = seats.undo_target(self, actor)
+            taken = self.entries[index]
+            entries = self.entries[:index] + self._rechain(index)
+            line = {"op": "undo", "by": actor.name, "index": index, "player": taken.player, "kind": taken.kind,
+                    "sealed": taken.sealed}
+            self._commit(entries, [line])
+            return taken
 
-    def start_from(self, version: str, start: Mapping[str, Any]) -> None:
+    def _rechain(self, index: int) -> tuple[Entry, ...]:
+        """The entries after `index` applied again without it: only sealed entries of one phase
+        follow an entry taken back from the middle, each independent of the others."""
+        state = self.entries[index - 1].state if index else self.first
+        again: list[Entry] = []
+        for entry in self.entries[index + 1:]:
+            try:
+                after, events = self.engine.apply(state, entry.actions[0], self.params)
+            except (Violation, ChoiceNeeded, Malformed) as error:
+                raise Refused(getattr(error, "rule", ""), f"the entries after it no longer apply ({error})") from None
+            again.append(replace(entry, states=(after,), events=tuple(events)))
+            state = after
+        return tuple(again)
+
+    def start_from(self, actor: Actor, version: str, start: Mapping[str, Any]) -> None:
         """Play on from a position written as the record's `start` (the referee reads it and
-        the engine's setup checks it), before any step has been entered."""
+        the engine's setup checks it), before any step has been entered. The host's."""
         with self._lock:
-            self._current(version)
+            if version != seats.version(self, actor):
+                raise Stale()
+            seats.check_host(actor)
             if self.entries:
                 raise Refused("", "a position can be set only before the first step (undo every step first)")
             data = {"game": self.game_id, "players": list(self.players), "options": self.options, "start": start}
@@ -329,25 +394,26 @@ class TableGame:
             previous = (self.first, self.setup_events, self._start)
             self.first, self.setup_events, self._start = first, tuple(events), first
             try:
-                self._save(())
+                self._commit((), [{"op": "start", "by": actor.name}])
             except BaseException:
                 self.first, self.setup_events, self._start = previous
                 raise
-
-    def start_form(self) -> dict[str, Any]:
-        """The record's `start` for the position now written out: what the position form
-        shows, to be edited."""
-        data = self.referee.record(self.params, self.players, (), self.options, start=self.first)
-        return dict(data.get("start", {}))
 
     # --- inside ------------------------------------------------------------------------------
 
     def _who(self, state: Any) -> ToMove | None:
         return self.engine.to_move(state, self.params)
 
-    def _current(self, version: str) -> None:
-        if version != self.version:
-            raise Stale()
+    def _entry(self, state: Any, template: Template, submission: Submission) -> Entry:
+        who = self._who(state)
+        try:
+            action, after, events = self._apply(state, template.action(submission.values(template)),
+                                                submission.choices)
+        except Malformed as error:
+            raise Refused("", str(error)) from None
+        sealed = bool(who and who.sealed and template.player in who.players)
+        entry = self._follow(Entry((action,), (after,), events, template.player, template.kind, sealed))
+        return replace(entry, sealed=False) if entry.followed else entry  # the table's step reveals
 
     def _apply(self, state: Any, action: Any, choices: Mapping[str, int]) -> tuple[Any, Any, tuple[Event, ...]]:
         while True:
@@ -383,79 +449,112 @@ class TableGame:
                             events=entry.events + tuple(events))
         return entry
 
-    # --- the files ---------------------------------------------------------------------------
-
-    def _save(self, entries: tuple[Entry, ...]) -> None:
-        """Write the files for these entries, then make them the game's (files first).
-
-        The record holds every entry but the secret ones of a sealed phase in progress: each
-        waits, as submitted, in the pending file beside the record until the phase ends, so
-        that nobody reads it there meanwhile; the record then reaches the position everyone
-        sees (the one before the phase)."""
+    def _commit(self, entries: tuple[Entry, ...], lines: Sequence[Mapping[str, Any]]) -> None:
+        """Make `entries` the game's: the journal, the record, the log, in that order, each on
+        disk before the change is visible and the listeners hear of it. The record holds every
+        entry but the sealed ones of a phase still open: each waits in the journal, as
+        submitted, so nobody reads it in the record meanwhile."""
         k = len(entries)
         while k and entries[k - 1].sealed:
             k -= 1
-        data = (HEADER + self._record_text(entries[:k])).encode("utf-8")
+        public = [a for entry in entries[:k] for a in entry.actions]
+        text = HEADER + self._text.text(public, self._start)
+        data = text.encode("utf-8")
+        pending: list[dict[str, Any]] = [{"by": e.by, "at": e.at, "player": e.player} for e in entries[k:]]
+        if pending:  # the record with the sealed entries too, in the journal alone: the one writer of actions
+            pending[0]["record"] = self._text.text(public + [e.actions[0] for e in entries[k:]], self._start)
+        change, sha, at = self.change + 1, _sha(data), _now()
+        stamped = tuple({"change": change, "at": at, **line, "entries": len(entries)} for line in lines)
+        files.write_journal(self.path, Journal(change, sha, self._record_sha, text, tuple(pending), stamped))
         if data != self._written:
-            write_atomically(self.path, data)
-            self._written = data
-        pending = [entry.submission.as_json() for entry in entries[k:] if entry.submission is not None]
-        if len(pending) != len(entries) - k:
-            raise AssertionError("an entry read from the record cannot be pending")
-        self._write_pending(_version(data), pending)
-        self.entries = entries
-        self.version = _stamp(data, pending)
-
-    def _record_text(self, entries: Sequence[Entry]) -> str:
-        actions = [action for entry in entries for action in entry.actions]
-        return records.dump(self.referee.record(self.params, self.players, actions, self.options, start=self._start))
-
-    def _write_pending(self, base: str, pending: list[dict[str, Any]]) -> None:
-        path = pending_path(self.path)
-        if not pending:
-            path.unlink(missing_ok=True)
-            return
-        data = json.dumps({"record": base, "entries": pending}, indent=1).encode()
-        write_atomically(path, data)
+            files.write_atomically(self.path, data)
+        files.append_log(self.path, stamped)
+        self.entries, self.change, self._written, self._record_sha = entries, change, data, sha
+        last = lines[-1]
+        told = Change(change, str(last.get("op", "")), str(last.get("by", "")), last.get("player"),
+                      str(last.get("kind", "")), bool(last.get("sealed", False)))
+        self.last_change = told
+        for listener in tuple(self.listeners):
+            listener(told)
 
 
-HEADER = "# Written by `pnp table` step by step; `pnp referee check` replays it.\n"
+class RecordText:
+    """A record's text for a list of actions, as `records.dump` writes it, with each item of
+    its list of rounds or turns dumped once and kept: a step rewrites the record, and dumping
+    every round again made a step cost more the longer the game (the items are plain data, so
+    an item equal to one dumped before has the same text)."""
+
+    KEPT = 4096  # items kept; beyond, all are dropped and dumped again as they come
+
+    def __init__(self, referee: GameReferee, params: Any, players: Sequence[str], options: Mapping[str, Any]):
+        self.referee, self.params, self.players, self.options = referee, params, tuple(players), dict(options)
+        self._items: dict[str, str] = {}
+
+    def text(self, actions: Sequence[Any], start: Any) -> str:
+        data = self.referee.record(self.params, self.players, actions, self.options, start=start)
+        key = next(reversed(data))
+        items = data[key]
+        if not isinstance(items, list):
+            return records.dump(data)
+        head = self._dumped({k: v for k, v in data.items() if k != key})
+        if not items:
+            return head + records.dump({key: []})
+        return head + f"{key}:\n" + "".join(self._item(key, item) for item in items)
+
+    def _item(self, key: str, item: Any) -> str:
+        return self._dumped({key: [item]}, lambda text: text.split("\n", 1)[1])
+
+    def _dumped(self, data: dict[str, Any], cut: Callable[[str], str] = str) -> str:
+        """`records.dump(data)` (cut), made once for equal data."""
+        ident = json.dumps(data, default=str, ensure_ascii=False)
+        text = self._items.get(ident)
+        if text is None:
+            if len(self._items) >= self.KEPT:
+                self._items.clear()
+            text = self._items[ident] = cut(records.dump(data))
+        return text
 
 
-def pending_path(record: Path) -> Path:
-    """Where the entries the record cannot take yet wait: beside it, hidden."""
-    return record.with_name(f".{record.name}.pending")
+def options_in_effect(game_id: str, game: Game, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Every house rule in effect, as a record's `options` states them: the rulebook's
+    defaults, the spec's `rules`, the values the spec sets elsewhere (a track's start, a
+    deck's dividends), then `settings` (raw values, as `--set` reads them; UsageError for one
+    the rulebook refuses)."""
+    rulebook = GAMES[game_id].rulebook
+    checked, problems = check_values(settings, rulebook, in_spec=False, game=game)
+    if problems:
+        key, message = problems[0]
+        raise UsageError(f"--set rules.{key}: {message}")
+    values = rulebook.defaults()
+    values.update(check_values(game.rules, rulebook, in_spec=True, game=game)[0])
+    derived = GAMES[game_id].engine.params(game)
+    for option in rulebook.options:
+        if option.set_by:
+            try:
+                values[option.name] = option.check(plain(getattr(derived, option.name)), game)
+            except (AttributeError, ValueError):
+                values.pop(option.name, None)  # the spec's own, which a record cannot state
+    values.update(checked)
+    return values
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` so that a reader, or a crash, sees the old file or the new
-    one, never a part: a temporary file in the same folder, flushed to disk, renamed over."""
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    try:  # the rename itself, on disk
-        folder = os.open(path.parent, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
+def _lowest(template: Template) -> dict[str, Any]:
+    """A template's fields at their lowest: the least number, the first option, the fewest."""
+    return {f.name: f.low if f.kind == "number" else f.options[0] if f.kind == "choice" and f.options
+            else tuple(f.options[:f.low]) for f in template.fields}
 
 
-def _version(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()[:16]
+def _locked(path: Path, lock: bool) -> RecordLock | None:
+    if not lock:
+        return None
+    holder = RecordLock(path)
+    holder.acquire()
+    return holder
 
 
-def _stamp(record: bytes, pending: list[dict[str, Any]]) -> str:
-    """What every form carries: the record's content and the pending entries, hashed. A form
-    made for another content is stale; the same content (after an undo and the same step
-    again) is not."""
-    return _version(record + json.dumps(pending).encode())
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

@@ -14,17 +14,19 @@ if TYPE_CHECKING:
     from pnp.spec.model import Game
 
 
-def starter(game: Game, players: list[str]) -> str:
-    """A record with the standard setup written out (FOREX-4), ready for its turns."""
+def starter(game: Game, players: list[str], start: engine.Start | None = None) -> str:
+    """A record with the setup written out (FOREX-4), ready for its turns: the standard one,
+    its supply the deal's (`start`, the certificates removed at random, FOREX-4.3)."""
     p = engine.params(game)
-    state, _ = engine.setup(p, players)
+    state, _ = engine.setup(p, players, start)
     first, last = scalar(players[0]), scalar(players[-1])
     return "\n".join([
         "# For-Ex game record: edit, then `pnp referee check` it (REFEREE.md, rules/forex.md).",
         "# players: seating, clockwise; anyone may start. options: house rules (rules/forex.md section 13),",
         "# e.g. {voluntary_default: true}. start: the standard setup (FOREX-4): each pair's stronger currency",
         f"# and its box 1..{p.boxes} (FOREX-2.3); the supply after {p.removed_certificates} certificates were",
-        "# removed at random (FOREX-4.3): write what is left; the queue, front first.",
+        "# removed at random (FOREX-4.3; drawn for this record: remove those, or write what you removed);",
+        "# the queue, front first.",
         dump(record(p, players, (), start=state)).rstrip(),
         "# Replace [] with one entry per turn, e.g.:",
         f"# - player: {first}",

@@ -7,7 +7,8 @@ The engine keeps the contract of `pnp.rules.base.Engine`: build `Params` with
 `Violation` citing the rule; `to_move`, `legal_actions` and `outcome` say who acts, what is
 legal and how the game ended.
 
-Modules: `rulebook` (house-rule options), `cards` (card effects and notation), `params`
+Modules: `rulebook` (house-rule options), `cards` (card effects and notation), `actions` (the
+turn's Begin and Trade), `params`
 (options plus the facts of the printed spec), `prices` (new prices, bounds, the penalty per
 share), `state` (the position, setup, the deal), `engine` (turns, trades, card effects,
 compensation and penalties, the contract), `scoring` (the end, match seating), `playout` (the
@@ -22,8 +23,8 @@ from pnp.rules.base import lazy_exports
 
 _EXPORTS = {
     "cards": ("Card", "Effect", "NotationError", "Play", "parse_play"),
-    "engine": ("Action", "Begin", "Trade", "apply", "determinize", "legal_actions", "moves", "outcome", "tables",
-               "to_move", "view", "worth"),
+    "actions": ("Action", "Begin", "Trade"),
+    "engine": ("apply", "determinize", "legal_actions", "moves", "outcome", "tables", "to_move", "view", "worth"),
     "prices": ("change", "penalty_per_share", "penalty_table"),
     "scoring": ("capital", "match_games", "seating"),
     "state": ("Account", "DealViolation", "Start", "State", "check_players", "deal", "setup"),

@@ -1,17 +1,19 @@
 """Applying actions. A turn is `Begin`, any number of `Trade`s (stage 1), a `Play` (stage 2)
 and any number of `Trade`s (stage 3) (AKT-3); a trade of nothing ends a stage's trading, and
 the next player's `Begin` ends the turn. `apply(state, action, params)` returns the new state
-and the events, each citing its rule; an illegal action raises `Violation` with the numbers.
+and the events, each citing its rule. It accepts an action exactly when one of
+`legal_actions`' templates admits it (`legal.judge`); the handlers' checks word a refusal, as a
+`Violation` with the numbers.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Mapping, Union
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from pnp.errors import brief
 from pnp.rules.aktsioner import events as said
+from pnp.rules.aktsioner.actions import Action, Begin, Trade
 from pnp.rules.aktsioner.cards import Number, Play
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, HIDDEN, Params, params
 from pnp.rules.aktsioner.playout import playout
@@ -41,7 +43,7 @@ from pnp.rules.aktsioner.state import (
     unseen,
 )
 from pnp.rules.base import Event, Events, Log, Malformed, Outcome, Table, ToMove, Violation, evolve
-from pnp.rules.legal import Budget, Field, Template, grouped
+from pnp.rules.legal import Budget, Field, Template, grouped, judge, last_position
 
 if TYPE_CHECKING:
     import random
@@ -50,47 +52,25 @@ __all__ = ["RULEBOOK", "Start", "apply", "check_players", "deal", "determinize",
            "outcome", "params", "playout", "setup", "tables", "to_move", "view", "worth"]
 
 
-@dataclass(frozen=True)
-class Begin:
-    """A player starts his turn (AKT-3.6)."""
-
-    player: str
-
-
-@dataclass(frozen=True)
-class Trade:
-    """Stage 1 or 3: sales to the bank, then purchases, at the board's prices (AKT-3.1, 3.3)."""
-
-    sell: tuple[tuple[str, int], ...] = ()
-    buy: tuple[tuple[str, int], ...] = ()
-
-    @classmethod
-    def of(cls, sell: Mapping[str, int] | None = None, buy: Mapping[str, int] | None = None) -> "Trade":
-        return cls(tuple((sell or {}).items()), tuple((buy or {}).items()))
-
-
-Action = Union[Begin, Trade, Play]
 
 
 def apply(state: State, action: Action, params: Params, events: bool = True) -> tuple[State, Events]:
     """Apply one action; the new state and the events it caused (none made when `events` is
     False)."""
-    log: Log = [] if events else None
-    if isinstance(action, Begin):
-        state = _begin(params, state, action.player, log)
-    elif isinstance(action, Trade):
-        state = _trade(params, state, action, log)
-    elif isinstance(action, Play):
-        state = _play(params, state, action, log)
-    else:
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
         raise Malformed(f"{brief(action)} is not an action of Акционер (Begin, Trade, Play)")
+    judge(legal_actions(state, params), action, lambda: handler(params, state, action, None), _KINDS[type(action)])
+    log: Log = [] if events else None
+    state = handler(params, state, action, log)
     return state, tuple(log) if log else ()
 
 
 # --- turn order ---------------------------------------------------------------------------
 
 
-def _begin(params: Params, state: State, player: str, events: Log) -> State:
+def _begin(params: Params, state: State, action: Begin, events: Log) -> State:
+    player = action.player
     if player not in state.players:
         raise Violation("AKT-3.6", f"{player} is not at the table ({', '.join(state.players)})")
     seat = state.seat(player)
@@ -102,7 +82,7 @@ def _begin(params: Params, state: State, player: str, events: Log) -> State:
     movers = next_movers(params, state)
     if seat not in movers:
         if seat in state.out:
-            raise Violation("A11", f"{player} is out of the game (no shares and cash below the cheapest price)")
+            raise Violation("AKT-A11", f"{player} is out of the game (no shares and cash below the cheapest price)")
         if cards_left(params, state, seat) == 0:
             raise Violation("AKT-9.1", f"{player} has no card left to play")
         raise Violation("AKT-3.6", f"it is {state.players[movers[0]]}'s turn in seating order, not {player}'s")
@@ -147,10 +127,11 @@ def _trade(params: Params, state: State, trade: Trade, events: Log) -> State:
         if count > shares[i]:
             raise Violation(rule, f"{player} sells {count} {colour} but holds {shares[i]}")
         if stage == 3 and count > shares[i] - bought[i]:
+            why = (f"{bought[i]} of the {shares[i]} were bought in stage 1 of this turn" if bought[i] <= shares[i] else
+                   f"{bought[i]} were bought in stage 1 of this turn, and {shares[i]} are held")
             raise Violation(
                 "AKT-3.3",
-                f"{player} sells {count} {colour} in stage 3 but may sell only {shares[i] - bought[i]}: "
-                f"{bought[i]} of the {shares[i]} were bought in stage 1 of this turn",
+                f"{player} sells {count} {colour} in stage 3 but may sell only {max(0, shares[i] - bought[i])}: {why}",
             )
         shares[i] -= count
         cash += count * price
@@ -221,7 +202,7 @@ def _play(params: Params, state: State, play: Play, events: Log) -> State:
         if events is not None:
             events += final_events(params, state)
     elif events is not None and final_round(params, state) and not was_last_round:
-        events.append(said.LAST_ROUND())  # A14: from this play on, even the mover's stage 3
+        events.append(said.LAST_ROUND())  # AKT-A14: from this play on, even the mover's stage 3
     return state
 
 
@@ -250,9 +231,12 @@ def _check_held(params: Params, state: State, seat: int, name: str) -> None:
 
 
 def _check_choices(params: Params, play: Play) -> None:
-    """The mover's choices match the card (AKT-4.1 to 4.4, A3, A6)."""
+    """The mover's choices match the card (AKT-4.1 to 4.4, AKT-A3, AKT-A6)."""
     card = params.cards[play.card]
     colours = [colour for _, colour in play.choices]
+    unknown = [colour for colour in colours if colour not in params.colours]
+    if unknown:
+        raise Malformed(f'{play}: there is no colour "{unknown[0]}" (colours: {", ".join(params.colours)})')
     if card.colour in colours:
         raise Violation("AKT-4.4", f"{card.name}: its uncoloured number goes to another colour, not {card.colour} itself")
     twice = next((colour for colour in colours if colours.count(colour) > 1), None)
@@ -371,6 +355,7 @@ def to_move(state: State, params: Params) -> ToMove | None:
     return ToMove("begin", starters)
 
 
+@last_position
 def legal_actions(state: State, params: Params) -> tuple[Template, ...]:
     """Beginning a turn; trades (sales within the holding, purchases within cash; as many as
     the mover likes in each stage, until a trade of nothing; never in the last round); a card
@@ -412,7 +397,7 @@ def _trade_template(state: State, params: Params) -> Template:
         weights += [(sell, -price), (buy, price)]
     rule = "AKT-3.3" if turn.played else "AKT-3.1"
     return Template("trade", state.players[turn.mover], rule, _trade_action, tuple(fields),
-                    constraints=(Budget(tuple(weights), account.cash),))
+                    constraints=(Budget(tuple(weights), account.cash),), read=_trade_values)
 
 
 @lru_cache(maxsize=8)
@@ -423,7 +408,7 @@ def _trade_names(colours: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 
 def _sellable(state: State, i: int) -> int:
     """The mover's shares of a colour less those bought in stage 1 of this turn, once the
-    card is played (AKT-3.3, A7), and none when stage 1 sold more than it bought."""
+    card is played (AKT-3.3, AKT-A7), and none when stage 1 sold more than it bought."""
     turn = state.turn
     assert turn is not None
     held = state.accounts[turn.mover].shares[i]
@@ -449,8 +434,39 @@ def _plays(state: State, params: Params) -> tuple[Template, ...]:
             name for name, card in params.cards.items()
             if used.count(name) < params.copies[name] and quota[card.deck] > 0
         ]
+    read = _play_values(params.colours)
     return tuple(Template("play", mover, params.cards[name].rule, _play_action, (params.play_fields[name],),
-                          {"card": name}) for name in names)
+                          {"card": name}, read=read) for name in names)
+
+
+def _trade_values(action: object) -> dict[str, int] | None:
+    """What a trade states, by field (the inverse of `_trade_action`); None for a colour named
+    twice on one side, which no trade of the template writes."""
+    if not isinstance(action, Trade):
+        return None
+    values: dict[str, int] = {}
+    for side, counts in (("sell", action.sell), ("buy", action.buy)):
+        for colour, count in counts:
+            key = f"{side}.{colour}"
+            if key in values:
+                return None
+            if count != 0:
+                values[key] = count
+    return values
+
+
+@lru_cache(maxsize=8)
+def _play_values(colours: tuple[str, ...]) -> Callable[[object], dict[str, object] | None]:
+    """What a play states (the inverse of `_play_action`), its choices in board order: the
+    order a record writes them in changes nothing (AKT-A12), and the templates list them so."""
+    order = {colour: k for k, colour in enumerate(colours)}
+
+    def read(action: object) -> dict[str, object] | None:
+        if not isinstance(action, Play):
+            return None
+        return {"card": action.card, "choices": tuple(sorted(action.choices, key=lambda c: order.get(c[1], len(order))))}
+
+    return read
 
 
 def _begin_action(values: Mapping) -> Begin:
@@ -463,6 +479,10 @@ def _trade_action(values: Mapping) -> Trade:
 
 def _play_action(values: Mapping) -> Play:
     return Play(values["card"], values["choices"])
+
+
+_HANDLERS: dict[type, Callable[[Params, State, Any, Log], State]] = {Begin: _begin, Trade: _trade, Play: _play}
+_KINDS = {Begin: "begin", Trade: "trade", Play: "play"}  # the kind of its templates
 
 
 def outcome(state: State, params: Params) -> Outcome | None:

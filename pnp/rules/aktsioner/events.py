@@ -82,7 +82,7 @@ PENALTY = EventKind("AKT-7.2", lambda d: _("{player} pays penalty {penalty} × {
                                                             colour=d["colour"], due=d["due"],
                                                             cash=d["cash"] + d["amount"]))
 PENALTY_SHORT = EventKind("AKT-7.4", _short)
-ELIMINATED = EventKind("A11", lambda d: _("{player} has no shares and {cash} cash (< {cheapest}): out of the "
+ELIMINATED = EventKind("AKT-A11", lambda d: _("{player} has no shares and {cash} cash (< {cheapest}): out of the "
                                           "game").format(**d))
 OVER = EventKind("AKT-9.1", lambda d: _("every card has been played: the game is over"))
 CAPITAL = EventKind("AKT-9.2", _capital)

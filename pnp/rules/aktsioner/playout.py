@@ -3,13 +3,22 @@
 `pnp simulate aktsioner` with random bots plays its games here, several times sooner than
 through `apply` (a new immutable position, templates and the sampler at every step). It is the
 engine's rules again — the turn's Begin, stage-1 trade, card and stage-3 trade (AKT-3), the
-compensations and overflow bonuses (AKT-6), the penalties (AKT-7), the eliminations (A11) — on
+compensations and overflow bonuses (AKT-6), the penalties (AKT-7), the eliminations (AKT-A11) — on
 lists of numbers, and it makes the very draws of the simulator's slow path from `rng`, in the
 same order (`pnp.rules.base.Playout`): the first player `to_move` lists draws one of his
 `legal_actions` with `legal.pick`, and `legal.draw` fills its fields. So it plays the same games,
-and tests/test_playout.py holds every result equal to the slow path's. New prices come from the
-engine's own `prices.change` (tabled once per rule set), the position from `state.setup` and
-the capital from `scoring`, so rounding, bounds and scores cannot drift from the engine.
+and tests/test_playout.py holds every result equal to the slow path's, tests/test_playout_oracle.py
+every step of its traces. It plays from any position with every hand known (a deal, or a
+determinized view), mid-turn too.
+
+What it reuses, and what it restates. New prices come from the engine's own `prices.change`
+(tabled once per rule set), the position from the engine's `setup`, the capital and winners
+from `scoring`, the card assignments from `Params.choices`, so rounding, bounds and scores
+cannot drift from the engine. It restates, on plain numbers, the turn order (AKT-3.6, a loop
+over seats), a trade's draws and its cash (AKT-3.1, 3.3: the template's Budget unrolled), the
+compensations, overflow bonuses and penalties of a card (AKT-6, 7) and the eliminations
+(AKT-A11): the engine builds an `Account` per player and a `Change` per colour at every card,
+which costs more than the rest of the turn.
 
 The draws of one turn, as the slow path makes them (`random` is `rng.random`, one float each):
 - Begin: the next player's only template (1), unless the mover ended the last turn with it;
@@ -29,14 +38,15 @@ from __future__ import annotations
 
 import random
 from functools import partial
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from pnp.rules.aktsioner.cards import Effect, Number
+from pnp.rules.aktsioner.actions import Begin, Trade
+from pnp.rules.aktsioner.cards import Effect, Number, Play
 from pnp.rules.aktsioner.params import Params
 from pnp.rules.aktsioner.prices import change
 from pnp.rules.aktsioner.scoring import OVER, holding, winners
-from pnp.rules.aktsioner.state import Start, setup
-from pnp.rules.base import Observer, Outcome, Played, by_identity
+from pnp.rules.aktsioner.state import State
+from pnp.rules.base import Observer, Outcome, Played, Trace, by_identity
 
 Move = tuple[int, Number, Number, Number]  # an effect on one old price: new price, drop, overflow, penalty
 Assignment = tuple[tuple[int, Mapping[int, Move]], ...]  # a card as played: (colour, its moves by old price) each
@@ -68,19 +78,24 @@ def _move(colour: str, effect: Effect, old: int, params: Params) -> Move:
     return made.new, made.drop, made.overflow, made.penalty
 
 
-def playout(params: Params, players: Sequence[str], start: Start | None, rng: random.Random,
-            watch: Observer) -> Played:
-    """One game from `setup(params, players, start)` (a deal: `start.hands`) to its end, every
-    player drawing at random as the simulator's random bot does."""
-    state, _ = setup(params, players, start)  # the engine's checks and its eliminations at setup
+def playout(params: Params, state: State, rng: random.Random, watch: Observer, trace: Trace | None = None) -> Played:
+    """From `state` (a deal's setup, or any later position with the hands known) to the end,
+    every player drawing at random as the simulator's random bot does."""
+    needs = "an Акционер playout needs every hand (a deal, or a view determinized)"
     if state.hands is None:
-        raise ValueError("an Акционер playout starts from a deal (start.hands)")
-    assignments, draw = _assignments(params), rng.random
-    count, colours = len(players), len(params.colours)
+        raise ValueError(needs)
+    try:
+        hands = [[params.order[name] for name in hand] for hand in state.hands]  # card numbers, sorted as dealt
+    except KeyError:  # a view's hidden cards
+        raise ValueError(needs) from None
+    if state.over:
+        accounts = state.accounts
+        return Played(_outcome(state.players, [a.shares for a in accounts], [a.cash for a in accounts], state.prices), 0, 0)
+    assignments, draw, names = _assignments(params), rng.random, tuple(params.cards)
+    players, count, colours = state.players, len(state.players), len(params.colours)
     prices = list(state.prices)
     cash = [account.cash for account in state.accounts]
     shares = [list(account.shares) for account in state.accounts]
-    hands = [[params.order[name] for name in hand] for hand in state.hands]  # card numbers, sorted as dealt
     out = [seat in state.out for seat in range(count)]
     dearer_first = params.equal_penalty_order == "higher_old_first"
     board = state.prices  # the prices as a tuple: what the watch reads, kept for the worth
@@ -90,58 +105,113 @@ def playout(params: Params, players: Sequence[str], start: Start | None, rng: ra
     watch.unit(_worth(board, cash, shares))
     steps = turns = 0
     last_round = _last_round(hands, out)
-    mover: int | None = next((seat for seat in range(count) if not out[seat] and hands[seat]), None)  # AKT-2.5:
-    # anyone with cards may begin the game, and the first of them draws
-    begun = False  # the Begin was drawn in the last stage 3 (the mover moves again)
+    turn = state.turn
+    bought, closed = (list(turn.bought), turn.closed) if turn is not None else ([0] * colours, False)
+    if turn is None:  # AKT-2.5: anyone with cards may begin the game, and the first of them draws
+        mover: int | None = next((seat for seat in range(count) if not out[seat] and hands[seat]), None)
+        stage = 0
+    else:  # the turn goes on: its stage 1 (the card to come) or its stage 3
+        mover, stage = turn.mover, 3 if turn.played else 1
+    begun = False  # the Begin was drawn in the last stage 3 (the mover ended his turn)
+    record: list[tuple[bool, int, int]] | None = None if trace is None else []  # with a trace: a trade's moves
     while mover is not None:
-        if not begun:
-            draw()  # the Begin
-        steps, turns = steps + 1, turns + 1
-        watch.unit(_worth(board, cash, shares))
-        hand, bought = hands[mover], [0] * colours
-        cards = list(dict.fromkeys(hand))  # a play template per kind of card held, after the trade if offered
-        k = int(draw() * len(cards)) if last_round else int(draw() * (len(cards) + 1)) - 1
-        while k < 0:  # stage 1: a trade, then the trade or a card again, until a trade of nothing
-            cash[mover], moved = _trade(draw, prices, shares[mover], bought, cash[mover], False)
-            steps += 1
-            k = int(draw() * (len(cards) + 1)) - 1 if moved else int(draw() * len(cards))
-        card = cards[k]
-        choices = assignments[card]
-        _play(choices[int(draw() * len(choices))], prices, shares, cash, mover, dearer_first)
-        hand.remove(card)
-        steps += 1
-        board = tuple(prices)
-        watch.track(board)
-        if params.eliminate_broke:
-            _eliminate(prices, shares, cash, out)
-        if not last_round and (len(hand) <= 1 or out[mover]):  # else the mover's hand says "not yet"; and
-            last_round = _last_round(hands, out)  # hands only shrink, players only leave: it lasts to the end
-        if last_round and not any(left for left, gone in zip(hands, out) if not gone):  # all played (AKT-9.1)
-            break
-        following = mover + 1 if mover + 1 < count else 0
-        if out[following] or not hands[following]:
-            following = _next(hands, out, mover)
-        begun = False
-        if not last_round:  # stage 3: the mover's trades, until one of nothing or the next Begin
-            while not begun:
-                begun = int(draw() * 2) == 1  # the trade, or the end (the next player's Begin)
-                if begun:
-                    break
-                cash[mover], moved = _trade(draw, prices, shares[mover], bought, cash[mover], True)
+        if stage == 0:  # the Begin
+            if not begun:
+                draw()
+            steps, turns = steps + 1, turns + 1
+            bought, closed = [0] * colours, False
+            if trace is not None:
+                trace.append((Begin(players[mover]), _numbers(names, prices, cash, shares, hands, out, mover, bought)))
+            watch.unit(_worth(board, cash, shares))
+            stage = 1
+        if stage == 1:  # stage 1, then the card
+            hand = hands[mover]
+            cards = list(dict.fromkeys(hand))  # a play template per kind of card held, after the trade if offered
+            k = int(draw() * len(cards)) if last_round or closed else int(draw() * (len(cards) + 1)) - 1
+            while k < 0:  # stage 1: a trade, then the trade or a card again, until a trade of nothing
+                cash[mover], moved = _trade(draw, prices, shares[mover], bought, cash[mover], False, record)
                 steps += 1
-                if not moved:
-                    break
-        mover = following
+                if trace is not None:
+                    trace.append((_traded(params, record), _numbers(names, prices, cash, shares, hands, out, mover, bought)))
+                k = int(draw() * (len(cards) + 1)) - 1 if moved else int(draw() * len(cards))
+            card = cards[k]
+            choices = assignments[card]
+            chosen = int(draw() * len(choices))
+            _play(choices[chosen], prices, shares, cash, mover, dearer_first)
+            hand.remove(card)
+            steps += 1
+            board = tuple(prices)
+            watch.track(board)
+            if params.eliminate_broke:
+                _eliminate(prices, shares, cash, out)
+            if not last_round and (len(hand) <= 1 or out[mover]):  # else the mover's hand says "not yet"; and
+                last_round = _last_round(hands, out)  # hands only shrink, players only leave: it lasts to the end
+            if trace is not None:
+                trace.append((Play(names[card], params.choices[names[card]][0][chosen]),
+                              _numbers(names, prices, cash, shares, hands, out, mover, bought)))
+            if last_round and not any(left for left, gone in zip(hands, out) if not gone):  # all played (AKT-9.1)
+                break
+            stage, closed = 3, False
+        if stage == 3:  # stage 3: the mover's trades, until one of nothing or his end of the turn
+            following = mover + 1 if mover + 1 < count else 0
+            if out[following] or not hands[following]:
+                following = _next(hands, out, mover)
+            begun = False
+            if not last_round and not closed:
+                while not begun:
+                    begun = int(draw() * 2) == 1  # the trade, or the end (the next player's Begin)
+                    if begun:
+                        break
+                    cash[mover], moved = _trade(draw, prices, shares[mover], bought, cash[mover], True, record)
+                    steps += 1
+                    if trace is not None:
+                        trace.append((_traded(params, record),
+                                      _numbers(names, prices, cash, shares, hands, out, mover, bought)))
+                    if not moved:
+                        break
+            mover, stage = following, 0
+    return Played(_outcome(players, shares, cash, prices), steps, turns)
+
+
+def _numbers(names: Sequence[str], prices: list[int], cash: list[Number], shares: list[list[int]],
+             hands: list[list[int]], out: list[bool], mover: int, bought: list[int]) -> tuple[Any, ...]:
+    """`numbers` of the engine's position, from the playout's."""
+    return (tuple(prices), tuple(cash), tuple(map(tuple, shares)), tuple(tuple(names[card] for card in hand) for hand in hands),
+            tuple(out), mover, tuple(bought))
+
+
+def _traded(params: Params, record: list[tuple[bool, int, int]] | None) -> Trade:
+    """The trade `_trade` just drew (its `record`), as the engine's action."""
+    assert record is not None
+    sold = {params.colours[i]: n for selling, i, n in record if selling}
+    got = {params.colours[i]: n for selling, i, n in record if not selling}
+    record.clear()
+    return Trade.of(sold, got)
+
+
+def _outcome(players: Sequence[str], shares: Sequence[Sequence[int]], cash: Sequence[Number],
+             prices: Sequence[int]) -> Outcome:
+    """AKT-9 on numbers: each player's capital (`scoring.holding`), the winners."""
     scores = {name: holding(held, prices, money) for name, held, money in zip(players, shares, cash)}
-    return Played(Outcome(scores, tuple(winners(scores)), OVER), steps, turns)
+    return Outcome(scores, tuple(winners(scores)), OVER)
+
+
+def numbers(state: State) -> tuple[Any, ...]:
+    """What the playout keeps of a position, as its trace gives it: the prices; each seat's
+    cash, shares and hand; who is out; the mover and what his stage 1 bought."""
+    turn = state.turn
+    return (state.prices, tuple(a.cash for a in state.accounts), tuple(a.shares for a in state.accounts),
+            state.hands, tuple(seat in state.out for seat in range(len(state.players))),
+            None if turn is None else turn.mover, None if turn is None else turn.bought)
 
 
 def _trade(draw: Callable[[], float], prices: list[int], held: list[int], bought: list[int], cash: Number,
-           stage3: bool) -> tuple[Number, bool]:
+           stage3: bool, record: list[tuple[bool, int, int]] | None) -> tuple[Number, bool]:
     """`legal.draw` of the engine's trade template (a Budget of the cash: buyers shuffled, sales
     first, then each purchase within what is left), applied as `_trade` applies it; the cash
     after, and whether any share moved (a trade of nothing ends the stage's trading). `bought`
-    counts this turn's stage-1 purchases, which stage 3 may not sell (AKT-3.3)."""
+    counts this turn's stage-1 purchases, which stage 3 may not sell (AKT-3.3). With a
+    `record`, each sale and purchase is appended (selling?, colour, shares), in order."""
     count = len(prices)
     order = list(range(count))
     for i in range(count - 1):  # legal.shuffle
@@ -154,6 +224,8 @@ def _trade(draw: Callable[[], float], prices: list[int], held: list[int], bought
             held[i] -= sold
             left += sold * price
             moved = True
+            if record is not None:
+                record.append((True, i, sold))
     for i in order:  # a field's bound (cash and every sale) is never below what is left: `left` bounds it
         price = prices[i]
         got = int(draw() * (left // price + 1))  # `//` gives an int, of a Fraction too
@@ -163,6 +235,8 @@ def _trade(draw: Callable[[], float], prices: list[int], held: list[int], bought
                 bought[i] += got
             left -= got * price
             moved = True
+            if record is not None:
+                record.append((False, i, got))
     return left, moved
 
 
@@ -203,7 +277,7 @@ def _penalise(zeroed: list[tuple[Number, int, int]], shares: list[list[int]], ca
 
 
 def _eliminate(prices: list[int], shares: list[list[int]], cash: list[Number], out: list[bool]) -> None:
-    """Option eliminate_broke (A11): no shares and cash below the cheapest price."""
+    """Option eliminate_broke (AKT-A11): no shares and cash below the cheapest price."""
     cheapest = min(prices)
     for seat, gone in enumerate(out):
         if not gone and not any(shares[seat]) and cash[seat] < cheapest:

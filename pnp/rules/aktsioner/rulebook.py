@@ -32,7 +32,7 @@ RULEBOOK = Rulebook(
         Option("rounding", "up", "AKT-5.2", choices=("up", "down")),
         Option("hundred_split", "permutation", "AKT-4.1", choices=("permutation", "free")),
         Option("equal_penalty_order", "higher_old_first", "AKT-7.5", choices=("higher_old_first", "lower_old_first")),
-        Option("eliminate_broke", False, "A11"),
+        Option("eliminate_broke", False, "AKT-A11"),
         Option("match", "seed_formula", "AKT-10.1", choices=("seed_formula", "single", "rotation_n")),
         Option("tiebreak", "shared", "AKT-9.3", choices=("shared",)),
         Option("start_price", 100, "AKT-2.2", set_by="tracks.price.start"),

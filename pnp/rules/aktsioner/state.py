@@ -14,7 +14,7 @@ from pnp import i18n  # i18n._: this module's `_` is also a throwaway name
 from pnp.rules.aktsioner import events as said
 from pnp.rules.aktsioner.cards import Number
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, HIDDEN, HIDDEN_DECK, Params
-from pnp.rules.base import Event, Log, Table, Violation, evolve, fast_init
+from pnp.rules.base import Event, Log, Malformed, Table, Violation, evolve, fast_init
 from pnp.rules.legal import shuffle
 
 
@@ -50,7 +50,7 @@ class State:
     plays: tuple[tuple[int, str], ...] = ()  # (seat, card name) of every card played, in order
     turn: Turn | None = None
     last: int | None = None  # seat of the latest mover
-    out: frozenset[int] = frozenset()  # seats eliminated (option eliminate_broke, A11)
+    out: frozenset[int] = frozenset()  # seats eliminated (option eliminate_broke, AKT-A11)
     over: bool = False
 
     def seat(self, player: str) -> int:
@@ -84,6 +84,17 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
     prices, accounts, hands, complete = start.prices, start.accounts, start.hands, start.complete
     players = tuple(players)
     check_players(params, len(players))
+    for colour in prices or {}:
+        if colour not in params.colours:
+            raise Malformed(f'the start prices "{colour}", which is not a colour ({", ".join(params.colours)})')
+    for name, account in (accounts or {}).items():
+        if name not in players:
+            raise Malformed(f"the start names {name}, who is not playing ({', '.join(players)})")
+        if len(account.shares) != len(params.colours):
+            raise Malformed(f"{name}'s account holds {len(account.shares)} colours of shares, not {len(params.colours)}")
+        if account.cash < 0 or min(account.shares) < 0:
+            raise Violation("AKT-2.1", f"{name}'s account holds {account.cash} cash and shares {account.shares}: an "
+                            "account holds none or more of each")
     board = tuple((prices or {}).get(colour, params.start_price) for colour in params.colours)
     for colour, price in zip(params.colours, board):
         if price not in params.cells:
@@ -102,7 +113,7 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
     events = [setup_event]
     state = eliminate(params, state, events)
     if not active(state):  # nobody left to play a card: no game (the rules have no ending for it)
-        raise Violation("A11", f"every player is eliminated before the first turn: no shares, and cash below the "
+        raise Violation("AKT-A11", f"every player is eliminated before the first turn: no shares, and cash below the "
                                f"cheapest price {min(state.prices)}")
     return state, tuple(events)
 
@@ -291,7 +302,7 @@ def fill(params: Params, state: State, rng: random.Random) -> State:
 
 
 def eliminate(params: Params, state: State, events: Log) -> State:
-    """Option eliminate_broke (A11): a player with no shares and cash below the cheapest
+    """Option eliminate_broke (AKT-A11): a player with no shares and cash below the cheapest
     price leaves the game."""
     if not params.eliminate_broke:
         return state

@@ -3,8 +3,10 @@
 A round is: one `Declare` per player who declares (BOLSA-3.2), then for each company in board
 order `Resolve` (solvency, classification, maybe an auction), the auction's `Bid`s, any
 `Withdraw`s, and `Settle` (trades, quote, provisioning; after the last company the end of the
-round and, after the last round, final scoring). An illegal action raises `Violation` with the
-rule ID and the numbers; a malformed one (an unknown name) raises Malformed.
+round and, after the last round, final scoring). `apply` accepts an action exactly when one
+of `legal_actions`' templates admits it (`legal.judge`), the pairing of a settlement (BOLSA-4.8)
+checked beyond them; the handlers' checks word a refusal: `Violation` with the rule ID and the
+numbers, or Malformed for a name that does not exist.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from pnp.i18n import _, ngettext
 from pnp.errors import brief
-from pnp.rules.base import Events, Log, Malformed, Number, Observer, Outcome, Played, Table, ToMove, Violation, evolve
+from pnp.rules.base import (Events, Log, Malformed, Number, Observer, Outcome, Played, Table, ToMove, Violation,
+                            Trace, by_identity, evolve)
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import CARDS_EACH, ORDERS_AT_SETUP, OWNED_AT_SETUP, Params, params
 from pnp.rules.bolsa.rulebook import RULEBOOK
@@ -35,7 +38,7 @@ from pnp.rules.bolsa.state import (
     Withdraw,
     Zones,
 )
-from pnp.rules.legal import AtMostOne, Budget, Constraint, Field, Template, grouped
+from pnp.rules.legal import AtMostOne, Budget, Constraint, Field, Template, grouped, judge, last_position
 
 if TYPE_CHECKING:
     import random
@@ -73,22 +76,33 @@ def check_players(params: Params, count: int) -> None:
         )
 
 
-def deal(params: Params, players: Sequence[str], rng: random.Random) -> Start:
+def deal(params: Params, players: Sequence[str], rng: random.Random) -> Start | None:
     """Bolsa's setup has nothing random (BOLSA-2: every player gets the same cards and money;
-    the starting player, at random, is the first of the seating the caller gives): the
-    standard start, and `rng` is not drawn from."""
-    return Start()
+    the starting player, at random, is the first of the seating the caller gives): None, the
+    standard setup, and `rng` is not drawn from."""
+    return None
 
 
 def setup(params: Params, names: Sequence[str], start: Start | None = None) -> tuple[State, Events]:
     """BOLSA-2: quotes on the start cell, cash, 1 + 2 cards of each company, the token."""
-    start = start or Start()
+    if start is None or start == _STANDARD:  # laid out once per rule set and seating: a simulation deals thousands
+        return _standard(params, tuple(names))
+    return _setup(params, names, start)
+
+
+def _setup(params: Params, names: Sequence[str], start: Start) -> tuple[State, Events]:
     n = len(names)
     check_players(params, n)
     codes = params.companies
-    round_ = start.round or 1
+    _check_names(params, names, start)
+    round_ = start.round if start.round is not None else 1
     if round_ > params.rounds:
         raise Violation("BOLSA-3.1", f"the start is round {round_}, but the game has {params.rounds} rounds")
+    if round_ < 1:
+        raise Violation("BOLSA-3.1", f"the start is round {round_}, but the rounds count from 1")
+    for name, cash in start.cash.items():
+        if cash < 0:
+            raise Violation("BOLSA-2.2", f"{name} starts with {cash} in money: a player holds none or more")
     prices = tuple(start.prices.get(code, params.start_quote) for code in codes)
     for code, price in zip(codes, prices):
         if price < params.price_min or (params.price_max is not None and price > params.price_max):
@@ -122,6 +136,24 @@ def setup(params: Params, names: Sequence[str], start: Start | None = None) -> t
     return state, tuple(events)
 
 
+_STANDARD = Start()
+
+
+@by_identity(64)
+def _standard(params: Params, names: tuple[str, ...]) -> tuple[State, Events]:
+    return _setup(params, names, _STANDARD)
+
+
+def _check_names(params: Params, names: Sequence[str], start: Start) -> None:
+    """A start names only the game's players and companies (Malformed otherwise)."""
+    for name in (*start.cash, *start.owned, *start.orders, *([start.token] if start.token else [])):
+        if name not in names:
+            raise Malformed(f"the start names {brief(name)}, who is not playing ({', '.join(names)})")
+    for counts in (start.prices, *start.owned.values(), *start.orders.values()):
+        for code in counts:
+            params.company(code)  # Malformed for a company the game has not
+
+
 def _start_zones(params: Params, name: str, start: Start) -> tuple[Zones, ...]:
     owned, orders = start.owned.get(name, {}), start.orders.get(name, {})
     zones = []
@@ -146,6 +178,7 @@ def apply(state: State, action: Action, params: Params, events: bool = True) -> 
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise Malformed(f"{brief(action)} is not an action of Bolsa (Declare, Resolve, Bid, Withdraw, Settle)")
+    judge(legal_actions(state, params), action, lambda: handler(state, action, params, None), _KINDS[type(action)])
     log: Log = [] if events else None
     state = handler(state, action, params, log)
     return state, tuple(log) if log else ()
@@ -258,7 +291,7 @@ def _resolve(state: State, action: Resolve, params: Params, events: Log) -> Stat
     case = classify(offered, wanted)
     auction = None
     excess = buyers if case == 5 else sellers if case == 6 else []
-    needed = 3 if case == 6 and params.auction_trigger == "literal" else 2  # A2
+    needed = 3 if case == 6 and params.auction_trigger == "literal" else 2  # BOLSA-A2
     if len(excess) >= needed:
         auction = Auction(ascending=case == 5, order=tuple(excess))  # seating order = bidding order (5.2)
         if events is not None:
@@ -277,7 +310,7 @@ def _bid_range(state: State, trade: Trade, auction: Auction, params: Params) -> 
     if auction.ascending:
         low = trade.quote if auction.best is None else auction.best + 1
         wanted = state.players[i].zones[trade.company].requested
-        high = state.players[i].cash // wanted  # A4: bid × requests ≤ cash
+        high = state.players[i].cash // wanted  # BOLSA-A4: bid × requests ≤ cash
         if params.price_max is not None:
             high = min(high, params.price_max)
     else:
@@ -289,10 +322,18 @@ def _bid_range(state: State, trade: Trade, auction: Auction, params: Params) -> 
 def _bid(state: State, action: Bid, params: Params, events: Log) -> State:
     name, trade = action.player, state.trade
     i = state.index(name)
-    if trade is None or trade.auction is None or trade.auction.over:
+    if trade is None:
         raise Violation("BOLSA-5.1", f"{name} bids, but no auction is running")
-    auction, code = trade.auction, params.companies[trade.company]
+    code = params.companies[trade.company]
+    if trade.auction is None:  # the company is up, and settles by its case without one
+        raise Violation(_CASE_RULES[trade.case], f"{code} goes to no auction this round ({_why(state, params)}), "
+                        f"yet {name} bids")
+    auction = trade.auction
     rule = "BOLSA-5.3" if auction.ascending else "BOLSA-5.4"
+    if auction.over:
+        leader = state.players[auction.ranking[0]].name
+        raise Violation(rule, f"the auction ended when all but {leader} had passed ({leader} won at "
+                        f"{auction.price(trade.quote)}); {name} bids after its end")
     if i not in auction.order:
         side = "buyers" if auction.ascending else "sellers"
         who = ", ".join(state.players[j].name for j in auction.order)
@@ -391,6 +432,27 @@ _HANDLERS: dict[type, Callable[..., State]] = {  # the action's type → its han
     Withdraw: _withdraw,
     Settle: _settle,
 }
+_KINDS = {Declare: "declare", Resolve: "resolve", Bid: "bid", Withdraw: "withdraw", Settle: "settle"}  # its templates'
+
+
+def _why(state: State, params: Params) -> str:
+    """Why the company being resolved goes to no auction: its numbers, and under BOLSA-A2 what an
+    auction would need."""
+    trade = state.trade
+    assert trade is not None
+    c = trade.company
+    offered = sum(p.zones[c].offered for p in state.players)
+    wanted = sum(p.zones[c].requested for p in state.players)
+    sides = {5: "buyer", 6: "seller"}.get(trade.case)
+    if sides:
+        count = sum(1 for p in state.players if (p.zones[c].requested if sides == "buyer" else p.zones[c].offered))
+        needed = 3 if sides == "seller" and params.auction_trigger == "literal" else 2
+        return f"{offered} offered, {wanted} wanted, {count} {sides}{'s' * (count != 1)}: an auction needs {needed} (BOLSA-A2)"
+    return f"{offered} offered, {wanted} wanted: case {trade.case}"
+
+
+# The rule that settles a company without an auction, by case (BOLSA-4.1–4.6).
+_CASE_RULES = {1: "BOLSA-4.1", 2: "BOLSA-4.2", 3: "BOLSA-4.3", 4: "BOLSA-4.4", 5: "BOLSA-4.5.1", 6: "BOLSA-4.6.1"}
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -422,6 +484,7 @@ def to_move(state: State, params: Params) -> ToMove | None:
     return ToMove("withdraw", losers) if losers else ToMove("settle", ())
 
 
+@last_position
 def legal_actions(state: State, params: Params) -> tuple[Template, ...]:
     """Declarations (each company's offer within zone 1 and request within zone 2, the cost
     within cash, not both ways), bringing up the next company, bids within the bid range or a
@@ -441,7 +504,7 @@ def legal_actions(state: State, params: Params) -> tuple[Template, ...]:
         passing = _passing(name, rule)
         if bids is None:
             return (passing,)
-        return (Template("bid", name, rule, _bid_action, (Field.number("amount", *bids),)), passing)
+        return (Template("bid", name, rule, _bid_action, (Field.number("amount", *bids),), read=_bid_values), passing)
     if params.auction_losers != "may_withdraw":
         return (_SETTLE,)
     withdrawals = (Template("withdraw", state.players[i].name, "BOLSA-5.7", _withdraw_action)
@@ -472,7 +535,8 @@ def _declaration_of(player: Player, prices: tuple[int, ...], companies: tuple[st
     if total:
         costs = tuple((buy, quote) for ((_, _), (buy, _)), quote in zip(names, prices))
         constraints += (Budget(costs, player.cash),)
-    return Template("declare", player.name, "BOLSA-3.2", _declare_action, fields, constraints=constraints)
+    return Template("declare", player.name, "BOLSA-3.2", _declare_action, fields, constraints=constraints,
+                    read=_declare_values)
 
 
 @lru_cache(maxsize=16)
@@ -498,6 +562,24 @@ def _declare_action(values: Mapping) -> Declare:
     return Declare(values["player"], grouped(values, "sell"), grouped(values, "buy"))
 
 
+def _declare_values(action: object) -> dict[str, object] | None:
+    """What a declaration states, by field (the inverse of `_declare_action`)."""
+    if not isinstance(action, Declare):
+        return None
+    return {"player": action.player, **{f"sell.{code}": n for code, n in action.sell.items() if n != 0},
+            **{f"buy.{code}": n for code, n in action.buy.items() if n != 0}}
+
+
+def _bid_values(action: object) -> dict[str, object] | None:
+    return {"player": action.player, "amount": action.amount} if isinstance(action, Bid) else None
+
+
+def _settle_values(action: object) -> dict[str, object] | None:
+    """A settlement states nothing a template chooses: its pairing is BOLSA-4.8's, checked by
+    `settle` against the trades the rules fix."""
+    return {} if isinstance(action, Settle) else None
+
+
 def _resolve_action(values: Mapping) -> Resolve:
     return Resolve()
 
@@ -517,7 +599,7 @@ def _settle_action(values: Mapping) -> Settle:
 # The table's steps are the same in every position: made once.
 _REVEAL = Template("resolve", None, "BOLSA-3.3.1", _resolve_action)
 _BRING_UP = Template("resolve", None, "BOLSA-3.3.2", _resolve_action)
-_SETTLE = Template("settle", None, "BOLSA-3.3.2", _settle_action)
+_SETTLE = Template("settle", None, "BOLSA-3.3.2", _settle_action, read=_settle_values)
 
 
 def outcome(state: State, params: Params) -> Outcome | None:
@@ -544,7 +626,7 @@ def worth(state: State, params: Params) -> tuple[Number, ...]:
 def view(state: State, params: Params, seat: int | None) -> State:
     """Bolsa keeps no secret in a position: the mats' cards lie face down (BOLSA-2.5), but
     every card a player holds follows from the setup and the trades every player watched
-    settle (zones 3 and 4 are revealed in each trade phase, BOLSA-3.3.1, A13), and the cards
+    settle (zones 3 and 4 are revealed in each trade phase, BOLSA-3.3.1, BOLSA-A13), and the cards
     back in the box are only counted. The one secret is a declaration while the phase is
     sealed (`ToMove.sealed`, BOLSA-3.2.1), which the driver keeps (it shows each seat the
     position at the phase's start): so the view is the position itself."""
@@ -556,12 +638,13 @@ def determinize(view: State, params: Params, seat: int | None, rng: random.Rando
     return view
 
 
-def playout(params: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Observer) -> Played:
-    """A whole game of random bots on mutable numbers (`pnp.rules.bolsa.playout`, the
-    `pnp.rules.base.Playout` of this engine); loaded on first use, as it imports this module."""
+def playout(params: Params, state: State, rng: random.Random, watch: Observer, trace: Trace | None = None) -> Played:
+    """From `state` to the end, every seat the random bot, on mutable numbers
+    (`pnp.rules.bolsa.playout`, the `pnp.rules.base.Playout` of this engine); loaded on first
+    use: a referee never needs it."""
     from pnp.rules.bolsa.playout import playout as play
 
-    return play(params, players, start, rng, watch)
+    return play(params, state, rng, watch, trace)
 
 
 def tables(params: Params) -> dict[str, Table]:

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from pnp.errors import brief
 from pnp.i18n import _
-from pnp.rules.base import Marks, Table, evolve, fast_init
+from pnp.rules.base import Malformed, Marks, Table, evolve, fast_init
 from pnp.rules.forex.params import Params, show_rate
 
 
@@ -54,8 +55,11 @@ def start_pairs(p: Params) -> tuple[Pair, ...]:
 
 
 def find(pairs: tuple[Pair, ...], x: str, y: str) -> Pair:
-    """The pair of currencies x and y (either order)."""
-    return next(pair for pair in pairs if (pair.a == x and pair.b == y) or (pair.a == y and pair.b == x))
+    """The pair of currencies x and y (either order); Malformed when they are none."""
+    for pair in pairs:
+        if (pair.a == x and pair.b == y) or (pair.a == y and pair.b == x):
+            return pair
+    raise Malformed(f"{brief(x)} and {brief(y)} are not two currencies of the game")
 
 
 def value_in(pairs: tuple[Pair, ...], p: Params, amount: Fraction, currency: str, target: str) -> Fraction:

@@ -1,10 +1,12 @@
 """A For-Ex turn (FOREX-5): an optional Spot Transaction, then exactly one action; and the
 engine contract (`pnp.rules.base.Engine`).
 
-`apply(state, action, params)` checks whose turn it is, applies a `Spot`, `MakeContract`,
-`Invest`, `Divest` or `Resolve`, and returns the new state with the events that explain it. An
-illegal action raises a `Violation` whose `part` names the offending piece (the second
-investment, another player's divestment), leaving the given state untouched.
+`apply(state, action, params)` applies a `Spot`, `MakeContract`, `Invest`, `Divest` or
+`Resolve`, and returns the new state with the events that explain it. It accepts an action
+exactly when one of `legal_actions`' templates admits it (`legal.judge`), the final tie's pick
+(FOREX-12.1) checked beyond them; the handlers' checks word a refusal, as a `Violation` whose
+`part` names the offending piece (the second investment, another player's divestment),
+leaving the given state untouched.
 """
 
 from __future__ import annotations
@@ -12,17 +14,18 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterator, Mapping, Sequence, Union
+from functools import partial
+from typing import Any, Callable, Iterator, Mapping, Union
 
 from pnp.errors import brief
-from pnp.rules.base import Events, Log, Malformed, Number, Observer, Outcome, Played, ToMove, Violation, evolve
+from pnp.rules.base import Events, Log, Malformed, Number, Observer, Outcome, Played, ToMove, Trace, Violation, evolve
 from pnp.rules.forex.board import find, marks, shift, strengths, tables, value_in
 from pnp.rules.forex import events as said
 from pnp.rules.forex.params import Params, params, payable, show, show_rate
-from pnp.rules.forex.resolve import Resolve, queue_labels, queue_text, resolve
+from pnp.rules.forex.resolve import Resolve, defaultable, queue_labels, queue_text, resolve
 from pnp.rules.forex.rulebook import RULEBOOK
 from pnp.rules.forex.state import Contract, Dividend, Start, State, check_players, deal, setup
-from pnp.rules.legal import Different, Field, Listed, Template
+from pnp.rules.legal import Different, Field, Listed, Template, judge, last_position
 
 __all__ = ["RULEBOOK", "Start", "apply", "check_players", "deal", "determinize", "legal_actions", "marks", "moves",
            "outcome", "params", "playout", "setup", "tables", "to_move", "view", "worth"]
@@ -90,6 +93,7 @@ def apply(state: State, action: Action, p: Params, events: bool = True) -> tuple
     if mover is not None and action.player != mover:
         raise Violation("FOREX-5.3", f"it is {mover}'s turn, not {action.player}'s: play goes clockwise "
                         f"({', '.join(state.players)})")
+    judge(legal_actions(state, p), action, lambda: handler(state, p, action, None), _KINDS[type(action)])
     seat = state.seat(action.player)
     log: Log = [] if events else None
     new = handler(state, p, action, log)
@@ -126,8 +130,8 @@ def _spot(state: State, p: Params, spot: Spot, events: Log) -> State:
                             f"{show(worth_give)} {gives}: {spot.player} gives {show(x)} {gives} for {show(y)} {gets}")
         if not (payable(x) and payable(y)):
             amount, currency = (x, gives) if not payable(x) else (y, gets)
-            raise Violation("A5", f"at {board}, {spot.player} gives {show(x)} {gives} for {show(y)} {gets}, but no "
-                            f"notes pay {show(amount)} {currency}: money is kept in halves (A6)")
+            raise Violation("FOREX-A5", f"at {board}, {spot.player} gives {show(x)} {gives} for {show(y)} {gets}, but no "
+                            f"notes pay {show(amount)} {currency}: money is kept in halves (FOREX-A6)")
     for who, currency, amount in ((spot.player, gives, x), (spot.other, gets, y)):
         has = state.holding(who).money[p.index(currency)]
         if has < amount:
@@ -207,6 +211,8 @@ def _divest(state: State, p: Params, action: Divest, events: Log) -> State:
     sold = 0
     for name, count, rule, part in sellers:
         holding = state.holding(name)
+        if count < 0:
+            raise Violation(rule, f"{name} sells {count} {currency} certificates: a sale is of none or more", part)
         if holding.certificates[index] < count:
             raise Violation(rule, f"{name} sells {count} {currency} certificates but holds {holding.certificates[index]}", part)
         proceeds = p.certificate_price * count
@@ -226,6 +232,7 @@ def _divest(state: State, p: Params, action: Divest, events: Log) -> State:
 
 _HANDLERS: dict[type, Callable[[State, Params, Any, Log], State]] = {  # the action's type → its handler
     Spot: _spot, MakeContract: _contract, Invest: _invest, Divest: _divest, Resolve: resolve}
+_KINDS = {Spot: "spot", MakeContract: "contract", Invest: "invest", Divest: "divest", Resolve: "resolve"}  # templates'
 
 
 # --- the contract: who acts, what is legal, how it ended (pnp.rules.base.Engine) -------------
@@ -239,6 +246,7 @@ def to_move(state: State, p: Params) -> ToMove | None:
     return ToMove("turn", state.players if mover is None else (mover,))
 
 
+@last_position
 def legal_actions(state: State, p: Params) -> tuple[Template, ...]:
     """For the player to move: a Spot Transaction at the board's rate with another player who
     holds the other side (once, before the action), a contract, an investment in what the
@@ -247,7 +255,8 @@ def legal_actions(state: State, p: Params) -> tuple[Template, ...]:
 
     One choice is left to `ChoiceNeeded` rather than listed: the strongest currency when this
     Resolve ends the game tied (FOREX-12.1). A voluntary default (`voluntary_default`) is a
-    field of resolving a front contract."""
+    field of resolving a front contract, or after the last dividend of every contract the
+    final resolution meets (FOREX-10.5.5)."""
     if state.over:
         return ()
     mover = _mover(state)
@@ -260,11 +269,11 @@ def legal_actions(state: State, p: Params) -> tuple[Template, ...]:
             fields = (Field.choice("pay", p.currencies), Field.choice("receive", p.currencies),
                       Field.number("amount", 1, p.contract_max))
             templates.append(Template("contract", player, "FOREX-7.2", _contract_action, fields,
-                                      constraints=(Different(("pay", "receive")),)))
+                                      constraints=(Different(("pay", "receive")),), read=_contract_values))
         investable = _investable(state, p, player)
         if investable:
             field = Field.several("currencies", investable, 1, 2)
-            templates.append(Template("invest", player, "FOREX-8.1", _invest_action, (field,)))
+            templates.append(Template("invest", player, "FOREX-8.1", _invest_action, (field,), read=_invest_values))
         templates += _divestments(state, p, player)
         templates.append(_resolution(state, p, player))
     return tuple(templates)
@@ -278,7 +287,8 @@ def _spot_template(state: State, p: Params, player: str) -> Template | None:
     if next(_spot_deals(state, p, player), None) is None:
         return None
     deals = Listed(lambda: _spot_deals(state, p, player))
-    return Template("spot", player, "FOREX-6.2", _spot_action, (Field.choice("deal", deals, _deal_label),))
+    return Template("spot", player, "FOREX-6.2", _spot_action, (Field.choice("deal", deals, _deal_label),),
+                    read=_spot_values)
 
 
 def _spot_deals(state: State, p: Params, player: str) -> Iterator[tuple[str, tuple[str, Fraction], tuple[str, Fraction]]]:
@@ -320,22 +330,66 @@ def _divestments(state: State, p: Params, player: str) -> list[Template]:
         fields = [Field.number("count", 1, held)]
         fields += [Field.number(f"others.{name}", 0, h.certificates[index])
                    for name, h in zip(state.players, state.holdings) if name != player and h.certificates[index]]
-        templates.append(Template("divest", player, "FOREX-9.1", _divest_action, tuple(fields), {"currency": currency}))
+        templates.append(Template("divest", player, "FOREX-9.1", _divest_action, tuple(fields), {"currency": currency},
+                                  read=_divest_values))
     return templates
 
 
 def _resolution(state: State, p: Params, player: str) -> Template:
     """FOREX-10: the front of the queue; a dividend whose most-held currencies tie asks which
-    to strengthen (10.5.3), and under `voluntary_default` a front contract may be defaulted."""
-    front, fields = state.queue[0], []
+    to strengthen (10.5.3), and under `voluntary_default` a front contract may be defaulted —
+    after the last dividend, any of the contracts the final resolution meets (10.5.5)."""
+    front, fields, leader = state.queue[0], [], None
     if isinstance(front, Dividend):
         held = [state.held(i) for i in range(len(p.currencies))]
         tied = tuple(c for c, n in zip(p.currencies, held) if n == max(held))
         if len(tied) > 1:
             fields.append(Field.choice("strengthen", tied))
+        else:
+            leader = tied[0]  # naming it changes nothing
+        later = defaultable(state, p)
+        if later:
+            fields.append(Field.several("default", later, 0, len(later)))
     elif isinstance(front, Contract) and p.voluntary_default:
         fields.append(Field.choice("default", ((), (front.set,)), ("pay", f"default on {front.set}")))
-    return Template("resolve", player, "FOREX-10", _resolve_action, tuple(fields))
+    return Template("resolve", player, "FOREX-10", _resolve_action, tuple(fields), read=partial(_resolve_values, leader))
+
+
+def _spot_values(action: object) -> dict[str, Any] | None:
+    """What each action states, by field: the inverses of the builders below."""
+    if not isinstance(action, Spot):
+        return None
+    return {"player": action.player, "deal": (action.other, action.give, action.get)}
+
+
+def _contract_values(action: object) -> dict[str, Any] | None:
+    if not isinstance(action, MakeContract):
+        return None
+    amount: Any = action.amount
+    if isinstance(amount, (int, Fraction)) and not isinstance(amount, bool) and Fraction(amount).denominator == 1:
+        amount = int(amount)  # the field is whole numbers; 2.5 stays a fraction, which none holds
+    return {"player": action.player, "pay": action.pay, "receive": action.receive, "amount": amount}
+
+
+def _invest_values(action: object) -> dict[str, Any] | None:
+    return {"player": action.player, "currencies": tuple(action.currencies)} if isinstance(action, Invest) else None
+
+
+def _divest_values(action: object) -> dict[str, Any] | None:
+    """A divestment's other sellers by name; one who sells none is as one not named."""
+    if not isinstance(action, Divest):
+        return None
+    others = {f"others.{name}": count for name, count in action.others if count != 0}
+    return {"player": action.player, "currency": action.currency, "count": action.count, **others}
+
+
+def _resolve_values(leader: str | None, action: object) -> dict[str, Any] | None:
+    """What a Resolve states beside the final tie's pick (`strongest`, which no template lists);
+    naming the one most-held currency to strengthen, where there is no tie, is naming none."""
+    if not isinstance(action, Resolve):
+        return None
+    strengthen = None if action.strengthen == leader else action.strengthen
+    return {"player": action.player, "strengthen": strengthen, "default": tuple(action.default)}
 
 
 def _spot_action(values: Mapping[str, Any]) -> Spot:
@@ -400,9 +454,10 @@ def determinize(view: State, p: Params, seat: int | None, rng: random.Random) ->
     return view
 
 
-def playout(p: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Observer) -> Played:
-    """A whole game of random players, fast, on mutable numbers (`pnp.rules.forex.playout`, the
-    `pnp.rules.base.Playout` of this engine); loaded on first use: a referee never needs it."""
+def playout(p: Params, state: State, rng: random.Random, watch: Observer, trace: Trace | None = None) -> Played:
+    """From `state` to the end, every player random, fast, on mutable numbers
+    (`pnp.rules.forex.playout`, the `pnp.rules.base.Playout` of this engine); loaded on first
+    use: a referee never needs it."""
     from pnp.rules.forex.playout import playout as play
 
-    return play(p, players, start, rng, watch)
+    return play(p, state, rng, watch, trace)

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from pnp.errors import brief
-from pnp.rules.base import resolve_options
+from pnp.rules.base import Malformed, resolve_options
 from pnp.rules.forex.rulebook import RULEBOOK, parse_start_pairs
 from pnp.spec.contract import Mismatch
 
@@ -62,7 +62,7 @@ class Params:
         try:
             return self._indices[currency]
         except KeyError:
-            raise ValueError(f"{brief(currency)} is not a currency of the game") from None
+            raise Malformed(f"{brief(currency)} is not a currency of the game") from None
 
     @cached_property
     def _indices(self) -> dict[str, int]:
@@ -71,7 +71,7 @@ class Params:
     def spot_terms(self, stronger: str, weaker: str, position: int) -> tuple[tuple[str, Fraction, str, Fraction], ...]:
         """FOREX-6.2: the Spot Transactions a pair allows, (gives, amount, gets, amount): one
         buck of the stronger for the rate in the weaker, either way; under `any_one` one buck of
-        either side for its worth in the other, wherever notes can pay that worth (A5: a rate
+        either side for its worth in the other, wherever notes can pay that worth (FOREX-A5: a rate
         track in fifths makes 1.2 bucks, which no note pays)."""
         sides = {True: (stronger, weaker), False: (weaker, stronger)}
         return tuple((sides[first][0], x, sides[first][1], y) for first, x, y in self.spot_units[position - 1])
@@ -83,7 +83,7 @@ class Params:
         found = []
         for rate in self.rates:
             terms = [(True, Fraction(1), rate), (False, rate, Fraction(1))]
-            if self.spot_unit == "any_one":  # A5: either side's one buck, where notes pay the other side
+            if self.spot_unit == "any_one":  # FOREX-A5: either side's one buck, where notes pay the other side
                 terms += [(False, Fraction(1), 1 / rate), (True, 1 / rate, Fraction(1))]
                 terms = [(first, x, y) for first, x, y in terms if payable(x) and payable(y)]
             found.append(tuple(dict.fromkeys(terms)))
@@ -160,8 +160,8 @@ def _deck_facts(game: Game) -> dict[str, Any]:
 
 
 def payable(amount: Fraction) -> bool:
-    """Whether notes can pay `amount`: money is kept in halves, the smallest note (A6), so a
-    quarter or a third of a buck cannot change hands (A5)."""
+    """Whether notes can pay `amount`: money is kept in halves, the smallest note (FOREX-A6), so a
+    quarter or a third of a buck cannot change hands (FOREX-A5)."""
     return amount.denominator <= 2
 
 

@@ -4,11 +4,15 @@ The engine makes a new immutable `State` for every step, keeps money as exact `F
 lists templates for the shared sampler to draw from: what a referee needs, ten times too slow
 for thousands of simulated games. Here one game is played on lists of numbers. Every amount
 the rules can make is a whole number of 1/`unit` buck, the least common denominator (halves
-as bundled: rates of 1½, while `any_one` refuses the quarters a rate of 4 would give, A5).
+as bundled: rates of 1½, while `any_one` refuses the quarters a rate of 4 would give, FOREX-A5).
 When that unit is a power of two, money is kept in floats: each amount is then exactly a
 float, sums and comparisons of them are exact (they stay far below 2⁵³), and the readings
 equal the engine's Fractions; otherwise it is kept in Fractions. Worth and scores convert
 money with whole multipliers over the rates' common denominator, so they are exact too.
+
+It plays from any position the engine reaches (a setup, a dealt supply, a search bot's
+position mid-game), and with a `trace` it appends each action it takes and the position after
+it (`numbers`), which `tests/test_playout_oracle.py` replays through the engine step by step.
 
 It is the engine's rules again, so it is held to the engine: it draws from `rng` as the
 simulator's slow path does — the player to move draws one of his templates in the order
@@ -17,21 +21,27 @@ resolve), then its fields as `legal.draw` would (a contract's two currencies dif
 investment is a shuffled selection, the other holders' sales follow the seller's), and a tie
 for the strongest currency at the end is broken as `apply_choosing` breaks the engine's
 `ChoiceNeeded` — and `tests/test_playout.py` checks that every result equals the slow path's.
-The engine's own `setup` gives the opening position.
+The engine's own `setup` gives the opening position. What it restates, and why: the rules of a
+turn on numbers (FOREX-6 to 12: spot deals, contracts, investments, divestments, shifting the
+board, the queue and scoring) — every one of them builds immutable positions and Fractions in
+the engine, and a game is a thousand steps of them; it reuses the engine's setup, its
+`Params.spot_units` (the spot terms FOREX-A5 allows) and its rates.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
 from typing import Any, Callable, Sequence
 
-from pnp.rules.base import Observer, Outcome, Played, by_identity
+from pnp.rules.base import Observer, Outcome, Played, Trace, by_identity
 from pnp.rules.forex.board import Pair
+from pnp.rules.forex.engine import Divest, Invest, MakeContract, Spot
 from pnp.rules.forex.params import Params
-from pnp.rules.forex.state import Contract, Dividend, Loan, Start, State, setup
+from pnp.rules.forex.resolve import Resolve
+from pnp.rules.forex.state import Contract, Dividend, Item, Loan, State, setup
 
 # Queue items: (DIVIDEND, number), (CONTRACT, set, owner, pay, amount, receive, amount) and
 # [LOAN, set, owner, {currency: amount}] (a Loan grows in place, FOREX-10.2.2).
@@ -80,6 +90,7 @@ class _Opening:
     spot_made: bool
 
 
+@by_identity(64, objects=2)
 def _opening(p: Params, state: State) -> _Opening:
     amounts = [*p.rates, p.start_money, p.loan_interest, p.certificate_price]
     amounts += [a for terms in p.spot_units for _, x, y in terms for a in (x, y)]
@@ -108,23 +119,50 @@ def _opening(p: Params, state: State) -> _Opening:
         state.spot_made)
 
 
-@by_identity(64)
-def _standard(p: Params, players: tuple[str, ...]) -> _Opening:
-    """The standard setup, the same for every game of these rules and players."""
-    return _opening(p, setup(p, players)[0])
+def playout(p: Params, state: State, rng: random.Random, watch: Observer, trace: Trace | None = None) -> Played:
+    """From `state` to the end of the game, every player random."""
+    standard = setup(p, state.players)[0]  # kept by the engine: what a dealt position shares with it is not read again
+    if state is not standard and state.pairs is standard.pairs and state.holdings is standard.holdings \
+            and state.queue is standard.queue and state.mover is None and state.result is None:
+        opening = replace(_opening(p, standard), supply=state.supply)  # a deal: only the supply differs
+    else:
+        opening = _opening(p, state)
+    if state.result is not None:
+        return Played(_outcome(state), 0, 0)
+    return _Game(opening, rng, watch, trace).play()
 
 
-def playout(p: Params, players: Sequence[str], start: Start | None, rng: random.Random, watch: Observer) -> Played:
-    """One game from `setup(p, players, start)` to its end, every player random."""
-    opening = _standard(p, tuple(players)) if start is None else _opening(p, setup(p, players, start)[0])
-    return _Game(opening, rng, watch).play()
+def _outcome(state: State) -> Outcome:
+    """The engine's outcome of a finished position."""
+    assert state.result is not None
+    return Outcome(dict(zip(state.players, state.result.scores)), state.result.winners,
+                   "bankruptcy" if state.bankrupt else "last_dividend")
+
+
+def numbers(state: State) -> tuple[Any, ...]:
+    """What the playout keeps of a position, as its trace gives it: each pair's stronger side
+    and box; each seat's money (exact) and certificates; the supply; the queue, front first;
+    whose turn it is and whether his spot is made."""
+    return (tuple((pair.stronger, pair.position) for pair in state.pairs), tuple(h.money for h in state.holdings),
+            tuple(h.certificates for h in state.holdings), state.supply, tuple(map(_queued, state.queue)),
+            state.mover, state.spot_made)
+
+
+def _queued(item: Item) -> tuple[Any, ...]:
+    if isinstance(item, Dividend):
+        return ("dividend", item.number)
+    if isinstance(item, Contract):
+        return ("contract", item.set, item.owner, *item.pay, *item.receive)
+    return ("loan", item.set, item.owner, item.owe)
 
 
 class _Game:
     """One game in progress: the board, the hands, the supply and the queue, all mutable."""
 
-    def __init__(self, opening: _Opening, rng: random.Random, watch: Observer):
+    def __init__(self, opening: _Opening, rng: random.Random, watch: Observer, trace: Trace | None):
         self.r = r = opening.rules
+        self.trace = trace
+        self.done: Any = None  # with a trace: the action of the step being taken
         self.p, self.random, self.watch = r.p, rng.random, watch
         self.players, self.n = opening.players, len(opening.players)
         self.strong, self.box = list(opening.strong), list(opening.box)
@@ -213,6 +251,8 @@ class _Game:
             if not choice:
                 self._spot(seat)
                 self.mover, self.spot_made = seat, True
+                if self.trace is not None:
+                    self.trace.append((self.done, self._numbers()))
                 return True
             choice -= 1
         if contract and not choice:
@@ -224,7 +264,27 @@ class _Game:
         else:
             self._resolve(seat)
         self.mover, self.spot_made = (seat + 1) % self.n, False
+        if self.trace is not None:
+            self.trace.append((self.done, self._numbers()))
         return False
+
+    def _numbers(self) -> tuple[Any, ...]:
+        """`numbers` of the engine's position now."""
+        names, currencies = self.players, self.p.currencies
+        queue: list[tuple[Any, ...]] = []
+        for item in self.queue:
+            if item[0] == DIVIDEND:
+                queue.append(("dividend", item[1]))
+            elif item[0] == CONTRACT:
+                _, letter, owner, pay, x, receive, y = item
+                queue.append(("contract", letter, names[owner], currencies[pay], Fraction(x), currencies[receive],
+                              Fraction(y)))
+            else:
+                owe = tuple((currencies[c], Fraction(a)) for c, a in sorted(item[3].items()))
+                queue.append(("loan", item[1], names[item[2]], owe))
+        money = tuple(tuple(Fraction(column[seat]) for column in self.cash) for seat in range(self.n))
+        return (tuple((currencies[s], box) for s, box in zip(self.strong, self.box)), money,
+                tuple(map(tuple, self.certs)), tuple(self.supply), tuple(queue), self.mover, self.spot_made)
 
     def _deals(self, seat: int, first: bool = False) -> list[tuple[int, int, Any, int, Any]]:
         """FOREX-6.2 in `engine._spot_deals` order: (other, gives, amount, gets, amount); with
@@ -248,6 +308,10 @@ class _Game:
         """One deal, drawn among all (`legal.pick` over the listed deals)."""
         deals = self._deals(seat)
         other, gives, x, gets, y = deals[int(self.random() * len(deals))]
+        if self.trace is not None:
+            currencies = self.p.currencies
+            self.done = Spot(self.players[seat], self.players[other], (currencies[gives], Fraction(x)),
+                             (currencies[gets], Fraction(y)))
         self.cash[gives][seat] -= x
         self.cash[gets][seat] += y
         self.cash[gets][other] -= y
@@ -261,6 +325,9 @@ class _Game:
         receive = int(random() * (count - 1))
         receive += receive >= pay
         amount = 1 + int(random() * self.p.contract_max)
+        if self.trace is not None:
+            self.done = MakeContract(self.players[seat], self.p.currencies[pay], self.p.currencies[receive],
+                                     Fraction(amount))
         k = self.r.pair[pay, receive]
         rated = amount * self.r.rate[self.box[k]]
         x, y = (amount, rated) if self.strong[k] == pay else (rated, amount)
@@ -287,6 +354,8 @@ class _Game:
         for i in range(min(count, n)):
             j = i + int(random() * (n - i))
             options[i], options[j] = options[j], options[i]
+        if self.trace is not None:
+            self.done = Invest(self.players[seat], tuple(self.p.currencies[c] for c in options[:count]))
         for c in options[:count]:
             self.supply[c] -= 1
             self.cash[c][seat] -= self.r.price
@@ -300,6 +369,9 @@ class _Game:
         sales = [(seat, 1 + int(random() * self.certs[seat][c]))]
         sales += [(other, int(random() * (certs[c] + 1))) for other, certs in enumerate(self.certs)
                   if other != seat and certs[c]]
+        if self.trace is not None:
+            self.done = Divest(self.players[seat], self.p.currencies[c], sales[0][1],
+                               tuple((self.players[other], count) for other, count in sales[1:] if count))
         for who, count in sales:
             self.certs[who][c] -= count
             self.cash[c][who] += count * self.r.price
@@ -328,19 +400,40 @@ class _Game:
     def _resolve(self, seat: int) -> None:
         """FOREX-10: the front item; after the last dividend the rest of the queue; the end."""
         front, last, random = self.queue.pop(0), False, self.random
+        strengthen: int | None = None
+        by_choice = False
+        defaults: list[str] = []  # the contracts defaulted on by choice (voluntary_default)
         if front[0] == DIVIDEND:
             held = [sum(column) for column in zip(*self.certs)]
             tied = [c for c, n in enumerate(held) if n == max(held)]
             chosen = tied[int(random() * len(tied))] if len(tied) > 1 else tied[0]
-            self._dividend(front[1], chosen)
+            strengthen = chosen if len(tied) > 1 else None
             last = front[1] == len(self.p.dividends)
+            if last and self.p.voluntary_default:  # `engine.defaultable`: a selection, drawn as `legal.draw` draws one
+                defaults = [item[1] for item in self.queue if item[0] == CONTRACT]
+                n = len(defaults)
+                if n:
+                    count = int(random() * (n + 1))
+                    for i in range(count):
+                        j = i + int(random() * (n - i))
+                        defaults[i], defaults[j] = defaults[j], defaults[i]
+                    del defaults[count:]
+            self._dividend(front[1], chosen)
         else:
             by_choice = front[0] == CONTRACT and self.p.voluntary_default and int(random() * 2) == 1
+            if by_choice:
+                defaults.append(front[1])
             self._settle(front, by_choice)
         while last and self.queue and self.bankrupt is None:  # FOREX-10.5.5
-            self._settle(self.queue.pop(0), False)
+            item = self.queue.pop(0)
+            self._settle(item, item[0] == CONTRACT and item[1] in defaults)
+        strongest = None
         if self.bankrupt is not None or (last and not self.queue):
-            self._score(seat)
+            strongest = self._score(seat)
+        if self.trace is not None:
+            currencies = self.p.currencies
+            self.done = Resolve(self.players[seat], None if strengthen is None else currencies[strengthen],
+                                None if strongest is None else currencies[strongest], tuple(defaults))
 
     def _dividend(self, number: int, chosen: int) -> None:
         """FOREX-10.5: pay per certificate (none from a currency stopped by the "8" space),
@@ -391,10 +484,11 @@ class _Game:
                     cash[c][owner] -= amount
         self.free = [letter for letter in self.p.sets if letter not in self.used]
 
-    def _score(self, seat: int) -> None:
+    def _score(self, seat: int) -> int | None:
         """FOREX-12 (`scoring.final_scores`): the strongest currency (most pairs won, then most
         certificates in hand, then the ender's pick, drawn as `legal.pick` answers the engine's
-        `ChoiceNeeded`), everyone's money converted to it and rounded, the winners."""
+        `ChoiceNeeded`), everyone's money converted to it and rounded, the winners; the pick, if
+        a tie asked for one."""
         p, r, n = self.p, self.r, self.n
         counts = [self.strong.count(c) for c in range(len(p.currencies))]
         tied = [c for c, won in enumerate(counts) if won == max(counts)]
@@ -402,6 +496,7 @@ class _Game:
             held = [sum(self.certs[s][c] for s in range(n)) for c in tied]
             tied = [c for c, h in zip(tied, held) if h == max(held)]
         target = tied[int(self.random() * len(tied))] if len(tied) > 1 else tied[0]
+        picked = target if len(tied) > 1 else None  # the ender's pick (FOREX-12.1), when a tie asks for one
         whole, scores = r.whole, []  # exact: whole bucks, or (bga) plus the money held in the target
         for hand, values in zip(zip(*self.cash), self._values(self.strong, self.box, self.cash, target)):
             if p.conversion_rounding == "total":
@@ -421,3 +516,4 @@ class _Game:
         self.outcome = Outcome(dict(zip(self.players, scores)),
                                tuple(self.players[s] for s in top),
                                "bankruptcy" if self.bankrupt is not None else "last_dividend")
+        return picked

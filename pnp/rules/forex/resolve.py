@@ -40,33 +40,43 @@ def queue_text(state: State) -> str:
     return ", ".join(queue_labels(state)) or "empty"
 
 
+def defaultable(state: State, p: Params) -> tuple[str, ...]:
+    """Under `voluntary_default`, the contracts a Resolve may default on besides its front
+    contract: when the front is the last dividend, every contract in the queue, which the final
+    resolution meets in turn (FOREX-10.5.5) — unless a bankruptcy ends it first."""
+    front = state.queue[0]
+    if not p.voluntary_default or not isinstance(front, Dividend) or front.number != len(p.dividends):
+        return ()
+    return tuple(item.set for item in state.queue[1:] if isinstance(item, Contract))
+
+
 def resolve(state: State, p: Params, action: Resolve, events: Log) -> State:
     """The Resolve action; the game ends here at a bankruptcy or after the last dividend."""
     if action.default and not p.voluntary_default:
         raise Violation("FOREX-10.3", f"{action.player} names contract {', '.join(action.default)} to default, "
                         "but a player who can pay must pay (voluntary_default is off)")
     front = state.queue[0]
+    meets = (front.set,) if isinstance(front, Contract) else defaultable(state, p)
+    unused = [letter for letter in action.default if letter not in meets]
+    if unused:
+        raise Violation("FOREX-10.3", f"{action.player} names contract {', '.join(unused)} to default, but no such "
+                        "contract is resolved by this action")
     if action.strengthen is not None and not isinstance(front, Dividend):
         raise Violation("FOREX-10.5.3", f"{action.player} names {action.strengthen} to strengthen, but the front of the "
                         f"queue is {front.label()}, not a dividend")
     state = evolve(state, queue=state.queue[1:])
-    resolved: list[str] = []
     last_dividend = False
     if isinstance(front, Dividend):
         state = _dividend(state, p, front, action, events)
         last_dividend = front.number == len(p.dividends)
     else:
-        state = _item(state, p, front, action.default, resolved, events)
+        state = _item(state, p, front, action.default, events)
     if last_dividend:
         if events is not None:
             events.append(said.LAST_DIVIDEND(queue=queue_labels(state)))
         while state.queue and state.bankrupt is None:
             front, state = state.queue[0], evolve(state, queue=state.queue[1:])
-            state = _item(state, p, front, action.default, resolved, events)
-    unused = [letter for letter in action.default if letter not in resolved]
-    if unused:
-        raise Violation("FOREX-10.3", f"{action.player} names contract {', '.join(unused)} to default, but no such "
-                        "contract is resolved by this action")
+            state = _item(state, p, front, action.default, events)
     if state.bankrupt is not None or (last_dividend and not state.queue):
         if events is not None:
             events.append(said.GAME_OVER(bankrupt=state.bankrupt))
@@ -77,9 +87,8 @@ def resolve(state: State, p: Params, action: Resolve, events: Log) -> State:
     return state
 
 
-def _item(state: State, p: Params, item: Item, defaults: tuple[str, ...], resolved: list[str], events: Log) -> State:
+def _item(state: State, p: Params, item: Item, defaults: tuple[str, ...], events: Log) -> State:
     if isinstance(item, Contract):
-        resolved.append(item.set)
         return _contract(state, p, item, item.set in defaults, events)
     if isinstance(item, Loan):
         return _loan(state, p, item, events)

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Mapping, Sequence, Union
 
-from pnp.rules.base import Event, Violation, evolve, fast_init
+from pnp.errors import brief
+from pnp.rules.base import Event, Malformed, Violation, by_identity, evolve, fast_init
 from pnp.rules.forex import events as said
 from pnp.rules.forex.board import Pair, start_pairs
 from pnp.rules.forex.params import Params, show
@@ -187,7 +188,35 @@ def check_players(p: Params, count: int) -> None:
 def setup(p: Params, players: Sequence[str], start: Start | None = None) -> tuple[State, tuple[Event, ...]]:
     """The standard setup (FOREX-4), with any part replaced by the start's position. A position
     the rules cannot reach raises Violation."""
-    start = start or Start()
+    start = start or _STANDARD
+    if start.pairs is None and start.money is None and start.certificates is None and start.queue is None:
+        standard, events = _standard(p, tuple(players))  # laid out once per rule set and seating; a deal
+        if start.supply is None:  # changes only the supply: a simulation deals thousands of games
+            return standard, events
+        supply = tuple(start.supply.get(c, n) for c, n in zip(p.currencies, standard.supply))
+        for currency, left, total in zip(p.currencies, supply, p.certificates):
+            if not 0 <= left <= total:
+                raise Violation("FOREX-1.6", f"{currency}: {left} certificates in the supply, but a supply holds none or "
+                                f"more, up to the game's {total}")
+        state = evolve(standard, supply=supply, removed=tuple(total - left for total, left in zip(p.certificates, supply)))
+        return state, _events(p, state)
+    return _setup(p, players, start)
+
+
+_STANDARD = Start()
+
+
+@by_identity(64)
+def _standard(p: Params, players: tuple[str, ...]) -> tuple[State, tuple[Event, ...]]:
+    return _setup(p, players, _STANDARD)
+
+
+def _events(p: Params, state: State) -> tuple[Event, ...]:
+    return (said.SUPPLY(players=len(state.players), supply=dict(zip(p.currencies, state.supply))),
+            said.DISPLAY(display=list(state.display(p)), queue=[item.label() for item in state.queue]))
+
+
+def _setup(p: Params, players: Sequence[str], start: Start) -> tuple[State, tuple[Event, ...]]:
     pairs, supply, money, certificates, queue = start.pairs, start.supply, start.money, start.certificates, start.queue
     players = tuple(players)
     check_players(p, len(players))
@@ -195,6 +224,10 @@ def setup(p: Params, players: Sequence[str], start: Start | None = None) -> tupl
         evolve(pair, stronger=pairs[pair.key][0], position=pairs[pair.key][1]) if pairs and pair.key in pairs else pair
         for pair in start_pairs(p)
     )
+    for pair in board:
+        if pair.stronger not in (pair.a, pair.b) or not 1 <= pair.position <= p.boxes:
+            raise Violation("FOREX-2.1", f"pair {pair.key} is at {pair.stronger} box {pair.position}: the stronger side is "
+                            f"{pair.a} or {pair.b}, on a box from 1 to {p.boxes}")
     holdings = tuple(_holding(p, name, (money or {}).get(name, {}), (certificates or {}).get(name, {})) for name in players)
     held = [sum(h.certificates[i] for h in holdings) for i in range(len(p.currencies))]
     standard = standard_supply(p)
@@ -202,6 +235,9 @@ def setup(p: Params, players: Sequence[str], start: Start | None = None) -> tupl
     for index, currency in enumerate(p.currencies):
         if supply is not None and currency in supply:
             left.append(supply[currency])
+            if supply[currency] < 0:
+                raise Violation("FOREX-1.6", f"{currency}: {supply[currency]} certificates in the supply; a supply is "
+                                "none or more")
             if supply[currency] + held[index] > p.certificates[index]:
                 raise Violation("FOREX-1.6", f"{currency}: {supply[currency]} in the supply and {held[index]} held make "
                                 f"{supply[currency] + held[index]}, but the game has {p.certificates[index]} certificates")
@@ -214,16 +250,18 @@ def setup(p: Params, players: Sequence[str], start: Start | None = None) -> tupl
     items = tuple(queue) if queue is not None else (Dividend(1),)
     _check_queue(p, players, items)
     state = State(players, board, holdings, tuple(left), removed, items)
-    return state, (
-        said.SUPPLY(players=len(players), supply=dict(zip(p.currencies, state.supply))),
-        said.DISPLAY(display=list(state.display(p)), queue=[item.label() for item in state.queue]),
-    )
+    return state, _events(p, state)
 
 
 def _holding(p: Params, name: str, money: Mapping[str, Fraction], certificates: Mapping[str, int]) -> Holding:
     for currency, count in certificates.items():
         if count > p.cert_cap:
             raise Violation("FOREX-8.2", f"{name} holds {count} {currency} certificates; at most {p.cert_cap} of a currency")
+        if count < 0:
+            raise Violation("FOREX-1.6", f"{name} holds {count} {currency} certificates; a holding is none or more")
+    for currency, amount in money.items():
+        if amount < 0:
+            raise Violation("FOREX-1.7", f"{name} holds {show(amount)} {currency}: money in hand is none or more")
     return Holding(
         tuple(Fraction(money.get(c, p.start_money)) for c in p.currencies),
         tuple(certificates.get(c, 0) for c in p.currencies),
@@ -231,10 +269,27 @@ def _holding(p: Params, name: str, money: Mapping[str, Fraction], certificates: 
 
 
 def _check_queue(p: Params, players: tuple[str, ...], items: tuple[Item, ...]) -> None:
-    """A queue the game can produce: one Dividend stack, each set once, one Loan per player."""
+    """A queue the game can produce: one Dividend stack, still to pay one of its dividends; each
+    contract set of the game once, owned by a player; a contract's terms as a rate of the track
+    makes them; one Loan per player, owing at least what the smallest contract and its
+    interest make in each currency."""
     dividends = [item for item in items if isinstance(item, Dividend)]
     if len(dividends) != 1:
         raise Violation("FOREX-4.5", f"the queue must hold the Dividend stack exactly once, not {len(dividends)} times")
+    if not 1 <= dividends[0].number <= len(p.dividends):
+        raise Violation("FOREX-10.5.1", f"the Dividend stack is at dividend {dividends[0].number}, but the game has "
+                        f"dividends 1 to {len(p.dividends)}")
+    for item in items:
+        if isinstance(item, Dividend):
+            continue
+        if item.set not in p.sets:
+            raise Violation("FOREX-1.4", f"{item.label()}: the game's contract sets are {', '.join(p.sets)}")
+        if item.owner not in players:
+            raise Malformed(f"{item.label()}: {brief(item.owner)} is not playing ({', '.join(players)})")
+        if isinstance(item, Contract):
+            _check_terms(p, item)
+        else:
+            _check_loan(p, item)
     letters = [item.set for item in items if not isinstance(item, Dividend)]
     for letter in letters:
         if letters.count(letter) > 1:
@@ -243,6 +298,29 @@ def _check_queue(p: Params, players: tuple[str, ...], items: tuple[Item, ...]) -
     for owner in owners:
         if owners.count(owner) > 1:
             raise Violation("FOREX-10.2.2", f"{owner} has {owners.count(owner)} Loans in the queue; a second debt joins the first")
-    for item in items:
-        if isinstance(item, Contract) and item.pay[0] == item.receive[0]:
-            raise Violation("FOREX-7.2", f"contract {item.set} pays and receives {item.pay[0]}; the currencies must differ")
+
+
+def _check_terms(p: Params, contract: Contract) -> None:
+    """FOREX-7.2, 7.3: two currencies; the smaller amount k, a whole number 1 … contract_max, is
+    the stronger side's, and the other k × a rate of the track."""
+    (pay, x), (receive, y) = contract.pay, contract.receive
+    if pay == receive:
+        raise Violation("FOREX-7.2", f"contract {contract.set} pays and receives {pay}; the currencies must differ")
+    k, other = min(x, y), max(x, y)
+    if k <= 0 or Fraction(k).denominator != 1 or k > p.contract_max or other / k not in p.rates:
+        raise Violation("FOREX-7.3", f"contract {contract.set}: {contract.terms()}, which no contract makes: one side is "
+                        f"k = 1 … {p.contract_max} of the stronger currency, the other k × a rate of the track")
+
+
+def _check_loan(p: Params, loan: Loan) -> None:
+    """FOREX-10.2: a Loan owes a contract's pay amount (1 or more) and the interest, per
+    currency once (10.2.2)."""
+    currencies = [currency for currency, _ in loan.owe]
+    if not loan.owe or len(set(currencies)) != len(currencies):
+        raise Violation("FOREX-10.2.2", f"{loan.label()} owes {loan.terms() or 'nothing'}: a Loan owes one amount per "
+                        "currency, at least one")
+    least = 1 + p.loan_interest
+    for currency, amount in loan.owe:
+        if amount < least:
+            raise Violation("FOREX-10.2", f"{loan.label()} owes {show(amount)} {currency}, but a Loan owes a contract's pay "
+                            f"amount (at least 1) plus the interest ({show(p.loan_interest)}): at least {show(least)}")

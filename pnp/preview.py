@@ -1,0 +1,152 @@
+"""`pnp watch --serve`: the gallery served on this computer, updated in the open page at each save.
+
+The output folder is served as it is (the gallery, its pictures, the PDFs) from 127.0.0.1, with
+two additions made while serving, never written to the folder: a script in `index.html` that
+listens to `/events` (server-sent events) and, after each rebuild, puts the new gallery in
+place of the old one — the faces that changed redrawn and marked — or shows the located
+errors of a save that did not build above the last good faces; and no caching, so a redrawn
+face is fetched again. The gallery itself stays a static page that opens offline.
+
+`Preview.said(version, errors)` is called by the watch loop after each build; the page learns
+it within a tenth of a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import threading
+from pathlib import Path
+from typing import Any, AsyncIterator, Sequence
+
+INDEX = "index.html"
+POLL_S = 0.05  # how often an open stream looks for a new build
+KEEPALIVE_S = 15.0
+
+SCRIPT = """<script>
+(function () {
+  var panel = document.getElementById("pnp-live");
+  function show(errors) {
+    panel.hidden = errors.length === 0;
+    panel.querySelector("ul").innerHTML = errors.map(function (line) {
+      var item = document.createElement("li"); item.textContent = line; return item.outerHTML; }).join("");
+  }
+  var events = new EventSource("/events");
+  events.onmessage = function (message) {
+    var state = JSON.parse(message.data);
+    if (String(state.version) === document.body.dataset.version) { show(state.errors); return; }
+    fetch("/", {cache: "no-store"}).then(function (answer) { return answer.text(); }).then(function (text) {
+      var page = new DOMParser().parseFromString(text, "text/html");
+      ["header", "main"].forEach(function (part) {
+        var fresh = page.querySelector(part), old = document.querySelector(part);
+        if (fresh && old) { old.replaceWith(fresh); }
+      });
+      document.body.dataset.version = page.body.dataset.version;
+      show(state.errors);
+    });
+  };
+})();
+</script>"""
+PANEL_STYLE = ("position:sticky;top:0;z-index:10;background:#fff3e0;border-bottom:2px solid #d55e00;"
+               "padding:.6rem 2rem;margin:0;font:14px/1.4 ui-monospace,monospace;white-space:pre-wrap")
+
+
+class Preview:
+    """A server of one output folder and of what the last build said."""
+
+    def __init__(self, out: Path, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.out, self.host, self.port = out, host, port
+        self.version = 0
+        self.errors: tuple[str, ...] = ()
+        self._lock = threading.Lock()
+        self._server: Any = None
+
+    def said(self, errors: Sequence[str]) -> None:
+        """A build is done: a new gallery (no errors), or the errors of a save that did not build."""
+        with self._lock:
+            self.version += 1
+            self.errors = tuple(errors)
+
+    def state(self) -> tuple[int, tuple[str, ...]]:
+        with self._lock:
+            return self.version, self.errors
+
+    # --- the server
+
+    def start(self) -> str:
+        """Serve in a thread of this process; returns the address to open."""
+        import uvicorn
+
+        config = uvicorn.Config(self.app(), host=self.host, port=self.port, log_level="warning", lifespan="off")
+        self._server = uvicorn.Server(config)
+        thread = threading.Thread(target=self._server.run, name="pnp-preview", daemon=True)
+        thread.start()
+        while not self._server.started:
+            if not thread.is_alive():
+                raise OSError(f"cannot serve the preview on {self.host}:{self.port}")
+            thread.join(0.02)
+        port = self._server.servers[0].sockets[0].getsockname()[1]
+        return f"http://{self.host}:{port}/"
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+
+    def app(self) -> Any:
+        from starlette.applications import Starlette
+        from starlette.requests import Request
+        from starlette.responses import FileResponse, HTMLResponse, Response, StreamingResponse
+        from starlette.routing import Route
+
+        async def index(request: Request) -> Response:
+            return HTMLResponse(self.page(), headers={"Cache-Control": "no-store"})
+
+        async def events(request: Request) -> Response:
+            return StreamingResponse(self._stream(request), media_type="text/event-stream",
+                                     headers={"Cache-Control": "no-store"})
+
+        async def file(request: Request) -> Response:
+            path = self._inside(request.path_params["path"])
+            if path is None:
+                return Response("not found", status_code=404)
+            return FileResponse(path, headers={"Cache-Control": "no-store"})
+
+        return Starlette(routes=[Route("/", index), Route("/events", events), Route("/{path:path}", file)])
+
+    def page(self) -> str:
+        """The gallery with the live script and the errors panel (a plain page before the first
+        good build)."""
+        version, errors = self.state()
+        try:
+            text = (self.out / INDEX).read_text(encoding="utf-8")
+        except OSError:
+            text = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>pnp watch</title></head>"
+                    "<body><header><h1>No build yet</h1></header><main></main></body></html>")
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in errors)
+        panel = (f'<aside id="pnp-live" style="{PANEL_STYLE}"{" hidden" if not errors else ""}>'
+                 f"<b>Not built — the faces below are the last good build.</b><ul>{items}</ul></aside>")
+        text = text.replace(".jpg\"", f".jpg?v={version}\"")  # a redrawn face is a new picture
+        text = text.replace("<body>", f'<body data-version="{version}">{panel}', 1)
+        return text.replace("</body>", SCRIPT + "\n</body>", 1)
+
+    def _inside(self, relative: str) -> Path | None:
+        """A file of the output folder, never outside it (nor its cache)."""
+        root = self.out.resolve()
+        path = (root / relative).resolve()
+        if not path.is_relative_to(root) or path.parts[len(root.parts):][:1] == (".cache",) or not path.is_file():
+            return None
+        return path
+
+    async def _stream(self, request: Any) -> AsyncIterator[str]:
+        sent, quiet = -1, 0.0
+        while not await request.is_disconnected():
+            version, errors = self.state()
+            if version != sent:
+                sent, quiet = version, 0.0
+                yield f"data: {json.dumps({'version': version, 'errors': list(errors)})}\n\n"
+            elif quiet >= KEEPALIVE_S:
+                quiet = 0.0
+                yield ": still here\n\n"
+            await asyncio.sleep(POLL_S)
+            quiet += POLL_S

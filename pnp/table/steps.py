@@ -1,0 +1,172 @@
+"""What the table's pages and its API hand to the game, and what the game answers: who is
+acting (a seat or the host), a submission, the entries of the game, and the ways an entry is
+refused. Plain values, shared by `game`, `seats`, `forms` and `web`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pnp.rules.base import ChoiceNeeded, Event
+from pnp.rules.legal import Template
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is at a page: a seat (`seat`, a player's name) or the host (`seat` None: the person
+    running the game, or one phone passed around the table)."""
+
+    seat: str | None = None
+
+    @property
+    def host(self) -> bool:
+        return self.seat is None
+
+    @property
+    def name(self) -> str:
+        """As the log writes it: the player's name, or "host"."""
+        return "host" if self.seat is None else self.seat
+
+    def as_json(self) -> dict[str, Any]:
+        return {"seat": self.seat} if self.seat is not None else {"host": True}
+
+
+HOST = Actor()
+
+
+# --- what is refused -------------------------------------------------------------------------------
+
+
+class Stale(Exception):
+    """The entry was made on a position that has changed since (another phone was quicker)."""
+
+
+class Refused(Exception):
+    """The engine refuses the entry, or the table does (a sealed phase not yet complete): the
+    rule it breaks (empty for an entry naming nothing that exists) and the sentence. Nothing
+    has changed."""
+
+    def __init__(self, rule: str, message: str):
+        self.rule, self.message = rule, message
+        super().__init__(f"{rule}: {message}" if rule else message)
+
+
+class Forbidden(Exception):
+    """The entry is another seat's to make, or only the host's (HTTP 403). Nothing has changed."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+class NeedsChoice(Exception):
+    """The rules let the player break a tie, and the entry did not say how (`ChoiceNeeded`):
+    ask, then enter again with the choice."""
+
+    def __init__(self, needed: ChoiceNeeded):
+        self.needed = needed
+        super().__init__(str(needed))
+
+
+class BadEntry(ValueError):
+    """A submission that no form of the page could have sent (an unknown action, a value
+    that is not a number): the client's fault, not a rule's."""
+
+
+# --- a submission --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Submission:
+    """What a form or an API client sends: which legal action — the `n`-th of those `player`
+    may take (None: the table's) —, a number for each number field and option numbers for
+    choice and several fields (`picks`), and option numbers for the ties the engine asked
+    about (`choices`). Plain numbers only: what a form or a JSON body holds."""
+
+    player: str | None
+    n: int
+    picks: Mapping[str, int | tuple[int, ...]] = field(default_factory=dict)
+    choices: Mapping[str, int] = field(default_factory=dict)
+
+    def values(self, template: Template) -> dict[str, Any]:
+        """The template's field values: numbers as given (the engine judges them), options by
+        number; a field left out is its lowest value, or no option."""
+        values: dict[str, Any] = {}
+        for f in template.fields:
+            pick = self.picks.get(f.name)
+            if f.kind == "number":
+                if isinstance(pick, tuple):
+                    raise BadEntry(f"{f.name}: expected a whole number")
+                values[f.name] = f.low if pick is None else pick
+            elif f.kind == "choice":
+                values[f.name] = f.options[option(f.options, pick if pick is not None else 0, f.name)]
+            else:
+                picks = pick if isinstance(pick, tuple) else () if pick is None else (pick,)
+                values[f.name] = tuple(f.options[option(f.options, n, f.name)] for n in picks)
+        return values
+
+
+def option(options: Sequence[Any], number: Any, name: str) -> int:
+    if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < len(options):
+        raise BadEntry(f"{name}: no option {str(number)[:20]!r} here")
+    return number
+
+
+def mine(templates: Sequence[Template], player: str | None) -> list[Template]:
+    """The templates `player` may take (None: the table's), in the engine's order: what a
+    submission's `n` counts."""
+    return [t for t in templates if t.player == player]
+
+
+def signature(template: Template) -> tuple[Any, ...]:
+    """What a form shows of a template: a submission made on a form is entered only where the
+    template at its place is still this one."""
+    fields = tuple((f.name, f.kind, f.low, f.high, tuple(map(str, f.options)), tuple(f.labels)) for f in template.fields)
+    fixed = tuple((k, str(v)) for k, v in template.fixed.items())
+    return template.kind, template.player, template.rule, fixed, fields, tuple(map(repr, template.constraints))
+
+
+# --- the game's entries ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One step as the table shows and undoes it: the action someone entered, then the
+    table's own steps that followed by themselves (`actions[1:]`)."""
+
+    actions: tuple[Any, ...]
+    states: tuple[Any, ...]  # the position after each action
+    events: tuple[Event, ...]
+    player: str | None  # whose step it is (None: the table's)
+    kind: str  # the template's kind: "declare", "bid", "resolve", …
+    sealed: bool = False  # entered in secret (ToMove.sealed) and not revealed by the table's step after it
+    by: str = ""  # who entered it: a seat's name or "host" ("" when the log does not say)
+    at: str = ""  # when (ISO 8601, UTC), as the log has it
+    closed: tuple[str, ...] = ()  # a sealed phase the host closed: the players taken to have entered nothing
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    @property
+    def followed(self) -> bool:
+        """The table's own steps followed it (a reveal, a company settled)."""
+        return len(self.actions) > 1
+
+
+@dataclass(frozen=True)
+class Change:
+    """What every open page is told after each accepted change (never what a sealed entry
+    holds): its number, what happened (enter, undo, close, start), who did it, and whose step."""
+
+    number: int
+    op: str
+    by: str
+    player: str | None
+    kind: str
+    sealed: bool
+
+    def as_json(self) -> dict[str, Any]:
+        return {"change": self.number, "op": self.op, "by": self.by, "player": self.player, "kind": self.kind,
+                "sealed": self.sealed}

@@ -1,0 +1,119 @@
+"""Reprint since the paper: a build marked as printed (`pnp build --printed`) is what every later
+change list and `<game>-reprint.pdf` count from, however many builds come between — of other
+games, of one game, broken saves — until another mark; `--since MANIFEST` counts from any
+earlier build.
+
+"Changed" is checked as a playtester would see it (`test_reprint`'s helpers): every sheet of
+the marked and of the last combined file rendered with its stamp painted over and compared."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pypdfium2
+import pytest
+from spec_text import BUNDLED, edit
+from test_reprint import EDITS, pages, sheets, units
+
+from pnp.cli import main
+
+GAMES = ("bolsa", "aktsioner", "forex")
+CONTRACT = "On the display: the amount to pay to the left of this card"
+SECOND_FOREX_EDIT = (CONTRACT, "On display: the amount to pay to the left of this card")
+BROKEN = ("symbol: circle", "symbol: blob")
+
+
+def build(folder: Path, text: str, *options: str) -> tuple[int, dict]:
+    spec = folder / "components.yaml"
+    spec.write_text(text, encoding="utf-8")
+    code = main(["build", "-q", "--spec", str(spec), "--out", str(folder / "output"), *options])
+    return code, json.loads((folder / "output" / "manifest.json").read_text(encoding="utf-8"))
+
+
+def changed_sheets(before: Path, before_manifest: dict, after: Path, after_manifest: dict, game: str) -> dict:
+    """unit id → the 1-based sheets of the last build that look different from the marked
+    build's (stamps masked), in print order."""
+    old, new = units(before, game, before_manifest), units(after, game, after_manifest)
+    found = {}
+    for unit in (u for u in after_manifest["units"] if u["game"] == game):
+        now = sheets(unit, new[unit["id"]])
+        earlier_unit = next((u for u in before_manifest["units"] if u["game"] == game and u["id"] == unit["id"]), None)
+        was = sheets(earlier_unit, old[unit["id"]]) if earlier_unit else []
+        differ = [n for n, sheet in enumerate(now, 1) if n > len(was) or was[n - 1] != sheet]
+        if differ:
+            found[unit["id"]] = differ
+    return found
+
+
+@pytest.fixture(scope="module")
+def five_builds(tmp_path_factory):
+    """A build marked as printed, then: a For-Ex edit (every game built), an Aktsioner edit
+    (only Aktsioner built), a broken save, a second For-Ex edit (every game built)."""
+    folder = tmp_path_factory.mktemp("since")
+    code, marked = build(folder, BUNDLED, "--printed")
+    assert code == 0
+    shutil.copytree(folder / "output", folder / "marked")
+    text = EDITS["forex"](BUNDLED)
+    assert build(folder, text)[0] == 0
+    forex_reprint = (folder / "output" / "forex" / "forex-reprint.pdf").read_bytes()
+    text = EDITS["aktsioner"](text)
+    code, after_other_game = build(folder, text, "--game", "aktsioner")
+    assert code == 0
+    assert (folder / "output" / "forex" / "forex-reprint.pdf").read_bytes() == forex_reprint  # kept
+    before_broken = {p: p.read_bytes() for p in (folder / "output").rglob("*") if p.is_file()}
+    assert build(folder, edit(*BROKEN, text))[0] == 2
+    assert {p: p.read_bytes() for p in (folder / "output").rglob("*") if p.is_file()} == before_broken
+    code, last = build(folder, edit(*SECOND_FOREX_EDIT, text))
+    assert code == 0
+    return folder, marked, last
+
+
+def test_the_mark_names_the_stamp_on_the_printed_instructions(five_builds):
+    folder, marked, last = five_builds
+    assert [m["game"] for m in marked["printed"]] == sorted(GAMES)
+    assert last["printed"] == marked["printed"]  # later builds keep the mark
+    for mark in marked["printed"]:
+        first = pypdfium2.PdfDocument(str(folder / "marked" / mark["game"] / f"{mark['game']}-all.pdf"))[0]
+        assert f"· {mark['stamp']}" in first.get_textpage().get_text_range()
+
+
+@pytest.mark.parametrize("game", ["forex", "aktsioner"])
+def test_the_reprint_holds_exactly_the_sheets_that_changed_since_the_mark(five_builds, game):
+    folder, marked, last = five_builds
+    expected = changed_sheets(folder / "marked", marked, folder / "output", last, game)
+    assert expected  # the edits changed something of this game
+    listed = {c["component"]: list(c["sheets"]) for c in last["changed"] if c["game"] == game}
+    assert listed == expected
+    if game == "forex":  # both edits, though a build came between them
+        assert {"dividends", "contracts"} <= {name for unit in expected for name in unit.split("+")}
+    reprint = folder / "output" / game / f"{game}-reprint.pdf"
+    current = units(folder / "output", game, last)
+    wanted = [page for u in last["units"] if u["game"] == game and u["id"] in expected
+              for n, sheet in enumerate(sheets(u, current[u["id"]]), 1) if n in expected[u["id"]] for page in sheet]
+    lead = len(pypdfium2.PdfDocument(str(reprint))) - len(wanted)
+    assert lead in (1, 2)  # the reprint instructions, with their back when sheets are double-sided
+    held = pages(reprint, *[u["stamp"] for u in last["units"] if u["game"] == game], skip=lead)
+    assert held == wanted
+    mark = next(m for m in marked["printed"] if m["game"] == game)
+    assert f"since the print marked {mark['stamp']}" in pypdfium2.PdfDocument(str(reprint))[0].get_textpage().get_text_range()
+
+
+def test_a_game_unchanged_since_the_mark_has_no_reprint(five_builds):
+    folder, marked, last = five_builds
+    assert not (folder / "output" / "bolsa" / "bolsa-reprint.pdf").exists()
+    assert [c for c in last["changed"] if c["game"] == "bolsa"] == []
+
+
+def test_since_counts_from_any_earlier_manifest(five_builds, tmp_path, capsys):
+    folder, marked, last = five_builds
+    shutil.copytree(folder / "output", tmp_path / "output")
+    spec = tmp_path / "components.yaml"
+    spec.write_text(BUNDLED, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["build", "-q", "--spec", str(spec), "--out", str(tmp_path / "output"), "--game", "forex",
+                 "--since", str(folder / "marked" / "manifest.json")]) == 0
+    assert "forex: nothing changed since the build of" in capsys.readouterr().out  # the bundled spec again
+    assert main(["build", "-q", "--spec", str(spec), "--out", str(tmp_path / "output"), "--game", "forex",
+                 "--since", str(spec)]) == 2  # not a manifest: one line, exit 2

@@ -1,0 +1,113 @@
+"""`pnp tune` finds the house-rule values the bundled spec reaches a target at, and `pnp simulate
+--ladder` ranks the bots: pairs' shares of the wins, ratings, skill depth."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from pnp.cli import main
+from pnp.simulate.ladder import elo, strengths
+from pnp.simulate.metrics import rate
+from pnp.simulate.tune import Target, parse_target
+
+# --- pnp tune ------------------------------------------------------------------------------------------
+
+
+def test_tune_finds_the_rounds_a_length_target_needs(capsys):
+    """Bolsa lasts exactly `rounds` rounds: a target of 7 ± 0.5 is reached at rounds = 7 and
+    nowhere else, whatever the noise of the other target."""
+    assert main(["tune", "bolsa", "--vary", "rules.rounds=2..10", "--target", "length=7+-0.5", "--target",
+                 "seat_gap<0.2", "--games", "2400", "--players", "3", "--workers", "1", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    best = answer["best"]
+    assert best["rules"] == {"rounds": 7}
+    assert best["targets"]["length=7±0.5"] == {"value": 7, "ci95": [7, 7], "status": "met"}
+    assert answer["games_played"] <= 2400 and best["games"] == max(c["games"] for c in answer["candidates"])
+    assert [c["rules"]["rounds"] for c in answer["candidates"]][:1] == [7]
+    assert len(answer["candidates"]) == 9 and answer["rounds"][0] == {"candidates": 9, "games_each": 100}
+    assert answer["verdict"][0]["kind"] == "best" and answer["verdict"][0]["rules"] == {"rounds": 7}
+
+
+def test_tune_searches_combinations_and_says_when_the_best_is_at_an_edge(capsys):
+    assert main(["tune", "bolsa", "--vary", "rules.rounds=2..6", "--vary", "rules.tiebreak=shared,cash_before_payout",
+                 "--target", "length=6±0.5", "--games", "2000", "--players", "3", "--workers", "1", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["best"]["rules"]["rounds"] == 6 and len(answer["candidates"]) == 10
+    edge = [item for item in answer["verdict"] if item["kind"] == "edge"]
+    assert [item["rule"] for item in edge] == ["rounds"]
+
+
+def test_tune_writes_a_report(tmp_path, capsys):
+    report = tmp_path / "tune.html"
+    assert main(["tune", "bolsa", "--vary", "rules.rounds=3..5", "--target", "length=4±0.5", "--games", "600",
+                 "--players", "3", "--workers", "1", "--report", str(report)]) == 0
+    page = report.read_text(encoding="utf-8")
+    assert "name='viewport'" in page and page.index("class='verdict'") < page.index("<img") < page.index("<table")
+    assert "rounds = 4 brings the game to every target" in capsys.readouterr().out
+
+
+def test_targets_read_as_designers_write_them():
+    assert parse_target("length=5±0.5") == Target("length", "=", 5.0, 0.5)
+    assert parse_target("length = 5 +- 0.5") == Target("length", "=", 5.0, 0.5)
+    assert parse_target("seat_gap<0.03") == Target("seat_gap", "<", 0.03)
+    assert parse_target("ends.bankruptcy<=0.1") == Target("ends.bankruptcy", "<", 0.1)
+    target = Target("length", "=", 5, 0.5)
+    assert target.miss(5.2) == pytest.approx(0.004) and target.miss(6) == pytest.approx(1.02)
+    assert target.status(rate(5, 10)) == "missed" and Target("x", "<", 0.6).status(rate(5, 10)) == "likely"
+    assert Target("x", ">", 0.1).status(rate(50, 100)) == "met"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--target", "length=5"], "--target length=5: give a tolerance"),
+    (["--target", "length~5"], "--target length~5: write METRIC=VALUE±TOLERANCE"),
+    (["--target", "fun>1"], "--target fun>1: no metric fun"),
+    (["--target", "seat_gap<0.1±1"], "a bound takes no tolerance"),
+    (["--target", "length=5±0"], "the tolerance must be above 0"),
+    ([], "--target: give at least one"),
+    (["--target", "length=5±1", "--vary", "rules.rounds=7"], "give a range LOW..HIGH or two values"),
+    (["--target", "length=5±1", "--vary", "rules.rounds=9..3"], "LOW must be below HIGH"),
+    (["--target", "length=5±1", "--vary", "rules.rounds=2..11"], "--vary rules.rounds: must be at most 10"),
+    (["--target", "length=5±1", "--vary", "rules.roundz=2..5"], "--vary rules.roundz"),
+    (["--target", "length=5±1", "--vary", "rules.rounds=2..5", "--set", "rules.rounds=3"], "also fixed by --set"),
+    (["--target", "length=5±1", "--vary", "rules.rounds=2..9", "--games", "500"], "8 candidates need at least 800"),
+    (["--target", "length=5±1", "--vary", "rules.rounds=2..9", "--workers", "999"], "--workers 999"),
+    (["--target", "length=5±1", "--vary", "rules.rounds=2..9", "--players", "3-4"], "one player count at a time"),
+])
+def test_bad_tune_command_lines_are_one_line_usage_errors(capsys, argv, message):
+    args = ["tune", "bolsa", *argv]
+    if not any(a == "--vary" for a in argv) and "--target: give" not in message:
+        args += ["--vary", "rules.rounds=2..5"]
+    assert main(args) == 2
+    error = capsys.readouterr().err
+    assert message in error and len(error.strip().splitlines()) == 1
+
+
+# --- the ladder ----------------------------------------------------------------------------------------
+
+
+def test_elo_and_bradley_terry_read_known_odds():
+    assert elo(0.5) == 0 and elo(0.75) == pytest.approx(400 * math.log10(3))
+    assert elo(1.0) == 1000 and elo(0.0) == -1000
+    ratings = strengths(["random", "a", "b"], {("a", "random"): (0.75, 100_000), ("b", "random"): (0.5, 100_000),
+                                               ("a", "b"): (0.75, 100_000)})
+    assert ratings["random"] == 0 and ratings["a"] == pytest.approx(elo(0.75), abs=2) and abs(ratings["b"]) < 2
+
+
+def test_the_ladder_ranks_the_bots_and_measures_skill_depth(capsys):
+    """Bolsa's greedy bot declares nothing (nothing pays before a round is settled), so random,
+    which trades, wins nearly every game against it: the ladder must say so."""
+    assert main(["simulate", "bolsa", "--ladder", "--bots", "greedy", "--games", "200", "--players", "3",
+                 "--workers", "1", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["bots"] == ["random", "greedy"]  # random joins: the skill depth is measured against it
+    (pair,) = answer["pairs"]
+    assert (pair["a"], pair["b"], pair["games"]) == ("random", "greedy", 200)
+    assert pair["a_wins"]["ci95"][0] > 0.5 and pair["stronger"] == "random"
+    depth = answer["skill_depth"]
+    assert depth["best"] == "greedy" and depth["vs_random"]["value"] == pytest.approx(1 - pair["a_wins"]["value"])
+    assert depth["elo"] < 0 and depth["elo_ci95"][0] <= depth["elo"] <= depth["elo_ci95"][1]
+    assert answer["ratings"]["random"] == 0 and answer["ratings"]["greedy"] < 0
+    assert answer["verdict"][0]["kind"] == "skill_depth" and answer["verdict"][1]["stronger"] == "random"
