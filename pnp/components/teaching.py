@@ -133,7 +133,7 @@ def setup_diagram(context: Context, spec: SetupDiagram, values: dict[str, Any], 
     items: list[Item] = []
     x = 0.0
     for component in (game.component(c) for c in spec.each_player):
-        (face, *_) = faces(generate(context, component), 1)
+        face = faces(generate(context, component), 1)[0]
         group, w = picture(face, x, 0.0, PLAYER_MM, width / 2)
         items.append(group)
         x += w + GAP
