@@ -50,9 +50,29 @@ SET_BY = N_("(as printed on {where})")
 
 
 def booklet(context: Context, booklet: Booklet) -> BookPages:
-    """The booklet's pages in reading order (layout pads and imposes them)."""
+    """The booklet's pages in reading order (layout pads and imposes them), as many as the
+    longest of the game's languages takes (the others end with blank pages), so every kit of
+    the game folds the same sheets."""
     what = f"{context.game_id}/{booklet.id}"
     width, height = page_size(context.settings.paper, context.settings.margin_mm)
+    pages = _pages(context, booklet, width, height, what)
+
+    def count(other: Context) -> int:
+        try:
+            return len(_pages(other, other.component(booklet), width, height, what))
+        except BuildError:  # reported by that language's kit
+            return 0
+
+    most = max(context.everywhere(count)) if context.kit is not None and context.kit.siblings else len(pages)
+    pages += [()] * (most - len(pages))
+    title = context.game.title
+    drawings = tuple(Drawing(width, height, (*items, *_footer(title, n, width, height, what)))
+                     for n, items in enumerate(pages, 1))
+    return BookPages(drawings * booklet.copies)
+
+
+def _pages(context: Context, booklet: Booklet, width: float, height: float, what: str) -> list[tuple[Item, ...]]:
+    """The booklet's text flowed over pages in the current language, each page's items."""
     errors: list[BuildError] = []
     values = template_values(context, booklet, errors)
     flow: list[Flowing] = [(_title(context, booklet, width, what), False, "flow")]
@@ -75,11 +95,7 @@ def booklet(context: Context, booklet: Booklet) -> BookPages:
         flow += blocks
     if errors:
         raise errors[0] if len(errors) == 1 else BuildErrors(errors)
-    pages = _paginate(flow, height - FOOTER_MM, what)
-    title = context.game.title
-    drawings = tuple(Drawing(width, height, (*items, *_footer(title, n, width, height, what)))
-                     for n, items in enumerate(pages, 1))
-    return BookPages(drawings * booklet.copies)
+    return _paginate(flow, height - FOOTER_MM, what)
 
 
 def template_values(context: Context, booklet: Booklet | None = None, errors: list[BuildError] | None = None,
@@ -213,7 +229,7 @@ def house_rules(context: Context, booklet: Booklet, errors: list[BuildError] | N
         shown = _words(booklet, option.name, option.value, errors)
         if option.set_by:
             where = option.set_by.split(".")[0]
-            shown += " " + _(SET_BY).format(where=_("the board") if where == "tracks" else where)
+            shown += " " + _(SET_BY).format(where=_("the board") if where == "tracks" else _(where))
         elif _show(option.default) == _show(option.value):
             shown += " " + _(DEFAULT)
         else:
