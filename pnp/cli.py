@@ -115,15 +115,20 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _play_options(parser: argparse.ArgumentParser) -> None:
+    """The options `simulate` and `tune` share: who plays, from which seed, on which spec."""
+    parser.add_argument("--bots", help="comma-separated bots, rotated through the seats (default random)")
+    parser.add_argument("--seed", help="the same seed gives the same answer (default 1)")
+    parser.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+
+
 def _simulate_parser(commands: argparse._SubParsersAction) -> None:
     sim = commands.add_parser("simulate", help="play thousands of games with bots: balance, length, component pressure")
     sim.add_argument("game", help="the game to play, or merge (then the shards' files)")
     sim.add_argument("files", nargs="*", metavar="SHARD", help="with merge: the JSON files of pnp simulate --shard")
     sim.add_argument("--games", help="games per player count (default 1000)")
     sim.add_argument("--players", help="a count or a range, e.g. 4 or 3-6 (default: 4, or what the game seats)")
-    sim.add_argument("--bots", help="comma-separated bots, rotated through the seats (default random)")
-    sim.add_argument("--seed", help="the same seed gives the same answer (default 1)")
-    sim.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    _play_options(sim)
     sim.add_argument("--set", action="append", default=[], metavar="rules.KEY=VALUE", help="a house rule (repeatable)")
     sim.add_argument("--vs", metavar="OTHER.yaml", help="compare with another spec file, same seeds")
     sim.add_argument("--vs-set", action="append", default=[], metavar="rules.KEY=VALUE",
@@ -147,9 +152,7 @@ def _simulate_parser(commands: argparse._SubParsersAction) -> None:
                       help="what the game should come to, e.g. length=5±0.5 or seat_gap<0.03 (repeatable)")
     tune.add_argument("--games", help="the whole budget of games (default 30000)")
     tune.add_argument("--players", help="a count (default: 4, or what the game seats)")
-    tune.add_argument("--bots", help="comma-separated bots, rotated through the seats (default random)")
-    tune.add_argument("--seed", help="the same seed gives the same answer (default 1)")
-    tune.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    _play_options(tune)
     tune.add_argument("--set", action="append", default=[], metavar="rules.KEY=VALUE", help="a house rule kept fixed")
     tune.add_argument("--workers", help="processes, at most the cores (default: every core; 1: this one)")
     tune.add_argument("--json", action="store_true", help="answer in JSON")

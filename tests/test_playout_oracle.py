@@ -31,28 +31,13 @@ from pnp.referee.replay import referee_for
 from pnp.rules import GAMES, load_spec
 from pnp.rules.base import Violation
 from pnp.rules.legal import play
+from pnp.simulate.search import UNWATCHED
 
 SPEC = load_spec(None)
 NAMES = ("Ana", "Ben", "Cris", "Dan", "Eva", "Fer")
 FAST = [game for game, entry in GAMES.items() if entry.engine.playout is not None]
 GAMES_FAST, GAMES_SLOW = 500, 5000
 REFEREED_EVERY = 2  # every second game from its setup is also replayed by the referee, step by step
-
-
-class Silent:
-    """A watch that keeps nothing: the oracle reads the trace."""
-
-    def track(self, reading: Any) -> None:
-        pass
-
-    def money(self, reading: Any) -> None:
-        pass
-
-    def supplies(self, reading: Any) -> None:
-        pass
-
-    def unit(self, worth: Any) -> None:
-        pass
 
 
 def oracle(game: str, seed: int) -> str:
@@ -75,7 +60,7 @@ def oracle(game: str, seed: int) -> str:
         state = engine.determinize(engine.view(state, p, seat), p, seat, rng)  # what a search bot would start from
         where = "mid-game"
     first, trace, invariants = state, [], conform.invariants(game)
-    played = engine.playout(p, state, rng, Silent(), trace)
+    played = engine.playout(p, state, rng, UNWATCHED, trace)  # the oracle reads the trace
     numbers = import_module(f"{GAMES[game].rules}.playout").numbers
     label = f"{game} seed {seed} ({where}, {len(players)} players, options {options})"
     for step, (action, position) in enumerate(trace):

@@ -330,29 +330,45 @@ def _html(path: Path, runs: Sequence[tuple[Run, Run | None]], plots: Sequence[Pl
 
 
 def _pdf(path: Path, runs: Sequence[tuple[Run, Run | None]], plots: Sequence[Plot]) -> None:
-    import matplotlib.pyplot as plt
     from matplotlib.backends.backend_pdf import PdfPages
 
     with PdfPages(path, metadata={"Title": "pnp simulate", "CreationDate": None}) as pdf:
         for first, second in runs:
-            header, rows = table(first, second)
-            widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
-            lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in [header, *rows]]
             verdict = [f"• {line}" for line in verdict_lines(first, second)]
             note = words.rotation(first.setup.players, first.setup.bots)
-            body = _wrapped([heading(first, second), "", *verdict, *([note] if note else []), "", *lines, "",
-                             *glossary_lines(first)])
-            for start in range(0, len(body), 80):
-                page = plt.figure(figsize=(8.27, 11.69))
-                page.text(0.05, 0.97, "\n".join(body[start:start + 80]), family="monospace", fontsize=6.5, va="top")
-                pdf.savefig(page)
-                plt.close(page)
-        for plot in plots:
-            figure = _figure(plot.panels, 2)
-            figure.suptitle(plot.title, fontsize=10)
-            figure.tight_layout()
-            pdf.savefig(figure)
-            plt.close(figure)
+            _text_pages(pdf, [heading(first, second), "", *verdict, *([note] if note else []), "",
+                              *_text_table(*table(first, second)), "", *glossary_lines(first)])
+        _plot_pages(pdf, plots)
+
+
+def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """The table as lines of monospaced text, each column as wide as its widest cell."""
+    widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in [header, *rows]]
+
+
+def _text_pages(pdf: Any, lines: Sequence[str]) -> None:
+    """`lines`, wrapped, on A4 pages of 80 lines of monospaced text."""
+    import matplotlib.pyplot as plt
+
+    body = _wrapped(lines)
+    for start in range(0, len(body), 80):
+        page = plt.figure(figsize=(8.27, 11.69))
+        page.text(0.05, 0.97, "\n".join(body[start:start + 80]), family="monospace", fontsize=6.5, va="top")
+        pdf.savefig(page)
+        plt.close(page)
+
+
+def _plot_pages(pdf: Any, plots: Sequence[Plot]) -> None:
+    """A page per plot, its panels two across."""
+    import matplotlib.pyplot as plt
+
+    for plot in plots:
+        figure = _figure(plot.panels, 2)
+        figure.suptitle(plot.title, fontsize=10)
+        figure.tight_layout()
+        pdf.savefig(figure)
+        plt.close(figure)
 
 
 def _wrapped(lines: Sequence[str], width: int = 130) -> list[str]:
@@ -415,21 +431,8 @@ def _target_panel(arms: Sequence[Any], target: Any) -> Panel:
 
 def _tune_pdf(path: Path, title: str, lines: Sequence[str], plots: Sequence[Plot], header: Sequence[str],
               rows: Sequence[Sequence[str]]) -> None:
-    import matplotlib.pyplot as plt
     from matplotlib.backends.backend_pdf import PdfPages
 
-    widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
-    table_lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in [header, *rows]]
     with PdfPages(path, metadata={"Title": title, "CreationDate": None}) as pdf:
-        body = _wrapped([title, "", *(f"• {line}" for line in lines), "", *table_lines])
-        for start in range(0, len(body), 80):
-            page = plt.figure(figsize=(8.27, 11.69))
-            page.text(0.05, 0.97, "\n".join(body[start:start + 80]), family="monospace", fontsize=6.5, va="top")
-            pdf.savefig(page)
-            plt.close(page)
-        for plot in plots:
-            figure = _figure(plot.panels, 2)
-            figure.suptitle(plot.title, fontsize=10)
-            figure.tight_layout()
-            pdf.savefig(figure)
-            plt.close(figure)
+        _text_pages(pdf, [title, "", *(f"• {line}" for line in lines), "", *_text_table(header, rows)])
+        _plot_pages(pdf, plots)
