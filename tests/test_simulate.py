@@ -331,6 +331,7 @@ DEEP = "[" * 5000  # `rules.rounds=[[[[…`: the spec layer's reader bounds the 
     (["simulate", "bolsa", "--set", "rounds=3"], "write rules.KEY=VALUE"),
     (["simulate", "bolsa", "--set", "rules.rounds="], "--set rules.rounds=: give a value"),
     (["simulate", "bolsa", "--set", "rules.rounds=" + DEEP], "--set rules.rounds: nested more than"),
+    (["simulate", "bolsa", "--set", "rules.rounds=" + DEEP + "]" * len(DEEP)], "--set rules.rounds: nested more than"),
     (["simulate", "bolsa", "--set", "rules.rounds=[1, 2"], "--set rules.rounds: not valid YAML"),
     (["simulate", "bolsa", "--set", "rules.rounds=1e400"], "--set rules.rounds"),
     (["simulate", "bolsa", "--vs-set", "rules.tiebreak=coin"], "--vs-set rules.tiebreak"),

@@ -138,6 +138,12 @@ def load_text(text: str | bytes, file: str = "<string>", *, nfc: bool = False, m
     try:
         root = _compose(text, file, nfc, max_nodes)
     except yaml.MarkedYAMLError as error:
+        if "nesting depth" in (error.problem or "") and error.problem_mark is not None:
+            # libyaml's scanner looks ahead and meets its own depth limit (1,000) before the
+            # composer meets ours: the same mistake, said as the composer says it
+            mark = error.problem_mark
+            raise SourceError([located(file, mark.line + 1, mark.column + 1, "",
+                                       f"nested more than {MAX_DEPTH} levels deep", text)]) from None
         mistake = explain(error, text)
         raise SourceError([located(file, mistake.line, mistake.col, "", f"not valid YAML: {mistake.message}",
                                    text)]) from None
