@@ -285,6 +285,9 @@ def run(seed: int, start: int, count: int, one_game: bool = True) -> Iterator[di
     """Answer mutants `start`…`start + count - 1` of `seed`, each in a copy of its base's folder
     (so the tulips' art and card list are found): one result each."""
     with tempfile.TemporaryDirectory(prefix="pnp-fuzz-") as scratch:
+        # a cache of its own, as a designer's validate has: the games a mutant leaves alone are
+        # remembered as laid out, so each answer lays out what the mutation touched
+        os.environ["PNP_CACHE"] = str(Path(scratch) / "cache")
         folders = {}
         for base, spec in BASES.items():
             folders[base] = Path(scratch) / base
@@ -305,7 +308,6 @@ def main(argv: list[str]) -> int:
         print(mutant(int(argv[0]), int(argv[1])).text)
         return 0
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-    os.environ["PNP_CACHE"] = "off"  # thousands of mutants: no engine parameters kept on disk
     seed, start, count = (int(value) for value in argv[:3])
     for result in run(seed, start, count, one_game="--all-games" not in argv):
         print(json.dumps(result, ensure_ascii=False), flush=True)

@@ -20,7 +20,7 @@ from pnp.display import BookPages, Drawing, Group, Item, Panels, Pieces, Rect, S
 from pnp.errors import BuildError
 from pnp.layout.text import fit_text
 from pnp.rules.base import Table
-from pnp.spec.faces import fill, piece_count, token_pieces
+from pnp.spec.faces import TemplateError, fill, piece_count, token_pieces
 from pnp.spec.model import Board, Booklet, Money, SetupDiagram, WorkedExample
 
 FRAME = Style(stroke="#b3b3b3", width=0.2)  # round every picture of a real component
@@ -136,11 +136,14 @@ def setup_diagram(context: Context, spec: SetupDiagram, values: dict[str, Any], 
         x += w + GAP
     right: list[tuple[Drawing, str]] = []
     if spec.money:
-        right += _money(context, spec, values, what)
-    for hand in spec.hands:
+        right += _money(context, spec, values, what, at + ("money",))
+    for index, hand in enumerate(spec.hands):
         deck = game.component(hand.deck)
         back = next((p.back for p in generate(context, deck).pieces if p.back is not None), None)  # type: ignore[union-attr]
-        count = fill(hand.count, values, "count")
+        try:
+            count = fill(hand.count, values, "count")
+        except TemplateError as error:
+            raise BuildError(f"{what}: {error}", at=at + ("hands", index, "count")) from None
         if back is not None:
             right.append((back, f"× {count}"))
     items += _pile(right, x, width - x, size, what)
@@ -194,7 +197,8 @@ def _board(context: Context, spec: SetupDiagram, width: float, tallest: float, s
     return Block(tuple(items), width, height)
 
 
-def _money(context: Context, spec: SetupDiagram, values: dict[str, Any], what: str) -> list[tuple[Drawing, str]]:
+def _money(context: Context, spec: SetupDiagram, values: dict[str, Any], what: str,
+           at: tuple) -> list[tuple[Drawing, str]]:
     """Bills that make the starting amount (of the first currency, when the money prints one
     per currency): the largest bill no more than half of what is left, then smaller."""
     money = context.game.component(spec.money.component)  # type: ignore[union-attr]
@@ -203,7 +207,11 @@ def _money(context: Context, spec: SetupDiagram, values: dict[str, Any], what: s
     try:
         amount = float(fill(spec.money.amount, values, "amount"))  # type: ignore[union-attr]
     except ValueError:
-        raise BuildError(f"{what}: the setup's money amount is not a number") from None
+        raise BuildError(f"{what}: the setup's money amount is not a number", at=at + ("amount",)) from None
+    printed = sum(bill.value for bill in _bills(money))
+    if not 0 <= amount <= printed:  # NaN too: a player starts with some of the bank's bills
+        raise BuildError(f"{what}: the setup's money amount {amount:g} is not between 0 and the {printed:g} "
+                         f"the money component prints", at=at + ("amount",))
     output = generate(context, money)
     first = {bill.value: art.front for bill, art in zip(_bills(money), output.pieces)}  # type: ignore[union-attr]
     bundle: dict[float, int] = {}

@@ -209,8 +209,9 @@ def currency(game: Game, money: Money, asset: Asset | None) -> str:
 
 
 def game_texts(component: Any) -> list[tuple[tuple, str]]:
-    """The texts of a board, mat or aid that are templates over the game (`game_context`), each
-    with its path inside the component: section titles and headings, zone titles, notes, lines."""
+    """The texts of a board, mat, aid or booklet that are templates over the game (`game_context`),
+    each with its path inside the component: section titles and headings, zone titles, notes,
+    lines, a setup drawing's money and hands."""
     texts: list[tuple[tuple, str]] = []
     for index, section in enumerate(getattr(component, "sections", ())):
         for name in ("title", "title_en", "heading", "heading_en"):
@@ -218,6 +219,10 @@ def game_texts(component: Any) -> list[tuple[tuple, str]]:
                 texts.append((("sections", index, name), getattr(section, name)))
         if isinstance(component, (Aid, Booklet)):
             texts += [(("sections", index, "lines", j), line) for j, line in enumerate(section.lines)]
+        setup = getattr(section, "setup", None)
+        if setup is not None:
+            texts += [(("sections", index, "setup", "money", "amount"), setup.money.amount)] if setup.money else []
+            texts += [(("sections", index, "setup", "hands", j, "count"), hand.count) for j, hand in enumerate(setup.hands)]
     if isinstance(component, Mat):
         texts += [(("zones", r, c, name), getattr(zone, name)) for r, row in enumerate(component.zones)
                   for c, zone in enumerate(row) for name in ("title", "title_en") if getattr(zone, name)]
