@@ -22,6 +22,7 @@ import os
 import random
 import resource
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -34,6 +35,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 BASES = {"bundled": ROOT / "pnp" / "data" / "components.yaml", "tulips": ROOT / "examples" / "tulips" / "components.yaml"}
 MAX_SECONDS = 5.0  # CPU seconds of one answer
+GIVE_UP_SECONDS = 30.0  # CPU seconds after which an answer is taken to hang
 MAX_MESSAGE = 4000  # characters of what one answer prints on stderr
 MEMORY = 2 << 30  # bytes the whole run may use
 
@@ -261,9 +263,24 @@ def answer(path: Path) -> Answer:
 
     out, err = io.StringIO(), io.StringIO()
     started = time.process_time()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(["validate", str(path)])
+    signal.setitimer(signal.ITIMER_PROF, GIVE_UP_SECONDS)  # a hang is one failed answer, not a stuck run
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["validate", str(path)])
+    except NoAnswer:
+        return Answer(-1, time.process_time() - started, f"no answer within {GIVE_UP_SECONDS:g} s of CPU")
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
     return Answer(code, time.process_time() - started, err.getvalue())
+
+
+class NoAnswer(BaseException):
+    """Raised by the CPU timer in an answer that runs past GIVE_UP_SECONDS (BaseException: no
+    `except Exception` of the code under test swallows it)."""
+
+
+def _give_up(signum: int, frame: Any) -> None:
+    raise NoAnswer()
 
 
 def problems(answer: Answer, shown_as: str) -> list[str]:
@@ -308,6 +325,7 @@ def main(argv: list[str]) -> int:
         print(mutant(int(argv[0]), int(argv[1])).text)
         return 0
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    signal.signal(signal.SIGPROF, _give_up)
     seed, start, count = (int(value) for value in argv[:3])
     for result in run(seed, start, count, one_game="--all-games" not in argv):
         print(json.dumps(result, ensure_ascii=False), flush=True)
