@@ -33,6 +33,7 @@ PathKey = tuple[Any, ...]
 MAX_NODES = 50_000  # values, aliases expanded: the bundled spec holds 1,200; composed in well under a second
 MAX_BYTES = 5_000_000  # of a spec: a hundred times the bundled one
 MAX_DEPTH = 100  # levels of nesting: a spec or a record uses about 8
+TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep"  # said by the composer and for libyaml's own limit alike
 MAX_DIGITS = 100  # of a number: far above any amount, far below a slow conversion
 MAX_ISSUES = 50  # reported from one file, after which reading stops
 SPEC_NAME = "components.yaml"
@@ -143,7 +144,7 @@ def load_text(text: str | bytes, file: str = "<string>", *, nfc: bool = False, m
             # composer meets ours: the same mistake, said as the composer says it
             mark = error.problem_mark
             raise SourceError([located(file, mark.line + 1, mark.column + 1, "",
-                                       f"nested more than {MAX_DEPTH} levels deep", text)]) from None
+                                       TOO_DEEP, text)]) from None
         mistake = explain(error, text)
         raise SourceError([located(file, mistake.line, mistake.col, "", f"not valid YAML: {mistake.message}",
                                    text)]) from None
@@ -291,7 +292,7 @@ def _compose(text: str, file: str, nfc: bool = False, max_nodes: int = MAX_NODES
                 if len(stack) >= MAX_DEPTH:
                     mark = event.start_mark
                     raise SourceError([located(file, mark.line + 1, mark.column + 1, "",
-                                               f"nested more than {MAX_DEPTH} levels deep", text)])
+                                               TOO_DEEP, text)])
                 node_kind = yaml.SequenceNode if kind is yaml.SequenceStartEvent else yaml.MappingNode
                 tag = event.tag if event.tag not in (None, "!") else resolve(node_kind, None, event.implicit)
                 node = node_kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
@@ -413,7 +414,7 @@ class _Builder:
             self._issue(node, path, "an alias refers to a list or mapping that contains it (endless recursion)")
             return None
         if len(path) >= MAX_DEPTH:  # aliases inside aliases nest deeper than the text
-            self._issue(node, path, f"nested more than {MAX_DEPTH} levels deep (through aliases)")
+            self._issue(node, path, f"{TOO_DEEP} (through aliases)")
             self.count = self.max_nodes + 2  # nothing more is worth reading
             return None
         self.open.add(id(node))
