@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -40,6 +41,7 @@ from pnp.components.resolution import resolution_warnings
 from pnp.display import fingerprint
 from pnp.errors import BuildError, BuildErrors, Issue, SpecError
 from pnp.export import gallery
+from pnp.i18n import Language, speaking
 from pnp.layout.booklet import fold_booklet
 from pnp.layout.impose import impose
 from pnp.layout.sheet import Furniture, stamp
@@ -76,6 +78,7 @@ from pnp.spec.faces import printed_inputs
 from pnp.spec.images import read_art
 from pnp.spec.loader import named_images
 from pnp.spec.model import Game, Spec
+from pnp.spec.translation import Kit, kit, kit_codes, kits
 
 FORMATS = ("pdf", "svg", *export.FORMATS)
 COMPONENT = "component"  # cache entries of whole components, by their inputs: which rendered sheets they make
@@ -123,18 +126,21 @@ def with_print(spec: Spec, **overrides: Any) -> Spec:
 
 def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = ("pdf",), *,
           only: Mapping[str, Sequence[str]] | None = None, source: Path | None = None,
-          progress: Progress | None = None, profile: str | None = None, printed: bool = False,
-          since: Path | None = None) -> Summary:
-    """Build `games` into `out`, all or nothing; other games' files already there are kept.
+          progress: Progress | None = None, profile: str | None = None, languages: Sequence[str] = (),
+          printed: bool = False, since: Path | None = None) -> Summary:
+    """Build the kits of `games` in `languages` (default: each game's default language) into
+    `out`, all or nothing; other kits' files already there are kept.
 
-    `only` restricts a game to some of its components (`--component`): their files are
-    rewritten and the game's combined and reprint files are left as they were. `source` is
-    the spec file, recorded in the manifest. `profile` adds a print shop's files
-    (`pnp.export.profiles`); every build also writes the gallery, `index.html`. A game's
-    change list and reprint file count from the build last marked as printed (`printed`
-    marks this one), else from the last build; `since` names an earlier build's manifest to
-    count from instead."""
-    order = request(spec, Path(os.path.abspath(out)), games, formats, only, source, profile, printed, since)
+    Each kit is built like a game of its own under the name of `kits_of` (its folder, its
+    files' names, its cache entries, its entries in the manifest and the gallery), every stage
+    worded in its language. `only` restricts a game to some of its components (`--component`):
+    their files are rewritten and the game's combined and reprint files are left as they were.
+    `source` is the spec file, recorded in the manifest. `profile` adds a print shop's files
+    (`pnp.export.profiles`); every build also writes the gallery, `index.html`. A kit's change
+    list and reprint file count from the build last marked as printed (`printed` marks this
+    one), else from the last build; `since` names an earlier build's manifest to count from
+    instead."""
+    order = request(spec, Path(os.path.abspath(out)), games, formats, only, source, profile, languages, printed, since)
     store = BuildStore(order.out / FOLDER if order.old is not None else None)
     cache = Cache(store)
     progress = progress or Silent()
@@ -158,17 +164,19 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
 
 @dataclass(frozen=True)
 class Order:
-    """A build as asked for, checked, with the output folder's earlier manifest."""
+    """A build as asked for, checked, with the output folder's earlier manifest. Its `games`
+    are kits, by the names `kits_of` gives them: a game in one language."""
 
     spec: Spec
     out: Path
-    games: tuple[str, ...]
+    games: tuple[str, ...]  # the kits' names
     formats: tuple[str, ...]
     profile: str | None
     source: Path | None
     chosen: Mapping[str, tuple[Any, ...]]  # each game's components to build, in spec order
     old: dict[str, Any] | None  # the manifest of the build being replaced
     code: tuple[str, str]  # pnp's code and the generator: part of every cache key
+    kits: Mapping[str, Kit]  # each kit by its name
     printed: bool = False  # mark this build as printed: later changes count from it
     since: tuple[str, dict[str, Any]] | None = None  # an earlier build's manifest (as named) to count changes from
 
@@ -184,29 +192,56 @@ class Order:
 
     @property
     def whole(self) -> tuple[str, ...]:
-        """The games built whole, whose combined and reprint files are rebuilt too."""
-        return tuple(g for g in self.games if len(self.chosen[g]) == len(self.spec.games[g].components))
+        """The kits built whole, whose combined and reprint files are rebuilt too."""
+        return tuple(g for g in self.games if len(self.chosen[g]) == len(self.kits[g].game.components))
 
     @property
     def draws_all(self) -> bool:
         """Whether every component must be drawn: SVG pages, and Tabletop Simulator's one save per game."""
         return "svg" in self.formats or "tts" in self.formats
 
-    def context(self, game_id: str) -> Context:
-        return Context(game_id, self.spec.games[game_id], self.spec.print, self.spec.folder)
+    def context(self, name: str) -> Context:
+        made = self.kits[name]
+        return Context(made.game_id, made.game, self.spec.print, self.spec.folder, made)
+
+    def game(self, name: str) -> Game:
+        """The kit's game, its texts in the kit's language."""
+        return self.kits[name].game
+
+    def speaking(self, name: str) -> "AbstractContextManager[Language]":
+        """Word what is made inside the block in the kit's language."""
+        return speaking(self.kits[name].language)
+
+    def words(self, name: str) -> tuple[str, ...]:
+        """What the kit's own words come from, for the cache keys of what they print: its
+        language and the digests of the catalogs of every language it measures geometry in."""
+        made = self.kits[name]
+        return (made.code, *(language.digest for language, _ in made.siblings), made.language.digest)
 
 
 def request(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str],
             only: Mapping[str, Sequence[str]] | None, source: Path | None, profile: str | None,
-            printed: bool = False, since: Path | None = None) -> Order:
+            languages: Sequence[str] = (), printed: bool = False, since: Path | None = None) -> Order:
     manifest.recover(out)  # what a killed build left: its staging folder, the output renamed aside
     old = manifest.check_output(out)
-    for g in games:
-        check_names(g, spec.games[g])
-    chosen = {g: _chosen(spec.games[g], (only or {}).get(g)) for g in games}
+    kits = kits_of(spec, games, languages)
+    for g, made in kits.items():
+        check_names(g, made.game)
+    chosen = {g: _chosen(made.game, (only or {}).get(made.game_id)) for g, made in kits.items()}
     earlier = (str(since), manifest.read_manifest(since)) if since is not None else None
-    return Order(spec, out, tuple(games), tuple(formats), profile, source, chosen, old,
-                 (code_version(), function_name(generate)), printed, earlier)
+    return Order(spec, out, tuple(kits), tuple(formats), profile, source, chosen, old,
+                 (code_version(), function_name(generate)), kits, printed, earlier)
+
+
+def kits_of(spec: Spec, games: Sequence[str], languages: Sequence[str] = ()) -> dict[str, Kit]:
+    """The kits `--lang` asks of `games`, by what names their folder and files: the game's id
+    for its default language (`bolsa`), `<game>.<language>` for another (`bolsa.en`)."""
+    found: dict[str, Kit] = {}
+    for g in games:
+        game = spec.games[g]
+        for made in kits(g, game, kit_codes(game, tuple(languages)), spec.folder).values():
+            found[made.folder] = made
+    return found
 
 
 def check_names(game_id: str, game: Game) -> None:
@@ -241,20 +276,22 @@ def components(order: Order, cache: Cache, progress: Progress) -> dict[str, list
     component with its inputs (its sheets, its PDF, its exported files), taken from it
     undrawn. Components that cannot be drawn are reported together, each at its place."""
     found: dict[str, list[Drawn | Made]] = {g: [] for g in order.games}
-    issues = []
+    issues: list[tuple[Issue, str, str]] = []
     for g in order.games:
         context = order.context(g)
         art = {file: read_art(order.spec.folder, file).digest for file in sorted(named_images(context.game))}
         settings = context.settings.model_dump(mode="json")
         for component in order.chosen[g]:
-            inputs = key([*order.code, art], settings, printed_inputs(context.game, component))
+            inputs = key([*order.code, art, order.words(g)], settings, printed_inputs(context.game, component))
             try:
                 found[g].append(_recalled(order, cache, g, component, inputs)
                                 or _drawn(order, context, component, inputs, progress))
             except BuildError as error:  # every component that cannot be laid out, each at its place
-                issues += located_all(order.spec, g, component, error)
+                made = order.kits[g]
+                issues += [(issue, made.code, made.game.language)
+                           for issue in located_all(order.spec, made.game_id, component, error, made.language)]
     if issues:
-        raise SpecError(issues)
+        raise SpecError(once(issues))
     return found
 
 
@@ -272,18 +309,19 @@ def _recalled(order: Order, cache: Cache, g: str, component: Any, inputs: str) -
 
 
 def _drawn(order: Order, context: Context, component: Any, inputs: str, progress: Progress) -> Drawn:
-    progress.doing(context.game_id, f"drawing {component.id}")
+    progress.doing(context.name, f"drawing {component.id}")
     drawn = draw(context, component, inputs)
     return replace(drawn, warnings=tuple(resolution_warnings(order.spec, context.game_id, [drawn.output])))
 
 
 def draw(context: Context, component: Any, inputs: str = "", *, stamped: bool = True) -> Drawn:
-    """One component generated, with the digest of what it prints (zeros unless `stamped`:
-    validation checks what fits, and a stamp of zeros fits alike)."""
-    output = generate(context, component)
+    """One component generated in the kit's language, with the digest of what it prints (zeros
+    unless `stamped`: validation checks what fits, and a stamp of zeros fits alike)."""
+    with speaking(context.language):
+        output = generate(context, component)
     digest = (fingerprint((output, context.settings.model_dump_json(), context.game.title, name(component)))
               if stamped else "0" * 64)
-    return Drawn(context.game_id, component, inputs, output, digest)
+    return Drawn(context.name, component, inputs, output, digest)
 
 
 # --- layout: on sheets, and each game's print units -------------------------------------------
@@ -309,8 +347,11 @@ def layout(order: Order, drawn: Mapping[str, Sequence[Drawn | Made]], cache: Cac
     def relay(m: Made) -> Made:
         return replace(m, laid=lay_out(order.context(m.game_id), m.component))
 
-    units = {g: plan_units(order.spec.games[g], g, made[g], order.spec.print, order.code, cache, relay)
-             for g in order.whole}
+    units = {}
+    for g in order.whole:
+        with order.speaking(g):
+            units[g] = plan_units(order.game(g), g, made[g], order.spec.print, [*order.code, *order.words(g)],
+                                  cache, relay)
     faces = {g: export.game_faces(g, [(m.component, m.laid.output) for m in items if m.laid is not None])
              for g, items in made.items()}  # components taken from the cache keep the faces the last build recorded
     if order.profile:
@@ -321,9 +362,10 @@ def layout(order: Order, drawn: Mapping[str, Sequence[Drawn | Made]], cache: Cac
 def placed(order: Order, drawn: Drawn, cache: Cache) -> Made:
     """A drawn component on its sheets, with its PDF when the cache has its drawing rendered."""
     laid = impose_drawn(order.context(drawn.game_id), drawn)
-    entry = key(order.code, drawn.digest)  # the drawing holds the art: the code alone names the PDF
+    entry = key(order.code, drawn.digest)  # the drawing holds the art and the words: the code alone names the PDF
     hit = cached(cache, drawn.game_id, entry)
-    sheets = hit.sheets if hit is not None else sheets_of(laid, order.spec.games[drawn.game_id])
+    with order.speaking(drawn.game_id):
+        sheets = hit.sheets if hit is not None else sheets_of(laid, order.game(drawn.game_id))
     return Made(drawn.game_id, drawn.component, drawn.inputs, drawn.digest, entry, sheets,
                 hit.pdf if hit else None, laid, drawn.warnings)
 
@@ -334,17 +376,19 @@ def lay_out(context: Context, component: Any, *, stamped: bool = True) -> Laid:
 
 
 def impose_drawn(context: Context, drawn: Drawn) -> Laid:
-    """A drawing on sheets, stamped: pieces imposed with their backs, a booklet folded, panels tiled."""
+    """A drawing on sheets, stamped: pieces imposed with their backs, a booklet folded, panels
+    tiled; the sheets' furniture in the kit's language."""
     settings, output = context.settings, drawn.output
-    info = Furniture(context.game.title, name(drawn.component), stamp(__version__, drawn.digest[:STAMP_DIGITS]))
-    if isinstance(output, Pieces):
-        on_sheets: Layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
-                                   tuple(settings.back_offset_mm),  # type: ignore[arg-type]  # a pair: the model checks it
-                                   machine(settings, STOCK[drawn.component.kind]))
-    elif isinstance(output, BookPages):
-        on_sheets = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)
-    else:
-        on_sheets = tile(output, settings.paper, settings.margin_mm, info)
+    with speaking(context.language):
+        info = Furniture(context.game.title, name(drawn.component), stamp(__version__, drawn.digest[:STAMP_DIGITS]))
+        if isinstance(output, Pieces):
+            on_sheets: Layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
+                                       tuple(settings.back_offset_mm),  # type: ignore[arg-type]  # a pair: the model checks it
+                                       machine(settings, STOCK[drawn.component.kind]))
+        elif isinstance(output, BookPages):
+            on_sheets = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)
+        else:
+            on_sheets = tile(output, settings.paper, settings.margin_mm, info)
     return Laid(drawn.component, output, on_sheets, drawn.digest, info)
 
 
@@ -439,7 +483,8 @@ def files(order: Order, printed: Printed, root: Path, cache: Cache, progress: Pr
     for g in order.games:
         (root / g).mkdir(parents=True)
         mine = write_components(root, printed.made[g], order.formats)
-        game = game_files(order, printed, g, root, cache, progress) if g in order.whole else component_changes(order, printed, g)
+        with order.speaking(g):
+            game = game_files(order, printed, g, root, cache, progress) if g in order.whole else component_changes(order, printed, g)
         games.append(replace(game, entries=(*mine, *game.entries)))
     return Files(tuple(e for game in games for e in game.entries), {g: c for game in games for g, c in game.changes.items()},
                  {g: r for game in games for g, r in game.reprints.items()}, sum(game.pages for game in games),
@@ -448,7 +493,7 @@ def files(order: Order, printed: Printed, root: Path, cache: Cache, progress: Pr
 
 def game_files(order: Order, printed: Printed, g: str, root: Path, cache: Cache, progress: Progress) -> Files:
     """A whole game's combined file and reprint file, and its change list unit by unit."""
-    game, units, items = order.spec.games[g], printed.units[g], printed.made[g]
+    game, units, items = order.game(g), printed.units[g], printed.made[g]
     before, since = order.baseline(g)
     listed = changes.compare(g, before, [(u.id, u.sheets.sheets) for u in units])
     pages = lead_pages(units) + sum(u.sheets.pages for u in units)
@@ -456,7 +501,7 @@ def game_files(order: Order, printed: Printed, g: str, root: Path, cache: Cache,
     if "pdf" in order.formats:
         progress.doing(g, "joining the print file")
         pdfs = [unit_pdf(u, items, printed.shared) for u in units]
-        data, lead = game_file(game, g, units, pdfs, order.spec.print, cache, order.code)
+        data, lead = game_file(game, g, units, pdfs, order.spec.print, cache, [*order.code, *order.words(g)])
         written.append(manifest.write_file(root, root / g / f"{g}-all.pdf", data, g, None, pages))
         if order.spec.print.cut != "none":  # a cut file per sheet a machine cuts
             from pnp.export.cut import write_cuts
@@ -518,11 +563,13 @@ def exports(order: Order, printed: Printed, root: Path, cache: Cache, progress: 
     for g in order.games:
         items = printed.made[g]
         progress.doing(g, "exporting" if order.profile or order.formats != ("pdf",) else "picturing faces for the gallery")
-        done.append(export.write_game(root, order.out, order.old, g, order.spec.games[g].title, printed.faces[g],
-                                      order.formats, order.profile, safe_mm=order.spec.print.safe_mm,
-                                      cached={m.component.id: m.exported for m in items if m.laid is None},
-                                      plan=print_plan(printed.units[g]) if g in order.whole else None, cache=cache,
-                                      inputs={m.component.id: m.inputs for m in items}, pictures=printed.pictures[g]))
+        with order.speaking(g):
+            done.append(export.write_game(root, order.out, order.old, g, order.game(g).title, printed.faces[g],
+                                          order.formats, order.profile, safe_mm=order.spec.print.safe_mm,
+                                          cached={m.component.id: m.exported for m in items if m.laid is None},
+                                          plan=print_plan(printed.units[g]) if g in order.whole else None,
+                                          cache=cache, inputs={m.component.id: m.inputs for m in items},
+                                          pictures=printed.pictures[g]))
     return done
 
 
@@ -537,8 +584,8 @@ def record(order: Order, printed: Printed, written: Files, exported: Sequence[ex
     for g in order.games:
         if g not in order.whole:
             _carry(order.out, root, order.old, g, {c.id for c in order.chosen[g]})
-    everything = set(order.whole) == set(order.spec.games)
-    replaced = set(order.whole) | (manifest.games_in(order.old) - set(order.spec.games) if everything else set())
+    everything = {order.kits[g].game_id for g in order.whole} == set(order.spec.games)
+    replaced = set(order.whole) | (manifest.games_in(order.old) - _kit_names(order.spec) if everything else set())
     rebuilt = {(g, c.id) for g in order.games for c in order.chosen[g]}
 
     def was_rebuilt(e: dict[str, Any]) -> bool:
@@ -609,8 +656,10 @@ def _spec_record(source: Path | None) -> dict[str, Any]:
 
 def summary(order: Order, printed: Printed, written: Files, count: int) -> Summary:
     """What the build did: its files, the pages to print (none without PDFs), what changed,
-    and the warnings about art (once per file and place)."""
+    and the warnings about art and the fuzzy or missing translations printed (once per file
+    and place)."""
     warnings = {(w.file, w.line, w.col): w for g in order.games for m in printed.made[g] for w in m.warnings}
+    warnings.update({(w.file, w.line, w.col): w for g in order.games for w in fuzzy_printed(order.spec, order.kits[g])})
     return Summary(order.games, count, written.pages if "pdf" in order.formats else 0, written.changes,
                    written.reprints, tuple(warnings.values()), written.since)
 
@@ -628,46 +677,61 @@ class GameLayout:
     units: tuple[Unit, ...]
 
 
-def lay_out_game(spec: Spec, game_id: str) -> GameLayout:
-    """One game's components drawn and laid out afresh: what `pnp validate` checks and tests inspect."""
-    game = spec.games[game_id]
+def lay_out_game(spec: Spec, game_id: str, language: str | None = None) -> GameLayout:
+    """One game's components drawn and laid out afresh, in its default language or `language`:
+    what `pnp validate` checks and tests inspect."""
+    made_kit = kit(game_id, spec.games[game_id], language or spec.games[game_id].language, spec.folder)
+    game = made_kit.game
     check_names(game_id, game)
-    context = Context(game_id, game, spec.print, spec.folder)
+    context = Context(game_id, game, spec.print, spec.folder, made_kit)
     items = []
-    for component in game.components:
-        laid = lay_out(context, component)
-        items.append(Made(game_id, component, "", laid.digest, laid.digest, sheets_of(laid, game), None, laid, ()))
-    units = plan_units(game, game_id, items, spec.print, (), None, lambda m: m)
+    with speaking(made_kit.language):
+        for component in game.components:
+            laid = lay_out(context, component)
+            items.append(Made(game_id, component, "", laid.digest, laid.digest, sheets_of(laid, game), None, laid, ()))
+        units = plan_units(game, game_id, items, spec.print, (), None, lambda m: m)
     return GameLayout(game_id, tuple(m.laid for m in items if m.laid is not None), tuple(units))
 
 
-def layout_issues(spec: Spec, game_id: str) -> list[Issue]:
+def layout_issues(spec: Spec, game_id: str, languages: Sequence[str] | None = None) -> list[Issue]:
     """What a build would refuse in one game of a valid spec — text that does not fit its box,
     pieces larger than the paper, a character the font lacks — each at the spec field it comes
-    from: every component drawn and laid out, then the pages a build adds (the print plan that
-    opens the combined file, a reprint page naming every unit), nothing rendered. `pnp
-    validate` reports these, so a spec that validates builds."""
+    from, once, with the kits it happens in: every component drawn and laid out in each of the
+    game's languages (or `languages`), then the pages a build adds (the print plan that opens
+    the combined file, a reprint page naming every unit), nothing rendered. `pnp validate`
+    reports these, so a spec that validates builds.
+
+    Each kit is laid out whole, since any text may be longer in another language (a sheet's
+    header too); what one language draws as another does is drawn once (a token face with the
+    same words, a bill's guilloche), so a language costs what its own words cost."""
     game = spec.games[game_id]
     try:
         check_names(game_id, game)
     except BuildError as error:
         return [spec.issue(("games", game_id, "components"), str(error))]
-    context = Context(game_id, game, spec.print, spec.folder)
-    issues, items = [], []
-    for component in game.components:
-        try:
-            laid = lay_out(context, component, stamped=False)
-            facts = sheets_of(laid, game, digests=False)
-            items.append(Made(game_id, component, "", laid.digest, laid.digest, facts, None, laid, ()))
-        except BuildError as error:  # a booklet reports every line, table and example at fault at once
-            issues += located_all(spec, game_id, component, error)
-    return issues or print_file_issues(spec, game_id, items)
+    codes = tuple(languages) if languages is not None else game.kit_languages
+    found: list[tuple[Issue, str, str]] = []
+    for code, made_kit in kits(game_id, game, codes, spec.folder).items():
+        context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit)
+        issues, items = [], []
+        for component in made_kit.game.components:
+            try:
+                laid = lay_out(context, component, stamped=False)
+                with speaking(made_kit.language):
+                    facts = sheets_of(laid, made_kit.game, digests=False)
+                items.append(Made(game_id, component, "", laid.digest, laid.digest, facts, None, laid, ()))
+            except BuildError as error:  # a booklet reports every line, table and example at fault at once
+                issues += located_all(spec, game_id, component, error, made_kit.language)
+        if not issues:
+            with speaking(made_kit.language):
+                issues = print_file_issues(spec, game_id, made_kit.game, items)
+        found += [(issue, code, game.language) for issue in issues]
+    return once(found)
 
 
-def print_file_issues(spec: Spec, game_id: str, items: list[Made]) -> list[Issue]:
-    """What keeps a game's own pages from being laid out — a component's name too long for
-    the print plan's table, say — at the name's field."""
-    game = spec.games[game_id]
+def print_file_issues(spec: Spec, game_id: str, game: Game, items: list[Made]) -> list[Issue]:
+    """What keeps a kit's own pages from being laid out — a component's name too long for the
+    print plan's table, say — at the name's field (`game`: the kit's, in its language)."""
     try:
         units = plan_units(game, game_id, items, spec.print, (), None, lambda m: m)
         instruction_pages(game, game_id, units, spec.print)
@@ -684,22 +748,46 @@ def print_file_issues(spec: Spec, game_id: str, items: list[Made]) -> list[Issue
     return []
 
 
-def located_all(spec: Spec, game_id: str, component: Any, error: BuildError) -> list[Issue]:
+def located_all(spec: Spec, game_id: str, component: Any, error: BuildError,
+                language: Language | None = None) -> list[Issue]:
     """Each problem `error` holds (a booklet reports all of its at once), at its field."""
-    return [located(spec, game_id, component, e) for e in (error.errors if isinstance(error, BuildErrors) else (error,))]
+    return [located(spec, game_id, component, e, language)
+            for e in (error.errors if isinstance(error, BuildErrors) else (error,))]
 
 
-def located(spec: Spec, game_id: str, component: Any, error: BuildError) -> Issue:
+def once(found: Sequence[tuple[Issue, str, str]]) -> list[Issue]:
+    """Issues of several kits — each with its kit's language and its game's default one — once
+    per place, the default kit's first, saying which kits of other languages have it: all of
+    them, unless the default kit has the same issue there word for word (pieces too large for
+    the paper are so in every language)."""
+    places: dict[tuple[Any, ...], tuple[Issue, str, str, list[str]]] = {}
+    for issue, code, default in sorted(found, key=lambda item: item[1] != item[2]):
+        first, first_code, _default, codes = places.setdefault((issue.file, issue.line, issue.col, issue.path),
+                                                               (issue, code, default, []))
+        if code != default and not (first_code == default and issue.message == first.message):
+            codes.append(code)
+    return [_in_kits(issue, codes, also=first_code == default) for issue, first_code, _, codes in places.values()]
+
+
+def _in_kits(issue: Issue, codes: Sequence[str], *, also: bool) -> Issue:
+    if not codes:
+        return issue
+    named = f"the {codes[0]} kit" if len(codes) == 1 else f"the {', '.join(codes[:-1])} and {codes[-1]} kits"
+    return replace(issue, message=f"{issue.message} ({'also ' if also else ''}in {named})")
+
+
+def located(spec: Spec, game_id: str, component: Any, error: BuildError, language: Language | None = None) -> Issue:
     """`error` at the field that causes it: the text at fault (the template that writes it
-    whole, else the first whose words it holds), the size of pieces too large for the paper,
-    else the component."""
-    index = spec.games[game_id].components.index(component)
+    whole, else the first whose words it holds, in the kit's `language`), the size of pieces
+    too large for the paper, else the component."""
+    index = next(i for i, c in enumerate(spec.games[game_id].components) if c.id == component.id)
     here = ("games", game_id, "components", index)
     path: tuple[Any, ...] = here
     if error.at and spec.written(here + error.at) is not None:  # the generator knows the field
         path = here + error.at
     elif error.text:
-        texts = [(here + p, template) for p, template in _texts(spec.written(here))]
+        texts = [(here + p, language.gettext(template) if language is not None else template)
+                 for p, template in _texts(spec.written(here))]
         path = next((p for p, template in texts if _writes(template, error.text, whole=True)),
                     next((p for p, template in texts if _writes(template, error.text, whole=False)), here))
     elif error.size:
@@ -727,3 +815,22 @@ def _writes(template: str, text: str, *, whole: bool) -> bool:
         return re.fullmatch("(?s:.*?)".join(map(re.escape, fixed)), text) is not None
     words = [part.strip() for part in fixed if part.strip()]
     return bool(words) and re.search("(?s:.*?)".join(map(re.escape, words)), text) is not None
+
+
+def _kit_names(spec: Spec) -> set[str]:
+    """Every name a kit of the spec's games may have (`kits_of`): what a build of every game
+    keeps of an earlier one."""
+    from pnp.i18n import PSEUDO
+
+    return {f"{g}.{code}" if code != game.language else g
+            for g, game in spec.games.items() for code in (*game.kit_languages, PSEUDO)}
+
+
+def fuzzy_printed(spec: Spec, in_kit: Kit) -> list[Issue]:
+    """The fuzzy and missing translations a kit printed (in English, for the missing), each at
+    its line of the catalog: a build says so in its summary."""
+    if in_kit.code in ("en", "qps"):
+        return []
+    from pnp.translate import problems
+
+    return problems(spec, in_kit.game_id, (in_kit.code,), printed_only=True)

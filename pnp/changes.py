@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from pnp.i18n import N_, _, ngettext
 from pnp.manifest import Change
 
-LAST_BUILD = "the last build"  # what changes count from when no print is marked and no --since given
+LAST_BUILD = N_("the last build")  # what changes count from when no print is marked and no --since given
 
 
 def compare(game: str, old: Sequence[dict[str, Any]], new: Sequence[tuple[str, Sequence[str]]]) -> list[Change] | None:
@@ -55,23 +56,24 @@ def numbers(values: Sequence[int]) -> str:
 
 def sheets_text(values: Sequence[int]) -> str:
     """"sheet 3" or "sheets 3, 5–7"."""
-    return f"sheet{'s' if len(values) != 1 else ''} {numbers(values)}"
+    return ngettext("sheet {numbers}", "sheets {numbers}", len(values)).format(numbers=numbers(values))
 
 
 def action(change: Change) -> str:
     """What to do about the sheets already printed: "replace sheet 3; add sheets 11–12 after sheet 10"."""
     if change.status == "added":
-        return f"new: print all {sheets_text(change.sheets)}" if change.sheets else "new"
+        return _("new: print all {sheets}").format(sheets=sheets_text(change.sheets)) if change.sheets else _("new")
     if change.status == "removed":
-        return f"removed: discard its {sheets_text(change.dropped)}"
+        return _("removed: discard its {sheets}").format(sheets=sheets_text(change.dropped))
     before = change.before
     replaced = [n for n in change.sheets if n <= before]
     added = [n for n in change.sheets if n > before]
     parts = []
     if replaced:
-        parts.append(f"replace {sheets_text(replaced)}")
+        parts.append(_("replace {sheets}").format(sheets=sheets_text(replaced)))
     if added:
-        parts.append(f"add {sheets_text(added)} after sheet {before}" if before else f"add {sheets_text(added)}")
+        parts.append(_("add {sheets} after sheet {n}").format(sheets=sheets_text(added), n=before) if before
+                     else _("add {sheets}").format(sheets=sheets_text(added)))
     if change.dropped:
-        parts.append(f"discard {sheets_text(change.dropped)}")
+        parts.append(_("discard {sheets}").format(sheets=sheets_text(change.dropped)))
     return "; ".join(parts)

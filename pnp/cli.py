@@ -62,6 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     validate = commands.add_parser("validate", help="check components.yaml and summarise it")
     validate.add_argument("spec_file", nargs="?", metavar="SPEC", help="spec file, same as --spec")
     _spec_option(validate)
+    validate.add_argument("--strict", action="store_true",
+                          help="fuzzy and missing translations are errors, not warnings (exit 2)")
     validate.set_defaults(run=_validate)
 
     build = commands.add_parser("build", help="write print-ready PDF/SVG/PNG files and output/manifest.json")
@@ -96,10 +98,12 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("record")
     check.add_argument("--json", action="store_true", help="answer in JSON (see REFEREE.md)")
     check.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    _lang_option(check, "the verdict")
     check.set_defaults(run=_referee, verb="check")
     explain = verbs.add_parser("explain", help="replay RECORD printing every step with its rule ID")
     explain.add_argument("record")
     explain.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+    _lang_option(explain, "every step and the verdict (rule IDs as they are)")
     explain.set_defaults(run=_referee, verb="explain", json=False)
     new = verbs.add_parser("new", help="print a starter record with the standard setup")
     new.add_argument("game")
@@ -112,6 +116,7 @@ def _parser() -> argparse.ArgumentParser:
     _simulate_parser(commands)
     _add_rules(commands)
     _add_table(commands)
+    _add_translate(commands)
     return parser
 
 
@@ -120,6 +125,26 @@ def _play_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", help="comma-separated bots, rotated through the seats (default random)")
     parser.add_argument("--seed", help="the same seed gives the same answer (default 1)")
     parser.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
+
+
+def _add_translate(commands) -> None:
+    translate = commands.add_parser("translate", help="keep the translation catalogs (locale/*/GAME.po) up to date")
+    verbs = translate.add_subparsers(title="translate commands", metavar="VERB")
+    for verb, about in (("extract", "write each game's template of texts to translate, locale/GAME.pot"),
+                        ("update", "extract, then merge into every catalog (a changed source marks its translation fuzzy)"),
+                        ("status", "per game and language: texts translated, fuzzy and missing")):
+        command = verbs.add_parser(verb, help=about)
+        _spec_option(command)
+        command.add_argument("--game", action="append", help="only this game (repeatable)")
+        if verb == "update":
+            command.add_argument("--lang", action="append", metavar="CODE",
+                                 help="only this language's catalog, or a new one (repeatable; default: the spec's languages)")
+        command.set_defaults(run=_translate, verb=verb)
+    translate.set_defaults(run=lambda args: (translate.print_help(), 2)[1])
+
+
+def _lang_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--lang", metavar="CODE", help=f"{what} in this language (es, ru, …; default English)")
 
 
 def _simulate_parser(commands: argparse._SubParsersAction) -> None:
@@ -182,6 +207,7 @@ def _add_rules(commands) -> None:
     show.add_argument("id", help="a rule ID as the referee cites it, e.g. BOLSA-3.2.5, or an ambiguity, e.g. BOLSA-A2")
     show.add_argument("--game", help="only this game's rules (an old short ID like A2 exists in several)")
     show.add_argument("--spec", help="spec file for the values in effect (default: ./components.yaml, else the bundled one)")
+    _lang_option(show, "the rule's words as the game's booklet prints them")
     show.set_defaults(run=_rules, verb="show")
     search = verbs.add_parser("search", help="list the rules that mention every word; exit 1 if none")
     search.add_argument("words", nargs="+")
@@ -214,6 +240,10 @@ def _build_options(parser: argparse.ArgumentParser) -> None:
                                       "registration marks and a cut file per sheet in <game>/cut/ (overrides print.cut; "
                                       "none for hand cutting)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    parser.add_argument("--lang", action="append", metavar="CODE",
+                        help="build the kits in this language (repeatable; all: every language the game lists; qps: "
+                             "the pseudo-locale, accented and 40 %% longer, to see what would not fit); default: "
+                             "each game's own language")
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -228,6 +258,14 @@ def _validate(args: argparse.Namespace) -> int:
     spec = load_spec(source, layout=checked_layout)  # every component laid out too, as build would (nothing rendered)
     for warning in art_warnings(spec):  # PNG or JPEG art that prints below 300 dpi
         print(warning, file=sys.stderr)
+    from pnp.errors import SpecError
+    from pnp.translate import problems
+
+    untranslated = [issue for game_id in spec.games for issue in problems(spec, game_id)]
+    if untranslated and args.strict:
+        raise SpecError(untranslated)
+    for warning in untranslated:  # fuzzy or missing translations: the kit would print English or an old sentence
+        print(f"{warning} (warning)", file=sys.stderr)
     print(f"{shown(source)}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")
     for game_id, game in spec.games.items():
         names = ", ".join(a.id for a in game.assets)
@@ -303,12 +341,16 @@ def _referee(args: argparse.Namespace) -> int:
         answer = referee.check(record, args.spec)
     except KeyError:
         raise PnpError(f"{args.record}: the spec has no game {record.game!r}") from None
-    if args.json:
-        print(json.dumps(referee.to_json(answer), ensure_ascii=False, indent=2))
-    else:
-        if args.verb == "explain":
-            print("\n".join(referee.explain(answer)))
-        print(referee.verdict(answer, args.record))
+    from pnp.i18n import speaking
+
+    code = getattr(args, "lang", None)
+    with speaking(referee.language(code, record.game, args.spec) if code else None):  # the events' texts too
+        if args.json:
+            print(json.dumps(referee.to_json(answer), ensure_ascii=False, indent=2))
+        else:
+            if args.verb == "explain":
+                print("\n".join(referee.explain(answer)))
+            print(referee.verdict(answer, args.record))
     return 0 if answer.ok else 1
 
 
@@ -336,6 +378,12 @@ def _tune(args: argparse.Namespace) -> int:
 
 def _rules(args: argparse.Namespace) -> int:
     from pnp.rules.lookup import run
+
+    return run(args)
+
+
+def _translate(args: argparse.Namespace) -> int:
+    from pnp.translate import run
 
     return run(args)
 

@@ -63,7 +63,8 @@ def run_build(args: argparse.Namespace) -> int:
         games = tuple(g for g in games if g in only)
     with progress_bars(quiet=args.quiet) as progress:
         summary = build(spec, Path(args.out), games, formats, only=only, source=source, progress=progress,
-                        profile=profile, printed=getattr(args, "printed", False),
+                        profile=profile, languages=select_languages(spec, games, getattr(args, "lang", None)),
+                        printed=getattr(args, "printed", False),
                         since=Path(args.since) if getattr(args, "since", None) else None)
     for warning in summary.warnings:
         print(warning, file=sys.stderr)
@@ -119,6 +120,24 @@ def parse_offset(text: str | None) -> tuple[float, float] | None:
         raise UsageError(f"--back-offset {text!r}: give two numbers of mm, right and down, such as 0.5,-1 "
                          f"(at most {MAX_OFFSET_MM:g} mm each)")
     return (x, y)
+
+
+def select_languages(spec: Spec, games: Sequence[str], wanted: Sequence[str] | None) -> tuple[str, ...]:
+    """`--lang` values: codes the chosen games list, `all`, or the pseudo-locale; a code no
+    chosen game lists is a usage error naming those they do."""
+    from pnp.i18n import PSEUDO
+
+    if not wanted:
+        return ()
+    listed = {code for g in games for code in spec.games[g].kit_languages}
+    codes: list[str] = []
+    for value in wanted:
+        for code in (part.strip() for part in value.split(",") if part.strip()):
+            if code != "all" and code != PSEUDO and code not in listed:
+                raise UsageError(f"--lang {code}: no game built lists it (they list {', '.join(sorted(listed))}; "
+                                 f"also all, or {PSEUDO} for the pseudo-locale)")
+            codes.append(code)
+    return tuple(dict.fromkeys(codes))
 
 
 def select_games(spec: Spec, wanted: Sequence[str] | None) -> tuple[str, ...]:

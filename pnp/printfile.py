@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 from pnp import __version__, changes, manifest
 from pnp.cache import Blob, Cache, key
 from pnp.display import Page, Pieces
+from pnp.i18n import _
 from pnp.layout.gang import Candidate, Shared, share_sheets
 from pnp.layout.impose import impose
 from pnp.layout.instructions import (
@@ -149,9 +150,10 @@ def game_file(game: Game, game_id: str, units: Sequence[Unit], pdfs: Sequence[by
     are drawn from the units' facts, changed) and the number of instruction pages opening it."""
     def joined() -> bytes:
         lead = instruction_pages(game, game_id, units, settings)
-        parts = [("Print instructions", render((lead, f"{game.title} — print instructions", game_id)), None)]
+        parts = [(_("Print instructions"), render((lead, _("{title} — print instructions").format(title=game.title),
+                                                    game_id)), None)]
         parts += [(u.name, pdf, None) for u, pdf in zip(units, pdfs, strict=True)]
-        return combine(parts, title=f"{game.title} — print-and-play", subject=game_id)
+        return combine(parts, title=_("{title} — print-and-play").format(title=game.title), subject=game_id)
 
     name = key(list(code), game_id, game.title, game.title_en, settings.model_dump(mode="json"),
                [(u.entry, asdict(u.sheets)) for u in units])
@@ -190,7 +192,7 @@ def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings:
     f = frame(settings.paper, settings.margin_mm)
     lead = lead_pages(units)
     jobs = print_plan(units)
-    info = Furniture(game.title, "print instructions", stamp(__version__, instructions_stamp(game, units, settings)))
+    info = Furniture(game.title, _("print instructions"), stamp(__version__, instructions_stamp(game, units, settings)))
     offset = tuple(settings.back_offset_mm)
     front = instructions_page(f, info, settings.paper, jobs, title_en=game.title_en, game_file=game_id,
                               back_offset=offset, bleed=settings.bleed_mm)  # type: ignore[arg-type]
@@ -207,9 +209,10 @@ def reprint_file(game: Game, game_id: str, units: Sequence[Unit], pdfs: Sequence
     page count."""
     lead, held, count = reprint_pages(game, units, found, settings, since)
     pdf_of = {u.id: pdf for u, pdf in zip(units, pdfs, strict=True)}
-    head = render((lead, f"{game.title} — reprint instructions", game_id))
+    head = render((lead, _("{title} — reprint instructions").format(title=game.title), game_id))
     parts = [(u.name, pdf_of[u.id], pages) for u, pages in held]
-    data = combine([("Reprint instructions", head, None), *parts], title=f"{game.title} — reprint", subject=game_id)
+    data = combine([(_("Reprint instructions"), head, None), *parts], title=_("{title} — reprint").format(title=game.title),
+                   subject=game_id)
     return data, count
 
 
@@ -236,6 +239,6 @@ def reprint_pages(game: Game, units: Sequence[Unit], found: Sequence[manifest.Ch
             rows.append(Reprint(name, None, changes.action(c), "", "", ""))
     f = frame(settings.paper, settings.margin_mm)
     said = key([asdict(r) for r in rows], settings.model_dump(mode="json"), *([since] if since != changes.LAST_BUILD else []))
-    info = Furniture(game.title, "reprint instructions", stamp(__version__, said[:STAMP_DIGITS]))
+    info = Furniture(game.title, _("reprint instructions"), stamp(__version__, said[:STAMP_DIGITS]))
     front = reprint_page(f, info, settings.paper, rows, since)
     return ([front, blank_back(f, info)] if lead == 2 else [front]), held, first - 1

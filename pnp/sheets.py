@@ -24,6 +24,7 @@ from typing import Any, Callable, Sequence
 from pnp.cache import Blob, Cache
 from pnp.display import BookPages, Drawing, Page, Panels, PieceArt, Pieces, fingerprint
 from pnp.errors import Issue
+from pnp.i18n import N_, N_plural, _, ngettext
 from pnp.layout.booklet import Folding
 from pnp.layout.impose import Imposition, cut_lines
 from pnp.layout.sheet import Furniture
@@ -32,10 +33,16 @@ from pnp.spec.faces import piece_count
 from pnp.spec.model import Game, Print
 
 STAMP_DIGITS = 8
-NOUNS = {"deck": "card", "tokens": "token", "money": "bill", "board": "board", "mat": "mat", "aid": "aid", "form": "form",
-         "booklet": "page"}
-STOCK = {"deck": "card stock", "tokens": "card stock", "money": "paper", "board": "card stock, or paper glued to card",
-         "mat": "card stock", "aid": "paper", "form": "paper", "booklet": "paper"}
+NOUNS = {"deck": N_plural("{n} card", "{n} cards"), "tokens": N_plural("{n} token", "{n} tokens"),
+         "money": N_plural("{n} bill", "{n} bills"), "board": N_plural("{n} board", "{n} boards"),
+         "mat": N_plural("{n} mat", "{n} mats"), "aid": N_plural("{n} aid", "{n} aids"),
+         "form": N_plural("{n} form", "{n} forms"), "booklet": N_plural("{n} page", "{n} pages")}
+PIECES = N_plural("{n} piece", "{n} pieces")
+# the paper a kind prints on, in English (the instructions show it translated; the words decide what shares sheets)
+STOCK = {"deck": N_("card stock"), "tokens": N_("card stock"), "money": N_("paper"),
+         "board": N_("card stock, or paper glued to card"), "mat": N_("card stock"), "aid": N_("paper"),
+         "form": N_("paper"), "booklet": N_("paper")}
+
 
 Layout = Imposition | Tiling | Folding
 
@@ -178,20 +185,24 @@ def sheets_of(laid: Laid, game: Game, *, digests: bool = True) -> Sheets:
     `digests`: validation needs how many sheets, not which)."""
     layout, output, component = laid.layout, laid.output, laid.component
     drawn = _drawn(output)
-    contents = f"{len(drawn)} {NOUNS.get(component.kind, 'piece')}{'s' if len(drawn) != 1 else ''}"
+    singular, plural = NOUNS.get(component.kind, PIECES)
+    contents = ngettext(singular, plural, len(drawn)).format(n=len(drawn))
     assembly = finish = ""
     duplex = "none"
     if isinstance(layout, Folding):
         duplex = layout.duplex
-        contents = f"{contents}, {layout.page_name}"
-        finish = ("fold the sheets in half together on their dashed marks, the first sheet outside, and staple "
-                  "on the fold" if layout.folded else "cut each sheet in half on its middle marks and staple the "
-                  "pages in order")
+        contents = _("{contents}, {page}").format(contents=contents, page=layout.page_name)
+        finish = (_("fold the sheets in half together on their dashed marks, the first sheet outside, and staple "
+                    "on the fold") if layout.folded else _("cut each sheet in half on its middle marks and staple "
+                                                           "the pages in order"))
     elif isinstance(layout, Tiling):
         if layout.tiled:
             t = next(t for t in layout.tiles if t.rows * t.columns > 1)
-            contents += f" in {t.rows * t.columns} parts"
-            assembly = f"{t.rows} row{'s' if t.rows > 1 else ''} × {t.columns} column{'s' if t.columns > 1 else ''} of parts"
+            parts = t.rows * t.columns
+            contents = ngettext("{contents} in {n} part", "{contents} in {n} parts", parts).format(contents=contents, n=parts)
+            assembly = _("{rows} × {columns} of parts").format(
+                rows=ngettext("{n} row", "{n} rows", t.rows).format(n=t.rows),
+                columns=ngettext("{n} column", "{n} columns", t.columns).format(n=t.columns))
     else:
         duplex = layout.duplex
     if isinstance(output, Pieces):
@@ -207,7 +218,7 @@ def sheets_of(laid: Laid, game: Game, *, digests: bool = True) -> Sheets:
 
 def shared_sheets(layout: Imposition, info: Furniture, digest: str, members: Sequence[Sheets]) -> Sheets:
     """The facts about sheets that several components share."""
-    contents = " + ".join(m.contents for m in members) + " on shared sheets"
+    contents = _("{contents} on shared sheets").format(contents=" + ".join(m.contents for m in members))
     return Sheets(digest[:STAMP_DIGITS], sheet_digests(layout, info), len(layout.pages), layout.duplex,
                   sum(m.count for m in members), members[0].size_mm, contents, "", "", None, *_cutting(layout))
 

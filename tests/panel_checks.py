@@ -5,22 +5,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spec_text import BUNDLED, edit, spec_of  # noqa: F401 (edit is re-exported to the panel tests)
+from spec_text import BUNDLED, ROOT, edit, spec_of  # noqa: F401 (edit is re-exported to the panel tests)
 
 from pnp.components import Context, Panels, generate
+from pnp.i18n import speaking
+from pnp.spec.translation import kit
 from pnp.components.art import walk
 from pnp.display import Drawing, Matrix, Rect, Text, apply
 from pnp.layout.text import text_width
 from pnp.fonts import MM_PER_PT, font
 
 SPEC = spec_of()
+BUNDLED_FOLDER = ROOT / "pnp" / "data"  # the bundled catalogs
 
 
 def panels(game_id: str, component_id: str, spec_text: str | None = None, **settings) -> Panels:
+    """The component drawn in the game's default kit (bolsa in Spanish, aktsioner in Russian)."""
     spec = spec_of(spec_text) if spec_text else SPEC
     game = spec.games[game_id]
-    context = Context(game_id, game, spec.print.model_copy(update=settings))
-    return generate(context, game.component(component_id))
+    made = kit(game_id, game, game.language, BUNDLED_FOLDER)
+    context = Context(game_id, made.game, spec.print.model_copy(update=settings), kit=made)
+    with speaking(made.language):
+        return generate(context, made.game.component(component_id))
 
 
 @dataclass(frozen=True)

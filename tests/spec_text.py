@@ -6,15 +6,30 @@ Tests change the game the way a designer does — by editing components.yaml's t
 
 from __future__ import annotations
 
+import shutil
 from functools import lru_cache
 from pathlib import Path
 
 from pnp.components import Context, Output, generate
+from pnp.i18n import speaking
 from pnp.rules import loads_spec
 from pnp.spec import Spec
+from pnp.spec.translation import Kit, kit
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
+CATALOGS = ROOT / "pnp" / "data" / "locale"  # the bundled spec's translations, beside it
+
+
+def write_spec(folder: Path, text: str = BUNDLED) -> Path:
+    """`text` as `folder/components.yaml`, with a copy of the bundled translation catalogs
+    beside it, as `pnp init` writes them: what builds every game's kits in their languages."""
+    folder.mkdir(parents=True, exist_ok=True)
+    spec = folder / "components.yaml"
+    spec.write_text(text, encoding="utf-8")
+    if not (folder / "locale").exists():
+        shutil.copytree(CATALOGS, folder / "locale")
+    return spec
 
 
 def edit(old: str, new: str, text: str = BUNDLED) -> str:
@@ -29,8 +44,19 @@ def spec_of(text: str = BUNDLED) -> Spec:
 
 
 @lru_cache(maxsize=None)
-def drawn(game_id: str, component_id: str, text: str = BUNDLED) -> Output:
-    """What the generator makes of one component of the (possibly edited) spec."""
+def kit_of(game_id: str, text: str = BUNDLED, code: str | None = None) -> Kit:
+    """The game's kit in its default language (bolsa's Spanish, aktsioner's Russian) or in
+    `code`, from the (possibly edited) spec and the bundled catalogs: `kit_of(g).game` is the
+    game with the texts that kit prints."""
+    game = spec_of(text).games[game_id]
+    return kit(game_id, game, code or game.language, ROOT / "pnp" / "data")
+
+
+@lru_cache(maxsize=None)
+def drawn(game_id: str, component_id: str, text: str = BUNDLED, code: str | None = None) -> Output:
+    """What the generator makes of one component of the (possibly edited) spec, in the game's
+    default kit (its own language: bolsa's Spanish, aktsioner's Russian) or in `code`'s."""
     spec = spec_of(text)
-    game = spec.games[game_id]
-    return generate(Context(game_id, game, spec.print, spec.folder), game.component(component_id))
+    made = kit_of(game_id, text, code)
+    with speaking(made.language):
+        return generate(Context(game_id, made.game, spec.print, spec.folder, made), made.game.component(component_id))

@@ -8,7 +8,7 @@ from statistics import mode
 
 import pytest
 from panel_checks import SPEC, assert_legible, edit, lines_of_text, panels, texts
-from spec_text import spec_of
+from spec_text import ROOT, spec_of
 
 from pnp.errors import BuildError
 from pnp.layout.sheet import content_size
@@ -32,8 +32,16 @@ def printed_table(drawing, first_heading):
     return lines[start], lines[start + 1 :]
 
 
+def _in_russian(work):
+    from pnp.i18n import speaking
+    from pnp.i18n.catalogs import language
+
+    with speaking(language(ROOT / "pnp" / "data", "aktsioner", "ru")):  # the default kit's language
+        return work()
+
+
 def test_penalty_aid_prints_the_engine_table_which_is_the_seed_table():
-    computed = engine("aktsioner").tables(engine("aktsioner").params(SPEC.games["aktsioner"]))["penalty"]
+    computed = _in_russian(lambda: engine("aktsioner").tables(engine("aktsioner").params(SPEC.games["aktsioner"]))["penalty"])
     (drawing,) = panels("aktsioner", "penalty_aid").drawings
     header, rows = printed_table(drawing, computed.header[0])
     assert header == list(computed.header)
@@ -45,7 +53,7 @@ def test_penalty_aid_prints_the_engine_table_which_is_the_seed_table():
 def test_penalty_aid_follows_the_engine_when_the_price_scale_changes():
     text = edit("price: {from: 10, to: 250, step: 10, start: 100}", "price: {from: 20, to: 400, step: 20, start: 200}")
     game = loads_spec(text).games["aktsioner"]
-    computed = engine("aktsioner").tables(engine("aktsioner").params(game))["penalty"]
+    computed = _in_russian(lambda: engine("aktsioner").tables(engine("aktsioner").params(game))["penalty"])
     (drawing,) = panels("aktsioner", "penalty_aid", text).drawings
     header, rows = printed_table(drawing, computed.header[0])
     assert header == list(computed.header) and header[1] == "20"
@@ -64,21 +72,21 @@ def test_every_aid_is_one_legible_page(game_id, aid_id, paper):
         assert min(t.size for t in texts(drawing)) >= 6.5  # body text stays comfortably readable
 
 
-def test_headings_carry_english_subtitles_and_numbers_that_matter_are_bold():
+def test_headings_are_in_the_kits_language_and_numbers_that_matter_are_bold():
     (drawing,) = panels("bolsa", "player_aid").drawings
     found = texts(drawing)
     words = [t.text for t in found]
-    for section in SPEC.games["bolsa"].component("player_aid").sections:
-        heading = next(t for t in found if t.text == section.heading)
-        english = next(t for t in found if t.text == section.heading_en)
-        assert heading.font == "bold" and english.y0 > heading.y0 and english.size < heading.size
+    for heading_text in ("Fases de la ronda", "Subastas y límites"):  # the Spanish kit's, from its catalog
+        heading = next(t for t in found if t.text == heading_text)
+        assert heading.font == "bold"
     bold = [t.text for t in found if t.font == "bold"]
     assert "0 a 19" in bold and "+20" in bold  # filled from tracks.quote
     assert "Ayuda de juego" in words and "Juego de la Bolsa de Valores" in words
+    assert "Round phases" not in words
 
 
 def test_a_long_aid_is_set_smaller_and_one_too_long_for_a_page_is_an_error():
-    line = '              - "**1** S = 0, B = 0: nada cambia. · Nothing happens."\n'
+    line = '              - "**1** S = 0, B = 0: nothing changes."\n'
     (normal,) = panels("bolsa", "player_aid").drawings
     (longer,) = panels("bolsa", "player_aid", edit(line, line * 25)).drawings
     body = lambda drawing: mode(t.size for t in texts(drawing) if t.font == "regular")  # noqa: E731
@@ -98,6 +106,6 @@ def test_an_unknown_placeholder_in_an_aid_line_is_a_located_spec_error():
     from pnp.errors import SpecError
 
     with pytest.raises(SpecError) as caught:
-        spec_of(edit("**{tracks[quote].first} a", "**{tracks[qoute].first} a"))
+        spec_of(edit("The board runs from **{tracks[quote].first} to", "**{tracks[qoute].first} a"))
     (line,) = caught.value.lines()
     assert "games.bolsa.components[5].sections[2].lines[2]: cannot fill template" in line and "there is no 'qoute'" in line

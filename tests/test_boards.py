@@ -60,7 +60,7 @@ def test_start_cells_carry_a_frame_and_the_word_not_just_colour():
     board_spec = SPEC.games["bolsa"].component("quote_board")
     (drawing,) = panels("bolsa", "quote_board").drawings
     rows = track_rows(drawing, board_spec.cell_mm)
-    for row, start, word in [(rows[0], 0, "INICIO")] + [(row, 10, "SALIDA") for row in rows[1:]]:
+    for row, start, word in [(rows[0], 0, "INICIO")] + [(row, 10, "INICIO") for row in rows[1:]]:
         for index, cell in enumerate(row):
             words, frames = start_cues(drawing, cell)
             if index == start:
@@ -113,20 +113,20 @@ def test_currency_board_tracks_marks_and_setup_table_come_from_the_rules():
 
 def test_a_sixth_company_and_a_0_to_29_quote_track_flow_through():
     text = edit("      - {id: FER, name: Ferrovial,",
-                '      - {id: REP, name: Repsol, name_en: Repsol, color: "#cc79a7", symbol: star}\n'
+                '      - {id: REP, name: Repsol, color: "#cc79a7", symbol: star}\n'
                 "      - {id: FER, name: Ferrovial,")
     text = edit("quote: {from: 0, to: 19, start: 10}", "quote: {from: 0, to: 29, start: 15}", text)
     (drawing,) = panels("bolsa", "quote_board", text).drawings
     rows = track_rows(drawing, SPEC.games["bolsa"].component("quote_board").cell_mm)
     assert [len(row) for row in rows] == [10] + [30] * 6
     assert all(row_numbers(drawing, row) == [str(n) for n in range(30)] for row in rows[1:])
-    assert all(start_cues(drawing, row[15])[0] == ["SALIDA"] for row in rows[1:])
+    assert all(start_cues(drawing, row[15])[0] == ["INICIO"] for row in rows[1:])
     assert "REP" in [t.text for t in texts(drawing)]
 
 
 def test_cell_size_follows_the_spec_and_never_scales():
-    text = edit("        cell_mm: 16                 # a 14 mm token sits inside a cell\n        sections:\n          - {title: Ronda",
-                "        cell_mm: 20\n        sections:\n          - {title: Ronda")
+    text = edit("        cell_mm: 16                 # a 14 mm token sits inside a cell\n        sections:\n          - {title: Round",
+                "        cell_mm: 20\n        sections:\n          - {title: Round")
     (drawing,) = panels("bolsa", "quote_board", text).drawings
     rows = track_rows(drawing, 20)
     assert [len(row) for row in rows] == [10, 20, 20, 20, 20, 20]
@@ -147,7 +147,7 @@ def test_rows_are_tinted_lightly_in_their_asset_colour_unless_ink_saver():
 
 
 def test_copies_give_one_drawing_each():
-    text = edit("        name_en: Quote board\n", "        name_en: Quote board\n        copies: 2\n")
+    text = edit("        name: Quote board\n", "        name: Quote board\n        copies: 2\n")
     assert len(panels("bolsa", "quote_board", text).drawings) == 2
 
 
@@ -175,7 +175,7 @@ def test_every_box_of_the_currency_board_holds_the_largest_stack_side_by_side():
             assert len(inside_box) == len(game.assets) - 1
 
 
-ROUND = "          - {title: Ronda, title_en: Round, track: round, start_label: INICIO}"
+ROUND = "          - {title: Round, track: round, start_label: START}"
 
 
 def cells_of(drawing):
@@ -192,7 +192,7 @@ def cells_of(drawing):
 
 
 def test_a_loop_track_runs_round_the_board_edge_clockwise_around_everything_else():
-    text = edit(ROUND, "          - {title: Ronda, title_en: Round, track: round, start_label: INICIO, layout: loop}")
+    text = edit(ROUND, "          - {title: Round, track: round, start_label: START, layout: loop}")
     text = edit("round: {from: 1, to: 10, start: 1}", "round: {from: 101, to: 161, start: 101}", text)
     (drawing,) = panels("bolsa", "quote_board", text).drawings
     cells = cells_of(drawing)
@@ -215,7 +215,7 @@ def test_a_loop_track_runs_round_the_board_edge_clockwise_around_everything_else
 
 @pytest.mark.parametrize("last, spare", [(110, 0), (111, 1)])
 def test_an_odd_loop_leaves_one_hatched_cell_and_cells_grow_rather_than_crowd(last, spare):
-    text = edit(ROUND, "          - {title: Ronda, title_en: Round, track: round, start_label: INICIO, layout: loop}")
+    text = edit(ROUND, "          - {title: Round, track: round, start_label: START, layout: loop}")
     text = edit("round: {from: 1, to: 10, start: 1}", f"round: {{from: 101, to: {last}, start: 101}}", text)
     (drawing,) = panels("bolsa", "quote_board", text).drawings  # 10 or 11 cells round a wide quote table
     ring = [cells_of(drawing)[str(n)] for n in range(101, last + 1)]
@@ -228,7 +228,7 @@ def test_an_odd_loop_leaves_one_hatched_cell_and_cells_grow_rather_than_crowd(la
 
 
 def test_a_grid_track_reads_like_text_in_its_columns():
-    text = edit(ROUND, "          - {title: Ronda, title_en: Round, track: round, start_label: INICIO, layout: grid, "
+    text = edit(ROUND, "          - {title: Round, track: round, start_label: START, layout: grid, "
                        "columns: 4}")
     text = edit("round: {from: 1, to: 10, start: 1}", "round: {from: 101, to: 110, start: 101}", text)
     (drawing,) = panels("bolsa", "quote_board", text).drawings

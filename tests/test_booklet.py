@@ -20,9 +20,10 @@ from pnp.rules.text import RULE, rules
 INFO = Furniture("Game", "Rules", "pnp test")
 
 
-def booklet_text(game: str, spec_text: str | None = None, duplex: str = "long") -> str:
-    """The text of the booklet as printed: generated, imposed, rendered, extracted from the PDF."""
-    pages = (drawn(game, "rules_booklet", spec_text) if spec_text else drawn(game, "rules_booklet")).pages
+def booklet_text(game: str, spec_text: str | None = None, duplex: str = "long", code: str | None = None) -> str:
+    """The text of the booklet as printed: generated, imposed, rendered, extracted from the PDF
+    (the game's default kit, or the kit of language `code`)."""
+    pages = (drawn(game, "rules_booklet", spec_text, code) if spec_text else drawn(game, "rules_booklet", code=code)).pages
     folding = fold_booklet(pages, "a4", 5, duplex, INFO)
     reader = pypdf.PdfReader(io.BytesIO(pdf_bytes(folding.pages)))
     return " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
@@ -38,15 +39,17 @@ def test_every_rule_of_the_rules_file_is_printed_with_its_id(game):
 
 
 def test_the_bolsa_booklet_follows_start_cash_rounds_and_the_track():
-    before = booklet_text("bolsa")
+    before = booklet_text("bolsa", code="en")  # the English kit's words (the Spanish kit's below)
     assert "receives 50 in money" in before and "5 rounds" in before and "after round 5" in before
     spec = edit("start_cash: 50", "start_cash: 65")
     spec = edit("rounds: 5", "rounds: 7", spec)
     spec = edit("quote: {from: 0, to: 19, start: 10}", "quote: {from: 0, to: 29, start: 12}", spec)
-    after = booklet_text("bolsa", spec)
+    after = booklet_text("bolsa", spec, code="en")
     assert "receives 65 in money" in after and "7 rounds" in after and "after round 7" in after
     assert "cells 0 to 29" in after and "face up on cell 12" in after and "back +30" in after
     assert "receives 50 in money" not in after and "cells 0 to 19" not in after
+    spanish = booklet_text("bolsa", spec)  # Bolsa's own kit: the same numbers in its words
+    assert "recibe 65 en dinero" in spanish and "7 rondas" in spanish and "recibe 50" not in spanish
 
 
 def test_the_forex_booklet_follows_a_dividend_and_the_start_money():
@@ -59,7 +62,7 @@ def test_the_forex_booklet_follows_a_dividend_and_the_start_money():
 
 def test_the_aktsioner_deal_table_follows_the_formula():
     spec = edit("formula: 3+5", "formula: 4+6")
-    text = booklet_text("aktsioner", spec)
+    text = booklet_text("aktsioner", spec, code="en")
     assert "Deal each player 4 big and 6 small cards" in text
     # 20 big cards, 2 undealt: 4 players at most with 4 big cards each; 10 moves per player
     assert "4 4 6 4 8 40" in text and not re.search(r"\b5 4 6 ", text)
@@ -167,7 +170,7 @@ def test_the_teaching_part_comes_first_with_at_least_three_worked_examples(game)
     assert kinds.index("examples") < first_reference
     examples = [e.id for s in booklet.sections for e in s.examples]
     assert len(examples) >= 3 and set(examples) <= {r.id for r in rules(game) if r.kind == EXAMPLE}
-    text = booklet_text(game)
+    text = booklet_text(game, code="en")  # the English kit's words; every kit prints each example's ID
     assert all(f"Example {e}" in text for e in examples)
 
 
@@ -186,8 +189,8 @@ def test_the_worked_examples_numbers_follow_the_spec(game, old, new, before, aft
     """The engine plays the examples from the spec's own start: another starting cash, quote,
     price or money gives other numbers in the same examples (and a contract For-Ex's
     starting money now covers is paid instead of becoming a loan)."""
-    text = booklet_text(game)
-    changed = booklet_text(game, edit(old, new))
+    text = booklet_text(game, code="en")  # the English kit's words
+    changed = booklet_text(game, edit(old, new), code="en")
     assert before in text and before not in changed
     assert after in changed
 

@@ -102,12 +102,14 @@ def test_build_writes_every_component_the_combined_file_and_a_true_manifest(fake
 
 def test_the_combined_file_opens_with_instructions_whose_page_numbers_are_right(fake, tmp_path):
     out = tmp_path / "output"
-    assert run("--out", str(out), "--game", "bolsa") == 0
-    pdf = pdfplumber.open(out / "bolsa" / "bolsa-all.pdf")
+    assert run("--out", str(out), "--game", "bolsa", "--lang", "en") == 0  # Bolsa's English kit, beside its Spanish one
+    kit = out / "bolsa.en"
+    pdf = pdfplumber.open(kit / "bolsa.en-all.pdf")
     first = pdf.pages[0].extract_text()
+    flowing = " ".join(first.split())  # the words, wherever the lines and table cells break them
     for phrase in ("print instructions", "100 %", "100 mm", "flip on the long edge", "crop marks", "glue here",
                    "card stock", "paper", "A4", "copies"):
-        assert phrase in first, phrase
+        assert phrase in flowing, phrase
     spec = load_spec(None)
     game = spec.games["bolsa"]
     component_pages = 0
@@ -115,9 +117,9 @@ def test_the_combined_file_opens_with_instructions_whose_page_numbers_are_right(
         name = component.name
         row = next(line for line in first.splitlines() if name in line)
         first_page, last_page = map(int, re.match(r"(\d+)(?:–(\d+))?", row).groups(default=row.split()[0]))
-        pages = len(pypdf.PdfReader(out / "bolsa" / f"{component.id}.pdf").pages)
+        pages = len(pypdf.PdfReader(kit / f"{component.id}.pdf").pages)
         assert last_page - first_page + 1 == pages
-        alone = pdfplumber.open(out / "bolsa" / f"{component.id}.pdf").pages
+        alone = pdfplumber.open(kit / f"{component.id}.pdf").pages
         for here, there in ((first_page - 1, 0), (last_page - 1, pages - 1)):
             assert pdf.pages[here].extract_text() == alone[there].extract_text()
         if "double-sided" in row:  # fronts on odd pages, so the whole file prints back to back
@@ -191,15 +193,15 @@ def test_one_game_is_rebuilt_without_losing_the_others(fake, tmp_path):
 
 def test_duplex_fold_from_the_command_line_puts_backs_beside_fronts(fake, tmp_path):
     out = tmp_path / "output"
-    assert run("--out", str(out), "--game", "aktsioner", "--duplex", "fold") == 0
-    pdf = pdfplumber.open(out / "aktsioner" / "big_cards.pdf")
+    assert run("--out", str(out), "--game", "aktsioner", "--duplex", "fold", "--lang", "en") == 0  # the English kit
+    pdf = pdfplumber.open(out / "aktsioner.en" / "big_cards.pdf")
     for page in pdf.pages:
         text = page.extract_text()
         assert "big_cards front" in text and "big_cards back" in text
         assert any(line.get("dash") and line["dash"][0] for line in page.lines)
-    first = pdfplumber.open(out / "aktsioner" / "aktsioner-all.pdf").pages[0].extract_text()
-    assert "fold" in first and "flip on the long edge" not in first
-    steps = [int(n) for n in re.findall(r"^(\d) [A-Z][a-z]+[^|]*?\.", first, re.M)]
+    first = pdfplumber.open(out / "aktsioner.en" / "aktsioner.en-all.pdf").pages[0].extract_text()
+    assert "fold" in first and "flip on the long edge" not in " ".join(first.split())
+    steps = [int(n) for n in re.findall(r"^(\d) [A-Z][a-z]+[^|\n]*?\.", first, re.M)]  # a step's title, on its line
     assert steps == list(range(1, len(steps) + 1)) and len(steps) >= 4  # numbered without gaps
     assert "mat" not in first.split("What to print")[1].split("\n")[0]  # Aktsioner has no mats
 
@@ -208,10 +210,13 @@ def test_back_offset_and_ink_from_the_command_line(monkeypatch, tmp_path):
     seen = []
     monkeypatch.setattr(build_module, "generate", lambda context, component: seen.append(context.settings) or stand_in(context, component))
     out = tmp_path / "output"
-    assert run("--out", str(out), "--game", "aktsioner", "--back-offset", "1.5,-0.5", "--ink", "low") == 0
+    assert run("--out", str(out), "--game", "aktsioner", "--back-offset", "1.5,-0.5", "--ink", "low",
+               "--lang", "en", "--lang", "ru") == 0
     assert {(tuple(s.back_offset_mm), s.ink_saver) for s in seen} == {((1.5, -0.5), True)}
-    first = pdfplumber.open(out / "aktsioner" / "aktsioner-all.pdf").pages[0].extract_text()
-    assert "shifted by 1.5, -0.5 mm" in first
+    english = pdfplumber.open(out / "aktsioner.en" / "aktsioner.en-all.pdf").pages[0].extract_text()
+    assert "shifted by 1.5, -0.5 mm" in english
+    russian = pdfplumber.open(out / "aktsioner" / "aktsioner-all.pdf").pages[0].extract_text()
+    assert "сдвинуты на 1.5, -0.5 мм" in " ".join(russian.split())  # the Russian kit says so too
 
 
 @pytest.mark.parametrize("offset", ["1.5", "a,b", "1,2,3", "40,0", "nan,0"])
@@ -319,8 +324,8 @@ def test_the_real_games_build_with_their_counts_and_readable_text(real):
         for page in reader.pages:
             size = sorted((round(float(page.mediabox.width) * PT, 1), round(float(page.mediabox.height) * PT, 1)))
             assert size == sorted(PAPERS["a4"])
-    akt = pdfplumber.open(real / "aktsioner" / "aktsioner-all.pdf")
-    assert "Акционер" in akt.pages[0].extract_text() and "print instructions" in akt.pages[0].extract_text()
+    akt = pdfplumber.open(real / "aktsioner" / "aktsioner-all.pdf")  # the Russian kit, Aktsioner's own
+    assert "Акционер" in akt.pages[0].extract_text() and "как печатать" in akt.pages[0].extract_text()
     assert "Telefónica" in pdfplumber.open(real / "bolsa" / "shares.pdf").pages[8].extract_text()
 
 

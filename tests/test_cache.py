@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from spec_text import BUNDLED, edit, spec_of
+from spec_text import BUNDLED, edit, spec_of, write_spec
 
 from pnp import build as build_module
 from pnp.build import Progress, build
@@ -28,8 +28,7 @@ def edited(*changes: tuple[str, str]) -> str:
 
 
 def run(folder: Path, text: str, out: Path) -> int:
-    spec = folder / "components.yaml"
-    spec.write_text(text, encoding="utf-8")
+    spec = write_spec(folder, text)
     return main(["build", "--spec", str(spec), "--game", GAME, "--out", str(out), "-q"])
 
 
@@ -131,8 +130,8 @@ def test_a_damaged_cache_entry_is_drawn_again_not_trusted(base, tmp_path):
 
 def test_an_edit_and_its_undo_are_both_cached_older_entries_go(base, tmp_path):
     out = copy_of(base, tmp_path)
-    title = "name: Счёт игрока"
-    texts = [edited((title, f"name: Счёт {n}")) for n in range(3)]
+    title = "name: Player account"  # the source text (the Russian kit prints its translation, an edited one as written)
+    texts = [edited((title, f"name: Account {n}")) for n in range(3)]
     both = ["account_cards", "rules_booklet"]  # the rulebook pictures every component under its name
     for text, rendered in ((texts[0], both), (BUNDLED, []), (texts[0], []), (texts[1], both), (texts[2], both),
                            (BUNDLED, both)):

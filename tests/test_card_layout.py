@@ -66,7 +66,7 @@ def test_a_name_that_fits_no_way_says_how_much_room_is_missing():
     assert "abbreviated, down to 'Chi.'" in message
 
 
-LAYOUT = "        name: Cartas de acciones\n"
+LAYOUT = "        name: Share cards\n"
 
 
 def with_layout(layout: str) -> str:
@@ -79,7 +79,7 @@ def test_layout_puts_the_chosen_fields_in_band_centre_and_footer():
     boxes = {t.text: (t, box) for t, box in text_boxes(front.items)}
     value, (_, vy0, _, vy1) = boxes["IBE"]
     title, (_, ty0, _, ty1) = boxes["Iberdrola"]
-    footer, (_, fy0, _, _) = boxes["Acción · Share"]
+    footer, (_, fy0, _, _) = boxes["Acción"]  # "Share" in the Spanish kit, Bolsa's own
     assert value.font == "bold" and vy1 < 20  # the code in the band
     assert ty0 > 20 and title.size > value.size  # the name large in the centre
     assert fy0 > 63 and footer.size <= 9.5  # the subtitle as small print at the foot

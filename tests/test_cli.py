@@ -25,7 +25,7 @@ def test_version():
 def test_validate_bundled_spec_summarises_games_and_counts(tmp_path):
     result = pnp("validate", cwd=tmp_path)  # no ./components.yaml here: the bundled one is used
     assert result.returncode == 0, result.stderr
-    assert "bolsa: Juego de la Bolsa de Valores" in result.stdout
+    assert "bolsa: The Stock Exchange Game" in result.stdout  # the spec's title, in its source language
     assert "shares           deck      90" in result.stdout
     assert "small_cards      deck      32" in result.stdout
 

@@ -47,17 +47,17 @@ def test_zones_follow_the_card_size_of_the_print_settings():
     assert {(r.w, r.h) for r in card_outlines(drawing)} == {(57, 89)}
 
 
-def test_zone_titles_in_spanish_with_english_subtitles_and_the_round_in_brief():
+def test_zone_titles_in_the_kits_spanish_and_the_round_in_brief():
     (drawing, *_) = panels("bolsa", "player_mats").drawings
     found = [t.text for t in texts(drawing)]
     words = " ".join(found)
     for title, english in [("Venta", "Selling"), ("Compra", "Buying"), ("Acciones en propiedad", "Owned"),
                            ("Pedidos", "Orders")]:
-        assert title in words and english in found
+        assert title in words and english not in found  # one language per kit
     assert "Juego de la Bolsa de Valores" in words
     assert "Solicitud" in found and "Aprovisionamiento" in found
-    for note in SPEC.games["bolsa"].component("player_mats").notes:
-        assert note.split("**")[1] in found  # each phase's bold keyword
+    for keyword in ("Solicitud", "Comercio", "Aprovisionamiento", "Fin"):
+        assert keyword in found  # each phase's bold keyword
 
 
 def test_zone_titles_sit_above_the_card_not_under_it():
@@ -77,11 +77,11 @@ def test_a_mat_prints_on_one_page(paper):
 
 
 def test_a_mat_without_notes_and_with_three_zones_a_row():
-    text = edit('            - {label: "4", title: Compra, title_en: Buying}',
-                '            - {label: "4", title: Compra, title_en: Buying}\n'
-                '            - {label: "5", title: Banca, title_en: Bank}')
-    text = edit("        notes_title: Ronda · Round\n", "", text)
-    text = text.replace(text[text.index("        notes:\n          - \"**Solicitud**"):text.index("      - id: shares")], "", 1)
+    text = edit('            - {label: "4", title: Buying}',
+                '            - {label: "4", title: Buying}\n'
+                '            - {label: "5", title: Bank}')
+    text = edit("        notes_title: The round\n", "", text)
+    text = text.replace(text[text.index("        notes:\n          - \"**Declare**"):text.index("      - id: shares")], "", 1)
     (drawing, *_) = panels("bolsa", "player_mats", text).drawings
     assert zone_numbers(drawing) == [["3", "4", "5"], ["1", "2"]]
     assert "Solicitud" not in [t.text for t in texts(drawing)]

@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from spec_text import drawn, edit, spec_of
+from spec_text import drawn, edit, kit_of, spec_of
 from test_art import required_contrast, text_boxes, text_grounds
 
 from pnp.components import Context, art, generate
-from pnp.display import Line, Polygon, Rect
+from pnp.i18n import speaking
+from pnp.display import Group, Line, Polygon, Rect
 
 MONIES = [("bolsa", "money"), ("forex", "money")]
 
@@ -119,7 +120,7 @@ def test_bill_text_is_inside_the_margin_legible_and_contrasted(game_id, money_id
 
 @pytest.mark.parametrize("game_id, money_id", MONIES)
 def test_backs_carry_the_game_title_and_the_value(game_id, money_id):
-    game = spec_of().games[game_id]
+    game = kit_of(game_id).game  # the title as the default kit prints it
     for piece in distinct(drawn(game_id, "money")):
         label = max(text_boxes(piece.front.items), key=lambda tb: tb[0].size)[0].text
         back = labels_of(piece.back)
@@ -137,11 +138,19 @@ def test_currencies_carry_their_pattern_on_the_edges():
     assert not stripes(drawn("bolsa", "money").pieces[0].front)  # one money, no currency edges
 
 
-def test_guilloche_is_reproducible_between_builds():
+def test_guilloche_is_reproducible_between_builds_and_the_same_in_every_language():
     spec = spec_of()
-    game = spec.games["bolsa"]
-    again = generate(Context("bolsa", game, spec.print), game.component("money"))
+    made = kit_of("bolsa")
+    with speaking(made.language):
+        again = generate(Context("bolsa", made.game, spec.print, spec.folder, made), made.game.component("money"))
     assert again.pieces[0].front == drawn("bolsa", "money").pieces[0].front
+    ground = next(i for i in again.pieces[0].front.items if isinstance(i, Group))  # the guilloche of the 1 bill
+    box = (ground.clip.x, ground.clip.y, ground.clip.w, ground.clip.h)
+    afresh = art.guilloche.__wrapped__(*box, ground.items[0].style.stroke, "bolsa//1")  # past the process's cache
+    assert afresh == ground
+    for code in ("en", "ru"):  # seeded by the game's id, not its title: every kit's bills alike
+        other = next(i for i in drawn("bolsa", "money", code=code).pieces[0].front.items if isinstance(i, Group))
+        assert other == ground
 
 
 def test_a_new_denomination_and_other_counts_flow_through():

@@ -26,7 +26,7 @@ from typing import Any, Iterator
 
 import pypdfium2
 import pytest
-from spec_text import BUNDLED, edit
+from spec_text import BUNDLED, edit, kit_of
 
 from pnp.build import build
 from pnp.components import Context, generate
@@ -189,20 +189,22 @@ def test_print_settings_are_not_printed(bundled):
 
 # --- numbers typed into texts -----------------------------------------------------------------
 
-# Numbers a text may print that are rules of the game, not values of the spec: (game, words).
+# Numbers a text may print that are rules of the game, not values of the spec: (game, words),
+# in each of the bundled kits' languages (English, Spanish, Russian).
 RULE_NUMBERS = {
     "bolsa": [
-        (r"(?:zona )?[1-4]→[1-4]|zonas? [1-4](?: y [1-4])?|zone 1", "zone numbers: the mat's four zones, named by their labels"),
+        (r"(?:(?:zonas?|zones?|зон[аыуе]?) )?[1-4]→[1-4]|(?:zonas?|zones?|зон[аыуе]?) [1-4](?: (?:y|and|и) [1-4])?",
+         "zone numbers: the mat's four zones, named by their labels"),
         (r"^\*\*[1-6](?: [\w ]+)?\*\*", "the phases and the six cases, numbered as the rules number them"),
         (r"[SB] [=>] 0|\+1|round \+1", "the cases' conditions, and steps of one (BOLSA-3.5, BOLSA-5.3)"),
     ],
     "aktsioner": [
-        (r"105 → \*\*110\*\*|или 100|10 ÷ 2|штраф 5|105 → 110|halving 10|costs the others 5",
-         "a worked example of rounding a halved price (AKT-5.1)"),
+        (r"105 → \*\*110\*\*|или 100|o 100|or 100|10 ÷ 2|штраф 5|multa de 5|a penalty of 5|105 → 110|halving 10|"
+         r"costs the others 5", "a worked example of rounding a halved price (AKT-5.1)"),
     ],
     "forex": [
-        (r"1 buck|1 or 2|1:1|\*\*1 to ", "the rules' own quantities: one buck a spot deal, one or two certificates, "
-                                            "even rates, contracts from one buck"),
+        (r"1 buck|1 billete|1 единица|1 (?:or|o|или) 2|1:1|\*\*(?:1 to|de 1 a|от 1 до) ",
+         "the rules' own quantities: one buck a spot deal, one or two certificates, even rates, contracts from one buck"),
     ],
 }
 
@@ -225,18 +227,20 @@ def template_texts(component: Any) -> Iterator[tuple[tuple, str]]:
 
 
 def test_texts_type_no_number_the_spec_holds(bundled):
+    """In the spec's own (English) texts and in every kit's translations of them."""
     spec, _, _ = bundled
     typed = []
     for game_id, game in spec.games.items():
-        for component in game.components:
-            if component.kind == "booklet":
-                continue  # the rules themselves, numbered by rule IDs
-            for path, text in template_texts(component):
-                literal = "".join(part for part, *_ in Formatter().parse(text))  # placeholders left out
-                for pattern, _reason in RULE_NUMBERS.get(game_id, ()):
-                    literal = re.sub(pattern, "", literal)
-                if re.search(r"\d", literal):
-                    typed.append((game_id, component.id, path, text))
+        for code in game.kit_languages:
+            for component in kit_of(game_id, code=code).game.components:
+                if component.kind == "booklet":
+                    continue  # the rules themselves, numbered by rule IDs
+                for path, text in template_texts(component):
+                    literal = "".join(part for part, *_ in Formatter().parse(text))  # placeholders left out
+                    for pattern, _reason in RULE_NUMBERS.get(game_id, ()):
+                        literal = re.sub(pattern, "", literal)
+                    if re.search(r"\d", literal):
+                        typed.append((game_id, code, component.id, path, text))
     assert typed == []
 
 

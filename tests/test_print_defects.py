@@ -42,7 +42,7 @@ def test_small_text_on_the_boards_keeps_aa_contrast(game):
             if text.size < 14 and not text.outline:
                 assert contrast_ratio(text.color, fill) >= 4.5, (game, text.text, text.color, fill)
                 checked += 1
-    assert checked > 20
+    assert checked > 15  # Bolsa's Spanish board prints 19 (no English line under its titles any more)
 
 
 @pytest.mark.parametrize("game", GAMES)

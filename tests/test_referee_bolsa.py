@@ -205,8 +205,8 @@ def test_the_referee_follows_an_edited_spec(tmp_path, capsys):
     declared and resolved like the others, and every quote starts on the new start cell."""
     spec = (ROOT / "components.yaml").read_text(encoding="utf-8")
     spec = spec.replace(
-        '      - {id: FER, name: Ferrovial,  name_en: Ferrovial,  color: "#e69f00", symbol: hexagon}\n',
-        '      - {id: FER, name: Ferrovial,  name_en: Ferrovial,  color: "#e69f00", symbol: hexagon}\n'
+        '      - {id: FER, name: Ferrovial,  color: "#e69f00", symbol: hexagon}\n',
+        '      - {id: FER, name: Ferrovial,  color: "#e69f00", symbol: hexagon}\n'
         '      - {id: REP, name: Repsol, color: "#cc79a7", symbol: star}\n',
     ).replace("quote: {from: 0, to: 19, start: 10}", "quote: {from: 0, to: 24, start: 12}")
     (tmp_path / "spec.yaml").write_text(spec, encoding="utf-8")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from spec_text import edit
+from spec_text import edit, write_spec
 
 from pnp.cli import main
 
@@ -23,8 +23,7 @@ def edited(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("designer")
     text = edit("quote: {from: 0, to: 19, start: 10}", "quote: {from: 0, to: 29, start: 10}")
     text = edit("    tracks:\n      round:", SIXTH + "\n    tracks:\n      round:", text)
-    (folder / "components.yaml").write_text(text, encoding="utf-8")
-    spec = str(folder / "components.yaml")
+    spec = str(write_spec(folder, text))  # with its catalogs: Bolsa's kit in Spanish, its own language
     assert main(["build", "--spec", spec, "--game", "bolsa", "--out", str(folder / "output")]) == 0
     return folder
 

@@ -75,7 +75,7 @@ def test_decks_are_read_from_the_printed_faces(p):
 
 
 def test_a_changed_deck_is_refereed_as_printed():
-    text = BUNDLED.replace("            count: 3\n            title: Сотня", "            count: 2\n            title: Сотня", 1)
+    text = BUNDLED.replace("            count: 3\n            title: Hundred", "            count: 2\n            title: Hundred", 1)
     p = A.params(loads_spec(text).games["aktsioner"])
     assert p.copies["+100 blue"] == 2 and p.deck_size("big_cards") == 16
 

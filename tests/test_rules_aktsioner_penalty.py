@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from pnp.i18n import speaking
+from pnp.i18n.catalogs import language
 from pnp.rules import load_spec, loads_spec
 from pnp.rules.aktsioner import params, penalty_per_share, tables
 
@@ -28,8 +30,11 @@ def game():
 
 
 def test_penalty_table_equals_the_seed_table(game):
+    with speaking(language(ROOT / "pnp" / "data", "aktsioner", "ru")):  # the Russian kit's, the seed's words
+        russian = tables(params(game))["penalty"]
+    assert russian.header == ("снижение \\ цена", "10", "20", "30", "40", "50", "60")
     table = tables(params(game))["penalty"]
-    assert table.header == ("снижение \\ цена · decrease \\ old", "10", "20", "30", "40", "50", "60")
+    assert table.header == ("decrease \\ old", *russian.header[1:]) and table.rows == russian.rows
     expected = [tuple([label.strip(), *cells.split()]) for label, cells in (line.split("|") for line in SEED_TABLE.strip().splitlines())]
     assert [tuple(row) for row in table.rows] == expected
 

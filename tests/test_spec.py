@@ -114,8 +114,8 @@ def test_negative_count_is_out_of_range():
 
 
 def test_missing_required_field():
-    text = edit("      - {id: IBE, name: Iberdrola,  name_en: Iberdrola,  color: \"#009e73\", symbol: circle}",
-                "      - {id: IBE, name: Iberdrola,  name_en: Iberdrola,  color: \"#009e73\"}")
+    text = edit("      - {id: IBE, name: Iberdrola,  color: \"#009e73\", symbol: circle}",
+                "      - {id: IBE, name: Iberdrola,  color: \"#009e73\"}")
     (error,) = errors_of(text)
     assert error.endswith('games.bolsa.companies[0]: required field "symbol" is missing')
 

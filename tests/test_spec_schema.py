@@ -43,7 +43,7 @@ def test_the_schema_accepts_the_bundled_spec_and_the_example(validator):
 
 
 TYPOS = [  # each a mistake a designer types, rejected by the schema as by validate
-    ('{id: IBE, name: Iberdrola,  name_en: Iberdrola,  color: "#009e73"', '{id: IBE, name: Iberdrola,  name_en: Iberdrola,  colr: "#009e73"'),
+    ('{id: IBE, name: Iberdrola,  color: "#009e73"', '{id: IBE, name: Iberdrola,  colr: "#009e73"'),
     ("paper: a4 ", "paper: a5 "),
     ("kind: mat", "kind: matt"),
     ('color: "#d55e00", symbol: square', 'color: "#d55e0", symbol: square'),
@@ -51,7 +51,7 @@ TYPOS = [  # each a mistake a designer types, rejected by the schema as by valid
     ("      rounds: 5\n", "      roundz: 5\n"),  # a house rule of Bolsa's rulebook
     ("      rounds: 5\n", "      rounds: 50\n"),  # beyond its maximum (BOLSA-3.1)
     ("count: 18", "count: -18"),
-    ("title: Juego de la Bolsa de Valores", "title: " + "J" * 200),
+    ("title: The Stock Exchange Game", "title: " + "J" * 200),
     ("card_mm: [63, 88]", "card_mm: [63, 880]"),
     ("    players: {min: 3, max: 6}", "    players: {min: 3, max: 60}"),
 ]

@@ -151,7 +151,7 @@ def test_a_booklet_line_is_a_template_checked_by_validate():
     from spec_text import edit
 
     with pytest.raises(SpecError) as caught:
-        loads_spec(edit("BOLSA-1.7 {counts[shares]}", "BOLSA-1.7 {counts[sharez]}"))
+        loads_spec(edit("BOLSA-1.7 {counts[shares]:plural", "BOLSA-1.7 {counts[sharez]:plural"))  # as the English source words it
     (line,) = [line for line in caught.value.lines() if not line.startswith(" ")]
     assert "games.bolsa.components[6].sections[5].lines[5]" in line and 'did you mean "shares"?' in line
 

@@ -25,20 +25,20 @@ def line_of(text: str, needle: str) -> int:
 
 
 @pytest.mark.parametrize("old, new, at, words", [
-    ("    title: Juego", "\ttitle: Juego", ("\ttitle", 1), "a tab: YAML indents with spaces only"),
+    ("    title: The Stock", "\ttitle: The Stock", ("\ttitle", 1), "a tab: YAML indents with spaces only"),
     ("    language: es", "  \t  language: es", ("\t  language", 1), "a tab"),
     ("players: {min: 3, max: 6}", "players: {min: 3, max: 6", ("{min: 3, max: 6\n", 1), "this { is never closed"),
     ("card_mm: [63, 88]", "card_mm: [63, 88", ("[63, 88 ", 1), "this [ is never closed"),
     ('color: "#009e73"', 'color: "#009e73', ('"#009e73,', 1), 'this " is not closed on its line'),
-    ("title: Juego de la Bolsa de Valores", "title: 'Juego de la Bolsa de Valores", ("'Juego", 1),
+    ("title: The Stock Exchange Game  ", "title: 'The Stock Exchange Game  ", ("'The", 1),
      "this ' is not closed on its line"),
-    ("    title_en: The Stock Exchange Game", "      title_en: The Stock Exchange Game", ("title_en: The", 1),
+    ("    languages: [en, es, ru]", "      languages: [en, es, ru]", ("languages: [en", 1),
      "indented 6 spaces, more than the line above (4)"),
-    ("    title_en: The Stock Exchange Game", "   title_en: The Stock Exchange Game", ("title_en: The", 1),
+    ("    languages: [en, es, ru]", "   languages: [en, es, ru]", ("languages: [en", 1),
      "indented 3 spaces and the line above 4"),
     ("  margin_mm: 5", " margin_mm: 5", ("margin_mm: 5", 1), "indented 1 space and the line above 2"),
     ("    language: es", "    language es", ("language es", 1), "a line with no colon"),
-    ("      - id: money\n        kind: money", "      - id: money\n      kind: money", ("kind: money\n        name: Billetes", 1),
+    ("      - id: money\n        kind: money", "      - id: money\n      kind: money", ("kind: money\n        name: Money", 1),
      "an entry among list items"),
 ])
 def test_each_yaml_mistake_is_a_sentence_at_its_cause_with_a_caret(old, new, at, words):
@@ -54,11 +54,12 @@ def test_each_yaml_mistake_is_a_sentence_at_its_cause_with_a_caret(old, new, at,
 
 
 def test_a_duplicate_key_names_both_lines():
-    text = edit("    language: es\n", "    language: es\n    language: en\n")
+    text = edit("    language: ru\n", "    language: ru\n    language: es\n")
     first, shown = mistake(text)
-    assert first == (f"components.yaml:{line_of(text, 'language: en')}:5: games.bolsa.language: the key 'language' "
-                     f"is given twice in this mapping (first at line {line_of(text, 'language: es')}): keep one of them")
-    assert shown[0].endswith("|     language: en") and shown[1].endswith("|     ^")
+    assert first == (f"components.yaml:{line_of(text, 'language: es' + chr(10))}:5: games.aktsioner.language: the key "
+                     f"'language' is given twice in this mapping (first at line {line_of(text, 'language: ru')}): "
+                     "keep one of them")
+    assert shown[0].endswith("|     language: es") and shown[1].endswith("|     ^")
 
 
 @pytest.mark.parametrize("text, words", [
@@ -78,7 +79,8 @@ def test_small_mistakes_in_plain_words(text, words):
 
 
 def test_a_long_line_is_shown_round_the_mistake():
-    text = edit("    title: Juego de la Bolsa de Valores", "    title: " + "x" * 5000 + "\t: y")
+    line = next(row for row in BUNDLED.splitlines() if row.startswith("    title: The Stock Exchange Game"))
+    text = edit(line, "    title: " + "x" * 5000 + "\t: y")
     first, (source, caret) = mistake(text)
     assert len(source) < 220 and source.rstrip("…").endswith("x→: y") and caret.endswith("^")
     assert source[len(caret) - 1] == ":"  # the caret under the colon that ends the value

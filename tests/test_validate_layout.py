@@ -9,7 +9,7 @@ import re
 import shutil
 from pathlib import Path
 
-from spec_text import BUNDLED, ROOT, edit
+from spec_text import BUNDLED, ROOT, edit, write_spec
 
 from pnp import build
 from pnp.cli import main
@@ -32,8 +32,7 @@ def numbers(message: str) -> set[float]:
 
 def validate(tmp_path: Path, text: str, capsys) -> tuple[int, dict[str, tuple[int, int, str]]]:
     """Exit code and the issues printed, by spec path: (line, column, message)."""
-    spec = tmp_path / "components.yaml"
-    spec.write_text(text, encoding="utf-8")
+    spec = write_spec(tmp_path, text)
     capsys.readouterr()
     code = main(["validate", str(spec)])
     found = {}
@@ -127,12 +126,12 @@ def test_a_name_too_long_for_the_print_plan_is_found_by_validate_at_its_field(tm
     validates builds (a 39-letter word in a component's English name once validated, then
     failed the build without a place)."""
     word = "Aktienzertifikatsbestandsverzeichnisbla"  # 39 letters
-    text = edit("name_en: Share cards", f"name_en: {word}")
+    text = edit("name: Share cards", f"name: {word}")
     code, found = validate(tmp_path, text, capsys)
     assert code == 2
-    assert list(found) == ["games.bolsa.components[3].name_en"]
-    line, col, _ = found["games.bolsa.components[3].name_en"]
-    assert (line, col) == where(text, f"name_en: {word}", word)
+    assert list(found) == ["games.bolsa.components[3].name"]
+    line, col, _ = found["games.bolsa.components[3].name"]
+    assert (line, col) == where(text, f"name: {word}", word)
     assert main(["build", "-q", "--spec", str(tmp_path / "components.yaml"), "--game", "bolsa",
                  "--out", str(tmp_path / "out")]) != 0  # what validate said, build refuses
 
@@ -173,10 +172,10 @@ def test_a_game_with_a_layout_problem_is_laid_out_and_reported_every_time(tmp_pa
     code, found = validate(tmp_path, BUNDLED, capsys)
     assert code == 0 and laid == ["bolsa", "aktsioner", "forex"]
     word = "Aktienzertifikatsbestandsverzeichnisbla"  # too long for the print plan's table
-    text = edit("name_en: Share cards", f"name_en: {word}")
+    text = edit("name: Share cards", f"name: {word}")
     for runs in (1, 2):
         code, found = validate(tmp_path, text, capsys)
-        assert code == 2 and list(found) == ["games.bolsa.components[3].name_en"]
+        assert code == 2 and list(found) == ["games.bolsa.components[3].name"]
         assert laid == ["bolsa", "aktsioner", "forex"] + ["bolsa"] * runs  # the others remembered
     code, found = validate(tmp_path, BUNDLED, capsys)
     assert code == 0 and laid == ["bolsa", "aktsioner", "forex", "bolsa", "bolsa"]  # the fix: as validated before

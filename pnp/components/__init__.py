@@ -9,32 +9,63 @@ or `Panels` — drawings that layout puts one per page, tiling those larger than
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import import_module
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Callable, TypeVar, Union
 
 from pnp.components.art import asset_badge, picture
 from pnp.display import BookPages, Panels, PieceArt, Pieces
 from pnp.errors import BuildError
+from pnp.i18n import Language, speaking
 from pnp.layout.text import Icon
 from pnp.spec.images import Art, ArtError, read_art
 from pnp.spec.model import Asset, Game, Print
+from pnp.spec.translation import Kit
 
 Output = Union[Pieces, Panels, BookPages]
 __all__ = ["BookPages", "Context", "Output", "Panels", "PieceArt", "Pieces", "generate"]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Context:
-    """What a generator may know besides its component: the game, its id, the print settings,
-    and the folder the spec's images are read from."""
+    """What a generator may know besides its component: the game (in the kit's language), its
+    id, the print settings, the folder the spec's images are read from, and the kit: the
+    language and the game in each of its other languages, which geometry is measured in."""
 
     game_id: str
     game: Game
     settings: Print
     folder: Path = field(default_factory=Path.cwd)
+    kit: Kit | None = None  # None: the spec as written, in English
     drawn: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # component id → its output, once
+
+    @property
+    def language(self) -> Language | None:
+        return self.kit.language if self.kit is not None else None
+
+    @property
+    def name(self) -> str:
+        """What the kit's folder, files and cache entries are named by: the game's id for its
+        default language, `<game>.<language>` for another (`pnp.spec.translation.Kit.folder`)."""
+        return self.kit.folder if self.kit is not None else self.game_id
+
+    def everywhere(self, work: Callable[["Context"], T]) -> list[T]:
+        """`work` done on this game in each of the kit's languages, each spoken in turn (just
+        this one when it has no others): what a generator measures geometry on, so that every
+        kit of a game puts its pieces, lines and pages in the same places."""
+        if self.kit is None or not self.kit.siblings:
+            return [work(self)]
+        results = []
+        for language, game in self.kit.siblings:
+            with speaking(language.with_siblings(self.kit.language.siblings)):
+                results.append(work(replace(self, game=game)))
+        return results
+
+    def component(self, component: Any) -> Any:
+        """This context's version of a component of any language's game (by its id)."""
+        return self.game.component(component.id)
 
     def art(self, file: str) -> Art:
         """An image the spec names (validation has checked it; a file changed since is an error)."""

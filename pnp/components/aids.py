@@ -10,14 +10,15 @@ to a sheet (six For-Ex aids on three sheets), as layout packs panels of one size
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from pnp.components import Context, Panels
-from pnp.components.tables import Block, cards_table, column, heading, moved, paragraph, page_area, table, title_bar
+from pnp.components.tables import Block, cards_table, heading, moved, paragraph, page_area, table, title_bar
 from pnp.display import Drawing
 from pnp.errors import BuildError
 from pnp.layout.tile import PACK_GAP_MM
 from pnp.spec.faces import filled
-from pnp.spec.model import Aid, AidSection
+from pnp.spec.model import Aid
 
 SIZES = tuple(s / 2 for s in range(22, 12, -1))  # 11, 10.5, … 6.5 pt
 SHARED_MIN_PT = 8.0  # an aid printed several times goes two to a sheet if it fits at this size or larger
@@ -25,9 +26,10 @@ SHARED_MIN_PT = 8.0  # an aid printed several times goes two to a sheet if it fi
 
 def aid(context: Context, aid: Aid) -> Panels:
     """One panel per copy, the page's width and as tall as its text at the largest body size
-    that fits a page, set `print.safe_mm` inside the cut like a card's text."""
+    that fits a page in every language of the game, set `print.safe_mm` inside the cut like a
+    card's text; each heading, table and line takes the room its longest language needs, so
+    every kit's panel is laid out alike."""
     what = f"{context.game_id}/{aid.id}"
-    aid = filled(context.game, aid)  # headings and lines are templates over the game
     width, height = page_area(context.settings)
     safe = context.settings.safe_mm
     half = (height - PACK_GAP_MM) / 2
@@ -47,20 +49,51 @@ def aid(context: Context, aid: Aid) -> Panels:
 
 
 def _body(context: Context, aid: Aid, width: float, size: float, what: str) -> Block:
-    title = title_bar(aid.name, aid.name_en, context.game.title, width, size=size * 1.6, what=what)
-    sections = [_section(context, section, width, size, f"{what} section {n}", ("sections", n - 1))
-                for n, section in enumerate(aid.sections, 1)]
-    return column([title, *sections], gap=size * 0.55)
+    """The aid's blocks stacked, each as tall as its tallest language makes it."""
+    def blocks(c: Context) -> list[tuple[Block, float]]:
+        return _blocks(c, filled(c.game, c.component(aid)), width, size, what)  # templates over the game
+
+    everywhere = context.everywhere(blocks)
+    tallest = [max(block.height for block, _ in parts) for parts in zip(*everywhere, strict=True)]
+    own = [replace(block, height=tall) for (block, _), tall in zip(blocks(context), tallest, strict=True)]
+    return _stacked(own, [gap for _, gap in everywhere[0]])
 
 
-def _section(context: Context, section: AidSection, width: float, size: float, what: str, at: tuple = ()) -> Block:
-    blocks = [heading(section.heading, section.heading_en, width, size=size * 1.25, what=what)] if section.heading else []
-    if section.table:
-        blocks.append(table(context.table(section.table), size=size * 1.15, what=what, assets=context.game.assets,
-                            min_width=width, shaded=not context.settings.ink_saver))
+def _blocks(context: Context, aid: Aid, width: float, size: float, what: str) -> list[tuple[Block, float]]:
+    """The aid's blocks top to bottom, each with the gap above it."""
+    found = [(title_bar(aid.name, aid.name_en, context.game.title, width, size=size * 1.6, what=what), 0.0)]
     icons = context.icons()
-    blocks += [paragraph(line, width, size=size, what=what, icons=icons) for line in section.lines]
-    if section.cards:
-        blocks.append(table(cards_table(context.game, section.cards, what, at + ("cards",)), size=size * 1.15, what=what,
-                            assets=context.game.assets, min_width=width, shaded=not context.settings.ink_saver))
-    return column(blocks, gap=size * 0.2)
+    shaded = not context.settings.ink_saver
+    for n, section in enumerate(aid.sections, 1):
+        where = f"{what} section {n}"
+        gap = size * 0.55
+        if section.heading:
+            found.append((heading(section.heading, section.heading_en, width, size=size * 1.25, what=where), gap))
+            gap = size * 0.2
+        if section.table:
+            found.append((table(context.table(section.table), size=size * 1.15, what=where, assets=context.game.assets,
+                                min_width=width, shaded=shaded,
+                                also=context.everywhere(lambda other: other.table(section.table))), gap))
+            gap = size * 0.2
+        for line in section.lines:
+            found.append((paragraph(line, width, size=size, what=where, icons=icons), gap))
+            gap = size * 0.2
+        if section.cards:
+            at = ("sections", n - 1, "cards")
+            found.append((table(cards_table(context.game, section.cards, where, at), size=size * 1.15, what=where,
+                                assets=context.game.assets, min_width=width, shaded=shaded,
+                                also=context.everywhere(lambda other: cards_table(
+                                    other.game, other.component(aid).sections[n - 1].cards, where, at))), gap))
+            gap = size * 0.2
+    return found
+
+
+def _stacked(blocks: list[Block], gaps: list[float]) -> Block:
+    items = []
+    y = width = 0.0
+    for block, gap in zip(blocks, gaps, strict=True):
+        y += gap
+        items.append(moved(block, 0, y))
+        y += block.height
+        width = max(width, block.width)
+    return Block(tuple(items), width, y)

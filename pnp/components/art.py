@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
 from pnp.display import (
@@ -308,13 +309,15 @@ def picture(art: Art, x: float, y: float, w: float, h: float, *, cover: bool = F
 # --- money --------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=512)
 def guilloche(x: float, y: float, w: float, h: float, color: str, seed: int | str) -> Group:
     """Bands of interlaced waves covering the box, the fine line-work of banknotes, clipped to it.
 
     Each band is a rope of phase-shifted sine strands whose swing breathes along the band;
     the seed picks the strand count, the wavelengths and the twist. Deterministic: the same
     seed always gives the same lines (`random.Random` hashes a string seed with SHA-512,
-    independent of PYTHONHASHSEED), so builds stay reproducible.
+    independent of PYTHONHASHSEED), so builds stay reproducible — and each is drawn once a
+    process (cached): a bill's ground is the same in every language's kit.
     """
     rng = random.Random(str(seed))
     style = Style(stroke=color, width=0.12)

@@ -22,7 +22,9 @@ import math
 
 from pnp.components import Context, Panels
 from pnp.components.art import contrast_ratio, identity, outlined, pattern, symbol, tint
-from pnp.components.tables import INK, SOFT_INK, Block, column, heading, moved, picture_block, table, title_bar
+from pnp.components.tables import (
+    INK, SOFT_INK, Block, column, heading, moved, picture_block, table, tallest, title_bar, widest,
+)  # fmt: skip
 from pnp.display import Drawing, Item, Rect, Style
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import filled
@@ -73,7 +75,7 @@ def _board(context: Context, board: Board, starts: list | None) -> Panels:
     """The board, and (when `starts` is a list) its start cells collected into it."""
     what = f"{context.game_id}/{board.id}"
     board = filled(context.game, board)  # section titles are templates over the game
-    header_w = _row_header_width(context.game, board)
+    header_w = widest(context, lambda c: _row_header_width(c.game, c.component(board)))  # the same in every language
     inside = [(index, s) for index, s in enumerate(board.sections) if s.layout != "loop"]
     loop = next((index for index, s in enumerate(board.sections) if s.layout == "loop"), None)
     cells: dict[int, list] = {index: [] for index, _ in inside}
@@ -90,7 +92,7 @@ def _board(context: Context, board: Board, starts: list | None) -> Panels:
         for index, section in inside
     ]
     width = max(width, *(block.width for block in sections))
-    title = _title(context.game, board, width, what)
+    title = tallest(context, lambda c: _title(c.game, c.component(board), width, what))
     image = [picture_block(context.art(board.image), width, board.image_mm)] if board.image else []
     body = column([title, *image, *sections], gap=GAP)
     if starts is not None and loop is None:  # each section's offset in the column, as `column` stacks them
@@ -119,7 +121,7 @@ def _title(game: Game, board: Board, width: float, what: str) -> Block:
 def _table_section(context: Context, section: BoardSection, width: float, what: str) -> Block:
     data = context.table(section.table)
     grid = table(data, size=9, what=what, assets=context.game.assets, min_width=width,
-                 shaded=not context.settings.ink_saver)
+                 shaded=not context.settings.ink_saver, also=context.everywhere(lambda c: c.table(section.table)))
     return column([heading(section.title, section.title_en, grid.width, size=11, what=what), grid], gap=2.0)
 
 

@@ -30,6 +30,7 @@ from pnp.components.tables import INK, SOFT_INK, Block, cards_table, column, hea
 from pnp.components.teaching import Unseated, gallery, setup_diagram, worked_example
 from pnp.display import BookPages, Drawing, Group, Item, Line, Style
 from pnp.errors import BuildError, BuildErrors
+from pnp.i18n import N_, _, ngettext
 from pnp.layout.booklet import page_size
 from pnp.layout.text import fit_text, text_width
 from pnp.rules.base import Table
@@ -42,16 +43,36 @@ FOOTER_MM = 6.0  # the page number's band at the foot of each page
 RULE_ID = re.compile(r"(?<![*\w-])([A-Z]{2,}-X?\d+(?:\.\d+)*)(?![*\w])")
 RULE_GAP_MM = 2.0  # between a worked example's rule IDs and what happens
 TIGHT_MM = 0.6  # between the lines of a list (a worked example's events)
-HOUSE_RULES = ("Rule", "House rule", "In effect")  # the house-rules table's header
-DEFAULT = "(the default)"
-DEFAULT_WAS = "(default: {value})"
-SET_BY = "(as printed on {where})"
+HOUSE_RULES = (N_("Rule"), N_("House rule"), N_("In effect"))  # the house-rules table's header
+DEFAULT = N_("(the default)")
+DEFAULT_WAS = N_("(default: {value})")
+SET_BY = N_("(as printed on {where})")
 
 
 def booklet(context: Context, booklet: Booklet) -> BookPages:
-    """The booklet's pages in reading order (layout pads and imposes them)."""
+    """The booklet's pages in reading order (layout pads and imposes them), as many as the
+    longest of the game's languages takes (the others end with blank pages), so every kit of
+    the game folds the same sheets."""
     what = f"{context.game_id}/{booklet.id}"
     width, height = page_size(context.settings.paper, context.settings.margin_mm)
+    pages = _pages(context, booklet, width, height, what)
+
+    def count(other: Context) -> int:
+        try:
+            return len(_pages(other, other.component(booklet), width, height, what))
+        except BuildError:  # reported by that language's kit
+            return 0
+
+    most = max(context.everywhere(count)) if context.kit is not None and context.kit.siblings else len(pages)
+    pages += [()] * (most - len(pages))
+    title = context.game.title
+    drawings = tuple(Drawing(width, height, (*items, *_footer(title, n, width, height, what)))
+                     for n, items in enumerate(pages, 1))
+    return BookPages(drawings * booklet.copies)
+
+
+def _pages(context: Context, booklet: Booklet, width: float, height: float, what: str) -> list[tuple[Item, ...]]:
+    """The booklet's text flowed over pages in the current language, each page's items."""
     errors: list[BuildError] = []
     values = template_values(context, booklet, errors)
     flow: list[Flowing] = [(_title(context, booklet, width, what), False, "flow")]
@@ -74,11 +95,7 @@ def booklet(context: Context, booklet: Booklet) -> BookPages:
         flow += blocks
     if errors:
         raise errors[0] if len(errors) == 1 else BuildErrors(errors)
-    pages = _paginate(flow, height - FOOTER_MM, what)
-    title = context.game.title
-    drawings = tuple(Drawing(width, height, (*items, *_footer(title, n, width, height, what)))
-                     for n, items in enumerate(pages, 1))
-    return BookPages(drawings * booklet.copies)
+    return _paginate(flow, height - FOOTER_MM, what)
 
 
 def template_values(context: Context, booklet: Booklet | None = None, errors: list[BuildError] | None = None,
@@ -116,7 +133,9 @@ def _in_effect(context: Context) -> tuple[Any, ...]:
 def _title(context: Context, booklet: Booklet, width: float, what: str) -> Block:
     game = context.game
     subtitle = game.title_en if game.title_en and game.title_en != game.title else ""
-    players = f"{game.players.min}–{game.players.max} players" if game.players.min != game.players.max else f"{game.players.min} players"
+    players = (_("{min}–{max} players").format(min=game.players.min, max=game.players.max)
+               if game.players.min != game.players.max else
+               ngettext("{n} player", "{n} players", game.players.min).format(n=game.players.min))
     name = booklet.name if not booklet.name_en or booklet.name_en == booklet.name else f"{booklet.name} · {booklet.name_en}"
     blocks = [heading(game.title, subtitle, width, size=18, what=what),
               paragraph(f"**{name}** · {players}", width, size=BODY_PT, what=what, color=SOFT_INK)]
@@ -209,13 +228,14 @@ def house_rules(context: Context, booklet: Booklet, errors: list[BuildError] | N
         name = words.name if words else option.name
         shown = _words(booklet, option.name, option.value, errors)
         if option.set_by:
-            shown += " " + SET_BY.format(where=option.set_by.split(".")[0].replace("tracks", "the board"))
+            where = option.set_by.split(".")[0]
+            shown += " " + _(SET_BY).format(where=_("the board") if where == "tracks" else _(where))
         elif _show(option.default) == _show(option.value):
-            shown += " " + DEFAULT
+            shown += " " + _(DEFAULT)
         else:
-            shown += " " + DEFAULT_WAS.format(value=_words(booklet, option.name, option.default, None))
+            shown += " " + _(DEFAULT_WAS).format(value=_words(booklet, option.name, option.default, None))
         rows.append((option.rule, name, shown))
-    return Table(HOUSE_RULES, tuple(rows))
+    return Table(tuple(_(column) for column in HOUSE_RULES), tuple(rows))
 
 
 def _words(booklet: Booklet, name: str, value: Any, errors: list[BuildError] | None) -> str:

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from pnp.components import Context, Panels
 from pnp.components.art import asset_badge, tint
-from pnp.components.tables import HEADER_FILL, INK, RULE, SOFT_INK, Block, moved, page_area, title_bar
+from pnp.components.tables import HEADER_FILL, INK, RULE, SOFT_INK, Block, moved, page_area, tallest, title_bar
 from pnp.display import Drawing, Item, Line, Rect, Style
 from pnp.errors import BuildError
 from pnp.layout.text import fit_text, text_width
@@ -113,19 +113,26 @@ def _drawing(context: Context, form: Form, players: int | None, rows: int | None
     what = f"{context.game_id}/{form.id}" + (f" for {players} players" if players else "")
     layout = bands(context.game, form.columns, players, what)
     leaves = [leaf for band in layout for leaf in band.leaves]
+    needs = [max(column) for column in zip(*context.everywhere(  # each column as wide as its widest language needs
+        lambda c: [_need(leaf) for band in bands(c.game, c.component(form).columns, players, what) for leaf in band.leaves]))]
     if form.size_mm:
         (w, h), inset = form.size_mm, FRAME
     else:
-        need = sum(_need(leaf) for leaf in leaves)
+        need = sum(needs)
         inset = context.settings.safe_mm  # a full page: its cut line is the drawing's edge
         w, h = page_area(context.settings)
         if need > w - 2 * inset:
             w, h = page_area(context.settings, landscape=True)
             w = max(w, need + 2 * inset)  # wider than any page: layout tiles it rather than cramp the columns
     inner_w = w - 2 * inset
-    widths = _widths(leaves, inner_w, what)
-    name = f"{form.name} ({part[0]}/{part[1]})" if part else form.name
-    title = title_bar(name, form.name_en, context.game.title, inner_w, size=12, what=what)
+    widths = _widths(leaves, inner_w, what, needs)
+
+    def title_of(c: Context) -> Block:
+        own = c.component(form)
+        name = f"{own.name} ({part[0]}/{part[1]})" if part else own.name
+        return title_bar(name, own.name_en, c.game.title, inner_w, size=12, what=what)
+
+    title = tallest(context, title_of)
     grouped = any(band.title for band in layout)
     top = title.height + 3.0
     header_h = (GROUP_ROW if grouped else 0.0) + HEADER_ROW
@@ -198,10 +205,10 @@ def _need(leaf: Leaf) -> float:
     return max(leaf.width or MIN_COLUMN, longest(leaf.title, "bold", 6.5) + 2.2, longest(leaf.title_en, "regular", 6) + 2.2)
 
 
-def _widths(leaves: list[Leaf], width: float, what: str) -> list[float]:
-    """Fixed widths as given; the other columns get what they need plus an equal share of
-    the rest (only fixed columns: stretched in proportion to the form's width)."""
-    needs = [_need(leaf) for leaf in leaves]
+def _widths(leaves: list[Leaf], width: float, what: str, needs: list[float]) -> list[float]:
+    """Fixed widths as given; the other columns get what they `needs` (in the widest language)
+    plus an equal share of the rest (only fixed columns: stretched in proportion to the form's
+    width)."""
     auto = [leaf.width is None for leaf in leaves]
     spare = width - sum(needs)
     if spare < -1e-6:

@@ -42,6 +42,7 @@ class Note:
     currency: str  # the currency text, e.g. "GBP"; "" for a game with one money
     title: str  # the game's title
     name: str  # the component's name, printed when there is no currency
+    seed: str = ""  # what the guilloche is drawn from: the game's id, the same in every language
 
     @property
     def label(self) -> str:
@@ -74,7 +75,7 @@ def money(context: Context, money: Money) -> Pieces:
     for asset in game.assets if money.for_each == "asset" else (None,):
         currency = _currency(game, money, asset)
         for bill in money.bills:
-            note = Note(bill, sizes[bill.value], asset, currency, game.title, money.name)
+            note = Note(bill, sizes[bill.value], asset, currency, game.title, money.name, context.game_id)
             what = f"{context.game_id}/{money.id} bill {len(pieces) + 1}"
             pieces += [PieceArt(bill_front(note, stock, what), bill_back(note, stock, what))] * bill.count
     return Pieces(width, height, stock.bleed, tuple(pieces) * money.copies)
@@ -130,7 +131,7 @@ def bill_front(note: Note, stock: Stock, what: str) -> Drawing:
     """Guilloche ground, patterned currency edges, the value in four corners and large in
     the middle, the game's title above and the currency (or the money's name) below."""
     w, h, s = stock.width, stock.height, stock.safe
-    items, left, right = _frame(note, stock, seed=f"{note.title}/{note.currency}/{note.label}")
+    items, left, right = _frame(note, stock, seed=f"{note.seed}/{note.currency}/{note.label}")
     chip_w, chip_h = w * CHIP_W, h * CHIP_H
     for x in (left, right - chip_w):
         for y in (s, h - s - chip_h):
@@ -156,7 +157,7 @@ def bill_front(note: Note, stock: Stock, what: str) -> Drawing:
 def bill_back(note: Note, stock: Stock, what: str) -> Drawing:
     """The back: the same ground and edges, the game's title, the value large, the currency."""
     h, s = stock.height, stock.safe
-    items, left, right = _frame(note, stock, seed=f"{note.title}/{note.currency}/{note.label}/back")
+    items, left, right = _frame(note, stock, seed=f"{note.seed}/{note.currency}/{note.label}/back")
     inner_w = right - left
     items.append(fit_line_first(note.title, left, s, inner_w, h * 0.2, size=9, min_size=6, font="bold",
                                 color=BLACK, what=what))  # fmt: skip

@@ -8,8 +8,8 @@ where it lands lives here once. Text always goes through `fit_text`, so nothing 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from pnp.components.art import asset_badge, picture
 from pnp.display import Group, Item, Line, Rect, Style, translate
@@ -20,6 +20,9 @@ from pnp.rules.base import Table
 from pnp.spec.faces import TemplateError, deck_pieces, fill
 from pnp.spec.images import Art
 from pnp.spec.model import Asset, CardsTable, Deck, Game, Print
+
+if TYPE_CHECKING:
+    from pnp.components import Context
 
 INK = "#1a1a1a"  # near-black: body text and lines
 SOFT_INK = "#555555"  # English subtitles and small print
@@ -35,6 +38,19 @@ class Block:
     items: tuple[Item, ...]
     width: float
     height: float
+
+
+def tallest(context: "Context", make: Callable[["Context"], Block]) -> Block:
+    """The block `make` draws in this kit's language, as tall as the tallest it draws in any of
+    the game's languages: what follows it lands in the same place in every kit."""
+    own = make(context)
+    height = max(block.height for block in context.everywhere(make))
+    return replace(own, height=max(own.height, height))
+
+
+def widest(context: "Context", measure: Callable[["Context"], float]) -> float:
+    """The largest of `measure` over the game's languages (a column's width, say)."""
+    return max(context.everywhere(measure))
 
 
 def page_area(settings: Print, landscape: bool = False) -> tuple[float, float]:
@@ -144,12 +160,14 @@ def table(
     min_width: float = 0.0,
     cell_h: float | None = None,
     shaded: bool = True,
+    also: Sequence[Table] = (),
     caption_size: float | None = None,
 ) -> Block:
     """A rules-computed `Table`: a header row (shaded unless the ink saver says not), bold row
     labels, centred cells, its caption beneath (at `caption_size`, else smaller than the cells). Columns are as wide as their widest text; `min_width` stretches the
     table evenly. A header or label naming an asset gets that asset's badge, so the table
-    reads in grayscale like the rest of the board."""
+    reads in grayscale like the rest of the board. `also`: the same table in the game's other
+    languages, whose columns and caption it makes room for, so every kit's lines fall alike."""
     pad = 1.6
     badge = size * PT * 1.1
     row_h = cell_h or size * PT * 1.25 + 2 * pad + 1.0
@@ -157,13 +175,15 @@ def table(
     columns = max(len(row) for row in grid)
     grid = [row + ("",) * (columns - len(row)) for row in grid]
 
-    def needed(r: int, c: int) -> float:
-        text = grid[r][c]
+    def needed(cells: list[tuple[str, ...]], r: int, c: int) -> float:
+        text = cells[r][c] if c < len(cells[r]) else ""
         bold = r == 0 or c == 0
         extra = badge + 1.0 if (bold and asset_named(text, assets)) else 0.0
         return text_width(text, "bold" if bold else "regular", size) + extra + 2 * pad
 
-    widths = [max(row_h, max(needed(r, c) for r in range(len(grid)))) for c in range(columns)]
+    grids = [grid] + [[tuple(other.header)] + [tuple(row) for row in other.rows] for other in also
+                      if len(other.rows) == len(data.rows)]
+    widths = [max(row_h, max(needed(cells, r, c) for cells in grids for r in range(len(grid)))) for c in range(columns)]
     spare = min_width - sum(widths)
     if spare > 0:
         widths = [w + spare / columns for w in widths]
@@ -196,5 +216,6 @@ def table(
     if data.caption:
         caption = paragraph(data.caption, total_w, size=caption_size or max(6.0, size * 0.8), what=what, color=SOFT_INK)
         items.append(moved(caption, 0, height + 1.5))
-        height += 1.5 + caption.height
+        height += 1.5 + max([caption.height] + [paragraph(other.caption, total_w, size=max(6.0, size * 0.8), what=what).height
+                                                for other in also if other.caption])
     return Block(tuple(items), total_w, height)

@@ -18,6 +18,7 @@ from pnp.components import Context, generate
 from pnp.components.tables import INK, SOFT_INK, Block, moved, paragraph
 from pnp.display import BookPages, Drawing, Group, Item, Panels, Pieces, Rect, Style, compose, scale, translate
 from pnp.errors import BuildError
+from pnp.i18n import N_, N_plural, _, ngettext
 from pnp.layout.text import fit_text
 from pnp.rules.base import Table
 from pnp.spec.faces import TemplateError, fill, piece_count, token_pieces
@@ -28,13 +29,15 @@ PICTURE_MM = 20.0  # the height of a component's pictures in the gallery
 PLAYER_MM = 34.0  # the height of what one player has, in the setup diagram
 BOARD_SHARE = 0.55  # of the page's height, at most, for the board in the setup diagram
 GAP = 2.5  # mm between pictures
-NOUNS = {"deck": ("card", "cards"), "tokens": ("token", "tokens"), "money": ("bill", "bills"),
-         "board": ("board", "boards"), "mat": ("mat", "mats"), "aid": ("player aid", "player aids"),
-         "form": ("form", "forms"), "booklet": ("page", "pages")}
-EACH_PLAYER = "Each player"  # the label over what every player has in the setup diagram
-EACH_CURRENCY = "Each player · the money in each of the {count} currencies"
-EVENTS_HEADER = ("Rule", "What happens")
-EXAMPLE_TITLE = "Example {id} — {title}"  # a worked example's heading
+NOUNS = {"deck": N_plural("{n} card", "{n} cards"), "tokens": N_plural("{n} token", "{n} tokens"),
+         "money": N_plural("{n} bill", "{n} bills"), "board": N_plural("{n} board", "{n} boards"),
+         "mat": N_plural("{n} mat", "{n} mats"), "aid": N_plural("{n} player aid", "{n} player aids"),
+         "form": N_plural("{n} form", "{n} forms"), "booklet": N_plural("{n} page", "{n} pages")}
+PIECES = N_plural("{n} piece", "{n} pieces")
+EACH_PLAYER = N_("Each player")  # the label over what every player has in the setup diagram
+EACH_CURRENCY = N_("Each player · the money in each of the {count} currencies")
+EVENTS_HEADER = (N_("Rule"), N_("What happens"))
+EXAMPLE_TITLE = N_("Example {id} — {title}")  # a worked example's heading
 
 
 # --- pictures --------------------------------------------------------------------------------------
@@ -66,8 +69,8 @@ def faces(output: Any, most: int = 3) -> list[Drawing]:
 
 def count_words(kind: str, count: int) -> str:
     """"90 cards", "1 board"."""
-    one, many = NOUNS.get(kind, ("piece", "pieces"))
-    return f"{count} {one if count == 1 else many}"
+    one, many = NOUNS.get(kind, PIECES)
+    return ngettext(one, many, count).format(n=count)
 
 
 def gallery(context: Context, booklet: Booklet, width: float, size: float, what: str) -> list[Block]:
@@ -130,7 +133,7 @@ def setup_diagram(context: Context, spec: SetupDiagram, values: dict[str, Any], 
     items: list[Item] = []
     x = 0.0
     for component in (game.component(c) for c in spec.each_player):
-        (face, *_) = faces(generate(context, component), 1)
+        face = faces(generate(context, component), 1)[0]
         group, w = picture(face, x, 0.0, PLAYER_MM, width / 2)
         items.append(group)
         x += w + GAP
@@ -149,7 +152,7 @@ def setup_diagram(context: Context, spec: SetupDiagram, values: dict[str, Any], 
     items += _pile(right, x, width - x, size, what)
     if items:
         currencies = len(game.assets) if spec.money and getattr(game.component(spec.money.component), "for_each", None) else 0
-        words = EACH_CURRENCY.format(count=currencies) if currencies > 1 else EACH_PLAYER
+        words = _(EACH_CURRENCY).format(count=currencies) if currencies > 1 else _(EACH_PLAYER)
         label = fit_text(f"**{words}**", 0, 0, width, size * 0.5, size=size, min_size=size, color=SOFT_INK,
                          align="left", what=what)
         blocks.append(Block((label, Group(tuple(items), translate(0, size * 0.5 + 1.0))), width,
@@ -283,5 +286,6 @@ def worked_example(context: Context, example: WorkedExample, at: tuple) -> tuple
             raise Unseated(v.message)
         raise BuildError(f"{where} breaks {v.rule} at {v.at}: {v.message}", at=at + ("record",))
     rows = tuple((event.rule, event.text) for _, event in answer.events if event.rule not in example.quiet)
-    return EXAMPLE_TITLE.format(id=example.id, title=rule.title), Table(EVENTS_HEADER, rows)
+    return (_(EXAMPLE_TITLE).format(id=example.id, title=_(rule.title)),
+            Table(tuple(_(column) for column in EVENTS_HEADER), rows))
 

@@ -134,13 +134,19 @@ _MAX_FACES = 2048
 
 def token_face(side: Side, shape: Shape, *, what: str) -> Drawing:
     """One side (`what` names it in errors); each side of each shape is laid out once a process
-    (choosing its rows tries dozens of layouts), so rebuilds and `pnp watch` reuse it."""
-    key = (side, shape)
+    (choosing its rows tries dozens of layouts), so rebuilds, `pnp watch` and the kits of other
+    languages reuse it: a face never prints its asset's name, so a translated name (the pound's
+    "Libra", "Фунт") finds the face its other languages laid out."""
+    key = (replace(side, asset=_unnamed(side.asset)), shape)
     if key not in _FACES:
         if len(_FACES) >= _MAX_FACES:
             _FACES.clear()
         _FACES[key] = _token_face(side, shape, what)
     return _FACES[key]
+
+
+def _unnamed(asset: Asset | None) -> Asset | None:
+    return asset.model_copy(update={"name": "", "name_en": ""}) if asset is not None else None
 
 
 def _token_face(side: Side, shape: Shape, what: str) -> Drawing:

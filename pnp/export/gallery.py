@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from pnp.export.faces import ComponentFaces
 from pnp.export.preflight import CHECKS, preflight
@@ -92,8 +92,7 @@ def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, An
         return [e for e in manifest.get(key, []) if isinstance(e, dict) and e.get("game") == game]
 
     games = []
-    for game_id in [g for g in spec.games if entries("components", g)]:
-        game = spec.games[game_id]
+    for game_id, game, code in _kits(spec, lambda name: bool(entries("components", name))):
         files = entries("files", game_id)
         changed = {name for e in entries("changed", game_id) if e.get("status") in ("added", "changed")
                    for name in (e.get("components") or [e.get("component")])}
@@ -103,12 +102,25 @@ def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, An
         components.sort(key=lambda c: order.get(c["id"], len(order)))
         combined = next((f for f in files if f["component"] is None and f["path"].endswith("-all.pdf")), None)
         others = [f for f in files if f["component"] is None and f is not combined]
-        games.append({"id": game_id, "title": game.title, "title_en": getattr(game, "title_en", ""),
+        games.append({"id": game_id, "title": game.title, "title_en": getattr(game, "title_en", ""), "language": code,
                       "components": components, "combined": combined, "others": others,
                       "plan": entries("plan", game_id), "exports": _export_folders(root, files),
                       "faces": sum(len(c["faces"]) for c in components),
                       "findings": sum(len(f.get("preflight", [])) for c in components for f in c["faces"])})
     return games
+
+
+def _kits(spec: Any, listed: Callable[[str], bool]) -> Iterator[tuple[str, Any, str]]:
+    """Each kit of each game that the manifest `listed` (the default one, then the others): its
+    name, its game in its language, and the language's code."""
+    from pnp.i18n import PSEUDO
+    from pnp.spec.translation import kit
+
+    for g, game in spec.games.items():
+        for code in (*game.kit_languages, PSEUDO):
+            if listed(g if code == game.language else f"{g}.{code}"):
+                made = kit(g, game, code, spec.folder)
+                yield made.folder, made.game, code
 
 
 def _component(entry: dict[str, Any], game: Any, files: list[dict[str, Any]], faces: list[dict[str, Any]],

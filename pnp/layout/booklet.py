@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 
 from pnp.display import Drawing, Group, Item, Line, Matrix, Page, Rect, Style
+from pnp.i18n import N_, _
 from pnp.layout.sheet import Box, Frame, Furniture, frame, furniture
 
 FOLD_CLEARANCE_MM = 6.0  # between the fold (or cut) line and a page's text
@@ -26,7 +27,7 @@ OUTER_CLEARANCE_MM = 2.0  # between a page's text and the sheet's header or foot
 MARK_MM = 4.0  # length of the fold or cut ticks at both ends of the middle line
 FOLD_STYLE = Style(stroke="#000000", width=0.2, dash=(2.0, 1.5))
 CUT_STYLE = Style(stroke="#000000", width=0.15)
-PAGE_NAMES = {"a4": "A5", "letter": "half-letter"}  # a booklet page: half the sheet, by its name
+PAGE_NAMES = {"a4": "A5", "letter": N_("half-letter")}  # a booklet page: half the sheet, by its name
 
 
 @dataclass(frozen=True)
@@ -61,16 +62,18 @@ def fold_booklet(pages: tuple[Drawing, ...], paper: str, margin: float, duplex: 
     out: list[Page] = []
     sheets = count // 4 if folded else count // 2
     for k in range(sheets):
-        where = f"sheet {k + 1} of {sheets}"
+        where = _("sheet {n} of {count}").format(n=k + 1, count=sheets)
         if folded:
             front = (count - 2 * k, 2 * k + 1)  # (left, right) of the spread, 1-based
             back = (2 * k + 2, count - 2 * k - 1)
-            out.append(_sheet(f, book, front, "clockwise", True, info, f"{where} · front"))
+            out.append(_sheet(f, book, front, "clockwise", True, info, _("{where} · front").format(where=where)))
             turn = "anticlockwise" if duplex == "long" else "clockwise"
-            out.append(_sheet(f, book, back, turn, True, info, f"{where} · back, flip on the {duplex} edge"))
+            back_where = (_("{where} · back, flip on the long edge") if duplex == "long"
+                          else _("{where} · back, flip on the short edge"))
+            out.append(_sheet(f, book, back, turn, True, info, back_where.format(where=where)))
         else:
             out.append(_sheet(f, book, (2 * k + 1, 2 * k + 2), "clockwise", False, info,
-                              f"{where} · cut on the middle line"))
+                              _("{where} · cut on the middle line").format(where=where)))
     return Folding(tuple(out), duplex if folded else "none", sheets, count, PAGE_NAMES[paper])
 
 

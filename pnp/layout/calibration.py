@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pnp.display import Group, Item, Line, Style, Text, translate
+from pnp.i18n import _
 from pnp.layout.sheet import Box, Frame
 from pnp.layout.text import fit_text
 
@@ -51,11 +52,15 @@ def pointers(box: Box) -> Pointers:
 def check_front(box: Box, edge: str, what: str) -> tuple[Item, ...]:
     """The front half of the check in `box`: a caption and the two lines."""
     p = pointers(box)
-    caption = (f"**Duplex check.** Print this sheet double-sided, flipping on the **{edge} edge**, and hold it "
-               "against a lamp: each line crosses the scale printed behind it at the number of mm to add to "
-               "`--back-offset X,Y` (X from the upright line, Y from the level one). Both at 0: the backs line up.")
+    caption = (_("**Duplex check.** Print this sheet double-sided, flipping on the **long edge**, and hold it "
+                 "against a lamp: each line crosses the scale printed behind it at the number of mm to add to "
+                 "--back-offset X,Y (X from the upright line, Y from the level one). Both at 0: the backs line up.")
+               if edge == "long" else
+               _("**Duplex check.** Print this sheet double-sided, flipping on the **short edge**, and hold it "
+                 "against a lamp: each line crosses the scale printed behind it at the number of mm to add to "
+                 "--back-offset X,Y (X from the upright line, Y from the level one). Both at 0: the backs line up."))
     return (
-        fit_text(caption.replace("`", ""), box.x, box.y, box.w, box.h - POINTER_MM - 6.0, size=8, min_size=6.5,
+        fit_text(caption, box.x, box.y, box.w, box.h - POINTER_MM - 6.0, size=8, min_size=6.5,
                  align="left", valign="top", what=what),
         Line(p.x, p.y0, p.x, p.y1, POINTER),
         Line(p.x0, p.y, p.x1, p.y, POINTER),

@@ -25,6 +25,7 @@ from pnp.display import (
     cut_polygon, translate,
 )  # fmt: skip
 from pnp.errors import BuildError
+from pnp.i18n import _
 from pnp.layout.registration import Registration, registration
 from pnp.layout.sheet import (
     MARK_ZONE_MM,
@@ -268,23 +269,25 @@ def impose(pieces: Pieces, paper: str, margin: float, duplex: Duplex, info: Furn
     pages: list[Page] = []
     placed: list[Placed] = []
     for number, batch in enumerate(batches, 1):
-        where = f"sheet {number}"  # not "of m": a sheet reads the same when later sheets are added
+        where = _("sheet {n}").format(n=number)  # not "of m": a sheet reads the same when later sheets are added
         fronts = [(i, _slot(grid, k)) for k, i in enumerate(batch)]
         if duplex == "fold":
             backs = [(i, _mirror(grid, slot, "fold")) for i, slot in fronts]
             items = _faces(pieces, grid, fronts, "front") + _faces(pieces, grid, backs, "back") + (_fold_line(grid),)
-            pages.append(_page(grid.frame, items, info, f"{where} · fold on the dashed line, then cut"))
+            pages.append(_page(grid.frame, items, info, _("{where} · fold on the dashed line, then cut").format(where=where)))
             placed += (_record(grid, fronts, "front", len(pages) - 1, pieces)
                        + _record(grid, backs, "back", len(pages) - 1, pieces))
             continue
         items = _faces(pieces, grid, fronts, "front") + (reg.items() if reg else ())
-        front_where = f"{where} · fronts" if duplex != "none" else where
+        front_where = _("{where} · fronts").format(where=where) if duplex != "none" else where
         pages.append(_page(grid.frame, items, info, front_where))
         placed += _record(grid, fronts, "front", len(pages) - 1, pieces)
         if duplex in ("long", "short"):
             backs = [(i, _mirror(grid, slot, _flip(grid.frame, duplex))) for i, slot in fronts]
             items = (Group(_faces(pieces, grid, backs, "back"), translate(*back_offset)),)
-            pages.append(_page(grid.frame, items, info, f"{where} · backs, flip on the {duplex} edge"))
+            backs_where = (_("{where} · backs, flip on the long edge") if duplex == "long"
+                           else _("{where} · backs, flip on the short edge"))
+            pages.append(_page(grid.frame, items, info, backs_where.format(where=where)))
             placed += _record(grid, backs, "back", len(pages) - 1, pieces, back_offset)
     return Imposition(tuple(pages), tuple(placed), grid, duplex, len(batches), given_bleed([grid]), reg)
 
@@ -323,7 +326,7 @@ def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, in
             back_items += _faces(group, grid, backs, "back")
             placed += [replace(p, piece=p.piece + offset) for p in _record(grid, backs, "back", 1, group, back_offset)]
         offset += len(group.pieces)
-    where = "sheet 1 of 1 · shared"
+    where = _("sheet 1 of 1 · shared")
     front_items += reg.items() if reg else ()
     pages = [_page(f, tuple(front_items), info, f"{where} · fronts" if edge else where)]
     if edge:

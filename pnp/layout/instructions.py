@@ -14,6 +14,7 @@ from typing import Sequence
 from pnp.changes import LAST_BUILD
 from pnp.display import Item, Line, Page, Rect, Style
 from pnp.errors import BuildError
+from pnp.i18n import N_, _, ngettext
 from pnp.layout import calibration
 from pnp.layout.sheet import PAPERS, Box, Frame, Furniture, furniture
 from pnp.layout.text import block_height, fit_lines, fit_text
@@ -26,33 +27,33 @@ TABLE_PT = 7.5
 GAP = 2.5  # mm between blocks
 
 # the bleed note under the "what to print" table (one sentence each, placeholders filled below)
-BLEED_ALL = ("**Bleed.** Every cut has {asked} mm of art beyond it (print.bleed_mm), so a cut that strays "
-             "shows art, not paper.")
-BLEED_SHORT = ("**Bleed.** print.bleed_mm asks for {asked} mm of art beyond every cut; where that would cost "
-               "pieces a sheet the paper gives less: {short}. Cut those with care.")
-BLEED_PART = "{name} {across} mm at the sides, {down} mm above and below"
-BLEED_SIDES = "{name} {across} mm at the sides"
-BLEED_ENDS = "{name} {down} mm above and below"
+BLEED_ALL = N_("**Bleed.** Every cut has {asked} mm of art beyond it (print.bleed_mm), so a cut that strays "
+                "shows art, not paper.")
+BLEED_SHORT = N_("**Bleed.** print.bleed_mm asks for {asked} mm of art beyond every cut; where that would cost "
+                  "pieces a sheet the paper gives less: {short}. Cut those with care.")
+BLEED_PART = N_("{name} {across} mm at the sides, {down} mm above and below")
+BLEED_SIDES = N_("{name} {across} mm at the sides")
+BLEED_ENDS = N_("{name} {down} mm above and below")
 
 # how to load a sheet on a cutting machine (`pnp build --cut`), by machine; the marks' numbers come
 # from pnp.layout.registration
 MACHINE_CUT = {
-    "silhouette": ("**{step} Cut by machine.** {names}: the front of each sheet carries Silhouette registration "
-                   "marks (the black square at the top left). In Silhouette Studio set the registration marks to "
-                   "Type 1, length {arm:g} mm, thickness {thickness:g} mm, inset {inset:g} mm; open the sheet's file "
-                   "in {folder}/ (named after the component and the sheet number in its header), lay the sheet on "
-                   "the mat front up with the square at the top left, and cut. Nothing else is printed within "
-                   "{clearance:g} mm of a mark."),
-    "dxf": ("**{step} Cut by machine.** {names}: the front of each sheet carries registration marks (the black "
-            "square at the top left, L marks at the two other corners, {inset:g} mm in, {arm:g} mm arms, "
-            "{thickness:g} mm thick). Import the sheet's DXF from {folder}/ (layer CUT; the marks are on layer "
-            "REGISTRATION) into your cutter's software, lay the sheet front up with the square at the top left, "
-            "and cut."),
-    "cricut": ("**{step} Cut by machine.** {names}: in Cricut Design Space upload each sheet's SVG from {folder}/ "
-               "(its picture and its cut lines), select both layers, Flatten, and Print Then Cut: Design Space "
-               "prints the sheet with its own marks; lay it on the mat as Design Space shows. Every piece is "
-               "inside its print area ({area}). Design Space prints fronts only: print backs from this file "
-               "first, or choose one-sided pieces."),
+    "silhouette": N_("**{step} Cut by machine.** {names}: the front of each sheet carries Silhouette registration "
+                      "marks (the black square at the top left). In Silhouette Studio set the registration marks to "
+                      "Type 1, length {arm:g} mm, thickness {thickness:g} mm, inset {inset:g} mm; open the sheet's file "
+                      "in {folder}/ (named after the component and the sheet number in its header), lay the sheet on "
+                      "the mat front up with the square at the top left, and cut. Nothing else is printed within "
+                      "{clearance:g} mm of a mark."),
+    "dxf": N_("**{step} Cut by machine.** {names}: the front of each sheet carries registration marks (the black "
+               "square at the top left, L marks at the two other corners, {inset:g} mm in, {arm:g} mm arms, "
+               "{thickness:g} mm thick). Import the sheet's DXF from {folder}/ (layer CUT; the marks are on layer "
+               "REGISTRATION) into your cutter's software, lay the sheet front up with the square at the top left, "
+               "and cut."),
+    "cricut": N_("**{step} Cut by machine.** {names}: in Cricut Design Space upload each sheet's SVG from {folder}/ "
+                  "(its picture and its cut lines), select both layers, Flatten, and Print Then Cut: Design Space "
+                  "prints the sheet with its own marks; lay it on the mat as Design Space shows. Every piece is "
+                  "inside its print area ({area}). Design Space prints fronts only: print backs from this file "
+                  "first, or choose one-sided pieces."),
 }
 
 
@@ -95,11 +96,13 @@ def span(first: int, last: int) -> str:
 
 
 def sides_text(duplex: str) -> str:
+    """How a component's sheets print, in English: the instructions show it translated, and
+    read from its words which sheets are double-sided."""
     return {
-        "long": "double-sided, flip on the long edge",
-        "short": "double-sided, flip on the short edge",
-        "fold": "one-sided; fold each sheet on its dashed line",
-        "none": "one-sided",
+        "long": N_("double-sided, flip on the long edge"),
+        "short": N_("double-sided, flip on the short edge"),
+        "fold": N_("one-sided; fold each sheet on its dashed line"),
+        "none": N_("one-sided"),
     }[duplex]
 
 
@@ -111,28 +114,29 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
     `game_file` is the game's id, which names its files; `bleed` the bleed the spec asks for."""
     box = f.content.inset(2.0)
     flow = _Flow(box.x, box.y, box.w, what=f"the print instructions of {info.title}")
-    flow.text(f"**{info.title}** — print instructions", 16)
+    flow.text(_("**{title}** — print instructions").format(title=info.title), 16)
     if title_en and title_en != info.title:
         flow.text(title_en, 10)
-    flow.text("Every sheet's footer ends with a **stamp**, a short fingerprint of what its component "
-              "prints (the Stamp column below). It changes only when that component's content changes, so "
-              "after an edit, pnp build lists the sheets that changed and writes "
-              f"**{game_file}-reprint.pdf** with just those; every other sheet you printed stays good, "
-              "even where its stamp is older.", BODY_PT)
+    flow.text(_("Every sheet's footer ends with a **stamp**, a short fingerprint of what its component "
+                "prints (the Stamp column below). It changes only when that component's content changes, so "
+                "after an edit, pnp build lists the sheets that changed and writes "
+                "**{file}** with just those; every other sheet you printed stays good, "
+                "even where its stamp is older.").format(file=f"{game_file}-reprint.pdf"), BODY_PT)
     flow.space()
     steps = iter(range(1, 10))  # the steps this game needs, numbered without gaps
     _scale(flow, paper, next(steps))
     flow.space()
-    flow.text(f"**{next(steps)} What to print.** Print each range once: the copies the game "
-              "needs are already in the file.", BODY_PT)
-    flow.table(("Pages", "Component", "Contents", "Sheets", "How", "On", "Stamp"),
-               [(j.page_range, j.name, j.contents, str(j.sheets), j.sides, j.stock, j.stamp) for j in jobs],
+    flow.text(_("**{n} What to print.** Print each range once: the copies the game "
+                "needs are already in the file.").format(n=next(steps)), BODY_PT)
+    flow.table((_("Pages"), _("Component"), _("Contents"), _("Sheets"), _("How"), _("On"), _("Stamp")),
+               [(j.page_range, j.name, j.contents, str(j.sheets), _(j.sides), _(j.stock), j.stamp) for j in jobs],
                (0.08, 0.26, 0.15, 0.07, 0.22, 0.11, 0.11))
     card = sum(j.sheets for j in jobs if j.stock.startswith("card"))
     paper_sheets = sum(j.sheets for j in jobs) - card
     flow.space(1.0)
-    flow.text(f"In all: **{card}** sheet{'s' if card != 1 else ''} of card stock and **{paper_sheets}** "
-              f"sheet{'s' if paper_sheets != 1 else ''} of paper.", BODY_PT)
+    flow.text(_("In all: {card} of card stock and {paper} of paper.").format(
+        card=ngettext("**{n}** sheet", "**{n}** sheets", card).format(n=card),
+        paper=ngettext("**{n}** sheet", "**{n}** sheets", paper_sheets).format(n=paper_sheets)), BODY_PT)
     note = bleed_note(jobs, bleed)
     if note:
         flow.space(1.0)
@@ -143,45 +147,54 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
         names = ", ".join(j.name for j in duplex)
         edge = "long" if "long" in duplex[0].sides else "short"
         dx, dy = back_offset
-        offset = f" (backs are shifted by {dx:g}, {dy:g} mm as set by --back-offset or print.back_offset_mm)" if (dx, dy) != (0, 0) else ""
-        flow.text(f"**{next(steps)} Backs.** {names}: every front page is followed by its backs. Print those pages "
-                  f"double-sided and **flip on the {edge} edge**{offset}; each back then lands behind "
-                  "its front. No duplex printer: print the odd pages, put the stack back in the tray "
-                  "and print the even pages. First print pages 1–2 the same way: the duplex check at "
-                  "the foot of this page measures how far your printer puts backs off their fronts, "
-                  "and `pnp build --back-offset X,Y` (or print.back_offset_mm) corrects it.".replace("`", ""),
-                  BODY_PT)
+        offset = _(" (backs are shifted by {x}, {y} mm as set by --back-offset or print.back_offset_mm)").format(
+            x=f"{dx:g}", y=f"{dy:g}") if (dx, dy) != (0, 0) else ""
+        backs = (_("**{n} Backs.** {names}: every front page is followed by its backs. Print those pages "
+                   "double-sided and **flip on the long edge**{offset}; each back then lands behind "
+                   "its front. No duplex printer: print the odd pages, put the stack back in the tray "
+                   "and print the even pages. First print pages 1–2 the same way: the duplex check at "
+                   "the foot of this page measures how far your printer puts backs off their fronts, "
+                   "and pnp build --back-offset X,Y (or print.back_offset_mm) corrects it.") if edge == "long" else
+                 _("**{n} Backs.** {names}: every front page is followed by its backs. Print those pages "
+                   "double-sided and **flip on the short edge**{offset}; each back then lands behind "
+                   "its front. No duplex printer: print the odd pages, put the stack back in the tray "
+                   "and print the even pages. First print pages 1–2 the same way: the duplex check at "
+                   "the foot of this page measures how far your printer puts backs off their fronts, "
+                   "and pnp build --back-offset X,Y (or print.back_offset_mm) corrects it."))
+        flow.text(backs.format(n=next(steps), names=names, offset=offset), BODY_PT)
         flow.space()
     if any("fold" in j.sides for j in jobs):
-        flow.text(f"**{next(steps)} Fold.** Fronts and backs are side by side: fold each sheet on its dashed "
-                  "line, printed side out, glue the halves together, then cut through both.", BODY_PT)
+        flow.text(_("**{n} Fold.** Fronts and backs are side by side: fold each sheet on its dashed "
+                    "line, printed side out, glue the halves together, then cut through both.").format(n=next(steps)),
+                  BODY_PT)
         flow.space()
     machines = [j for j in jobs if j.machine]
     if machines:
         flow.text(machine_step(next(steps), machines), BODY_PT)
         flow.space()
-    flow.text(f"**{next(steps)} Cut.** Cut along the short crop marks in the margins (or, where the sheet is "
-              "full, in the gaps between pieces): each continues a cut line across the sheet. Every piece has "
-              "its own cut on each side, so cut on both sides of every gap. Round and rounded tokens: cut along "
-              "their thin outline. A sharp knife and a steel ruler beat scissors.", BODY_PT)
+    flow.text(_("**{n} Cut.** Cut along the short crop marks in the margins (or, where the sheet is "
+                "full, in the gaps between pieces): each continues a cut line across the sheet. Every piece has "
+                "its own cut on each side, so cut on both sides of every gap. Round and rounded tokens: cut along "
+                "their thin outline. A sharp knife and a steel ruler beat scissors.").format(n=next(steps)), BODY_PT)
     for job in (j for j in jobs if j.finish):
         flow.space()
-        flow.text(f"**{next(steps)} Booklet.** {job.name}: {job.finish}.", BODY_PT)
+        flow.text(_("**{n} Booklet.** {name}: {finish}.").format(n=next(steps), name=job.name, finish=job.finish), BODY_PT)
     tiled = [j for j in jobs if j.assembly]
     if tiled:
         flow.space()
-        boards = "; ".join(f"{j.name}: pages {j.page_range}, {j.assembly}" for j in tiled)
-        flow.text(f"**{next(steps)} Assemble.** {boards}. Each sheet's header has a small map with its place "
-                  "filled in, and names its row and column. Cut every part along its crop marks. "
-                  "Lay the parts out as the maps show; a hatched “glue here” strip goes under the "
-                  "part to its left or above it, which repeats that strip's art: lay that part's cut "
-                  "edge on the line at the strip's edge, its ticks against the strip's ticks, glue, "
-                  "and mount the board on card.", BODY_PT)
+        boards = "; ".join(_("{name}: pages {pages}, {assembly}").format(name=j.name, pages=j.page_range,
+                                                                          assembly=j.assembly) for j in tiled)
+        flow.text(_("**{n} Assemble.** {boards}. Each sheet's header has a small map with its place "
+                    "filled in, and names its row and column. Cut every part along its crop marks. "
+                    "Lay the parts out as the maps show; a hatched “glue here” strip goes under the "
+                    "part to its left or above it, which repeats that strip's art: lay that part's cut "
+                    "edge on the line at the strip's edge, its ticks against the strip's ticks, glue, "
+                    "and mount the board on card.").format(n=next(steps), boards=boards), BODY_PT)
     bottom = box.bottom - (calibration.HEIGHT_MM + GAP if duplex else 0.0)
     if flow.y > bottom:
         raise BuildError(f"the print instructions of {info.title} do not fit on one page")
     check = calibration.check_front(_check_box(box), edge, info.title) if duplex else ()
-    items = (*flow.items, *check, furniture(f, info, "print instructions"))
+    items = (*flow.items, *check, furniture(f, info, _("print instructions")))
     return Page(f.width, f.height, items, f"{info.title}, print instructions")
 
 
@@ -196,14 +209,14 @@ def bleed_note(jobs: Sequence[Job], asked: float) -> str:
         across, down = j.bleed  # type: ignore[misc]
         values = {"name": j.name, "across": f"{across:g}", "down": f"{down:g}"}
         if across < asked - 1e-6 and down < asked - 1e-6:
-            short.append(BLEED_PART.format(**values))
+            short.append(_(BLEED_PART).format(**values))
         elif across < asked - 1e-6:
-            short.append(BLEED_SIDES.format(**values))
+            short.append(_(BLEED_SIDES).format(**values))
         elif down < asked - 1e-6:
-            short.append(BLEED_ENDS.format(**values))
+            short.append(_(BLEED_ENDS).format(**values))
     if not short:
-        return BLEED_ALL.format(asked=f"{asked:g}")
-    return BLEED_SHORT.format(asked=f"{asked:g}", short="; ".join(short))
+        return _(BLEED_ALL).format(asked=f"{asked:g}")
+    return _(BLEED_SHORT).format(asked=f"{asked:g}", short="; ".join(short))
 
 
 def machine_step(step: int, jobs: Sequence[Job]) -> str:
@@ -212,9 +225,9 @@ def machine_step(step: int, jobs: Sequence[Job]) -> str:
 
     machine = jobs[0].machine or ""
     area = f"{r.CRICUT_AREA_MM[0]:g} × {r.CRICUT_AREA_MM[1]:g} mm"
-    return MACHINE_CUT[machine].format(step=step, names=", ".join(j.name for j in jobs), arm=r.ARM_MM,
-                                       thickness=r.THICKNESS_MM, inset=r.INSET_MM, clearance=r.CLEARANCE_MM,
-                                       folder="cut", area=area)
+    return _(MACHINE_CUT[machine]).format(step=step, names=", ".join(j.name for j in jobs), arm=r.ARM_MM,
+                                          thickness=r.THICKNESS_MM, inset=r.INSET_MM, clearance=r.CLEARANCE_MM,
+                                          folder="cut", area=area)
 
 
 def reprint_page(f: Frame, info: Furniture, paper: str, rows: Sequence[Reprint], since: str = LAST_BUILD) -> Page:
@@ -223,59 +236,62 @@ def reprint_page(f: Frame, info: Furniture, paper: str, rows: Sequence[Reprint],
     and how to print them."""
     box = f.content.inset(2.0)
     flow = _Flow(box.x, box.y, box.w, what=f"the reprint instructions of {info.title}")
-    flow.text(f"**{info.title}** — reprint after a change", 16)
-    flow.text(f"Only these sheets changed since {since}. Print them, put each in place of the sheet "
-              "it replaces, and keep every other sheet you printed: it is still right, even where its "
-              "stamp is older. Check a new sheet by the stamp in its footer (the Stamp column).", BODY_PT)
+    flow.text(_("**{title}** — reprint after a change").format(title=info.title), 16)
+    flow.text(_("Only these sheets changed since {since}. Print them, put each in place of the sheet "
+                "it replaces, and keep every other sheet you printed: it is still right, even where its "
+                "stamp is older. Check a new sheet by the stamp in its footer (the Stamp column).").format(
+                    since=_(since)), BODY_PT)
     flow.space()
     _scale(flow, paper, 1)
     flow.space()
-    flow.text("**2 What changed.** Print each range once.", BODY_PT)
-    flow.table(("Pages", "Component", "What to do", "How", "On", "Stamp"),
-               [(span(*r.pages) if r.pages else "—", r.name, r.action, r.sides if r.pages else "—",
-                 r.stock if r.pages else "—", r.stamp) for r in rows],
+    flow.text(_("**2 What changed.** Print each range once."), BODY_PT)
+    flow.table((_("Pages"), _("Component"), _("What to do"), _("How"), _("On"), _("Stamp")),
+               [(span(*r.pages) if r.pages else "—", r.name, r.action, _(r.sides) if r.pages else "—",
+                 _(r.stock) if r.pages else "—", r.stamp) for r in rows],
                (0.08, 0.24, 0.27, 0.19, 0.11, 0.11))
     duplex = [r for r in rows if r.pages and r.sides.startswith("double")]
     if duplex:
         flow.space()
-        flow.text(f"**3 Backs.** {', '.join(r.name for r in duplex)}: every front page is followed by its backs. "
-                  "Print those pages double-sided as you printed them the first time (the print "
-                  "instructions of the combined file say how); each back then lands behind its front.", BODY_PT)
+        flow.text(_("**3 Backs.** {names}: every front page is followed by its backs. "
+                    "Print those pages double-sided as you printed them the first time (the print "
+                    "instructions of the combined file say how); each back then lands behind its front.").format(
+            names=", ".join(r.name for r in duplex)), BODY_PT)
     if flow.y > box.bottom:
         raise BuildError(f"the reprint instructions of {info.title} do not fit on one page")
-    items = (*flow.items, furniture(f, info, "reprint instructions"))
+    items = (*flow.items, furniture(f, info, _("reprint instructions")))
     return Page(f.width, f.height, items, f"{info.title}, reprint instructions")
 
 
 def blank_back(f: Frame, info: Furniture) -> Page:
     """A blank back for a first page, so that every front after it falls on an odd page."""
     box = f.content
-    note = fit_text("This page is left blank on purpose: it keeps every front on an odd page, so "
-                    "that double-sided pages print back to back.", box.x, box.y + box.h / 2 - 10,
+    note = fit_text(_("This page is left blank on purpose: it keeps every front on an odd page, so "
+                      "that double-sided pages print back to back."), box.x, box.y + box.h / 2 - 10,
                     box.w, 20, size=BODY_PT, color="#777777", what="the blank page")
-    return Page(f.width, f.height, (note, furniture(f, info, f"back of the {info.component}")),
+    return Page(f.width, f.height, (note, furniture(f, info, _("back of the {name}").format(name=info.component))),
                 f"{info.title}, blank back of the {info.component}")
 
 
 def _scale(flow: "_Flow", paper: str, number: int) -> None:
     """The first step of printing anything: actual size, and how to check it."""
     w, h = PAPERS[paper]
-    flow.text(f"**{number} Print at 100 %.** " f"Paper: **{paper.upper()}** ({w:g} × {h:g} mm). In the print dialog "
-              "choose **actual size** / **100 %**, never “fit to page” or “shrink”. Then check: the "
-              "long black bar in the footer of every sheet must measure exactly **100 mm** and the short "
-              "one **1 inch** (25.4 mm). If they do not, switch scaling off and print again; cards "
-              "and boards are drawn to size.", BODY_PT)
+    flow.text(_("**{n} Print at 100 %.** Paper: **{paper}** ({w} × {h} mm). In the print dialog "
+                "choose **actual size** / **100 %**, never “fit to page” or “shrink”. Then check: the "
+                "long black bar in the footer of every sheet must measure exactly **100 mm** and the short "
+                "one **1 inch** (25.4 mm). If they do not, switch scaling off and print again; cards "
+                "and boards are drawn to size.").format(n=number, paper=paper.upper(), w=f"{w:g}", h=f"{h:g}"),
+              BODY_PT)
 
 
 def instructions_back(f: Frame, info: Furniture, edge: str, back_offset: tuple[float, float] = (0.0, 0.0)) -> Page:
     """The back of the instructions: it keeps every front in the file on an odd page, and
     carries the duplex check's scales behind the lines on the front."""
     box = f.content
-    note = fit_text("This page keeps every front on an odd page, so that double-sided pages print back "
-                    "to back. The scales below belong to the duplex check on the other side.",
+    note = fit_text(_("This page keeps every front on an odd page, so that double-sided pages print back "
+                      "to back. The scales below belong to the duplex check on the other side."),
                     box.x, box.y + box.h / 2 - 10, box.w, 20, size=BODY_PT, color="#777777", what="the blank page")
     scales = calibration.check_back(f, _check_box(f.content.inset(2.0)), edge, back_offset)
-    return Page(f.width, f.height, (note, *scales, furniture(f, info, "back of the print instructions")),
+    return Page(f.width, f.height, (note, *scales, furniture(f, info, _("back of the print instructions"))),
                 f"{info.title}, back of the instructions")
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from pnp.display import Group, Item, Line, Matrix, Rect, Style, Text, translate
+from pnp.i18n import N_, _, variants
 from pnp.layout.text import fit_text, text_width
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait, mm
@@ -222,17 +223,17 @@ def _footer(length: float, info: Furniture) -> tuple[Item, ...]:
     base = BAND_MM - 0.6  # bottom of the bars
     items: list[Item] = []
     x = 0.0
-    for bar, label, ticks, every in ((100.0, "100 mm", 21, 5.0), (25.4, "1 inch", 5, 25.4 / 4)):
+    for bar, label, ticks, every in ((100.0, N_("100 mm"), 21, 5.0), (25.4, N_("1 inch"), 5, 25.4 / 4)):
         items.append(Rect(x, base - RULER_BAR_MM, bar, RULER_BAR_MM, Style(fill=INK)))
         for i in range(ticks):
             tick = 1.3 if i % 2 == 0 or ticks == 5 else 0.7
             items.append(Line(x + i * every, base - RULER_BAR_MM, x + i * every, base - RULER_BAR_MM - tick, MARK_STYLE))
-        items.append(Text(x + bar + 1.2, base, label, TEXT_PT, "bold", INK))
-        x += bar + 1.2 + _label_width(label) + 4
+        items.append(Text(x + bar + 1.2, base, _(label), TEXT_PT, "bold", INK))
+        x += bar + 1.2 + max(_label_width(word) for word in variants(label)) + 4  # the next bar where every language puts it
     room = length - x - _label_width(_widest(info.stamp), "regular") - 3
-    for note in ("print at 100 %: the bars must measure 100 mm and 1 inch", "print at 100 %"):
-        if _label_width(note, "regular") <= room:
-            items.append(Text(x, base, note, TEXT_PT, "regular", QUIET))
+    for note in (N_("print at 100 %: the bars must measure 100 mm and 1 inch"), N_("print at 100 %")):
+        if _label_width(_(note), "regular") <= room:
+            items.append(Text(x, base, _(note), TEXT_PT, "regular", QUIET))
             break
     items.append(Text(length, base, info.stamp, TEXT_PT, "regular", QUIET, "end"))
     return tuple(items)

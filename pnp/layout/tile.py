@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 
 from pnp.display import Drawing, Group, Item, Line, Page, Panels, Rect, Style, rotate, translate
+from pnp.i18n import N_, _
 from pnp.layout.sheet import (
     BAND_MM,
     MARK_GAP_MM,
@@ -37,7 +38,7 @@ OVERLAP_MM = 10.0
 PACK_GAP_MM = 6.0  # between small panels sharing a sheet: two cuts, and room for their marks
 HATCH = Style(stroke="#8c8c8c", width=0.2, opacity=0.8)
 JOIN = Style(stroke="#000000", width=0.2)
-GLUE_LABEL = "glue here"
+GLUE_LABEL = N_("glue here")
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ def tile(panels: Panels, paper: str, margin: float, info: Furniture, overlap: fl
     for split, indexes, together in plans:
         if len(indexes) > 1:
             placed = _packed(indexes, panels.drawings[indexes[0]], split.frame, len(pages))
-            pages.append(_sheet_of(panels.drawings, placed, split.frame, info, f"sheet {len(pages) + 1}"))
+            pages.append(_sheet_of(panels.drawings, placed, split.frame, info, _("sheet {n}").format(n=len(pages) + 1)))
             tiles += placed
             continue
         (index,), drawing = indexes, panels.drawings[indexes[0]]
@@ -116,7 +117,7 @@ def tile(panels: Panels, paper: str, margin: float, info: Furniture, overlap: fl
             records.append(Tile(index, len(pages) if together else len(pages) + n, row + 1, column + 1,
                                 split.rows, split.columns, window, at))
         if together:
-            where = f"sheet {len(pages) + 1} · {len(records)} parts: cut them apart, then join"
+            where = _("sheet {n} · {parts} parts: cut them apart, then join").format(n=len(pages) + 1, parts=len(records))
             pages.append(_parts_page(drawing, records, together[0], info, where, overlap))
         else:
             for record in records:
@@ -260,10 +261,11 @@ def _where(t: Tile, sheet: int, many: bool) -> str:
     """"sheet 3", or a tiled panel's place: "page 2 of 4, row 1, column 2". No sheet says how
     many follow it, so adding sheets (a sixth company's cards) leaves the earlier ones as printed."""
     count = t.rows * t.columns
-    place = f"page {(t.row - 1) * t.columns + t.column} of {count}, row {t.row}, column {t.column}"
+    place = _("page {n} of {count}, row {row}, column {column}").format(
+        n=(t.row - 1) * t.columns + t.column, count=count, row=t.row, column=t.column)
     if count == 1:
-        return f"sheet {sheet}"
-    return f"sheet {sheet} · {place}" if many else place
+        return _("sheet {n}").format(n=sheet)
+    return _("sheet {n} · {place}").format(n=sheet, place=place) if many else place
 
 
 def _page(drawing: Drawing, t: Tile, f: Frame, info: Furniture, where: str, overlap: float) -> Page:
@@ -313,7 +315,7 @@ def _glue(strip: Box, upright: bool) -> Group:
 
 def _label(box: tuple[float, float, float, float]) -> Group:
     x, y, w, h = box
-    text = fit_text(GLUE_LABEL, x, y, w, h, size=6.5, min_size=6, color="#333333", what="a glue strip")
+    text = fit_text(_(GLUE_LABEL), x, y, w, h, size=6.5, min_size=6, color="#333333", what="a glue strip")
     return Group((Rect(x, y, w, h, Style(fill="#ffffff", opacity=0.85)), text))
 
 

@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
-from pnp.errors import RecordError, UsageError
+from pnp.errors import Issue, RecordError, UsageError
 from pnp.referee import record as records
 from pnp.referee.replay import Answer, SpecFile, referee_for, replay
 from pnp.referee.report import explain, to_json, verdict
@@ -30,10 +30,31 @@ from pnp.rules.base import Violation
 from pnp.spec.source import default_spec_path, display_name, read_input
 
 if TYPE_CHECKING:
+    from pnp.i18n import Language
     from pnp.spec.model import Game, Spec
 
-__all__ = ["Answer", "check", "explain", "game_params", "read_record", "reads_record", "replay", "starter", "to_json",
-           "verdict"]
+__all__ = ["Answer", "check", "explain", "game_params", "language", "read_record", "reads_record", "replay", "starter",
+           "to_json", "verdict"]
+
+
+def language(code: str, game: str, spec: str | Path | None = None) -> "Language":
+    """`game`'s words in language `code`, from its catalog beside the spec file (default:
+    ./components.yaml, else the bundled one): what `--lang` words an explanation in, its
+    events and sentences translated, its rule IDs as they are. Babel is loaded only here, so a
+    referee asked in English starts as it always has."""
+    from pnp.i18n.catalogs import CatalogError, available
+    from pnp.i18n.catalogs import language as read_language
+
+    folder = (Path(spec) if spec is not None else default_spec_path()).parent
+    known = available(folder, game)
+    if code not in known:
+        raise UsageError(f"--lang {code}: no catalog of {game} in that language beside the spec "
+                         f"(languages: {', '.join(known)})")
+    try:
+        return read_language(folder, game, code)
+    except CatalogError as error:
+        raise RecordError([Issue(display_name(error.path), error.line, 1 if error.line else 0, "",
+                                 f"cannot read the catalog: {error}")]) from None
 
 
 def read_record(path: str | Path) -> records.Record:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pnp.i18n import _
 from pnp.referee.replay import Answer, referee_for
 from pnp.rules import rulebook
 from pnp.rules.base import Event, plain
@@ -37,23 +38,25 @@ def options(answer: Answer) -> dict[str, Any]:
 
 def rules_line(answer: Answer) -> str:
     """`explain`'s first line: the spec (file and hash) and the house rules in effect."""
-    spec = "none (parameters given)" if answer.spec is None else f"{answer.spec.path} (sha256 {answer.spec.sha256[:12]})"
+    spec = _("none (parameters given)") if answer.spec is None else _("{path} (sha256 {digest})").format(
+        path=answer.spec.path, digest=answer.spec.sha256[:12])
     values = ", ".join(f"{name} {_short(value)}" for name, value in options(answer).items())
-    return f"rules: spec {spec}; options: {values}"
+    return _("rules: spec {spec}; options: {options}").format(spec=spec, options=values)
 
 
 def _short(value: Any) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, list) and len(value) > 6:
-        return f"({len(value)} entries, as --json lists them)"
+        return _("({n} entries, as --json lists them)").format(n=len(value))
     return json.dumps(value, ensure_ascii=False) if isinstance(value, list) else str(value)
 
 
 def explain(answer: Answer) -> list[str]:
     """The rules applied (spec and house rules), then every step with the rule behind it: a
     `── at` line for each place in the record, then its events as
-    `BOLSA-4.5.2  FER: 3 buyers want 5, 2 offered → auction`."""
+    `BOLSA-4.5.2  FER: 3 buyers want 5, 2 offered → auction`, worded in the language being
+    spoken (`pnp.i18n.speaking`), the rule IDs as they are."""
     lines, last = [rules_line(answer)], None
     for at, event in answer.events:
         if at != last:
@@ -72,13 +75,14 @@ def verdict(answer: Answer, record_name: str) -> str:
     why the first illegal action is."""
     if answer.violation:
         v = answer.violation
-        return f"{record_name}:{v.line}: {v.at}: illegal — {v.rule}: {v.message} ({answer.checked} actions legal before it)"
-    text = f"{record_name}: all {answer.checked} actions legal"
+        return _("{record}:{line}: {at}: illegal — {rule}: {message} ({checked} actions legal before it)").format(
+            record=record_name, line=v.line, at=v.at, rule=v.rule, message=v.message, checked=answer.checked)
+    text = _("{record}: all {checked} actions legal").format(record=record_name, checked=answer.checked)
     result = referee_for(answer.game).state_json(answer.state, answer.params) if answer.state is not None else {}
     if result.get("over"):
         scores = ", ".join(f"{name} {_number(score)}" for name, score in result.get("scores", {}).items())
         winners = ", ".join(result.get("winners", []))
-        text += f"; game over — scores: {scores}; winner: {winners}"
+        text += _("; game over — scores: {scores}; winner: {winners}").format(scores=scores, winners=winners)
     return text
 
 

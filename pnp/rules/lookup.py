@@ -124,10 +124,61 @@ def run(args: argparse.Namespace) -> int:
     if args.verb == "search":
         return _search(" ".join(args.words), args.game)
     found = find(args.id, args.game)
-    spec = load_spec(args.spec) if any(r.game in GAMES for r in found) else None
+    code = getattr(args, "lang", None)
+    spec = load_spec(args.spec) if any(r.game in GAMES for r in found) or code else None
     pointer = renamed(args.id, found)
+    if code and spec is not None:
+        print("\n\n".join(([pointer] if pointer else []) + [describe_in(r, spec, code) for r in found]))
+        return 0
     print("\n\n".join(([pointer] if pointer else []) + [describe(r, spec) for r in found]))
     return 0
+
+
+def worded(game_id: str, spec: Spec, code: str) -> dict[str, str]:
+    """Each rule ID of the game's rules booklet with its words in language `code`, as that
+    language's kit prints them (the spec's numbers filled in): what `pnp rules show --lang`
+    quotes. A booklet line that carries several IDs is cut at each."""
+    from pnp.i18n import speaking
+    from pnp.spec.faces import fill, game_context
+    from pnp.spec.translation import kit
+
+    game = spec.games[game_id]
+    if code not in game.kit_languages:
+        raise UsageError(f"--lang {code}: {game_id} is printed in {', '.join(game.kit_languages)}")
+    made = kit(game_id, game, code, spec.folder)
+    values = game_context(made.game)
+    if game_id in GAMES:
+        engine = GAMES[game_id].engine
+        values["rules"] = {**engine.RULEBOOK.defaults(), **made.game.rules}
+        values["params"] = engine.params(game)
+    found: dict[str, str] = {}
+    with speaking(made.language):
+        for component in made.game.components:
+            for section in getattr(component, "sections", ()) if component.kind == "booklet" else ():
+                for line in section.lines:
+                    text = fill(line, values, "lines")
+                    starts = [m for m in _ID.finditer(text)]
+                    for here, after in zip(starts, [*starts[1:], None]):
+                        found.setdefault(here.group(1), text[here.end():after.start() if after else None].strip())
+    return found
+
+
+_ID = re.compile(r"(?<![*\w-])([A-Z]{2,}-X?\d+(?:\.\d+)*)(?![*\w])")
+
+
+def describe_in(rule: text.Rule, spec: Spec, code: str) -> str:
+    """`describe`, in language `code`: the rule's words as the game's booklet in that language
+    words them (a rule the booklet does not word: the rules file's English, said so)."""
+    words = worded(rule.game, spec, code)
+    lines = [f"{rule.id}  ({rule.game} · {code})"]
+    ids = [r.id for r in text.within(rule.id, rule.game)] if rule.kind == text.SECTION else [rule.id]
+    for rule_id in ids:
+        if rule_id in words:
+            lines.append(("  " if len(ids) > 1 else "") + (f"{rule_id}  " if len(ids) > 1 else "") + words[rule_id])
+    if len(lines) == 1:
+        lines.append(f"({code}: the booklet does not word this rule; the rules file's English follows)")
+        lines.append(describe(rule, spec))
+    return "\n".join(lines)
 
 
 def describe(rule: text.Rule, spec: Spec | None) -> str:

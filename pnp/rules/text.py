@@ -103,6 +103,17 @@ def search(words: str, game: str | None = None) -> list[Rule]:
     return [r for *_, r in sorted(found, key=lambda item: item[:3])]
 
 
+@lru_cache(maxsize=None)
+def headings(game: str) -> tuple[tuple[str, int], ...]:
+    """Each heading of the game's rules file, its words without its number, with its line."""
+    found = []
+    for number, line in enumerate(document(game).splitlines(), 1):
+        heading = _HEADING.match(line)
+        if heading and heading.group(3).strip():
+            found.append((heading.group(3).strip(), number))
+    return tuple(found)
+
+
 def within(section_id: str, game: str | None = None) -> tuple[Rule, ...]:
     """The rules of a numbered section and its subsections (`BOLSA-3.2` → 3.2.1 … 3.2.7)."""
     section = rule(section_id, game)

@@ -12,7 +12,9 @@ component's values (`{components[dividends].pays}` lists every card's `pays`, "0
 3"; `{components[money].value}` the bills). A card or token face also names its asset (`{id}`,
 `{name}`, `{initial}`), its pair (`{a.id}`, `{b.name}`), its entry's `data` (`{pays}`) and its
 own fields filled before it, in the order value, other, title, subtitle, text, corner, so small
-print can repeat its card's numbers (`text: "{other} to another colour"`).
+print can repeat its card's numbers (`text: "{other} to another colour"`). A number followed by
+its noun takes the form the current language's plural rule picks: `{rules[rounds]:plural:#
+round|# rounds}` ("1 round", "5 rounds"; in Russian "1 раунд", "3 раунда", "5 раундов").
 """
 
 from __future__ import annotations

@@ -68,7 +68,8 @@ LayoutCheck = Callable[[Spec, str], Iterable[Issue]]  # what laying out one game
 
 
 def init(folder: Path, *, force: bool = False, schema: str | None = None) -> str:
-    """Write an editable copy of the bundled spec to `folder/components.yaml`; say what was done.
+    """Write an editable copy of the bundled spec to `folder/components.yaml`, and of its
+    translation catalogs to `folder/locale/`; say what was done.
 
     With `schema` (the text of `pnp.spec.schema.schema_text`), it is written beside the copy as
     components.schema.json, and the copy opens with the line that points editors at it.
@@ -94,9 +95,10 @@ def init(folder: Path, *, force: bool = False, schema: str | None = None) -> str
     except OSError as error:
         raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
     what = "replaced the link to the bundled spec with an editable copy" if linked else "wrote an editable copy of the bundled spec"
+    copied = _copy_catalogs(bundled.parent / "locale", folder / "locale", force=force)
     also = f" and its schema {SCHEMA_NAME}, so an editor with the YAML language server checks it as you type" \
         if schema is not None else ""
-    return f"{target}: {what}{also}; edit it, then run pnp validate and pnp build in {folder}"
+    return f"{target}: {what}{also}{copied}; edit it, then run pnp validate and pnp build in {folder}"
 
 
 def _write_new(path: Path, data: bytes) -> None:
@@ -104,6 +106,28 @@ def _write_new(path: Path, data: bytes) -> None:
     partial = path.with_name(f".{path.name}.partial")
     partial.write_bytes(data)
     partial.replace(path)
+
+
+def _copy_catalogs(bundled: Path, target: Path, *, force: bool) -> str:
+    """The bundled translation catalogs beside the copy (a link to the bundled ones, as in a
+    checkout, becomes a copy; catalogs already there are kept unless `force`); what was done."""
+    import shutil
+
+    if not bundled.is_dir():
+        return ""
+    linked = target.is_symlink() and target.resolve() == bundled.resolve()
+    try:
+        if linked:
+            target.unlink()
+        for source in sorted(bundled.rglob("*.po*")):
+            copy = target / source.relative_to(bundled)
+            if copy.exists() and not force:
+                continue
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, copy)
+    except OSError as error:
+        raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
+    return f", with its translation catalogs in {target}"
 
 
 def load(path: str | Path | None = None, rulebooks: Mapping[str, Rulebook] | None = None,

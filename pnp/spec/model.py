@@ -25,6 +25,7 @@ from pydantic import (
 )  # fmt: skip
 
 from pnp.errors import Issue, brief, shorten
+from pnp.i18n import CODE, PSEUDO
 from pnp.spec.contract import MAX_CELLS
 from pnp.spec.images import clean_path
 from pnp.spec.source import MAX_BYTES, MAX_DEPTH, MAX_DIGITS, MAX_NODES, Source, format_path
@@ -689,6 +690,21 @@ class Players(Model):
 
 
 ASSET_KEYS = ("companies", "colours", "currencies")
+MAX_LANGUAGES = 40  # kits of one game: far above any table's needs, far below a build that never ends
+
+
+def _language_code(value: str) -> str:
+    """A catalog's folder name: `es`, `ru`, `pt_BR` (the pseudo-locale `qps` is for `--lang` only)."""
+    if value == PSEUDO:
+        raise ValueError(f'"{PSEUDO}" is the pseudo-locale: build it with --lang {PSEUDO}, never list it')
+    if not CODE.match(value):
+        raise ValueError(f'expected a language code such as "es", "ru" or "pt_BR", got "{value}"')
+    return value
+
+
+LanguageCode = Annotated[str, Field(min_length=2, max_length=6), AfterValidator(_language_code)]
+
+
 Assets = Annotated[tuple[Asset, ...], Field(max_length=MAX_ASSETS)]
 
 
@@ -697,7 +713,9 @@ class Game(Model):
 
     title: Name = Field(description="as printed")
     title_en: Name = Field(default="", description="the English title")
-    language: Annotated[str, Field(min_length=2, max_length=20)] = Field(default="en", description="of its printed texts, e.g. es")
+    language: LanguageCode = Field(default="en", description="the default kit's language, e.g. es (the texts are English)")
+    languages: Annotated[tuple[LanguageCode, ...], Field(max_length=MAX_LANGUAGES)] = Field(
+        default=(), description="every kit's language, e.g. [es, en, ru] (default: just `language`)")
     players: Players = Field(description="{min: 3, max: 6}")
     companies: Assets | None = Field(default=None, description="the game's assets, if companies (one of the three lists)")
     colours: Assets | None = Field(default=None, description="the game's assets, if colours")
@@ -718,7 +736,17 @@ class Game(Model):
             raise ValueError("a game lists exactly one of `companies`, `colours` or `currencies`")
         if not getattr(self, given[0]):
             raise ValueError(f"`{given[0]}` needs at least one entry")
+        if self.languages and self.language not in self.languages:
+            raise ValueError(f"`language` {self.language} (the default kit's) is not among `languages` "
+                             f"({', '.join(self.languages)})")
+        if len(set(self.languages)) != len(self.languages):
+            raise ValueError("`languages` lists a language twice")
         return self
+
+    @property
+    def kit_languages(self) -> tuple[str, ...]:
+        """The languages the game is printed in, the default first."""
+        return (self.language, *(code for code in self.languages if code != self.language))
 
     @property
     def asset_key(self) -> str:

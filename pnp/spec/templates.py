@@ -33,6 +33,7 @@ from string import Formatter
 from typing import Any, Callable, Iterator, Mapping
 
 from pnp.errors import shorten
+from pnp.i18n import current
 from pnp.spec.options import suggestion
 
 MAX_WIDTH = 100  # of a field in a format spec
@@ -49,7 +50,9 @@ _SPEC = re.compile(r"^(?:(.)?([<>=^]))?([+\- ])?(0)?(\d+)?([,_])?(?:\.(\d+))?([d
 # NAMED_FORMATS[NAME](value, ARGUMENT) for a number value (the translations' plural forms register
 # themselves here: `{rules[rounds]:plural:# round|# rounds}`). What they return is bounded as
 # any filled text is.
-NAMED_FORMATS: dict[str, Callable[[Any, str], str]] = {}
+NAMED_FORMATS: dict[str, Callable[[Any, str], str]] = {
+    "plural": lambda value, forms: current().form(forms, value),  # the forms in the current language's order
+}
 MAX_ARGUMENT = 200  # characters of a named format's argument
 
 

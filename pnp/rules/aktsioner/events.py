@@ -2,13 +2,16 @@
 
 Money events carry `player`, `colour` and `amount` (the change of the player's cash, signed),
 share events `shares` (signed) and `lost` (to the bank), so every change of an account can be
-added up from the events alone.
+added up from the events alone. Each sentence is worded in English, its numbers and names as
+placeholders, and said in the language being spoken (`pnp.i18n`: `pnp referee explain --lang ru`);
+the catalogs translate it.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
+from pnp.i18n import _, ngettext
 from pnp.rules.base import EventKind
 
 Data = Mapping[str, Any]
@@ -16,59 +19,72 @@ Data = Mapping[str, Any]
 
 def _setup(d: Data) -> str:
     prices = ", ".join(f"{colour} {price}" for colour, price in d["prices"].items())
-    return f"prices {prices}; {d['players']} players; {'hands dealt' if d['dealt'] else 'formula ' + d['formula']}"
+    if d["dealt"]:
+        return _("prices {prices}; {players} players; hands dealt").format(prices=prices, players=d["players"])
+    return _("prices {prices}; {players} players; formula {formula}").format(prices=prices, players=d["players"],
+                                                                            formula=d["formula"])
 
 
 def _traded(d: Data) -> str:
-    verb = "sells" if d["shares"] < 0 else "buys"
-    return f"{d['player']} {verb} {abs(d['shares'])} {d['colour']} at {d['price']} = {abs(d['amount'])}: cash {d['cash']}"
+    said = (_("{player} sells {shares} {colour} at {price} = {amount}: cash {cash}") if d["shares"] < 0 else
+            _("{player} buys {shares} {colour} at {price} = {amount}: cash {cash}"))
+    return said.format(player=d["player"], shares=abs(d["shares"]), colour=d["colour"], price=d["price"],
+                       amount=abs(d["amount"]), cash=d["cash"])
 
 
 def _price(d: Data) -> str:
     text = f"{d['colour']}: {d['old']} {d['effect']} = {d['calc']}"
     if d["overflow"]:
-        return f"{text} → {d['new']} (overflow {d['overflow']} per share)"
+        return _("{text} → {new} (overflow {overflow} per share)").format(text=text, new=d["new"], overflow=d["overflow"])
     if d["penalty"]:
-        return f"{text} → {d['new']} (zeroed: penalty {d['penalty']} per share)"
+        return _("{text} → {new} (zeroed: penalty {penalty} per share)").format(text=text, new=d["new"],
+                                                                               penalty=d["penalty"])
     if d["calc"] != d["new"]:
-        return f"{text} → {d['new']} (rounded {'up' if d['new'] > d['calc'] else 'down'})"
+        rounded = _("{text} → {new} (rounded up)") if d["new"] > d["calc"] else _("{text} → {new} (rounded down)")
+        return rounded.format(text=text, new=d["new"])
     return text
 
 
 def _short(d: Data) -> str:
-    goes = "goes" if d["lost"] == 1 else "go"
-    return (f"{d['player']} owes {d['penalty']} × {d['held']} {d['colour']} = {d['due']} with cash {d['cash']}: "
-            f"pays for {d['kept']} ({-d['amount']}), {d['lost']} {d['colour']} {goes} to the bank")
+    return ngettext("{player} owes {penalty} × {held} {colour} = {due} with cash {cash}: pays for {kept} ({paid}), "
+                    "{lost} {colour} goes to the bank",
+                    "{player} owes {penalty} × {held} {colour} = {due} with cash {cash}: pays for {kept} ({paid}), "
+                    "{lost} {colour} go to the bank", d["lost"]).format(paid=-d["amount"], **d)
 
 
 def _penalty_order(d: Data) -> str:
-    text = f"{d['player']} pays " + ", then ".join(f"{colour} ({penalty} per share)" for colour, penalty in d["order"])
-    ties = "; ".join(f"{' and '.join(colours)} tie on penalty and old price: paid in board order" for colours in d["tied"])
+    text = _("{player} pays {order}").format(player=d["player"], order=_(", then ").join(
+        _("{colour} ({penalty} per share)").format(colour=colour, penalty=penalty) for colour, penalty in d["order"]))
+    ties = "; ".join(_("{colours} tie on penalty and old price: paid in board order").format(
+        colours=_(" and ").join(colours)) for colours in d["tied"])
     return f"{text}; {ties}" if ties else text
 
 
 def _capital(d: Data) -> str:
     parts = [f"{n} {colour} × {d['prices'][colour]}" for colour, n in d["shares"].items()]
-    cash = f"cash {d['cash']}"
+    cash = _("cash {cash}").format(cash=d["cash"])
     return f"{d['player']}: {' + '.join([*parts, cash])} = {d['capital']}"
 
 
 SETUP = EventKind("AKT-2.1", _setup)
-TURN = EventKind("AKT-3.6", lambda d: f"{d['player']}'s turn: {d['big']} big and {d['small']} small cards in hand")
-LAST_ROUND = EventKind("AKT-8.1", lambda d: "last round: every player has one card left, nobody buys or sells")
+TURN = EventKind("AKT-3.6", lambda d: _("{player}'s turn: {big} big and {small} small cards in hand").format(**d))
+LAST_ROUND = EventKind("AKT-8.1", lambda d: _("last round: every player has one card left, nobody buys or sells"))
 TRADED = EventKind("AKT-3.1", _traded)  # AKT-3.3 in stage 3
-PLAYED = EventKind("AKT-4.3", lambda d: f"{d['player']} plays {d['play']}")  # the card's own rule
+PLAYED = EventKind("AKT-4.3", lambda d: _("{player} plays {play}").format(**d))  # the card's own rule
 PRICE = EventKind("AKT-5.4", _price)  # 5.2 rounded, 6.2 overflow, 5.3 or 7.1 zeroed
-COMPENSATION = EventKind("AKT-6.1", lambda d: f"{d['player']}: compensation ({d['old']} − {d['new']}) × {d['held']} "
-                         f"{d['colour']} = {d['amount']}")  # AKT-6.3 when the price is zeroed
-OVERFLOW_BONUS = EventKind("AKT-6.2", lambda d: f"{d['player']}: overflow bonus {d['overflow']} × {d['held']} "
-                           f"{d['colour']} = {d['amount']}")
+COMPENSATION = EventKind("AKT-6.1", lambda d: _("{player}: compensation ({old} − {new}) × {held} {colour} = "
+                                                "{amount}").format(**d))  # AKT-6.3 when the price is zeroed
+OVERFLOW_BONUS = EventKind("AKT-6.2", lambda d: _("{player}: overflow bonus {overflow} × {held} {colour} = "
+                                                  "{amount}").format(**d))
 PENALTY_ORDER = EventKind("AKT-7.5", _penalty_order)
-PENALTY = EventKind("AKT-7.2", lambda d: f"{d['player']} pays penalty {d['penalty']} × {d['held']} {d['colour']} = "
-                    f"{d['due']}: cash {d['cash'] + d['amount']}")
+PENALTY = EventKind("AKT-7.2", lambda d: _("{player} pays penalty {penalty} × {held} {colour} = {due}: cash "
+                                           "{cash}").format(player=d["player"], penalty=d["penalty"], held=d["held"],
+                                                            colour=d["colour"], due=d["due"],
+                                                            cash=d["cash"] + d["amount"]))
 PENALTY_SHORT = EventKind("AKT-7.4", _short)
-ELIMINATED = EventKind("AKT-A11", lambda d: f"{d['player']} has no shares and {d['cash']} cash (< {d['cheapest']}): "
-                       "out of the game")
-OVER = EventKind("AKT-9.1", lambda d: "every card has been played: the game is over")
+ELIMINATED = EventKind("AKT-A11", lambda d: _("{player} has no shares and {cash} cash (< {cheapest}): out of the "
+                                          "game").format(**d))
+OVER = EventKind("AKT-9.1", lambda d: _("every card has been played: the game is over"))
 CAPITAL = EventKind("AKT-9.2", _capital)
-WINNERS = EventKind("AKT-9.3", lambda d: f"{' and '.join(d['winners'])} win{'s' if len(d['winners']) == 1 else ''}")
+WINNERS = EventKind("AKT-9.3", lambda d: ngettext("{winners} wins", "{winners} win", len(d["winners"])).format(
+    winners=_(" and ").join(d["winners"])))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from pnp.i18n import _
 from pnp.rules.aktsioner.cards import Effect, Number
 from pnp.rules.aktsioner.params import Params
 from pnp.rules.base import Table, fast_init
@@ -93,10 +94,10 @@ def penalty_table(params: Params) -> Table:
         (str(decrease), *(_cell(penalty_per_share(old, decrease, params)) for old in olds)) for decrease in decreases
     )
     return Table(
-        header=("снижение \\ цена · decrease \\ old", *(str(old) for old in olds)),
+        header=(_("decrease \\ old"), *(str(old) for old in olds)),
         rows=rows,
-        caption=f"штраф = снижение + {bottom} − цена · penalty = decrease + {bottom} − old; "
-        f"{bottom} ÷ 2 → {_cell(bottom - Fraction(bottom, 2))}",
+        caption=_("penalty = decrease + {bottom} − old; {bottom} ÷ 2 → {halved}").format(
+            bottom=bottom, halved=_cell(bottom - Fraction(bottom, 2))),
     )
 
 

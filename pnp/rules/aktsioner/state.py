@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
+from pnp import i18n  # i18n._: this module's `_` is also a throwaway name
 from pnp.rules.aktsioner import events as said
 from pnp.rules.aktsioner.cards import Number
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, HIDDEN, HIDDEN_DECK, Params
@@ -156,8 +157,12 @@ def deal_table(params: Params, fewest: int, most: int) -> Table:
         if min(left) < params.min_undealt:
             break
         rows.append((str(count), str(params.big), str(params.small), *map(str, left), str(count * (params.big + params.small))))
-    header = ("Players", "Big cards each", "Small cards each", "Big undealt", "Small undealt", "Moves in a game")
-    return Table(header, tuple(rows), f"Formula {params.formula}; at least {params.min_undealt} cards of each deck stay undealt.")
+    header = (i18n._("Players"), i18n._("Big cards each"), i18n._("Small cards each"), i18n._("Big undealt"),
+              i18n._("Small undealt"), i18n._("Moves in a game"))
+    return Table(header, tuple(rows), i18n.ngettext(
+        "Formula {formula}; at least {n} card of each deck stays undealt.",
+        "Formula {formula}; at least {n} cards of each deck stay undealt.", params.min_undealt).format(
+            formula=params.formula, n=params.min_undealt))
 
 
 def _check_deal(params: Params, state: State, complete: bool) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
+from pnp.i18n import _, ngettext
 from pnp.errors import brief
 from pnp.rules.base import (Events, Log, Malformed, Number, Observer, Outcome, Played, Table, ToMove, Violation,
                             Trace, by_identity, evolve)
@@ -651,8 +652,10 @@ def tables(params: Params) -> dict[str, Table]:
     (BOLSA-1.9, 2.3), and the money each player starts with (BOLSA-2.2) — from the spec."""
     rows = tuple((str(n), str(CARDS_EACH * n), str(params.deck_per_company - CARDS_EACH * n), str(params.start_cash))
                  for n in range(params.min_players, params.max_players + 1))
-    header = ("Players", "Cards of each company in play", "Back in the box, of each company", "Money each")
-    return {"deal": Table(header, rows, f"Each player: {CARDS_EACH} cards of every company (BOLSA-2.3).")}
+    header = (_("Players"), _("Cards of each company in play"), _("Back in the box, of each company"), _("Money each"))
+    return {"deal": Table(header, rows, ngettext("Each player: {n} card of every company (BOLSA-2.3).",
+                                                 "Each player: {n} cards of every company (BOLSA-2.3).",
+                                                 CARDS_EACH).format(n=CARDS_EACH))}
 
 
 def marks(params: Params) -> dict:

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from pnp.errors import brief
+from pnp.i18n import _
 from pnp.rules.base import Malformed, Marks, Table, evolve, fast_init
 from pnp.rules.forex.params import Params, show_rate
 
@@ -138,19 +139,19 @@ def tables(p: Params) -> dict[str, Table]:
         for column in columns:
             pair = find(pairs, row, column) if row != column else None
             if pair is not None and pair.stronger == row:
-                cells.append(f"box {pair.position} ({show_rate(p.rate(pair.position))})")
+                cells.append(_("box {n} ({rate})").format(n=pair.position, rate=show_rate(p.rate(pair.position))))
             else:
                 cells.append("—")
         body.append((row, *cells))
-    caption = (
+    caption = _(
         "Each pair counter starts on the stronger currency's track (the row) in the box shown, "
         "weaker side up; the rate in brackets is how many bucks of the weaker currency one buck "
         "of the stronger is worth."
     )
-    dividends = Table(("Dividend", *(str(n) for n in range(1, len(p.dividends) + 1))),
-                      (("Pays per certificate", *(str(d) for d in p.dividends)),),
-                      "In the order the Dividend cards are resolved; after the last one there are no more turns.")
-    return {"start_positions": Table(("stronger \\ weaker", *columns), tuple(body), caption), "dividends": dividends}
+    dividends = Table((_("Dividend"), *(str(n) for n in range(1, len(p.dividends) + 1))),
+                      ((_("Pays per certificate"), *(str(d) for d in p.dividends)),),
+                      _("In the order the Dividend cards are resolved; after the last one there are no more turns."))
+    return {"start_positions": Table((_("stronger \\ weaker"), *columns), tuple(body), caption), "dividends": dividends}
 
 
 def marks(p: Params) -> dict[str, Marks]:

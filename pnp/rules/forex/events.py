@@ -3,16 +3,21 @@
 Amounts are exact (`Fraction`) in the data and shown as the rules file writes them (4.5, 1½ for
 a rate); money is `{currency: amount}`; a pair moved on the board is `{stronger, weaker,
 position, note}`; the queue is its labels, front first ("dividend 2", "contract B Ana").
+
+Each sentence is worded in English, its numbers and names as placeholders, and said in the
+language being spoken (`pnp.i18n`: `pnp referee explain --lang es`); the catalogs translate it.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+from pnp.i18n import N_, _, ngettext
 from pnp.rules.base import EventKind
 from pnp.rules.forex.params import show, show_rate
 
 Data = Mapping[str, Any]
+NOTES = (N_("flip"), N_("at the cap"))  # what the board says of a moved pair (`board.move`), worded here
 
 
 def _money(amounts: Mapping[str, Any], joint: str = " + ") -> str:
@@ -31,96 +36,117 @@ def _pair(d: Data) -> str:
 
 def _moved(moves: Iterable[Data]) -> str:
     """The pairs a strengthening or weakening moved: "USD>GBP 1 (flip), USD>CHF 2"."""
-    return ", ".join(_pair(m) + (f" ({m['note']})" if m["note"] else "") for m in moves)
+    return ", ".join(_pair(m) + (f" ({_(m['note'])})" if m["note"] else "") for m in moves)
 
 
 def _queue(labels: list[str]) -> str:
-    return ", ".join(labels) or "empty"
+    return ", ".join(labels) or _("empty")
 
 
 def _terms(d: Data) -> str:
     (pay, paid), (gets, got) = _one(d["pay"]), _one(d["receive"])
-    return f"pay {show(paid)} {pay}, receive {show(got)} {gets}"
+    return _("pay {paid} {pay}, receive {got} {gets}").format(paid=show(paid), pay=pay, got=show(got), gets=gets)
 
 
 # --- setup, turns (FOREX-4, 6 to 9) --------------------------------------------------------------
 
-SUPPLY = EventKind("FOREX-4.3", lambda d: f"{d['players']} players; {sum(d['supply'].values())} certificates in the "
-                   f"supply ({', '.join(f'{c} {n}' for c, n in d['supply'].items())})")
-DISPLAY = EventKind("FOREX-4.4", lambda d: f"contract display {', '.join(d['display']) or 'empty'}; "
-                    f"queue {_queue(d['queue'])}")
-SPOT = EventKind("FOREX-6.2", lambda d: f"spot: {d['player']} gives {d['other']} {_money(d['give'])} for "
-                 f"{_money(d['get'])} ({_pair(d)}, rate {show_rate(d['rate'])})")
-CONTRACT = EventKind("FOREX-7.3", lambda d: f"{d['player']} makes contract {d['set']} at {_pair(d)} "
-                     f"(rate {show_rate(d['rate'])}): {_terms(d)}")
-CONTRACT_CARDS = EventKind("FOREX-7.4", lambda d: f"one card of set {d['set']} to {d['player']}, one to the back of "
-                           f"the queue ({_queue(d['queue'])}), one to the display with the terms")
-CERTIFICATE = EventKind("FOREX-8.1", lambda d: f"{d['player']} buys a {d['currency']} certificate for "
-                        f"{show(d['price'])} {d['currency']} ({d['held']} held, {d['supply']} left in the supply)")
-STRENGTHENED = EventKind("FOREX-8.3", lambda d: f"{d['currency']} strengthened: {_moved(d['moved'])}")
-SOLD = EventKind("FOREX-9.1", lambda d: f"{d['player']} sells no {d['currency']} certificate" if not d["count"] else
-                 f"{d['player']} sells {d['count']} {d['currency']} certificate{'s' * (d['count'] > 1)} for "
-                 f"{show(d['proceeds'])} {d['currency']}; they leave the game")  # FOREX-9.2 for the others
-WEAKENED = EventKind("FOREX-9.3", lambda d: f"{d['currency']} weakened ({d['time']} of {d['of']}): "
-                     f"{_moved(d['moved'])}")
+SUPPLY = EventKind("FOREX-4.3", lambda d: _("{players} players; {certificates} certificates in the supply ({supply})").format(
+    players=d["players"], certificates=sum(d["supply"].values()), supply=", ".join(f"{c} {n}" for c, n in d["supply"].items())))
+DISPLAY = EventKind("FOREX-4.4", lambda d: _("contract display {display}; queue {queue}").format(
+    display=", ".join(d["display"]) or _("empty"), queue=_queue(d["queue"])))
+SPOT = EventKind("FOREX-6.2", lambda d: _("spot: {player} gives {other} {give} for {get} ({pair}, rate {rate})").format(
+    player=d["player"], other=d["other"], give=_money(d["give"]), get=_money(d["get"]), pair=_pair(d),
+    rate=show_rate(d["rate"])))
+CONTRACT = EventKind("FOREX-7.3", lambda d: _("{player} makes contract {set} at {pair} (rate {rate}): {terms}").format(
+    player=d["player"], set=d["set"], pair=_pair(d), rate=show_rate(d["rate"]), terms=_terms(d)))
+CONTRACT_CARDS = EventKind("FOREX-7.4", lambda d: _(
+    "one card of set {set} to {player}, one to the back of the queue ({queue}), one to the display with the terms").format(
+    set=d["set"], player=d["player"], queue=_queue(d["queue"])))
+CERTIFICATE = EventKind("FOREX-8.1", lambda d: _(
+    "{player} buys a {currency} certificate for {price} {currency} ({held} held, {supply} left in the supply)").format(
+    player=d["player"], currency=d["currency"], price=show(d["price"]), held=d["held"], supply=d["supply"]))
+STRENGTHENED = EventKind("FOREX-8.3", lambda d: _("{currency} strengthened: {moved}").format(
+    currency=d["currency"], moved=_moved(d["moved"])))
+SOLD = EventKind("FOREX-9.1", lambda d: _("{player} sells no {currency} certificate").format(**d) if not d["count"] else
+                 ngettext("{player} sells {count} {currency} certificate for {proceeds} {currency}; they leave the game",
+                          "{player} sells {count} {currency} certificates for {proceeds} {currency}; they leave the game",
+                          d["count"]).format(player=d["player"], count=d["count"], currency=d["currency"],
+                                             proceeds=show(d["proceeds"])))  # FOREX-9.2 for the others
+WEAKENED = EventKind("FOREX-9.3", lambda d: _("{currency} weakened ({time} of {of}): {moved}").format(
+    currency=d["currency"], time=d["time"], of=d["of"], moved=_moved(d["moved"])))
 
 # --- the queue (FOREX-10) and the end (FOREX-11) ----------------------------------------------------
 
-CONTRACT_PAID = EventKind("FOREX-10.1", lambda d: f"contract {d['set']}: {d['owner']} pays {_money(d['pay'])} and "
-                          f"receives {_money(d['receive'])}; set {d['set']} returns to the display")
+CONTRACT_PAID = EventKind("FOREX-10.1", lambda d: _(
+    "contract {set}: {owner} pays {pay} and receives {receive}; set {set} returns to the display").format(
+    set=d["set"], owner=d["owner"], pay=_money(d["pay"]), receive=_money(d["receive"])))
 
 
 def _defaulted(d: Data) -> str:
     (pay, paid), (held,) = _one(d["pay"]), (d["holds"],)
-    why = (f"defaults by choice (holds {show(held)} {pay})" if d["by_choice"] else
-           f"holds {show(held)} {pay}, cannot pay {show(paid)}")
-    return (f"contract {d['set']}: {d['owner']} {why} → receives {_money(d['receive'])} and owes {_money(d['owe'])} "
-            f"({show(paid)} + {show(d['interest'])} interest)")
+    why = (_("defaults by choice (holds {held} {currency})") if d["by_choice"] else
+           _("holds {held} {currency}, cannot pay {paid}")).format(held=show(held), currency=pay, paid=show(paid))
+    return _("contract {set}: {owner} {why} → receives {receive} and owes {owe} ({paid} + {interest} interest)").format(
+        set=d["set"], owner=d["owner"], why=why, receive=_money(d["receive"]), owe=_money(d["owe"]), paid=show(paid),
+        interest=show(d["interest"]))
 
 
 DEFAULTED = EventKind("FOREX-10.2", _defaulted)
-LOAN = EventKind("FOREX-10.2.1", lambda d: f"loan {d['set']} ({_money(d['owe'])}) goes to the back: "
-                 f"queue {_queue(d['queue'])}")
-LOAN_GROWS = EventKind("FOREX-10.2.2", lambda d: f"the debt joins {d['owner']}'s loan {d['loan']}, which keeps its "
-                       f"place: loan {d['loan']} = {_money(d['owe'])}; set {d['set']} returns to the display")
-LOAN_PAID = EventKind("FOREX-10.4", lambda d: f"loan {d['set']}: {d['owner']} pays {_money(d['owe'])}; set {d['set']} "
-                      "returns to the display")
-BANKRUPT = EventKind("FOREX-10.4", lambda d: f"loan {d['set']}: {d['owner']} owes {_money(d['owe'])} but holds "
-                     + ", ".join(f"{c} {show(a)}" for c, a in d["holds"].items())
-                     + f", cannot pay {_money(d['short'], ' and ')} → Bankrupt")
-DIVIDEND = EventKind("FOREX-10.5.1", lambda d: f"dividend {d['dividend']} pays {d['pays']} per certificate: " + "; ".join(
-    f"{name} " + (", ".join(f"+{show(a)} {c}" for c, a in got.items()) or "nothing") for name, got in d["gains"].items()))
-NO_DIVIDEND = EventKind("FOREX-10.5.2", lambda d: f"{d['currency']} certificates pay nothing: {d['currency']} is "
-                        f"{'a side' if d['side'] == 'either' else 'the weaker side'} of {d['pair']} on the “8” space")
+LOAN = EventKind("FOREX-10.2.1", lambda d: _("loan {set} ({owe}) goes to the back: queue {queue}").format(
+    set=d["set"], owe=_money(d["owe"]), queue=_queue(d["queue"])))
+LOAN_GROWS = EventKind("FOREX-10.2.2", lambda d: _(
+    "the debt joins {owner}'s loan {loan}, which keeps its place: loan {loan} = {owe}; set {set} returns to the "
+    "display").format(owner=d["owner"], loan=d["loan"], owe=_money(d["owe"]), set=d["set"]))
+LOAN_PAID = EventKind("FOREX-10.4", lambda d: _("loan {set}: {owner} pays {owe}; set {set} returns to the display").format(
+    set=d["set"], owner=d["owner"], owe=_money(d["owe"])))
+BANKRUPT = EventKind("FOREX-10.4", lambda d: _("loan {set}: {owner} owes {owe} but holds {holds}, cannot pay {short} → "
+                                               "Bankrupt").format(
+    set=d["set"], owner=d["owner"], owe=_money(d["owe"]), holds=", ".join(f"{c} {show(a)}" for c, a in d["holds"].items()),
+    short=_money(d["short"], _(" and "))))
+DIVIDEND = EventKind("FOREX-10.5.1", lambda d: _("dividend {dividend} pays {pays} per certificate: {gains}").format(
+    dividend=d["dividend"], pays=d["pays"], gains="; ".join(
+        f"{name} " + (", ".join(f"+{show(a)} {c}" for c, a in got.items()) or _("nothing"))
+        for name, got in d["gains"].items())))
+NO_DIVIDEND = EventKind("FOREX-10.5.2", lambda d: (
+    _("{currency} certificates pay nothing: {currency} is a side of {pair} on the “8” space") if d["side"] == "either"
+    else _("{currency} certificates pay nothing: {currency} is the weaker side of {pair} on the “8” space")).format(
+    currency=d["currency"], pair=d["pair"]))
 
 
 def _most_held(d: Data) -> str:
     held, tied, most = d["held"], d["tied"], d["most"]
     others = ", ".join(f"{c} {held[c]}" for c in sorted(held, key=lambda c: -held[c]) if held[c] and c not in tied)
-    reason = f"{most} certificate{'s' * (most != 1)} in hand" + (f"; then {others}" if others else "")
-    how = f"{d['picked_by']} picks {d['currency']} among {', '.join(tied)}" if len(tied) > 1 else \
-        f"most in hand: {d['currency']}"
-    return f"{how} ({reason}) → {d['currency']} strengthened: {_moved(d['moved'])}"
+    reason = ngettext("{n} certificate in hand", "{n} certificates in hand", most).format(n=most) + (
+        _("; then {others}").format(others=others) if others else "")
+    how = _("{player} picks {currency} among {tied}").format(player=d["picked_by"], currency=d["currency"],
+                                                              tied=", ".join(tied)) if len(tied) > 1 else \
+        _("most in hand: {currency}").format(currency=d["currency"])
+    return _("{how} ({reason}) → {currency} strengthened: {moved}").format(how=how, reason=reason, currency=d["currency"],
+                                                                          moved=_moved(d["moved"]))
 
 
 MOST_HELD = EventKind("FOREX-10.5.3", _most_held)
-DIVIDEND_BACK = EventKind("FOREX-10.5.4", lambda d: f"the Dividend stack goes to the back: queue {_queue(d['queue'])}")
-LAST_DIVIDEND = EventKind("FOREX-10.5.5", lambda d: "last dividend resolved: no more turns; " + (
-    f"the rest of the queue resolves in order: {_queue(d['queue'])}" if d["queue"] else "the queue is empty"))
-GAME_OVER = EventKind("FOREX-11.1", lambda d: "game over: " + (f"{d['bankrupt']} is Bankrupt" if d["bankrupt"] else
-                                                                "the queue is empty after the last dividend"))
+DIVIDEND_BACK = EventKind("FOREX-10.5.4", lambda d: _("the Dividend stack goes to the back: queue {queue}").format(
+    queue=_queue(d["queue"])))
+LAST_DIVIDEND = EventKind("FOREX-10.5.5", lambda d: (
+    _("last dividend resolved: no more turns; the rest of the queue resolves in order: {queue}").format(
+        queue=_queue(d["queue"])) if d["queue"] else _("last dividend resolved: no more turns; the queue is empty")))
+GAME_OVER = EventKind("FOREX-11.1", lambda d: _("game over: {player} is Bankrupt").format(player=d["bankrupt"])
+                      if d["bankrupt"] else _("game over: the queue is empty after the last dividend"))
 
 # --- scoring (FOREX-12) ---------------------------------------------------------------------------------
 
 
 def _strongest(d: Data) -> str:
     if d["held"]:
-        reason = (f"{', '.join(d['held'])} win {d['pairs']} pairs each; certificates in hand: "
-                  + ", ".join(f"{c} {n}" for c, n in d["held"].items()))
+        reason = _("{currencies} win {pairs} pairs each; certificates in hand: {held}").format(
+            currencies=", ".join(d["held"]), pairs=d["pairs"], held=", ".join(f"{c} {n}" for c, n in d["held"].items()))
     else:
-        reason = f"stronger side of {d['pairs']} pairs"
-    text = f"strongest currency: {d['currency']} ({reason})"
-    return text + (f"; {d['picked_by']}, who ended the game, picks {d['currency']}" if d["picked_by"] else "")
+        reason = _("stronger side of {pairs} pairs").format(pairs=d["pairs"])
+    text = _("strongest currency: {currency} ({reason})").format(currency=d["currency"], reason=reason)
+    return text + (_("; {player}, who ended the game, picks {currency}").format(player=d["picked_by"],
+                                                                                currency=d["currency"])
+                   if d["picked_by"] else "")
 
 
 def _approx(value: Any) -> str:
@@ -142,22 +168,25 @@ def _converted(d: Data) -> str:
         if part["counted"] != part["value"]:
             text += f" → {show(part['counted'])}"
         shown.append(text)
-    return f"{d['player']}: {'; '.join(shown)}; total {show(total)} {target}"
+    return _("{player}: {money}; total {score} {currency}").format(player=d["player"], money="; ".join(shown),
+                                                                  score=show(total), currency=target)
 
 
 def _winners(d: Data) -> str:
     winners, tied, best, target = d["winners"], d["tied"], show(d["score"]), d["currency"]
     if len(tied) == 1:
-        return f"winner: {winners[0]} with {best} {target}"
+        return _("winner: {player} with {score} {currency}").format(player=winners[0], score=best, currency=target)
     held = ", ".join(f"{name} {n}" for name, n in d["certificates"].items())
     if len(winners) == 1:
-        return (f"{' and '.join(tied)} tie at {best} {target}; {winners[0]} holds the most {target} certificates "
-                f"({held}) and wins")
-    return f"{' and '.join(winners)} tie at {best} {target} with as many {target} certificates ({held}): they share the win"
+        return _("{tied} tie at {score} {currency}; {player} holds the most {currency} certificates ({held}) and "
+                 "wins").format(tied=_(" and ").join(tied), score=best, currency=target, player=winners[0], held=held)
+    return _("{winners} tie at {score} {currency} with as many {currency} certificates ({held}): they share the "
+             "win").format(winners=_(" and ").join(winners), score=best, currency=target, held=held)
 
 
 STRONGEST = EventKind("FOREX-12.1", _strongest)
 CONVERTED = EventKind("FOREX-12.2", _converted)
-BANKRUPT_LAST = EventKind("FOREX-12.4", lambda d: f"{d['player']} is bankrupt: scores 0 and ranks last "
-                          f"(would have {show(d['would_have'])} {d['currency']})")
+BANKRUPT_LAST = EventKind("FOREX-12.4", lambda d: _(
+    "{player} is bankrupt: scores 0 and ranks last (would have {would_have} {currency})").format(
+    player=d["player"], would_have=show(d["would_have"]), currency=d["currency"]))
 WINNERS = EventKind("FOREX-12.3", _winners)

@@ -1,0 +1,349 @@
+"""`pnp translate extract|update|status`, and what a game's catalogs must translate.
+
+A game's texts to translate are, in this order: the spec's own (every text of
+`pnp.spec.translation.texts`, located at its line of components.yaml), pnp's own that its kits
+print or its referee says (every literal marked `_`, `ngettext` or `N_` in the package: sheet
+furniture, print instructions, the engines' tables and event wordings; a game's own engine
+module only in its own catalogs), and its rules file (each rule, example, ambiguity and
+section heading of `pnp/data/rules/<game>.md` (`rules_entries`, not in the catalogs yet: `pnp rules show --lang`
+quotes the translated booklet instead); its worked examples and notes on
+ambiguities are design notes, left in English). `extract` writes them as the game's template,
+`locale/<game>.pot`; `update` also merges the template into every catalog the spec's languages
+call for (`locale/<language>/<game>.po`, created when missing): a changed source text keeps its
+old translation, marked fuzzy, with the old source beside it, until a translator has looked;
+`status` counts what each catalog has translated, fuzzy and missing.
+
+`problems` is what `pnp validate` reports of the catalogs (and `pnp build` of what it printed):
+each fuzzy or missing translation at its line of the PO file, a text the catalog has never
+seen at its line of the spec, a translation whose placeholders differ from its source's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import string
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from pnp.errors import Issue, UsageError
+from pnp.i18n import SOURCE
+from pnp.i18n.catalogs import (
+    CatalogError, Entry, catalog_path, merged, read, status, template, template_path, write,
+)  # fmt: skip
+from pnp.spec.model import Game, Spec
+from pnp.spec.translation import LABEL, texts
+
+KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "N_plural": (1, 2)}
+KEEP = 200  # entries of the user's cache folder (`pnp.cache.FolderStore`)
+SKIPPED = ("i18n", "simulate")  # folders of the package with nothing printed or said to translate
+_GAME_MODULE = re.compile(r"^(?:rules|referee)/(?P<game>[a-z0-9_]+)(?:/|\.py$)")
+
+
+# --- what to translate --------------------------------------------------------------------------
+
+
+def entries(spec: Spec, game_id: str) -> list[Entry]:
+    """Every text of `game_id` to translate, located, in the order of the module's docstring."""
+    return [*spec_entries(spec, game_id), *example_entries(spec, game_id), *program_entries(game_id)]
+
+
+def spec_entries(spec: Spec, game_id: str) -> Iterator[Entry]:
+    origin = spec.origin
+    for path, text in texts(spec.games[game_id]):
+        where = ("games", game_id, *(path[:-1] if path[-1] == LABEL else path))  # a label: at its row
+        issue = spec.issue(where, "")
+        yield Entry(text, ((issue.file, issue.line),) if origin else (), issue.path)
+
+
+def example_entries(spec: Spec, game_id: str) -> Iterator[Entry]:
+    """The title of each worked example a booklet of the game plays (from the rules file, the
+    booklet prints it as the example's heading), at the example's `id` in the spec."""
+    from pnp.rules import text
+
+    game = spec.games[game_id]
+    for index, component in enumerate(game.components):
+        for number, section in enumerate(getattr(component, "sections", ()) if component.kind == "booklet" else ()):
+            for n, example in enumerate(section.examples):
+                try:
+                    title = text.rule(example.id, game_id).title
+                except KeyError:
+                    continue  # the booklet reports it
+                issue = spec.issue(("games", game_id, "components", index, "sections", number, "examples", n, "id"), "")
+                yield Entry(title, ((issue.file, issue.line),) if spec.origin else (), issue.path)
+
+
+def program_entries(game_id: str) -> list[Entry]:
+    return [entry for module, entry in _program() if module is None or module == game_id]
+
+
+@lru_cache(maxsize=1)
+def _program() -> tuple[tuple[str | None, Entry], ...]:
+    """Every marked literal of the package, with the game whose modules hold it (None: all):
+    read from the package's code once per version of it, then kept in the user's cache folder
+    (`pnp.cache.user_folder`), since `pnp validate` and every build of a translated kit ask."""
+    from pnp.cache import Cache, FolderStore, code_version, user_folder
+
+    folder = user_folder()
+    cache = Cache(FolderStore(folder, KEEP)) if folder is not None else None
+    name = code_version()
+    found = _entries_of(cache.get("translate", "program", name)) if cache is not None else None
+    if found is not None:
+        return found
+    found = _extracted()
+    if cache is not None:
+        cache.put("translate", "program", name, [[owner, entry.msgid, entry.locations, entry.comment, entry.flags]
+                                                 for owner, entry in found])
+    return found
+
+
+def _entries_of(value: object) -> tuple[tuple[str | None, Entry], ...] | None:
+    """The cached entries back (None when the value is not what `_program` wrote)."""
+    if not isinstance(value, list):
+        return None
+    try:
+        return tuple((owner, Entry(msgid if isinstance(msgid, str) else (msgid[0], msgid[1]),
+                                   tuple((file, line) for file, line in locations), comment, tuple(flags)))
+                     for owner, msgid, locations, comment, flags in value)
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def _extracted() -> tuple[tuple[str | None, Entry], ...]:
+    from babel.messages.extract import extract_from_file
+
+    root = Path(str(resources.files("pnp")))
+    found: list[tuple[str | None, Entry]] = []
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root).as_posix()
+        if relative.split("/")[0] in SKIPPED or "_(" not in path.read_text(encoding="utf-8"):
+            continue
+        owner = _GAME_MODULE.match(relative)
+        if owner and owner.group("game") not in _games():  # referee/report.py, rules/base.py: every game's
+            owner = None
+        for line, message, comments, _context in extract_from_file("python", str(path), keywords=KEYWORDS,
+                                                                     comment_tags=("TRANSLATORS:",)):
+            msgid = tuple(message) if isinstance(message, tuple) else message
+            if not msgid or (isinstance(msgid, tuple) and len(msgid) != 2):
+                continue
+            entry = Entry(msgid, ((f"pnp/{relative}", line),), " ".join(comments),
+                          ("python-brace-format",) if "{" in str(msgid) else ())
+            found.append((owner.group("game") if owner else None, entry))
+    return tuple(found)
+
+
+def _games() -> tuple[str, ...]:
+    """The games with modules of their own (`rules/<game>/`, `referee/<game>.py`): the games
+    the rules engines play."""
+    from pnp.rules import GAMES
+
+    return tuple(GAMES)
+
+
+def rules_entries(game_id: str) -> Iterator[Entry]:
+    """Each rule of the game's rules file, and each of its section headings."""
+    from pnp.rules import text
+
+    try:
+        rules = text.rules(game_id)
+    except KeyError:
+        return
+    where = f"pnp/data/rules/{game_id}.md"
+    for heading, line in text.headings(game_id):
+        yield Entry(heading, ((where, line),), "a heading of the rules file")
+    for rule in rules:
+        if rule.kind == text.RULE and rule.text:  # worked examples and the notes on ambiguities stay in English
+            yield Entry(rule.text, ((where, rule.line),), f"rule {rule.id} (keep the rule IDs as they are)")
+
+
+# --- the catalogs ---------------------------------------------------------------------------
+
+
+def catalog_codes(game: Game) -> tuple[str, ...]:
+    """The languages of `game` that need a catalog: all but the source language."""
+    return tuple(code for code in game.kit_languages if code != SOURCE)
+
+
+def extract(spec: Spec, games: Iterable[str]) -> list[str]:
+    """Write each game's template; what was written."""
+    said = []
+    for game_id in games:
+        path = template_path(spec.folder, game_id)
+        written = write(path, template(game_id, entries(spec, game_id)))
+        said.append(f"{_shown(path)}: {'written' if written else 'unchanged'}")
+    return said
+
+
+def update(spec: Spec, games: Iterable[str], codes: tuple[str, ...] = ()) -> list[str]:
+    """Write each game's template and merge it into each of its catalogs; what was done."""
+    said = []
+    for game_id in games:
+        new = template(game_id, entries(spec, game_id))
+        write(template_path(spec.folder, game_id), new)
+        for code in codes or catalog_codes(spec.games[game_id]):
+            path = catalog_path(spec.folder, game_id, code)
+            old = read(path, code) if path.is_file() else None
+            catalog = merged(old, new, code)
+            written = write(path, catalog)
+            counts = status(catalog)
+            said.append(f"{_shown(path)}: {'updated' if written else 'unchanged'} — {_counts(counts.total, counts.translated, len(counts.fuzzy), len(counts.missing))}")
+    return said
+
+
+def report(spec: Spec, games: Iterable[str]) -> list[str]:
+    """Per game and language: how many texts are translated, fuzzy and missing."""
+    said = []
+    for game_id in games:
+        wanted = {_key(e.msgid) for e in entries(spec, game_id)}
+        for code in catalog_codes(spec.games[game_id]):
+            path = catalog_path(spec.folder, game_id, code)
+            if not path.is_file():
+                said.append(f"{game_id} {code}: {_counts(len(wanted), 0, 0, len(wanted))} (no {_shown(path)} yet: pnp translate update)")
+                continue
+            counts = status(read(path, code))
+            known = {msgid for msgid, _ in _all(read(path, code))}
+            absent = len(wanted - known)
+            said.append(f"{game_id} {code}: {_counts(len(wanted), counts.translated, len(counts.fuzzy), len(counts.missing) + absent)}"
+                        + (f" ({absent} not in the catalog yet: pnp translate update)" if absent else ""))
+    return said
+
+
+def _counts(total: int, translated: int, fuzzy: int, missing: int) -> str:
+    return f"{total} texts: {translated} translated, {fuzzy} fuzzy, {missing} missing"
+
+
+def _all(catalog: object) -> Iterator[tuple[str, int]]:
+    from pnp.i18n.catalogs import lines
+
+    yield from lines(catalog)  # type: ignore[arg-type]  # a Babel Catalog
+
+
+def _key(msgid: str | tuple[str, ...] | list[str]) -> str:
+    """A catalog's key for a message: its msgid, or a plural entry's singular."""
+    return msgid if isinstance(msgid, str) else msgid[0]
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.absolute().relative_to(Path.cwd().absolute()))
+    except ValueError:
+        return str(path)
+
+
+# --- what validate and build say ----------------------------------------------------------------
+
+
+NOT_PRINTED = re.compile(r"^pnp/(?:data/rules/|referee/|table/|rules/[a-z0-9_]+/events\.py)")
+
+
+def problems(spec: Spec, game_id: str, codes: Iterable[str] | None = None, *, printed_only: bool = False) -> list[Issue]:
+    """Each fuzzy or missing translation of `game_id`'s catalogs at its PO line (a text the
+    catalog lacks at its spec line), and each translation whose placeholders are not its
+    source's: what `pnp validate` warns about (and `--strict` refuses). `printed_only`: only
+    the texts a kit prints (not the rules file's, nor what the referee and the table say)."""
+    game = spec.games[game_id]
+    wanted: dict[str, Entry] = {}
+    for entry in entries(spec, game_id):
+        if printed_only and entry.locations and NOT_PRINTED.match(entry.locations[0][0]):
+            continue
+        wanted.setdefault(_key(entry.msgid), entry)
+    issues: list[Issue] = []
+    for code in codes if codes is not None else catalog_codes(game):
+        if code == SOURCE:
+            continue
+        path = catalog_path(spec.folder, game_id, code)
+        shown = _shown(path)
+        if not path.is_file():
+            where = spec.issue(("games", game_id, "languages"), "")
+            issues.append(Issue(where.file, where.line, where.col, where.path,
+                                f"{code}: no catalog {shown} for {len(wanted)} texts (pnp translate update writes it)"))
+            continue
+        try:
+            catalog = read(path, code)
+        except CatalogError as error:
+            issues.append(Issue(shown, error.line, 1 if error.line else 0, "", f"cannot read the catalog: {error}"))
+            continue
+        seen = set()
+        for message in catalog:
+            if not message.id:
+                continue
+            key = _key(message.id)
+            seen.add(key)
+            if key not in wanted:
+                continue
+            strings = tuple(message.string) if isinstance(message.string, (list, tuple)) else (message.string or "",)
+            line = message.lineno or 0
+            if not all(strings):
+                issues.append(Issue(shown, line, 1, "", f"{code}: missing translation of {_quoted(key)}"))
+            elif message.fuzzy:
+                issues.append(Issue(shown, line, 1, "", f"{code}: fuzzy translation of {_quoted(key)} (its source "
+                                    "changed: check it, then remove the fuzzy flag)"))
+            else:
+                odd = _placeholder_problem(key, strings)
+                if odd:
+                    issues.append(Issue(shown, line, 1, "", f"{code}: the translation of {_quoted(key)} {odd}"))
+        for key, entry in wanted.items():
+            if key not in seen:
+                file, line = entry.locations[0] if entry.locations else (shown, 0)
+                issues.append(Issue(file, line, 1 if line else 0, "", f"{code}: {_quoted(key)} is not in {shown} "
+                                    "yet (pnp translate update adds it)"))
+    return issues
+
+
+def _placeholder_problem(msgid: str, strings: tuple[str, ...]) -> str:
+    """What is wrong with the placeholders of a translation, or "" (the same names, in any
+    order; a plural format may word its forms freely)."""
+    wanted = _names(msgid)
+    for text in strings:
+        if wanted is None:
+            return ""
+        names = _names(text)
+        if names is None:
+            return "is not a valid template (unbalanced { or })"
+        if names != wanted:
+            lost, extra = sorted(wanted - names), sorted(names - wanted)
+            parts = ([f"drops {', '.join('{' + n + '}' for n in lost)}"] if lost else []) + \
+                    ([f"adds {', '.join('{' + n + '}' for n in extra)}"] if extra else [])
+            return " and ".join(parts)
+    return ""
+
+
+def _names(text: str) -> set[str] | None:
+    try:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    except ValueError:
+        return None
+
+
+def _quoted(text: str, limit: int = 60) -> str:
+    flat = " ".join(text.split())
+    return f'"{flat if len(flat) <= limit else flat[: limit - 1] + "…"}"'
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+def run(args: argparse.Namespace) -> int:
+    from pnp.rules import load_spec
+    from pnp.spec import default_spec_path
+
+    source = Path(args.spec) if args.spec else default_spec_path()
+    spec = load_spec(source)
+    games = list(spec.games) if not args.game else [_pick(g, list(spec.games)) for g in args.game]
+    if args.verb == "extract":
+        lines = extract(spec, games)
+    elif args.verb == "update":
+        lines = update(spec, games, tuple(args.lang or ()))
+    else:
+        lines = report(spec, games)
+    print("\n".join(lines))
+    return 0
+
+
+def _pick(value: str, known: list[str]) -> str:
+    match = next((name for name in known if name.casefold() == value.casefold()), None)
+    if match is None:
+        raise UsageError(f"--game {value}: no such game (known: {', '.join(known)})")
+    return match
