@@ -19,7 +19,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, NoReturn
 
 import yaml
 
@@ -260,77 +260,116 @@ def _compose(text: str, file: str, nfc: bool = False, max_nodes: int = MAX_NODES
     the parser's events with a stack of open collections rather than PyYAML's recursion, so
     that nesting deeper than MAX_DEPTH is a located error, not a crash; and at most
     `max_nodes` values written, so a huge file is refused before it is all composed."""
-    resolve = _RESOLVER.resolve
-    anchors: dict[str, yaml.Node] = {}
-    stack: list[list[Any]] = []  # [collection node, its key waiting for a value]
-    root: yaml.Node | None = None
-    documents = 0
-    written = 0
+    composer = _Composer(text, file, nfc, max_nodes)
     parser = _Loader(text)
     try:
         while True:
             event = parser.get_event()
             kind = type(event)
-            node: yaml.Node | None
-            key = bool(stack) and type(stack[-1][0]) is yaml.MappingNode and stack[-1][1] is None
-            if not key and (kind is yaml.ScalarEvent or kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent):
-                written += 1  # values, as the builder counts them (keys aside)
-                if written > max_nodes:
-                    mark = event.start_mark
-                    raise SourceError([located(file, mark.line + 1, mark.column + 1, "",
-                                               f"more than {max_nodes:,} values: far more than a game needs", text)])
-            if kind is yaml.ScalarEvent:
-                value = event.value
-                if nfc and not unicodedata.is_normalized("NFC", value):
-                    value = unicodedata.normalize("NFC", value)
-                tag = event.tag if event.tag not in (None, "!") else resolve(yaml.ScalarNode, value, event.implicit)
-                node = yaml.ScalarNode(tag, value, event.start_mark, event.end_mark, style=event.style)
+            if kind is yaml.StreamEndEvent:
+                return composer.root
+            if kind is yaml.DocumentStartEvent:
+                composer.start_document(event)
             elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
-                stack.pop()[0].end_mark = event.end_mark
-                continue
-            elif kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
-                if len(stack) >= MAX_DEPTH:
-                    mark = event.start_mark
-                    raise SourceError([located(file, mark.line + 1, mark.column + 1, "",
-                                               TOO_DEEP, text)])
-                node_kind = yaml.SequenceNode if kind is yaml.SequenceStartEvent else yaml.MappingNode
-                tag = event.tag if event.tag not in (None, "!") else resolve(node_kind, None, event.implicit)
-                node = node_kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
-            elif kind is yaml.AliasEvent:
-                node = anchors.get(event.anchor)
-                if node is None:
-                    raise yaml.composer.ComposerError(None, None, "found undefined alias", event.start_mark)
-            elif kind is yaml.DocumentStartEvent:
-                documents += 1
-                if documents > 1:
-                    raise yaml.composer.ComposerError("expected a single document in the stream", None,
-                                                      "but found another document", event.start_mark)
-                continue
-            elif kind is yaml.StreamEndEvent:
-                return root
-            else:  # the stream's start, a document's end
-                continue
-            if kind is not yaml.AliasEvent and event.anchor is not None:
-                if event.anchor in anchors:
-                    raise yaml.composer.ComposerError("found duplicate anchor; first occurrence",
-                                                      anchors[event.anchor].start_mark, "second occurrence",
-                                                      event.start_mark)
-                anchors[event.anchor] = node
-            if not stack:
-                root = node
-            else:
-                top = stack[-1]
-                if type(top[0]) is yaml.SequenceNode:
-                    top[0].value.append(node)
-                elif top[1] is None:
-                    top[1] = node
-                else:
-                    top[0].value.append((top[1], node))
-                    top[1] = None
-            if kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
-                stack.append([node, None])
+                composer.close(event)
+            elif kind is not yaml.StreamStartEvent and kind is not yaml.DocumentEndEvent:
+                composer.add(event, kind)
     finally:
         parser.dispose()
+
+
+class _Composer:
+    """One composition under way: the collections still open (each with its key waiting for a
+    value), the anchors met so far and the values counted against `max_nodes`."""
+
+    def __init__(self, text: str, file: str, nfc: bool, max_nodes: int) -> None:
+        self.text, self.file, self.nfc, self.max_nodes = text, file, nfc, max_nodes
+        self.anchors: dict[str, yaml.Node] = {}
+        self.stack: list[list[Any]] = []  # [collection node, its key waiting for a value]
+        self.root: yaml.Node | None = None
+        self.documents = 0
+        self.written = 0
+
+    def start_document(self, event: Any) -> None:
+        self.documents += 1
+        if self.documents > 1:
+            raise yaml.composer.ComposerError("expected a single document in the stream", None,
+                                              "but found another document", event.start_mark)
+
+    def close(self, event: Any) -> None:
+        self.stack.pop()[0].end_mark = event.end_mark
+
+    def add(self, event: Any, kind: type) -> None:
+        """A scalar, an alias or the start of a collection, put in the innermost open collection
+        (or made the root); a collection then stays open until its end event."""
+        opens = kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent
+        if kind is not yaml.AliasEvent and not self._key_expected():
+            self._count(event)  # values, as the builder counts them (keys aside)
+        node: yaml.Node
+        if kind is yaml.ScalarEvent:
+            node = self._scalar(event)
+        elif kind is yaml.AliasEvent:
+            node = self._alias(event)
+        else:
+            node = self._collection(event, yaml.SequenceNode if kind is yaml.SequenceStartEvent else yaml.MappingNode)
+        if kind is not yaml.AliasEvent and event.anchor is not None:
+            self._anchor(event, node)
+        self._place(node)
+        if opens:
+            self.stack.append([node, None])
+
+    def _key_expected(self) -> bool:
+        return bool(self.stack) and type(self.stack[-1][0]) is yaml.MappingNode and self.stack[-1][1] is None
+
+    def _count(self, event: Any) -> None:
+        self.written += 1
+        if self.written > self.max_nodes:
+            self._refuse(event, f"more than {self.max_nodes:,} values: far more than a game needs")
+
+    def _refuse(self, event: Any, message: str) -> NoReturn:
+        mark = event.start_mark
+        raise SourceError([located(self.file, mark.line + 1, mark.column + 1, "", message, self.text)])
+
+    def _scalar(self, event: Any) -> yaml.Node:
+        value = event.value
+        if self.nfc and not unicodedata.is_normalized("NFC", value):
+            value = unicodedata.normalize("NFC", value)
+        tag = event.tag if event.tag not in (None, "!") else _RESOLVER.resolve(yaml.ScalarNode, value, event.implicit)
+        return yaml.ScalarNode(tag, value, event.start_mark, event.end_mark, style=event.style)
+
+    def _collection(self, event: Any, node_kind: type) -> yaml.Node:
+        if len(self.stack) >= MAX_DEPTH:
+            self._refuse(event, TOO_DEEP)
+        tag = event.tag if event.tag not in (None, "!") else _RESOLVER.resolve(node_kind, None, event.implicit)
+        node: yaml.Node = node_kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+        return node
+
+    def _alias(self, event: Any) -> yaml.Node:
+        node = self.anchors.get(event.anchor)
+        if node is None:
+            raise yaml.composer.ComposerError(None, None, "found undefined alias", event.start_mark)
+        return node
+
+    def _anchor(self, event: Any, node: yaml.Node) -> None:
+        if event.anchor in self.anchors:
+            raise yaml.composer.ComposerError("found duplicate anchor; first occurrence",
+                                              self.anchors[event.anchor].start_mark, "second occurrence",
+                                              event.start_mark)
+        self.anchors[event.anchor] = node
+
+    def _place(self, node: yaml.Node) -> None:
+        """`node` as the next item of the open list, the key or value of the open mapping, or the root."""
+        if not self.stack:
+            self.root = node
+            return
+        top = self.stack[-1]
+        if type(top[0]) is yaml.SequenceNode:
+            top[0].value.append(node)
+        elif top[1] is None:
+            top[1] = node
+        else:
+            top[0].value.append((top[1], node))
+            top[1] = None
 
 
 _RESOLVER = yaml.resolver.Resolver()
