@@ -29,13 +29,25 @@ class Mistake:
 
 
 def explain(error: Any, text: str) -> Mistake:
-    """The mistake behind a `yaml.MarkedYAMLError` raised while reading `text`."""
+    """The mistake behind a `yaml.MarkedYAMLError` raised while reading `text`: the first of
+    the readings below that fits, tried from the most telling (a tab, a quote or bracket never
+    closed) to the parser's own words."""
     lines = text.split("\n")
     context, problem = error.context or "", error.problem or ""
     at = _mark(error.problem_mark) or _mark(error.context_mark) or (0, 0)
     opened = _mark(error.context_mark)
     if "tab" in problem or _char(lines, at) == "\t":
         return Mistake(*at, "a tab: YAML indents with spaces only; replace the tab with spaces")
+    return (_never_closed(lines, at, opened, context, problem)
+            or _out_of_place(lines, at, opened, context, problem)
+            or _anchor_or_document(at, context, problem)
+            or Mistake(*at, " ".join(p for p in (context, problem) if p) or "cannot be read"))
+
+
+def _never_closed(lines: list[str], at: tuple[int, int], opened: tuple[int, int] | None,
+                  context: str, problem: str) -> Mistake | None:
+    """A quote or bracket left open, located at its opening rather than where the parser
+    gave up (often the end of the file)."""
     quote = _unclosed_quote(lines, (opened or at)[0] if opened else max(1, at[0] - 50), at[0])
     if quote is not None and "end of stream" not in problem:
         return quote
@@ -48,6 +60,13 @@ def explain(error: Any, text: str) -> Mistake:
             sign = _char(lines, opener)
             return Mistake(*opener, f"this {sign} is never closed: add {_CLOSERS[sign]} at the end of the "
                                     f"{_KINDS[sign]}, with a comma between its entries")
+    return None
+
+
+def _out_of_place(lines: list[str], at: tuple[int, int], opened: tuple[int, int] | None,
+                  context: str, problem: str) -> Mistake | None:
+    """A character or a line where YAML cannot take it: a sign starting a value, a line with
+    no colon, a stray colon or closing bracket, a line indented out of step."""
     if "cannot start any token" in problem:
         sign = _char(lines, at)
         return Mistake(*at, f"a value cannot start with {sign!r}: put the text in quotes, e.g. \"{sign}…\"")
@@ -60,13 +79,18 @@ def explain(error: Any, text: str) -> Mistake:
         return Mistake(*at, f"a {sign} with nothing to close: remove it, or add the opening one before it")
     if "block mapping" in context or "block collection" in context:
         return _out_of_step(lines, at, "list" if "collection" in context else "mapping")
+    return None
+
+
+def _anchor_or_document(at: tuple[int, int], context: str, problem: str) -> Mistake | None:
+    """What the composer refuses: an alias without its anchor, an anchor twice, a second document."""
     if "undefined alias" in problem:
         return Mistake(*at, "an alias (*name) with no anchor (&name) above it: define the anchor first")
     if "duplicate anchor" in context:
         return Mistake(*at, "an anchor (&name) defined twice: give each anchor its own name")
     if "single document" in context:
         return Mistake(*at, "a second document (---): a spec is one document; remove the --- line or what follows it")
-    return Mistake(*at, " ".join(p for p in (context, problem) if p) or "cannot be read")
+    return None
 
 
 def _mark(mark: Any) -> tuple[int, int] | None:
