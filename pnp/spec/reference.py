@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ORDER = ("Spec", "Print", "Game", "Players", "Asset", "Track", "Deck", "CardEntry", "Face", "Back", "CardLayout",
          "CardList", "Tokens", "TokenEntry", "Money", "Bill", "Board", "BoardSection", "Mat", "Zone", "Aid",
@@ -87,33 +87,46 @@ def _type(spec: dict[str, Any]) -> str:
     if "enum" in spec:
         return "one of " + ", ".join(f"`{value}`" for value in spec["enum"])
     kind = spec.get("type")
-    if kind == "string":
-        text = "text"
-        if "pattern" in spec:
-            text += f" matching `{spec['pattern']}`"
-        if "minLength" in spec and spec["minLength"] > 0:
-            text += f" of {spec['minLength']}–{spec.get('maxLength', '…')}"
-        elif "maxLength" in spec:
-            text += f" ≤ {spec['maxLength']:,}"
-        return text
-    if kind in ("number", "integer"):
-        word = "whole number" if kind == "integer" else "number"
-        return word + _range(spec)
-    if kind == "boolean":
-        return "true or false"
-    if kind == "array":
-        if "prefixItems" in spec:
-            items = [_type(item) for item in spec["prefixItems"]]
-            same = len(set(items)) == 1
-            return f"[{len(items)} × {items[0]}]" if same else "[" + ", ".join(items) + "]"
-        text = "list of " + _type(spec.get("items", {}))
-        return text + _count(spec, "minItems", "maxItems")
-    if kind == "object":
-        values = spec.get("additionalProperties")
-        if isinstance(values, dict):
-            return "mapping of name → " + _type(values) + _count(spec, "minProperties", "maxProperties")
-        return "mapping" + _count(spec, "minProperties", "maxProperties")
-    return "any value"
+    described = _BY_JSON_TYPE.get(kind) if isinstance(kind, str) else None
+    return described(spec) if described is not None else "any value"
+
+
+def _text_type(spec: dict[str, Any]) -> str:
+    text = "text"
+    if "pattern" in spec:
+        text += f" matching `{spec['pattern']}`"
+    if "minLength" in spec and spec["minLength"] > 0:
+        text += f" of {spec['minLength']}–{spec.get('maxLength', '…')}"
+    elif "maxLength" in spec:
+        text += f" ≤ {spec['maxLength']:,}"
+    return text
+
+
+def _number_type(spec: dict[str, Any]) -> str:
+    return ("whole number" if spec["type"] == "integer" else "number") + _range(spec)
+
+
+def _list_type(spec: dict[str, Any]) -> str:
+    """A list of one kind of item, or a tuple of fixed places ("[2 × number]")."""
+    if "prefixItems" in spec:
+        items = [_type(item) for item in spec["prefixItems"]]
+        same = len(set(items)) == 1
+        return f"[{len(items)} × {items[0]}]" if same else "[" + ", ".join(items) + "]"
+    text = "list of " + _type(spec.get("items", {}))
+    return text + _count(spec, "minItems", "maxItems")
+
+
+def _mapping_type(spec: dict[str, Any]) -> str:
+    values = spec.get("additionalProperties")
+    if isinstance(values, dict):
+        return "mapping of name → " + _type(values) + _count(spec, "minProperties", "maxProperties")
+    return "mapping" + _count(spec, "minProperties", "maxProperties")
+
+
+_BY_JSON_TYPE: dict[str, Callable[[dict[str, Any]], str]] = {
+    "string": _text_type, "number": _number_type, "integer": _number_type,
+    "boolean": lambda spec: "true or false", "array": _list_type, "object": _mapping_type,
+}
 
 
 def _range(spec: dict[str, Any]) -> str:
