@@ -184,27 +184,11 @@ def _issues_beside(source: Source, error: ValidationError, rulebooks: Mapping[st
     shape problems: each broken component stands in as an empty aid, each game broken outside
     its components is left out, and what is found inside a stand-in is dropped; only the games
     with nothing broken are asked of their engine."""
-    data = source.data
-    broken: dict[str, set[tuple[str, int]]] = {}  # game → (list, index) of each broken item; ("game", -1): more
-    for item in error.errors(include_url=False):
-        loc = item["loc"]
-        if loc[:1] == ("print",):
-            continue  # the print settings do not bear on meaning
-        if len(loc) < 2 or loc[0] != "games" or not isinstance(data.get("games"), dict):
-            return []
-        listed = len(loc) >= 4 and loc[2] in ("components", *ASSET_KEYS) and isinstance(loc[3], int)
-        broken.setdefault(str(loc[1]), set()).add((str(loc[2]), int(loc[3])) if listed else ("game", -1))
-    games = {}
-    for game_id, game in data["games"].items():
-        if ("game", -1) in broken.get(game_id, ()):
-            continue
-        for key in ("components", *ASSET_KEYS):
-            if game_id in broken and isinstance(game, dict) and isinstance(game.get(key), (list, tuple)):
-                game = {**game, key: [_stand_in(key, item, i) if (key, i) in broken[game_id] else item
-                                      for i, item in enumerate(game[key])]}
-        games[game_id] = game
+    broken = _broken_items(source.data, error)
+    if broken is None:
+        return []
     try:
-        spec = Spec.model_validate({"version": 1, "games": games})
+        spec = Spec.model_validate({"version": 1, "games": _sound_games(source.data["games"], broken)})
     except ValidationError:
         return []
     spec._folder, spec._source = folder, source
@@ -217,6 +201,37 @@ def _issues_beside(source: Source, error: ValidationError, rulebooks: Mapping[st
         return () if check is None or game_id in broken else check(game_id, game)
 
     return [issue for issue in _meaning_issues(source, spec, rulebooks, whole) if not in_stand_in(issue.path)]
+
+
+def _broken_items(data: Any, error: ValidationError) -> dict[str, set[tuple[str, int]]] | None:
+    """game → (list, index) of each broken component or asset, ("game", -1) for a game broken
+    elsewhere; None when something outside the games (and the print settings, which do not
+    bear on meaning) is broken, so nothing can be checked beside it."""
+    broken: dict[str, set[tuple[str, int]]] = {}
+    for item in error.errors(include_url=False):
+        loc = item["loc"]
+        if loc[:1] == ("print",):
+            continue
+        if len(loc) < 2 or loc[0] != "games" or not isinstance(data.get("games"), dict):
+            return None
+        listed = len(loc) >= 4 and loc[2] in ("components", *ASSET_KEYS) and isinstance(loc[3], int)
+        broken.setdefault(str(loc[1]), set()).add((str(loc[2]), int(loc[3])) if listed else ("game", -1))
+    return broken
+
+
+def _sound_games(games: dict[str, Any], broken: dict[str, set[tuple[str, int]]]) -> dict[str, Any]:
+    """The games with each broken item replaced by its stand-in, and without the games broken
+    outside their lists."""
+    sound = {}
+    for game_id, game in games.items():
+        if ("game", -1) in broken.get(game_id, ()):
+            continue
+        for key in ("components", *ASSET_KEYS):
+            if game_id in broken and isinstance(game, dict) and isinstance(game.get(key), (list, tuple)):
+                game = {**game, key: [_stand_in(key, item, i) if (key, i) in broken[game_id] else item
+                                      for i, item in enumerate(game[key])]}
+        sound[game_id] = game
+    return sound
 
 
 def _stand_in(key: str, item: Any, index: int) -> dict[str, Any]:
