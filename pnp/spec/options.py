@@ -36,28 +36,30 @@ class Option:
         if self.parse is not None:
             return self.parse(value, game)
         if self.choices is not None:
-            if value not in self.choices or isinstance(value, bool) != isinstance(self.choices[0], bool):
-                allowed = ", ".join(_show(c) for c in self.choices)
-                raise ValueError(f"expected one of {allowed}; got {_show(value)}")
-            return value
+            return _one_of(value, self.choices)
         expected = type(self.default)
         if expected is bool:
             if not isinstance(value, bool):
                 raise ValueError(f"expected true or false, got {_show(value)}")
         elif expected in (int, float):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"expected a number, got {_show(value)}")
-            if expected is int and value != int(value):
-                raise ValueError(f"expected a whole number, got {_show(value)}")
-            if self.minimum is not None and value < self.minimum:
-                raise ValueError(f"must be at least {_show(self.minimum)}, got {_show(value)}")
-            maximum = MAX_NUMBER if self.maximum is None else self.maximum
-            if value > maximum:
-                raise ValueError(f"must be at most {_show(maximum)}, got {_show(value)}")
-            value = int(value) if expected is int else value
+            value = self._number_in_bounds(value, whole=expected is int)
         elif expected is str and not isinstance(value, str):
             raise ValueError(f"expected text, got {_show(value)}")
         return value
+
+    def _number_in_bounds(self, value: Any, *, whole: bool) -> Any:
+        """`value` as a finite number (an int if `whole`) between the option's bounds; without a
+        maximum of its own, MAX_NUMBER keeps a typo of nine zeros out of the engines."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ValueError(f"expected a number, got {_show(value)}")
+        if whole and value != int(value):
+            raise ValueError(f"expected a whole number, got {_show(value)}")
+        if self.minimum is not None and value < self.minimum:
+            raise ValueError(f"must be at least {_show(self.minimum)}, got {_show(value)}")
+        maximum = MAX_NUMBER if self.maximum is None else self.maximum
+        if value > maximum:
+            raise ValueError(f"must be at most {_show(maximum)}, got {_show(value)}")
+        return int(value) if whole else value
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,14 @@ def suggestion(key: str, known: list[str], *, any_case: bool = False) -> str:
     if known and len(known) <= 12:
         return f'known: {", ".join(known)}'
     return ""
+
+
+def _one_of(value: Any, choices: tuple[Any, ...]) -> Any:
+    """`value` if it is one of `choices`: true is not 1 here, though Python says they are equal."""
+    if value not in choices or isinstance(value, bool) != isinstance(choices[0], bool):
+        allowed = ", ".join(_show(c) for c in choices)
+        raise ValueError(f"expected one of {allowed}; got {_show(value)}")
+    return value
 
 
 def _show(value: Any) -> str:
