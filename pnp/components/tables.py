@@ -151,6 +151,42 @@ def asset_named(text: str, assets: Sequence[Asset]) -> Asset | None:
     return next((a for a in assets if text in (a.id, a.initial) and text), None)
 
 
+@dataclass(frozen=True)
+class _Cells:
+    """How a table's cells are set: the text size, the padding inside a cell, and the assets
+    whose badge goes beside a header or label naming them."""
+
+    size: float
+    assets: Sequence[Asset]
+    what: str
+    pad: float = 1.6
+
+    @property
+    def badge(self) -> float:
+        return self.size * PT * 1.1
+
+    def width(self, text: str, bold: bool) -> float:
+        """The width a cell needs for `text`, its badge included."""
+        extra = self.badge + 1.0 if (bold and asset_named(text, self.assets)) else 0.0
+        return text_width(text, "bold" if bold else "regular", self.size) + extra + 2 * self.pad
+
+    def items(self, text: str, bold: bool, x: float, y: float, width: float, height: float) -> list[Item]:
+        """One cell at (x, y): its text centred, after the badge of the asset it names."""
+        items: list[Item] = []
+        asset = asset_named(text, self.assets) if bold else None
+        box_x, box_w = x + self.pad, width - 2 * self.pad
+        if asset is not None:
+            badge = self.badge
+            label_w = text_width(text, "bold", self.size) + badge + 1.0
+            start = x + (width - label_w) / 2
+            items.append(asset_badge(asset, start + badge / 2, y + height / 2, badge))
+            box_x, box_w = start + badge + 1.0, label_w - badge - 1.0 + 0.01
+        if text:
+            items.append(fit_text(text, box_x, y, box_w, height, size=self.size, font="bold" if bold else "regular",
+                                  color=INK, align="center", what=self.what))
+        return items
+
+
 def table(
     data: Table,
     *,
@@ -168,54 +204,58 @@ def table(
     table evenly. A header or label naming an asset gets that asset's badge, so the table
     reads in grayscale like the rest of the board. `also`: the same table in the game's other
     languages, whose columns and caption it makes room for, so every kit's lines fall alike."""
-    pad = 1.6
-    badge = size * PT * 1.1
-    row_h = cell_h or size * PT * 1.25 + 2 * pad + 1.0
+    cells = _Cells(size, assets, what)
+    row_h = cell_h or size * PT * 1.25 + 2 * cells.pad + 1.0
     grid = [tuple(data.header)] + [tuple(row) for row in data.rows]
     columns = max(len(row) for row in grid)
     grid = [row + ("",) * (columns - len(row)) for row in grid]
-
-    def needed(cells: list[tuple[str, ...]], r: int, c: int) -> float:
-        text = cells[r][c] if c < len(cells[r]) else ""
-        bold = r == 0 or c == 0
-        extra = badge + 1.0 if (bold and asset_named(text, assets)) else 0.0
-        return text_width(text, "bold" if bold else "regular", size) + extra + 2 * pad
-
     grids = [grid] + [[tuple(other.header)] + [tuple(row) for row in other.rows] for other in also
                       if len(other.rows) == len(data.rows)]
-    widths = [max(row_h, max(needed(cells, r, c) for cells in grids for r in range(len(grid)))) for c in range(columns)]
-    spare = min_width - sum(widths)
-    if spare > 0:
-        widths = [w + spare / columns for w in widths]
+    widths = _column_widths(grids, cells, row_h, min_width)
     total_w = sum(widths)
     items: list[Item] = [Rect(0, 0, total_w, row_h, Style(fill=HEADER_FILL))] if shaded else []
     y = 0.0
     for r, row in enumerate(grid):
         x = 0.0
         for c, text in enumerate(row):
-            bold = r == 0 or c == 0
-            asset = asset_named(text, assets) if bold else None
-            box_x, box_w = x + pad, widths[c] - 2 * pad
-            if asset is not None:
-                label_w = text_width(text, "bold", size) + badge + 1.0
-                start = x + (widths[c] - label_w) / 2
-                items.append(asset_badge(asset, start + badge / 2, y + row_h / 2, badge))
-                box_x, box_w = start + badge + 1.0, label_w - badge - 1.0 + 0.01
-            if text:
-                items.append(fit_text(text, box_x, y, box_w, row_h, size=size, font="bold" if bold else "regular",
-                                      color=INK, align="center", what=what))
+            items += cells.items(text, r == 0 or c == 0, x, y, widths[c], row_h)
             x += widths[c]
         y += row_h
     height = y
-    for r in range(len(grid) + 1):
-        items.append(Line(0, r * row_h, total_w, r * row_h, Style(stroke=INK if r in (0, 1, len(grid)) else RULE, width=0.3)))
-    x = 0.0
-    for c in range(columns + 1):
-        items.append(Line(x, 0, x, height, Style(stroke=INK if c in (0, 1, columns) else RULE, width=0.3)))
-        x += widths[c] if c < columns else 0.0
+    items += _table_rules(widths, row_h, len(grid), height)
     if data.caption:
         caption = paragraph(data.caption, total_w, size=caption_size or max(6.0, size * 0.8), what=what, color=SOFT_INK)
         items.append(moved(caption, 0, height + 1.5))
         height += 1.5 + max([caption.height] + [paragraph(other.caption, total_w, size=max(6.0, size * 0.8), what=what).height
                                                 for other in also if other.caption])
     return Block(tuple(items), total_w, height)
+
+
+def _column_widths(grids: list[list[tuple[str, ...]]], cells: _Cells, row_h: float, min_width: float) -> list[float]:
+    """Each column as wide as its widest cell in any of the `grids` (the first one's languages
+    and the others'), at least square, all stretched evenly to `min_width`."""
+
+    def needed(grid: list[tuple[str, ...]], r: int, c: int) -> float:
+        text = grid[r][c] if c < len(grid[r]) else ""
+        return cells.width(text, r == 0 or c == 0)
+
+    rows, columns = len(grids[0]), len(grids[0][0])
+    widths = [max(row_h, max(needed(grid, r, c) for grid in grids for r in range(rows))) for c in range(columns)]
+    spare = min_width - sum(widths)
+    if spare > 0:
+        widths = [w + spare / columns for w in widths]
+    return widths
+
+
+def _table_rules(widths: list[float], row_h: float, rows: int, height: float) -> list[Item]:
+    """The grid's lines: dark around the table and under the header and beside the labels, light between cells."""
+    columns = len(widths)
+    lines: list[Item] = []
+    total_w = sum(widths)
+    for r in range(rows + 1):
+        lines.append(Line(0, r * row_h, total_w, r * row_h, Style(stroke=INK if r in (0, 1, rows) else RULE, width=0.3)))
+    x = 0.0
+    for c in range(columns + 1):
+        lines.append(Line(x, 0, x, height, Style(stroke=INK if c in (0, 1, columns) else RULE, width=0.3)))
+        x += widths[c] if c < columns else 0.0
+    return lines
