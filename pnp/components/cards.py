@@ -111,24 +111,36 @@ def backs_tell_apart(game: Game, deck: Deck, card_mm: tuple[float, float]) -> bo
 def card_front(face: Side, card: Card, back: Back, art: Art | None = None, *, what: str) -> Drawing:
     """One front: colour band with index, name and badge (or logo); the large value, with the
     illustration if there is one; small print."""
+    w, h, b = card.width, card.height, card.bleed
+    identity_colour = face.asset.color if face.asset else back.color  # an asset's colour, else the deck's
+    full_art = art is not None and card.layout.art == "full"
+    items: list[Item] = []
+    if full_art:  # art to the bleed, under everything
+        items.append(picture(art, -b, -b, w + 2 * b, h + 2 * b, cover=True))  # type: ignore[arg-type]
+    items += _band(face, card, identity_colour, what)
+    items += _body(face, card, art, identity_colour, full_art, what)
+    return Drawing(w, h, tuple(items), b)
+
+
+def _index_room(card: Card) -> float:
+    """The width the corner index takes from the band and the footer, its gap included."""
+    return card.index_w + 1.5 * card.scale if card.layout.corner else 0.0
+
+
+def _band(face: Side, card: Card, identity_colour: str, what: str) -> list[Item]:
+    """The colour band across the top: the corner index (and its turned copy at the bottom
+    right), the asset's badge and pattern strip, the name and subtitle between them."""
     w, h, s, b, k = card.width, card.height, card.safe, card.bleed, card.scale
     layout, asset = card.layout, face.asset
-    identity_colour = asset.color if asset else back.color  # an asset's colour, else the deck's
     if card.ink_saver:  # outlines instead of fills: the band is paper, edged in the identity colour
         band = PAPER
     else:
         band = tint(identity_colour, PLAIN_TINT) if asset is None else identity_colour
     ink = ink_on(band)
-    full_art = art is not None and layout.art == "full"
-    items: list[Item] = []
-    if full_art:  # art to the bleed, under everything
-        items.append(picture(art, -b, -b, w + 2 * b, h + 2 * b, cover=True))  # type: ignore[arg-type]
-    items.append(Rect(-b, -b, w + 2 * b, card.band_bottom + b, Style(fill=band)))
+    items: list[Item] = [Rect(-b, -b, w + 2 * b, card.band_bottom + b, Style(fill=band))]
     if band != identity_colour:  # a light band keeps a solid edge of the identity colour (a hairline's worth with the ink saver)
         edge = 0.5 if card.ink_saver else 1.0
         items.append(Rect(-b, card.band_bottom - edge, w + 2 * b, edge, Style(fill=identity_colour)))
-
-    index_room = card.index_w + 1.5 * k if layout.corner else 0.0
     if layout.corner:
         index = corner_index(face, card, band, ink, identity_colour if card.ink_saver else None, what=what)
         items += [index, half_turn([index], w / 2, h / 2)]
@@ -138,18 +150,26 @@ def card_front(face: Side, card: Card, back: Back, art: Art | None = None, *, wh
         if asset.pattern != "none":  # a currency's pattern also runs along the band's edge
             strip = (-b, card.band_bottom, w + 2 * b, PATTERN_STRIP * k)
             items.append(pattern(asset.pattern, *strip, identity_colour, spacing=1.6))
-    left = s + index_room
+    left = s + _index_room(card)
     right = w - s - card.index_w - 1.5 * k  # the badge's place, kept free on plain cards for balance
     primary = _field(face, layout.band)
     secondary = face.subtitle if layout.band != "subtitle" else ""
     if primary or secondary:
         items += _titles(primary, secondary, left, s, right - left, card.band_bottom - s - 2.0 * k, ink,
                          layout.band_pt, card.icons, what)
+    return items
 
+
+def _body(face: Side, card: Card, art: Art | None, identity_colour: str, full_art: bool, what: str) -> list[Item]:
+    """Below the band: the small print at the foot, then the centre between — the illustration
+    (unless it fills the card) over the value, or a lone value framed by the asset's symbol."""
+    w, h, s, k = card.width, card.height, card.safe, card.scale
+    layout, asset = card.layout, face.asset
+    items: list[Item] = []
     top = card.band_bottom + PATTERN_STRIP * k + 1.5 * k
     footer, footer_h = _field(face, layout.footer), card.index_h
     if footer:  # small print first: on a small card it may take room from the centre
-        small, footer_h = _small_print(footer, card, top, index_room, what)
+        small, footer_h = _small_print(footer, card, top, _index_room(card), what)
         if full_art:  # small print on art gets paper under it
             x0, y0, x1, y1 = text_bounds([small])  # type: ignore[misc]
             items.append(Rect(x0 - 1.0, y0 - 0.8, x1 - x0 + 2.0, y1 - y0 + 1.6, Style(fill=PAPER), radius=1.0))
@@ -166,7 +186,7 @@ def card_front(face: Side, card: Card, back: Back, art: Art | None = None, *, wh
     colour = identity_colour if asset else None
     items += value_block(value, face.other, s, top, w - 2 * s, bottom - top, colour, layout.centre_pt,
                          on_paper=full_art, ink_saver=card.ink_saver, icons=card.icons, what=what)
-    return Drawing(w, h, tuple(items), b)
+    return items
 
 
 def _small_print(text: str, card: Card, top: float, index_room: float, what: str) -> tuple[Group, float]:
@@ -268,32 +288,60 @@ def value_block(value: str, other: str, x: float, y: float, w: float, h: float, 
         return []
     heights = {"value": 0.6, "other": 0.4} if len(entries) == 2 else {"value": 1.0, "other": 1.0}
     items: list[Item] = []
+    style = _ValueStyle(sizes, on_paper, ink_saver, icons, what)
     cursor = y
-    low, high = sizes
     for kind, text in entries:
-        box_h = h * heights[kind]
-        if kind == "value":
-            readable = colour is None or contrast_ratio(colour, PAPER) >= LARGE_TEXT_CONTRAST
-            ink = BLACK if colour is None else colour if readable else BLACK if ink_saver else ink_on(colour)
-            large = fit_text(text, x + 3.0, cursor + 2.0, w - 6.0, box_h - 4.0, size=high, min_size=low,
-                             font="bold", color=ink, what=what, icons=icons)  # fmt: skip
-            bar = None
-            if ink_saver and not on_paper:
-                bar = None if readable else Style(stroke=colour, width=0.8)
-            elif colour is not None or on_paper:  # a bar of the asset colour, or paper that breaks the watermark
-                bar = Style(fill=PAPER if readable else colour)
-            if bar is not None:
-                x0, y0, x1, y1 = text_bounds([large])  # type: ignore[misc]
-                items.append(Rect(x0 - 3.0, y0 - 1.5, x1 - x0 + 6.0, y1 - y0 + 3.0, bar, radius=2.0))
-            items.append(outlined(large, OUTLINE) if ink_saver else large)
-        else:
-            plain = fit_text(text, x, cursor + 1.0, w, box_h - 2.0, size=min(OTHER_PT, high), min_size=min(10, low),
-                             font="bold", color=BLACK, what=what, icons=icons)  # fmt: skip
-            if on_paper:
-                x0, y0, x1, y1 = text_bounds([plain])  # type: ignore[misc]
-                items.append(Rect(x0 - 2.0, y0 - 1.0, x1 - x0 + 4.0, y1 - y0 + 2.0, Style(fill=PAPER), radius=1.5))
-            items.append(outlined(plain, OUTLINE) if ink_saver else plain)
-        cursor += box_h
+        box = (x, cursor, w, h * heights[kind])
+        items += _large_value(text, box, colour, style) if kind == "value" else _other_value(text, box, style)
+        cursor += box[3]
+    return items
+
+
+@dataclass(frozen=True)
+class _ValueStyle:
+    """What the value and `other` of one card share: the type sizes, art behind, the ink saver."""
+
+    sizes: tuple[float, float]
+    on_paper: bool
+    ink_saver: bool
+    icons: Mapping[str, Icon] | None
+    what: str
+
+
+def _large_value(text: str, box: tuple[float, float, float, float], colour: str | None,
+                 style: _ValueStyle) -> list[Item]:
+    """The value in its colour when that reads on paper, else in ink on a bar of the colour (an
+    outlined bar with the ink saver); on art, on a plate of paper."""
+    x, y, w, h = box
+    low, high = style.sizes
+    readable = colour is None or contrast_ratio(colour, PAPER) >= LARGE_TEXT_CONTRAST
+    ink = BLACK if colour is None else colour if readable else BLACK if style.ink_saver else ink_on(colour)
+    large = fit_text(text, x + 3.0, y + 2.0, w - 6.0, h - 4.0, size=high, min_size=low,
+                     font="bold", color=ink, what=style.what, icons=style.icons)  # fmt: skip
+    bar = None
+    if style.ink_saver and not style.on_paper:
+        bar = None if readable else Style(stroke=colour, width=0.8)
+    elif colour is not None or style.on_paper:  # a bar of the asset colour, or paper that breaks the watermark
+        bar = Style(fill=PAPER if readable else colour)
+    items: list[Item] = []
+    if bar is not None:
+        x0, y0, x1, y1 = text_bounds([large])  # type: ignore[misc]
+        items.append(Rect(x0 - 3.0, y0 - 1.5, x1 - x0 + 6.0, y1 - y0 + 3.0, bar, radius=2.0))
+    items.append(outlined(large, OUTLINE) if style.ink_saver else large)
+    return items
+
+
+def _other_value(text: str, box: tuple[float, float, float, float], style: _ValueStyle) -> list[Item]:
+    """The neutral `other` in black bold, smaller than the value; on art, on a plate of paper."""
+    x, y, w, h = box
+    low, high = style.sizes
+    plain = fit_text(text, x, y + 1.0, w, h - 2.0, size=min(OTHER_PT, high), min_size=min(10, low),
+                     font="bold", color=BLACK, what=style.what, icons=style.icons)  # fmt: skip
+    items: list[Item] = []
+    if style.on_paper:
+        x0, y0, x1, y1 = text_bounds([plain])  # type: ignore[misc]
+        items.append(Rect(x0 - 2.0, y0 - 1.0, x1 - x0 + 4.0, y1 - y0 + 2.0, Style(fill=PAPER), radius=1.5))
+    items.append(outlined(plain, OUTLINE) if style.ink_saver else plain)
     return items
 
 
