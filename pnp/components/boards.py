@@ -79,19 +79,7 @@ def _board(context: Context, board: Board, starts: list | None) -> Panels:
     inside = [(index, s) for index, s in enumerate(board.sections) if s.layout != "loop"]
     loop = next((index for index, s in enumerate(board.sections) if s.layout == "loop"), None)
     cells: dict[int, list] = {index: [] for index, _ in inside}
-    tracks = {
-        index: _track(context, section, board.cell_mm, header_w, f"{what} section {index + 1}", cells[index])
-        for index, section in inside
-        if section.track is not None
-    }
-    width = max((block.width for block in tracks.values()), default=0.0)
-    if loop is not None and not tracks:  # a ring with no other tracks: as square as its cells allow
-        width = _ring_width(context, board.sections[loop], board.cell_mm)
-    sections = [
-        tracks[index] if index in tracks else _table_section(context, section, width, f"{what} section {index + 1}")
-        for index, section in inside
-    ]
-    width = max(width, *(block.width for block in sections))
+    sections, width = _sections(context, board, inside, loop, header_w, cells, what)
     title = tallest(context, lambda c: _title(c.game, c.component(board), width, what))
     image = [picture_block(context.art(board.image), width, board.image_mm)] if board.image else []
     body = column([title, *image, *sections], gap=GAP)
@@ -107,11 +95,36 @@ def _board(context: Context, board: Board, starts: list | None) -> Panels:
     else:
         body, ring_cell = _loop(context, board.sections[loop], board.cell_mm, body, f"{what} section {loop + 1}")
         seams = {MARGIN + k * ring_cell for k in range(round(body.width / ring_cell) + 1)}
+    return Panels((_framed(body, seams),) * board.copies)
+
+
+def _sections(context: Context, board: Board, inside: list[tuple[int, BoardSection]], loop: int | None,
+              header_w: float, cells: dict[int, list], what: str) -> tuple[list[Block], float]:
+    """The sections inside the ring (all of them, without one), each track's start cells put in
+    `cells`, and the width they share: the widest track's, or a lone ring's as square as its
+    cells allow; tables stretch to it."""
+    tracks = {
+        index: _track(context, section, board.cell_mm, header_w, f"{what} section {index + 1}", cells[index])
+        for index, section in inside
+        if section.track is not None
+    }
+    width = max((block.width for block in tracks.values()), default=0.0)
+    if loop is not None and not tracks:
+        width = _ring_width(context, board.sections[loop], board.cell_mm)
+    sections = [
+        tracks[index] if index in tracks else _table_section(context, section, width, f"{what} section {index + 1}")
+        for index, section in inside
+    ]
+    return sections, max(width, *(block.width for block in sections))
+
+
+def _framed(body: Block, seams: set[float]) -> Drawing:
+    """The board's drawing: `body` within its margin and a rounded frame, with the x of the
+    seams where a tiled board may be cut."""
     w, h = body.width + 2 * MARGIN, body.height + 2 * MARGIN
     frame = Rect(FRAME_INSET, FRAME_INSET, w - 2 * FRAME_INSET, h - 2 * FRAME_INSET, Style(stroke=INK, width=0.6),
                  radius=3.0)
-    drawing = Drawing(w, h, (frame, moved(body, MARGIN, MARGIN)), seams_x=tuple(sorted(seams)))
-    return Panels((drawing,) * board.copies)
+    return Drawing(w, h, (frame, moved(body, MARGIN, MARGIN)), seams_x=tuple(sorted(seams)))
 
 
 def _title(game: Game, board: Board, width: float, what: str) -> Block:
