@@ -248,7 +248,19 @@ def _candidates(shape: Shape) -> list[tuple[float, float, bool]]:
 def _plan(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool) -> tuple[float, tuple[Row, ...]]:
     """Rows around a value `value_h` tall — the whole block centred, then moved `shift` mm
     down — and the value's type size (0 with no rows when something would not fit)."""
-    m = shape.margin
+    rows, value_at = _stacked_rows(side, shape, value_h, shift, wrap)
+    if not _rows_fit(side, shape, rows):
+        return 0.0, ()
+    value = rows[value_at]
+    by_height = value.height / block_height(1, 1.0)
+    by_width = (value.x1 - value.x0) / text_width(side.value, "bold", 1.0) if side.value else VALUE_PT
+    size = min(VALUE_PT, by_height, by_width)
+    return (size, tuple(rows)) if size >= MIN_PT else (0.0, ())
+
+
+def _stacked_rows(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool) -> tuple[list[Row], int]:
+    """The side's rows top to bottom — badge and title above the value, subtitle and text
+    below —, each as wide as the shape at its height, and the index of the value's row."""
     heights = {"badge": value_h * 0.55} if side.asset is not None else {}
     for kind in ("title", "subtitle", "text"):
         if getattr(side, kind):
@@ -266,24 +278,27 @@ def _plan(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool) ->
     for kind in below:
         rows.append(Row(kind, y, heights[kind], *shape.chord(y, y + heights[kind])))
         y += heights[kind]
+    return rows, len(above)
+
+
+def _rows_fit(side: Side, shape: Shape, rows: list[Row]) -> bool:
+    """Whether the rows stay inside the margin, the badge is not too small to tell, and each
+    line of small print (or its longest word, when it wraps) fits its row at the smallest size."""
+    m = shape.margin
     if rows[0].y < m - 1e-9 or rows[-1].y + rows[-1].height > shape.height - m + 1e-9:
-        return 0.0, ()
+        return False
     for row in rows:
         room = row.x1 - row.x0
         if row.kind == "badge":
             smallest = MIN_SYMBOL * min(shape.width, shape.height)
             if _symbol_size(shape, row.y + row.height / 2, row.height * 0.85) < smallest:
-                return 0.0, ()
+                return False
         elif row.kind != "value":
             text = getattr(side, row.kind)
             one_line = row.height < block_height(2, SMALL_PT)
             if text_width(text if one_line else _longest_word(text), _font(row.kind), MIN_PT) > room:
-                return 0.0, ()
-    value = rows[len(above)]
-    by_height = value.height / block_height(1, 1.0)
-    by_width = (value.x1 - value.x0) / text_width(side.value, "bold", 1.0) if side.value else VALUE_PT
-    size = min(VALUE_PT, by_height, by_width)
-    return (size, tuple(rows)) if size >= MIN_PT else (0.0, ())
+                return False
+    return True
 
 
 def _font(kind: str) -> str:
