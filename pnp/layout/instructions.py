@@ -9,7 +9,7 @@ read the README should be able to print, check the scale, cut and assemble from 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from pnp.changes import LAST_BUILD
 from pnp.display import Item, Line, Page, Rect, Style
@@ -114,6 +114,26 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
     `game_file` is the game's id, which names its files; `bleed` the bleed the spec asks for."""
     box = f.content.inset(2.0)
     flow = _Flow(box.x, box.y, box.w, what=f"the print instructions of {info.title}")
+    _title_and_stamps(flow, info, title_en, game_file)
+    flow.space()
+    steps = iter(range(1, 10))  # the steps this game needs, numbered without gaps
+    _scale(flow, paper, next(steps))
+    flow.space()
+    _what_to_print(flow, jobs, bleed, next(steps))
+    flow.space()
+    duplex = [j for j in jobs if j.sides.startswith("double")]
+    edge = _backs_step(flow, duplex, back_offset, next(steps)) if duplex else ""
+    _finishing_steps(flow, jobs, steps)
+    bottom = box.bottom - (calibration.HEIGHT_MM + GAP if duplex else 0.0)
+    if flow.y > bottom:
+        raise BuildError(f"the print instructions of {info.title} do not fit on one page")
+    check = calibration.check_front(_check_box(box), edge, info.title) if duplex else ()
+    items = (*flow.items, *check, furniture(f, info, _("print instructions")))
+    return Page(f.width, f.height, items, f"{info.title}, print instructions")
+
+
+def _title_and_stamps(flow: "_Flow", info: Furniture, title_en: str, game_file: str) -> None:
+    """The game's title (and its English one), then what the stamp in every footer is for."""
     flow.text(_("**{title}** — print instructions").format(title=info.title), 16)
     if title_en and title_en != info.title:
         flow.text(title_en, 10)
@@ -122,12 +142,13 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
                 "after an edit, pnp build lists the sheets that changed and writes "
                 "**{file}** with just those; every other sheet you printed stays good, "
                 "even where its stamp is older.").format(file=f"{game_file}-reprint.pdf"), BODY_PT)
-    flow.space()
-    steps = iter(range(1, 10))  # the steps this game needs, numbered without gaps
-    _scale(flow, paper, next(steps))
-    flow.space()
+
+
+def _what_to_print(flow: "_Flow", jobs: Sequence[Job], bleed: float, number: int) -> None:
+    """Step `number`: the table of page ranges, the sheets of card and paper in all, and a note
+    when the bleed is not what the spec asks for."""
     flow.text(_("**{n} What to print.** Print each range once: the copies the game "
-                "needs are already in the file.").format(n=next(steps)), BODY_PT)
+                "needs are already in the file.").format(n=number), BODY_PT)
     flow.table((_("Pages"), _("Component"), _("Contents"), _("Sheets"), _("How"), _("On"), _("Stamp")),
                [(j.page_range, j.name, j.contents, str(j.sheets), _(j.sides), _(j.stock), j.stamp) for j in jobs],
                (0.08, 0.26, 0.15, 0.07, 0.22, 0.11, 0.11))
@@ -141,28 +162,36 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
     if note:
         flow.space(1.0)
         flow.text(note, BODY_PT)
+
+
+def _backs_step(flow: "_Flow", duplex: Sequence[Job], back_offset: tuple[float, float], number: int) -> str:
+    """Step `number`: how to print the double-sided components, flipping on the edge the first
+    one names (returned: the duplex check is drawn for it)."""
+    names = ", ".join(j.name for j in duplex)
+    edge = "long" if "long" in duplex[0].sides else "short"
+    dx, dy = back_offset
+    offset = _(" (backs are shifted by {x}, {y} mm as set by --back-offset or print.back_offset_mm)").format(
+        x=f"{dx:g}", y=f"{dy:g}") if (dx, dy) != (0, 0) else ""
+    backs = (_("**{n} Backs.** {names}: every front page is followed by its backs. Print those pages "
+               "double-sided and **flip on the long edge**{offset}; each back then lands behind "
+               "its front. No duplex printer: print the odd pages, put the stack back in the tray "
+               "and print the even pages. First print pages 1–2 the same way: the duplex check at "
+               "the foot of this page measures how far your printer puts backs off their fronts, "
+               "and pnp build --back-offset X,Y (or print.back_offset_mm) corrects it.") if edge == "long" else
+             _("**{n} Backs.** {names}: every front page is followed by its backs. Print those pages "
+               "double-sided and **flip on the short edge**{offset}; each back then lands behind "
+               "its front. No duplex printer: print the odd pages, put the stack back in the tray "
+               "and print the even pages. First print pages 1–2 the same way: the duplex check at "
+               "the foot of this page measures how far your printer puts backs off their fronts, "
+               "and pnp build --back-offset X,Y (or print.back_offset_mm) corrects it."))
+    flow.text(backs.format(n=number, names=names, offset=offset), BODY_PT)
     flow.space()
-    duplex = [j for j in jobs if j.sides.startswith("double")]
-    if duplex:
-        names = ", ".join(j.name for j in duplex)
-        edge = "long" if "long" in duplex[0].sides else "short"
-        dx, dy = back_offset
-        offset = _(" (backs are shifted by {x}, {y} mm as set by --back-offset or print.back_offset_mm)").format(
-            x=f"{dx:g}", y=f"{dy:g}") if (dx, dy) != (0, 0) else ""
-        backs = (_("**{n} Backs.** {names}: every front page is followed by its backs. Print those pages "
-                   "double-sided and **flip on the long edge**{offset}; each back then lands behind "
-                   "its front. No duplex printer: print the odd pages, put the stack back in the tray "
-                   "and print the even pages. First print pages 1–2 the same way: the duplex check at "
-                   "the foot of this page measures how far your printer puts backs off their fronts, "
-                   "and pnp build --back-offset X,Y (or print.back_offset_mm) corrects it.") if edge == "long" else
-                 _("**{n} Backs.** {names}: every front page is followed by its backs. Print those pages "
-                   "double-sided and **flip on the short edge**{offset}; each back then lands behind "
-                   "its front. No duplex printer: print the odd pages, put the stack back in the tray "
-                   "and print the even pages. First print pages 1–2 the same way: the duplex check at "
-                   "the foot of this page measures how far your printer puts backs off their fronts, "
-                   "and pnp build --back-offset X,Y (or print.back_offset_mm) corrects it."))
-        flow.text(backs.format(n=next(steps), names=names, offset=offset), BODY_PT)
-        flow.space()
+    return edge
+
+
+def _finishing_steps(flow: "_Flow", jobs: Sequence[Job], steps: Iterator[int]) -> None:
+    """The steps after printing, each numbered from `steps` when the game needs it: fold,
+    cutting machines, cut, each booklet, assembling tiled boards."""
     if any("fold" in j.sides for j in jobs):
         flow.text(_("**{n} Fold.** Fronts and backs are side by side: fold each sheet on its dashed "
                     "line, printed side out, glue the halves together, then cut through both.").format(n=next(steps)),
@@ -190,13 +219,6 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
                     "part to its left or above it, which repeats that strip's art: lay that part's cut "
                     "edge on the line at the strip's edge, its ticks against the strip's ticks, glue, "
                     "and mount the board on card.").format(n=next(steps), boards=boards), BODY_PT)
-    bottom = box.bottom - (calibration.HEIGHT_MM + GAP if duplex else 0.0)
-    if flow.y > bottom:
-        raise BuildError(f"the print instructions of {info.title} do not fit on one page")
-    check = calibration.check_front(_check_box(box), edge, info.title) if duplex else ()
-    items = (*flow.items, *check, furniture(f, info, _("print instructions")))
-    return Page(f.width, f.height, items, f"{info.title}, print instructions")
-
 
 def bleed_note(jobs: Sequence[Job], asked: float) -> str:
     """What the bleed of the imposed pieces is against what `print.bleed_mm` asks: all of it,
