@@ -312,20 +312,8 @@ def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, in
     grids = _bands(groups, _within(f.content, reg), f, reg)
     if grids is None:
         return None
-    front_items: list[Item] = []
-    back_items: list[Item] = []
-    placed: list[Placed] = []
-    offset = 0
     edge = _flip(f, duplex) if duplex in ("long", "short") else ""
-    for group, grid in zip(groups, grids):
-        fronts = [(i, _slot(grid, k)) for k, i in enumerate(range(len(group.pieces)))]
-        front_items += _faces(group, grid, fronts, "front")
-        placed += [replace(p, piece=p.piece + offset) for p in _record(grid, fronts, "front", 0, group)]
-        if edge:
-            backs = [(i, _mirror(grid, slot, edge)) for i, slot in fronts]
-            back_items += _faces(group, grid, backs, "back")
-            placed += [replace(p, piece=p.piece + offset) for p in _record(grid, backs, "back", 1, group, back_offset)]
-        offset += len(group.pieces)
+    front_items, back_items, placed = _banded_faces(groups, grids, 0, (0, 1), edge, back_offset)
     where = _("sheet 1 of 1 · shared")
     front_items += reg.items() if reg else ()
     pages = [_page(f, tuple(front_items), info, f"{where} · fronts" if edge else where)]
@@ -333,6 +321,28 @@ def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, in
         pages.append(_page(f, (Group(tuple(back_items), translate(*back_offset)),), info,
                            f"{where} · backs, flip on the {duplex} edge"))
     return Imposition(tuple(pages), tuple(placed), grids[0], duplex, 1, given_bleed(grids), reg)
+
+
+def _banded_faces(groups: Sequence[Pieces], grids: Sequence[Grid], first: int, pages: tuple[int, int], edge: str,
+                  back_offset: tuple[float, float]) -> tuple[list[Item], list[Item], list[Placed]]:
+    """Each group's fronts in its band and, when there is an `edge` to flip about, its backs
+    mirrored behind them; and where each piece went, numbered on from `first`, on the
+    (front, back) `pages`."""
+    front_items: list[Item] = []
+    back_items: list[Item] = []
+    placed: list[Placed] = []
+    offset = first
+    for group, grid in zip(groups, grids):
+        fronts = [(k, _slot(grid, k)) for k in range(len(group.pieces))]
+        front_items += _faces(group, grid, fronts, "front")
+        placed += [replace(p, piece=p.piece + offset) for p in _record(grid, fronts, "front", pages[0], group)]
+        if edge:
+            backs = [(i, _mirror(grid, slot, edge)) for i, slot in fronts]
+            back_items += _faces(group, grid, backs, "back")
+            placed += [replace(p, piece=p.piece + offset)
+                       for p in _record(grid, backs, "back", pages[1], group, back_offset)]
+        offset += len(group.pieces)
+    return front_items, back_items, placed
 
 
 def fill(host: Imposition, pieces: int, groups: Sequence[Pieces], paper: str, margin: float,
@@ -346,6 +356,30 @@ def fill(host: Imposition, pieces: int, groups: Sequence[Pieces], paper: str, ma
     if not groups or host.duplex == "fold" or (has_backs and host.duplex == "none"):
         return None
     grid, f = host.grid, host.grid.frame
+    front_page, regions = _room_left(host)
+    for region in regions:  # below the last row, else beside its last piece
+        grids = _bands(groups, region, f, host.registration)
+        if grids is not None:
+            break
+    if grids is None:
+        return None
+    duplex = host.duplex in ("long", "short")
+    edge = _flip(f, host.duplex) if duplex else ""
+    fronts_items, backs_items, placed = _banded_faces(groups, grids, pieces, (front_page, front_page + 1), edge,
+                                                      back_offset)
+    pages = list(host.pages)
+    pages[front_page] = _with(pages[front_page], tuple(fronts_items))
+    if duplex:
+        pages[front_page + 1] = _with(pages[front_page + 1], (Group(tuple(backs_items), translate(*back_offset)),))
+    bleed = given_bleed([grid, *grids])
+    return Imposition(tuple(pages), (*host.placed, *placed), grid, host.duplex, host.sheets, bleed,
+                      host.registration)
+
+
+def _room_left(host: Imposition) -> tuple[int, tuple[Box, Box]]:
+    """The page of the host's last fronts, and the room on it: below its last row across the
+    content, and beside the last row's last piece, each down to the content's foot."""
+    grid, f = host.grid, host.grid.frame
     content = _within(f.content, host.registration)
     last_page = max(p.page for p in host.placed if p.side == "front")
     last = [p for p in host.placed if p.side == "front" and p.page == last_page]
@@ -356,34 +390,7 @@ def fill(host: Imposition, pieces: int, groups: Sequence[Pieces], paper: str, ma
     beside_x = max(b.right for b in bottom_row) + MARK_ZONE_MM
     beside = Box(beside_x, bottom_row[0].y + MARK_ZONE_MM, content.right - beside_x, 0.0)
     beside = replace(beside, h=content.bottom - beside.y)
-    for region in (below, beside):
-        grids = _bands(groups, region, f, host.registration)
-        if grids is not None:
-            break
-    else:
-        return None
-    front_page = last[0].page
-    back_page = front_page + 1 if host.duplex in ("long", "short") else None
-    fronts_items: list[Item] = []
-    backs_items: list[Item] = []
-    placed = list(host.placed)
-    offset = pieces
-    for group, band in zip(groups, grids):
-        fronts = [(k, _slot(band, k)) for k in range(len(group.pieces))]
-        fronts_items += _faces(group, band, fronts, "front")
-        placed += [replace(p, piece=p.piece + offset) for p in _record(band, fronts, "front", front_page, group)]
-        if back_page is not None:
-            backs = [(i, _mirror(band, slot, _flip(f, host.duplex))) for i, slot in fronts]
-            backs_items += _faces(group, band, backs, "back")
-            placed += [replace(p, piece=p.piece + offset)
-                       for p in _record(band, backs, "back", back_page, group, back_offset)]
-        offset += len(group.pieces)
-    pages = list(host.pages)
-    pages[front_page] = _with(pages[front_page], tuple(fronts_items))
-    if back_page is not None:
-        pages[back_page] = _with(pages[back_page], (Group(tuple(backs_items), translate(*back_offset)),))
-    bleed = given_bleed([grid, *grids])
-    return Imposition(tuple(pages), tuple(placed), grid, host.duplex, host.sheets, bleed, host.registration)
+    return last[0].page, (below, beside)
 
 
 def _bleed_box(grid: Grid, trim: Box) -> Box:
