@@ -267,27 +267,43 @@ def crop_marks(trims: Iterable[Box], bleeds: Iterable[Box], *, across: bool = Fa
     if not trims:
         return ()
     edges = tuple(zip(trims, bleeds))
-    near, far = MARK_GAP_MM, MARK_ZONE_MM
+    return (*_vertical_marks(trims, edges, in_gutters=across), *_horizontal_marks(trims, edges, in_gutters=along))
+
+
+def _vertical_marks(trims: tuple[Box, ...], edges: tuple[tuple[Box, Box], ...], *,
+                    in_gutters: bool) -> list[Line]:
+    """The marks of every distinct x of the `trims`: above and below the bleeds of the
+    (trim, bleed) `edges` that have it, or across each gutter between rows."""
     xs = sorted({round(v, 6) for t in trims for v in (t.x, t.right)})
-    ys = sorted({round(v, 6) for t in trims for v in (t.y, t.bottom)})
+    near, far = MARK_GAP_MM, MARK_ZONE_MM
     marks: list[Line] = []
-    if across:
+    if in_gutters:
         for top, bottom in _gutters([(t.y, t.bottom) for t in trims]):
             marks += [Line(x, top + INNER_GAP_MM, x, bottom - INNER_GAP_MM, MARK_STYLE) for x in xs]
-    else:
-        for x in xs:
-            owners = bounds(b for t, b in edges if abs(t.x - x) < 1e-6 or abs(t.right - x) < 1e-6)
-            marks.append(Line(x, owners.y - far, x, owners.y - near, MARK_STYLE))
-            marks.append(Line(x, owners.bottom + near, x, owners.bottom + far, MARK_STYLE))
-    if along:
+        return marks
+    for x in xs:
+        owners = bounds(b for t, b in edges if abs(t.x - x) < 1e-6 or abs(t.right - x) < 1e-6)
+        marks.append(Line(x, owners.y - far, x, owners.y - near, MARK_STYLE))
+        marks.append(Line(x, owners.bottom + near, x, owners.bottom + far, MARK_STYLE))
+    return marks
+
+
+def _horizontal_marks(trims: tuple[Box, ...], edges: tuple[tuple[Box, Box], ...], *,
+                      in_gutters: bool) -> list[Line]:
+    """The marks of every distinct y of the `trims`: left and right of the bleeds of the
+    (trim, bleed) `edges` that have it, or across each gutter between columns."""
+    ys = sorted({round(v, 6) for t in trims for v in (t.y, t.bottom)})
+    near, far = MARK_GAP_MM, MARK_ZONE_MM
+    marks: list[Line] = []
+    if in_gutters:
         for left, right in _gutters([(t.x, t.right) for t in trims]):
             marks += [Line(left + INNER_GAP_MM, y, right - INNER_GAP_MM, y, MARK_STYLE) for y in ys]
-    else:
-        for y in ys:
-            owners = bounds(b for t, b in edges if abs(t.y - y) < 1e-6 or abs(t.bottom - y) < 1e-6)
-            marks.append(Line(owners.x - far, y, owners.x - near, y, MARK_STYLE))
-            marks.append(Line(owners.right + near, y, owners.right + far, y, MARK_STYLE))
-    return tuple(marks)
+        return marks
+    for y in ys:
+        owners = bounds(b for t, b in edges if abs(t.y - y) < 1e-6 or abs(t.bottom - y) < 1e-6)
+        marks.append(Line(owners.x - far, y, owners.x - near, y, MARK_STYLE))
+        marks.append(Line(owners.right + near, y, owners.right + far, y, MARK_STYLE))
+    return marks
 
 
 def clear_of(items: Iterable[Line], zones: Iterable[Box]) -> tuple[Line, ...]:
