@@ -30,8 +30,10 @@ Target = Union[str, "os.PathLike[str]", BinaryIO]
 
 
 def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject: str = "",
-              cmyk: bool = False) -> None:
-    """Write `pages` as one PDF to a path or a binary file; same pages → same bytes.
+              cmyk: bool = False, compress: bool = True) -> None:
+    """Write `pages` as one PDF to a path or a binary file; same pages → same bytes. Streams
+    and fonts are deflated unless `compress` is off: a PDF only handed to the rasteriser in
+    memory (`pnp.render.png`) is not worth the time (deflating is a sixth of a cold build).
 
     Raises `BuildError` if a text item uses a character its font cannot draw.
     """
@@ -41,7 +43,7 @@ def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject
         raise ValueError("a PDF needs at least one page")
     sink = os.fspath(target) if isinstance(target, (str, os.PathLike)) else target
     canvas = Canvas(  # the initial font is ours, so no unembedded Helvetica sneaks in
-        sink, invariant=1, pageCompression=1, initialFontName=fonts.register_reportlab("regular")
+        sink, invariant=1, pageCompression=int(compress), initialFontName=fonts.register_reportlab("regular")
     )
     canvas.setTitle(title)
     canvas.setSubject(subject)
@@ -76,10 +78,11 @@ def _repeated(pages: Sequence[Page]) -> dict[int, str]:
     return {key: f"pnpg{n}" for n, key in enumerate(k for k, count in seen.items() if count > 1)}
 
 
-def pdf_bytes(pages: Sequence[Page], *, title: str = "", subject: str = "", cmyk: bool = False) -> bytes:
+def pdf_bytes(pages: Sequence[Page], *, title: str = "", subject: str = "", cmyk: bool = False,
+              compress: bool = True) -> bytes:
     """The PDF `write_pdf` would write, in memory."""
     buffer = io.BytesIO()
-    write_pdf(pages, buffer, title=title, subject=subject, cmyk=cmyk)
+    write_pdf(pages, buffer, title=title, subject=subject, cmyk=cmyk, compress=compress)
     return buffer.getvalue()
 
 
