@@ -269,6 +269,7 @@ class Drawn:
     output: Output
     digest: str
     warnings: tuple[Issue, ...] = ()  # about its art
+    memo: dict[int, bytes] = field(default_factory=dict, compare=False, repr=False)  # `output`'s sub-trees digested
 
 
 def components(order: Order, cache: Cache, progress: Progress) -> dict[str, list[Drawn | Made]]:
@@ -319,9 +320,13 @@ def draw(context: Context, component: Any, inputs: str = "", *, stamped: bool = 
     unless `stamped`: validation checks what fits, and a stamp of zeros fits alike)."""
     with speaking(context.language):
         output = generate(context, component)
-    digest = (fingerprint((output, context.settings.model_dump_json(), context.game.title, name(component)))
-              if stamped else "0" * 64)
-    return Drawn(context.name, component, inputs, output, digest)
+    if not stamped:
+        return Drawn(context.name, component, inputs, output, "0" * 64)
+    memo: dict[int, bytes] = {}
+    fingerprint(output, memo=memo)  # kept for the sheets' digests (`sheet_digests`): only what lives with `output`
+    digest = fingerprint((output, context.settings.model_dump_json(), context.game.title, name(component)),
+                         memo=dict(memo))
+    return Drawn(context.name, component, inputs, output, digest, memo=memo)
 
 
 # --- layout: on sheets, and each game's print units -------------------------------------------
@@ -389,7 +394,7 @@ def impose_drawn(context: Context, drawn: Drawn) -> Laid:
             on_sheets = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)
         else:
             on_sheets = tile(output, settings.paper, settings.margin_mm, info)
-    return Laid(drawn.component, output, on_sheets, drawn.digest, info)
+    return Laid(drawn.component, output, on_sheets, drawn.digest, info, drawn.memo)
 
 
 # --- sheets: rendered to PDF ------------------------------------------------------------------
