@@ -290,8 +290,27 @@ class _Painter:
 def _define_form(canvas, name: str, image: Image) -> tuple[float, float]:
     """Draw SVG art into a form XObject at its natural size (points); return that size."""
     from reportlab.graphics import renderPDF
+
+    drawing = _svg_drawing(image)
+    canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
+    renderPDF.draw(drawing, canvas, 0, 0)
+    canvas.endForm()
+    return drawing.width, drawing.height
+
+
+_SVG_PARSED: dict[str, object] = {}  # digest → svglib's drawing of it
+SVG_KEPT = 64
+
+
+def _svg_drawing(image: Image):
+    """SVG art parsed by svglib, once a process for each distinct file: every PDF of a build
+    (and of every save in `pnp watch`) that shows a logo defines its form again, and parsing
+    it was most of that (13 parses, a third of a one-card rebuild of the example game)."""
     from svglib.svglib import svg2rlg
 
+    drawing = _SVG_PARSED.get(image.digest)
+    if drawing is not None:
+        return drawing
     logging.getLogger("svglib").setLevel(logging.ERROR)  # unsupported bits are skipped, not fatal
     try:
         drawing = svg2rlg(io.BytesIO(image.data))
@@ -300,10 +319,10 @@ def _define_form(canvas, name: str, image: Image) -> tuple[float, float]:
     if drawing is None or not drawing.width or not drawing.height:
         raise BuildError(f"cannot draw the SVG image {_named(image)}: svglib found nothing to draw")
     drawing.initialFontName = fonts.register_reportlab("regular")  # renderPDF's first font: ours, not Helvetica
-    canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
-    renderPDF.draw(drawing, canvas, 0, 0)
-    canvas.endForm()
-    return drawing.width, drawing.height
+    if len(_SVG_PARSED) >= SVG_KEPT:
+        _SVG_PARSED.clear()
+    _SVG_PARSED[image.digest] = drawing
+    return drawing
 
 
 def _named(image: Image) -> str:
