@@ -288,6 +288,7 @@ def remember(cache: Cache, game: str, entry: str, printed: Cached) -> None:
 Job = tuple[Sequence[Page], str, str]  # pages, title, subject
 Task = tuple[float, Callable[[], Any]]  # how heavy it is, and the work
 _TASKS: list[Task] = []  # what forked workers run (they inherit it)
+_BACKGROUND: list[Task] = []  # what the `Background` worker runs (it inherits it)
 FORK_FROM = 30  # pages: less is done in this process (forked workers cost ~0.2 s of CPU to start on a large build)
 
 
@@ -305,9 +306,8 @@ def in_parallel(tasks: list[Task], finished: Callable[[int, Any], None] | None =
     so results do not depend on it."""
     global _TASKS
     done: dict[int, Any] = {}
-    workers = min(os.cpu_count() or 1, len(tasks))
-    light = sum(weight for weight, _ in tasks) < FORK_FROM
-    if workers < 2 or light or "fork" not in multiprocessing.get_all_start_methods():
+    workers = _workers(tasks)
+    if workers < 2:
         for index, (_, work) in enumerate(tasks):
             done[index] = work()
             if finished:
@@ -329,6 +329,58 @@ def in_parallel(tasks: list[Task], finished: Callable[[int, Any], None] | None =
         _TASKS = []
         gc.unfreeze()
     return [done[i] for i in range(len(tasks))]
+
+
+def _workers(tasks: Sequence[Task]) -> int:
+    """How many forked workers `tasks` are worth: none (1: this process) with one core, no
+    fork, or less than `FORK_FROM` of work."""
+    if sum(weight for weight, _ in tasks) < FORK_FROM or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return min(os.cpu_count() or 1, len(tasks))
+
+
+class Background:
+    """Tasks begun in a forked worker now, while this process goes on, their results taken
+    later (`results`): the gallery's pictures are made while the sheets are laid out, rendered
+    and written, off the PDFs' path. Where `in_parallel` would not fork, the tasks are done in
+    this process when their results are asked for — the same code either way."""
+
+    def __init__(self, tasks: list[Task]) -> None:
+        global _BACKGROUND
+        self._tasks = tasks
+        self._pool: ProcessPoolExecutor | None = None
+        self._futures: list[Any] = []
+        if _workers(tasks) < 2:
+            return
+        _BACKGROUND = tasks  # inherited by the worker, forked at the first submit
+        gc.freeze()
+        try:
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"), initializer=_die_with,
+                                             initargs=(os.getpid(),))
+            self._futures = [self._pool.submit(_run_background, i) for i in range(len(tasks))]
+        finally:
+            gc.unfreeze()
+
+    def results(self) -> list[Any]:
+        """Each task's result, in order (waiting for the worker)."""
+        if self._pool is None:
+            return [work() for _, work in self._tasks]
+        try:
+            return [future.result() for future in self._futures]
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the worker (a build that failed no longer needs what it makes)."""
+        global _BACKGROUND
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+            _BACKGROUND = []
+
+
+def _run_background(index: int) -> Any:
+    return _BACKGROUND[index][1]()
 
 
 def _die_with(parent: int) -> None:
