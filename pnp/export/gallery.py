@@ -29,7 +29,8 @@ THUMB_MOST_PX = 1600  # a board's longer side at most
 
 def pictures(component: ComponentFaces) -> list[bytes]:
     """Every face of a component as the gallery shows it, a JPEG each (all from one PDF). The
-    build makes them beside its PDFs, in its render workers (`pnp.sheets.in_parallel`)."""
+    build makes them in a background worker from the moment its components are drawn
+    (`pnp.build.Pictures`), off the path of its PDFs."""
     from pnp.render.png import drawings_png
 
     if not component.faces:
