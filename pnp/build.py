@@ -2,6 +2,7 @@
 
     request     spec, options, the output folder      → Order: what to build, checked
     components  each chosen component generated       → Drawn (or Made, from the cache: not drawn)
+    pictures    the drawn faces' gallery pictures begun in a background worker (`Pictures`), taken by exports
     layout      pieces imposed with their backs, panels tiled, booklets folded; each game's
                 print units (small components sharing sheets: `pnp.printfile`)  → Laidout
     sheets      what is not cached rendered to PDF, by forked workers on several cores
