@@ -2,6 +2,7 @@
 
     request     spec, options, the output folder      → Order: what to build, checked
     components  each chosen component generated       → Drawn (or Made, from the cache: not drawn)
+    pictures    the drawn faces' gallery pictures begun in a background worker (`Pictures`), taken by exports
     layout      pieces imposed with their backs, panels tiled, booklets folded; each game's
                 print units (small components sharing sheets: `pnp.printfile`)  → Laidout
     sheets      what is not cached rendered to PDF, by forked workers on several cores
@@ -61,6 +62,7 @@ from pnp.printfile import (
 from pnp.sheets import (
     STAMP_DIGITS,
     STOCK,
+    Background,
     Cached,
     Laid,
     Layout,
@@ -146,16 +148,20 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
     progress = progress or Silent()
     progress.begin({g: len(order.chosen[g]) for g in order.games})
     drawn = components(order, cache, progress)
-    laid = layout(order, drawn, cache)
-    rendered = sheets(laid, cache, progress)
+    pictures = Pictures(drawn_faces(drawn))
     try:
+        laid = layout(order, drawn, cache, pictures.faces)
+        pictures.add(laid.faces)  # the components drawn again to share sheets
+        rendered = sheets(laid, cache, progress)
         with manifest.staging(order.out) as root:
             written = files(order, rendered, root, cache, progress)
-            exported = exports(order, rendered, root, cache, progress)
+            exported = exports(order, rendered, root, cache, progress, pictures.made())
             count = record(order, rendered, written, exported, root, store)
     except OSError as error:
         raise BuildError(f"cannot write the output folder {order.out}: {error.strerror or error} "
                          f"({error.filename or order.out})") from None
+    finally:
+        pictures.close()
     return summary(order, rendered, written, count)
 
 
@@ -269,6 +275,7 @@ class Drawn:
     output: Output
     digest: str
     warnings: tuple[Issue, ...] = ()  # about its art
+    memo: dict[int, bytes] = field(default_factory=dict, compare=False, repr=False)  # `output`'s sub-trees digested
 
 
 def components(order: Order, cache: Cache, progress: Progress) -> dict[str, list[Drawn | Made]]:
@@ -319,9 +326,55 @@ def draw(context: Context, component: Any, inputs: str = "", *, stamped: bool = 
     unless `stamped`: validation checks what fits, and a stamp of zeros fits alike)."""
     with speaking(context.language):
         output = generate(context, component)
-    digest = (fingerprint((output, context.settings.model_dump_json(), context.game.title, name(component)))
-              if stamped else "0" * 64)
-    return Drawn(context.name, component, inputs, output, digest)
+    if not stamped:
+        return Drawn(context.name, component, inputs, output, "0" * 64)
+    memo: dict[int, bytes] = {}
+    fingerprint(output, memo=memo)  # kept for the sheets' digests (`sheet_digests`): only what lives with `output`
+    digest = fingerprint((output, context.settings.model_dump_json(), context.game.title, name(component)),
+                         memo=dict(memo))
+    return Drawn(context.name, component, inputs, output, digest, memo=memo)
+
+
+# --- the gallery's pictures, made in the background ---------------------------------------------
+
+
+def drawn_faces(drawn: Mapping[str, Sequence[Drawn | Made]]) -> dict[str, list[export.ComponentFaces]]:
+    """The distinct faces of each component drawn in this build (those taken from the cache
+    keep the faces the last build recorded)."""
+    return {g: export.game_faces(g, [(d.component, d.output) for d in items if isinstance(d, Drawn)])
+            for g, items in drawn.items()}
+
+
+class Pictures:
+    """The gallery's pictures of the drawn components' faces (`gallery.pictures`), begun in a
+    forked worker as soon as the components are drawn (`pnp.sheets.Background`), taken when
+    the exports are written: they are not on the path of the PDFs."""
+
+    def __init__(self, faces: Mapping[str, Sequence[export.ComponentFaces]]) -> None:
+        self.faces: dict[str, dict[str, export.ComponentFaces]] = {}  # game → component → its faces, begun
+        self._work: list[tuple[list[tuple[str, str]], Background]] = []
+        self.add(faces)
+
+    def add(self, faces: Mapping[str, Sequence[export.ComponentFaces]]) -> None:
+        """Begin the pictures of the components among `faces` not begun yet."""
+        new = [(g, c) for g, found in faces.items() for c in found if c.id not in self.faces.get(g, {})]
+        for g, c in new:
+            self.faces.setdefault(g, {})[c.id] = c
+        if new:
+            self._work.append(([(g, c.id) for g, c in new],
+                               Background([(len(c.faces) / 3, partial(gallery.pictures, c)) for _, c in new])))
+
+    def made(self) -> dict[str, dict[str, list[bytes]]]:
+        """game → component → its faces' pictures, waiting for the workers."""
+        found: dict[str, dict[str, list[bytes]]] = {}
+        for which, work in self._work:
+            for (g, component), result in zip(which, work.results(), strict=True):
+                found.setdefault(g, {})[component] = result
+        return found
+
+    def close(self) -> None:
+        for _, work in self._work:
+            work.close()
 
 
 # --- layout: on sheets, and each game's print units -------------------------------------------
@@ -337,11 +390,13 @@ class Laidout:
     units: Mapping[str, list[Unit]]
 
 
-def layout(order: Order, drawn: Mapping[str, Sequence[Drawn | Made]], cache: Cache) -> Laidout:
+def layout(order: Order, drawn: Mapping[str, Sequence[Drawn | Made]], cache: Cache,
+           faces: Mapping[str, Mapping[str, export.ComponentFaces]]) -> Laidout:
     """Each drawn component laid out (its rendered sheets taken from the cache when its drawing
     came out as before), then each whole game's print units — a cached component that shares
     sheets whose run is not cached is drawn again to be laid out with the others — and the
-    distinct faces of everything drawn, checked against the print shop's profile."""
+    distinct faces of everything drawn (those of `faces`, game → component → its faces, as they
+    were found after drawing), checked against the print shop's profile."""
     made = {g: [m if isinstance(m, Made) else placed(order, m, cache) for m in items] for g, items in drawn.items()}
 
     def relay(m: Made) -> Made:
@@ -352,11 +407,12 @@ def layout(order: Order, drawn: Mapping[str, Sequence[Drawn | Made]], cache: Cac
         with order.speaking(g):
             units[g] = plan_units(order.game(g), g, made[g], order.spec.print, [*order.code, *order.words(g)],
                                   cache, relay)
-    faces = {g: export.game_faces(g, [(m.component, m.laid.output) for m in items if m.laid is not None])
+    found = {g: [faces.get(g, {}).get(m.component.id) or export.faces_of(g, m.component, m.laid.output)
+                 for m in items if m.laid is not None]
              for g, items in made.items()}  # components taken from the cache keep the faces the last build recorded
     if order.profile:
-        export.check_profile(order.profile, [c for g in order.games for c in faces[g]])
-    return Laidout(made, faces, units)
+        export.check_profile(order.profile, [c for g in order.games for c in found[g]])
+    return Laidout(made, found, units)
 
 
 def placed(order: Order, drawn: Drawn, cache: Cache) -> Made:
@@ -389,7 +445,7 @@ def impose_drawn(context: Context, drawn: Drawn) -> Laid:
             on_sheets = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)
         else:
             on_sheets = tile(output, settings.paper, settings.margin_mm, info)
-    return Laid(drawn.component, output, on_sheets, drawn.digest, info)
+    return Laid(drawn.component, output, on_sheets, drawn.digest, info, drawn.memo)
 
 
 # --- sheets: rendered to PDF ------------------------------------------------------------------
@@ -403,13 +459,11 @@ class Printed:
     faces: Mapping[str, list[export.ComponentFaces]]
     units: Mapping[str, list[Unit]]
     shared: Mapping[str, bytes]
-    pictures: Mapping[str, Mapping[str, list[bytes]]]  # game → component → the gallery's pictures of its faces
 
 
 def sheets(laid: Laidout, cache: Cache, progress: Progress) -> Printed:
     """Render in one batch what the cache does not hold — components and shared runs — and
-    keep it all: a component under its drawing's digest and under its inputs. The gallery's
-    pictures of the drawn components' faces are made in the same batch, off the PDFs' path."""
+    keep it all: a component under its drawing's digest and under its inputs."""
     made = {g: list(items) for g, items in laid.made.items()}
     shared = {u.entry: hit.pdf for g, units in laid.units.items() for u in units
               if u.shared and (hit := cached(cache, g, u.entry)) is not None}
@@ -418,13 +472,10 @@ def sheets(laid: Laidout, cache: Cache, progress: Progress) -> Printed:
             if m.pdf is not None:
                 _keep(cache, m, progress)
     todo = _to_render(laid, made, shared, progress)
-    pictures: dict[str, dict[str, list[bytes]]] = {g: {} for g in laid.faces}
 
     def finished(index: int, result: Any) -> None:
         g, what, _ = todo[index]
-        if isinstance(what, export.ComponentFaces):
-            pictures[g][what.id] = result
-        elif isinstance(what, Unit):
+        if isinstance(what, Unit):
             shared[what.entry] = result
             remember(cache, g, what.entry, Cached(what.entry, what.sheets, result, ()))
         else:
@@ -433,14 +484,13 @@ def sheets(laid: Laidout, cache: Cache, progress: Progress) -> Printed:
             _keep(cache, m, progress)
 
     in_parallel([task for _, _, task in todo], finished)
-    return Printed(made, laid.faces, laid.units, shared, pictures)
+    return Printed(made, laid.faces, laid.units, shared)
 
 
 def _to_render(laid: Laidout, made: Mapping[str, list[Made]], shared: Mapping[str, bytes],
-               progress: Progress) -> list[tuple[str, int | Unit | export.ComponentFaces, Task]]:
-    """(game, what, task): each component drawn and not cached (by index), each shared run not
-    cached, each drawn component's gallery pictures."""
-    todo: list[tuple[str, int | Unit | export.ComponentFaces, Task]] = []
+               progress: Progress) -> list[tuple[str, int | Unit, Task]]:
+    """(game, what, task): each component drawn and not cached (by index), each shared run not cached."""
+    todo: list[tuple[str, int | Unit, Task]] = []
     for g, items in made.items():
         for i, m in enumerate(items):
             if m.pdf is None and m.laid is not None:
@@ -449,8 +499,6 @@ def _to_render(laid: Laidout, made: Mapping[str, list[Made]], shared: Mapping[st
     for g, units in laid.units.items():
         todo += [(g, u, (len(u.pages), partial(render, (u.pages, u.name, g)))) for u in units
                  if u.shared and u.entry not in shared]
-    for g, faces in laid.faces.items():
-        todo += [(g, c, (len(c.faces) / 3, partial(gallery.pictures, c))) for c in faces]
     return todo
 
 
@@ -556,9 +604,11 @@ def _svgs(root: Path, folder: Path, item: Made) -> list[manifest.FileEntry]:
 # --- exports ----------------------------------------------------------------------------------
 
 
-def exports(order: Order, printed: Printed, root: Path, cache: Cache, progress: Progress) -> list[export.GameExports]:
-    """Each game's exports and the gallery's pictures (`pnp.export.write_game`): the drawn
-    components' made afresh and kept in the cache by their inputs, the others' from the cache."""
+def exports(order: Order, printed: Printed, root: Path, cache: Cache, progress: Progress,
+            pictures: Mapping[str, Mapping[str, list[bytes]]]) -> list[export.GameExports]:
+    """Each game's exports and the gallery's pictures (`pnp.export.write_game`; `pictures`: of
+    the drawn components, by game and component): the drawn components' made afresh and kept
+    in the cache by their inputs, the others' from the cache."""
     done = []
     for g in order.games:
         items = printed.made[g]
@@ -569,7 +619,7 @@ def exports(order: Order, printed: Printed, root: Path, cache: Cache, progress: 
                                           cached={m.component.id: m.exported for m in items if m.laid is None},
                                           plan=print_plan(printed.units[g]) if g in order.whole else None,
                                           cache=cache, inputs={m.component.id: m.inputs for m in items},
-                                          pictures=printed.pictures[g]))
+                                          pictures=pictures.get(g, {})))
     return done
 
 

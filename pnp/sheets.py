@@ -11,13 +11,14 @@ print file (`pnp.printfile`) get a digest of their own, made of their members' d
 
 from __future__ import annotations
 
+import gc
 import io
 import multiprocessing
 import os
 import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, astuple, dataclass
+from dataclasses import asdict, astuple, dataclass, field
 from functools import partial
 from typing import Any, Callable, Sequence
 
@@ -62,6 +63,7 @@ class Laid:
     layout: Layout
     digest: str
     info: Furniture
+    memo: dict[int, bytes] = field(default_factory=dict, compare=False, repr=False)  # `output`'s sub-trees digested
 
     @property
     def pages(self) -> tuple[Page, ...]:
@@ -171,11 +173,14 @@ def name(component: Any) -> str:
     return f"{component.name} · {name_en}" if name_en and name_en != component.name else component.name
 
 
-def sheet_digests(layout: Layout, info: Furniture) -> tuple[str, ...]:
+def sheet_digests(layout: Layout, info: Furniture, drawn: dict[int, bytes] | None = None) -> tuple[str, ...]:
     """The digest of each sheet of paper — a front page with its backs — without its stamp
-    (a card on several sheets digested once)."""
+    (a card on several sheets digested once). `drawn` holds the digests of the sub-trees of
+    what the component drew (`Laid.memo`), which its sheets place as they are: each is
+    digested once for the component's digest and its sheets' (no drawn text is the stamp,
+    which is made of that digest, so masking it changes none of theirs)."""
     per_sheet = len(layout.pages) // layout.sheets
-    memo: dict[int, bytes] = {}
+    memo = dict(drawn or {})  # a copy: the slices below die with this call
     sheets = [layout.pages[i:i + per_sheet] for i in range(0, len(layout.pages), per_sheet)]  # alive while memo is
     return tuple(fingerprint(sheet, mask=info.stamp, memo=memo) for sheet in sheets)
 
@@ -209,7 +214,7 @@ def sheets_of(laid: Laid, game: Game, *, digests: bool = True) -> Sheets:
         size = (output.width, output.height)
     else:
         size = (drawn[0].width, drawn[0].height) if drawn else (0.0, 0.0)
-    sheets = sheet_digests(layout, laid.info) if digests else ("",) * layout.sheets
+    sheets = sheet_digests(layout, laid.info, laid.memo) if digests else ("",) * layout.sheets
     return Sheets(laid.digest[:STAMP_DIGITS], sheets, len(layout.pages), duplex,
                   piece_count(game, component), (round(size[0], 3), round(size[1], 3)), contents, assembly, finish,
                   astuple(Shape.of(output)) if isinstance(layout, Imposition) and isinstance(output, Pieces) else None,
@@ -283,6 +288,8 @@ def remember(cache: Cache, game: str, entry: str, printed: Cached) -> None:
 Job = tuple[Sequence[Page], str, str]  # pages, title, subject
 Task = tuple[float, Callable[[], Any]]  # how heavy it is, and the work
 _TASKS: list[Task] = []  # what forked workers run (they inherit it)
+_BACKGROUND: list[Task] = []  # what the `Background` worker runs (it inherits it)
+FORK_FROM = 30  # pages: less is done in this process (forked workers cost ~0.2 s of CPU to start on a large build)
 
 
 def render_pdfs(jobs: list[Job], finished: Callable[[int, bytes], None] | None = None) -> list[bytes]:
@@ -293,18 +300,21 @@ def render_pdfs(jobs: list[Job], finished: Callable[[int, bytes], None] | None =
 def in_parallel(tasks: list[Task], finished: Callable[[int, Any], None] | None = None) -> list[Any]:
     """Each task's result, in order; `finished(index, result)` is called as each is done.
     With several cores the tasks go to forked workers, heaviest first, which inherit what they
-    work on instead of receiving it pickled; every task runs the same code either way, so
-    results do not depend on it."""
+    work on instead of receiving it pickled — unless all of them weigh less than `FORK_FROM`
+    (a save in `pnp watch`: one component), which this process does sooner than workers that
+    must first copy the pages of memory they touch; every task runs the same code either way,
+    so results do not depend on it."""
     global _TASKS
     done: dict[int, Any] = {}
-    workers = min(os.cpu_count() or 1, len(tasks))
-    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    workers = _workers(tasks)
+    if workers < 2:
         for index, (_, work) in enumerate(tasks):
             done[index] = work()
             if finished:
                 finished(index, done[index])
         return [done[i] for i in range(len(tasks))]
     _TASKS = tasks
+    gc.freeze()  # what the workers inherit is never collected by them, so their collector copies none of it
     try:
         heavy_first = sorted(range(len(tasks)), key=lambda i: -tasks[i][0])
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with,
@@ -317,7 +327,60 @@ def in_parallel(tasks: list[Task], finished: Callable[[int, Any], None] | None =
                     finished(index, done[index])
     finally:
         _TASKS = []
+        gc.unfreeze()
     return [done[i] for i in range(len(tasks))]
+
+
+def _workers(tasks: Sequence[Task]) -> int:
+    """How many forked workers `tasks` are worth: none (1: this process) with one core, no
+    fork, or less than `FORK_FROM` of work."""
+    if sum(weight for weight, _ in tasks) < FORK_FROM or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return min(os.cpu_count() or 1, len(tasks))
+
+
+class Background:
+    """Tasks begun in a forked worker now, while this process goes on, their results taken
+    later (`results`): the gallery's pictures are made while the sheets are laid out, rendered
+    and written, off the PDFs' path. Where `in_parallel` would not fork, the tasks are done in
+    this process when their results are asked for — the same code either way."""
+
+    def __init__(self, tasks: list[Task]) -> None:
+        global _BACKGROUND
+        self._tasks = tasks
+        self._pool: ProcessPoolExecutor | None = None
+        self._futures: list[Any] = []
+        if _workers(tasks) < 2:
+            return
+        _BACKGROUND = tasks  # inherited by the worker, forked at the first submit
+        gc.freeze()
+        try:
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"), initializer=_die_with,
+                                             initargs=(os.getpid(),))
+            self._futures = [self._pool.submit(_run_background, i) for i in range(len(tasks))]
+        finally:
+            gc.unfreeze()
+
+    def results(self) -> list[Any]:
+        """Each task's result, in order (waiting for the worker)."""
+        if self._pool is None:
+            return [work() for _, work in self._tasks]
+        try:
+            return [future.result() for future in self._futures]
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the worker (a build that failed no longer needs what it makes)."""
+        global _BACKGROUND
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+            _BACKGROUND = []
+
+
+def _run_background(index: int) -> Any:
+    return _BACKGROUND[index][1]()
 
 
 def _die_with(parent: int) -> None:

@@ -63,6 +63,15 @@ class Context:
                 results.append(work(replace(self, game=game)))
         return results
 
+    def everywhere_and_here(self, work: Callable[["Context"], T]) -> tuple[list[T], T]:
+        """`everywhere`'s results, and this kit's language's among them: `work` is done once in
+        it, not again (a booklet flowed over its pages is a quarter of a build's drawing)."""
+        results = self.everywhere(work)
+        if self.kit is None or not self.kit.siblings:
+            return results, results[0]
+        here = [result for (_, game), result in zip(self.kit.siblings, results) if game is self.game]
+        return results, here[0] if here else work(self)
+
     def component(self, component: Any) -> Any:
         """This context's version of a component of any language's game (by its id)."""
         return self.game.component(component.id)

@@ -53,9 +53,9 @@ def _body(context: Context, aid: Aid, width: float, size: float, what: str) -> B
     def blocks(c: Context) -> list[tuple[Block, float]]:
         return _blocks(c, filled(c.game, c.component(aid)), width, size, what)  # templates over the game
 
-    everywhere = context.everywhere(blocks)
+    everywhere, here = context.everywhere_and_here(blocks)
     tallest = [max(block.height for block, _ in parts) for parts in zip(*everywhere, strict=True)]
-    own = [replace(block, height=tall) for (block, _), tall in zip(blocks(context), tallest, strict=True)]
+    own = [replace(block, height=tall) for (block, _), tall in zip(here, tallest, strict=True)]
     return _stacked(own, [gap for _, gap in everywhere[0]])
 
 

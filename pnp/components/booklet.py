@@ -58,6 +58,8 @@ def booklet(context: Context, booklet: Booklet) -> BookPages:
     pages = _pages(context, booklet, width, height, what)
 
     def count(other: Context) -> int:
+        if other.game is context.game:  # this kit's language: flowed above
+            return len(pages)
         try:
             return len(_pages(other, other.component(booklet), width, height, what))
         except BuildError:  # reported by that language's kit

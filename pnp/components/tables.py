@@ -43,8 +43,8 @@ class Block:
 def tallest(context: "Context", make: Callable[["Context"], Block]) -> Block:
     """The block `make` draws in this kit's language, as tall as the tallest it draws in any of
     the game's languages: what follows it lands in the same place in every kit."""
-    own = make(context)
-    height = max(block.height for block in context.everywhere(make))
+    everywhere, own = context.everywhere_and_here(make)
+    height = max(block.height for block in everywhere)
     return replace(own, height=max(own.height, height))
 
 

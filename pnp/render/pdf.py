@@ -30,8 +30,10 @@ Target = Union[str, "os.PathLike[str]", BinaryIO]
 
 
 def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject: str = "",
-              cmyk: bool = False) -> None:
-    """Write `pages` as one PDF to a path or a binary file; same pages → same bytes.
+              cmyk: bool = False, compress: bool = True) -> None:
+    """Write `pages` as one PDF to a path or a binary file; same pages → same bytes. Streams
+    and fonts are deflated unless `compress` is off: a PDF only handed to the rasteriser in
+    memory (`pnp.render.png`) is not worth the time (deflating is a sixth of a cold build).
 
     Raises `BuildError` if a text item uses a character its font cannot draw.
     """
@@ -41,7 +43,7 @@ def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject
         raise ValueError("a PDF needs at least one page")
     sink = os.fspath(target) if isinstance(target, (str, os.PathLike)) else target
     canvas = Canvas(  # the initial font is ours, so no unembedded Helvetica sneaks in
-        sink, invariant=1, pageCompression=1, initialFontName=fonts.register_reportlab("regular")
+        sink, invariant=1, pageCompression=int(compress), initialFontName=fonts.register_reportlab("regular")
     )
     canvas.setTitle(title)
     canvas.setSubject(subject)
@@ -76,10 +78,11 @@ def _repeated(pages: Sequence[Page]) -> dict[int, str]:
     return {key: f"pnpg{n}" for n, key in enumerate(k for k, count in seen.items() if count > 1)}
 
 
-def pdf_bytes(pages: Sequence[Page], *, title: str = "", subject: str = "", cmyk: bool = False) -> bytes:
+def pdf_bytes(pages: Sequence[Page], *, title: str = "", subject: str = "", cmyk: bool = False,
+              compress: bool = True) -> bytes:
     """The PDF `write_pdf` would write, in memory."""
     buffer = io.BytesIO()
-    write_pdf(pages, buffer, title=title, subject=subject, cmyk=cmyk)
+    write_pdf(pages, buffer, title=title, subject=subject, cmyk=cmyk, compress=compress)
     return buffer.getvalue()
 
 
@@ -287,8 +290,27 @@ class _Painter:
 def _define_form(canvas, name: str, image: Image) -> tuple[float, float]:
     """Draw SVG art into a form XObject at its natural size (points); return that size."""
     from reportlab.graphics import renderPDF
+
+    drawing = _svg_drawing(image)
+    canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
+    renderPDF.draw(drawing, canvas, 0, 0)
+    canvas.endForm()
+    return drawing.width, drawing.height
+
+
+_SVG_PARSED: dict[str, object] = {}  # digest → svglib's drawing of it
+SVG_KEPT = 64
+
+
+def _svg_drawing(image: Image):
+    """SVG art parsed by svglib, once a process for each distinct file: every PDF of a build
+    (and of every save in `pnp watch`) that shows a logo defines its form again, and parsing
+    it was most of that (13 parses, a third of a one-card rebuild of the example game)."""
     from svglib.svglib import svg2rlg
 
+    drawing = _SVG_PARSED.get(image.digest)
+    if drawing is not None:
+        return drawing
     logging.getLogger("svglib").setLevel(logging.ERROR)  # unsupported bits are skipped, not fatal
     try:
         drawing = svg2rlg(io.BytesIO(image.data))
@@ -297,10 +319,10 @@ def _define_form(canvas, name: str, image: Image) -> tuple[float, float]:
     if drawing is None or not drawing.width or not drawing.height:
         raise BuildError(f"cannot draw the SVG image {_named(image)}: svglib found nothing to draw")
     drawing.initialFontName = fonts.register_reportlab("regular")  # renderPDF's first font: ours, not Helvetica
-    canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
-    renderPDF.draw(drawing, canvas, 0, 0)
-    canvas.endForm()
-    return drawing.width, drawing.height
+    if len(_SVG_PARSED) >= SVG_KEPT:
+        _SVG_PARSED.clear()
+    _SVG_PARSED[image.digest] = drawing
+    return drawing
 
 
 def _named(image: Image) -> str:

@@ -30,7 +30,7 @@ def drawings_png(drawings: Sequence[Drawing], dpis: Sequence[float], *, jpeg: bo
     encode) at its own dpi, rasterised from one PDF (a page each), so fonts and art are embedded
     once for all of them."""
     pages = [Page(d.width + 2 * d.bleed, d.height + 2 * d.bleed, (place(d, d.bleed, d.bleed),)) for d in drawings]
-    return pages_png(pdf_bytes(pages), list(enumerate(dpis)), jpeg=jpeg)
+    return pages_png(pdf_bytes(pages, compress=False), list(enumerate(dpis)), jpeg=jpeg)
 
 
 def page_png(pdf: PdfSource, index: int = 0, dpi: float = 150) -> bytes:
