@@ -145,7 +145,7 @@ def playout(params: Params, state: State, rng: random.Random, watch: Observer, t
     return Played(_outcome(players, shares, cash, prices), steps, turns)
 
 
-_Table = tuple[Sequence[str], list[int], list[Number], list[list[int]], list[list[int]], list[bool]]
+_Position = tuple[Sequence[str], list[int], list[Number], list[list[int]], list[list[int]], list[bool]]
 """The playout's position, the parts its helpers change or trace: the card names, the prices,
 each seat's cash, shares and hand (card numbers), who is out."""
 
@@ -187,7 +187,7 @@ def _resume(state: State, hands: list[list[int]], out: list[bool], colours: int,
     return turn.mover, 3 if turn.played else 1, list(turn.bought), turn.closed or last_round  # its stage 1 or 3 goes on
 
 
-def _stage1_trades(draw: Callable[[], float], params: Params, table: _Table, mover: int, bought: list[int],
+def _stage1_trades(draw: Callable[[], float], params: Params, table: _Position, mover: int, bought: list[int],
                    cards: int, record: list[tuple[bool, int, int]] | None, trace: Trace | None) -> tuple[int, int]:
     """Stage 1 after a trade was drawn: the trade, then the trade or one of the `cards` again,
     until a card (a trade of nothing leaves only the cards). The card's index, and the trades."""
@@ -203,7 +203,7 @@ def _stage1_trades(draw: Callable[[], float], params: Params, table: _Table, mov
             return k, traded
 
 
-def _stage3_trades(draw: Callable[[], float], params: Params, table: _Table, mover: int, bought: list[int],
+def _stage3_trades(draw: Callable[[], float], params: Params, table: _Position, mover: int, bought: list[int],
                    record: list[tuple[bool, int, int]] | None, trace: Trace | None) -> int:
     """Stage 3 after a trade was drawn: the trade, then the trade or the end of the turn (the
     next player's Begin) again, until the end or a trade of nothing, after which the next
@@ -340,11 +340,8 @@ def _eliminate(prices: list[int], shares: list[list[int]], cash: list[Number], o
 
 def _next(hands: list[list[int]], out: list[bool], last: int) -> int:
     """The next player in seating order after `last` who is in and has cards (AKT-3.6); there
-    is one until the game is over. Most often the seat after `last`, found without a search."""
+    is one until the game is over."""
     count = len(hands)
-    following = last + 1 if last + 1 < count else 0
-    if not out[following] and hands[following]:
-        return following
     return next(seat for seat in ((last + k) % count for k in range(1, count + 1)) if not out[seat] and hands[seat])
 
 
