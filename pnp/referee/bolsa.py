@@ -411,6 +411,16 @@ def record(
     (a position at the beginning of a round; None: the standard setup) — the inverse of
     `steps`, for starters, simulations, benchmarks, round-trip tests and the table, whose
     actions may stop before a company is settled (`unsettled`)."""
+    data: dict[str, Any] = {"game": "bolsa", "players": list(players), "options": dict(options or {})}
+    if start is not None:
+        data["start"] = _start_data(params, start)
+    return {**data, "rounds": _rounds(params, actions)}
+
+
+def _rounds(params: engine.Params, actions: Iterable[engine.Action]) -> list[dict]:
+    """The record's rounds: each round's declarations, then per company resolved its bids,
+    withdrawals and pairing; a round ends when its last company is settled, and a company
+    resolved but not settled is named `unsettled`."""
     rounds: list[dict] = []
     current: dict | None = None
     resolved, code, settled = 0, "", True
@@ -437,17 +447,20 @@ def record(
                 current = None
     if not settled and current is not None:
         current["unsettled"] = code
-    data: dict[str, Any] = {"game": "bolsa", "players": list(players), "options": dict(options or {})}
-    if start is not None:
-        codes = params.companies
-        data["start"] = {
-            "round": start.round,
-            "token": start.players[start.token].name,
-            "prices": dict(zip(codes, start.prices)),
-            "players": {
-                p.name: {"cash": p.cash, "owned": {c: z.owned for c, z in zip(codes, p.zones)},
-                         "orders": {c: z.orders for c, z in zip(codes, p.zones)}}
-                for p in start.players
-            },
-        }
-    return {**data, "rounds": rounds}
+    return rounds
+
+
+def _start_data(params: engine.Params, start: engine.State) -> dict[str, Any]:
+    """A record's `start`: the round, the token's holder, the quotes and each player's cash,
+    owned shares (zone 1) and orders (zone 2)."""
+    codes = params.companies
+    return {
+        "round": start.round,
+        "token": start.players[start.token].name,
+        "prices": dict(zip(codes, start.prices)),
+        "players": {
+            p.name: {"cash": p.cash, "owned": {c: z.owned for c, z in zip(codes, p.zones)},
+                     "orders": {c: z.orders for c, z in zip(codes, p.zones)}}
+            for p in start.players
+        },
+    }

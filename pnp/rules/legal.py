@@ -289,38 +289,59 @@ def shuffle(rng: random.Random, items: list[Any], count: int | None = None) -> l
 
 
 def draw(template: Template, rng: random.Random) -> dict[str, Any]:
-    """Random values for the template's fields that meet its constraints (so, a legal action)."""
+    """Random values for the template's fields that meet its constraints (so, a legal action).
+    The draws come in a fixed order (the zeroed members, the distinct fields, the free fields,
+    the budget), so that a seed replays the same actions."""
     if not template.constraints:  # most templates: each field on its own (the same draws, sooner)
         return {f.name: _value(f, rng, False) for f in template.fields}
     fields = {f.name: f for f in template.fields}
-    values: dict[str, Any] = {}
+    zero = _zeroed(template, rng)
+    values = _draw_different(template, fields, rng)
+    budget = next((c for c in template.constraints if isinstance(c, Budget)), None)
+    weights = dict(budget.weights) if budget else {}
+    for f in template.fields:
+        if f.name not in values and f.name not in weights:
+            values[f.name] = _value(f, rng, f.name in zero)
+    if budget is not None:
+        _draw_budget(budget.limit, weights, fields, zero, rng, values)
+    return values
+
+
+def _zeroed(template: Template, rng: random.Random) -> set[str]:
+    """The fields held at zero: all members of each `AtMostOne` but one, chosen at random."""
     zero: set[str] = set()
     for constraint in template.constraints:
-        if isinstance(constraint, AtMostOne):  # one member, chosen at random, may be non-zero
+        if isinstance(constraint, AtMostOne):
             free = pick(rng, constraint.names)
             zero.update(name for name in constraint.names if name != free)
+    return zero
+
+
+def _draw_different(template: Template, fields: dict[str, Field], rng: random.Random) -> dict[str, Any]:
+    """Values for the members of each `Different`, each drawn from the options still untaken."""
+    values: dict[str, Any] = {}
     for constraint in template.constraints:
         if isinstance(constraint, Different):
             taken: set[Any] = set()
             for name in constraint.names:
                 values[name] = pick(rng, [o for o in fields[name].options if o not in taken])
                 taken.add(values[name])
-    budget = next((c for c in template.constraints if isinstance(c, Budget)), None)
-    weights = dict(budget.weights) if budget else {}
-    free_fields = [f for f in template.fields if f.name not in values and f.name not in weights]
-    for f in free_fields:
-        values[f.name] = _value(f, rng, f.name in zero)
-    if budget is not None:
-        left = budget.limit
-        spenders = [name for name in weights if weights[name] <= 0]  # sales first: they add cash
-        buyers = [name for name in weights if weights[name] > 0]
-        shuffle(rng, buyers)
-        for name in spenders + buyers:
-            f, weight = fields[name], weights[name]
-            high = f.high if weight <= 0 else min(f.high, int(left // weight))
-            values[name] = 0 if name in zero else between(rng, f.low, max(f.low, high))
-            left -= weight * values[name]
     return values
+
+
+def _draw_budget(limit: Fraction | int, weights: dict[str, Fraction | int], fields: dict[str, Field], zero: set[str],
+                 rng: random.Random, values: dict[str, Any]) -> None:
+    """Fill `values` for the budget's fields: sales first (they add cash), then the buys in a
+    random order, each at most what is left of `limit` affords."""
+    left = limit
+    spenders = [name for name in weights if weights[name] <= 0]
+    buyers = [name for name in weights if weights[name] > 0]
+    shuffle(rng, buyers)
+    for name in spenders + buyers:
+        f, weight = fields[name], weights[name]
+        high = f.high if weight <= 0 else min(f.high, int(left // weight))
+        values[name] = 0 if name in zero else between(rng, f.low, max(f.low, high))
+        left -= weight * values[name]
 
 
 def _value(f: Field, rng: random.Random, zero: bool) -> Any:

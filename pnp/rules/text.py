@@ -159,42 +159,17 @@ def _fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+_Mark = tuple[int, int, str, str, str]  # (start, end of id, id, kind, section)
+
+
 def _parse(game: str, text: str) -> list[Rule]:
+    """The rules file's citable pieces: each numbered heading, rule, example and ambiguity, its
+    body running to the next mark or heading (the first of a repeated ID wins)."""
     prefix_match = _PREFIX.search(text)
     if prefix_match is None:
         return []
-    prefix = re.escape(prefix_match.group(1))
-    ident = rf"{prefix}-(?:X\d+|\d+(?:\.\d+)*)"
-    starts = re.compile(
-        rf"(?:^(?:- )?(?P<rule>{ident})(?=[\s:.,]))"  # a paragraph or list item
-        rf"|(?:(?<=\. )(?P<inline>{ident})(?= ))"  # a sentence inside a paragraph
-        rf"|(?:^\*\*(?P<example>{ident})\b)"  # a worked example
-        rf"|(?:^- \*\*(?P<ambiguity>{prefix}-A\d+)\b)",  # an ambiguity, a house-rule decision
-        re.M,
-    )
-    lines = text.splitlines(keepends=True)
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line))
-
-    marks: list[tuple[int, int, str, str, str]] = []  # (start, end of id, id, kind, section)
-    section, section_at = "", {}
-    for number, line in enumerate(lines):
-        heading = _HEADING.match(line.rstrip("\n"))
-        if heading:
-            section = " ".join(filter(None, heading.group(2, 3)))
-            section_at[offsets[number]] = section
-            if heading.group(2):
-                end = offsets[number] + len(line)
-                marks.append((offsets[number], end, f"{prefix_match.group(1)}-{heading.group(2)}", SECTION, section))
-    for match in starts.finditer(text):
-        kind = RULE if match.group("rule") or match.group("inline") else EXAMPLE if match.group("example") else AMBIGUITY
-        rule_id = match.group(match.lastgroup or "rule")
-        current = ""
-        for at, name in section_at.items():
-            if at <= match.start():
-                current = name
-        marks.append((match.start(), match.end(), rule_id, kind, current))
+    heading_marks, section_at = _headings(text, prefix_match.group(1))
+    marks = heading_marks + _citations(text, re.escape(prefix_match.group(1)), section_at)
     marks.sort()
     boundaries = sorted({m[0] for m in marks} | set(section_at) | {len(text)})
 
@@ -204,15 +179,60 @@ def _parse(game: str, text: str) -> list[Rule]:
             continue
         seen.add(rule_id)
         stop = next(b for b in boundaries if b > start)
-        body = text[id_end:stop]
-        if kind == SECTION:
-            body = current
-        title = ""
-        if kind in (EXAMPLE, AMBIGUITY):  # "**BOLSA-X1 Setup.** N = 6 …": the bold words title it
-            title, _, body = body.partition("**")
-            title = title.strip().rstrip(".")
-        elif kind == RULE:  # "BOLSA-1.1 **Companies** [S] …": the bold words are part of the rule
-            emphasis = re.match(r"\s*(?:\*\*([^*]+?)\*\*|\*([^*]+?)\*)", body)
-            title = next(g for g in emphasis.groups() if g).strip().rstrip(".") if emphasis else ""
+        title, body = _titled(kind, current, text[id_end:stop])
         result.append(Rule(rule_id, game, kind, current, title, body.strip(), text.count("\n", 0, start) + 1))
     return result
+
+
+def _headings(text: str, prefix: str) -> tuple[list[_Mark], dict[int, str]]:
+    """The marks of the numbered headings, and every heading's section name by its offset."""
+    marks: list[_Mark] = []
+    section_at: dict[int, str] = {}
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        heading = _HEADING.match(line.rstrip("\n"))
+        if heading:
+            section = " ".join(filter(None, heading.group(2, 3)))
+            section_at[offset] = section
+            if heading.group(2):
+                marks.append((offset, offset + len(line), f"{prefix}-{heading.group(2)}", SECTION, section))
+        offset += len(line)
+    return marks, section_at
+
+
+def _citations(text: str, prefix: str, section_at: dict[int, str]) -> list[_Mark]:
+    """The marks of the rules, examples and ambiguities (`prefix` escaped for a pattern), each
+    in the section of the last heading before it."""
+    ident = rf"{prefix}-(?:X\d+|\d+(?:\.\d+)*)"
+    starts = re.compile(
+        rf"(?:^(?:- )?(?P<rule>{ident})(?=[\s:.,]))"  # a paragraph or list item
+        rf"|(?:(?<=\. )(?P<inline>{ident})(?= ))"  # a sentence inside a paragraph
+        rf"|(?:^\*\*(?P<example>{ident})\b)"  # a worked example
+        rf"|(?:^- \*\*(?P<ambiguity>{prefix}-A\d+)\b)",  # an ambiguity, a house-rule decision
+        re.M,
+    )
+    marks: list[_Mark] = []
+    for match in starts.finditer(text):
+        kind = RULE if match.group("rule") or match.group("inline") else EXAMPLE if match.group("example") else AMBIGUITY
+        rule_id = match.group(match.lastgroup or "rule")
+        current = ""
+        for at, name in section_at.items():
+            if at <= match.start():
+                current = name
+        marks.append((match.start(), match.end(), rule_id, kind, current))
+    return marks
+
+
+def _titled(kind: str, section: str, body: str) -> tuple[str, str]:
+    """A mark's title and body: a section's body is its name; an example or ambiguity is titled
+    by its bold words ("**BOLSA-X1 Setup.** N = 6 …"), which leave the body; a rule's bold words
+    ("BOLSA-1.1 **Companies** [S] …") title it and stay in the body."""
+    if kind == SECTION:
+        return "", section
+    if kind in (EXAMPLE, AMBIGUITY):
+        title, _, body = body.partition("**")
+        return title.strip().rstrip("."), body
+    if kind == RULE:
+        emphasis = re.match(r"\s*(?:\*\*([^*]+?)\*\*|\*([^*]+?)\*)", body)
+        return (next(g for g in emphasis.groups() if g).strip().rstrip(".") if emphasis else ""), body
+    return "", body

@@ -374,30 +374,10 @@ def _setup_json(setup: Setup, spec_name: str) -> dict[str, Any]:
 def merge(args: argparse.Namespace) -> int:
     """`pnp simulate merge SHARD.json…`: the shards of one simulation added up, answered as the
     simulation played at once would be (report included)."""
-    played_options = [flag for flag, value in (("--games", args.games), ("--players", args.players),
-                                               ("--bots", args.bots), ("--seed", args.seed), ("--spec", args.spec),
-                                               ("--set", args.set), ("--vs", args.vs), ("--vs-set", args.vs_set),
-                                               ("--shard", args.shard), ("--save-records", args.save_records),
-                                               ("--ladder", args.ladder)) if value]
-    if played_options:
-        raise UsageError(f"simulate merge: {', '.join(played_options)} belong to the shards' own run")
-    report_option(args.report)
-    if not args.files:
-        raise UsageError("simulate merge: give the shards' files, e.g. pnp simulate merge shard-*.json")
+    _check_merge_options(args)
     documents = [_read_shard(Path(name)) for name in args.files]
+    _check_one_simulation(args.files, documents)
     first = documents[0]
-    shards = first["shard"][1]
-    for name, document in zip(args.files, documents, strict=True):
-        if document["asked"] != first["asked"] or document["shard"][1] != shards or \
-                [r["setups"] for r in document["runs"]] != [r["setups"] for r in first["runs"]]:
-            raise UsageError(f"simulate merge: {shown(name)} is a shard of another simulation than {args.files[0]}")
-    numbers = sorted(document["shard"][0] for document in documents)
-    if numbers != list(range(1, shards + 1)):
-        missing = sorted(set(range(1, shards + 1)) - set(numbers))
-        twice = sorted({n for n in numbers if numbers.count(n) > 1})
-        raise UsageError(f"simulate merge: {shards} shards make the simulation; "
-                         + (f"missing {', '.join(map(str, missing))}" if missing else "")
-                         + ("; " if missing and twice else "") + (f"given twice: {', '.join(map(str, twice))}" if twice else ""))
     asked, elapsed = first["asked"], sum(document["elapsed_s"] for document in documents)
     runs = []
     for k, entry in enumerate(first["runs"]):
@@ -415,6 +395,39 @@ def merge(args: argparse.Namespace) -> int:
         assert made[0] is not None, "a shard's first rule set is always played"
         runs.append((made[0], made[1]))
     return respond(args, runs)
+
+
+def _check_merge_options(args: argparse.Namespace) -> None:
+    """A merge takes the shards' files and the answer's options, none of the run's own (they
+    are in the shards)."""
+    played_options = [flag for flag, value in (("--games", args.games), ("--players", args.players),
+                                               ("--bots", args.bots), ("--seed", args.seed), ("--spec", args.spec),
+                                               ("--set", args.set), ("--vs", args.vs), ("--vs-set", args.vs_set),
+                                               ("--shard", args.shard), ("--save-records", args.save_records),
+                                               ("--ladder", args.ladder)) if value]
+    if played_options:
+        raise UsageError(f"simulate merge: {', '.join(played_options)} belong to the shards' own run")
+    report_option(args.report)
+    if not args.files:
+        raise UsageError("simulate merge: give the shards' files, e.g. pnp simulate merge shard-*.json")
+
+
+def _check_one_simulation(files: Sequence[str], documents: list[dict[str, Any]]) -> None:
+    """The shards are of one simulation (same question, same count of shards, same rule sets)
+    and together every shard of it, each once."""
+    first = documents[0]
+    shards = first["shard"][1]
+    for name, document in zip(files, documents, strict=True):
+        if document["asked"] != first["asked"] or document["shard"][1] != shards or \
+                [r["setups"] for r in document["runs"]] != [r["setups"] for r in first["runs"]]:
+            raise UsageError(f"simulate merge: {shown(name)} is a shard of another simulation than {files[0]}")
+    numbers = sorted(document["shard"][0] for document in documents)
+    if numbers != list(range(1, shards + 1)):
+        missing = sorted(set(range(1, shards + 1)) - set(numbers))
+        twice = sorted({n for n in numbers if numbers.count(n) > 1})
+        raise UsageError(f"simulate merge: {shards} shards make the simulation; "
+                         + (f"missing {', '.join(map(str, missing))}" if missing else "")
+                         + ("; " if missing and twice else "") + (f"given twice: {', '.join(map(str, twice))}" if twice else ""))
 
 
 def _read_shard(path: Path) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -149,10 +149,7 @@ def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[
     look = LOOKS.get(game_id, DEFAULT)
     idents = {a.id: ident(a) for a in game.assets}
     strips: list[Strip] = []
-    panels: dict[str, list[Fact]] = {}
-    counted: dict[str, list[Count]] = {}
-    listed: dict[str, list[Fact]] = {}
-    places: dict[str, Checks] = {}
+    panels = _Panels()
     mats: tuple[Mat, ...] = ()
     for key, value in state.items():
         if key in SKIPPED:
@@ -167,20 +164,39 @@ def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[
             mats = tuple(_mat(game, look, name, value[name], f"{key}.{name}", idents, state, name in acting)
                          for name in players if name in value)
         else:
-            title = look.panels.get(key) or LABELS.get(key) or _words(key)
-            if isinstance(value, Mapping) and value and set(value) <= set(idents):
-                counted.setdefault(title, []).extend(_counts(value, key, idents))
-            elif isinstance(value, list) and value:
-                listed.setdefault(title, []).extend(Fact("", _text(item, idents), _asset(item, idents), ())
-                                                    for item in value)
-                places[title] = ((key, _raw(value)),)
-            else:
-                own_heading = key in look.panels and isinstance(value, Mapping)  # the heading names it
-                panels.setdefault(title, []).extend(_facts(key, value, key, idents, "" if own_heading else None))
-    titles = list(dict.fromkeys([*panels, *counted, *listed]))
-    return Board(tuple(strips), tuple(Panel(t, tuple(panels.get(t, ())), tuple(counted.get(t, ())),
-                                            tuple(listed.get(t, ())), places.get(t, ())) for t in titles),
-                 mats, idents)
+            panels.add(key, value, look, idents)
+    return Board(tuple(strips), panels.panels(), mats, idents)
+
+
+@dataclass
+class _Panels:
+    """The side panels as the state's other entries fill them, by title: facts, counts (a
+    count per asset), list items (with where the list is in the state), in the order first
+    seen."""
+
+    facts: dict[str, list[Fact]] = field(default_factory=dict)
+    counted: dict[str, list[Count]] = field(default_factory=dict)
+    listed: dict[str, list[Fact]] = field(default_factory=dict)
+    places: dict[str, Checks] = field(default_factory=dict)
+
+    def add(self, key: str, value: Any, look: Look, idents: Mapping[str, Ident]) -> None:
+        """A state entry on its panel: a count per asset, a list, or facts."""
+        title = look.panels.get(key) or LABELS.get(key) or _words(key)
+        if isinstance(value, Mapping) and value and set(value) <= set(idents):
+            self.counted.setdefault(title, []).extend(_counts(value, key, idents))
+        elif isinstance(value, list) and value:
+            self.listed.setdefault(title, []).extend(Fact("", _text(item, idents), _asset(item, idents), ())
+                                                     for item in value)
+            self.places[title] = ((key, _raw(value)),)
+        else:
+            own_heading = key in look.panels and isinstance(value, Mapping)  # the heading names it
+            self.facts.setdefault(title, []).extend(_facts(key, value, key, idents, "" if own_heading else None))
+
+    def panels(self) -> tuple[Panel, ...]:
+        """The panels, in the order their titles first came."""
+        titles = list(dict.fromkeys([*self.facts, *self.counted, *self.listed]))
+        return tuple(Panel(t, tuple(self.facts.get(t, ())), tuple(self.counted.get(t, ())),
+                           tuple(self.listed.get(t, ())), self.places.get(t, ())) for t in titles)
 
 
 # --- strips ------------------------------------------------------------------------------------------

@@ -81,24 +81,36 @@ def forms(offers: Sequence[Offer], assets: Sequence[str]) -> list[Form]:
 
 
 def _form(index: int, template: Template, assets: Sequence[str]) -> Form:
-    controls = [_control(f, assets) for f in template.fields]
-    for constraint in template.constraints:  # fields that must differ start on different options
-        if isinstance(constraint, Different):
-            names = [f"f.{name}" for name in constraint.names]
-            ranks = {name: n for n, name in enumerate(names)}
-            controls = [replace(c, default=str(ranks[c.name])) if c.name in ranks and ranks[c.name] < len(c.options)
-                        else c for c in controls]
+    controls = _distinct_defaults(template, [_control(f, assets) for f in template.fields])
     grid = _grid(controls, template.fields)
     if grid is not None:
         gridded = {c.name for _, row in grid.rows for c in row}
         controls = [c for c in controls if c.name not in gridded]
     fixed = " ".join(_text(v) for k, v in template.fixed.items() if v is not None and k != "player")
-    budget = next((c for c in template.constraints if isinstance(c, Budget)), None)
     return Form(
         index, template.player, template.kind, template.rule, f"{template.kind} {fixed}".strip(), tuple(controls), grid,
-        _notes(template.constraints),
-        (tuple((f"f.{name}", float(w)) for name, w in budget.weights), float(budget.limit)) if budget else None,
+        _notes(template.constraints), _budget(template),
     )
+
+
+def _distinct_defaults(template: Template, controls: list[Control]) -> list[Control]:
+    """The controls, those of fields that must differ starting on different options (the
+    first on its first option, the second on its second, …), so the form starts legal."""
+    for constraint in template.constraints:
+        if isinstance(constraint, Different):
+            names = [f"f.{name}" for name in constraint.names]
+            ranks = {name: n for n, name in enumerate(names)}
+            controls = [replace(c, default=str(ranks[c.name])) if c.name in ranks and ranks[c.name] < len(c.options)
+                        else c for c in controls]
+    return controls
+
+
+def _budget(template: Template) -> tuple[tuple[tuple[str, float], ...], float] | None:
+    """The template's budget as the page's running total reads it: each control's weight, the limit."""
+    budget = next((c for c in template.constraints if isinstance(c, Budget)), None)
+    if budget is None:
+        return None
+    return tuple((f"f.{name}", float(w)) for name, w in budget.weights), float(budget.limit)
 
 
 def _control(f: Field, assets: Sequence[str]) -> Control:

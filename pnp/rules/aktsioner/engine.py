@@ -102,11 +102,7 @@ def _trade(params: Params, state: State, trade: Trade, events: Log) -> State:
     turn = state.turn
     if turn is None:
         raise Violation("AKT-3.4", "shares are traded only during one's own turn, and no turn has begun")
-    for colour, count in (*trade.sell, *trade.buy):
-        if colour not in params.colours:
-            raise Violation("AKT-3.1", f'there are no "{colour}" shares (colours: {", ".join(params.colours)})')
-        if count < 0:
-            raise Violation("AKT-3.1", f"cannot trade {count} {colour}: quantities are whole shares, 0 or more")
+    _check_quantities(params, trade)
     player = state.players[turn.mover]
     stage, rule = (3, "AKT-3.3") if turn.played else (1, "AKT-3.1")
     moving = any(count for _, count in (*trade.sell, *trade.buy))
@@ -120,6 +116,25 @@ def _trade(params: Params, state: State, trade: Trade, events: Log) -> State:
         return evolve(state, turn=evolve(turn, closed=True))
     account = state.accounts[turn.mover]
     cash, shares, bought = account.cash, list(account.shares), list(turn.bought)
+    cash = _sell(params, state, trade, player, stage, rule, cash, shares, bought, events)
+    cash = _buy(params, state, trade, player, stage, rule, cash, shares, bought, events)
+    accounts = _with(state.accounts, turn.mover, Account(cash, tuple(shares)))
+    return evolve(state, accounts=accounts, turn=evolve(turn, bought=tuple(bought)))
+
+
+def _check_quantities(params: Params, trade: Trade) -> None:
+    """Each line of the trade names a colour of the game and a whole number of shares (AKT-3.1)."""
+    for colour, count in (*trade.sell, *trade.buy):
+        if colour not in params.colours:
+            raise Violation("AKT-3.1", f'there are no "{colour}" shares (colours: {", ".join(params.colours)})')
+        if count < 0:
+            raise Violation("AKT-3.1", f"cannot trade {count} {colour}: quantities are whole shares, 0 or more")
+
+
+def _sell(params: Params, state: State, trade: Trade, player: str, stage: int, rule: str,
+          cash: Number, shares: list[int], bought: list[int], events: Log) -> Number:
+    """The trade's sales, taken off `shares`: the cash after them. What was bought in stage 1
+    of this turn may not be sold in stage 3 (AKT-3.3)."""
     for colour, count in trade.sell:
         if not count:
             continue
@@ -138,6 +153,12 @@ def _trade(params: Params, state: State, trade: Trade, events: Log) -> State:
         if events is not None:
             events.append(said.TRADED(rule, player=player, colour=colour, shares=-count, price=price,
                                       amount=count * price, cash=cash))
+    return cash
+
+
+def _buy(params: Params, state: State, trade: Trade, player: str, stage: int, rule: str,
+         cash: Number, shares: list[int], bought: list[int], events: Log) -> Number:
+    """The trade's buys, added to `shares` (and, in stage 1, to `bought`): the cash after them."""
     for colour, count in trade.buy:
         if not count:
             continue
@@ -151,8 +172,7 @@ def _trade(params: Params, state: State, trade: Trade, events: Log) -> State:
         if events is not None:
             events.append(said.TRADED(rule, player=player, colour=colour, shares=count, price=price,
                                       amount=-count * price, cash=cash))
-    accounts = _with(state.accounts, turn.mover, Account(cash, tuple(shares)))
-    return evolve(state, accounts=accounts, turn=evolve(turn, bought=tuple(bought)))
+    return cash
 
 
 # --- stage 2 ------------------------------------------------------------------------------

@@ -80,24 +80,17 @@ def _move(colour: str, effect: Effect, old: int, params: Params) -> Move:
 
 def playout(params: Params, state: State, rng: random.Random, watch: Observer, trace: Trace | None = None) -> Played:
     """From `state` (a deal's setup, or any later position with the hands known) to the end,
-    every player drawing at random as the simulator's random bot does."""
-    needs = "an Акционер playout needs every hand (a deal, or a view determinized)"
-    if state.hands is None:
-        raise ValueError(needs)
-    try:
-        hands = [[params.order[name] for name in hand] for hand in state.hands]  # card numbers, sorted as dealt
-    except KeyError:  # a view's hidden cards
-        raise ValueError(needs) from None
+    every player drawing at random as the simulator's random bot does. The turn's steps are
+    inline (a game is some 30 turns of a few microseconds each); its trades, a dozen draws
+    each, are in `_stage1_trades` and `_stage3_trades`."""
+    hands = _hands(params, state)
+    prices, cash, shares, out = _numbers_of(state)
     if state.over:
-        accounts = state.accounts
-        return Played(_outcome(state.players, [a.shares for a in accounts], [a.cash for a in accounts], state.prices), 0, 0)
+        return Played(_outcome(state.players, shares, cash, prices), 0, 0)
     assignments, draw, names = _assignments(params), rng.random, tuple(params.cards)
-    players, count, colours = state.players, len(state.players), len(params.colours)
-    prices = list(state.prices)
-    cash = [account.cash for account in state.accounts]
-    shares = [list(account.shares) for account in state.accounts]
-    out = [seat in state.out for seat in range(count)]
-    dearer_first = params.equal_penalty_order == "higher_old_first"
+    players, count = state.players, len(state.players)
+    dearer_first, eliminate_broke = params.equal_penalty_order == "higher_old_first", params.eliminate_broke
+    track, unit = watch.track, watch.unit  # called every turn
     board = state.prices  # the prices as a tuple: what the watch reads, kept for the worth
     watch.track(board)
     watch.money(())  # the game prints no money and has no supplies (`AktsionerProbe`)
@@ -105,35 +98,24 @@ def playout(params: Params, state: State, rng: random.Random, watch: Observer, t
     watch.unit(_worth(board, cash, shares))
     steps = turns = 0
     last_round = _last_round(hands, out)
-    turn = state.turn
-    bought, closed = (list(turn.bought), turn.closed) if turn is not None else ([0] * colours, False)
-    if turn is None:  # AKT-2.5: anyone with cards may begin the game, and the first of them draws
-        mover: int | None = next((seat for seat in range(count) if not out[seat] and hands[seat]), None)
-        stage = 0
-    else:  # the turn goes on: its stage 1 (the card to come) or its stage 3
-        mover, stage = turn.mover, 3 if turn.played else 1
-    begun = False  # the Begin was drawn in the last stage 3 (the mover ended his turn)
-    record: list[tuple[bool, int, int]] | None = None if trace is None else []  # with a trace: a trade's moves
-    while mover is not None:
+    mover, stage, bought, closed = _resume(state, hands, out, len(params.colours), last_round, draw)
+    table = (names, prices, cash, shares, hands, out)
+    record = _record(trace)
+    while mover is not None:  # a turn; its Begin drawn before (the one template, or the end of stage 3)
         if stage == 0:  # the Begin
-            if not begun:
-                draw()
             steps, turns = steps + 1, turns + 1
-            bought, closed = [0] * colours, False
+            bought, closed = [0] * len(prices), last_round  # AKT-8.1: no trading in the last round
             if trace is not None:
-                trace.append((Begin(players[mover]), _numbers(names, prices, cash, shares, hands, out, mover, bought)))
-            watch.unit(_worth(board, cash, shares))
+                trace.append((Begin(players[mover]), _numbers(*table, mover, bought)))
+            unit(_worth(board, cash, shares))
             stage = 1
         if stage == 1:  # stage 1, then the card
             hand = hands[mover]
             cards = list(dict.fromkeys(hand))  # a play template per kind of card held, after the trade if offered
-            k = int(draw() * len(cards)) if last_round or closed else int(draw() * (len(cards) + 1)) - 1
-            while k < 0:  # stage 1: a trade, then the trade or a card again, until a trade of nothing
-                cash[mover], moved = _trade(draw, prices, shares[mover], bought, cash[mover], False, record)
-                steps += 1
-                if trace is not None:
-                    trace.append((_traded(params, record), _numbers(names, prices, cash, shares, hands, out, mover, bought)))
-                k = int(draw() * (len(cards) + 1)) - 1 if moved else int(draw() * len(cards))
+            k = int(draw() * len(cards)) if closed else int(draw() * (len(cards) + 1)) - 1
+            if k < 0:  # a trade
+                k, traded = _stage1_trades(draw, params, table, mover, bought, len(cards), record, trace)
+                steps += traded
             card = cards[k]
             choices = assignments[card]
             chosen = int(draw() * len(choices))
@@ -141,36 +123,108 @@ def playout(params: Params, state: State, rng: random.Random, watch: Observer, t
             hand.remove(card)
             steps += 1
             board = tuple(prices)
-            watch.track(board)
-            if params.eliminate_broke:
+            track(board)
+            if eliminate_broke:
                 _eliminate(prices, shares, cash, out)
             if not last_round and (len(hand) <= 1 or out[mover]):  # else the mover's hand says "not yet"; and
                 last_round = _last_round(hands, out)  # hands only shrink, players only leave: it lasts to the end
             if trace is not None:
-                trace.append((Play(names[card], params.choices[names[card]][0][chosen]),
-                              _numbers(names, prices, cash, shares, hands, out, mover, bought)))
-            if last_round and not any(left for left, gone in zip(hands, out) if not gone):  # all played (AKT-9.1)
+                trace.append((Play(names[card], params.choices[names[card]][0][chosen]), _numbers(*table, mover, bought)))
+            if last_round and _all_played(hands, out):  # AKT-9.1
                 break
-            stage, closed = 3, False
-        if stage == 3:  # stage 3: the mover's trades, until one of nothing or his end of the turn
-            following = mover + 1 if mover + 1 < count else 0
-            if out[following] or not hands[following]:
-                following = _next(hands, out, mover)
-            begun = False
-            if not last_round and not closed:
-                while not begun:
-                    begun = int(draw() * 2) == 1  # the trade, or the end (the next player's Begin)
-                    if begun:
-                        break
-                    cash[mover], moved = _trade(draw, prices, shares[mover], bought, cash[mover], True, record)
-                    steps += 1
-                    if trace is not None:
-                        trace.append((_traded(params, record),
-                                      _numbers(names, prices, cash, shares, hands, out, mover, bought)))
-                    if not moved:
-                        break
-            mover, stage = following, 0
+            closed = last_round
+        # stage 3: the mover's trades, until one of nothing or his end of the turn
+        following = mover + 1 if mover + 1 < count else 0  # most often; else a search
+        if out[following] or not hands[following]:
+            following = _next(hands, out, mover)
+        if closed:
+            draw()  # the next player's Begin, his one template
+        elif int(draw() * 2) != 1:  # a trade, not the end of the turn (the next player's Begin)
+            steps += _stage3_trades(draw, params, table, mover, bought, record, trace)
+        mover, stage = following, 0
     return Played(_outcome(players, shares, cash, prices), steps, turns)
+
+
+_Position = tuple[Sequence[str], list[int], list[Number], list[list[int]], list[list[int]], list[bool]]
+"""The playout's position, the parts its helpers change or trace: the card names, the prices,
+each seat's cash, shares and hand (card numbers), who is out."""
+
+
+def _hands(params: Params, state: State) -> list[list[int]]:
+    """Each seat's hand as card numbers, sorted as dealt; every hand must be known."""
+    needs = "an Акционер playout needs every hand (a deal, or a view determinized)"
+    if state.hands is None:
+        raise ValueError(needs)
+    try:
+        return [[params.order[name] for name in hand] for hand in state.hands]
+    except KeyError:  # a view's hidden cards
+        raise ValueError(needs) from None
+
+
+def _numbers_of(state: State) -> tuple[list[int], list[Number], list[list[int]], list[bool]]:
+    """The position on mutable numbers: the prices; each seat's cash, shares, and whether he is out."""
+    accounts = state.accounts
+    return (list(state.prices), [a.cash for a in accounts], [list(a.shares) for a in accounts],
+            [seat in state.out for seat in range(len(accounts))])
+
+
+def _record(trace: Trace | None) -> list[tuple[bool, int, int]] | None:
+    """With a trace, the list where `_trade` notes a trade's moves (selling?, colour, shares)."""
+    return None if trace is None else []
+
+
+def _resume(state: State, hands: list[list[int]], out: list[bool], colours: int, last_round: bool,
+            draw: Callable[[], float]) -> tuple[int | None, int, list[int], bool]:
+    """Where play goes on: the mover, his stage (0: the Begin, 1: stage 1 and the card, 3),
+    what his stage 1 bought and whether the stage's trading is closed (by a trade of nothing,
+    or the last round). Before the first turn, the first mover's Begin is drawn here."""
+    turn = state.turn
+    if turn is None:  # AKT-2.5: anyone with cards may begin the game, and the first of them draws
+        mover = next((seat for seat in range(len(hands)) if not out[seat] and hands[seat]), None)
+        if mover is not None:
+            draw()
+        return mover, 0, [0] * colours, last_round
+    return turn.mover, 3 if turn.played else 1, list(turn.bought), turn.closed or last_round  # its stage 1 or 3 goes on
+
+
+def _stage1_trades(draw: Callable[[], float], params: Params, table: _Position, mover: int, bought: list[int],
+                   cards: int, record: list[tuple[bool, int, int]] | None, trace: Trace | None) -> tuple[int, int]:
+    """Stage 1 after a trade was drawn: the trade, then the trade or one of the `cards` again,
+    until a card (a trade of nothing leaves only the cards). The card's index, and the trades."""
+    _, prices, cash, shares, _, _ = table
+    traded = 0
+    while True:
+        cash[mover], moved = _trade(draw, prices, shares[mover], bought, cash[mover], False, record)
+        traded += 1
+        if trace is not None:
+            trace.append((_traded(params, record), _numbers(*table, mover, bought)))
+        k = int(draw() * (cards + 1)) - 1 if moved else int(draw() * cards)
+        if k >= 0:
+            return k, traded
+
+
+def _stage3_trades(draw: Callable[[], float], params: Params, table: _Position, mover: int, bought: list[int],
+                   record: list[tuple[bool, int, int]] | None, trace: Trace | None) -> int:
+    """Stage 3 after a trade was drawn: the trade, then the trade or the end of the turn (the
+    next player's Begin) again, until the end or a trade of nothing, after which the next
+    player draws his Begin. How many trades."""
+    _, prices, cash, shares, _, _ = table
+    traded = 0
+    while True:
+        cash[mover], moved = _trade(draw, prices, shares[mover], bought, cash[mover], True, record)
+        traded += 1
+        if trace is not None:
+            trace.append((_traded(params, record), _numbers(*table, mover, bought)))
+        if not moved:
+            draw()  # the next player's Begin
+            return traded
+        if int(draw() * 2) == 1:
+            return traded
+
+
+def _all_played(hands: list[list[int]], out: list[bool]) -> bool:
+    """Every player still in has played his last card: the game is over (AKT-9.1)."""
+    return not any(left for left, gone in zip(hands, out) if not gone)
 
 
 def _numbers(names: Sequence[str], prices: list[int], cash: list[Number], shares: list[list[int]],

@@ -87,18 +87,8 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
     for colour in prices or {}:
         if colour not in params.colours:
             raise Malformed(f'the start prices "{colour}", which is not a colour ({", ".join(params.colours)})')
-    for name, account in (accounts or {}).items():
-        if name not in players:
-            raise Malformed(f"the start names {name}, who is not playing ({', '.join(players)})")
-        if len(account.shares) != len(params.colours):
-            raise Malformed(f"{name}'s account holds {len(account.shares)} colours of shares, not {len(params.colours)}")
-        if account.cash < 0 or min(account.shares) < 0:
-            raise Violation("AKT-2.1", f"{name}'s account holds {account.cash} cash and shares {account.shares}: an "
-                            "account holds none or more of each")
-    board = tuple((prices or {}).get(colour, params.start_price) for colour in params.colours)
-    for colour, price in zip(params.colours, board):
-        if price not in params.cells:
-            raise Violation("AKT-1.2", f"the {colour} price {price} is not a space of the board ({_spaces(params)})")
+    _check_accounts(params, players, accounts or {})
+    board = _board(params, prices or {})
     standard = Account(params.start_cash, (params.start_shares,) * len(params.colours))
     state = State(
         players,
@@ -116,6 +106,29 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
         raise Violation("AKT-A11", f"every player is eliminated before the first turn: no shares, and cash below the "
                                f"cheapest price {min(state.prices)}")
     return state, tuple(events)
+
+
+def _check_accounts(params: Params, players: tuple[str, ...], accounts: Mapping[str, Account]) -> None:
+    """The start's accounts belong to players at the table and hold a count, none or more, of
+    each colour (AKT-2.1)."""
+    for name, account in accounts.items():
+        if name not in players:
+            raise Malformed(f"the start names {name}, who is not playing ({', '.join(players)})")
+        if len(account.shares) != len(params.colours):
+            raise Malformed(f"{name}'s account holds {len(account.shares)} colours of shares, not {len(params.colours)}")
+        if account.cash < 0 or min(account.shares) < 0:
+            raise Violation("AKT-2.1", f"{name}'s account holds {account.cash} cash and shares {account.shares}: an "
+                            "account holds none or more of each")
+
+
+def _board(params: Params, prices: Mapping[str, int]) -> tuple[int, ...]:
+    """Each colour's starting price, the start's or the standard one, on a space of the board
+    (AKT-1.2)."""
+    board = tuple(prices.get(colour, params.start_price) for colour in params.colours)
+    for colour, price in zip(params.colours, board):
+        if price not in params.cells:
+            raise Violation("AKT-1.2", f"the {colour} price {price} is not a space of the board ({_spaces(params)})")
+    return board
 
 
 def deal(params: Params, players: Sequence[str], rng: random.Random) -> Start:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from pnp.i18n import _, ngettext
 from pnp.errors import brief
-from pnp.rules.base import (Events, Log, Malformed, Number, Observer, Outcome, Played, Table, ToMove, Violation,
+from pnp.rules.base import (Event, Events, Log, Malformed, Number, Observer, Outcome, Played, Table, ToMove, Violation,
                             Trace, by_identity, evolve)
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import CARDS_EACH, ORDERS_AT_SETUP, OWNED_AT_SETUP, Params, params
@@ -93,24 +93,43 @@ def setup(params: Params, names: Sequence[str], start: Start | None = None) -> t
 def _setup(params: Params, names: Sequence[str], start: Start) -> tuple[State, Events]:
     n = len(names)
     check_players(params, n)
-    codes = params.companies
     _check_names(params, names, start)
+    round_ = _start_round(params, start)
+    for name, cash in start.cash.items():
+        if cash < 0:
+            raise Violation("BOLSA-2.2", f"{name} starts with {cash} in money: a player holds none or more")
+    prices = _start_prices(params, start)
+    players = tuple(
+        Player(name, start.cash.get(name, params.start_cash), _start_zones(params, name, start)) for name in names
+    )
+    _check_owned(params, players)
+    state = State(players, prices, round=round_, token=names.index(start.token) if start.token else 0)
+    return state, _setup_events(params, state)
+
+
+def _start_round(params: Params, start: Start) -> int:
+    """The round the start is in, 1 unless it says, one of the game's (BOLSA-3.1)."""
     round_ = start.round if start.round is not None else 1
     if round_ > params.rounds:
         raise Violation("BOLSA-3.1", f"the start is round {round_}, but the game has {params.rounds} rounds")
     if round_ < 1:
         raise Violation("BOLSA-3.1", f"the start is round {round_}, but the rounds count from 1")
-    for name, cash in start.cash.items():
-        if cash < 0:
-            raise Violation("BOLSA-2.2", f"{name} starts with {cash} in money: a player holds none or more")
-    prices = tuple(start.prices.get(code, params.start_quote) for code in codes)
-    for code, price in zip(codes, prices):
+    return round_
+
+
+def _start_prices(params: Params, start: Start) -> tuple[int, ...]:
+    """Each company's quote, the start's or the start cell, on the quote track (BOLSA-6.1)."""
+    prices = tuple(start.prices.get(code, params.start_quote) for code in params.companies)
+    for code, price in zip(params.companies, prices):
         if price < params.price_min or (params.price_max is not None and price > params.price_max):
             raise Violation("BOLSA-6.1", f"{code} starts at {price}, off the quote track ({_bounds(params)})")
-    players = tuple(
-        Player(name, start.cash.get(name, params.start_cash), _start_zones(params, name, start)) for name in names
-    )
-    for c, code in enumerate(codes):
+    return prices
+
+
+def _check_owned(params: Params, players: tuple[Player, ...]) -> None:
+    """BOLSA-2.6: of each company, the players own one share each in all (trades only move them)."""
+    n = len(players)
+    for c, code in enumerate(params.companies):
         owned = sum(p.zones[c].owned for p in players)
         if owned != n:
             raise Violation(
@@ -118,11 +137,16 @@ def _setup(params: Params, names: Sequence[str], start: Start) -> tuple[State, E
                 f"{owned} {code} shares are owned in all, but {n} players own exactly {n} "
                 f"({OWNED_AT_SETUP} each at setup; trades only move them)",
             )
-    state = State(players, prices, round=round_, token=names.index(start.token) if start.token else 0)
+
+
+def _setup_events(params: Params, state: State) -> Events:
+    """The setup as told: the deal, the quotes, the cash, the holdings (each unusual one, or
+    the standard ones) and who holds the token."""
+    codes, players, n = params.companies, state.players, len(state.players)
     dealt, box = n * CARDS_EACH * len(codes), (params.deck_per_company - n * CARDS_EACH) * len(codes)
     events = [
         said.DEALT(players=n, dealt=dealt, box=box, box_each=box // len(codes)),
-        said.QUOTES(prices=dict(zip(codes, prices)), round=round_),
+        said.QUOTES(prices=dict(zip(codes, state.prices)), round=state.round),
         said.CASH(cash={p.name: p.cash for p in players}),
     ]
     standard = tuple(Zones() for _ in codes)
@@ -132,8 +156,8 @@ def _setup(params: Params, names: Sequence[str], start: Start) -> tuple[State, E
                                  orders={code: z.orders for code, z in zip(codes, p.zones)}))
     if not unusual:
         events.append(said.STANDARD_HOLDINGS(owned=OWNED_AT_SETUP, orders=ORDERS_AT_SETUP))
-    events.append(said.TOKEN(player=names[state.token]))
-    return state, tuple(events)
+    events.append(said.TOKEN(player=players[state.token].name))
+    return tuple(events)
 
 
 _STANDARD = Start()
@@ -196,16 +220,7 @@ def _declare(state: State, action: Declare, params: Params, events: Log) -> Stat
         raise Violation("BOLSA-3.2.1", f"{name} has already declared in round {state.round}")
     player = state.players[i]
     sell, buy = _counts(params, action.sell), _counts(params, action.buy)
-    for c, n in sell.items():
-        if n > player.zones[c].owned:
-            raise Violation("BOLSA-3.2.2", f"{name} offers {n} {codes[c]} but owns {player.zones[c].owned}")
-    for c, n in buy.items():
-        if n > player.zones[c].orders:
-            orders = player.zones[c].orders
-            raise Violation("BOLSA-3.2.3", f"{name} requests {n} {codes[c]} but has {orders} order cards of it")
-    both = [codes[c] for c in sell if c in buy]
-    if both and params.same_company_both_ways == "forbid":
-        raise Violation("BOLSA-3.2.6", f"{name} both offers and requests {', '.join(both)} in one round")
+    _check_declared_cards(params, player, sell, buy)
     cost = sum(n * state.prices[c] for c, n in buy.items())
     if params.declaration_cash_check == "total" and cost > player.cash:
         terms = " + ".join(f"{n} {codes[c]} at {state.prices[c]}" for c, n in buy.items())
@@ -218,15 +233,40 @@ def _declare(state: State, action: Declare, params: Params, events: Log) -> Stat
         z = zones[c]
         zones[c] = Zones(z.owned, z.orders - n, z.offered, n)
     if events is not None:
-        if sell:
-            events.append(said.OFFERED(player=name, sell={codes[c]: n for c, n in sell.items()}))
-        if buy:
-            events.append(said.REQUESTED(player=name, buy={codes[c]: n for c, n in buy.items()},
-                                         prices={codes[c]: state.prices[c] for c in buy}, cost=cost, cash=player.cash))
-        if not sell and not buy:
-            events.append(said.NOTHING(player=name))
+        events += _declaration_events(state, params, player, sell, buy, cost)
     players = state.players[:i] + (Player(name, player.cash, tuple(zones)),) + state.players[i + 1 :]
     return evolve(state, players=players, declared=state.declared | {i})
+
+
+def _check_declared_cards(params: Params, player: Player, sell: dict[int, int], buy: dict[int, int]) -> None:
+    """The declaration offers only shares owned (BOLSA-3.2.2), requests only as many as the
+    order cards (3.2.3), and offers and requests one company only where the rules allow it
+    (3.2.6)."""
+    name, codes = player.name, params.companies
+    for c, n in sell.items():
+        if n > player.zones[c].owned:
+            raise Violation("BOLSA-3.2.2", f"{name} offers {n} {codes[c]} but owns {player.zones[c].owned}")
+    for c, n in buy.items():
+        if n > player.zones[c].orders:
+            orders = player.zones[c].orders
+            raise Violation("BOLSA-3.2.3", f"{name} requests {n} {codes[c]} but has {orders} order cards of it")
+    both = [codes[c] for c in sell if c in buy]
+    if both and params.same_company_both_ways == "forbid":
+        raise Violation("BOLSA-3.2.6", f"{name} both offers and requests {', '.join(both)} in one round")
+
+
+def _declaration_events(state: State, params: Params, player: Player, sell: dict[int, int], buy: dict[int, int],
+                        cost: int) -> list[Event]:
+    """What a declaration tells: the offer, the request at today's quotes, or nothing."""
+    name, codes, told = player.name, params.companies, []
+    if sell:
+        told.append(said.OFFERED(player=name, sell={codes[c]: n for c, n in sell.items()}))
+    if buy:
+        told.append(said.REQUESTED(player=name, buy={codes[c]: n for c, n in buy.items()},
+                                   prices={codes[c]: state.prices[c] for c in buy}, cost=cost, cash=player.cash))
+    if not sell and not buy:
+        told.append(said.NOTHING(player=name))
+    return told
 
 
 def _counts(params: Params, counts: Mapping[str, int]) -> dict[int, int]:

@@ -201,29 +201,39 @@ class _Table:
                     orders[c] -= k
                     requested[c][i] = k
         if total:
-            prices = self.prices
-            buyers = list(companies) if min(prices) > 0 else [c for c in companies if prices[c] > 0]
-            m = len(buyers)
-            for j in range(m - 1):  # legal.shuffle
-                k = j + int(random() * (m - j))
-                buyers[j], buyers[k] = buyers[k], buyers[j]
-            if m < len(companies):
-                buyers = [c for c in companies if prices[c] <= 0] + buyers  # weight ≤ 0: first, unbounded
-            left = self.cash[i]
-            for c in buyers:
-                if free[c]:
-                    price, high = prices[c], orders[c]
-                    if price > 0 and left // price < high:
-                        high = left // price
-                    k = int(random() * (high + 1)) if high > 0 else int(random())
-                    if k:
-                        orders[c] -= k
-                        requested[c][i] = k
-                        left -= price * k
+            self.requests_within_cash(i, free)
         if self.trace is not None:
-            codes = self.params.companies
-            self.traced(Declare(self.names[i], {codes[c]: offered[c][i] for c in companies if offered[c][i]},
-                                {codes[c]: requested[c][i] for c in companies if requested[c][i]}))
+            self.trace_declaration(i)
+
+    def requests_within_cash(self, i: int, free: Sequence[int]) -> None:
+        """Under the cash check (BOLSA-3.2.5), the requests as `legal.draw` draws a Budget: those
+        at a quote of 0 first (unbounded), then the others in a shuffled order, each within what
+        is left of the declarer's cash."""
+        random, orders, requested, prices, companies = self.random, self.orders[i], self.requested, self.prices, self.companies
+        buyers = list(companies) if min(prices) > 0 else [c for c in companies if prices[c] > 0]
+        m = len(buyers)
+        for j in range(m - 1):  # legal.shuffle
+            k = j + int(random() * (m - j))
+            buyers[j], buyers[k] = buyers[k], buyers[j]
+        if m < len(companies):
+            buyers = [c for c in companies if prices[c] <= 0] + buyers  # weight ≤ 0: first, unbounded
+        left = self.cash[i]
+        for c in buyers:
+            if free[c]:
+                price, high = prices[c], orders[c]
+                if price > 0 and left // price < high:
+                    high = left // price
+                k = int(random() * (high + 1)) if high > 0 else int(random())
+                if k:
+                    orders[c] -= k
+                    requested[c][i] = k
+                    left -= price * k
+
+    def trace_declaration(self, i: int) -> None:
+        """With a trace: seat `i`'s declaration as the engine's action."""
+        codes, offered, requested = self.params.companies, self.offered, self.requested
+        self.traced(Declare(self.names[i], {codes[c]: offered[c][i] for c in self.companies if offered[c][i]},
+                            {codes[c]: requested[c][i] for c in self.companies if requested[c][i]}))
 
     def net(self) -> None:
         """BOLSA-3.2.6 `net`: when the declarations are revealed, a player's offer and request
@@ -257,10 +267,7 @@ class _Table:
             supply = sum(offered)
             case = classify(supply, demand)
             if case >= 5:
-                seats = self.seats
-                excess = [i for i in seats if requested[i]] if case == 5 else [i for i in seats if offered[i]]
-                if len(excess) >= (3 if case == 6 and self.literal else 2):  # BOLSA-4.5.2, 4.6.2
-                    auction = tuple(excess)
+                auction = self.bidders(c, case)
             if self.trace is not None:
                 self.traced(_RESOLVE)
         else:
@@ -279,26 +286,44 @@ class _Table:
         ranking: list[int] | None = None
         best: int | None = None
         if auction is not None:
-            if isinstance(auction, tuple):  # the bidders, in seating order (BOLSA-5.2)
-                ranking, best = self.auction(c, auction, case == 5, quote, 0, [], None)
-            elif auction.over:
-                ranking, best = list(auction.ranking), auction.best
-            else:
-                ranking, best = self.auction(c, auction.order, auction.ascending, quote, auction.turn,
-                                             list(auction.passed), auction.best)
+            ranking, best = self.bidding(c, auction, case, quote)
             if self.may_withdraw:  # BOLSA-5.7: a random loser always withdraws
-                for i in ranking[1:]:
-                    if offered[i] or requested[i]:
-                        random()
-                        self.steps += 1
-                        self.owned[i][c] += offered[i]
-                        self.orders[i][c] += requested[i]
-                        offered[i] = requested[i] = 0
-                        if self.trace is not None:
-                            self.traced(Withdraw(self.names[i]))
+                self.withdraw_losers(c, ranking)
                 supply, demand = sum(offered), sum(requested)
         random()  # Settle: the table's only template
         return self.trade(c, case, quote, supply, demand, ranking, best)
+
+    def bidders(self, c: int, case: int) -> tuple[int, ...] | None:
+        """Cases 5 and 6: the excess side in seating order, who bid for `c` when there are
+        enough of them (BOLSA-4.5.2, 4.6.2; 3 sellers under `literal`, BOLSA-A2), else None."""
+        seats, offered, requested = self.seats, self.offered[c], self.requested[c]
+        excess = [i for i in seats if requested[i]] if case == 5 else [i for i in seats if offered[i]]
+        if len(excess) >= (3 if case == 6 and self.literal else 2):
+            return tuple(excess)
+        return None
+
+    def bidding(self, c: int, auction: Auction | tuple[int, ...], case: int, quote: int) -> tuple[list[int], int | None]:
+        """The auction of `c`, new (its bidders, in seating order, BOLSA-5.2) or pending (maybe
+        over): the ranking and the best bid."""
+        if isinstance(auction, tuple):
+            return self.auction(c, auction, case == 5, quote, 0, [], None)
+        if auction.over:
+            return list(auction.ranking), auction.best
+        return self.auction(c, auction.order, auction.ascending, quote, auction.turn, list(auction.passed), auction.best)
+
+    def withdraw_losers(self, c: int, ranking: list[int]) -> None:
+        """BOLSA-5.7 `may_withdraw`: each loser of the auction of `c` takes back his cards (the
+        random bot always withdraws; its pick is still a draw)."""
+        offered, requested = self.offered[c], self.requested[c]
+        for i in ranking[1:]:
+            if offered[i] or requested[i]:
+                self.random()
+                self.steps += 1
+                self.owned[i][c] += offered[i]
+                self.orders[i][c] += requested[i]
+                offered[i] = requested[i] = 0
+                if self.trace is not None:
+                    self.traced(Withdraw(self.names[i]))
 
     def auction(self, c: int, order: tuple[int, ...], ascending: bool, quote: int, turn: int, passed: list[int],
                 best: int | None) -> tuple[list[int], int | None]:

@@ -92,14 +92,32 @@ class _Opening:
 
 @by_identity(64, objects=2)
 def _opening(p: Params, state: State) -> _Opening:
+    unit = _denominators(p, state)
+    number: Callable[[Fraction], Any] = float if unit & (unit - 1) == 0 else Fraction  # see the module's docstring
+    return _Opening(
+        _rules(p, number), state.players, tuple(p.index(pair.stronger) for pair in state.pairs),
+        tuple(pair.position for pair in state.pairs),
+        tuple(tuple(number(h.money[c]) for h in state.holdings) for c in range(len(p.currencies))),
+        tuple(h.certificates for h in state.holdings), state.supply, _queue(p, state, number),
+        state.mover or 0,  # before the first turn the first listed player draws (he can always resolve)
+        state.spot_made)
+
+
+def _denominators(p: Params, state: State) -> int:
+    """The least common denominator of every amount the game starts with or can pay: a power
+    of two lets the playout count in floats, exactly."""
     amounts = [*p.rates, p.start_money, p.loan_interest, p.certificate_price]
     amounts += [a for terms in p.spot_units for _, x, y in terms for a in (x, y)]
     amounts += [m for h in state.holdings for m in h.money]
     for item in state.queue:
         amounts += [item.pay[1], item.receive[1]] if isinstance(item, Contract) else []
         amounts += [a for _, a in item.owe] if isinstance(item, Loan) else []
-    unit = lcm(*(Fraction(a).denominator for a in amounts))
-    number: Callable[[Fraction], Any] = float if unit & (unit - 1) == 0 else Fraction  # see the module's docstring
+    return lcm(*(Fraction(a).denominator for a in amounts))
+
+
+def _queue(p: Params, state: State, number: Callable[[Fraction], Any]) -> tuple[Any, ...]:
+    """The queue on numbers: (DIVIDEND, number), (CONTRACT, set, owner's seat, pays, amount,
+    receives, amount), (LOAN, set, owner's seat, ((currency, amount), …))."""
     queue: list[Any] = []
     for item in state.queue:
         if isinstance(item, Dividend):
@@ -110,13 +128,7 @@ def _opening(p: Params, state: State) -> _Opening:
                           number(y)))
         else:
             queue.append((LOAN, item.set, state.seat(item.owner), tuple((p.index(c), number(a)) for c, a in item.owe)))
-    return _Opening(
-        _rules(p, number), state.players, tuple(p.index(pair.stronger) for pair in state.pairs),
-        tuple(pair.position for pair in state.pairs),
-        tuple(tuple(number(h.money[c]) for h in state.holdings) for c in range(len(p.currencies))),
-        tuple(h.certificates for h in state.holdings), state.supply, tuple(queue),
-        state.mover or 0,  # before the first turn the first listed player draws (he can always resolve)
-        state.spot_made)
+    return tuple(queue)
 
 
 def playout(p: Params, state: State, rng: random.Random, watch: Observer, trace: Trace | None = None) -> Played:
@@ -399,28 +411,17 @@ class _Game:
 
     def _resolve(self, seat: int) -> None:
         """FOREX-10: the front item; after the last dividend the rest of the queue; the end."""
-        front, last, random = self.queue.pop(0), False, self.random
+        front, last = self.queue.pop(0), False
         strengthen: int | None = None
-        by_choice = False
         defaults: list[str] = []  # the contracts defaulted on by choice (voluntary_default)
         if front[0] == DIVIDEND:
-            held = [sum(column) for column in zip(*self.certs)]
-            tied = [c for c, n in enumerate(held) if n == max(held)]
-            chosen = tied[int(random() * len(tied))] if len(tied) > 1 else tied[0]
-            strengthen = chosen if len(tied) > 1 else None
+            chosen, strengthen = self._most_held()
             last = front[1] == len(self.p.dividends)
-            if last and self.p.voluntary_default:  # `engine.defaultable`: a selection, drawn as `legal.draw` draws one
-                defaults = [item[1] for item in self.queue if item[0] == CONTRACT]
-                n = len(defaults)
-                if n:
-                    count = int(random() * (n + 1))
-                    for i in range(count):
-                        j = i + int(random() * (n - i))
-                        defaults[i], defaults[j] = defaults[j], defaults[i]
-                    del defaults[count:]
+            if last and self.p.voluntary_default:
+                defaults = self._drawn_defaults()
             self._dividend(front[1], chosen)
         else:
-            by_choice = front[0] == CONTRACT and self.p.voluntary_default and int(random() * 2) == 1
+            by_choice = front[0] == CONTRACT and self.p.voluntary_default and int(self.random() * 2) == 1
             if by_choice:
                 defaults.append(front[1])
             self._settle(front, by_choice)
@@ -434,6 +435,30 @@ class _Game:
             currencies = self.p.currencies
             self.done = Resolve(self.players[seat], None if strengthen is None else currencies[strengthen],
                                 None if strongest is None else currencies[strongest], tuple(defaults))
+
+    def _most_held(self) -> tuple[int, int | None]:
+        """FOREX-10.5.3: the currency a dividend strengthens, the most held in hand, a tie drawn
+        as the engine's `ChoiceNeeded` is answered; and the pick, if a tie asked for one."""
+        held = [sum(column) for column in zip(*self.certs)]
+        tied = [c for c, n in enumerate(held) if n == max(held)]
+        if len(tied) > 1:
+            chosen = tied[int(self.random() * len(tied))]
+            return chosen, chosen
+        return tied[0], None
+
+    def _drawn_defaults(self) -> list[str]:
+        """`engine.defaultable` at the last dividend: the contracts in the queue to default on,
+        a selection drawn as `legal.draw` draws one (a count, then a shuffle of that many)."""
+        random = self.random
+        defaults = [item[1] for item in self.queue if item[0] == CONTRACT]
+        n = len(defaults)
+        if n:
+            count = int(random() * (n + 1))
+            for i in range(count):
+                j = i + int(random() * (n - i))
+                defaults[i], defaults[j] = defaults[j], defaults[i]
+            del defaults[count:]
+        return defaults
 
     def _dividend(self, number: int, chosen: int) -> None:
         """FOREX-10.5: pay per certificate (none from a currency stopped by the "8" space),
@@ -485,30 +510,15 @@ class _Game:
         self.free = [letter for letter in self.p.sets if letter not in self.used]
 
     def _score(self, seat: int) -> int | None:
-        """FOREX-12 (`scoring.final_scores`): the strongest currency (most pairs won, then most
-        certificates in hand, then the ender's pick, drawn as `legal.pick` answers the engine's
-        `ChoiceNeeded`), everyone's money converted to it and rounded, the winners; the pick, if
-        a tie asked for one."""
-        p, r, n = self.p, self.r, self.n
-        counts = [self.strong.count(c) for c in range(len(p.currencies))]
-        tied = [c for c, won in enumerate(counts) if won == max(counts)]
-        if len(tied) > 1:
-            held = [sum(self.certs[s][c] for s in range(n)) for c in tied]
-            tied = [c for c, h in zip(tied, held) if h == max(held)]
-        target = tied[int(self.random() * len(tied))] if len(tied) > 1 else tied[0]
-        picked = target if len(tied) > 1 else None  # the ender's pick (FOREX-12.1), when a tie asks for one
-        whole, scores = r.whole, []  # exact: whole bucks, or (bga) plus the money held in the target
-        for hand, values in zip(zip(*self.cash), self._values(self.strong, self.box, self.cash, target)):
-            if p.conversion_rounding == "total":
-                scores.append(sum(values) // whole)
-            else:
-                own = hand[target] if p.conversion_rounding == "bga" else values[target] // whole
-                scores.append(own + sum(v // whole for c, v in enumerate(values) if c != target))
-        if self.bankrupt is not None and p.bankrupt_player == "last":
+        """FOREX-12 (`scoring.final_scores`): the strongest currency, everyone's money converted
+        to it and rounded, the winners; the pick, if a tie asked for one."""
+        target, picked = self._strongest()
+        scores = self._final_scores(target)
+        if self.bankrupt is not None and self.p.bankrupt_player == "last":
             scores[self.bankrupt] = 0
-            can_win = [s for s in range(n) if s != self.bankrupt]
+            can_win = [s for s in range(self.n) if s != self.bankrupt]
         else:
-            can_win = list(range(n))
+            can_win = list(range(self.n))
         top = [s for s in can_win if scores[s] == max(scores[s] for s in can_win)]
         if len(top) > 1:  # FOREX-12.3: then most certificates of the strongest; then shared
             most = max(self.certs[s][target] for s in top)
@@ -517,3 +527,29 @@ class _Game:
                                tuple(self.players[s] for s in top),
                                "bankruptcy" if self.bankrupt is not None else "last_dividend")
         return picked
+
+    def _strongest(self) -> tuple[int, int | None]:
+        """FOREX-12.1: the strongest currency, most pairs won, then most certificates in hand,
+        then the ender's pick (drawn as `legal.pick` answers the engine's `ChoiceNeeded`); and
+        the pick, if a tie asked for one."""
+        counts = [self.strong.count(c) for c in range(len(self.p.currencies))]
+        tied = [c for c, won in enumerate(counts) if won == max(counts)]
+        if len(tied) > 1:
+            held = [sum(self.certs[s][c] for s in range(self.n)) for c in tied]
+            tied = [c for c, h in zip(tied, held) if h == max(held)]
+        if len(tied) > 1:
+            target = tied[int(self.random() * len(tied))]
+            return target, target
+        return tied[0], None
+
+    def _final_scores(self, target: int) -> list[Any]:
+        """FOREX-12.2: each seat's money converted to `target`, exact, rounded down to whole
+        bucks per holding (or in total, or (bga) the money held in the target kept whole)."""
+        p, whole, scores = self.p, self.r.whole, []
+        for hand, values in zip(zip(*self.cash), self._values(self.strong, self.box, self.cash, target)):
+            if p.conversion_rounding == "total":
+                scores.append(sum(values) // whole)
+            else:
+                own = hand[target] if p.conversion_rounding == "bga" else values[target] // whole
+                scores.append(own + sum(v // whole for c, v in enumerate(values) if c != target))
+        return scores

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Mapping
 
 from pnp.rules.base import Log, Violation, evolve
 from pnp.rules.forex import events as said
@@ -52,10 +53,34 @@ def defaultable(state: State, p: Params) -> tuple[str, ...]:
 
 def resolve(state: State, p: Params, action: Resolve, events: Log) -> State:
     """The Resolve action; the game ends here at a bankruptcy or after the last dividend."""
+    front = state.queue[0]
+    _check_named(state, p, action, front)
+    state = evolve(state, queue=state.queue[1:])
+    last_dividend = False
+    if isinstance(front, Dividend):
+        state = _dividend(state, p, front, action, events)
+        last_dividend = front.number == len(p.dividends)
+    else:
+        state = _item(state, p, front, action.default, events)
+    if last_dividend:
+        state = _final_resolution(state, p, action, events)
+    if state.bankrupt is not None or (last_dividend and not state.queue):
+        if events is not None:
+            events.append(said.GAME_OVER(bankrupt=state.bankrupt))
+        return final_scores(state, p, action.strongest, action.player, events)
+    if action.strongest is not None:
+        raise Violation("FOREX-12.1", f"{action.player} names {action.strongest} strongest, but the game does not end "
+                        "with this action")
+    return state
+
+
+def _check_named(state: State, p: Params, action: Resolve, front: Item) -> None:
+    """The contracts a Resolve names to default are ones it resolves, each once, and only
+    under `voluntary_default` (FOREX-10.3); it names a currency to strengthen only at a
+    dividend (FOREX-10.5.3)."""
     if action.default and not p.voluntary_default:
         raise Violation("FOREX-10.3", f"{action.player} names contract {', '.join(action.default)} to default, "
                         "but a player who can pay must pay (voluntary_default is off)")
-    front = state.queue[0]
     meets = (front.set,) if isinstance(front, Contract) else defaultable(state, p)
     unused = [letter for letter in action.default if letter not in meets]
     if unused:
@@ -67,26 +92,16 @@ def resolve(state: State, p: Params, action: Resolve, events: Log) -> State:
     if action.strengthen is not None and not isinstance(front, Dividend):
         raise Violation("FOREX-10.5.3", f"{action.player} names {action.strengthen} to strengthen, but the front of the "
                         f"queue is {front.label()}, not a dividend")
-    state = evolve(state, queue=state.queue[1:])
-    last_dividend = False
-    if isinstance(front, Dividend):
-        state = _dividend(state, p, front, action, events)
-        last_dividend = front.number == len(p.dividends)
-    else:
+
+
+def _final_resolution(state: State, p: Params, action: Resolve, events: Log) -> State:
+    """After the last dividend, the rest of the queue met in turn, unless a bankruptcy ends
+    it first (FOREX-10.5.5)."""
+    if events is not None:
+        events.append(said.LAST_DIVIDEND(queue=queue_labels(state)))
+    while state.queue and state.bankrupt is None:
+        front, state = state.queue[0], evolve(state, queue=state.queue[1:])
         state = _item(state, p, front, action.default, events)
-    if last_dividend:
-        if events is not None:
-            events.append(said.LAST_DIVIDEND(queue=queue_labels(state)))
-        while state.queue and state.bankrupt is None:
-            front, state = state.queue[0], evolve(state, queue=state.queue[1:])
-            state = _item(state, p, front, action.default, events)
-    if state.bankrupt is not None or (last_dividend and not state.queue):
-        if events is not None:
-            events.append(said.GAME_OVER(bankrupt=state.bankrupt))
-        return final_scores(state, p, action.strongest, action.player, events)
-    if action.strongest is not None:
-        raise Violation("FOREX-12.1", f"{action.player} names {action.strongest} strongest, but the game does not end "
-                        "with this action")
     return state
 
 
@@ -159,22 +174,11 @@ def _dividend(state: State, p: Params, dividend: Dividend, action: Resolve, even
         for currency, key in stopped.items():
             if state.held(p.index(currency)):
                 events.append(said.NO_DIVIDEND(currency=currency, pair=key, side=side))
-    gains = {}
-    for name in state.players:
-        holding, got = state.holding(name), {}
-        for index, currency in enumerate(p.currencies):
-            count = holding.certificates[index]
-            if count and pays and currency not in stopped:
-                holding = holding.add_money(index, Fraction(pays * count))
-                got[currency] = pays * count
-        state = state.with_holding(name, holding)
-        gains[name] = got
+    state, gains = _pay_dividend(state, p, pays, stopped)
     held = {c: state.held(p.index(c)) for c in p.currencies}
     most = max(held.values())
     tied = [c for c in p.currencies if held[c] == most]
-    others = ", ".join(f"{c} {held[c]}" for c in sorted(held, key=lambda c: -held[c]) if held[c] and c not in tied)
-    reason = f"{most} certificate{'s' * (most != 1)} in hand" + (f"; then {others}" if others else "")
-    chosen = pick(tied, action.strengthen, "FOREX-10.5.3", "strengthen", action.player, reason)
+    chosen = pick(tied, action.strengthen, "FOREX-10.5.3", "strengthen", action.player, _held_reason(held, most, tied))
     pairs, moved = shift(state.pairs, p, chosen, stronger=True, notes=events is not None)
     state = evolve(state, pairs=pairs)
     if events is not None:
@@ -186,3 +190,26 @@ def _dividend(state: State, p: Params, dividend: Dividend, action: Resolve, even
         if events is not None:
             events.append(said.DIVIDEND_BACK(queue=queue_labels(state)))
     return state
+
+
+def _pay_dividend(state: State, p: Params, pays: int, stopped: Mapping[str, str]) -> tuple[State, dict[str, dict[str, int]]]:
+    """Each player paid `pays` a certificate held of every currency not stopped by an eight
+    space: the new state and what each player got, by currency."""
+    gains = {}
+    for name in state.players:
+        holding, got = state.holding(name), {}
+        for index, currency in enumerate(p.currencies):
+            count = holding.certificates[index]
+            if count and pays and currency not in stopped:
+                holding = holding.add_money(index, Fraction(pays * count))
+                got[currency] = pays * count
+        state = state.with_holding(name, holding)
+        gains[name] = got
+    return state, gains
+
+
+def _held_reason(held: Mapping[str, int], most: int, tied: list[str]) -> str:
+    """Why the tied currencies are the candidates to strengthen: the most certificates in
+    hand, then the others' counts."""
+    others = ", ".join(f"{c} {held[c]}" for c in sorted(held, key=lambda c: -held[c]) if held[c] and c not in tied)
+    return f"{most} certificate{'s' * (most != 1)} in hand" + (f"; then {others}" if others else "")

@@ -38,27 +38,31 @@ def parse_start_pairs(value: Any, game: Any = None) -> dict[str, tuple[str, int]
         raise ValueError('expected a mapping such as {"GBP/EUR": {stronger: GBP, position: 2}}')
     codes = [a.id for a in game.assets] if game is not None else None
     boxes = _track_size(game)
-    pairs: dict[str, tuple[str, int]] = {}
-    for key, entry in value.items():
-        left, _, right = str(key).partition("/")
-        if codes is not None:
-            if left not in codes or right not in codes or codes.index(left) >= codes.index(right):
-                raise ValueError(f'pair "{key}": write "A/B" with A before B in the currency list ({", ".join(codes)})')
-        if isinstance(entry, tuple) and len(entry) == 2:  # already parsed (the default)
-            entry = {"stronger": entry[0], "position": entry[1]}
-        if not isinstance(entry, dict) or set(entry) != {"stronger", "position"}:
-            raise ValueError(f'pair "{key}": expected {{stronger: {left}, position: 1..{boxes}}}')
-        stronger, position = entry["stronger"], entry["position"]
-        if stronger not in (left, right):
-            raise ValueError(f'pair "{key}": stronger must be {left} or {right}, got {brief(stronger)}')
-        if isinstance(position, bool) or not isinstance(position, int) or not 1 <= position <= boxes:
-            raise ValueError(f'pair "{key}": position must be a whole number 1..{boxes}, got {brief(position)}')
-        pairs[str(key)] = (stronger, position)
+    pairs = {str(key): _start_pair(key, entry, codes, boxes) for key, entry in value.items()}
     if codes is not None:
         missing = [f"{a}/{b}" for i, a in enumerate(codes) for b in codes[i + 1:] if f"{a}/{b}" not in pairs]
         if missing:
             raise ValueError(f"missing pairs: {', '.join(missing)}")
     return pairs
+
+
+def _start_pair(key: Any, entry: Any, codes: list[str] | None, boxes: int) -> tuple[str, int]:
+    """One pair's start as (stronger, position): a key "A/B" in currency order (when the
+    currencies are known), the stronger one of the two, a box of the rate track."""
+    left, _, right = str(key).partition("/")
+    if codes is not None:
+        if left not in codes or right not in codes or codes.index(left) >= codes.index(right):
+            raise ValueError(f'pair "{key}": write "A/B" with A before B in the currency list ({", ".join(codes)})')
+    if isinstance(entry, tuple) and len(entry) == 2:  # already parsed (the default)
+        entry = {"stronger": entry[0], "position": entry[1]}
+    if not isinstance(entry, dict) or set(entry) != {"stronger", "position"}:
+        raise ValueError(f'pair "{key}": expected {{stronger: {left}, position: 1..{boxes}}}')
+    stronger, position = entry["stronger"], entry["position"]
+    if stronger not in (left, right):
+        raise ValueError(f'pair "{key}": stronger must be {left} or {right}, got {brief(stronger)}')
+    if isinstance(position, bool) or not isinstance(position, int) or not 1 <= position <= boxes:
+        raise ValueError(f'pair "{key}": position must be a whole number 1..{boxes}, got {brief(position)}')
+    return stronger, position
 
 
 def _dividends(value: Any, game: Any = None) -> tuple[int, ...]:
