@@ -711,8 +711,9 @@ def layout_issues(spec: Spec, game_id: str, languages: Sequence[str] | None = No
         return [spec.issue(("games", game_id, "components"), str(error))]
     codes = tuple(languages) if languages is not None else game.kit_languages
     found: list[tuple[Issue, str, str]] = []
+    drawn: dict[tuple[Any, ...], Any] = {}  # each language's drawings, once for every kit (`Context.once`)
     for code, made_kit in kits(game_id, game, codes, spec.folder).items():
-        context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit)
+        context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit, drawn)
         issues, items = [], []
         for component in made_kit.game.components:
             try:

@@ -17,7 +17,7 @@ from typing import Any, Callable, TypeVar, Union
 from pnp.components.art import asset_badge, picture
 from pnp.display import BookPages, Panels, PieceArt, Pieces
 from pnp.errors import BuildError
-from pnp.i18n import Language, speaking
+from pnp.i18n import Language, current, speaking
 from pnp.layout.text import Icon
 from pnp.spec.images import Art, ArtError, read_art
 from pnp.spec.model import Asset, Game, Print
@@ -39,7 +39,7 @@ class Context:
     settings: Print
     folder: Path = field(default_factory=Path.cwd)
     kit: Kit | None = None  # None: the spec as written, in English
-    drawn: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # component id → its output, once
+    drawn: dict[tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)  # see `once`
 
     @property
     def language(self) -> Language | None:
@@ -62,6 +62,23 @@ class Context:
             with speaking(language.with_siblings(self.kit.language.siblings)):
                 results.append(work(replace(self, game=game)))
         return results
+
+    def once(self, what: tuple[Any, ...], make: Callable[[], T]) -> T:
+        """`make()` in the language spoken now, done once for every context sharing this one's
+        memo (`drawn`: the sibling contexts `everywhere` makes, and the kits of a game a caller
+        lays out together), its `BuildError` too. Geometry is measured in every language, so
+        each kit would otherwise draw the others' components, pages and aid bodies again (and
+        each of those measure every language in turn): a language costs what its own words cost."""
+        name = (current().code, *what)
+        if name not in self.drawn:
+            try:
+                self.drawn[name] = (True, make())
+            except BuildError as error:
+                self.drawn[name] = (False, error)
+        made, result = self.drawn[name]
+        if not made:
+            raise result
+        return result
 
     def component(self, component: Any) -> Any:
         """This context's version of a component of any language's game (by its id)."""
@@ -126,16 +143,17 @@ _GENERATORS = {
 
 
 def generate(context: Context, component: Any) -> Output:
-    """Draw one component of `context.game` with the print settings — once per context: the
-    rules booklet pictures the other components, and a build then lays out the same drawings."""
-    known = context.drawn.get(component.id)
-    if known is not None and known[0] is component:
-        return known[1]
+    """Draw one component of `context.game` with the print settings — once per language for the
+    contexts sharing a memo (`Context.once`): the rules booklet pictures the other components
+    in every language, and a build then lays out the same drawings."""
+    return context.once(("component", component.id, id(component)), lambda: _generate(context, component))
+
+
+def _generate(context: Context, component: Any) -> Output:
     module, function = _GENERATORS[component.kind].split(":")
     output = getattr(import_module(f"pnp.components.{module}"), function)(context, component)
     if context.settings.ink_saver:
         from pnp.components.toner import tone
 
         output = tone(output)
-    context.drawn[component.id] = (component, output)
     return output

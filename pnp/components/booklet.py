@@ -55,11 +55,14 @@ def booklet(context: Context, booklet: Booklet) -> BookPages:
     the game folds the same sheets."""
     what = f"{context.game_id}/{booklet.id}"
     width, height = page_size(context.settings.paper, context.settings.margin_mm)
-    pages = _pages(context, booklet, width, height, what)
+    def flowed(c: Context) -> list[tuple[Item, ...]]:  # once a language: every kit counts every language's pages
+        return c.once(("booklet pages", booklet.id), lambda: _pages(c, c.component(booklet), width, height, what))
+
+    pages = list(flowed(context))
 
     def count(other: Context) -> int:
         try:
-            return len(_pages(other, other.component(booklet), width, height, what))
+            return len(flowed(other))
         except BuildError:  # reported by that language's kit
             return 0
 
