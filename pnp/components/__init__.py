@@ -105,13 +105,19 @@ class Context:
             icons[asset.id] = Icon((mark,), width, 10.0)
         return icons
 
+    def params(self) -> Any:
+        """The game engine's parameters read from the game (once a language: every table, mark
+        and booklet line of every kit asks, and reading them checks the whole spec)."""
+        from pnp.rules import engine
+
+        return self.once(("params",), lambda: engine(self.game_id).params(self.game))
+
     def table(self, name: str) -> Any:
         """A table computed by the game's engine (`tables(params)`), so printed aids and setup
         diagrams never disagree with the referee."""
         from pnp.rules import engine
 
-        rules = engine(self.game_id)
-        found = rules.tables(rules.params(self.game))
+        found = self.once(("tables",), lambda: engine(self.game_id).tables(self.params()))
         if name not in found:
             raise KeyError(f"{self.game_id} rules provide no table {name!r}")
         return found[name]

@@ -112,7 +112,7 @@ def template_values(context: Context, booklet: Booklet | None = None, errors: li
     engine = _engine(context.game_id)
     if engine is not None:
         values["rules"] = {**engine.RULEBOOK.defaults(), **context.game.rules}
-        values["params"] = engine.params(context.game)
+        values["params"] = context.params()
         if booklet is not None:
             values["house"] = {h.name: _words(booklet, h.name, h.value, errors) for h in _in_effect(context)}
     return values
