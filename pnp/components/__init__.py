@@ -63,13 +63,14 @@ class Context:
                 results.append(work(replace(self, game=game)))
         return results
 
-    def once(self, what: tuple[Any, ...], make: Callable[[], T]) -> T:
-        """`make()` in the language spoken now, done once for every context sharing this one's
+    def once(self, what: tuple[Any, ...], make: Callable[[], T], *, every_language: bool = False) -> T:
+        """`make()` in the language spoken now (or, `every_language`, for what is the same in
+        all of them: a worked example's play), done once for every context sharing this one's
         memo (`drawn`: the sibling contexts `everywhere` makes, and the kits of a game a caller
         lays out together), its `BuildError` too. Geometry is measured in every language, so
         each kit would otherwise draw the others' components, pages and aid bodies again (and
         each of those measure every language in turn): a language costs what its own words cost."""
-        name = (current().code, *what)
+        name = (None if every_language else current().code, *what)
         if name not in self.drawn:
             try:
                 self.drawn[name] = (True, make())
@@ -127,8 +128,7 @@ class Context:
         `table`, since a setup diagram's table and its board marks may share a name."""
         from pnp.rules import engine
 
-        rules = engine(self.game_id)
-        found = rules.marks(rules.params(self.game))
+        found = self.once(("marks",), lambda: engine(self.game_id).marks(self.params()))
         if name not in found:
             raise KeyError(f"{self.game_id} rules provide no marks {name!r}")
         return found[name]
