@@ -761,8 +761,10 @@ def layout_issues(spec: Spec, game_id: str, languages: Sequence[str] | None = No
         return [spec.issue(("games", game_id, "components"), str(error))]
     codes = tuple(languages) if languages is not None else game.kit_languages
     found: list[tuple[Issue, str, str]] = []
+    drawn: dict[tuple[Any, ...], Any] = {}  # each language's drawings, once for every kit (`Context.once`)
+    plans = Cache()  # in memory: which components share sheets, decided on their shapes, the same in every kit
     for code, made_kit in kits(game_id, game, codes, spec.folder).items():
-        context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit)
+        context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit, drawn)
         issues, items = [], []
         for component in made_kit.game.components:
             try:
@@ -774,16 +776,18 @@ def layout_issues(spec: Spec, game_id: str, languages: Sequence[str] | None = No
                 issues += located_all(spec, game_id, component, error, made_kit.language)
         if not issues:
             with speaking(made_kit.language):
-                issues = print_file_issues(spec, game_id, made_kit.game, items)
+                issues = print_file_issues(spec, game_id, made_kit.game, items, plans)
         found += [(issue, code, game.language) for issue in issues]
     return once(found)
 
 
-def print_file_issues(spec: Spec, game_id: str, game: Game, items: list[Made]) -> list[Issue]:
+def print_file_issues(spec: Spec, game_id: str, game: Game, items: list[Made], plans: Cache | None = None,
+                      ) -> list[Issue]:
     """What keeps a kit's own pages from being laid out — a component's name too long for the
-    print plan's table, say — at the name's field (`game`: the kit's, in its language)."""
+    print plan's table, say — at the name's field (`game`: the kit's, in its language; `plans`
+    keeps which components share sheets for the game's other kits)."""
     try:
-        units = plan_units(game, game_id, items, spec.print, (), None, lambda m: m)
+        units = plan_units(game, game_id, items, spec.print, (), plans, lambda m: m)
         instruction_pages(game, game_id, units, spec.print)
         reprint_pages(game, units, [manifest.Change(game_id, u.id, "added", tuple(range(1, len(u.sheets.sheets) + 1)))
                                     for u in units], spec.print)

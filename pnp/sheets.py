@@ -222,9 +222,11 @@ def sheets_of(laid: Laid, game: Game, *, digests: bool = True) -> Sheets:
 
 
 def shared_sheets(layout: Imposition, info: Furniture, digest: str, members: Sequence[Sheets]) -> Sheets:
-    """The facts about sheets that several components share."""
+    """The facts about sheets that several components share, digested when its members are
+    (validation digests none, see `sheets_of`)."""
     contents = _("{contents} on shared sheets").format(contents=" + ".join(m.contents for m in members))
-    return Sheets(digest[:STAMP_DIGITS], sheet_digests(layout, info), len(layout.pages), layout.duplex,
+    digests = sheet_digests(layout, info) if all(d for m in members for d in m.sheets) else ("",) * layout.sheets
+    return Sheets(digest[:STAMP_DIGITS], digests, len(layout.pages), layout.duplex,
                   sum(m.count for m in members), members[0].size_mm, contents, "", "", None, *_cutting(layout))
 
 

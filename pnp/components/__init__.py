@@ -17,7 +17,7 @@ from typing import Any, Callable, TypeVar, Union
 from pnp.components.art import asset_badge, picture
 from pnp.display import BookPages, Panels, PieceArt, Pieces
 from pnp.errors import BuildError
-from pnp.i18n import Language, speaking
+from pnp.i18n import Language, current, speaking
 from pnp.layout.text import Icon
 from pnp.spec.images import Art, ArtError, read_art
 from pnp.spec.model import Asset, Game, Print
@@ -39,7 +39,7 @@ class Context:
     settings: Print
     folder: Path = field(default_factory=Path.cwd)
     kit: Kit | None = None  # None: the spec as written, in English
-    drawn: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # component id → its output, once
+    drawn: dict[tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)  # see `once`
 
     @property
     def language(self) -> Language | None:
@@ -72,6 +72,24 @@ class Context:
         here = [result for (_, game), result in zip(self.kit.siblings, results) if game is self.game]
         return results, here[0] if here else work(self)
 
+    def once(self, what: tuple[Any, ...], make: Callable[[], T], *, every_language: bool = False) -> T:
+        """`make()` in the language spoken now (or, `every_language`, for what is the same in
+        all of them: a worked example's play), done once for every context sharing this one's
+        memo (`drawn`: the sibling contexts `everywhere` makes, and the kits of a game a caller
+        lays out together), its `BuildError` too. Geometry is measured in every language, so
+        each kit would otherwise draw the others' components, pages and aid bodies again (and
+        each of those measure every language in turn): a language costs what its own words cost."""
+        name = (None if every_language else current().code, *what)
+        if name not in self.drawn:
+            try:
+                self.drawn[name] = (True, make())
+            except BuildError as error:
+                self.drawn[name] = (False, error)
+        made, result = self.drawn[name]
+        if not made:
+            raise result
+        return result
+
     def component(self, component: Any) -> Any:
         """This context's version of a component of any language's game (by its id)."""
         return self.game.component(component.id)
@@ -97,13 +115,19 @@ class Context:
             icons[asset.id] = Icon((mark,), width, 10.0)
         return icons
 
+    def params(self) -> Any:
+        """The game engine's parameters read from the game (once a language: every table, mark
+        and booklet line of every kit asks, and reading them checks the whole spec)."""
+        from pnp.rules import engine
+
+        return self.once(("params",), lambda: engine(self.game_id).params(self.game))
+
     def table(self, name: str) -> Any:
         """A table computed by the game's engine (`tables(params)`), so printed aids and setup
         diagrams never disagree with the referee."""
         from pnp.rules import engine
 
-        rules = engine(self.game_id)
-        found = rules.tables(rules.params(self.game))
+        found = self.once(("tables",), lambda: engine(self.game_id).tables(self.params()))
         if name not in found:
             raise KeyError(f"{self.game_id} rules provide no table {name!r}")
         return found[name]
@@ -113,8 +137,7 @@ class Context:
         `table`, since a setup diagram's table and its board marks may share a name."""
         from pnp.rules import engine
 
-        rules = engine(self.game_id)
-        found = rules.marks(rules.params(self.game))
+        found = self.once(("marks",), lambda: engine(self.game_id).marks(self.params()))
         if name not in found:
             raise KeyError(f"{self.game_id} rules provide no marks {name!r}")
         return found[name]
@@ -135,16 +158,17 @@ _GENERATORS = {
 
 
 def generate(context: Context, component: Any) -> Output:
-    """Draw one component of `context.game` with the print settings — once per context: the
-    rules booklet pictures the other components, and a build then lays out the same drawings."""
-    known = context.drawn.get(component.id)
-    if known is not None and known[0] is component:
-        return known[1]
+    """Draw one component of `context.game` with the print settings — once per language for the
+    contexts sharing a memo (`Context.once`): the rules booklet pictures the other components
+    in every language, and a build then lays out the same drawings."""
+    return context.once(("component", component.id, id(component)), lambda: _generate(context, component))
+
+
+def _generate(context: Context, component: Any) -> Output:
     module, function = _GENERATORS[component.kind].split(":")
     output = getattr(import_module(f"pnp.components.{module}"), function)(context, component)
     if context.settings.ink_saver:
         from pnp.components.toner import tone
 
         output = tone(output)
-    context.drawn[component.id] = (component, output)
     return output

@@ -50,8 +50,9 @@ def aid(context: Context, aid: Aid) -> Panels:
 
 def _body(context: Context, aid: Aid, width: float, size: float, what: str) -> Block:
     """The aid's blocks stacked, each as tall as its tallest language makes it."""
-    def blocks(c: Context) -> list[tuple[Block, float]]:
-        return _blocks(c, filled(c.game, c.component(aid)), width, size, what)  # templates over the game
+    def blocks(c: Context) -> list[tuple[Block, float]]:  # templates over the game, once a language and size
+        return c.once(("aid body", aid.id, width, size),
+                      lambda: _blocks(c, filled(c.game, c.component(aid)), width, size, what))
 
     everywhere, here = context.everywhere_and_here(blocks)
     tallest = [max(block.height for block, _ in parts) for parts in zip(*everywhere, strict=True)]

@@ -55,13 +55,16 @@ def booklet(context: Context, booklet: Booklet) -> BookPages:
     the game folds the same sheets."""
     what = f"{context.game_id}/{booklet.id}"
     width, height = page_size(context.settings.paper, context.settings.margin_mm)
-    pages = _pages(context, booklet, width, height, what)
+    def flowed(c: Context) -> list[tuple[Item, ...]]:  # once a language: every kit counts every language's pages
+        return c.once(("booklet pages", booklet.id), lambda: _pages(c, c.component(booklet), width, height, what))
+
+    pages = list(flowed(context))
 
     def count(other: Context) -> int:
         if other.game is context.game:  # this kit's language: flowed above
             return len(pages)
         try:
-            return len(_pages(other, other.component(booklet), width, height, what))
+            return len(flowed(other))
         except BuildError:  # reported by that language's kit
             return 0
 
@@ -111,7 +114,7 @@ def template_values(context: Context, booklet: Booklet | None = None, errors: li
     engine = _engine(context.game_id)
     if engine is not None:
         values["rules"] = {**engine.RULEBOOK.defaults(), **context.game.rules}
-        values["params"] = engine.params(context.game)
+        values["params"] = context.params()
         if booklet is not None:
             values["house"] = {h.name: _words(booklet, h.name, h.value, errors) for h in _in_effect(context)}
     return values

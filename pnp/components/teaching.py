@@ -275,11 +275,15 @@ def worked_example(context: Context, example: WorkedExample, at: tuple) -> tuple
         raise BuildError(f"{context.game_id}: no worked example {example.id} in its rules file", at=at + ("id",)) from None
     data = {"game": context.game_id, **example.record}
     where = f"the worked example {example.id}"
-    try:
-        record = reads_record(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), where)
-        answer = replay(record, game_params(context.game, record))
-    except RecordError as error:
-        raise BuildError(f"{where}: " + "; ".join(i.message for i in error.issues), at=at + ("record",)) from None
+
+    def played() -> Any:  # the same play in every language (numbers and ids; the events word themselves)
+        try:
+            record = reads_record(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), where)
+            return replay(record, game_params(context.game, record))
+        except RecordError as error:
+            raise BuildError(f"{where}: " + "; ".join(i.message for i in error.issues), at=at + ("record",)) from None
+
+    answer = context.once(("worked example", at, repr(data)), played, every_language=True)
     if answer.violation is not None:
         v = answer.violation
         if v.at in ("players", "deal"):  # the game cannot seat them at all: the spec's own check says so, once
