@@ -166,7 +166,7 @@ def _wait(done, timeout: float = 300) -> None:
 
 def _one_card_value() -> str:
     """The bundled spec with one For-Ex dividend card paying 4 instead of 2."""
-    from pnp.spec import bundled_spec_path
+    from pnp.spec.source import bundled_spec_path
 
     text = bundled_spec_path().read_text(encoding="utf-8")
     old = '{value: "3", title: Dividend, text: "Pays {pays} per certificate", data: {pays: 2}}'

@@ -289,7 +289,7 @@ def _watch(args: argparse.Namespace) -> int:
 
 def _init(args: argparse.Namespace) -> int:
     from pnp.rules import rulebooks
-    from pnp.spec import init
+    from pnp.spec.loader import init
     from pnp.spec.schema import schema_text
 
     print(init(Path(args.folder), force=args.force, schema=schema_text(rulebooks())))

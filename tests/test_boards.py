@@ -247,7 +247,7 @@ def test_a_grid_track_reads_like_text_in_its_columns():
 def test_loop_and_grid_mistakes_are_located(section, message):
     from pnp.errors import SpecError
     from pnp.rules import rulebooks
-    from pnp.spec import loads
+    from pnp.spec.loader import loads
 
     with pytest.raises(SpecError) as caught:
         loads(edit(ROUND, f"          - {section}"), rulebooks())

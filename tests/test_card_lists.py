@@ -8,7 +8,7 @@ import pytest
 
 from pnp.errors import SpecError
 from pnp.rules import rulebooks
-from pnp.spec import load
+from pnp.spec.loader import load
 from pnp.spec.faces import deck_pieces
 
 HEAD = """\

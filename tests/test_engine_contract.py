@@ -19,8 +19,9 @@ from pnp.referee import record as records
 from pnp.referee import check, reads_record
 from pnp.referee.replay import referee_for
 from pnp.rules import GAMES, load_spec
-from pnp.rules import aktsioner as akt
-from pnp.rules import forex
+from pnp.rules.aktsioner import engine as akt
+from pnp.rules.aktsioner.state import deck_of
+from pnp.rules.forex import engine as forex
 from pnp.rules.base import Engine, Malformed, Violation
 from pnp.rules.legal import play
 
@@ -150,7 +151,7 @@ def test_an_aktsioner_determinized_hand_is_drawn_from_the_unseen_cards():
         assert all(used[card] <= p.copies[card] for card in used)
         for seat, hand in enumerate(full.hands):
             decks = Counter(p.cards[card].deck for card in hand)
-            assert decks == Counter(akt.state.deck_of(p, card) for card in seen.hands[seat])
+            assert decks == Counter(deck_of(p, card) for card in seen.hands[seat])
         deals.add(full.hands)
     assert len(deals) > 10
 

@@ -28,7 +28,7 @@ from pnp.display import Drawing, Rect, Style
 from pnp.export import faces_of, reused_files, tts
 from pnp.export.profiles import PROFILES, fitted_png, profile_named, write
 from pnp.spec.faces import piece_count
-from pnp.spec import load
+from pnp.spec.loader import load
 
 ROOT = Path(__file__).resolve().parents[1]
 TULIPS = ROOT / "examples" / "tulips" / "components.yaml"

@@ -22,7 +22,7 @@ from pnp.layout.text import ICON_EM
 from pnp.render.pdf import pdf_bytes
 from pnp.render.svg import svg_bytes
 from pnp.rules import rulebooks
-from pnp.spec import load
+from pnp.spec.loader import load
 
 PT = 72 / 25.4
 LOGO_BLUE = (0.0, 0.447059, 0.698039)  # #0072b2, the logo's only rectangle

@@ -9,7 +9,7 @@ import pytest
 from pnp.i18n import speaking
 from pnp.i18n.catalogs import language
 from pnp.rules import load_spec, loads_spec
-from pnp.rules.aktsioner import params, penalty_per_share, tables
+from pnp.rules.aktsioner.engine import params, penalty_per_share, tables
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 
 from pnp.rules import load_spec, loads_spec
-from pnp.rules import forex
+from pnp.rules.forex import engine as forex
 from pnp.rules.forex.board import find, shift, start_pairs, strengths, value_in
 from pnp.rules.forex.events import STRENGTHENED
-from pnp.spec import default_spec_path
+from pnp.spec.source import default_spec_path
 
 
 @pytest.fixture(scope="module")

@@ -73,7 +73,7 @@ def _blocks(context: Context, aid: Aid, width: float, size: float, what: str) ->
         if section.table:
             found.append((table(context.table(section.table), size=size * 1.15, what=where, assets=context.game.assets,
                                 min_width=width, shaded=shaded,
-                                also=context.everywhere(lambda other: other.table(section.table))), gap))
+                                also=context.everywhere(lambda other: other.table(section.table or ""))), gap))
             gap = size * 0.2
         for line in section.lines:
             found.append((paragraph(line, width, size=size, what=where, icons=icons), gap))

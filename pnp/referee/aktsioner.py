@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 from pnp.referee.fields import Reader
 from pnp.referee.record import Record, dump, scalar
 from pnp.referee.replay import Step, StepViolation, seated
-from pnp.rules import aktsioner as rules
+from pnp.rules.aktsioner import engine as rules
 from pnp.rules.base import Event, Violation
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ def steps(record: Record, params: rules.Params) -> list[Step]:
             reader.fail(path, 'expected a turn such as {player: Ana, play: "+30 red -60 blue"}')
             continue
         entry = reader.mapping(path, TURN_KEYS)
-        stages = []
+        stages: list[tuple[str, int, rules.Action]] = []
         if "player" not in entry:
             reader.fail(path, 'missing "player" (who moves)')
         elif reader.player(path + ("player",), entry["player"]) is not None:

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from pnp.referee.record import dump, scalar
-from pnp.rules import forex as engine
+from pnp.rules.forex import engine
 from pnp.rules.forex.params import show
 
 if TYPE_CHECKING:

@@ -39,6 +39,9 @@ from pnp.rules.bolsa.state import (
     Zones,
 )
 from pnp.rules.legal import AtMostOne, Budget, Constraint, Field, Template, grouped, judge, last_position
+# Besides the contract, the names a caller of this game uses (`from pnp.rules.bolsa import engine`
+# is the game's whole API): the package itself holds only what the spec layer reads on each load.
+from pnp.rules.bolsa.state import OVER as OVER, Pair as Pair
 
 if TYPE_CHECKING:
     import random

@@ -26,6 +26,10 @@ from pnp.rules.forex.resolve import Resolve, defaultable, queue_labels, queue_te
 from pnp.rules.forex.rulebook import RULEBOOK
 from pnp.rules.forex.state import Contract, Dividend, Start, State, check_players, deal, setup
 from pnp.rules.legal import Different, Field, Listed, Template, judge, last_position
+# Besides the contract, the names a caller of this game uses (`from pnp.rules.forex import engine`
+# is the game's whole API): the package itself holds only what the spec layer reads on each load.
+from pnp.rules.forex.board import Pair as Pair
+from pnp.rules.forex.state import Holding as Holding, Item as Item, Loan as Loan, Result as Result, standard_supply as standard_supply
 
 __all__ = ["RULEBOOK", "Start", "apply", "check_players", "deal", "determinize", "legal_actions", "marks", "moves",
            "outcome", "params", "playout", "setup", "tables", "to_move", "view", "worth"]

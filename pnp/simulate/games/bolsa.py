@@ -11,7 +11,7 @@ import random
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
-from pnp.rules import bolsa
+from pnp.rules.bolsa import engine as bolsa
 from pnp.simulate.bots import Bot, Decision, fit
 from pnp.simulate.probe import Probe
 

@@ -13,7 +13,7 @@ import random
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
-from pnp.rules import forex
+from pnp.rules.forex import engine as forex
 from pnp.rules.forex.board import strengths, value_in
 from pnp.simulate.bots import Bot, Decision, random_bot
 from pnp.simulate.probe import Probe
