@@ -148,7 +148,7 @@ def _preview(scratch: Path) -> float:
             seen, saved = len(versions), time.perf_counter()
             spec.write_text(text.replace('back: {title: Bulb, color: "#2e7d32"}',
                                          f'back: {{title: Bulb {n}, color: "#2e7d32"}}', 1), encoding="utf-8")
-            _wait(lambda: len(versions) > seen)
+            _wait(lambda seen=seen: len(versions) > seen)
             best = min(best, versions[seen][0] - saved)
         return best
     finally:

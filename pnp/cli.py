@@ -336,7 +336,10 @@ def _referee(args: argparse.Namespace) -> int:
     try:
         record = referee.read_record(args.record)
     except UnknownGame as error:
-        raise _print_only(error.game, load_spec(args.spec).games, args.record) or error
+        print_only = _print_only(error.game, load_spec(args.spec).games, args.record)
+        if print_only is None:
+            raise
+        raise print_only from error
     try:
         answer = referee.check(record, args.spec)
     except KeyError:

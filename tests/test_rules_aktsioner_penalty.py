@@ -43,7 +43,7 @@ def test_penalty_table_cells_come_from_the_penalty_function(game):
     p = params(game)
     table = tables(params(game))["penalty"]
     for row in table.rows:
-        for old, cell in zip(table.header[1:], row[1:]):
+        for old, cell in zip(table.header[1:], row[1:], strict=True):
             value = penalty_per_share(int(old), int(row[0]), p)
             assert cell == (str(value) if value else "—")
 

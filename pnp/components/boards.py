@@ -97,7 +97,7 @@ def _board(context: Context, board: Board, starts: list | None) -> Panels:
     body = column([title, *image, *sections], gap=GAP)
     if starts is not None and loop is None:  # each section's offset in the column, as `column` stacks them
         y = title.height + GAP + sum(b.height + GAP for b in image)
-        for (index, _), block in zip(inside, sections):
+        for (index, _), block in zip(inside, sections, strict=True):
             starts += [(asset, (MARGIN + x, MARGIN + y + top, w, h)) for asset, (x, top, w, h) in cells[index]]
             y += block.height + GAP
     if loop is None:  # cell edges, where a tiled board may be cut without cutting a number
@@ -184,7 +184,7 @@ def _cells(context: Context, section: BoardSection, places: list[tuple[float, fl
     raised = bool(marks)  # notes on many cells: every number sits in the cell's upper part
     size = _number_size(numbers, cell, raised or track.start is not None or bool(track.labels))
     items: list[Item] = []
-    for index, ((x, y), value, number) in enumerate(zip(places, track.cells, numbers)):
+    for index, ((x, y), value, number) in enumerate(zip(places, track.cells, numbers, strict=True)):
         marked = " ".join(marks.get((asset.id if asset else "", index), ()))
         notes = tuple(text for text in (track.labels.get(value, ""), marked) if text)
         start = track.start is not None and value == track.start

@@ -317,7 +317,7 @@ def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, in
     placed: list[Placed] = []
     offset = 0
     edge = _flip(f, duplex) if duplex in ("long", "short") else ""
-    for group, grid in zip(groups, grids):
+    for group, grid in zip(groups, grids, strict=True):
         fronts = [(i, _slot(grid, k)) for k, i in enumerate(range(len(group.pieces)))]
         front_items += _faces(group, grid, fronts, "front")
         placed += [replace(p, piece=p.piece + offset) for p in _record(grid, fronts, "front", 0, group)]
@@ -368,7 +368,7 @@ def fill(host: Imposition, pieces: int, groups: Sequence[Pieces], paper: str, ma
     backs_items: list[Item] = []
     placed = list(host.placed)
     offset = pieces
-    for group, band in zip(groups, grids):
+    for group, band in zip(groups, grids, strict=True):
         fronts = [(k, _slot(band, k)) for k in range(len(group.pieces))]
         fronts_items += _faces(group, band, fronts, "front")
         placed += [replace(p, piece=p.piece + offset) for p in _record(band, fronts, "front", front_page, group)]

@@ -337,14 +337,14 @@ def state_json(state: engine.State, params: engine.Params) -> dict[str, Any]:
     answer: dict[str, Any] = {
         "round": state.round,
         "token": names[state.token],
-        "prices": dict(zip(codes, state.prices)),
+        "prices": dict(zip(codes, state.prices, strict=True)),
         "players": {
             p.name: {
                 "cash": p.cash,
-                "shares": {code: z.owned for code, z in zip(codes, p.zones)},
-                "orders": {code: z.orders for code, z in zip(codes, p.zones)},
-                "offered": {code: z.offered for code, z in zip(codes, p.zones)},
-                "requested": {code: z.requested for code, z in zip(codes, p.zones)},
+                "shares": {code: z.owned for code, z in zip(codes, p.zones, strict=True)},
+                "orders": {code: z.orders for code, z in zip(codes, p.zones, strict=True)},
+                "offered": {code: z.offered for code, z in zip(codes, p.zones, strict=True)},
+                "requested": {code: z.requested for code, z in zip(codes, p.zones, strict=True)},
             }
             for p in state.players
         },
@@ -445,10 +445,10 @@ def record(
         data["start"] = {
             "round": start.round,
             "token": start.players[start.token].name,
-            "prices": dict(zip(codes, start.prices)),
+            "prices": dict(zip(codes, start.prices, strict=True)),
             "players": {
-                p.name: {"cash": p.cash, "owned": {c: z.owned for c, z in zip(codes, p.zones)},
-                         "orders": {c: z.orders for c, z in zip(codes, p.zones)}}
+                p.name: {"cash": p.cash, "owned": {c: z.owned for c, z in zip(codes, p.zones, strict=True)},
+                         "orders": {c: z.orders for c, z in zip(codes, p.zones, strict=True)}}
                 for p in start.players
             },
         }

@@ -66,7 +66,7 @@ def fast_init(cls: type[T]) -> type[T]:
     exec(source, scope)  # the way dataclasses itself makes `__init__`
     init = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    setattr(cls, "__init__", init)
+    setattr(cls, "__init__", init)  # noqa: B010  # mypy refuses an assignment to a method
     return cls
 
 

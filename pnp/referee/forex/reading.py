@@ -184,7 +184,7 @@ _ACTION_READERS: dict[str, Callable[[Reader, tuple, str, engine.Params], engine.
 
 def _start_pairs(reader: Reader, p: engine.Params) -> dict[str, tuple[str, int]]:
     found = {}
-    for key, entry in reader.mapping(("start", "pairs")).items():
+    for key in reader.mapping(("start", "pairs")):
         path = ("start", "pairs", key)
         a, _, b = str(key).partition("/")
         if a not in p.currencies or b not in p.currencies or p.index(a) >= p.index(b):

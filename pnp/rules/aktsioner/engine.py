@@ -397,8 +397,8 @@ def _trade_template(state: State, params: Params) -> Template:
     assert turn is not None
     account, fields, weights = state.accounts[turn.mover], [], []
     sellable = [_sellable(state, i) for i in range(len(params.colours))]
-    reach = account.cash + sum(n * price for n, price in zip(sellable, state.prices))
-    for (sell, buy), n, price in zip(_trade_names(params.colours), sellable, state.prices):
+    reach = account.cash + sum(n * price for n, price in zip(sellable, state.prices, strict=True))
+    for (sell, buy), n, price in zip(_trade_names(params.colours), sellable, state.prices, strict=True):
         fields += [Field.number(sell, 0, n), Field.number(buy, 0, int(reach // price))]
         weights += [(sell, -price), (buy, price)]
     rule = "AKT-3.3" if turn.played else "AKT-3.1"

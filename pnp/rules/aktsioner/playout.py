@@ -149,7 +149,7 @@ def playout(params: Params, state: State, rng: random.Random, watch: Observer, t
             if trace is not None:
                 trace.append((Play(names[card], params.choices[names[card]][0][chosen]),
                               _numbers(names, prices, cash, shares, hands, out, mover, bought)))
-            if last_round and not any(left for left, gone in zip(hands, out) if not gone):  # all played (AKT-9.1)
+            if last_round and not any(left for left, gone in zip(hands, out, strict=True) if not gone):  # all played (AKT-9.1)
                 break
             stage, closed = 3, False
         if stage == 3:  # stage 3: the mover's trades, until one of nothing or his end of the turn
@@ -192,7 +192,7 @@ def _traded(params: Params, record: list[tuple[bool, int, int]] | None) -> Trade
 def _outcome(players: Sequence[str], shares: Sequence[Sequence[int]], cash: Sequence[Number],
              prices: Sequence[int]) -> Outcome:
     """AKT-9 on numbers: each player's capital (`scoring.holding`), the winners."""
-    scores = {name: holding(held, prices, money) for name, held, money in zip(players, shares, cash)}
+    scores = {name: holding(held, prices, money) for name, held, money in zip(players, shares, cash, strict=True)}
     return Outcome(scores, tuple(winners(scores)), OVER)
 
 
@@ -293,7 +293,7 @@ def _next(hands: list[list[int]], out: list[bool], last: int) -> int:
 
 def _last_round(hands: list[list[int]], out: list[bool]) -> bool:
     """AKT-8.1: every player still in has at most one card left; nobody trades any more."""
-    return all(len(hand) <= 1 for hand, gone in zip(hands, out) if not gone)
+    return all(len(hand) <= 1 for hand, gone in zip(hands, out, strict=True) if not gone)
 
 
 def _worth(board: tuple[int, ...], cash: list[Number], shares: list[list[int]]) -> Callable[[], tuple[float, ...]]:
@@ -302,4 +302,4 @@ def _worth(board: tuple[int, ...], cash: list[Number], shares: list[list[int]]) 
 
 
 def _capitals(prices: tuple[int, ...], cash: tuple[Number, ...], shares: tuple[tuple[int, ...], ...]) -> tuple[float, ...]:
-    return tuple(float(holding(held, prices, money)) for held, money in zip(shares, cash))
+    return tuple(float(holding(held, prices, money)) for held, money in zip(shares, cash, strict=True))

@@ -107,7 +107,7 @@ def _setup(params: Params, names: Sequence[str], start: Start) -> tuple[State, E
         if cash < 0:
             raise Violation("BOLSA-2.2", f"{name} starts with {cash} in money: a player holds none or more")
     prices = tuple(start.prices.get(code, params.start_quote) for code in codes)
-    for code, price in zip(codes, prices):
+    for code, price in zip(codes, prices, strict=True):
         if price < params.price_min or (params.price_max is not None and price > params.price_max):
             raise Violation("BOLSA-6.1", f"{code} starts at {price}, off the quote track ({_bounds(params)})")
     players = tuple(
@@ -125,14 +125,14 @@ def _setup(params: Params, names: Sequence[str], start: Start) -> tuple[State, E
     dealt, box = n * CARDS_EACH * len(codes), (params.deck_per_company - n * CARDS_EACH) * len(codes)
     events = [
         said.DEALT(players=n, dealt=dealt, box=box, box_each=box // len(codes)),
-        said.QUOTES(prices=dict(zip(codes, prices)), round=round_),
+        said.QUOTES(prices=dict(zip(codes, prices, strict=True)), round=round_),
         said.CASH(cash={p.name: p.cash for p in players}),
     ]
     standard = tuple(Zones() for _ in codes)
     unusual = [p for p in players if p.zones != standard]
     for p in unusual:
-        events.append(said.HOLDS(player=p.name, owned={code: z.owned for code, z in zip(codes, p.zones)},
-                                 orders={code: z.orders for code, z in zip(codes, p.zones)}))
+        events.append(said.HOLDS(player=p.name, owned={code: z.owned for code, z in zip(codes, p.zones, strict=True)},
+                                 orders={code: z.orders for code, z in zip(codes, p.zones, strict=True)}))
     if not unusual:
         events.append(said.STANDARD_HOLDINGS(owned=OWNED_AT_SETUP, orders=ORDERS_AT_SETUP))
     events.append(said.TOKEN(player=names[state.token]))
@@ -533,10 +533,10 @@ def _declaration_of(player: Player, prices: tuple[int, ...], companies: tuple[st
     made once."""
     names, pairs = _declaration_fields(companies, forbid)
     constraints: tuple[Constraint, ...] = pairs
-    fields = tuple(Field.number(name, 0, getattr(zones, zone)) for zones, pair in zip(player.zones, names)
+    fields = tuple(Field.number(name, 0, getattr(zones, zone)) for zones, pair in zip(player.zones, names, strict=True)
                    for name, zone in pair)
     if total:
-        costs = tuple((buy, quote) for ((_, _), (buy, _)), quote in zip(names, prices))
+        costs = tuple((buy, quote) for ((_, _), (buy, _)), quote in zip(names, prices, strict=True))
         constraints += (Budget(costs, player.cash),)
     return Template("declare", player.name, "BOLSA-3.2", _declare_action, fields, constraints=constraints,
                     read=_declare_values)
@@ -558,7 +558,7 @@ def _may_withdraw(state: State, params: Params) -> tuple[int, ...]:
     if params.auction_losers != "may_withdraw" or trade is None or trade.auction is None or not trade.auction.over:
         return ()
     zones = [state.players[i].zones[trade.company] for i in trade.auction.ranking[1:]]
-    return tuple(i for i, z in zip(trade.auction.ranking[1:], zones) if z.offered or z.requested)
+    return tuple(i for i, z in zip(trade.auction.ranking[1:], zones, strict=True) if z.offered or z.requested)
 
 
 def _declare_action(values: Mapping) -> Declare:

@@ -44,7 +44,7 @@ class ForexProbe(Probe):
 
     def marks(self, old: tuple[Any, ...], new: tuple[Any, ...]) -> Iterable[str]:
         boxes, cap, flip = self.params.boxes, False, False
-        for a, b in zip(old, new):
+        for a, b in zip(old, new, strict=True):
             if a is not b:  # a step moves a few pairs; the rest are kept
                 cap = cap or b.position == boxes != a.position
                 flip = flip or a.stronger != b.stronger
