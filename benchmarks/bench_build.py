@@ -148,7 +148,7 @@ def _preview(scratch: Path) -> float:
             seen, saved = len(versions), time.perf_counter()
             spec.write_text(text.replace('back: {title: Bulb, color: "#2e7d32"}',
                                          f'back: {{title: Bulb {n}, color: "#2e7d32"}}', 1), encoding="utf-8")
-            _wait(lambda: len(versions) > seen)
+            _wait(lambda seen=seen: len(versions) > seen)
             best = min(best, versions[seen][0] - saved)
         return best
     finally:
@@ -166,7 +166,7 @@ def _wait(done, timeout: float = 300) -> None:
 
 def _one_card_value() -> str:
     """The bundled spec with one For-Ex dividend card paying 4 instead of 2."""
-    from pnp.spec import bundled_spec_path
+    from pnp.spec.source import bundled_spec_path
 
     text = bundled_spec_path().read_text(encoding="utf-8")
     old = '{value: "3", title: Dividend, text: "Pays {pays} per certificate", data: {pays: 2}}'

@@ -23,7 +23,7 @@ import resource
 from pnp.rules import GAMES as REGISTERED
 from pnp.simulate.metrics import rate
 from pnp.simulate.runner import Setup, chunks, run
-from pnp.spec import default_spec_path
+from pnp.spec.source import default_spec_path
 
 SPEC = str(default_spec_path().resolve())
 GAMES = 2_000

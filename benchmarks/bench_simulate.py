@@ -31,7 +31,7 @@ import time
 from pnp.rules import GAMES
 from pnp.simulate.play import play_game
 from pnp.simulate.runner import Setup, chunks, context, run, run_chunk, seating
-from pnp.spec import default_spec_path
+from pnp.spec.source import default_spec_path
 
 SPEC = str(default_spec_path().resolve())
 ONE_CORE_SECONDS = 1.0

@@ -289,7 +289,7 @@ def _watch(args: argparse.Namespace) -> int:
 
 def _init(args: argparse.Namespace) -> int:
     from pnp.rules import rulebooks
-    from pnp.spec import init
+    from pnp.spec.loader import init
     from pnp.spec.schema import schema_text
 
     print(init(Path(args.folder), force=args.force, schema=schema_text(rulebooks())))
@@ -336,7 +336,10 @@ def _referee(args: argparse.Namespace) -> int:
     try:
         record = referee.read_record(args.record)
     except UnknownGame as error:
-        raise _print_only(error.game, load_spec(args.spec).games, args.record) or error
+        print_only = _print_only(error.game, load_spec(args.spec).games, args.record)
+        if print_only is None:
+            raise
+        raise print_only from error
     try:
         answer = referee.check(record, args.spec)
     except KeyError:

@@ -236,7 +236,7 @@ def progress_bars(quiet: bool = False) -> Iterator[Progress]:
 
 def spec_path(given: str | None) -> Path:
     """The spec file a command reads: `--spec`, else ./components.yaml, else the bundled one."""
-    from pnp.spec import default_spec_path
+    from pnp.spec.source import default_spec_path
 
     return Path(given) if given else default_spec_path()
 

@@ -327,7 +327,7 @@ def _quoted(text: str, limit: int = 60) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from pnp.rules import load_spec
-    from pnp.spec import default_spec_path
+    from pnp.spec.source import default_spec_path
 
     source = Path(args.spec) if args.spec else default_spec_path()
     spec = load_spec(source)

@@ -13,7 +13,7 @@ from pathlib import Path
 from pnp.components import Context, Output, generate
 from pnp.i18n import speaking
 from pnp.rules import loads_spec
-from pnp.spec import Spec
+from pnp.spec.model import Spec
 from pnp.spec.translation import Kit, kit
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,5 +1,5 @@
-"""The architecture, checked on every run: the linter (ruff), the types of the rules, the spec
-and the display list (mypy), the floors of the package (import-linter, `pyproject.toml`), how
+"""The architecture, checked on every run: the linter (ruff), the types of the whole package
+(mypy), the floors of the package (import-linter, `pyproject.toml`), how
 complex a function may be (radon), and what each command loads when it starts cold."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ BIN = Path(sys.executable).parent
 
 TOOLS = {
     "ruff": [sys.executable, "-m", "ruff", "check", "."],
-    "mypy": [sys.executable, "-m", "mypy"],  # the files and settings are in pyproject.toml
+    "mypy": [sys.executable, "-m", "mypy", "pnp"],  # the whole package; the settings are in pyproject.toml
     "import-linter": [str(BIN / "lint-imports")],
 }
 

@@ -108,7 +108,7 @@ def test_every_symbol_fills_its_box_and_stays_inside_it(shape):
 
 def test_symbols_have_distinct_outlines():
     def area(points):
-        return abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1]))) / 2
+        return abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1], strict=True))) / 2
 
     areas = {shape: round(area(list(art.outline(shape, 0, 0, 10))), 1) for shape in SYMBOLS}
     corners = {shape: len(art.outline(shape, 0, 0, 10)) for shape in SYMBOLS}

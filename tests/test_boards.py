@@ -52,7 +52,7 @@ def test_quote_board_has_the_round_track_and_one_row_per_company_in_board_order(
     found = texts(drawing)
     codes = [t for t in found if t.text in {"IBE", "SAN", "TEF", "ITX", "FER"}]
     assert [t.text for t in sorted(codes, key=lambda t: t.y0)] == ["IBE", "SAN", "TEF", "ITX", "FER"]
-    for code, row in zip(sorted(codes, key=lambda t: t.y0), rows[1:]):  # each code heads its own row
+    for code, row in zip(sorted(codes, key=lambda t: t.y0), rows[1:], strict=True):  # each code heads its own row
         assert row[0].y <= code.cy <= row[0].y + row[0].h and code.x1 <= row[0].x
 
 
@@ -140,7 +140,7 @@ def test_rows_are_tinted_lightly_in_their_asset_colour_unless_ink_saver():
     (saver,) = panels("bolsa", "quote_board", ink_saver=True).drawings
     fills = [{cell.style.fill for cell in row} for row in track_rows(tinted, SPEC.games["bolsa"].component("quote_board").cell_mm)[1:]]
     assert all(len(row) == 1 for row in fills) and len({next(iter(row)) for row in fills}) == 5
-    for row, asset in zip(fills, SPEC.games["bolsa"].assets):
+    for row, asset in zip(fills, SPEC.games["bolsa"].assets, strict=True):
         fill = next(iter(row))
         assert luminance(asset.color) < luminance(fill) < 1.0
     assert {cell.style.fill for row in track_rows(saver, SPEC.games["bolsa"].component("quote_board").cell_mm) for cell in row} == {None}
@@ -201,7 +201,7 @@ def test_a_loop_track_runs_round_the_board_edge_clockwise_around_everything_else
     left, top = min(r.x for r in ring), min(r.y for r in ring)
     right, bottom = max(r.x + r.w for r in ring), max(r.y + r.h for r in ring)
     assert (ring[0].x, ring[0].y) == (left, top)  # the first cell in the top-left corner
-    for a, b in zip(ring, ring[1:]):  # each next cell touches the one before, turning clockwise
+    for a, b in zip(ring, ring[1:], strict=False):  # each next cell touches the one before, turning clockwise
         assert abs(a.x - b.x) + abs(a.y - b.y) == pytest.approx(size)
     on_edge = [r.x == left or r.y == top or r.x + r.w == pytest.approx(right) or r.y + r.h == pytest.approx(bottom)
                for r in ring]  # fmt: skip
@@ -247,7 +247,7 @@ def test_a_grid_track_reads_like_text_in_its_columns():
 def test_loop_and_grid_mistakes_are_located(section, message):
     from pnp.errors import SpecError
     from pnp.rules import rulebooks
-    from pnp.spec import loads
+    from pnp.spec.loader import loads
 
     with pytest.raises(SpecError) as caught:
         loads(edit(ROUND, f"          - {section}"), rulebooks())

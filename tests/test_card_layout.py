@@ -17,7 +17,7 @@ from pnp.layout.impose import impose
 from pnp.layout.sheet import Furniture
 from pnp.layout.text import abbreviations, fit_name, text_width
 from pnp.rules import rulebooks
-from pnp.spec import loads
+from pnp.spec.loader import loads
 
 MINI = edit("card_mm: [63, 88]", "card_mm: [44, 63]")
 

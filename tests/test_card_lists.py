@@ -8,7 +8,7 @@ import pytest
 
 from pnp.errors import SpecError
 from pnp.rules import rulebooks
-from pnp.spec import load
+from pnp.spec.loader import load
 from pnp.spec.faces import deck_pieces
 
 HEAD = """\
@@ -49,8 +49,8 @@ qty,asset,value,title,text,delta,rare,note,for_each
 """
 
 
-def spec_with(folder, cards: str, files: dict[str, str] = {}):
-    for name, text in files.items():
+def spec_with(folder, cards: str, files: dict[str, str] | None = None):
+    for name, text in (files or {}).items():
         (folder / name).write_text(text, encoding="utf-8")
     (folder / "dash.yaml").write_text(HEAD + cards, encoding="utf-8")
     return load(folder / "dash.yaml", rulebooks())
@@ -94,7 +94,7 @@ def test_semicolons_and_renamed_columns(tmp_path):
     assert [(p.front.value, p.front.title, p.front.asset.id) for p in pieces] == [("+1", "Fund", "ORE")] * 2
 
 
-def only_issue(tmp_path, cards: str, files: dict[str, str] = {}):
+def only_issue(tmp_path, cards: str, files: dict[str, str] | None = None):
     with pytest.raises(SpecError) as caught:
         spec_with(tmp_path, cards, files)
     (issue,) = caught.value.issues

@@ -84,7 +84,7 @@ def test_the_value_is_the_one_large_element(game_id, deck_id):
     from pnp.spec.faces import deck_pieces
 
     pieces = drawn(game_id, deck_id)
-    for piece, art_piece in zip(deck_pieces(game, game.component(deck_id)), pieces.pieces):
+    for piece, art_piece in zip(deck_pieces(game, game.component(deck_id)), pieces.pieces, strict=True):
         texts = [t for t, _ in text_boxes(art_piece.front.items)]
         largest = max(texts, key=lambda t: t.size)
         assert largest.text == piece.front.value and largest.size >= 14
@@ -111,7 +111,7 @@ def test_corner_index_top_left_and_turned_bottom_right():
 def test_asset_cards_have_a_band_of_their_colour_into_the_bleed_and_a_badge():
     pieces = drawn("bolsa", "shares")
     bleed = pieces.bleed
-    for piece, colour in zip(pieces.pieces[::18], ("#009e73", "#d55e00", "#0072b2", "#000000", "#e69f00")):
+    for piece, colour in zip(pieces.pieces[::18], ("#009e73", "#d55e00", "#0072b2", "#000000", "#e69f00"), strict=True):
         rects = [i for _, i in art.walk(piece.front.items) if isinstance(i, Rect) and i.style.fill == colour]
         band = max(rects, key=lambda r: r.w * r.h)
         assert band.x == -bleed and band.y == -bleed and band.w == 63 + 2 * bleed and band.h > 15
@@ -155,7 +155,7 @@ def test_small_cards_print_the_coloured_number_in_the_card_colour_and_the_other_
     from pnp.spec.faces import deck_pieces
 
     pieces = drawn("aktsioner", "small_cards")
-    for piece, art_piece in zip(deck_pieces(game, game.component("small_cards")), pieces.pieces):
+    for piece, art_piece in zip(deck_pieces(game, game.component("small_cards")), pieces.pieces, strict=True):
         colour = piece.front.asset.color
         texts = {t.text: (t, box, ground) for t, box, ground in text_grounds(art_piece.front.items) if t.size >= 14}
         value, value_box, value_ground = texts[piece.front.value]

@@ -115,7 +115,7 @@ def test_random_forex_games_reach_both_ends():
     ends = set()
     for seed in range(40):
         state, _ = engine.setup(p, NAMES[:3])
-        for _, state, _ in play(engine, state, p, random.Random(seed)):
-            pass
+        for _, after, _ in play(engine, state, p, random.Random(seed)):
+            state = after
         ends.add(engine.outcome(state, p).reason)
     assert ends == {"bankruptcy", "last_dividend"}

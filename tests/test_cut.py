@@ -98,7 +98,7 @@ def test_silhouette_cut_paths_lie_on_the_printed_trims(paper):
         for unit in machine_units(paper, "silhouette", game):
             per = unit.sheets.pages_per_sheet
             files = dict(sheet_files("silhouette", unit.id, unit.sheets.cuts, per))
-            for (index, _, _, lines), (name, data) in zip(unit.sheets.cuts, sorted(files.items())):
+            for (index, _, _, lines), (name, data) in zip(unit.sheets.cuts, sorted(files.items()), strict=True):
                 page, text = pdf_page(unit, index), data.decode()
                 (px, py), (sx, sy) = printed_square(page), svg_square(text)
                 dx, dy = px - sx, py - sy
@@ -133,7 +133,7 @@ def test_no_piece_crop_mark_or_header_reaches_a_keep_out_zone(paper, machine):
                 assert trims
                 for trim in trims:
                     assert reg.area.contains(trim) and not any(z.overlaps(trim.inset(-1.0)) for z in reg.keep_out)
-                for matrix, item in walk(page.items):
+                for _, item in walk(page.items):
                     if isinstance(item, Line) and item.style.width == 0.15:
                         box = Box(min(item.x1, item.x2), min(item.y1, item.y2), abs(item.x2 - item.x1),
                                   abs(item.y2 - item.y1))
@@ -171,7 +171,7 @@ def test_cricut_files_hold_the_print_area_picture_and_the_trims_inside_it():
     rects, circles = svg_shapes(text)
     trims = [p.trim for p in unit.layout.placed if p.page == unit.sheets.cuts[0][0] and p.side == "front"]
     assert len(rects) + len(circles) == len(trims)
-    for x, y, w, h in rects:
+    for x, y, w, _ in rects:
         assert any(abs(x + reg.area.x - t.x) <= TOLERANCE and abs(y + reg.area.y - t.y) <= TOLERANCE
                    and abs(w - t.w) <= TOLERANCE for t in trims)
 

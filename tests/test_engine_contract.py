@@ -19,8 +19,9 @@ from pnp.referee import record as records
 from pnp.referee import check, reads_record
 from pnp.referee.replay import referee_for
 from pnp.rules import GAMES, load_spec
-from pnp.rules import aktsioner as akt
-from pnp.rules import forex
+from pnp.rules.aktsioner import engine as akt
+from pnp.rules.aktsioner.state import deck_of
+from pnp.rules.forex import engine as forex
 from pnp.rules.base import Engine, Malformed, Violation
 from pnp.rules.legal import play
 
@@ -44,8 +45,8 @@ def positions(game: str, seed: int) -> Iterator[tuple[Any, Any, Any]]:
     players = NAMES[:rng.randint(max(2, spec_game.players.min), spec_game.players.max)]
     state, _ = engine.setup(p, players, engine.deal(p, players, rng))
     yield engine, p, state
-    for _, state, _ in play(engine, state, p, rng):
-        yield engine, p, state
+    for _, after, _ in play(engine, state, p, rng):
+        yield engine, p, after
 
 
 def test_the_contract_names_every_member_a_caller_uses():
@@ -150,7 +151,7 @@ def test_an_aktsioner_determinized_hand_is_drawn_from_the_unseen_cards():
         assert all(used[card] <= p.copies[card] for card in used)
         for seat, hand in enumerate(full.hands):
             decks = Counter(p.cards[card].deck for card in hand)
-            assert decks == Counter(akt.state.deck_of(p, card) for card in seen.hands[seat])
+            assert decks == Counter(deck_of(p, card) for card in seen.hands[seat])
         deals.add(full.hands)
     assert len(deals) > 10
 
@@ -209,7 +210,7 @@ def test_forex_removes_its_certificates_at_random_in_the_deal():
         assert sum(p.certificates) - sum(state.supply) == p.removed_certificates == sum(state.removed)
         supplies.append(state.supply)
     assert len(set(supplies)) > 50
-    removed = Counter(c for supply in supplies for c, (left, all_) in enumerate(zip(supply, p.certificates))
+    removed = Counter(c for supply in supplies for c, (left, all_) in enumerate(zip(supply, p.certificates, strict=True))
                       for _ in range(all_ - left))
     assert min(removed.values()) > 0.6 * max(removed.values())  # every currency is removed about as often
     standard = forex.setup(p, NAMES[:3])[0].supply
@@ -325,5 +326,5 @@ def test_a_violation_in_the_second_trade_of_a_stage_is_located_there():
 
 def _before_begin(p: akt.Params, state: akt.State) -> akt.State:
     """The position before Ana's Begin (the record's start)."""
-    return akt.setup(p, list(state.players), akt.Start(accounts=dict(zip(state.players, state.accounts)),
-                                                       hands=dict(zip(state.players, state.hands)), complete=False))[0]
+    return akt.setup(p, list(state.players), akt.Start(accounts=dict(zip(state.players, state.accounts, strict=True)),
+                                                       hands=dict(zip(state.players, state.hands, strict=True)), complete=False))[0]

@@ -15,7 +15,7 @@ import pytest
 
 from pnp.cli import main
 from pnp.rules import GAMES, rulebooks
-from pnp.spec import load
+from pnp.spec.loader import load
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "tulips"

@@ -28,7 +28,7 @@ from pnp.display import Drawing, Rect, Style
 from pnp.export import faces_of, reused_files, tts
 from pnp.export.profiles import PROFILES, fitted_png, profile_named, write
 from pnp.spec.faces import piece_count
-from pnp.spec import load
+from pnp.spec.loader import load
 
 ROOT = Path(__file__).resolve().parents[1]
 TULIPS = ROOT / "examples" / "tulips" / "components.yaml"
@@ -275,7 +275,7 @@ def test_tts_decks_hold_every_card_with_its_id_on_its_sheet(built):
         for card_id in deck["DeckIDs"]:
             sheet = deck["CustomDeck"][str(card_id // 100)]
             assert card_id % 100 < sheet["NumWidth"] * sheet["NumHeight"] - 1  # never the hidden slot
-        for key, sheet in deck["CustomDeck"].items():
+        for sheet in deck["CustomDeck"].values():
             faces = Image.open(_local(sheet["FaceURL"]))
             assert faces.width <= tts.MAX_SHEET_PX and faces.height <= tts.MAX_SHEET_PX
             assert 2 <= sheet["NumWidth"] <= 10 and 2 <= sheet["NumHeight"] <= 7

@@ -69,7 +69,7 @@ def body_rows(drawing) -> list[float]:
     frame = table_frame(drawing)
     lines = row_lines(drawing)
     body = [y for y in lines if y > lines[0] + 1e-6] + [round(frame.y + frame.h, 6)]
-    return [round(b - a, 6) for a, b in zip(body, body[1:])]
+    return [round(b - a, 6) for a, b in zip(body, body[1:], strict=False)]
 
 
 @pytest.mark.parametrize("players, formula", [(2, "3+5"), (3, "3+5"), (4, "3+5"), (4, "4+6")])
@@ -82,7 +82,7 @@ def test_the_mail_form_has_a_row_for_every_move_of_a_whole_game(players, formula
     rows = [body_rows(page) for page in pages]
     assert sum(len(r) + 1 for r in rows) >= players * (big + small) + 1
     assert min(min(r) for r in rows) >= 7.0
-    for page, heights in zip(pages, rows):
+    for page, heights in zip(pages, rows, strict=True):
         assert len(set(heights)) == 1  # one row height on a page
         frame = table_frame(page)
         assert page.height - (frame.y + frame.h) < heights[0] + SPEC.print.safe_mm  # no room left for another row

@@ -22,7 +22,7 @@ from pnp.layout.text import ICON_EM
 from pnp.render.pdf import pdf_bytes
 from pnp.render.svg import svg_bytes
 from pnp.rules import rulebooks
-from pnp.spec import load
+from pnp.spec.loader import load
 
 PT = 72 / 25.4
 LOGO_BLUE = (0.0, 0.447059, 0.698039)  # #0072b2, the logo's only rectangle
@@ -193,7 +193,7 @@ def test_svg_art_stays_vector_in_the_pdf_and_in_svg_output(folder):
         blue = [r for r in found.rects if r["non_stroking_color"] == LOGO_BLUE]
     placed = sorted((m[0] * i.w, m[0] * i.x + m[4], m[3] * i.y + m[5]) for m, i in walk(front.items) if i in logos)
     assert len(blue) == 2  # the band's logo and the inline icon, each the logo's rectangle
-    for (width, x, y), rect in zip(placed, sorted(blue, key=lambda r: r["width"])):
+    for (width, x, y), rect in zip(placed, sorted(blue, key=lambda r: r["width"]), strict=True):
         expected = ((5 + x) * PT, (5 + y) * PT, width * PT)
         assert (rect["x0"], rect["top"], rect["width"]) == pytest.approx(expected, abs=0.05)
     svg = svg_bytes(page).decode()

@@ -151,7 +151,7 @@ def test_long_edge_backs_mirror_the_columns_and_short_edge_the_rows():
 
 
 def _close(colour, rgb) -> bool:
-    return isinstance(colour, tuple) and len(colour) == 3 and all(abs(a - b) < 0.01 for a, b in zip(colour, rgb))
+    return isinstance(colour, tuple) and len(colour) == 3 and all(abs(a - b) < 0.01 for a, b in zip(colour, rgb, strict=True))
 
 
 def test_landscape_sheets_turn_over_their_long_edge_which_is_horizontal():
@@ -167,7 +167,7 @@ def test_landscape_sheets_turn_over_their_long_edge_which_is_horizontal():
 def test_back_offset_shifts_the_backs_and_their_marks_only():
     plain = impose(deck(9), "a4", 5, "long", INFO)
     shifted = impose(deck(9), "a4", 5, "long", INFO, back_offset=(1.5, -0.5))
-    for a, b in zip(plain.placed, shifted.placed):
+    for a, b in zip(plain.placed, shifted.placed, strict=True):
         dx, dy = (1.5, -0.5) if a.side == "back" else (0, 0)
         assert (b.trim.x, b.trim.y) == pytest.approx((a.trim.x + dx, a.trim.y + dy))
     content = plain.grid.frame.content.inset(-1)

@@ -9,8 +9,10 @@ from fractions import Fraction
 
 import pytest
 
-from pnp.rules import aktsioner as akt
-from pnp.rules import bolsa, forex, load_spec
+from pnp.rules.aktsioner import engine as akt
+from pnp.rules import load_spec
+from pnp.rules.bolsa import engine as bolsa
+from pnp.rules.forex import engine as forex
 from pnp.rules.base import Malformed, Violation
 
 SPEC = load_spec(None)

@@ -47,7 +47,7 @@ def flood(matrix: Matrix, item) -> float:
         return math.pi * (item.r * scale_x) ** 2
     if isinstance(item, Polygon) and item.closed:
         p = item.points
-        return abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(p, p[1:] + p[:1]))) / 2 * scale_x * scale_y
+        return abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(p, p[1:] + p[:1], strict=True))) / 2 * scale_x * scale_y
     return 0.0
 
 
@@ -111,8 +111,8 @@ def test_every_face_of_an_asset_shows_its_symbol_and_code(low):
                 continue
             assets = _assets_of_pieces(game, item.component)
             assert len(assets) == len(item.output.pieces)
-            for owners, piece in zip(assets, item.output.pieces):
-                for asset, face in zip(owners, (piece.front, piece.back)):
+            for owners, piece in zip(assets, item.output.pieces, strict=True):
+                for asset, face in zip(owners, (piece.front, piece.back), strict=False):  # a card's or bill's: its front only
                     if asset is None or face is None:
                         continue
                     words = " ".join(t.text for _, t in texts(face.items)).casefold()

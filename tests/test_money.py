@@ -81,7 +81,7 @@ def test_each_denomination_has_its_line_work_and_a_larger_numeral_than_the_one_b
     assert all(sum(s.values()) >= 10 for s in strokes)  # line-work, not a flat fill
     if game.asset_key != "currencies":  # one money: each denomination also has its colour
         assert len({s.most_common(1)[0][0] for s in strokes}) == len(bills)
-        for piece, bill in zip(pieces, bills):
+        for piece, bill in zip(pieces, bills, strict=True):
             assert any(isinstance(i, Rect) and i.style.stroke == bill.color for _, i in art.walk(piece.front.items))
     numerals = sorted((value_of(t.text), t.size) for t in map(largest_text, pieces))
     sizes = [size for _, size in numerals]

@@ -68,7 +68,7 @@ def test_page_sizes_are_the_pages_mm_sizes() -> None:
     data = pdf_bytes([Page(w, h, ()) for w, h in sizes])
     reader = pypdf.PdfReader(io.BytesIO(data))
     assert len(reader.pages) == 3
-    for page, (w, h) in zip(reader.pages, sizes):
+    for page, (w, h) in zip(reader.pages, sizes, strict=True):
         box = page.mediabox
         assert (float(box.left), float(box.bottom)) == (0, 0)
         assert float(box.width) == pytest.approx(w * PT, abs=0.01)

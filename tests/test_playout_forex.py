@@ -11,7 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Sequence
 
-from pnp.rules.forex import Contract, Dividend, Loan, Start
+from pnp.rules.forex.engine import Contract, Dividend, Loan, Start
 from pnp.simulate.play import GameResult, play_game
 from pnp.simulate.runner import Setup, context, seating
 

@@ -10,7 +10,7 @@ import pytest
 from spec_text import BUNDLED
 
 from pnp.rules import load_spec, loads_spec
-from pnp.rules import aktsioner as A
+from pnp.rules.aktsioner import engine as A
 from pnp.rules.aktsioner.cards import parse_effect
 from pnp.rules.base import Violation
 

@@ -9,7 +9,7 @@ import pytest
 from pnp.i18n import speaking
 from pnp.i18n.catalogs import language
 from pnp.rules import load_spec, loads_spec
-from pnp.rules.aktsioner import params, penalty_per_share, tables
+from pnp.rules.aktsioner.engine import params, penalty_per_share, tables
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,7 +43,7 @@ def test_penalty_table_cells_come_from_the_penalty_function(game):
     p = params(game)
     table = tables(params(game))["penalty"]
     for row in table.rows:
-        for old, cell in zip(table.header[1:], row[1:]):
+        for old, cell in zip(table.header[1:], row[1:], strict=True):
             value = penalty_per_share(int(old), int(row[0]), p)
             assert cell == (str(value) if value else "—")
 

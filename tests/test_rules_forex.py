@@ -9,9 +9,9 @@ from fractions import Fraction as F
 import pytest
 
 from pnp.rules import load_spec
-from pnp.rules import forex
+from pnp.rules.forex import engine as forex
 from pnp.rules.base import ChoiceNeeded, Violation
-from pnp.rules.forex import Contract, Dividend, Divest, Invest, Loan, MakeContract, Resolve, Spot
+from pnp.rules.forex.engine import Contract, Dividend, Divest, Invest, Loan, MakeContract, Resolve, Spot
 from pnp.rules.forex.board import find
 
 P = ("P1", "P2", "P3")

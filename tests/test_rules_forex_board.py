@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 
 from pnp.rules import load_spec, loads_spec
-from pnp.rules import forex
+from pnp.rules.forex import engine as forex
 from pnp.rules.forex.board import find, shift, start_pairs, strengths, value_in
 from pnp.rules.forex.events import STRENGTHENED
-from pnp.spec import default_spec_path
+from pnp.spec.source import default_spec_path
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,7 @@ def test_setup_table_is_the_rules_file_diagram(game):
     """FOREX-2.3: rows = stronger, columns = weaker, "box (rate)" or "—"."""
     table = forex.tables(forex.params(game))["start_positions"]
     assert table.header[1:] == ("EUR", "USD", "CHF", "JPY", "CAD", "CNY")
-    rows = {row[0]: dict(zip(table.header[1:], row[1:])) for row in table.rows}
+    rows = {row[0]: dict(zip(table.header[1:], row[1:], strict=True)) for row in table.rows}
     assert list(rows) == ["GBP", "EUR", "USD", "CHF", "JPY", "CAD"]
     assert rows["GBP"] == {"EUR": "box 2 (1½)", "USD": "box 1 (1)", "CHF": "box 2 (1½)",
                            "JPY": "box 2 (1½)", "CAD": "box 3 (2)", "CNY": "box 7 (4)"}

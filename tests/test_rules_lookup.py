@@ -7,7 +7,7 @@ import pytest
 
 from pnp.cli import main
 from pnp.rules import load_spec, lookup
-from pnp.spec import default_spec_path
+from pnp.spec.source import default_spec_path
 
 SPEC = load_spec(None)
 SPEC_TEXT = default_spec_path().read_text(encoding="utf-8")

@@ -19,7 +19,7 @@ from pnp.errors import PnpError, SpecError
 from pnp.referee import check, reads_record
 from pnp.referee.replay import referee_for
 from pnp.rules import GAMES, loads_spec
-from pnp.spec import loads
+from pnp.spec.loader import loads
 
 ROOT = Path(__file__).resolve().parents[1]
 TREE = yaml.safe_load(BUNDLED)

@@ -8,7 +8,7 @@ import pytest
 from spec_text import BUNDLED, edit
 
 from pnp.errors import SpecError, UsageError
-from pnp.spec import loads
+from pnp.spec.loader import loads
 from pnp.spec.source import read_value
 
 

@@ -137,7 +137,7 @@ def test_every_answer_to_seat_b_is_the_same_byte_for_byte_whatever_seat_a_declar
                              sorted((k, v) for k, v in r.headers.items() if k not in ("date", "set-cookie")))
                             for r in got])
         assert answers[0] == answers[1], name
-        for status, content, _ in answers[0]:
+        for _, content, _ in answers[0]:
             assert not any(text.encode() in content for text in secret)
     for world in worlds:
         world.game.close()

@@ -290,7 +290,7 @@ def test_six_phones_follow_the_game_live(browser, table, shots):
     assert next_top < board_end <= 2 * PHONE["height"], board_end  # the form, then the whole board, in two screens
     sent: dict[int, float] = {}
     with httpx.Client(timeout=10) as client:
-        for step in range(2):
+        for _ in range(2):
             for name in players:
                 headers = {"Authorization": f"Bearer {t.tokens[name]}"}
                 seen = client.get(f"{t.base}/api/state", headers=headers).json()

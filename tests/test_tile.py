@@ -66,7 +66,7 @@ def test_a_large_board_is_covered_by_windows_that_overlap_by_the_strip():
         if below:
             assert t.window.bottom - below[0].window.y == pytest.approx(OVERLAP_MM)
     # every window is on its page at full size, inside the content box with room for marks
-    for t, page in zip(tiles, tiling.pages):
+    for t, page in zip(tiles, tiling.pages, strict=True):
         f = frame("a4", 5, landscape=page.width > page.height)
         assert f.content.inset(MARK_ZONE_MM).contains(t.at, 1e-6)
         assert (t.at.w, t.at.h) == pytest.approx((t.window.w, t.window.h))
@@ -75,7 +75,7 @@ def test_a_large_board_is_covered_by_windows_that_overlap_by_the_strip():
 def test_the_art_on_each_tile_is_the_right_part_at_full_size():
     w, h = 420, 250
     tiling = tile(Panels((board(w, h),)), "a4", 5, INFO)
-    for t, page in zip(tiling.tiles, pages_of(tiling)):
+    for t, page in zip(tiling.tiles, pages_of(tiling), strict=True):
         red = [l for l in page.curves + page.lines if l["stroking_color"] == (1, 0, 0)]
         assert len(red) == 1
         # the diagonal y = x·h/w drawn in drawing coordinates, shifted by the window's offset
@@ -90,7 +90,7 @@ def test_tiles_carry_glue_strips_alignment_marks_hidden_on_the_finished_board_an
     tiling = tile(Panels((board(*size),)), "a4", 5, INFO)
     pages = pages_of(tiling)
     ticks: dict[tuple[int, int], dict[str, set[float]]] = {}
-    for t, page, laid in zip(tiling.tiles, pages, tiling.pages):
+    for t, page, laid in zip(tiling.tiles, pages, tiling.pages, strict=True):
         text = page.extract_text()
         n = (t.row - 1) * t.columns + t.column
         assert f"page {n} of {t.rows * t.columns}, row {t.row}, column {t.column}" in text

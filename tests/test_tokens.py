@@ -56,7 +56,7 @@ def test_text_stays_inside_the_cut_at_six_points_or_more(game_id, tokens_id):
 @pytest.mark.parametrize("game_id, tokens_id", TOKENS)
 def test_the_value_is_the_largest_text_and_legible(game_id, tokens_id):
     game = kit_of(game_id).game  # the values as the default kit prints them (Bolsa's auction token: S, Subasta)
-    for piece, art_piece in zip(token_pieces(game, game.component(tokens_id)), drawn(game_id, tokens_id).pieces):
+    for piece, art_piece in zip(token_pieces(game, game.component(tokens_id)), drawn(game_id, tokens_id).pieces, strict=True):
         for side, face in ((piece.front, art_piece.front), (piece.back, art_piece.back)):
             if side is None:
                 continue
@@ -73,7 +73,7 @@ def test_token_text_contrasts_with_its_fill(game_id, tokens_id):
 
 def test_quote_tokens_show_the_company_and_flip_to_plus_twenty():
     pieces = drawn("bolsa", "tokens")
-    for piece, (code, colour) in zip(pieces.pieces, (("IBE", "#009e73"), ("SAN", "#d55e00"), ("TEF", "#0072b2"))):
+    for piece, (code, colour) in zip(pieces.pieces, (("IBE", "#009e73"), ("SAN", "#d55e00"), ("TEF", "#0072b2")), strict=False):
         assert code in texts_of(piece.front) and "+20" in texts_of(piece.back) and code in texts_of(piece.back)
         fill = next(i for _, i in art.walk(piece.front.items) if isinstance(i, Rect))
         assert fill.style.fill == colour and fill.x == -pieces.bleed  # colour to the bleed
@@ -93,7 +93,7 @@ def test_pair_counters_name_their_pair_on_both_faces_in_both_colours():
     game = spec_of().games["forex"]
     pieces = drawn("forex", "pair_counters")
     pairs = [f"{a.id}/{b.id}" for i, a in enumerate(game.assets) for b in game.assets[i + 1 :]]
-    for pair, piece in zip(pairs, pieces.pieces):
+    for pair, piece in zip(pairs, pieces.pieces, strict=True):
         stronger, weaker = pair.split("/")
         assert pair in texts_of(piece.front) and pair in texts_of(piece.back)
         assert weaker in texts_of(piece.front) and stronger in texts_of(piece.back)
@@ -168,7 +168,7 @@ POLYGON_EDITS = {  # a circle and a square token of the bundled games, cut as he
 def inside(polygon, x: float, y: float) -> bool:
     """Inside a convex polygon given in order (either direction)."""
     signs = {math.copysign(1, (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1))
-             for (x1, y1), (x2, y2) in zip(polygon, (*polygon[1:], polygon[0]))}  # fmt: skip
+             for (x1, y1), (x2, y2) in zip(polygon, (*polygon[1:], polygon[0]), strict=True)}  # fmt: skip
     return len(signs) == 1
 
 

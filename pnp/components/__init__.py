@@ -69,7 +69,7 @@ class Context:
         results = self.everywhere(work)
         if self.kit is None or not self.kit.siblings:
             return results, results[0]
-        here = [result for (_, game), result in zip(self.kit.siblings, results) if game is self.game]
+        here = [result for (_, game), result in zip(self.kit.siblings, results, strict=True) if game is self.game]
         return results, here[0] if here else work(self)
 
     def once(self, what: tuple[Any, ...], make: Callable[[], T], *, every_language: bool = False) -> T:

@@ -74,7 +74,7 @@ def _blocks(context: Context, aid: Aid, width: float, size: float, what: str) ->
         if section.table:
             found.append((table(context.table(section.table), size=size * 1.15, what=where, assets=context.game.assets,
                                 min_width=width, shaded=shaded,
-                                also=context.everywhere(lambda other: other.table(section.table))), gap))
+                                also=context.everywhere(lambda other: other.table(section.table or ""))), gap))  # noqa: B023  # called at once
             gap = size * 0.2
         for line in section.lines:
             found.append((paragraph(line, width, size=size, what=where, icons=icons), gap))
@@ -84,7 +84,7 @@ def _blocks(context: Context, aid: Aid, width: float, size: float, what: str) ->
             found.append((table(cards_table(context.game, section.cards, where, at), size=size * 1.15, what=where,
                                 assets=context.game.assets, min_width=width, shaded=shaded,
                                 also=context.everywhere(lambda other: cards_table(
-                                    other.game, other.component(aid).sections[n - 1].cards, where, at))), gap))
+                                    other.game, other.component(aid).sections[n - 1].cards, where, at))), gap))  # noqa: B023  # called at once
             gap = size * 0.2
     return found
 

@@ -104,7 +104,7 @@ def outline(shape: str, cx: float, cy: float, size: float) -> tuple[Point, ...]:
         r = half * 1.04
         outer = _regular(cx, cy + r * 0.095, r, 5)
         inner = _regular(cx, cy + r * 0.095, r * 0.42, 5, -90.0 + 36.0)
-        return tuple(p for pair in zip(outer, inner) for p in pair)
+        return tuple(p for pair in zip(outer, inner, strict=True) for p in pair)
     arm = half * 0.34  # cross: a Greek cross (plus sign)
     a, e = arm, half * 0.92
     return (
@@ -185,7 +185,7 @@ def _pattern_items(
         rows = int(h / 2 / spacing) + 2
         swing = [amplitude * math.sin(2 * math.pi * (px - cx) / wavelength) for px in xs]
         return [
-            Polygon(tuple((px, cy + k * spacing + dy) for px, dy in zip(xs, swing)), line, closed=False)
+            Polygon(tuple((px, cy + k * spacing + dy) for px, dy in zip(xs, swing, strict=True)), line, closed=False)
             for k in range(-rows, rows + 1)
         ]
     if name == "none":
@@ -212,7 +212,7 @@ def _inside(point: Point, polygon: Sequence[Point]) -> bool:
     """Even-odd point-in-polygon test."""
     px, py = point
     inside = False
-    for (x1, y1), (x2, y2) in zip(polygon, (*polygon[1:], polygon[0])):
+    for (x1, y1), (x2, y2) in zip(polygon, (*polygon[1:], polygon[0]), strict=True):
         if (y1 > py) != (y2 > py) and px < x1 + (py - y1) * (x2 - x1) / (y2 - y1):
             inside = not inside
     return inside
@@ -223,7 +223,7 @@ def _clip_segment(p: Point, q: Point, polygon: Sequence[Point]) -> list[tuple[Po
     (px, py), (qx, qy) = p, q
     dx, dy = qx - px, qy - py
     cuts = [0.0, 1.0]
-    for (x1, y1), (x2, y2) in zip(polygon, (*polygon[1:], polygon[0])):
+    for (x1, y1), (x2, y2) in zip(polygon, (*polygon[1:], polygon[0]), strict=True):
         ex, ey = x2 - x1, y2 - y1
         denominator = dx * ey - dy * ex
         if abs(denominator) < 1e-12:
@@ -234,7 +234,7 @@ def _clip_segment(p: Point, q: Point, polygon: Sequence[Point]) -> list[tuple[Po
             cuts.append(t)
     cuts.sort()
     parts = []
-    for t0, t1 in zip(cuts, cuts[1:]):
+    for t0, t1 in zip(cuts, cuts[1:], strict=False):
         middle = (px + dx * (t0 + t1) / 2, py + dy * (t0 + t1) / 2)
         if t1 - t0 > 1e-9 and _inside(middle, polygon):
             parts.append(((px + dx * t0, py + dy * t0), (px + dx * t1, py + dy * t1)))
@@ -249,7 +249,7 @@ def _clip_into(items: Sequence[Item], polygon: Sequence[Point]) -> list[Item]:
             ends = ((item.x1, item.y1), (item.x2, item.y2))
             kept += [Line(*a, *b, item.style) for a, b in _clip_segment(*ends, polygon)]
         elif isinstance(item, Polygon):  # an open wave: clip it segment by segment
-            for a, b in zip(item.points, item.points[1:]):
+            for a, b in zip(item.points, item.points[1:], strict=False):
                 kept += [Line(*s, *e, item.style) for s, e in _clip_segment(a, b, polygon)]
         elif isinstance(item, Circle):
             if _inside((item.cx, item.cy), polygon):
@@ -395,7 +395,7 @@ def text_bounds(items: Sequence[Item]) -> tuple[float, float, float, float] | No
     boxes = [text_box(matrix, item) for matrix, item in texts(items)]
     if not boxes:
         return None
-    x0s, y0s, x1s, y1s = zip(*boxes)
+    x0s, y0s, x1s, y1s = zip(*boxes, strict=True)
     return min(x0s), min(y0s), max(x1s), max(y1s)
 
 

@@ -85,7 +85,7 @@ def _board(context: Context, board: Board, starts: list | None) -> Panels:
     body = column([title, *image, *sections], gap=GAP)
     if starts is not None and loop is None:  # each section's offset in the column, as `column` stacks them
         y = title.height + GAP + sum(b.height + GAP for b in image)
-        for (index, _), block in zip(inside, sections):
+        for (index, _), block in zip(inside, sections, strict=True):
             starts += [(asset, (MARGIN + x, MARGIN + y + top, w, h)) for asset, (x, top, w, h) in cells[index]]
             y += block.height + GAP
     if loop is None:  # cell edges, where a tiled board may be cut without cutting a number
@@ -132,9 +132,9 @@ def _title(game: Game, board: Board, width: float, what: str) -> Block:
 
 
 def _table_section(context: Context, section: BoardSection, width: float, what: str) -> Block:
-    data = context.table(section.table)
+    data = context.table(section.table or "")
     grid = table(data, size=9, what=what, assets=context.game.assets, min_width=width,
-                 shaded=not context.settings.ink_saver, also=context.everywhere(lambda c: c.table(section.table)))
+                 shaded=not context.settings.ink_saver, also=context.everywhere(lambda c: c.table(section.table or "")))
     return column([heading(section.title, section.title_en, grid.width, size=11, what=what), grid], gap=2.0)
 
 
@@ -159,7 +159,7 @@ def _track(context: Context, section: BoardSection, cell: float, header_w: float
         return _grid(context, section, cell, what)
     game = context.game
     rows: tuple[Asset | None, ...] = game.assets if section.rows == "each_asset" else (None,)
-    count = game.tracks[section.track].size
+    count = game.tracks[section.track or ""].size
     cw, ch = box_size(game, section, cell)
     items: list[Item] = []
     for row, asset in enumerate(rows):
@@ -189,7 +189,7 @@ def _cells(context: Context, section: BoardSection, places: list[tuple[float, fl
     """The track's cells (or boxes holding a stack) at `places`, their top-left corners in track
     order: numbers, start cues, labels and the rules module's marks."""
     game = context.game
-    track = game.tracks[section.track]
+    track = game.tracks[section.track or ""]
     marks = context.marks(section.marks) if section.marks else {}
     numbers = [cell_text(value) for value in track.cells]
     cw, ch = box_size(game, section, cell)
@@ -197,7 +197,7 @@ def _cells(context: Context, section: BoardSection, places: list[tuple[float, fl
     raised = bool(marks)  # notes on many cells: every number sits in the cell's upper part
     size = _number_size(numbers, cell, raised or track.start is not None or bool(track.labels))
     items: list[Item] = []
-    for index, ((x, y), value, number) in enumerate(zip(places, track.cells, numbers)):
+    for index, ((x, y), value, number) in enumerate(zip(places, track.cells, numbers, strict=True)):
         marked = " ".join(marks.get((asset.id if asset else "", index), ()))
         notes = tuple(text for text in (track.labels.get(value, ""), marked) if text)
         start = track.start is not None and value == track.start
@@ -213,7 +213,7 @@ def _cells(context: Context, section: BoardSection, places: list[tuple[float, fl
 
 def _grid(context: Context, section: BoardSection, cell: float, what: str) -> Block:
     """The track's cells in rows of `columns`, read like text, under the section's title."""
-    count = context.game.tracks[section.track].size
+    count = context.game.tracks[section.track or ""].size
     columns = section.columns or math.ceil(math.sqrt(count))
     places = [(index % columns * cell, index // columns * cell) for index in range(count)]
     body = Block(tuple(_cells(context, section, places, cell, None, None, what)), min(columns, count) * cell,
@@ -253,7 +253,7 @@ def _ring_places(across: int, down: int, cell: float) -> list[tuple[float, float
 
 def _ring_width(context: Context, section: BoardSection, cell: float) -> float:
     """The inside width of the ring the track makes on its own, for a board with nothing else."""
-    across, _, size = _ring(context.game.tracks[section.track].size, cell, 0.0, 0.0)
+    across, _, size = _ring(context.game.tracks[section.track or ""].size, cell, 0.0, 0.0)
     return (across - 2) * size - 2 * GAP
 
 
@@ -261,7 +261,7 @@ def _loop(context: Context, section: BoardSection, cell: float, inside: Block, w
     """The track's cells round the edge, clockwise from the top-left corner, with `inside` (the
     board's title, image and other sections) centred within; a spare cell, when the count is
     odd, is hatched. Returns the ring and its cell size."""
-    count = context.game.tracks[section.track].size
+    count = context.game.tracks[section.track or ""].size
     across, down, size = _ring(count, cell, inside.width, inside.height)
     places = _ring_places(across, down, size)
     items = _cells(context, section, places[:count], size, None, None, what)

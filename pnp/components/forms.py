@@ -114,7 +114,7 @@ def _drawing(context: Context, form: Form, players: int | None, rows: int | None
     layout = bands(context.game, form.columns, players, what)
     leaves = [leaf for band in layout for leaf in band.leaves]
     needs = [max(column) for column in zip(*context.everywhere(  # each column as wide as its widest language needs
-        lambda c: [_need(leaf) for band in bands(c.game, c.component(form).columns, players, what) for leaf in band.leaves]))]
+        lambda c: [_need(leaf) for band in bands(c.game, c.component(form).columns, players, what) for leaf in band.leaves]), strict=True)]
     if form.size_mm:
         (w, h), inset = form.size_mm, FRAME
     else:
@@ -215,7 +215,7 @@ def _widths(leaves: list[Leaf], width: float, what: str, needs: list[float]) -> 
         raise BuildError(f"{what}: {len(leaves)} columns need {sum(needs):.0f} mm, more than the {width:g} mm of the form")
     if not any(auto):
         return [need * width / sum(needs) for need in needs]
-    return [need + (spare / sum(auto) if is_auto else 0.0) for need, is_auto in zip(needs, auto)]
+    return [need + (spare / sum(auto) if is_auto else 0.0) for need, is_auto in zip(needs, auto, strict=True)]
 
 
 def _expansions(game: Game, column: FormColumn, players: int | None) -> list[dict[str, Any]]:

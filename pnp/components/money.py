@@ -71,7 +71,7 @@ def money(context: Context, money: Money) -> Pieces:
     width, height = money.size_mm
     stock = Stock(width, height, settings.bleed_mm, min(settings.safe_mm, 0.1 * height), settings.ink_saver)
     sizes = numeral_sizes(money.bills, *_numeral_room(stock, money.for_each == "asset"))
-    pieces = []
+    pieces: list[PieceArt] = []
     for asset in game.assets if money.for_each == "asset" else (None,):
         currency = _currency(game, money, asset)
         for bill in money.bills:

@@ -176,7 +176,7 @@ def _board(context: Context, spec: SetupDiagram, width: float, tallest: float, s
         pieces = generate(context, tokens).pieces  # type: ignore[union-attr]
         starts = start_cells(context, board) if isinstance(board, Board) else []
         spare = []
-        for piece, art in zip(token_pieces(context.game, tokens), pieces):
+        for piece, art in zip(token_pieces(context.game, tokens), pieces, strict=True):
             owner = piece.asset.id if piece.asset else None
             cell = next((c for c in starts if c[0] == owner), None)
             if cell is None:
@@ -216,7 +216,7 @@ def _money(context: Context, spec: SetupDiagram, values: dict[str, Any], what: s
         raise BuildError(f"{what}: the setup's money amount {amount:g} is not between 0 and the {printed:g} "
                          f"the money component prints", at=at + ("amount",))
     output = generate(context, money)
-    first = {bill.value: art.front for bill, art in zip(_bills(money), output.pieces)}  # type: ignore[union-attr]
+    first = {bill.value: art.front for bill, art in zip(_bills(money), output.pieces, strict=False)}  # type: ignore[union-attr]  # money draws Pieces
     bundle: dict[float, int] = {}
     left = amount
     while left > 1e-9:  # the largest bill at most half of what is left (change to trade with), else the largest that fits

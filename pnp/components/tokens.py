@@ -87,7 +87,7 @@ def _inset_polygon(kind: str, width: float, height: float, inset: float) -> tupl
 def _span(polygon: tuple[Point, ...], y: float) -> tuple[float, float] | None:
     """Where the horizontal line at `y` crosses a convex polygon (None if it misses it)."""
     xs = [x1 + (y - y1) * (x2 - x1) / (y2 - y1)
-          for (x1, y1), (x2, y2) in zip(polygon, (*polygon[1:], polygon[0]))
+          for (x1, y1), (x2, y2) in zip(polygon, (*polygon[1:], polygon[0]), strict=True)
           if y1 != y2 and min(y1, y2) - 1e-9 <= y <= max(y1, y2) + 1e-9]  # fmt: skip
     return (min(xs), max(xs)) if xs else None
 

@@ -131,7 +131,7 @@ def _rasters(pdf: bytes, pages: Sequence[int]) -> dict[int, bytes]:
     """Those pages of the PDF as PNGs at `CRICUT_DPI`, the PDF opened once."""
     from pnp.render.png import pages_png
 
-    return dict(zip(pages, pages_png(pdf, [(page, CRICUT_DPI) for page in pages])))
+    return dict(zip(pages, pages_png(pdf, [(page, CRICUT_DPI) for page in pages]), strict=True))
 
 
 def _print_layer(page_png: bytes, reg: Registration) -> bytes:

@@ -90,8 +90,8 @@ def faces_of(game_id: str, component: Any, output: Pieces | Panels | BookPages) 
             count[front] += n
             if back is not None:
                 count[back] += n
-        faces = [Face(name, "front", drawing, count[name]) for name, drawing in zip(front_names, fronts.items)]
-        faces += [Face(name, "back", drawing, count[name]) for name, drawing in zip(back_names, backs.items)]
+        faces = [Face(name, "front", drawing, count[name]) for name, drawing in zip(front_names, fronts.items, strict=True)]
+        faces += [Face(name, "back", drawing, count[name]) for name, drawing in zip(back_names, backs.items, strict=True)]
         return ComponentFaces(game_id, component, tuple(faces),
                               tuple(Kind(f, b, n) for (f, b), n in kinds.items()), output.cut, output.two_sided)
     side: Side = "page" if isinstance(output, BookPages) else "panel"
@@ -100,7 +100,7 @@ def faces_of(game_id: str, component: Any, output: Pieces | Panels | BookPages) 
     names = ["panel"] if side == "panel" and len(distinct) == 1 else _names(side, len(distinct))
     quantity = Counter(distinct.index_of(d) for d in drawings)
     return ComponentFaces(game_id, component, tuple(Face(name, side, drawing, quantity[i])
-                                                    for i, (name, drawing) in enumerate(zip(names, distinct.items))))
+                                                    for i, (name, drawing) in enumerate(zip(names, distinct.items, strict=True))))
 
 
 class _Distinct:

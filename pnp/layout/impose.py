@@ -332,7 +332,7 @@ def _banded_faces(groups: Sequence[Pieces], grids: Sequence[Grid], first: int, p
     back_items: list[Item] = []
     placed: list[Placed] = []
     offset = first
-    for group, grid in zip(groups, grids):
+    for group, grid in zip(groups, grids, strict=True):
         fronts = [(k, _slot(grid, k)) for k in range(len(group.pieces))]
         front_items += _faces(group, grid, fronts, "front")
         placed += [replace(p, piece=p.piece + offset) for p in _record(grid, fronts, "front", pages[0], group)]

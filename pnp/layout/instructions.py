@@ -338,11 +338,11 @@ class _Flow:
     def table(self, head: Sequence[str], rows: Sequence[Sequence[str]], widths: Sequence[float]) -> None:
         columns = [w * self.w for w in widths]
         for index, row in enumerate([head, *rows]):
-            height = max(self._height(cell, width - 2, TABLE_PT) for cell, width in zip(row, columns)) + 1.6
+            height = max(self._height(cell, width - 2, TABLE_PT) for cell, width in zip(row, columns, strict=True)) + 1.6
             if index == 0:
                 self.items.append(Rect(self.x, self.y, self.w, height, HEAD_FILL))
             x = self.x
-            for cell, width in zip(row, columns):
+            for cell, width in zip(row, columns, strict=True):
                 text = f"**{cell}**" if index == 0 else cell
                 self._cell(text, x + 1, self.y + 0.8, width - 2, TABLE_PT, "left", height - 1.6)
                 x += width

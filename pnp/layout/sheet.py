@@ -266,7 +266,7 @@ def crop_marks(trims: Iterable[Box], bleeds: Iterable[Box], *, across: bool = Fa
     trims = tuple(trims)
     if not trims:
         return ()
-    edges = tuple(zip(trims, bleeds))
+    edges = tuple(zip(trims, bleeds, strict=True))
     return (*_vertical_marks(trims, edges, in_gutters=across), *_horizontal_marks(trims, edges, in_gutters=along))
 
 
@@ -317,4 +317,4 @@ def clear_of(items: Iterable[Line], zones: Iterable[Box]) -> tuple[Line, ...]:
 def _gutters(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """The gaps between consecutive bands of pieces along one axis, as (end of one, start of next)."""
     bands = sorted({(round(a, 6), round(b, 6)) for a, b in spans})
-    return [(end, start) for (_, end), (start, _) in zip(bands, bands[1:]) if start - end > 2 * INNER_GAP_MM]
+    return [(end, start) for (_, end), (start, _) in zip(bands, bands[1:], strict=False) if start - end > 2 * INNER_GAP_MM]

@@ -247,7 +247,7 @@ def _seamed(drawing: Drawing, columns: int, room: float, overlap: float) -> tupl
         ends.append(seam)
         starts.append(seam - overlap)
     ends.append(drawing.width)
-    widths = tuple(end - start for start, end in zip(starts, ends))
+    widths = tuple(end - start for start, end in zip(starts, ends, strict=True))
     return (tuple(starts), widths) if max(widths) <= room + 1e-6 else ((), ())
 
 

@@ -75,7 +75,7 @@ def check(record: records.Record, spec: Spec | str | Path | None = None) -> Answ
         from pnp.referee.params import spec_params
 
         params = _options_checked(record, lambda: spec_params(spec, record.game, record.options))
-        used = _spec_file(Path(spec) if spec is not None else default_spec_path())
+        used: SpecFile | None = _spec_file(Path(spec) if spec is not None else default_spec_path())
     else:
         params = game_params(spec.games[record.game], record)
         used = SpecFile(*spec.origin) if spec.origin else None

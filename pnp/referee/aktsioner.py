@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 from pnp.referee.fields import Reader
 from pnp.referee.record import Record, dump, scalar
 from pnp.referee.replay import Step, StepViolation, seated
-from pnp.rules import aktsioner as rules
+from pnp.rules.aktsioner import engine as rules
 from pnp.rules.base import Event, Violation
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ def steps(record: Record, params: rules.Params) -> list[Step]:
             reader.fail(path, 'expected a turn such as {player: Ana, play: "+30 red -60 blue"}')
             continue
         entry = reader.mapping(path, TURN_KEYS)
-        stages = []
+        stages: list[tuple[str, int, rules.Action]] = []
         if "player" not in entry:
             reader.fail(path, 'missing "player" (who moves)')
         elif reader.player(path + ("player",), entry["player"]) is not None:
@@ -144,14 +144,14 @@ def actions(step: Step) -> tuple[rules.Action, ...]:
 
 def state_json(state: rules.State, params: rules.Params) -> dict[str, Any]:
     answer: dict[str, Any] = {
-        "prices": dict(zip(params.colours, state.prices)),
+        "prices": dict(zip(params.colours, state.prices, strict=True)),
         "players": {
-            name: {"cash": _number(account.cash), "shares": dict(zip(params.colours, account.shares))}
-            for name, account in zip(state.players, state.accounts)
+            name: {"cash": _number(account.cash), "shares": dict(zip(params.colours, account.shares, strict=True))}
+            for name, account in zip(state.players, state.accounts, strict=True)
         },
     }
     if state.hands is not None:
-        answer["hands"] = {name: list(hand) for name, hand in zip(state.players, state.hands)}
+        answer["hands"] = {name: list(hand) for name, hand in zip(state.players, state.hands, strict=True)}
     result = rules.outcome(state, params)
     if result is not None:
         answer["over"] = True
@@ -215,12 +215,12 @@ def record(
     data: dict[str, Any] = {"game": "aktsioner", "players": list(players), "options": dict(options or {})}
     if start is not None:
         data["start"] = {
-            "prices": dict(zip(params.colours, start.prices)),
-            "players": {name: {"cash": _number(account.cash), "shares": dict(zip(params.colours, account.shares))}
-                        for name, account in zip(start.players, start.accounts)},
+            "prices": dict(zip(params.colours, start.prices, strict=True)),
+            "players": {name: {"cash": _number(account.cash), "shares": dict(zip(params.colours, account.shares, strict=True))}
+                        for name, account in zip(start.players, start.accounts, strict=True)},
         }
         if start.hands is not None:
-            data["deal"] = {name: list(hand) for name, hand in zip(start.players, start.hands)}
+            data["deal"] = {name: list(hand) for name, hand in zip(start.players, start.hands, strict=True)}
     return {**data, "turns": turns}
 
 

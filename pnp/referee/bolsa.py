@@ -22,7 +22,7 @@ from pnp.errors import RecordError, brief
 from pnp.referee.fields import Reader
 from pnp.referee.record import Record, dump, scalar, where
 from pnp.referee.replay import Step, StepViolation, seated
-from pnp.rules import bolsa as engine
+from pnp.rules.bolsa import engine
 from pnp.rules.base import Event, Violation
 
 if TYPE_CHECKING:
@@ -121,9 +121,9 @@ def _round_steps(read: Reader, r: int, companies: tuple[str, ...], *, last: bool
         trade_at = where(base + ("trade", code))
         first = bids[0][1] if bids else None
         result.append(Step(trade_at, record.line(base), BringUp(code, base, bool(bids), settlement, record, first)))
-        for path, bid in bids:
+        for at, bid in bids:
             if bid is not None:
-                result.append(Step(where(path), record.line(path), AuctionTurn(bid, path, record)))
+                result.append(Step(where(at), record.line(at), AuctionTurn(bid, at, record)))
         if bids:
             path = base + ("auctions", code)
             result.append(Step(trade_at, _key_line(record, path), Finish(code, path, settlement, record)))
@@ -279,7 +279,9 @@ def _place_bid(state: engine.State, action: AuctionTurn, params: engine.Params) 
 
 
 def _finish(state: engine.State, action: Finish, params: engine.Params) -> tuple[engine.State, Sequence[Event]]:
-    players, auction = state.players, state.trade.auction  # type: ignore[union-attr]
+    trade = state.trade
+    assert trade is not None and trade.auction is not None, "a Finish follows the bids of an auction under way"
+    players, auction = state.players, trade.auction
     if not auction.over and action.settlement.settle is not None:
         active = ", ".join(players[i].name for i in auction.order if i not in auction.passed)
         raise _unreadable(action.record, action.path, f"the {action.code} auction is not over: {active} have not "
@@ -335,14 +337,14 @@ def state_json(state: engine.State, params: engine.Params) -> dict[str, Any]:
     answer: dict[str, Any] = {
         "round": state.round,
         "token": names[state.token],
-        "prices": dict(zip(codes, state.prices)),
+        "prices": dict(zip(codes, state.prices, strict=True)),
         "players": {
             p.name: {
                 "cash": p.cash,
-                "shares": {code: z.owned for code, z in zip(codes, p.zones)},
-                "orders": {code: z.orders for code, z in zip(codes, p.zones)},
-                "offered": {code: z.offered for code, z in zip(codes, p.zones)},
-                "requested": {code: z.requested for code, z in zip(codes, p.zones)},
+                "shares": {code: z.owned for code, z in zip(codes, p.zones, strict=True)},
+                "orders": {code: z.orders for code, z in zip(codes, p.zones, strict=True)},
+                "offered": {code: z.offered for code, z in zip(codes, p.zones, strict=True)},
+                "requested": {code: z.requested for code, z in zip(codes, p.zones, strict=True)},
             }
             for p in state.players
         },
@@ -457,10 +459,10 @@ def _start_data(params: engine.Params, start: engine.State) -> dict[str, Any]:
     return {
         "round": start.round,
         "token": start.players[start.token].name,
-        "prices": dict(zip(codes, start.prices)),
+        "prices": dict(zip(codes, start.prices, strict=True)),
         "players": {
-            p.name: {"cash": p.cash, "owned": {c: z.owned for c, z in zip(codes, p.zones)},
-                     "orders": {c: z.orders for c, z in zip(codes, p.zones)}}
+            p.name: {"cash": p.cash, "owned": {c: z.owned for c, z in zip(codes, p.zones, strict=True)},
+                     "orders": {c: z.orders for c, z in zip(codes, p.zones, strict=True)}}
             for p in start.players
         },
     }

@@ -108,7 +108,7 @@ class Answer:
 
 def referee_for(game: str) -> GameReferee:
     """The referee module the registry names for `game`."""
-    return import_module(GAMES[game].referee)  # type: ignore[return-value]
+    return import_module(GAMES[game].referee)
 
 
 def replay(record: Record, params: Any) -> Answer:

@@ -87,14 +87,14 @@ def load_spec(path: str | Path | None = None, layout: LayoutCheck | None = None)
     """components.yaml (default: ./components.yaml, else the bundled one), validated and checked
     against every registered engine — and laid out by `layout` when given (`pnp validate`
     passes the build's) —; SpecError with every problem located otherwise."""
-    from pnp.spec import load
+    from pnp.spec.loader import load
 
     return load(path, rulebooks(), check=playable, layout=layout)
 
 
 def loads_spec(text: str, file: str = "components.yaml", layout: LayoutCheck | None = None) -> Spec:
     """Spec text, checked as `load_spec` checks a file (for tests and tools)."""
-    from pnp.spec import loads
+    from pnp.spec.loader import loads
 
     return loads(text, rulebooks(), file, check=playable, layout=layout)
 

@@ -19,11 +19,9 @@ rules let a player break a tie, and the action did not say how).
 
 from __future__ import annotations
 
-import sys
 from dataclasses import MISSING, dataclass, field, fields
 from fractions import Fraction
-from importlib import import_module
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Protocol, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, TypeVar
 
 from pnp.spec.options import Rulebook, check_values
 
@@ -68,7 +66,7 @@ def fast_init(cls: type[T]) -> type[T]:
     exec(source, scope)  # the way dataclasses itself makes `__init__`
     init = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    setattr(cls, "__init__", init)
+    setattr(cls, "__init__", init)  # noqa: B010  # mypy refuses an assignment to a method
     return cls
 
 
@@ -408,22 +406,3 @@ class Table:
 # Small notes on board cells, keyed by (asset id, 0-based cell index): e.g. which pair
 # counters start on that box of a currency's track.
 Marks = Mapping[tuple[str, int], tuple[str, ...]]
-
-
-def lazy_exports(package: str, exports: Mapping[str, Iterable[str]]) -> Callable[[str], Any]:
-    """A module `__getattr__` that imports each exported name from its submodule on first use.
-
-    The spec layer reads every game's `RULEBOOK` on each load; a game package that imports only
-    its rulebook eagerly spares `pnp validate`, builds and the other games' referees the cost of
-    its engine (about 12 ms each), which counts against the referee's start-up.
-    """
-    home = {name: module for module, names in exports.items() for name in names}
-
-    def __getattr__(name: str) -> Any:
-        if name not in home:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(import_module(f"{package}.{home[name]}"), name)
-        setattr(sys.modules[package], name, value)  # later look-ups skip this function
-        return value
-
-    return __getattr__

@@ -158,7 +158,7 @@ def worded(game_id: str, spec: Spec, code: str) -> dict[str, str]:
                 for line in section.lines:
                     text = fill(line, values, "lines")
                     starts = [m for m in _ID.finditer(text)]
-                    for here, after in zip(starts, [*starts[1:], None]):
+                    for here, after in zip(starts, [*starts[1:], None], strict=True):
                         found.setdefault(here.group(1), text[here.end():after.start() if after else None].strip())
     return found
 

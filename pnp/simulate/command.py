@@ -218,7 +218,7 @@ def _shown_path(path: Path) -> Path:
 
 
 def spec_option(text: str | None, option: str) -> Path:
-    from pnp.spec import default_spec_path
+    from pnp.spec.source import default_spec_path
 
     path = Path(text) if text else _shown_path(default_spec_path())
     if not path.is_file():

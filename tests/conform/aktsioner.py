@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.rules import aktsioner as akt
+from pnp.rules.aktsioner import engine as akt
 
 NUMBERS = {"formula": ("3+5", "4+6", "1+2", "0+3"), "start_cash": (0, 100), "min_undealt": range(0, 3)}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.rules import bolsa
+from pnp.rules.bolsa import engine as bolsa
 
 NUMBERS = {"rounds": range(1, 5), "start_cash": range(0, 81)}
 REQUIRED = ("rounds",)  # a game of 5 rounds is long: always fewer

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from pnp.rules import forex
+from pnp.rules.forex import engine as forex
 from pnp.rules.base import Violation
 
 NUMBERS = {"removed_certificates": (0, 6, 30), "cert_cap": range(1, 5), "certificate_price": range(0, 4),

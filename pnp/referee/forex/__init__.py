@@ -29,7 +29,7 @@ from pnp.referee.forex import reading
 from pnp.referee.forex.reading import Turn
 from pnp.referee.forex.writing import record, starter
 from pnp.referee.replay import Step, StepViolation, seated
-from pnp.rules import forex as engine
+from pnp.rules.forex import engine
 from pnp.rules.base import ChoiceNeeded, Event, Violation
 from pnp.rules.forex.params import as_number
 
@@ -94,9 +94,9 @@ def state_json(state: engine.State, p: engine.Params) -> dict[str, Any]:
         "players": {
             name: {"money": {c: as_number(h.money[i]) for i, c in enumerate(p.currencies)},
                    "certificates": {c: h.certificates[i] for i, c in enumerate(p.currencies)}}
-            for name, h in zip(state.players, state.holdings)
+            for name, h in zip(state.players, state.holdings, strict=True)
         },
-        "supply": dict(zip(p.currencies, state.supply)),
+        "supply": dict(zip(p.currencies, state.supply, strict=True)),
         "queue": [item.label() for item in state.queue],
         "strength": engine.strengths(state.pairs, p),
         "over": state.over,

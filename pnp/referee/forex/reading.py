@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Callable
 
 from pnp.errors import brief
 from pnp.referee.fields import MAX_AMOUNT, Reader
 from pnp.referee.record import Record
-from pnp.rules import forex as engine
+from pnp.rules.forex import engine
 
 ACTIONS = ("contract", "invest", "divest", "resolve")
 _DIVIDEND = re.compile(r"^dividend (\d+)$", re.IGNORECASE)
@@ -175,7 +176,7 @@ def _resolve(reader: Reader, path: tuple, player: str, p: engine.Params) -> engi
     )
 
 
-_ACTION_READERS = {"contract": _contract, "invest": _invest, "divest": _divest, "resolve": _resolve}
+_ACTION_READERS: dict[str, Callable[[Reader, tuple, str, engine.Params], engine.Action]] = {"contract": _contract, "invest": _invest, "divest": _divest, "resolve": _resolve}
 
 
 # --- the start position -------------------------------------------------------------------
@@ -183,7 +184,7 @@ _ACTION_READERS = {"contract": _contract, "invest": _invest, "divest": _divest, 
 
 def _start_pairs(reader: Reader, p: engine.Params) -> dict[str, tuple[str, int]]:
     found = {}
-    for key, entry in reader.mapping(("start", "pairs")).items():
+    for key in reader.mapping(("start", "pairs")):
         path = ("start", "pairs", key)
         a, _, b = str(key).partition("/")
         if a not in p.currencies or b not in p.currencies or p.index(a) >= p.index(b):
@@ -202,8 +203,9 @@ def _start_pairs(reader: Reader, p: engine.Params) -> dict[str, tuple[str, int]]
     return found
 
 
-def _start_players(reader: Reader, p: engine.Params) -> tuple[dict, dict]:
-    money, certificates = {}, {}
+def _start_players(reader: Reader, p: engine.Params) -> tuple[dict[str, dict[str, Fraction]], dict[str, dict[str, int]]]:
+    money: dict[str, dict[str, Fraction]] = {}
+    certificates: dict[str, dict[str, int]] = {}
     for name in reader.mapping(("start", "players")):
         path = ("start", "players", name)
         if reader.player(path, name, key=True) is None:
@@ -221,8 +223,8 @@ def _start_queue(reader: Reader, p: engine.Params) -> list[engine.Item]:
     items: list[engine.Item] = []
     for index, raw in enumerate(reader.sequence(("start", "queue"))):
         path = ("start", "queue", index)
-        if isinstance(raw, str) and _DIVIDEND.match(raw.strip()):
-            number = int(_DIVIDEND.match(raw.strip()).group(1))
+        if isinstance(raw, str) and (dividend := _DIVIDEND.match(raw.strip())):
+            number = int(dividend.group(1))
             if not 1 <= number <= len(p.dividends):
                 reader.fail(path, f"there are dividends 1 to {len(p.dividends)}, not {number}")
             items.append(engine.Dividend(number))

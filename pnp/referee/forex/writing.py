@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from pnp.referee.record import dump, scalar
-from pnp.rules import forex as engine
+from pnp.rules.forex import engine
 from pnp.rules.forex.params import show
 
 if TYPE_CHECKING:
@@ -68,10 +68,10 @@ def record(
     if start is not None:
         data["start"] = {
             "pairs": {pair.key: {"stronger": pair.stronger, "position": pair.position} for pair in start.pairs},
-            "supply": dict(zip(p.currencies, start.supply)),
-            "players": {name: {"money": {c: _amount(m) for c, m in zip(p.currencies, h.money)},
-                               "certificates": {c: n for c, n in zip(p.currencies, h.certificates) if n}}
-                        for name, h in zip(start.players, start.holdings)},
+            "supply": dict(zip(p.currencies, start.supply, strict=True)),
+            "players": {name: {"money": {c: _amount(m) for c, m in zip(p.currencies, h.money, strict=True)},
+                               "certificates": {c: n for c, n in zip(p.currencies, h.certificates, strict=True) if n}}
+                        for name, h in zip(start.players, start.holdings, strict=True)},
             "queue": [_queued(item) for item in start.queue],
         }
     return {**data, "turns": turns}

@@ -13,21 +13,14 @@ turn's Begin and Trade), `params`
 share), `state` (the position, setup, the deal), `engine` (turns, trades, card effects,
 compensation and penalties, the contract), `scoring` (the end, match seating), `playout` (the
 same rules on plain numbers, for the simulator's random games).
+
+The spec layer reads every game's `RULEBOOK` on each load, so this package holds only that and
+the light `params`; the rest of the game is `engine`'s (`from pnp.rules.aktsioner import engine`).
 """
 
 from __future__ import annotations
 
 from pnp.rules.aktsioner.params import HIDDEN, Params, params  # bound first: `params` is also a module
 from pnp.rules.aktsioner.rulebook import RULEBOOK
-from pnp.rules.base import lazy_exports
 
-_EXPORTS = {
-    "cards": ("Card", "Effect", "NotationError", "Play", "parse_play"),
-    "actions": ("Action", "Begin", "Trade"),
-    "engine": ("apply", "determinize", "legal_actions", "moves", "outcome", "tables", "to_move", "view", "worth"),
-    "prices": ("change", "penalty_per_share", "penalty_table"),
-    "scoring": ("capital", "match_games", "seating"),
-    "state": ("Account", "DealViolation", "Start", "State", "check_players", "deal", "setup"),
-}
-__all__ = ["HIDDEN", "RULEBOOK", "Params", "params", *(name for names in _EXPORTS.values() for name in names)]
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__all__ = ["HIDDEN", "RULEBOOK", "Params", "params"]

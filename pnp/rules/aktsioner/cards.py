@@ -119,7 +119,7 @@ def parse_play(text: object, colours: Iterable[str], *, with_choices: bool = Tru
         example = '"+30 red -60 blue"' if with_choices else '"+30 red"'
         raise NotationError(f'"{text}" is not a card: write number and colour pairs, e.g. {example}')
     pairs = []
-    for effect_text, colour in zip(tokens[::2], tokens[1::2]):
+    for effect_text, colour in zip(tokens[::2], tokens[1::2], strict=True):
         effect = parse_effect(effect_text)
         if colour not in colours:
             raise NotationError(f'unknown colour "{colour}" in "{text}" (known: {", ".join(colours)})')

@@ -44,6 +44,12 @@ from pnp.rules.aktsioner.state import (
 )
 from pnp.rules.base import Event, Events, Log, Malformed, Outcome, Table, ToMove, Violation, evolve
 from pnp.rules.legal import Budget, Field, Template, grouped, judge, last_position
+# Besides the contract, the names a caller of this game uses (`from pnp.rules.aktsioner import engine`
+# is the game's whole API): the package itself holds only what the spec layer reads on each load.
+from pnp.rules.aktsioner.cards import Card as Card, Effect as Effect, NotationError as NotationError, parse_play as parse_play
+from pnp.rules.aktsioner.prices import penalty_per_share as penalty_per_share
+from pnp.rules.aktsioner.scoring import match_games as match_games, seating as seating
+from pnp.rules.aktsioner.state import DealViolation as DealViolation
 
 if TYPE_CHECKING:
     import random
@@ -411,8 +417,8 @@ def _trade_template(state: State, params: Params) -> Template:
     assert turn is not None
     account, fields, weights = state.accounts[turn.mover], [], []
     sellable = [_sellable(state, i) for i in range(len(params.colours))]
-    reach = account.cash + sum(n * price for n, price in zip(sellable, state.prices))
-    for (sell, buy), n, price in zip(_trade_names(params.colours), sellable, state.prices):
+    reach = account.cash + sum(n * price for n, price in zip(sellable, state.prices, strict=True))
+    for (sell, buy), n, price in zip(_trade_names(params.colours), sellable, state.prices, strict=True):
         fields += [Field.number(sell, 0, n), Field.number(buy, 0, int(reach // price))]
         weights += [(sell, -price), (buy, price)]
     rule = "AKT-3.3" if turn.played else "AKT-3.1"

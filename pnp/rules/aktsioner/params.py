@@ -100,7 +100,7 @@ class Params:
                 splits = sorted(product(sorted(set(card.others)), repeat=k))
             else:
                 splits = sorted(set(permutations(card.others)))
-            options = tuple(tuple(zip(split, targets)) for targets in combinations(others, k) for split in splits)
+            options = tuple(tuple(zip(split, targets, strict=True)) for targets in combinations(others, k) for split in splits)
             found[name] = (options, tuple(" ".join(f"{e} {c}" for e, c in option) for option in options))
         return found
 

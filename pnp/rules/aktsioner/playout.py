@@ -224,7 +224,7 @@ def _stage3_trades(draw: Callable[[], float], params: Params, table: _Position, 
 
 def _all_played(hands: list[list[int]], out: list[bool]) -> bool:
     """Every player still in has played his last card: the game is over (AKT-9.1)."""
-    return not any(left for left, gone in zip(hands, out) if not gone)
+    return not any(left for left, gone in zip(hands, out, strict=True) if not gone)
 
 
 def _numbers(names: Sequence[str], prices: list[int], cash: list[Number], shares: list[list[int]],
@@ -246,7 +246,7 @@ def _traded(params: Params, record: list[tuple[bool, int, int]] | None) -> Trade
 def _outcome(players: Sequence[str], shares: Sequence[Sequence[int]], cash: Sequence[Number],
              prices: Sequence[int]) -> Outcome:
     """AKT-9 on numbers: each player's capital (`scoring.holding`), the winners."""
-    scores = {name: holding(held, prices, money) for name, held, money in zip(players, shares, cash)}
+    scores = {name: holding(held, prices, money) for name, held, money in zip(players, shares, cash, strict=True)}
     return Outcome(scores, tuple(winners(scores)), OVER)
 
 
@@ -347,7 +347,7 @@ def _next(hands: list[list[int]], out: list[bool], last: int) -> int:
 
 def _last_round(hands: list[list[int]], out: list[bool]) -> bool:
     """AKT-8.1: every player still in has at most one card left; nobody trades any more."""
-    return all(len(hand) <= 1 for hand, gone in zip(hands, out) if not gone)
+    return all(len(hand) <= 1 for hand, gone in zip(hands, out, strict=True) if not gone)
 
 
 def _worth(board: tuple[int, ...], cash: list[Number], shares: list[list[int]]) -> Callable[[], tuple[float, ...]]:
@@ -356,4 +356,4 @@ def _worth(board: tuple[int, ...], cash: list[Number], shares: list[list[int]]) 
 
 
 def _capitals(prices: tuple[int, ...], cash: tuple[Number, ...], shares: tuple[tuple[int, ...], ...]) -> tuple[float, ...]:
-    return tuple(float(holding(held, prices, money)) for held, money in zip(shares, cash))
+    return tuple(float(holding(held, prices, money)) for held, money in zip(shares, cash, strict=True))

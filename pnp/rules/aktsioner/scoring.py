@@ -20,7 +20,7 @@ def capital(params: Params, state: State, seat: int) -> Number:
 def holding(shares: Sequence[int], prices: Sequence[int], cash: Number) -> Number:
     """Shares at these prices plus cash: a player's capital (AKT-9.2), on plain numbers for the
     simulator's playout too."""
-    return sum(n * price for n, price in zip(shares, prices)) + cash
+    return sum(n * price for n, price in zip(shares, prices, strict=True)) + cash
 
 
 def final_scores(params: Params, state: State) -> dict[str, Number]:
@@ -40,8 +40,8 @@ def final_events(params: Params, state: State) -> list[Event]:
     events = [said.OVER()]
     for seat, name in enumerate(state.players):
         account = state.accounts[seat]
-        shares = {colour: n for colour, n in zip(params.colours, account.shares) if n}
-        prices = {colour: price for colour, price in zip(params.colours, state.prices) if colour in shares}
+        shares = {colour: n for colour, n in zip(params.colours, account.shares, strict=True) if n}
+        prices = {colour: price for colour, price in zip(params.colours, state.prices, strict=True) if colour in shares}
         events.append(said.CAPITAL(player=name, shares=shares, prices=prices, cash=account.cash,
                                    capital=capital(params, state, seat)))
     events.append(said.WINNERS(winners=winners(final_scores(params, state))))

@@ -98,7 +98,7 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
     )
     if hands is not None:
         _check_deal(params, state, complete)
-    setup_event = said.SETUP(prices=dict(zip(params.colours, state.prices)), players=len(players),
+    setup_event = said.SETUP(prices=dict(zip(params.colours, state.prices, strict=True)), players=len(players),
                              dealt=state.hands is not None, formula=params.formula)
     events = [setup_event]
     state = eliminate(params, state, events)
@@ -125,7 +125,7 @@ def _board(params: Params, prices: Mapping[str, int]) -> tuple[int, ...]:
     """Each colour's starting price, the start's or the standard one, on a space of the board
     (AKT-1.2)."""
     board = tuple(prices.get(colour, params.start_price) for colour in params.colours)
-    for colour, price in zip(params.colours, board):
+    for colour, price in zip(params.colours, board, strict=True):
         if price not in params.cells:
             raise Violation("AKT-1.2", f"the {colour} price {price} is not a space of the board ({_spaces(params)})")
     return board
@@ -180,7 +180,7 @@ def deal_table(params: Params, fewest: int, most: int) -> Table:
 
 def _check_deal(params: Params, state: State, complete: bool) -> None:
     counts: dict[str, int] = {}
-    for name, hand in zip(state.players, state.hands or ()):
+    for name, hand in zip(state.players, state.hands or (), strict=False):
         decks = [params.cards[card].deck for card in hand]
         for deck in DECKS:
             held, allowed = decks.count(deck), params.dealt(deck)

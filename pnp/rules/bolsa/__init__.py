@@ -10,22 +10,14 @@ Modules: `rulebook` (house rules), `params` (Params from the spec), `state` (the
 the actions), `engine` (setup, declarations, bringing up a company, auctions, the contract),
 `settle` (trades, quotes, provisioning, the end of a round and of the game).
 
-The spec layer imports every game's `RULEBOOK` on each load, so only that and the light
-`params` are imported eagerly; the engine loads on first use of any other name.
+The spec layer imports every game's `RULEBOOK` on each load, so this package holds only that and
+the light `params`: the rest of the game (actions, state, the contract) is `engine`'s, imported
+by who plays it (`from pnp.rules.bolsa import engine`).
 """
 
 from __future__ import annotations
 
-from pnp.rules.base import lazy_exports
 from pnp.rules.bolsa.params import CARDS_EACH, Params, params  # bound first: `params` is also a module
 from pnp.rules.bolsa.rulebook import RULEBOOK
 
-_EXPORTS = {
-    "engine": ("Start", "apply", "check_players", "deal", "determinize", "legal_actions", "outcome", "setup",
-               "to_move", "view", "worth"),
-    "state": ("DECLARE", "OVER", "TRADE", "Action", "Auction", "Bid", "Declare", "Pair", "Player", "Resolve",
-              "Settle", "State", "Trade", "Withdraw", "Zones"),
-}
-__all__ = ["CARDS_EACH", "RULEBOOK", "Params", "params", *(name for names in _EXPORTS.values() for name in names)]
-__getattr__ = lazy_exports(__name__, _EXPORTS)
-
+__all__ = ["CARDS_EACH", "RULEBOOK", "Params", "params"]

@@ -39,6 +39,9 @@ from pnp.rules.bolsa.state import (
     Zones,
 )
 from pnp.rules.legal import AtMostOne, Budget, Constraint, Field, Template, grouped, judge, last_position
+# Besides the contract, the names a caller of this game uses (`from pnp.rules.bolsa import engine`
+# is the game's whole API): the package itself holds only what the spec layer reads on each load.
+from pnp.rules.bolsa.state import OVER as OVER, Pair as Pair
 
 if TYPE_CHECKING:
     import random
@@ -120,7 +123,7 @@ def _start_round(params: Params, start: Start) -> int:
 def _start_prices(params: Params, start: Start) -> tuple[int, ...]:
     """Each company's quote, the start's or the start cell, on the quote track (BOLSA-6.1)."""
     prices = tuple(start.prices.get(code, params.start_quote) for code in params.companies)
-    for code, price in zip(params.companies, prices):
+    for code, price in zip(params.companies, prices, strict=True):
         if price < params.price_min or (params.price_max is not None and price > params.price_max):
             raise Violation("BOLSA-6.1", f"{code} starts at {price}, off the quote track ({_bounds(params)})")
     return prices
@@ -146,14 +149,14 @@ def _setup_events(params: Params, state: State) -> Events:
     dealt, box = n * CARDS_EACH * len(codes), (params.deck_per_company - n * CARDS_EACH) * len(codes)
     events = [
         said.DEALT(players=n, dealt=dealt, box=box, box_each=box // len(codes)),
-        said.QUOTES(prices=dict(zip(codes, state.prices)), round=state.round),
+        said.QUOTES(prices=dict(zip(codes, state.prices, strict=True)), round=state.round),
         said.CASH(cash={p.name: p.cash for p in players}),
     ]
     standard = tuple(Zones() for _ in codes)
     unusual = [p for p in players if p.zones != standard]
     for p in unusual:
-        events.append(said.HOLDS(player=p.name, owned={code: z.owned for code, z in zip(codes, p.zones)},
-                                 orders={code: z.orders for code, z in zip(codes, p.zones)}))
+        events.append(said.HOLDS(player=p.name, owned={code: z.owned for code, z in zip(codes, p.zones, strict=True)},
+                                 orders={code: z.orders for code, z in zip(codes, p.zones, strict=True)}))
     if not unusual:
         events.append(said.STANDARD_HOLDINGS(owned=OWNED_AT_SETUP, orders=ORDERS_AT_SETUP))
     events.append(said.TOKEN(player=players[state.token].name))
@@ -570,10 +573,10 @@ def _declaration_of(player: Player, prices: tuple[int, ...], companies: tuple[st
     made once."""
     names, pairs = _declaration_fields(companies, forbid)
     constraints: tuple[Constraint, ...] = pairs
-    fields = tuple(Field.number(name, 0, getattr(zones, zone)) for zones, pair in zip(player.zones, names)
+    fields = tuple(Field.number(name, 0, getattr(zones, zone)) for zones, pair in zip(player.zones, names, strict=True)
                    for name, zone in pair)
     if total:
-        costs = tuple((buy, quote) for ((_, _), (buy, _)), quote in zip(names, prices))
+        costs = tuple((buy, quote) for ((_, _), (buy, _)), quote in zip(names, prices, strict=True))
         constraints += (Budget(costs, player.cash),)
     return Template("declare", player.name, "BOLSA-3.2", _declare_action, fields, constraints=constraints,
                     read=_declare_values)
@@ -595,7 +598,7 @@ def _may_withdraw(state: State, params: Params) -> tuple[int, ...]:
     if params.auction_losers != "may_withdraw" or trade is None or trade.auction is None or not trade.auction.over:
         return ()
     zones = [state.players[i].zones[trade.company] for i in trade.auction.ranking[1:]]
-    return tuple(i for i, z in zip(trade.auction.ranking[1:], zones) if z.offered or z.requested)
+    return tuple(i for i, z in zip(trade.auction.ranking[1:], zones, strict=True) if z.offered or z.requested)
 
 
 def _declare_action(values: Mapping) -> Declare:

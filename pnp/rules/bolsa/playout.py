@@ -171,7 +171,7 @@ class _Table:
         if self.trace is not None:
             offered, requested = self.offered, self.requested
             zones = tuple(tuple((own, order, offered[c][i], requested[c][i]) for c, (own, order) in
-                                enumerate(zip(self.owned[i], self.orders[i]))) for i in range(len(self.names)))
+                                enumerate(zip(self.owned[i], self.orders[i], strict=True))) for i in range(len(self.names)))
             self.trace.append((action, (tuple(self.cash), zones, tuple(self.prices), self.round, self.token)))
 
     # --- BOLSA-3.2: a declaration, drawn as `legal.draw` draws the declaration template ---
@@ -238,7 +238,7 @@ class _Table:
     def net(self) -> None:
         """BOLSA-3.2.6 `net`: when the declarations are revealed, a player's offer and request
         of one company cancel out."""
-        for c, (offered, requested) in enumerate(zip(self.offered, self.requested)):
+        for c, (offered, requested) in enumerate(zip(self.offered, self.requested, strict=True)):
             for i, k in enumerate(map(min, offered, requested)):
                 if k:
                     self.owned[i][c] += k
@@ -277,7 +277,7 @@ class _Table:
         if case <= 3:  # BOLSA-4.1–4.3: nobody trades; what found no taker moves the quote, and goes back
             random()  # Settle: the table's only template
             self.prices[c] = clamp(quote + demand - supply, self.params)
-            for i, (put, wanted) in enumerate(zip(offered, requested)):
+            for i, (put, wanted) in enumerate(zip(offered, requested, strict=True)):
                 if put or wanted:
                     self.owned[i][c] += put
                     self.orders[i][c] += wanted
@@ -394,7 +394,7 @@ class _Table:
             sells = allocate(ranking, sides, demand)
             buys = allocate(seats, wants, sum(sells.values()))
         self.prices[c] = clamp(new, self.params)
-        for i, (put, wanted) in enumerate(zip(offered, requested)):  # BOLSA-3.4, and the payments
+        for i, (put, wanted) in enumerate(zip(offered, requested, strict=True)):  # BOLSA-3.4, and the payments
             if put or wanted:
                 sold, bought = sells.get(i, 0), buys.get(i, 0)
                 cash[i] += (sold - bought) * price

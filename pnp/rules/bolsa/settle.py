@@ -341,9 +341,9 @@ def _end_round(state: State, params: Params, events: Log) -> State:
     events.append(said.LAST_ROUND(round=state.round))
     scores = final_scores(state, params)
     for player in state.players:
-        owned = {code: z.owned for code, z in zip(params.companies, player.zones) if z.owned}
+        owned = {code: z.owned for code, z in zip(params.companies, player.zones, strict=True) if z.owned}
         events.append(said.BOUGHT_BACK(player=player.name, shares=owned,
-                                       prices={code: q for code, q in zip(params.companies, state.prices) if code in owned},
+                                       prices={code: q for code, q in zip(params.companies, state.prices, strict=True) if code in owned},
                                        payout=scores[player.name] - player.cash, cash=player.cash,
                                        score=scores[player.name]))
     best = max(scores.values())
@@ -355,7 +355,7 @@ def _end_round(state: State, params: Params, events: Log) -> State:
 def final_scores(state: State, params: Params) -> dict[str, int]:
     """BOLSA-7.1: cash plus every zone-1 card bought by the bank at its company's quote."""
     names, cash, owned = holdings(state)
-    return dict(zip(names, scores(cash, owned, state.prices)))
+    return dict(zip(names, scores(cash, owned, state.prices), strict=True))
 
 
 def winners(state: State, params: Params) -> tuple[str, ...]:
@@ -369,13 +369,13 @@ def final_outcome(names: Sequence[str], cash: Sequence[int], owned: Sequence[Seq
     """BOLSA-7 from the numbers at the end (`engine.outcome`, and the fast playout's): each
     player's money after the bank buys his shares, and the winners."""
     points = scores(cash, owned, prices)
-    return Outcome(dict(zip(names, points)), tuple(names[i] for i in ahead(points, cash, params.tiebreak)),
+    return Outcome(dict(zip(names, points, strict=True)), tuple(names[i] for i in ahead(points, cash, params.tiebreak)),
                    "last_round")
 
 
 def scores(cash: Sequence[int], owned: Sequence[Sequence[int]], prices: Sequence[int]) -> list[int]:
     """BOLSA-7.1 per player: his cash plus his zone-1 cards (per company) at their quotes."""
-    return [money + sum(map(mul, cards, prices)) for money, cards in zip(cash, owned)]
+    return [money + sum(map(mul, cards, prices)) for money, cards in zip(cash, owned, strict=True)]
 
 
 def ahead(points: Sequence[int], cash: Sequence[int], tiebreak: str) -> list[int]:

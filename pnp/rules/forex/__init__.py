@@ -16,24 +16,15 @@ weaken, the printed setup table and marks), `state` (State, queue items, setup),
 (actions, `apply` and the contract), `resolve` (the queue, dividends, loans, the end),
 `scoring` (FOREX-12), `playout` (whole random games on mutable numbers, for the simulator).
 
-Only `RULEBOOK` and `params` are imported eagerly (the spec layer reads every game's
-rulebook; `params` shares its name with its module, so it must be bound first): a build or
-another game's referee should not pay for the engine, which loads on first use.
+This package holds only `RULEBOOK` and `params` (the spec layer reads every game's rulebook;
+`params` shares its name with its module, so it must be bound first): a build or another game's
+referee should not pay for the engine. The rest of the game is `engine`'s, imported by who
+plays it (`from pnp.rules.forex import engine`).
 """
 
 from __future__ import annotations
 
-from pnp.rules.base import lazy_exports
 from pnp.rules.forex.rulebook import RULEBOOK
 from pnp.rules.forex.params import Params, params
 
-_EXPORTS = {
-    "board": ("Pair", "marks", "strengths", "tables", "value_in"),
-    "resolve": ("Resolve",),
-    "state": ("Contract", "Dividend", "Holding", "Item", "Loan", "Result", "Start", "State", "check_players", "deal",
-              "setup", "standard_supply"),
-    "engine": ("Action", "Divest", "Invest", "MakeContract", "Spot", "apply", "determinize", "legal_actions",
-               "outcome", "to_move", "view", "worth"),
-}
-__all__ = ["RULEBOOK", "Params", "params", *(name for names in _EXPORTS.values() for name in names)]
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__all__ = ["RULEBOOK", "Params", "params"]

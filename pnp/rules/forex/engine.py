@@ -26,6 +26,10 @@ from pnp.rules.forex.resolve import Resolve, defaultable, queue_labels, queue_te
 from pnp.rules.forex.rulebook import RULEBOOK
 from pnp.rules.forex.state import Contract, Dividend, Start, State, check_players, deal, setup
 from pnp.rules.legal import Different, Field, Listed, Template, judge, last_position
+# Besides the contract, the names a caller of this game uses (`from pnp.rules.forex import engine`
+# is the game's whole API): the package itself holds only what the spec layer reads on each load.
+from pnp.rules.forex.board import Pair as Pair
+from pnp.rules.forex.state import Holding as Holding, Item as Item, Loan as Loan, Result as Result, standard_supply as standard_supply
 
 __all__ = ["RULEBOOK", "Start", "apply", "check_players", "deal", "determinize", "legal_actions", "marks", "moves",
            "outcome", "params", "playout", "setup", "tables", "to_move", "view", "worth"]
@@ -296,7 +300,7 @@ def _spot_deals(state: State, p: Params, player: str) -> Iterator[tuple[str, tup
     compares a hundred of them, and Fraction's own comparison is many times dearer)."""
     seat, index = state.seat(player), p.index
     mine = state.holdings[seat].money
-    others = [(name, h.money) for k, (name, h) in enumerate(zip(state.players, state.holdings)) if k != seat]
+    others = [(name, h.money) for k, (name, h) in enumerate(zip(state.players, state.holdings, strict=True)) if k != seat]
     for pair in state.pairs:
         for gives, x, gets, y in p.spot_terms(pair.stronger, pair.weaker, pair.position):
             held = mine[index(gives)]
@@ -329,7 +333,7 @@ def _divestments(state: State, p: Params, player: str) -> list[Template]:
             continue
         fields = [Field.number("count", 1, held)]
         fields += [Field.number(f"others.{name}", 0, h.certificates[index])
-                   for name, h in zip(state.players, state.holdings) if name != player and h.certificates[index]]
+                   for name, h in zip(state.players, state.holdings, strict=True) if name != player and h.certificates[index]]
         templates.append(Template("divest", player, "FOREX-9.1", _divest_action, tuple(fields), {"currency": currency},
                                   read=_divest_values))
     return templates
@@ -342,7 +346,7 @@ def _resolution(state: State, p: Params, player: str) -> Template:
     front, fields, leader = state.queue[0], [], None
     if isinstance(front, Dividend):
         held = [state.held(i) for i in range(len(p.currencies))]
-        tied = tuple(c for c, n in zip(p.currencies, held) if n == max(held))
+        tied = tuple(c for c, n in zip(p.currencies, held, strict=True) if n == max(held))
         if len(tied) > 1:
             fields.append(Field.choice("strengthen", tied))
         else:
@@ -419,7 +423,7 @@ def outcome(state: State, p: Params) -> Outcome | None:
     last dividend ended it (FOREX-11.1)."""
     if state.result is None:
         return None
-    scores = dict(zip(state.players, state.result.scores))
+    scores = dict(zip(state.players, state.result.scores, strict=True))
     return Outcome(scores, state.result.winners, "bankruptcy" if state.bankrupt else "last_dividend")
 
 
@@ -437,7 +441,7 @@ def worth(state: State, p: Params) -> tuple[Number, ...]:
         return state.result.scores
     counts = strengths(state.pairs, p)
     target = max(p.currencies, key=counts.__getitem__)
-    return tuple(sum((value_in(state.pairs, p, amount, c, target) for c, amount in zip(p.currencies, h.money)),
+    return tuple(sum((value_in(state.pairs, p, amount, c, target) for c, amount in zip(p.currencies, h.money, strict=True)),
                      Fraction(0)) for h in state.holdings)
 
 

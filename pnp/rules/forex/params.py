@@ -190,6 +190,6 @@ def show_rate(rate: Fraction) -> str:
     return show(rate)
 
 
-def as_number(amount: Fraction) -> int | float:
+def as_number(amount: int | Fraction) -> int | float:
     """JSON: whole amounts as integers, halves as decimals (4.5)."""
     return amount.numerator if amount.denominator == 1 else float(amount)

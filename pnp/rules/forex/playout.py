@@ -147,7 +147,7 @@ def playout(p: Params, state: State, rng: random.Random, watch: Observer, trace:
 def _outcome(state: State) -> Outcome:
     """The engine's outcome of a finished position."""
     assert state.result is not None
-    return Outcome(dict(zip(state.players, state.result.scores)), state.result.winners,
+    return Outcome(dict(zip(state.players, state.result.scores, strict=True)), state.result.winners,
                    "bankruptcy" if state.bankrupt else "last_dividend")
 
 
@@ -178,7 +178,7 @@ class _Game:
         self.p, self.random, self.watch = r.p, rng.random, watch
         self.players, self.n = opening.players, len(opening.players)
         self.strong, self.box = list(opening.strong), list(opening.box)
-        self.board = [r.cells[k][s][box] for k, (s, box) in enumerate(zip(self.strong, self.box))]
+        self.board = [r.cells[k][s][box] for k, (s, box) in enumerate(zip(self.strong, self.box, strict=True))]
         self.cash = [list(column) for column in opening.cash]
         self.certs = [list(hand) for hand in opening.certs]
         self.supply = list(opening.supply)
@@ -247,7 +247,7 @@ class _Game:
         for k in r.of[target]:
             a, b = r.ends[k]
             factor[a + b - target] = r.down[box[k]] if strong[k] == target else r.up[box[k]]
-        return [[q * f for q, f in zip(seat, factor)] for seat in zip(*hands)]
+        return [[q * f for q, f in zip(seat, factor, strict=True)] for seat in zip(*hands, strict=True)]
 
     # --- one step: the template, then its fields, as the sampler draws them --------------------
 
@@ -295,7 +295,7 @@ class _Game:
                 owe = tuple((currencies[c], Fraction(a)) for c, a in sorted(item[3].items()))
                 queue.append(("loan", item[1], names[item[2]], owe))
         money = tuple(tuple(Fraction(column[seat]) for column in self.cash) for seat in range(self.n))
-        return (tuple((currencies[s], box) for s, box in zip(self.strong, self.box)), money,
+        return (tuple((currencies[s], box) for s, box in zip(self.strong, self.box, strict=True)), money,
                 tuple(map(tuple, self.certs)), tuple(self.supply), tuple(queue), self.mover, self.spot_made)
 
     def _deals(self, seat: int, first: bool = False) -> list[tuple[int, int, Any, int, Any]]:
@@ -304,7 +304,7 @@ class _Game:
         cash, spots = self.cash, self.r.spots
         others = [other for other in range(self.n) if other != seat]
         deals = []
-        for (a, b), s, box in zip(self.r.ends, self.strong, self.box):
+        for (a, b), s, box in zip(self.r.ends, self.strong, self.box, strict=True):
             for stronger_gives, x, y in spots[box]:
                 gives, gets = (s, a + b - s) if stronger_gives else (a + b - s, s)
                 if cash[gives][seat] >= x:
@@ -439,7 +439,7 @@ class _Game:
     def _most_held(self) -> tuple[int, int | None]:
         """FOREX-10.5.3: the currency a dividend strengthens, the most held in hand, a tie drawn
         as the engine's `ChoiceNeeded` is answered; and the pick, if a tie asked for one."""
-        held = [sum(column) for column in zip(*self.certs)]
+        held = [sum(column) for column in zip(*self.certs, strict=True)]
         tied = [c for c, n in enumerate(held) if n == max(held)]
         if len(tied) > 1:
             chosen = tied[int(self.random() * len(tied))]
@@ -523,7 +523,7 @@ class _Game:
         if len(top) > 1:  # FOREX-12.3: then most certificates of the strongest; then shared
             most = max(self.certs[s][target] for s in top)
             top = [s for s in top if self.certs[s][target] == most]
-        self.outcome = Outcome(dict(zip(self.players, scores)),
+        self.outcome = Outcome(dict(zip(self.players, scores, strict=True)),
                                tuple(self.players[s] for s in top),
                                "bankruptcy" if self.bankrupt is not None else "last_dividend")
         return picked
@@ -536,7 +536,7 @@ class _Game:
         tied = [c for c, won in enumerate(counts) if won == max(counts)]
         if len(tied) > 1:
             held = [sum(self.certs[s][c] for s in range(self.n)) for c in tied]
-            tied = [c for c, h in zip(tied, held) if h == max(held)]
+            tied = [c for c, h in zip(tied, held, strict=True) if h == max(held)]
         if len(tied) > 1:
             target = tied[int(self.random() * len(tied))]
             return target, target
@@ -546,7 +546,7 @@ class _Game:
         """FOREX-12.2: each seat's money converted to `target`, exact, rounded down to whole
         bucks per holding (or in total, or (bga) the money held in the target kept whole)."""
         p, whole, scores = self.p, self.r.whole, []
-        for hand, values in zip(zip(*self.cash), self._values(self.strong, self.box, self.cash, target)):
+        for hand, values in zip(zip(*self.cash, strict=True), self._values(self.strong, self.box, self.cash, target), strict=True):
             if p.conversion_rounding == "total":
                 scores.append(sum(values) // whole)
             else:

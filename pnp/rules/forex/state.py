@@ -171,9 +171,9 @@ def deal(p: Params, players: Sequence[str], rng: random.Random) -> Start:
     taken out of the game at random (`legal.shuffle`'s first places, one draw each); the supply
     left, per currency, is the start. Nothing else of the setup is random (the first player,
     FOREX-4.6, is whoever the seating puts first)."""
-    certificates = [c for c, count in zip(p.currencies, p.certificates) for _ in range(count)]
+    certificates = [c for c, count in zip(p.currencies, p.certificates, strict=True) for _ in range(count)]
     removed = min(p.removed_certificates, len(certificates))
-    left = dict(zip(p.currencies, p.certificates))
+    left = dict(zip(p.currencies, p.certificates, strict=True))
     for currency in shuffle(rng, certificates, removed)[:removed]:
         left[currency] -= 1
     return Start(supply=left)
@@ -193,12 +193,12 @@ def setup(p: Params, players: Sequence[str], start: Start | None = None) -> tupl
         standard, events = _standard(p, tuple(players))  # laid out once per rule set and seating; a deal
         if start.supply is None:  # changes only the supply: a simulation deals thousands of games
             return standard, events
-        supply = tuple(start.supply.get(c, n) for c, n in zip(p.currencies, standard.supply))
-        for currency, left, total in zip(p.currencies, supply, p.certificates):
+        supply = tuple(start.supply.get(c, n) for c, n in zip(p.currencies, standard.supply, strict=True))
+        for currency, left, total in zip(p.currencies, supply, p.certificates, strict=True):
             if not 0 <= left <= total:
                 raise Violation("FOREX-1.6", f"{currency}: {left} certificates in the supply, but a supply holds none or "
                                 f"more, up to the game's {total}")
-        state = evolve(standard, supply=supply, removed=tuple(total - left for total, left in zip(p.certificates, supply)))
+        state = evolve(standard, supply=supply, removed=tuple(total - left for total, left in zip(p.certificates, supply, strict=True)))
         return state, _events(p, state)
     return _setup(p, players, start)
 
@@ -212,7 +212,7 @@ def _standard(p: Params, players: tuple[str, ...]) -> tuple[State, tuple[Event, 
 
 
 def _events(p: Params, state: State) -> tuple[Event, ...]:
-    return (said.SUPPLY(players=len(state.players), supply=dict(zip(p.currencies, state.supply))),
+    return (said.SUPPLY(players=len(state.players), supply=dict(zip(p.currencies, state.supply, strict=True))),
             said.DISPLAY(display=list(state.display(p)), queue=[item.label() for item in state.queue]))
 
 

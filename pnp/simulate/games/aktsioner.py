@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable, Mapping
 
-from pnp.rules import aktsioner as akt
+from pnp.rules.aktsioner import engine as akt
 from pnp.simulate.bots import Bot, Decision, fit, greedy
 from pnp.simulate.probe import Probe, reached
 

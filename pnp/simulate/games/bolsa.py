@@ -11,7 +11,7 @@ import random
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
-from pnp.rules import bolsa
+from pnp.rules.bolsa import engine as bolsa
 from pnp.simulate.bots import Bot, Decision, fit
 from pnp.simulate.probe import Probe
 
@@ -39,12 +39,12 @@ class BolsaProbe(Probe):
     def marks(self, old: tuple[int, ...], new: tuple[int, ...]) -> Iterable[str]:
         p = self.params
         bottom = flip = top = False
-        for a, b in zip(old, new):
+        for a, b in zip(old, new, strict=True):
             if a != b:  # only a quote that moved reaches a mark (read after every step: kept lean)
                 bottom = bottom or b == p.price_min
                 flip = flip or a <= self.top_cell < b
                 top = top or b == p.price_max
-        return [mark for mark, hit in zip(self.mark_names, (bottom, flip, top)) if hit] if bottom or flip or top else ()
+        return [mark for mark, hit in zip(self.mark_names, (bottom, flip, top), strict=True) if hit] if bottom or flip or top else ()
 
     def money(self, state: bolsa.State) -> tuple[tuple[int | Fraction, ...], ...]:
         if state.over:  # the bank has bought the shares: money is the final scores (BOLSA-7.1)
@@ -84,7 +84,7 @@ def bull(decision: Decision, rng: random.Random) -> Any:
     if declare is not None:
         me = state.players[decision.seat]
         if state.round == params.rounds:
-            wishes = {f"sell.{code}": z.owned for code, z in zip(params.companies, me.zones)
+            wishes = {f"sell.{code}": z.owned for code, z in zip(params.companies, me.zones, strict=True)
                       if state.prices[params.companies.index(code)] > middle(params)}
         else:
             held = sorted(range(len(params.companies)), key=lambda c: (-me.zones[c].owned, state.prices[c]))

@@ -13,7 +13,7 @@ import random
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
-from pnp.rules import forex
+from pnp.rules.forex import engine as forex
 from pnp.rules.forex.board import strengths, value_in
 from pnp.simulate.bots import Bot, Decision, random_bot
 from pnp.simulate.probe import Probe
@@ -44,7 +44,7 @@ class ForexProbe(Probe):
 
     def marks(self, old: tuple[Any, ...], new: tuple[Any, ...]) -> Iterable[str]:
         boxes, cap, flip = self.params.boxes, False, False
-        for a, b in zip(old, new):
+        for a, b in zip(old, new, strict=True):
             if a is not b:  # a step moves a few pairs; the rest are kept
                 cap = cap or b.position == boxes != a.position
                 flip = flip or a.stronger != b.stronger
