@@ -26,7 +26,7 @@ import string
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from pnp.errors import Issue, UsageError
 from pnp.i18n import SOURCE
@@ -35,6 +35,9 @@ from pnp.i18n.catalogs import (
 )  # fmt: skip
 from pnp.spec.model import Game, Spec
 from pnp.spec.translation import LABEL, texts
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Message
 
 KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "N_plural": (1, 2)}
 KEEP = 200  # entries of the user's cache folder (`pnp.cache.FolderStore`)
@@ -251,45 +254,52 @@ def problems(spec: Spec, game_id: str, codes: Iterable[str] | None = None, *, pr
         wanted.setdefault(_key(entry.msgid), entry)
     issues: list[Issue] = []
     for code in codes if codes is not None else catalog_codes(game):
-        if code == SOURCE:
-            continue
-        path = catalog_path(spec.folder, game_id, code)
-        shown = _shown(path)
-        if not path.is_file():
-            where = spec.issue(("games", game_id, "languages"), "")
-            issues.append(Issue(where.file, where.line, where.col, where.path,
-                                f"{code}: no catalog {shown} for {len(wanted)} texts (pnp translate update writes it)"))
-            continue
-        try:
-            catalog = read(path, code)
-        except CatalogError as error:
-            issues.append(Issue(shown, error.line, 1 if error.line else 0, "", f"cannot read the catalog: {error}"))
-            continue
-        seen = set()
-        for message in catalog:
-            if not message.id:
-                continue
-            key = _key(message.id)
-            seen.add(key)
-            if key not in wanted:
-                continue
-            strings = tuple(message.string) if isinstance(message.string, (list, tuple)) else (message.string or "",)
-            line = message.lineno or 0
-            if not all(strings):
-                issues.append(Issue(shown, line, 1, "", f"{code}: missing translation of {_quoted(key)}"))
-            elif message.fuzzy:
-                issues.append(Issue(shown, line, 1, "", f"{code}: fuzzy translation of {_quoted(key)} (its source "
-                                    "changed: check it, then remove the fuzzy flag)"))
-            else:
-                odd = _placeholder_problem(key, strings)
-                if odd:
-                    issues.append(Issue(shown, line, 1, "", f"{code}: the translation of {_quoted(key)} {odd}"))
-        for key, entry in wanted.items():
-            if key not in seen:
-                file, line = entry.locations[0] if entry.locations else (shown, 0)
-                issues.append(Issue(file, line, 1 if line else 0, "", f"{code}: {_quoted(key)} is not in {shown} "
-                                    "yet (pnp translate update adds it)"))
+        if code != SOURCE:
+            issues += _catalog_problems(spec, game_id, code, wanted)
     return issues
+
+
+def _catalog_problems(spec: Spec, game_id: str, code: str, wanted: dict[str, Entry]) -> list[Issue]:
+    """`problems` of one language's catalog: absent or unreadable, each message of it, and each
+    wanted text it lacks (at the text's own line)."""
+    path = catalog_path(spec.folder, game_id, code)
+    shown = _shown(path)
+    if not path.is_file():
+        where = spec.issue(("games", game_id, "languages"), "")
+        return [Issue(where.file, where.line, where.col, where.path,
+                      f"{code}: no catalog {shown} for {len(wanted)} texts (pnp translate update writes it)")]
+    try:
+        catalog = read(path, code)
+    except CatalogError as error:
+        return [Issue(shown, error.line, 1 if error.line else 0, "", f"cannot read the catalog: {error}")]
+    issues: list[Issue] = []
+    seen = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        key = _key(message.id)
+        seen.add(key)
+        if key in wanted:
+            issues += _message_problems(code, shown, key, message)
+    for key, entry in wanted.items():
+        if key not in seen:
+            file, line = entry.locations[0] if entry.locations else (shown, 0)
+            issues.append(Issue(file, line, 1 if line else 0, "", f"{code}: {_quoted(key)} is not in {shown} "
+                                "yet (pnp translate update adds it)"))
+    return issues
+
+
+def _message_problems(code: str, shown: str, key: str, message: "Message") -> list[Issue]:
+    """A catalog message's translation missing, fuzzy, or with other placeholders than its source."""
+    strings = tuple(message.string) if isinstance(message.string, (list, tuple)) else (message.string or "",)
+    line = message.lineno or 0
+    if not all(strings):
+        return [Issue(shown, line, 1, "", f"{code}: missing translation of {_quoted(key)}")]
+    if message.fuzzy:
+        return [Issue(shown, line, 1, "", f"{code}: fuzzy translation of {_quoted(key)} (its source "
+                      "changed: check it, then remove the fuzzy flag)")]
+    odd = _placeholder_problem(key, strings)
+    return [Issue(shown, line, 1, "", f"{code}: the translation of {_quoted(key)} {odd}")] if odd else []
 
 
 def _placeholder_problem(msgid: str, strings: tuple[str, ...]) -> str:

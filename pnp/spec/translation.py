@@ -51,27 +51,30 @@ def _texts_of(data: dict[str, Any]) -> list[tuple[tuple, str]]:
 def _walk(data: Any, path: tuple, key: Any = None) -> Iterator[tuple[tuple, str]]:
     if isinstance(data, dict):
         for name, value in data.items():
-            if name in NOT_WORDS:
-                continue
-            if name == "tracks" and not path:  # of a track, only its cells' labels are words
-                for track, fields in value.items():
-                    for cell, label in (fields.get("labels") or {}).items():
-                        if translatable(label):
-                            yield ("tracks", track, "labels", cell), label
-                continue
-            if name == LABELLED and isinstance(value, dict):
-                yield from ((path + (name, label, LABEL), label) for label in value if translatable(label))
-                continue
-            if name == WORDS_BY_VALUE and isinstance(value, dict) and "rules_words" in path:
-                yield from ((path + (name, key), words) for key, words in value.items()
-                            if isinstance(words, str) and translatable(words))
-                continue
-            yield from _walk(value, path + (name,), name)
+            if name not in NOT_WORDS:
+                yield from _field(name, value, path)
     elif isinstance(data, (list, tuple)):
         for index, value in enumerate(data):
             yield from _walk(value, path + (index,), key)
     elif isinstance(data, str) and key in TEXT_KEYS and translatable(data):
         yield path, data
+
+
+def _field(name: str, value: Any, path: tuple) -> Iterator[tuple[tuple, str]]:
+    """The texts of one field: its value walked, except for the fields whose words are not
+    their values (a track's cell labels, a table's row labels, a booklet's words by value)."""
+    if name == "tracks" and not path:  # of a track, only its cells' labels are words
+        for track, fields in value.items():
+            for cell, label in (fields.get("labels") or {}).items():
+                if translatable(label):
+                    yield ("tracks", track, "labels", cell), label
+    elif name == LABELLED and isinstance(value, dict):
+        yield from ((path + (name, label, LABEL), label) for label in value if translatable(label))
+    elif name == WORDS_BY_VALUE and isinstance(value, dict) and "rules_words" in path:
+        yield from ((path + (name, key), words) for key, words in value.items()
+                    if isinstance(words, str) and translatable(words))
+    else:
+        yield from _walk(value, path + (name,), name)
 
 
 def translated(game: Game, language: Language) -> Game:
