@@ -439,7 +439,7 @@ def impose_drawn(context: Context, drawn: Drawn) -> Laid:
         info = Furniture(context.game.title, name(drawn.component), stamp(__version__, drawn.digest[:STAMP_DIGITS]))
         if isinstance(output, Pieces):
             on_sheets: Layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
-                                       tuple(settings.back_offset_mm),  # type: ignore[arg-type]  # a pair: the model checks it
+                                       settings.back_offset_mm,
                                        machine(settings, STOCK[drawn.component.kind]))
         elif isinstance(output, BookPages):
             on_sheets = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)

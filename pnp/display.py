@@ -128,6 +128,7 @@ class Drawing:
 
 
 Box = tuple[float, float, float, float]  # x, y, width, height in mm
+Cut = Literal["rect", "circle", "rounded", "hexagon", "octagon"]  # a piece's cut line
 
 
 @dataclass(frozen=True)
@@ -178,7 +179,7 @@ class Pieces:
     height: float
     bleed: float
     pieces: tuple[PieceArt, ...]
-    cut: Literal["rect", "circle", "rounded", "hexagon", "octagon"] = "rect"  # the cut line's shape
+    cut: Cut = "rect"  # the cut line's shape
     two_sided: bool = False  # the backs carry rules (a "+20" side) or tell decks apart: printed even without duplex
 
 

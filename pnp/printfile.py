@@ -58,7 +58,7 @@ class Unit:
 
     @property
     def pages(self) -> tuple[Page, ...]:
-        return self.layout.pages  # type: ignore[union-attr]
+        return self.layout.pages  # type: ignore[union-attr]  # asked only of a run laid out in this build, not cached
 
 
 def print_order(items: Sequence[Made]) -> list[int]:
@@ -75,7 +75,7 @@ def plan_units(game: Game, game_id: str, items: list[Made], settings: Print, cod
     `items` is updated)."""
     order = print_order(items)
     candidates = [i for i in order if items[i].sheets.shape is not None]
-    offset = tuple(settings.back_offset_mm)
+    offset = settings.back_offset_mm
 
     def info(members: tuple[int, ...]) -> Furniture:
         digest = _run_digest(game, items, members, settings)
@@ -85,10 +85,10 @@ def plan_units(game: Game, game_id: str, items: list[Made], settings: Print, cod
         found = []
         for i in indexes:
             output = pieces(i)
-            layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info((i,)), offset,  # type: ignore[arg-type]
+            layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info((i,)), offset,
                             machine(settings, items[i].stock))
             found.append(Candidate(i, output, layout, items[i].stock))
-        return share_sheets(found, settings.paper, settings.margin_mm, settings.duplex, info, offset,  # type: ignore[arg-type]
+        return share_sheets(found, settings.paper, settings.margin_mm, settings.duplex, info, offset,
                             lambda stock: machine(settings, stock))
 
     def plan() -> list[list[int]]:
@@ -138,7 +138,7 @@ def _run_digest(game: Game, items: Sequence[Made], members: tuple[int, ...], set
 
 def unit_pdf(unit: Unit, items: Sequence[Made], shared: Mapping[str, bytes]) -> bytes:
     """A unit's PDF: its component's, or the shared run's."""
-    return shared[unit.entry] if unit.shared else items[unit.members[0]].pdf  # type: ignore[return-value]
+    return shared[unit.entry] if unit.shared else items[unit.members[0]].pdf  # type: ignore[return-value]  # rendered before it is written
 
 
 # --- the combined file ------------------------------------------------------------------------
@@ -193,10 +193,10 @@ def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings:
     lead = lead_pages(units)
     jobs = print_plan(units)
     info = Furniture(game.title, _("print instructions"), stamp(__version__, instructions_stamp(game, units, settings)))
-    offset = tuple(settings.back_offset_mm)
+    offset = settings.back_offset_mm
     front = instructions_page(f, info, settings.paper, jobs, title_en=game.title_en, game_file=game_id,
-                              back_offset=offset, bleed=settings.bleed_mm)  # type: ignore[arg-type]
-    return [front, instructions_back(f, info, settings.duplex, offset)] if lead == 2 else [front]  # type: ignore[arg-type]
+                              back_offset=offset, bleed=settings.bleed_mm)
+    return [front, instructions_back(f, info, settings.duplex, offset)] if lead == 2 else [front]
 
 
 # --- the reprint file -------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any, Callable, Sequence
 
 from pnp.cache import Blob, Cache
-from pnp.display import BookPages, Drawing, Page, Panels, PieceArt, Pieces, fingerprint
+from pnp.display import BookPages, Cut, Drawing, Page, Panels, PieceArt, Pieces, fingerprint
 from pnp.errors import Issue
 from pnp.i18n import N_, N_plural, _, ngettext
 from pnp.layout.booklet import Folding
@@ -149,7 +149,7 @@ class Shape:
     width: float
     height: float
     bleed: float
-    cut: str
+    cut: Cut
     two_sided: bool
     backs: bool  # some piece has a back
     count: int
@@ -163,7 +163,7 @@ class Shape:
         """Blank pieces of this shape, to impose when only the sheets they take matter."""
         blank = Drawing(self.width, self.height, ())
         piece = PieceArt(blank, blank if self.backs else None)
-        return Pieces(self.width, self.height, self.bleed, (piece,) * self.count, self.cut,  # type: ignore[arg-type]
+        return Pieces(self.width, self.height, self.bleed, (piece,) * self.count, self.cut,
                       self.two_sided)
 
 

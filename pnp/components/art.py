@@ -37,7 +37,8 @@ def _rgb(colour: str) -> tuple[float, float, float]:
     value = colour.lstrip("#")
     if len(value) == 3:
         value = "".join(c * 2 for c in value)
-    return tuple(int(value[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+    r, g, b = (int(value[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return r, g, b
 
 
 def luminance(colour: str) -> float:
@@ -301,7 +302,7 @@ def picture(art: Art, x: float, y: float, w: float, h: float, *, cover: bool = F
     scale = (max if cover else min)(w / art.width, h / art.height)
     iw, ih = art.width * scale, art.height * scale
     pixels = (0, 0) if art.vector else (int(art.width), int(art.height))
-    image = Image(x + (w - iw) / 2, y + (h - ih) / 2, iw, ih, art.data, art.format,  # type: ignore[arg-type]
+    image = Image(x + (w - iw) / 2, y + (h - ih) / 2, iw, ih, art.data, art.format,
                   art.digest, pixels, art.file)
     return Group((image,), clip=Rect(x, y, w, h, Style())) if cover else image
 

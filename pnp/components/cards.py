@@ -116,7 +116,7 @@ def card_front(face: Side, card: Card, back: Back, art: Art | None = None, *, wh
     full_art = art is not None and card.layout.art == "full"
     items: list[Item] = []
     if full_art:  # art to the bleed, under everything
-        items.append(picture(art, -b, -b, w + 2 * b, h + 2 * b, cover=True))  # type: ignore[arg-type]
+        items.append(picture(art, -b, -b, w + 2 * b, h + 2 * b, cover=True))  # type: ignore[arg-type]  # full_art: art is not None
     items += _band(face, card, identity_colour, what)
     items += _body(face, card, art, identity_colour, full_art, what)
     return Drawing(w, h, tuple(items), b)
@@ -171,7 +171,7 @@ def _body(face: Side, card: Card, art: Art | None, identity_colour: str, full_ar
     if footer:  # small print first: on a small card it may take room from the centre
         small, footer_h = _small_print(footer, card, top, _index_room(card), what)
         if full_art:  # small print on art gets paper under it
-            x0, y0, x1, y1 = text_bounds([small])  # type: ignore[misc]
+            x0, y0, x1, y1 = text_bounds([small])  # type: ignore[misc]  # a text item has bounds
             items.append(Rect(x0 - 1.0, y0 - 0.8, x1 - x0 + 2.0, y1 - y0 + 1.6, Style(fill=PAPER), radius=1.0))
         items.append(small)
     bottom = h - s - (footer_h + 2.0 * k if layout.corner or footer else 0.0)
@@ -325,7 +325,7 @@ def _large_value(text: str, box: tuple[float, float, float, float], colour: str 
         bar = Style(fill=PAPER if readable else colour)
     items: list[Item] = []
     if bar is not None:
-        x0, y0, x1, y1 = text_bounds([large])  # type: ignore[misc]
+        x0, y0, x1, y1 = text_bounds([large])  # type: ignore[misc]  # a text item has bounds
         items.append(Rect(x0 - 3.0, y0 - 1.5, x1 - x0 + 6.0, y1 - y0 + 3.0, bar, radius=2.0))
     items.append(outlined(large, OUTLINE) if style.ink_saver else large)
     return items
@@ -339,7 +339,7 @@ def _other_value(text: str, box: tuple[float, float, float, float], style: _Valu
                      font="bold", color=BLACK, what=style.what, icons=style.icons)  # fmt: skip
     items: list[Item] = []
     if style.on_paper:
-        x0, y0, x1, y1 = text_bounds([plain])  # type: ignore[misc]
+        x0, y0, x1, y1 = text_bounds([plain])  # type: ignore[misc]  # a text item has bounds
         items.append(Rect(x0 - 2.0, y0 - 1.0, x1 - x0 + 4.0, y1 - y0 + 2.0, Style(fill=PAPER), radius=1.5))
     items.append(outlined(plain, OUTLINE) if style.ink_saver else plain)
     return items

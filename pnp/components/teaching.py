@@ -142,7 +142,7 @@ def setup_diagram(context: Context, spec: SetupDiagram, values: dict[str, Any], 
         right += _money(context, spec, values, what, at + ("money",))
     for index, hand in enumerate(spec.hands):
         deck = game.component(hand.deck)
-        back = next((p.back for p in generate(context, deck).pieces if p.back is not None), None)  # type: ignore[union-attr]
+        back = next((p.back for p in generate(context, deck).pieces if p.back is not None), None)  # type: ignore[union-attr]  # a deck draws Pieces
         try:
             count = fill(hand.count, values, "count")
         except TemplateError as error:
@@ -173,7 +173,7 @@ def _board(context: Context, spec: SetupDiagram, width: float, tallest: float, s
     height = drawing.height * k
     if spec.tokens:
         tokens = context.game.component(spec.tokens)
-        pieces = generate(context, tokens).pieces  # type: ignore[union-attr]
+        pieces = generate(context, tokens).pieces  # type: ignore[union-attr]  # tokens draw Pieces
         starts = start_cells(context, board) if isinstance(board, Board) else []
         spare = []
         for piece, art in zip(token_pieces(context.game, tokens), pieces, strict=True):
@@ -204,11 +204,11 @@ def _money(context: Context, spec: SetupDiagram, values: dict[str, Any], what: s
            at: tuple) -> list[tuple[Drawing, str]]:
     """Bills that make the starting amount (of the first currency, when the money prints one
     per currency): the largest bill no more than half of what is left, then smaller."""
-    money = context.game.component(spec.money.component)  # type: ignore[union-attr]
+    money = context.game.component(spec.money.component)  # type: ignore[union-attr]  # called only when spec.money is set
     if not isinstance(money, Money):
         raise BuildError(f"{what}: the setup's money must name a money component, not {money.id!r}")
     try:
-        amount = float(fill(spec.money.amount, values, "amount"))  # type: ignore[union-attr]
+        amount = float(fill(spec.money.amount, values, "amount"))  # type: ignore[union-attr]  # called only when spec.money is set
     except ValueError:
         raise BuildError(f"{what}: the setup's money amount is not a number", at=at + ("amount",)) from None
     printed = sum(bill.value for bill in _bills(money))

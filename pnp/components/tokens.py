@@ -19,14 +19,14 @@ from functools import lru_cache
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import BLACK, WHITE, asset_badge, ink_on, pattern, symbol
 from pnp.display import (
-    POLYGON_CUTS, ROUNDED_CUT, Circle, Drawing, Group, Item, Point, Polygon, Rect, Style, cut_polygon,
+    POLYGON_CUTS, ROUNDED_CUT, Circle, Cut, Drawing, Group, Item, Point, Polygon, Rect, Style, cut_polygon,
 )  # fmt: skip
 from pnp.errors import BuildError
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import Side, token_pieces
 from pnp.spec.model import Asset, Tokens
 
-CUTS = {"circle": "circle", "square": "rect", "rounded": "rounded", "hexagon": "hexagon", "octagon": "octagon"}
+CUTS: dict[str, Cut] = {"circle": "circle", "square": "rect", "rounded": "rounded", "hexagon": "hexagon", "octagon": "octagon"}
 SMALL_PT, VALUE_PT, MIN_PT = 7.0, 30.0, 6.0
 MIN_SYMBOL = 0.16  # × the token's shorter side: a symbol any smaller no longer reads
 
@@ -53,10 +53,10 @@ class Shape:
         if self.kind == "square":
             return m, self.width - m
         if self.kind in POLYGON_CUTS:  # the narrower of the row's two edges, inside the moved-in outline
-            spans = [_span(self.outline(m), y) for y in (y0, y1)]
-            if None in spans:
+            top, bottom = (_span(self.outline(m), y) for y in (y0, y1))
+            if top is None or bottom is None:
                 return self.width / 2, self.width / 2
-            return max(s[0] for s in spans), min(s[1] for s in spans)  # type: ignore[index]
+            return max(top[0], bottom[0]), min(top[1], bottom[1])
         if self.kind == "rounded":  # the corner arcs, moved in by the margin
             r = ROUNDED_CUT * min(self.width, self.height)
             depth = r - min(y0, self.height - y1)  # how far into the corner's height the row reaches
@@ -114,7 +114,7 @@ def tokens(context: Context, tokens: Tokens) -> Pieces:
         pieces.append(PieceArt(front, back))
     cut = CUTS[tokens.shape]
     two_sided = any(p.back is not None and p.back is not p.front for p in pieces)  # equal sides share a drawing
-    return Pieces(width, height, shape.bleed, tuple(pieces) * tokens.copies, cut=cut, two_sided=two_sided)  # type: ignore[arg-type]
+    return Pieces(width, height, shape.bleed, tuple(pieces) * tokens.copies, cut=cut, two_sided=two_sided)
 
 
 def plain_back(asset: Asset | None, shape: Shape) -> Drawing | None:

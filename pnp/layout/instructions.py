@@ -228,7 +228,7 @@ def bleed_note(jobs: Sequence[Job], asked: float) -> str:
         return ""
     short = []
     for j in pieces:
-        across, down = j.bleed  # type: ignore[misc]
+        across, down = j.bleed  # type: ignore[misc]  # pieces: the jobs with a bleed
         values = {"name": j.name, "across": f"{across:g}", "down": f"{down:g}"}
         if across < asked - 1e-6 and down < asked - 1e-6:
             short.append(_(BLEED_PART).format(**values))

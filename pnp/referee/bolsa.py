@@ -254,7 +254,7 @@ def apply(state: engine.State, step: Step, params: engine.Params) -> tuple[engin
 def _bring_up(state: engine.State, action: BringUp, params: engine.Params) -> tuple[engine.State, Sequence[Event]]:
     """Resolve the company; its bids must be in the record exactly when an auction is due."""
     state, events = engine.apply(state, engine.Resolve(), params)
-    auction = state.trade.auction  # type: ignore[union-attr]
+    auction = state.trade.auction  # type: ignore[union-attr]  # Resolve leaves a company in trade
     code = action.code
     if auction is not None and not action.bids:
         if action.settlement.settle is None:  # the record stops here: the auction is open

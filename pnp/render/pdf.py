@@ -102,8 +102,9 @@ def cmyk_of(color: str) -> tuple[float, float, float, float]:
     brightest = max(r, g, b)
     if brightest == 0:
         return (0.0, 0.0, 0.0, 1.0)
-    return tuple(round(v, 4) for v in ((brightest - r) / brightest, (brightest - g) / brightest,
-                                        (brightest - b) / brightest, 1 - brightest))  # type: ignore[return-value]
+    c, m, y, k = (round(v, 4) for v in ((brightest - r) / brightest, (brightest - g) / brightest,
+                                         (brightest - b) / brightest, 1 - brightest))
+    return c, m, y, k
 
 
 @dataclass(frozen=True)
@@ -265,14 +266,14 @@ class _Painter:
             fill_alpha=style.opacity if style.fill else pen.fill_alpha,
             stroke_alpha=style.opacity if style.stroke else pen.stroke_alpha,
         )
-        if wanted.fill != pen.fill:
+        if wanted.fill is not None and wanted.fill != pen.fill:  # never None then: wanted falls back on pen
             if self.cmyk:
-                canvas.setFillColorCMYK(*cmyk_of(wanted.fill))  # type: ignore[arg-type]
+                canvas.setFillColorCMYK(*cmyk_of(wanted.fill))
             else:
                 canvas.setFillColorRGB(*_rgb(wanted.fill))
-        if wanted.stroke != pen.stroke:
+        if wanted.stroke is not None and wanted.stroke != pen.stroke:
             if self.cmyk:
-                canvas.setStrokeColorCMYK(*cmyk_of(wanted.stroke))  # type: ignore[arg-type]
+                canvas.setStrokeColorCMYK(*cmyk_of(wanted.stroke))
             else:
                 canvas.setStrokeColorRGB(*_rgb(wanted.stroke))
         if wanted.width != pen.width:
@@ -335,4 +336,5 @@ def _rgb(color: str | None) -> tuple[float, float, float]:
     value = color.lstrip("#")
     if len(value) != 6:
         raise ValueError(f"colours are #rrggbb, not {color!r}")
-    return tuple(int(value[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+    r, g, b = (int(value[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return r, g, b

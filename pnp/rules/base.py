@@ -47,7 +47,7 @@ def fast_init(cls: type[T]) -> type[T]:
     params: list[str] = []
     body = ["d = self.__dict__"]
     scope: dict[str, Any] = {"_MISSING": MISSING}
-    for f in fields(cls):  # type: ignore[arg-type]
+    for f in fields(cls):  # type: ignore[arg-type]  # cls is a dataclass (fast_init goes above @dataclass)
         if not f.init or f.kw_only:
             raise TypeError(f"fast_init: {cls.__name__}.{f.name} is not a plain positional field")
         if f.default is not MISSING:

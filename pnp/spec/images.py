@@ -19,10 +19,12 @@ import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
+from typing import Literal
 from xml.etree import ElementTree
 
 from pnp.spec.source import note_input
 
+Format = Literal["png", "jpeg", "svg"]  # what `_identify` recognises
 MAX_BYTES = 50_000_000  # far above any card illustration
 FORMATS = {"png": "PNG", "jpeg": "JPEG", "svg": "SVG"}
 _SVG_UNITS_MM = {"": 25.4 / 96, "px": 25.4 / 96, "pt": 25.4 / 72, "pc": 25.4 / 6, "mm": 1.0, "cm": 10.0, "in": 25.4}
@@ -40,7 +42,7 @@ class Art:
     its own units (only its proportions matter: it is vector)."""
 
     file: str  # as the spec writes it, relative to the spec's folder
-    format: str  # "png" | "jpeg" | "svg"
+    format: Format
     width: float
     height: float
     digest: str  # SHA-256 of the bytes, hex
@@ -98,7 +100,7 @@ def _read(path: Path, file: str, mtime: int, size: int) -> Art:
     return Art(file, format, width, height, hashlib.sha256(data).hexdigest(), data)
 
 
-def _identify(data: bytes, file: str) -> tuple[str, tuple[float, float]]:
+def _identify(data: bytes, file: str) -> tuple[Format, tuple[float, float]]:
     if data.startswith(b"\x89PNG\r\n\x1a\n"):
         return "png", _png_size(data, file)
     if data.startswith(b"\xff\xd8"):
@@ -177,10 +179,10 @@ def _svg_size(data: bytes, file: str) -> tuple[float, float]:
             return float(box[2]), float(box[3])
         except ValueError:
             pass
-    sizes = [_length(root.get(name) or "") for name in ("width", "height")]
-    if None in sizes:
+    width, height = (_length(root.get(name) or "") for name in ("width", "height"))
+    if width is None or height is None:
         raise ArtError(f"{file}: an SVG needs a viewBox, or a width and height, so its shape is known")
-    return sizes[0], sizes[1]  # type: ignore[return-value]
+    return width, height
 
 
 def _length(text: str) -> float | None:

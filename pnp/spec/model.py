@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Union, get_args
 
 from pydantic import (
     AfterValidator,
@@ -31,9 +31,13 @@ from pnp.spec.images import clean_path
 from pnp.spec.source import MAX_BYTES, MAX_DEPTH, MAX_DIGITS, MAX_NODES, Source, format_path
 from pnp.spec.templates import MAX_FILLED, MAX_PRECISION, MAX_SEPARATOR, MAX_WIDTH, check_visible
 
-SYMBOLS = ("circle", "square", "triangle", "diamond", "hexagon", "star", "pentagon", "cross")
-PATTERNS = ("none", "hstripes", "vstripes", "diagonal", "antidiagonal", "crosshatch", "dots", "checks", "waves")
-FOR_EACH = ("asset", "pair")
+# Each choice a Literal (what the model and mypy check) and its values (what messages list).
+Symbol = Literal["circle", "square", "triangle", "diamond", "hexagon", "star", "pentagon", "cross"]
+Pattern = Literal["none", "hstripes", "vstripes", "diagonal", "antidiagonal", "crosshatch", "dots", "checks", "waves"]
+ForEach = Literal["asset", "pair"]
+SYMBOLS: tuple[str, ...] = get_args(Symbol)
+PATTERNS: tuple[str, ...] = get_args(Pattern)
+FOR_EACH: tuple[str, ...] = get_args(ForEach)
 
 # --- bounds: every limit a spec is held to, stated here once ---------------------------------
 # Far above any game, far below what makes `pnp validate` slow or large: with them any file is
@@ -204,8 +208,8 @@ class Asset(Model):
     name: Name = Field(description="as printed")
     name_en: Name = Field(default="", description="the English name, printed beside it")
     color: Colour = Field(description='"#rrggbb" or "#rgb"')
-    symbol: Literal[SYMBOLS] = Field(description="its shape, so no piece relies on colour alone")  # type: ignore[valid-type]
-    pattern: Literal[PATTERNS] = Field(default="none", description="its fill pattern")  # type: ignore[valid-type]
+    symbol: Symbol = Field(description="its shape, so no piece relies on colour alone")
+    pattern: Pattern = Field(default="none", description="its fill pattern")
     initial: Mark = Field(default="", description="e.g. the Cyrillic initial of a colour, `{initial}` in templates")
     sign: Mark = Field(default="", description="e.g. a currency sign, `{sign}` in templates")
     image: ImagePath | None = Field(default=None, description="a logo: on the cards' band, the board's row, as `:ID:` in text")
@@ -237,11 +241,11 @@ class Track(Model):
             raise ValueError("give either `from` and `to` (with an optional `step`) or a list of `values`")
         if self.values is not None and (self.from_ is not None or self.to is not None):
             raise ValueError("give either `from`/`to` or `values`, not both")
-        if self.values is None and self.to < self.from_:  # type: ignore[operator]
+        if self.values is None and self.to < self.from_:  # type: ignore[operator]  # from/to are set when values is None (checked above)
             raise ValueError(f"`to` ({self.to:g}) is below `from` ({self.from_:g})")
         if self.values is not None and not self.values:
             raise ValueError("`values` needs at least one value")
-        if self.values is None and (self.to - self.from_) / self.step >= MAX_CELLS:  # type: ignore[operator]
+        if self.values is None and (self.to - self.from_) / self.step >= MAX_CELLS:  # type: ignore[operator]  # from/to are set when values is None (checked above)
             raise ValueError(f"a track has at most {MAX_CELLS} cells; check `from`, `to` and `step`")
         if self.values is not None and len(self.values) > MAX_CELLS:
             raise ValueError(f"a track has at most {MAX_CELLS} cells")
@@ -258,8 +262,8 @@ class Track(Model):
         """The value of every cell, in order."""
         if self.values is not None:
             return self.values
-        count = int(round((self.to - self.from_) / self.step)) + 1  # type: ignore[operator]
-        return tuple(_clean(self.from_ + i * self.step) for i in range(count))  # type: ignore[operator]
+        count = int(round((self.to - self.from_) / self.step)) + 1  # type: ignore[operator]  # from/to are set when values is None (the validator)
+        return tuple(_clean(self.from_ + i * self.step) for i in range(count))  # type: ignore[operator]  # from/to are set when values is None (the validator)
 
     @property
     def size(self) -> int:
@@ -299,8 +303,8 @@ class CardEntry(Face):
     """Cards of one face: `count` copies, or `count` per asset / per pair of assets with `for_each`."""
 
     count: PositiveCount = Field(default=1, description="copies of the card (per asset or pair with `for_each`)")
-    for_each: Literal[FOR_EACH] | None = Field(  default=# type: ignore[valid-type]
-        None, description="asset: one card per asset; pair: one per pair of assets")
+    for_each: ForEach | None = Field(
+        default=None, description="asset: one card per asset; pair: one per pair of assets")
     data: Annotated[dict[Key, Scalar], Field(max_length=MAX_KEYS)] = Field(
         default={}, description="values rules engines read, `{NAME}` in the card's templates; never drawn")
     image: ImagePath | None = Field(default=None, description='an illustration; a template, e.g. "art/{id}.png"')
@@ -310,8 +314,8 @@ class TokenEntry(Model):
     """Tokens of one kind: `count` of them, or `count` per asset / per pair with `for_each`."""
 
     count: PositiveCount = Field(default=1, description="tokens of this kind (per asset or pair with `for_each`)")
-    for_each: Literal[FOR_EACH] | None = Field(  default=# type: ignore[valid-type]
-        None, description="asset: one token per asset; pair: one per pair of assets")
+    for_each: ForEach | None = Field(
+        default=None, description="asset: one token per asset; pair: one per pair of assets")
     front: Face = Field(description="the front face")
     back: Face | None = Field(default=None, description="the back face (none: blank)")
     data: Annotated[dict[Key, Scalar], Field(max_length=MAX_KEYS)] = Field(
@@ -324,7 +328,7 @@ class Back(Model):
     title: Name = Field(default="", description="on a panel in the middle")
     subtitle: Name = Field(default="", description="beneath the title")
     color: Colour = Field(default="#4d4d4d", description="the background")
-    pattern: Literal[PATTERNS] = Field(default="diagonal", description="over the background")  # type: ignore[valid-type]
+    pattern: Pattern = Field(default="diagonal", description="over the background")
     image: ImagePath | None = Field(default=None, description="art to the bleed, under the title panel (if a title is given)")
 
 
@@ -348,7 +352,8 @@ class Component(Model):
     copies: Copies = Field(default=1, description="how many times the whole component is printed")
 
 
-FIELDS = ("title", "subtitle", "value", "other", "text", "none")
+FaceField = Literal["title", "subtitle", "value", "other", "text", "none"]
+FIELDS: tuple[str, ...] = get_args(FaceField)
 ENTRY_FIELDS = ("count", "qty", "for_each", "asset", "value", "other", "title", "subtitle", "text", "corner", "image")
 
 
@@ -365,11 +370,11 @@ class CardLayout(Model):
     """Which face field goes where on a deck's fronts, and how large its type may be; the
     defaults are the layout of the bundled decks."""
 
-    band: Literal[FIELDS] = Field(  default=# type: ignore[valid-type]
-        "title", description="the field in bold in the colour band, `subtitle` beneath")
-    centre: Literal[FIELDS] = Field(  default=# type: ignore[valid-type]
-        "value", description="the one large element, `other` beside it")
-    footer: Literal[FIELDS] = Field(default="text", description="small print at the bottom")  # type: ignore[valid-type]
+    band: FaceField = Field(
+        default="title", description="the field in bold in the colour band, `subtitle` beneath")
+    centre: FaceField = Field(
+        default="value", description="the one large element, `other` beside it")
+    footer: FaceField = Field(default="text", description="small print at the bottom")
     corner: Annotated[bool, Strict()] = Field(default=True, description="the corner index, top-left and turned bottom-right")
     art: Literal["box", "full"] = Field(default="box", description="card images: in the centre, or to the bleed behind everything")
     band_pt: tuple[Points, Points] = Field(default=(7, 12), description="[smallest, largest] type in the band")

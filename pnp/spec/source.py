@@ -206,9 +206,10 @@ def note_input(path: Path) -> None:
 @contextmanager
 def inputs() -> Iterator[list[Path]]:
     """Record, in the list it yields, every file read inside the `with` block."""
-    token = _INPUTS.set([])
+    recording: list[Path] = []
+    token = _INPUTS.set(recording)
     try:
-        yield _INPUTS.get()  # type: ignore[misc]
+        yield recording
     finally:
         _INPUTS.reset(token)
 

@@ -296,7 +296,7 @@ def _compensate(
 ) -> None:
     """AKT-6.1/6.3: the mover is paid for his own shares the card lowers; AKT-6.2: every holder
     of a colour pushed past the top is paid the excess (AKT-4.5: before any penalty)."""
-    mover = state.turn.mover  # type: ignore[union-attr]
+    mover = state.turn.mover  # type: ignore[union-attr]  # called in a card's play: a turn is under way
     for item in changes:
         i = params.colours.index(item.colour)
         held = accounts[mover].shares[i]
@@ -330,7 +330,7 @@ def _penalise(
         return
     dearer_first = params.equal_penalty_order == "higher_old_first"
     zeroed.sort(key=lambda item: (item.penalty, -item.old if dearer_first else item.old, params.colours.index(item.colour)))
-    mover, count = state.turn.mover, len(state.players)  # type: ignore[union-attr]
+    mover, count = state.turn.mover, len(state.players)  # type: ignore[union-attr]  # called in a card's play: a turn is under way
     for seat in ((mover + k) % count for k in range(1, count)):
         player = state.players[seat]
         owed = [item for item in zeroed if accounts[seat].shares[params.colours.index(item.colour)]]
