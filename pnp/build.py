@@ -36,6 +36,7 @@ from string import Formatter
 from typing import Any, Iterator, Mapping, Protocol, Sequence
 
 from pnp import __version__, changes, export, manifest
+from pnp.changes import Since
 from pnp.cache import FOLDER, BuildStore, Cache, code_version, function_name, key
 from pnp.components import BookPages, Context, Output, Pieces, generate
 from pnp.components.resolution import resolution_warnings
@@ -94,7 +95,7 @@ class Summary:
     changes: Mapping[str, tuple[manifest.Change, ...] | None]  # per game; None: no earlier build to compare
     reprints: Mapping[str, str]  # game → its reprint file, relative to the output folder
     warnings: tuple[Issue, ...] = ()  # e.g. art printed below 300 dpi: built anyway
-    since: Mapping[str, str] = field(default_factory=dict)  # game → what its changes are counted from
+    since: Mapping[str, Since] = field(default_factory=dict)  # game → what its changes are counted from
 
 
 class Progress(Protocol):
@@ -186,15 +187,15 @@ class Order:
     printed: bool = False  # mark this build as printed: later changes count from it
     since: tuple[str, dict[str, Any]] | None = None  # an earlier build's manifest (as named) to count changes from
 
-    def baseline(self, game_id: str) -> tuple[list[dict[str, Any]], str]:
+    def baseline(self, game_id: str) -> tuple[list[dict[str, Any]], changes.Since]:
         """The print units a game's changes count from, and what they are: the `--since`
         manifest's, else the build marked as printed, else the last build's."""
         if self.since is not None:
-            return manifest.entries(self.since[1], "units", game_id), f"the build of {self.since[0]}"
+            return manifest.entries(self.since[1], "units", game_id), changes.Since(changes.SINCE_BUILD, self.since[0])
         mark = manifest.printed_mark(self.old, game_id)
         if mark is not None:
-            return mark["units"], f"the print marked {mark['stamp']}"
-        return manifest.entries(self.old, "units", game_id), changes.LAST_BUILD
+            return mark["units"], changes.Since(changes.SINCE_PRINT, mark["stamp"])
+        return manifest.entries(self.old, "units", game_id), changes.SINCE_LAST_BUILD
 
     @property
     def whole(self) -> tuple[str, ...]:
@@ -520,7 +521,7 @@ class Files:
     changes: Mapping[str, tuple[manifest.Change, ...] | None]  # per game; None: nothing to compare with
     reprints: Mapping[str, str]  # game → its reprint file
     pages: int  # pages to print
-    since: Mapping[str, str] = field(default_factory=dict)  # game → what its changes count from
+    since: Mapping[str, Since] = field(default_factory=dict)  # game → what its changes count from
 
 
 def files(order: Order, printed: Printed, root: Path, cache: Cache, progress: Progress) -> Files:

@@ -10,12 +10,30 @@ table of the reprint file.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
 
 from pnp.i18n import N_, _, ngettext
 from pnp.manifest import Change
 
 LAST_BUILD = N_("the last build")  # what changes count from when no print is marked and no --since given
+SINCE_BUILD = N_("the build of {mark}")  # --since MANIFEST
+SINCE_PRINT = N_("the print marked {mark}")  # the build marked as printed, by its stamp
+
+
+@dataclass(frozen=True)
+class Since:
+    """What a game's changes count from, kept as a template and its mark so that every kit
+    words it in its own language (the reprint page) and the terminal in English."""
+
+    template: str = LAST_BUILD
+    mark: str = ""
+
+    def words(self, translate: Callable[[str], str] = str) -> str:
+        return translate(self.template).format(mark=self.mark)
+
+
+SINCE_LAST_BUILD = Since()
 
 
 def compare(game: str, old: Sequence[dict[str, Any]], new: Sequence[tuple[str, Sequence[str]]]) -> list[Change] | None:

@@ -173,21 +173,21 @@ def report(summary: Summary, source: Path, out: str, seconds: float) -> str:
     files = f"{summary.pages} pages to print ({summary.files} files)" if summary.pages else f"{summary.files} files"
     lines = [f"built {', '.join(summary.games)} from {shown(source)}: {files} in {out}{os.sep} ({seconds:.1f} s)"]
     for game, found in summary.changes.items():
-        lines += change_lines(game, found, summary.reprints.get(game), out, summary.since.get(game, changes.LAST_BUILD))
+        lines += change_lines(game, found, summary.reprints.get(game), out, summary.since.get(game, changes.SINCE_LAST_BUILD))
     return "\n".join(lines)
 
 
 def change_lines(game: str, found: Sequence[Change] | None, reprint: str | None, out: str,
-                 since: str = changes.LAST_BUILD) -> list[str]:
+                 since: changes.Since = changes.SINCE_LAST_BUILD) -> list[str]:
     if found is None:
         return []
     if not found:
-        return [f"{game}: nothing changed since {since}"]
+        return [f"{game}: nothing changed since {since.words()}"]
     sheets = sum(len(c.sheets) for c in found)
     where = f" → {Path(out) / reprint}" if reprint else ""
     head = f"{game}: {sheets} sheet{'s' if sheets != 1 else ''} to print{where}"
-    if since != changes.LAST_BUILD:
-        head += f" (changed since {since})"
+    if since != changes.SINCE_LAST_BUILD:
+        head += f" (changed since {since.words()})"
     return [head] + [f"  {c.component}: {changes.action(c)}" for c in found]
 
 

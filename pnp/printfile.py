@@ -203,7 +203,7 @@ def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings:
 
 
 def reprint_file(game: Game, game_id: str, units: Sequence[Unit], pdfs: Sequence[bytes],
-                 found: Sequence[manifest.Change], settings: Print, since: str = changes.LAST_BUILD) -> tuple[bytes, int]:
+                 found: Sequence[manifest.Change], settings: Print, since: changes.Since = changes.SINCE_LAST_BUILD) -> tuple[bytes, int]:
     """The reprint file: a page saying which sheets changed since `since` and where they go,
     then only those sheets, fronts with their backs, in print order. Returns its bytes and
     page count."""
@@ -217,7 +217,7 @@ def reprint_file(game: Game, game_id: str, units: Sequence[Unit], pdfs: Sequence
 
 
 def reprint_pages(game: Game, units: Sequence[Unit], found: Sequence[manifest.Change], settings: Print,
-                  since: str = changes.LAST_BUILD) -> tuple[list[Page], list[tuple[Unit, list[int]]], int]:
+                  since: changes.Since = changes.SINCE_LAST_BUILD) -> tuple[list[Page], list[tuple[Unit, list[int]]], int]:
     """The reprint file laid out: its opening pages (with a back when a sheet in it is
     double-sided), each unit it holds with its pages (0-based, fronts with their backs), and
     its page count."""
@@ -238,7 +238,7 @@ def reprint_pages(game: Game, units: Sequence[Unit], found: Sequence[manifest.Ch
             name = by_id[c.component].name if c.component in by_id else c.component.replace("+", " + ")
             rows.append(Reprint(name, None, changes.action(c), "", "", ""))
     f = frame(settings.paper, settings.margin_mm)
-    said = key([asdict(r) for r in rows], settings.model_dump(mode="json"), *([since] if since != changes.LAST_BUILD else []))
+    said = key([asdict(r) for r in rows], settings.model_dump(mode="json"), *([since.words()] if since != changes.SINCE_LAST_BUILD else []))
     info = Furniture(game.title, _("reprint instructions"), stamp(__version__, said[:STAMP_DIGITS]))
     front = reprint_page(f, info, settings.paper, rows, since)
     return ([front, blank_back(f, info)] if lead == 2 else [front]), held, first - 1

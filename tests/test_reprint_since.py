@@ -14,10 +14,13 @@ from pathlib import Path
 
 import pypdfium2
 import pytest
-from spec_text import BUNDLED, edit
+from spec_text import BUNDLED, edit, write_spec
 from test_reprint import EDITS, pages, sheets, units
 
+from pnp.changes import SINCE_PRINT, Since
 from pnp.cli import main
+from pnp.i18n.catalogs import language
+from pnp.spec.loader import load
 
 GAMES = ("bolsa", "aktsioner", "forex")
 CONTRACT = "On the display: the amount to pay to the left of this card"
@@ -26,8 +29,7 @@ BROKEN = ("symbol: circle", "symbol: blob")
 
 
 def build(folder: Path, text: str, *options: str) -> tuple[int, dict]:
-    spec = folder / "components.yaml"
-    spec.write_text(text, encoding="utf-8")
+    spec = write_spec(folder, text)  # with the catalogs: each kit in its own language
     code = main(["build", "-q", "--spec", str(spec), "--out", str(folder / "output"), *options])
     return code, json.loads((folder / "output" / "manifest.json").read_text(encoding="utf-8"))
 
@@ -97,7 +99,11 @@ def test_the_reprint_holds_exactly_the_sheets_that_changed_since_the_mark(five_b
     held = pages(reprint, *[u["stamp"] for u in last["units"] if u["game"] == game], skip=lead)
     assert held == wanted
     mark = next(m for m in marked["printed"] if m["game"] == game)
-    assert f"since the print marked {mark['stamp']}" in pypdfium2.PdfDocument(str(reprint))[0].get_textpage().get_text_range()
+    code = load(folder / "components.yaml").games[game].language  # the kit's own language words the mark
+    words = Since(SINCE_PRINT, mark["stamp"]).words(language(folder, game, code).gettext)
+    said = pypdfium2.PdfDocument(str(reprint))[0].get_textpage().get_text_range()
+    assert mark["stamp"] in words and " ".join(words.split()) in " ".join(said.split())
+    assert code == "en" or "print marked" not in said
 
 
 def test_a_game_unchanged_since_the_mark_has_no_reprint(five_builds):
@@ -109,8 +115,7 @@ def test_a_game_unchanged_since_the_mark_has_no_reprint(five_builds):
 def test_since_counts_from_any_earlier_manifest(five_builds, tmp_path, capsys):
     folder, marked, last = five_builds
     shutil.copytree(folder / "output", tmp_path / "output")
-    spec = tmp_path / "components.yaml"
-    spec.write_text(BUNDLED, encoding="utf-8")
+    spec = write_spec(tmp_path)
     capsys.readouterr()
     assert main(["build", "-q", "--spec", str(spec), "--out", str(tmp_path / "output"), "--game", "forex",
                  "--since", str(folder / "marked" / "manifest.json")]) == 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from pnp.changes import LAST_BUILD
+from pnp.changes import SINCE_LAST_BUILD, Since
 from pnp.display import Item, Line, Page, Rect, Style
 from pnp.errors import BuildError
 from pnp.i18n import N_, _, ngettext
@@ -252,7 +252,7 @@ def machine_step(step: int, jobs: Sequence[Job]) -> str:
                                           folder="cut", area=area)
 
 
-def reprint_page(f: Frame, info: Furniture, paper: str, rows: Sequence[Reprint], since: str = LAST_BUILD) -> Page:
+def reprint_page(f: Frame, info: Furniture, paper: str, rows: Sequence[Reprint], since: Since = SINCE_LAST_BUILD) -> Page:
     """The first page of a reprint file: the sheets that changed since `since` (the last
     build, or the build marked as printed), where each goes among the sheets already printed,
     and how to print them."""
@@ -262,7 +262,7 @@ def reprint_page(f: Frame, info: Furniture, paper: str, rows: Sequence[Reprint],
     flow.text(_("Only these sheets changed since {since}. Print them, put each in place of the sheet "
                 "it replaces, and keep every other sheet you printed: it is still right, even where its "
                 "stamp is older. Check a new sheet by the stamp in its footer (the Stamp column).").format(
-                    since=_(since)), BODY_PT)
+                    since=since.words(_)), BODY_PT)
     flow.space()
     _scale(flow, paper, 1)
     flow.space()
