@@ -21,11 +21,10 @@ import time
 
 from timing import check_walls, start_up_ratios
 
-from pnp.rules import load_spec
-from pnp.referee import record as records
 from pnp.referee import reads_record, replay
+from pnp.referee import record as records
 from pnp.referee.replay import referee_for
-from pnp.rules import GAMES
+from pnp.rules import GAMES, load_spec
 from pnp.rules.legal import play
 
 PLAYERS = ("Ana", "Ben", "Cris", "Dan", "Eva", "Fer")

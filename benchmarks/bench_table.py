@@ -22,13 +22,12 @@ from starlette.testclient import TestClient
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from table_helpers import random_step  # noqa: E402
-
 from pnp.rules import load_spec  # noqa: E402
 from pnp.table import api, files, seats  # noqa: E402
 from pnp.table.game import TableGame  # noqa: E402
 from pnp.table.steps import Actor  # noqa: E402
 from pnp.table.web import create_app  # noqa: E402
+from table_helpers import random_step  # noqa: E402
 
 PLAYERS = ["Ana", "Ben", "Cris", "Dani", "Eva", "Fer"]
 LONG = {"bolsa": {"rounds": 10}, "aktsioner": {}, "forex": {}}

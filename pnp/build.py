@@ -36,8 +36,8 @@ from string import Formatter
 from typing import Any, Iterator, Mapping, Protocol, Sequence
 
 from pnp import __version__, changes, export, manifest
-from pnp.changes import Since
 from pnp.cache import FOLDER, BuildStore, Cache, code_version, function_name, key
+from pnp.changes import Since
 from pnp.components import BookPages, Context, Output, Pieces, generate
 from pnp.components.resolution import resolution_warnings
 from pnp.display import fingerprint

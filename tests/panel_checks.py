@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spec_text import BUNDLED, ROOT, edit, spec_of  # noqa: F401 (edit is re-exported to the panel tests)
-
 from pnp.components import Context, Panels, generate
-from pnp.i18n import speaking
-from pnp.spec.translation import kit
 from pnp.components.art import walk
 from pnp.display import Drawing, Matrix, Rect, Text, apply
-from pnp.layout.text import text_width
 from pnp.fonts import MM_PER_PT, font
+from pnp.i18n import speaking
+from pnp.layout.text import text_width
+from pnp.spec.translation import kit
+from spec_text import BUNDLED, ROOT, edit, spec_of  # noqa: F401 (edit is re-exported to the panel tests)
 
 SPEC = spec_of()
 BUNDLED_FOLDER = ROOT / "pnp" / "data"  # the bundled catalogs

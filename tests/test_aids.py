@@ -7,12 +7,12 @@ from __future__ import annotations
 from statistics import mode
 
 import pytest
-from panel_checks import SPEC, assert_legible, edit, lines_of_text, panels, texts
-from spec_text import ROOT, spec_of
 
+from panel_checks import SPEC, assert_legible, edit, lines_of_text, panels, texts
 from pnp.errors import BuildError
 from pnp.layout.sheet import content_size
 from pnp.rules import engine, loads_spec
+from spec_text import ROOT, spec_of
 
 # AKT-7.6 as the seed prints it: rows = decrease, columns = old price 10…60, "—" = no zeroing
 SEED_PENALTY = [

@@ -5,8 +5,8 @@ rules engine, and spec edits (a sixth company, a 0–29 quote track) flowing thr
 from __future__ import annotations
 
 import pytest
-from panel_checks import SPEC, assert_legible, edit, inside, lines_of_text, panels, rects, texts, texts_in
 
+from panel_checks import SPEC, assert_legible, edit, inside, lines_of_text, panels, rects, texts, texts_in
 from pnp.components.boards import cell_text
 from pnp.rules import engine
 

@@ -8,7 +8,6 @@ import re
 
 import pypdf
 import pytest
-from spec_text import BUNDLED, drawn, edit, spec_of
 
 from pnp.components import art
 from pnp.display import Drawing, Text, apply
@@ -16,6 +15,7 @@ from pnp.layout.booklet import fold_booklet, page_size
 from pnp.layout.sheet import Furniture
 from pnp.render.pdf import pdf_bytes
 from pnp.rules.text import RULE, rules
+from spec_text import BUNDLED, drawn, edit, spec_of
 
 INFO = Furniture("Game", "Rules", "pnp test")
 

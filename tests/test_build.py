@@ -20,11 +20,11 @@ from PIL import Image
 
 from pnp import build as build_module
 from pnp.cli import main
-from pnp.rules import load_spec
 from pnp.components import Panels, PieceArt, Pieces
 from pnp.display import Drawing, Rect, Style, Text
 from pnp.errors import BuildError
 from pnp.layout.sheet import PAPERS
+from pnp.rules import load_spec
 from pnp.spec.faces import piece_count
 from pnp.spec.model import Deck, Money, Tokens
 

@@ -18,9 +18,8 @@ import threading
 import time
 from pathlib import Path
 
-from spec_text import BUNDLED
-
 from pnp.cli import main
+from spec_text import BUNDLED
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}  # this checkout's pnp, run from any folder

@@ -9,11 +9,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from spec_text import BUNDLED, edit, spec_of, write_spec
 
 from pnp import build as build_module
 from pnp.build import Progress, build
 from pnp.cli import main
+from spec_text import BUNDLED, edit, spec_of, write_spec
 
 GAME = "aktsioner"
 TWO_CARDS = [('value: "+30", other: "−60"', 'value: "+35", other: "−65"'),

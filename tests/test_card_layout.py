@@ -6,9 +6,6 @@ from __future__ import annotations
 import math
 
 import pytest
-from spec_text import drawn, edit
-from test_art import required_contrast, text_boxes, text_grounds
-from test_cards import DECKS, faces
 
 from pnp.components import art
 from pnp.display import Group, Rect
@@ -18,6 +15,9 @@ from pnp.layout.sheet import Furniture
 from pnp.layout.text import abbreviations, fit_name, text_width
 from pnp.rules import rulebooks
 from pnp.spec.loader import loads
+from spec_text import drawn, edit
+from test_art import required_contrast, text_boxes, text_grounds
+from test_cards import DECKS, faces
 
 MINI = edit("card_mm: [63, 88]", "card_mm: [44, 63]")
 

@@ -8,8 +8,8 @@ import pytest
 
 from pnp.errors import SpecError
 from pnp.rules import rulebooks
-from pnp.spec.loader import load
 from pnp.spec.faces import deck_pieces
+from pnp.spec.loader import load
 
 HEAD = """\
 games:

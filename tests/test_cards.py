@@ -6,13 +6,13 @@ from __future__ import annotations
 import io
 
 import pytest
-from spec_text import drawn, edit, kit_of, spec_of
-from test_art import half_turned, required_contrast, shapes_of, text_boxes, text_grounds
 
 from pnp.components import Context, art
 from pnp.components.cards import deck as draw_deck
 from pnp.display import Rect, Text
 from pnp.errors import BuildError
+from spec_text import drawn, edit, kit_of, spec_of
+from test_art import half_turned, required_contrast, shapes_of, text_boxes, text_grounds
 
 DECKS = [("bolsa", "shares"), ("aktsioner", "big_cards"), ("aktsioner", "small_cards"),
          ("forex", "contracts"), ("forex", "dividends"), ("forex", "certificates")]  # fmt: skip

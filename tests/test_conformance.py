@@ -17,16 +17,15 @@ import json
 import random
 from typing import Any
 
-import conform
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from pnp.rules import load_spec
-from pnp.referee import record as records
+import conform
 from pnp.referee import check, reads_record
+from pnp.referee import record as records
 from pnp.referee.replay import referee_for
-from pnp.rules import GAMES, text
+from pnp.rules import GAMES, load_spec, text
 from pnp.rules.base import Violation
 from pnp.rules.legal import play
 

@@ -10,7 +10,6 @@ import re
 import ezdxf
 import pdfplumber
 import pytest
-from spec_text import spec_of
 
 from pnp.build import lay_out_game, with_print
 from pnp.components.art import text_box, texts, walk
@@ -19,6 +18,7 @@ from pnp.export.cut import sheet_files
 from pnp.layout import registration as r
 from pnp.layout.sheet import Box
 from pnp.render.pdf import pdf_bytes
+from spec_text import spec_of
 
 PT = 25.4 / 72
 TOLERANCE = 0.05  # mm: a cut path on its trim, as the issue asks

@@ -15,14 +15,14 @@ from typing import Any, Iterator
 
 import pytest
 
-from pnp.referee import record as records
 from pnp.referee import check, reads_record
+from pnp.referee import record as records
 from pnp.referee.replay import referee_for
 from pnp.rules import GAMES, load_spec
 from pnp.rules.aktsioner import engine as akt
 from pnp.rules.aktsioner.state import deck_of
-from pnp.rules.forex import engine as forex
 from pnp.rules.base import Engine, Malformed, Violation
+from pnp.rules.forex import engine as forex
 from pnp.rules.legal import play
 
 SPEC = load_spec(None)

@@ -18,17 +18,17 @@ from urllib.parse import unquote, urlparse
 import pypdf
 import pytest
 from PIL import Image
-from spec_text import drawn, spec_of
 
 from pnp.build import Progress
-from pnp.cache import Cache
 from pnp.build import build as build_kit
+from pnp.cache import Cache
 from pnp.cli import main
 from pnp.display import Drawing, Rect, Style
 from pnp.export import faces_of, reused_files, tts
 from pnp.export.profiles import PROFILES, fitted_png, profile_named, write
 from pnp.spec.faces import piece_count
 from pnp.spec.loader import load
+from spec_text import drawn, spec_of
 
 ROOT = Path(__file__).resolve().parents[1]
 TULIPS = ROOT / "examples" / "tulips" / "components.yaml"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.errors import BuildError
 from pnp import fonts
+from pnp.errors import BuildError
 
 GAME_TEXT = "Акционер Telefónica año ÁÉÑÓ × ÷ − → € £ ¥ $ ₽ ½ ·—"
 

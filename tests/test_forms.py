@@ -6,8 +6,8 @@ subtitles."""
 from __future__ import annotations
 
 import pytest
-from panel_checks import SPEC, assert_legible, edit, panels, rects, texts
 
+from panel_checks import SPEC, assert_legible, edit, panels, rects, texts
 from pnp.components.art import walk
 from pnp.display import Line, apply
 from pnp.errors import BuildError

@@ -6,12 +6,12 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from spec_text import drawn, spec_of
-from test_art import text_boxes
 
 from pnp.components import art
 from pnp.display import Line, apply
 from pnp.layout.sheet import Box
+from spec_text import drawn, spec_of
+from test_art import text_boxes
 
 FULL_PAGES = [("bolsa", "player_aid"), ("bolsa", "player_mats"), ("aktsioner", "penalty_aid"),
               ("aktsioner", "mail_form"), ("forex", "player_aid")]  # fmt: skip

@@ -4,12 +4,12 @@ piece with its own back behind it, and the print plan says which components shar
 from __future__ import annotations
 
 import pytest
-from test_impose import INFO, deck
 
 from pnp.components.art import texts
 from pnp.layout.gang import Candidate, share_sheets
 from pnp.layout.impose import gang, impose
 from pnp.layout.sheet import frame
+from test_impose import INFO, deck
 
 
 def candidates(*groups, stock="card stock"):
@@ -51,9 +51,8 @@ def test_pieces_of_one_size_share_sheets_only_when_that_saves_one():
 
 
 def test_the_print_plan_names_the_components_that_share_sheets():
-    from spec_text import spec_of
-
     from pnp.build import lay_out_game
+    from spec_text import spec_of
 
     g = lay_out_game(spec_of(), "forex")
     shared = [unit for unit in g.units if unit.shared]
@@ -100,9 +99,8 @@ def test_akt_price_tokens_and_the_for_ex_aids_take_no_sheet_of_their_own():
     """Sheet counts of the bundled kit: Акционер's four price tokens print beside the last small
     card (7 sheets of card stock, not 8); For-Ex's six player aids print two to a sheet (3 sheets,
     not 6) at 8 pt or more."""
-    from spec_text import spec_of
-
     from pnp.build import lay_out_game
+    from spec_text import spec_of
 
     akt = lay_out_game(spec_of(), "aktsioner")
     assert sum(len(u.sheets.sheets) for u in akt.units if u.stock.startswith("card")) == 7

@@ -18,9 +18,9 @@ from pnp.errors import SpecError
 from pnp.i18n import Language, pseudo, speaking
 from pnp.i18n.catalogs import catalog_path, language, read, status
 from pnp.rules import load_spec
-from pnp.spec.source import bundled_spec_path
-from pnp.spec.loader import loads
 from pnp.spec.faces import fill
+from pnp.spec.loader import loads
+from pnp.spec.source import bundled_spec_path
 from pnp.spec.translation import translatable, translated
 from pnp.translate import problems
 

@@ -14,8 +14,8 @@ from PIL import Image as PILImage
 
 from pnp.cli import main
 from pnp.components import Context, generate
-from pnp.components.resolution import resolution_warnings
 from pnp.components.art import walk
+from pnp.components.resolution import resolution_warnings
 from pnp.display import Image, Page, Text, place
 from pnp.errors import SpecError
 from pnp.layout.text import ICON_EM

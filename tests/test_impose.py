@@ -286,9 +286,8 @@ def test_no_two_cards_or_bills_of_the_bundled_kit_share_a_cut(paper):
     front page of each) give cut lines that pair into pieces of the trim size with a gutter of
     at least twice `INNER_BLEED_MM` between every two pieces — no piece shares a cut with its
     neighbour (For-Ex bills butted between rows, Letter cards in both directions)."""
-    from spec_text import spec_of
-
     from pnp.build import lay_out_game, with_print
+    from spec_text import spec_of
 
     spec = with_print(spec_of(), paper=paper)
     checked = 0

@@ -9,11 +9,11 @@ from fractions import Fraction
 
 import pytest
 
-from pnp.rules.aktsioner import engine as akt
 from pnp.rules import load_spec
+from pnp.rules.aktsioner import engine as akt
+from pnp.rules.base import Malformed, Violation
 from pnp.rules.bolsa import engine as bolsa
 from pnp.rules.forex import engine as forex
-from pnp.rules.base import Malformed, Violation
 
 SPEC = load_spec(None)
 P3 = ("Ana", "Ben", "Cris")

@@ -8,16 +8,16 @@ from __future__ import annotations
 import math
 
 import pytest
-from spec_text import spec_of
 
+from pnp import fonts
 from pnp.build import lay_out_game, with_print
 from pnp.components.art import texts, walk
 from pnp.display import BookPages, Circle, Drawing, Matrix, Pieces, Polygon, Rect, Text
-from pnp import fonts
 from pnp.render.pdf import pdf_bytes
 from pnp.render.png import mean_ink
 from pnp.spec.faces import deck_pieces, token_pieces
 from pnp.spec.model import Deck, Money, Tokens
+from spec_text import spec_of
 
 GAMES = ("bolsa", "aktsioner", "forex")
 SIDES = {"square": 4, "triangle": 3, "diamond": 4, "hexagon": 6, "star": 10, "pentagon": 5, "cross": 12}

@@ -22,11 +22,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterator
 
-import conform
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import conform
 from pnp.errors import RecordError
 from pnp.referee import read_record
 from pnp.referee.replay import StepViolation, referee_for

@@ -5,8 +5,8 @@ phases printed, and one page per mat on A4 and Letter."""
 from __future__ import annotations
 
 import pytest
-from panel_checks import SPEC, assert_legible, edit, inside, panels, rects, texts
 
+from panel_checks import SPEC, assert_legible, edit, inside, panels, rects, texts
 from pnp.layout.sheet import content_size
 
 

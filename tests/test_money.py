@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from spec_text import drawn, edit, kit_of, spec_of
-from test_art import required_contrast, text_boxes, text_grounds
 
 from pnp.components import Context, art, generate
-from pnp.i18n import speaking
 from pnp.display import Group, Line, Polygon, Rect
+from pnp.i18n import speaking
+from spec_text import drawn, edit, kit_of, spec_of
+from test_art import required_contrast, text_boxes, text_grounds
 
 MONIES = [("bolsa", "money"), ("forex", "money")]
 

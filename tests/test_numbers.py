@@ -26,7 +26,6 @@ from typing import Any, Iterator
 
 import pypdfium2
 import pytest
-from spec_text import BUNDLED, edit, kit_of
 
 from pnp.build import build
 from pnp.components import Context, generate
@@ -36,6 +35,7 @@ from pnp.rules import loads_spec
 from pnp.spec.faces import TEXT_FIELDS, game_texts, printed_inputs
 from pnp.spec.model import Deck, Tokens
 from pnp.spec.source import load_text
+from spec_text import BUNDLED, edit, kit_of
 
 SOURCE = load_text(BUNDLED, "components.yaml")
 SIGNED = re.compile(r"[+\-−×÷]?(\d+)")

@@ -22,9 +22,9 @@ import random
 from importlib import import_module
 from typing import Any
 
-import conform
 import pytest
 
+import conform
 from pnp.referee import check, reads_record
 from pnp.referee import record as records
 from pnp.referee.replay import referee_for

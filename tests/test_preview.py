@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-from test_build_cli import ENV, TINY
 
 from pnp.preview import Preview
+from test_build_cli import ENV, TINY
 
 BOUND_S = 20.0  # generous on a loaded 2-core machine; benchmarks/bench_build.py gives the figure
 

@@ -5,12 +5,12 @@ decks told apart by their backs still getting them without a duplex printer."""
 from __future__ import annotations
 
 import pytest
-from spec_text import spec_of
 
 from pnp.build import lay_out_game, with_print
 from pnp.components.art import contrast_ratio, text_box, walk
 from pnp.display import Rect, Text
 from pnp.sheets import Made, sheets_of
+from spec_text import spec_of
 
 GAMES = ("bolsa", "aktsioner", "forex")
 
@@ -105,9 +105,8 @@ def test_shared_and_lone_sheets_get_the_asked_bleed_where_there_is_room():
     """Seven tokens, or 21 pair counters and 6 loan markers on a sheet of their own, fill a
     fraction of it: all of `print.bleed_mm` on every cut; 18 contract cards at nine a sheet get
     what nine allow."""
-    from spec_text import drawn
-
     from pnp.layout.impose import gang
+    from spec_text import drawn
 
     info = lay_out_game(spec_of(), "forex").laid[0].info
     shared = gang([drawn("forex", "pair_counters"), drawn("forex", "loan_markers")], "a4", 5, "long", info)

@@ -16,12 +16,12 @@ from pathlib import Path
 import pypdfium2
 import pytest
 from PIL import ImageDraw
-from spec_text import BUNDLED, edit
 
 from pnp import __version__
 from pnp.changes import action, compare
 from pnp.cli import main
 from pnp.manifest import Change
+from spec_text import BUNDLED, edit
 
 DPI = 50
 SIXTH = '      - {id: REP, name: Repsol,     name_en: Repsol,     color: "#cc79a7", symbol: star}\n'

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pypdfium2
 import pytest
-from spec_text import BUNDLED, edit, write_spec
-from test_reprint import EDITS, pages, sheets, units
 
 from pnp.changes import SINCE_PRINT, Since
 from pnp.cli import main
 from pnp.i18n.catalogs import language
 from pnp.spec.loader import load
+from spec_text import BUNDLED, edit, write_spec
+from test_reprint import EDITS, pages, sheets, units
 
 GAMES = ("bolsa", "aktsioner", "forex")
 CONTRACT = "On the display: the amount to pay to the left of this card"

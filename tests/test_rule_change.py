@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from spec_text import edit, write_spec
 
 from pnp.cli import main
+from spec_text import edit, write_spec
 
 SIXTH = '      - {id: REP, name: Repsol,     name_en: Repsol,     color: "#cc79a7", symbol: star}\n'
 

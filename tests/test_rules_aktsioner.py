@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-
 from fractions import Fraction
 
 import pytest
-from spec_text import BUNDLED
 
 from pnp.rules import load_spec, loads_spec
 from pnp.rules.aktsioner import engine as A
 from pnp.rules.aktsioner.cards import parse_effect
 from pnp.rules.base import Violation
+from spec_text import BUNDLED
 
 
 @pytest.fixture(scope="module")

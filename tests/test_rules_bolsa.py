@@ -9,8 +9,8 @@ import pytest
 
 from pnp.errors import SpecError
 from pnp.rules import load_spec, loads_spec
-from pnp.rules.bolsa import engine as bolsa
 from pnp.rules.base import Outcome, Violation
+from pnp.rules.bolsa import engine as bolsa
 from pnp.rules.bolsa.engine import Bid, Declare, Pair, Resolve, Settle, Start, Withdraw
 
 GAME = load_spec(None).games["bolsa"]

@@ -9,10 +9,10 @@ from fractions import Fraction as F
 import pytest
 
 from pnp.rules import load_spec
-from pnp.rules.forex import engine as forex
 from pnp.rules.base import ChoiceNeeded, Violation
-from pnp.rules.forex.engine import Contract, Dividend, Divest, Invest, Loan, MakeContract, Resolve, Spot
+from pnp.rules.forex import engine as forex
 from pnp.rules.forex.board import find
+from pnp.rules.forex.engine import Contract, Divest, Dividend, Invest, Loan, MakeContract, Resolve, Spot
 
 P = ("P1", "P2", "P3")
 

@@ -8,12 +8,12 @@ from fractions import Fraction as F
 import pytest
 
 from pnp.cli import main
-from pnp.rules import load_spec, loads_spec
 from pnp.errors import SpecError
-from pnp.rules.forex import engine as forex
+from pnp.rules import load_spec, loads_spec
 from pnp.rules.base import Violation
-from pnp.rules.forex.engine import Contract, Dividend, Divest, Invest, Loan, MakeContract, Resolve, Spot
+from pnp.rules.forex import engine as forex
 from pnp.rules.forex.board import find
+from pnp.rules.forex.engine import Contract, Divest, Dividend, Invest, Loan, MakeContract, Resolve, Spot
 from pnp.spec.source import default_spec_path
 
 P = ("P1", "P2", "P3")

@@ -8,7 +8,6 @@ import random
 from pathlib import Path
 
 import pytest
-from spec_text import BUNDLED, spec_of
 
 from pnp.cli import main
 from pnp.referee import check, read_record
@@ -20,6 +19,7 @@ from pnp.simulate.bots import Decision
 from pnp.simulate.play import play_game
 from pnp.simulate.runner import Setup, chunks, context, run, seating
 from pnp.simulate.search import SCORE_WEIGHT, SearchBot, reward
+from spec_text import BUNDLED, spec_of
 
 SPEC = str(Path(__file__).resolve().parents[1] / "pnp" / "data" / "components.yaml")
 

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from PIL import Image
 from pypdf import PdfReader
-from spec_text import BUNDLED, edit, spec_of
 
 from pnp.cli import main
 from pnp.referee import check, read_record
@@ -33,6 +32,7 @@ from pnp.simulate.report import write_report
 from pnp.simulate.runner import Setup, chunks, context, play_chunk, run
 from pnp.simulate.simulation import answer, compare, simulate
 from pnp.simulate.tally import Tally, gini, tally
+from spec_text import BUNDLED, edit, spec_of
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = str(ROOT / "pnp" / "data" / "components.yaml")

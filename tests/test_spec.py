@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from spec_text import BUNDLED, ROOT, edit
 
 from pnp.errors import SpecError
 from pnp.rules import loads_spec
 from pnp.spec.faces import deck_pieces, piece_count, token_pieces
 from pnp.spec.model import Deck
+from spec_text import BUNDLED, ROOT, edit
 
 
 def errors_of(text: str) -> list[str]:

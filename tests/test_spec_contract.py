@@ -12,7 +12,6 @@ from pathlib import Path
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from spec_text import BUNDLED
 
 from pnp.build import lay_out_game
 from pnp.errors import PnpError, SpecError
@@ -20,6 +19,7 @@ from pnp.referee import check, reads_record
 from pnp.referee.replay import referee_for
 from pnp.rules import GAMES, loads_spec
 from pnp.spec.loader import loads
+from spec_text import BUNDLED
 
 ROOT = Path(__file__).resolve().parents[1]
 TREE = yaml.safe_load(BUNDLED)

@@ -19,13 +19,13 @@ from collections import Counter
 
 import pytest
 import yaml
-from fuzz_spec import MEMORY, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from spec_text import BUNDLED
 
+from fuzz_spec import MEMORY, ROOT
 from pnp.errors import SpecError
 from pnp.rules import loads_spec
+from spec_text import BUNDLED
 
 FAST = 240  # mutants in the fast lane: every kind of mutation twenty times
 SLOW = 1200  # in the slow lane: 400 of each of three seeds, every game at once

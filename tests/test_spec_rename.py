@@ -12,10 +12,10 @@ import re
 
 import pytest
 import yaml
-from spec_text import BUNDLED
 
 from pnp.errors import SpecError
 from pnp.rules import loads_spec, rulebooks
+from spec_text import BUNDLED
 
 TREE = yaml.safe_load(BUNDLED)
 

@@ -14,13 +14,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
-from spec_text import BUNDLED, ROOT, edit
 
 from pnp.cli import main
 from pnp.errors import SpecError
 from pnp.rules import loads_spec, rulebooks
 from pnp.spec.reference import reference_markdown
 from pnp.spec.schema import schema_text, spec_schema
+from spec_text import BUNDLED, ROOT, edit
 
 EXAMPLE = ROOT / "examples" / "tulips" / "components.yaml"
 

@@ -5,11 +5,11 @@ shown and a caret under the place; and a command-line value read with a spec's l
 from __future__ import annotations
 
 import pytest
-from spec_text import BUNDLED, edit
 
 from pnp.errors import SpecError, UsageError
 from pnp.spec.loader import loads
 from pnp.spec.source import read_value
+from spec_text import BUNDLED, edit
 
 
 def mistake(text: str) -> tuple[str, list[str]]:

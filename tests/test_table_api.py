@@ -17,13 +17,12 @@ import httpx2 as httpx
 import pytest
 import uvicorn
 from starlette.testclient import TestClient
-from table_helpers import SPEC, declare, free_port
 
-from pnp.table import files, game, seats
-from pnp.table import own_hosts
+from pnp.table import files, game, own_hosts, seats
 from pnp.table.game import TableGame
 from pnp.table.steps import HOST, Actor
 from pnp.table.web import create_app
+from table_helpers import SPEC, declare, free_port
 
 PLAYERS = ["Ana", "Ben", "Cris"]
 

@@ -10,7 +10,6 @@ from html.parser import HTMLParser
 
 import pytest
 from starlette.testclient import TestClient
-from table_helpers import SPEC, declare, random_step
 
 from pnp.rules import GAMES
 from pnp.table import files
@@ -18,6 +17,7 @@ from pnp.table.board import board
 from pnp.table.game import TableGame
 from pnp.table.looks import LABELS
 from pnp.table.web import create_app
+from table_helpers import SPEC, declare, random_step
 
 PLAYERS = ["Ana", "Ben", "Cris", "Dani"]
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
+
 from table_helpers import checked, free_port, serve, stop, tokens
 
 playwright = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]' installs playwright")

@@ -7,12 +7,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from table_helpers import SPEC, checked, declare, enter, random_step, shown
 
 from pnp.rules import GAMES
 from pnp.table import files, seats
 from pnp.table.game import TableGame
 from pnp.table.steps import HOST, Actor, Forbidden, Refused, Stale, Submission
+from table_helpers import SPEC, checked, declare, enter, random_step, shown
 
 PLAYERS = ["Ana", "Ben", "Cris", "Dani", "Eva", "Fer"]
 

@@ -19,9 +19,6 @@ import time
 
 import httpx2 as httpx
 import pytest
-from table_helpers import (
-    ROOT, SPEC, checked, declare, enter, free_port, random_step, serve, shown, stop, templates_of, tokens,
-)
 
 from pnp.cli import main
 from pnp.errors import UsageError
@@ -34,6 +31,20 @@ from pnp.table.files import beside
 from pnp.table.forms import position_form
 from pnp.table.game import HEADER, RecordText, TableGame, options_in_effect
 from pnp.table.steps import HOST, Refused, Stale, Submission
+from table_helpers import (
+    ROOT,
+    SPEC,
+    checked,
+    declare,
+    enter,
+    free_port,
+    random_step,
+    serve,
+    shown,
+    stop,
+    templates_of,
+    tokens,
+)
 
 PLAYERS = ["Ana", "Ben", "Cris"]
 

@@ -24,10 +24,10 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from table_helpers import SPEC, checked, free_port, serve, stop, tokens
 
 from pnp.rules.legal import AtMostOne, Budget, Different, Field, Template, draw
 from pnp.table.game import TableGame
+from table_helpers import SPEC, checked, free_port, serve, stop, tokens
 
 PLAYERS = ["Ana", "Ben", "Cris", "Dani", "Eva", "Fer"]
 

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from pnp.display import Group, Text
 from pnp.errors import BuildError
-from pnp.layout.text import block_height, fit_lines, fit_text, line_height, text_width
 from pnp.fonts import MM_PER_PT, font
+from pnp.layout.text import block_height, fit_lines, fit_text, line_height, text_width
 
 SENTENCE = "Compra cinco acciones de Telefónica al precio de la cotización actual"
 

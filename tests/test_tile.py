@@ -170,9 +170,8 @@ def test_panels_of_different_sizes_keep_their_own_sheets():
 def test_the_bundled_boards_are_split_between_cells_never_through_a_number(paper):
     """Every visible seam of the bundled boards (a window's right edge that is not the board's)
     is a cell edge the drawing allows, on either paper: Aktsioner's seam went through "120"."""
-    from spec_text import spec_of
-
     from pnp.build import lay_out_game, with_print
+    from spec_text import spec_of
 
     spec = with_print(spec_of(), paper=paper)
     checked = 0

@@ -7,12 +7,12 @@ from __future__ import annotations
 import math
 
 import pytest
-from spec_text import drawn, edit, kit_of, spec_of
-from test_art import required_contrast, shapes_of, text_boxes, text_grounds
 
 from pnp.components import art
 from pnp.display import Line, Rect
 from pnp.spec.faces import token_pieces
+from spec_text import drawn, edit, kit_of, spec_of
+from test_art import required_contrast, shapes_of, text_boxes, text_grounds
 
 TOKENS = [("bolsa", "tokens"), ("aktsioner", "price_tokens"), ("forex", "pair_counters"), ("forex", "loan_markers")]
 

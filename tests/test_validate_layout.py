@@ -9,10 +9,9 @@ import re
 import shutil
 from pathlib import Path
 
-from spec_text import BUNDLED, ROOT, edit, write_spec
-
 from pnp import build
 from pnp.cli import main
+from spec_text import BUNDLED, ROOT, edit, write_spec
 
 LONG = "Long terms " * 80  # far more than a contract card's small print holds
 ISSUE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<path>\S+): (?P<message>.*)$")

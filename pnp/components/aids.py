@@ -13,7 +13,7 @@ import math
 from dataclasses import replace
 
 from pnp.components import Context, Panels
-from pnp.components.tables import Block, cards_table, heading, moved, paragraph, page_area, table, title_bar
+from pnp.components.tables import Block, cards_table, heading, moved, page_area, paragraph, table, title_bar
 from pnp.display import Drawing
 from pnp.errors import BuildError
 from pnp.layout.tile import PACK_GAP_MM

@@ -17,11 +17,25 @@ from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
 from pnp.display import (
-    IDENTITY, Circle, Group, Image, Item, Line, Matrix, Point, Polygon, Rect, Style, Text, apply, compose, rotate,
+    IDENTITY,
+    Circle,
+    Group,
+    Image,
+    Item,
+    Line,
+    Matrix,
+    Point,
+    Polygon,
+    Rect,
+    Style,
+    Text,
+    apply,
+    compose,
+    rotate,
 )  # fmt: skip
 from pnp.errors import BuildError
-from pnp.layout.text import block_height, fit_text
 from pnp.fonts import MM_PER_PT, font
+from pnp.layout.text import block_height, fit_text
 from pnp.spec.images import Art
 from pnp.spec.model import PATTERNS, SYMBOLS, Asset
 

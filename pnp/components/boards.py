@@ -23,7 +23,17 @@ import math
 from pnp.components import Context, Panels
 from pnp.components.art import contrast_ratio, identity, outlined, pattern, symbol, tint
 from pnp.components.tables import (
-    INK, SOFT_INK, Block, column, heading, moved, picture_block, table, tallest, title_bar, widest,
+    INK,
+    SOFT_INK,
+    Block,
+    column,
+    heading,
+    moved,
+    picture_block,
+    table,
+    tallest,
+    title_bar,
+    widest,
 )  # fmt: skip
 from pnp.display import Drawing, Item, Rect, Style
 from pnp.layout.text import block_height, fit_text, text_width

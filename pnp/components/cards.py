@@ -20,8 +20,19 @@ from typing import Any, Mapping
 
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import (
-    BLACK, WHITE, contrast_ratio, fit_line_first, half_turn, identity, ink_on, outlined, pattern, picture, symbol,
-    text_bounds, tint,
+    BLACK,
+    WHITE,
+    contrast_ratio,
+    fit_line_first,
+    half_turn,
+    identity,
+    ink_on,
+    outlined,
+    pattern,
+    picture,
+    symbol,
+    text_bounds,
+    tint,
 )  # fmt: skip
 from pnp.display import Drawing, Group, Item, Rect, Style
 from pnp.errors import BuildError

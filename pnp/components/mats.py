@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from pnp.components import Context, Panels
 from pnp.components.tables import (
-    INK, SOFT_INK, Block, column, heading, moved, page_area, paragraph, picture_block, title_bar,
+    INK,
+    SOFT_INK,
+    Block,
+    column,
+    heading,
+    moved,
+    page_area,
+    paragraph,
+    picture_block,
+    title_bar,
 )  # fmt: skip
 from pnp.display import Circle, Drawing, Item, Rect, Style
 from pnp.layout.text import fit_text

@@ -18,7 +18,16 @@ from dataclasses import dataclass
 
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import (
-    BLACK, WHITE, asset_badge, contrast_ratio, fit_line_first, guilloche, ink_on, outlined, pattern, tint,
+    BLACK,
+    WHITE,
+    asset_badge,
+    contrast_ratio,
+    fit_line_first,
+    guilloche,
+    ink_on,
+    outlined,
+    pattern,
+    tint,
 )  # fmt: skip
 from pnp.components.toner import LOW_SPACING
 from pnp.display import Drawing, Item, Line, Rect, Style

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from pnp.components.art import asset_badge, picture
 from pnp.display import Group, Item, Line, Rect, Style, translate
+from pnp.errors import BuildError
 from pnp.layout.sheet import content_size
 from pnp.layout.text import Icon, fit_lines, fit_text, text_width
-from pnp.errors import BuildError
 from pnp.rules.base import Table
 from pnp.spec.faces import TemplateError, deck_pieces, fill
 from pnp.spec.images import Art

@@ -263,11 +263,12 @@ class Unseated(Exception):
 def worked_example(context: Context, example: WorkedExample, at: tuple) -> tuple[str, Table]:
     """The example's heading (its ID and title from the rules file) and a table of every event
     the rules engine makes of its record, with the rule behind each."""
+    import yaml
+
     from pnp.errors import RecordError
     from pnp.referee import game_params, reads_record
     from pnp.referee.replay import replay
     from pnp.rules import text
-    import yaml
 
     try:
         rule = text.rule(example.id, context.game_id)

@@ -19,7 +19,18 @@ from functools import lru_cache
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import BLACK, WHITE, asset_badge, ink_on, pattern, symbol
 from pnp.display import (
-    POLYGON_CUTS, ROUNDED_CUT, Circle, Cut, Drawing, Group, Item, Point, Polygon, Rect, Style, cut_polygon,
+    POLYGON_CUTS,
+    ROUNDED_CUT,
+    Circle,
+    Cut,
+    Drawing,
+    Group,
+    Item,
+    Point,
+    Polygon,
+    Rect,
+    Style,
+    cut_polygon,
 )  # fmt: skip
 from pnp.errors import BuildError
 from pnp.layout.text import block_height, fit_text, text_width

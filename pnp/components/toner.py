@@ -20,7 +20,21 @@ from functools import cache
 from typing import Union
 
 from pnp.components.art import contrast_ratio
-from pnp.display import BookPages, Circle, Drawing, Group, Item, Line, Panels, PieceArt, Pieces, Polygon, Rect, Style, Text
+from pnp.display import (
+    BookPages,
+    Circle,
+    Drawing,
+    Group,
+    Item,
+    Line,
+    Panels,
+    PieceArt,
+    Pieces,
+    Polygon,
+    Rect,
+    Style,
+    Text,
+)
 
 DARKEST = 0.55  # darkness of the darkest type and fill the ink saver prints: black becomes #737373
 DARKEST_LINE = 0.45  # of the darkest line and outlined type: black becomes #8c8c8c

@@ -21,8 +21,21 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterator, Literal, Sequence
 
 from pnp.display import (
-    POLYGON_CUTS, ROUNDED_CUT, Circle, Drawing, Group, Item, Line, Page, PieceArt, Pieces, Polygon, Rect, Style,
-    cut_polygon, translate,
+    POLYGON_CUTS,
+    ROUNDED_CUT,
+    Circle,
+    Drawing,
+    Group,
+    Item,
+    Line,
+    Page,
+    PieceArt,
+    Pieces,
+    Polygon,
+    Rect,
+    Style,
+    cut_polygon,
+    translate,
 )  # fmt: skip
 from pnp.errors import BuildError
 from pnp.i18n import _

@@ -21,9 +21,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Iterator, Mapping
 
-from pnp.display import Group, Item, Text, scale, compose, translate
-from pnp.errors import BuildError, shorten
 from pnp import fonts
+from pnp.display import Group, Item, Text, compose, scale, translate
+from pnp.errors import BuildError, shorten
 from pnp.fonts import MM_PER_PT
 
 SECONDARY_BREAKS = "·/—"  # a word wider than its box may break after these

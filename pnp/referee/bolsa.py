@@ -22,8 +22,8 @@ from pnp.errors import RecordError, brief
 from pnp.referee.fields import Reader
 from pnp.referee.record import Record, dump, scalar, where
 from pnp.referee.replay import Step, StepViolation, seated
-from pnp.rules.bolsa import engine
 from pnp.rules.base import Event, Violation
+from pnp.rules.bolsa import engine
 
 if TYPE_CHECKING:
     from pnp.spec.model import Game

@@ -15,7 +15,6 @@ from pnp.referee.record import Record
 from pnp.spec.options import unknown_key_message
 from pnp.spec.source import PathKey
 
-
 MAX_AMOUNT = 1_000_000_000  # of money or of cards: far beyond any table, small enough to be quick
 
 

@@ -20,9 +20,9 @@ import os
 from dataclasses import dataclass, replace
 from typing import BinaryIO, Sequence, Union
 
+from pnp import fonts
 from pnp.display import IDENTITY, Circle, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text
 from pnp.errors import BuildError
-from pnp import fonts
 from pnp.fonts import MM_PER_PT
 
 PT_PER_MM = 72.0 / 25.4

@@ -13,8 +13,8 @@ import io
 import os
 from typing import Any, BinaryIO, Iterator, Union
 
-from pnp.display import IDENTITY, Circle, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text
 from pnp import fonts
+from pnp.display import IDENTITY, Circle, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text
 from pnp.fonts import MM_PER_PT
 
 Target = Union[str, "os.PathLike[str]", BinaryIO]

@@ -22,15 +22,15 @@ from typing import TYPE_CHECKING, Any
 from pnp.spec.options import Rulebook
 
 if TYPE_CHECKING:
-    from pnp.rules.aktsioner import engine as aktsioner
     import pnp.rules.aktsioner.params as aktsioner_params
+    import pnp.rules.bolsa.params as bolsa_params
+    import pnp.rules.forex.params as forex_params
+    from pnp.rules.aktsioner import engine as aktsioner
     from pnp.rules.aktsioner import state as aktsioner_state
     from pnp.rules.base import Engine
     from pnp.rules.bolsa import engine as bolsa
-    import pnp.rules.bolsa.params as bolsa_params
     from pnp.rules.bolsa import state as bolsa_state
     from pnp.rules.forex import engine as forex
-    import pnp.rules.forex.params as forex_params
     from pnp.rules.forex import state as forex_state
     from pnp.spec.loader import LayoutCheck
     from pnp.spec.model import Game, Spec

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
-from pnp.rules.forex import engine as forex
 from pnp.rules.base import Violation
+from pnp.rules.forex import engine as forex
 
 NUMBERS = {"removed_certificates": (0, 6, 30), "cert_cap": range(1, 5), "certificate_price": range(0, 4),
            "loan_interest": range(0, 3), "contract_max": range(1, 11)}

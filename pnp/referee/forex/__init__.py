@@ -29,8 +29,8 @@ from pnp.referee.forex import reading
 from pnp.referee.forex.reading import Turn
 from pnp.referee.forex.writing import record, starter
 from pnp.referee.replay import Step, StepViolation, seated
-from pnp.rules.forex import engine
 from pnp.rules.base import ChoiceNeeded, Event, Violation
+from pnp.rules.forex import engine
 from pnp.rules.forex.params import as_number
 
 KEYS = ("turns",)

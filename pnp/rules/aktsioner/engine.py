@@ -14,12 +14,22 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from pnp.errors import brief
 from pnp.rules.aktsioner import events as said
 from pnp.rules.aktsioner.actions import Action, Begin, Trade
+
+# Besides the contract, the names a caller of this game uses (`from pnp.rules.aktsioner import engine`
+# is the game's whole API): the package itself holds only what the spec layer reads on each load.
+from pnp.rules.aktsioner.cards import Card as Card
+from pnp.rules.aktsioner.cards import Effect as Effect
+from pnp.rules.aktsioner.cards import NotationError as NotationError
 from pnp.rules.aktsioner.cards import Number, Play
+from pnp.rules.aktsioner.cards import parse_play as parse_play
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, HIDDEN, Params, params
 from pnp.rules.aktsioner.playout import playout
 from pnp.rules.aktsioner.prices import Change, change, penalty_table
+from pnp.rules.aktsioner.prices import penalty_per_share as penalty_per_share
 from pnp.rules.aktsioner.rulebook import RULEBOOK
 from pnp.rules.aktsioner.scoring import OVER, capital, final_events, final_scores, winners
+from pnp.rules.aktsioner.scoring import match_games as match_games
+from pnp.rules.aktsioner.scoring import seating as seating
 from pnp.rules.aktsioner.state import (
     Account,
     Start,
@@ -42,14 +52,9 @@ from pnp.rules.aktsioner.state import (
     setup,
     unseen,
 )
+from pnp.rules.aktsioner.state import DealViolation as DealViolation
 from pnp.rules.base import Event, Events, Log, Malformed, Outcome, Table, ToMove, Violation, evolve
 from pnp.rules.legal import Budget, Field, Template, grouped, judge, last_position
-# Besides the contract, the names a caller of this game uses (`from pnp.rules.aktsioner import engine`
-# is the game's whole API): the package itself holds only what the spec layer reads on each load.
-from pnp.rules.aktsioner.cards import Card as Card, Effect as Effect, NotationError as NotationError, parse_play as parse_play
-from pnp.rules.aktsioner.prices import penalty_per_share as penalty_per_share
-from pnp.rules.aktsioner.scoring import match_games as match_games, seating as seating
-from pnp.rules.aktsioner.state import DealViolation as DealViolation
 
 if TYPE_CHECKING:
     import random

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from pnp.rules.aktsioner import events as said
 from pnp.rules.aktsioner.cards import Number
 from pnp.rules.aktsioner.params import Params
 from pnp.rules.aktsioner.state import State
-from pnp.rules.aktsioner import events as said
 from pnp.rules.base import Event
 
 

@@ -15,10 +15,24 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
-from pnp.i18n import _, ngettext
 from pnp.errors import brief
-from pnp.rules.base import (Event, Events, Log, Malformed, Number, Observer, Outcome, Played, Table, ToMove, Violation,
-                            Trace, by_identity, evolve)
+from pnp.i18n import _, ngettext
+from pnp.rules.base import (
+    Event,
+    Events,
+    Log,
+    Malformed,
+    Number,
+    Observer,
+    Outcome,
+    Played,
+    Table,
+    ToMove,
+    Trace,
+    Violation,
+    by_identity,
+    evolve,
+)
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import CARDS_EACH, ORDERS_AT_SETUP, OWNED_AT_SETUP, Params, params
 from pnp.rules.bolsa.rulebook import RULEBOOK
@@ -38,10 +52,12 @@ from pnp.rules.bolsa.state import (
     Withdraw,
     Zones,
 )
-from pnp.rules.legal import AtMostOne, Budget, Constraint, Field, Template, grouped, judge, last_position
+
 # Besides the contract, the names a caller of this game uses (`from pnp.rules.bolsa import engine`
 # is the game's whole API): the package itself holds only what the spec layer reads on each load.
-from pnp.rules.bolsa.state import OVER as OVER, Pair as Pair
+from pnp.rules.bolsa.state import OVER as OVER
+from pnp.rules.bolsa.state import Pair as Pair
+from pnp.rules.legal import AtMostOne, Budget, Constraint, Field, Template, grouped, judge, last_position
 
 if TYPE_CHECKING:
     import random

@@ -24,7 +24,7 @@ plays it (`from pnp.rules.forex import engine`).
 
 from __future__ import annotations
 
-from pnp.rules.forex.rulebook import RULEBOOK
 from pnp.rules.forex.params import Params, params
+from pnp.rules.forex.rulebook import RULEBOOK
 
 __all__ = ["RULEBOOK", "Params", "params"]

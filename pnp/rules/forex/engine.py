@@ -19,17 +19,22 @@ from typing import Any, Callable, Iterator, Mapping, Union
 
 from pnp.errors import brief
 from pnp.rules.base import Events, Log, Malformed, Number, Observer, Outcome, Played, ToMove, Trace, Violation, evolve
-from pnp.rules.forex.board import find, marks, shift, strengths, tables, value_in
 from pnp.rules.forex import events as said
+
+# Besides the contract, the names a caller of this game uses (`from pnp.rules.forex import engine`
+# is the game's whole API): the package itself holds only what the spec layer reads on each load.
+from pnp.rules.forex.board import Pair as Pair
+from pnp.rules.forex.board import find, marks, shift, strengths, tables, value_in
 from pnp.rules.forex.params import Params, params, payable, show, show_rate
 from pnp.rules.forex.resolve import Resolve, defaultable, queue_labels, queue_text, resolve
 from pnp.rules.forex.rulebook import RULEBOOK
 from pnp.rules.forex.state import Contract, Dividend, Start, State, check_players, deal, setup
+from pnp.rules.forex.state import Holding as Holding
+from pnp.rules.forex.state import Item as Item
+from pnp.rules.forex.state import Loan as Loan
+from pnp.rules.forex.state import Result as Result
+from pnp.rules.forex.state import standard_supply as standard_supply
 from pnp.rules.legal import Different, Field, Listed, Template, judge, last_position
-# Besides the contract, the names a caller of this game uses (`from pnp.rules.forex import engine`
-# is the game's whole API): the package itself holds only what the spec layer reads on each load.
-from pnp.rules.forex.board import Pair as Pair
-from pnp.rules.forex.state import Holding as Holding, Item as Item, Loan as Loan, Result as Result, standard_supply as standard_supply
 
 __all__ = ["RULEBOOK", "Start", "apply", "check_players", "deal", "determinize", "legal_actions", "marks", "moves",
            "outcome", "params", "playout", "setup", "tables", "to_move", "view", "worth"]

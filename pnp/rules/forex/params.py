@@ -9,8 +9,8 @@ amounts are `Fraction`s (halves arise from rates 1.5, 2.5, 3.5), never floats.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Mapping
 
