@@ -30,17 +30,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 from pnp.errors import Issue, UsageError
 from pnp.i18n import SOURCE
-from pnp.i18n.catalogs import (
-    CatalogError,
-    Entry,
-    catalog_path,
-    merged,
-    read,
-    status,
-    template,
-    template_path,
-    write,
-)  # fmt: skip
+from pnp.i18n.catalogs import CatalogError, Entry, catalog_path, merged, read, status, template, template_path, write
 from pnp.spec.model import Game, Spec
 from pnp.spec.translation import LABEL, texts
 

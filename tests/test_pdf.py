@@ -14,21 +14,7 @@ import pypdfium2
 import pytest
 from PIL import Image as PILImage
 
-from pnp.display import (
-    Circle,
-    Group,
-    Image,
-    Line,
-    Page,
-    Polygon,
-    Rect,
-    Style,
-    Text,
-    compose,
-    rotate,
-    scale,
-    translate,
-)
+from pnp.display import Circle, Group, Image, Line, Page, Polygon, Rect, Style, Text, compose, rotate, scale, translate
 from pnp.errors import BuildError
 from pnp.layout.text import fit_text, text_width
 from pnp.render.pdf import pdf_bytes, write_pdf

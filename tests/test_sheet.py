@@ -10,17 +10,7 @@ import pdfplumber
 import pytest
 
 from pnp.display import Page, fingerprint
-from pnp.layout.sheet import (
-    MARK_ZONE_MM,
-    PAPERS,
-    Box,
-    Furniture,
-    content_size,
-    crop_marks,
-    frame,
-    furniture,
-    stamp,
-)
+from pnp.layout.sheet import MARK_ZONE_MM, PAPERS, Box, Furniture, content_size, crop_marks, frame, furniture, stamp
 from pnp.render.pdf import pdf_bytes
 
 PT = 25.4 / 72

@@ -32,7 +32,7 @@ from pnp.display import (
     apply,
     compose,
     rotate,
-)  # fmt: skip
+)
 from pnp.errors import BuildError
 from pnp.fonts import MM_PER_PT, font
 from pnp.layout.text import block_height, fit_text

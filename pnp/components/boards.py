@@ -34,7 +34,7 @@ from pnp.components.tables import (
     tallest,
     title_bar,
     widest,
-)  # fmt: skip
+)
 from pnp.display import Drawing, Item, Rect, Style
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import filled

@@ -33,7 +33,7 @@ from pnp.components.art import (
     symbol,
     text_bounds,
     tint,
-)  # fmt: skip
+)
 from pnp.display import Drawing, Group, Item, Rect, Style
 from pnp.errors import BuildError
 from pnp.layout.text import Icon, block_height, fit_name, fit_text

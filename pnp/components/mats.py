@@ -19,7 +19,7 @@ from pnp.components.tables import (
     paragraph,
     picture_block,
     title_bar,
-)  # fmt: skip
+)
 from pnp.display import Circle, Drawing, Item, Rect, Style
 from pnp.layout.text import fit_text
 from pnp.spec.faces import filled

@@ -28,7 +28,7 @@ from pnp.components.art import (
     outlined,
     pattern,
     tint,
-)  # fmt: skip
+)
 from pnp.components.toner import LOW_SPACING
 from pnp.display import Drawing, Item, Line, Rect, Style
 from pnp.layout.text import block_height, fit_text, text_width

@@ -31,7 +31,7 @@ from pnp.display import (
     Rect,
     Style,
     cut_polygon,
-)  # fmt: skip
+)
 from pnp.errors import BuildError
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import Side, token_pieces

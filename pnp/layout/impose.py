@@ -36,20 +36,11 @@ from pnp.display import (
     Style,
     cut_polygon,
     translate,
-)  # fmt: skip
+)
 from pnp.errors import BuildError
 from pnp.i18n import _
 from pnp.layout.registration import Registration, registration
-from pnp.layout.sheet import (
-    MARK_ZONE_MM,
-    Box,
-    Frame,
-    Furniture,
-    clear_of,
-    crop_marks,
-    frame,
-    furniture,
-)
+from pnp.layout.sheet import MARK_ZONE_MM, Box, Frame, Furniture, clear_of, crop_marks, frame, furniture
 
 Duplex = Literal["long", "short", "fold", "none"]
 Side = Literal["front", "back"]

@@ -33,18 +33,7 @@ from pnp.spec.faces import (
     token_pieces,
 )
 from pnp.spec.images import ArtError, read_art
-from pnp.spec.model import (
-    ASSET_KEYS,
-    MAX_SPEC_TEXT,
-    Booklet,
-    Deck,
-    Game,
-    Mat,
-    Money,
-    Spec,
-    Tokens,
-    check_id,
-)
+from pnp.spec.model import ASSET_KEYS, MAX_SPEC_TEXT, Booklet, Deck, Game, Mat, Money, Spec, Tokens, check_id
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
 from pnp.spec.sheets import expand_card_lists
 from pnp.spec.source import (

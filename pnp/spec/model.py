@@ -22,7 +22,7 @@ from pydantic import (
     Strict,
     field_validator,
     model_validator,
-)  # fmt: skip
+)
 
 from pnp.errors import Issue, brief, shorten
 from pnp.i18n import CODE, PSEUDO
