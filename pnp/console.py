@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from pnp import changes
 from pnp.errors import UsageError
+from pnp.errors import display_name as shown  # how messages name a file, as the user typed it
 
 if TYPE_CHECKING:
     from pnp.build import Progress, Summary
@@ -239,14 +240,6 @@ def spec_path(given: str | None) -> Path:
     from pnp.spec.source import default_spec_path
 
     return Path(given) if given else default_spec_path()
-
-
-def shown(path: Path) -> str:
-    """A path as the user would type it: relative to the working folder when under it."""
-    try:
-        return str(path.absolute().relative_to(Path.cwd().absolute()))
-    except ValueError:
-        return str(path)
 
 
 def pick(value: str | None, known: Sequence[str], option: str, noun: str) -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import reprlib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 _REPR = reprlib.Repr()
@@ -157,3 +158,12 @@ class BuildErrors(BuildError):
     def __init__(self, errors: list[BuildError] | tuple[BuildError, ...]):
         self.errors = tuple(errors)
         super().__init__("\n".join(str(e) for e in self.errors), text=self.errors[0].text, at=self.errors[0].at)
+
+
+def display_name(path: Path) -> str:
+    """How messages name a file: relative under the working folder (symlinks kept as the user
+    named them), else as given."""
+    try:
+        return str(path.absolute().relative_to(Path.cwd().absolute()))
+    except ValueError:
+        return str(path)

@@ -28,7 +28,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from pnp.errors import Issue, UsageError
+from pnp.errors import Issue, UsageError, display_name
 from pnp.i18n import SOURCE
 from pnp.i18n.catalogs import CatalogError, Entry, catalog_path, merged, read, status, template, template_path, write
 from pnp.spec.model import Game, Spec
@@ -173,7 +173,7 @@ def extract(spec: Spec, games: Iterable[str]) -> list[str]:
     for game_id in games:
         path = template_path(spec.folder, game_id)
         written = write(path, template(game_id, entries(spec, game_id)))
-        said.append(f"{_shown(path)}: {'written' if written else 'unchanged'}")
+        said.append(f"{display_name(path)}: {'written' if written else 'unchanged'}")
     return said
 
 
@@ -189,7 +189,7 @@ def update(spec: Spec, games: Iterable[str], codes: tuple[str, ...] = ()) -> lis
             catalog = merged(old, new, code)
             written = write(path, catalog)
             counts = status(catalog)
-            said.append(f"{_shown(path)}: {'updated' if written else 'unchanged'} — {_counts(counts.total, counts.translated, len(counts.fuzzy), len(counts.missing))}")
+            said.append(f"{display_name(path)}: {'updated' if written else 'unchanged'} — {_counts(counts.total, counts.translated, len(counts.fuzzy), len(counts.missing))}")
     return said
 
 
@@ -201,7 +201,7 @@ def report(spec: Spec, games: Iterable[str]) -> list[str]:
         for code in catalog_codes(spec.games[game_id]):
             path = catalog_path(spec.folder, game_id, code)
             if not path.is_file():
-                said.append(f"{game_id} {code}: {_counts(len(wanted), 0, 0, len(wanted))} (no {_shown(path)} yet: pnp translate update)")
+                said.append(f"{game_id} {code}: {_counts(len(wanted), 0, 0, len(wanted))} (no {display_name(path)} yet: pnp translate update)")
                 continue
             counts = status(read(path, code))
             known = {msgid for msgid, _ in _all(read(path, code))}
@@ -224,13 +224,6 @@ def _all(catalog: object) -> Iterator[tuple[str, int]]:
 def _key(msgid: str | tuple[str, ...] | list[str]) -> str:
     """A catalog's key for a message: its msgid, or a plural entry's singular."""
     return msgid if isinstance(msgid, str) else msgid[0]
-
-
-def _shown(path: Path) -> str:
-    try:
-        return str(path.absolute().relative_to(Path.cwd().absolute()))
-    except ValueError:
-        return str(path)
 
 
 # --- what validate and build say ----------------------------------------------------------------
@@ -261,7 +254,7 @@ def _catalog_problems(spec: Spec, game_id: str, code: str, wanted: dict[str, Ent
     """`problems` of one language's catalog: absent or unreadable, each message of it, and each
     wanted text it lacks (at the text's own line)."""
     path = catalog_path(spec.folder, game_id, code)
-    shown = _shown(path)
+    shown = display_name(path)
     if not path.is_file():
         where = spec.issue(("games", game_id, "languages"), "")
         return [Issue(where.file, where.line, where.col, where.path,

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from fuzz_records import CORPUS, check, mutants, problems, records
-from pnp.spec.source import display_name
+from pnp.errors import display_name
 
 ROOT = Path(__file__).resolve().parents[1]
 PER_RECORD = 14  # two of each kind of mutation

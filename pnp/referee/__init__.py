@@ -21,13 +21,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
-from pnp.errors import Issue, RecordError, UsageError
+from pnp.errors import Issue, RecordError, UsageError, display_name
 from pnp.referee import record as records
 from pnp.referee.replay import Answer, SpecFile, referee_for, replay
 from pnp.referee.report import explain, to_json, verdict
 from pnp.rules import GAMES
 from pnp.rules.base import Violation
-from pnp.spec.source import default_spec_path, display_name, read_input
+from pnp.spec.source import default_spec_path, read_input
 
 if TYPE_CHECKING:
     from pnp.i18n import Language

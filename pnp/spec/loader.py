@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from pydantic import BaseModel, ValidationError
 
-from pnp.errors import Issue, SpecError, UsageError, shorten
+from pnp.errors import Issue, SpecError, UsageError, display_name, shorten
 from pnp.spec.bounds import extent_issues, pieces_issues, size_issues
 from pnp.spec.contract import needs_problems
 from pnp.spec.faces import (
@@ -43,7 +43,6 @@ from pnp.spec.source import (
     SourceError,
     bundled_spec_path,
     default_spec_path,
-    display_name,
     format_path,
     load_file,
     load_text,

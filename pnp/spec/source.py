@@ -214,15 +214,6 @@ def inputs() -> Iterator[list[Path]]:
         _INPUTS.reset(token)
 
 
-def display_name(path: Path) -> str:
-    """How messages name a file: relative under the working folder (symlinks kept as the user
-    named them), else as given."""
-    try:
-        return str(path.absolute().relative_to(Path.cwd().absolute()))
-    except ValueError:
-        return str(path)
-
-
 def load_file(path: str | Path, shown: str | None = None, *, max_bytes: int = MAX_BYTES, nfc: bool = False,
               max_nodes: int = MAX_NODES, max_text: int | None = None) -> Source:
     """Read and parse a YAML file of at most `max_bytes` (`nfc`, `max_nodes` as in
