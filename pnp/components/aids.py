@@ -54,7 +54,7 @@ def _body(context: Context, aid: Aid, width: float, size: float, what: str) -> B
         return c.once(("aid body", aid.id, width, size),
                       lambda: _blocks(c, filled(c.game, c.component(aid)), width, size, what))
 
-    everywhere, here = context.everywhere_and_here(blocks)
+    everywhere, here = context.everywhere(blocks), blocks(context)  # this language's: from the memo
     tallest = [max(block.height for block, _ in parts) for parts in zip(*everywhere, strict=True)]
     own = [replace(block, height=tall) for (block, _), tall in zip(here, tallest, strict=True)]
     return _stacked(own, [gap for _, gap in everywhere[0]])
