@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "N_plural": (1, 2)}
 KEEP = 200  # entries of the user's cache folder (`pnp.cache.FolderStore`)
 SKIPPED = ("i18n", "simulate")  # folders of the package with nothing printed or said to translate
+ASSET_NOTE = ("an id, as the booklet's sentences and the referee's events name it ({assets}, \"buys 2 blue\"): "
+              "a word in running text (Акционер's colours), or a code kept as it is (IBE, USD)")
 _GAME_MODULE = re.compile(r"^(?:rules|referee)/(?P<game>[a-z0-9_]+)(?:/|\.py$)")
 
 
@@ -53,10 +55,14 @@ def entries(spec: Spec, game_id: str) -> list[Entry]:
 
 def spec_entries(spec: Spec, game_id: str) -> Iterator[Entry]:
     origin = spec.origin
-    for path, text in texts(spec.games[game_id]):
+    game = spec.games[game_id]
+    for path, text in texts(game):
         where = ("games", game_id, *(path[:-1] if path[-1] == LABEL else path))  # a label: at its row
         issue = spec.issue(where, "")
         yield Entry(text, ((issue.file, issue.line),) if origin else (), issue.path)
+    for index, asset in enumerate(game.assets):
+        issue = spec.issue(("games", game_id, game.asset_key, index, "id"), "")
+        yield Entry(asset.id, ((issue.file, issue.line),) if origin else (), f"{issue.path}: {ASSET_NOTE}")
 
 
 def example_entries(spec: Spec, game_id: str) -> Iterator[Entry]:

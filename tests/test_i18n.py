@@ -268,6 +268,20 @@ def test_the_referee_explains_in_spanish_and_russian_with_the_same_rules_and_num
         assert sorted(re.findall(r"\d+", spoken[-1])) == sorted(re.findall(r"\d+", english[-1]))  # the verdict
 
 
+@pytest.mark.parametrize("code", ["es", "ru"])
+def test_aktsioners_colours_are_named_in_the_kits_language_where_english_says_their_ids(spec, kits, code):
+    colours = [asset.id for asset in spec.games["aktsioner"].assets]
+    named = [language(spec.folder, "aktsioner", code).gettext(colour) for colour in colours]
+    assert len(set(named)) == len(colours) and set(named).isdisjoint(colours)
+    an_id = re.compile(rf"\b(?:{'|'.join(colours)})\b")
+    english = _text(kits[("aktsioner", "en")] / "rules_booklet.pdf")
+    booklet = _text(kits[("aktsioner", code)] / "rules_booklet.pdf")
+    assert len(an_id.findall(english)) > 30  # the worked examples and {assets} name the colours
+    assert an_id.findall(booklet) == [] and all(booklet.count(word) >= 5 for word in named)
+    spoken = "\n".join(_explained(RECORDS / "aktsioner" / "x15_two_zeroings.yaml", code))
+    assert an_id.findall(spoken) == [] and sum(spoken.count(word) for word in named) >= 5
+
+
 def test_the_referee_asked_in_english_loads_no_catalog_and_another_language_is_a_usage_error():
     record = RECORDS / "aktsioner" / "x15_two_zeroings.yaml"
     probe = ("import sys\nfrom pnp.cli import main\n"
@@ -277,7 +291,7 @@ def test_the_referee_asked_in_english_loads_no_catalog_and_another_language_is_a
     assert run.returncode == 0 and run.stderr.strip().splitlines()[-1] == "False", run.stderr
     russian = subprocess.run([sys.executable, "-m", "pnp", "referee", "explain", str(record), "--lang", "ru"], cwd=ROOT,
                              capture_output=True, text=True)
-    assert russian.returncode == 0 and "AKT-6.2  blue: 240 +100 = 340 → 250 (переполнение 90 на акцию)" in russian.stdout
+    assert russian.returncode == 0 and "AKT-6.2  синие: 240 +100 = 340 → 250 (переполнение 90 на акцию)" in russian.stdout
     german = subprocess.run([sys.executable, "-m", "pnp", "referee", "explain", str(record), "--lang", "de"], cwd=ROOT,
                             capture_output=True, text=True)
     assert german.returncode == 2 and "--lang de" in german.stderr and "en, es, ru" in german.stderr

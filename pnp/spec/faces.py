@@ -26,6 +26,7 @@ from string import Formatter
 from typing import Any, Iterator, Mapping
 
 from pnp.errors import shorten
+from pnp.i18n import _
 from pnp.spec.model import Aid, Asset, Booklet, CardEntry, Deck, Face, Game, Mat, Money, TokenEntry, Tokens
 from pnp.spec.options import unknown_key_message
 from pnp.spec.templates import ElsewhereError, TemplateError, Values, check_visible, fill, plain, shown
@@ -64,12 +65,13 @@ def game_context(game: Game) -> dict[str, Any]:
     """What every template may name, as plain values (`pnp.spec.templates`): the game, its
     tracks (`{tracks[quote].last}`), its rules, the designer's free `vars` (`{vars[start_cash]}`,
     with or without a rules engine), the assets' icons (`{icon[IBE]}`, the `:IBE:` markup that
-    draws the logo or badge in text) and codes (`{assets}`: "IBE, SAN, …"), and every component:
+    draws the logo or badge in text) and codes (`{assets}`: "IBE, SAN, …", each as the language
+    being spoken names it: Акционер's colours are words), and every component:
     its piece count (`{counts[shares]}`) and its values (`{components[dividends].pays}`, see
     `ComponentValues`). Groups of values are `Record` views, read as a template names them: a
     fresh context costs little."""
     return {"game": plain(game), "tracks": plain(game.tracks), "rules": plain(game.rules), "vars": plain(game.vars),
-            "icon": plain({a.id: f":{a.id}:" for a in game.assets}), "assets": ", ".join(a.id for a in game.assets),
+            "icon": plain({a.id: f":{a.id}:" for a in game.assets}), "assets": ", ".join(_(a.id) for a in game.assets),
             "counts": plain(_Components(game, counted=True)), "components": plain(_Components(game))}
 
 
