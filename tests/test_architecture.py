@@ -29,6 +29,18 @@ def test_the_code_passes(tool):
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
 
+def test_the_registry_is_typed_per_game(tmp_path):
+    """`engine("bolsa")` hands a caller Bolsa's own types, and so for every game."""
+    probe = tmp_path / "probe.py"
+    probe.write_text("from pnp.rules import engine\nfrom pnp.spec.model import Game\n\n\n"
+                     "def misuse(game: Game) -> None:\n"
+                     + "".join(f"    reveal_type(engine({name!r}).params(game))\n" for name in ("bolsa", "aktsioner", "forex")))
+    result = subprocess.run([sys.executable, "-m", "mypy", "--no-error-summary", str(probe)], cwd=ROOT,
+                            capture_output=True, text=True)
+    found = re.findall(r'Revealed type is "([\w.]+)"', result.stdout)
+    assert found == [f"pnp.rules.{name}.params.Params" for name in ("bolsa", "aktsioner", "forex")], result.stdout
+
+
 HEAVY = ("reportlab", "svgwrite", "PIL", "pypdfium2")  # pnp validate and pnp referee never load these
 DRAWING = ("pnp.components", "pnp.layout", "pnp.render")
 MODEL = ("pydantic", "pnp.spec.model")  # the spec's validation: a warm referee answer needs none of it

@@ -5,7 +5,9 @@
 on every load, and whose `engine` module plays it) and its referee module (which reads and
 writes its records). Adding a game is one line here plus those two packages; the conformance
 test plays every registered game. `engine(game)` imports one engine on demand, so a referee
-for one game never pays for the others.
+for one game never pays for the others. It is typed per game: `engine("bolsa")` is an
+`Engine` of Bolsa's own Params, State and Action; a game named at run time (a record's, a
+command's) gives `AnyEngine`, whose types are the engine's own business.
 
 `load_spec` is the one loader of components.yaml for everything above the spec layer (build,
 referee, validate, tests, benchmarks): the spec checked against every registered engine — its
@@ -17,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, overload
 
 from pnp.spec.options import Rulebook
 
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
     import pnp.rules.forex.params as forex_params
     from pnp.rules.aktsioner import engine as aktsioner
     from pnp.rules.aktsioner import state as aktsioner_state
-    from pnp.rules.base import Engine
+    from pnp.rules.base import AnyEngine, Engine
     from pnp.rules.bolsa import engine as bolsa
     from pnp.rules.bolsa import state as bolsa_state
     from pnp.rules.forex import engine as forex
@@ -36,10 +38,14 @@ if TYPE_CHECKING:
     from pnp.spec.model import Game, Spec
     from pnp.spec.source import PathKey
 
+    BolsaEngine = Engine[bolsa_params.Params, bolsa_state.State, bolsa_state.Action]
+    AktsionerEngine = Engine[aktsioner_params.Params, aktsioner_state.State, aktsioner.Action]
+    ForexEngine = Engine[forex_params.Params, forex_state.State, forex.Action]
+
     # mypy checks that every engine module keeps the contract, with its own types
-    _bolsa: Engine[bolsa_params.Params, bolsa_state.State, bolsa_state.Action] = bolsa
-    _aktsioner: Engine[aktsioner_params.Params, aktsioner_state.State, aktsioner.Action] = aktsioner
-    _forex: Engine[forex_params.Params, forex_state.State, forex.Action] = forex
+    _bolsa: BolsaEngine = bolsa
+    _aktsioner: AktsionerEngine = aktsioner
+    _forex: ForexEngine = forex
 
 
 @dataclass(frozen=True)
@@ -57,8 +63,8 @@ class Registered:
         return rulebook
 
     @property
-    def engine(self) -> Engine[Any, Any, Any]:
-        module: Engine[Any, Any, Any] = import_module(f"{self.rules}.engine")
+    def engine(self) -> AnyEngine:
+        module: AnyEngine = import_module(f"{self.rules}.engine")
         return module
 
 
@@ -69,8 +75,16 @@ GAMES: dict[str, Registered] = {
 }
 
 
-def engine(game: str) -> Engine[Any, Any, Any]:
-    """The engine of `game` (KeyError for a game without one)."""
+@overload
+def engine(game: Literal["bolsa"]) -> BolsaEngine: ...
+@overload
+def engine(game: Literal["aktsioner"]) -> AktsionerEngine: ...
+@overload
+def engine(game: Literal["forex"]) -> ForexEngine: ...
+@overload
+def engine(game: str) -> AnyEngine: ...
+def engine(game: str) -> AnyEngine:
+    """The engine of `game` (KeyError for a game without one), typed per game (see above)."""
     return GAMES[game].engine
 
 

@@ -284,6 +284,9 @@ class Engine(Protocol[P, S, A]):
 Observer = Any
 
 
+
+AnyEngine = Engine[Any, Any, Any]  # the engine of a game chosen at run time: its types are its own business
+
 Pc = TypeVar("Pc", contravariant=True)
 Sc = TypeVar("Sc", contravariant=True)
 Trace = list[tuple[Any, tuple[Any, ...]]]  # each action a playout took, and its position after it in numbers

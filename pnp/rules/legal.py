@@ -207,6 +207,9 @@ class Template:
         return self.read(self.action({f.name: chosen[f.name] for f in self.fields})) == values
 
 
+P = TypeVar("P")  # a game's own Params, State and Action: the helpers below work for every game
+S = TypeVar("S")
+Act = TypeVar("Act")
 Listing = TypeVar("Listing", bound=Callable[[Any, Any], "tuple[Template, ...]"])
 
 
@@ -359,8 +362,8 @@ def sample(templates: Sequence[Template], rng: random.Random) -> Any:
     return template.action(draw(template, rng))
 
 
-def apply_choosing(engine: Engine[Any, Any, Any], state: Any, action: Any, params: Any, rng: random.Random,
-                   events: bool = True) -> tuple[Any, Any, Events]:
+def apply_choosing(engine: Engine[P, S, Act], state: S, action: Act, params: P, rng: random.Random,
+                   events: bool = True) -> tuple[Act, S, Events]:
     """Apply `action`, breaking every tie the engine asks about (`ChoiceNeeded`) at random
     (`pick`): the action as finally applied, the new state and its events (`events=False`: none
     needed, see `Engine.apply`)."""
@@ -369,11 +372,11 @@ def apply_choosing(engine: Engine[Any, Any, Any], state: Any, action: Any, param
             after, made = engine.apply(state, action, params, events)
             return action, after, made
         except ChoiceNeeded as needed:
-            action = replace(action, **{needed.what: pick(rng, needed.options)})
+            action = replace(action, **{needed.what: pick(rng, needed.options)})  # type: ignore[type-var]  # every Action is a dataclass
 
 
-def play(engine: Engine[Any, Any, Any], state: Any, params: Any, rng: random.Random,
-         max_actions: int = 100_000) -> Iterator[tuple[Any, Any, Events]]:
+def play(engine: Engine[P, S, Act], state: S, params: P, rng: random.Random,
+         max_actions: int = 100_000) -> Iterator[tuple[Act, S, Events]]:
     """Random legal play to the end of the game: each action (as applied), the state after it,
     and its events. `max_actions` bounds a game that would not end (an engine bug)."""
     for _ in range(max_actions):

@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from pnp.rules.base import Engine, fast_init
+from pnp.rules.base import AnyEngine, fast_init
 from pnp.rules.legal import AtMostOne, Budget, Different, Template, apply_choosing, draw, sample
 from pnp.simulate.probe import Probe
 
@@ -31,7 +31,7 @@ from pnp.simulate.probe import Probe
 class Decision:
     """One player's turn to choose: the position, his templates, and whether he may pass."""
 
-    engine: Engine[Any, Any, Any]
+    engine: AnyEngine
     params: Any
     probe: Probe
     state: Any

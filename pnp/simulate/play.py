@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Callable, Sequence
 
-from pnp.rules.base import Engine, Outcome
+from pnp.rules.base import AnyEngine, Outcome
 from pnp.rules.legal import apply_choosing, sample
 from pnp.simulate.bots import Bot, Decision, random_bot
 from pnp.simulate.pressure import Bills
@@ -134,7 +134,7 @@ class Watch:
 
 
 def play_game(
-    engine: Engine[Any, Any, Any],
+    engine: AnyEngine,
     params: Any,
     probe: Probe,
     money: Sequence[Bills | None],
