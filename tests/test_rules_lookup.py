@@ -118,3 +118,25 @@ def test_every_old_short_id_still_finds_each_games_rule_with_a_pointer(capsys):
                 code, out, _ = run(capsys, "show", short.lower(), "--game", game)
                 assert code == 0 and out.splitlines()[0].startswith(f"{short} is now {wanted} ({game})")
                 assert out.count(f"{wanted}  (") == 1
+
+
+@pytest.mark.parametrize("game", ["bolsa", "aktsioner", "forex"])
+def test_every_rule_the_booklet_prints_is_quoted_in_each_language_of_its_kits(game):
+    from pnp.components.booklet import RULE_ID
+
+    booklet = SPEC.games[game].component("rules_booklet")
+    printed = {match for section in booklet.sections for line in section.lines for match in RULE_ID.findall(line)}
+    rounds = str(SPEC.games["bolsa"].rules.get("rounds", 5))
+    for code in SPEC.games[game].kit_languages:
+        words = lookup.worded(game, SPEC, code)
+        assert printed - set(words) == set() and all(words[rule_id] for rule_id in printed), code
+        assert "{" not in "".join(words.values())  # every template filled, `{house[...]}` included
+        if game == "bolsa":
+            assert rounds in words["BOLSA-3.1"]  # the spec's number, in every language
+
+
+def test_show_in_a_language_quotes_its_booklet_and_refuses_one_the_game_is_not_printed_in(capsys):
+    code, out, _ = run(capsys, "show", "BOLSA-3.1", "--lang", "ru")
+    assert code == 0 and out.splitlines()[0] == "BOLSA-3.1  (bolsa · ru)" and "**" not in out
+    code, _, err = run(capsys, "show", "BOLSA-3.1", "--lang", "de")
+    assert code == 2 and "--lang de" in err

@@ -22,8 +22,7 @@ longer allow, a house rule without words — is reported at once, each at its fi
 from __future__ import annotations
 
 import re
-from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from pnp.components import Context
 from pnp.components.tables import INK, SOFT_INK, Block, cards_table, column, heading, moved, paragraph, table
@@ -34,7 +33,8 @@ from pnp.i18n import N_, _, ngettext
 from pnp.layout.booklet import page_size
 from pnp.layout.text import fit_text, text_width
 from pnp.rules.base import Table
-from pnp.spec.faces import TemplateError, fill, game_context
+from pnp.rules.lookup import booklet_values, in_words, printed_value
+from pnp.spec.faces import TemplateError, fill
 from pnp.spec.model import Booklet, BookletSection
 
 BODY_PT = 9.5  # running text, tables, examples: never below 9 pt
@@ -105,19 +105,17 @@ def _pages(context: Context, booklet: Booklet, width: float, height: float, what
 
 def template_values(context: Context, booklet: Booklet | None = None, errors: list[BuildError] | None = None,
                     ) -> dict[str, Any]:
-    """What booklet lines may name: the game's template context (`{assets}`, `{counts[shares]}`
-    and all, see `game_context`), and for a game with a rules engine `rules` holding every house
-    rule in effect (the spec's values over the engine's defaults), `params` the engine's
-    parameters and `house` each house rule's value in words (a house rule the booklet has no
-    words for goes to `errors`)."""
-    values = game_context(context.game)
-    engine = _engine(context.game_id)
-    if engine is not None:
-        values["rules"] = {**engine.RULEBOOK.defaults(), **context.game.rules}
-        values["params"] = context.params()
-        if booklet is not None:
-            values["house"] = {h.name: _words(booklet, h.name, h.value, errors) for h in _in_effect(context)}
-    return values
+    """What booklet lines may name (`pnp.rules.lookup.booklet_values`: the game's template
+    context, and for a game with a rules engine `rules`, `params` and `house`), a house rule the
+    booklet has no words for going to `errors`."""
+    if _engine(context.game_id) is None:
+        return booklet_values(context.game_id, context.game, None)
+    in_effect = None
+    if booklet is not None:
+        in_effect = _in_effect(context)
+        for rule in in_effect:
+            _words(booklet, rule.name, rule.value, errors)
+    return booklet_values(context.game_id, context.game, context.params(), booklet, in_effect)
 
 
 def _engine(game_id: str) -> Any:
@@ -235,7 +233,7 @@ def house_rules(context: Context, booklet: Booklet, errors: list[BuildError] | N
         if option.set_by:
             where = option.set_by.split(".")[0]
             shown += " " + _(SET_BY).format(where=_("the board") if where == "tracks" else _(where))
-        elif _show(option.default) == _show(option.value):
+        elif printed_value(option.default) == printed_value(option.value):
             shown += " " + _(DEFAULT)
         else:
             shown += " " + _(DEFAULT_WAS).format(value=_words(booklet, option.name, option.default, None))
@@ -246,29 +244,15 @@ def house_rules(context: Context, booklet: Booklet, errors: list[BuildError] | N
 def _words(booklet: Booklet, name: str, value: Any, errors: list[BuildError] | None) -> str:
     """A house rule's value in the booklet's words (`rules_words`); a rule or value it has no
     words for is an error (when `errors` collects them) and prints as written meanwhile."""
-    words = booklet.rules_words.get(name)
-    shown = _show(value)
-    if words is not None and shown in words.values:
-        return words.values[shown]
-    if words is not None and "*" in words.values:
-        return words.values["*"].replace("{value}", shown)
+    words = in_words(booklet, name, value)
+    if words is not None:
+        return words
     if errors is not None:
-        missing = f"the value {shown!r} of" if words is not None else "the house rule"
+        known = booklet.rules_words.get(name) is not None
+        missing = f"the value {printed_value(value)!r} of" if known else "the house rule"
         errors.append(BuildError(f"{booklet.id}: rules_words has no words for {missing} {name!r}",
-                                 at=("rules_words", name) if words is not None else ("rules_words",)))
-    return shown
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Mapping) or (isinstance(value, (list, tuple)) and len(value) > 8):
-        return "table"
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_show(v) for v in value)
-    if isinstance(value, (float, Fraction)):
-        return f"{float(value):g}"
-    return str(value)
+                                 at=("rules_words", name) if known else ("rules_words",)))
+    return printed_value(value)
 
 
 def _paginate(flow: list[Flowing], height: float, what: str) -> list[tuple[Item, ...]]:

@@ -14,13 +14,14 @@ import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from pnp.errors import UsageError
 from pnp.rules import GAMES, text
 
 if TYPE_CHECKING:
-    from pnp.spec.model import Game, Spec
+    from pnp.spec.model import Booklet, Game, Spec
 
 
 @dataclass(frozen=True)
@@ -139,28 +140,73 @@ def worded(game_id: str, spec: Spec, code: str) -> dict[str, str]:
     language's kit prints them (the spec's numbers filled in): what `pnp rules show --lang`
     quotes. A booklet line that carries several IDs is cut at each."""
     from pnp.i18n import speaking
-    from pnp.spec.faces import fill, game_context
+    from pnp.spec.faces import fill
     from pnp.spec.translation import kit
 
     game = spec.games[game_id]
     if code not in game.kit_languages:
         raise UsageError(f"--lang {code}: {game_id} is printed in {', '.join(game.kit_languages)}")
     made = kit(game_id, game, code, spec.folder)
-    values = game_context(made.game)
-    if game_id in GAMES:
-        engine = GAMES[game_id].engine
-        values["rules"] = {**engine.RULEBOOK.defaults(), **made.game.rules}
-        values["params"] = engine.params(game)
+    params = GAMES[game_id].engine.params(game) if game_id in GAMES else None
     found: dict[str, str] = {}
     with speaking(made.language):
         for component in made.game.components:
-            for section in getattr(component, "sections", ()) if component.kind == "booklet" else ():
+            if component.kind != "booklet":
+                continue
+            values = booklet_values(game_id, made.game, params, component)
+            for section in component.sections:
                 for line in section.lines:
                     text = fill(line, values, "lines")
-                    starts = [m for m in _ID.finditer(text)]
-                    for here, after in zip(starts, [*starts[1:], None], strict=True):
-                        found.setdefault(here.group(1), text[here.end():after.start() if after else None].strip())
+                    starts = list(_ID.finditer(text))  # a line without an ID (a heading, a list) has none
+                    ends = [after.start() for after in starts[1:]] + [len(text)]
+                    for here, end in zip(starts, ends[:len(starts)], strict=True):
+                        found.setdefault(here.group(1), text[here.end():end].strip())
     return found
+
+
+def booklet_values(game_id: str, game: Game, params: Any, booklet: Booklet | None = None,
+                   in_effect: tuple[HouseRule, ...] | None = None) -> dict[str, Any]:
+    """What a rules booklet's lines may name, for the booklet (`pnp.components.booklet`) and for
+    `pnp rules show --lang` alike: the game's template context (`{assets}`, `{counts[shares]}`
+    and all, see `game_context`), and for a game with a rules engine `rules` holding every house
+    rule in effect (the spec's values over the engine's defaults), `params` the engine's
+    parameters and, given the booklet, `house`: each house rule's value in its words (as
+    written where it has none; the booklet reports those). `in_effect`: the house rules, when
+    the caller has them already."""
+    from pnp.spec.faces import game_context
+
+    values = game_context(game)
+    if game_id in GAMES:
+        values["rules"] = {**GAMES[game_id].rulebook.defaults(), **game.rules}
+        values["params"] = params
+        if booklet is not None:
+            rules = house_rules(game_id, game) if in_effect is None else in_effect
+            values["house"] = {h.name: in_words(booklet, h.name, h.value) or printed_value(h.value) for h in rules}
+    return values
+
+
+def in_words(booklet: Booklet, name: str, value: Any) -> str | None:
+    """A house rule's value in the booklet's words (`rules_words`); None where it has none."""
+    words = booklet.rules_words.get(name)
+    shown = printed_value(value)
+    if words is not None and shown in words.values:
+        return words.values[shown]
+    if words is not None and "*" in words.values:
+        return words.values["*"].replace("{value}", shown)
+    return None
+
+
+def printed_value(value: Any) -> str:
+    """A house rule's value as a booklet's `rules_words` key it: `true`, `4.5`, `table`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Mapping) or (isinstance(value, (list, tuple)) and len(value) > 8):
+        return "table"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(printed_value(v) for v in value)
+    if isinstance(value, (float, Fraction)):
+        return f"{float(value):g}"
+    return str(value)
 
 
 _ID = re.compile(r"(?<![*\w-])([A-Z]{2,}-X?\d+(?:\.\d+)*)(?![*\w])")
@@ -174,7 +220,7 @@ def describe_in(rule: text.Rule, spec: Spec, code: str) -> str:
     ids = [r.id for r in text.within(rule.id, rule.game)] if rule.kind == text.SECTION else [rule.id]
     for rule_id in ids:
         if rule_id in words:
-            lines.append(("  " if len(ids) > 1 else "") + (f"{rule_id}  " if len(ids) > 1 else "") + words[rule_id])
+            lines.append(("  " if len(ids) > 1 else "") + (f"{rule_id}  " if len(ids) > 1 else "") + words[rule_id].replace("**", ""))  # bold marks are for print
     if len(lines) == 1:
         lines.append(f"({code}: the booklet does not word this rule; the rules file's English follows)")
         lines.append(describe(rule, spec))
