@@ -201,9 +201,36 @@ def test_explain_prints_every_step_with_its_rule(referee):
     status, out = referee(text, "explain")
     assert status == 0
     lines = out.splitlines()
-    assert "── turns[0]" in lines
-    assert "AKT-4.3  Ana plays +30 red -60 blue" in lines
-    assert "AKT-6.1  Ana: compensation (100 − 40) × 1 blue = 60" in lines
+    turn = lines.index("── turns[0]")
+    assert [line.split("  ")[0] for line in lines[turn + 1:-1]] == ["AKT-3.6", "AKT-4.3", "AKT-5.4", "AKT-5.4", "AKT-6.1"]
+    status, answer = referee(text)  # the same steps as data
+    facts = [(event["rule"], event["data"]) for event in answer["events"]]
+    assert ("AKT-4.3", {"player": "Ana", "card": "+30 red", "play": "+30 red -60 blue"}) in facts
+    assert ("AKT-6.1", {"player": "Ana", "colour": "blue", "old": 100, "new": 40, "held": 1, "amount": 60}) in facts
+
+
+def test_explain_words_a_turn_as_players_read_it(capsys):
+    # golden text, on purpose: the English wording players read
+    # (AKT-X15: overflow, two zeroings, compensation, penalty order and a penalty short of cash; every
+    # line checked by hand against rules/aktsioner.md's X15)
+    assert main(["referee", "explain", str(ROOT / "tests" / "records" / "aktsioner" / "x15_two_zeroings.yaml")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[lines.index("── turns[0]"):-1] == [
+        "── turns[0]",
+        "AKT-3.6  M's turn: 3 big and 5 small cards in hand",
+        "AKT-4.1  M plays +100 blue -30 red -20 yellow -10 green",
+        "AKT-6.2  blue: 240 +100 = 340 → 250 (overflow 90 per share)",
+        "AKT-7.1  red: 10 -30 = -20 → 10 (zeroed: penalty 30 per share)",
+        "AKT-7.1  yellow: 20 -20 = 0 → 10 (zeroed: penalty 10 per share)",
+        "AKT-5.4  green: 30 -10 = 20",
+        "AKT-6.3  M: compensation (10 − 10) × 1 red = 0",
+        "AKT-6.3  M: compensation (20 − 10) × 2 yellow = 20",
+        "AKT-6.1  M: compensation (30 − 20) × 5 green = 50",
+        "AKT-6.2  M: overflow bonus 90 × 2 blue = 180",
+        "AKT-7.5  O pays yellow (10 per share), then red (30 per share)",
+        "AKT-7.2  O pays penalty 10 × 3 yellow = 30: cash 10",
+        "AKT-7.4  O owes 30 × 2 red = 60 with cash 10: pays for 0 (0), 2 red go to the bank",
+    ]
 
 
 def test_a_card_face_the_engine_cannot_read_is_a_spec_error(tmp_path, capsys):

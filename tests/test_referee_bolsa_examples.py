@@ -30,8 +30,9 @@ def check(capsys):
     return run
 
 
-def texts(answer: dict, rule: str) -> list[str]:
-    return [event["text"] for event in answer["events"] if event["rule"] == rule]
+def said(answer: dict, rule: str) -> list[dict]:
+    """The data of the events under `rule` (the numbers and names their sentences word)."""
+    return [event["data"] for event in answer["events"] if event["rule"] == rule]
 
 
 def zones(answer: dict, player: str, company: str) -> tuple[int, int]:
@@ -56,13 +57,13 @@ def test_x1_setup_six_players_deals_all_90_cards(check):
     for company in COMPANIES:
         assert sum(p["shares"][company] for p in state["players"].values()) == 6
     assert sum(cash(answer).values()) == 300
-    assert texts(answer, "BOLSA-1.9") == ["6 players: 90 share cards dealt, 0 stay in the box (0 per company)"]
+    assert said(answer, "BOLSA-1.9") == [{"players": 6, "dealt": 90, "box": 0, "box_each": 0}]
 
 
 def test_x1_setup_four_players_leaves_30_cards_in_the_box(check):
     code, answer = check(RECORDS / "x01_setup_4.yaml")
     assert code == 0 and len(answer["state"]["players"]) == 4
-    assert texts(answer, "BOLSA-1.9") == ["4 players: 60 share cards dealt, 30 stay in the box (6 per company)"]
+    assert said(answer, "BOLSA-1.9") == [{"players": 4, "dealt": 60, "box": 30, "box_each": 6}]
     assert sum(cash(answer).values()) == 200
 
 
@@ -73,7 +74,8 @@ def test_x2_case5_one_buyer_buys_what_is_offered_then_the_quote_rises(check):
     assert cash(answer)["P1"] == 60 and cash(answer)["P2"] == 40
     assert zones(answer, "P1", "IBE") == (0, 3)  # 1: 3→2
     assert zones(answer, "P2", "IBE") == (1, 2)  # 1: 4→1, 2: 4→2
-    assert texts(answer, "BOLSA-4.5.1") == ["IBE: 1 offered, 3 wanted by P2 alone: P2 buys 1 at 10; 2 unfilled: 10 → 12"]
+    assert said(answer, "BOLSA-4.5.1") == [{"company": "IBE", "offered": 1, "requested": 3, "buyer": "P2", "price": 10,
+                                            "unfilled": 2, "from": 10, "to": 12}]
 
 
 def test_x3_case6_one_seller_sells_what_is_wanted_then_the_quote_falls(check):
@@ -92,11 +94,8 @@ def test_x4_cases_1_to_4_in_one_round(check):
     assert cash(answer) == {"P1": 60, "P2": 60, "P3": 30, "P4": 50}
     assert state["prices"] == {"IBE": 10, "SAN": 8, "TEF": 13, "ITX": 10, "FER": 10}
     assert state["token"] == "P2" and state["round"] == 2
-    assert texts(answer, "BOLSA-4.2") == ["SAN: 2 offered, none wanted: 10 → 8"]
-    assert texts(answer, "BOLSA-4.3") == ["TEF: none offered, 3 wanted: 10 → 13"]
-    numbers = {event["rule"]: event["data"] for event in answer["events"]}  # REFEREE.md's example
-    assert numbers["BOLSA-4.2"] == {"company": "SAN", "offered": 2, "requested": 0, "from": 10, "to": 8}
-    assert numbers["BOLSA-4.3"] == {"company": "TEF", "offered": 0, "requested": 3, "from": 10, "to": 13}
+    assert said(answer, "BOLSA-4.2") == [{"company": "SAN", "offered": 2, "requested": 0, "from": 10, "to": 8}]  # REFEREE.md's
+    assert said(answer, "BOLSA-4.3") == [{"company": "TEF", "offered": 0, "requested": 3, "from": 10, "to": 13}]  # example
     assert zones(answer, "P1", "SAN") == (1, 2)  # the unsold card went back 3 → 1
     assert zones(answer, "P3", "ITX") == (3, 0)  # bought 2: 4 → 1
 
@@ -110,9 +109,15 @@ def test_x5_ascending_auction(check):
     assert zones(answer, "P3", "FER") == (2, 1)  # 1: 4→1
     assert zones(answer, "P2", "FER") == (1, 2)  # 1: 4→1, 1: 4→2
     assert zones(answer, "P4", "FER") == (1, 2)  # 2: 4→2
-    assert texts(answer, "BOLSA-4.5.2")[0] == "FER: 3 buyers want 5, 2 offered → auction (ascending from 12; bidding order P3, P4, P2)"
-    assert texts(answer, "BOLSA-5.5") == ["FER: P3 wins at 15; ranking P3, P2, P4"]
-    assert texts(answer, "BOLSA-5.6") == ["FER: allocation at 15 in ranking order: P3 1, P2 1, P4 0"]
+    assert said(answer, "BOLSA-4.5.2") == [
+        {"company": "FER", "ascending": True, "bidders": 3, "requested": 5, "offered": 2, "quote": 12, "order": ["P3", "P4", "P2"]},
+        {"company": "FER", "from": 12, "to": 15},  # the quote becomes the auction price
+    ]
+    assert said(answer, "BOLSA-5.5") == [{"company": "FER", "player": "P3", "price": 15, "unbid": False,
+                                          "ranking": ["P3", "P2", "P4"]}]
+    (allocated,) = said(answer, "BOLSA-5.6")
+    assert allocated == {"company": "FER", "price": 15, "shares": {"P3": 1, "P2": 1, "P4": 0}}
+    assert list(allocated["shares"]) == ["P3", "P2", "P4"]  # in ranking order
 
 
 def test_x6_descending_auction(check):
@@ -124,8 +129,9 @@ def test_x6_descending_auction(check):
     assert zones(answer, "P1", "TEF") == (1, 2)  # 1: 3→2, 1: 3→1
     assert zones(answer, "P2", "TEF") == (1, 2)  # 1: 3→1
     assert zones(answer, "P4", "TEF") == (2, 1)  # 2: 4→1
-    assert texts(answer, "BOLSA-5.5") == ["TEF: P3 wins at 16; ranking P3, P1, P2"]
-    assert "TEF 20 → 16: token turned face up on cell 16" in texts(answer, "BOLSA-6.2")
+    assert said(answer, "BOLSA-5.5") == [{"company": "TEF", "player": "P3", "price": 16, "unbid": False,
+                                          "ranking": ["P3", "P1", "P2"]}]
+    assert {"company": "TEF", "from": 20, "to": 16} in said(answer, "BOLSA-6.2")  # face up on cell 16, nothing flipped
 
 
 @pytest.mark.parametrize("trigger", [None, "{auction_trigger: literal}"])
@@ -151,8 +157,8 @@ def test_x9_shortfall_auction_then_case_4(check):
     assert answer["state"]["prices"]["IBE"] == 16 and answer["state"]["prices"]["FER"] == 10
     assert cash(answer) == {"P1": 66, "P2": 44, "P3": 66, "P4": 4}
     assert zones(answer, "P4", "IBE") == (2, 1)  # 1: 4→1, 1: 4→2
-    assert texts(answer, "BOLSA-5.5") == ["IBE: P2 wins at 16; ranking P2, P4"]
-    assert texts(answer, "BOLSA-4.7.1") == []
+    assert said(answer, "BOLSA-5.5") == [{"company": "IBE", "player": "P2", "price": 16, "unbid": False, "ranking": ["P2", "P4"]}]
+    assert said(answer, "BOLSA-4.7.1") == []
 
 
 def test_x9_p4_may_bid_at_most_15(check, tmp_path):
@@ -171,8 +177,9 @@ def test_x9_variant_p4_withdraws_at_fer(check):
     assert cash(answer) == {"P1": 71, "P2": 29, "P3": 71, "P4": 9}
     assert zones(answer, "P2", "FER") == (1, 2)  # 3→1
     assert zones(answer, "P4", "FER") == (1, 2)  # 4→2
-    assert texts(answer, "BOLSA-4.7.1") == ["FER: P4 has 9, less than 1 × 10 = 10: withdraws all remaining requests (FER 1)"]
-    assert texts(answer, "BOLSA-4.2") == ["FER: 1 offered, none wanted: 10 → 9"]
+    assert said(answer, "BOLSA-4.7.1") == [{"company": "FER", "player": "P4", "cash": 9, "shares": 1, "quote": 10, "cost": 10,
+                                            "withdrawn": {"FER": 1}}]
+    assert said(answer, "BOLSA-4.2") == [{"company": "FER", "offered": 1, "requested": 0, "from": 10, "to": 9}]
 
 
 def test_x9_declaration_beyond_cash_is_illegal(check):
@@ -192,9 +199,9 @@ def test_x10_bounds_and_token_flip(check, tmp_path, bounds, tef):
     code, answer = check(RECORDS / "x10_bounds_and_flip.yaml", options=bounds, tmp_path=tmp_path)
     assert code == 0
     assert answer["state"]["prices"] == {"IBE": 10, "SAN": 0, "TEF": tef, "ITX": 10, "FER": 21}
-    assert "FER 19 → 21: token flipped (+20) on cell 1" in texts(answer, "BOLSA-6.2")
-    assert "SAN: -2 is off the track: clamped to 0" in texts(answer, "BOLSA-6.1")
-    assert ("TEF: 41 is off the track: clamped to 39" in texts(answer, "BOLSA-6.1")) == (tef == 39)
+    assert {"company": "FER", "from": 19, "to": 21, "cells": 20, "cell": 1} in said(answer, "BOLSA-6.2")  # flipped
+    assert {"company": "SAN", "quote": -2, "to": 0} in said(answer, "BOLSA-6.1")  # clamped
+    assert ({"company": "TEF", "quote": 41, "to": 39} in said(answer, "BOLSA-6.1")) == (tef == 39)
 
 
 def test_x11_final_scoring(check):
@@ -204,6 +211,6 @@ def test_x11_final_scoring(check):
     assert state["scores"]["P1"] == 129 and state["winners"] == ["P1"]
     assert state["players"]["P1"]["cash"] == 37  # the position before the bank's payout
     assert state["scores"] == {"P1": 129, "P2": 125, "P3": 107, "P4": 94}
-    assert texts(answer, "BOLSA-7.1")[0] == (
-        "the bank buys P1's shares: 2 IBE × 13 + 1 TEF × 21 + 3 ITX × 10 + 1 FER × 15 = 92; 37 + 92 = 129"
-    )
+    assert said(answer, "BOLSA-7.1")[0] == {"player": "P1", "shares": {"IBE": 2, "TEF": 1, "ITX": 3, "FER": 1},
+                                            "prices": {"IBE": 13, "TEF": 21, "ITX": 10, "FER": 15},
+                                            "payout": 2 * 13 + 1 * 21 + 3 * 10 + 1 * 15, "cash": 37, "score": 37 + 92}

@@ -249,5 +249,6 @@ def test_house_rules_in_the_record_reach_the_engine(tmp_path, capsys):
     state = answer["state"]
     assert state["players"]["Ana"]["money"]["GBP"] == 0  # the 2 GBP Loan, paid in the final resolution
     assert state["players"]["Ana"]["money"]["USD"] == 2 + 5 and state["players"]["Ana"]["money"]["EUR"] == 3
-    assert any(e["text"].startswith("contract A: Ana defaults by choice") for e in answer["events"])
+    defaults = [e["data"] for e in answer["events"] if e["rule"] == "FOREX-10.2"]
+    assert [(d["set"], d["owner"], d["by_choice"]) for d in defaults] == [("A", "Ana", True)]  # defaults by choice
     assert state["over"] is True and state["queue"] == []

@@ -67,4 +67,5 @@ def test_the_referee_reads_the_same_spec(edited, capsys):
     assert main(["referee", "check", str(record), "--json", "--spec", str(edited / "components.yaml")]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["state"]["prices"]["REP"] == 30  # one request, no offer: 29 + 1, past the last cell
-    assert any("token flipped (+30) on cell 0" in event["text"] for event in answer["events"])
+    assert ("BOLSA-6.2", {"company": "REP", "from": 29, "to": 30, "cells": 30, "cell": 0}) in [  # the token flipped
+        (event["rule"], event["data"]) for event in answer["events"]]

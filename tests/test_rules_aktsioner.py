@@ -10,7 +10,7 @@ import pytest
 from pnp.rules import load_spec, loads_spec
 from pnp.rules.aktsioner import engine as A
 from pnp.rules.aktsioner.cards import parse_effect
-from pnp.rules.base import Violation
+from pnp.rules.base import Violation, plain
 from spec_text import BUNDLED
 
 
@@ -41,6 +41,11 @@ def run(p, state, *actions):
         state, more = A.apply(state, action, p)
         events += more
     return state, events
+
+
+def said(events, rule):
+    """What the events under `rule` say, as their data (the numbers and names their sentences word)."""
+    return [plain(e.data) for e in events if e.rule == rule]
 
 
 def violation(p, state, *actions) -> Violation:
@@ -263,7 +268,10 @@ def test_trades_at_board_prices(p):
     state = start(p, M=(0, {"red": 2}), red=150)
     state, events = run(p, state, A.Begin("M"), A.Trade.of(sell={"red": 2}, buy={"blue": 3}))
     assert cash(p, state, "M") == 0 and shares(p, state, "M", "blue") == 3
-    assert [e.text for e in events if e.rule == "AKT-3.1"] == ["M sells 2 red at 150 = 300: cash 300", "M buys 3 blue at 100 = 300: cash 0"]
+    assert said(events, "AKT-3.1") == [  # shares and amount signed: what M's account gains
+        {"player": "M", "colour": "red", "shares": -2, "price": 150, "amount": 300, "cash": 300},
+        {"player": "M", "colour": "blue", "shares": 3, "price": 100, "amount": -300, "cash": 0},
+    ]
 
 
 @pytest.mark.parametrize(
@@ -407,7 +415,8 @@ def test_penalty_with_no_cash_takes_all_shares(p):
     state = start(p, O=(0, {"green": 6}), green=20)
     state, events = run(p, state, A.Begin("M"), "+30 red -60 green")
     assert shares(p, state, "O", "green") == 0
-    assert events[-1].text == "O owes 50 × 6 green = 300 with cash 0: pays for 0 (0), 6 green go to the bank"
+    assert (events[-1].rule, plain(events[-1].data)) == ("AKT-7.4", {
+        "player": "O", "colour": "green", "penalty": 50, "held": 6, "due": 300, "cash": 0, "kept": 0, "amount": 0, "lost": 6})
 
 
 def test_overflow_bonuses_pay_penalties_of_the_same_move(p):

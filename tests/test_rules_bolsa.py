@@ -9,7 +9,7 @@ import pytest
 
 from pnp.errors import SpecError
 from pnp.rules import load_spec, loads_spec
-from pnp.rules.base import Outcome, Violation
+from pnp.rules.base import Outcome, Violation, plain
 from pnp.rules.bolsa import engine as bolsa
 from pnp.rules.bolsa.engine import Bid, Declare, Pair, Resolve, Settle, Start, Withdraw
 
@@ -46,8 +46,10 @@ def play_round(state, p, declare, bids=None, withdraw=None, pairing=None):
     return run(state, p, actions)
 
 
-def texts(events, rule):
-    return [e.text for e in events if e.rule == rule]
+def said(events, rule):
+    """What the events under `rule` say, as their data (the numbers and names their sentences
+    word), one plain dict each: the rules' facts, whatever the language or the wording."""
+    return [plain(e.data) for e in events if e.rule == rule]
 
 
 def cash(state):
@@ -83,7 +85,7 @@ def test_a_longer_quote_track_moves_the_start_the_top_and_the_flip():
     state = position(p, prices={"FER": 29}, cash={"P1": 60})
     state, events = play_round(state, p, {"P1": ({}, {"FER": 2})})
     assert state.prices[4] == 31
-    assert texts(events, "BOLSA-6.2") == ["FER 29 → 31: token flipped (+30) on cell 1"]
+    assert said(events, "BOLSA-6.2") == [{"company": "FER", "from": 29, "to": 31, "cells": 30, "cell": 1}]  # flipped
 
 
 # --- BOLSA-1.9, 2 setup ------------------------------------------------------------------------
@@ -154,7 +156,7 @@ def test_declaring_moves_cards_to_zones_3_and_4():
     assert zones(state, "P1", "TEF", p) == bolsa.Zones(1, 0, 0, 2)
     assert [e.rule for e in events] == ["BOLSA-3.2.2", "BOLSA-3.2.3"]
     state, events = run(state, p, [Declare("P2")])
-    assert texts(events, "BOLSA-3.2.4") == ["P2 declares nothing"]
+    assert said(events, "BOLSA-3.2.4") == [{"player": "P2"}]
 
 
 @pytest.mark.parametrize(
@@ -176,11 +178,12 @@ def test_declaration_cash_check_none_lets_the_shortfall_rule_decide():
     p = params(declaration_cash_check="none")
     state, events = play_round(position(p, cash={"P4": 30}), p, {"P4": ({}, {"IBE": 2, "FER": 2})})
     assert state.prices[0] == 12  # IBE: case 3 with both requests (20 ≤ 30)
-    assert texts(events, "BOLSA-4.7.1") == []
+    assert said(events, "BOLSA-4.7.1") == []
     assert state.prices[4] == 12  # FER: he still has 30 ≥ 2 × 10
     p = params(declaration_cash_check="none")
     state, events = play_round(position(p, cash={"P4": 15}), p, {"P4": ({}, {"IBE": 2, "FER": 1})})
-    assert texts(events, "BOLSA-4.7.1") == ["IBE: P4 has 15, less than 2 × 10 = 20: withdraws all remaining requests (IBE 2, FER 1)"]
+    assert said(events, "BOLSA-4.7.1") == [{"company": "IBE", "player": "P4", "cash": 15, "shares": 2, "quote": 10, "cost": 20,
+                                            "withdrawn": {"IBE": 2, "FER": 1}}]
     assert state.prices[0] == 10 and state.prices[4] == 10  # nothing left to count at FER either
 
 
@@ -196,7 +199,7 @@ def test_same_company_both_ways_net_cancels_one_for_one_before_trade():
     p = params(same_company_both_ways="net")
     state = position(p, owned={"P1": {"SAN": 2}, "P2": {"SAN": 0}})
     state, events = run(state, p, [Declare("P1", {"SAN": 2}, {"SAN": 1}), Resolve()])
-    assert texts(events, "BOLSA-3.2.6") == ["P1's SAN offer and request cancel 1 for 1 (3 → 1, 4 → 2)"]
+    assert said(events, "BOLSA-3.2.6") == [{"player": "P1", "company": "SAN", "shares": 1}]
     assert zones(state, "P1", "SAN", p) == bolsa.Zones(1, 1, 1, 0)
 
 
@@ -207,7 +210,7 @@ def test_case_1_nothing_happens():
     p = params()
     state, events = play_round(position(p), p, {})
     assert state.prices == (10,) * 5 and cash(state) == dict.fromkeys(P4, 50)
-    assert len(texts(events, "BOLSA-4.1")) == 5
+    assert said(events, "BOLSA-4.1") == [{"company": code, "quote": 10} for code in p.companies]
 
 
 def test_cases_2_and_3_move_the_quote_by_the_cards_without_trading():
@@ -226,7 +229,8 @@ def test_case_4_everyone_trades_at_the_quote():
 def test_case_6_under_the_literal_trigger_two_sellers_do_not_auction():
     p = params(auction_trigger="literal")
     state, events = play_round(position(p, token="P2"), p, {"P1": ({"SAN": 1}, {}), "P2": ({"SAN": 1}, {}), "P3": ({}, {"SAN": 1})})
-    assert texts(events, "BOLSA-4.6.1") == ["SAN: 2 offered by P2, P1, 1 wanted: 1 sold at 10; 1 unsold: 10 → 9"]
+    assert said(events, "BOLSA-4.6.1") == [{"company": "SAN", "offered": 2, "sellers": ["P2", "P1"], "requested": 1, "price": 10,
+                                            "unsold": 1, "from": 10, "to": 9}]
     assert cash(state) == {"P1": 50, "P2": 60, "P3": 40, "P4": 50}  # the token holder's side sells first
     default = params()
     state, events = run(position(default), default, [Declare("P1", {"SAN": 1}), Declare("P2", {"SAN": 1}),
@@ -247,9 +251,8 @@ def test_shortfall_at_payment_passes_the_share_down_and_leaves_shares_unsold():
     acts = [Declare("P1", {}, {"IBE": 1}), Declare("P2", {}, {"IBE": 2, "FER": 1}), Declare("P3", {"IBE": 1}), Declare("P4", {"IBE": 1}),
             Resolve(), Bid("P1", 21), Bid("P2", None), Settle()]
     state, events = run(state, p, acts)
-    assert texts(events, "BOLSA-4.7.2") == [
-        "IBE: P2 cannot pay 1 × 21 = 21 with 20: withdraws all remaining requests (IBE 2, FER 1); his share passes down"
-    ]
+    assert said(events, "BOLSA-4.7.2") == [{"company": "IBE", "player": "P2", "shares": 1, "price": 21, "cost": 21, "cash": 20,
+                                            "withdrawn": {"IBE": 2, "FER": 1}}]
     assert cash(state) == {"P1": 29, "P2": 20, "P3": 71, "P4": 50}  # P3 sells first from the token holder P1
     assert zones(state, "P4", "IBE", p) == bolsa.Zones(1, 2)  # unsold: 3 → 1
     assert zones(state, "P2", "FER", p) == bolsa.Zones(1, 2)  # his FER request went back too
@@ -263,7 +266,8 @@ def test_pairing_chooses_which_seller_keeps_an_unsold_share():
             Resolve(), Bid("P1", 21), Bid("P2", None), Settle((Pair("P1", "P4", 1),))]
     state, events = run(state, p, acts)
     assert cash(state) == {"P1": 29, "P2": 20, "P3": 50, "P4": 71}
-    assert texts(events, "BOLSA-4.8") == ["IBE: P1 buys 1 from P4 at 21 = 21 (as paired)"]
+    assert said(events, "BOLSA-4.8") == [{"company": "IBE", "buyer": "P1", "seller": "P4", "shares": 1, "price": 21, "amount": 21,
+                                          "automatic": False}]  # as paired
 
 
 @pytest.mark.parametrize(
@@ -358,7 +362,7 @@ def test_unbounded_top_lets_bids_pass_39_up_to_the_cash_limit():
 def test_nobody_bids_the_last_one_standing_wins_at_the_quote():
     p = params()
     state, events = run(auction_position(p), p, [Bid("P1", None), Bid("P2", None)])
-    assert texts(events, "BOLSA-5.5") == ["IBE: P3 wins at the quote 10: nobody bid; ranking P3, P2, P1"]
+    assert said(events, "BOLSA-5.5") == [{"company": "IBE", "player": "P3", "price": 10, "unbid": True, "ranking": ["P3", "P2", "P1"]}]
     state, events = run(state, p, [Settle()])
     assert cash(state)["P3"] == 40 and state.prices[0] == 10
 
@@ -396,8 +400,10 @@ def test_may_withdraw_lets_a_loser_take_back_his_cards_and_the_share_passes_down
     state, _ = run(state, p, acts)
     assert violation(state, p, [Withdraw("P1")]).message == "P1 did not lose the IBE auction, so he cannot withdraw from it"
     state, events = run(state, p, [Withdraw("P3"), Settle()])
-    assert texts(events, "BOLSA-5.7") == ["IBE: P3 withdraws 1 requested (4 → 2)"]
-    assert texts(events, "BOLSA-5.6") == ["IBE: allocation at 14 in ranking order: P1 1, P3 0, P2 1"]
+    assert said(events, "BOLSA-5.7") == [{"company": "IBE", "player": "P3", "shares": 1, "side": "requested"}]
+    (allocated,) = said(events, "BOLSA-5.6")
+    assert allocated == {"company": "IBE", "price": 14, "shares": {"P1": 1, "P3": 0, "P2": 1}}
+    assert list(allocated["shares"]) == ["P1", "P3", "P2"]  # in ranking order
     assert cash(state) == {"P1": 36, "P2": 36, "P3": 50, "P4": 78}
     assert violation(state, p, [Withdraw("P3")]).rule == "BOLSA-5.7"
 
@@ -408,16 +414,17 @@ def test_may_withdraw_lets_a_loser_take_back_his_cards_and_the_share_passes_down
 def test_the_token_turns_back_face_up_below_20():
     p = params()
     state, events = play_round(position(p, prices={"FER": 21}), p, {"P1": ({"FER": 1}, {}), "P2": ({"FER": 1}, {})})
-    assert state.prices[4] == 19 and texts(events, "BOLSA-6.2") == ["FER 21 → 19: token turned face up on cell 19"]
+    assert state.prices[4] == 19
+    assert said(events, "BOLSA-6.2") == [{"company": "FER", "from": 21, "to": 19}]  # face up on cell 19, nothing flipped
 
 
 def test_rounds_advance_the_token_passes_and_the_game_ends():
     p = params(rounds=2)
     state, events = play_round(position(p, token="P4"), p, {})
     assert (state.round, state.token, state.over) == (2, 0, False)
-    assert texts(events, "BOLSA-3.5.1") == ["auction-order token: P4 → P1"]
+    assert said(events, "BOLSA-3.5.1") == [{"from": "P4", "to": "P1"}]
     state, events = play_round(state, p, {})
-    assert state.over and texts(events, "BOLSA-3.5.2") == ["round 2 was the last: the game ends"]
+    assert state.over and said(events, "BOLSA-3.5.2") == [{"round": 2}]  # the last round, no next one
     v = violation(state, p, [Declare("P1")])
     assert (v.rule, v.message) == ("BOLSA-3.5.2", "the game ended after round 2; nothing more can be played")
 
@@ -426,7 +433,7 @@ def test_final_scores_and_a_shared_win():
     p = params(rounds=1)
     state, events = play_round(position(p), p, {})
     assert bolsa.outcome(state, p) == Outcome(dict.fromkeys(P4, 100), P4, "last_round")
-    assert texts(events, "BOLSA-7.2") == ["P1, P2, P3, P4 share the win with 100"]
+    assert said(events, "BOLSA-7.2") == [{"winners": list(P4), "tied": list(P4), "score": 100}]
 
 
 def test_tiebreak_cash_before_payout():
@@ -435,7 +442,7 @@ def test_tiebreak_cash_before_payout():
     state, events = play_round(state, p, {})
     result = bolsa.outcome(state, p)
     assert result.scores["P1"] == result.scores["P2"] == 100 and result.winners == ("P1",)
-    assert texts(events, "BOLSA-7.2") == ["P1, P2 tie at 100; P1 had the most cash before the payout"]
+    assert said(events, "BOLSA-7.2") == [{"winners": ["P1"], "tied": ["P1", "P2"], "score": 100}]
     shared = params(rounds=1)
     state = position(shared, cash={"P1": 60, "P2": 40, "P3": 0, "P4": 0}, owned={"P1": {"IBE": 0}, "P2": {"IBE": 2}})
     state, _ = play_round(state, shared, {})
@@ -448,7 +455,9 @@ def test_sellers_who_withdraw_after_a_descending_auction_leave_requests_unfilled
     acts += [Resolve(), Settle()] * 2 + [Resolve(), Bid("P1", 9), Bid("P2", None), Bid("P3", None),
                                          Withdraw("P2"), Withdraw("P3"), Settle()]
     state, events = run(position(p, owned={"P4": {"TEF": 0}, "P1": {"TEF": 2}}), p, acts)
-    assert texts(events, "BOLSA-5.6") == ["TEF: allocation at 9 in ranking order: P1 1, P3 0, P2 0"]
+    (allocated,) = said(events, "BOLSA-5.6")
+    assert allocated == {"company": "TEF", "price": 9, "shares": {"P1": 1, "P3": 0, "P2": 0}}
+    assert list(allocated["shares"]) == ["P1", "P3", "P2"]  # in ranking order
     assert cash(state) == {"P1": 59, "P2": 50, "P3": 50, "P4": 41} and state.prices[2] == 9
     assert zones(state, "P4", "TEF", p) == bolsa.Zones(1, 2)  # 1: 4→1, 1: 4→2
     assert zones(state, "P2", "TEF", p) == bolsa.Zones(1, 2)  # took his card back: 3 → 1

@@ -9,7 +9,7 @@ from fractions import Fraction as F
 import pytest
 
 from pnp.rules import load_spec
-from pnp.rules.base import ChoiceNeeded, Violation
+from pnp.rules.base import ChoiceNeeded, Violation, plain
 from pnp.rules.forex import engine as forex
 from pnp.rules.forex.board import find
 from pnp.rules.forex.engine import Contract, Divest, Dividend, Invest, Loan, MakeContract, Resolve, Spot
@@ -186,8 +186,9 @@ def test_divest_checks_every_seller(p):
 def test_divest_others_sell_clockwise_from_the_active_player(p):
     state = setup(p, P, certificates={"P1": {"JPY": 1}, "P2": {"JPY": 1}, "P3": {"JPY": 1}})
     state, events = play(state, p, Divest("P2", "JPY", 1, (("P1", 1), ("P3", 1))))
-    sellers = [e.text.split()[0] for e in events if e.rule in ("FOREX-9.1", "FOREX-9.2")]
-    assert sellers == ["P2", "P3", "P1"]
+    sold = [(e.rule, plain(e.data)) for e in events if e.rule in ("FOREX-9.1", "FOREX-9.2")]
+    assert sold == [(rule, {"player": name, "currency": "JPY", "count": 1, "proceeds": 2})
+                    for rule, name in (("FOREX-9.1", "P2"), ("FOREX-9.2", "P3"), ("FOREX-9.2", "P1"))]
     assert sum(e.rule == "FOREX-9.3" for e in events) == 3 and state.removed[p.index("JPY")] == 1 + 3
 
 
@@ -288,10 +289,13 @@ def test_winner_ties_go_to_certificates_of_the_strongest_then_shared(p):
     state = setup(p, P, queue=loan, certificates={"P1": {"GBP": 2}, "P2": {"GBP": 1}})
     done, events = play(state, p, Resolve("P1"))
     assert done.result.scores[:2] == (8, 8) and done.result.winners == ("P1",)
-    assert "P1 holds the most GBP certificates (P1 2, P2 1) and wins" in events[-1].text
+    assert (events[-1].rule, plain(events[-1].data)) == ("FOREX-12.3", {  # P1 holds the most GBP certificates and wins
+        "winners": ["P1"], "tied": ["P1", "P2"], "score": 8, "currency": "GBP", "certificates": {"P1": 2, "P2": 1}})
     even = setup(p, P, queue=loan)
     done, events = play(even, p, Resolve("P1"))
-    assert done.result.winners == ("P1", "P2") and "share the win" in events[-1].text
+    assert done.result.winners == ("P1", "P2")
+    assert (events[-1].rule, plain(events[-1].data)) == ("FOREX-12.3", {  # as many GBP certificates: they share the win
+        "winners": ["P1", "P2"], "tied": ["P1", "P2"], "score": 8, "currency": "GBP", "certificates": {"P1": 0, "P2": 0}})
 
 
 def test_certificates_are_worth_nothing_at_the_end(p):

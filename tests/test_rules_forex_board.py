@@ -10,7 +10,6 @@ import pytest
 from pnp.rules import load_spec, loads_spec
 from pnp.rules.forex import engine as forex
 from pnp.rules.forex.board import find, shift, start_pairs, strengths, value_in
-from pnp.rules.forex.events import STRENGTHENED
 from pnp.spec.source import default_spec_path
 
 
@@ -77,9 +76,14 @@ def test_rates_are_exact_fractions(p):
 def test_strengthen_flips_at_one_to_one_and_stops_at_the_cap(p):
     """X6 (first half): strengthening USD flips GBP/USD and EUR/USD at 1:1."""
     pairs, moved = shift(start_pairs(p), p, "USD", stronger=True)
-    assert moved[0] == {"stronger": "USD", "weaker": "GBP", "position": 1, "note": "flip"}
-    text = STRENGTHENED(currency="USD", moved=moved).text
-    assert text == "USD strengthened: USD>GBP 1 (flip), USD>EUR 1 (flip), USD>CHF 2, USD>JPY 3, USD>CAD 3, USD>CNY 7"
+    assert moved == [  # what the FOREX-8.3 event reports: every pair USD is in, flips noted
+        {"stronger": "USD", "weaker": "GBP", "position": 1, "note": "flip"},
+        {"stronger": "USD", "weaker": "EUR", "position": 1, "note": "flip"},
+        {"stronger": "USD", "weaker": "CHF", "position": 2, "note": None},
+        {"stronger": "USD", "weaker": "JPY", "position": 3, "note": None},
+        {"stronger": "USD", "weaker": "CAD", "position": 3, "note": None},
+        {"stronger": "USD", "weaker": "CNY", "position": 7, "note": None},
+    ]
     assert find(pairs, "GBP", "USD").stronger == "USD" and find(pairs, "GBP", "USD").position == 1
     capped = tuple(pair if pair.key != "GBP/CNY" else type(pair)("GBP", "CNY", "GBP", 10) for pair in pairs)
     again, moved = shift(capped, p, "GBP", stronger=True)

@@ -10,7 +10,7 @@ import pytest
 from pnp.cli import main
 from pnp.errors import SpecError
 from pnp.rules import load_spec, loads_spec
-from pnp.rules.base import Violation
+from pnp.rules.base import Violation, plain
 from pnp.rules.forex import engine as forex
 from pnp.rules.forex.board import find
 from pnp.rules.forex.engine import Contract, Divest, Dividend, Invest, Loan, MakeContract, Resolve, Spot
@@ -156,7 +156,9 @@ def test_voluntary_default(game):
     queue = [Contract("A", "P1", ("GBP", F(1)), ("EUR", F(1))), Dividend(1)]
     p, state, events = run(game, {"voluntary_default": True}, {"queue": queue}, Resolve("P2", default=("A",)))
     assert state.queue[-1] == Loan("A", "P1", (("GBP", F(2)),)) and money(p, state, "P1", "GBP") == 2
-    assert "defaults by choice (holds 2 GBP)" in events[0].text
+    assert (events[0].rule, plain(events[0].data)) == ("FOREX-10.2", {
+        "set": "A", "owner": "P1", "pay": {"GBP": 1}, "receive": {"EUR": 1}, "holds": 2, "by_choice": True,
+        "interest": 1, "owe": {"GBP": 2}})  # defaults by choice, holding the 2 GBP he could have paid with
     with pytest.raises(Violation, match="no such contract is resolved"):
         forex.apply(setup(p, P, queue=queue), Resolve("P2", default=("B",)), p)
 
