@@ -139,7 +139,7 @@ def worded(game_id: str, spec: Spec, code: str) -> dict[str, str]:
     language's kit prints them (the spec's numbers filled in): what `pnp rules show --lang`
     quotes. A booklet line that carries several IDs is cut at each."""
     from pnp.i18n import speaking
-    from pnp.spec.faces import fill, game_context
+    from pnp.spec.faces import TemplateError, fill, game_context
     from pnp.spec.translation import kit
 
     game = spec.games[game_id]
@@ -156,9 +156,12 @@ def worded(game_id: str, spec: Spec, code: str) -> dict[str, str]:
         for component in made.game.components:
             for section in getattr(component, "sections", ()) if component.kind == "booklet" else ():
                 for line in section.lines:
-                    text = fill(line, values, "lines")
+                    try:
+                        text = fill(line, values, "lines")
+                    except TemplateError:  # a line naming the house rules' words (the booklet's own): not worded here
+                        continue
                     starts = [m for m in _ID.finditer(text)]
-                    for here, after in zip(starts, [*starts[1:], None], strict=True):
+                    for here, after in zip(starts, [*starts[1:], None][:len(starts)], strict=True):  # none: no ID
                         found.setdefault(here.group(1), text[here.end():after.start() if after else None].strip())
     return found
 
