@@ -20,7 +20,7 @@ from pnp.i18n import _
 from pnp.spec.model import Game
 from pnp.spec.model import Mat as MatSpec
 from pnp.spec.model import Money as MoneySpec
-from pnp.table.looks import DEFAULT, LOOKS, NOTHING, Look, heading
+from pnp.table.looks import DEFAULT, LOOKS, NOTHING, Look, heading, word
 from pnp.table.looks import label as label_of
 
 Checks = tuple[tuple[str, str], ...]  # (place in the state, the value there as JSON)
@@ -342,7 +342,8 @@ def _facts(key: str, value: Any, path: str, idents: Mapping[str, Ident], label: 
     name = label_of(key) if label is None else label
     if isinstance(value, Mapping) and value:  # each inner value under its own words
         return [fact for k, v in value.items() for fact in _facts(str(k), v, f"{path}.{k}", idents)]
-    return [Fact(name, _text(value, idents), _asset(value, idents), ((path, _raw(value)),))]
+    shown = word(value) if isinstance(value, str) else _text(value, idents)  # a phase's name in the page's words
+    return [Fact(name, shown, _asset(value, idents), ((path, _raw(value)),))]
 
 
 def _per_player(value: Any, players: Sequence[str]) -> bool:

@@ -64,7 +64,8 @@ class Form:
     player: str | None
     kind: str
     rule: str
-    title: str  # "play +30 red", "divest GBP"
+    title: str  # "play +30 red", "divest GBP", in the page's language
+    name: str  # the same in the engine's words, whatever the language: what scripts and tests name it by
     controls: tuple[Control, ...]  # those not in the grid
     grid: Grid | None
     notes: tuple[str, ...]  # the constraints, in words
@@ -74,7 +75,7 @@ class Form:
     @property
     def key(self) -> str:
         """Names the form on the page (the live page keeps a form being filled in by it)."""
-        return f"{self.player or ''}:{self.n}:{self.title}"
+        return f"{self.player or ''}:{self.n}:{self.name}"
 
 
 def forms(offers: Sequence[Offer], assets: Sequence[str]) -> list[Form]:
@@ -90,7 +91,8 @@ def _form(index: int, template: Template, assets: Sequence[str]) -> Form:
         controls = [c for c in controls if c.name not in gridded]
     fixed = " ".join(_text(v) for k, v in template.fixed.items() if v is not None and k != "player")
     return Form(
-        index, template.player, template.kind, template.rule, f"{word(template.kind)} {fixed}".strip(), tuple(controls), grid,
+        index, template.player, template.kind, template.rule, f"{word(template.kind)} {fixed}".strip(),
+        f"{template.kind} {fixed}".strip(), tuple(controls), grid,
         _notes(template.constraints), _budget(template),
     )
 

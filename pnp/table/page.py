@@ -140,7 +140,7 @@ def _groups(found: list[forms.Form]) -> list[dict[str, Any]]:
     groups: dict[tuple[str | None, str], list[forms.Form]] = {}
     for form in found:
         groups.setdefault((form.player, form.kind), []).append(form)
-    return [{"player": player, "kind": word(kind), "forms": members, "folded": len(members) > GROUP}
+    return [{"player": player, "kind": word(kind), "name": kind, "forms": members, "folded": len(members) > GROUP}
             for (player, kind), members in groups.items()]
 
 

@@ -181,8 +181,9 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
                                      status_code=404)
         code = i18n.current().code
         game = languages.game(code)
-        return HTMLResponse(rule_template.render(rule=found, words=_rule_text(table, found.id, languages) or found.plain,
-                                                 house=_house(table, found.id), lang=code,
+        spoken = languages.rules(code).get(found.id)  # the booklet's words in the page's language, if it words it
+        return HTMLResponse(rule_template.render(rule=found, words=spoken or words.for_players(found.plain),
+                                                 spoken=bool(spoken), house=_house(table, found.id), lang=code,
                                                  title=game.title_en or game.title))
 
     # --- the API ------------------------------------------------------------------------------------
