@@ -400,7 +400,8 @@ def test_each_phone_in_its_language_switched_on_the_page_and_kept_live(browser, 
 
     ana.locator("nav.langs a[data-lang='es']").click()  # the switch
     speaks(ana, "es")
-    assert ana.locator("nav.langs [aria-current]").inner_text() == "Español"
+    current = ana.locator("nav.langs [aria-current]")
+    assert (current.get_attribute("data-lang"), current.get_attribute("title")) == ("es", "Español")
     before = change(ana)
     enter(ben, "Ben:declare", {"f.buy.IBE": "1"})
     settled(ana, before)  # drawn live, from the API's parts

@@ -10,10 +10,11 @@ it, it follows the game through `GET /api/events` and updates itself in place fr
 Requests are handled on the server's one event loop, one at a time (a step takes a few
 milliseconds), so every answer is made from one consistent position.
 
-The guard (`Guard`): a token on every request (`?t=TOKEN` once, as the links carry it, then a
-cookie; or `Authorization: Bearer TOKEN`), compared in constant time against every seat's;
-without one, 403, the same bytes whatever was sent. On loopback, only the server's own host
-names are answered (a DNS-rebinding page cannot reach it). Bodies are limited, posts from
+The guard (`Guard`) words each answer in the language the browser chose (the page's switch,
+`?lang=`, kept in a cookie) or accepts, and wants a token on every request (`?t=TOKEN` once,
+as the links carry it, then a cookie; or `Authorization: Bearer TOKEN`), compared in constant
+time against every seat's; without one, 403, the same bytes whatever token was sent. On
+loopback, only the server's own host names are answered (a DNS-rebinding page cannot reach it). Bodies are limited, posts from
 another site refused, every page forbids framing (CSP `frame-ancestors 'none'`). Nothing
 posted is used as a path.
 """
@@ -454,7 +455,7 @@ class Guard:
             asked = request.query_params.get("lang")
             language = self.languages.choose(asked or request.cookies.get(LANGUAGE_COOKIE),
                                              request.headers.get("accept-language", ""))
-            extra.append((b"content-language", language.code.encode()))
+            extra += [(b"content-language", language.code.encode()), (b"vary", b"Accept-Language, Cookie")]
             if asked == language.code:  # a code the game offers, so safe to write back
                 extra.append((b"set-cookie", f"{LANGUAGE_COOKIE}={language.code}; Path=/; HttpOnly; SameSite=Lax; "
                                              f"Max-Age={LANGUAGE_KEPT}".encode()))

@@ -26,13 +26,14 @@ class Languages:
     Each browser chooses its own (`choose`): the host's and every seat's, independently."""
 
     def __init__(self, game_id: str, game: Game, spec: Spec | None):
-        from pnp.i18n.catalogs import language
+        from pnp.i18n.catalogs import autonym, language
 
         self.game_id, self.spec, self.default = game_id, spec, game.kit_languages[0]
         self.spoken: Mapping[str, Language] = {
             code: language(spec.folder, game_id, code) if spec is not None else Language(code)
             for code in game.kit_languages}
         self._game = game
+        self._names = tuple((code, autonym(code)) for code in self.spoken)
         self.game = cache(self._translated)
         self.rules = cache(self._rules)
 
@@ -45,9 +46,7 @@ class Languages:
 
     def names(self) -> list[tuple[str, str]]:
         """Each language's code and its name in itself, as the switch lists them."""
-        from pnp.i18n.catalogs import autonym
-
-        return [(code, autonym(code)) for code in self.spoken]
+        return list(self._names)
 
     def _translated(self, code: str) -> Game:
         from pnp.spec.translation import translated
