@@ -51,13 +51,13 @@ def key(*parts: Any) -> str:
 
 @lru_cache(maxsize=None)
 def code_version(*packages: str) -> str:
-    """A digest of pnp's code, fonts and rules texts (only these subpackages of `pnp` when
+    """A digest of pnp's code (its page templates too), fonts and rules texts (only these subpackages of `pnp` when
     given): a change to the code that computes an entry starts that cache afresh (the version
     number alone would not, during development); the rules files give the booklets' headings."""
     root = Path(__file__).resolve().parent
     h = hashlib.sha256()
     for folder in [root / p for p in packages] or [root]:
-        for path in sorted(p for p in folder.rglob("*") if p.suffix in (".py", ".ttf", ".md") and p.is_file()):
+        for path in sorted(p for p in folder.rglob("*") if p.suffix in (".py", ".ttf", ".md", ".html") and p.is_file()):
             h.update(path.relative_to(root).as_posix().encode())
             h.update(path.read_bytes())
     return h.hexdigest()[:16]

@@ -26,7 +26,7 @@ import string
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from pnp.errors import Issue, UsageError, display_name
 from pnp.i18n import SOURCE
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 
 KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "N_plural": (1, 2)}
 KEEP = 200  # entries of the user's cache folder (`pnp.cache.FolderStore`)
+TEMPLATE = ".html"  # the table's page templates (Jinja)
+JINJA = {"trim_blocks": "true", "lstrip_blocks": "true"}  # as the table's environment reads them
 SKIPPED = ("i18n", "simulate")  # folders of the package with nothing printed or said to translate
 ASSET_NOTE = ("an id, as the booklet's sentences and the referee's events name it ({assets}, \"buys 2 blue\"): "
               "a word in running text (Акционер's colours), or a code kept as it is (IBE, USD)")
@@ -119,19 +121,25 @@ def _entries_of(value: object) -> tuple[tuple[str | None, Entry], ...] | None:
 
 
 def _extracted() -> tuple[tuple[str | None, Entry], ...]:
+    """The marked literals of the package's Python modules and of its page templates (the
+    table's, `{{ _("…") }}` and `{{ ngettext(…) }}` read by Jinja's own extractor)."""
     from babel.messages.extract import extract_from_file
+    from jinja2.ext import babel_extract
 
     root = Path(str(resources.files("pnp")))
     found: list[tuple[str | None, Entry]] = []
-    for path in sorted(root.rglob("*.py")):
+    paths = [*sorted(root.rglob("*.py")), *sorted(root.rglob(f"*{TEMPLATE}"))]
+    for path in paths:
         relative = path.relative_to(root).as_posix()
         if relative.split("/")[0] in SKIPPED or "_(" not in path.read_text(encoding="utf-8"):
             continue
         owner = _GAME_MODULE.match(relative)
         if owner and owner.group("game") not in _games():  # referee/report.py, rules/base.py: every game's
             owner = None
-        for line, message, comments, _context in extract_from_file("python", str(path), keywords=KEYWORDS,
-                                                                     comment_tags=("TRANSLATORS:",)):
+        method: Any = babel_extract if path.suffix == TEMPLATE else "python"  # (Jinja types its extractor apart from Babel)
+        for line, message, comments, _context in extract_from_file(method, str(path), keywords=KEYWORDS,
+                                                                     comment_tags=("TRANSLATORS:",),
+                                                                     options=JINJA):
             msgid = tuple(message) if isinstance(message, tuple) else message
             if not msgid or (isinstance(msgid, tuple) and len(msgid) != 2):
                 continue

@@ -62,6 +62,16 @@ def test_every_printed_text_of_the_bundled_kits_is_translated(spec, game, code):
     assert problems(spec, game, (code,), printed_only=True) == []
 
 
+@pytest.mark.parametrize("game, code", [k for k in KITS if k[1] != "en"])
+def test_every_text_the_referee_and_the_table_say_is_translated_too(spec, game, code):
+    """Not only what a kit prints: the referee's sentences and the table's page (its templates
+    included), none missing, none fuzzy, their placeholders kept."""
+    catalog = read(catalog_path(spec.folder, game, code), code)
+    assert status(catalog).missing == () and status(catalog).fuzzy == ()
+    assert problems(spec, game, (code,)) == []
+    assert any(path.startswith("pnp/table/templates/") for message in catalog for path, _ in message.locations)
+
+
 @pytest.mark.parametrize("game", ["bolsa", "aktsioner", "forex"])
 def test_no_english_sentence_of_the_english_kit_is_in_the_spanish_or_russian_one(kits, game):
     english = _text(kits[(game, "en")] / f"{kits[(game, 'en')].name}-all.pdf")

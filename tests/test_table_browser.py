@@ -8,8 +8,9 @@ game live (the latency printed, a form being filled in kept), the 6-player page 
 and a short game of Акционер and For-Ex. At the end of each, `pnp referee check` on the record
 exits 0 and its JSON state is what the pages show, value by value.
 
-Screenshots of each game at 390×844 and 1280×800 go to $PNP_SCREENSHOTS (default: the test's
-temporary folder).
+Each browser speaks English unless a test says otherwise; one follows a game in Russian and
+Spanish, switching on the page. Screenshots of each game at 390×844 and 1280×800 go to
+$PNP_SCREENSHOTS (default: the test's temporary folder).
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ class Table:
     """A `pnp table` process and a browser context per seat (and the host), each opened on its
     own link; `restart` kills the process with SIGKILL and runs the same command again."""
 
-    def __init__(self, browser: Any, record: Path, game: str, players: list[str], viewport: dict = PHONE):
+    def __init__(self, browser: Any, record: Path, game: str, players: list[str], viewport: dict = PHONE,
+                 locales: dict[str, str] | None = None):
         self.record, self.port, self.players = record, free_port(), players
         self.server = serve(record, self.port, "--new", game, "--players", ",".join(players))
         kept = tokens(record)
@@ -51,7 +53,7 @@ class Table:
         self.base = f"http://127.0.0.1:{self.port}"
         self.contexts, self.pages = {}, {}
         for name in [*players, "host"]:
-            context = browser.new_context(viewport=viewport)
+            context = browser.new_context(viewport=viewport, locale=(locales or {}).get(name, "en-US"))  # its Accept-Language
             page = context.new_page()
             page.goto(f"{self.base}/?t={self.tokens[name]}")
             assert page.url == f"{self.base}/", page.url  # the token went into a cookie, out of the address bar
@@ -75,8 +77,8 @@ class Table:
 def table(browser, tmp_path) -> Iterator[Any]:
     made: list[Table] = []
 
-    def start(game: str, players: list[str], viewport: dict = PHONE) -> Table:
-        found = Table(browser, tmp_path / f"{game}.yaml", game, players, viewport)
+    def start(game: str, players: list[str], viewport: dict = PHONE, locales: dict[str, str] | None = None) -> Table:
+        found = Table(browser, tmp_path / f"{game}.yaml", game, players, viewport, locales)
         made.append(found)
         return found
 
@@ -363,3 +365,63 @@ def test_forex_two_rounds_of_turns(browser, table, shots):
     answer = assert_pages_show_the_record(t.record, ana, ben, cris, host)
     assert answer["checked"] == 6 and answer["state"]["queue"][-2:] == ["contract A Ana", "contract B Ben"]
     screenshots(t, "forex", shots, "Ana")
+
+
+# --- the page in the players' language ---------------------------------------------------------------------
+
+
+def test_each_phone_in_its_language_switched_on_the_page_and_kept_live(browser, table, shots):
+    """Ana's browser asks for Russian, Ben's for English, the host's for Spanish: each page
+    speaks its own. Ana switches to Spanish on the page; live updates (Ben's and Cris's steps)
+    keep it; she switches back to Russian, and a reload keeps that. Screenshots in both."""
+    from pnp.i18n.catalogs import language
+    from table_helpers import SPEC
+
+    def said(code: str, msgid: str) -> str:
+        return language(SPEC.folder, "bolsa", code).gettext(msgid)
+
+    def speaks(page: Any, code: str) -> None:
+        until(page, "code => document.documentElement.lang === code", code)
+        heading = page.locator("#position h2").inner_text()
+        assert heading == said(code, "On the table"), (code, heading)
+
+    players = ["Ana", "Ben", "Cris"]
+    t = table("bolsa", players, locales={"Ana": "ru-RU", "Ben": "en-US", "Cris": "en-US", "host": "es-ES"})
+    ana, ben, cris, host = (t[name] for name in (*players, "host"))
+    for page, code in ((ana, "ru"), (ben, "en"), (host, "es")):
+        speaks(page, code)
+    assert ana.locator("#next h2").inner_text() == said("ru", "Your move")
+    for code, page in (("ru", ana), ("es", host)):
+        for size in (PHONE, LAPTOP):
+            page.set_viewport_size(size)
+            page.screenshot(path=str(shots / f"table-bolsa-{code}-{size['width']}.png"), full_page=True)
+            assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]  # nothing wider
+        page.set_viewport_size(PHONE)
+
+    ana.locator("nav.langs a[data-lang='es']").click()  # the switch
+    speaks(ana, "es")
+    current = ana.locator("nav.langs [aria-current]")
+    assert (current.get_attribute("data-lang"), current.get_attribute("title")) == ("es", "Español")
+    before = change(ana)
+    enter(ben, "Ben:declare", {"f.buy.IBE": "1"})
+    settled(ana, before)  # drawn live, from the API's parts
+    ticked(ana, "Ben")
+    speaks(ana, "es")
+    assert ana.locator("#next h2").inner_text() == said("es", "Your move")
+    speaks(ben, "en")  # Ben's choice is Ben's
+
+    ana.locator("nav.langs a[data-lang='ru']").click()
+    speaks(ana, "ru")
+    enter(ana, "Ana:declare", {"f.sell.SAN": "1"})  # her own step, answered in her language
+    own = ana.locator("#next .own").inner_text()
+    assert said("ru", "Yours, seen only by you until the reveal:") in own
+    before = change(ana)
+    enter(cris, "Cris:declare")  # the last one: revealed and traded, drawn live
+    settled(ana, before)
+    last_by(ana, "Cris")
+    speaks(ana, "ru")
+    assert said("ru", "Last: {who} — {step}").split("{")[0] in ana.locator("#last h2").inner_text()
+    ana.reload()
+    speaks(ana, "ru")
+    speaks(host, "es")
+    assert_pages_show_the_record(t.record, ana, ben, host)  # every language draws the same values

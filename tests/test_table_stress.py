@@ -80,7 +80,7 @@ def seat(port: int, name: str | None, token: str, seed: int, target: int, count:
     stream, it asks for the seat's view and takes one of its own steps at random. Its findings
     go to `results` when the game is over or enough steps are in."""
     base, rng = f"http://127.0.0.1:{port}", random.Random(seed)
-    headers = {"Authorization": f"Bearer {token}"}
+    headers = {"Authorization": f"Bearer {token}", "Accept-Language": "en"}  # the events' texts as `verify` words them
     found: dict[str, Any] = {"acked": {}, "unknown": [], "sealed_stale": 0, "posted": {}, "answered": {},
                              "heard": [], "errors": []}
     wake = threading.Event()  # a page asks for its view only when told of a change

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Iterator, Mapping
+from typing import Callable, Iterator, Mapping, Sequence
 
 SOURCE = "en"  # the language msgids are written in
 PSEUDO = "qps"  # the pseudo-locale: accented, 40 % longer, bracketed, made from the source
@@ -138,6 +138,27 @@ def N_plural(singular: str, plural: str) -> tuple[str, str]:
 def variants(msgid: str) -> tuple[str, ...]:
     """`msgid` in every language of the current kit (geometry is measured on all of them)."""
     return _current.get().variants(msgid)
+
+
+def preferred(accept_language: str, offered: Sequence[str]) -> str | None:
+    """The best of `offered` (catalog codes: es, pt_BR) for an HTTP `Accept-Language` header
+    ("es-MX;q=0.9, ru;q=0.8"), by its q-values, a region falling back to its language; None if
+    it accepts none of them: a page then speaks its game's own language."""
+    wanted = []
+    for n, part in enumerate(accept_language.split(",")[:32]):  # a header is the client's: bounded
+        tag, _sep, params = part.strip().partition(";")
+        q = re.search(r"q\s*=\s*([0-9.]+)", params)
+        try:
+            weight = float(q.group(1)) if q else 1.0
+        except ValueError:
+            continue
+        if tag and weight > 0:
+            wanted.append((-weight, n, tag.strip().replace("-", "_")))
+    for _weight, _n, tag in sorted(wanted):
+        for code in offered:
+            if code.lower() == tag.lower() or code.split("_")[0].lower() == tag.split("_")[0].lower():
+                return code
+    return None
 
 
 # --- the pseudo-locale ------------------------------------------------------------------------

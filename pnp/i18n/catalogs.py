@@ -133,6 +133,18 @@ def available(folder: Path, game: str) -> tuple[str, ...]:
     return (SOURCE, *(code for code in found if code != SOURCE))
 
 
+def autonym(code: str) -> str:
+    """The language's name in itself, as a switch between languages lists it ("Español",
+    "Русский"): from Babel's CLDR data, so no list of names is kept here; the code if unknown."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        name = Locale.parse(code).get_display_name(code) or code
+    except (ValueError, UnknownLocaleError):
+        return code
+    return name[:1].upper() + name[1:]
+
+
 def _plural_forms(code: str) -> str:
     from babel.messages.catalog import Catalog
 

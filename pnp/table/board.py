@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from pnp.i18n import _
 from pnp.spec.model import Game
 from pnp.spec.model import Mat as MatSpec
 from pnp.spec.model import Money as MoneySpec
-from pnp.table.looks import DEFAULT, LABELS, LOOKS, NOTHING, Look
+from pnp.table.looks import DEFAULT, LOOKS, NOTHING, Look, heading, word
+from pnp.table.looks import label as label_of
 
 Checks = tuple[tuple[str, str], ...]  # (place in the state, the value there as JSON)
 
@@ -181,7 +183,7 @@ class _Panels:
 
     def add(self, key: str, value: Any, look: Look, idents: Mapping[str, Ident]) -> None:
         """A state entry on its panel: a count per asset, a list, or facts."""
-        title = look.panels.get(key) or LABELS.get(key) or _words(key)
+        title = heading(look, key)
         if isinstance(value, Mapping) and value and set(value) <= set(idents):
             self.counted.setdefault(title, []).extend(_counts(value, key, idents))
         elif isinstance(value, list) and value:
@@ -214,11 +216,11 @@ def _strip(game: Game, track_id: str, key: str, value: Any, idents: Mapping[str,
         cell, flipped = _cell(track.cells, number)
         ident = idents.get(str(asset)) if asset is not None else None
         label = f"+{track.size}" if flipped else (ident.id if ident else _number(number))
-        name = ident.name if ident else _section_title(game, track_id) or LABELS.get(key, _words(key))
+        name = ident.name if ident else _section_title(game, track_id) or label_of(key)
         token = Token(cell, label, ident, f"{name}: {_number(number)}", ((path, _raw(number)),), flipped)
         rows.append(_row(ident.id if ident else "", ident, (token,), len(cells)))
     start = track.cells.index(track.start) if track.start in track.cells else 0
-    return Strip(_section_title(game, track_id) or LABELS.get(key, _words(key)), cells, start, tuple(rows))
+    return Strip(_section_title(game, track_id) or label_of(key), cells, start, tuple(rows))
 
 
 def _counters(game: Game, track_id: str, key: str, value: Mapping[str, Any], idents: Mapping[str, Ident]) -> Strip:
@@ -234,12 +236,13 @@ def _counters(game: Game, track_id: str, key: str, value: Mapping[str, Any], ide
         cell = int(position) - 1 if isinstance(position, int) and 1 <= position <= len(cells) else len(cells) - 1
         rate = counter.get("rate")
         checks = tuple((f"{key}.{pair}.{field}", _raw(v)) for field, v in counter.items())
-        title = f"{pair}: {stronger} stronger, box {position}" + (f", 1 {stronger} = {_number(rate)} {weaker}"
-                                                                  if rate is not None else "")
+        title = _("{pair}: {stronger} stronger, box {position}").format(pair=pair, stronger=stronger, position=position)
+        if rate is not None:
+            title += f", 1 {stronger} = {_number(rate)} {weaker}"
         placed.setdefault(stronger, []).append(Token(cell, weaker, idents.get(weaker), title, checks))
     rows = tuple(_row(asset, idents.get(asset), tokens, len(cells)) for asset, tokens in placed.items())
     start = track.cells.index(track.start) if track.start in track.cells else 0
-    return Strip(_section_title(game, track_id) or LABELS.get(key, _words(key)), cells, start, rows)
+    return Strip(_section_title(game, track_id) or label_of(key), cells, start, rows)
 
 
 def _cell(cells: Sequence[float], number: Any) -> tuple[int, bool]:
@@ -274,7 +277,7 @@ def _mat(game: Game, look: Look, name: str, data: Mapping[str, Any], path: str, 
     for key, value in data.items():
         where = f"{path}.{key}"
         if key in look.money and isinstance(value, Mapping):  # money in each currency: a row of bills
-            zones.append(Zone("", LABELS.get(key, _words(key)), tuple(
+            zones.append(Zone("", label_of(key), tuple(
                 Count(idents.get(str(c)), str(c), _number(a), ((f"{where}.{c}", _raw(a)),), _bills(game, a))
                 for c, a in value.items())))
         elif key in look.money:
@@ -282,7 +285,7 @@ def _mat(game: Game, look: Look, name: str, data: Mapping[str, Any], path: str, 
         elif key in look.zones and look.zones[key] in zones_spec:
             zones.append(Zone(look.zones[key], zones_spec[look.zones[key]], tuple(_counts(value, where, idents))))
         elif isinstance(value, Mapping) and value and set(value) <= set(idents):
-            zones.append(Zone("", LABELS.get(key, _words(key)), tuple(_counts(value, where, idents))))
+            zones.append(Zone("", label_of(key), tuple(_counts(value, where, idents))))
         else:
             facts.extend(_facts(key, value, where, idents))
     zones.sort(key=lambda z: (z.label == "", z.label))
@@ -301,14 +304,14 @@ def _zones(game: Game) -> dict[str, str]:
 
 def _held(game: Game, key: str, face: str, state: Mapping[str, Any]) -> Token:
     """The token whose face reads `face`, on its holder's mat, named as the spec names it."""
-    title = LABELS.get(key, _words(key))
+    title = label_of(key)
     for component in game.components:
         for entry in getattr(component, "tokens", ()) or ():
             front = getattr(entry, "front", None)
             if front is not None and getattr(front, "value", None) == face:
                 back = getattr(entry, "back", None)
                 words = getattr(back, "subtitle", "") or getattr(front, "subtitle", "")
-                title = f"{words} token" if words else title
+                title = _("{name} token").format(name=words) if words else title
     return Token(0, face, None, title, ((key, _raw(state.get(key))),))
 
 
@@ -336,10 +339,11 @@ def _counts(value: Mapping[str, Any], path: str, idents: Mapping[str, Ident]) ->
 
 def _facts(key: str, value: Any, path: str, idents: Mapping[str, Ident], label: str | None = None) -> list[Fact]:
     """Label and value, a mapping inside flattened into its own facts ("Auction · Best bid")."""
-    name = LABELS.get(key, _words(key)) if label is None else label
+    name = label_of(key) if label is None else label
     if isinstance(value, Mapping) and value:  # each inner value under its own words
         return [fact for k, v in value.items() for fact in _facts(str(k), v, f"{path}.{k}", idents)]
-    return [Fact(name, _text(value, idents), _asset(value, idents), ((path, _raw(value)),))]
+    shown = word(value) if isinstance(value, str) else _text(value, idents)  # a phase's name in the page's words
+    return [Fact(name, shown, _asset(value, idents), ((path, _raw(value)),))]
 
 
 def _per_player(value: Any, players: Sequence[str]) -> bool:
@@ -355,7 +359,7 @@ def _text(value: Any, idents: Mapping[str, Ident]) -> str:
     if value is None:
         return NOTHING
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, (int, float)):
         return _number(value)
     if isinstance(value, (list, tuple)):
@@ -374,11 +378,6 @@ def _number(value: Any) -> str:
 def _raw(value: Any) -> str:
     """A value as the referee's JSON writes it (what a test compares)."""
     return json.dumps(value, ensure_ascii=False)
-
-
-def _words(key: str) -> str:
-    text = str(key).replace("_", " ")
-    return text[:1].upper() + text[1:]
 
 
 def ident(asset: Any) -> Ident:

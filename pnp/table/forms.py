@@ -20,7 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from pnp.i18n import _
 from pnp.rules.legal import AtMostOne, Budget, Different, Field, Template
+from pnp.table.looks import word
 from pnp.table.seats import Offer
 from pnp.table.steps import BadEntry, Submission
 
@@ -62,7 +64,8 @@ class Form:
     player: str | None
     kind: str
     rule: str
-    title: str  # "play +30 red", "divest GBP"
+    title: str  # "play +30 red", "divest GBP", in the page's language
+    name: str  # the same in the engine's words, whatever the language: what scripts and tests name it by
     controls: tuple[Control, ...]  # those not in the grid
     grid: Grid | None
     notes: tuple[str, ...]  # the constraints, in words
@@ -72,7 +75,7 @@ class Form:
     @property
     def key(self) -> str:
         """Names the form on the page (the live page keeps a form being filled in by it)."""
-        return f"{self.player or ''}:{self.n}:{self.title}"
+        return f"{self.player or ''}:{self.n}:{self.name}"
 
 
 def forms(offers: Sequence[Offer], assets: Sequence[str]) -> list[Form]:
@@ -88,7 +91,8 @@ def _form(index: int, template: Template, assets: Sequence[str]) -> Form:
         controls = [c for c in controls if c.name not in gridded]
     fixed = " ".join(_text(v) for k, v in template.fixed.items() if v is not None and k != "player")
     return Form(
-        index, template.player, template.kind, template.rule, f"{template.kind} {fixed}".strip(), tuple(controls), grid,
+        index, template.player, template.kind, template.rule, f"{word(template.kind)} {fixed}".strip(),
+        f"{template.kind} {fixed}".strip(), tuple(controls), grid,
         _notes(template.constraints), _budget(template),
     )
 
@@ -140,7 +144,7 @@ def _grid(controls: list[Control], fields: Sequence[Field]) -> Grid | None:
     if len(groups) < 2 or len({tuple(g) for g in groups.values()}) != 1:
         return None
     keys = tuple(next(iter(groups.values())))
-    return Grid(tuple(groups), tuple((key, tuple(groups[g][key] for g in groups)) for key in keys))
+    return Grid(tuple(word(g) for g in groups), tuple((key, tuple(groups[g][key] for g in groups)) for key in keys))
 
 
 def _notes(constraints: Sequence[Any]) -> tuple[str, ...]:
@@ -149,7 +153,7 @@ def _notes(constraints: Sequence[Any]) -> tuple[str, ...]:
     sides = {tuple(side for side, _ in _grid_row(c)) for c in rows}
     notes = [_note(c) for c in constraints if not (len(rows) > 1 and len(sides) == 1 and c in rows)]
     if len(rows) > 1 and len(sides) == 1:
-        notes.insert(0, f"{' or '.join(next(iter(sides)))} in each row, not both")
+        notes.insert(0, _("{sides} in each row, not both").format(sides=_or([word(s) for s in next(iter(sides))])))
     return tuple(note for note in notes if note)
 
 
@@ -162,25 +166,34 @@ def _grid_row(constraint: AtMostOne) -> list[list[str]]:
 def _note(constraint: Any) -> str:
     """A constraint in words, its fields named as the form labels them."""
     if isinstance(constraint, Budget):
-        sales = " (what is sold pays toward it)" if any(w < 0 for _, w in constraint.weights) else ""
-        return f"costs at most {_text(constraint.limit)}{sales}"
+        if any(w < 0 for _weight, w in constraint.weights):
+            return _("costs at most {limit} (what is sold pays toward it)").format(limit=_text(constraint.limit))
+        return _("costs at most {limit}").format(limit=_text(constraint.limit))
     if isinstance(constraint, AtMostOne):
         groups = [name.split(".", 1) for name in constraint.names]
         if all(len(g) == 2 for g in groups) and len({key for _, key in groups}) == 1:
-            return f"{groups[0][1]}: {' or '.join(side for side, _ in groups)}, not both"
-        return "at most one of " + ", ".join(_label(name) for name in constraint.names)
+            return _("{key}: {sides}, not both").format(key=groups[0][1], sides=_or([word(side) for side, _key in groups]))
+        return _("at most one of {fields}").format(fields=", ".join(_label(name) for name in constraint.names))
     if isinstance(constraint, Different):
-        return " and ".join(_label(name) for name in constraint.names) + " differ"
+        return _("{fields} differ").format(fields=_("{first} and {second}").format(
+            first=", ".join(_label(name) for name in constraint.names[:-1]), second=_label(constraint.names[-1])))
     return ""
 
 
+def _or(words: Sequence[str]) -> str:
+    """"sell or buy": the last two joined by the language's "or"."""
+    if len(words) < 2:
+        return "".join(words)
+    return _("{first} or {second}").format(first=", ".join(words[:-1]), second=words[-1])
+
+
 def _label(name: str) -> str:
-    return name.split(".", 1)[1] if "." in name else name.replace("_", " ")
+    return name.split(".", 1)[1] if "." in name else word(name).replace("_", " ")
 
 
 def _text(value: Any) -> str:
     if isinstance(value, (tuple, list)):
-        return " ".join(_text(v) for v in value) or "none"
+        return " ".join(_text(v) for v in value) or _("none")
     return str(value)
 
 

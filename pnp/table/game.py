@@ -57,6 +57,7 @@ class TableGame:
                  setup_events: Sequence[Event], written_start: Any):
         self.path = path
         self.game = spec_game
+        self.spec: Spec | None = None  # the spec read (its folder holds the game's catalogs)
         self.game_id = record.game
         self.players = record.players
         self.options = dict(record.options)
@@ -245,6 +246,7 @@ class TableGame:
         first, events = referee.setup(record, params)
         given = record.get(("start",)) is not None or record.get(("deal",)) is not None
         table = cls(path, spec_game, record, params, first, events, first if given else None)
+        table.spec = spec
         actions = [action for step in referee.steps(record, params) for action in referee.actions(step)]
         table.entries = table._replay(actions)
         if table.state_json() != referee.state_json(answer.state, params):

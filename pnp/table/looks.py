@@ -7,14 +7,16 @@ and symbols (`board`). What links the two is a game's fact, not code: that Bolsa
 are the cards in zone 1 of the player mat, that `token` names the holder of the token whose
 face reads S. A game with no look here is still shown, value by value, under its keys' words.
 
-The words for the state's keys, in English for now, are here too (`LABELS`): the page never
-shows a raw key.
+The words for the state's keys are here too (`LABELS`, marked for the catalogs and worded in
+the page's language by `label`): the page never shows a raw key.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+from pnp.i18n import N_, _
 
 
 @dataclass(frozen=True)
@@ -42,16 +44,16 @@ LOOKS: dict[str, Look] = {
         zones={"shares": "1", "orders": "2", "offered": "3", "requested": "4"},
         money=("cash",),
         holders={"token": "S"},
-        panels={"phase": "This round", "declared": "This round", "trade": "Trading"},
+        panels={"phase": N_("This round"), "declared": N_("This round"), "trade": N_("Trading")},
     ),
     "aktsioner": Look(
         tracks={"prices": "price"},
-        panels={"hands": "Hands"},
+        panels={"hands": N_("Hands")},
     ),
     "forex": Look(
         counters={"pairs": "rate"},
         money=("money",),
-        panels={"supply": "Certificates in the supply", "strength": "Pairs won", "queue": "The queue"},
+        panels={"supply": N_("Certificates in the supply"), "strength": N_("Pairs won"), "queue": N_("The queue")},
     ),
 }
 
@@ -60,41 +62,71 @@ DEFAULT = Look()
 # The referee's keys in words. Keys of a game's own things (companies, players) are shown by
 # their names; any key missing here is shown with its underscores as spaces.
 LABELS: dict[str, str] = {
-    "round": "Round",
-    "token": "Auction token",
-    "prices": "Prices",
-    "players": "Players",
-    "cash": "Cash",
-    "money": "Money",
-    "shares": "Shares",
-    "orders": "Orders",
-    "offered": "Offered",
-    "requested": "Requested",
-    "certificates": "Certificates",
-    "phase": "Phase",
-    "declared": "Declared",
-    "trade": "Company being traded",
-    "company": "Company",
-    "case": "Case",
-    "quote": "Quote",
-    "auction": "Auction",
-    "ascending": "Rising bids",
-    "bidders": "Bidders",
-    "passed": "Passed",
-    "best": "Best bid",
-    "bidder": "Best bidder",
-    "over": "Finished",
-    "to_act": "To bid",
-    "hands": "Hand",
-    "pairs": "Pairs",
-    "stronger": "Stronger",
-    "position": "Box",
-    "rate": "Rate",
-    "supply": "Supply",
-    "queue": "Queue",
-    "strength": "Pairs won",
-    "scores": "Scores",
-    "winners": "Winners",
+    "round": N_("Round"),
+    "token": N_("Auction token"),
+    "prices": N_("Prices"),
+    "players": N_("Players"),
+    "cash": N_("Cash"),
+    "money": N_("Money"),
+    "shares": N_("Shares"),
+    "orders": N_("Orders"),
+    "offered": N_("Offered"),
+    "requested": N_("Requested"),
+    "certificates": N_("Certificates"),
+    "phase": N_("Phase"),
+    "declared": N_("Declared"),
+    "trade": N_("Company being traded"),
+    "company": N_("Company"),
+    "case": N_("Case"),
+    "quote": N_("Quote"),
+    "auction": N_("Auction"),
+    "ascending": N_("Rising bids"),
+    "bidders": N_("Bidders"),
+    "passed": N_("Passed"),
+    "best": N_("Best bid"),
+    "bidder": N_("Best bidder"),
+    "over": N_("Finished"),
+    "to_act": N_("To bid"),
+    "hands": N_("Hand"),
+    "pairs": N_("Pairs"),
+    "stronger": N_("Stronger"),
+    "position": N_("Box"),
+    "rate": N_("Rate"),
+    "supply": N_("Supply"),
+    "queue": N_("Queue"),
+    "strength": N_("Pairs won"),
+    "scores": N_("Scores"),
+    "winners": N_("Winners"),
 }
 
+# The engines' names of steps, phases and fields (a template's kind, `to_move`'s phase, a field's
+# name) are identifiers, kept as they are in records and in the API; the page words them (`word`).
+WORDS = frozenset((
+    N_("declare"), N_("bid"), N_("pass"), N_("resolve"), N_("auction"),  # Bolsa's
+    N_("begin"), N_("play"), N_("trade"), N_("end"), N_("stage 1"), N_("stage 2"), N_("stage 3"),  # Aktsioner's
+    N_("contract"), N_("divest"), N_("invest"), N_("spot"), N_("turn"),  # For-Ex's
+    N_("sell"), N_("buy"), N_("amount"), N_("choices"), N_("count"), N_("currencies"), N_("deal"), N_("pay"),
+    N_("receive"), N_("strengthen"),
+))
+
 NOTHING = "—"  # a value that is not there (no bid yet, nobody to act)
+
+
+def label(key: str) -> str:
+    """A state key in words, in the current language (a key without words: with its
+    underscores as spaces)."""
+    if key in LABELS:
+        return _(LABELS[key])
+    text = str(key).replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
+def heading(look: Look, key: str) -> str:
+    """The heading of the panel a state key is shown under, in the current language."""
+    return _(look.panels[key]) if key in look.panels else label(key)
+
+
+def word(name: str) -> str:
+    """An engine's name of a step, a phase or a field, in the current language (a name the
+    table has no word for: as it is)."""
+    return _(name) if name in WORDS else name

@@ -12,9 +12,11 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from pnp.table import forms
+from pnp.spec.model import Game
+from pnp.table import forms, words
 from pnp.table.board import Checks, Ident, board, ident
 from pnp.table.game import TableGame
+from pnp.table.looks import word
 from pnp.table.seats import SeatView
 from pnp.table.steps import Change, Entry
 
@@ -51,8 +53,10 @@ class Notice:
 
 
 def context(table: TableGame, seen: SeatView, links: Links | None = None, notice: Notice | None = None,
-            choice: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Everything the page templates need, for one actor."""
+            choice: dict[str, Any] | None = None, game: Game | None = None) -> dict[str, Any]:
+    """Everything the page templates need, for one actor; `game`: the spec's game as the page's
+    language words it (`pnp.spec.translation.translated`; default: as written)."""
+    game = game or table.game
     who = seen.to_move
     position = table.state_json(seen.state)
     assets = [a.id for a in table.game.assets]
@@ -60,7 +64,7 @@ def context(table: TableGame, seen: SeatView, links: Links | None = None, notice
     history = _history(seen.public)
     actor = seen.actor
     return {
-        "title": table.game.title_en or table.game.title,
+        "title": game.title_en or game.title,
         "game": table.game_id,
         "seat": actor.seat,
         "host": actor.host,
@@ -69,17 +73,17 @@ def context(table: TableGame, seen: SeatView, links: Links | None = None, notice
         "version": seen.version,
         "change": table.change,
         "step": len(table.entries),
-        "phase": who.phase if who else None,
+        "phase": word(who.phase) if who else None,
         "acting": list(who.players) if who else [],
         "sealed": bool(who and who.sealed),
         "my_turn": bool(who and actor.seat in who.players),
         "waiting_for_table": bool(who and not who.players),
         "hidden": list(seen.hidden),
-        "own": [{"kind": e.kind, "events": e.events} for e in seen.own],
+        "own": [{"kind": word(e.kind), "events": e.events} for e in seen.own],
         "groups": _groups(forms.forms(seen.offers, assets)),
         "closing": seen.closing is not None and {"player": seen.closing.player, "n": seen.closing.n,
                                                   "waiting": list(who.players) if who else []},
-        "idents": idents(table),
+        "idents": idents(game),
         "position": position,  # drawn as the board by `drawn_board`, only where the position part is drawn
         "over": position.get("over", False),
         "scores": position.get("scores", {}),
@@ -89,7 +93,7 @@ def context(table: TableGame, seen: SeatView, links: Links | None = None, notice
         "last": history[-1] if history else None,
         "history": list(reversed(history[:-1])),
         "said": _said(table.last_change),
-        "undo": seen.undo and {"who": seen.undo.player or "the table", "kind": seen.undo.kind,
+        "undo": seen.undo and {"who": seen.undo.player or words.the_table(), "kind": word(seen.undo.kind),
                                "secret": seen.undo.sealed},
         "position_form": (forms.position_form(table.start_form(), table.players, assets)
                           if actor.host and not table.entries else []),
@@ -99,14 +103,15 @@ def context(table: TableGame, seen: SeatView, links: Links | None = None, notice
     }
 
 
-def drawn_board(table: TableGame, values: dict[str, Any]) -> Any:
-    """The board of a context's position (what the position part draws)."""
-    return board(values["position"], table.game, table.game_id, table.players, values["acting"])
+def drawn_board(table: TableGame, values: dict[str, Any], game: Game | None = None) -> Any:
+    """The board of a context's position (what the position part draws), on `game`'s
+    components (default: the spec's, as written)."""
+    return board(values["position"], game or table.game, table.game_id, table.players, values["acting"])
 
 
-def idents(table: TableGame) -> dict[str, Ident]:
+def idents(game: Game) -> dict[str, Ident]:
     """Every asset as its components show it, by id."""
-    return {a.id: ident(a) for a in table.game.assets}
+    return {a.id: ident(a) for a in game.assets}
 
 
 def _history(public: Sequence[Entry]) -> list[dict[str, Any]]:
@@ -121,11 +126,11 @@ def _history(public: Sequence[Entry]) -> list[dict[str, Any]]:
             waiting.append(entry)
             continue
         if waiting:
-            who = ", ".join(e.player or "the table" for e in (*waiting, entry))
+            who = ", ".join(e.player or words.the_table() for e in (*waiting, entry))
             entry = replace(entry, player=who, events=tuple(ev for e in waiting for ev in e.events) + entry.events)
             waiting = []
         merged.append(entry)
-    return [{"who": e.player or "the table", "kind": e.kind, "events": e.events, "by": e.by, "at": e.at,
+    return [{"who": e.player or words.the_table(), "kind": word(e.kind), "events": e.events, "by": e.by, "at": e.at,
              "closed": list(e.closed)} for e in merged[-HISTORY:]]
 
 
@@ -135,7 +140,7 @@ def _groups(found: list[forms.Form]) -> list[dict[str, Any]]:
     groups: dict[tuple[str | None, str], list[forms.Form]] = {}
     for form in found:
         groups.setdefault((form.player, form.kind), []).append(form)
-    return [{"player": player, "kind": kind, "forms": members, "folded": len(members) > GROUP}
+    return [{"player": player, "kind": word(kind), "name": kind, "forms": members, "folded": len(members) > GROUP}
             for (player, kind), members in groups.items()]
 
 
@@ -144,7 +149,7 @@ def _said(change: Change | None) -> dict[str, Any] | None:
     host closing a sealed phase."""
     if change is None or change.op not in ("undo", "close"):
         return None
-    return {"op": change.op, "by": change.by, "player": change.player or "the table", "kind": change.kind}
+    return {"op": change.op, "by": change.by, "player": change.player or words.the_table(), "kind": word(change.kind)}
 
 
 

@@ -10,10 +10,11 @@ it, it follows the game through `GET /api/events` and updates itself in place fr
 Requests are handled on the server's one event loop, one at a time (a step takes a few
 milliseconds), so every answer is made from one consistent position.
 
-The guard (`Guard`): a token on every request (`?t=TOKEN` once, as the links carry it, then a
-cookie; or `Authorization: Bearer TOKEN`), compared in constant time against every seat's;
-without one, 403, the same bytes whatever was sent. On loopback, only the server's own host
-names are answered (a DNS-rebinding page cannot reach it). Bodies are limited, posts from
+The guard (`Guard`) words each answer in the language the browser chose (the page's switch,
+`?lang=`, kept in a cookie) or accepts, and wants a token on every request (`?t=TOKEN` once,
+as the links carry it, then a cookie; or `Authorization: Bearer TOKEN`), compared in constant
+time against every seat's; without one, 403, the same bytes whatever token was sent. On
+loopback, only the server's own host names are answered (a DNS-rebinding page cannot reach it). Bodies are limited, posts from
 another site refused, every page forbids framing (CSP `frame-ancestors 'none'`). Nothing
 posted is used as a path.
 """
@@ -48,6 +49,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from pnp import i18n
+from pnp.i18n import _
 from pnp.rules import text
 from pnp.rules.lookup import governed, house_rules
 from pnp.table import api, forms, seats, words
@@ -68,6 +71,8 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 REFUSALS = (Stale, Refused, Forbidden, BadEntry)
+LANGUAGE_COOKIE = "pnp_lang"  # the language a browser chose with the page's switch (any table's)
+LANGUAGE_KEPT = 365 * 24 * 3600  # seconds
 
 
 def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | None = None,
@@ -79,6 +84,8 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
     env = Environment(loader=FileSystemLoader(str(folder / "templates")), autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters.update(FILTERS)
+    env.globals.update(_=_say, ngettext=_say_plural)
+    languages = words.Languages(table.game_id, table.game, table.spec)
     page_template = env.get_template("page.html")
     rule_template = env.get_template("rule.html")
     parts = {name: env.get_template(f"{name}.html") for name in SECTIONS}
@@ -88,9 +95,16 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
     def actor(request: Request) -> Actor:
         return request.scope.get("state", {}).get("actor", HOST)
 
+    def values_for(seen: seats.SeatView, notice: Notice | None = None, choice: dict[str, Any] | None = None
+                   ) -> dict[str, Any]:
+        """The page's values in the request's language (the guard's choice, `i18n.current`)."""
+        code = i18n.current().code
+        return {**context(table, seen, links, notice, choice, languages.game(code)),
+                "lang": code, "languages": languages.names()}
+
     def page_values(request: Request, notice: Notice | None = None, choice: dict[str, Any] | None = None
                     ) -> dict[str, Any]:
-        return context(table, seats.view(table, actor(request)), links, notice, choice)
+        return values_for(seats.view(table, actor(request)), notice, choice)
 
     drawn = Drawn()
 
@@ -113,7 +127,7 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
         return found
 
     def draw_shared(name: str, values: dict[str, Any]) -> str:
-        extra = {"board": drawn_board(table, values)} if name == "position" else {}
+        extra = {"board": drawn_board(table, values, languages.game(values["lang"]))} if name == "position" else {}
         return parts[name].render(**values, **extra)
 
     def state(request: Request, notice: Notice | None = None, choice: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -121,7 +135,7 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
         seen = seats.view(table, actor(request))
         answer = api.state_answer(table, seen)
         if request.query_params.get("fragments"):
-            answer["fragments"] = fragments(context(table, seen, links, notice, choice))
+            answer["fragments"] = fragments(values_for(seen, notice, choice))
         return answer
 
     # --- the page ----------------------------------------------------------------------------------
@@ -135,10 +149,10 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
             submission = forms.submission(posted)
             table.enter(actor(request), posted.get("v", ""), submission, close=posted.get("close") == "1")
         except NeedsChoice as needed:
-            notice, choice = _choice(table, needed, posted)
+            notice, choice = _choice(table, needed, posted, languages)
             return render(request, 200, notice, choice)
         except REFUSALS as error:
-            return render(request, *_refusal(table, error))
+            return render(request, *_refusal(table, error, languages))
         return RedirectResponse("/", status_code=303)
 
     async def undo(request: Request) -> Response:
@@ -146,7 +160,7 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
         try:
             table.undo(actor(request), posted.get("v", ""))
         except REFUSALS as error:
-            return render(request, *_refusal(table, error))
+            return render(request, *_refusal(table, error, languages))
         return RedirectResponse("/", status_code=303)
 
     async def start(request: Request) -> Response:
@@ -155,7 +169,7 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
             seats.check_host(actor(request))  # before the position is read: a seat learns nothing of it
             table.start_from(actor(request), posted.get("v", ""), forms.position_data(posted, table.start_form()))
         except REFUSALS as error:
-            return render(request, *_refusal(table, error))
+            return render(request, *_refusal(table, error, languages))
         return RedirectResponse("/", status_code=303)
 
     async def rule(request: Request) -> Response:
@@ -164,10 +178,14 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
             found = text.rule(rule_id, table.game_id)
         except KeyError:
             near = text.nearest(rule_id, game=table.game_id)
-            return PlainTextResponse(f"unknown rule ID {rule_id} (nearest: {', '.join(near)})", status_code=404)
-        return HTMLResponse(rule_template.render(rule=found, words=words.for_players(found.plain),
-                                                 house=_house(table, found.id),
-                                                 title=table.game.title_en or table.game.title))
+            return PlainTextResponse(_("unknown rule ID {rule} (nearest: {near})").format(rule=rule_id, near=", ".join(near)),
+                                     status_code=404)
+        code = i18n.current().code
+        game = languages.game(code)
+        spoken = languages.rules(code).get(found.id)  # the booklet's words in the page's language, if it words it
+        return HTMLResponse(rule_template.render(rule=found, words=spoken or words.for_players(found.plain),
+                                                 spoken=bool(spoken), house=_house(table, found.id), lang=code,
+                                                 title=game.title_en or game.title))
 
     # --- the API ------------------------------------------------------------------------------------
 
@@ -183,7 +201,7 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
             version, submission, close = await _step(request)
             entry = table.enter(actor(request), version, submission, close=close)
         except NeedsChoice as needed:
-            notice, choice = _choice(table, needed, await _form(request) if _is_form(request) else {})
+            notice, choice = _choice(table, needed, await _form(request) if _is_form(request) else {}, languages)
             return _json({"error": "choice", "what": needed.needed.what, "rule": needed.needed.rule,
                           "message": needed.needed.message, "options": [str(o) for o in needed.needed.options],
                           **_parts(request, notice, choice)}, 422)
@@ -233,7 +251,7 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
         return {"fragments": fragments(page_values(request, notice, choice), ("notice",))}
 
     def _api_refusal(request: Request, error: Exception) -> Response:
-        status, notice = _refusal(table, error)
+        status, notice = _refusal(table, error, languages)
         answer: dict[str, Any] = {"error": notice.kind, "message": notice.message}
         if isinstance(error, Refused):
             answer.update(rule=error.rule, rule_text=notice.rule_text, house=list(notice.house))
@@ -261,7 +279,7 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
         hub.close()  # the open event streams end with the server
 
     app = Starlette(routes=routes, lifespan=lifespan)
-    return Guard(app, tokens, _cookie_name(table), hosts)
+    return Guard(app, tokens, _cookie_name(table), hosts, languages)
 
 
 SHARED = ("position", "last", "history")  # parts the same for every seat that sees the same: drawn once
@@ -270,12 +288,12 @@ SHARED = ("position", "last", "history")  # parts the same for every seat that s
 def shared_key(name: str, values: dict[str, Any]) -> tuple[str, Any]:
     """What a shared part is drawn from, and an object it is anchored to: for the board, the
     position with who acts and the phase; for the last steps, the record's entries (immutable:
-    the same last entry, the same steps)."""
+    the same last entry, the same steps); each in the page's language."""
     if name == "position":
-        seen = [values["position"], values["acting"], values["sealed"], bool(values["own"])]
+        seen = [values["position"], values["acting"], values["sealed"], bool(values["own"]), values["lang"]]
         return name + hashlib.sha256(json.dumps(seen, default=str).encode()).hexdigest(), None
     public = values["public"]
-    return f"{name}:{len(public)}:{id(public[-1]) if public else 0}:{len(values['setup_events'])}", \
+    return f"{name}:{values['lang']}:{len(public)}:{id(public[-1]) if public else 0}:{len(values['setup_events'])}", \
         public[-1] if public else None
 
 
@@ -334,33 +352,49 @@ async def _form(request: Request) -> dict[str, str]:
     return posted
 
 
-def _refusal(table: TableGame, error: Exception) -> tuple[int, Notice]:
+def _refusal(table: TableGame, error: Exception, languages: words.Languages) -> tuple[int, Notice]:
     if isinstance(error, Stale):
-        return 409, Notice("stale", words.STALE_TITLE, words.STALE)
+        return 409, Notice("stale", words.stale_title(), words.stale())
     if isinstance(error, Forbidden):
-        return 403, Notice("forbidden", words.FORBIDDEN_TITLE, error.message)
+        return 403, Notice("forbidden", words.forbidden_title(), error.message)
     if isinstance(error, Refused):
-        title = f"{words.REFUSED_TITLE}: {error.rule}" if error.rule else words.REFUSED_TITLE
-        return 422, Notice("refused", title, error.message, error.rule, _rule_text(table, error.rule),
-                           _house(table, error.rule))
-    return 400, Notice("error", words.NOT_UNDERSTOOD, str(error))
+        return 422, Notice("refused", words.refused_title(error.rule), error.message, error.rule,
+                           _rule_text(table, error.rule, languages), _house(table, error.rule))
+    return 400, Notice("error", words.not_understood(), str(error))
 
 
-def _choice(table: TableGame, needed: NeedsChoice, posted: dict[str, str]) -> tuple[Notice, dict[str, Any]]:
+def _choice(table: TableGame, needed: NeedsChoice, posted: dict[str, str], languages: words.Languages
+            ) -> tuple[Notice, dict[str, Any]]:
     choice = {"posted": [(k, v) for k, v in posted.items() if not k.startswith("c.")], "what": needed.needed.what,
               "options": [str(o) for o in needed.needed.options]}
-    notice = Notice("choice", words.CHOICE_TITLE, needed.needed.message, needed.needed.rule,
-                    _rule_text(table, needed.needed.rule))
+    notice = Notice("choice", words.choice_title(), needed.needed.message, needed.needed.rule,
+                    _rule_text(table, needed.needed.rule, languages))
     return notice, choice
 
 
-def _rule_text(table: TableGame, rule_id: str) -> str:
+def _rule_text(table: TableGame, rule_id: str, languages: words.Languages) -> str:
+    """The rule's words for players, in the request's language where its booklet words them."""
     if not rule_id:
         return ""
+    spoken = languages.rules(i18n.current().code).get(rule_id)
+    if spoken:
+        return spoken
     try:
         return words.for_players(text.rule(rule_id, table.game_id).plain)
     except KeyError:
         return ""
+
+
+def _say(msgid: str, /, **values: Any) -> str:
+    """A template's `_("…", name=value)`: the text in the request's language, its placeholders
+    filled (the values are escaped with the rest, as the template's output)."""
+    said = i18n._(msgid)
+    return said.format(**values) if values else said
+
+
+def _say_plural(singular: str, plural: str, n: int, /, **values: Any) -> str:
+    """A template's `ngettext("{n} choice", "{n} choices", n)`: the form for `n`, filled."""
+    return i18n.ngettext(singular, plural, n).format(n=n, **values)
 
 
 def _house(table: TableGame, rule_id: str) -> tuple[str, ...]:
@@ -380,12 +414,18 @@ def _cookie_name(table: TableGame) -> str:
 
 
 class Guard:
-    """ASGI middleware: the Host name, the token (naming the actor), the body size, posts from
-    this page only, and the headers every answer carries."""
+    """ASGI middleware: the language of the answer, the Host name, the token (naming the
+    actor), the body size, posts from this page only, and the headers every answer carries.
+
+    The language (`languages.choose`) is the one `?lang=` asks for (then kept in a cookie, so
+    the live page's requests speak it too), else the cookie's, else the best the browser's
+    `Accept-Language` names among the game's, else the game's own. Only a code the game offers
+    is ever used or written back; everything the request makes, refusals included, is worded
+    in it (`i18n.speaking`)."""
 
     def __init__(self, app: ASGIApp, tokens: Tokens | None, cookie: str, hosts: Iterable[str] | None = None,
-                 max_body: int = MAX_BODY):
-        self.app, self.cookie, self.max_body = app, cookie, max_body
+                 languages: words.Languages | None = None, max_body: int = MAX_BODY):
+        self.app, self.cookie, self.max_body, self.languages = app, cookie, max_body, languages
         self.hosts = None if hosts is None else {h.lower() for h in hosts}
         self.tokens: tuple[tuple[Actor, bytes], ...] | None = None
         if tokens is not None:
@@ -408,17 +448,30 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        request = Request(scope)
+        extra = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
+        language = None
+        if self.languages is not None:
+            asked = request.query_params.get("lang")
+            language = self.languages.choose(asked or request.cookies.get(LANGUAGE_COOKIE),
+                                             request.headers.get("accept-language", ""))
+            extra += [(b"content-language", language.code.encode()), (b"vary", b"Accept-Language, Cookie")]
+            if asked == language.code:  # a code the game offers, so safe to write back
+                extra.append((b"set-cookie", f"{LANGUAGE_COOKIE}={language.code}; Path=/; HttpOnly; SameSite=Lax; "
+                                             f"Max-Age={LANGUAGE_KEPT}".encode()))
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                extra = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
-        request = Request(scope)
+        with i18n.speaking(language):
+            await self._guarded(request, scope, receive, send_with_headers)
+
+    async def _guarded(self, request: Request, scope: Scope, receive: Receive, send_with_headers: Send) -> None:
         host = request.headers.get("host", "").lower()
         if self.hosts is not None and host not in self.hosts:
-            await PlainTextResponse(words.WRONG_HOST, status_code=403)(scope, receive, send_with_headers)
+            await PlainTextResponse(words.wrong_host(), status_code=403)(scope, receive, send_with_headers)
             return
         given = request.query_params.get("t")
         if given is None:
@@ -432,17 +485,17 @@ class Guard:
                                        headers={"set-cookie": cookie})(scope, receive, send_with_headers)
                 return
         if found is None:
-            await PlainTextResponse(words.NO_TOKEN, status_code=403)(scope, receive, send_with_headers)
+            await PlainTextResponse(words.no_token(), status_code=403)(scope, receive, send_with_headers)
             return
         scope.setdefault("state", {})["actor"] = found
         if request.method == "POST":
             origin = request.headers.get("origin")
             if origin is not None and origin.split("://", 1)[-1].lower() != host:
-                await PlainTextResponse(words.OTHER_SITE, status_code=403)(scope, receive, send_with_headers)
+                await PlainTextResponse(words.other_site(), status_code=403)(scope, receive, send_with_headers)
                 return
             length = request.headers.get("content-length")
             if length is not None and (not length.isdigit() or int(length) > self.max_body):
-                await PlainTextResponse(words.TOO_LARGE, status_code=413)(scope, receive, send_with_headers)
+                await PlainTextResponse(words.too_large(), status_code=413)(scope, receive, send_with_headers)
                 return
             receive = _limited(receive, self.max_body)
         await self.app(scope, receive, send_with_headers)
@@ -458,7 +511,7 @@ def _limited(receive: Receive, limit: int) -> Callable[[], Awaitable[Message]]:
         if message["type"] == "http.request":
             seen += len(message.get("body", b""))
             if seen > limit:
-                raise HTTPException(413, words.TOO_LARGE)
+                raise HTTPException(413, words.too_large())
         return message
 
     return limited

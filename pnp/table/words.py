@@ -1,49 +1,159 @@
-"""The table's sentences that Python code says (the pages' own are in the templates), in one
-place for the translations to come; and the rules' words as players read them.
+"""The table's sentences that Python code says (the pages' own are in the templates), each
+worded in the language of the request being answered (`pnp.i18n.speaking`, set by the web
+app's guard), from the game's catalogs like every other text; and the rules' words as players
+read them.
 
-The engines' sentences (a refusal's reason, an event) are the engines' own and are not here.
+The engines' sentences (a refusal's reason, an event) are the engines' own and are not here;
+they are worded in the same language, since they are made inside the same request.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import cache
+
+from pnp.i18n import SOURCE, Language, _, preferred
+from pnp.spec.model import Game, Spec
+
+# --- the language a page speaks --------------------------------------------------------------------
+
+
+class Languages:
+    """The languages a table's pages speak: its game's (`kit_languages`, its own first), each
+    with its catalog and the game translated (titles, names, zones), read once when the table
+    opens; the rules' words in each, as that language's booklet prints them, when first asked.
+    Each browser chooses its own (`choose`): the host's and every seat's, independently."""
+
+    def __init__(self, game_id: str, game: Game, spec: Spec | None):
+        from pnp.i18n.catalogs import autonym, language
+
+        self.game_id, self.spec, self.default = game_id, spec, game.kit_languages[0]
+        self.spoken: Mapping[str, Language] = {
+            code: language(spec.folder, game_id, code) if spec is not None else Language(code)
+            for code in game.kit_languages}
+        self._game = game
+        self._names = tuple((code, autonym(code)) for code in self.spoken)
+        self.game = cache(self._translated)
+        self.rules = cache(self._rules)
+
+    def choose(self, asked: str | None, accept_language: str) -> Language:
+        """The language a request asked for (the page's switch, a cookie), else the best its
+        browser accepts, else the game's own."""
+        if asked is not None and asked in self.spoken:
+            return self.spoken[asked]
+        return self.spoken[preferred(accept_language, tuple(self.spoken)) or self.default]
+
+    def names(self) -> list[tuple[str, str]]:
+        """Each language's code and its name in itself, as the switch lists them."""
+        return list(self._names)
+
+    def _translated(self, code: str) -> Game:
+        from pnp.spec.translation import translated
+
+        return translated(self._game, self.spoken[code])
+
+    def _rules(self, code: str) -> Mapping[str, str]:
+        """Each rule ID's words as the game's booklet in `code` prints them (none for the source
+        language: the rules file's own English is what the table quotes)."""
+        from pnp.rules.lookup import worded
+
+        if code == SOURCE or self.spec is None:
+            return {}
+        try:
+            return {rule: _BOLD.sub("", words) for rule, words in worded(self.game_id, self.spec, code).items()}
+        except (KeyError, ValueError):
+            return {}
+
+
+_BOLD = re.compile(r"\*\*")
+
 
 # --- access --------------------------------------------------------------------------------------
 
-NO_TOKEN = ("This table needs your seat's link: scan its QR code, or open the link the laptop shows "
-            "(the same for a wrong link: nothing else is said).")
-WRONG_HOST = "This server answers only under its own address."
-OTHER_SITE = "Posts come from the table's own page."
-TOO_LARGE = "Request too large."
+
+def no_token() -> str:
+    return _("This table needs your seat's link: scan its QR code, or open the link the laptop shows "
+             "(the same for a wrong link: nothing else is said).")
+
+
+def wrong_host() -> str:
+    return _("This server answers only under its own address.")
+
+
+def other_site() -> str:
+    return _("Posts come from the table's own page.")
+
+
+def too_large() -> str:
+    return _("Request too large.")
+
 
 # --- who may do what -----------------------------------------------------------------------------
 
-NOT_YOUR_STEP = "That step is another player's: each seat enters only its own."
-TABLE_STEP = "The table's own steps are entered by the host."
-HOST_ONLY = "Only the host may do that."
-NOTHING_TO_UNDO = "Nothing to undo: no step has been entered."
-UNDO_FOLLOWED = ("The table has acted on that step (a reveal, a company settled): only the host may undo it.")
+
+def not_your_step() -> str:
+    return _("That step is another player's: each seat enters only its own.")
+
+
+def table_step() -> str:
+    return _("The table's own steps are entered by the host.")
+
+
+def host_only() -> str:
+    return _("Only the host may do that.")
+
+
+def nothing_to_undo() -> str:
+    return _("Nothing to undo: no step has been entered.")
+
+
+def undo_followed() -> str:
+    return _("The table has acted on that step (a reveal, a company settled): only the host may undo it.")
 
 
 def undo_not_yours(player: str | None) -> str:
-    whose = f"{player}'s" if player else "the table's"
-    return f"The last step is {whose}: a seat undoes only its own last step; the host may undo any."
+    if player is None:
+        return _("The last step is the table's: a seat undoes only its own last step; the host may undo any.")
+    return _("The last step is {player}'s: a seat undoes only its own last step; the host may undo any."
+             ).format(player=player)
 
 
 def sealed_waiting(players: Sequence[str]) -> str:
-    return (f"Still secret: waiting for {', '.join(players)} to enter theirs. The phase ends when every player "
-            "has entered, or when the host closes it.")
+    return _("Still secret: waiting for {players} to enter theirs. The phase ends when every player has "
+             "entered, or when the host closes it.").format(players=", ".join(players))
+
+
+def the_table() -> str:
+    """Who takes the table's own steps, where a player's name would be."""
+    return _("the table")
 
 
 # --- answers ---------------------------------------------------------------------------------------
 
-STALE_TITLE = "The position changed"
-STALE = "Another device entered a step first. Nothing of yours was entered: here is the new position."
-REFUSED_TITLE = "Refused"
-CHOICE_TITLE = "The rules leave a choice"
-NOT_UNDERSTOOD = "Not understood"
-FORBIDDEN_TITLE = "Not yours to do"
+
+def stale_title() -> str:
+    return _("The position changed")
+
+
+def stale() -> str:
+    return _("Another device entered a step first. Nothing of yours was entered: here is the new position.")
+
+
+def refused_title(rule: str) -> str:
+    return _("Refused: {rule}").format(rule=rule) if rule else _("Refused")
+
+
+def choice_title() -> str:
+    return _("The rules leave a choice")
+
+
+def not_understood() -> str:
+    return _("Not understood")
+
+
+def forbidden_title() -> str:
+    return _("Not yours to do")
 
 
 # --- the rules as players read them ----------------------------------------------------------------

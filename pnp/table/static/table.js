@@ -62,7 +62,7 @@
         banner.hidden = true;
       } else {
         touched = null;
-        banner.textContent = "The position changed: the step you were filling in is no longer open.";
+        banner.textContent = body.dataset.gone;  // the page's words, in its language
         banner.hidden = false;
       }
     }
@@ -115,7 +115,7 @@
     });
     var limit = parseFloat(form.dataset.limit), line = form.querySelector(".total");
     line.hidden = false;
-    line.textContent = "costs " + sum + " of " + limit;
+    line.textContent = body.dataset.costs.replace("{sum}", sum).replace("{limit}", limit);
     line.classList.toggle("over", sum > limit);
   }
 })();
