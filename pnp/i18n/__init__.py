@@ -119,6 +119,14 @@ def _(msgid: str) -> str:
     return _current.get().gettext(msgid)
 
 
+def named(notation: str) -> str:
+    """An id, or a notation of ids and numbers (a card played, "+100 blue"), as the current
+    language names it: each word through the catalog, where a game's asset ids are entries of
+    their own (Акционер's colours are words: "+100 синие"); numbers and signs stay. English,
+    and every code a catalog keeps as it is (IBE, USD), come back unchanged."""
+    return " ".join(_(word) if word.isalpha() else word for word in notation.split(" "))
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of `singular`/`plural` for `n` in the current language."""
     return _current.get().ngettext(singular, plural, n)

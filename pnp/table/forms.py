@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pnp.i18n import _
+from pnp.i18n import _, named
 from pnp.rules.legal import AtMostOne, Budget, Different, Field, Template
 from pnp.table.looks import word
 from pnp.table.seats import Offer
@@ -91,7 +91,7 @@ def _form(index: int, template: Template, assets: Sequence[str]) -> Form:
         controls = [c for c in controls if c.name not in gridded]
     fixed = " ".join(_text(v) for k, v in template.fixed.items() if v is not None and k != "player")
     return Form(
-        index, template.player, template.kind, template.rule, f"{word(template.kind)} {fixed}".strip(),
+        index, template.player, template.kind, template.rule, f"{word(template.kind)} {named(fixed)}".strip(),
         f"{template.kind} {fixed}".strip(), tuple(controls), grid,
         _notes(template.constraints), _budget(template),
     )

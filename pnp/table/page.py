@@ -12,6 +12,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from pnp.i18n import _
 from pnp.spec.model import Game
 from pnp.table import forms, words
 from pnp.table.board import Checks, Ident, board, ident
@@ -181,7 +182,7 @@ def chip(ident: Ident | None, text: Any = None) -> Markup:
     """The asset's badge and its code (or `text`): how the page names an asset."""
     if ident is None:
         return Markup('<span class="chip plain">{}</span>').format("" if text is None else text)
-    shown = ident.id if text is None else text
+    shown = _(ident.id) if text is None else text  # the id as the page's language names it (Акционер's colours)
     return Markup('<span class="chip" style="--c: {}; --i: {}" title="{}"><span class="badge">{}</span>{}</span>'
                   ).format(ident.colour, ident.ink, ident.name, sym(ident, 12), shown)
 

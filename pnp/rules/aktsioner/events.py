@@ -11,24 +11,20 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pnp.i18n import _, ngettext
+from pnp.i18n import _, named, ngettext
 from pnp.rules.base import EventKind
 
 Data = Mapping[str, Any]
 
 
-def _named(colour: str) -> str:
-    """A colour as the language being spoken names it: its id in English (what a record says),
-    the catalog's word for it in a translated kit or answer ("buys 2 blue" is "покупает 2 синие")."""
-    return _(colour)
-
-
 def _with_colour(d: Data) -> dict[str, Any]:
-    return {**d, "colour": _named(d["colour"])}
+    """The data with its colour as the language being spoken names it: its id in English (what
+    a record says), the catalog's word in a translated kit or answer ("покупает 2 синие")."""
+    return {**d, "colour": named(d["colour"])}
 
 
 def _setup(d: Data) -> str:
-    prices = ", ".join(f"{_named(colour)} {price}" for colour, price in d["prices"].items())
+    prices = ", ".join(f"{named(colour)} {price}" for colour, price in d["prices"].items())
     if d["dealt"]:
         return _("prices {prices}; {players} players; hands dealt").format(prices=prices, players=d["players"])
     return _("prices {prices}; {players} players; formula {formula}").format(prices=prices, players=d["players"],
@@ -38,12 +34,12 @@ def _setup(d: Data) -> str:
 def _traded(d: Data) -> str:
     said = (_("{player} sells {shares} {colour} at {price} = {amount}: cash {cash}") if d["shares"] < 0 else
             _("{player} buys {shares} {colour} at {price} = {amount}: cash {cash}"))
-    return said.format(player=d["player"], shares=abs(d["shares"]), colour=_named(d["colour"]), price=d["price"],
+    return said.format(player=d["player"], shares=abs(d["shares"]), colour=named(d["colour"]), price=d["price"],
                        amount=abs(d["amount"]), cash=d["cash"])
 
 
 def _price(d: Data) -> str:
-    text = f"{_named(d['colour'])}: {d['old']} {d['effect']} = {d['calc']}"
+    text = f"{named(d['colour'])}: {d['old']} {d['effect']} = {d['calc']}"
     if d["overflow"]:
         return _("{text} → {new} (overflow {overflow} per share)").format(text=text, new=d["new"], overflow=d["overflow"])
     if d["penalty"]:
@@ -64,14 +60,14 @@ def _short(d: Data) -> str:
 
 def _penalty_order(d: Data) -> str:
     text = _("{player} pays {order}").format(player=d["player"], order=_(", then ").join(
-        _("{colour} ({penalty} per share)").format(colour=_named(colour), penalty=penalty) for colour, penalty in d["order"]))
+        _("{colour} ({penalty} per share)").format(colour=named(colour), penalty=penalty) for colour, penalty in d["order"]))
     ties = "; ".join(_("{colours} tie on penalty and old price: paid in board order").format(
-        colours=_(" and ").join(map(_named, colours))) for colours in d["tied"])
+        colours=_(" and ").join(map(named, colours))) for colours in d["tied"])
     return f"{text}; {ties}" if ties else text
 
 
 def _capital(d: Data) -> str:
-    parts = [f"{n} {_named(colour)} × {d['prices'][colour]}" for colour, n in d["shares"].items()]
+    parts = [f"{n} {named(colour)} × {d['prices'][colour]}" for colour, n in d["shares"].items()]
     cash = _("cash {cash}").format(cash=d["cash"])
     return f"{d['player']}: {' + '.join([*parts, cash])} = {d['capital']}"
 
@@ -81,7 +77,7 @@ TURN = EventKind("AKT-3.6", lambda d: _("{player}'s turn: {big} big and {small} 
 LAST_ROUND = EventKind("AKT-8.1", lambda d: _("last round: every player has one card left, nobody buys or sells"))
 TRADED = EventKind("AKT-3.1", _traded)  # AKT-3.3 in stage 3
 PLAYED = EventKind("AKT-4.3", lambda d: _("{player} plays {play}").format(  # the card's own rule
-    player=d["player"], play=" ".join(_named(word) if word.isalpha() else word for word in d["play"].split())))
+    player=d["player"], play=named(d["play"])))
 PRICE = EventKind("AKT-5.4", _price)  # 5.2 rounded, 6.2 overflow, 5.3 or 7.1 zeroed
 COMPENSATION = EventKind("AKT-6.1", lambda d: _("{player}: compensation ({old} − {new}) × {held} {colour} = "
                                                 "{amount}").format(**_with_colour(d)))  # AKT-6.3 when the price is zeroed
@@ -90,7 +86,7 @@ OVERFLOW_BONUS = EventKind("AKT-6.2", lambda d: _("{player}: overflow bonus {ove
 PENALTY_ORDER = EventKind("AKT-7.5", _penalty_order)
 PENALTY = EventKind("AKT-7.2", lambda d: _("{player} pays penalty {penalty} × {held} {colour} = {due}: cash "
                                            "{cash}").format(player=d["player"], penalty=d["penalty"], held=d["held"],
-                                                            colour=_named(d["colour"]), due=d["due"],
+                                                            colour=named(d["colour"]), due=d["due"],
                                                             cash=d["cash"] + d["amount"]))
 PENALTY_SHORT = EventKind("AKT-7.4", _short)
 ELIMINATED = EventKind("AKT-A11", lambda d: _("{player} has no shares and {cash} cash (< {cheapest}): out of the "
