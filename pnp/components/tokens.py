@@ -226,12 +226,17 @@ def _rows(side: Side, shape: Shape, ink: str, what: str) -> list[Item]:
     nudged up or down, small print on one line or two) are measured from font metrics
     without drawing, and the one with the largest value that still fits every row wins.
     """
-    plans = [_plan(side, shape, height, shift, wrap) for height, shift, wrap in _candidates(shape)]
-    feasible = [(score, rows) for score, rows in plans if rows]
-    if not feasible:
+    best: tuple[float, tuple[Row, ...]] | None = None
+    for height, shift, wrap in _candidates(shape):  # the first of the largest values wins
+        if best is not None and _largest(height) <= best[0]:
+            break  # the candidates left have values this tall or shorter: none can be larger
+        score, found = _plan(side, shape, height, shift, wrap)
+        if found and (best is None or score > best[0]):
+            best = (score, found)
+    if best is None:
         words = " / ".join(t for t in (side.title, side.value, side.subtitle, side.text) if t)
         raise BuildError(f"{what}: the {shape.width:g} × {shape.height:g} mm token has no room for {words!r} at 6 pt")
-    rows = max(feasible, key=lambda plan: plan[0])[1]  # max() keeps the first of equals
+    rows = best[1]
     items: list[Item] = []
     for row in rows:
         if row.kind == "badge" and side.asset is not None:
@@ -263,10 +268,15 @@ def _plan(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool) ->
     if not _rows_fit(side, shape, rows):
         return 0.0, ()
     value = rows[value_at]
-    by_height = value.height / block_height(1, 1.0)
     by_width = (value.x1 - value.x0) / text_width(side.value, "bold", 1.0) if side.value else VALUE_PT
-    size = min(VALUE_PT, by_height, by_width)
+    size = min(_largest(value.height), by_width)
     return (size, tuple(rows)) if size >= MIN_PT else (0.0, ())
+
+
+def _largest(value_h: float) -> float:
+    """The largest type a value `value_h` mm tall may have, however wide its row: what lets
+    `_rows` stop trying shorter values once one as large has been found."""
+    return min(VALUE_PT, value_h / block_height(1, 1.0))
 
 
 def _stacked_rows(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool) -> tuple[list[Row], int]:
