@@ -84,8 +84,10 @@ def text_width(text: str, font_name: str, size: float) -> float:
     return font(font_name).width(text, size)
 
 
+@lru_cache(maxsize=65536)
 def missing_glyphs(text: str, font_name: str) -> tuple[str, ...]:
-    """The distinct characters of `text` the font cannot draw, in order of appearance."""
+    """The distinct characters of `text` the font cannot draw, in order of appearance
+    (remembered: every text is checked when it is fitted and again when it is drawn)."""
     face = font(font_name)
     return tuple(dict.fromkeys(char for char in text if not face.has_glyph(char)))
 
