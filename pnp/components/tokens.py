@@ -264,7 +264,12 @@ def _candidates(shape: Shape) -> list[tuple[float, float, bool]]:
 def _plan(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool) -> tuple[float, tuple[Row, ...]]:
     """Rows around a value `value_h` tall — the whole block centred, then moved `shift` mm
     down — and the value's type size (0 with no rows when something would not fit)."""
-    rows, value_at = _stacked_rows(side, shape, value_h, shift, wrap)
+    stack, value_at = _stack(side, shape, value_h, shift, wrap)
+    m = shape.margin
+    (_, top, _, _), (_, last, height, _) = stack[0], stack[-1]
+    if top < m - 1e-9 or last + height > shape.height - m + 1e-9:  # `_rows_fit`'s first test, before any chord
+        return 0.0, ()
+    rows = [Row(kind, y0, h, *shape.chord(y0, y1)) for kind, y0, h, y1 in stack]
     if not _rows_fit(side, shape, rows):
         return 0.0, ()
     value = rows[value_at]
@@ -279,9 +284,11 @@ def _largest(value_h: float) -> float:
     return min(VALUE_PT, value_h / block_height(1, 1.0))
 
 
-def _stacked_rows(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool) -> tuple[list[Row], int]:
+def _stack(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool,
+           ) -> tuple[list[tuple[str, float, float, float]], int]:
     """The side's rows top to bottom — badge and title above the value, subtitle and text
-    below —, each as wide as the shape at its height, and the index of the value's row."""
+    below —, each as (kind, top, height, bottom), and the index of the value's row: where they go,
+    before how wide they may be (the shape's chord at each) is worked out."""
     heights = {"badge": value_h * 0.55} if side.asset is not None else {}
     for kind in ("title", "subtitle", "text"):
         if getattr(side, kind):
@@ -290,14 +297,14 @@ def _stacked_rows(side: Side, shape: Shape, value_h: float, shift: float, wrap: 
     below = [k for k in ("subtitle", "text") if k in heights]
     over, under = sum(heights[k] for k in above), sum(heights[k] for k in below)
     cy = shape.height / 2 + (over - under) / 2 + shift
-    rows = [Row("value", cy - value_h / 2, value_h, *shape.chord(cy - value_h / 2, cy + value_h / 2))]
+    rows = [("value", cy - value_h / 2, value_h, cy + value_h / 2)]
     y = cy - value_h / 2
     for kind in above:
         y -= heights[kind]
-        rows.insert(0, Row(kind, y, heights[kind], *shape.chord(y, y + heights[kind])))
+        rows.insert(0, (kind, y, heights[kind], y + heights[kind]))
     y = cy + value_h / 2
     for kind in below:
-        rows.append(Row(kind, y, heights[kind], *shape.chord(y, y + heights[kind])))
+        rows.append((kind, y, heights[kind], y + heights[kind]))
         y += heights[kind]
     return rows, len(above)
 
