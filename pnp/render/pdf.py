@@ -60,6 +60,16 @@ def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject
     canvas.save()
 
 
+def prepare() -> None:
+    """Import reportlab and register the fonts now: a build does it before forking its render
+    workers, which inherit both instead of each importing and parsing them again (a tenth of a
+    second of CPU a worker)."""
+    import reportlab.pdfgen.canvas  # noqa: F401  # what `write_pdf` imports
+
+    for name in fonts.FONT_FILES:
+        fonts.register_reportlab(name)
+
+
 def _repeated(pages: Sequence[Page]) -> dict[int, str]:
     """The groups' item lists drawn more than once in the document (a card's face on every
     copy of it), by identity, each with the name of the form XObject that draws it once."""
