@@ -335,8 +335,11 @@ def in_parallel(tasks: list[Task], finished: Callable[[int, Any], None] | None =
 
 
 def _before_fork() -> None:
-    """What every worker would do first, done once here for all to inherit: every task they
-    run renders PDF (sheets, or the faces the gallery's pictures are made from)."""
+    """What every worker would do first, done once here for all to inherit: `_die_with`'s
+    ctypes, and reportlab (every task they run renders PDF: sheets, or the faces the gallery's
+    pictures are made from)."""
+    import ctypes  # noqa: F401
+
     from pnp.render.pdf import prepare
 
     prepare()
