@@ -12,6 +12,11 @@ told of the new build (target ≤ 1 s); the pages and bytes written; and how man
 the Bolsa share deck becomes as 300-dpi images in a PDF (target ≥ 10×); and `pnp validate` on
 the bundled spec as a fresh command, in CPU seconds (best of three): with an empty user cache
 (no game remembered as laid out: every game laid out) and again (nothing laid out; target < 1 s).
+
+Nothing here reads or writes the caller's user cache (`$PNP_CACHE`, `pnp.cache.user_folder`):
+the builds in this process and every command use folders of the scratch folder, each cold
+command an empty one, so "cold" is a first build on a fresh machine (the engines' parameters
+and the program's texts to translate worked out too) whatever the caller built before.
 """
 
 from __future__ import annotations
@@ -26,13 +31,15 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 RUNS = 3
 DPI = 300
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-ENV = {**os.environ, "PYTHONPATH": str(ROOT)}  # this checkout's pnp
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}  # this checkout's pnp; `env` adds a user cache
 
 
 def main() -> list[tuple[str, float, str]]:
@@ -41,7 +48,7 @@ def main() -> list[tuple[str, float, str]]:
 
     spec = load_spec(None)
     games = tuple(spec.games)
-    with tempfile.TemporaryDirectory() as scratch:
+    with tempfile.TemporaryDirectory() as scratch, _user_cache(Path(scratch) / "in-process"):
         times, summary = [], None
         for run in range(RUNS):
             started = time.perf_counter()
@@ -77,17 +84,38 @@ def main() -> list[tuple[str, float, str]]:
     ]
 
 
+@contextmanager
+def _user_cache(folder: Path) -> Iterator[None]:
+    """`folder` as this process's user cache inside the block (the caller's back after)."""
+    before = os.environ.get("PNP_CACHE")
+    os.environ["PNP_CACHE"] = str(folder)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["PNP_CACHE"]
+        else:
+            os.environ["PNP_CACHE"] = before
+
+
+def env(cache: Path) -> dict[str, str]:
+    """The commands' environment with `cache` as their user cache (a new folder: a cold command)."""
+    return {**ENV, "PNP_CACHE": str(cache)}
+
+
 def _command(out: Path, *options: str) -> float:
+    """A `pnp build` command into `out`, with the user cache of `out`'s other commands."""
     started = time.perf_counter()
     subprocess.run([sys.executable, "-m", "pnp", "build", "--out", str(out), *options], check=True, capture_output=True,
-                   cwd=ROOT, env=ENV)
+                   cwd=ROOT, env=env(out.parent / f"{out.name}-user-cache"))
     return time.perf_counter() - started
 
 
-def _timed(argv: list[str]) -> tuple[float, float]:
-    """(CPU seconds of the process and every child it waited for, wall seconds)."""
+def _timed(argv: list[str], cache: Path) -> tuple[float, float]:
+    """(CPU seconds of the process and every child it waited for, wall seconds), with `cache` as
+    the user cache."""
     before, started = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-    subprocess.run(argv, check=True, capture_output=True, cwd=ROOT, env=ENV)
+    subprocess.run(argv, check=True, capture_output=True, cwd=ROOT, env=env(cache))
     wall, after = time.perf_counter() - started, resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, wall
 
@@ -96,24 +124,27 @@ def _validate(scratch: Path) -> tuple[float, float]:
     """CPU seconds of `pnp validate` with no game remembered as laid out (the engines'
     parameters cached, as after any earlier command), then again: the best of three each."""
     cache = scratch / "validate-cache"
-    env = {**ENV, "PNP_CACHE": str(cache)}
     cold, warm = [], []
     for times in [[]] + [cold, warm] * RUNS:  # the first run only fills the engine-parameter cache
         if times is cold:
             shutil.rmtree(cache / "validate", ignore_errors=True)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run([sys.executable, "-m", "pnp", "validate"], check=True, capture_output=True, cwd=ROOT, env=env)
+        subprocess.run([sys.executable, "-m", "pnp", "validate"], check=True, capture_output=True, cwd=ROOT,
+                       env=env(cache))
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         times.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     return min(cold), min(warm)
 
 
 def _side_by_side(scratch: Path, pages: int) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The floor and a cold build, alternated twice; the best of each (CPU, wall)."""
+    """The floor and a cold build (an empty output folder, an empty user cache), alternated
+    twice; the best of each (CPU, wall)."""
     floors, builds = [], []
     for run in range(2):
-        floors.append(_timed([sys.executable, str(HERE / "floor_reportlab.py"), str(pages), str(scratch / "floor.pdf")]))
-        builds.append(_timed([sys.executable, "-m", "pnp", "build", "-q", "--out", str(scratch / f"side{run}")]))
+        floors.append(_timed([sys.executable, str(HERE / "floor_reportlab.py"), str(pages), str(scratch / "floor.pdf")],
+                             scratch / f"floor-user-cache{run}"))
+        builds.append(_timed([sys.executable, "-m", "pnp", "build", "-q", "--out", str(scratch / f"side{run}")],
+                             scratch / f"side-user-cache{run}"))
     return (min(f[0] for f in floors), min(f[1] for f in floors)), (min(b[0] for b in builds), min(b[1] for b in builds))
 
 
@@ -130,7 +161,7 @@ def _preview(scratch: Path) -> float:
     os.symlink(ROOT / "examples" / "tulips" / "market.csv", scratch / "market.csv")
     watch = subprocess.Popen([sys.executable, "-m", "pnp", "watch", "-q", "--spec", str(spec), "--out",
                               str(scratch / "live"), "--serve", "--port", "0"], stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True, cwd=ROOT, env=ENV)
+                             stderr=subprocess.DEVNULL, text=True, cwd=ROOT, env=env(scratch / "live-user-cache"))
     try:
         address = next(line.split(": ", 1)[1].strip() for line in watch.stdout if line.startswith("live preview:"))
         versions: list[tuple[float, int]] = []

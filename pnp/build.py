@@ -186,6 +186,7 @@ class Order:
     kits: Mapping[str, Kit]  # each kit by its name
     printed: bool = False  # mark this build as printed: later changes count from it
     since: tuple[str, dict[str, Any]] | None = None  # an earlier build's manifest (as named) to count changes from
+    drawn: dict[str, dict[tuple[Any, ...], Any]] = field(default_factory=dict, compare=False, repr=False)  # see `context`
 
     def baseline(self, game_id: str) -> tuple[list[dict[str, Any]], changes.Since]:
         """The print units a game's changes count from, and what they are: the `--since`
@@ -208,8 +209,12 @@ class Order:
         return "svg" in self.formats or "tts" in self.formats
 
     def context(self, name: str) -> Context:
+        """What the kit's components are drawn in, sharing one memo (`Context.once`) with the
+        game's other kits: each measures geometry in every language, so with `--lang all` each
+        language's booklet and drawings would otherwise be made once for every kit."""
         made = self.kits[name]
-        return Context(made.game_id, made.game, self.spec.print, self.spec.folder, made)
+        return Context(made.game_id, made.game, self.spec.print, self.spec.folder, made,
+                       self.drawn.setdefault(made.game_id, {}))
 
     def game(self, name: str) -> Game:
         """The kit's game, its texts in the kit's language."""

@@ -30,6 +30,7 @@ FONT_FILES: dict[str, tuple[str, str]] = {
     "bold": ("DejaVuSans-Bold.ttf", "DejaVuSans-Bold"),
 }
 FAMILY = "DejaVu Sans"  # the family name SVG viewers look for
+WIDTHS_KEPT = 100_000  # texts whose width a font remembers (a few MB at most, for a long `pnp watch`)
 
 
 @dataclass(frozen=True)
@@ -41,17 +42,25 @@ class Font:
     ascent: float  # above the baseline, positive
     descent: float  # below the baseline, positive
     advances: dict[int, float] = field(repr=False, compare=False)  # code point → advance, em
+    widths: dict[str, float] = field(default_factory=dict, repr=False, compare=False)  # text → its width, em
 
     def has_glyph(self, char: str) -> bool:
         return ord(char) in self.advances
 
     def width(self, text: str, size: float) -> float:
-        """Advance width of `text` at `size` pt, in mm (no kerning: reportlab draws none)."""
-        advances = self.advances
-        try:
-            return sum(advances[ord(char)] for char in text) * size * MM_PER_PT
-        except KeyError:
-            raise missing_glyph_error(text, missing_glyphs(text, self.name), self.name) from None
+        """Advance width of `text` at `size` pt, in mm (no kerning: reportlab draws none). Each
+        text's sum of advances is kept (up to `WIDTHS_KEPT`): text fitting measures the same
+        words at every size it tries, in every box and every language of a kit."""
+        em = self.widths.get(text)
+        if em is None:
+            advances = self.advances
+            try:
+                em = sum(advances[ord(char)] for char in text)
+            except KeyError:
+                raise missing_glyph_error(text, missing_glyphs(text, self.name), self.name) from None
+            if len(self.widths) < WIDTHS_KEPT:
+                self.widths[text] = em
+        return em * size * MM_PER_PT
 
 
 def font_bytes(name: str) -> bytes:
@@ -75,8 +84,10 @@ def text_width(text: str, font_name: str, size: float) -> float:
     return font(font_name).width(text, size)
 
 
+@lru_cache(maxsize=65536)
 def missing_glyphs(text: str, font_name: str) -> tuple[str, ...]:
-    """The distinct characters of `text` the font cannot draw, in order of appearance."""
+    """The distinct characters of `text` the font cannot draw, in order of appearance
+    (remembered: every text is checked when it is fitted and again when it is drawn)."""
     face = font(font_name)
     return tuple(dict.fromkeys(char for char in text if not face.has_glyph(char)))
 

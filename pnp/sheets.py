@@ -316,6 +316,7 @@ def in_parallel(tasks: list[Task], finished: Callable[[int, Any], None] | None =
                 finished(index, done[index])
         return [done[i] for i in range(len(tasks))]
     _TASKS = tasks
+    _before_fork()
     gc.freeze()  # what the workers inherit is never collected by them, so their collector copies none of it
     try:
         heavy_first = sorted(range(len(tasks)), key=lambda i: -tasks[i][0])
@@ -331,6 +332,17 @@ def in_parallel(tasks: list[Task], finished: Callable[[int, Any], None] | None =
         _TASKS = []
         gc.unfreeze()
     return [done[i] for i in range(len(tasks))]
+
+
+def _before_fork() -> None:
+    """What every worker would do first, done once here for all to inherit: `_die_with`'s
+    ctypes, and reportlab (every task they run renders PDF: sheets, or the faces the gallery's
+    pictures are made from)."""
+    import ctypes  # noqa: F401
+
+    from pnp.render.pdf import prepare
+
+    prepare()
 
 
 def _workers(tasks: Sequence[Task]) -> int:
@@ -355,6 +367,7 @@ class Background:
         if _workers(tasks) < 2:
             return
         _BACKGROUND = tasks  # inherited by the worker, forked at the first submit
+        _before_fork()
         gc.freeze()
         try:
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"), initializer=_die_with,

@@ -57,14 +57,25 @@ def faces(output: Any, most: int = 3) -> list[Drawing]:
     """What pictures a component: a few distinct fronts and the first back of pieces, or the
     first drawing of panels and pages."""
     if isinstance(output, Pieces):
-        fronts = list(dict.fromkeys(p.front for p in output.pieces))
         backs = [p.back for p in output.pieces[:1] if p.back is not None]
-        return (fronts[: most - len(backs)] + backs)[:most]
+        return (_distinct([p.front for p in output.pieces], max(0, most - len(backs))) + backs)[:most]
     if isinstance(output, Panels):
         return list(output.drawings[:1])
     if isinstance(output, BookPages):
         return list(output.pages[:1])
     return []
+
+
+def _distinct(drawings: list[Drawing], most: int) -> list[Drawing]:
+    """The first `most` distinct drawings, in order: compared only until they are found, since
+    a deck's cards are many and comparing drawings by value walks all their items."""
+    found: list[Drawing] = []
+    for drawing in drawings:
+        if len(found) >= most:
+            break
+        if not any(drawing is seen or drawing == seen for seen in found):
+            found.append(drawing)
+    return found
 
 
 def count_words(kind: str, count: int) -> str:

@@ -226,12 +226,17 @@ def _rows(side: Side, shape: Shape, ink: str, what: str) -> list[Item]:
     nudged up or down, small print on one line or two) are measured from font metrics
     without drawing, and the one with the largest value that still fits every row wins.
     """
-    plans = [_plan(side, shape, height, shift, wrap) for height, shift, wrap in _candidates(shape)]
-    feasible = [(score, rows) for score, rows in plans if rows]
-    if not feasible:
+    best: tuple[float, tuple[Row, ...]] | None = None
+    for height, shift, wrap in _candidates(shape):  # the first of the largest values wins
+        if best is not None and _largest(height) <= best[0]:
+            break  # the candidates left have values this tall or shorter: none can be larger
+        score, found = _plan(side, shape, height, shift, wrap)
+        if found and (best is None or score > best[0]):
+            best = (score, found)
+    if best is None:
         words = " / ".join(t for t in (side.title, side.value, side.subtitle, side.text) if t)
         raise BuildError(f"{what}: the {shape.width:g} × {shape.height:g} mm token has no room for {words!r} at 6 pt")
-    rows = max(feasible, key=lambda plan: plan[0])[1]  # max() keeps the first of equals
+    rows = best[1]
     items: list[Item] = []
     for row in rows:
         if row.kind == "badge" and side.asset is not None:
@@ -259,19 +264,31 @@ def _candidates(shape: Shape) -> list[tuple[float, float, bool]]:
 def _plan(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool) -> tuple[float, tuple[Row, ...]]:
     """Rows around a value `value_h` tall — the whole block centred, then moved `shift` mm
     down — and the value's type size (0 with no rows when something would not fit)."""
-    rows, value_at = _stacked_rows(side, shape, value_h, shift, wrap)
+    stack, value_at = _stack(side, shape, value_h, shift, wrap)
+    m = shape.margin
+    (_, top, _, _), (_, last, height, _) = stack[0], stack[-1]
+    if top < m - 1e-9 or last + height > shape.height - m + 1e-9:  # `_rows_fit`'s first test, before any chord
+        return 0.0, ()
+    rows = [Row(kind, y0, h, *shape.chord(y0, y1)) for kind, y0, h, y1 in stack]
     if not _rows_fit(side, shape, rows):
         return 0.0, ()
     value = rows[value_at]
-    by_height = value.height / block_height(1, 1.0)
     by_width = (value.x1 - value.x0) / text_width(side.value, "bold", 1.0) if side.value else VALUE_PT
-    size = min(VALUE_PT, by_height, by_width)
+    size = min(_largest(value.height), by_width)
     return (size, tuple(rows)) if size >= MIN_PT else (0.0, ())
 
 
-def _stacked_rows(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool) -> tuple[list[Row], int]:
+def _largest(value_h: float) -> float:
+    """The largest type a value `value_h` mm tall may have, however wide its row: what lets
+    `_rows` stop trying shorter values once one as large has been found."""
+    return min(VALUE_PT, value_h / block_height(1, 1.0))
+
+
+def _stack(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool,
+           ) -> tuple[list[tuple[str, float, float, float]], int]:
     """The side's rows top to bottom — badge and title above the value, subtitle and text
-    below —, each as wide as the shape at its height, and the index of the value's row."""
+    below —, each as (kind, top, height, bottom), and the index of the value's row: where they go,
+    before how wide they may be (the shape's chord at each) is worked out."""
     heights = {"badge": value_h * 0.55} if side.asset is not None else {}
     for kind in ("title", "subtitle", "text"):
         if getattr(side, kind):
@@ -280,14 +297,14 @@ def _stacked_rows(side: Side, shape: Shape, value_h: float, shift: float, wrap: 
     below = [k for k in ("subtitle", "text") if k in heights]
     over, under = sum(heights[k] for k in above), sum(heights[k] for k in below)
     cy = shape.height / 2 + (over - under) / 2 + shift
-    rows = [Row("value", cy - value_h / 2, value_h, *shape.chord(cy - value_h / 2, cy + value_h / 2))]
+    rows = [("value", cy - value_h / 2, value_h, cy + value_h / 2)]
     y = cy - value_h / 2
     for kind in above:
         y -= heights[kind]
-        rows.insert(0, Row(kind, y, heights[kind], *shape.chord(y, y + heights[kind])))
+        rows.insert(0, (kind, y, heights[kind], y + heights[kind]))
     y = cy + value_h / 2
     for kind in below:
-        rows.append(Row(kind, y, heights[kind], *shape.chord(y, y + heights[kind])))
+        rows.append((kind, y, heights[kind], y + heights[kind]))
         y += heights[kind]
     return rows, len(above)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 from pnp.display import Group, Item, Line, Matrix, Rect, Style, Text, translate
@@ -261,9 +262,14 @@ def crop_marks(trims: Iterable[Box], bleeds: Iterable[Box], *, across: bool = Fa
     a full grid: outside all of them). Where a grid has no room for them there (`across`: none
     above and below; `along`: none left and right), they sit in the gutters between its rows
     (or columns) instead, `INNER_GAP_MM` clear of the trims: that strip is cut away, and two
-    marks in two gutters line up a ruler as well as two at the ends.
+    marks in two gutters line up a ruler as well as two at the ends. Remembered: every full
+    sheet of a deck has the same marks.
     """
-    trims = tuple(trims)
+    return _crop_marks(tuple(trims), tuple(bleeds), across, along)
+
+
+@lru_cache(maxsize=1024)
+def _crop_marks(trims: tuple[Box, ...], bleeds: tuple[Box, ...], across: bool, along: bool) -> tuple[Line, ...]:
     if not trims:
         return ()
     edges = tuple(zip(trims, bleeds, strict=True))

@@ -17,7 +17,7 @@ Spaces are the break points; a word too long for the box may also break after "Â
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator, Mapping
 
@@ -280,7 +280,7 @@ def _tokens(paragraph: list[Run]) -> list[_Token]:
             if chunk:
                 if not pieces:
                     gap = pending_gap
-                pieces.append(replace(run, text=chunk))
+                pieces.append(Run(chunk, run.font, run.icon))
     finish()
     return tokens
 
@@ -299,13 +299,13 @@ def _fragments(token: _Token) -> list[_Token]:
         start = 0
         for index, char in enumerate(piece.text):
             if char in SECONDARY_BREAKS and index + 1 < len(piece.text):
-                current.append(replace(piece, text=piece.text[start : index + 1]))
+                current.append(Run(piece.text[start : index + 1], piece.font, piece.icon))
                 start = index + 1
                 gap = token.gap if not fragments else Run("", piece.font)
                 fragments.append(_token(tuple(current), gap))
                 current = []
         if start < len(piece.text):
-            current.append(replace(piece, text=piece.text[start:]))
+            current.append(Run(piece.text[start:], piece.font, piece.icon))
     if current:
         gap = token.gap if not fragments else Run("", current[0].font)
         fragments.append(_token(tuple(current), gap))

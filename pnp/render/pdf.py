@@ -17,8 +17,7 @@ from __future__ import annotations
 import io
 import logging
 import os
-from dataclasses import dataclass, replace
-from typing import BinaryIO, Sequence, Union
+from typing import BinaryIO, NamedTuple, Sequence, Union
 
 from pnp import fonts
 from pnp.display import IDENTITY, Circle, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text
@@ -59,6 +58,16 @@ def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject
         _Painter(canvas, page.label or f"page {number}", forms, cmyk, repeated).draw_all(page.items)
         canvas.showPage()
     canvas.save()
+
+
+def prepare() -> None:
+    """Import reportlab and register the fonts now: a build does it before forking its render
+    workers, which inherit both instead of each importing and parsing them again (a tenth of a
+    second of CPU a worker)."""
+    import reportlab.pdfgen.canvas  # noqa: F401  # what `write_pdf` imports
+
+    for name in fonts.FONT_FILES:
+        fonts.register_reportlab(name)
 
 
 def _repeated(pages: Sequence[Page]) -> dict[int, str]:
@@ -107,9 +116,9 @@ def cmyk_of(color: str) -> tuple[float, float, float, float]:
     return c, m, y, k
 
 
-@dataclass(frozen=True)
-class _Pen:
-    """The graphics state the PDF content stream is in, so unchanged settings are not repeated."""
+class _Pen(NamedTuple):
+    """The graphics state the PDF content stream is in, so unchanged settings are not repeated
+    (a tuple: one is made for every shape and text drawn)."""
 
     fill: str | None = None
     stroke: str | None = None
@@ -257,15 +266,17 @@ class _Painter:
     def use(self, style: Style) -> tuple[int, int]:
         """Set what `style` needs on the canvas; return (stroke, fill) flags for drawing."""
         canvas, pen = self.canvas, self.pen
-        wanted = replace(
-            pen,
-            fill=style.fill or pen.fill,
-            stroke=style.stroke or pen.stroke,
-            width=style.width if style.stroke else pen.width,
-            dash=style.dash if style.stroke else pen.dash,
-            fill_alpha=style.opacity if style.fill else pen.fill_alpha,
-            stroke_alpha=style.opacity if style.stroke else pen.stroke_alpha,
+        fill, stroke = style.fill, style.stroke
+        wanted = _Pen(
+            fill or pen.fill,
+            stroke or pen.stroke,
+            style.width if stroke else pen.width,
+            style.dash if stroke else pen.dash,
+            style.opacity if fill else pen.fill_alpha,
+            style.opacity if stroke else pen.stroke_alpha,
         )
+        if wanted == pen:
+            return int(stroke is not None), int(fill is not None)
         if wanted.fill is not None and wanted.fill != pen.fill:  # never None then: wanted falls back on pen
             if self.cmyk:
                 canvas.setFillColorCMYK(*cmyk_of(wanted.fill))
@@ -285,7 +296,7 @@ class _Painter:
         if wanted.stroke_alpha != pen.stroke_alpha:
             canvas.setStrokeAlpha(wanted.stroke_alpha)
         self.pen = wanted
-        return int(style.stroke is not None), int(style.fill is not None)
+        return int(stroke is not None), int(fill is not None)
 
 
 def _define_form(canvas, name: str, image: Image) -> tuple[float, float]:
