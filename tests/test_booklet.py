@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+from functools import lru_cache
 
 import pypdf
 import pytest
@@ -20,6 +21,7 @@ from spec_text import BUNDLED, drawn, edit, spec_of
 INFO = Furniture("Game", "Rules", "pnp test")
 
 
+@lru_cache(maxsize=None)  # several tests read the same booklet: it is printed and read back once
 def booklet_text(game: str, spec_text: str | None = None, duplex: str = "long", code: str | None = None) -> str:
     """The text of the booklet as printed: generated, imposed, rendered, extracted from the PDF
     (the game's default kit, or the kit of language `code`)."""
