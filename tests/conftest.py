@@ -1,6 +1,6 @@
 """What every test shares: the engine-parameter cache (pnp.referee.params) of this run, in a
-folder of its own, so the suite neither reads nor fills the user's; and a browser for the
-tests that need one."""
+folder of its own, so the suite neither reads nor fills the user's (one folder for all the
+workers of a parallel run); and a browser for the tests that need one."""
 
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ from typing import Any
 
 import pytest
 
-os.environ["PNP_CACHE"] = tempfile.mkdtemp(prefix="pnp-test-cache-")
+# One folder per run: under pytest-xdist (`-n auto`) the workers inherit the controller's, so the
+# parameters one worker computes are read by the others (the cache writes atomically).
+if not (os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get("PNP_CACHE")):
+    os.environ["PNP_CACHE"] = tempfile.mkdtemp(prefix="pnp-test-cache-")
 
 
 @pytest.fixture(scope="module")

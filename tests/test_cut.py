@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from functools import lru_cache
 
 import ezdxf
 import pdfplumber
@@ -24,10 +25,11 @@ PT = 25.4 / 72
 TOLERANCE = 0.05  # mm: a cut path on its trim, as the issue asks
 
 
+@lru_cache(maxsize=None)  # laid out once, read by every test of that paper and machine
 def machine_units(paper: str, machine: str, game: str = "forex"):
     """The print units of a game laid out for a machine: those whose sheets carry marks."""
     spec = with_print(spec_of(), paper=paper, cut=machine)
-    return [u for u in lay_out_game(spec, game).units if u.sheets.machine == machine]
+    return tuple(u for u in lay_out_game(spec, game).units if u.sheets.machine == machine)
 
 
 def pdf_page(unit, index: int):

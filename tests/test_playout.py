@@ -22,7 +22,7 @@ from pnp.simulate.play import play_game
 from pnp.simulate.runner import Setup, context, seating
 
 SPEC = str(Path(__file__).resolve().parents[1] / "pnp" / "data" / "components.yaml")
-GAMES_EACH = 12  # per player count and rule set
+GAMES_EACH = 12  # per player count and rule set (the slow lane; the fast lane plays the first 3)
 
 # Numbers a designer changes, per game, beside every listed value of every house rule.
 NUMBERS: dict[str, list[dict[str, Any]]] = {
@@ -50,11 +50,11 @@ def rule_sets(game: str) -> list[tuple[tuple[str, Any], ...]]:
     return [tuple(sorted(changes.items())) for changes in found]
 
 
-def play_both(game: str, options: tuple[tuple[str, Any], ...], players: int, seed: int) -> int:
-    """Games played both ways and found equal (0 when the rules cannot seat `players`)."""
+def play_both(game: str, options: tuple[tuple[str, Any], ...], players: int, seed: int, games: int) -> int:
+    """`games` games played both ways and found equal (0 when the rules cannot seat `players`)."""
     setup = Setup(game, SPEC, options, players, ("random",))
     ctx = context(setup)
-    for index in range(GAMES_EACH):
+    for index in range(games):
         ids, names = seating(setup, index)
         seats = [ctx.bots[b] for b in ids]
         results = []
@@ -67,17 +67,18 @@ def play_both(game: str, options: tuple[tuple[str, Any], ...], players: int, see
         assert results[0] == results[1], f"{game} {dict(options)} {players} players, game {index}"
         if isinstance(results[0], str):
             return 0
-    return GAMES_EACH
+    return games
 
 
+@pytest.mark.parametrize("games", [3, pytest.param(GAMES_EACH, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("game", FAST)
-def test_playout_plays_the_slow_paths_games(game):
+def test_playout_plays_the_slow_paths_games(game, games):
     seats = load_spec(SPEC).games[game].players
     played = 0
     for k, options in enumerate(rule_sets(game)):
         for players in range(seats.min, seats.max + 1):
-            played += play_both(game, options, players, seed=k)
-    assert played >= GAMES_EACH * len(rule_sets(game))  # every rule set played, at one count at least
+            played += play_both(game, options, players, seed=k, games=games)
+    assert played >= games * len(rule_sets(game))  # every rule set played, at one count at least
 
 
 @pytest.mark.parametrize("game", FAST)

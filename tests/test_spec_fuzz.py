@@ -2,12 +2,14 @@
 example (tests/fuzz_spec.py: types, numbers, deleted and duplicated keys, unicode, long texts,
 nesting, aliases, template format specs and attribute walks, typing mistakes) each get exit 0,
 1 or 2 from `pnp validate` — never an internal error — within MAX_SECONDS of CPU, under a 2 GiB
-memory cap, with a message under 4,000 characters that says where. A few hundred in the fast
-lane; over a thousand, every game at once, in the slow lane (`pytest -m slow`).
+memory cap, with a message under 4,000 characters that says where. Sixty (every kind five
+times) in the fast lane; in the slow lane (`pytest -m slow`) 240 of the same seed and over a
+thousand more, every game at once.
 
 On a failure the seed, the index and the mutation are printed: `python tests/fuzz_spec.py SEED
 INDEX` writes that mutant out again. Also here: any single edit of the tree or of the text is a
-spec or a located error (hypothesis, through the loader alone)."""
+spec or a located error (hypothesis, through the loader alone: 25 tree edits in the fast lane,
+100 in the slow one)."""
 
 from __future__ import annotations
 
@@ -27,7 +29,8 @@ from pnp.errors import SpecError
 from pnp.rules import loads_spec
 from spec_text import BUNDLED
 
-FAST = 240  # mutants in the fast lane: every kind of mutation twenty times
+FAST = 60  # mutants in the fast lane: every kind of mutation five times
+STEADY = 240  # in the slow lane, the same seed: every kind twenty times
 SLOW = 1200  # in the slow lane: 400 of each of three seeds, every game at once
 
 
@@ -46,13 +49,14 @@ def failures(rows: list[dict], seed: int) -> list[str]:
             for row in rows if row["problems"]]
 
 
-def test_a_few_hundred_mutants_are_each_answered_in_seconds_with_a_located_message():
+@pytest.mark.parametrize("count", [FAST, pytest.param(STEADY, marks=pytest.mark.slow)])
+def test_mutants_of_every_kind_are_each_answered_in_seconds_with_a_located_message(count):
     seed = 25
-    rows, peak = fuzz(seed, 0, FAST)
+    rows, peak = fuzz(seed, 0, count)
     assert not failures(rows, seed), "\n".join(failures(rows, seed)[:10])
-    assert len(rows) == FAST and peak < MEMORY
+    assert len(rows) == count and peak < MEMORY
     codes = Counter(row["code"] for row in rows)
-    assert codes[0] >= 20 and codes[2] >= 100  # the mutants reach valid specs and refused ones alike
+    assert codes[0] >= count // 12 and codes[2] >= count * 5 // 12  # valid specs and refused ones alike
     assert {row["kind"] for row in rows} == {"type", "number", "delete", "duplicate", "unicode", "long", "nesting",
                                              "alias", "template", "walk", "key", "text"}
 
@@ -120,10 +124,24 @@ def assert_valid_or_located(text):
             assert LOCATED.match(line) or line.startswith(" ") or line.startswith("… and "), line
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(ALL_PATHS), st.sampled_from(["replace", "delete", "add"]), values)
-def test_tree_mutations_give_a_spec_or_a_located_error(path, how, value):
+EDITS = (st.sampled_from(ALL_PATHS), st.sampled_from(["replace", "delete", "add"]), values)
+
+
+def check_tree_mutation(path, how, value):
     assert_valid_or_located(yaml.safe_dump(mutate(TREE, path, how, value), allow_unicode=True, sort_keys=False))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(*EDITS)
+def test_tree_mutations_give_a_spec_or_a_located_error(path, how, value):
+    check_tree_mutation(path, how, value)
+
+
+@pytest.mark.slow
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(*EDITS)
+def test_a_hundred_tree_mutations_give_a_spec_or_a_located_error(path, how, value):
+    check_tree_mutation(path, how, value)
 
 
 @settings(max_examples=150, deadline=None)
