@@ -94,7 +94,7 @@ def context(table: TableGame, seen: SeatView, links: Links | None = None, notice
         "last": history[-1] if history else None,
         "history": list(reversed(history[:-1])),
         "said": _said(table.last_change),
-        "undo": seen.undo and {"who": seen.undo.player or words.the_table(), "kind": word(seen.undo.kind),
+        "undo": seen.undo and {"who": seen.undo.player or _(words.THE_TABLE), "kind": word(seen.undo.kind),
                                "secret": seen.undo.sealed},
         "position_form": (forms.position_form(table.start_form(), table.players, assets)
                           if actor.host and not table.entries else []),
@@ -127,11 +127,11 @@ def _history(public: Sequence[Entry]) -> list[dict[str, Any]]:
             waiting.append(entry)
             continue
         if waiting:
-            who = ", ".join(e.player or words.the_table() for e in (*waiting, entry))
+            who = ", ".join(e.player or _(words.THE_TABLE) for e in (*waiting, entry))
             entry = replace(entry, player=who, events=tuple(ev for e in waiting for ev in e.events) + entry.events)
             waiting = []
         merged.append(entry)
-    return [{"who": e.player or words.the_table(), "kind": word(e.kind), "events": e.events, "by": e.by, "at": e.at,
+    return [{"who": e.player or _(words.THE_TABLE), "kind": word(e.kind), "events": e.events, "by": e.by, "at": e.at,
              "closed": list(e.closed)} for e in merged[-HISTORY:]]
 
 
@@ -150,7 +150,7 @@ def _said(change: Change | None) -> dict[str, Any] | None:
     host closing a sealed phase."""
     if change is None or change.op not in ("undo", "close"):
         return None
-    return {"op": change.op, "by": change.by, "player": change.player or words.the_table(), "kind": word(change.kind)}
+    return {"op": change.op, "by": change.by, "player": change.player or _(words.THE_TABLE), "kind": word(change.kind)}
 
 
 

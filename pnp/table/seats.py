@@ -25,6 +25,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pnp.i18n import _
 from pnp.rules.base import ToMove
 from pnp.rules.legal import Template
 from pnp.table import words
@@ -141,7 +142,7 @@ def admitted(table: TableGame, actor: Actor, submission: Submission) -> Template
     """The template a submission names, if this actor may enter it: Forbidden for another
     seat's step or, to a seat, the table's; Stale where the form no longer matches."""
     if not actor.host and submission.player != actor.seat:
-        raise Forbidden(words.table_step() if submission.player is None else words.not_your_step())
+        raise Forbidden(_(words.TABLE_STEP) if submission.player is None else _(words.NOT_YOUR_STEP))
     seen = view(table, actor)
     offered = [o for o in (*seen.offers, seen.closing) if o is not None]
     offer = next((o for o in offered if (o.player, o.n) == (submission.player, submission.n)), None)
@@ -167,7 +168,7 @@ def check_entry(table: TableGame, actor: Actor, template: Template, close: bool)
 
 def check_host(actor: Actor) -> None:
     if not actor.host:
-        raise Forbidden(words.host_only())
+        raise Forbidden(_(words.HOST_ONLY))
 
 
 def undo_target(table: TableGame, actor: Actor) -> int:
@@ -175,7 +176,7 @@ def undo_target(table: TableGame, actor: Actor) -> int:
     sealed phase in progress, else its own last step while nothing has followed it."""
     entries = table.entries
     if not entries:
-        raise Refused("", words.nothing_to_undo())
+        raise Refused("", _(words.NOTHING_TO_UNDO))
     if actor.host:
         return len(entries) - 1
     for index in range(len(entries) - 1, table.public_count() - 1, -1):
@@ -185,5 +186,5 @@ def undo_target(table: TableGame, actor: Actor) -> int:
     if last.player != actor.seat:
         raise Forbidden(words.undo_not_yours(last.player))
     if last.followed:
-        raise Forbidden(words.undo_followed())
+        raise Forbidden(_(words.UNDO_FOLLOWED))
     return len(entries) - 1

@@ -354,20 +354,20 @@ async def _form(request: Request) -> dict[str, str]:
 
 def _refusal(table: TableGame, error: Exception, languages: words.Languages) -> tuple[int, Notice]:
     if isinstance(error, Stale):
-        return 409, Notice("stale", words.stale_title(), words.stale())
+        return 409, Notice("stale", _(words.STALE_TITLE), _(words.STALE))
     if isinstance(error, Forbidden):
-        return 403, Notice("forbidden", words.forbidden_title(), error.message)
+        return 403, Notice("forbidden", _(words.FORBIDDEN_TITLE), error.message)
     if isinstance(error, Refused):
         return 422, Notice("refused", words.refused_title(error.rule), error.message, error.rule,
                            _rule_text(table, error.rule, languages), _house(table, error.rule))
-    return 400, Notice("error", words.not_understood(), str(error))
+    return 400, Notice("error", _(words.NOT_UNDERSTOOD), str(error))
 
 
 def _choice(table: TableGame, needed: NeedsChoice, posted: dict[str, str], languages: words.Languages
             ) -> tuple[Notice, dict[str, Any]]:
     choice = {"posted": [(k, v) for k, v in posted.items() if not k.startswith("c.")], "what": needed.needed.what,
               "options": [str(o) for o in needed.needed.options]}
-    notice = Notice("choice", words.choice_title(), needed.needed.message, needed.needed.rule,
+    notice = Notice("choice", _(words.CHOICE_TITLE), needed.needed.message, needed.needed.rule,
                     _rule_text(table, needed.needed.rule, languages))
     return notice, choice
 
@@ -471,7 +471,7 @@ class Guard:
     async def _guarded(self, request: Request, scope: Scope, receive: Receive, send_with_headers: Send) -> None:
         host = request.headers.get("host", "").lower()
         if self.hosts is not None and host not in self.hosts:
-            await PlainTextResponse(words.wrong_host(), status_code=403)(scope, receive, send_with_headers)
+            await PlainTextResponse(_(words.WRONG_HOST), status_code=403)(scope, receive, send_with_headers)
             return
         given = request.query_params.get("t")
         if given is None:
@@ -485,17 +485,17 @@ class Guard:
                                        headers={"set-cookie": cookie})(scope, receive, send_with_headers)
                 return
         if found is None:
-            await PlainTextResponse(words.no_token(), status_code=403)(scope, receive, send_with_headers)
+            await PlainTextResponse(_(words.NO_TOKEN), status_code=403)(scope, receive, send_with_headers)
             return
         scope.setdefault("state", {})["actor"] = found
         if request.method == "POST":
             origin = request.headers.get("origin")
             if origin is not None and origin.split("://", 1)[-1].lower() != host:
-                await PlainTextResponse(words.other_site(), status_code=403)(scope, receive, send_with_headers)
+                await PlainTextResponse(_(words.OTHER_SITE), status_code=403)(scope, receive, send_with_headers)
                 return
             length = request.headers.get("content-length")
             if length is not None and (not length.isdigit() or int(length) > self.max_body):
-                await PlainTextResponse(words.too_large(), status_code=413)(scope, receive, send_with_headers)
+                await PlainTextResponse(_(words.TOO_LARGE), status_code=413)(scope, receive, send_with_headers)
                 return
             receive = _limited(receive, self.max_body)
         await self.app(scope, receive, send_with_headers)
@@ -511,7 +511,7 @@ def _limited(receive: Receive, limit: int) -> Callable[[], Awaitable[Message]]:
         if message["type"] == "http.request":
             seen += len(message.get("body", b""))
             if seen > limit:
-                raise HTTPException(413, words.too_large())
+                raise HTTPException(413, _(words.TOO_LARGE))
         return message
 
     return limited

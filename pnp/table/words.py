@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 
-from pnp.i18n import SOURCE, Language, _, preferred
+from pnp.i18n import N_, SOURCE, Language, _, preferred
 from pnp.spec.model import Game, Spec
 
 # --- the language a page speaks --------------------------------------------------------------------
@@ -70,46 +70,25 @@ _BOLD = re.compile(r"\*\*")
 
 
 # --- access --------------------------------------------------------------------------------------
+# Each sentence marked for the catalogs here (`N_`) and worded where it is said (`_(words.NO_TOKEN)`),
+# inside the request's language.
 
 
-def no_token() -> str:
-    return _("This table needs your seat's link: scan its QR code, or open the link the laptop shows "
-             "(the same for a wrong link: nothing else is said).")
-
-
-def wrong_host() -> str:
-    return _("This server answers only under its own address.")
-
-
-def other_site() -> str:
-    return _("Posts come from the table's own page.")
-
-
-def too_large() -> str:
-    return _("Request too large.")
+NO_TOKEN = N_("This table needs your seat's link: scan its QR code, or open the link the laptop shows "
+              "(the same for a wrong link: nothing else is said).")
+WRONG_HOST = N_("This server answers only under its own address.")
+OTHER_SITE = N_("Posts come from the table's own page.")
+TOO_LARGE = N_("Request too large.")
 
 
 # --- who may do what -----------------------------------------------------------------------------
 
 
-def not_your_step() -> str:
-    return _("That step is another player's: each seat enters only its own.")
-
-
-def table_step() -> str:
-    return _("The table's own steps are entered by the host.")
-
-
-def host_only() -> str:
-    return _("Only the host may do that.")
-
-
-def nothing_to_undo() -> str:
-    return _("Nothing to undo: no step has been entered.")
-
-
-def undo_followed() -> str:
-    return _("The table has acted on that step (a reveal, a company settled): only the host may undo it.")
+NOT_YOUR_STEP = N_("That step is another player's: each seat enters only its own.")
+TABLE_STEP = N_("The table's own steps are entered by the host.")
+HOST_ONLY = N_("Only the host may do that.")
+NOTHING_TO_UNDO = N_("Nothing to undo: no step has been entered.")
+UNDO_FOLLOWED = N_("The table has acted on that step (a reveal, a company settled): only the host may undo it.")
 
 
 def undo_not_yours(player: str | None) -> str:
@@ -124,36 +103,23 @@ def sealed_waiting(players: Sequence[str]) -> str:
              "entered, or when the host closes it.").format(players=", ".join(players))
 
 
-def the_table() -> str:
-    """Who takes the table's own steps, where a player's name would be."""
-    return _("the table")
+THE_TABLE = N_("the table")  # who takes the table's own steps, where a player's name would be
 
 
 # --- answers ---------------------------------------------------------------------------------------
 
 
-def stale_title() -> str:
-    return _("The position changed")
-
-
-def stale() -> str:
-    return _("Another device entered a step first. Nothing of yours was entered: here is the new position.")
+STALE_TITLE = N_("The position changed")
+STALE = N_("Another device entered a step first. Nothing of yours was entered: here is the new position.")
 
 
 def refused_title(rule: str) -> str:
     return _("Refused: {rule}").format(rule=rule) if rule else _("Refused")
 
 
-def choice_title() -> str:
-    return _("The rules leave a choice")
-
-
-def not_understood() -> str:
-    return _("Not understood")
-
-
-def forbidden_title() -> str:
-    return _("Not yours to do")
+CHOICE_TITLE = N_("The rules leave a choice")
+NOT_UNDERSTOOD = N_("Not understood")
+FORBIDDEN_TITLE = N_("Not yours to do")
 
 
 # --- the rules as players read them ----------------------------------------------------------------
