@@ -137,8 +137,9 @@ def run(args: argparse.Namespace) -> int:
 
 def worded(game_id: str, spec: Spec, code: str) -> dict[str, str]:
     """Each rule ID of the game's rules booklet with its words in language `code`, as that
-    language's kit prints them (the spec's numbers filled in): what `pnp rules show --lang`
-    quotes. A booklet line that carries several IDs is cut at each."""
+    language's kit prints them (the spec's numbers filled in, the bold marks left to print):
+    what `pnp rules show --lang` and the table quote. A booklet line that carries several IDs
+    is cut at each."""
     from pnp.i18n import speaking
     from pnp.spec.faces import fill
     from pnp.spec.translation import kit
@@ -160,7 +161,7 @@ def worded(game_id: str, spec: Spec, code: str) -> dict[str, str]:
                     starts = list(_ID.finditer(text))  # a line without an ID (a heading, a list) has none
                     ends = [after.start() for after in starts[1:]] + [len(text)]
                     for here, end in zip(starts, ends[:len(starts)], strict=True):
-                        found.setdefault(here.group(1), text[here.end():end].strip())
+                        found.setdefault(here.group(1), text[here.end():end].replace("**", "").strip())
     return found
 
 
@@ -220,7 +221,7 @@ def describe_in(rule: text.Rule, spec: Spec, code: str) -> str:
     ids = [r.id for r in text.within(rule.id, rule.game)] if rule.kind == text.SECTION else [rule.id]
     for rule_id in ids:
         if rule_id in words:
-            lines.append(("  " if len(ids) > 1 else "") + (f"{rule_id}  " if len(ids) > 1 else "") + words[rule_id].replace("**", ""))  # bold marks are for print
+            lines.append(("  " if len(ids) > 1 else "") + (f"{rule_id}  " if len(ids) > 1 else "") + words[rule_id])
     if len(lines) == 1:
         lines.append(f"({code}: the booklet does not word this rule; the rules file's English follows)")
         lines.append(describe(rule, spec))

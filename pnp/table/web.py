@@ -182,9 +182,9 @@ def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | No
                                      status_code=404)
         code = i18n.current().code
         game = languages.game(code)
-        spoken = languages.rules(code).get(found.id)  # the booklet's words in the page's language, if it words it
-        return HTMLResponse(rule_template.render(rule=found, words=spoken or words.for_players(found.plain),
-                                                 spoken=bool(spoken), house=_house(table, found.id), lang=code,
+        said, spoken = languages.rule_words(code, found)
+        return HTMLResponse(rule_template.render(rule=found, words=said, spoken=spoken, house=_house(table, found.id),
+                                                 lang=code,
                                                  title=game.title_en or game.title))
 
     # --- the API ------------------------------------------------------------------------------------
@@ -376,13 +376,11 @@ def _rule_text(table: TableGame, rule_id: str, languages: words.Languages) -> st
     """The rule's words for players, in the request's language where its booklet words them."""
     if not rule_id:
         return ""
-    spoken = languages.rules(i18n.current().code).get(rule_id)
-    if spoken:
-        return spoken
     try:
-        return words.for_players(text.rule(rule_id, table.game_id).plain)
+        found = text.rule(rule_id, table.game_id)
     except KeyError:
         return ""
+    return languages.rule_words(i18n.current().code, found)[0]
 
 
 def _say(msgid: str, /, **values: Any) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 
 from pnp.i18n import N_, SOURCE, Language, _, preferred
+from pnp.rules.text import Rule
 from pnp.spec.model import Game, Spec
 
 # --- the language a page speaks --------------------------------------------------------------------
@@ -35,7 +36,7 @@ class Languages:
         self._game = game
         self._names = tuple((code, autonym(code)) for code in self.spoken)
         self.game = cache(self._translated)
-        self.rules = cache(self._rules)
+        self._booklet = cache(self._worded)
 
     def choose(self, asked: str | None, accept_language: str) -> Language:
         """The language a request asked for (the page's switch, a cookie), else the best its
@@ -53,20 +54,20 @@ class Languages:
 
         return translated(self._game, self.spoken[code])
 
-    def _rules(self, code: str) -> Mapping[str, str]:
+    def rule_words(self, code: str, rule: Rule) -> tuple[str, bool]:
+        """A rule's words for players in `code`: as that language's booklet prints them, else
+        the rules file's English (`for_players`); and whether they are the booklet's."""
+        spoken = self._booklet(code).get(rule.id)
+        return (spoken, True) if spoken else (for_players(rule.plain), False)
+
+    def _worded(self, code: str) -> Mapping[str, str]:
         """Each rule ID's words as the game's booklet in `code` prints them (none for the source
         language: the rules file's own English is what the table quotes)."""
         from pnp.rules.lookup import worded
 
         if code == SOURCE or self.spec is None:
             return {}
-        try:
-            return {rule: _BOLD.sub("", words) for rule, words in worded(self.game_id, self.spec, code).items()}
-        except (KeyError, ValueError):
-            return {}
-
-
-_BOLD = re.compile(r"\*\*")
+        return worded(self.game_id, self.spec, code)
 
 
 # --- access --------------------------------------------------------------------------------------
