@@ -32,7 +32,18 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from pnp.errors import Issue, UsageError, display_name
 from pnp.i18n import SOURCE
-from pnp.i18n.catalogs import CatalogError, Entry, catalog_path, merged, read, status, template, template_path, write
+from pnp.i18n.catalogs import (
+    CatalogError,
+    Entry,
+    catalog_path,
+    merged,
+    read,
+    read_shared,
+    status,
+    template,
+    template_path,
+    write,
+)
 from pnp.spec.model import Game, Spec
 from pnp.spec.translation import LABEL, texts
 
@@ -347,7 +358,7 @@ def _catalog_problems(spec: Spec, game_id: str, code: str, wanted: dict[str, Ent
         return [Issue(where.file, where.line, where.col, where.path,
                       f"{code}: no catalog {shown} for {len(wanted)} texts (pnp translate update writes it)")]
     try:
-        catalog = read(path, code)
+        catalog = read_shared(path, code)
     except CatalogError as error:
         return [Issue(shown, error.line, 1 if error.line else 0, "", f"cannot read the catalog: {error}")]
     issues: list[Issue] = []

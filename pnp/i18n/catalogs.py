@@ -110,11 +110,27 @@ def language(folder: Path, game: str, code: str) -> Language:
     return _language(path, code, data, hashlib.sha256(data).hexdigest())
 
 
+def read_shared(path: Path, code: str) -> "Catalog":
+    """`read`, for a caller that only looks: the catalog parsed once a process for the same
+    bytes, shared with `language` (`pnp validate` and a build's summary check the catalogs the
+    kits were worded from). It must not be changed."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise CatalogError(path, 0, f"cannot read it: {error.strerror or error}") from None
+    return _shared(path, code, data, hashlib.sha256(data).hexdigest())
+
+
+@lru_cache(maxsize=64)
+def _shared(path: Path, code: str, data: bytes, digest: str) -> "Catalog":
+    return _parsed(path, data, code)
+
+
 @lru_cache(maxsize=64)
 def _language(path: Path, code: str, data: bytes, digest: str) -> Language:
     """A catalog's `Language`, parsed once a process for the same bytes (the kits of every
     language of a game each need every catalog of the game; `pnp watch` reads an edit anew)."""
-    catalog = _parsed(path, data, code)
+    catalog = _shared(path, code, data, digest)
     messages = {}
     for message in catalog:
         if not message.id:
