@@ -154,43 +154,18 @@ def _fit(text: str, w: float, h: float, size: float, min_size: float, font: str,
          icons: Mapping[str, Icon] | None) -> Fitted:
     if not text.strip():
         return Fitted(size, (), leading)
-    plain = not icons or not _ICON.search(text)  # no icon to set: the words' tokens and lines are remembered
-    tokens, missing = _plain_tokens(text, font) if plain else _icon_tokens(text, font, icons or {})
-    if missing:
-        raise fonts.missing_glyph_error(text, missing[1], missing[0], what)
+    paragraphs = _parse(text, font, icons or {})
+    for run in (run for paragraph in paragraphs for run in paragraph if run.icon is None):
+        missing = fonts.missing_glyphs(run.text, run.font)
+        if missing:
+            raise fonts.missing_glyph_error(text, missing, run.font, what)
+    tokens = [_tokens(paragraph) for paragraph in paragraphs]
     for candidate in _sizes(size, min_size):
-        width_em = w / (candidate * MM_PER_PT)
-        lines = _plain_lines(text, font, width_em) if plain else _wrap_all(tokens, width_em)
+        lines = _wrap_all(tokens, w / (candidate * MM_PER_PT))
         if lines is not None:
             if block_height(len(lines), candidate, leading) <= h + _EPSILON:
                 return Fitted(candidate, lines, leading)
     raise BuildError(_not_fitting(text, w, h, min(size, min_size), leading, tokens, what), text=text)
-
-
-_Missing = tuple[str, tuple[str, ...]] | None  # the font of the first run with characters it lacks, and those
-
-
-@lru_cache(maxsize=8192)
-def _plain_tokens(text: str, font: str) -> tuple[list[list[_Token]], _Missing]:
-    """The words of text without icons (`_icon_tokens`), remembered: a text is fitted in many
-    boxes and at many sizes, and again in every kit of a game (callers must not change them)."""
-    return _icon_tokens(text, font, {})
-
-
-def _icon_tokens(text: str, font: str, icons: Mapping[str, Icon]) -> tuple[list[list[_Token]], _Missing]:
-    """The words of each paragraph of `text`, and the first run's characters its font lacks."""
-    paragraphs = _parse(text, font, icons)
-    for run in (run for paragraph in paragraphs for run in paragraph if run.icon is None):
-        missing = fonts.missing_glyphs(run.text, run.font)
-        if missing:
-            return [], (run.font, missing)
-    return [_tokens(paragraph) for paragraph in paragraphs], None
-
-
-@lru_cache(maxsize=8192)
-def _plain_lines(text: str, font: str, width_em: float) -> tuple[tuple[Run, ...], ...] | None:
-    """`_wrap_all` of text without icons, remembered (boxes of one width recur, at every size tried)."""
-    return _wrap_all(_plain_tokens(text, font)[0], width_em)
 
 
 def fit_name(text: str, x: float, y: float, w: float, h: float, *, size: float, min_size: float = 6.0,
