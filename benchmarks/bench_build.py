@@ -59,6 +59,7 @@ def main() -> list[tuple[str, float, str]]:
         cold = _command(Path(scratch) / "cold")
         edited = Path(scratch) / "edited.yaml"
         edited.write_text(_one_card_value(), encoding="utf-8")
+        (Path(scratch) / "locale").symlink_to(_bundled_locale())  # the kits' catalogs, found beside the spec
         incremental = _command(Path(scratch) / "cold", "--spec", str(edited))
         vector, raster = _vector_vs_raster(out / "bolsa" / "shares.pdf")
         floor, build_cold = _side_by_side(Path(scratch), summary.pages)
@@ -203,6 +204,12 @@ def _one_card_value() -> str:
     old = '{value: "3", title: Dividend, text: "Pays {pays} per certificate", data: {pays: 2}}'
     assert old in text, "the benchmark's edit no longer matches the bundled spec"
     return text.replace(old, old.replace("pays: 2", "pays: 4"))
+
+
+def _bundled_locale() -> Path:
+    from pnp.spec.source import bundled_spec_path
+
+    return bundled_spec_path().parent / "locale"
 
 
 def _vector_vs_raster(pdf: Path) -> tuple[int, int]:
