@@ -479,7 +479,7 @@ def without_timings(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if '"elapsed_s":' not in line)
 
 
-@pytest.mark.parametrize("extra", [[], ["--vs-set", "rules.rounds=3", "--players", "3-4"]])
+@pytest.mark.parametrize("extra", [[], pytest.param(["--vs-set", "rules.rounds=3", "--players", "3-4"], marks=pytest.mark.slow)])
 def test_shards_merged_answer_byte_for_byte_as_one_run(tmp_path, capsys, extra):
     base = ["simulate", "bolsa", "--games", "450", "--seed", "8", "--workers", "1", *extra]
     assert main([*base, "--json"]) == 0
@@ -556,6 +556,7 @@ def test_a_worker_that_dies_twice_is_reported_with_the_chunk_it_lost(tmp_path):
     assert "chunk" in str(lost.value) and "201–300" in str(lost.value)
 
 
+@pytest.mark.slow  # the fast lane kills a worker of run() in process (test_a_worker_that_dies_is_replaced…)
 def test_killing_a_worker_of_pnp_simulate_still_answers_as_one_run(tmp_path):
     """A worker killed with SIGKILL mid-run (out of memory, an impatient admin): the run goes on
     on a new pool, plays the lost chunks again and answers what an undisturbed run answers."""
@@ -582,7 +583,7 @@ def test_killing_a_worker_of_pnp_simulate_still_answers_as_one_run(tmp_path):
     assert without_timings(out) == without_timings(undisturbed.stdout)
 
 
-@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("width", [390, pytest.param(1280, marks=pytest.mark.slow)])
 def test_the_report_reads_on_a_phone_and_a_desktop(tmp_path, browser, width):
     """The report at a phone's 390 px and a desktop's 1280 px: nothing wider than the screen
     (the table scrolls in its own box), the verdict on the first screen, every plot shown whole
