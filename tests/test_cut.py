@@ -90,7 +90,10 @@ def near(value: float, candidates: list[float]) -> bool:
     return any(abs(value - c) <= TOLERANCE for c in candidates)
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+LETTER_SLOW = ["a4", pytest.param("letter", marks=pytest.mark.slow)]  # the fast lane cuts A4 sheets, the slow both
+
+
+@pytest.mark.parametrize("paper", LETTER_SLOW)
 def test_silhouette_cut_paths_lie_on_the_printed_trims(paper):
     """Every rectangle of every Silhouette cut file has its four edges on cut lines the sheet's
     crop marks print, and every circle on a printed cut outline, within 0.05 mm once the file's
@@ -120,7 +123,7 @@ def test_silhouette_cut_paths_lie_on_the_printed_trims(paper):
     assert checked > 150
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("paper", LETTER_SLOW)
 @pytest.mark.parametrize("machine", ["silhouette", "cricut"])
 def test_no_piece_crop_mark_or_header_reaches_a_keep_out_zone(paper, machine):
     """On every machine sheet (fronts): the art of every piece (trim and bleed), every crop mark
