@@ -171,6 +171,7 @@ def dice_result(index: int, rng: random.Random) -> GameResult:
     return result(index, (1 - winner, winner), (winner,), length=rolls, steps=rolls)
 
 
+@pytest.mark.slow  # 300 × 400 games; the fast lane checks the intervals against textbook values
 def test_confidence_intervals_cover_a_biased_game():
     """300 simulations of 400 dice games: the 95 % intervals of the first seat's win rate (5/9)
     and of the mean length (5, a skewed geometric length) hold the truth about 95 % of the
@@ -399,6 +400,7 @@ def fair_die_tally(rng: random.Random, games: int, seats: int) -> Tally:
     return made
 
 
+@pytest.mark.slow  # a thousand simulated runs; the fast lane checks the χ² tails against tables (below)
 def test_equal_seats_raise_a_false_alarm_at_the_nominal_rate():
     """Issue 26: with four truly equal seats and 4,000 games, the old gap (best minus worst seat,
     the pair's own interval) excluded 0 in a third of the runs. The χ² test of all seats at once,
