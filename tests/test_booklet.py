@@ -31,6 +31,9 @@ def booklet_text(game: str, spec_text: str | None = None, duplex: str = "long", 
     return " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
 
 
+# Акционер's booklet in the fast lane, every game's in the slow one (each booklet printed and read is seconds)
+AKTSIONER_FAST = [pytest.param(g, marks=pytest.mark.slow) if g != "aktsioner" else g for g in ("bolsa", "aktsioner", "forex")]
+
 @pytest.mark.parametrize("game", ["bolsa", "aktsioner", "forex"])
 def test_every_rule_of_the_rules_file_is_printed_with_its_id(game):
     text = booklet_text(game)
@@ -155,7 +158,7 @@ def test_the_bolsa_house_rules_used_to_leak_their_keys():
     assert "price_bounds" in booklet_text("bolsa", spec)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", AKTSIONER_FAST)
 def test_the_teaching_part_comes_first_with_at_least_three_worked_examples(game):
     """Goal, components, setup, the turn on one page and three or more worked examples come
     before the reference; every example names a worked example of the rules file."""
@@ -181,11 +184,12 @@ RULE_ID_START = re.compile(r"[A-Z]+-\d")
 
 @pytest.mark.parametrize(("game", "old", "new", "before", "after"), [
     ("bolsa", "start_cash: 50", "start_cash: 65", "cash P1 50, P2 50, P3 50, P4 50", "cash P1 65, P2 65, P3 65, P4 65"),
-    ("bolsa", "quote: {from: 0, to: 19, start: 10}", "quote: {from: 0, to: 29, start: 12}",
-     "SAN: 2 offered, none wanted: 10 → 8", "SAN: 2 offered, none wanted: 12 → 10"),
+    pytest.param("bolsa", "quote: {from: 0, to: 19, start: 10}", "quote: {from: 0, to: 29, start: 12}",
+                 "SAN: 2 offered, none wanted: 10 → 8", "SAN: 2 offered, none wanted: 12 → 10", marks=pytest.mark.slow),
     ("aktsioner", "price: {from: 10, to: 250, step: 10, start: 100}", "price: {from: 10, to: 250, step: 10, start: 120}",
      "blue: 100 +100 = 200", "blue: 120 +100 = 220"),
-    ("forex", "start_money: 2", "start_money: 4", "P1 holds 2 GBP, cannot pay 3", "P1 pays 3 GBP"),
+    pytest.param("forex", "start_money: 2", "start_money: 4", "P1 holds 2 GBP, cannot pay 3", "P1 pays 3 GBP",
+                 marks=pytest.mark.slow),
 ])
 def test_the_worked_examples_numbers_follow_the_spec(game, old, new, before, after):
     """The engine plays the examples from the spec's own start: another starting cash, quote,
@@ -197,7 +201,7 @@ def test_the_worked_examples_numbers_follow_the_spec(game, old, new, before, aft
     assert after in changed
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", AKTSIONER_FAST)
 def test_body_text_is_nine_points_or_more_measured_from_the_pdf(game):
     """Every character of the printed booklet (the sheets imposed and rendered) is 9 pt or
     larger, except inside the grey frames round the pictures of the real components, whose

@@ -280,7 +280,7 @@ def test_two_millimetres_of_bleed_wherever_it_costs_no_sheet():
     assert cards.per_page == 9 and cards.bleed >= 1.0
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("paper", ["a4", pytest.param("letter", marks=pytest.mark.slow)])
 def test_no_two_cards_or_bills_of_the_bundled_kit_share_a_cut(paper):
     """Measured from the vector drawing: the crop marks of every card and bill sheet (first
     front page of each) give cut lines that pair into pieces of the trim size with a gutter of

@@ -139,12 +139,12 @@ def test_every_page_passes_the_glyph_and_fit_checks(low):
     assert outlined > 100
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.slow) if g != "aktsioner" else g for g in GAMES])
 def test_low_ink_measured_as_the_mean_ink_of_the_pages(low, game):
     """The ink saver's figure, by the method `benchmarks/bench_ink.py` prints (`mean_ink`: each
     pixel 1 minus its brightness, over every page): the pieces and boards it redraws print under
     0.3 of a normal build's ink, every page of the game (text toned too) under a third; the README
-    quotes the benchmark's figures."""
+    quotes the benchmark's figures. Акционер's pages in the fast lane, every game's in the slow."""
     normal = lay_out_game(spec_of(), game)
     drawn = ("deck", "tokens", "money", "board")
     ratios = []

@@ -78,7 +78,8 @@ def old_build(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("exchange", ["exchange", "two renames"])
-@pytest.mark.parametrize("kill_at", [1, 2, 3, 4])
+@pytest.mark.parametrize("kill_at", [pytest.param(1, marks=pytest.mark.slow), 2, pytest.param(3, marks=pytest.mark.slow),
+                                     pytest.param(4, marks=pytest.mark.slow)])  # the fast lane: the second step
 def test_a_kill_between_the_steps_of_publishing_leaves_a_complete_output(old_build, tmp_path, kill_at, exchange):
     out = tmp_path / "output"
     subprocess.run(["cp", "-a", str(old_build), str(out)], check=True)
@@ -128,6 +129,7 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from Linux's /proc")
+@pytest.mark.slow  # the fast lane kills builds between publishing's steps (above)
 def test_after_kill_9_of_a_build_no_process_of_it_remains(tmp_path):
     out = tmp_path / "output"
     build = subprocess.Popen([sys.executable, "-m", "pnp", "build", "-q", "--out", str(out)], cwd=ROOT,

@@ -81,9 +81,10 @@ def sheets(unit: dict, images: list[bytes]) -> list[list[bytes]]:
     return [images[i:i + per] for i in range(0, len(images), per)]
 
 
-@pytest.fixture(scope="module", params=sorted(EDITS))
+@pytest.fixture(scope="module", params=[g if g == "aktsioner" else pytest.param(g, marks=pytest.mark.slow) for g in sorted(EDITS)])
 def rebuilt(request, tmp_path_factory):
-    """A game built from the bundled spec, kept aside, then rebuilt in place after its edit."""
+    """A game built from the bundled spec, kept aside, then rebuilt in place after its edit
+    (Aktsioner's edit in the fast lane, Bolsa's and For-Ex's in the slow lane)."""
     game = request.param
     folder = tmp_path_factory.mktemp(game)
     old = build(folder, BUNDLED, game)

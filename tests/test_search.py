@@ -96,7 +96,7 @@ def test_the_reward_is_the_win_share_and_a_little_of_the_lead():
     assert reward(Outcome({"A": 10, "B": 0}, ("A",), "last_round"), 0) == 1.0
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.slow) if g == "forex" else g for g in GAMES])
 def test_search_games_are_records_the_referee_accepts(tmp_path, capsys, game):
     assert main(["simulate", game, "--games", "2", "--players", "3", "--bots", "search:8,greedy", "--workers", "1",
                  "--save-records", str(tmp_path), "--json"]) == 0

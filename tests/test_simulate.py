@@ -171,6 +171,7 @@ def dice_result(index: int, rng: random.Random) -> GameResult:
     return result(index, (1 - winner, winner), (winner,), length=rolls, steps=rolls)
 
 
+@pytest.mark.slow  # 300 × 400 games; the fast lane checks the intervals against textbook values
 def test_confidence_intervals_cover_a_biased_game():
     """300 simulations of 400 dice games: the 95 % intervals of the first seat's win rate (5/9)
     and of the mean length (5, a skewed geometric length) hold the truth about 95 % of the
@@ -399,6 +400,7 @@ def fair_die_tally(rng: random.Random, games: int, seats: int) -> Tally:
     return made
 
 
+@pytest.mark.slow  # a thousand simulated runs; the fast lane checks the χ² tails against tables (below)
 def test_equal_seats_raise_a_false_alarm_at_the_nominal_rate():
     """Issue 26: with four truly equal seats and 4,000 games, the old gap (best minus worst seat,
     the pair's own interval) excluded 0 in a third of the runs. The χ² test of all seats at once,
@@ -479,7 +481,7 @@ def without_timings(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if '"elapsed_s":' not in line)
 
 
-@pytest.mark.parametrize("extra", [[], ["--vs-set", "rules.rounds=3", "--players", "3-4"]])
+@pytest.mark.parametrize("extra", [[], pytest.param(["--vs-set", "rules.rounds=3", "--players", "3-4"], marks=pytest.mark.slow)])
 def test_shards_merged_answer_byte_for_byte_as_one_run(tmp_path, capsys, extra):
     base = ["simulate", "bolsa", "--games", "450", "--seed", "8", "--workers", "1", *extra]
     assert main([*base, "--json"]) == 0
@@ -556,6 +558,7 @@ def test_a_worker_that_dies_twice_is_reported_with_the_chunk_it_lost(tmp_path):
     assert "chunk" in str(lost.value) and "201–300" in str(lost.value)
 
 
+@pytest.mark.slow  # the fast lane kills a worker of run() in process (test_a_worker_that_dies_is_replaced…)
 def test_killing_a_worker_of_pnp_simulate_still_answers_as_one_run(tmp_path):
     """A worker killed with SIGKILL mid-run (out of memory, an impatient admin): the run goes on
     on a new pool, plays the lost chunks again and answers what an undisturbed run answers."""
@@ -582,7 +585,7 @@ def test_killing_a_worker_of_pnp_simulate_still_answers_as_one_run(tmp_path):
     assert without_timings(out) == without_timings(undisturbed.stdout)
 
 
-@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("width", [390, pytest.param(1280, marks=pytest.mark.slow)])
 def test_the_report_reads_on_a_phone_and_a_desktop(tmp_path, browser, width):
     """The report at a phone's 390 px and a desktop's 1280 px: nothing wider than the screen
     (the table scrolls in its own box), the verdict on the first screen, every plot shown whole

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -85,13 +86,27 @@ def exercise(text: str, touched: str) -> None:
             assert answer.ok, answer.violation
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(target=st.sampled_from(ids()), how=st.sampled_from(["everywhere", "rename", "delete"]),
-       new=st.sampled_from(["renamed", "x2", "Zz-9"]))
-def test_a_renamed_or_deleted_id_works_or_is_refused_at_validate(target, how, new):
+RENAMES = dict(target=st.sampled_from(ids()), how=st.sampled_from(["everywhere", "rename", "delete"]),
+               new=st.sampled_from(["renamed", "x2", "Zz-9"]))
+
+
+def renamed_or_deleted(target, how, new):
     game, where, old = target
     text = renamed_everywhere(old, new) if how == "everywhere" else changed(game, where, old, how, new)
     exercise(text, game)
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**RENAMES)
+def test_a_renamed_or_deleted_id_works_or_is_refused_at_validate(target, how, new):
+    renamed_or_deleted(target, how, new)  # four in the fast lane, twelve more in the slow
+
+
+@pytest.mark.slow
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**RENAMES)
+def test_twelve_renamed_or_deleted_ids_work_or_are_refused_at_validate(target, how, new):
+    renamed_or_deleted(target, how, new)
 
 
 def test_validate_names_the_rule_and_the_place_of_what_an_engine_needs():

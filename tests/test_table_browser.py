@@ -210,6 +210,7 @@ def screenshots(table: Table, game: str, folder: Path, seat: str) -> None:
 # --- Bolsa, four seats and the host -------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # the fast lane's browser test: each phone in its language (below)
 def test_bolsa_four_seats_two_rounds(browser, table, shots):
     players = ["Ana", "Ben", "Cris", "Dani"]
     t = table("bolsa", players)
@@ -275,6 +276,7 @@ def test_bolsa_four_seats_two_rounds(browser, table, shots):
     screenshots(t, "bolsa", shots, "Ana")
 
 
+@pytest.mark.slow  # the fast lane's browser test: each phone in its language (below)
 def test_six_phones_follow_the_game_live(browser, table, shots):
     """Six seats' pages open while steps are entered: every page draws each step, without a
     reload; the delay from a step's post to each other page drawing it is printed. A 6-player
@@ -324,6 +326,7 @@ def test_six_phones_follow_the_game_live(browser, table, shots):
 # --- the other games ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # the fast lane's browser test: each phone in its language (below)
 def test_aktsioner_two_rounds_of_turns(browser, table, shots):
     t = table("aktsioner", ["Ana", "Ben", "Cris"])
     ana, ben, cris, host = (t[name] for name in ("Ana", "Ben", "Cris", "host"))
@@ -346,6 +349,7 @@ def test_aktsioner_two_rounds_of_turns(browser, table, shots):
     screenshots(t, "aktsioner", shots, "Ana")
 
 
+@pytest.mark.slow  # the fast lane's browser test: each phone in its language (below)
 def test_forex_two_rounds_of_turns(browser, table, shots):
     t = table("forex", ["Ana", "Ben", "Cris"])
     ana, ben, cris, host = (t[name] for name in ("Ana", "Ben", "Cris", "host"))

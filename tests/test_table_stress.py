@@ -253,6 +253,7 @@ def stress(tmp_path: Path, steps: int, kills: int) -> None:
     assert sum(r.sealed_stale for r in runs) == 0  # declarations of one sealed phase never conflict
 
 
+@pytest.mark.slow  # the fast lane kills a server in test_table_server (a server killed between two steps)
 def test_six_seats_a_short_game_and_a_kill(tmp_path):
     stress(tmp_path, steps=100, kills=1)
 

@@ -166,7 +166,7 @@ def test_panels_of_different_sizes_keep_their_own_sheets():
     assert len(tiling.pages) == 2
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("paper", ["a4", pytest.param("letter", marks=pytest.mark.slow)])
 def test_the_bundled_boards_are_split_between_cells_never_through_a_number(paper):
     """Every visible seam of the bundled boards (a window's right edge that is not the board's)
     is a cell edge the drawing allows, on either paper: Aktsioner's seam went through "120"."""
