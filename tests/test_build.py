@@ -6,10 +6,12 @@ the cards look); `test_the_real_games_*` builds the real components once.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
 import re
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -68,11 +70,27 @@ def run(*args: str) -> int:
     return main(["build", *args])
 
 
-def test_build_writes_every_component_the_combined_file_and_a_true_manifest(fake, tmp_path, capsys):
+@pytest.fixture(scope="module")
+def every_game(tmp_path_factory) -> tuple[Path, str]:
+    """Every game built once through the stand-in generators, and what the build said: read
+    it as it is, or copy it (`copy_of`) to build over it."""
+    out = tmp_path_factory.mktemp("every-game") / "output"
+    said = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(said):
+        patch.setattr(build_module, "generate", stand_in)
+        assert run("--out", str(out)) == 0
+    return out, said.getvalue()
+
+
+def copy_of(every_game: tuple[Path, str], tmp_path: Path) -> Path:
     out = tmp_path / "output"
-    assert run("--out", str(out)) == 0
-    said = re.search(r"built bolsa, aktsioner, forex from (\S+): (\d+) pages to print \((\d+) files\)",
-                     capsys.readouterr().out)
+    shutil.copytree(every_game[0], out, symlinks=True)
+    return out
+
+
+def test_build_writes_every_component_the_combined_file_and_a_true_manifest(every_game):
+    out, said_out = every_game
+    said = re.search(r"built bolsa, aktsioner, forex from (\S+): (\d+) pages to print \((\d+) files\)", said_out)
     spec = load_spec(None)
     manifest = json.loads((out / "manifest.json").read_text())
     combined = [f for f in manifest["files"] if f["path"].endswith("-all.pdf")]
@@ -138,9 +156,8 @@ def test_same_input_gives_the_same_bytes(fake, tmp_path, games):
     assert [name for name in a if a[name] != b[name]] == []
 
 
-def test_a_failed_build_leaves_the_previous_output_untouched(fake, tmp_path, monkeypatch, capsys):
-    out = tmp_path / "output"
-    assert run("--out", str(out)) == 0
+def test_a_failed_build_leaves_the_previous_output_untouched(every_game, tmp_path, monkeypatch, capsys):
+    out = copy_of(every_game, tmp_path)
     before = snapshot(out)
 
     def failing(context, component):
@@ -172,9 +189,8 @@ def test_a_bad_spec_exits_2_and_touches_nothing(fake, tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.yaml", "output"]
 
 
-def test_one_game_is_rebuilt_without_losing_the_others(fake, tmp_path):
-    out = tmp_path / "output"
-    assert run("--out", str(out)) == 0
+def test_one_game_is_rebuilt_without_losing_the_others(every_game, fake, tmp_path):
+    out = copy_of(every_game, tmp_path)
     before = snapshot(out)
     (out / "notes.txt").write_text("my own notes")
     assert run("--out", str(out), "--game", "bolsa", "--paper", "letter") == 0

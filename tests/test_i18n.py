@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pnp.build import build, lay_out_game, layout_issues
+from pnp.cli import main
 from pnp.components.booklet import RULE_ID
 from pnp.display import Group, Text
 from pnp.errors import SpecError
@@ -159,8 +160,10 @@ def test_the_pseudo_locale_finds_what_would_not_fit_at_its_place(spec):
     assert layout_issues(spec, "aktsioner", ["ru", "en", "es"]) == []  # the real languages fit
 
 
-def test_editing_a_source_sentence_marks_exactly_its_translations_fuzzy(tmp_path):
-    subprocess.run([sys.executable, "-m", "pnp", "init", str(tmp_path)], check=True, cwd=ROOT, capture_output=True)
+def test_editing_a_source_sentence_marks_exactly_its_translations_fuzzy(tmp_path, capsys):
+    """`pnp translate update` in a process of its own (its one command-line test); init and
+    validate in this one (test_build_cli and test_spec_templates start them as commands)."""
+    assert main(["init", str(tmp_path)]) == 0
     spec_file = tmp_path / "components.yaml"
     old = "BOLSA-2.2 Each player receives **{rules[start_cash]}** in money."
     new = "BOLSA-2.2 Each player receives **{rules[start_cash]}** in cash."
@@ -176,14 +179,13 @@ def test_editing_a_source_sentence_marks_exactly_its_translations_fuzzy(tmp_path
         assert status(read(tmp_path / "locale" / code / "forex.po", code)).fuzzy == ()
     line = status(read(tmp_path / "locale" / "es" / "bolsa.po", "es")).fuzzy[0][1]
     assert (tmp_path / "locale" / "es" / "bolsa.po").read_text(encoding="utf-8").splitlines()[line - 1].startswith("msgid")
-    relaxed = subprocess.run([sys.executable, "-m", "pnp", "validate", str(spec_file)], cwd=ROOT, capture_output=True,
-                             text=True)
-    assert relaxed.returncode == 0 and f"bolsa.po:{line}:1: es: fuzzy translation" in relaxed.stderr
-    strict = subprocess.run([sys.executable, "-m", "pnp", "validate", "--strict", str(spec_file)], cwd=ROOT,
-                            capture_output=True, text=True)
-    assert strict.returncode == 2
-    assert f"locale/es/bolsa.po:{line}:1: es: fuzzy translation" in strict.stderr
-    assert "Traceback" not in strict.stderr
+    capsys.readouterr()
+    assert main(["validate", str(spec_file)]) == 0
+    assert f"bolsa.po:{line}:1: es: fuzzy translation" in capsys.readouterr().err
+    assert main(["validate", "--strict", str(spec_file)]) == 2
+    strict = capsys.readouterr().err
+    assert f"locale/es/bolsa.po:{line}:1: es: fuzzy translation" in strict
+    assert "Traceback" not in strict
 
 
 def test_a_text_the_catalog_has_never_seen_is_reported_at_its_spec_line(tmp_path):

@@ -266,10 +266,23 @@ def test_simulated_games_are_records_the_referee_accepts(tmp_path, capsys, game,
 # --- comparison and report -----------------------------------------------------------------------------
 
 
-def test_a_comparison_plays_the_same_seeds_and_flags_real_differences(tmp_path):
+@pytest.fixture(scope="module")
+def two_runs():
+    """SHORT and SHORT with five rounds, the same 60 seeds: the comparison the report tests read."""
+    return simulate(SHORT, 60, 2, workers=1), simulate(replace(SHORT, options=(("rounds", 5),)), 60, 2, workers=1)
+
+
+@pytest.fixture(scope="module")
+def compared_html(two_runs, tmp_path_factory) -> Path:
+    """The HTML report of the comparison, written once for the browser tests."""
+    path = tmp_path_factory.mktemp("report") / "report.html"
+    write_report(path, [two_runs])
+    return path
+
+
+def test_a_comparison_plays_the_same_seeds_and_flags_real_differences(two_runs, tmp_path):
     """Five rounds instead of two make bolsa longer for certain, and every metric is paired."""
-    a = simulate(SHORT, 60, 2, workers=1)
-    b = simulate(replace(SHORT, options=(("rounds", 5),)), 60, 2, workers=1)
+    a, b = two_runs
     compared = compare(a, b)
     rows = {row["metric"]: row for row in compared["differences"]}
     length = rows["length.mean"]
@@ -508,14 +521,17 @@ def test_a_shard_tally_reads_back_equal():
     assert again == played and again.as_json() == played.as_json() and again.games == 250
 
 
-def test_merging_is_exact_in_any_grouping():
-    parts = [run_chunk_of(SHORT, 600, 6, number) for number in range(6)]
+# the fast lane: four chunks, the last one short; the full lane: six
+@pytest.mark.parametrize("games", [330, pytest.param(600, marks=pytest.mark.slow)])
+def test_merging_is_exact_in_any_grouping(games):
+    parts = [run_chunk_of(SHORT, games, 6, number) for number in range(-(-games // 100))]
+    assert len(parts) >= 4
     forwards, backwards = Tally(), Tally()
     for part in parts:
         forwards.merge(part)
     for part in reversed(parts):
         backwards.merge(part)
-    assert forwards == backwards == run(chunks(SHORT, 600, 6), workers=1)
+    assert forwards == backwards == run(chunks(SHORT, games, 6), workers=1)
 
 
 def run_chunk_of(setup, games, seed, number):
@@ -539,12 +555,14 @@ def dying(marker: str, deaths: int, chunk):
     return run_chunk(chunk)
 
 
-def test_a_worker_that_dies_is_replaced_and_its_chunks_played_again(tmp_path):
+# the fast lane: chunk 2 of four (350 games) dies; the full lane: of six
+@pytest.mark.parametrize("games", [350, pytest.param(600, marks=pytest.mark.slow)])
+def test_a_worker_that_dies_is_replaced_and_its_chunks_played_again(tmp_path, games):
     from functools import partial
 
-    again = run(chunks(SHORT, 600, 7), workers=2, play=partial(dying, str(tmp_path / "died"), 1))
+    again = run(chunks(SHORT, games, 7), workers=2, play=partial(dying, str(tmp_path / "died"), 1))
     assert (tmp_path / "died").read_text() == "1"
-    assert again == run(chunks(SHORT, 600, 7), workers=1)
+    assert again == run(chunks(SHORT, games, 7), workers=1) and again.games == games
 
 
 def test_a_worker_that_dies_twice_is_reported_with_the_chunk_it_lost(tmp_path):
@@ -586,15 +604,12 @@ def test_killing_a_worker_of_pnp_simulate_still_answers_as_one_run(tmp_path):
 
 
 @pytest.mark.parametrize("width", [390, pytest.param(1280, marks=pytest.mark.slow)])
-def test_the_report_reads_on_a_phone_and_a_desktop(tmp_path, browser, width):
+def test_the_report_reads_on_a_phone_and_a_desktop(compared_html, tmp_path, browser, width):
     """The report at a phone's 390 px and a desktop's 1280 px: nothing wider than the screen
     (the table scrolls in its own box), the verdict on the first screen, every plot shown whole
     and at most its drawn size; a screenshot is kept for a person to look at."""
-    a = simulate(SHORT, 60, 2, workers=1)
-    b = simulate(replace(SHORT, options=(("rounds", 4),)), 60, 2, workers=1)
-    write_report(tmp_path / "report.html", [(a, b)])
     page = browser.new_page(viewport={"width": width, "height": 800})
-    page.goto((tmp_path / "report.html").as_uri())
+    page.goto(compared_html.as_uri())
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     verdict = page.locator(".verdict").bounding_box()
     assert verdict is not None and verdict["y"] + 40 < 800  # the answer starts on the first screen
