@@ -21,8 +21,6 @@ seen at its line of the spec, a translation whose placeholders differ from its s
 from __future__ import annotations
 
 import argparse
-import ast
-import bisect
 import re
 import string
 from functools import lru_cache
@@ -134,103 +132,32 @@ def _entries_of(value: object) -> tuple[tuple[str | None, Entry], ...] | None:
 
 
 def _extracted() -> tuple[tuple[str | None, Entry], ...]:
-    """The marked literals of the package's Python modules (`python_messages`) and of its page
-    templates (the table's, `{{ _("…") }}` and `{{ ngettext(…) }}` read by Jinja's own extractor)."""
+    """The marked literals of the package's Python modules and of its page templates (the
+    table's, `{{ _("…") }}` and `{{ ngettext(…) }}` read by Jinja's own extractor)."""
+    from babel.messages.extract import extract_from_file
+    from jinja2.ext import babel_extract
+
     root = Path(str(resources.files("pnp")))
     found: list[tuple[str | None, Entry]] = []
     paths = [*sorted(root.rglob("*.py")), *sorted(root.rglob(f"*{TEMPLATE}"))]
     for path in paths:
         relative = path.relative_to(root).as_posix()
-        source = path.read_text(encoding="utf-8")
-        if relative.split("/")[0] in SKIPPED or not _MARKED.search(source):
+        if relative.split("/")[0] in SKIPPED or "_(" not in path.read_text(encoding="utf-8"):
             continue
         owner = _GAME_MODULE.match(relative)
         if owner and owner.group("game") not in _games():  # referee/report.py, rules/base.py: every game's
             owner = None
-        messages = _template_messages(path) if path.suffix == TEMPLATE else python_messages(source)
-        for line, msgid, comments in messages:
+        method: Any = babel_extract if path.suffix == TEMPLATE else "python"  # (Jinja types its extractor apart from Babel)
+        for line, message, comments, _context in extract_from_file(method, str(path), keywords=KEYWORDS,
+                                                                     comment_tags=("TRANSLATORS:",),
+                                                                     options=JINJA):
+            msgid = tuple(message) if isinstance(message, tuple) else message
+            if not msgid or (isinstance(msgid, tuple) and len(msgid) != 2):
+                continue
             entry = Entry(msgid, ((f"pnp/{relative}", line),), " ".join(comments),
                           ("python-brace-format",) if "{" in str(msgid) else ())
             found.append((owner.group("game") if owner else None, entry))
     return tuple(found)
-
-
-Marked = tuple[int, "str | tuple[str, str]", list[str]]  # a marked literal's line, msgid and translator comments
-_MARKED = re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, KEYWORDS)) + r")\s*\(")  # a file that may mark some
-COMMENT_TAG = "TRANSLATORS:"
-
-
-def python_messages(source: str) -> Iterator[Marked]:
-    """The marked literals of a Python module, in order, as Babel's Python extractor reads them
-    (`babel.messages.extract.extract_python` under `KEYWORDS`; a test holds the two equal over
-    the package): each call of `_`, `N_` (one literal) or `ngettext`, `N_plural` (two), by name
-    or as an attribute, whose marked arguments are literal strings, at the line of its first
-    argument, with the comments just above it that begin `TRANSLATORS:`. Read from the syntax
-    tree, not from tokens: a third of the time, on the path of a cold build and validate."""
-    lines = source.splitlines()
-    marked = sorted({source.count("\n", 0, m.start()) + 1 for m in _MARKED.finditer(source)})
-    for name, node in _keyword_calls(ast.parse(source), marked):
-        wanted = KEYWORDS[name] or (1,)
-        strings = [arg.value for arg in (node.args[i - 1] for i in wanted if i <= len(node.args))
-                   if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value]
-        if len(strings) < len(wanted):  # a variable, an f-string with substitutions, or an empty msgid: nothing to translate
-            continue
-        line = node.args[0].lineno
-        msgid: str | tuple[str, str] = (strings[0], strings[1]) if len(strings) == 2 else strings[0]
-        yield line, msgid, _comments(lines, min(line, node.func.end_lineno or line))
-
-
-def _keyword_calls(tree: ast.AST, marked: list[int]) -> list[tuple[str, ast.Call]]:
-    """The calls of a keyword (by name or as an attribute) with arguments, in the order of the source."""
-    calls = []
-    for node in _near(tree, marked):
-        if isinstance(node, ast.Call) and node.args:
-            name = node.func.id if isinstance(node.func, ast.Name) else \
-                node.func.attr if isinstance(node.func, ast.Attribute) else None
-            if name in KEYWORDS:
-                calls.append(((node.func.end_lineno or 0, node.func.end_col_offset or 0), name, node))
-    return [(name, node) for _where, name, node in sorted(calls, key=lambda c: c[0])]
-
-
-def _near(tree: ast.AST, marked: list[int]) -> Iterator[ast.AST]:
-    """The nodes of `tree` whose lines span one of the `marked` lines (sorted): a call of a
-    keyword begins on a line its pattern matches, so the rest of the module is not walked."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            first, last = getattr(child, "lineno", None), getattr(child, "end_lineno", None)
-            if first is not None:  # a definition's decorators come before its line
-                first = min([first, *(d.lineno for d in getattr(child, "decorator_list", ()))])
-            if first is None or last is None or bisect.bisect_right(marked, last) > bisect.bisect_left(marked, first):
-                stack.append(child)
-
-
-def _comments(lines: list[str], line: int) -> list[str]:
-    """The comments on the lines just above `line` (1-based), from the first that begins with
-    `COMMENT_TAG`: a translator's note on the literal below."""
-    block: list[str] = []
-    number = line - 1
-    while number >= 1 and lines[number - 1].lstrip().startswith("#"):
-        block.insert(0, lines[number - 1].lstrip()[1:].strip())
-        number -= 1
-    first = next((i for i, text in enumerate(block) if text.startswith(COMMENT_TAG)), None)
-    return block[first:] if first is not None else []
-
-
-def _template_messages(path: Path) -> Iterator[Marked]:
-    """The marked literals of a page template, by Jinja's extractor through Babel's."""
-    from babel.messages.extract import extract_from_file
-    from jinja2.ext import babel_extract
-
-    method: Any = babel_extract  # (Jinja types its extractor apart from Babel)
-    for line, message, comments, _context in extract_from_file(method, str(path), keywords=KEYWORDS,
-                                                                 comment_tags=(COMMENT_TAG,), options=JINJA):
-        if isinstance(message, str) and message:
-            yield line, message, comments
-        elif isinstance(message, tuple) and len(message) == 2:
-            yield line, (str(message[0]), str(message[1])), comments
 
 
 def _games() -> tuple[str, ...]:
