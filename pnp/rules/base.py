@@ -283,8 +283,6 @@ class Engine(Protocol[P, S, A]):
 # equivalent engine position, each time that changes; the rules layer only passes it along.
 Observer = Any
 
-
-
 AnyEngine = Engine[Any, Any, Any]  # the engine of a game chosen at run time: its types are its own business
 
 Pc = TypeVar("Pc", contravariant=True)
