@@ -21,6 +21,7 @@ seen at its line of the spec, a translation whose placeholders differ from its s
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import string
 from functools import lru_cache
@@ -49,7 +50,6 @@ if TYPE_CHECKING:
     from babel.messages.catalog import Message
 
 KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "N_plural": (1, 2)}
-KEEP = 200  # entries of the user's cache folder (`pnp.cache.FolderStore`)
 TEMPLATE = ".html"  # the table's page templates (Jinja)
 JINJA = {"trim_blocks": "true", "lstrip_blocks": "true"}  # as the table's environment reads them
 SKIPPED = ("i18n", "simulate")  # folders of the package with nothing printed or said to translate
@@ -99,41 +99,33 @@ def program_entries(game_id: str) -> list[Entry]:
     return [entry for module, entry in _program() if module is None or module == game_id]
 
 
+PROGRAM_TEXTS = "program-texts.json"  # in pnp/data: `program_texts()` as the package ships it
+
+
 @lru_cache(maxsize=1)
 def _program() -> tuple[tuple[str | None, Entry], ...]:
-    """Every marked literal of the package, with the game whose modules hold it (None: all):
-    read from the package's code once per version of it, then kept in the user's cache folder
-    (`pnp.cache.user_folder`), since `pnp validate` and every build of a translated kit ask."""
-    from pnp.cache import Cache, FolderStore, code_version, user_folder
-
-    folder = user_folder()
-    cache = Cache(FolderStore(folder, KEEP)) if folder is not None else None
-    name = code_version()
-    found = _entries_of(cache.get("translate", "program", name)) if cache is not None else None
-    if found is not None:
-        return found
-    found = _extracted()
-    if cache is not None:
-        cache.put("translate", "program", name, [[owner, entry.msgid, entry.locations, entry.comment, entry.flags]
-                                                 for owner, entry in found])
-    return found
+    """Every marked literal of the package, with the game whose modules hold it (None: all), as
+    shipped beside the code (`pnp/data/program-texts.json`, as a package ships its gettext
+    template): reading it takes milliseconds where reading the code takes half a second of a
+    first `pnp validate` or build. `tests/test_program_texts.py` checks it against the code and
+    rewrites it when run as a script."""
+    shipped = json.loads(resources.files("pnp").joinpath("data", PROGRAM_TEXTS).read_text(encoding="utf-8"))
+    return tuple((owner, Entry(msgid if isinstance(msgid, str) else (msgid[0], msgid[1]),
+                               tuple((file, line) for file, line in locations), comment, tuple(flags)))
+                 for owner, msgid, locations, comment, flags in shipped)
 
 
-def _entries_of(value: object) -> tuple[tuple[str | None, Entry], ...] | None:
-    """The cached entries back (None when the value is not what `_program` wrote)."""
-    if not isinstance(value, list):
-        return None
-    try:
-        return tuple((owner, Entry(msgid if isinstance(msgid, str) else (msgid[0], msgid[1]),
-                                   tuple((file, line) for file, line in locations), comment, tuple(flags)))
-                     for owner, msgid, locations, comment, flags in value)
-    except (TypeError, ValueError, IndexError):
-        return None
+def program_texts() -> list[list[Any]]:
+    """Every marked literal of the package read from its code, as `program-texts.json` holds
+    them: [game or None, msgid (a pair for a plural), [[file, line]], comment, flags]."""
+    return [[owner, entry.msgid, entry.locations, entry.comment, entry.flags] for owner, entry in _extracted()]
 
 
 def _extracted() -> tuple[tuple[str | None, Entry], ...]:
     """The marked literals of the package's Python modules and of its page templates (the
-    table's, `{{ _("…") }}` and `{{ ngettext(…) }}` read by Jinja's own extractor)."""
+    table's, `{{ _("…") }}` and `{{ ngettext(…) }}` read by Jinja's own extractor), each once
+    per file: located by file alone (as `xgettext --add-location=file`), so an edit that moves
+    a text down its module changes neither the shipped texts nor the catalogs."""
     from babel.messages.extract import extract_from_file
     from jinja2.ext import babel_extract
 
@@ -148,16 +140,16 @@ def _extracted() -> tuple[tuple[str | None, Entry], ...]:
         if owner and owner.group("game") not in _games():  # referee/report.py, rules/base.py: every game's
             owner = None
         method: Any = babel_extract if path.suffix == TEMPLATE else "python"  # (Jinja types its extractor apart from Babel)
-        for line, message, comments, _context in extract_from_file(method, str(path), keywords=KEYWORDS,
+        for _line, message, comments, _context in extract_from_file(method, str(path), keywords=KEYWORDS,
                                                                      comment_tags=("TRANSLATORS:",),
                                                                      options=JINJA):
             msgid = tuple(message) if isinstance(message, tuple) else message
             if not msgid or (isinstance(msgid, tuple) and len(msgid) != 2):
                 continue
-            entry = Entry(msgid, ((f"pnp/{relative}", line),), " ".join(comments),
+            entry = Entry(msgid, ((f"pnp/{relative}", 0),), " ".join(comments),
                           ("python-brace-format",) if "{" in str(msgid) else ())
             found.append((owner.group("game") if owner else None, entry))
-    return tuple(found)
+    return tuple(dict.fromkeys(found))
 
 
 def _games() -> tuple[str, ...]:
