@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, Iterator, Literal, Sequence
 
 from pnp.display import (
@@ -177,6 +178,7 @@ def given_bleed(grids: Sequence[Grid]) -> tuple[float, float]:
     return (round(min(least(g.columns) for g in grids), 3), round(min(least(g.rows) for g in grids), 3))
 
 
+@lru_cache(maxsize=512)  # every kit of a game plans the same pieces on the same paper
 def plan(width: float, height: float, bleed: float, paper: str, margin: float,
          duplex: Duplex = "none", pieces: int | None = None, cut: str | None = None) -> Grid:
     """The grid for `pieces` pieces (default: a full sheet's worth): fewest sheets first, then
