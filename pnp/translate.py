@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
 KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "N_plural": (1, 2)}
 TEMPLATE = ".html"  # the table's page templates (Jinja)
+PROGRAM_TEXTS = "program-texts.json"  # in pnp/data: `program_texts()` as the package ships it
 JINJA = {"trim_blocks": "true", "lstrip_blocks": "true"}  # as the table's environment reads them
 SKIPPED = ("i18n", "simulate")  # folders of the package with nothing printed or said to translate
 ASSET_NOTE = ("an id, as the booklet's sentences and the referee's events name it ({assets}, \"buys 2 blue\"): "
@@ -99,9 +100,6 @@ def program_entries(game_id: str) -> list[Entry]:
     return [entry for module, entry in _program() if module is None or module == game_id]
 
 
-PROGRAM_TEXTS = "program-texts.json"  # in pnp/data: `program_texts()` as the package ships it
-
-
 @lru_cache(maxsize=1)
 def _program() -> tuple[tuple[str | None, Entry], ...]:
     """Every marked literal of the package, with the game whose modules hold it (None: all), as
@@ -117,7 +115,7 @@ def _program() -> tuple[tuple[str | None, Entry], ...]:
 
 def program_texts() -> list[list[Any]]:
     """Every marked literal of the package read from its code, as `program-texts.json` holds
-    them: [game or None, msgid (a pair for a plural), [[file, line]], comment, flags]."""
+    them: [game or None, msgid (a pair for a plural), [[file, 0]], comment, flags]."""
     return [[owner, entry.msgid, entry.locations, entry.comment, entry.flags] for owner, entry in _extracted()]
 
 
