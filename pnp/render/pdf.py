@@ -34,50 +34,6 @@ Target = Union[str, "os.PathLike[str]", BinaryIO]
 
 
 
-# Circles and polygons, written as reportlab's `Canvas.circle` and `Canvas.drawPath` write them
-# (the same operators and numbers), without building a path object per shape and working out
-# the unit circle's arcs again for each: the dots, pips and patterns of a kit are a quarter of
-# the time its sheets take to render.
-
-
-def _paint(canvas: Canvas, stroke: int, fill: int) -> str:
-    """The operator that strokes and/or fills the path just written."""
-    from reportlab.pdfgen.canvas import PATH_OPS
-
-    return str(PATH_OPS[stroke, fill, canvas._fillMode])
-
-
-@lru_cache(maxsize=1)
-def _unit_arcs() -> tuple[tuple[float, ...], ...]:
-    """reportlab's four Bézier arcs of a full circle (`pdfgeom.bezierArc`) as (cos θ0, sin θ0,
-    then the two control points' and the end's terms) to scale by a radius."""
-    k = abs(4.0 / 3.0 * (1.0 - math.cos(math.pi / 4)) / math.sin(math.pi / 4))
-    arcs = []
-    for i in range(4):
-        t0, t1 = i * 90.0 * math.pi / 180.0, (i + 1) * 90.0 * math.pi / 180.0
-        c0, s0, c1, s1 = math.cos(t0), math.sin(t0), math.cos(t1), math.sin(t1)
-        arcs.append((c0, s0, c0 - k * s0, s0 + k * c0, c1 + k * s1, s1 - k * c1, c1, s1))
-    return tuple(arcs)
-
-
-def _circle(cx: float, cy: float, r: float, paint: str) -> str:
-    from reportlab.lib.rl_accel import fp_str
-
-    x1, x2, y1, y2 = cx - r, cx + r, cy + r, cy - r  # as `Canvas.circle` hands them to `bezierArc`
-    x, y, rx, ry = (x1 + x2) / 2.0, (y1 + y2) / 2.0, (x2 - x1) / 2.0, (y2 - y1) / 2.0
-    arcs = _unit_arcs()
-    code = ["n", f"{fp_str(x + rx * arcs[0][0], y - ry * arcs[0][1])} m"]
-    code += [f"{fp_str(x + rx * a[2], y - ry * a[3], x + rx * a[4], y - ry * a[5], x + rx * a[6], y - ry * a[7])} c"
-             for a in arcs]
-    return "\n".join([*code, paint])
-
-
-def _polygon(points: Sequence[tuple[float, float]], closed: bool, paint: str) -> str:
-    from reportlab.lib.rl_accel import fp_str
-
-    code = ["n", f"{fp_str(*points[0])} m", *(f"{fp_str(*point)} l" for point in points[1:])]
-    return " ".join([*code, "h"] if closed else code) + "\n" + paint
-
 def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject: str = "",
               cmyk: bool = False, compress: bool = True) -> None:
     """Write `pages` as one PDF to a path or a binary file; same pages → same bytes. Streams
@@ -393,3 +349,49 @@ def _rgb(color: str | None) -> tuple[float, float, float]:
         raise ValueError(f"colours are #rrggbb, not {color!r}")
     r, g, b = (int(value[i : i + 2], 16) / 255 for i in (0, 2, 4))
     return r, g, b
+
+
+# --- circles and polygons --------------------------------------------------------------------
+# Written as reportlab's `Canvas.circle` and `Canvas.drawPath` write them (the same operators and
+# numbers, so the same bytes), without a path object per shape or the unit circle's arcs worked
+# out again for each: drawn through reportlab, the kits' dots, pips and line-work took a fifth
+# of the time their sheets take to render.
+
+
+def _paint(canvas: Canvas, stroke: int, fill: int) -> str:
+    """The operator that strokes and/or fills the path just written."""
+    from reportlab.pdfgen.canvas import PATH_OPS
+
+    return str(PATH_OPS[stroke, fill, canvas._fillMode])
+
+
+@lru_cache(maxsize=1)
+def _unit_arcs() -> tuple[tuple[float, ...], ...]:
+    """reportlab's four Bézier arcs of a full circle (`pdfgeom.bezierArc`) as (cos θ0, sin θ0,
+    then the two control points' and the end's terms) to scale by a radius."""
+    k = abs(4.0 / 3.0 * (1.0 - math.cos(math.pi / 4)) / math.sin(math.pi / 4))
+    arcs = []
+    for i in range(4):
+        t0, t1 = i * 90.0 * math.pi / 180.0, (i + 1) * 90.0 * math.pi / 180.0
+        c0, s0, c1, s1 = math.cos(t0), math.sin(t0), math.cos(t1), math.sin(t1)
+        arcs.append((c0, s0, c0 - k * s0, s0 + k * c0, c1 + k * s1, s1 - k * c1, c1, s1))
+    return tuple(arcs)
+
+
+def _circle(cx: float, cy: float, r: float, paint: str) -> str:
+    from reportlab.lib.rl_accel import fp_str
+
+    x1, x2, y1, y2 = cx - r, cx + r, cy + r, cy - r  # as `Canvas.circle` hands them to `bezierArc`
+    x, y, rx, ry = (x1 + x2) / 2.0, (y1 + y2) / 2.0, (x2 - x1) / 2.0, (y2 - y1) / 2.0
+    arcs = _unit_arcs()
+    code = ["n", f"{fp_str(x + rx * arcs[0][0], y - ry * arcs[0][1])} m"]
+    code += [f"{fp_str(x + rx * a[2], y - ry * a[3], x + rx * a[4], y - ry * a[5], x + rx * a[6], y - ry * a[7])} c"
+             for a in arcs]
+    return "\n".join([*code, paint])
+
+
+def _polygon(points: Sequence[tuple[float, float]], closed: bool, paint: str) -> str:
+    from reportlab.lib.rl_accel import fp_str
+
+    code = ["n", f"{fp_str(*points[0])} m", *(f"{fp_str(*point)} l" for point in points[1:])]
+    return " ".join([*code, "h"] if closed else code) + "\n" + paint
