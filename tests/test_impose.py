@@ -288,13 +288,11 @@ def test_no_two_cards_or_bills_of_the_bundled_kit_share_a_cut(paper):
     front page of each) give cut lines that pair into pieces of the trim size with a gutter of
     at least twice `INNER_BLEED_MM` between every two pieces — no piece shares a cut with its
     neighbour (For-Ex bills butted between rows, Letter cards in both directions)."""
-    from pnp.build import lay_out_game, with_print
-    from spec_text import spec_of
+    from spec_text import laid_out
 
-    spec = with_print(spec_of(), paper=paper)
     checked = 0
     for game in ("bolsa", "aktsioner", "forex"):
-        for laid in lay_out_game(spec, game).laid:
+        for laid in laid_out(game, paper=paper).laid:
             if laid.component.kind not in ("deck", "money"):
                 continue
             layout = laid.layout
