@@ -18,9 +18,11 @@ if not (os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get("PNP_CACHE")):
     os.environ["PNP_CACHE"] = tempfile.mkdtemp(prefix="pnp-test-cache-")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """Debian's chromium driven by Playwright (which never downloads a browser of its own)."""
+    """Debian's chromium driven by Playwright (which never downloads a browser of its own):
+    launched once per process (a second of CPU) for every module that asks for it, each test
+    opening its own pages and contexts."""
     playwright = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]' installs playwright")
     executable = shutil.which("chromium")
     assert executable, "the browser tests need Debian's chromium (.ci/run installs it: apt-get install -y chromium)"

@@ -9,12 +9,16 @@ from __future__ import annotations
 import shutil
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pnp.components import Context, Output, generate
 from pnp.i18n import speaking
 from pnp.rules import loads_spec
 from pnp.spec.model import Spec
 from pnp.spec.translation import Kit, kit
+
+if TYPE_CHECKING:
+    from pnp.build import GameLayout
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
@@ -41,6 +45,22 @@ def edit(old: str, new: str, text: str = BUNDLED) -> str:
 @lru_cache(maxsize=None)
 def spec_of(text: str = BUNDLED) -> Spec:
     return loads_spec(text)
+
+
+def laid_out(game_id: str, text: str = BUNDLED, **settings: Any) -> GameLayout:
+    """One game of the (possibly edited) spec drawn and laid out as `pnp validate` lays it out
+    (`pnp.build.lay_out_game`), under print `settings` (`paper="letter"`, `duplex="none"`…):
+    once per process for every test that reads it (a layout is frozen: read it, never change
+    it). A setting the spec already has is the spec's own layout."""
+    printed = spec_of(text).print
+    return _laid_out(game_id, text, tuple(sorted((k, v) for k, v in settings.items() if getattr(printed, k) != v)))
+
+
+@lru_cache(maxsize=None)
+def _laid_out(game_id: str, text: str, settings: tuple[tuple[str, Any], ...]) -> GameLayout:
+    from pnp.build import lay_out_game, with_print
+
+    return lay_out_game(with_print(spec_of(text), **dict(settings)), game_id)
 
 
 @lru_cache(maxsize=None)

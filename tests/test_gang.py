@@ -51,10 +51,9 @@ def test_pieces_of_one_size_share_sheets_only_when_that_saves_one():
 
 
 def test_the_print_plan_names_the_components_that_share_sheets():
-    from pnp.build import lay_out_game
-    from spec_text import spec_of
+    from spec_text import laid_out
 
-    g = lay_out_game(spec_of(), "forex")
+    g = laid_out("forex")
     shared = [unit for unit in g.units if unit.shared]
     names = sorted(tuple(g.laid[i].component.id for i in unit.members) for unit in shared)
     # the pair counters and loan markers share one sheet, and that sheet's pieces go into the room
@@ -99,13 +98,12 @@ def test_akt_price_tokens_and_the_for_ex_aids_take_no_sheet_of_their_own():
     """Sheet counts of the bundled kit: Акционер's four price tokens print beside the last small
     card (7 sheets of card stock, not 8); For-Ex's six player aids print two to a sheet (3 sheets,
     not 6) at 8 pt or more."""
-    from pnp.build import lay_out_game
-    from spec_text import spec_of
+    from spec_text import laid_out
 
-    akt = lay_out_game(spec_of(), "aktsioner")
+    akt = laid_out("aktsioner")
     assert sum(len(u.sheets.sheets) for u in akt.units if u.stock.startswith("card")) == 7
     assert any(u.ids == ("big_cards", "small_cards", "price_tokens") for u in akt.units)
-    forex = lay_out_game(spec_of(), "forex")
+    forex = laid_out("forex")
     aid = next(l for l in forex.laid if l.component.id == "player_aid")
     assert len(aid.layout.pages) == 3 and len(aid.layout.tiles) == 6
     body = {t.size for d in aid.output.drawings for _, t in texts(d.items)}

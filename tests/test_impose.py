@@ -34,8 +34,10 @@ def deck(n: int, w: float = 63, h: float = 88, bleed: float = 3, backs: bool = T
     ), cut)  # type: ignore[arg-type]
 
 
-def pdf_pages(imposition):
-    return pdfplumber.open(io.BytesIO(pdf_bytes(imposition.pages))).pages
+def pdf_pages(imposition, count: int | None = None):
+    """The imposition's pages as pdfplumber reads them: all, or the first `count` (only those
+    rendered)."""
+    return pdfplumber.open(io.BytesIO(pdf_bytes(imposition.pages[:count]))).pages
 
 
 def marks_mm(page) -> list[tuple[float, float, float, float]]:
@@ -66,7 +68,7 @@ def test_poker_cards_nine_a_page_with_trims_at_size_read_from_the_crop_marks(pap
         w, h = float(page.mediabox.width) * PT, float(page.mediabox.height) * PT
         assert (round(w, 1), round(h, 1)) == PAPERS[paper]
     assert imposition.grid.per_page == 9
-    first = pdf_pages(imposition)[0]
+    first = pdf_pages(imposition, 1)[0]
     xs, ys = trims_from_marks(first, imposition.grid.frame.content)
     # butted pieces share a cut line; a gutter makes two: either way every card is 63 × 88
     widths = _spans(xs, 63)
@@ -144,7 +146,7 @@ def test_long_edge_backs_mirror_the_columns_and_short_edge_the_rows():
             assert back.page == front.page + 1
             assert (back.trim.x, back.trim.y) == pytest.approx(mirror(front.trim))
         # and the PDF draws each back there: its fill starts at the trim minus its 3 mm of bleed
-        page = pdf_pages(imposition)[1]
+        page = pdf_pages(imposition, 2)[1]
         pink = {(round(r["x0"] * PT + 3, 2), round(r["top"] * PT + 3, 2)) for r in page.rects
                 if _close(r["non_stroking_color"], (1, 0xE0 / 255, 0xE0 / 255))}
         assert pink == {(round(p.trim.x, 2), round(p.trim.y, 2)) for p in backs.values() if p.page == 1}
@@ -171,8 +173,8 @@ def test_back_offset_shifts_the_backs_and_their_marks_only():
         dx, dy = (1.5, -0.5) if a.side == "back" else (0, 0)
         assert (b.trim.x, b.trim.y) == pytest.approx((a.trim.x + dx, a.trim.y + dy))
     content = plain.grid.frame.content.inset(-1)
-    before = trims_from_marks(pdf_pages(plain)[1], content)
-    after = trims_from_marks(pdf_pages(shifted)[1], content)
+    before = trims_from_marks(pdf_pages(plain, 2)[1], content)
+    after = trims_from_marks(pdf_pages(shifted, 2)[1], content)
     assert after[0] == pytest.approx([x + 1.5 for x in before[0]], abs=1e-3)
     assert after[1] == pytest.approx([y - 0.5 for y in before[1]], abs=1e-3)
 
@@ -181,7 +183,7 @@ def test_fold_puts_fronts_and_backs_on_one_page_mirrored_about_a_dashed_line():
     imposition = impose(deck(8), "a4", 5, "fold", INFO)
     assert imposition.duplex == "fold"
     frame = imposition.grid.frame
-    page = pdf_pages(imposition)[0]
+    page = pdf_pages(imposition, 1)[0]
     dashed = [l for l in page.lines if l.get("dash") and l["dash"][0]]
     assert len(dashed) == 1
     fold = dashed[0]
@@ -218,7 +220,7 @@ def test_none_prints_no_backs_and_pieces_without_a_back_leave_the_place_empty():
 
 def test_round_tokens_get_their_cut_outline_on_the_fronts():
     imposition = impose(deck(7, w=20, h=20, cut="circle"), "a4", 5, "long", INFO)
-    fronts, backs = pdf_pages(imposition)[:2]
+    fronts, backs = pdf_pages(imposition, 2)
     outlines = [c for c in fronts.curves if abs((c["x1"] - c["x0"]) * PT - 20) < 0.05]
     assert len(outlines) == 7
     trims = {(round(p.trim.x, 2), round(p.trim.y, 2)) for p in imposition.placed if p.side == "front"}
@@ -286,17 +288,15 @@ def test_no_two_cards_or_bills_of_the_bundled_kit_share_a_cut(paper):
     front page of each) give cut lines that pair into pieces of the trim size with a gutter of
     at least twice `INNER_BLEED_MM` between every two pieces — no piece shares a cut with its
     neighbour (For-Ex bills butted between rows, Letter cards in both directions)."""
-    from pnp.build import lay_out_game, with_print
-    from spec_text import spec_of
+    from spec_text import laid_out
 
-    spec = with_print(spec_of(), paper=paper)
     checked = 0
     for game in ("bolsa", "aktsioner", "forex"):
-        for laid in lay_out_game(spec, game).laid:
+        for laid in laid_out(game, paper=paper).laid:
             if laid.component.kind not in ("deck", "money"):
                 continue
             layout = laid.layout
-            page = pdf_pages(layout)[0]
+            page = pdf_pages(layout, 1)[0]
             xs, ys = trims_from_marks(page, layout.grid.frame.content)
             for cuts, size, count in ((xs, laid.output.width, layout.grid.columns.count),
                                       (ys, laid.output.height, layout.grid.rows.count)):

@@ -10,14 +10,14 @@ import math
 import pytest
 
 from pnp import fonts
-from pnp.build import lay_out_game, with_print
+from pnp.build import with_print
 from pnp.components.art import texts, walk
 from pnp.display import BookPages, Circle, Drawing, Matrix, Pieces, Polygon, Rect, Text
 from pnp.render.pdf import pdf_bytes
 from pnp.render.png import mean_ink
 from pnp.spec.faces import deck_pieces, token_pieces
 from pnp.spec.model import Deck, Money, Tokens
-from spec_text import spec_of
+from spec_text import laid_out, spec_of
 
 GAMES = ("bolsa", "aktsioner", "forex")
 SIDES = {"square": 4, "triangle": 3, "diamond": 4, "hexagon": 6, "star": 10, "pentagon": 5, "cross": 12}
@@ -28,7 +28,7 @@ PAPER = {"#ffffff", "#fff"}
 def low():
     """Every game of the bundled spec drawn and laid out with the ink saver."""
     spec = with_print(spec_of(), ink_saver=True)
-    return spec, {game: lay_out_game(spec, game) for game in GAMES}
+    return spec, {game: laid_out(game, ink_saver=True) for game in GAMES}
 
 
 def drawings(output) -> set[Drawing]:
@@ -67,8 +67,7 @@ def test_no_component_floods_colour(low):
 
 def test_a_normal_build_does_flood(low):
     """The check above can fail: the same measure finds the normal build's floods."""
-    spec = spec_of()
-    layout = lay_out_game(spec, "bolsa")
+    layout = laid_out("bolsa")
     tokens = next(item for item in layout.laid if item.component.id == "tokens")
     found = [flood(m, leaf) for d in drawings(tokens.output) for m, leaf in walk(d.items)
              if getattr(leaf, "style", None) and leaf.style.fill and leaf.style.fill not in PAPER]
@@ -145,7 +144,7 @@ def test_low_ink_measured_as_the_mean_ink_of_the_pages(low, game):
     pixel 1 minus its brightness, over every page): the pieces and boards it redraws print under
     0.3 of a normal build's ink, every page of the game (text toned too) under a third; the README
     quotes the benchmark's figures. Акционер's pages in the fast lane, every game's in the slow."""
-    normal = lay_out_game(spec_of(), game)
+    normal = laid_out(game)
     drawn = ("deck", "tokens", "money", "board")
     ratios = []
     for kinds in (drawn, None):

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.build import lay_out_game, with_print
+from pnp.build import with_print
 from pnp.components.art import contrast_ratio, text_box, walk
 from pnp.display import Rect, Text
 from pnp.sheets import Made, sheets_of
-from spec_text import spec_of
+from spec_text import laid_out, spec_of
 
 GAMES = ("bolsa", "aktsioner", "forex")
 
@@ -35,7 +35,7 @@ def test_small_text_on_the_boards_keeps_aa_contrast(game):
     """Every text under 14 pt on a board (row names on their tint, numbers, marks) is at least
     4.5:1 against what it is printed on: "Inditex" on Bolsa's grey row was 4.41:1."""
     checked = 0
-    for laid in lay_out_game(spec_of(), game).laid:
+    for laid in laid_out(game).laid:
         if laid.component.kind != "board":
             continue
         for text, fill in _texts_on_fills(laid.output.drawings[0].items):
@@ -50,7 +50,7 @@ def test_frames_of_boards_and_mats_sit_inside_the_trim(game):
     """A board's or a mat's frame is at least 1.5 mm inside its cut, so a cut that strays by a
     millimetre neither cuts it nor leaves it on the edge."""
     found = 0
-    for laid in lay_out_game(spec_of(), game).laid:
+    for laid in laid_out(game).laid:
         if laid.component.kind not in ("board", "mat"):
             continue
         drawing = laid.output.drawings[0]
@@ -65,7 +65,7 @@ def test_frames_of_boards_and_mats_sit_inside_the_trim(game):
 @pytest.mark.parametrize(("paper", "name"), [("a4", "A5"), ("letter", "half-letter")])
 def test_the_booklet_is_named_for_its_paper(paper, name):
     spec = with_print(spec_of(), paper=paper)
-    laid = next(l for l in lay_out_game(spec, "bolsa").laid if l.component.kind == "booklet")
+    laid = next(l for l in laid_out("bolsa", paper=paper).laid if l.component.kind == "booklet")
     contents = sheets_of(laid, spec.games["bolsa"]).contents
     assert contents.endswith(f", {name}") and ("A5" in contents) == (paper == "a4")
 
@@ -76,7 +76,7 @@ def test_without_duplex_decks_told_apart_by_their_backs_fold_on_paper():
     spec = with_print(spec_of(), duplex="none")
     for game, deck, folded in (("aktsioner", "big_cards", True), ("aktsioner", "small_cards", True),
                                ("bolsa", "shares", False)):
-        laid = next(l for l in lay_out_game(spec, game).laid if l.component.id == deck)
+        laid = next(l for l in laid_out(game, duplex="none").laid if l.component.id == deck)
         sheets = sheets_of(laid, spec.games[game])
         made = Made(game, laid.component, "", laid.digest, laid.digest, sheets, None, laid, ())
         assert (sheets.duplex == "fold") == folded, deck
@@ -108,10 +108,10 @@ def test_shared_and_lone_sheets_get_the_asked_bleed_where_there_is_room():
     from pnp.layout.impose import gang
     from spec_text import drawn
 
-    info = lay_out_game(spec_of(), "forex").laid[0].info
+    info = laid_out("forex").laid[0].info
     shared = gang([drawn("forex", "pair_counters"), drawn("forex", "loan_markers")], "a4", 5, "long", info)
     assert shared is not None and shared.bleed == (3.0, 3.0)
-    units = {u.name: u.sheets.bleed for u in lay_out_game(spec_of(), "forex").units}
+    units = {u.name: u.sheets.bleed for u in laid_out("forex").units}
     assert units["Contract cards"] == (1.0, 1.5)
-    tokens = next(l for l in lay_out_game(spec_of(), "bolsa").laid if l.component.id == "tokens")
+    tokens = next(l for l in laid_out("bolsa").laid if l.component.id == "tokens")
     assert tokens.layout.bleed == (3.0, 3.0)

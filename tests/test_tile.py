@@ -170,13 +170,11 @@ def test_panels_of_different_sizes_keep_their_own_sheets():
 def test_the_bundled_boards_are_split_between_cells_never_through_a_number(paper):
     """Every visible seam of the bundled boards (a window's right edge that is not the board's)
     is a cell edge the drawing allows, on either paper: Aktsioner's seam went through "120"."""
-    from pnp.build import lay_out_game, with_print
-    from spec_text import spec_of
+    from spec_text import laid_out
 
-    spec = with_print(spec_of(), paper=paper)
     checked = 0
     for game in ("bolsa", "aktsioner", "forex"):
-        for laid in lay_out_game(spec, game).laid:
+        for laid in laid_out(game, paper=paper).laid:
             if laid.component.kind != "board":
                 continue
             drawing = laid.output.drawings[0]

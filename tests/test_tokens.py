@@ -11,7 +11,7 @@ import pytest
 from pnp.components import art
 from pnp.display import Line, Rect
 from pnp.spec.faces import token_pieces
-from spec_text import drawn, edit, kit_of, spec_of
+from spec_text import drawn, edit, kit_of, laid_out, spec_of
 from test_art import required_contrast, shapes_of, text_boxes, text_grounds
 
 TOKENS = [("bolsa", "tokens"), ("aktsioner", "price_tokens"), ("forex", "pair_counters"), ("forex", "loan_markers")]
@@ -139,12 +139,12 @@ def test_without_duplex_every_face_the_rules_need_is_printed(game):
     rules: Bolsa's "+20" sides (BOLSA-1.3), For-Ex's second currency (FOREX-1.3). Every piece is
     placed (the manifest's count), and every piece whose back differs from its front is placed
     back to front on a fold-over sheet."""
-    from pnp.build import lay_out_game, with_print
+    from pnp.build import with_print
     from pnp.spec.faces import piece_count
 
     spec = with_print(spec_of(), duplex="none")
     folded = []
-    for item in lay_out_game(spec, game).laid:
+    for item in laid_out(game, duplex="none").laid:
         if item.component.kind != "tokens":
             continue
         count = piece_count(spec.games[game], item.component)
