@@ -107,7 +107,7 @@ def _program() -> tuple[tuple[str | None, Entry], ...]:
     template): reading it takes milliseconds where reading the code takes half a second of a
     first `pnp validate` or build. `tests/test_program_texts.py` checks it against the code and
     rewrites it when run as a script."""
-    shipped = json.loads(resources.files("pnp").joinpath("data", PROGRAM_TEXTS).read_text(encoding="utf-8"))
+    shipped = json.loads(resources.files("pnp").joinpath("data").joinpath(PROGRAM_TEXTS).read_text(encoding="utf-8"))
     return tuple((owner, Entry(msgid if isinstance(msgid, str) else (msgid[0], msgid[1]),
                                tuple((file, line) for file, line in locations), comment, tuple(flags)))
                  for owner, msgid, locations, comment, flags in shipped)
