@@ -97,9 +97,16 @@ def change(page: Any) -> int:
 def until(page: Any, script: str, arg: Any = None, timeout: float = 15.0) -> None:
     """Wait until `script` (a function of `arg`) is true on the page. (Playwright's own waiting
     evaluates a string, which the page's Content-Security-Policy forbids, rightly.)"""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(script, arg):
-        assert time.monotonic() < deadline, f"timed out: {script}"
+    from playwright.sync_api import Error
+
+    deadline, failed = time.monotonic() + timeout, None
+    while True:
+        try:
+            if page.evaluate(script, arg):
+                return
+        except Error as error:  # between two documents (a link followed): ask the next one
+            failed = error
+        assert time.monotonic() < deadline, f"timed out: {script} ({failed})"
         time.sleep(0.02)
 
 
