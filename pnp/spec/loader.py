@@ -12,6 +12,7 @@ kept as written, unchecked.
 
 from __future__ import annotations
 
+import os
 import typing
 from collections import Counter
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from pydantic import BaseModel, ValidationError
 
+from pnp.cache import file_digest
 from pnp.errors import Issue, SpecError, UsageError, display_name, shorten
 from pnp.spec.bounds import extent_issues, pieces_issues, size_issues
 from pnp.spec.contract import needs_problems
@@ -44,8 +46,10 @@ from pnp.spec.source import (
     bundled_spec_path,
     default_spec_path,
     format_path,
+    inputs,
     load_file,
     load_text,
+    note_input,
 )
 from pnp.spec.templates import Unchecked, plain
 
@@ -123,13 +127,51 @@ def load(path: str | Path | None = None, rulebooks: Mapping[str, Rulebook] | Non
     """Load and validate a spec file (default: `default_spec_path()`). `rulebooks` (a game
     missing from them has no rules engine) and `check` as in `validate`; without rulebooks the
     house rules are not checked — `pnp.rules.load_spec` is the loader that checks everything.
-    Images and card lists are read from the file's folder."""
+    Images and card lists are read from the file's folder.
+
+    A spec loaded without `layout` is remembered for the rest of the process while every file
+    it was made of keeps its bytes (`_remembered`): `pnp simulate`, `tune` and `ladder` read
+    one spec for the command and again for each rule set they play, and a spec is immutable."""
     path = Path(path) if path is not None else default_spec_path()
-    try:
-        source = load_file(path, display_name(path), max_text=MAX_SPEC_TEXT)
-    except SourceError as error:
-        raise SpecError(error.issues) from None
-    return validate(source, rulebooks, check, path.parent, layout)
+    shown = display_name(path)
+    name = (os.path.abspath(path), shown, id(check), tuple((g, id(book)) for g, book in (rulebooks or {}).items()))
+    if layout is None:
+        known = _remembered(name)
+        if known is not None:
+            return known
+    with inputs() as read:
+        try:
+            source = load_file(path, shown, max_text=MAX_SPEC_TEXT)
+        except SourceError as error:
+            raise SpecError(error.issues) from None
+        spec = validate(source, rulebooks, check, path.parent, layout)
+    made_of = tuple(dict.fromkeys(read))
+    for file in made_of:
+        note_input(file)  # for a caller recording what the spec was made of (`pnp.referee.params`)
+    if layout is None:
+        _LOADED[name] = (tuple((file, file_digest(file)) for file in made_of), spec)
+        for stale in list(_LOADED)[:-LOADED_KEPT]:
+            _LOADED.pop(stale, None)
+    return spec
+
+
+LOADED_KEPT = 8  # specs a process remembers (`load`)
+_LOADED: dict[tuple[Any, ...], tuple[tuple[tuple[Path, str | None], ...], Spec]] = {}
+
+
+def _remembered(name: tuple[Any, ...]) -> Spec | None:
+    """The spec `load` made under `name` if every file it was made of has the same bytes (each
+    told to a caller recording inputs, as a load would), else None."""
+    known = _LOADED.get(name)
+    if known is None:
+        return None
+    made_of, spec = known
+    if any(file_digest(file) != digest for file, digest in made_of):
+        _LOADED.pop(name, None)
+        return None
+    for file, _ in made_of:
+        note_input(file)
+    return spec
 
 
 def loads(text: str, rulebooks: Mapping[str, Rulebook] | None = None, file: str = SPEC_NAME,
