@@ -24,7 +24,7 @@ from pnp.spec.model import Asset, Game, Print
 from pnp.spec.translation import Kit
 
 Output = Union[Pieces, Panels, BookPages]
-__all__ = ["BookPages", "Context", "Output", "Panels", "PieceArt", "Pieces", "generate"]
+__all__ = ["BookPages", "Context", "Output", "Panels", "PieceArt", "Pieces", "generate", "pictured"]
 T = TypeVar("T")
 
 
@@ -40,6 +40,7 @@ class Context:
     folder: Path = field(default_factory=Path.cwd)
     kit: Kit | None = None  # None: the spec as written, in English
     drawn: dict[tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)  # see `once`
+    counting: Context | None = field(default=None, compare=False, repr=False)  # see `pictured`
 
     @property
     def language(self) -> Language | None:
@@ -89,6 +90,11 @@ class Context:
         if not made:
             raise result
         return result
+
+    def remembered(self, what: tuple[Any, ...]) -> Any:
+        """What `once(what, …)` made in the language spoken now, if it made it (else None)."""
+        made, result = self.drawn.get((current().code, *what), (False, None))
+        return result if made else None
 
     def component(self, component: Any) -> Any:
         """This context's version of a component of any language's game (by its id)."""
@@ -162,6 +168,18 @@ def generate(context: Context, component: Any) -> Output:
     contexts sharing a memo (`Context.once`): the rules booklet pictures the other components
     in every language, and a build then lays out the same drawings."""
     return context.once(("component", component.id, id(component)), lambda: _generate(context, component))
+
+
+def pictured(context: Context, component: Any) -> Output:
+    """A component as a booklet pictures it: drawn in the language spoken — or the kit's own
+    drawing (`context.counting`) when the booklet is flowed in another language only to count
+    its pages: every kit of a game has the same geometry, so its pictures take the same room,
+    and the kit need not draw each component in every other language to count them."""
+    kit = context.counting
+    if kit is None or kit.kit is None:
+        return generate(context, component)
+    with speaking(kit.kit.language):
+        return generate(kit, kit.component(component))
 
 
 def _generate(context: Context, component: Any) -> Output:

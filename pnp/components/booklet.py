@@ -22,6 +22,7 @@ longer allow, a house rule without words — is reported at once, each at its fi
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from pnp.components import Context
@@ -60,11 +61,15 @@ def booklet(context: Context, booklet: Booklet) -> BookPages:
 
     pages = list(flowed(context))
 
-    def count(other: Context) -> int:
+    def count(other: Context) -> int:  # another language's pages: flowed for that kit, else counted
         if other.game is context.game:  # this kit's language: flowed above
             return len(pages)
+        known = other.remembered(("booklet pages", booklet.id))
+        if known is not None:
+            return len(known)
         try:
-            return len(flowed(other))
+            return other.once(("booklet page count", booklet.id), lambda: len(
+                _pages(replace(other, counting=context), other.component(booklet), width, height, what)))
         except BuildError:  # reported by that language's kit
             return 0
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from pnp.components import Context, generate
+from pnp.components import Context, pictured
 from pnp.components.tables import INK, SOFT_INK, Block, moved, paragraph
 from pnp.display import BookPages, Drawing, Group, Item, Panels, Pieces, Rect, Style, compose, scale, translate
 from pnp.errors import BuildError
@@ -93,7 +93,7 @@ def gallery(context: Context, booklet: Booklet, width: float, size: float, what:
         items: list[Item] = []
         x = 0.0
         try:
-            output = generate(context, component)
+            output = pictured(context, component)
         except BuildError:  # reported at the component itself; the booklet names it without a picture
             output = None
         for face in faces(output) if output is not None else ():
@@ -144,7 +144,7 @@ def setup_diagram(context: Context, spec: SetupDiagram, values: dict[str, Any], 
     items: list[Item] = []
     x = 0.0
     for component in (game.component(c) for c in spec.each_player):
-        face = faces(generate(context, component), 1)[0]
+        face = faces(pictured(context, component), 1)[0]
         group, w = picture(face, x, 0.0, PLAYER_MM, width / 2)
         items.append(group)
         x += w + GAP
@@ -153,7 +153,7 @@ def setup_diagram(context: Context, spec: SetupDiagram, values: dict[str, Any], 
         right += _money(context, spec, values, what, at + ("money",))
     for index, hand in enumerate(spec.hands):
         deck = game.component(hand.deck)
-        back = next((p.back for p in generate(context, deck).pieces if p.back is not None), None)  # type: ignore[union-attr]  # a deck draws Pieces
+        back = next((p.back for p in pictured(context, deck).pieces if p.back is not None), None)  # type: ignore[union-attr]  # a deck draws Pieces
         try:
             count = fill(hand.count, values, "count")
         except TemplateError as error:
@@ -177,14 +177,14 @@ def _board(context: Context, spec: SetupDiagram, width: float, tallest: float, s
     from pnp.components.boards import start_cells
 
     board = context.game.component(spec.board or "")
-    drawing = generate(context, board).drawings[0]  # type: ignore[union-attr]  # a board draws Panels
+    drawing = pictured(context, board).drawings[0]  # type: ignore[union-attr]  # a board draws Panels
     k = min(1.0, width / drawing.width, tallest / drawing.height)
     group, w = picture(drawing, 0.0, 0.0, drawing.height * k)
     items: list[Item] = [group]
     height = drawing.height * k
     if spec.tokens:
         tokens = context.game.component(spec.tokens)
-        pieces = generate(context, tokens).pieces  # type: ignore[union-attr]  # tokens draw Pieces
+        pieces = pictured(context, tokens).pieces  # type: ignore[union-attr]  # tokens draw Pieces
         starts = start_cells(context, board) if isinstance(board, Board) else []
         spare = []
         for piece, art in zip(token_pieces(context.game, tokens), pieces, strict=True):
@@ -226,7 +226,7 @@ def _money(context: Context, spec: SetupDiagram, values: dict[str, Any], what: s
     if not 0 <= amount <= printed:  # NaN too: a player starts with some of the bank's bills
         raise BuildError(f"{what}: the setup's money amount {amount:g} is not between 0 and the {printed:g} "
                          f"the money component prints", at=at + ("amount",))
-    output = generate(context, money)
+    output = pictured(context, money)
     first = {bill.value: art.front for bill, art in zip(_bills(money), output.pieces, strict=False)}  # type: ignore[union-attr]  # money draws Pieces
     bundle: dict[float, int] = {}
     left = amount
