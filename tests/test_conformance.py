@@ -54,10 +54,26 @@ def random_start(game: str, p: Any, players: tuple[str, ...], rng: random.Random
     return GAMES[game].engine.deal(p, players, rng) if dealt else None
 
 
+CONTRACT = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
 @pytest.mark.parametrize("game", list(GAMES))
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=12, **CONTRACT)
 @given(data=st.data())
 def test_random_legal_games_keep_the_contract_and_replay_identically(game, data):
+    """Twelve random games of each game in the fast lane; forty: slow (the test below)."""
+    keep_the_contract(game, data)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", list(GAMES))
+@settings(max_examples=40, **CONTRACT)
+@given(data=st.data())
+def test_forty_random_legal_games_keep_the_contract_and_replay_identically(game, data):
+    keep_the_contract(game, data)
+
+
+def keep_the_contract(game: str, data: Any) -> None:
     engine, referee, invariants = GAMES[game].engine, referee_for(game), conform.invariants(game)
     spec_game = SPEC.games[game]
     options = data.draw(house_rules(game), label="options")

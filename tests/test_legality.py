@@ -171,10 +171,26 @@ def variants(template: Template, values: dict[str, Any], names: tuple[str, ...],
                     yield from build(f"{key}={asset}", {key: asset})
 
 
+AROUND = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
 @pytest.mark.parametrize("game", list(GAMES))
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=8, **AROUND)
 @given(data=st.data())
 def test_admits_and_apply_agree_around_every_templates_edges(game, data):
+    """Eight random games of each game in the fast lane; twenty-five: slow (the test below)."""
+    agree_around_edges(game, data)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", list(GAMES))
+@settings(max_examples=25, **AROUND)
+@given(data=st.data())
+def test_admits_and_apply_agree_around_every_templates_edges_of_twenty_five_games(game, data):
+    agree_around_edges(game, data)
+
+
+def agree_around_edges(game: str, data: Any) -> None:
     engine, spec_game = GAMES[game].engine, SPEC.games[game]
     rng = random.Random(data.draw(st.integers(0, 2**32 - 1), label="seed"))
     players = NAMES[:data.draw(st.integers(max(2, spec_game.players.min), spec_game.players.max), label="players")]
