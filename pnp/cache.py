@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Protocol, TypeVar
+from typing import Any, Callable, Iterable, Mapping, Protocol, TypeVar
 
 FOLDER = ".cache"  # the build cache, inside an output folder
 USED = "used.json"  # which game used which of its files
@@ -74,6 +74,16 @@ def file_digest(path: Path) -> str | None:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return None
+
+
+def file_digests(files: Iterable[Path]) -> dict[str, str | None]:
+    """What an entry computed from `files` stays valid while: each file's digest now."""
+    return {str(f): file_digest(f) for f in dict.fromkeys(files)}
+
+
+def unchanged(digests: Mapping[str, str | None]) -> bool:
+    """Whether every file still has the digest `file_digests` gave it."""
+    return all(file_digest(Path(f)) == d for f, d in digests.items())
 
 
 # --- stores -----------------------------------------------------------------------------------
@@ -219,7 +229,7 @@ class Cache:
         if not isinstance(note, dict) or "value" not in note:
             return None
         depends = note.get("depends", {})
-        if not isinstance(depends, dict) or any(file_digest(Path(f)) != d for f, d in depends.items()):
+        if not isinstance(depends, dict) or not unchanged(depends):
             return None
         try:
             return self._read_blobs(group, note["value"])
@@ -229,8 +239,7 @@ class Cache:
     def put(self, group: str, kind: str, name: str, value: Any, depends: Iterable[Path] = ()) -> None:
         """Keep `value` (JSON-able; its `Blob`s kept beside it) as `<kind>-<name>`, valid while
         the files in `depends` keep their bytes."""
-        files = {str(f): file_digest(f) for f in dict.fromkeys(depends)}
-        self.put_note(group, f"{kind}-{name}", {"value": self._write_blobs(group, value), "depends": files})
+        self.put_note(group, f"{kind}-{name}", {"value": self._write_blobs(group, value), "depends": file_digests(depends)})
 
     # notes and blobs
 

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from pydantic import BaseModel, ValidationError
 
-from pnp.cache import file_digest
+from pnp.cache import file_digests, unchanged
 from pnp.errors import Issue, SpecError, UsageError, display_name, shorten
 from pnp.spec.bounds import extent_issues, pieces_issues, size_issues
 from pnp.spec.contract import needs_problems
@@ -145,18 +145,18 @@ def load(path: str | Path | None = None, rulebooks: Mapping[str, Rulebook] | Non
         except SourceError as error:
             raise SpecError(error.issues) from None
         spec = validate(source, rulebooks, check, path.parent, layout)
-    made_of = tuple(dict.fromkeys(read))
+    made_of = file_digests(read)
     for file in made_of:
-        note_input(file)  # for a caller recording what the spec was made of (`pnp.referee.params`)
+        note_input(Path(file))  # for a caller recording what the spec was made of (`pnp.referee.params`)
     if layout is None:
-        _LOADED[name] = (tuple((file, file_digest(file)) for file in made_of), spec)
+        _LOADED[name] = (made_of, spec)
         for stale in list(_LOADED)[:-LOADED_KEPT]:
             _LOADED.pop(stale, None)
     return spec
 
 
 LOADED_KEPT = 8  # specs a process remembers (`load`)
-_LOADED: dict[tuple[Any, ...], tuple[tuple[tuple[Path, str | None], ...], Spec]] = {}
+_LOADED: dict[tuple[Any, ...], tuple[dict[str, str | None], Spec]] = {}  # name → its files' digests, the spec
 
 
 def _remembered(name: tuple[Any, ...]) -> Spec | None:
@@ -166,11 +166,11 @@ def _remembered(name: tuple[Any, ...]) -> Spec | None:
     if known is None:
         return None
     made_of, spec = known
-    if any(file_digest(file) != digest for file, digest in made_of):
+    if not unchanged(made_of):
         _LOADED.pop(name, None)
         return None
-    for file, _ in made_of:
-        note_input(file)
+    for file in made_of:
+        note_input(Path(file))
     return spec
 
 
