@@ -58,19 +58,10 @@ CONTRACT = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, Heal
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-@settings(max_examples=12, **CONTRACT)
-@given(data=st.data())
-def test_random_legal_games_keep_the_contract_and_replay_identically(game, data):
-    """Twelve random games of each game in the fast lane; forty: slow (the test below)."""
-    keep_the_contract(game, data)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("game", list(GAMES))
-@settings(max_examples=40, **CONTRACT)
-@given(data=st.data())
-def test_forty_random_legal_games_keep_the_contract_and_replay_identically(game, data):
-    keep_the_contract(game, data)
+@pytest.mark.parametrize("games", [12, pytest.param(40, marks=pytest.mark.slow)])
+def test_random_legal_games_keep_the_contract_and_replay_identically(game, games):
+    """Twelve random games of each game in the fast lane; forty: slow."""
+    settings(max_examples=games, **CONTRACT)(given(data=st.data())(lambda data: keep_the_contract(game, data)))()
 
 
 def keep_the_contract(game: str, data: Any) -> None:

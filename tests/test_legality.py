@@ -175,19 +175,10 @@ AROUND = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, Health
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-@settings(max_examples=8, **AROUND)
-@given(data=st.data())
-def test_admits_and_apply_agree_around_every_templates_edges(game, data):
-    """Eight random games of each game in the fast lane; twenty-five: slow (the test below)."""
-    agree_around_edges(game, data)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("game", list(GAMES))
-@settings(max_examples=25, **AROUND)
-@given(data=st.data())
-def test_admits_and_apply_agree_around_every_templates_edges_of_twenty_five_games(game, data):
-    agree_around_edges(game, data)
+@pytest.mark.parametrize("games", [8, pytest.param(25, marks=pytest.mark.slow)])
+def test_admits_and_apply_agree_around_every_templates_edges(game, games):
+    """Eight random games of each game in the fast lane; twenty-five: slow."""
+    settings(max_examples=games, **AROUND)(given(data=st.data())(lambda data: agree_around_edges(game, data)))()
 
 
 def agree_around_edges(game: str, data: Any) -> None:
