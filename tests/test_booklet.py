@@ -8,9 +8,9 @@ import re
 from functools import lru_cache
 
 import pypdf
-import pypdfium2
 import pytest
 
+from pdf_text import pdf_words
 from pnp.components import art
 from pnp.display import Drawing, Text, apply
 from pnp.layout.booklet import fold_booklet, page_size
@@ -34,11 +34,7 @@ def booklet_pdf(game: str, spec_text: str | None = None, duplex: str = "long", c
 def booklet_text(game: str, spec_text: str | None = None, duplex: str = "long", code: str | None = None) -> str:
     """The text of the booklet as printed, extracted from the PDF by PDFium (a tenth of a
     second where pypdf takes half a second); a table's cells come in PDFium's order."""
-    document = pypdfium2.PdfDocument(booklet_pdf(game, spec_text, duplex, code))
-    try:
-        return " ".join(" ".join(page.get_textpage().get_text_range().split()) for page in document)
-    finally:
-        document.close()
+    return pdf_words(booklet_pdf(game, spec_text, duplex, code))
 
 
 def booklet_rows(game: str, spec_text: str | None = None, code: str | None = None) -> str:

@@ -20,13 +20,12 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from pathlib import Path
 from string import Formatter
 from typing import Any, Iterator
 
-import pypdfium2
 import pytest
 
+from pdf_text import pdf_words
 from pnp.build import build
 from pnp.components import Context, generate
 from pnp.display import BookPages, Group, Panels, Pieces, Text
@@ -262,11 +261,6 @@ STALE = {  # issue 14: an edit, and the component that used to keep printing the
                           "player_aid", "certificate 0 2 4 2 3", "certificate 0 2 2 2 3"),  # the aid's table of the cards
     "certificates cost 3": ("certificate_price: 2", "certificate_price: 3", "certificates", "pay 3 GBP", "pay 2 GBP"),
 }
-
-
-def pdf_words(path: Path) -> str:
-    document = pypdfium2.PdfDocument(str(path))
-    return " ".join(" ".join(page.get_textpage().get_text_range().split()) for page in document)
 
 
 @pytest.fixture(scope="module")
