@@ -56,15 +56,13 @@ def booklet(context: Context, booklet: Booklet) -> BookPages:
     the game folds the same sheets."""
     what = f"{context.game_id}/{booklet.id}"
     width, height = page_size(context.settings.paper, context.settings.margin_mm)
-    def flowed(c: Context) -> list[tuple[Item, ...]]:  # once a language: every kit counts every language's pages
-        return c.once(("booklet pages", booklet.id), lambda: _pages(c, c.component(booklet), width, height, what))
-
-    pages = list(flowed(context))
+    flowed = ("booklet pages", booklet.id)  # once a language: the other kits count them
+    pages = list(context.once(flowed, lambda: _pages(context, context.component(booklet), width, height, what)))
 
     def count(other: Context) -> int:  # another language's pages: flowed for that kit, else counted
         if other.game is context.game:  # this kit's language: flowed above
             return len(pages)
-        known = other.remembered(("booklet pages", booklet.id))
+        known = other.remembered(flowed)
         if known is not None:
             return len(known)
         try:
