@@ -108,27 +108,23 @@ def _program() -> tuple[tuple[str | None, Entry], ...]:
     first `pnp validate` or build. `tests/test_program_texts.py` checks it against the code and
     rewrites it when run as a script."""
     shipped = json.loads(resources.files("pnp").joinpath("data").joinpath(PROGRAM_TEXTS).read_text(encoding="utf-8"))
-    return tuple((owner, Entry(msgid if isinstance(msgid, str) else (msgid[0], msgid[1]),
-                               tuple((file, line) for file, line in locations), comment, tuple(flags)))
-                 for owner, msgid, locations, comment, flags in shipped)
+    return tuple((owner, Entry(msgid if isinstance(msgid, str) else (msgid[0], msgid[1]), ((file, 0),), comment,
+                               tuple(flags)))
+                 for owner, msgid, file, comment, flags in shipped)
 
 
-def program_texts() -> list[list[Any]]:
-    """Every marked literal of the package read from its code, as `program-texts.json` holds
-    them: [game or None, msgid (a pair for a plural), [[file, 0]], comment, flags]."""
-    return [[owner, entry.msgid, entry.locations, entry.comment, entry.flags] for owner, entry in _extracted()]
-
-
-def _extracted() -> tuple[tuple[str | None, Entry], ...]:
+def program_texts() -> list[tuple[Any, ...]]:
     """The marked literals of the package's Python modules and of its page templates (the
-    table's, `{{ _("…") }}` and `{{ ngettext(…) }}` read by Jinja's own extractor), each once
-    per file: located by file alone (as `xgettext --add-location=file`), so an edit that moves
-    a text down its module changes neither the shipped texts nor the catalogs."""
+    table's, `{{ _("…") }}` and `{{ ngettext(…) }}` read by Jinja's own extractor), as
+    `program-texts.json` holds them: (game or None, msgid (a pair for a plural), file, comment,
+    flags), each once per file. A text is located by its file alone (as `xgettext
+    --add-location=file`), so an edit that moves a text down its module changes neither the
+    shipped texts nor the catalogs."""
     from babel.messages.extract import extract_from_file
     from jinja2.ext import babel_extract
 
     root = Path(str(resources.files("pnp")))
-    found: list[tuple[str | None, Entry]] = []
+    found: list[tuple[Any, ...]] = []
     paths = [*sorted(root.rglob("*.py")), *sorted(root.rglob(f"*{TEMPLATE}"))]
     for path in paths:
         relative = path.relative_to(root).as_posix()
@@ -144,10 +140,9 @@ def _extracted() -> tuple[tuple[str | None, Entry], ...]:
             msgid = tuple(message) if isinstance(message, tuple) else message
             if not msgid or (isinstance(msgid, tuple) and len(msgid) != 2):
                 continue
-            entry = Entry(msgid, ((f"pnp/{relative}", 0),), " ".join(comments),
-                          ("python-brace-format",) if "{" in str(msgid) else ())
-            found.append((owner.group("game") if owner else None, entry))
-    return tuple(dict.fromkeys(found))
+            found.append((owner.group("game") if owner else None, msgid, f"pnp/{relative}", " ".join(comments),
+                          ("python-brace-format",) if "{" in str(msgid) else ()))
+    return list(dict.fromkeys(found))
 
 
 def _games() -> tuple[str, ...]:

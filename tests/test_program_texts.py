@@ -1,6 +1,6 @@
 """The program's texts to translate as the package ships them (`pnp/data/program-texts.json`,
 read by `pnp.translate` instead of the code) are the code's: every literal marked `_`,
-`ngettext` or `N_`, where it is, its translators' comment and flags.
+`ngettext` or `N_`, the file it is in, its translators' comment and flags.
 
 After changing a marked text, `python tests/test_program_texts.py` rewrites the file — review
 `git diff pnp/data/program-texts.json`, then `pnp translate update` carries it into the catalogs.
