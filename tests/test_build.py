@@ -56,9 +56,20 @@ def stand_in(context, component, *, same_faces: bool = False):
                                         Text(10, 10, f"{component.id} {i}", 8, "regular"))) for i in range(count)))
 
 
+def alike(context, component):
+    """The stand-ins with one front and one back per component: a quarter of the faces to draw,
+    picture and store, for the tests that read files, pages and instructions, not faces."""
+    return stand_in(context, component, same_faces=True)
+
+
 @pytest.fixture
 def fake(monkeypatch):
     monkeypatch.setattr(build_module, "generate", stand_in)
+
+
+@pytest.fixture
+def fake_alike(monkeypatch):
+    monkeypatch.setattr(build_module, "generate", alike)
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -73,12 +84,12 @@ def run(*args: str) -> int:
 
 @pytest.fixture(scope="module")
 def every_game(tmp_path_factory) -> tuple[Path, str]:
-    """Every game built once through the stand-in generators, and what the build said: read
-    it as it is, or copy it (`copy_of`) to build over it."""
+    """Every game built once through the stand-in generators (`alike`), and what the build said:
+    read it as it is, or copy it (`copy_of`) to build over it."""
     out = tmp_path_factory.mktemp("every-game") / "output"
     said = io.StringIO()
     with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(said):
-        patch.setattr(build_module, "generate", stand_in)
+        patch.setattr(build_module, "generate", alike)
         assert run("--out", str(out)) == 0
     return out, said.getvalue()
 
@@ -190,7 +201,7 @@ def test_a_bad_spec_exits_2_and_touches_nothing(every_game, fake, tmp_path, caps
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.yaml", "output"]
 
 
-def test_one_game_is_rebuilt_without_losing_the_others(every_game, fake, tmp_path):
+def test_one_game_is_rebuilt_without_losing_the_others(every_game, fake_alike, tmp_path):
     out = copy_of(every_game, tmp_path)
     before = snapshot(out)
     (out / "notes.txt").write_text("my own notes")
@@ -210,7 +221,7 @@ def test_one_game_is_rebuilt_without_losing_the_others(every_game, fake, tmp_pat
     assert sorted((round(float(a4.width) * PT, 1), round(float(a4.height) * PT, 1))) == sorted(PAPERS["a4"])
 
 
-def test_duplex_fold_from_the_command_line_puts_backs_beside_fronts(fake, tmp_path):
+def test_duplex_fold_from_the_command_line_puts_backs_beside_fronts(fake_alike, tmp_path):
     out = tmp_path / "output"
     assert run("--out", str(out), "--game", "aktsioner", "--duplex", "fold", "--lang", "en") == 0  # the English kit
     pdf = pdfplumber.open(out / "aktsioner.en" / "big_cards.pdf")
@@ -227,7 +238,7 @@ def test_duplex_fold_from_the_command_line_puts_backs_beside_fronts(fake, tmp_pa
 
 def test_back_offset_and_ink_from_the_command_line(monkeypatch, tmp_path):
     seen = []
-    monkeypatch.setattr(build_module, "generate", lambda context, component: seen.append(context.settings) or stand_in(context, component))
+    monkeypatch.setattr(build_module, "generate", lambda context, component: seen.append(context.settings) or alike(context, component))
     out = tmp_path / "output"
     assert run("--out", str(out), "--game", "aktsioner", "--back-offset", "1.5,-0.5", "--ink", "low",
                "--lang", "en", "--lang", "ru") == 0
@@ -259,8 +270,9 @@ def test_a_folder_pnp_did_not_write_is_never_replaced(fake, tmp_path, capsys):
 
 
 def test_svg_pages_have_the_geometry_of_the_pdf_pages(fake, tmp_path):
+    """On Bolsa's shares, built alone (`--component`): the other components' files are not read."""
     out = tmp_path / "output"
-    assert run("--out", str(out), "--game", "bolsa", "--format", "pdf,svg") == 0
+    assert run("--out", str(out), "--game", "bolsa", "--component", "shares", "--format", "pdf,svg") == 0
     svg = out / "bolsa" / "svg" / "shares-p02.svg"
     pdf_page = pdfplumber.open(out / "bolsa" / "shares.pdf").pages[1]
     from_pdf = sorted((round(l["x0"] * PT, 2), round(l["top"] * PT, 2), round(l["x1"] * PT, 2), round(l["bottom"] * PT, 2))
@@ -297,9 +309,11 @@ def _svg_lines(path: Path) -> list[tuple[float, float, float, float]]:
 
 
 def test_png_writes_each_distinct_face_once_pieces_with_bleed_and_panels_whole(tmp_path, monkeypatch):
+    """For-Ex's contracts (pieces) and player aid (panels), built alone: the faces read below."""
     monkeypatch.setattr(build_module, "generate", lambda c, k: stand_in(c, k, same_faces=True))
     out = tmp_path / "output"
-    assert run("--out", str(out), "--game", "forex", "--format", "png") == 0
+    assert run("--out", str(out), "--game", "forex", "--component", "contracts", "--component", "player_aid",
+               "--format", "png") == 0
     data = json.loads((out / "manifest.json").read_text())
     assert {f["format"] for f in data["files"]} == {"png"}  # no PDF asked for, none written
     folder = out / "forex" / "png" / "contracts"
