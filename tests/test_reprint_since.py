@@ -68,7 +68,8 @@ def five_builds(tmp_path_factory, request) -> Builds:
     """The three games: a build marked as printed, then: a For-Ex edit (every game built), an
     Aktsioner edit (only Aktsioner built), a broken save, a second For-Ex edit (every game
     built). The fast lane's smaller sequence, Aktsioner's alone: marked, an edit, a build of
-    Bolsa only, a broken save, a second edit."""
+    another game (one Bolsa component, its tokens: the whole games are the slow lane's), a
+    broken save, a second edit."""
     folder = tmp_path_factory.mktemp("since")
     if request.param == "aktsioner":
         code, marked = build(folder, BUNDLED, "--printed", "--game", "aktsioner")
@@ -77,7 +78,7 @@ def five_builds(tmp_path_factory, request) -> Builds:
         text = EDITS["aktsioner"](BUNDLED)
         assert build(folder, text, "--game", "aktsioner")[0] == 0
         reprint = (folder / "output" / "aktsioner" / "aktsioner-reprint.pdf").read_bytes()
-        assert build(folder, text, "--game", "bolsa")[0] == 0
+        assert build(folder, text, "--game", "bolsa", "--component", "tokens")[0] == 0
         assert (folder / "output" / "aktsioner" / "aktsioner-reprint.pdf").read_bytes() == reprint  # kept
         before_broken = {p: p.read_bytes() for p in (folder / "output").rglob("*") if p.is_file()}
         assert build(folder, edit(*BROKEN, text), "--game", "aktsioner")[0] == 2
