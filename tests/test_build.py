@@ -308,9 +308,8 @@ def _svg_lines(path: Path) -> list[tuple[float, float, float, float]]:
     return lines
 
 
-def test_png_writes_each_distinct_face_once_pieces_with_bleed_and_panels_whole(tmp_path, monkeypatch):
+def test_png_writes_each_distinct_face_once_pieces_with_bleed_and_panels_whole(tmp_path, fake_alike):
     """For-Ex's contracts (pieces) and player aid (panels), built alone: the faces read below."""
-    monkeypatch.setattr(build_module, "generate", lambda c, k: stand_in(c, k, same_faces=True))
     out = tmp_path / "output"
     assert run("--out", str(out), "--game", "forex", "--component", "contracts", "--component", "player_aid",
                "--format", "png") == 0
