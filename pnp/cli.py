@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import unicodedata
+from functools import cache
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
@@ -54,7 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 3
 
 
+@cache
 def _parser() -> argparse.ArgumentParser:
+    """The command line's grammar, built once a process: parsing never changes it, and callers
+    that run many commands in one process (the tests, `benchmarks/`) would build it each time."""
     parser = argparse.ArgumentParser(prog="pnp", description="Print-and-play kit for stock-market board games.")
     parser.add_argument("--version", action="version", version=f"pnp {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
