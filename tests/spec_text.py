@@ -19,6 +19,7 @@ from pnp.spec.translation import Kit, kit
 
 if TYPE_CHECKING:
     from pnp.build import GameLayout
+    from pnp.sheets import Laid
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
@@ -61,6 +62,27 @@ def _laid_out(game_id: str, text: str, settings: tuple[tuple[str, Any], ...]) ->
     from pnp.build import lay_out_game, with_print
 
     return lay_out_game(with_print(spec_of(text), **dict(settings)), game_id)
+
+
+def laid_components(game_id: str, kinds: tuple[str, ...], text: str = BUNDLED, **settings: Any) -> tuple[Laid, ...]:
+    """The game's components of `kinds` only (`("deck", "money")`…), each drawn and laid out as
+    `laid_out` lays it out, the rest of the game left undrawn: for a test that reads those
+    sheets alone (a booklet or a board drawn for nothing is most of a game's layout)."""
+    printed = spec_of(text).print
+    return _laid_components(game_id, kinds, text,
+                            tuple(sorted((k, v) for k, v in settings.items() if getattr(printed, k) != v)))
+
+
+@lru_cache(maxsize=None)
+def _laid_components(game_id: str, kinds: tuple[str, ...], text: str,
+                     settings: tuple[tuple[str, Any], ...]) -> tuple[Laid, ...]:
+    from pnp.build import lay_out, with_print
+
+    spec = with_print(spec_of(text), **dict(settings))
+    made = kit(game_id, spec.games[game_id], spec.games[game_id].language, spec.folder)  # as lay_out_game makes it
+    context = Context(game_id, made.game, spec.print, spec.folder, made)
+    with speaking(made.language):
+        return tuple(lay_out(context, component) for component in made.game.components if component.kind in kinds)
 
 
 @lru_cache(maxsize=None)

@@ -313,17 +313,18 @@ def test_aktsioners_colours_are_named_in_the_kits_language_where_english_says_th
     assert an_id.findall(spoken) == [] and sum(spoken.count(word) for word in named) >= 5
 
 
-def test_the_referee_asked_in_english_loads_no_catalog_and_another_language_is_a_usage_error():
+def test_the_referee_asked_in_english_loads_no_catalog_and_another_language_is_a_usage_error(capsys):
+    """What English loads is a fresh process's question (a subprocess); the Russian answer and
+    the German usage error are the command line's own code path, run in this process."""
     record = RECORDS / "aktsioner" / "x15_two_zeroings.yaml"
     probe = ("import sys\nfrom pnp.cli import main\n"
              f"main(['referee', 'explain', {str(record)!r}])\n"
              "print('babel' in sys.modules, file=sys.stderr)\n")
     run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0 and run.stderr.strip().splitlines()[-1] == "False", run.stderr
-    russian = subprocess.run([sys.executable, "-m", "pnp", "referee", "explain", str(record), "--lang", "ru"], cwd=ROOT,
-                             capture_output=True, text=True)
-    assert russian.returncode == 0 and "AKT-6.2  синие: 240 +100 = 340 → 250 (переполнение 90 на акцию)" in russian.stdout
-    german = subprocess.run([sys.executable, "-m", "pnp", "referee", "explain", str(record), "--lang", "de"], cwd=ROOT,
-                            capture_output=True, text=True)
-    assert german.returncode == 2 and "--lang de" in german.stderr and "en, es, ru" in german.stderr
-    assert "Traceback" not in german.stderr and german.stdout == ""
+    assert main(["referee", "explain", str(record), "--lang", "ru"]) == 0
+    assert "AKT-6.2  синие: 240 +100 = 340 → 250 (переполнение 90 на акцию)" in capsys.readouterr().out
+    assert main(["referee", "explain", str(record), "--lang", "de"]) == 2
+    german = capsys.readouterr()
+    assert "--lang de" in german.err and "en, es, ru" in german.err
+    assert "Traceback" not in german.err and german.out == ""
