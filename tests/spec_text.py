@@ -19,7 +19,6 @@ from pnp.spec.translation import Kit, kit
 
 if TYPE_CHECKING:
     from pnp.build import GameLayout
-    from pnp.sheets import Laid
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
@@ -48,41 +47,27 @@ def spec_of(text: str = BUNDLED) -> Spec:
     return loads_spec(text)
 
 
-def laid_out(game_id: str, text: str = BUNDLED, **settings: Any) -> GameLayout:
+def laid_out(game_id: str, text: str = BUNDLED, kinds: tuple[str, ...] = (), **settings: Any) -> GameLayout:
     """One game of the (possibly edited) spec drawn and laid out as `pnp validate` lays it out
     (`pnp.build.lay_out_game`), under print `settings` (`paper="letter"`, `duplex="none"`…):
     once per process for every test that reads it (a layout is frozen: read it, never change
-    it). A setting the spec already has is the spec's own layout."""
+    it). A setting the spec already has is the spec's own layout. With `kinds`
+    (`("deck", "money")`), only the game's components of those kinds, for a test that reads
+    those sheets alone: a booklet or a board drawn for nothing is most of a game's layout."""
     printed = spec_of(text).print
-    return _laid_out(game_id, text, tuple(sorted((k, v) for k, v in settings.items() if getattr(printed, k) != v)))
+    return _laid_out(game_id, text, kinds, tuple(sorted((k, v) for k, v in settings.items() if getattr(printed, k) != v)))
 
 
 @lru_cache(maxsize=None)
-def _laid_out(game_id: str, text: str, settings: tuple[tuple[str, Any], ...]) -> GameLayout:
+def _laid_out(game_id: str, text: str, kinds: tuple[str, ...], settings: tuple[tuple[str, Any], ...]) -> GameLayout:
     from pnp.build import lay_out_game, with_print
 
-    return lay_out_game(with_print(spec_of(text), **dict(settings)), game_id)
-
-
-def laid_components(game_id: str, kinds: tuple[str, ...], text: str = BUNDLED, **settings: Any) -> tuple[Laid, ...]:
-    """The game's components of `kinds` only (`("deck", "money")`…), each drawn and laid out as
-    `laid_out` lays it out, the rest of the game left undrawn: for a test that reads those
-    sheets alone (a booklet or a board drawn for nothing is most of a game's layout)."""
-    printed = spec_of(text).print
-    return _laid_components(game_id, kinds, text,
-                            tuple(sorted((k, v) for k, v in settings.items() if getattr(printed, k) != v)))
-
-
-@lru_cache(maxsize=None)
-def _laid_components(game_id: str, kinds: tuple[str, ...], text: str,
-                     settings: tuple[tuple[str, Any], ...]) -> tuple[Laid, ...]:
-    from pnp.build import lay_out, with_print
-
     spec = with_print(spec_of(text), **dict(settings))
-    made = kit(game_id, spec.games[game_id], spec.games[game_id].language, spec.folder)  # as lay_out_game makes it
-    context = Context(game_id, made.game, spec.print, spec.folder, made)
-    with speaking(made.language):
-        return tuple(lay_out(context, component) for component in made.game.components if component.kind in kinds)
+    if kinds:
+        game = spec.games[game_id]
+        only = game.model_copy(update={"components": tuple(c for c in game.components if c.kind in kinds)})
+        spec = spec.model_copy(update={"games": {**spec.games, game_id: only}})
+    return lay_out_game(spec, game_id)
 
 
 @lru_cache(maxsize=None)

@@ -294,10 +294,10 @@ def test_no_two_cards_or_bills_of_the_bundled_kit_share_a_cut(paper, game):
     front page of each) give cut lines that pair into pieces of the trim size with a gutter of
     at least twice `INNER_BLEED_MM` between every two pieces — no piece shares a cut with its
     neighbour (For-Ex bills butted between rows, Letter cards in both directions)."""
-    from spec_text import laid_components
+    from spec_text import laid_out
 
     checked = 0
-    for laid in laid_components(game, ("deck", "money"), paper=paper):  # the card and bill sheets alone
+    for laid in laid_out(game, kinds=("deck", "money"), paper=paper).laid:  # the card and bill sheets alone
         layout = laid.layout
         page = pdf_pages(layout, 1)[0]
         xs, ys = trims_from_marks(page, layout.grid.frame.content)

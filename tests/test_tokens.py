@@ -11,7 +11,7 @@ import pytest
 from pnp.components import art
 from pnp.display import Line, Rect
 from pnp.spec.faces import token_pieces
-from spec_text import drawn, edit, kit_of, laid_components, spec_of
+from spec_text import drawn, edit, kit_of, laid_out, spec_of
 from test_art import required_contrast, shapes_of, text_boxes, text_grounds
 
 TOKENS = [("bolsa", "tokens"), ("aktsioner", "price_tokens"), ("forex", "pair_counters"), ("forex", "loan_markers")]
@@ -144,7 +144,7 @@ def test_without_duplex_every_face_the_rules_need_is_printed(game):
 
     spec = with_print(spec_of(), duplex="none")
     folded = []
-    for item in laid_components(game, ("tokens",), duplex="none"):  # the token sheets alone
+    for item in laid_out(game, kinds=("tokens",), duplex="none").laid:  # the token sheets alone
         count = piece_count(spec.games[game], item.component)
         placed = item.layout.placed
         assert sum(p.side == "front" for p in placed) == count
