@@ -273,14 +273,14 @@ def two_runs():
 
 
 @pytest.fixture(scope="module")
-def compared_html(two_runs, tmp_path_factory) -> Path:
-    """The HTML report of the comparison, written once for the browser tests."""
+def compared_html(two_runs, tmp_path_factory) -> tuple[Path, list[str]]:
+    """The HTML report of the comparison and its plots' titles, written once for the tests
+    that read it (matplotlib takes a second a report)."""
     path = tmp_path_factory.mktemp("report") / "report.html"
-    write_report(path, [two_runs])
-    return path
+    return path, write_report(path, [two_runs])
 
 
-def test_a_comparison_plays_the_same_seeds_and_flags_real_differences(two_runs, tmp_path):
+def test_a_comparison_plays_the_same_seeds_and_flags_real_differences(two_runs, compared_html, tmp_path):
     """Five rounds instead of two make bolsa longer for certain, and every metric is paired."""
     a, b = two_runs
     compared = compare(a, b)
@@ -297,8 +297,9 @@ def test_a_comparison_plays_the_same_seeds_and_flags_real_differences(two_runs, 
     pdf = PdfReader(tmp_path / "report.pdf")
     assert len(pdf.pages) >= 5  # the verdict and the table, then one page per plot
     assert "Games are 150 % longer" in pdf.pages[0].extract_text()  # the verdict opens it
-    assert write_report(tmp_path / "report.html", [(a, None)]) == titles
-    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    html, html_titles = compared_html
+    assert html_titles == titles
+    page = html.read_text(encoding="utf-8")
     assert "<meta name='viewport' content='width=device-width, initial-scale=1'>" in page
     images = re.findall(r"src='data:image/png;base64,([^']+)'", page)
     assert len(images) == 2 + 2 + 2 + 5  # seats and bots; length and lead; money's ECDF and bills; a quote per company
@@ -609,7 +610,7 @@ def test_the_report_reads_on_a_phone_and_a_desktop(compared_html, tmp_path, brow
     (the table scrolls in its own box), the verdict on the first screen, every plot shown whole
     and at most its drawn size; a screenshot is kept for a person to look at."""
     page = browser.new_page(viewport={"width": width, "height": 800})
-    page.goto(compared_html.as_uri())
+    page.goto(compared_html[0].as_uri())
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     verdict = page.locator(".verdict").bounding_box()
     assert verdict is not None and verdict["y"] + 40 < 800  # the answer starts on the first screen
