@@ -2,7 +2,7 @@
 
 `python -m pnp` in a process of its own where the process is what is tested (its exit status and
 what it prints on a spec error); elsewhere `pnp.cli.main` in this process, from the user's folder
-(what `python -m pnp` runs: `raise SystemExit(main())`), without a second of start-up per call."""
+(`in_process.pnp_here`), without a second of start-up per call."""
 
 from __future__ import annotations
 
@@ -10,11 +10,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 
-from pnp.cli import main
+from in_process import pnp_here
 from test_build_cli import TINY
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,37 +26,13 @@ def pnp(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
                           env=env)
 
 
-class Ran(NamedTuple):
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-@pytest.fixture
-def run(capsys, monkeypatch):
-    """`pnp ARGS` from `cwd` in this process: its exit status (argparse's SystemExit included),
-    stdout and stderr, as `pnp(...)` gives them."""
-
-    def ran(*args: str, cwd: Path = ROOT) -> Ran:
-        monkeypatch.chdir(cwd)
-        capsys.readouterr()
-        try:
-            code = main(list(args))
-        except SystemExit as stop:
-            code = stop.code if isinstance(stop.code, int) else 1
-        out, err = capsys.readouterr()
-        return Ran(code, out, err)
-
-    return ran
-
-
 def test_version():
     result = pnp("--version")
     assert result.returncode == 0 and result.stdout.startswith("pnp ")
 
 
-def test_validate_bundled_spec_summarises_games_and_counts(tmp_path, run):
-    result = run("validate", cwd=tmp_path)  # no ./components.yaml here: the bundled one is used
+def test_validate_bundled_spec_summarises_games_and_counts(tmp_path, capsys):
+    result = pnp_here(capsys, "validate", cwd=tmp_path)  # no ./components.yaml here: the bundled one is used
     assert result.returncode == 0, result.stderr
     assert "bolsa: The Stock Exchange Game" in result.stdout  # the spec's title, in its source language
     assert "shares           deck      90" in result.stdout
@@ -76,9 +51,9 @@ def _bundled_with_fewer_shares() -> str:
     pytest.param(_bundled_with_fewer_shares, "shares           deck      60", "shares           deck      90",
                  id="bundled-edited", marks=pytest.mark.slow),
 ])
-def test_local_components_yaml_wins_over_the_bundled_one(tmp_path, run, local, summarised, not_summarised):
+def test_local_components_yaml_wins_over_the_bundled_one(tmp_path, capsys, local, summarised, not_summarised):
     (tmp_path / "components.yaml").write_text(local(), encoding="utf-8")
-    result = run("validate", cwd=tmp_path)
+    result = pnp_here(capsys, "validate", cwd=tmp_path)
     assert result.returncode == 0 and summarised in result.stdout and not_summarised not in result.stdout
 
 
@@ -91,14 +66,14 @@ def test_broken_spec_exits_2_with_located_lines_and_no_traceback(tmp_path):
     assert "Traceback" not in result.stderr + result.stdout
 
 
-def test_missing_spec_file(tmp_path, run):
-    result = run("validate", "nope.yaml", cwd=tmp_path)
+def test_missing_spec_file(tmp_path, capsys):
+    result = pnp_here(capsys, "validate", "nope.yaml", cwd=tmp_path)
     assert result.returncode == 2 and result.stderr.strip() == "nope.yaml: no such file"
 
 
-def test_subcommands_have_help(run):
+def test_subcommands_have_help(capsys):
     for args in (("build", "--help"), ("referee", "--help"), ("referee", "check", "--help"), ("validate", "--help")):
-        result = run(*args)
+        result = pnp_here(capsys, *args, cwd=ROOT)
         assert result.returncode == 0 and "usage: pnp" in result.stdout
 
 
@@ -114,15 +89,15 @@ def test_ci_runs_the_readme_test_command():
     assert "apt-get install -y -qq chromium" in script and script.rstrip().endswith('exec python -m pytest "$@"')
 
 
-def test_an_output_folder_that_cannot_be_written_is_a_readable_error(tmp_path, run):
+def test_an_output_folder_that_cannot_be_written_is_a_readable_error(tmp_path, capsys):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    result = run("build", "--game", "bolsa", "--out", str(blocker / "output"), cwd=tmp_path)
+    result = pnp_here(capsys, "build", "--game", "bolsa", "--out", str(blocker / "output"), cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr.startswith(f"cannot write the output folder {blocker / 'output'}: ")
     assert "Traceback" not in result.stderr and blocker.read_text() == "not a folder"
 
 
-def test_referee_usage_errors_exit_2(run):
-    assert run("referee", "new", "chess", "--players", "A,B").returncode == 2
-    assert run("referee", "new", "bolsa", "--players", "A,A,B").returncode == 2
+def test_referee_usage_errors_exit_2(capsys):
+    assert pnp_here(capsys, "referee", "new", "chess", "--players", "A,B", cwd=ROOT).returncode == 2
+    assert pnp_here(capsys, "referee", "new", "bolsa", "--players", "A,A,B", cwd=ROOT).returncode == 2
