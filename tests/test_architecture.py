@@ -4,12 +4,16 @@ complex a function may be (radon), and what each command loads when it starts co
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from pnp.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = ROOT / "tests" / "records"
@@ -56,18 +60,20 @@ COMMANDS = {
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_command_starts_without_what_it_does_not_need(command):
-    """Each command in a fresh process (the referee's second run, the engine's parameters
-    cached by the first, or by an earlier test: the run's own cache folder, so validate's cold
-    layout is paid once per run, not here again): the modules it must not load stay unloaded."""
+    """Each command in a fresh process, its cache warm (the referee's engine parameters,
+    validate's layout): the modules it must not load stay unloaded. The cache is filled first by
+    the same command run here, in this process (the run's own cache folder, shared with the
+    fresh one; validate's cold layout paid once per run), not by a first fresh process."""
     argv, unwanted = COMMANDS[command]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as said:
+        assert main(argv) == 0, said.getvalue()
     probe = (
         "import sys\nfrom pnp.cli import main\n"
         f"code = main({argv!r})\n"
         f"loaded = [m for m in {unwanted!r} if m in sys.modules]\n"
         "print(code, loaded, file=sys.stderr)\n"
     )
-    for _ in range(2):
-        result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0 and result.stderr.strip().splitlines()[-1] == "0 []", result.stderr[-2000:]
 
 

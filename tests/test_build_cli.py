@@ -1,6 +1,9 @@
 """`pnp build`, `watch` and `init` as a designer runs them: progress on a terminal only,
 `--component`, forgiving `--game`/`--paper`, one `--spec` everywhere, an editable copy of the
-bundled spec, and a watcher that follows saves and survives a broken one."""
+bundled spec, and a watcher that follows saves and survives a broken one.
+
+A process of its own where the process matters (progress on its terminal, a watcher that runs
+until stopped); `pnp.cli.main` in this one elsewhere (`in_process.pnp_here`)."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import threading
 import time
 from pathlib import Path
 
+from in_process import pnp_here
 from pnp.cli import main
 from spec_text import BUNDLED
 
@@ -46,11 +50,6 @@ games:
 """
 
 
-def pnp(*args: str, cwd: Path = ROOT, **options) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=cwd, capture_output=True, text=True, timeout=120,
-                          env=ENV, **options)
-
-
 def on_a_terminal(*args: str, cwd: Path) -> tuple[int, str, str]:
     """Run pnp with stderr on a pseudo-terminal and stdout on a pipe: (status, terminal, stdout)."""
     master, slave = pty.openpty()
@@ -76,7 +75,7 @@ def on_a_terminal(*args: str, cwd: Path) -> tuple[int, str, str]:
     return process.wait(timeout=60), seen.decode(errors="replace"), out
 
 
-def test_progress_shows_on_a_terminal_only_and_q_silences_it(tmp_path):
+def test_progress_shows_on_a_terminal_only_and_q_silences_it(tmp_path, capsys):
     spec = tmp_path / "tiny.yaml"
     spec.write_text(TINY, encoding="utf-8")
     status, terminal, out = on_a_terminal("build", "--spec", str(spec), "--out", "o1", cwd=tmp_path)
@@ -84,7 +83,7 @@ def test_progress_shows_on_a_terminal_only_and_q_silences_it(tmp_path):
     assert out.startswith("built tiny from tiny.yaml: ")
     status, terminal, out = on_a_terminal("build", "--spec", str(spec), "--out", "o2", "-q", cwd=tmp_path)
     assert status == 0 and terminal == "" and out.startswith("built tiny")
-    piped = pnp("build", "--spec", str(spec), "--out", "o3", cwd=tmp_path)
+    piped = pnp_here(capsys, "build", "--spec", str(spec), "--out", "o3", cwd=tmp_path)  # stderr no terminal
     assert piped.returncode == 0 and piped.stderr == "" and piped.stdout.count("\n") == 1  # the summary alone
 
 
@@ -123,27 +122,27 @@ def test_game_paper_duplex_and_component_forgive_letter_case_and_suggest(tmp_pat
         assert capsys.readouterr().err.strip() == message
 
 
-def test_validate_takes_the_spec_as_argument_or_as_spec(tmp_path):
+def test_validate_takes_the_spec_as_argument_or_as_spec(tmp_path, capsys):
     spec = tmp_path / "tiny.yaml"
     spec.write_text(TINY, encoding="utf-8")
     for args in (["validate", "tiny.yaml"], ["validate", "--spec", "tiny.yaml"]):
-        result = pnp(*args, cwd=tmp_path)
+        result = pnp_here(capsys, *args, cwd=tmp_path)
         assert result.returncode == 0 and result.stdout.startswith("tiny.yaml: valid")
 
 
-def test_init_writes_an_editable_copy_and_replaces_a_link_to_the_bundled_spec(tmp_path):
+def test_init_writes_an_editable_copy_and_replaces_a_link_to_the_bundled_spec(tmp_path, capsys):
     copied = "# yaml-language-server: $schema=components.schema.json\n" + BUNDLED  # names the schema beside it
-    result = pnp("init", "game", cwd=tmp_path)
+    result = pnp_here(capsys, "init", "game", cwd=tmp_path)
     copy = tmp_path / "game" / "components.yaml"
     assert result.returncode == 0 and copy.read_text(encoding="utf-8") == copied and not copy.is_symlink()
-    again = pnp("init", "game", cwd=tmp_path)
+    again = pnp_here(capsys, "init", "game", cwd=tmp_path)
     assert again.returncode == 2 and "already exists" in again.stderr
     copy.write_text("mine", encoding="utf-8")
-    assert pnp("init", "game", "--force", cwd=tmp_path).returncode == 0 and copy.read_text(encoding="utf-8") == copied
+    assert pnp_here(capsys, "init", "game", "--force", cwd=tmp_path).returncode == 0 and copy.read_text(encoding="utf-8") == copied
     link = tmp_path / "checkout"
     link.mkdir()
     (link / "components.yaml").symlink_to(ROOT / "pnp" / "data" / "components.yaml")  # as in a checkout of pnp
-    result = pnp("init", cwd=link)
+    result = pnp_here(capsys, "init", cwd=link)
     assert result.returncode == 0 and "replaced the link" in result.stdout
     assert not (link / "components.yaml").is_symlink() and (link / "components.yaml").read_text(encoding="utf-8") == copied
 

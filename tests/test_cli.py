@@ -1,4 +1,8 @@
-"""The `pnp` command as a user runs it: exit codes, messages, no tracebacks, light imports."""
+"""The `pnp` command as a user runs it: exit codes, messages, no tracebacks, light imports.
+
+`python -m pnp` in a process of its own where the process is what is tested (its exit status and
+what it prints on a spec error); elsewhere `pnp.cli.main` in this process, from the user's folder
+(`in_process.pnp_here`), without a second of start-up per call."""
 
 from __future__ import annotations
 
@@ -6,6 +10,11 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from in_process import pnp_here
+from test_build_cli import TINY
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,20 +31,30 @@ def test_version():
     assert result.returncode == 0 and result.stdout.startswith("pnp ")
 
 
-def test_validate_bundled_spec_summarises_games_and_counts(tmp_path):
-    result = pnp("validate", cwd=tmp_path)  # no ./components.yaml here: the bundled one is used
+def test_validate_bundled_spec_summarises_games_and_counts(tmp_path, capsys):
+    result = pnp_here(capsys, "validate", cwd=tmp_path)  # no ./components.yaml here: the bundled one is used
     assert result.returncode == 0, result.stderr
     assert "bolsa: The Stock Exchange Game" in result.stdout  # the spec's title, in its source language
     assert "shares           deck      90" in result.stdout
     assert "small_cards      deck      32" in result.stdout
 
 
-def test_local_components_yaml_wins_over_the_bundled_one(tmp_path):
+def _bundled_with_fewer_shares() -> str:
     text = (ROOT / "components.yaml").read_text(encoding="utf-8").replace("count: 18", "count: 12")
-    text = text.replace("players: {min: 3, max: 6}", "players: {min: 3, max: 4}", 1)  # 12 cards a company seat 4
-    (tmp_path / "components.yaml").write_text(text, encoding="utf-8")
-    result = pnp("validate", cwd=tmp_path)
-    assert result.returncode == 0 and "shares           deck      60" in result.stdout
+    return text.replace("players: {min: 3, max: 6}", "players: {min: 3, max: 4}", 1)  # 12 cards a company seat 4
+
+
+@pytest.mark.parametrize("local, summarised, not_summarised", [
+    # The fast lane: a one-game spec of its own (laid out in a blink); the bundled games are not in the summary.
+    pytest.param(lambda: TINY, "tiny: Tiny", "bolsa:", id="tiny"),
+    # The bundled spec edited, laid out whole (2 s of validate's layout): its edited count is summarised.
+    pytest.param(_bundled_with_fewer_shares, "shares           deck      60", "shares           deck      90",
+                 id="bundled-edited", marks=pytest.mark.slow),
+])
+def test_local_components_yaml_wins_over_the_bundled_one(tmp_path, capsys, local, summarised, not_summarised):
+    (tmp_path / "components.yaml").write_text(local(), encoding="utf-8")
+    result = pnp_here(capsys, "validate", cwd=tmp_path)
+    assert result.returncode == 0 and summarised in result.stdout and not_summarised not in result.stdout
 
 
 def test_broken_spec_exits_2_with_located_lines_and_no_traceback(tmp_path):
@@ -47,14 +66,14 @@ def test_broken_spec_exits_2_with_located_lines_and_no_traceback(tmp_path):
     assert "Traceback" not in result.stderr + result.stdout
 
 
-def test_missing_spec_file(tmp_path):
-    result = pnp("validate", "nope.yaml", cwd=tmp_path)
+def test_missing_spec_file(tmp_path, capsys):
+    result = pnp_here(capsys, "validate", "nope.yaml", cwd=tmp_path)
     assert result.returncode == 2 and result.stderr.strip() == "nope.yaml: no such file"
 
 
-def test_subcommands_have_help():
+def test_subcommands_have_help(capsys):
     for args in (("build", "--help"), ("referee", "--help"), ("referee", "check", "--help"), ("validate", "--help")):
-        result = pnp(*args)
+        result = pnp_here(capsys, *args, cwd=ROOT)
         assert result.returncode == 0 and "usage: pnp" in result.stdout
 
 
@@ -70,15 +89,15 @@ def test_ci_runs_the_readme_test_command():
     assert "apt-get install -y -qq chromium" in script and script.rstrip().endswith('exec python -m pytest "$@"')
 
 
-def test_an_output_folder_that_cannot_be_written_is_a_readable_error(tmp_path):
+def test_an_output_folder_that_cannot_be_written_is_a_readable_error(tmp_path, capsys):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    result = pnp("build", "--game", "bolsa", "--out", str(blocker / "output"), cwd=tmp_path)
+    result = pnp_here(capsys, "build", "--game", "bolsa", "--out", str(blocker / "output"), cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr.startswith(f"cannot write the output folder {blocker / 'output'}: ")
     assert "Traceback" not in result.stderr and blocker.read_text() == "not a folder"
 
 
-def test_referee_usage_errors_exit_2():
-    assert pnp("referee", "new", "chess", "--players", "A,B").returncode == 2
-    assert pnp("referee", "new", "bolsa", "--players", "A,A,B").returncode == 2
+def test_referee_usage_errors_exit_2(capsys):
+    assert pnp_here(capsys, "referee", "new", "chess", "--players", "A,B", cwd=ROOT).returncode == 2
+    assert pnp_here(capsys, "referee", "new", "bolsa", "--players", "A,A,B", cwd=ROOT).returncode == 2

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from in_process import pnp_here
 from pnp.preview import Preview
 from test_build_cli import ENV, TINY
 
@@ -124,9 +125,9 @@ def test_the_server_never_serves_outside_the_output_or_its_cache(tmp_path):
 
 
 @pytest.mark.parametrize("port", ["-1", "70000"])
-def test_a_port_out_of_range_is_one_line_exit_2(tmp_path, port):
+def test_a_port_out_of_range_is_one_line_exit_2(tmp_path, capsys, port):
+    """Refused before anything is served or built: `pnp.cli.main` in this process."""
     spec = tmp_path / "tiny.yaml"
     spec.write_text(TINY, encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "pnp", "watch", "--spec", str(spec), "--serve", "--port", port],
-                            cwd=tmp_path, capture_output=True, text=True, env=ENV, timeout=60)
+    result = pnp_here(capsys, "watch", "--spec", str(spec), "--serve", "--port", port, cwd=tmp_path)
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1 and "--port" in result.stderr

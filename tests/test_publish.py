@@ -4,7 +4,9 @@ and what killed builds leave beside the output is cleaned up by the next one."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 import os
 import signal
@@ -17,20 +19,19 @@ from pathlib import Path
 import pytest
 
 from pnp import manifest
+from pnp.cli import main
+from test_build_cli import TINY
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# A build in a fresh process whose generator draws plain pieces (quick), and which kills itself
-# (SIGKILL, nothing cleaned up) at the KILL_AT-th step of publishing: a rename, the exchange of
-# the folders, or removing the old copy.
+# A build in a fresh process of a one-game spec (a deck of five cards and an aid: quick to draw,
+# and published as any build is), which kills itself (SIGKILL, nothing cleaned up) at the
+# KILL_AT-th step of publishing: a rename, the exchange of the folders, or removing the old copy.
 KILLED_BUILD = textwrap.dedent("""
     import os, shutil, signal, sys
-    sys.path.insert(0, {tests!r})
-    from test_build import stand_in
-    from pnp import build as build_module, manifest
+    from pnp import manifest
     from pnp.cli import main
 
-    build_module.generate = stand_in
     kill_at, exchange = int(sys.argv[1]), sys.argv[2] == "exchange"
     steps = [0]
 
@@ -49,8 +50,8 @@ KILLED_BUILD = textwrap.dedent("""
         return publish(*args, **kwargs)
 
     manifest.publish = publishing
-    sys.exit(main(["build", "-q", "--game", "aktsioner", *sys.argv[3:]]))
-""").format(tests=str(ROOT / "tests"))
+    sys.exit(main(["build", "-q", *sys.argv[3:]]))
+""")
 
 
 def complete(out: Path) -> str:
@@ -68,11 +69,18 @@ def leftovers(out: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def old_build(tmp_path_factory) -> Path:
+def spec(tmp_path_factory) -> Path:
+    found = tmp_path_factory.mktemp("spec") / "tiny.yaml"
+    found.write_text(TINY, encoding="utf-8")
+    return found
+
+
+@pytest.fixture(scope="module")
+def old_build(tmp_path_factory, spec) -> Path:
+    """The previous output each killed build replaces: built here, in this process (nothing is killed)."""
     out = tmp_path_factory.mktemp("publish") / "output"
-    result = subprocess.run([sys.executable, "-c", KILLED_BUILD, "0", "exchange", "--out", str(out)], cwd=ROOT,
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["build", "-q", "--spec", str(spec), "--out", str(out)]) == 0
     assert complete(out) == "a4"
     return out
 
@@ -80,10 +88,10 @@ def old_build(tmp_path_factory) -> Path:
 @pytest.mark.parametrize("exchange", ["exchange", "two renames"])
 @pytest.mark.parametrize("kill_at", [pytest.param(1, marks=pytest.mark.slow), 2, pytest.param(3, marks=pytest.mark.slow),
                                      pytest.param(4, marks=pytest.mark.slow)])  # the fast lane: the second step
-def test_a_kill_between_the_steps_of_publishing_leaves_a_complete_output(old_build, tmp_path, kill_at, exchange):
+def test_a_kill_between_the_steps_of_publishing_leaves_a_complete_output(old_build, spec, tmp_path, kill_at, exchange):
     out = tmp_path / "output"
     subprocess.run(["cp", "-a", str(old_build), str(out)], check=True)
-    result = subprocess.run([sys.executable, "-c", KILLED_BUILD, str(kill_at), exchange, "--out", str(out),
+    result = subprocess.run([sys.executable, "-c", KILLED_BUILD, str(kill_at), exchange, "--spec", str(spec), "--out", str(out),
                              "--paper", "letter"], cwd=ROOT, capture_output=True, text=True)
     killed = result.returncode == -signal.SIGKILL
     assert killed or result.returncode == 0, result.stderr  # kill_at past the last step: the build ends
@@ -95,10 +103,10 @@ def test_a_kill_between_the_steps_of_publishing_leaves_a_complete_output(old_bui
     assert leftovers(out) == []
 
 
-def test_the_kill_between_the_two_renames_is_undone_at_the_next_start(old_build, tmp_path):
+def test_the_kill_between_the_two_renames_is_undone_at_the_next_start(old_build, spec, tmp_path):
     out = tmp_path / "output"
     subprocess.run(["cp", "-a", str(old_build), str(out)], check=True)
-    result = subprocess.run([sys.executable, "-c", KILLED_BUILD, "3", "two renames", "--out", str(out),
+    result = subprocess.run([sys.executable, "-c", KILLED_BUILD, "3", "two renames", "--spec", str(spec), "--out", str(out),
                              "--paper", "letter"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == -signal.SIGKILL  # after the exchange (refused) and the first rename
     assert not out.exists() and len(leftovers(out)) == 2  # the old output renamed aside, the new one staged

@@ -56,8 +56,18 @@ def table(tmp_path):
     found.game.close()
 
 
-def test_the_state_is_the_seats_view_with_its_own_templates(table):
-    ana = table.state("Ana")
+@pytest.fixture(scope="module")
+def unchanged(tmp_path_factory):
+    """One table for the tests that only read it or are refused (nothing they send is entered, and
+    each test that sends something asserts the refusal): made once, not a table and its four
+    phones per test."""
+    found = Table(tmp_path_factory.mktemp("unchanged"))
+    yield found
+    found.game.close()
+
+
+def test_the_state_is_the_seats_view_with_its_own_templates(unchanged):
+    ana = unchanged.state("Ana")
     assert ana["you"] == {"seat": "Ana"} and ana["to_move"] == {"phase": "declare", "players": PLAYERS, "sealed": True}
     (declaration,) = ana["templates"]
     assert (declaration["player"], declaration["n"], declaration["kind"]) == ("Ana", 0, "declare")
@@ -65,11 +75,11 @@ def test_the_state_is_the_seats_view_with_its_own_templates(table):
     assert fields["sell.IBE"] == {"name": "sell.IBE", "kind": "number", "low": 0, "high": 1}
     assert {"budget": {"weights": {"buy.IBE": 10, "buy.SAN": 10, "buy.TEF": 10, "buy.ITX": 10, "buy.FER": 10},
                        "limit": 50}} in declaration["constraints"]
-    assert ana["position"] == table.game.state_json() and ana["close"] is None
-    host = table.state("host")
+    assert ana["position"] == unchanged.game.state_json() and ana["close"] is None
+    host = unchanged.state("host")
     assert [t["player"] for t in host["templates"]] == PLAYERS and host["close"]["waiting"] == PLAYERS
-    tagged = table["Ana"].get("/api/state")
-    assert table["Ana"].get("/api/state", headers={"If-None-Match": tagged.headers["etag"]}).status_code == 304
+    tagged = unchanged["Ana"].get("/api/state")
+    assert unchanged["Ana"].get("/api/state", headers={"If-None-Match": tagged.headers["etag"]}).status_code == 304
 
 
 def test_a_step_through_the_api_answers_as_the_page_does(table):
@@ -108,8 +118,8 @@ def test_a_step_through_the_api_answers_as_the_page_does(table):
     {"version": "v", "player": "Ana", "n": 0, "values": {"sell.IBE": 10**30}},
     {"version": "v", "player": "Ana", "n": 0, "close": "yes"},
 ])
-def test_a_malformed_step_is_400(table, body):
-    answer = table["Ana"].post("/api/step", content=json.dumps(body), headers={"content-type": "application/json"})
+def test_a_malformed_step_is_400(unchanged, body):
+    answer = unchanged["Ana"].post("/api/step", content=json.dumps(body), headers={"content-type": "application/json"})
     assert answer.status_code == 400 and answer.json()["error"] == "error"
 
 
@@ -144,7 +154,7 @@ def test_every_answer_to_seat_b_is_the_same_byte_for_byte_whatever_seat_a_declar
         world.game.close()
 
 
-def test_tokens_are_compared_in_constant_time_with_every_token(table, monkeypatch):
+def test_tokens_are_compared_in_constant_time_with_every_token(unchanged, monkeypatch):
     """The guard compares the given token with every seat's and the host's, through
     `hmac.compare_digest`, and never stops at the first match: the time tells nothing."""
     calls = []
@@ -155,26 +165,26 @@ def test_tokens_are_compared_in_constant_time_with_every_token(table, monkeypatc
         return real(a, b)
 
     monkeypatch.setattr(hmac, "compare_digest", counted)
-    known = [table.tokens.host, *dict(table.tokens.seats).values()]
-    for given in (table.tokens.host, table.tokens.of("Cris"), "x" * 22, table.tokens.of("Cris")[:-1] + "?"):
+    known = [unchanged.tokens.host, *dict(unchanged.tokens.seats).values()]
+    for given in (unchanged.tokens.host, unchanged.tokens.of("Cris"), "x" * 22, unchanged.tokens.of("Cris")[:-1] + "?"):
         calls.clear()
-        TestClient(table.app).get("/api/state", headers={"Authorization": f"Bearer {given}"})
+        TestClient(unchanged.app).get("/api/state", headers={"Authorization": f"Bearer {given}"})
         assert sorted(b for _, b in calls) == sorted(t.encode() for t in known)
         assert all(a == given.encode() for a, _ in calls)
 
 
 @pytest.mark.parametrize("how", ["none", "wrong", "prefix", "name", "other table", "non-ascii", "empty"])
-def test_a_wrong_or_missing_token_gets_the_same_403_that_names_no_seat(table, tmp_path, how):
+def test_a_wrong_or_missing_token_gets_the_same_403_that_names_no_seat(unchanged, tmp_path, how):
     other = files.seat_tokens(tmp_path / "elsewhere.yaml", PLAYERS).host
-    given = {"none": None, "wrong": "x" * 22, "prefix": table.tokens.host[:10], "name": "Ana",
+    given = {"none": None, "wrong": "x" * 22, "prefix": unchanged.tokens.host[:10], "name": "Ana",
              "other table": other, "non-ascii": "ÿé€☃" * 5, "empty": ""}[how]
-    stranger = TestClient(table.app, follow_redirects=False)
+    stranger = TestClient(unchanged.app, follow_redirects=False)
     bearer = {} if given is None else {"Authorization": f"Bearer {given}".encode()}
-    cookie = {} if given is None else {"cookie": f"{_cookie(table)}={given}".encode()}
+    cookie = {} if given is None else {"cookie": f"{_cookie(unchanged)}={given}".encode()}
     for answer in (stranger.get("/" if given is None else f"/?t={given}"), stranger.get("/api/state", headers=bearer),
                    stranger.post("/api/undo", json={"version": ""}, headers=cookie)):
         assert answer.status_code == 403
-        assert answer.content == TestClient(table.app).get("/").content  # the same bytes as no token at all
+        assert answer.content == TestClient(unchanged.app).get("/").content  # the same bytes as no token at all
         assert not any(p.encode() in answer.content for p in PLAYERS)
 
 
@@ -223,10 +233,10 @@ def test_on_loopback_only_the_servers_own_host_names_are_answered(tmp_path):
     table.close()
 
 
-def test_every_answer_forbids_framing(table):
-    for answer in (table["Ana"].get("/"), table["Ana"].get("/api/state"), table["Ana"].get("/static/table.css"),
-                   TestClient(table.app).get("/"), table["Ana"].get("/rule/BOLSA-9.9"),
-                   table["Ana"].post("/undo", data={"v": "old"})):
+def test_every_answer_forbids_framing(unchanged):
+    for answer in (unchanged["Ana"].get("/"), unchanged["Ana"].get("/api/state"), unchanged["Ana"].get("/static/table.css"),
+                   TestClient(unchanged.app).get("/"), unchanged["Ana"].get("/rule/BOLSA-9.9"),
+                   unchanged["Ana"].post("/undo", data={"v": "old"})):
         assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
         assert answer.headers["x-frame-options"] == "DENY"
 
@@ -258,11 +268,11 @@ def test_the_page_posts_a_form_and_shows_a_refusal_with_the_rules_words(table):
     assert entered.status_code == 303 and [e.player for e in table.game.entries] == ["Ana"]
 
 
-def test_the_rule_page_shows_the_rule_without_the_files_editorial_notes(table):
-    page = table["Ana"].get("/rule/BOLSA-3.2.5")
+def test_the_rule_page_shows_the_rule_without_the_files_editorial_notes(unchanged):
+    page = unchanged["Ana"].get("/rule/BOLSA-3.2.5")
     assert page.status_code == 200 and "declaration_cash_check = total" in page.text
     assert "[S" not in page.text and "[D]" not in page.text and "si tienen" not in page.text
-    assert table["Ana"].get("/rule/BOLSA-5.33").status_code == 404
+    assert unchanged["Ana"].get("/rule/BOLSA-5.33").status_code == 404
 
 
 # --- the stream of changes, from a real server ------------------------------------------------------------

@@ -23,13 +23,14 @@ PLAYERS = ["Ana", "Ben", "Cris", "Dani"]
 
 
 class Texts(HTMLParser):
-    """The visible text of a page's part, and the text of its labels (`.k`, headings, headers)."""
+    """The visible text of a page's parts (elements by id, none inside another), and the text of
+    their labels (`.k`, headings, headers): one reading of the page for all of them."""
 
-    def __init__(self, part: str):
+    def __init__(self, *parts: str):
         super().__init__()
-        self.part, self.depth, self.inside = part, 0, False
-        self.text: list[str] = []
-        self.labels: list[str] = []
+        self.parts, self.part, self.depth = parts, None, 0
+        self.text: dict[str, list[str]] = {part: [] for part in parts}
+        self.labels: dict[str, list[str]] = {part: [] for part in parts}
         self._label = 0
 
     VOID = {"input", "br", "img", "meta", "link", "hr", "wbr", "source"}
@@ -38,29 +39,29 @@ class Texts(HTMLParser):
         if tag in self.VOID:
             return
         values = dict(attrs)
-        if values.get("id") == self.part:
-            self.inside, self.depth = True, 0
-        if self.inside:
+        if self.part is None and values.get("id") in self.parts:
+            self.part, self.depth = values["id"], 0
+        if self.part is not None:
             self.depth += 1
             if tag in ("h4", "th") or "k" in (values.get("class") or "").split():
                 self._label = self.depth
 
     def handle_endtag(self, tag):
-        if self.inside:
+        if self.part is not None:
             if self._label == self.depth:
                 self._label = 0
             self.depth -= 1
             if self.depth == 0:
-                self.inside = False
+                self.part = None
 
     def handle_startendtag(self, tag, attrs):
         pass
 
     def handle_data(self, data):
-        if self.inside and data.strip():
-            self.text.append(data.strip())
+        if self.part is not None and data.strip():
+            self.text[self.part].append(data.strip())
             if self._label:
-                self.labels.append(data.strip())
+                self.labels[self.part].append(data.strip())
 
 
 def keys(value, found=None) -> set[str]:
@@ -97,15 +98,13 @@ def test_the_board_reads_in_words_at_every_position_of_random_games(tmp_path, ga
         seen_positions += 1
         raw |= {k for k in keys(table.state_json()) if k not in names}
         for who, client in pages.items():
-            html = client.get("/").text
-            board = Texts("position")
-            board.feed(html)
-            text = " ".join(board.text)
+            page = Texts("position", "next")
+            page.feed(client.get("/").text)
+            text, labels = " ".join(page.text["position"]), page.labels["position"]
             assert "None" not in text and not re.search(r"\w_\w", text), (who, text[:500])
-            assert not [label for label in board.labels if label in raw or "_" in label], (who, board.labels)
-            forms = Texts("next")
-            forms.feed(html)
-            assert not re.search(r"\b[a-z]+\.[A-Za-z]+\b", " ".join(forms.text)), " ".join(forms.text)[:500]
+            assert not [label for label in labels if label in raw or "_" in label], (who, labels)
+            forms = " ".join(page.text["next"])
+            assert not re.search(r"\b[a-z]+\.[A-Za-z]+\b", forms), forms[:500]
     assert seen_positions >= 5
 
 

@@ -50,6 +50,15 @@ def phones(tmp_path):
     found.game.close()
 
 
+@pytest.fixture(scope="module")
+def unchanged(tmp_path_factory):
+    """One table for the tests that only ask for pages, each its language by its request's own
+    headers (no step entered, no language chosen and kept in a cookie): made once, not per test."""
+    found = Phones(tmp_path_factory.mktemp("unchanged"))
+    yield found
+    found.game.close()
+
+
 def said(game: str, code: str, msgid: str) -> str:
     """`msgid` as the game's catalog words it in `code`."""
     words = language(SPEC.folder, game, code).gettext(msgid)
@@ -61,8 +70,8 @@ def page_lang(html: str) -> str:
     return re.search(r'<html lang="([^"]+)"', html).group(1)
 
 
-def test_the_page_speaks_the_language_the_browser_asks_for(phones):
-    page = phones["host"].get("/", headers={"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"})
+def test_the_page_speaks_the_language_the_browser_asks_for(unchanged):
+    page = unchanged["host"].get("/", headers={"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"})
     assert page.status_code == 200 and page.headers["content-language"] == "ru" and page_lang(page.text) == "ru"
     for msgid in (ON_THE_TABLE, "Close the phase now", "Start from a position", "declare", "host"):
         assert said("bolsa", "ru", msgid) in page.text
@@ -82,8 +91,8 @@ def test_the_page_speaks_the_language_the_browser_asks_for(phones):
     ("", "es"),
     ("x" * 5000, "es"),
 ])
-def test_the_best_of_the_games_languages_by_q_value(phones, header, expected):
-    page = phones["Ana"].get("/", headers={"Accept-Language": header} if header else {})
+def test_the_best_of_the_games_languages_by_q_value(unchanged, header, expected):
+    page = unchanged["Ana"].get("/", headers={"Accept-Language": header} if header else {})
     assert page.headers["content-language"] == expected and page_lang(page.text) == expected
     assert said("bolsa", expected, ON_THE_TABLE) in page.text
 
@@ -127,8 +136,8 @@ def test_a_language_the_game_does_not_offer_is_never_used_nor_written_back(phone
     assert page_lang(ana.get("/", headers={"Accept-Language": "ru"}).text) == "ru"
 
 
-def test_the_switch_needs_the_seats_link_as_every_page_does(phones):
-    stranger = TestClient(phones.app, follow_redirects=False)
+def test_the_switch_needs_the_seats_link_as_every_page_does(unchanged):
+    stranger = TestClient(unchanged.app, follow_redirects=False)
     refused = stranger.get("/?lang=ru")
     assert refused.status_code == 403 and refused.headers["content-language"] == "ru"
     assert said("bolsa", "ru", "This table needs your seat's link: scan its QR code, or open the link the laptop "
