@@ -162,7 +162,7 @@ def test_the_pseudo_locale_finds_what_would_not_fit_at_its_place(spec):
 
 def test_editing_a_source_sentence_marks_exactly_its_translations_fuzzy(tmp_path, capsys):
     """`pnp translate update` in a process of its own (its one command-line test); init and
-    validate in this one (test_build_cli and test_spec_templates start them as commands)."""
+    validate in this one (test_cli and test_spec_templates start validate as a command)."""
     assert main(["init", str(tmp_path)]) == 0
     spec_file = tmp_path / "components.yaml"
     old = "BOLSA-2.2 Each player receives **{rules[start_cash]}** in money."
