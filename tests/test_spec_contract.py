@@ -17,9 +17,8 @@ from pnp.referee import check, reads_record
 from pnp.referee.replay import referee_for
 from pnp.rules import GAMES, loads_spec
 from pnp.spec.loader import loads
-from spec_text import BUNDLED
+from spec_text import BUNDLED, TREE
 
-TREE = yaml.safe_load(BUNDLED)
 LOCATED = re.compile(r"^components\.yaml:\d+:\d+: games\.")
 
 

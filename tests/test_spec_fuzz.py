@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from fuzz_spec import MEMORY, ROOT
 from pnp.errors import SpecError
 from pnp.rules import loads_spec
-from spec_text import BUNDLED
+from spec_text import BUNDLED, TREE
 
 FAST = 12  # mutants in the fast lane: every kind of mutation once
 STEADY = 240  # in the slow lane, the same seed: every kind twenty times
@@ -71,7 +71,6 @@ def test_over_a_thousand_mutants_of_every_game_at_once(seed):
 
 # --- the loader alone, any single edit -------------------------------------------------------
 
-TREE = yaml.safe_load(BUNDLED)
 LOCATED = re.compile(r"^components\.yaml:\d+:\d+: ")
 
 scalars = st.one_of(

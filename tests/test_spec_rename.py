@@ -13,13 +13,10 @@ from __future__ import annotations
 import re
 
 import pytest
-import yaml
 
 from pnp.errors import SpecError
 from pnp.rules import loads_spec, rulebooks
-from spec_text import BUNDLED
-
-TREE = yaml.safe_load(BUNDLED)
+from spec_text import BUNDLED, TREE
 
 
 def block(game: str) -> tuple[int, int]:
