@@ -75,16 +75,25 @@ LANGUAGE_COOKIE = "pnp_lang"  # the language a browser chose with the page's swi
 LANGUAGE_KEPT = 365 * 24 * 3600  # seconds
 
 
-def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | None = None,
-               hosts: Iterable[str] | None = None) -> ASGIApp:
-    """The app serving `table`. With `tokens`, every request must carry the host's or a seat's
-    (without, every request is the host's: a table on one device). `links`: the seats' links
-    and QR codes, for the host's page. `hosts`: the Host names answered (None: any)."""
+@functools.cache
+def _templates() -> Environment:
+    """The pages' templates, compiled once a process (a tenth of a second: every app, a test's
+    table or a restarted server's, asks for the same)."""
     folder = resources.files("pnp.table")
     env = Environment(loader=FileSystemLoader(str(folder / "templates")), autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters.update(FILTERS)
     env.globals.update(_=_say, ngettext=_say_plural)
+    return env
+
+
+def create_app(table: TableGame, tokens: Tokens | None = None, links: Links | None = None,
+               hosts: Iterable[str] | None = None) -> ASGIApp:
+    """The app serving `table`. With `tokens`, every request must carry the host's or a seat's
+    (without, every request is the host's: a table on one device). `links`: the seats' links
+    and QR codes, for the host's page. `hosts`: the Host names answered (None: any)."""
+    env = _templates()
+    folder = resources.files("pnp.table")
     languages = words.Languages(table.game_id, table.game, table.spec)
     page_template = env.get_template("page.html")
     rule_template = env.get_template("rule.html")
