@@ -5,7 +5,9 @@ Figures: the wall time of building all three games as PDF (in process, best of t
 once as a fresh `pnp build` command, imports included; target < 3 s on 2 cores); a cold
 `pnp build` command against the floor — as many pages of cards drawn straight with reportlab
 (`floor_reportlab.py`) — side by side in one run, as CPU time (the build's render workers
-included) and as wall time, best of two each (target ≤ 5×); a rebuild after one card value
+included) and as wall time, best of two each (target ≤ 5×), and where such a build's CPU goes,
+stage by stage, in one process (`build_stages.py`), with the rendering of the kit's own pages
+alone against the floor; a rebuild after one card value
 changed (a For-Ex dividend's payout), as a fresh command into the same folder, against the
 cold build of that run (target ≤ 1/4); `pnp watch --serve`: from a save to the open page
 told of the new build (target ≤ 1 s); the pages and bytes written; and how many times larger
@@ -63,6 +65,7 @@ def main() -> list[tuple[str, float, str]]:
         incremental = _command(Path(scratch) / "cold", "--spec", str(edited))
         vector, raster = _vector_vs_raster(out / "bolsa" / "shares.pdf")
         floor, build_cold = _side_by_side(Path(scratch), summary.pages)
+        stages = _stages(Path(scratch))
         preview = _preview(Path(scratch))
         validate_cold, validate_warm = _validate(Path(scratch))
     return [
@@ -72,6 +75,8 @@ def main() -> list[tuple[str, float, str]]:
         ("cold pnp build command, CPU (workers included)", build_cold[0], "s"),
         ("cold build / floor, CPU", build_cold[0] / floor[0], "×"),
         ("cold build / floor, wall", build_cold[1] / floor[1], "×"),
+        *((f"cold build in one process, CPU: {stage}", seconds, "s") for stage, seconds in stages.items()),
+        ("rendering the sheets alone / floor, CPU", stages["rendering the sheets"] / floor[0], "×"),
         ("watch --serve: save → page told of the new build", preview, "s"),
         ("same command after one card value changed", incremental, "s"),
         ("incremental / cold", incremental / cold, "×"),
@@ -147,6 +152,17 @@ def _side_by_side(scratch: Path, pages: int) -> tuple[tuple[float, float], tuple
         builds.append(_timed([sys.executable, "-m", "pnp", "build", "-q", "--out", str(scratch / f"side{run}")],
                              scratch / f"side-user-cache{run}"))
     return (min(f[0] for f in floors), min(f[1] for f in floors)), (min(b[0] for b in builds), min(b[1] for b in builds))
+
+
+def _stages(scratch: Path) -> dict[str, float]:
+    """Where a cold build's CPU goes (`build_stages.py`, an empty user cache each): the run
+    whose build took least CPU of two."""
+    runs = []
+    for run in range(2):
+        done = subprocess.run([sys.executable, str(HERE / "build_stages.py"), str(scratch / f"stages{run}")],
+                              check=True, capture_output=True, cwd=ROOT, env=env(scratch / f"stages-user-cache{run}"))
+        runs.append(json.loads(done.stdout))
+    return min(runs, key=lambda stages: stages["in all"])
 
 
 def _preview(scratch: Path) -> float:
