@@ -57,7 +57,9 @@ def run_build(args: argparse.Namespace) -> int:
     spec = with_print(spec, paper=pick(args.paper, ("a4", "letter"), "--paper", "paper"),
                       duplex=pick(args.duplex, ("long", "short", "fold", "none"), "--duplex", "duplex setting"),
                       back_offset_mm=parse_offset(args.back_offset), ink_saver=None if ink is None else ink == "low",
-                      cut=pick(getattr(args, "cut", None), ("none", "silhouette", "cricut", "dxf"), "--cut", "cutting machine"))
+                      cut=pick(getattr(args, "cut", None), ("none", "silhouette", "silhouette4", "cricut", "dxf"), "--cut",
+                               "cutting machine"),
+                      cut_inset_mm=parse_inset(getattr(args, "inset", None)))
     games = select_games(spec, args.game)
     only = select_components(spec, games, args.component)
     if only:
@@ -121,6 +123,23 @@ def parse_offset(text: str | None) -> tuple[float, float] | None:
         raise UsageError(f"--back-offset {text!r}: give two numbers of mm, right and down, such as 0.5,-1 "
                          f"(at most {MAX_OFFSET_MM:g} mm each)")
     return (x, y)
+
+
+def parse_inset(text: str | None) -> float | None:
+    """`--inset MM`: the registration marks' inset, 3 to 10 mm; None when not given."""
+    from pnp.spec.model import INSET_RANGE_MM
+
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    least, most = INSET_RANGE_MM
+    if not least <= value <= most:
+        raise UsageError(f"--inset {text!r}: give the marks' distance from the paper's edges in mm, from "
+                         f"{least:g} (a printer that prints borderless) to {most:g}")
+    return value
 
 
 def select_languages(spec: Spec, games: Sequence[str], wanted: Sequence[str] | None) -> tuple[str, ...]:

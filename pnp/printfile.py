@@ -173,7 +173,7 @@ def print_plan(units: Sequence[Unit]) -> list[Job]:
     for u in units:
         s = u.sheets
         jobs.append(Job(u.name, (first, first + s.pages - 1), len(s.sheets), s.contents, sides_text(s.duplex), u.stock,
-                        s.assembly, s.finish, s.stamp, s.bleed, s.machine))
+                        s.assembly, s.finish, s.stamp, s.bleed, s.machine, s.inset, s.gain))
         first += s.pages
     return jobs
 

@@ -176,6 +176,11 @@ class Model(BaseModel):
 # --- print settings -----------------------------------------------------------------------
 
 
+# registration marks 10 mm from the paper's edges (Silhouette Studio's smallest inset), or down to
+# 3 mm for a printer that prints borderless (pnp.layout.registration)
+INSET_RANGE_MM = (3.0, 10.0)
+
+
 class Print(Model):
     """How the home printer prints: paper, margins, the card size, bleed, duplex."""
 
@@ -194,8 +199,12 @@ class Print(Model):
     ink_saver: Annotated[bool, Strict()] = Field(default=False, description="outlines and patterns instead of colour fills")
     backs: Literal["light", "dark"] = Field(
         default="light", description="card backs: light ones forgive a home duplex's misregistration")
-    cut: Literal["none", "silhouette", "cricut", "dxf"] = Field(
-        default="none", description="a cutting machine: its registration marks and cut files (pnp build --cut)")
+    cut: Literal["none", "silhouette", "silhouette4", "cricut", "dxf"] = Field(
+        default="none", description="a cutting machine: its registration marks and cut files (pnp build --cut); "
+                                    "silhouette4: the four-mark pattern of the Cameo 5 Alpha")
+    cut_inset_mm: Annotated[float, Field(ge=INSET_RANGE_MM[0], le=INSET_RANGE_MM[1]), BeforeValidator(_not_bool)] = Field(
+        default=INSET_RANGE_MM[1], description="the registration marks' distance from the paper's edges: 10, or down to 3 for a "
+                                "printer that prints borderless (pnp build --inset)")
 
 
 # --- assets and tracks --------------------------------------------------------------------
