@@ -42,24 +42,29 @@ def run_build(args: argparse.Namespace) -> int:
     from pnp.rules import load_spec
 
     started = time.perf_counter()
-    profile = getattr(args, "profile", None)
+    profile, pdfx = getattr(args, "profile", None), pick(getattr(args, "pdfx", None), ("x1a", "x3", "x4"), "--pdfx",
+                                                          "PDF/X level")
+    if pdfx is not None and profile is None:
+        profile = "pdf-trim"  # --pdfx alone: every component as a PDF/X file
     if profile is not None:
         from pnp.export.profiles import describe, profile_named
 
         if profile == "list":
             print(describe())
             return 0
-        profile_named(profile)  # an unknown name is a usage error before any work
+        profile_named(profile, pdfx)  # an unknown name, or --pdfx for PNGs, is a usage error before any work
     formats = parse_formats(args.format)
     source = spec_path(args.spec)
     spec = load_spec(source)
+    if profile is not None and pdfx is None and spec.print.pdfx == "none":
+        pdfx = profile_named(profile).pdfx  # the shop's own level (DriveThruCards: PDF/X-1a), which the print plan names
     ink = pick(args.ink, ("normal", "low"), "--ink", "ink setting")
     spec = with_print(spec, paper=pick(args.paper, ("a4", "letter"), "--paper", "paper"),
                       duplex=pick(args.duplex, ("long", "short", "fold", "none"), "--duplex", "duplex setting"),
                       back_offset_mm=parse_offset(args.back_offset), ink_saver=None if ink is None else ink == "low",
                       cut=pick(getattr(args, "cut", None), ("none", "silhouette", "silhouette4", "cricut", "dxf"), "--cut",
                                "cutting machine"),
-                      cut_inset_mm=parse_inset(getattr(args, "inset", None)))
+                      cut_inset_mm=parse_inset(getattr(args, "inset", None)), pdfx=pdfx)
     games = select_games(spec, args.game)
     only = select_components(spec, games, args.component)
     if only:

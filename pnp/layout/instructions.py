@@ -123,10 +123,11 @@ def sides_text(duplex: str) -> str:
 
 def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job], *, title_en: str = "",
                       back_offset: tuple[float, float] = (0.0, 0.0), game_file: str = "game",
-                      bleed: float = 0.0) -> Page:
+                      bleed: float = 0.0, shop: str = "") -> Page:
     """The instructions as one page in frame `f` (portrait), with the sheet furniture; with
     double-sided sheets, the front of the duplex check at its foot (its back is the next page).
-    `game_file` is the game's id, which names its files; `bleed` the bleed the spec asks for."""
+    `game_file` is the game's id, which names its files; `bleed` the bleed the spec asks for;
+    `shop` says what standard the print shop's files meet, under the table (none: "")."""
     box = f.content.inset(2.0)
     flow = _Flow(box.x, box.y, box.w, what=f"the print instructions of {info.title}")
     _title_and_stamps(flow, info, title_en, game_file)
@@ -135,6 +136,9 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
     _scale(flow, paper, next(steps))
     flow.space()
     _what_to_print(flow, jobs, bleed, next(steps))
+    if shop:
+        flow.space(1.0)
+        flow.text(shop, BODY_PT)
     flow.space()
     duplex = [j for j in jobs if j.sides.startswith("double")]
     edge = _backs_step(flow, duplex, back_offset, next(steps)) if duplex else ""

@@ -202,6 +202,9 @@ class Print(Model):
     cut: Literal["none", "silhouette", "silhouette4", "cricut", "dxf"] = Field(
         default="none", description="a cutting machine: its registration marks and cut files (pnp build --cut); "
                                     "silhouette4: the four-mark pattern of the Cameo 5 Alpha")
+    pdfx: Literal["none", "x1a", "x3", "x4"] = Field(
+        default="none", description="print-shop PDFs (pnp build --profile) as PDF/X of this level, CMYK for FOGRA39 "
+                                    "(pnp build --pdfx); none: a profile's own (DriveThruCards: x1a)")
     cut_inset_mm: Annotated[float, Field(ge=INSET_RANGE_MM[0], le=INSET_RANGE_MM[1]), BeforeValidator(_not_bool)] = Field(
         default=INSET_RANGE_MM[1], description="the registration marks' distance from the paper's edges: 10, or down to 3 for a "
                                 "printer that prints borderless (pnp build --inset)")
