@@ -14,9 +14,9 @@ import pdfplumber
 import pytest
 
 from pnp.build import lay_out_game, with_print
+from pnp.cli import main
 from pnp.components.art import text_box, texts, walk
 from pnp.display import Line, apply
-from pnp.cli import main
 from pnp.export.cut import file_code, sheet_codes, sheet_files
 from pnp.layout import registration as r
 from pnp.layout.sheet import Box

@@ -321,6 +321,39 @@ def picture(art: Art, x: float, y: float, w: float, h: float, *, cover: bool = F
     return Group((image,), clip=Rect(x, y, w, h, Style())) if cover else image
 
 
+def bled(art: Art, w: float, h: float, b: float) -> Item:
+    """Art to the bleed of a `w` × `h` mm face with `b` mm of bleed. By default (`cover`) it is
+    enlarged to fill trim and bleed, its edges cut off; art marked `bleed: extend` (cut to the
+    trim: a scan, a drawing) fills the trim, and each of the eight bleed strips shows the art
+    mirrored about the trim's edge, so the strip continues the edge's pixels and a cut off the
+    line never shows white."""
+    if art.bleed != "extend" or b <= 0:
+        return picture(art, -b, -b, w + 2 * b, h + 2 * b, cover=True)
+    centre = picture(art, 0, 0, w, h, cover=True)
+    image = centre.items[0] if isinstance(centre, Group) else centre  # mirrored whole: the strips clip it
+    spans = {-1: (-b, b), 0: (0.0, None), 1: (None, b)}  # along an axis: where a strip starts, how long it is
+    copies: list[Item] = []
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            if dx == dy == 0:
+                continue
+            mirror = (-1.0 if dx else 1.0, 0.0, 0.0, -1.0 if dy else 1.0, 2 * w if dx == 1 else 0.0,
+                      2 * h if dy == 1 else 0.0)
+            x, width = (w, b) if dx == 1 else (spans[dx][0], spans[dx][1] or w)
+            y, height = (h, b) if dy == 1 else (spans[dy][0], spans[dy][1] or h)
+            copies.append(Group((Group((image,), mirror),), clip=Rect(x, y, width, height, Style())))
+    return Group((*copies, centre))
+
+
+def generated_bleed(items: Sequence[Item]) -> bool:
+    """Whether a face shows bleed made by mirroring its art (`bled` with `bleed: extend`): an
+    image drawn mirrored — nothing else in pnp mirrors a picture."""
+    for matrix, item in walk(items):
+        if isinstance(item, Image) and matrix[0] * matrix[3] - matrix[1] * matrix[2] < 0:
+            return True
+    return False
+
+
 # --- money --------------------------------------------------------------------------------
 
 

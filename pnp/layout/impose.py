@@ -247,7 +247,7 @@ def _coded(layout: Imposition) -> Imposition:
         return layout
     pages = list(layout.pages)
     f = layout.grid.frame
-    for index, _, _, lines in cut_lines(layout):
+    for index, _width, _height, lines in cut_lines(layout):
         page = pages[index]
         kept = tuple(item for item in page.items[:-1] if not _is_code(item))
         pages[index] = replace(page, items=(*kept, reg.code_item(f, layout_code(reg, lines)), page.items[-1]))
