@@ -65,6 +65,10 @@ def run_build(args: argparse.Namespace) -> int:
                       cut=pick(getattr(args, "cut", None), ("none", "silhouette", "silhouette4", "cricut", "dxf"), "--cut",
                                "cutting machine"),
                       cut_inset_mm=parse_inset(getattr(args, "inset", None)), pdfx=pdfx)
+    calibrate = pick(getattr(args, "calibrate", None), ("silhouette", "silhouette4", "dxf"), "--calibrate",
+                     "cutting machine to calibrate with")
+    if calibrate is not None:
+        return calibration(Path(args.out), calibrate, spec)
     games = select_games(spec, args.game)
     only = select_components(spec, games, args.component)
     if only:
@@ -77,6 +81,18 @@ def run_build(args: argparse.Namespace) -> int:
     for warning in summary.warnings:
         print(warning, file=sys.stderr)
     print(report(summary, source, args.out, time.perf_counter() - started), flush=True)
+    return 0
+
+
+def calibration(out: Path, machine: str, spec: Spec) -> int:
+    """`pnp build --calibrate MACHINE`: the cutter's duplex check instead of the kit."""
+    from pnp.export.cut import write_calibration
+    from pnp.i18n import _
+    from pnp.layout.registration import Cutter
+
+    written = write_calibration(out, Cutter(machine, spec.print.cut_inset_mm), spec.print)
+    print(_("The cutter's duplex check: print {pdf} double-sided as you print the game, cut it with {cut}, and read "
+            "the back offset from the rings on its back.").format(pdf=shown(written[0]), cut=shown(written[1])))
     return 0
 
 

@@ -35,6 +35,7 @@ from pnp import manifest
 from pnp.display import ROUNDED_CUT, cut_polygon
 from pnp.i18n import _, ngettext
 from pnp.layout.impose import CutLine
+from pnp.spec.model import Print
 from pnp.layout.registration import CODE_PATTERN, INSET_MM, Cutter, Registration, layout_code, registration
 
 SUFFIX = {"silhouette": "svg", "silhouette4": "svg", "cricut": "svg", "dxf": "dxf"}
@@ -266,3 +267,35 @@ def check_files(sheet: Path, cut_file: Path) -> tuple[bool, str]:
             cut=cut_file.name, pages=", ".join(map(str, pages)), sheet=sheet.name, code=code)
     return False, _("{cut} does not belong to {sheet}: it cuts layout {code}, and the sheets printed {printed}.").format(
         cut=cut_file.name, sheet=sheet.name, code=code, printed=", ".join(sorted(set(printed.values()))))
+
+
+# --- the cutter's duplex check -------------------------------------------------------------------
+
+
+def write_calibration(out: Path, cutter: Cutter, settings: Print) -> list[Path]:
+    """`pnp build --calibrate MACHINE`: the cutter's duplex check (`pnp.layout.calibration.cutter_check`)
+    as a two-page PDF and its cut file, in `out/calibration/`, each written whole or not at all."""
+    from pnp import __version__
+    from pnp.layout.calibration import cutter_check
+    from pnp.layout.sheet import Furniture, frame, stamp
+    from pnp.render.pdf import pdf_bytes
+
+    f = frame(settings.paper, settings.margin_mm)
+    reg = registration(cutter, f.width, f.height)
+    edge = settings.duplex if settings.duplex in ("long", "short") else "long"
+    probe = cutter_check(reg.kept_clear(f), reg, edge, settings.back_offset_mm, Furniture("pnp", "", ""), "")
+    code = layout_code(reg, probe.circles)
+    info = Furniture("pnp", _("cutter's duplex check"), stamp(__version__, code.replace("-", "").lower()))
+    check = cutter_check(reg.kept_clear(f), reg, edge, settings.back_offset_mm, info, code)
+    folder = out / "calibration"
+    folder.mkdir(parents=True, exist_ok=True)
+    files = [(f"{cutter.machine}-check.pdf", pdf_bytes([check.front, check.back], title=info.component, subject="pnp"))]
+    files += [(name.replace("calibration-sheet-01", f"{cutter.machine}-check"), data) for name, data in
+              sheet_files(cutter, "calibration", [(0, f.width, f.height, check.circles)], 2)]
+    written = []
+    for name, data in files:
+        partial = folder / f".{name}.partial"
+        partial.write_bytes(data)
+        partial.replace(folder / name)
+        written.append(folder / name)
+    return written

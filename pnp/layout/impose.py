@@ -197,7 +197,7 @@ def plan(width: float, height: float, bleed: float, paper: str, margin: float,
         for sideways in (False, True):
             f = frame(paper, margin, landscape=landscape, sideways=sideways)
             reg = registration(cut, f.width, f.height) if cut else None
-            f = _kept_clear(f, reg)
+            f = reg.kept_clear(f) if reg else f
             for fold, region in _regions(_within(f.content, reg), duplex):
                 for columns in _axes(region.x, region.right, width, bleed):
                     for rows in _axes(region.y, region.bottom, height, bleed):
@@ -228,15 +228,6 @@ def _largest_piece(paper: str, margin: float, duplex: Duplex) -> tuple[float, fl
              for _, region in _regions(frame(paper, margin, landscape=landscape, sideways=sideways).content, duplex)]
     w, h = max(sizes, key=lambda size: size[0] * size[1])
     return math.floor(min(w, h) * 10) / 10, math.floor(max(w, h) * 10) / 10
-
-
-def _kept_clear(f: Frame, reg: Registration | None) -> Frame:
-    """The frame with the marks' keep-out zones and the box of their layout code, which the
-    furniture runs between."""
-    if reg is None:
-        return f
-    code = reg.code_box(f)
-    return replace(f, keep_out=(*reg.keep_out, *((code,) if code else ())))
 
 
 def _coded(layout: Imposition) -> Imposition:
@@ -346,7 +337,7 @@ def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, in
     duplex = duplex if has_backs else "none"
     f = frame(paper, margin)
     reg = registration(cut, f.width, f.height) if cut else None
-    f = _kept_clear(f, reg)
+    f = reg.kept_clear(f) if reg else f
     grids = _bands(groups, _within(f.content, reg), f, reg)
     if grids is None:
         return None

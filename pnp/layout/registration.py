@@ -38,7 +38,7 @@ import base64
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from pnp.display import Group, Item, Rect, Style, Text
@@ -108,6 +108,12 @@ class Registration:
         """The page size to set in Studio: the paper, grown so that Studio's 10 mm inset lands on
         these marks (the paper itself with the usual inset)."""
         return self.width + 2 * self.shift, self.height + 2 * self.shift
+
+    def kept_clear(self, frame: Frame) -> Frame:
+        """The frame with the marks' keep-out zones and the box of their layout code, which its
+        furniture runs between."""
+        code = self.code_box(frame)
+        return replace(frame, keep_out=(*self.keep_out, *((code,) if code else ())))
 
     def code_box(self, frame: Frame) -> Box | None:
         """Where the layout code goes: in the header band, just past the first mark's keep-out
