@@ -331,7 +331,6 @@ def bled(art: Art, w: float, h: float, b: float) -> Item:
         return picture(art, -b, -b, w + 2 * b, h + 2 * b, cover=True)
     centre = picture(art, 0, 0, w, h, cover=True)
     image = centre.items[0] if isinstance(centre, Group) else centre  # mirrored whole: the strips clip it
-    spans = {-1: (-b, b), 0: (0.0, None), 1: (None, b)}  # along an axis: where a strip starts, how long it is
     copies: list[Item] = []
     for dx in (-1, 0, 1):
         for dy in (-1, 0, 1):
@@ -339,10 +338,16 @@ def bled(art: Art, w: float, h: float, b: float) -> Item:
                 continue
             mirror = (-1.0 if dx else 1.0, 0.0, 0.0, -1.0 if dy else 1.0, 2 * w if dx == 1 else 0.0,
                       2 * h if dy == 1 else 0.0)
-            x, width = (w, b) if dx == 1 else (spans[dx][0], spans[dx][1] or w)
-            y, height = (h, b) if dy == 1 else (spans[dy][0], spans[dy][1] or h)
+            x, width = _strip(dx, w, b)
+            y, height = _strip(dy, h, b)
             copies.append(Group((Group((image,), mirror),), clip=Rect(x, y, width, height, Style())))
     return Group((*copies, centre))
+
+
+def _strip(side: int, length: float, b: float) -> tuple[float, float]:
+    """Where a bleed strip starts along one axis and how long it is: before the trim (−1), along
+    it (0) or after it (+1)."""
+    return {-1: (-b, b), 0: (0.0, length), 1: (length, b)}[side]
 
 
 def generated_bleed(items: Sequence[Item]) -> bool:

@@ -35,8 +35,8 @@ from pnp import manifest
 from pnp.display import ROUNDED_CUT, cut_polygon
 from pnp.i18n import _, ngettext
 from pnp.layout.impose import CutLine
-from pnp.spec.model import Print
 from pnp.layout.registration import CODE_PATTERN, INSET_MM, Cutter, Registration, layout_code, registration
+from pnp.spec.model import Print
 
 SUFFIX = {"silhouette": "svg", "silhouette4": "svg", "cricut": "svg", "dxf": "dxf"}
 DXF_CODE = "$PNP_LAYOUT"  # the DXF header variable holding the layout code

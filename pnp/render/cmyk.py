@@ -27,6 +27,7 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from PIL import ImageCms
     from PIL.Image import Image as PILImage
 
 INK_LIMIT = 240.0  # % — the profile's own limit, and the most any colour or pixel here takes
@@ -71,7 +72,7 @@ def profile_bytes() -> bytes:
 
 
 @lru_cache(maxsize=1)
-def _transform():  # type: ignore[no-untyped-def]  # PIL.ImageCms's transform object
+def _transform() -> "ImageCms.ImageCmsTransform":
     from PIL import ImageCms
 
     target = ImageCms.ImageCmsProfile(io.BytesIO(profile_bytes()))
@@ -86,8 +87,8 @@ def cmyk(colour: str) -> tuple[float, float, float, float]:
 
     value = colour.lstrip("#")
     rgb = tuple(int(value[i:i + 2], 16) for i in (0, 2, 4))
-    pixel = Image.new("RGB", (1, 1), rgb)  # type: ignore[arg-type]  # three channels
-    c, m, y, k = _limited(Image.frombytes("CMYK", (1, 1), _apply(pixel))).getpixel((0, 0))  # type: ignore[misc]
+    pixel = Image.new("RGB", (1, 1), (rgb[0], rgb[1], rgb[2]))
+    c, m, y, k = _limited(Image.frombytes("CMYK", (1, 1), _apply(pixel))).getpixel((0, 0))  # type: ignore[misc]  # a CMYK pixel is four numbers
     if rgb[0] == rgb[1] == rgb[2]:
         c = m = y = 0
     return (round(c / 255, 4), round(m / 255, 4), round(y / 255, 4), round(k / 255, 4))
@@ -96,7 +97,9 @@ def cmyk(colour: str) -> tuple[float, float, float, float]:
 def _apply(image: "PILImage") -> bytes:
     from PIL import ImageCms
 
-    return ImageCms.applyTransform(image, _transform()).tobytes()  # type: ignore[union-attr]
+    converted = ImageCms.applyTransform(image, _transform())
+    assert converted is not None  # a new image, not converted in place
+    return converted.tobytes()
 
 
 def _limited(image: "PILImage") -> "PILImage":

@@ -91,7 +91,7 @@ def _pdfx_canvas_class() -> type:
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
 
-    class _PdfXCanvas(Canvas):  # type: ignore[misc]  # reportlab has no types
+    class _PdfXCanvas(Canvas):
         """A canvas whose every colour is CMYK through the profile (reportlab's colour
         enforcement hook also catches svglib's), whose images are converted likewise, and
         which refuses transparency and gradients the level forbids."""
