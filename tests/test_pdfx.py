@@ -198,3 +198,42 @@ def test_every_bundled_kit_as_pdfx(tmp_path, level):
     for path in files:
         check_pdfx(path, level)
         assert most_ink(path, tmp_path) <= INK_LIMIT + INK_TOLERANCE, path
+
+
+def test_pdfx_3_is_built_on_pdf_1_3_and_png_art_goes_in_cmyk_with_a_colour_key(tmp_path):
+    """PDF/X-3:2002 is a PDF 1.3 file; a deck whose back is a PNG with see-through pixels is
+    written with that image in DeviceCMYK, its clear pixels keyed out by a /Mask of 400 % ink
+    (no soft mask, no transparency)."""
+    from pnp.components import Context, generate
+    from pnp.i18n import speaking
+    from pnp.rules import load_spec
+    from pnp.spec.translation import kit
+    from spec_text import edit, write_spec
+
+    folder = tmp_path / "spec"
+    spec_file = write_spec(folder, edit('back: {title: Stock Exchange, subtitle: Share, color: "#3b4a5a", pattern: crosshatch}',
+                                        "back: {image: art.png}"))
+    art = Image.new("RGBA", (63, 88), (30, 90, 160, 255))
+    art.paste((0, 0, 0, 0), (20, 20, 40, 60))
+    art.save(folder / "art.png")
+    spec = load_spec(spec_file)
+    game = spec.games["bolsa"]
+    made = kit("bolsa", game, game.language, folder)
+    with speaking(made.language):
+        pieces = generate(Context("bolsa", made.game, spec.print, spec.folder, made), made.game.component("shares"))
+    (entry,) = write(tmp_path / "out", built("pdf-trim", "x3"), [faces_of("bolsa", game.component("shares"), pieces)])
+    path = tmp_path / "out" / entry.path
+    counts = check_pdfx(path, "x3")
+    assert counts["images"] == 1 and open(path, "rb").read(9) == b"%PDF-1.3\n"
+    with pikepdf.open(path) as pdf:
+        (image,) = _images(pdf)
+        assert [int(v) for v in image.Mask] == [255] * 8 and image.ColorSpace == "/DeviceCMYK"
+
+
+def _images(pdf: pikepdf.Pdf) -> list:
+    found = {}
+    for resources, _ in forms_and_streams(pdf):
+        for xobject in (resources.get("/XObject") or {}).values():
+            if xobject.get("/Subtype") == "/Image":
+                found[xobject.objgen] = xobject
+    return list(found.values())

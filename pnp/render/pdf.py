@@ -108,9 +108,9 @@ def _pdfx_canvas_class() -> type:
                 c, m, y, k = (v * found.density for v in found.cmyk())
                 if (c + m + y + k) * 100 > INK_LIMIT + 1e-6:
                     raise BuildError(f"a CMYK colour of {c + m + y + k:.0%} ink, above the {INK_LIMIT:g} % limit")
-                return CMYKColor(c, m, y, k)
+                return CMYKColor(c, m, y, k, alpha=None)  # no alpha: reportlab would set one, and make the file PDF 1.4
             r, g, b = (round(v * 255) for v in found.rgb())
-            return CMYKColor(*cmyk(f"#{r:02x}{g:02x}{b:02x}"))
+            return CMYKColor(*cmyk(f"#{r:02x}{g:02x}{b:02x}"), alpha=None)
 
         def _opaque(self, alpha: float) -> None:
             if alpha < 1 and not self.level.transparency:
@@ -119,11 +119,13 @@ def _pdfx_canvas_class() -> type:
 
         def setFillAlpha(self, alpha: float) -> None:  # noqa: N802  # reportlab's name
             self._opaque(alpha)
-            super().setFillAlpha(alpha)
+            if self.level.transparency:  # else always opaque, as the page starts: nothing to set (a 1.4 feature)
+                super().setFillAlpha(alpha)
 
         def setStrokeAlpha(self, alpha: float) -> None:  # noqa: N802
             self._opaque(alpha)
-            super().setStrokeAlpha(alpha)
+            if self.level.transparency:
+                super().setStrokeAlpha(alpha)
 
         def linearGradient(self, *args: object, **kwargs: object) -> None:  # noqa: N802
             raise BuildError(f"{self.level.version}: SVG art with a gradient cannot be written in CMYK here; "
