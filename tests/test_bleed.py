@@ -10,7 +10,6 @@ import numpy as np
 from PIL import Image
 
 from pnp.components.art import generated_bleed
-from pnp.export.faces import records
 from pnp.render.png import drawing_png
 from pnp.rules import load_spec
 from pnp.spec.faces import Side
@@ -92,22 +91,22 @@ def test_art_cut_to_the_trim_gets_its_edges_mirrored_into_the_bleed(tmp_path):
 
 
 def test_the_manifest_and_gallery_mark_faces_with_made_bleed(tmp_path):
-    """`generated_bleed` finds the mirrored picture; the manifest's face records carry it, and
-    the gallery shows a marker on those faces only."""
-    from pnp.export import faces_of
+    """`generated_bleed` finds the mirrored picture; a build's manifest records it for the back
+    alone (of the deck's six faces), and the gallery marks that face, and only it."""
+    import json
+
+    from pnp.cli import main
 
     spec, pieces = shares_back(tmp_path, "extend")
-    component = spec.games["bolsa"].component("shares")
-    faces = faces_of("bolsa", component, pieces)
-    found, _ = records([faces])
-    made = {f["face"] for f in found if f["bleed_generated"]}
-    assert made == {"back"} and len(found) == 6
     assert generated_bleed(pieces.pieces[0].back.items) and not generated_bleed(pieces.pieces[0].front.items)
     _, plain = shares_back(tmp_path, "cover")
     assert not generated_bleed(plain.pieces[0].back.items)
     assert Side(asset=None).image_bleed == "cover"
-    from jinja2 import Environment, PackageLoader
-
-    template = Environment(loader=PackageLoader("pnp.export", "templates")).get_template("gallery.html")
-    assert "bleed-made" in template.render(games=[], checks=[]) or "face.bleed_generated" in (
-        io.open(template.filename, encoding="utf-8").read())
+    out = tmp_path / "out"
+    assert main(["build", "--spec", str(tmp_path / "extend" / "components.yaml"), "--game", "bolsa",
+                 "--component", "shares", "--out", str(out), "-q"]) == 0
+    faces = [f for f in json.loads((out / "manifest.json").read_text(encoding="utf-8"))["faces"]
+             if f["component"] == "shares"]
+    assert len(faces) == 6 and [f["face"] for f in faces if f["bleed_generated"]] == ["back"]
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert page.count('class="bleed-made"') == 1
