@@ -111,7 +111,8 @@ def profile_named(name: str, pdfx: str | None = None) -> Profile:
 def built(name: str, pdfx: str) -> Profile:
     """The profile as a build writes it: its PDFs of the print settings' PDF/X level when one is
     set (`print.pdfx`; a PNG profile has none to set)."""
-    return profile_named(name, pdfx if PROFILES.get(name, PROFILES["tgc"]).output == "pdf" else None)
+    profile = profile_named(name)
+    return profile_named(name, pdfx) if profile.output == "pdf" else profile
 
 
 def describe() -> str:
