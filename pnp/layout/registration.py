@@ -173,14 +173,6 @@ def _span(corner: float, inward: int, arm: float, half: float) -> tuple[float, f
     return min(ends), max(ends)
 
 
-def mark_corners(reg: Registration) -> dict[str, tuple[float, float]]:
-    """The nominal corner point of each mark (the square's outline corner, each L's corner) by
-    which a cut file and a printed sheet are compared; Cricut's: its area's corner."""
-    if not reg.marks:
-        return {"area": (reg.area.x, reg.area.y)}
-    return {name: (x, y) for name, x, y in reg.corners}
-
-
 def layout_code(reg: Registration, trims: Sequence[tuple[str, float, float, float, float]]) -> str:
     """A short code of the marks' geometry and of every trim on the sheet ("K7Q2-F9M3"): the
     same sheet printed again has the same code; moved marks, another paper or another layout of

@@ -102,15 +102,16 @@ def _pdfx_canvas_class() -> type:
 
         def _to_cmyk(self, colour: object) -> CMYKColor:
             found = toColor(colour)
-            alpha = getattr(found, "alpha", 1)
+            alpha = getattr(found, "alpha", None)
+            alpha = None if alpha is None or alpha >= 1 else alpha  # none when opaque: reportlab would set 1, a 1.4 feature
             self._opaque(1.0 if alpha is None else alpha)
             if isinstance(found, CMYKColor):
                 c, m, y, k = (v * found.density for v in found.cmyk())
                 if (c + m + y + k) * 100 > INK_LIMIT + 1e-6:
                     raise BuildError(f"a CMYK colour of {c + m + y + k:.0%} ink, above the {INK_LIMIT:g} % limit")
-                return CMYKColor(c, m, y, k, alpha=None)  # no alpha: reportlab would set one, and make the file PDF 1.4
+                return CMYKColor(c, m, y, k, alpha=alpha)
             r, g, b = (round(v * 255) for v in found.rgb())
-            return CMYKColor(*cmyk(f"#{r:02x}{g:02x}{b:02x}"), alpha=None)
+            return CMYKColor(*cmyk(f"#{r:02x}{g:02x}{b:02x}"), alpha=alpha)
 
         def _opaque(self, alpha: float) -> None:
             if alpha < 1 and not self.level.transparency:
