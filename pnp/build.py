@@ -417,7 +417,7 @@ def layout(order: Order, drawn: Mapping[str, Sequence[Drawn | Made]], cache: Cac
                  for m in items if m.laid is not None]
              for g, items in made.items()}  # components taken from the cache keep the faces the last build recorded
     if order.profile:
-        export.check_profile(order.profile, [c for g in order.games for c in found[g]])
+        export.check_profile(order.profile, [c for g in order.games for c in found[g]], order.spec.print.pdfx)
     return Laidout(made, found, units)
 
 
@@ -622,6 +622,7 @@ def exports(order: Order, printed: Printed, root: Path, cache: Cache, progress: 
         with order.speaking(g):
             done.append(export.write_game(root, order.out, order.old, g, order.game(g).title, printed.faces[g],
                                           order.formats, order.profile, safe_mm=order.spec.print.safe_mm,
+                                          pdfx=order.spec.print.pdfx,
                                           cached={m.component.id: m.exported for m in items if m.laid is None},
                                           plan=print_plan(printed.units[g]) if g in order.whole else None,
                                           cache=cache, inputs={m.component.id: m.inputs for m in items},

@@ -117,6 +117,14 @@ def _parser() -> argparse.ArgumentParser:
                      "(FOREX-4.3): the same seed deals the same start (default: a fresh draw)")
     new.set_defaults(run=_referee, verb="new")
     referee.set_defaults(run=_help_of(referee))
+    cut = commands.add_parser("cut", help="check a cutting machine's file against the printed sheet it is to cut")
+    cut_verbs = cut.add_subparsers(title="cut commands", metavar="VERB")
+    cut_check = cut_verbs.add_parser("check", help="exit 0 when CUTFILE cuts a sheet of SHEET.pdf, 1 when its layout "
+                                                   "code differs, 2 when a file cannot be read")
+    cut_check.add_argument("sheet", metavar="SHEET.pdf", help="the printed sheets (a component's PDF or <game>-all.pdf)")
+    cut_check.add_argument("cut_file", metavar="CUTFILE", help="a file of <game>/cut/ (.svg or .dxf)")
+    cut_check.set_defaults(run=_cut_check)
+    cut.set_defaults(run=_help_of(cut))
     _simulate_parser(commands)
     _add_rules(commands)
     _add_table(commands)
@@ -240,9 +248,17 @@ def _build_options(parser: argparse.ArgumentParser) -> None:
                              "overrides print.back_offset_mm (measure it with the calibration sheet)")
     parser.add_argument("--ink", help="normal or low: low is the ink saver, outlines and patterns instead of colour "
                                       "fills (overrides print.ink_saver)")
-    parser.add_argument("--cut", help="silhouette, cricut or dxf: card-stock sheets for a cutting machine, with its "
-                                      "registration marks and a cut file per sheet in <game>/cut/ (overrides print.cut; "
-                                      "none for hand cutting)")
+    parser.add_argument("--cut", help="silhouette, silhouette4 (the Cameo 5 Alpha's four marks), cricut or dxf: "
+                                      "card-stock sheets for a cutting machine, with its registration marks and a cut "
+                                      "file per sheet in <game>/cut/ (overrides print.cut; none for hand cutting)")
+    parser.add_argument("--inset", metavar="MM", help="the registration marks' distance from the paper's edges, 3 to 10 "
+                                                      "(default 10; below 10 for a printer that prints borderless; "
+                                                      "overrides print.cut_inset_mm)")
+    parser.add_argument("--pdfx", metavar="LEVEL", help="x1a, x3 or x4: the print-shop PDFs as PDF/X of that level, "
+                                                        "CMYK for FOGRA39 (with --profile; alone: --profile pdf-trim)")
+    parser.add_argument("--calibrate", metavar="MACHINE", help="silhouette or silhouette4: instead of the kit, a "
+                                                               "duplex test sheet whose back the machine cuts, to read "
+                                                               "--back-offset from")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     parser.add_argument("--lang", action="append", metavar="CODE",
                         help="build the kits in this language (repeatable; all: every language the game lists; qps: "
@@ -369,6 +385,14 @@ def _print_only(game: object, games: Mapping[str, object], where: str) -> UsageE
         return None
     return UsageError(f"{where}: {game} is a print-only game: it has no rules engine, so the referee cannot "
                       f"check it (games with one: {', '.join(GAMES)})")
+
+
+def _cut_check(args: argparse.Namespace) -> int:
+    from pnp.export.cut import check_files
+
+    ok, sentence = check_files(Path(args.sheet), Path(args.cut_file))
+    print(sentence, file=sys.stdout if ok else sys.stderr)
+    return 0 if ok else 1
 
 
 def _simulate(args: argparse.Namespace) -> int:

@@ -42,22 +42,33 @@ def run_build(args: argparse.Namespace) -> int:
     from pnp.rules import load_spec
 
     started = time.perf_counter()
-    profile = getattr(args, "profile", None)
+    profile, pdfx = getattr(args, "profile", None), pick(getattr(args, "pdfx", None), ("x1a", "x3", "x4"), "--pdfx",
+                                                          "PDF/X level")
+    if pdfx is not None and profile is None:
+        profile = "pdf-trim"  # --pdfx alone: every component as a PDF/X file
     if profile is not None:
         from pnp.export.profiles import describe, profile_named
 
         if profile == "list":
             print(describe())
             return 0
-        profile_named(profile)  # an unknown name is a usage error before any work
+        profile_named(profile, pdfx)  # an unknown name, or --pdfx for PNGs, is a usage error before any work
     formats = parse_formats(args.format)
     source = spec_path(args.spec)
     spec = load_spec(source)
+    if profile is not None and pdfx is None and spec.print.pdfx == "none":
+        pdfx = profile_named(profile).pdfx  # the shop's own level (DriveThruCards: PDF/X-1a), which the print plan names
     ink = pick(args.ink, ("normal", "low"), "--ink", "ink setting")
     spec = with_print(spec, paper=pick(args.paper, ("a4", "letter"), "--paper", "paper"),
                       duplex=pick(args.duplex, ("long", "short", "fold", "none"), "--duplex", "duplex setting"),
                       back_offset_mm=parse_offset(args.back_offset), ink_saver=None if ink is None else ink == "low",
-                      cut=pick(getattr(args, "cut", None), ("none", "silhouette", "cricut", "dxf"), "--cut", "cutting machine"))
+                      cut=pick(getattr(args, "cut", None), ("none", "silhouette", "silhouette4", "cricut", "dxf"), "--cut",
+                               "cutting machine"),
+                      cut_inset_mm=parse_inset(getattr(args, "inset", None)), pdfx=pdfx)
+    calibrate = pick(getattr(args, "calibrate", None), ("silhouette", "silhouette4", "dxf"), "--calibrate",
+                     "cutting machine to calibrate with")
+    if calibrate is not None:
+        return calibration(Path(args.out), calibrate, spec)
     games = select_games(spec, args.game)
     only = select_components(spec, games, args.component)
     if only:
@@ -70,6 +81,18 @@ def run_build(args: argparse.Namespace) -> int:
     for warning in summary.warnings:
         print(warning, file=sys.stderr)
     print(report(summary, source, args.out, time.perf_counter() - started), flush=True)
+    return 0
+
+
+def calibration(out: Path, machine: str, spec: Spec) -> int:
+    """`pnp build --calibrate MACHINE`: the cutter's duplex check instead of the kit."""
+    from pnp.export.cut import write_calibration
+    from pnp.i18n import _
+    from pnp.layout.registration import Cutter
+
+    written = write_calibration(out, Cutter(machine, spec.print.cut_inset_mm), spec.print)
+    print(_("The cutter's duplex check: print {pdf} double-sided as you print the game, cut it with {cut}, and read "
+            "the back offset from the rings on its back.").format(pdf=shown(written[0]), cut=shown(written[1])))
     return 0
 
 
@@ -121,6 +144,23 @@ def parse_offset(text: str | None) -> tuple[float, float] | None:
         raise UsageError(f"--back-offset {text!r}: give two numbers of mm, right and down, such as 0.5,-1 "
                          f"(at most {MAX_OFFSET_MM:g} mm each)")
     return (x, y)
+
+
+def parse_inset(text: str | None) -> float | None:
+    """`--inset MM`: the registration marks' inset, 3 to 10 mm; None when not given."""
+    from pnp.spec.model import INSET_RANGE_MM
+
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    least, most = INSET_RANGE_MM
+    if not least <= value <= most:
+        raise UsageError(f"--inset {text!r}: give the marks' distance from the paper's edges in mm, from "
+                         f"{least:g} (a printer that prints borderless) to {most:g}")
+    return value
 
 
 def select_languages(spec: Spec, games: Sequence[str], wanted: Sequence[str] | None) -> tuple[str, ...]:

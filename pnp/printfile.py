@@ -173,7 +173,7 @@ def print_plan(units: Sequence[Unit]) -> list[Job]:
     for u in units:
         s = u.sheets
         jobs.append(Job(u.name, (first, first + s.pages - 1), len(s.sheets), s.contents, sides_text(s.duplex), u.stock,
-                        s.assembly, s.finish, s.stamp, s.bleed, s.machine))
+                        s.assembly, s.finish, s.stamp, s.bleed, s.machine, s.inset, s.gain))
         first += s.pages
     return jobs
 
@@ -183,6 +183,19 @@ def instructions_stamp(game: Game, units: Sequence[Unit], settings: Print) -> st
     (so of every unit's stamp), which names a build once it is printed."""
     said = key([asdict(j) for j in print_plan(units)], settings.model_dump(mode="json"), game.title_en)
     return said[:STAMP_DIGITS]
+
+
+def shop_standard(pdfx: str) -> str:
+    """What the print plan says of the print shop's files built as PDF/X (`print.pdfx`): the
+    standard, the printing condition and the ink limit they meet ("" when not PDF/X)."""
+    from pnp.render.cmyk import CONDITION, INK_LIMIT, LEVELS
+
+    if pdfx == "none":
+        return ""
+    return _("**Print shop.** The print shop's files (pnp build --profile) are **{standard}**: CMYK for the "
+             "{condition} printing condition with its ICC profile embedded, at most {ink} % ink, every font embedded, "
+             "each page with its trim and bleed boxes.").format(standard=LEVELS[pdfx].version,
+                                                                 condition=CONDITION.identifier, ink=f"{INK_LIMIT:g}")
 
 
 def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings: Print) -> list[Page]:
@@ -195,7 +208,7 @@ def instruction_pages(game: Game, game_id: str, units: Sequence[Unit], settings:
     info = Furniture(game.title, _("print instructions"), stamp(__version__, instructions_stamp(game, units, settings)))
     offset = settings.back_offset_mm
     front = instructions_page(f, info, settings.paper, jobs, title_en=game.title_en, game_file=game_id,
-                              back_offset=offset, bleed=settings.bleed_mm)
+                              back_offset=offset, bleed=settings.bleed_mm, shop=shop_standard(settings.pdfx))
     return [front, instructions_back(f, info, settings.duplex, offset)] if lead == 2 else [front]
 
 

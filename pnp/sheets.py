@@ -28,6 +28,7 @@ from pnp.errors import Issue
 from pnp.i18n import N_, N_plural, _, ngettext
 from pnp.layout.booklet import Folding
 from pnp.layout.impose import Imposition, cut_lines
+from pnp.layout.registration import INSET_MM, Cutter
 from pnp.layout.sheet import Furniture
 from pnp.layout.tile import Tiling
 from pnp.spec.faces import piece_count
@@ -48,10 +49,10 @@ STOCK = {"deck": N_("card stock"), "tokens": N_("card stock"), "money": N_("pape
 Layout = Imposition | Tiling | Folding
 
 
-def machine(settings: Print, stock: str) -> str | None:
-    """The cutting machine (`print.cut`) whose registration marks go on sheets of `stock`: card
-    stock only — paper bills and aids are cut by hand."""
-    return settings.cut if settings.cut != "none" and stock == "card stock" else None
+def machine(settings: Print, stock: str) -> Cutter | None:
+    """The cutting machine (`print.cut`, its marks `print.cut_inset_mm` in) whose registration
+    marks go on sheets of `stock`: card stock only — paper bills and aids are cut by hand."""
+    return Cutter(settings.cut, settings.cut_inset_mm) if settings.cut != "none" and stock == "card stock" else None
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,8 @@ class Sheets:
     bleed: tuple[float, float] | None = None  # imposed pieces: the least art beyond a cut, across and down
     machine: str | None = None  # the cutting machine whose marks its front pages carry
     cuts: tuple = ()  # then per front page: (index, width, height, ((shape, x, y, w, h) of each trim, …)): `cut_lines`
+    inset: float = INSET_MM  # the marks' inset from the paper's edges
+    gain: int = 0  # pieces a sheet holds more with that inset than with 10 mm
 
     @property
     def double_sided(self) -> bool:
@@ -230,12 +233,15 @@ def shared_sheets(layout: Imposition, info: Furniture, digest: str, members: Seq
                   sum(m.count for m in members), members[0].size_mm, contents, "", "", None, *_cutting(layout))
 
 
-def _cutting(layout: Layout) -> tuple[tuple[float, float] | None, str | None, tuple]:
-    """An imposition's bleed, its cutting machine and the trims it cuts per front page."""
+def _cutting(layout: Layout) -> tuple[tuple[float, float] | None, str | None, tuple, float, int]:
+    """An imposition's bleed, its cutting machine, the trims it cuts per front page, its marks'
+    inset and what that inset gains."""
     if not isinstance(layout, Imposition):
-        return None, None, ()
-    machine = layout.registration.machine if layout.registration else None
-    return layout.bleed, machine, cut_lines(layout)
+        return None, None, (), INSET_MM, 0
+    reg = layout.registration
+    if reg is None:
+        return layout.bleed, None, (), INSET_MM, 0
+    return layout.bleed, reg.machine, cut_lines(layout), reg.inset, layout.gain
 
 
 def _drawn(output: Pieces | Panels | BookPages) -> tuple[Any, ...]:

@@ -1,6 +1,7 @@
-"""Print and cut (`pnp build --cut silhouette|cricut|dxf`): registration marks on card-stock
-sheets, kept clear of every piece, and a cut file per sheet whose paths are the pieces' trims,
-measured against the printed PDF relative to the marks, on A4 and Letter."""
+"""Print and cut (`pnp build --cut silhouette|silhouette4|cricut|dxf`, `--inset`): registration
+marks on card-stock sheets where the docs say, kept clear of every piece, a cut file per sheet
+whose paths are the pieces' trims, measured against the printed PDF relative to the marks, on
+A4 and Letter; and the layout code that ties a cut file to its sheet."""
 
 from __future__ import annotations
 
@@ -13,22 +14,23 @@ import pdfplumber
 import pytest
 
 from pnp.build import lay_out_game, with_print
+from pnp.cli import main
 from pnp.components.art import text_box, texts, walk
-from pnp.display import Line
-from pnp.export.cut import sheet_files
+from pnp.display import Line, apply
+from pnp.export.cut import file_code, sheet_codes, sheet_files
 from pnp.layout import registration as r
 from pnp.layout.sheet import Box
 from pnp.render.pdf import pdf_bytes
-from spec_text import spec_of
+from spec_text import BUNDLED, edit, spec_of
 
 PT = 25.4 / 72
-TOLERANCE = 0.05  # mm: a cut path on its trim, as the issue asks
+TOLERANCE = 0.01  # mm: a cut path on its trim, a mark where the docs put it
 
 
 @lru_cache(maxsize=None)  # laid out once, read by every test of that paper and machine
-def machine_units(paper: str, machine: str, game: str = "forex"):
+def machine_units(paper: str, machine: str, game: str = "forex", inset: float = 10.0):
     """The print units of a game laid out for a machine: those whose sheets carry marks."""
-    spec = with_print(spec_of(), paper=paper, cut=machine)
+    spec = with_print(spec_of(), paper=paper, cut=machine, cut_inset_mm=inset)
     return tuple(u for u in lay_out_game(spec, game).units if u.sheets.machine == machine)
 
 
@@ -36,11 +38,27 @@ def pdf_page(unit, index: int):
     return pdfplumber.open(io.BytesIO(pdf_bytes(unit.pages[index:index + 1]))).pages[0]
 
 
+def printed_marks(page) -> list[tuple[float, float, float, float]]:
+    """The registration marks printed on a page as (x0, y0, x1, y1) in mm from its top-left:
+    its filled black rectangles a line thick, or a square and a line wide, within 30 mm of a
+    paper corner."""
+    w, h = page.width * PT, page.height * PT
+    found = []
+    for q in page.rects:
+        x0, y0, x1, y1 = (q["x0"] * PT, q["top"] * PT, q["x1"] * PT, q["bottom"] * PT)
+        sizes = sorted((x1 - x0, y1 - y0))
+        mark = abs(sizes[0] - r.THICKNESS_MM) < 1e-3 or abs(sizes[0] - r.SQUARE_MM - r.THICKNESS_MM) < 1e-3
+        cornered = min(x0, w - x1) < 30 and min(y0, h - y1) < 30
+        if q.get("fill") and tuple(q.get("non_stroking_color") or ()) in ((0, 0, 0), (0,)) and mark and cornered:
+            found.append(tuple(round(v, 4) for v in (x0, y0, x1, y1)))
+    return sorted(found)
+
+
 def printed_square(page) -> tuple[float, float]:
-    """The top-left corner of the printed registration square, read from the PDF."""
-    (square,) = [q for q in page.rects if q.get("fill") and abs(q["width"] * PT - r.SQUARE_MM) < 0.01
-                 and abs(q["height"] * PT - r.SQUARE_MM) < 0.01]
-    return square["x0"] * PT, square["top"] * PT
+    """The nominal corner of the top-left mark (the square's, or the L's), read from the PDF: the
+    top-left mark's outer corner, half a line further in."""
+    x0, y0, *_ = min(printed_marks(page))
+    return x0 + r.THICKNESS_MM / 2, y0 + r.THICKNESS_MM / 2
 
 
 def cut_marks(page) -> tuple[list[float], list[float]]:
@@ -82,57 +100,78 @@ def svg_shapes(text: str) -> tuple[list[tuple[float, float, float, float]], list
 
 
 def svg_square(text: str) -> tuple[float, float]:
+    """The nominal corner of the top-left mark in a cut file (its first rectangle's corner, half a
+    line in)."""
     x, y = re.search(r'<g id="registration"[^>]*><rect x="([\d.]+)" y="([\d.]+)"', text).groups()
-    return float(x), float(y)
+    return float(x) + r.THICKNESS_MM / 2, float(y) + r.THICKNESS_MM / 2
 
 
 def near(value: float, candidates: list[float]) -> bool:
     return any(abs(value - c) <= TOLERANCE for c in candidates)
 
 
+PATTERNS = [("silhouette", 10.0), ("silhouette4", 10.0), ("silhouette4", 3.0)]
+SHEETS = [("silhouette", 10.0), pytest.param("silhouette4", 10.0, marks=pytest.mark.slow), ("silhouette4", 3.0)]
+# the fast lane reads the sheets of Type 1 marks and of four marks at 3 mm; four marks at 10 mm in the slow lane
+
+
+@pytest.mark.parametrize("machine, inset", SHEETS, ids=["type1", "four", "four-inset3"])
 @pytest.mark.parametrize("paper, games", [("a4", ("bolsa",)), pytest.param("a4", ("forex",), marks=pytest.mark.slow),
                                           pytest.param("letter", ("forex", "bolsa"), marks=pytest.mark.slow)],
                          ids=["a4-bolsa", "a4-forex", "letter"])
-def test_silhouette_cut_paths_lie_on_the_printed_trims(paper, games):
+def test_cut_paths_lie_on_the_printed_trims(paper, games, machine, inset):
     """Every rectangle of every Silhouette cut file has its four edges on cut lines the sheet's
-    crop marks print, and every circle on a printed cut outline, within 0.05 mm once the file's
-    registration square is laid on the printed one; one path per piece on the sheet. The fast
-    lane cuts Bolsa's A4 sheets."""
-    checked = 0
+    crop marks print, and every circle on a printed cut outline, within 0.01 mm once the file's
+    top-left mark is laid on the printed one (a borderless file's page is larger than the sheet:
+    the offset takes that in); one path per piece on the sheet. Type 1 and four marks, inset 10
+    and 3 mm; the fast lane cuts Bolsa's A4 sheets."""
+    checked = missing = 0
     for game in games:
-        for unit in machine_units(paper, "silhouette", game):
+        for unit in machine_units(paper, machine, game, inset):
             per = unit.sheets.pages_per_sheet
-            files = dict(sheet_files("silhouette", unit.id, unit.sheets.cuts, per))
+            files = dict(sheet_files(r.Cutter(machine, inset), unit.id, unit.sheets.cuts, per))
             for (index, _, _, lines), (name, data) in zip(unit.sheets.cuts, sorted(files.items()), strict=True):
                 page, text = pdf_page(unit, index), data.decode()
                 (px, py), (sx, sy) = printed_square(page), svg_square(text)
+                assert (sx - px, sy - py) == pytest.approx((r.INSET_MM - inset,) * 2, abs=1e-6)
                 dx, dy = px - sx, py - sy
                 rects, circles = svg_shapes(text)
                 assert len(rects) + len(circles) == len([p for p in unit.layout.placed if p.page == index
                                                          and p.side == "front"]) == len(lines)
                 xs, ys = cut_marks(page)
+                trims = [p.trim for p in unit.layout.placed if p.page == index and p.side == "front"]
                 for x, y, w, h in rects:
-                    assert near(x + dx, xs) and near(x + w + dx, xs), (name, x, xs)
-                    assert near(y + dy, ys) and near(y + h + dy, ys), (name, y, ys)
+                    edges = [(x + dx, xs), (x + w + dx, xs), (y + dy, ys), (y + h + dy, ys)]
+                    unmarked = [edge for edge, printed in edges if not near(edge, printed)]
+                    assert any(abs(t.x - x - dx) <= TOLERANCE and abs(t.y - y - dy) <= TOLERANCE for t in trims)
+                    assert len(unmarked) <= 1 and all(_at_a_mark(edge, unit.layout.registration) for edge in unmarked), \
+                        (name, x, y, unmarked)
+                    missing += len(unmarked)
                 outlines = [(c["x0"] * PT, c["top"] * PT, (c["x1"] - c["x0"]) * PT) for c in page.curves
                             if abs(c["linewidth"] * PT - 0.15) < 0.01]
                 for cx, cy, radius in circles:
                     assert any(abs(cx - radius + dx - x0) <= TOLERANCE and abs(cy - radius + dy - y0) <= TOLERANCE
                                and abs(2 * radius - d) <= TOLERANCE for x0, y0, d in outlines), (name, cx, cy)
                 checked += len(rects) + len(circles)
-    assert checked > 80 * len(games)
+    assert checked > 80 * len(games) and missing <= 4 * checked * 0.2  # of the edges, most shown by crop marks
+
+
+def _at_a_mark(edge: float, reg) -> bool:
+    """Whether a cut line at `edge` (x or y) runs into a mark's keep-out near its corner, where
+    the crop marks that would show it are left out (nothing is printed near a mark)."""
+    return any(min(abs(edge - v) for v in (z.x, z.right, z.y, z.bottom)) < z.w + z.h for z in reg.keep_out)
 
 
 @pytest.mark.parametrize("paper, games", [("a4", ("bolsa",)), pytest.param("a4", ("forex",), marks=pytest.mark.slow),
                                           pytest.param("letter", ("forex", "bolsa"), marks=pytest.mark.slow)],
                          ids=["a4-bolsa", "a4-forex", "letter"])
-@pytest.mark.parametrize("machine", ["silhouette", "cricut"])
-def test_no_piece_crop_mark_or_header_reaches_a_keep_out_zone(paper, games, machine):
+@pytest.mark.parametrize("machine, inset", [*SHEETS, ("cricut", 10.0)], ids=["type1", "four", "four-inset3", "cricut"])
+def test_no_piece_crop_mark_or_header_reaches_a_keep_out_zone(paper, games, machine, inset):
     """On every machine sheet (fronts): the art of every piece (trim and bleed), every crop mark
     and every text of the header and footer stay out of the marks' keep-out zones, and for
     Cricut every piece lies inside Design Space's print area. The fast lane: Bolsa's A4 sheets."""
     for game in games:
-        for unit in machine_units(paper, machine, game):
+        for unit in machine_units(paper, machine, game, inset):
             reg = unit.layout.registration
             for index, *_ in unit.sheets.cuts:
                 page = unit.layout.pages[index]
@@ -140,30 +179,75 @@ def test_no_piece_crop_mark_or_header_reaches_a_keep_out_zone(paper, games, mach
                 assert trims
                 for trim in trims:
                     assert reg.area.contains(trim) and not any(z.overlaps(trim.inset(-1.0)) for z in reg.keep_out)
-                for _, item in walk(page.items):
+                for matrix, item in walk(page.items):
                     if isinstance(item, Line) and item.style.width == 0.15:
-                        box = Box(min(item.x1, item.x2), min(item.y1, item.y2), abs(item.x2 - item.x1),
-                                  abs(item.y2 - item.y1))
+                        (x1, y1), (x2, y2) = apply(matrix, (item.x1, item.y1)), apply(matrix, (item.x2, item.y2))
+                        box = Box(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))
                         assert not any(z.overlaps(box, -1e-6) for z in reg.keep_out), (game, unit.id, item)
                 for matrix, text in texts(page.items):
                     x0, y0, x1, y1 = text_box(matrix, text)
                     assert not any(z.overlaps(Box(x0, y0, x1 - x0, y1 - y0)) for z in reg.keep_out), text.text
 
 
-def test_the_marks_are_printed_where_the_docs_say():
-    """Silhouette's Type 1 marks: the square `INSET_MM` from the top-left corner, an L in the
-    top-right and the bottom-left corners, their outer corners `INSET_MM` in from both edges."""
-    for width, height in ((210.0, 297.0), (215.9, 279.4), (297.0, 210.0)):
-        reg = r.registration("silhouette", width, height)
-        square, *arms = reg.marks
-        assert (square.x, square.y, square.w) == (r.INSET_MM, r.INSET_MM, r.SQUARE_MM)
-        right = max(a.right for a in arms)
-        bottom = max(a.bottom for a in arms)
-        assert right == pytest.approx(width - r.INSET_MM) and bottom == pytest.approx(height - r.INSET_MM)
-        assert {round(a.w, 3) for a in arms} == {r.ARM_MM, r.THICKNESS_MM}
+def documented_marks(machine: str, inset: float, width: float, height: float) -> list[tuple[float, ...]]:
+    """The marks as docs/cutting.md draws them, worked out here from its table: a line 0.5 mm
+    thick centred on each mark's nominal outline; the Type 1 square 5 mm nominal at (inset,
+    inset), an L's arms `arm` long from its corner point (inset from both edges), reaching half a
+    line beyond it; arms of 10 mm at a 10 mm inset, 5 mm below it."""
+    t, arm = 0.5, 10.0 if inset >= 10 else 5.0
+    boxes = []
+    corners = {"tl": (inset, inset, 1, 1), "tr": (width - inset, inset, -1, 1), "bl": (inset, height - inset, 1, -1),
+               "br": (width - inset, height - inset, -1, -1)}
+    names = ("tr", "bl") if machine == "silhouette" else ("tl", "tr", "bl", "br")
+    if machine == "silhouette":
+        boxes.append((inset - t / 2, inset - t / 2, inset + 5 + t / 2, inset + 5 + t / 2))
+    for name in names:
+        cx, cy, sx, sy = corners[name]
+        along_x = sorted((cx - sx * t / 2, cx + sx * arm))
+        along_y = sorted((cy - sy * t / 2, cy + sy * arm))
+        boxes += [(along_x[0], cy - t / 2, along_x[1], cy + t / 2), (cx - t / 2, along_y[0], cx + t / 2, along_y[1])]
+    return sorted(boxes)
+
+
+@pytest.mark.parametrize("machine, inset", PATTERNS, ids=["type1", "four", "four-inset3"])
+def test_the_marks_are_printed_where_the_docs_say(machine, inset):
+    """The marks read back from a rendered sheet (the first machine sheet of Bolsa, A4) are the
+    documented geometry within 0.01 mm, and so are those on Letter and on a landscape A4 sheet
+    (from the geometry's own boxes)."""
+    unit = machine_units("a4", machine, "bolsa", inset)[0]
+    index = unit.sheets.cuts[0][0]
+    page = pdf_page(unit, index)
+    width, height = page.width * PT, page.height * PT
+    expected = documented_marks(machine, inset, width, height)
+    printed = printed_marks(page)
+    assert len(printed) == len(expected) == (5 if machine == "silhouette" else 8)
+    for got, want in zip(printed, expected, strict=True):
+        assert got == pytest.approx(want, abs=TOLERANCE), (got, want)
+    for width, height in ((215.9, 279.4), (297.0, 210.0)):
+        reg = r.registration(r.Cutter(machine, inset), width, height)
+        boxes = sorted((m.x, m.y, m.right, m.bottom) for m in reg.marks)
+        for got, want in zip(boxes, documented_marks(machine, inset, width, height), strict=True):
+            assert got == pytest.approx(want, abs=1e-9)
     cricut = r.registration("cricut", 210.0, 297.0)
     assert cricut.marks == () and (cricut.area.w, cricut.area.h) == r.CRICUT_AREA_MM
     assert cricut.area.x == pytest.approx((210 - r.CRICUT_AREA_MM[0]) / 2)
+
+
+def test_a_3_mm_inset_gains_pieces_and_the_print_plan_says_how_many():
+    """Bolsa's 90 share cards: 6 a sheet with Type 1 marks at 10 mm (three corner slots lost),
+    9 with four marks at 3 mm, as at home; the print plan says 3 more a sheet, and the page size
+    to set in Studio (A4 grown by 2 × 7 mm)."""
+    from pnp.layout.instructions import machine_step
+    from pnp.printfile import print_plan
+
+    usual = [u for u in machine_units("a4", "silhouette", "bolsa") if u.id == "shares"][0]
+    tight = [u for u in machine_units("a4", "silhouette4", "bolsa", 3.0) if u.id == "shares"][0]
+    assert usual.layout.grid.per_page == 6 and tight.layout.grid.per_page == 9
+    assert len(usual.sheets.sheets) == 15 and len(tight.sheets.sheets) == 10
+    assert tight.sheets.gain == 3 and usual.sheets.gain == 0
+    (job,) = [j for j in print_plan([tight]) if j.machine]
+    said = machine_step(4, [job], "a4")
+    assert "224 × 311 mm" in said and ": 3 more a sheet" in said
 
 
 def test_cricut_files_hold_the_print_area_picture_and_the_trims_inside_it():
@@ -215,3 +299,60 @@ def test_cut_files_are_the_same_bytes_every_time():
     a = sheet_files("dxf", unit.id, unit.sheets.cuts, unit.sheets.pages_per_sheet)
     b = sheet_files("dxf", unit.id, unit.sheets.cuts, unit.sheets.pages_per_sheet)
     assert a == b and all(b"$TDCREATE" in data for _, data in a)
+
+
+# --- the layout code: a cut file belongs to its sheet ------------------------------------------------
+
+
+def _shares(paper: str, machine: str, inset: float, text: str = BUNDLED):
+    spec = with_print(spec_of(text), paper=paper, cut=machine, cut_inset_mm=inset)
+    return next(u for u in lay_out_game(spec, "bolsa").units if "shares" in u.ids)
+
+
+def _sheet_and_file(tmp_path, unit, tag: str, machine: str = "silhouette", inset: float = 10.0):
+    """The unit's first machine sheet as a one-page PDF, and its cut file, written under `tmp_path`."""
+    index = unit.sheets.cuts[0][0]
+    pdf = tmp_path / f"{tag}.pdf"
+    pdf.write_bytes(pdf_bytes(unit.pages[index:index + 1]))
+    (name, data), *_ = sheet_files(r.Cutter(machine, inset), unit.id, unit.sheets.cuts[:1], unit.sheets.pages_per_sheet)
+    cut = tmp_path / f"{tag}-{name}"
+    cut.write_bytes(data)
+    return pdf, cut
+
+
+def test_a_cut_file_is_accepted_by_its_own_sheet_and_a_reprint_and_refused_by_another_layout(tmp_path, capsys):
+    """The code printed beside the marks is the one the cut file carries: `pnp cut check` accepts
+    the sheet's own file (exit 0), and a reprint of the sheet after its text changed (same
+    marks, same trims: same code); it refuses, in one sentence (exit 1), the file of the same
+    cards laid out with four marks at 3 mm, and of Letter paper."""
+    own = machine_units("a4", "silhouette", "bolsa")
+    shares = next(u for u in own if u.id == "shares")
+    sheet, cut = _sheet_and_file(tmp_path, shares, "own")
+    reprint = _shares("a4", "silhouette", 10.0, edit("subtitle: Share\n", "subtitle: Share certificate\n"))
+    assert reprint.sheets.stamp != shares.sheets.stamp  # its art changed …
+    reprinted, _ = _sheet_and_file(tmp_path, reprint, "reprint")
+    other = next(u for u in machine_units("a4", "silhouette4", "bolsa", 3.0) if u.id == "shares")
+    other_sheet, other_cut = _sheet_and_file(tmp_path, other, "other", "silhouette4", 3.0)
+    letter_sheet, letter_cut = _sheet_and_file(tmp_path, _shares("letter", "silhouette", 10.0), "letter")
+    code = re.search(r'data-pnp-layout="([^"]+)"', cut.read_text()).group(1)
+    assert r.CODE_PATTERN.fullmatch(code) and sheet_codes(sheet) == {1: code}
+    assert main(["cut", "check", str(sheet), str(cut)]) == 0
+    assert main(["cut", "check", str(reprinted), str(cut)]) == 0  # … its code did not
+    assert code in capsys.readouterr().out
+    for printed, wrong in ((sheet, other_cut), (other_sheet, cut), (letter_sheet, cut), (sheet, letter_cut)):
+        assert main(["cut", "check", str(printed), str(wrong)]) == 1
+        said = capsys.readouterr().err.strip()
+        assert "\n" not in said and ". " not in said and said.endswith(".") and "does not belong to" in said
+    codes = {re.search(r'data-pnp-layout="([^"]+)"', f.read_text()).group(1) for f in (cut, other_cut, letter_cut)}
+    assert len(codes) == 3
+
+
+def test_dxf_files_carry_the_code_too(tmp_path):
+    unit = machine_units("a4", "dxf")[0]
+    (_, data), = sheet_files("dxf", unit.id, unit.sheets.cuts[:1], unit.sheets.pages_per_sheet)
+    (_, svg_data), = sheet_files("silhouette", unit.id, unit.sheets.cuts[:1], unit.sheets.pages_per_sheet)
+    doc = ezdxf.read(io.StringIO(data.decode()))
+    path = tmp_path / "sheet.dxf"
+    path.write_bytes(data)
+    assert dict(doc.header.custom_vars)["$PNP_LAYOUT"] == file_code(path)
+    assert f'data-pnp-layout="{file_code(path)}"' in svg_data.decode()  # the same marks and trims: the same code

@@ -96,7 +96,8 @@ def test_the_profiles_give_the_shops_published_sizes():
     assert tgc.pixels(tgc.products[0]) == (825, 1125)  # poker, 1/8 in bleed
     assert tgc.pixels(tgc.products[1]) == (600, 825)  # mini
     assert mpc.pixels(mpc.products[0]) == (822, 1122)
-    assert PROFILES["dtc"].colour == "CMYK" and PROFILES["dtc"].ink_limit == 240
+    assert PROFILES["dtc"].colour == "CMYK" and PROFILES["dtc"].pdfx == "x1a" and PROFILES["offset"].pdfx == "x1a"
+    assert PROFILES["offset"].bleed_in * MM_PER_IN == pytest.approx(3.0) and PROFILES["pdf-trim"].colour == "RGB"
 
 
 def test_profile_list_describes_every_profile(capsys):
@@ -161,11 +162,20 @@ def test_a_deck_that_fits_no_product_stops_the_build_before_anything_is_written(
     assert not out.exists()
 
 
-def test_dtc_refuses_art_it_cannot_print_in_cmyk(tmp_path, capsys):
-    assert build(tmp_path / "out", "--profile", "dtc") == 1
+def test_pdfx_refuses_svg_art_with_a_gradient_and_takes_the_rest(tmp_path, capsys):
+    """Tulips' SVG art is drawn in flat colours, which PDF/X takes through the profile; a
+    gradient is refused before anything is written, naming the file."""
+    spec = tmp_path / "spec"
+    shutil.copytree(TULIPS.parent, spec)
+    back = spec / "art" / "back.svg"
+    text = back.read_text(encoding="utf-8")
+    back.write_text(text.replace("</svg>", '<defs><linearGradient id="g"><stop offset="0" stop-color="#fff"/>'
+                                           '</linearGradient></defs></svg>'), encoding="utf-8")
+    assert main(["build", "--spec", str(spec / "components.yaml"), "--out", str(tmp_path / "out"), "--profile",
+                 "dtc"]) == 1
     err = capsys.readouterr().err.splitlines()
-    assert "--profile dtc: tulips/market: art/back.svg is SVG art, which cannot be CMYK; DriveThruCards prints only " \
-           "CMYK: leave the art out of this deck for this shop" in err
+    assert ("--profile dtc: tulips/market: art/back.svg has a gradient or an image inside, which PDF/X-1a:2003 for "
+            "DriveThruCards cannot hold in CMYK: flatten it, or give the art as PNG") in err
     assert not (tmp_path / "out").exists()
 
 
@@ -187,6 +197,7 @@ def test_dtc_writes_one_cmyk_pdf_per_deck_back_then_front_with_trim_and_bleed_bo
     assert "For-Ex" in texts[0] and "Contract" in texts[1]  # the back, then the front of card 1
     stream = drawn_on(reader.pages[1])
     assert b" k\n" in stream and b" rg\n" not in stream  # colours in CMYK only
+    assert reader.trailer["/Root"]["/OutputIntents"][0]["/OutputConditionIdentifier"] == "FOGRA39"
 
 
 def drawn_on(page) -> bytes:

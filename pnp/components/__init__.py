@@ -100,12 +100,14 @@ class Context:
         """This context's version of a component of any language's game (by its id)."""
         return self.game.component(component.id)
 
-    def art(self, file: str) -> Art:
-        """An image the spec names (validation has checked it; a file changed since is an error)."""
+    def art(self, file: str, bleed: str = "cover") -> Art:
+        """An image the spec names (validation has checked it; a file changed since is an error),
+        filling the bleed as `bleed` says (`Picture.bleed`)."""
         try:
-            return read_art(self.folder, file)
+            art = read_art(self.folder, file)
         except ArtError as error:
             raise BuildError(f"{self.game_id}: {error}") from None
+        return replace(art, bleed=bleed) if bleed != art.bleed else art  # type: ignore[arg-type]  # Picture's values
 
     def logo(self, asset: Asset | None) -> Art | None:
         """The asset's own image, if it has one."""

@@ -321,6 +321,44 @@ def picture(art: Art, x: float, y: float, w: float, h: float, *, cover: bool = F
     return Group((image,), clip=Rect(x, y, w, h, Style())) if cover else image
 
 
+def bled(art: Art, w: float, h: float, b: float) -> Item:
+    """Art to the bleed of a `w` × `h` mm face with `b` mm of bleed. By default (`cover`) it is
+    enlarged to fill trim and bleed, its edges cut off; art marked `bleed: extend` (cut to the
+    trim: a scan, a drawing) fills the trim, and each of the eight bleed strips shows the art
+    mirrored about the trim's edge, so the strip continues the edge's pixels and a cut off the
+    line never shows white."""
+    if art.bleed != "extend" or b <= 0:
+        return picture(art, -b, -b, w + 2 * b, h + 2 * b, cover=True)
+    centre = picture(art, 0, 0, w, h, cover=True)
+    image = centre.items[0] if isinstance(centre, Group) else centre  # mirrored whole: the strips clip it
+    copies: list[Item] = []
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            if dx == dy == 0:
+                continue
+            mirror = (-1.0 if dx else 1.0, 0.0, 0.0, -1.0 if dy else 1.0, 2 * w if dx == 1 else 0.0,
+                      2 * h if dy == 1 else 0.0)
+            x, width = _strip(dx, w, b)
+            y, height = _strip(dy, h, b)
+            copies.append(Group((Group((image,), mirror),), clip=Rect(x, y, width, height, Style())))
+    return Group((*copies, centre))
+
+
+def _strip(side: int, length: float, b: float) -> tuple[float, float]:
+    """Where a bleed strip starts along one axis and how long it is: before the trim (−1), along
+    it (0) or after it (+1)."""
+    return {-1: (-b, b), 0: (0.0, length), 1: (length, b)}[side]
+
+
+def generated_bleed(items: Sequence[Item]) -> bool:
+    """Whether a face shows bleed made by mirroring its art (`bled` with `bleed: extend`): an
+    image drawn mirrored — nothing else in pnp mirrors a picture."""
+    for matrix, item in walk(items):
+        if isinstance(item, Image) and matrix[0] * matrix[3] - matrix[1] * matrix[2] < 0:
+            return True
+    return False
+
+
 # --- money --------------------------------------------------------------------------------
 
 

@@ -22,6 +22,7 @@ from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import (
     BLACK,
     WHITE,
+    bled,
     contrast_ratio,
     fit_line_first,
     half_turn,
@@ -94,13 +95,13 @@ def deck(context: Context, deck: Deck) -> Pieces:
     card = Card(width, height, settings.bleed_mm, settings.safe_mm, settings.ink_saver, settings.backs == "dark",
                 deck.layout, logos, context.icons())
     where = f"{context.game_id}/{deck.id}"
-    back_art = context.art(deck.back.image) if deck.back.image else None
+    back_art = context.art(deck.back.image.file, deck.back.image.bleed) if deck.back.image else None
     back = card_back(context.game, deck.back, card, back_art, what=f"{where} back")
     fronts: dict[Side, Drawing] = {}  # copies share one drawing
     pieces = []
     for number, piece in enumerate(deck_pieces(context.game, deck), 1):
         if piece.front not in fronts:
-            art = context.art(piece.front.image) if piece.front.image else None
+            art = context.art(piece.front.image, piece.front.image_bleed) if piece.front.image else None
             fronts[piece.front] = card_front(piece.front, card, deck.back, art, what=f"{where} card {number}")
         pieces.append(PieceArt(fronts[piece.front], back))
     return Pieces(width, height, card.bleed, tuple(pieces) * deck.copies,
@@ -127,7 +128,7 @@ def card_front(face: Side, card: Card, back: Back, art: Art | None = None, *, wh
     full_art = art is not None and card.layout.art == "full"
     items: list[Item] = []
     if full_art:  # art to the bleed, under everything
-        items.append(picture(art, -b, -b, w + 2 * b, h + 2 * b, cover=True))  # type: ignore[arg-type]  # full_art: art is not None
+        items.append(bled(art, w, h, b))  # type: ignore[arg-type]  # full_art: art is not None
     items += _band(face, card, identity_colour, what)
     items += _body(face, card, art, identity_colour, full_art, what)
     return Drawing(w, h, tuple(items), b)
@@ -373,7 +374,7 @@ def card_back(game: Game, back: Back, card: Card, art: Art | None = None, *, wha
     panel = (inset_x, inset_y, w - 2 * inset_x, h - 2 * inset_y)
     whole = (-b, -b, w + 2 * b, h + 2 * b)
     if art is not None:
-        items: list[Item] = [picture(art, *whole, cover=True)]
+        items: list[Item] = [bled(art, w, h, b)]
         if not back.title:
             return Drawing(w, h, tuple(items), b)
         panel_fill, ink = colour, ink_on(colour)

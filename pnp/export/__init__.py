@@ -90,15 +90,17 @@ def game_faces(game_id: str, made: Iterable[tuple[Any, Any]]) -> list[ComponentF
     return [faces_of(game_id, component, output) for component, output in made]
 
 
-def check_profile(profile: str, faces: Sequence[ComponentFaces]) -> None:
-    """Everything that keeps these components from a print shop's profile, as one `BuildError`."""
+def check_profile(profile: str, faces: Sequence[ComponentFaces], pdfx: str = "none") -> None:
+    """Everything that keeps these components from a print shop's profile (its PDFs of PDF/X
+    level `pdfx`, if one is given), as one `BuildError`."""
     from pnp.export import profiles
 
-    profiles.check(profiles.profile_named(profile), faces)
+    profiles.check(profiles.built(profile, pdfx), faces)
 
 
 def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, title: str,
                faces: Sequence[ComponentFaces], formats: Sequence[str], profile: str | None, *, safe_mm: float,
+               pdfx: str = "none",
                cached: Mapping[str, Sequence[ReusedFile]] | None = None, plan: Sequence[Any] | None = None,
                cache: Cache | None = None, inputs: Mapping[str, str] | None = None,
                pictures: Mapping[str, Sequence[bytes]] | None = None) -> GameExports:
@@ -117,7 +119,7 @@ def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, 
             (root / path).parent.mkdir(parents=True, exist_ok=True)
             (root / path).write_bytes(data)
             done.files.append(manifest.file_entry(root, root / path, game_id, component_id, fmt, pages))
-    done.files += _write_formats(root, out, game_id, title, faces, formats, profile)
+    done.files += _write_formats(root, out, game_id, title, faces, formats, profile, pdfx)
     folders = cached_folders(formats, profile)
     if cache is not None and inputs and folders:
         for component in faces:
@@ -135,7 +137,7 @@ def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, 
 
 
 def _write_formats(root: Path, out: Path, game_id: str, title: str, faces: Sequence[ComponentFaces],
-                   formats: Sequence[str], profile: str | None) -> list[manifest.FileEntry]:
+                   formats: Sequence[str], profile: str | None, pdfx: str = "none") -> list[manifest.FileEntry]:
     """The drawn components' PNG faces, Tabletop Simulator save and print-shop files, each face
     rasterised once for all of them."""
     rasters = Rasters()
@@ -150,7 +152,7 @@ def _write_formats(root: Path, out: Path, game_id: str, title: str, faces: Seque
     if profile:
         from pnp.export import profiles
 
-        written += profiles.write(root, profiles.profile_named(profile), faces, rasters)
+        written += profiles.write(root, profiles.built(profile, pdfx), faces, rasters)
     return written
 
 

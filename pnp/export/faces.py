@@ -181,14 +181,17 @@ def write_pngs(root: Path, faces: ComponentFaces, rasters: Rasters) -> list[mani
 
 
 def records(all_faces: Sequence[ComponentFaces]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The manifest's `faces` (each distinct face with its quantity, size and bleed) and
-    `pieces` (each kind of piece: front, back, quantity) of these components."""
+    """The manifest's `faces` (each distinct face with its quantity, size and bleed, and whether
+    that bleed was made by mirroring art cut to the trim) and `pieces` (each kind of piece:
+    front, back, quantity) of these components."""
+    from pnp.components.art import generated_bleed
+
     faces, pieces = [], []
     for c in all_faces:
         for face in c.faces:
             faces.append({"game": c.game_id, "component": c.id, "face": face.name, "side": face.side,
                           "quantity": face.quantity, "size_mm": [round(v, 3) for v in face.size_mm],
-                          "bleed_mm": face.drawing.bleed})
+                          "bleed_mm": face.drawing.bleed, "bleed_generated": generated_bleed(face.drawing.items)})
         pieces += [{"game": c.game_id, "component": c.id, "front": k.front, "back": k.back, "quantity": k.quantity}
                    for k in c.kinds]
     return faces, pieces

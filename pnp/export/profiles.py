@@ -2,12 +2,13 @@
 of file.
 
 A profile says what a shop prints (card products: trim size, and the pixels it wants with the
-bleed), how far its bleed runs, its colour mode, and how its files are laid out. Before anything
-is written every deck is checked against the profile and each misfit is named (the card size,
-a missing bleed, a colour beyond the ink limit, art that cannot be CMYK); then each deck's faces
-are fitted to the product: the design's trim scaled onto the product's trim, the design's bleed
-stretched (or squeezed) onto the product's — never cropped into the card, so the safe zone
-stays where the designer put it.
+bleed), how far its bleed runs, the PDF/X level its PDFs are (CMYK through the output profile
+of `pnp.render.cmyk`; none: RGB), and how its files are laid out. Before anything is written
+every component is checked against the profile and each misfit is named (the card size, a
+missing bleed, SVG art a PDF/X file cannot hold in CMYK); then each deck's faces are fitted to
+the product: the design's trim scaled onto the product's trim, the design's bleed stretched (or
+squeezed) onto the product's — never cropped into the card, so the safe zone stays where the
+designer put it.
 
 The rows follow the shops' published specifications:
 
@@ -17,17 +18,20 @@ The rows follow the shops' published specifications:
 - MakePlayingCards: poker cards 822 × 1122 px at 300 dpi, the 2.5 × 3.5 in card with 36 px
   (0.12 in) of bleed a side (makeplayingcards.com, poker-size template).
 - DriveThruCards: one PDF per deck, the back of card 1 then its front, the back of card 2 then
-  its front…; CMYK at most 240 % ink; 1/8 in bleed on all four sides, so a poker card is a
-  2.75 × 3.75 in page; nothing important within 1/8 in of the cut; images not PNG
+  its front…; PDF/X-1a:2003, CMYK at most 240 % ink; 1/8 in bleed on all four sides, so a poker
+  card is a 2.75 × 3.75 in page; nothing important within 1/8 in of the cut; images not PNG
   (help.drivethrupartners.com, "Specifications for printed cards"; "Common card prep issues").
+- offset: offset printers of games (Panda GM, MBPrint): every component, CMYK with a named
+  output condition (FOGRA39), 3 mm bleed; PDF/X-1a:2003, which they all take.
 - pdf-trim: any shop that takes PDFs: every component one piece a page at its own size and
-  bleed, each page with its TrimBox and BleedBox (ISO 32000-1 §14.11.2, page boundaries).
+  bleed, each page with its TrimBox and BleedBox (ISO 32000-1 §14.11.2, page boundaries); RGB,
+  or PDF/X of the level `--pdfx` names (PrintSafari recommends PDF/X-3:2002).
 """
 
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, Sequence
 
@@ -35,6 +39,7 @@ from pnp import manifest
 from pnp.display import Drawing, Group, Image, Page, Rect, Style, compose, place, scale, translate
 from pnp.errors import BuildError, UsageError
 from pnp.export.faces import ComponentFaces, Face, Rasters
+from pnp.render.cmyk import CONDITION, INK_LIMIT, LEVELS
 
 MM_PER_IN = 25.4
 SIZE_TOLERANCE = 0.02  # a deck may differ this much (per side) from a product and be scaled onto it
@@ -60,13 +65,16 @@ class Profile:
     name: str
     shop: str
     output: Literal["png", "pdf"]  # png: an image per distinct face; pdf: a page per printed face
-    colour: Literal["RGB", "CMYK"] = "RGB"
     bleed_in: float | None = 0.125  # the shop's bleed a side; None: the design's own
     products: tuple[Product, ...] = ()  # the card sizes it prints; () takes any size
     kinds: tuple[str, ...] = ("deck",)  # the components it exports
     order: Literal["front-back", "back-front"] = "front-back"  # pages of one piece in a PDF
-    ink_limit: float | None = None  # CMYK: the most ink any colour may take, in %
+    pdfx: str | None = None  # its PDFs' PDF/X level (CMYK; `pnp.render.cmyk.LEVELS`); None: RGB
     dpi: int = 300
+
+    @property
+    def colour(self) -> Literal["RGB", "CMYK"]:
+        return "CMYK" if self.pdfx else "RGB"
 
     def pixels(self, product: Product) -> tuple[int, int]:
         """The image a shop wants for a product: its trim plus the bleed, at the profile's dpi."""
@@ -75,20 +83,36 @@ class Profile:
 
 
 POKER, MINI, BRIDGE = Product("poker", (2.5, 3.5)), Product("mini", (1.75, 2.5)), Product("bridge", (2.25, 3.5))
+EVERY_KIND = ("deck", "tokens", "money", "board", "mat", "aid", "form", "booklet")
 PROFILES = {p.name: p for p in (
     Profile("tgc", "The Game Crafter", "png", products=(POKER, MINI, BRIDGE)),
     Profile("mpc", "MakePlayingCards", "png", bleed_in=0.12, products=(POKER,)),
-    Profile("dtc", "DriveThruCards", "pdf", "CMYK", products=(POKER,), order="back-front", ink_limit=240.0),
-    Profile("pdf-trim", "any print shop taking PDFs", "pdf", bleed_in=None,
-            kinds=("deck", "tokens", "money", "board", "mat", "aid", "form", "booklet")),
+    Profile("dtc", "DriveThruCards", "pdf", products=(POKER,), order="back-front", pdfx="x1a"),
+    Profile("offset", "offset printers (Panda GM, MBPrint)", "pdf", bleed_in=3 / MM_PER_IN, kinds=EVERY_KIND,
+            pdfx="x1a"),
+    Profile("pdf-trim", "any print shop taking PDFs", "pdf", bleed_in=None, kinds=EVERY_KIND),
 )}  # fmt: skip
 
 
-def profile_named(name: str) -> Profile:
+def profile_named(name: str, pdfx: str | None = None) -> Profile:
+    """The profile called `name`, its PDFs of PDF/X level `pdfx` when one is given."""
     if name not in PROFILES:
         raise UsageError(f"--profile {name}: no such profile (known: {', '.join(PROFILES)}; "
                          "`--profile list` describes them)")
-    return PROFILES[name]
+    profile = PROFILES[name]
+    if pdfx and pdfx != "none":
+        if profile.output != "pdf":
+            raise UsageError(f"--pdfx {pdfx}: --profile {name} writes PNG images, not PDFs "
+                             f"(PDF profiles: {', '.join(p.name for p in PROFILES.values() if p.output == 'pdf')})")
+        profile = replace(profile, pdfx=pdfx)
+    return profile
+
+
+def built(name: str, pdfx: str) -> Profile:
+    """The profile as a build writes it: its PDFs of the print settings' PDF/X level when one is
+    set (`print.pdfx`; a PNG profile has none to set)."""
+    profile = profile_named(name)
+    return profile_named(name, pdfx) if profile.output == "pdf" else profile
 
 
 def describe() -> str:
@@ -98,11 +122,12 @@ def describe() -> str:
         sizes = ", ".join(f"{q.name} {q.trim_in[0]:g}×{q.trim_in[1]:g} in"
                           + (f" = {'×'.join(map(str, p.pixels(q)))} px" if p.output == "png" else "")
                           for q in p.products) or "any size"
-        bleed = "the design's bleed" if p.bleed_in is None else f"{p.bleed_in:g} in bleed"
+        bleed = "the design's bleed" if p.bleed_in is None else f"{p.bleed_in * MM_PER_IN:.4g} mm bleed"
         what = "decks" if p.kinds == ("deck",) else "every component"
         files = f"PNG per face at {p.dpi} dpi" if p.output == "png" else f"PDF per component, {p.order} pages"
-        ink = f" ≤ {p.ink_limit:g} % ink" if p.ink_limit else ""
-        lines.append(f"{p.name:<9} {p.shop}: {what}, {files}, {p.colour}{ink}, {bleed}; {sizes}")
+        colour = (f"{LEVELS[p.pdfx].version}, CMYK for {CONDITION.identifier} ≤ {INK_LIMIT:g} % ink" if p.pdfx
+                  else "RGB (--pdfx x1a|x3|x4: PDF/X)" if p.output == "pdf" else "RGB")
+        lines.append(f"{p.name:<9} {p.shop}: {what}, {files}, {colour}, {bleed}; {sizes}")
     return "\n".join(lines)
 
 
@@ -141,30 +166,25 @@ def check(profile: Profile, components: Sequence[ComponentFaces]) -> None:
             if profile.output == "pdf" and max(face.size_mm) + 2 * face.drawing.bleed > PDF_LARGEST_MM:
                 problems.append(f"{where} {face.name}: {max(face.size_mm):g} mm is larger than a PDF page can be "
                                 f"({PDF_LARGEST_MM:g} mm)")
-            if profile.colour == "CMYK":
-                problems += _cmyk_problems(profile, face, where)
+            if profile.pdfx:
+                problems += _pdfx_problems(profile, face, where)
     if problems:
         raise BuildError("\n".join(dict.fromkeys(problems)))
 
 
-def _cmyk_problems(profile: Profile, face: Face, where: str) -> list[str]:
+def _pdfx_problems(profile: Profile, face: Face, where: str) -> list[str]:
+    """SVG art a PDF/X file cannot hold in CMYK: a gradient, or a raster inside it (PNG and
+    JPEG art, and every colour, are converted through the output profile)."""
     from pnp.components.art import walk
-    from pnp.render.pdf import cmyk_of
 
     problems = []
-    colours = set()
     for _, item in walk(face.drawing.items):
-        if isinstance(item, Image):
-            problems.append(f"{where}: {item.name or 'an image'} is {item.format.upper()} art, which cannot be "
-                            f"CMYK; {profile.shop} prints only CMYK: leave the art out of this deck for this shop")
-        style = getattr(item, "style", None)
-        colours |= {c for c in (getattr(style, "fill", None), getattr(style, "stroke", None),
-                                getattr(item, "color", None)) if c}
-    for colour in sorted(colours):
-        ink = sum(cmyk_of(colour)) * 100
-        if profile.ink_limit and ink > profile.ink_limit + 0.05:
-            problems.append(f"{where} {face.name}: colour {colour} needs {ink:.0f} % ink in CMYK; "
-                            f"{profile.shop} allows {profile.ink_limit:g} %")
+        if isinstance(item, Image) and item.format == "svg":
+            text = item.data.decode("utf-8", "replace")
+            if any(tag in text for tag in ("<linearGradient", "<radialGradient", "<image")):
+                problems.append(f"{where}: {item.name or 'an SVG image'} has a gradient or an image inside, which "
+                                f"{LEVELS[profile.pdfx or 'x1a'].version} for {profile.shop} cannot hold in CMYK: "
+                                "flatten it, or give the art as PNG")
     return problems
 
 
@@ -196,8 +216,7 @@ def write(root: Path, profile: Profile, components: Sequence[ComponentFaces],
 
             pages = [_pdf_page(c.face(name).drawing, profile, product) for name in _page_order(profile, c)]
             path = folder / f"{c.id}.pdf"
-            path.write_bytes(pdf_bytes(pages, title=f"{c.id} — {profile.shop}", subject=c.game_id,
-                                       cmyk=profile.colour == "CMYK"))
+            path.write_bytes(pdf_bytes(pages, title=f"{c.id} — {profile.shop}", subject=c.game_id, pdfx=profile.pdfx))
             files.append(manifest.file_entry(root, path, c.game_id, c.id, "pdf", len(pages)))
     return files
 

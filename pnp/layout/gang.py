@@ -18,6 +18,7 @@ from typing import Callable, Sequence
 
 from pnp.display import Pieces
 from pnp.layout.impose import Duplex, Imposition, fill, gang, impose
+from pnp.layout.registration import Cutter
 from pnp.layout.sheet import Furniture
 
 
@@ -41,7 +42,8 @@ class Shared:
 
 def share_sheets(candidates: Sequence[Candidate], paper: str, margin: float, duplex: Duplex,
                  info: Callable[[tuple[int, ...]], Furniture],
-                 back_offset: tuple[float, float] = (0.0, 0.0), cut: Callable[[str], str | None] = lambda stock: None,
+                 back_offset: tuple[float, float] = (0.0, 0.0),
+                 cut: Callable[[str], Cutter | None] = lambda stock: None,
                  ) -> list[Shared]:
     """The groups of two or more consecutive candidates that print on fewer sheets together
     than apart; `info` gives the sheet furniture for a group of members, `cut` the cutting
@@ -64,7 +66,7 @@ Group = tuple[list[Candidate], list[Pieces], Imposition]
 
 
 def _filled(groups: list[Group], paper: str, margin: float, duplex: Duplex, info: Callable[[tuple[int, ...]], Furniture],
-            back_offset: tuple[float, float], cut: Callable[[str], str | None]) -> list[Group]:
+            back_offset: tuple[float, float], cut: Callable[[str], Cutter | None]) -> list[Group]:
     """The groups with each one-sheet group moved into the last sheet of the first longer
     group of its stock that has room for it (see `impose.fill`)."""
     groups = list(groups)
@@ -85,7 +87,7 @@ def _filled(groups: list[Group], paper: str, margin: float, duplex: Duplex, info
 
 def _join(members: list[Candidate], parts: list[Pieces], layout: Imposition, candidate: Candidate, paper: str,
           margin: float, duplex: Duplex, info: Callable[[tuple[int, ...]], Furniture],
-          back_offset: tuple[float, float], cut: str | None) -> tuple[list[Candidate], list[Pieces], Imposition] | None:
+          back_offset: tuple[float, float], cut: Cutter | None) -> tuple[list[Candidate], list[Pieces], Imposition] | None:
     """The group with `candidate` added, if it is of the same stock and saves a sheet."""
     if candidate.stock != members[-1].stock:
         return None

@@ -35,12 +35,13 @@ from pnp.display import (
     Polygon,
     Rect,
     Style,
+    Text,
     cut_polygon,
     translate,
 )
 from pnp.errors import BuildError
 from pnp.i18n import _
-from pnp.layout.registration import Registration, registration
+from pnp.layout.registration import CODE_PATTERN, INSET_MM, Cutter, Registration, layout_code, registration
 from pnp.layout.sheet import MARK_ZONE_MM, Box, Frame, Furniture, clear_of, crop_marks, frame, furniture
 
 Duplex = Literal["long", "short", "fold", "none"]
@@ -167,6 +168,7 @@ class Imposition:
     sheets: int  # sheets of paper
     bleed: tuple[float, float] = (0.0, 0.0)  # the least art beyond any cut: at the sides, above and below
     registration: Registration | None = None  # a cutting machine's marks, on every front page
+    gain: int = 0  # pieces a sheet holds more with the marks' inset than with the usual 10 mm
 
 
 def given_bleed(grids: Sequence[Grid]) -> tuple[float, float]:
@@ -180,7 +182,7 @@ def given_bleed(grids: Sequence[Grid]) -> tuple[float, float]:
 
 @lru_cache(maxsize=512)  # every kit of a game plans the same pieces on the same paper
 def plan(width: float, height: float, bleed: float, paper: str, margin: float,
-         duplex: Duplex = "none", pieces: int | None = None, cut: str | None = None) -> Grid:
+         duplex: Duplex = "none", pieces: int | None = None, cut: Cutter | None = None) -> Grid:
     """The grid for `pieces` pieces (default: a full sheet's worth): fewest sheets first, then
     crop marks beyond the grid rather than in its gutters, then bleed up to `GOOD_BLEED_MM` on every cut (what a home duplex's misregistration needs), then
     furniture above and below (every sheet of a kit then reads the same way; at the sides only
@@ -195,8 +197,7 @@ def plan(width: float, height: float, bleed: float, paper: str, margin: float,
         for sideways in (False, True):
             f = frame(paper, margin, landscape=landscape, sideways=sideways)
             reg = registration(cut, f.width, f.height) if cut else None
-            if reg is not None:
-                f = replace(f, keep_out=reg.keep_out)
+            f = reg.kept_clear(f) if reg else f
             for fold, region in _regions(_within(f.content, reg), duplex):
                 for columns in _axes(region.x, region.right, width, bleed):
                     for rows in _axes(region.y, region.bottom, height, bleed):
@@ -229,6 +230,26 @@ def _largest_piece(paper: str, margin: float, duplex: Duplex) -> tuple[float, fl
     return math.floor(min(w, h) * 10) / 10, math.floor(max(w, h) * 10) / 10
 
 
+def _coded(layout: Imposition) -> Imposition:
+    """Each front page that carries marks with the code of its marks and trims beside them
+    (`registration.layout_code`), in place of any code it had (`fill` adds pieces to a sheet)."""
+    reg = layout.registration
+    if reg is None or not reg.marks:
+        return layout
+    pages = list(layout.pages)
+    f = layout.grid.frame
+    for index, _width, _height, lines in cut_lines(layout):
+        page = pages[index]
+        kept = tuple(item for item in page.items[:-1] if not _is_code(item))
+        pages[index] = replace(page, items=(*kept, reg.code_item(f, layout_code(reg, lines)), page.items[-1]))
+    return replace(layout, pages=tuple(pages))
+
+
+def _is_code(item: Item) -> bool:
+    return (isinstance(item, Group) and len(item.items) == 1 and isinstance(item.items[0], Text)
+            and item.items[0].font == "bold" and CODE_PATTERN.fullmatch(item.items[0].text) is not None)
+
+
 def _within(content: Box, reg: Registration | None) -> Box:
     """The content box, cut down to the machine's cutting area (Cricut's) if it has one."""
     if reg is None:
@@ -258,12 +279,12 @@ def _regions(content: Box, duplex: Duplex) -> Iterator[tuple[str, Box]]:
 
 
 def impose(pieces: Pieces, paper: str, margin: float, duplex: Duplex, info: Furniture,
-           back_offset: tuple[float, float] = (0.0, 0.0), cut: str | None = None) -> Imposition:
+           back_offset: tuple[float, float] = (0.0, 0.0), cut: Cutter | None = None) -> Imposition:
     """Every piece on sheets, fronts and backs in print order for `duplex`. Without duplex,
     pieces whose backs carry rules (`two_sided`: a token's "+20" side) are folded over instead,
-    so no face the game needs is lost. With `cut` (a machine of `registration.MACHINES`) every
-    front page carries that machine's registration marks, kept clear of pieces; folded sheets
-    (glued before they are cut) carry none."""
+    so no face the game needs is lost. With `cut` every front page carries that machine's
+    registration marks, kept clear of pieces, and the code of its layout; folded sheets (glued
+    before they are cut) carry none."""
     has_backs = any(p.back is not None for p in pieces.pieces)
     duplex = duplex if has_backs else "none"
     if duplex == "none" and pieces.two_sided:
@@ -271,6 +292,9 @@ def impose(pieces: Pieces, paper: str, margin: float, duplex: Duplex, info: Furn
     cut = cut if duplex != "fold" else None
     grid = plan(pieces.width, pieces.height, pieces.bleed, paper, margin, duplex, len(pieces.pieces), cut)
     reg = registration(cut, grid.frame.width, grid.frame.height) if cut else None
+    usual = replace(cut, inset=INSET_MM) if cut and cut.inset != INSET_MM else None
+    gain = grid.per_page - plan(pieces.width, pieces.height, pieces.bleed, paper, margin, duplex, len(pieces.pieces),
+                                usual).per_page if usual else 0
     batches = [range(i, min(i + grid.per_page, len(pieces.pieces))) for i in range(0, len(pieces.pieces), grid.per_page)]
     pages: list[Page] = []
     placed: list[Placed] = []
@@ -295,11 +319,11 @@ def impose(pieces: Pieces, paper: str, margin: float, duplex: Duplex, info: Furn
                            else _("{where} · backs, flip on the short edge"))
             pages.append(_page(grid.frame, items, info, backs_where.format(where=where)))
             placed += _record(grid, backs, "back", len(pages) - 1, pieces, back_offset)
-    return Imposition(tuple(pages), tuple(placed), grid, duplex, len(batches), given_bleed([grid]), reg)
+    return _coded(Imposition(tuple(pages), tuple(placed), grid, duplex, len(batches), given_bleed([grid]), reg, gain))
 
 
 def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, info: Furniture,
-         back_offset: tuple[float, float] = (0.0, 0.0), cut: str | None = None) -> Imposition | None:
+         back_offset: tuple[float, float] = (0.0, 0.0), cut: Cutter | None = None) -> Imposition | None:
     """Several components' pieces on one sheet (two pages with backs), each in its own band of
     rows, stacked top to bottom: seven tokens and six loan markers need not take a sheet of
     card stock each. Pieces are numbered through the groups in order. None when they do not
@@ -313,8 +337,7 @@ def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, in
     duplex = duplex if has_backs else "none"
     f = frame(paper, margin)
     reg = registration(cut, f.width, f.height) if cut else None
-    if reg is not None:
-        f = replace(f, keep_out=reg.keep_out)
+    f = reg.kept_clear(f) if reg else f
     grids = _bands(groups, _within(f.content, reg), f, reg)
     if grids is None:
         return None
@@ -326,7 +349,7 @@ def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, in
     if edge:
         pages.append(_page(f, (Group(tuple(back_items), translate(*back_offset)),), info,
                            f"{where} · backs, flip on the {duplex} edge"))
-    return Imposition(tuple(pages), tuple(placed), grids[0], duplex, 1, given_bleed(grids), reg)
+    return _coded(Imposition(tuple(pages), tuple(placed), grids[0], duplex, 1, given_bleed(grids), reg))
 
 
 def _banded_faces(groups: Sequence[Pieces], grids: Sequence[Grid], first: int, pages: tuple[int, int], edge: str,
@@ -378,8 +401,8 @@ def fill(host: Imposition, pieces: int, groups: Sequence[Pieces], paper: str, ma
     if duplex:
         pages[front_page + 1] = _with(pages[front_page + 1], (Group(tuple(backs_items), translate(*back_offset)),))
     bleed = given_bleed([grid, *grids])
-    return Imposition(tuple(pages), (*host.placed, *placed), grid, host.duplex, host.sheets, bleed,
-                      host.registration)
+    return _coded(Imposition(tuple(pages), (*host.placed, *placed), grid, host.duplex, host.sheets, bleed,
+                             host.registration, host.gain))
 
 
 def _room_left(host: Imposition) -> tuple[int, tuple[Box, Box]]:

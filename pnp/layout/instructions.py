@@ -44,6 +44,12 @@ MACHINE_CUT = {
                       "in {folder}/ (named after the component and the sheet number in its header), lay the sheet on "
                       "the mat front up with the square at the top left, and cut. Nothing else is printed within "
                       "{clearance:g} mm of a mark."),
+    "silhouette4": N_("**{step} Cut by machine.** {names}: the front of each sheet carries the four registration "
+                       "marks of the Cameo 5 Alpha (an L in every corner). In Silhouette Studio choose those marks, "
+                       "length {arm:g} mm, thickness {thickness:g} mm, inset {inset:g} mm; open the sheet's file in "
+                       "{folder}/ (named after the component and the sheet number in its header), lay the sheet on the "
+                       "mat front up, its header at the top, and cut. Nothing else is printed within {clearance:g} mm "
+                       "of a mark."),
     "dxf": N_("**{step} Cut by machine.** {names}: the front of each sheet carries registration marks (the black "
                "square at the top left, L marks at the two other corners, {inset:g} mm in, {arm:g} mm arms, "
                "{thickness:g} mm thick). Import the sheet's DXF from {folder}/ (layer CUT; the marks are on layer "
@@ -55,6 +61,13 @@ MACHINE_CUT = {
                   "inside its print area ({area}). Design Space prints fronts only: print backs from this file "
                   "first, or choose one-sided pieces."),
 }
+# said after a machine's step: the code beside the marks, and a borderless inset's page size and gain
+MACHINE_CODE = N_("The code printed beside the top-left mark names the sheet's marks and layout; its cut file "
+                  "carries the same code, and pnp cut check SHEET.pdf CUTFILE says whether they belong together.")
+BORDERLESS = N_("The marks are {inset:g} mm from the paper's edges: print borderless at 100 %, and in Studio set the "
+                "page size to {width:g} × {height:g} mm (the cut files are that size), so its {usual:g} mm inset lands "
+                "on the marks. {gains}")
+GAINS = N_("{name}: {n} more a sheet than with the {usual:g} mm inset")
 
 
 @dataclass(frozen=True)
@@ -72,6 +85,8 @@ class Job:
     stamp: str = ""  # the stamp in the footer of its sheets
     bleed: tuple[float, float] | None = None  # pieces: the least art beyond a cut, across and down (mm)
     machine: str | None = None  # the cutting machine whose marks its front pages carry
+    inset: float = 10.0  # then its marks' inset from the paper's edges
+    gain: int = 0  # and the pieces a sheet gains by it over a 10 mm inset
 
     @property
     def page_range(self) -> str:
@@ -108,10 +123,11 @@ def sides_text(duplex: str) -> str:
 
 def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job], *, title_en: str = "",
                       back_offset: tuple[float, float] = (0.0, 0.0), game_file: str = "game",
-                      bleed: float = 0.0) -> Page:
+                      bleed: float = 0.0, shop: str = "") -> Page:
     """The instructions as one page in frame `f` (portrait), with the sheet furniture; with
     double-sided sheets, the front of the duplex check at its foot (its back is the next page).
-    `game_file` is the game's id, which names its files; `bleed` the bleed the spec asks for."""
+    `game_file` is the game's id, which names its files; `bleed` the bleed the spec asks for;
+    `shop` says what standard the print shop's files meet, under the table (none: "")."""
     box = f.content.inset(2.0)
     flow = _Flow(box.x, box.y, box.w, what=f"the print instructions of {info.title}")
     _title_and_stamps(flow, info, title_en, game_file)
@@ -120,10 +136,13 @@ def instructions_page(f: Frame, info: Furniture, paper: str, jobs: Sequence[Job]
     _scale(flow, paper, next(steps))
     flow.space()
     _what_to_print(flow, jobs, bleed, next(steps))
+    if shop:
+        flow.space(1.0)
+        flow.text(shop, BODY_PT)
     flow.space()
     duplex = [j for j in jobs if j.sides.startswith("double")]
     edge = _backs_step(flow, duplex, back_offset, next(steps)) if duplex else ""
-    _finishing_steps(flow, jobs, steps)
+    _finishing_steps(flow, jobs, steps, paper)
     bottom = box.bottom - (calibration.HEIGHT_MM + GAP if duplex else 0.0)
     if flow.y > bottom:
         raise BuildError(f"the print instructions of {info.title} do not fit on one page")
@@ -189,7 +208,7 @@ def _backs_step(flow: "_Flow", duplex: Sequence[Job], back_offset: tuple[float, 
     return edge
 
 
-def _finishing_steps(flow: "_Flow", jobs: Sequence[Job], steps: Iterator[int]) -> None:
+def _finishing_steps(flow: "_Flow", jobs: Sequence[Job], steps: Iterator[int], paper: str) -> None:
     """The steps after printing, each numbered from `steps` when the game needs it: fold,
     cutting machines, cut, each booklet, assembling tiled boards."""
     if any("fold" in j.sides for j in jobs):
@@ -199,7 +218,7 @@ def _finishing_steps(flow: "_Flow", jobs: Sequence[Job], steps: Iterator[int]) -
         flow.space()
     machines = [j for j in jobs if j.machine]
     if machines:
-        flow.text(machine_step(next(steps), machines), BODY_PT)
+        flow.text(machine_step(next(steps), machines, paper), BODY_PT)
         flow.space()
     flow.text(_("**{n} Cut.** Cut along the short crop marks in the margins (or, where the sheet is "
                 "full, in the gaps between pieces): each continues a cut line across the sheet. Every piece has "
@@ -241,15 +260,25 @@ def bleed_note(jobs: Sequence[Job], asked: float) -> str:
     return _(BLEED_SHORT).format(asked=f"{asked:g}", short="; ".join(short))
 
 
-def machine_step(step: int, jobs: Sequence[Job]) -> str:
-    """The step saying how to cut the sheets of `jobs` by machine (they share one machine)."""
+def machine_step(step: int, jobs: Sequence[Job], paper: str = "a4") -> str:
+    """The step saying how to cut the sheets of `jobs` by machine (they share one machine): how
+    to set the machine up for its marks, what their code is for, and with marks closer to the
+    edges than Studio's 10 mm, the page size to set in Studio and what each sheet gains."""
     from pnp.layout import registration as r
 
-    machine = jobs[0].machine or ""
+    machine, inset = jobs[0].machine or "", jobs[0].inset
+    reg = r.registration(r.Cutter(machine, inset), *PAPERS[paper])
     area = f"{r.CRICUT_AREA_MM[0]:g} × {r.CRICUT_AREA_MM[1]:g} mm"
-    return _(MACHINE_CUT[machine]).format(step=step, names=", ".join(j.name for j in jobs), arm=r.ARM_MM,
-                                          thickness=r.THICKNESS_MM, inset=r.INSET_MM, clearance=r.CLEARANCE_MM,
-                                          folder="cut", area=area)
+    said = [_(MACHINE_CUT[machine]).format(step=step, names=", ".join(j.name for j in jobs), arm=reg.arm,
+                                           thickness=r.THICKNESS_MM, inset=inset if reg.shift == 0 else r.INSET_MM,
+                                           clearance=reg.clearance, folder="cut", area=area)]
+    if reg.marks:
+        said.append(_(MACHINE_CODE))
+    if reg.shift:
+        width, height = (round(v, 1) for v in reg.virtual_size)
+        gains = "; ".join(_(GAINS).format(name=j.name, n=j.gain, usual=r.INSET_MM) for j in jobs) + "."
+        said.append(_(BORDERLESS).format(inset=inset, width=width, height=height, usual=r.INSET_MM, gains=gains))
+    return " ".join(said)
 
 
 def reprint_page(f: Frame, info: Furniture, paper: str, rows: Sequence[Reprint], since: Since = SINCE_LAST_BUILD) -> Page:

@@ -36,6 +36,7 @@ QUIET = "#555555"  # furniture text: readable, but quieter than the game's own i
 MARK_STYLE = Style(stroke=INK, width=0.15)
 TEXT_PT = 6.5  # furniture text; VISUAL.md's minimum is 6 pt
 RULER_BAR_MM = 0.8
+ZONE_GAP_MM = 0.5  # between a keep-out zone and the band's text or ruler (a line at its edge would reach into it)
 
 
 @dataclass(frozen=True)
@@ -188,9 +189,9 @@ def _band_span(frame: Frame, band: Box) -> tuple[float, float]:
         else:
             lo, hi = zone.x - band.x, zone.right - band.x
         if (lo + hi) / 2 < along / 2:
-            start = max(start, hi)
+            start = max(start, hi + ZONE_GAP_MM)
         else:
-            end = min(end, lo)
+            end = min(end, lo - ZONE_GAP_MM)
     return start, max(end - start, 0.0)
 
 

@@ -9,7 +9,11 @@ Text and images, which must not appear mirrored, get a local flip at their own o
 Output is reproducible (reportlab's invariant mode: fixed dates and document ID), fonts are
 embedded as subsets, text stays extractable, and the viewer preference PrintScaling /None asks
 viewers to print at 100 %. A page that is one piece for a print shop carries its TrimBox and
-BleedBox; with `cmyk` every colour is written as CMYK (`cmyk_of`) for shops that print only that.
+BleedBox. With `pdfx` (a level of `pnp.render.cmyk.LEVELS`) the file is PDF/X for a shop: every
+colour, every image (SVG art's too) converted to CMYK through the output profile, which the
+catalog's OutputIntent embeds; the level's GTS_PDFXVersion in the Info dictionary (and, for
+PDF/X-4, in its XMP metadata); see-through pixels as a colour-key mask, and transparency refused
+where the level forbids it.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from pnp import fonts
 from pnp.display import IDENTITY, Circle, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text
 from pnp.errors import BuildError
 from pnp.fonts import MM_PER_PT
+from pnp.render.cmyk import CONDITION, INK_LIMIT, KEY, LEVELS, Level, cmyk, cmyk_image, profile_bytes
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -35,21 +40,20 @@ Target = Union[str, "os.PathLike[str]", BinaryIO]
 
 
 def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject: str = "",
-              cmyk: bool = False, compress: bool = True) -> None:
+              pdfx: str | None = None, compress: bool = True) -> None:
     """Write `pages` as one PDF to a path or a binary file; same pages → same bytes. Streams
     and fonts are deflated unless `compress` is off: a PDF only handed to the rasteriser in
     memory (`pnp.render.png`) is not worth the time (deflating is a sixth of a cold build).
+    With `pdfx` ("x1a", "x3" or "x4") the file is PDF/X of that level (see the module).
 
-    Raises `BuildError` if a text item uses a character its font cannot draw.
+    Raises `BuildError` if a text item uses a character its font cannot draw, or a PDF/X
+    level meets what it forbids.
     """
-    from reportlab.pdfgen.canvas import Canvas
-
     if not pages:
         raise ValueError("a PDF needs at least one page")
     sink = os.fspath(target) if isinstance(target, (str, os.PathLike)) else target
-    canvas = Canvas(  # the initial font is ours, so no unembedded Helvetica sneaks in
-        sink, invariant=1, pageCompression=int(compress), initialFontName=fonts.register_reportlab("regular")
-    )
+    level = LEVELS[pdfx] if pdfx else None
+    canvas = _canvas(sink, compress, level)
     canvas.setTitle(title)
     canvas.setSubject(subject)
     canvas.setCreator("pnp")
@@ -61,9 +65,137 @@ def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject
         canvas.setTrimBox(_box(page.trim, page.height))
         canvas.setBleedBox(_box(page.bleed, page.height))
         canvas.transform(PT_PER_MM, 0, 0, -PT_PER_MM, 0, page.height * PT_PER_MM)
-        _Painter(canvas, page.label or f"page {number}", forms, cmyk, repeated).draw_all(page.items)
+        _Painter(canvas, page.label or f"page {number}", forms, repeated).draw_all(page.items)
         canvas.showPage()
+    if level is not None:
+        _declare(canvas, level, title)
     canvas.save()
+
+
+def _canvas(sink: str | BinaryIO, compress: bool, level: Level | None) -> Canvas:
+    """A reportlab canvas for the file: a plain one, or for PDF/X one that writes every colour
+    and image in CMYK through the output profile (`_PdfXCanvas`). Its initial font is ours, so no
+    unembedded Helvetica sneaks in."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    options = {"invariant": 1, "pageCompression": int(compress), "initialFontName": fonts.register_reportlab("regular")}
+    if level is None:
+        return Canvas(sink, **options)
+    return _pdfx_canvas_class()(sink, level, **options)
+
+
+@lru_cache(maxsize=1)
+def _pdfx_canvas_class() -> type:
+    """`_PdfXCanvas`, defined once reportlab is imported."""
+    from reportlab.lib.colors import CMYKColor, toColor
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    class _PdfXCanvas(Canvas):
+        """A canvas whose every colour is CMYK through the profile (reportlab's colour
+        enforcement hook also catches svglib's), whose images are converted likewise, and
+        which refuses transparency and gradients the level forbids."""
+
+        def __init__(self, sink: str | BinaryIO, level: Level, **options: object) -> None:
+            self.level = level
+            super().__init__(sink, pdfVersion=level.pdf_version, enforceColorSpace=self._to_cmyk, **options)
+
+        def _to_cmyk(self, colour: object) -> CMYKColor:
+            found = toColor(colour)
+            alpha = getattr(found, "alpha", None)
+            alpha = None if alpha is None or alpha >= 1 else alpha  # none when opaque: reportlab would set 1, a 1.4 feature
+            self._opaque(1.0 if alpha is None else alpha)
+            if isinstance(found, CMYKColor):
+                c, m, y, k = (v * found.density for v in found.cmyk())
+                if (c + m + y + k) * 100 > INK_LIMIT + 1e-6:
+                    raise BuildError(f"a CMYK colour of {c + m + y + k:.0%} ink, above the {INK_LIMIT:g} % limit")
+                return CMYKColor(c, m, y, k, alpha=alpha)
+            r, g, b = (round(v * 255) for v in found.rgb())
+            return CMYKColor(*cmyk(f"#{r:02x}{g:02x}{b:02x}"), alpha=alpha)
+
+        def _opaque(self, alpha: float) -> None:
+            if alpha < 1 and not self.level.transparency:
+                raise BuildError(f"{self.level.version} allows no transparency, and the art is drawn "
+                                 f"{alpha:.0%} opaque somewhere: make it opaque, or use --pdfx x4")
+
+        def setFillAlpha(self, alpha: float) -> None:  # noqa: N802  # reportlab's name
+            self._opaque(alpha)
+            if self.level.transparency:  # else always opaque, as the page starts: nothing to set (a 1.4 feature)
+                super().setFillAlpha(alpha)
+
+        def setStrokeAlpha(self, alpha: float) -> None:  # noqa: N802
+            self._opaque(alpha)
+            if self.level.transparency:
+                super().setStrokeAlpha(alpha)
+
+        def linearGradient(self, *args: object, **kwargs: object) -> None:  # noqa: N802
+            raise BuildError(f"{self.level.version}: SVG art with a gradient cannot be written in CMYK here; "
+                             "flatten the gradient in the art")
+
+        radialGradient = linearGradient
+
+        def drawImage(self, image: object, x: float, y: float, width: float | None = None,  # noqa: N802
+                      height: float | None = None, mask: object = None, **options: object) -> object:
+            data = image if isinstance(image, bytes) else None
+            if data is None:
+                raise BuildError(f"{self.level.version}: an image inside SVG art cannot be written in CMYK here; "
+                                 "embed it in the spec as its own PNG or JPEG")
+            converted, keyed = cmyk_image(data)
+            key = [v for v in KEY for _ in range(2)] if keyed else None
+            return super().drawImage(ImageReader(converted), x, y, width, height, mask=key, **options)
+
+    return _PdfXCanvas
+
+
+def _declare(canvas: Canvas, level: Level, title: str) -> None:
+    """What makes the file PDF/X: the OutputIntent with the embedded profile in the catalog,
+    GTS_PDFXVersion (and conformance) in the Info dictionary, XMP metadata for PDF/X-4."""
+    from reportlab.pdfbase import pdfdoc
+    from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream, PDFString
+
+    doc = canvas._doc
+    icc = PDFStream(PDFDictionary({"N": 4}), profile_bytes(), filters=[pdfdoc.PDFZCompress])
+    intent = PDFDictionary({"Type": PDFName("OutputIntent"), "S": PDFName("GTS_PDFX"),
+                            "OutputConditionIdentifier": PDFString(CONDITION.identifier),
+                            "OutputCondition": PDFString(CONDITION.info),
+                            "RegistryName": PDFString(CONDITION.registry), "Info": PDFString(CONDITION.info),
+                            "DestOutputProfile": doc.Reference(icc)})
+    catalog = doc.Catalog
+    catalog.OutputIntents = PDFArray([intent])
+    extra = ["OutputIntents"]
+    if level.name == "x4":
+        xmp = PDFStream(PDFDictionary({"Type": PDFName("Metadata"), "Subtype": PDFName("XML")}),
+                        _xmp(level, title, doc._timeStamp), filters=[])
+        catalog.Metadata = doc.Reference(xmp)
+    catalog.__NoDefault__ = [*pdfdoc.PDFCatalog.__NoDefault__, *extra]  # the keys reportlab's catalog writes
+    info = doc.info
+    keys = {"GTS_PDFXVersion": level.version, **({"GTS_PDFXConformance": level.conformance} if level.conformance else {})}
+    plain = info.format
+
+    def format_with_version(document: object) -> bytes:
+        text: bytes = plain(document)
+        added = b"".join(b"/%s %s " % (name.encode(), PDFString(value).format(document)) for name, value in keys.items())
+        return text.replace(b"<<", b"<< " + added, 1)
+
+    info.format = format_with_version
+
+
+def _xmp(level: Level, title: str, stamp: object) -> bytes:
+    """PDF/X-4's XMP packet: the version and, matching the Info dictionary, the title, dates,
+    producer and trapping."""
+    y, mo, d, h, mi, s = stamp.YMDhms  # type: ignore[attr-defined]  # reportlab's TimeStamp
+    when = f"{y:04d}-{mo:02d}-{d:02d}T{h:02d}:{mi:02d}:{s:02d}Z"
+    safe = title.replace("&", "&amp;").replace("<", "&lt;")
+    return (f'<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>\n'
+            '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+            '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" '
+            'xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" '
+            'xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/">'
+            f'<dc:title><rdf:Alt><rdf:li xml:lang="x-default">{safe}</rdf:li></rdf:Alt></dc:title>'
+            f"<xmp:CreateDate>{when}</xmp:CreateDate><xmp:ModifyDate>{when}</xmp:ModifyDate>"
+            "<xmp:CreatorTool>pnp</xmp:CreatorTool><pdf:Producer>ReportLab PDF Library - (opensource)</pdf:Producer>"
+            f"<pdf:Trapped>False</pdf:Trapped><pdfxid:GTS_PDFXVersion>{level.version}</pdfxid:GTS_PDFXVersion>"
+            '</rdf:Description></rdf:RDF></x:xmpmeta>\n<?xpacket end="w"?>').encode("utf-8")
 
 
 def prepare() -> None:
@@ -93,11 +225,11 @@ def _repeated(pages: Sequence[Page]) -> dict[int, str]:
     return {key: f"pnpg{n}" for n, key in enumerate(k for k, count in seen.items() if count > 1)}
 
 
-def pdf_bytes(pages: Sequence[Page], *, title: str = "", subject: str = "", cmyk: bool = False,
+def pdf_bytes(pages: Sequence[Page], *, title: str = "", subject: str = "", pdfx: str | None = None,
               compress: bool = True) -> bytes:
     """The PDF `write_pdf` would write, in memory."""
     buffer = io.BytesIO()
-    write_pdf(pages, buffer, title=title, subject=subject, cmyk=cmyk, compress=compress)
+    write_pdf(pages, buffer, title=title, subject=subject, pdfx=pdfx, compress=compress)
     return buffer.getvalue()
 
 
@@ -107,19 +239,6 @@ def _box(box: tuple[float, float, float, float] | None, page_height: float) -> l
         return None
     x, y, w, h = box
     return [round(v * PT_PER_MM, 4) for v in (x, page_height - y - h, x + w, page_height - y)]
-
-
-def cmyk_of(color: str) -> tuple[float, float, float, float]:
-    """"#rrggbb" as CMYK in 0…1 with all the grey in black (full grey-component replacement):
-    black prints as black ink alone, and no colour needs more ink than it must. Device
-    CMYK, no ICC profile: what a shop's preflight reads as the file's colours."""
-    r, g, b = _rgb(color)
-    brightest = max(r, g, b)
-    if brightest == 0:
-        return (0.0, 0.0, 0.0, 1.0)
-    c, m, y, k = (round(v, 4) for v in ((brightest - r) / brightest, (brightest - g) / brightest,
-                                         (brightest - b) / brightest, 1 - brightest))
-    return c, m, y, k
 
 
 class _Pen(NamedTuple):
@@ -141,13 +260,12 @@ FORM_REACH = 10_000.0  # mm around a form's origin that its bounding box takes i
 class _Painter:
     """Draws display items on a reportlab canvas whose user space is already mm, y down."""
 
-    def __init__(self, canvas, where: str, forms: dict[str, tuple[float, float]], cmyk: bool = False,
+    def __init__(self, canvas, where: str, forms: dict[str, tuple[float, float]],
                  repeated: dict[int, str] | None = None) -> None:
         self.canvas = canvas
         self.where = where  # names the page in errors
         self.pen = _Pen()
         self.forms = forms
-        self.cmyk = cmyk
         self.repeated = repeated or {}  # item lists drawn once as a form XObject, then used by name
 
     def draw_all(self, items: Sequence[Item]) -> None:
@@ -257,8 +375,10 @@ class _Painter:
             canvas.doForm(name)
         else:
             try:
-                reader = ImageReader(io.BytesIO(image.data))
-                canvas.drawImage(reader, 0, 0, image.w, image.h, mask="auto")
+                source = image.data if hasattr(canvas, "level") else ImageReader(io.BytesIO(image.data))
+                canvas.drawImage(source, 0, 0, image.w, image.h, mask="auto")  # a PDF/X canvas converts the bytes
+            except BuildError:
+                raise
             except Exception as error:  # reportlab and pillow raise many kinds for a bad file
                 raise BuildError(f"{self.where}: cannot draw the image {_named(image)}: {error}") from None
         canvas.restoreState()
@@ -278,15 +398,9 @@ class _Painter:
         if wanted == pen:
             return int(stroke is not None), int(fill is not None)
         if wanted.fill is not None and wanted.fill != pen.fill:  # never None then: wanted falls back on pen
-            if self.cmyk:
-                canvas.setFillColorCMYK(*cmyk_of(wanted.fill))
-            else:
-                canvas.setFillColorRGB(*_rgb(wanted.fill))
+            canvas.setFillColorRGB(*_rgb(wanted.fill))  # a PDF/X canvas writes it in CMYK
         if wanted.stroke is not None and wanted.stroke != pen.stroke:
-            if self.cmyk:
-                canvas.setStrokeColorCMYK(*cmyk_of(wanted.stroke))
-            else:
-                canvas.setStrokeColorRGB(*_rgb(wanted.stroke))
+            canvas.setStrokeColorRGB(*_rgb(wanted.stroke))
         if wanted.width != pen.width:
             canvas.setLineWidth(wanted.width)
         if wanted.dash != pen.dash:

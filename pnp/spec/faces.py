@@ -48,6 +48,7 @@ class Side:
     text: str = ""
     corner: str = ""
     image: str = ""  # an illustration file, relative to the spec's folder
+    image_bleed: str = "cover"  # how it fills the bleed (`Picture.bleed`)
 
 
 @dataclass(frozen=True)
@@ -197,7 +198,9 @@ def side(game: Game, face: Face, context: Mapping[str, Any], default_asset: Asse
     if not texts["corner"] and face.corner is None:
         texts["corner"] = texts["value"]
     image = getattr(face, "image", None)  # cards have illustrations; tokens do not
-    return Side(asset=asset, image=fill(image, context, "image") if image else "", **texts)
+    if image is None:
+        return Side(asset=asset, **texts)
+    return Side(asset=asset, image=fill(image.file, context, "image"), image_bleed=image.bleed, **texts)
 
 
 def currency(game: Game, money: Money, asset: Asset | None) -> str:

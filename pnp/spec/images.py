@@ -47,6 +47,7 @@ class Art:
     height: float
     digest: str  # SHA-256 of the bytes, hex
     data: bytes = field(repr=False, compare=False)
+    bleed: Literal["cover", "extend"] = "cover"  # art to the bleed: enlarged over it, or cut to the trim and its edges mirrored
 
     @property
     def vector(self) -> bool:

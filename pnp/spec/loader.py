@@ -617,7 +617,7 @@ def named_images(game: Game, where: tuple = ()) -> dict[str, tuple]:
         here = where + ("components", index)
         named.setdefault(getattr(component, "image", None) or "", here + ("image",))
         if isinstance(component, Deck):
-            named.setdefault(component.back.image or "", here + ("back", "image"))
+            named.setdefault(component.back.image.file if component.back.image else "", here + ("back", "image"))
             if not any(entry.image for entry in component.cards):
                 continue
             try:

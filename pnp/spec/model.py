@@ -176,6 +176,11 @@ class Model(BaseModel):
 # --- print settings -----------------------------------------------------------------------
 
 
+# registration marks 10 mm from the paper's edges (Silhouette Studio's smallest inset), or down to
+# 3 mm for a printer that prints borderless (pnp.layout.registration)
+INSET_RANGE_MM = (3.0, 10.0)
+
+
 class Print(Model):
     """How the home printer prints: paper, margins, the card size, bleed, duplex."""
 
@@ -194,8 +199,15 @@ class Print(Model):
     ink_saver: Annotated[bool, Strict()] = Field(default=False, description="outlines and patterns instead of colour fills")
     backs: Literal["light", "dark"] = Field(
         default="light", description="card backs: light ones forgive a home duplex's misregistration")
-    cut: Literal["none", "silhouette", "cricut", "dxf"] = Field(
-        default="none", description="a cutting machine: its registration marks and cut files (pnp build --cut)")
+    cut: Literal["none", "silhouette", "silhouette4", "cricut", "dxf"] = Field(
+        default="none", description="a cutting machine: its registration marks and cut files (pnp build --cut); "
+                                    "silhouette4: the four-mark pattern of the Cameo 5 Alpha")
+    pdfx: Literal["none", "x1a", "x3", "x4"] = Field(
+        default="none", description="print-shop PDFs (pnp build --profile) as PDF/X of this level, CMYK for FOGRA39 "
+                                    "(pnp build --pdfx); none: a profile's own (DriveThruCards: x1a)")
+    cut_inset_mm: Annotated[float, Field(ge=INSET_RANGE_MM[0], le=INSET_RANGE_MM[1]), BeforeValidator(_not_bool)] = Field(
+        default=INSET_RANGE_MM[1], description="the registration marks' distance from the paper's edges: 10, or down to 3 for a "
+                                "printer that prints borderless (pnp build --inset)")
 
 
 # --- assets and tracks --------------------------------------------------------------------
@@ -299,6 +311,25 @@ class Face(Model):
     corner: Label | None = Field(default=None, description="the corner index; defaults to `value`")
 
 
+class Picture(Model):
+    """Art that runs to the bleed (a card's or a back's): its file, and how it fills the bleed.
+    Written as the file alone (`image: art/back.png`) or with `bleed` (`image: {file:
+    art/back.png, bleed: extend}`)."""
+
+    file: ImagePath = Field(description='the image, relative to the spec\'s folder; on cards a template, e.g. '
+                                        '"art/{id}.png"')
+    bleed: Literal["cover", "extend"] = Field(
+        default="cover", description="cover: the art is enlarged to fill the bleed, its edges cut off; extend: "
+                                     "the art is cut to the trim, and its edge pixels are mirrored into the bleed")
+
+
+def _file_name(value: Any) -> Any:
+    return {"file": value} if isinstance(value, str) else value
+
+
+BledImage = Annotated[Picture, BeforeValidator(_file_name, json_schema_input_type=Union[str, Picture])]
+
+
 class CardEntry(Face):
     """Cards of one face: `count` copies, or `count` per asset / per pair of assets with `for_each`."""
 
@@ -307,7 +338,8 @@ class CardEntry(Face):
         default=None, description="asset: one card per asset; pair: one per pair of assets")
     data: Annotated[dict[Key, Scalar], Field(max_length=MAX_KEYS)] = Field(
         default={}, description="values rules engines read, `{NAME}` in the card's templates; never drawn")
-    image: ImagePath | None = Field(default=None, description='an illustration; a template, e.g. "art/{id}.png"')
+    image: BledImage | None = Field(default=None, description='an illustration; a template, e.g. "art/{id}.png", '
+                                                              'or {file: …, bleed: extend} for art cut to the trim')
 
 
 class TokenEntry(Model):
@@ -329,7 +361,8 @@ class Back(Model):
     subtitle: Name = Field(default="", description="beneath the title")
     color: Colour = Field(default="#4d4d4d", description="the background")
     pattern: Pattern = Field(default="diagonal", description="over the background")
-    image: ImagePath | None = Field(default=None, description="art to the bleed, under the title panel (if a title is given)")
+    image: BledImage | None = Field(default=None, description="art to the bleed, under the title panel (if a title is "
+                                                              "given); {file: …, bleed: extend} for art cut to the trim")
 
 
 class Bill(Model):
@@ -388,10 +421,6 @@ class CardLayout(Model):
             if low > high:
                 raise ValueError(f"`{name}` is [smallest, largest]; got [{low:g}, {high:g}]")
         return self
-
-
-def _file_name(value: Any) -> Any:
-    return {"file": value} if isinstance(value, str) else value
 
 
 class CardList(Model):

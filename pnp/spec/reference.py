@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-ORDER = ("Spec", "Print", "Game", "Players", "Asset", "Track", "Deck", "CardEntry", "Face", "Back", "CardLayout",
+ORDER = ("Spec", "Print", "Game", "Players", "Asset", "Track", "Deck", "CardEntry", "Face", "Back", "Picture", "CardLayout",
          "CardList", "Tokens", "TokenEntry", "Money", "Bill", "Board", "BoardSection", "Mat", "Zone", "Aid",
          "AidSection", "Booklet", "BookletSection", "Form", "FormColumn")
 
