@@ -7,6 +7,7 @@ what it prints on a spec error); elsewhere `pnp.cli.main` in this process, from 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -85,9 +86,36 @@ def test_ci_runs_the_readme_test_command():
     assert install_and_build == "pip install . && pnp build"
     assert install_and_test == 'pip install -e ".[test]" && scripts/test'
     assert install_and_test in ci.splitlines()
-    script = (ROOT / "scripts" / "test").read_text(encoding="utf-8")
-    assert 'missing="$missing chromium"' in script and 'missing="$missing ghostscript"' in script
-    assert "apt-get install -y -qq $missing" in script and script.rstrip().endswith('exec python -m pytest "$@"')
+
+
+def _bare_machine(tmp_path: Path, apt_get: str) -> dict[str, str]:
+    """A PATH with neither chromium nor Ghostscript, where `apt-get` runs `apt_get` (a shell body) and
+    `python` records its arguments: what scripts/test does on a fresh machine, without doing it."""
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    for tool in ("bash", "grep", "dirname", "sleep", "cat"):
+        (bin_ / tool).symlink_to(shutil.which(tool))
+    for name, body in (("apt-get", apt_get), ("id", "echo 0"), ("python", f'echo "$@" > {tmp_path}/pytest-args')):
+        (bin_ / name).write_text(f"#!/bin/bash\n{body}\n")
+        (bin_ / name).chmod(0o755)
+    return {"PATH": str(bin_), "HOME": str(tmp_path)}
+
+
+def test_scripts_test_installs_what_is_missing_then_runs_everything_on_every_core(tmp_path):
+    env = _bare_machine(tmp_path, f'echo "$@" >> {tmp_path}/apt-calls')
+    result = subprocess.run([str(ROOT / "scripts" / "test")], env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    calls = (tmp_path / "apt-calls").read_text().splitlines()
+    assert [c.split()[-1] for c in calls[:1]] == ["update"] and calls[1].endswith("install -y chromium ghostscript")
+    assert (tmp_path / "pytest-args").read_text().split() == ["-m", "pytest", "-n", "auto", "--dist", "loadfile"]
+
+
+def test_scripts_test_waits_for_apt_s_lock_then_says_why_it_gave_up(tmp_path):
+    env = _bare_machine(tmp_path, 'echo "E: Could not get lock /var/lib/apt/lists/lock" >&2; exit 100')
+    result = subprocess.run([str(ROOT / "scripts" / "test"), "-x"], env={**env, "PNP_APT_WAIT": "0"},
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0 and not (tmp_path / "pytest-args").exists()
+    assert result.stderr.strip().splitlines()[-1].startswith("scripts/test: another process has held apt's lock")
 
 
 def test_an_output_folder_that_cannot_be_written_is_a_readable_error(tmp_path, capsys):
