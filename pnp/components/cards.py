@@ -1,4 +1,4 @@
-"""Cards: every front of a deck from its expanded faces, and the deck's one common back.
+"""Cards: every front of a deck from its expanded faces, and the deck's common back or a card's own.
 
 A front is read at the table from three distances: across the table by its colour band and
 large value, in a fanned hand by its corner index (top-left, and turned 180° bottom-right),
@@ -10,7 +10,9 @@ Nothing here knows a game: only the face fields (`asset`, `value`, `other`, `tit
 `subtitle`, `text`, `corner`, `image`) and the deck's fields are read. The deck's `layout`
 says which field goes in the band, the centre and the footer, whether the corner index shows,
 and the type sizes; the index, badge and type shrink with cards smaller than poker size, and
-a name too long for a small card's band is abbreviated before the build gives up.
+a name too long for a small card's band is abbreviated before the build gives up. A face with
+elements (`layout: free`) is drawn by them instead (`pnp.components.free`). A card's own back
+is the deck's back with its own words, colours or art, or a face drawn as the fronts are.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from typing import Any, Mapping
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import (
     BLACK,
-    WHITE,
     bled,
     contrast_ratio,
     fit_line_first,
@@ -35,22 +36,20 @@ from pnp.components.art import (
     text_bounds,
     tint,
 )
+from pnp.components.free import free_face
+from pnp.components.values import OUTLINE, PAPER, value_block
 from pnp.display import Drawing, Group, Item, Rect, Style
 from pnp.errors import BuildError
 from pnp.layout.text import Icon, block_height, fit_name, fit_text
-from pnp.spec.faces import Side, deck_pieces
+from pnp.spec.faces import Side, deck_pieces, elements_at
 from pnp.spec.images import Art
 from pnp.spec.model import Asset, Back, CardLayout, Deck, Game
 
-PAPER = WHITE  # cards are printed on white stock; light backgrounds save ink
-LARGE_TEXT_CONTRAST = 3.0  # WCAG AA for large text (≥ 14 pt bold)
 POKER = (63.0, 88.0)  # mm: the card size the constants below are drawn for
 INDEX_W, INDEX_H = 12.5, 14.0  # mm: the corner index chip on a poker card
-OTHER_PT = 24.0
 PLAIN_TINT = 0.22  # how strong the band of a card without an asset is
 PATTERN_STRIP = 3.0  # mm: the strip under the band showing an asset's pattern
 ART_SHARE = 0.62  # of the centre box an illustration takes when a value shares it
-OUTLINE = 0.3  # mm: the ink saver's outlined large type
 BACK_TITLE_PT, LOW_BACK_TITLE_PT = 20.0, 15.0  # a back's title at most: normal, and in the ink saver's outline
 
 
@@ -88,24 +87,38 @@ class Card:
 
 
 def deck(context: Context, deck: Deck) -> Pieces:
-    """Every card of the deck (entry order, copies adjacent) with the deck's common back."""
+    """Every card of the deck (entry order, copies adjacent), each with its own back or the
+    deck's common one; a face with elements is laid out by them (`layout: free`)."""
     settings = context.settings
     width, height = deck.size_mm or settings.card_mm
     logos = {a.id: context.art(a.image) for a in context.game.assets if a.image}
     card = Card(width, height, settings.bleed_mm, settings.safe_mm, settings.ink_saver, settings.backs == "dark",
-                deck.layout, logos, context.icons())
+                deck.card_layout, logos, context.icons())
     where = f"{context.game_id}/{deck.id}"
-    back_art = context.art(deck.back.image.file, deck.back.image.bleed) if deck.back.image else None
-    back = card_back(context.game, deck.back, card, back_art, what=f"{where} back")
-    fronts: dict[Side, Drawing] = {}  # copies share one drawing
+    stock = context.stock(deck.back.color)
+    faces: dict[Side | Back, Drawing] = {}  # copies share one drawing, and so do equal backs
+
+    def drawn(face: Side | Back, what: str, at: tuple) -> Drawing:
+        if face not in faces:
+            if isinstance(face, Back):
+                art = context.art(face.image.file, face.image.bleed) if face.image else None
+                faces[face] = card_back(context.game, face, card, art, what=what)
+            elif face.elements:
+                faces[face] = free_face(face, width, height, card.bleed, stock, what=what, at=at)
+            else:
+                art = context.art(face.image, face.image_bleed) if face.image else None
+                faces[face] = card_front(face, card, deck.back, art, what=what)
+        return faces[face]
+
     pieces = []
     for number, piece in enumerate(deck_pieces(context.game, deck), 1):
-        if piece.front not in fronts:
-            art = context.art(piece.front.image, piece.front.image_bleed) if piece.front.image else None
-            fronts[piece.front] = card_front(piece.front, card, deck.back, art, what=f"{where} card {number}")
-        pieces.append(PieceArt(fronts[piece.front], back))
+        front = drawn(piece.front, f"{where} card {number}", elements_at(deck, piece.entry, "front"))
+        back = drawn(piece.back or deck.back, f"{where} {'card ' + str(number) + ' ' if piece.back else ''}back",
+                     elements_at(deck, piece.entry, "back"))
+        pieces.append(PieceArt(front, back))
+    own_backs = any(entry.back is not None for entry in deck.cards)  # a back that tells a card from the rest
     return Pieces(width, height, card.bleed, tuple(pieces) * deck.copies,
-                  two_sided=backs_tell_apart(context.game, deck, settings.card_mm))
+                  two_sided=own_backs or backs_tell_apart(context.game, deck, settings.card_mm))
 
 
 def backs_tell_apart(game: Game, deck: Deck, card_mm: tuple[float, float]) -> bool:
@@ -278,83 +291,6 @@ def _titles(title: str, subtitle: str, x: float, y: float, w: float, h: float, i
         fit_line_first(subtitle, x, y + split + 0.4, w, h - split - 0.4, size=max(6.0, high * 2 / 3), valign="top",
                        **style),
     ]
-
-
-def value_block(value: str, other: str, x: float, y: float, w: float, h: float, colour: str | None,
-                sizes: tuple[float, float], *, on_paper: bool = False, ink_saver: bool = False,
-                icons: Mapping[str, Icon] | None = None, what: str) -> list[Item]:
-    """The one large element (`value`) and the neutral `other`, stacked in the box.
-
-    When both are signed numbers the increase sits above the decrease, as on the seed's
-    small cards («верхняя цифра» raises, «нижняя» lowers). The value is drawn in the asset
-    colour when that reads on paper (≥ 3:1, large text); otherwise in dark ink on a bar of
-    the asset colour, so the number still carries its colour. With `on_paper` (art behind the
-    card) every number gets a plate of paper. The ink saver draws a colour that does not read
-    on paper as an outlined bar round a black number, and needs no plate under a readable one.
-    """
-    entries = [("value", value), ("other", other)]
-    entries = [(kind, text) for kind, text in entries if text]
-    if len(entries) == 2 and other.startswith("+") and value[:1] in ("-", "−"):
-        entries.reverse()
-    if not entries:
-        return []
-    heights = {"value": 0.6, "other": 0.4} if len(entries) == 2 else {"value": 1.0, "other": 1.0}
-    items: list[Item] = []
-    style = _ValueStyle(sizes, on_paper, ink_saver, icons, what)
-    cursor = y
-    for kind, text in entries:
-        box = (x, cursor, w, h * heights[kind])
-        items += _large_value(text, box, colour, style) if kind == "value" else _other_value(text, box, style)
-        cursor += box[3]
-    return items
-
-
-@dataclass(frozen=True)
-class _ValueStyle:
-    """What the value and `other` of one card share: the type sizes, art behind, the ink saver."""
-
-    sizes: tuple[float, float]
-    on_paper: bool
-    ink_saver: bool
-    icons: Mapping[str, Icon] | None
-    what: str
-
-
-def _large_value(text: str, box: tuple[float, float, float, float], colour: str | None,
-                 style: _ValueStyle) -> list[Item]:
-    """The value in its colour when that reads on paper, else in ink on a bar of the colour (an
-    outlined bar with the ink saver); on art, on a plate of paper."""
-    x, y, w, h = box
-    low, high = style.sizes
-    readable = colour is None or contrast_ratio(colour, PAPER) >= LARGE_TEXT_CONTRAST
-    ink = BLACK if colour is None else colour if readable else BLACK if style.ink_saver else ink_on(colour)
-    large = fit_text(text, x + 3.0, y + 2.0, w - 6.0, h - 4.0, size=high, min_size=low,
-                     font="bold", color=ink, what=style.what, icons=style.icons)  # fmt: skip
-    bar = None
-    if style.ink_saver and not style.on_paper:
-        bar = None if readable else Style(stroke=colour, width=0.8)
-    elif colour is not None or style.on_paper:  # a bar of the asset colour, or paper that breaks the watermark
-        bar = Style(fill=PAPER if readable else colour)
-    items: list[Item] = []
-    if bar is not None:
-        x0, y0, x1, y1 = text_bounds([large])  # type: ignore[misc]  # a text item has bounds
-        items.append(Rect(x0 - 3.0, y0 - 1.5, x1 - x0 + 6.0, y1 - y0 + 3.0, bar, radius=2.0))
-    items.append(outlined(large, OUTLINE) if style.ink_saver else large)
-    return items
-
-
-def _other_value(text: str, box: tuple[float, float, float, float], style: _ValueStyle) -> list[Item]:
-    """The neutral `other` in black bold, smaller than the value; on art, on a plate of paper."""
-    x, y, w, h = box
-    low, high = style.sizes
-    plain = fit_text(text, x, y + 1.0, w, h - 2.0, size=min(OTHER_PT, high), min_size=min(10, low),
-                     font="bold", color=BLACK, what=style.what, icons=style.icons)  # fmt: skip
-    items: list[Item] = []
-    if style.on_paper:
-        x0, y0, x1, y1 = text_bounds([plain])  # type: ignore[misc]  # a text item has bounds
-        items.append(Rect(x0 - 2.0, y0 - 1.0, x1 - x0 + 4.0, y1 - y0 + 2.0, Style(fill=PAPER), radius=1.5))
-    items.append(outlined(plain, OUTLINE) if style.ink_saver else plain)
-    return items
 
 
 # --- backs --------------------------------------------------------------------------------

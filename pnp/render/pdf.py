@@ -199,12 +199,12 @@ def _xmp(level: Level, title: str, stamp: object) -> bytes:
 
 
 def prepare() -> None:
-    """Import reportlab and register the fonts now: a build does it before forking its render
-    workers, which inherit both instead of each importing and parsing them again (a tenth of a
-    second of CPU a worker)."""
+    """Import reportlab and register the fonts (the spec's the process knows too) now: a build
+    does it before forking its render workers, which inherit both instead of each importing and
+    parsing them again (a tenth of a second of CPU a worker)."""
     import reportlab.pdfgen.canvas  # noqa: F401  # what `write_pdf` imports
 
-    for name in fonts.FONT_FILES:
+    for name in (*fonts.FONT_FILES, *fonts.added_fonts()):  # the spec's fonts too, their outlines converted once
         fonts.register_reportlab(name)
 
 
