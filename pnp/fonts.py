@@ -25,7 +25,7 @@ import struct
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
-from typing import Sequence
+from typing import Any
 
 from pnp.errors import BuildError, shorten
 
@@ -58,7 +58,7 @@ class Font:
     @property
     def file(self) -> str:
         """The logical name of the font file it is set in (a pair's regular one)."""
-        return _file_part(self.name)
+        return file_part(self.name)
 
     @property
     def added(self) -> bool:
@@ -87,7 +87,7 @@ class Font:
 def font_bytes(name: str) -> bytes:
     """The TrueType file of a logical font: read from the package data, or a spec's font
     as `add_font` took it, with TrueType outlines (what the PDF embeds)."""
-    added = _ADDED.get(_file_part(name))
+    added = _ADDED.get(file_part(name))
     if added is not None:
         return _truetype(added[0])
     filename, _ = _entry(name)
@@ -99,7 +99,7 @@ def font(name: str) -> Font:
     """The metrics of a logical font ("regular", "bold", or one `add_font` made), loaded once.
     They are read with fontTools, equal to reportlab's (a test checks it), so laying out text —
     and `pnp validate`, which lays out every component — needs no reportlab."""
-    added = _ADDED.get(_file_part(name))
+    added = _ADDED.get(file_part(name))
     if added is None:
         _, postscript_name = _entry(name)
         ascent, descent, advances = _metrics(font_bytes(name))
@@ -172,7 +172,7 @@ def check_glyphs(text: str, font_name: str, what: str = "") -> None:
 
 
 def missing_glyph_error(
-    text: str, missing: tuple[str, ...], font_name: str, what: str = "", at: tuple = ()
+    text: str, missing: tuple[str, ...], font_name: str, what: str = "", at: tuple[Any, ...] = ()
 ) -> BuildError:
     """The error for `text` (as the user wrote it) needing characters the font lacks (`at`: the
     field that sets it in that font, when the generator knows it)."""
@@ -183,30 +183,10 @@ def missing_glyph_error(
                       "draw", text=text, at=at)
 
 
-def register_reportlab(name: str) -> str:
-    """Register a logical font with reportlab (once) and return its reportlab name: the
-    postscript name in the font (a spec font whose name another font of the process took
-    gets its digest after it)."""
-    from reportlab.pdfbase import pdfmetrics
-
-    file = _file_part(name)
-    known = _REGISTERED.get(file)
-    if known is not None:
-        return known
-    postscript_name = font(file).postscript_name
-    if postscript_name in _REGISTERED.values():
-        postscript_name += "-" + file[len(ADDED_PREFIX):][:6]
-    if postscript_name not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(_tagged_font_class()(postscript_name, io.BytesIO(font_bytes(file))))
-    _REGISTERED[file] = postscript_name
-    return postscript_name
-
-
 _ADDED: dict[str, tuple[bytes, str]] = {}  # a spec font's logical name → its TrueType bytes and its file
-_REGISTERED: dict[str, str] = {}  # logical font (a file's) → the name reportlab knows it by
 
 
-def _file_part(name: str) -> str:
+def file_part(name: str) -> str:
     """The logical name of the file a (paired) logical font is set in."""
     return name.split("+", 1)[0]
 
@@ -235,35 +215,6 @@ def subset(name: str, text: str) -> bytes:
 def added_fonts() -> tuple[str, ...]:
     """The logical names of the spec fonts this process knows (rendering registers them)."""
     return tuple(_ADDED)
-
-
-def subset_tag(postscript_name: str, code_points: Sequence[int]) -> str:
-    """The six capital letters before "+" in an embedded subset's name, from a hash of the
-    font and the characters it holds: different subsets get different names (reportlab numbers
-    them AAAAAA, AAAAAB, … per file, so every file's first subset is "AAAAAA+DejaVuSans", which
-    preflight tools flag and some drivers confuse once files are joined), equal ones the same."""
-    digest = hashlib.sha256(f"{postscript_name}:{','.join(map(str, code_points))}".encode()).digest()
-    return "".join(chr(ord("A") + byte % 26) for byte in digest[:6])
-
-
-@lru_cache(maxsize=None)
-def _tagged_font_class() -> type:
-    """reportlab's TTFont, naming its subsets by `subset_tag`. reportlab builds the name from
-    the module-level `SUBSETN(n)` while it writes the font objects, so that function is swapped
-    for the length of that call only."""
-    from reportlab.pdfbase import ttfonts
-
-    class TaggedTTFont(ttfonts.TTFont):
-        def addObjects(self, doc) -> None:  # reportlab's name
-            subsets = self.state[doc].subsets
-            numbered = ttfonts.SUBSETN
-            ttfonts.SUBSETN = lambda n: subset_tag(self.face.name.decode("latin-1"), subsets[n]).encode("ascii")
-            try:
-                super().addObjects(doc)
-            finally:
-                ttfonts.SUBSETN = numbered
-
-    return TaggedTTFont
 
 
 def _entry(name: str) -> tuple[str, str]:

@@ -103,15 +103,20 @@ def _board(context: Context, board: Board, starts: list | None) -> Panels:
         for (index, _), block in zip(inside, sections, strict=True):
             starts += [(asset, (MARGIN + x, MARGIN + y + top, w, h)) for asset, (x, top, w, h) in cells[index]]
             y += block.height + GAP
-    if loop is None:  # cell edges, where a tiled board may be cut without cutting a number
-        seams = {MARGIN + header_w + k * box_size(context.game, s, board.cell_mm)[0]
-                 for s in board.sections if s.track and s.layout == "row"
-                 for k in range(len(context.game.tracks[s.track].cells) + 1)}
-        seams |= {MARGIN + x for s in board.sections if s.layout in MAPS for x in map_seams(s, board.cell_mm)}
+    if loop is None:
+        seams = _seams(context.game, board, header_w)
     else:
         body, ring_cell = _loop(context, board.sections[loop], board.cell_mm, body, f"{what} section {loop + 1}")
         seams = {MARGIN + k * ring_cell for k in range(round(body.width / ring_cell) + 1)}
     return Panels((_framed(body, seams),) * board.copies)
+
+
+def _seams(game: Game, board: Board, header_w: float) -> set[float]:
+    """Where a tiled board without a loop may be cut without cutting a number: its row tracks'
+    cell edges, its maps' (`map_seams`)."""
+    seams = {MARGIN + header_w + k * box_size(game, s, board.cell_mm)[0]
+             for s in board.sections if s.track and s.layout == "row" for k in range(len(game.tracks[s.track].cells) + 1)}
+    return seams | {MARGIN + x for s in board.sections if s.layout in MAPS for x in map_seams(s, board.cell_mm)}
 
 
 def _sections(context: Context, board: Board, inside: list[tuple[int, BoardSection]], loop: int | None,

@@ -98,7 +98,7 @@ def deck(context: Context, deck: Deck) -> Pieces:
     stock = context.stock(deck.back.color)
     faces: dict[Side | Back, Drawing] = {}  # copies share one drawing, and so do equal backs
 
-    def drawn(face: Side | Back, what: str, at: tuple) -> Drawing:
+    def drawn(face: Side | Back, what: str, at: tuple[Any, ...]) -> Drawing:
         if face not in faces:
             if isinstance(face, Back):
                 art = context.art(face.image.file, face.image.bleed) if face.image else None

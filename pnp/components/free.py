@@ -13,7 +13,7 @@ asset (`asset`): its colour, or the deck's back's on a plain card.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from pnp.components.art import BLACK, identity, picture, symbol
 from pnp.components.values import value_block
@@ -42,7 +42,7 @@ class Stock:
 
 
 def free_face(face: Side, width: float, height: float, bleed: float, stock: Stock, *, what: str,
-              at: tuple = ()) -> Drawing:
+              at: tuple[Any, ...] = ()) -> Drawing:
     """The face's elements, each in its box, as one drawing of the piece's size; a `BuildError`
     at the element at fault (`at`: where the elements are written, in the component)."""
     items: list[Item] = []

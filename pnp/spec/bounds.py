@@ -28,10 +28,10 @@ from pnp.spec.model import (
     Spec,
     Tokens,
 )
-from pnp.spec.source import Source
+from pnp.spec.source import PathKey, Source
 
 
-def extent_issues(source: Source, where: tuple, game: Game, settings: Print) -> Iterable[Issue]:
+def extent_issues(source: Source, where: PathKey, game: Game, settings: Print) -> Iterable[Issue]:
     """Boards and mats within their bounds in millimetres: a track's row, a map's width, a mat's
     zones; and every free layout's element on its piece."""
     for index, component in enumerate(game.components):
@@ -53,7 +53,7 @@ def extent_issues(source: Source, where: tuple, game: Game, settings: Print) -> 
             yield from _element_issues(source, here, component, settings)
 
 
-def _element_issues(source: Source, here: tuple, component: Deck | Tokens, settings: Print) -> Iterable[Issue]:
+def _element_issues(source: Source, here: PathKey, component: Deck | Tokens, settings: Print) -> Iterable[Issue]:
     """Each element's box on its piece: inside the trim and the bleed around it."""
     width, height = component.size_mm or settings.card_mm
     bleed = settings.bleed_mm
@@ -75,7 +75,7 @@ def _track_length(game: Game, section: Any) -> float:
     hexagon's width, √3/2 across its flats)."""
     if section.layout in MAPS:
         columns = section.map_size[0]
-        return (1.5 * columns + 0.5) / math.sqrt(3) if section.layout == "hex" else columns
+        return (1.5 * columns + 0.5) / math.sqrt(3) if section.layout == "hex" else float(columns)
     track = game.tracks.get(section.track) if section.track is not None else None
     if track is None:
         return 0
@@ -99,7 +99,7 @@ def pieces_issues(source: Source, spec: Spec) -> Iterable[Issue]:
                                  f"at most {MAX_PIECES:,}")
 
 
-def size_issues(source: Source, where: tuple, game: Game, component: Any) -> Iterable[Issue]:
+def size_issues(source: Source, where: PathKey, game: Game, component: Any) -> Iterable[Issue]:
     """What a component makes stays within the model's bounds once its entries are multiplied
     out: a deck's cards, a board's cells, a form's columns and its player counts; and nothing is
     made per asset in a game of plain pieces, which has none."""
@@ -130,7 +130,7 @@ def size_issues(source: Source, where: tuple, game: Game, component: Any) -> Ite
                                                      f"form has at most {MAX_COLUMNS}")
 
 
-def _per_asset(component: Any) -> Iterable[tuple]:
+def _per_asset(component: Any) -> Iterable[PathKey]:
     """The paths in a component of each field that repeats something per asset or pair."""
     entries = getattr(component, "cards", None) or getattr(component, "tokens", None) or ()
     for index, entry in enumerate(entries if isinstance(component, (Deck, Tokens)) else ()):
@@ -145,7 +145,7 @@ def _per_asset(component: Any) -> Iterable[tuple]:
         yield from _asset_columns(component.columns, ("columns",))
 
 
-def _asset_columns(columns: Any, path: tuple) -> Iterable[tuple]:
+def _asset_columns(columns: Any, path: PathKey) -> Iterable[PathKey]:
     for index, column in enumerate(columns):
         if column.for_each == "asset":
             yield path + (index, "for_each")

@@ -44,6 +44,7 @@ from pnp.spec.model import (
     Tokens,
 )
 from pnp.spec.options import unknown_key_message
+from pnp.spec.source import PathKey
 from pnp.spec.templates import ElsewhereError, TemplateError, Values, check_visible, fill, plain, shown
 
 __all__ = ["ElsewhereError", "TemplateError", "Values", "fill", "shown"]  # the templates' own, used from here too
@@ -307,10 +308,10 @@ def currency(game: Game, money: Money, asset: Asset | None) -> str:
     return fill(money.currency, context, "currency")
 
 
-def placed_elements(component: Any) -> Iterator[tuple[tuple, Element]]:
+def placed_elements(component: Any) -> Iterator[tuple[PathKey, Element]]:
     """Every element a deck's or tokens' free layouts place, with its path in the component: the
     deck's, each card entry's, each card's own back face's, each token face's."""
-    faces: list[tuple[tuple, Face]] = []
+    faces: list[tuple[PathKey, Face]] = []
     if isinstance(component, Deck):
         yield from ((("elements", j), element) for j, element in enumerate(component.elements))
         for i, entry in enumerate(component.cards):
@@ -324,7 +325,7 @@ def placed_elements(component: Any) -> Iterator[tuple[tuple, Element]]:
         yield from ((path + ("elements", j), element) for j, element in enumerate(face.elements))
 
 
-def elements_at(component: Deck | Tokens, entry: int, side: str) -> tuple:
+def elements_at(component: Deck | Tokens, entry: int, side: str) -> PathKey:
     """Where the elements that draw one face of an entry ("front" or "back") are written, inside
     the component: on the face itself, or — a free deck's, for a face without its own — on the
     deck (the empty path)."""

@@ -20,7 +20,7 @@ from pnp.spec.faces import placed_elements
 from pnp.spec.images import ArtError, clean_path
 from pnp.spec.model import BUNDLED_FONTS, Game
 from pnp.spec.options import unknown_key_message
-from pnp.spec.source import Source, note_input
+from pnp.spec.source import PathKey, Source, note_input
 
 MAX_BYTES = 30_000_000  # a font with every CJK glyph is some 20 MB
 
@@ -72,7 +72,7 @@ def game_fonts(folder: Path, game: Game) -> dict[str, str]:
     return named
 
 
-def font_issues(source: Source, folder: Path, where: tuple, game: Game) -> Iterable[Issue]:
+def font_issues(source: Source, folder: Path, where: PathKey, game: Game) -> Iterable[Issue]:
     """Every font file the game names is a font, and every element names a font it has."""
     for name, font in game.fonts.items():
         for field in ("file", "bold"):
