@@ -79,6 +79,7 @@ from pnp.sheets import (
 )
 from pnp.spec.faces import printed_inputs
 from pnp.spec.images import read_art
+from pnp.spec.typefaces import read_font
 from pnp.spec.loader import named_images
 from pnp.spec.model import Game, Spec
 from pnp.spec.translation import Kit, kit, kit_codes, kits
@@ -293,6 +294,8 @@ def components(order: Order, cache: Cache, progress: Progress) -> dict[str, list
     for g in order.games:
         context = order.context(g)
         art = {file: read_art(order.spec.folder, file).digest for file in sorted(named_images(context.game))}
+        art |= {file: read_font(order.spec.folder, file) for font in context.game.fonts.values()  # named by digest
+                for file in (font.file, font.bold) if file}
         settings = context.settings.model_dump(mode="json")
         for component in order.chosen[g]:
             inputs = key([*order.code, art, order.words(g)], settings, printed_inputs(context.game, component))

@@ -357,3 +357,14 @@ def test_a_per_asset_entry_in_a_game_of_plain_pieces_is_located():
 def test_a_missing_glyph_in_a_bundled_font_is_still_a_build_error():
     with pytest.raises(BuildError, match="DejaVu Sans"):
         fonts.text_width("漢", "regular", 10)
+
+
+def test_a_changed_font_file_reprints_what_is_set_in_it(tmp_path):
+    path = game_spec(tmp_path, FONTED)
+    out = tmp_path / "out"
+    assert main(["build", "--spec", str(path), "--out", str(out), "-q"]) == 0
+    (tmp_path / "fonts" / "display.ttf").write_bytes(font_file("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ", "Pnp Other"))
+    assert main(["build", "--spec", str(path), "--out", str(out), "-q"]) == 0  # the same spec, the cache kept
+    with pdfplumber.open(out / "plain" / "cards.pdf") as pdf:
+        fonts_used = {c["fontname"].split("+")[1] for c in pdf.pages[0].chars if c["text"] in "HARBOU"}
+    assert fonts_used == {"PnpOther-Regular"}

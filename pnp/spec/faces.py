@@ -452,9 +452,10 @@ def token_pieces(game: Game, tokens: Tokens) -> tuple[Piece, ...]:
 def printed_inputs(game: Game, component: Any) -> dict[str, Any]:
     """Everything of `game` that `component`'s printed sheets can show, as JSON-able data.
 
-    That is its own fields; the game's title and assets (headers, badges, `for_each`); the game
-    fields its templates name (`{tracks[quote].last}` → the tracks, `{vars[…]}` → the vars); the
-    tracks when a section shows one; the players when a form has a column per player; and the
+    That is its own fields; the game's title and assets (headers, badges, `for_each`); the
+    game's fonts when its elements name one; the game fields its templates name
+    (`{tracks[quote].last}` → the tracks, `{vars[…]}` → the vars); the tracks when a section
+    shows one; the players when a form has a column per player; and the
     whole game when a component prints what the rules engine computes (`table`, `marks`,
     `house_rules`) or its templates name anything else (`{game}`, `{counts[…]}`, `{params…}`).
     The build cache keys each component by this, so it must never leave out something a
@@ -467,6 +468,8 @@ def printed_inputs(game: Game, component: Any) -> dict[str, Any]:
     if own.get("kind") == "deck":  # whether its back must print tells it from the game's other decks
         parts["decks"] = [[c.id, c.model_dump(mode="json")["size_mm"], c.back.model_dump(mode="json")]
                           for c in game.components if c.kind == "deck"]
+    if any(element.font for _, element in placed_elements(component)):  # which file each font name is
+        parts["fonts"] = _json(game.fonts)
     local = _LOCAL | _data_keys(own)
     fields = set(Game.model_fields) - {"components"}
     if roots - local - fields or any(key in _ENGINE_KEYS and value not in (None, False) for key, value in scalars):
