@@ -79,10 +79,10 @@ from pnp.sheets import (
 )
 from pnp.spec.faces import printed_inputs
 from pnp.spec.images import read_art
-from pnp.spec.typefaces import read_font
 from pnp.spec.loader import named_images
 from pnp.spec.model import Game, Spec
 from pnp.spec.translation import Kit, kit, kit_codes, kits
+from pnp.spec.typefaces import read_font
 
 FORMATS = ("pdf", "svg", *export.FORMATS)
 COMPONENT = "component"  # cache entries of whole components, by their inputs: which rendered sheets they make

@@ -18,7 +18,7 @@ from font_files import font_file
 from pnp import fonts
 from pnp.cli import main
 from pnp.components import Context, generate
-from pnp.components.art import text_bounds
+from pnp.components.art import text_bounds, texts
 from pnp.errors import BuildError, SpecError
 from pnp.layout.impose import impose
 from pnp.layout.sheet import Furniture
@@ -368,3 +368,13 @@ def test_a_changed_font_file_reprints_what_is_set_in_it(tmp_path):
     with pdfplumber.open(out / "plain" / "cards.pdf") as pdf:
         fonts_used = {c["fontname"].split("+")[1] for c in pdf.pages[0].chars if c["text"] in "HARBOU"}
     assert fonts_used == {"PnpOther-Regular"}
+
+
+def test_bold_in_a_spec_font_is_set_in_its_bold_file(tmp_path):
+    path = game_spec(tmp_path, FONTED.replace('text: "{title}"', 'text: "HAR **BOUR**"'))
+    (tmp_path / "fonts" / "bold.ttf").write_bytes(font_file("ABCDEFGHIJKLMNOPQRSTUVWXYZ ", "Pnp Heavy"))
+    path.write_text(path.read_text().replace("fonts: {display: fonts/display.ttf}",
+                                             "fonts: {display: {file: fonts/display.ttf, bold: fonts/bold.ttf}}"))
+    front = pieces_of(path, "cards").pieces[0].front
+    set_in = {text.text.strip(): fonts.font(text.font).family for _, text in texts(front.items)}
+    assert set_in["HAR"] == "Pnp Display" and set_in["BOUR"] == "Pnp Heavy"
