@@ -12,10 +12,12 @@ import pikepdf
 import pytest
 
 from pnp.cli import main
+from pnp.components import Context, generate
+from pnp.components.art import texts
+from pnp.rules import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "examples" / "spice" / "components.yaml"
-RED = (0x8B / 255, 0x1E / 255, 0x1E / 255)  # the storms' own back
 
 
 def readme_command() -> list[str]:
@@ -49,16 +51,19 @@ def test_its_cards_are_set_in_its_own_font_embedded(cards_and_sea):
     assert titles.count("Fair") == 6 and titles.count("winds") == 6  # the titles, in the spec's font
 
 
-def test_its_storms_show_their_own_back_behind_their_fronts(cards_and_sea):
-    with pdfplumber.open(cards_and_sea / "voyages.pdf") as pdf:
-        pages = [(page, [w["text"] for w in page.extract_words()]) for page in pdf.pages]
-        fronts = [n for n, (_, words) in enumerate(pages) if "fronts" in " ".join(words[:12])]
-        storms = sum(words.count("Storm") for n, (_, words) in enumerate(pages) if n in fronts)
-        backs = sum(words.count("Storm") for n, (_, words) in enumerate(pages) if n not in fronts)
-        red = [c for page, _ in pages for c in page.chars if c["text"] == "S" and c["non_stroking_color"]
-               and tuple(c["non_stroking_color"]) == pytest.approx(RED, abs=1e-3)]
-    assert storms == backs == 4  # each storm's own back behind it (the turned title reads upside down)
-    assert len(red) == 2 * 4  # its title, in the red of that back, upright and turned
+def test_its_storms_treasure_maps_and_sealed_cargo_have_their_own_backs():
+    spec = load_spec(SPEC)
+    game = spec.games["spice"]
+    cards = generate(Context("spice", game, spec.print, spec.folder), game.component("voyages")).pieces
+    words = [[t.text for _, t in texts(piece.front.items)] for piece in cards]
+    backs = [piece.back for piece in cards]
+    storms = [back for front, back in zip(words, backs, strict=True) if "Storm" in front]
+    assert len(storms) == 4 and len({id(back) for back in storms}) == 1  # one back of their own, shared
+    assert [t.color for _, t in texts(storms[0].items) if t.text == "Storm"] == ["#8b1e1e"] * 2  # red, and turned
+    maps = [back for front, back in zip(words, backs, strict=True) if "Treasure" in front]
+    assert len(maps) == 2 and all(not list(texts(back.items)) for back in maps)  # the map's art alone
+    common = {id(back) for front, back in zip(words, backs, strict=True) if "Fair winds" in front or "Calm" in front}
+    assert len(common) == 1 and not common & {id(b) for b in storms + maps}  # the deck's own back for the rest
 
 
 def test_its_sea_of_hexagons_tiles_over_two_sheets(cards_and_sea):

@@ -378,3 +378,22 @@ def test_bold_in_a_spec_font_is_set_in_its_bold_file(tmp_path):
     front = pieces_of(path, "cards").pieces[0].front
     set_in = {text.text.strip(): fonts.font(text.font).family for _, text in texts(front.items)}
     assert set_in["HAR"] == "Pnp Display" and set_in["BOUR"] == "Pnp Heavy"
+
+
+def test_the_kinds_card_layout_sets_its_texts_in_a_spec_font(tmp_path, capsys):
+    path = game_spec(tmp_path, """\
+      - id: cards
+        kind: deck
+        name: Cards
+        layout: {font: display}
+        back: {title: BACK}
+        cards:
+          - {value: "7", title: HARBOUR, text: "A PORT"}
+""")
+    piece = pieces_of(path, "cards").pieces[0]
+    families = {text.text: fonts.font(text.font).family for face in (piece.front, piece.back)
+                for _, text in texts(face.items)}
+    assert families == {"7": "Pnp Display", "HARBOUR": "Pnp Display", "A PORT": "Pnp Display", "BACK": "Pnp Display"}
+    path.write_text(path.read_text().replace("{font: display}", "{font: serif}"))
+    assert main(["validate", str(path)]) == 2
+    assert 'games.plain.components[0].layout.font: unknown font "serif"' in capsys.readouterr().err

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from pnp import fonts
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import (
     BLACK,
@@ -66,6 +67,8 @@ class Card:
     layout: CardLayout = CardLayout()
     logos: Mapping[str, Art] = field(default_factory=dict, compare=False)  # asset id → logo
     icons: Mapping[str, Icon] = field(default_factory=dict, compare=False)  # what `:ID:` draws in text
+    font: str = "regular"  # the logical fonts its texts are set in (`CardLayout.font`), and its bold
+    bold: str = "bold"
 
     @property
     def scale(self) -> float:
@@ -92,10 +95,12 @@ def deck(context: Context, deck: Deck) -> Pieces:
     settings = context.settings
     width, height = deck.size_mm or settings.card_mm
     logos = {a.id: context.art(a.image) for a in context.game.assets if a.image}
-    card = Card(width, height, settings.bleed_mm, settings.safe_mm, settings.ink_saver, settings.backs == "dark",
-                deck.card_layout, logos, context.icons())
-    where = f"{context.game_id}/{deck.id}"
     stock = context.stock(deck.back.color)
+    font = stock.fonts[deck.card_layout.font or "regular"]
+    bold = fonts.font(font).bold if deck.card_layout.font else "bold"
+    card = Card(width, height, settings.bleed_mm, settings.safe_mm, settings.ink_saver, settings.backs == "dark",
+                deck.card_layout, logos, context.icons(), font, bold)
+    where = f"{context.game_id}/{deck.id}"
     faces: dict[Side | Back, Drawing] = {}  # copies share one drawing, and so do equal backs
 
     def drawn(face: Side | Back, what: str, at: tuple[Any, ...]) -> Drawing:
@@ -180,8 +185,7 @@ def _band(face: Side, card: Card, identity_colour: str, what: str) -> list[Item]
     primary = _field(face, layout.band)
     secondary = face.subtitle if layout.band != "subtitle" else ""
     if primary or secondary:
-        items += _titles(primary, secondary, left, s, right - left, card.band_bottom - s - 2.0 * k, ink,
-                         layout.band_pt, card.icons, what)
+        items += _titles(primary, secondary, left, s, right - left, card.band_bottom - s - 2.0 * k, ink, card, what)
     return items
 
 
@@ -210,7 +214,7 @@ def _body(face: Side, card: Card, art: Art | None, identity_colour: str, full_ar
         items.append(symbol(asset.symbol, w / 2, (top + bottom) / 2, mark, faint))
     colour = identity_colour if asset else None
     items += value_block(value, face.other, s, top, w - 2 * s, bottom - top, colour, layout.centre_pt,
-                         on_paper=full_art, ink_saver=card.ink_saver, icons=card.icons, what=what)
+                         on_paper=full_art, ink_saver=card.ink_saver, icons=card.icons, font=card.bold, what=what)
     return items
 
 
@@ -223,7 +227,8 @@ def _small_print(text: str, card: Card, top: float, index_room: float, what: str
     while True:
         try:
             small = fit_text(text, s, card.height - s - height, width, height, size=sizes[1], min_size=sizes[0],
-                             color=BLACK, align="left", valign="bottom", leading=1.15, what=what, icons=card.icons)
+                             font=card.font, color=BLACK, align="left", valign="bottom", leading=1.15, what=what,
+                             icons=card.icons)
             return small, height
         except BuildError:
             if height >= most:
@@ -253,13 +258,13 @@ def corner_index(face: Side, card: Card, fill: str, ink: str, edge: str | None =
         tag = ""  # "IBE" already names its company
     if asset is None:
         items.append(fit_text(label, x + pad, y + pad, index_w - 2 * pad, index_h - 2 * pad,
-                              size=18, min_size=6, font="bold", color=ink, what=what))  # fmt: skip
+                              size=18, min_size=6, font=card.bold, color=ink, what=what))  # fmt: skip
         return Group(tuple(items))
     rows = [(label, 5.2 * k, 11.0)] + ([(tag, max(3.6 * k, 2.5), 8.0)] if tag else [])
     cursor = y + pad
     for text, height, size in rows:
         items.append(fit_text(text, x + pad, cursor, index_w - 2 * pad, height, size=size, min_size=6,
-                              font="bold", color=ink, what=what))  # fmt: skip
+                              font=card.bold, color=ink, what=what))  # fmt: skip
         cursor += height
     room = y + index_h - pad - cursor
     items.append(symbol(asset.symbol, x + index_w / 2, cursor + room / 2, min(4.0 * k, room), Style(fill=ink)))
@@ -275,21 +280,21 @@ def _badge_plate(asset: Asset, logo: Art | None, x: float, y: float, w: float, h
     ]
 
 
-def _titles(title: str, subtitle: str, x: float, y: float, w: float, h: float, ink: str,
-            sizes: tuple[float, float], icons: Mapping[str, Icon], what: str) -> list[Item]:
+def _titles(title: str, subtitle: str, x: float, y: float, w: float, h: float, ink: str, card: Card,
+            what: str) -> list[Item]:
     """The name in bold over its subtitle, both centred in the band between index and badge;
     a name too long for a small card is abbreviated rather than failing the build."""
-    low, high = sizes
-    style: dict[str, Any] = {"color": ink, "what": what, "icons": icons}
+    low, high = card.layout.band_pt
+    style: dict[str, Any] = {"color": ink, "what": what, "icons": card.icons}
     if not subtitle:
-        return [fit_name(title, x, y, w, h, size=high, min_size=low, font="bold", **style)]
+        return [fit_name(title, x, y, w, h, size=high, min_size=low, font=card.bold, **style)]
     if not title:
-        return [fit_text(subtitle, x, y, w, h, size=high * 0.75, min_size=6, **style)]
+        return [fit_text(subtitle, x, y, w, h, size=high * 0.75, min_size=6, font=card.font, **style)]
     split = h * 0.58
     return [
-        fit_name(title, x, y, w, split, size=high, min_size=low, font="bold", valign="bottom", **style),
+        fit_name(title, x, y, w, split, size=high, min_size=low, font=card.bold, valign="bottom", **style),
         fit_line_first(subtitle, x, y + split + 0.4, w, h - split - 0.4, size=max(6.0, high * 2 / 3), valign="top",
-                       **style),
+                       font=card.font, **style),
     ]
 
 
@@ -332,8 +337,8 @@ def card_back(game: Game, back: Back, card: Card, art: Art | None = None, *, wha
     if not card.ink_saver:  # a second, inner frame
         items.append(Rect(px + 1.6, py + 1.6, pw - 3.2, ph - 3.2, Style(stroke=ink, width=0.3), radius=1.6))
     title_pt = LOW_BACK_TITLE_PT if card.ink_saver and art is None else BACK_TITLE_PT
-    half = _back_half(back.title or game.title, back.subtitle, px + 3.5 * k, py + 4.0 * k, pw - 7.0 * k,
-                      ph / 2 - 8.0 * k, ink, what, title_pt)
+    half = _back_half(back.title or game.title, back.subtitle, (px + 3.5 * k, py + 4.0 * k, pw - 7.0 * k,
+                      ph / 2 - 8.0 * k), ink, card, what, title_pt)
     if card.ink_saver and art is None:  # the title in outline, the small subtitle as it is
         half[0] = outlined(half[0], OUTLINE)
     ornament = symbol("diamond", w / 2, h / 2, 5.0 * k, Style(fill=ink))
@@ -341,15 +346,17 @@ def card_back(game: Game, back: Back, card: Card, art: Art | None = None, *, wha
     return Drawing(w, h, tuple(items), b)
 
 
-def _back_half(title: str, subtitle: str, x: float, y: float, w: float, h: float, ink: str, what: str,
+def _back_half(title: str, subtitle: str, box: tuple[float, float, float, float], ink: str, card: Card, what: str,
                size: float = 20.0) -> list[Item]:
     """Title (at most `size` pt) and subtitle for the upper half of the back panel (the lower
     half is its turn)."""
+    x, y, w, h = box
     if not subtitle:
-        return [fit_name(title, x, y, w, h, size=size, min_size=9, font="bold", color=ink, what=what)]
-    split = min(h * 0.66, h - 0.6 - block_height(2, 6.0))  # room for two lines of subtitle on small cards
+        return [fit_name(title, x, y, w, h, size=size, min_size=9, font=card.bold, color=ink, what=what)]
+    split = min(h * 0.66, h - 0.6 - block_height(2, 6.0, font=card.font))  # room for two lines of subtitle on small cards
     return [
-        fit_name(title, x, y, w, split, size=size, min_size=9, font="bold", color=ink, valign="bottom", what=what),
-        fit_line_first(subtitle, x, y + split + 0.6, w, h - split - 0.6, size=9, color=ink, valign="top", what=what),
+        fit_name(title, x, y, w, split, size=size, min_size=9, font=card.bold, color=ink, valign="bottom", what=what),
+        fit_line_first(subtitle, x, y + split + 0.6, w, h - split - 0.6, size=9, font=card.font, color=ink,
+                       valign="top", what=what),
     ]
 

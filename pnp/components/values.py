@@ -90,7 +90,7 @@ def _other_value(text: str, box: tuple[float, float, float, float], style: _Valu
     x, y, w, h = box
     low, high = style.sizes
     plain = fit_text(text, x, y + 1.0, w, h - 2.0, size=min(OTHER_PT, high), min_size=min(10, low),
-                     font="bold", color=BLACK, what=style.what, icons=style.icons)  # fmt: skip
+                     font=style.font, color=BLACK, what=style.what, icons=style.icons)  # fmt: skip
     items: list[Item] = []
     if style.on_paper:
         x0, y0, x1, y1 = text_bounds([plain])  # type: ignore[misc]  # a text item has bounds

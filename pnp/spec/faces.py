@@ -325,6 +325,15 @@ def placed_elements(component: Any) -> Iterator[tuple[PathKey, Element]]:
         yield from ((path + ("elements", j), element) for j, element in enumerate(face.elements))
 
 
+def named_fonts(component: Any) -> list[tuple[PathKey, str]]:
+    """Each font a component names by name, with the path of the field naming it: its
+    elements' and a deck's card layout's."""
+    named = [(path + ("font",), element.font) for path, element in placed_elements(component) if element.font]
+    if isinstance(component, Deck) and component.card_layout.font:
+        named.append((("layout", "font"), component.card_layout.font))
+    return named
+
+
 def elements_at(component: Deck | Tokens, entry: int, side: str) -> PathKey:
     """Where the elements that draw one face of an entry ("front" or "back") are written, inside
     the component: on the face itself, or — a free deck's, for a face without its own — on the
@@ -468,7 +477,7 @@ def printed_inputs(game: Game, component: Any) -> dict[str, Any]:
     if own.get("kind") == "deck":  # whether its back must print tells it from the game's other decks
         parts["decks"] = [[c.id, c.model_dump(mode="json")["size_mm"], c.back.model_dump(mode="json")]
                           for c in game.components if c.kind == "deck"]
-    if any(element.font for _, element in placed_elements(component)):  # which file each font name is
+    if named_fonts(component):  # which file each font name is
         parts["fonts"] = _json(game.fonts)
     local = _LOCAL | _data_keys(own)
     fields = set(Game.model_fields) - {"components"}

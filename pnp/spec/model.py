@@ -560,6 +560,9 @@ class CardLayout(Model):
     band_pt: tuple[Points, Points] = Field(default=(7, 12), description="[smallest, largest] type in the band")
     centre_pt: tuple[Points, Points] = Field(default=(14, 44), description="[smallest, largest] type in the centre")
     footer_pt: tuple[Points, Points] = Field(default=(6, 9.5), description="[smallest, largest] type of the small print")
+    font: Key | None = Field(default=None, description="a font of the game's `fonts` for every text of the fronts and "
+                                                       "backs, its bold for what is bold (default: the bundled DejaVu "
+                                                       "Sans)")
 
     @model_validator(mode="after")
     def _ordered(self) -> "CardLayout":

@@ -16,7 +16,7 @@ from typing import Iterable
 
 from pnp import fonts
 from pnp.errors import Issue
-from pnp.spec.faces import placed_elements
+from pnp.spec.faces import named_fonts
 from pnp.spec.images import ArtError, clean_path
 from pnp.spec.model import BUNDLED_FONTS, Game
 from pnp.spec.options import unknown_key_message
@@ -73,7 +73,8 @@ def game_fonts(folder: Path, game: Game) -> dict[str, str]:
 
 
 def font_issues(source: Source, folder: Path, where: PathKey, game: Game) -> Iterable[Issue]:
-    """Every font file the game names is a font, and every element names a font it has."""
+    """Every font file the game names is a font, and every element and card layout names a
+    font it has."""
     for name, font in game.fonts.items():
         for field in ("file", "bold"):
             file = getattr(font, field)
@@ -86,7 +87,6 @@ def font_issues(source: Source, folder: Path, where: PathKey, game: Game) -> Ite
                 yield source.issue(here, str(error))
     known = [*game.fonts, *BUNDLED_FONTS]
     for index, component in enumerate(game.components):
-        for path, element in placed_elements(component):
-            if element.font is not None and element.font not in known:
-                here = where + ("components", index) + path + ("font",)
-                yield source.issue(here, unknown_key_message(element.font, known, "font"))
+        for path, name in named_fonts(component):
+            if name not in known:
+                yield source.issue(where + ("components", index) + path, unknown_key_message(name, known, "font"))
