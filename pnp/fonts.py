@@ -7,8 +7,10 @@ install .` is all a user needs and no system font is ever consulted. A spec may 
 its own (`fonts:` of a game, TTF or OTF files in its folder): `add_font` makes the bytes of
 such a file a logical font like the bundled ones, named by their digest (`font-…`), so a text
 item says which font it is set in by content, the same in every process and every build.
-OpenType files with PostScript (CFF) outlines are converted to TrueType outlines first, which
-is what the PDF backend embeds (a subset, as of the bundled fonts).
+OpenType files with PostScript (CFF) outlines are converted to TrueType outlines for drawing
+(their metrics are the file's own); the PDF backend registers every font with reportlab and
+embeds a subset of each (`pnp.render.embed`), and `subset` cuts one for an SVG page. Nothing
+here imports reportlab: `pnp validate` and the referee never load it.
 
 Vertical metrics come from the font's `hhea` table (ascender 0.928 em, descender 0.236 em for
 DejaVu Sans) rather than the typographic ones reportlab reports (0.76 / 0.24): the `hhea` box
@@ -183,7 +185,7 @@ def missing_glyph_error(
                       "draw", text=text, at=at)
 
 
-_ADDED: dict[str, tuple[bytes, str]] = {}  # a spec font's logical name → its TrueType bytes and its file
+_ADDED: dict[str, tuple[bytes, str]] = {}  # a spec font's logical name → its file's bytes and name
 
 
 def file_part(name: str) -> str:

@@ -42,7 +42,8 @@ from pnp.components.values import OUTLINE, PAPER, value_block
 from pnp.display import Drawing, Group, Item, Rect, Style
 from pnp.errors import BuildError
 from pnp.layout.text import Icon, block_height, fit_name, fit_text
-from pnp.spec.faces import Side, deck_pieces, elements_at
+from pnp.spec.elements import elements_at
+from pnp.spec.faces import Side, deck_pieces
 from pnp.spec.images import Art
 from pnp.spec.model import Asset, Back, CardLayout, Deck, Game
 

@@ -10,7 +10,8 @@ import math
 from typing import Any, Iterable
 
 from pnp.errors import Issue
-from pnp.spec.faces import piece_count, placed_elements
+from pnp.spec.elements import placed_elements
+from pnp.spec.faces import piece_count
 from pnp.spec.model import (
     MAPS,
     MAX_BOARD_CELLS,

@@ -27,6 +27,7 @@ from typing import Any, Iterator, Mapping
 
 from pnp.errors import shorten
 from pnp.i18n import _
+from pnp.spec.elements import named_fonts
 from pnp.spec.model import (
     Aid,
     Asset,
@@ -44,7 +45,6 @@ from pnp.spec.model import (
     Tokens,
 )
 from pnp.spec.options import unknown_key_message
-from pnp.spec.source import PathKey
 from pnp.spec.templates import ElsewhereError, TemplateError, Values, check_visible, fill, plain, shown
 
 __all__ = ["ElsewhereError", "TemplateError", "Values", "fill", "shown"]  # the templates' own, used from here too
@@ -306,45 +306,6 @@ def currency(game: Game, money: Money, asset: Asset | None) -> str:
         values = plain(asset)
         context |= {**values, "asset": values}
     return fill(money.currency, context, "currency")
-
-
-def placed_elements(component: Any) -> Iterator[tuple[PathKey, Element]]:
-    """Every element a deck's or tokens' free layouts place, with its path in the component: the
-    deck's, each card entry's, each card's own back face's, each token face's."""
-    faces: list[tuple[PathKey, Face]] = []
-    if isinstance(component, Deck):
-        yield from ((("elements", j), element) for j, element in enumerate(component.elements))
-        for i, entry in enumerate(component.cards):
-            faces.append((("cards", i), entry))
-            if entry.back is not None and entry.back.face is not None:
-                faces.append((("cards", i, "back", "face"), entry.back.face))
-    elif isinstance(component, Tokens):
-        faces = [(("tokens", i, side), getattr(entry, side)) for i, entry in enumerate(component.tokens)
-                 for side in ("front", "back") if getattr(entry, side) is not None]
-    for path, face in faces:
-        yield from ((path + ("elements", j), element) for j, element in enumerate(face.elements))
-
-
-def named_fonts(component: Any) -> list[tuple[PathKey, str]]:
-    """Each font a component names by name, with the path of the field naming it: its
-    elements' and a deck's card layout's."""
-    named = [(path + ("font",), element.font) for path, element in placed_elements(component) if element.font]
-    if isinstance(component, Deck) and component.card_layout.font:
-        named.append((("layout", "font"), component.card_layout.font))
-    return named
-
-
-def elements_at(component: Deck | Tokens, entry: int, side: str) -> PathKey:
-    """Where the elements that draw one face of an entry ("front" or "back") are written, inside
-    the component: on the face itself, or — a free deck's, for a face without its own — on the
-    deck (the empty path)."""
-    if isinstance(component, Tokens):
-        return ("tokens", entry, side)
-    card = component.cards[entry]
-    face = card if side == "front" else card.back.face if card.back is not None else None
-    if face is None or not face.elements:
-        return ()
-    return ("cards", entry) if side == "front" else ("cards", entry, "back", "face")
 
 
 def game_texts(component: Any) -> list[tuple[tuple, str]]:

@@ -24,16 +24,15 @@ from pnp.cache import file_digests, unchanged
 from pnp.errors import Issue, SpecError, UsageError, display_name, shorten
 from pnp.spec.bounds import extent_issues, pieces_issues, size_issues
 from pnp.spec.contract import needs_problems
+from pnp.spec.elements import elements_at, placed_elements
 from pnp.spec.faces import (
     ElsewhereError,
     TemplateError,
     currency,
     deck_pieces,
-    elements_at,
     fill,
     game_context,
     game_texts,
-    placed_elements,
     token_pieces,
 )
 from pnp.spec.images import ArtError, read_art

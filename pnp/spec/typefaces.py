@@ -16,7 +16,7 @@ from typing import Iterable
 
 from pnp import fonts
 from pnp.errors import Issue
-from pnp.spec.faces import named_fonts
+from pnp.spec.elements import named_fonts
 from pnp.spec.images import ArtError, clean_path
 from pnp.spec.model import BUNDLED_FONTS, Game
 from pnp.spec.options import unknown_key_message
