@@ -82,6 +82,7 @@ from pnp.spec.images import read_art
 from pnp.spec.loader import named_images
 from pnp.spec.model import Game, Spec
 from pnp.spec.translation import Kit, kit, kit_codes, kits
+from pnp.spec.typefaces import read_font
 
 FORMATS = ("pdf", "svg", *export.FORMATS)
 COMPONENT = "component"  # cache entries of whole components, by their inputs: which rendered sheets they make
@@ -293,6 +294,8 @@ def components(order: Order, cache: Cache, progress: Progress) -> dict[str, list
     for g in order.games:
         context = order.context(g)
         art = {file: read_art(order.spec.folder, file).digest for file in sorted(named_images(context.game))}
+        art |= {file: read_font(order.spec.folder, file) for font in context.game.fonts.values()  # named by digest
+                for file in (font.file, font.bold) if file}
         settings = context.settings.model_dump(mode="json")
         for component in order.chosen[g]:
             inputs = key([*order.code, art, order.words(g)], settings, printed_inputs(context.game, component))

@@ -289,7 +289,8 @@ def _validate(args: argparse.Namespace) -> int:
     print(f"{shown(source)}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")
     for game_id, game in spec.games.items():
         names = ", ".join(a.id for a in game.assets)
-        print(f"{game_id}: {game.title} — {len(game.assets)} {game.asset_key} ({names}), {len(game.components)} components")
+        assets = f"{len(game.assets)} {game.asset_key} ({names})" if game.assets else "plain pieces"
+        print(f"{game_id}: {game.title} — {assets}, {len(game.components)} components")
         for component in game.components:
             print(f"  {component.id:<16} {component.kind:<7} {piece_count(game, component):>4}  {component.name_en or component.name}")
     return 0

@@ -6,6 +6,7 @@ import pytest
 
 from pnp import fonts
 from pnp.errors import BuildError
+from pnp.render.embed import register_reportlab
 
 GAME_TEXT = "Акционер Telefónica año ÁÉÑÓ × ÷ − → € £ ¥ $ ₽ ½ ·—"
 
@@ -45,7 +46,7 @@ def test_vertical_metrics_hold_accented_capitals_and_descenders() -> None:
 def test_width_scales_with_size_and_matches_reportlab() -> None:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    name = fonts.register_reportlab("bold")
+    name = register_reportlab("bold")
     text = "Акционер 1 000 €"
     points = stringWidth(text, name, 11)
     assert fonts.text_width(text, "bold", 11) == pytest.approx(points * 25.4 / 72)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -18,11 +19,13 @@ import yaml
 from pnp.cli import main
 from pnp.errors import SpecError
 from pnp.rules import loads_spec, rulebooks
+from pnp.spec.loader import loads
 from pnp.spec.reference import reference_markdown
 from pnp.spec.schema import schema_text, spec_schema
 from spec_text import BUNDLED, ROOT, edit
 
 EXAMPLE = ROOT / "examples" / "tulips" / "components.yaml"
+FACES = ROOT / "examples" / "spice" / "components.yaml"  # free layout, its own font and backs, a hex map
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +43,20 @@ def as_json(text: str) -> object:
 def test_the_schema_accepts_the_bundled_spec_and_the_example(validator):
     assert list(validator.iter_errors(as_json(BUNDLED))) == []
     assert list(validator.iter_errors(as_json(EXAMPLE.read_text(encoding="utf-8")))) == []
+    assert list(validator.iter_errors(as_json(FACES.read_text(encoding="utf-8")))) == []
+
+
+@pytest.mark.parametrize("old, new", [
+    ("{shape: rect, at: [-3, -3]", "{shape: rectangle, at: [-3, -3]"),
+    ("layout: hex", "layout: hexagons"),
+    ("pt: [9, 15]}", "pt: [9, 15], colour: red}"),
+])  # fmt: skip
+def test_the_schema_rejects_a_typo_in_a_free_layout_or_a_map(validator, old, new):
+    text = FACES.read_text(encoding="utf-8").replace(old, new, 1)
+    assert list(validator.iter_errors(as_json(text)))
+    with pytest.raises(SpecError) as caught:
+        loads(text, rulebooks(), folder=FACES.parent)
+    assert len(caught.value.issues) == 1
 
 
 TYPOS = [  # each a mistake a designer types, rejected by the schema as by validate
@@ -109,6 +126,25 @@ def test_the_reference_is_generated_from_the_model():
     for fact in ("| `card_mm` | [2 × number 5–297] | `[63, 88]` |", "| pieces | 3,000 |", "## Deck (`kind: deck`)",
                  "| `title` | text ≤ 120 | *required* |"):
         assert fact in text
+
+
+def test_every_template_name_is_in_the_reference_with_its_meaning_and_an_example():
+    from pnp.spec.faces import TEXT_FIELDS, contexts, game_context, template_names
+    from pnp.spec.model import Asset, CardEntry
+    from spec_text import spec_of
+
+    text = (ROOT / "docs" / "spec.md").read_text(encoding="utf-8")
+    assert "pnp/spec/faces.py" not in text  # the names are on the page, not in a pointer to the source
+    table = text.split("## Template names", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| `{")]
+    assert all(len(row) == 4 and row[2].strip() and "`" in row[3] for row in rows)  # a meaning and an example each
+    named = {name for row in rows for name in re.findall(r"`\{(\w+)\}`", row[0])}
+    game = spec_of().games["forex"]
+    entries = [CardEntry(for_each=for_each, data={"pays": 2}) for for_each in ("asset", "pair", None)]
+    seen = {key for entry in entries for context, _ in contexts(game, entry) for key in context}
+    assert set(game_context(game)) | {"asset", "index", "a", "b"} | set(Asset.model_fields) | set(TEXT_FIELDS) <= named
+    assert seen - {"pays"} <= named and "NAME" in named  # a data key stands as NAME
+    assert len(rows) == len(template_names())
 
 
 def test_every_field_of_the_model_is_described():

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar, Union
 
 from pnp.components.art import asset_badge, picture
+from pnp.components.free import Stock
 from pnp.display import BookPages, Panels, PieceArt, Pieces
 from pnp.errors import BuildError
 from pnp.i18n import Language, current, speaking
@@ -22,6 +23,7 @@ from pnp.layout.text import Icon
 from pnp.spec.images import Art, ArtError, read_art
 from pnp.spec.model import Asset, Game, Print
 from pnp.spec.translation import Kit
+from pnp.spec.typefaces import FontError, game_fonts
 
 Output = Union[Pieces, Panels, BookPages]
 __all__ = ["BookPages", "Context", "Output", "Panels", "PieceArt", "Pieces", "generate", "pictured"]
@@ -108,6 +110,19 @@ class Context:
         except ArtError as error:
             raise BuildError(f"{self.game_id}: {error}") from None
         return replace(art, bleed=bleed) if bleed != art.bleed else art  # type: ignore[arg-type]  # Picture's values
+
+    def fonts(self) -> dict[str, str]:
+        """The game's font names (its `fonts` and the bundled ones) → their logical fonts."""
+        try:
+            return game_fonts(self.folder, self.game)
+        except FontError as error:
+            raise BuildError(f"{self.game_id}: {error}") from None
+
+    def stock(self, identity: str) -> Stock:
+        """What a free layout's elements draw with in this game; `asset` names `identity` on a
+        face without an asset."""
+        logos = {a.id: self.art(a.image) for a in self.game.assets if a.image}
+        return Stock(self.fonts(), self.art, identity, self.icons(), logos, self.settings.ink_saver)
 
     def logo(self, asset: Asset | None) -> Art | None:
         """The asset's own image, if it has one."""

@@ -76,9 +76,10 @@ def ink_on(fill: str) -> str:
     return BLACK if contrast_ratio(fill, BLACK) >= contrast_ratio(fill, WHITE) else WHITE
 
 
-def tint(colour: str, amount: float) -> str:
-    """`colour` mixed with white: amount 0 is white, 1 is the colour itself (light fills save ink)."""
-    r, g, b = (1 - amount + amount * c for c in _rgb(colour))
+def tint(colour: str, amount: float, ground: str = WHITE) -> str:
+    """`colour` mixed with `ground` (white: light fills save ink): amount 0 is the ground, 1 is
+    the colour itself."""
+    r, g, b = ((1 - amount) * base + amount * c for c, base in zip(_rgb(colour), _rgb(ground), strict=True))
     return "#{:02x}{:02x}{:02x}".format(*(round(c * 255) for c in (r, g, b)))
 
 

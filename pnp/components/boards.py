@@ -13,6 +13,10 @@ edge (`layout: loop`, clockwise from the top-left corner), with the title, the b
 and its other sections inside the ring; the ring's cells grow beyond `cell_mm` only when its
 count is too small to go round them.
 
+A map (`layout: square` or `hex`) places its cells by coordinates, each with its own fill, mark
+and label: a hexagonal map's cells are flat-topped, `cell_mm` across their flats, every odd
+column half a cell lower.
+
 Boards are usually larger than a page; layout tiles them, so nothing here is ever scaled.
 """
 
@@ -21,7 +25,7 @@ from __future__ import annotations
 import math
 
 from pnp.components import Context, Panels
-from pnp.components.art import contrast_ratio, identity, outlined, pattern, symbol, tint
+from pnp.components.art import WHITE, contrast_ratio, identity, ink_on, outlined, pattern, symbol, tint
 from pnp.components.tables import (
     INK,
     SOFT_INK,
@@ -35,11 +39,12 @@ from pnp.components.tables import (
     title_bar,
     widest,
 )
-from pnp.display import Drawing, Item, Rect, Style
+from pnp.display import Drawing, Item, Polygon, Rect, Style
+from pnp.fonts import MM_PER_PT
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import filled
 from pnp.spec.images import Art
-from pnp.spec.model import Asset, Board, BoardSection, Game
+from pnp.spec.model import MAPS, Asset, Board, BoardSection, Game, MapCell
 
 MARGIN = 5.0  # mm from the board's edge to its content
 GAP = 5.0  # mm between sections
@@ -98,14 +103,20 @@ def _board(context: Context, board: Board, starts: list | None) -> Panels:
         for (index, _), block in zip(inside, sections, strict=True):
             starts += [(asset, (MARGIN + x, MARGIN + y + top, w, h)) for asset, (x, top, w, h) in cells[index]]
             y += block.height + GAP
-    if loop is None:  # cell edges, where a tiled board may be cut without cutting a number
-        seams = {MARGIN + header_w + k * box_size(context.game, s, board.cell_mm)[0]
-                 for s in board.sections if s.track and s.layout == "row"
-                 for k in range(len(context.game.tracks[s.track].cells) + 1)}
+    if loop is None:
+        seams = _seams(context.game, board, header_w)
     else:
         body, ring_cell = _loop(context, board.sections[loop], board.cell_mm, body, f"{what} section {loop + 1}")
         seams = {MARGIN + k * ring_cell for k in range(round(body.width / ring_cell) + 1)}
     return Panels((_framed(body, seams),) * board.copies)
+
+
+def _seams(game: Game, board: Board, header_w: float) -> set[float]:
+    """Where a tiled board without a loop may be cut without cutting a number: its row tracks'
+    cell edges, its maps' (`map_seams`)."""
+    seams = {MARGIN + header_w + k * box_size(game, s, board.cell_mm)[0]
+             for s in board.sections if s.track and s.layout == "row" for k in range(len(game.tracks[s.track].cells) + 1)}
+    return seams | {MARGIN + x for s in board.sections if s.layout in MAPS for x in map_seams(s, board.cell_mm)}
 
 
 def _sections(context: Context, board: Board, inside: list[tuple[int, BoardSection]], loop: int | None,
@@ -116,7 +127,7 @@ def _sections(context: Context, board: Board, inside: list[tuple[int, BoardSecti
     tracks = {
         index: _track(context, section, board.cell_mm, header_w, f"{what} section {index + 1}", cells[index])
         for index, section in inside
-        if section.track is not None
+        if section.table is None
     }
     width = max((block.width for block in tracks.values()), default=0.0)
     if loop is not None and not tracks:
@@ -163,10 +174,12 @@ def box_size(game: Game, section: BoardSection, cell: float) -> tuple[float, flo
 
 def _track(context: Context, section: BoardSection, cell: float, header_w: float, what: str,
            starts: list | None = None) -> Block:
-    """A row of cells per asset (or one, headed by the section's title), or a grid; each row's
-    start cell (asset id, box) goes into `starts`."""
+    """A row of cells per asset (or one, headed by the section's title), a grid, or a map; each
+    row's start cell (asset id, box) goes into `starts`."""
     if section.layout == "grid":
         return _grid(context, section, cell, what)
+    if section.layout in MAPS:
+        return _map(context, section, cell, what)
     game = context.game
     rows: tuple[Asset | None, ...] = game.assets if section.rows == "each_asset" else (None,)
     count = game.tracks[section.track or ""].size
@@ -231,6 +244,75 @@ def _grid(context: Context, section: BoardSection, cell: float, what: str) -> Bl
     if not section.title:
         return body
     return column([heading(section.title, section.title_en, body.width, size=11, what=what), body], gap=2.0)
+
+
+# --- maps: square or hexagonal cells by coordinates --------------------------------------------
+
+
+def map_place(section: BoardSection, cell: float, at: tuple[int, int]) -> tuple[float, float, float, float]:
+    """The box (x, y, w, h in the map's mm) of the cell at [column, row]: a `cell` mm square,
+    or a flat-topped hexagon `cell` mm across its flats, each column ¾ of a hexagon's width to
+    the right of the last and every odd one half a cell lower."""
+    column, row = at
+    if section.layout == "square":
+        return column * cell, row * cell, cell, cell
+    radius = cell / math.sqrt(3)
+    return column * 1.5 * radius, row * cell + (cell / 2 if column % 2 else 0.0), 2 * radius, cell
+
+
+def map_seams(section: BoardSection, cell: float) -> list[float]:
+    """Where a tiled map may be cut across (x in the map's mm) without cutting a cell's label:
+    between square columns, or through the corners where two hexagonal columns overlap."""
+    columns = section.map_size[0]
+    if section.layout == "square":
+        return [k * cell for k in range(columns + 1)]
+    radius = cell / math.sqrt(3)
+    return [k * 1.5 * radius + 1.75 * radius for k in range(columns - 1)]
+
+
+def _map(context: Context, section: BoardSection, cell: float, what: str) -> Block:
+    """A map's cells, each at its coordinates with its fill, a faint mark and its label (and,
+    with `coordinates`, column.row small at its top), under the section's title."""
+    items: list[Item] = []
+    width = height = 0.0
+    for place in section.map_cells:
+        x, y, w, h = map_place(section, cell, place.at)
+        width, height = max(width, x + w), max(height, y + h)
+        items += _map_cell(section, place, x, y, w, h, f"{what} cell [{place.at[0]}, {place.at[1]}]")
+    body = Block(tuple(items), width, height)
+    if not section.title:
+        return body
+    return column([heading(section.title, section.title_en, body.width, size=11, what=what), body], gap=2.0)
+
+
+def _map_cell(section: BoardSection, place: MapCell, x: float, y: float, w: float, h: float, what: str) -> list[Item]:
+    outline: Item
+    if section.layout == "hex":
+        radius, cx, cy = w / 2, x + w / 2, y + h / 2
+        points = tuple((cx + radius * math.cos(math.radians(60 * k)), cy + radius * math.sin(math.radians(60 * k)))
+                       for k in range(6))
+        outline = Polygon(points, Style(fill=place.color, stroke=INK, width=0.3))
+        inner = (cx - 0.72 * radius, cy - 0.3 * h, 1.44 * radius, 0.6 * h)  # clear of the slanted sides
+    else:
+        outline = Rect(x, y, w, h, Style(fill=place.color, stroke=INK, width=0.3))
+        inner = (x + PAD, y + 0.2 * h, w - 2 * PAD, 0.6 * h)
+    ink = INK if place.color is None else ink_on(place.color)
+    items: list[Item] = [outline]
+    if place.symbol is not None:  # faint: the cell's ink a quarter over its ground
+        mark = tint(ink, 0.25, place.color or WHITE)
+        items.append(symbol(place.symbol, x + w / 2, y + h / 2, min(inner[2], h) * 0.8, Style(fill=mark)))
+    if section.coordinates:
+        items.append(fit_text(f"{place.at[0]}.{place.at[1]}", inner[0], y + 0.6, inner[2], inner[1] - y - 0.6,
+                              size=NOTE_SIZE, min_size=NOTE_SIZE, color=ink, what=what))
+    if place.label:
+        items.append(fit_text(place.label, *inner, size=min(10.0, cell_size_pt(h)), min_size=NOTE_SIZE, font="bold",
+                              color=ink, leading=1.1, what=what))
+    return items
+
+
+def cell_size_pt(cell: float) -> float:
+    """The largest type a label of a map cell `cell` mm tall starts from: a fifth of it."""
+    return max(NOTE_SIZE, cell / 5 / MM_PER_PT)
 
 
 # --- a loop round the board's edge ------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Cards: every front of a deck from its expanded faces, and the deck's one common back.
+"""Cards: every front of a deck from its expanded faces, and the deck's common back or a card's own.
 
 A front is read at the table from three distances: across the table by its colour band and
 large value, in a fanned hand by its corner index (top-left, and turned 180° bottom-right),
@@ -10,7 +10,9 @@ Nothing here knows a game: only the face fields (`asset`, `value`, `other`, `tit
 `subtitle`, `text`, `corner`, `image`) and the deck's fields are read. The deck's `layout`
 says which field goes in the band, the centre and the footer, whether the corner index shows,
 and the type sizes; the index, badge and type shrink with cards smaller than poker size, and
-a name too long for a small card's band is abbreviated before the build gives up.
+a name too long for a small card's band is abbreviated before the build gives up. A face with
+elements (`layout: free`) is drawn by them instead (`pnp.components.free`). A card's own back
+is the deck's back with its own words, colours or art, or a face drawn as the fronts are.
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from pnp import fonts
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import (
     BLACK,
-    WHITE,
     bled,
     contrast_ratio,
     fit_line_first,
@@ -35,22 +37,21 @@ from pnp.components.art import (
     text_bounds,
     tint,
 )
+from pnp.components.free import free_face
+from pnp.components.values import OUTLINE, PAPER, value_block
 from pnp.display import Drawing, Group, Item, Rect, Style
 from pnp.errors import BuildError
 from pnp.layout.text import Icon, block_height, fit_name, fit_text
+from pnp.spec.elements import elements_at
 from pnp.spec.faces import Side, deck_pieces
 from pnp.spec.images import Art
 from pnp.spec.model import Asset, Back, CardLayout, Deck, Game
 
-PAPER = WHITE  # cards are printed on white stock; light backgrounds save ink
-LARGE_TEXT_CONTRAST = 3.0  # WCAG AA for large text (≥ 14 pt bold)
 POKER = (63.0, 88.0)  # mm: the card size the constants below are drawn for
 INDEX_W, INDEX_H = 12.5, 14.0  # mm: the corner index chip on a poker card
-OTHER_PT = 24.0
 PLAIN_TINT = 0.22  # how strong the band of a card without an asset is
 PATTERN_STRIP = 3.0  # mm: the strip under the band showing an asset's pattern
 ART_SHARE = 0.62  # of the centre box an illustration takes when a value shares it
-OUTLINE = 0.3  # mm: the ink saver's outlined large type
 BACK_TITLE_PT, LOW_BACK_TITLE_PT = 20.0, 15.0  # a back's title at most: normal, and in the ink saver's outline
 
 
@@ -67,6 +68,8 @@ class Card:
     layout: CardLayout = CardLayout()
     logos: Mapping[str, Art] = field(default_factory=dict, compare=False)  # asset id → logo
     icons: Mapping[str, Icon] = field(default_factory=dict, compare=False)  # what `:ID:` draws in text
+    font: str = "regular"  # the logical fonts its texts are set in (`CardLayout.font`), and its bold
+    bold: str = "bold"
 
     @property
     def scale(self) -> float:
@@ -88,24 +91,40 @@ class Card:
 
 
 def deck(context: Context, deck: Deck) -> Pieces:
-    """Every card of the deck (entry order, copies adjacent) with the deck's common back."""
+    """Every card of the deck (entry order, copies adjacent), each with its own back or the
+    deck's common one; a face with elements is laid out by them (`layout: free`)."""
     settings = context.settings
     width, height = deck.size_mm or settings.card_mm
     logos = {a.id: context.art(a.image) for a in context.game.assets if a.image}
+    stock = context.stock(deck.back.color)
+    font = stock.fonts[deck.card_layout.font or "regular"]
+    bold = fonts.font(font).bold if deck.card_layout.font else "bold"
     card = Card(width, height, settings.bleed_mm, settings.safe_mm, settings.ink_saver, settings.backs == "dark",
-                deck.layout, logos, context.icons())
+                deck.card_layout, logos, context.icons(), font, bold)
     where = f"{context.game_id}/{deck.id}"
-    back_art = context.art(deck.back.image.file, deck.back.image.bleed) if deck.back.image else None
-    back = card_back(context.game, deck.back, card, back_art, what=f"{where} back")
-    fronts: dict[Side, Drawing] = {}  # copies share one drawing
+    faces: dict[Side | Back, Drawing] = {}  # copies share one drawing, and so do equal backs
+
+    def drawn(face: Side | Back, what: str, at: tuple[Any, ...]) -> Drawing:
+        if face not in faces:
+            if isinstance(face, Back):
+                art = context.art(face.image.file, face.image.bleed) if face.image else None
+                faces[face] = card_back(context.game, face, card, art, what=what)
+            elif face.elements:
+                faces[face] = free_face(face, width, height, card.bleed, stock, what=what, at=at)
+            else:
+                art = context.art(face.image, face.image_bleed) if face.image else None
+                faces[face] = card_front(face, card, deck.back, art, what=what)
+        return faces[face]
+
     pieces = []
     for number, piece in enumerate(deck_pieces(context.game, deck), 1):
-        if piece.front not in fronts:
-            art = context.art(piece.front.image, piece.front.image_bleed) if piece.front.image else None
-            fronts[piece.front] = card_front(piece.front, card, deck.back, art, what=f"{where} card {number}")
-        pieces.append(PieceArt(fronts[piece.front], back))
+        front = drawn(piece.front, f"{where} card {number}", elements_at(deck, piece.entry, "front"))
+        back = drawn(piece.back or deck.back, f"{where} {'card ' + str(number) + ' ' if piece.back else ''}back",
+                     elements_at(deck, piece.entry, "back"))
+        pieces.append(PieceArt(front, back))
+    own_backs = any(entry.back is not None for entry in deck.cards)  # a back that tells a card from the rest
     return Pieces(width, height, card.bleed, tuple(pieces) * deck.copies,
-                  two_sided=backs_tell_apart(context.game, deck, settings.card_mm))
+                  two_sided=own_backs or backs_tell_apart(context.game, deck, settings.card_mm))
 
 
 def backs_tell_apart(game: Game, deck: Deck, card_mm: tuple[float, float]) -> bool:
@@ -167,8 +186,7 @@ def _band(face: Side, card: Card, identity_colour: str, what: str) -> list[Item]
     primary = _field(face, layout.band)
     secondary = face.subtitle if layout.band != "subtitle" else ""
     if primary or secondary:
-        items += _titles(primary, secondary, left, s, right - left, card.band_bottom - s - 2.0 * k, ink,
-                         layout.band_pt, card.icons, what)
+        items += _titles(primary, secondary, left, s, right - left, card.band_bottom - s - 2.0 * k, ink, card, what)
     return items
 
 
@@ -197,7 +215,7 @@ def _body(face: Side, card: Card, art: Art | None, identity_colour: str, full_ar
         items.append(symbol(asset.symbol, w / 2, (top + bottom) / 2, mark, faint))
     colour = identity_colour if asset else None
     items += value_block(value, face.other, s, top, w - 2 * s, bottom - top, colour, layout.centre_pt,
-                         on_paper=full_art, ink_saver=card.ink_saver, icons=card.icons, what=what)
+                         on_paper=full_art, ink_saver=card.ink_saver, icons=card.icons, font=card.bold, what=what)
     return items
 
 
@@ -210,7 +228,8 @@ def _small_print(text: str, card: Card, top: float, index_room: float, what: str
     while True:
         try:
             small = fit_text(text, s, card.height - s - height, width, height, size=sizes[1], min_size=sizes[0],
-                             color=BLACK, align="left", valign="bottom", leading=1.15, what=what, icons=card.icons)
+                             font=card.font, color=BLACK, align="left", valign="bottom", leading=1.15, what=what,
+                             icons=card.icons)
             return small, height
         except BuildError:
             if height >= most:
@@ -240,13 +259,13 @@ def corner_index(face: Side, card: Card, fill: str, ink: str, edge: str | None =
         tag = ""  # "IBE" already names its company
     if asset is None:
         items.append(fit_text(label, x + pad, y + pad, index_w - 2 * pad, index_h - 2 * pad,
-                              size=18, min_size=6, font="bold", color=ink, what=what))  # fmt: skip
+                              size=18, min_size=6, font=card.bold, color=ink, what=what))  # fmt: skip
         return Group(tuple(items))
     rows = [(label, 5.2 * k, 11.0)] + ([(tag, max(3.6 * k, 2.5), 8.0)] if tag else [])
     cursor = y + pad
     for text, height, size in rows:
         items.append(fit_text(text, x + pad, cursor, index_w - 2 * pad, height, size=size, min_size=6,
-                              font="bold", color=ink, what=what))  # fmt: skip
+                              font=card.bold, color=ink, what=what))  # fmt: skip
         cursor += height
     room = y + index_h - pad - cursor
     items.append(symbol(asset.symbol, x + index_w / 2, cursor + room / 2, min(4.0 * k, room), Style(fill=ink)))
@@ -262,99 +281,22 @@ def _badge_plate(asset: Asset, logo: Art | None, x: float, y: float, w: float, h
     ]
 
 
-def _titles(title: str, subtitle: str, x: float, y: float, w: float, h: float, ink: str,
-            sizes: tuple[float, float], icons: Mapping[str, Icon], what: str) -> list[Item]:
+def _titles(title: str, subtitle: str, x: float, y: float, w: float, h: float, ink: str, card: Card,
+            what: str) -> list[Item]:
     """The name in bold over its subtitle, both centred in the band between index and badge;
     a name too long for a small card is abbreviated rather than failing the build."""
-    low, high = sizes
-    style: dict[str, Any] = {"color": ink, "what": what, "icons": icons}
+    low, high = card.layout.band_pt
+    style: dict[str, Any] = {"color": ink, "what": what, "icons": card.icons}
     if not subtitle:
-        return [fit_name(title, x, y, w, h, size=high, min_size=low, font="bold", **style)]
+        return [fit_name(title, x, y, w, h, size=high, min_size=low, font=card.bold, **style)]
     if not title:
-        return [fit_text(subtitle, x, y, w, h, size=high * 0.75, min_size=6, **style)]
+        return [fit_text(subtitle, x, y, w, h, size=high * 0.75, min_size=6, font=card.font, **style)]
     split = h * 0.58
     return [
-        fit_name(title, x, y, w, split, size=high, min_size=low, font="bold", valign="bottom", **style),
+        fit_name(title, x, y, w, split, size=high, min_size=low, font=card.bold, valign="bottom", **style),
         fit_line_first(subtitle, x, y + split + 0.4, w, h - split - 0.4, size=max(6.0, high * 2 / 3), valign="top",
-                       **style),
+                       font=card.font, **style),
     ]
-
-
-def value_block(value: str, other: str, x: float, y: float, w: float, h: float, colour: str | None,
-                sizes: tuple[float, float], *, on_paper: bool = False, ink_saver: bool = False,
-                icons: Mapping[str, Icon] | None = None, what: str) -> list[Item]:
-    """The one large element (`value`) and the neutral `other`, stacked in the box.
-
-    When both are signed numbers the increase sits above the decrease, as on the seed's
-    small cards («верхняя цифра» raises, «нижняя» lowers). The value is drawn in the asset
-    colour when that reads on paper (≥ 3:1, large text); otherwise in dark ink on a bar of
-    the asset colour, so the number still carries its colour. With `on_paper` (art behind the
-    card) every number gets a plate of paper. The ink saver draws a colour that does not read
-    on paper as an outlined bar round a black number, and needs no plate under a readable one.
-    """
-    entries = [("value", value), ("other", other)]
-    entries = [(kind, text) for kind, text in entries if text]
-    if len(entries) == 2 and other.startswith("+") and value[:1] in ("-", "−"):
-        entries.reverse()
-    if not entries:
-        return []
-    heights = {"value": 0.6, "other": 0.4} if len(entries) == 2 else {"value": 1.0, "other": 1.0}
-    items: list[Item] = []
-    style = _ValueStyle(sizes, on_paper, ink_saver, icons, what)
-    cursor = y
-    for kind, text in entries:
-        box = (x, cursor, w, h * heights[kind])
-        items += _large_value(text, box, colour, style) if kind == "value" else _other_value(text, box, style)
-        cursor += box[3]
-    return items
-
-
-@dataclass(frozen=True)
-class _ValueStyle:
-    """What the value and `other` of one card share: the type sizes, art behind, the ink saver."""
-
-    sizes: tuple[float, float]
-    on_paper: bool
-    ink_saver: bool
-    icons: Mapping[str, Icon] | None
-    what: str
-
-
-def _large_value(text: str, box: tuple[float, float, float, float], colour: str | None,
-                 style: _ValueStyle) -> list[Item]:
-    """The value in its colour when that reads on paper, else in ink on a bar of the colour (an
-    outlined bar with the ink saver); on art, on a plate of paper."""
-    x, y, w, h = box
-    low, high = style.sizes
-    readable = colour is None or contrast_ratio(colour, PAPER) >= LARGE_TEXT_CONTRAST
-    ink = BLACK if colour is None else colour if readable else BLACK if style.ink_saver else ink_on(colour)
-    large = fit_text(text, x + 3.0, y + 2.0, w - 6.0, h - 4.0, size=high, min_size=low,
-                     font="bold", color=ink, what=style.what, icons=style.icons)  # fmt: skip
-    bar = None
-    if style.ink_saver and not style.on_paper:
-        bar = None if readable else Style(stroke=colour, width=0.8)
-    elif colour is not None or style.on_paper:  # a bar of the asset colour, or paper that breaks the watermark
-        bar = Style(fill=PAPER if readable else colour)
-    items: list[Item] = []
-    if bar is not None:
-        x0, y0, x1, y1 = text_bounds([large])  # type: ignore[misc]  # a text item has bounds
-        items.append(Rect(x0 - 3.0, y0 - 1.5, x1 - x0 + 6.0, y1 - y0 + 3.0, bar, radius=2.0))
-    items.append(outlined(large, OUTLINE) if style.ink_saver else large)
-    return items
-
-
-def _other_value(text: str, box: tuple[float, float, float, float], style: _ValueStyle) -> list[Item]:
-    """The neutral `other` in black bold, smaller than the value; on art, on a plate of paper."""
-    x, y, w, h = box
-    low, high = style.sizes
-    plain = fit_text(text, x, y + 1.0, w, h - 2.0, size=min(OTHER_PT, high), min_size=min(10, low),
-                     font="bold", color=BLACK, what=style.what, icons=style.icons)  # fmt: skip
-    items: list[Item] = []
-    if style.on_paper:
-        x0, y0, x1, y1 = text_bounds([plain])  # type: ignore[misc]  # a text item has bounds
-        items.append(Rect(x0 - 2.0, y0 - 1.0, x1 - x0 + 4.0, y1 - y0 + 2.0, Style(fill=PAPER), radius=1.5))
-    items.append(outlined(plain, OUTLINE) if style.ink_saver else plain)
-    return items
 
 
 # --- backs --------------------------------------------------------------------------------
@@ -396,8 +338,8 @@ def card_back(game: Game, back: Back, card: Card, art: Art | None = None, *, wha
     if not card.ink_saver:  # a second, inner frame
         items.append(Rect(px + 1.6, py + 1.6, pw - 3.2, ph - 3.2, Style(stroke=ink, width=0.3), radius=1.6))
     title_pt = LOW_BACK_TITLE_PT if card.ink_saver and art is None else BACK_TITLE_PT
-    half = _back_half(back.title or game.title, back.subtitle, px + 3.5 * k, py + 4.0 * k, pw - 7.0 * k,
-                      ph / 2 - 8.0 * k, ink, what, title_pt)
+    half = _back_half(back.title or game.title, back.subtitle, (px + 3.5 * k, py + 4.0 * k, pw - 7.0 * k,
+                      ph / 2 - 8.0 * k), ink, card, what, title_pt)
     if card.ink_saver and art is None:  # the title in outline, the small subtitle as it is
         half[0] = outlined(half[0], OUTLINE)
     ornament = symbol("diamond", w / 2, h / 2, 5.0 * k, Style(fill=ink))
@@ -405,15 +347,17 @@ def card_back(game: Game, back: Back, card: Card, art: Art | None = None, *, wha
     return Drawing(w, h, tuple(items), b)
 
 
-def _back_half(title: str, subtitle: str, x: float, y: float, w: float, h: float, ink: str, what: str,
+def _back_half(title: str, subtitle: str, box: tuple[float, float, float, float], ink: str, card: Card, what: str,
                size: float = 20.0) -> list[Item]:
     """Title (at most `size` pt) and subtitle for the upper half of the back panel (the lower
     half is its turn)."""
+    x, y, w, h = box
     if not subtitle:
-        return [fit_name(title, x, y, w, h, size=size, min_size=9, font="bold", color=ink, what=what)]
-    split = min(h * 0.66, h - 0.6 - block_height(2, 6.0))  # room for two lines of subtitle on small cards
+        return [fit_name(title, x, y, w, h, size=size, min_size=9, font=card.bold, color=ink, what=what)]
+    split = min(h * 0.66, h - 0.6 - block_height(2, 6.0, font=card.font))  # room for two lines of subtitle on small cards
     return [
-        fit_name(title, x, y, w, split, size=size, min_size=9, font="bold", color=ink, valign="bottom", what=what),
-        fit_line_first(subtitle, x, y + split + 0.6, w, h - split - 0.6, size=9, color=ink, valign="top", what=what),
+        fit_name(title, x, y, w, split, size=size, min_size=9, font=card.bold, color=ink, valign="bottom", what=what),
+        fit_line_first(subtitle, x, y + split + 0.6, w, h - split - 0.6, size=9, font=card.font, color=ink,
+                       valign="top", what=what),
     ]
 

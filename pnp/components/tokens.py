@@ -8,6 +8,7 @@ colour (to the bleed, so a slightly-off cut shows no white), with black or white
 contrast; a patterned asset also shows its pattern around the edge of a square token. The
 ink saver leaves the ground paper: the ring and the pattern carry the colour, the badge the
 symbol, and a token with a plain back gets its asset's badge and code there instead of a flood.
+A face with elements (`layout: free`) is drawn by them instead (`pnp.components.free`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from functools import lru_cache
 
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import BLACK, WHITE, asset_badge, ink_on, pattern, symbol
+from pnp.components.free import free_face
 from pnp.display import (
     POLYGON_CUTS,
     ROUNDED_CUT,
@@ -110,16 +112,19 @@ def tokens(context: Context, tokens: Tokens) -> Pieces:
     where = f"{context.game_id}/{tokens.id}"
     drawn: dict[Side, Drawing] = {}
 
-    def face(side: Side, what: str) -> Drawing:
+    def face(side: Side, what: str, at: tuple) -> Drawing:
         if side not in drawn:
-            drawn[side] = token_face(side, shape, what=what)
+            if side.elements:
+                drawn[side] = free_face(side, width, height, shape.bleed, context.stock(BLACK), what=what, at=at)
+            else:
+                drawn[side] = token_face(side, shape, what=what)
         return drawn[side]
 
     pieces = []
     for number, piece in enumerate(token_pieces(context.game, tokens), 1):
-        front = face(piece.front, f"{where} token {number} front")
-        if piece.back is not None:
-            back: Drawing | None = face(piece.back, f"{where} token {number} back")
+        front = face(piece.front, f"{where} token {number} front", ("tokens", piece.entry, "front"))
+        if isinstance(piece.back, Side):
+            back: Drawing | None = face(piece.back, f"{where} token {number} back", ("tokens", piece.entry, "back"))
         else:
             back = plain_back(piece.front.asset, shape)
         pieces.append(PieceArt(front, back))

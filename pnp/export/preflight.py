@@ -23,7 +23,7 @@ from itertools import combinations
 
 from pnp.components.art import contrast_ratio, text_box, walk
 from pnp.display import Drawing, Text
-from pnp.fonts import missing_glyphs
+from pnp.fonts import font, missing_glyphs
 
 CHECKS = (("small-text", "text ≥ 7 pt"), ("bleed", "nothing in the bleed"), ("safe-zone", "inside the safe zone"),
           ("hue-only", "not hue alone"), ("glyph", "every glyph"))  # (check, what passing it means)
@@ -60,7 +60,9 @@ def preflight(drawing: Drawing, safe_mm: float, *, piece: bool) -> tuple[Finding
             found.append(Finding("safe-zone", f"{quoted} lies outside the {safe:g} mm safe zone", box))
         if missing:
             chars = ", ".join(f"U+{ord(c):04X}" for c in missing)
-            found.append(Finding("glyph", f"{quoted} needs {chars}, which the {text.font} font cannot draw", box))
+            face = font(text.font)
+            found.append(Finding("glyph", f"{quoted} needs {chars}, which the font {face.family} ({face.label}) cannot "
+                                          "draw", box))
     found += _hue_only(drawing)
     return tuple(dict.fromkeys(found))
 

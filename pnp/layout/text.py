@@ -65,6 +65,7 @@ class Fitted:
     size: float  # pt
     lines: tuple[tuple[Run, ...], ...]
     leading: float
+    font: str = "regular"  # the text's own font: its vertical metrics (and its bold's) measure the block
 
     def line_width(self, index: int) -> float:
         """Width in mm of line `index`."""
@@ -73,7 +74,7 @@ class Fitted:
     @property
     def height(self) -> float:
         """Height in mm from the first line's ascent to the last line's descent."""
-        return block_height(len(self.lines), self.size, self.leading)
+        return block_height(len(self.lines), self.size, self.leading, self.font)
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ def _fit_plain(text: str, w: float, h: float, size: float, min_size: float, font
 def _fit(text: str, w: float, h: float, size: float, min_size: float, font: str, leading: float, what: str,
          icons: Mapping[str, Icon] | None) -> Fitted:
     if not text.strip():
-        return Fitted(size, (), leading)
+        return Fitted(size, (), leading, font)
     paragraphs = _parse(text, font, icons or {})
     for run in (run for paragraph in paragraphs for run in paragraph if run.icon is None):
         missing = fonts.missing_glyphs(run.text, run.font)
@@ -165,9 +166,9 @@ def _fit(text: str, w: float, h: float, size: float, min_size: float, font: str,
     for candidate in _sizes(size, min_size):
         lines = _wrap_all(tokens, w / (candidate * MM_PER_PT))
         if lines is not None:
-            if block_height(len(lines), candidate, leading) <= h + _EPSILON:
-                return Fitted(candidate, lines, leading)
-    raise BuildError(_not_fitting(text, w, h, min(size, min_size), leading, tokens, what), text=text)
+            if block_height(len(lines), candidate, leading, font) <= h + _EPSILON:
+                return Fitted(candidate, lines, leading, font)
+    raise BuildError(_not_fitting(text, w, h, min(size, min_size), leading, tokens, what, font), text=text)
 
 
 def fit_name(text: str, x: float, y: float, w: float, h: float, *, size: float, min_size: float = 6.0,
@@ -218,11 +219,12 @@ def line_height(size: float, leading: float = 1.2) -> float:
     return size * leading * MM_PER_PT
 
 
-def block_height(lines: int, size: float, leading: float = 1.2) -> float:
-    """Height in mm of `lines` lines, from the first line's ascent to the last one's descent."""
+def block_height(lines: int, size: float, leading: float = 1.2, font: str = "regular") -> float:
+    """Height in mm of `lines` lines, from the first line's ascent to the last one's descent
+    (in `font`: a spec's font has its own)."""
     if lines == 0:
         return 0.0
-    ascent, descent = _vertical_metrics()
+    ascent, descent = _vertical_metrics(font)
     return (ascent + descent) * size * MM_PER_PT + (lines - 1) * line_height(size, leading)
 
 
@@ -236,8 +238,9 @@ def _parse(text: str, base_font: str, icons: Mapping[str, Icon] | None = None) -
     if len(parts) % 2 == 0:  # an odd number of markers: the last one has no partner
         parts[-2:] = ["**".join(parts[-2:])]
     paragraphs: list[list[Run]] = [[]]
+    bold = fonts.font(base_font).bold if len(parts) > 1 else base_font
     for index, part in enumerate(parts):
-        run_font = "bold" if index % 2 else base_font
+        run_font = bold if index % 2 else base_font
         for number, line in enumerate(part.split("\n")):
             if number:
                 paragraphs.append([])
@@ -381,7 +384,7 @@ def _place(
     step = line_height(size, fitted.leading)
     slack = h - fitted.height
     top = y + {"top": 0.0, "middle": slack / 2, "bottom": slack}[valign]
-    baseline = top + _vertical_metrics()[0] * size * MM_PER_PT
+    baseline = top + _vertical_metrics(fitted.font)[0] * size * MM_PER_PT
     for index, line in enumerate(fitted.lines):
         line_y = baseline + index * step
         if len(line) == 1 and line[0].icon is None:  # one run: let the backend anchor it, exact even with other metrics
@@ -413,15 +416,19 @@ def _font_width(run: Run, size: float) -> float:
 
 
 @lru_cache(maxsize=None)
-def _vertical_metrics() -> tuple[float, float]:
-    """(ascent, descent) in em bounding every bundled face, so a block mixing regular and bold
-    is measured by its tallest glyphs."""
-    faces = [fonts.font(name) for name in fonts.FONT_FILES]
+def _vertical_metrics(font: str = "regular") -> tuple[float, float]:
+    """(ascent, descent) in em bounding every face a text in `font` may mix — every bundled
+    face for a bundled font, a spec's font and its bold otherwise — so a block mixing regular
+    and bold is measured by its tallest glyphs."""
+    face = fonts.font(font)
+    names = (face.name, face.bold) if face.added else tuple(fonts.FONT_FILES)
+    faces = [fonts.font(name) for name in names]
     return max(face.ascent for face in faces), max(face.descent for face in faces)
 
 
 def _not_fitting(
-    text: str, w: float, h: float, size: float, leading: float, tokens: list[list[_Token]], what: str
+    text: str, w: float, h: float, size: float, leading: float, tokens: list[list[_Token]], what: str,
+    font: str = "regular",
 ) -> str:
     """Why `text` does not fit at `size`, and by how much: the mm a designer has to find."""
     width_em = w / (size * MM_PER_PT)
@@ -435,7 +442,7 @@ def _not_fitting(
         reason = f"the word {widest[1]!r} is {missing:.1f} mm wider than the box"
     else:
         lines = _wrap_all(tokens, width_em) or ()
-        needed = block_height(len(lines), size, leading)
+        needed = block_height(len(lines), size, leading, font)
         reason = f"too many lines: {len(lines)} need {needed:.1f} mm, {needed - h:.1f} mm more than the box has"
     where = f"{what}: " if what else ""
     return f"{where}text {shorten(text)!r} does not fit in {w:g} × {h:g} mm even at {size:g} pt ({reason})"

@@ -30,6 +30,7 @@ from pnp.display import IDENTITY, Circle, Group, Image, Item, Line, Page, Polygo
 from pnp.errors import BuildError
 from pnp.fonts import MM_PER_PT
 from pnp.render.cmyk import CONDITION, INK_LIMIT, KEY, LEVELS, Level, cmyk, cmyk_image, profile_bytes
+from pnp.render.embed import register_reportlab
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -78,7 +79,7 @@ def _canvas(sink: str | BinaryIO, compress: bool, level: Level | None) -> Canvas
     unembedded Helvetica sneaks in."""
     from reportlab.pdfgen.canvas import Canvas
 
-    options = {"invariant": 1, "pageCompression": int(compress), "initialFontName": fonts.register_reportlab("regular")}
+    options = {"invariant": 1, "pageCompression": int(compress), "initialFontName": register_reportlab("regular")}
     if level is None:
         return Canvas(sink, **options)
     return _pdfx_canvas_class()(sink, level, **options)
@@ -199,13 +200,13 @@ def _xmp(level: Level, title: str, stamp: object) -> bytes:
 
 
 def prepare() -> None:
-    """Import reportlab and register the fonts now: a build does it before forking its render
-    workers, which inherit both instead of each importing and parsing them again (a tenth of a
-    second of CPU a worker)."""
+    """Import reportlab and register the fonts (the spec's the process knows too) now: a build
+    does it before forking its render workers, which inherit both instead of each importing and
+    parsing them again (a tenth of a second of CPU a worker)."""
     import reportlab.pdfgen.canvas  # noqa: F401  # what `write_pdf` imports
 
-    for name in fonts.FONT_FILES:
-        fonts.register_reportlab(name)
+    for name in (*fonts.FONT_FILES, *fonts.added_fonts()):  # the spec's fonts too, their outlines converted once
+        register_reportlab(name)
 
 
 def _repeated(pages: Sequence[Page]) -> dict[int, str]:
@@ -338,7 +339,7 @@ class _Painter:
         if not text.text:
             return
         fonts.check_glyphs(text.text, text.font, self.where)
-        name = fonts.register_reportlab(text.font)
+        name = register_reportlab(text.font)
         width = fonts.text_width(text.text, text.font, text.size)
         x = text.x - {"start": 0.0, "middle": width / 2, "end": width}[text.anchor]
         if text.outline:  # stroked glyphs, in a saved state: the text render mode outlives the text object
@@ -444,7 +445,7 @@ def _svg_drawing(image: Image):
         raise BuildError(f"cannot draw the SVG image {_named(image)}: {error}") from None
     if drawing is None or not drawing.width or not drawing.height:
         raise BuildError(f"cannot draw the SVG image {_named(image)}: svglib found nothing to draw")
-    drawing.initialFontName = fonts.register_reportlab("regular")  # renderPDF's first font: ours, not Helvetica
+    drawing.initialFontName = register_reportlab("regular")  # renderPDF's first font: ours, not Helvetica
     if len(_SVG_PARSED) >= SVG_KEPT:
         _SVG_PARSED.clear()
     _SVG_PARSED[image.digest] = drawing

@@ -2,8 +2,10 @@
 
 The document is `width`mm × `height`mm with a viewBox in millimetres, so one user unit is one
 millimetre and every display-list number is written as it is: the same geometry as the PDF.
-Text is SVG text in "DejaVu Sans" (font size converted from points to mm); clip paths get ids
-numbered in document order, so the same page always gives the same bytes.
+Text is SVG text in "DejaVu Sans" (font size converted from points to mm), or in a spec's own
+font, which the page embeds (`@font-face`, a subset of the characters it sets in it, so any
+viewer draws it); clip paths get ids numbered in document order, so the same page always gives
+the same bytes.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ def svg_bytes(page: Page) -> bytes:
         style="font-kerning:none;font-variant-ligatures:none", **{"stroke-miterlimit": "10"}
     )
     _Builder(document, page.label or "page").add_all(root, page.items)
+    faces = _embedded_fonts(page.items)
+    if faces:
+        document.defs.add(document.style(faces))
     document.add(root)
     return ('<?xml version="1.0" encoding="utf-8" ?>\n' + document.tostring() + "\n").encode()
 
@@ -133,8 +138,9 @@ class _Builder:
 
     def text(self, text: Text) -> Any:
         fonts.check_glyphs(text.text, text.font, self.where)
+        face = fonts.font(text.font)
         attributes = {
-            "font-family": fonts.FAMILY,
+            "font-family": f"{face.file}, {face.family}" if face.added else fonts.FAMILY,
             "font-size": _n(text.size * MM_PER_PT),
             "fill": text.color,
         }
@@ -147,6 +153,29 @@ class _Builder:
         if text.text != " ".join(text.text.split()):  # keep the spaces the PDF keeps
             attributes["xml:space"] = "preserve"
         return self.document.text(text.text, insert=(_n(text.x), _n(text.y)), **attributes)
+
+
+def _embedded_fonts(items: tuple[Item, ...]) -> str:
+    """The `@font-face` rules for the spec fonts the page sets text in: each a subset holding
+    its characters, named by its logical name (which the text's font-family names first)."""
+    used: dict[str, str] = {}
+    for item in _texts(items):
+        face = fonts.font(item.font)
+        if face.added:
+            used[face.file] = used.get(face.file, "") + item.text
+    rules = []
+    for name in sorted(used):
+        data = base64.b64encode(fonts.subset(name, used[name])).decode("ascii")
+        rules.append(f"@font-face{{font-family:{name};src:url(data:font/ttf;base64,{data}) format('truetype')}}")
+    return "\n".join(rules)
+
+
+def _texts(items: tuple[Item, ...]) -> Iterator[Text]:
+    for item in items:
+        if isinstance(item, Group):
+            yield from _texts(item.items)
+        elif isinstance(item, Text):
+            yield item
 
 
 def _style(style: Style) -> dict[str, str]:

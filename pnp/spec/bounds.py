@@ -10,8 +10,10 @@ import math
 from typing import Any, Iterable
 
 from pnp.errors import Issue
+from pnp.spec.elements import placed_elements
 from pnp.spec.faces import piece_count
 from pnp.spec.model import (
+    MAPS,
     MAX_BOARD_CELLS,
     MAX_BOARD_MM,
     MAX_COLUMNS,
@@ -23,32 +25,58 @@ from pnp.spec.model import (
     Game,
     Mat,
     Money,
+    Print,
     Spec,
     Tokens,
 )
-from pnp.spec.source import Source
+from pnp.spec.source import PathKey, Source
 
 
-def extent_issues(source: Source, where: tuple, game: Game, card_mm: tuple[float, float]) -> Iterable[Issue]:
-    """Boards and mats within their bounds in millimetres: a track's row, a mat's zones."""
+def extent_issues(source: Source, where: PathKey, game: Game, settings: Print) -> Iterable[Issue]:
+    """Boards and mats within their bounds in millimetres: a track's row, a map's width, a mat's
+    zones; and every free layout's element on its piece."""
     for index, component in enumerate(game.components):
         here = where + ("components", index)
         if isinstance(component, Board):
             for number, section in enumerate(component.sections):
                 length = _track_length(game, section) * component.cell_mm
                 if length > MAX_BOARD_MM:
-                    yield source.issue(here + ("sections", number), f"its track lays out {length:,.0f} mm long "
+                    yield source.issue(here + ("sections", number), f"its {'map' if section.layout in MAPS else 'track'} "
+                                                                     f"lays out {length:,.0f} mm long "
                                                                      f"({section.layout}); a board's is at most "
                                                                      f"{MAX_BOARD_MM:,.0f} mm")
         elif isinstance(component, Mat):
-            width, height = component.extent(card_mm)
+            width, height = component.extent(settings.card_mm)
             if max(width, height) > MAX_PANEL_MM:
                 yield source.issue(here + ("zones",), f"the zones side by side make {width:,.0f} × {height:,.0f} mm; "
                                                       f"a mat is at most {MAX_PANEL_MM:,.0f} mm either way")
+        elif isinstance(component, (Deck, Tokens)):
+            yield from _element_issues(source, here, component, settings)
 
 
-def _track_length(game: Game, section: Any) -> int:
-    """The cells of a track section in a row as laid out: all of them, a grid's row, a loop's side."""
+def _element_issues(source: Source, here: PathKey, component: Deck | Tokens, settings: Print) -> Iterable[Issue]:
+    """Each element's box on its piece: inside the trim and the bleed around it."""
+    width, height = component.size_mm or settings.card_mm
+    bleed = settings.bleed_mm
+    piece = "card" if isinstance(component, Deck) else "token"
+    for path, element in placed_elements(component):
+        (x, y), (w, h) = element.at, element.size
+        beyond = max(-bleed - x, -bleed - y, x + w - width - bleed, y + h - height - bleed)
+        if beyond > 1e-6:
+            yield source.issue(here + path + ("at",),
+                               f"the {element.kind} element's box, {w:g} × {h:g} mm at [{x:g}, {y:g}], reaches "
+                               f"{beyond:.4g} mm off the {piece}: a {width:g} × {height:g} mm {piece} with {bleed:g} mm "
+                               f"of bleed holds boxes from {-bleed:g} to {width + bleed:g} mm across and "
+                               f"{-bleed:g} to {height + bleed:g} mm down")
+
+
+def _track_length(game: Game, section: Any) -> float:
+    """The cells of a track section in a row as laid out: all of them, a grid's row, a loop's
+    side; a map's columns (a hex map's in cells across their flats: a column takes ¾ of a
+    hexagon's width, √3/2 across its flats)."""
+    if section.layout in MAPS:
+        columns = section.map_size[0]
+        return (1.5 * columns + 0.5) / math.sqrt(3) if section.layout == "hex" else float(columns)
     track = game.tracks.get(section.track) if section.track is not None else None
     if track is None:
         return 0
@@ -72,9 +100,14 @@ def pieces_issues(source: Source, spec: Spec) -> Iterable[Issue]:
                                  f"at most {MAX_PIECES:,}")
 
 
-def size_issues(source: Source, where: tuple, game: Game, component: Any) -> Iterable[Issue]:
+def size_issues(source: Source, where: PathKey, game: Game, component: Any) -> Iterable[Issue]:
     """What a component makes stays within the model's bounds once its entries are multiplied
-    out: a deck's cards, a board's cells, a form's columns and its player counts."""
+    out: a deck's cards, a board's cells, a form's columns and its player counts; and nothing is
+    made per asset in a game of plain pieces, which has none."""
+    if not game.assets:
+        for path in _per_asset(component):
+            yield source.issue(where + path, "this game lists no companies, colours or currencies, so nothing is made "
+                                             "per asset (or pair): list them, or give the pieces one by one")
     if isinstance(component, (Deck, Tokens, Money)):
         count = piece_count(game, component)
         if count > MAX_PIECES:
@@ -98,7 +131,32 @@ def size_issues(source: Source, where: tuple, game: Game, component: Any) -> Ite
                                                      f"form has at most {MAX_COLUMNS}")
 
 
+def _per_asset(component: Any) -> Iterable[PathKey]:
+    """The paths in a component of each field that repeats something per asset or pair."""
+    entries = getattr(component, "cards", None) or getattr(component, "tokens", None) or ()
+    for index, entry in enumerate(entries if isinstance(component, (Deck, Tokens)) else ()):
+        if entry.for_each is not None:
+            yield ("cards" if isinstance(component, Deck) else "tokens", index, "for_each")
+    if isinstance(component, Money) and component.for_each is not None:
+        yield ("for_each",)
+    if isinstance(component, Board):
+        yield from (("sections", index, "rows") for index, section in enumerate(component.sections)
+                    if section.rows == "each_asset" or section.holds == "pairs")
+    if isinstance(component, Form):
+        yield from _asset_columns(component.columns, ("columns",))
+
+
+def _asset_columns(columns: Any, path: PathKey) -> Iterable[PathKey]:
+    for index, column in enumerate(columns):
+        if column.for_each == "asset":
+            yield path + (index, "for_each")
+        yield from _asset_columns(column.columns, path + (index, "columns"))
+
+
 def _section_cells(game: Game, section: Any) -> int:
+    if section.layout in MAPS:  # counted without listing them: an area may be large
+        columns, rows = section.area or (0, 0)
+        return columns * rows + sum(1 for cell in section.cells if not (cell.at[0] < columns and cell.at[1] < rows))
     track = game.tracks.get(section.track) if section.track is not None else None
     if track is None:
         return 0

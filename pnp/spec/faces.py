@@ -27,7 +27,23 @@ from typing import Any, Iterator, Mapping
 
 from pnp.errors import shorten
 from pnp.i18n import _
-from pnp.spec.model import Aid, Asset, Booklet, CardEntry, Deck, Face, Game, Mat, Money, TokenEntry, Tokens
+from pnp.spec.elements import named_fonts
+from pnp.spec.model import (
+    Aid,
+    Asset,
+    Back,
+    Booklet,
+    CardBack,
+    CardEntry,
+    Deck,
+    Element,
+    Face,
+    Game,
+    Mat,
+    Money,
+    TokenEntry,
+    Tokens,
+)
 from pnp.spec.options import unknown_key_message
 from pnp.spec.templates import ElsewhereError, TemplateError, Values, check_visible, fill, plain, shown
 
@@ -49,17 +65,66 @@ class Side:
     corner: str = ""
     image: str = ""  # an illustration file, relative to the spec's folder
     image_bleed: str = "cover"  # how it fills the bleed (`Picture.bleed`)
+    elements: tuple[Element, ...] = ()  # `layout: free`: what is drawn, its templates filled (none: the kind's layout)
 
 
 @dataclass(frozen=True)
 class Piece:
-    """One physical card or token: its front, its own back (None = the deck's common back)."""
+    """One physical card or token: its front, its own back — a face (a token's, or a card's
+    `back: {face: …}`), a card's own back design (`Back`, the deck's with what the card's
+    `back` changes), or None: the deck's common back (a token's: its plain back)."""
 
     front: Side
-    back: Side | None
+    back: Side | Back | None
     data: Mapping[str, Any] = field(default_factory=dict)
     entry: int = 0  # index of the entry it came from, for error messages
     asset: Asset | None = None  # the asset of `for_each: asset`, if any
+
+
+# Every name a template may use: (name, where, what it is, an example). docs/spec.md lists them
+# (`template_names`), and a test checks them against the contexts built here.
+EVERYWHERE = "every text"
+FACE = "a card or token"  # its fields, its free layout's elements, a card's own back
+BY_ASSET = "`for_each: asset`"
+_TEMPLATE_NAMES: tuple[tuple[str, str, str, str], ...] = (
+    ("game", EVERYWHERE, "the game's fields", "`{game.title}`, `{game.players.max}`"),
+    ("tracks", EVERYWHERE, "a track's cells: `.first`, `.last`, `.start`, `.size`, `.cells`, `.labels[13]`",
+     "`{tracks[quote].last}`"),
+    ("rules", EVERYWHERE, "a house rule's value as the spec writes it (in a booklet: every house rule in effect)",
+     "`{rules[start_cash]}`"),
+    ("vars", EVERYWHERE, "a free value of the game's `vars`", "`{vars[start_guilders]}`"),
+    ("assets", EVERYWHERE, "every asset's code, in order", "`{assets}` → IBE, SAN, TEF"),
+    ("icon", EVERYWHERE, "an asset's icon in text (its logo, else its badge), as `:ID:` writes it", "`{icon[SA]}`"),
+    ("counts", EVERYWHERE, "how many pieces a component makes, copies counted", "`{counts[shares]}` → 90"),
+    ("components", EVERYWHERE, "a component's values: `.count`, a field, or each card's face field or data "
+                               "(once per kind of card) as a list", "`{components[dividends].pays: / }` → 0 / 2 / 3"),
+    ("index", FACE, "which expansion of `for_each` this is: the asset's place, the pair's, or 1", "`No. {index}`"),
+    ("asset", BY_ASSET, "the asset, as a group", "`{asset.name}`"),
+    ("a", "`for_each: pair`", "the pair's first asset", "`{a.id}/{b.id}` → EUR/USD"),
+    ("b", "`for_each: pair`", "the pair's second asset", "`{b.name}`"),
+    ("NAME", FACE, "a key of the entry's `data` (a table of cards' rows: of each card's)", "`Pays {pays}`"),
+    ("player", "a form column's title", "with `for_each: player`: the player's number", "`Player {player}`"),
+    ("params", "a booklet's lines", "the rules engine's parameters, read from the game", "`{params.rounds}`"),
+    ("house", "a booklet's lines", "a house rule's value in the words of the booklet's `rules_words`",
+     "`{house[tiebreak]}`"),
+    ("value", "a house rule's words", "in `rules_words` under `\"*\"`: the value in effect", "`{value} rounds`"),
+)
+
+
+def template_names() -> list[tuple[str, str, str, str]]:
+    """Every name a template may use, as (`{name}`, where, what it is, an example): the game's
+    (`game_context`), a face's (`contexts` and `side`: the asset's fields, from the model; the
+    face's own fields; its data), and those of a few texts only."""
+    rows = [(f"`{{{name}}}`", where, meaning, example) for name, where, meaning, example in _TEMPLATE_NAMES]
+    sample = Asset(id="BLU", name="Azul", name_en="Blue", color="#0072b2", symbol="circle", pattern="hstripes",
+                   initial="С", sign="$", image="art/blue.svg")  # what each field's example prints
+    fields = [(f"`{{{name}}}`", BY_ASSET, f"the asset's `{name}`: {info.description}",
+               f"`{{{name}}}` → {getattr(sample, name)}") for name, info in Asset.model_fields.items()]
+    faces = [(", ".join(f"`{{{name}}}`" for name in TEXT_FIELDS), FACE,
+              "the face's own fields, filled in this order, each seeing those before it (a free element sees them "
+              "all; a table of cards' rows, each card's)", "`text: \"{other} to another colour\"`")]
+    at = next(i for i, row in enumerate(rows) if row[1] == BY_ASSET) + 1
+    return rows[:at] + fields + faces + rows[at:]
 
 
 def game_context(game: Game) -> dict[str, Any]:
@@ -179,8 +244,10 @@ def contexts(game: Game, entry: CardEntry | TokenEntry) -> Iterator[tuple[dict[s
         yield {**base, "index": 1}, None
 
 
-def side(game: Game, face: Face, context: Mapping[str, Any], default_asset: Asset | None) -> Side:
-    """One face with its templates filled; each field may name the fields filled before it."""
+def side(game: Game, face: Face, context: Mapping[str, Any], default_asset: Asset | None,
+         elements: tuple[Element, ...] = ()) -> Side:
+    """One face with its templates filled; each field may name the fields filled before it, and
+    its free layout's elements (its own, else `elements`: a free deck's) every field."""
     texts: dict[str, str] = {}
     for name in TEXT_FIELDS:
         texts[name] = fill(getattr(face, name) or "", {**context, **texts}, name)
@@ -197,10 +264,36 @@ def side(game: Game, face: Face, context: Mapping[str, Any], default_asset: Asse
             raise TemplateError("asset", f'unknown asset "{shorten(asset_id)}" (known: {known})')
     if not texts["corner"] and face.corner is None:
         texts["corner"] = texts["value"]
+    placed = _filled_elements(face.elements, {**context, **texts}) if face.elements else \
+        _filled_elements(elements, {**context, **texts}, own=False)
     image = getattr(face, "image", None)  # cards have illustrations; tokens do not
     if image is None:
-        return Side(asset=asset, **texts)
-    return Side(asset=asset, image=fill(image.file, context, "image"), image_bleed=image.bleed, **texts)
+        return Side(asset=asset, elements=placed, **texts)
+    return Side(asset=asset, image=fill(image.file, context, "image"), image_bleed=image.bleed, elements=placed,
+                **texts)
+
+
+class DeckElementError(TemplateError):
+    """A template of a free deck's `elements` a card cannot fill: reported at the element."""
+
+
+def _filled_elements(elements: tuple[Element, ...], context: Mapping[str, Any], own: bool = True) -> tuple[Element, ...]:
+    """The elements with their text, value and image templates filled; a TemplateError at the
+    element (a `DeckElementError` for the deck's, `own` False)."""
+    filled_in = []
+    for index, element in enumerate(elements):
+        kind = element.kind
+        if kind not in ("text", "value", "image"):
+            filled_in.append(element)
+            continue
+        try:
+            text = fill(getattr(element, kind), context, kind)
+            if kind != "image":
+                check_visible(text)
+        except ValueError as error:  # a TemplateError, or text that prints nothing
+            raise (TemplateError if own else DeckElementError)(kind, str(error), ("elements", index)) from None
+        filled_in.append(element.model_copy(update={kind: text}))
+    return tuple(filled_in)
 
 
 def currency(game: Game, money: Money, asset: Asset | None) -> str:
@@ -217,8 +310,8 @@ def currency(game: Game, money: Money, asset: Asset | None) -> str:
 
 def game_texts(component: Any) -> list[tuple[tuple, str]]:
     """The texts of a board, mat, aid or booklet that are templates over the game (`game_context`),
-    each with its path inside the component: section titles and headings, zone titles, notes,
-    lines, a setup drawing's money and hands."""
+    each with its path inside the component: section titles and headings, a map's cell labels,
+    zone titles, notes, lines, a setup drawing's money and hands."""
     texts: list[tuple[tuple, str]] = []
     for index, section in enumerate(getattr(component, "sections", ())):
         for name in ("title", "title_en", "heading", "heading_en"):
@@ -226,6 +319,8 @@ def game_texts(component: Any) -> list[tuple[tuple, str]]:
                 texts.append((("sections", index, name), getattr(section, name)))
         if isinstance(component, (Aid, Booklet)):
             texts += [(("sections", index, "lines", j), line) for j, line in enumerate(section.lines)]
+        texts += [(("sections", index, "cells", j, "label"), cell.label)
+                  for j, cell in enumerate(getattr(section, "cells", ())) if cell.label]
         setup = getattr(section, "setup", None)
         if setup is not None:
             texts += [(("sections", index, "setup", "money", "amount"), setup.money.amount)] if setup.money else []
@@ -259,16 +354,53 @@ def _replaced(node: Any, path: tuple, value: Any) -> Any:
 
 
 def deck_pieces(game: Game, deck: Deck) -> tuple[Piece, ...]:
-    """Every card of the deck, in entry order (copies adjacent)."""
+    """Every card of the deck, in entry order (copies adjacent), with its own back if it has one."""
     pieces = []
     for index, entry in enumerate(deck.cards):
         for context, asset in contexts(game, entry):
             try:
-                front = side(game, entry, context, asset)
+                front = side(game, entry, context, asset, deck.elements)
+                back = None if entry.back is None else card_back(game, deck, entry.back, context, asset)
+            except DeckElementError as error:  # the deck's element, at the element, naming the card
+                raise TemplateError(error.field, f"card entry {index + 1}: {error}", error.location) from None
             except TemplateError as error:
                 raise error.at("cards", index) from None
-            pieces += [Piece(front, None, entry.data, index, asset)] * entry.count
+            pieces += [Piece(front, back, entry.data, index, asset)] * entry.count
     return tuple(pieces)
+
+
+def card_back(game: Game, deck: Deck, back: CardBack, context: Mapping[str, Any], asset: Asset | None) -> Side | Back:
+    """A card's own back with its templates filled: a face (drawn as the deck draws its fronts),
+    or the deck's back with the fields the card's `back` gives."""
+    if back.face is not None:
+        try:
+            return side(game, back.face, context, asset, deck.elements)
+        except DeckElementError:
+            raise
+        except TemplateError as error:
+            raise error.at("back", "face") from None
+    changes: dict[str, Any] = {}
+    for name in ("title", "subtitle"):
+        if getattr(back, name) is not None:
+            changes[name] = _filled_field(getattr(back, name), context, name)
+    changes |= {name: getattr(back, name) for name in ("color", "pattern") if getattr(back, name) is not None}
+    if back.image is not None:
+        try:
+            changes["image"] = back.image.model_copy(update={"file": fill(back.image.file, context, "file")})
+        except TemplateError as error:
+            raise error.at("back", "image") from None
+    return deck.back.model_copy(update=changes)
+
+
+def _filled_field(template: str, context: Mapping[str, Any], name: str) -> str:
+    try:
+        text = fill(template, context, name)
+        check_visible(text)
+    except TemplateError as error:
+        raise error.at("back") from None
+    except ValueError as error:
+        raise TemplateError(name, str(error), ("back",)) from None
+    return text
 
 
 def token_pieces(game: Game, tokens: Tokens) -> tuple[Piece, ...]:
@@ -290,9 +422,10 @@ def token_pieces(game: Game, tokens: Tokens) -> tuple[Piece, ...]:
 def printed_inputs(game: Game, component: Any) -> dict[str, Any]:
     """Everything of `game` that `component`'s printed sheets can show, as JSON-able data.
 
-    That is its own fields; the game's title and assets (headers, badges, `for_each`); the game
-    fields its templates name (`{tracks[quote].last}` → the tracks, `{vars[…]}` → the vars); the
-    tracks when a section shows one; the players when a form has a column per player; and the
+    That is its own fields; the game's title and assets (headers, badges, `for_each`); the
+    game's fonts when its elements name one; the game fields its templates name
+    (`{tracks[quote].last}` → the tracks, `{vars[…]}` → the vars); the tracks when a section
+    shows one; the players when a form has a column per player; and the
     whole game when a component prints what the rules engine computes (`table`, `marks`,
     `house_rules`) or its templates name anything else (`{game}`, `{counts[…]}`, `{params…}`).
     The build cache keys each component by this, so it must never leave out something a
@@ -305,6 +438,8 @@ def printed_inputs(game: Game, component: Any) -> dict[str, Any]:
     if own.get("kind") == "deck":  # whether its back must print tells it from the game's other decks
         parts["decks"] = [[c.id, c.model_dump(mode="json")["size_mm"], c.back.model_dump(mode="json")]
                           for c in game.components if c.kind == "deck"]
+    if named_fonts(component):  # which file each font name is
+        parts["fonts"] = _json(game.fonts)
     local = _LOCAL | _data_keys(own)
     fields = set(Game.model_fields) - {"components"}
     if roots - local - fields or any(key in _ENGINE_KEYS and value not in (None, False) for key, value in scalars):

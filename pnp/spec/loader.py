@@ -24,6 +24,7 @@ from pnp.cache import file_digests, unchanged
 from pnp.errors import Issue, SpecError, UsageError, display_name, shorten
 from pnp.spec.bounds import extent_issues, pieces_issues, size_issues
 from pnp.spec.contract import needs_problems
+from pnp.spec.elements import elements_at, placed_elements
 from pnp.spec.faces import (
     ElsewhereError,
     TemplateError,
@@ -35,7 +36,7 @@ from pnp.spec.faces import (
     token_pieces,
 )
 from pnp.spec.images import ArtError, read_art
-from pnp.spec.model import ASSET_KEYS, MAX_SPEC_TEXT, Booklet, Deck, Game, Mat, Money, Spec, Tokens, check_id
+from pnp.spec.model import ASSET_KEYS, MAX_SPEC_TEXT, Back, Booklet, Deck, Game, Mat, Money, Spec, Tokens, check_id
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
 from pnp.spec.sheets import expand_card_lists
 from pnp.spec.source import (
@@ -52,6 +53,7 @@ from pnp.spec.source import (
     note_input,
 )
 from pnp.spec.templates import Unchecked, plain
+from pnp.spec.typefaces import font_issues
 
 # An engine's own look at one game (its id and model): the problems it finds, each a path
 # inside the game and a sentence with the rule ID.
@@ -298,7 +300,7 @@ _MESSAGES = {
 
 def _shape_issues(source: Source, error: ValidationError) -> list[Issue]:
     issues, seen = [], set()
-    for item in error.errors(include_url=False):
+    for item in _as_written(source.data, error.errors(include_url=False)):
         path, model = _data_path(source.data, item["loc"])
         if item["type"] == "too_short" and len(source.get(path) or ()) >= item["ctx"]["min_length"]:
             continue  # pydantic also reports a list as too short when one of its items is invalid
@@ -307,6 +309,39 @@ def _shape_issues(source: Source, error: ValidationError) -> list[Issue]:
             seen.add((issue.line, issue.col, issue.path))
             issues.append(issue)
     return sorted(issues, key=lambda i: (i.line, i.col))
+
+
+def _as_written(data: Any, items: list[Any]) -> list[Any]:
+    """Of the errors of a field that is a model or a word (`layout: {…}` or `layout: free`),
+    those of the form it is written in: a mapping's are the model's, a word's the word's."""
+    words = {item["loc"][:_word_step(item["loc"])] for item in items if _word_step(item["loc"]) is not None}
+    kept = []
+    for item in items:
+        loc, step = item["loc"], _word_step(item["loc"])
+        if step is not None and isinstance(_value_at(data, loc[:step]), dict):
+            continue  # a mapping is no word: the model's errors say what is wrong with it
+        if item["type"] in ("model_type", "model_attributes_type") and loc[:-1] in words:
+            continue  # a word is no mapping: the word's error says which words there are
+        kept.append(item)
+    return kept
+
+
+def _word_step(loc: tuple) -> int | None:
+    """Where a union's word member (`literal['free']`) appears in an error's `loc`."""
+    return next((i for i, step in enumerate(loc) if isinstance(step, str) and step.startswith("literal[")), None)
+
+
+def _value_at(data: Any, loc: tuple) -> Any:
+    """The input an error's `loc` points at (pydantic's own steps skipped), or None."""
+    for step in loc:
+        if isinstance(data, dict) and step in data:
+            data = data[step]
+        elif isinstance(data, (list, tuple)) and isinstance(step, int) and 0 <= step < len(data):
+            data = data[step]
+        elif not (isinstance(step, str) and step.startswith(("function-", "tagged-union", "nullable", "literal["))) \
+                and not (isinstance(data, dict) and data.get("kind") == step):
+            return None
+    return data
 
 
 def _shape_issue(source: Source, path: tuple, model: Any, item: Mapping[str, Any]) -> Issue:
@@ -365,7 +400,7 @@ def _data_path(data: Any, loc: tuple) -> tuple[tuple, Any]:
             path.append(step)
             model = _item_type(model)
             node = node[step]
-        elif isinstance(step, str) and step.startswith(("function-", "tagged-union", "nullable")):
+        elif isinstance(step, str) and step.startswith(("function-", "tagged-union", "nullable", "literal[")):
             continue
         else:
             path.append(step)
@@ -466,8 +501,9 @@ def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook
             issues += sized
             if not sized:  # a component within its bounds: its templates and names can be read
                 issues += _component_issues(source, here, game, component, tables, _booklet_names(rulebooks, game_id, game))
-        issues += extent_issues(source, where, game, spec.print.card_mm)
+        issues += extent_issues(source, where, game, spec.print)
         issues += _image_issues(source, spec.folder, where, game)
+        issues += font_issues(source, spec.folder, where, game)
         sound = not issues  # what follows reads the game as its engine and its components would
         if sound and rulebook is not None and check is not None:
             issues += _engine_issues(source, where, game_id, game, check)
@@ -618,16 +654,35 @@ def named_images(game: Game, where: tuple = ()) -> dict[str, tuple]:
         named.setdefault(getattr(component, "image", None) or "", here + ("image",))
         if isinstance(component, Deck):
             named.setdefault(component.back.image.file if component.back.image else "", here + ("back", "image"))
-            if not any(entry.image for entry in component.cards):
-                continue
-            try:
-                pieces = deck_pieces(game, component)
-            except TemplateError:
-                continue  # reported with the component
-            for piece in pieces:
-                named.setdefault(piece.front.image, here + ("cards", piece.entry, "image"))
+        if isinstance(component, (Deck, Tokens)):
+            named |= {file: here + path for file, path in _piece_images(game, component).items() if file not in named}
     named.pop("", None)
     return named
+
+
+def _piece_images(game: Game, component: Deck | Tokens) -> dict[str, tuple]:
+    """The images a deck's or tokens' pieces draw (templates filled), each with the path inside
+    the component of the first field naming it: a card's illustration, its own back's art, a
+    free layout's image elements."""
+    art = isinstance(component, Deck) and any(entry.image or entry.back for entry in component.cards)
+    if not art and not any(element.image for _, element in placed_elements(component)):
+        return {}
+    try:
+        pieces = deck_pieces(game, component) if isinstance(component, Deck) else token_pieces(game, component)
+    except TemplateError:
+        return {}  # reported with the component
+    kind = "cards" if isinstance(component, Deck) else "tokens"
+    found: dict[str, tuple] = {}
+    for piece in pieces:
+        found.setdefault(piece.front.image, (kind, piece.entry, "image"))
+        for side, face in (("front", piece.front), ("back", piece.back)):
+            if isinstance(face, Back):
+                found.setdefault(face.image.file if face.image else "", (kind, piece.entry, "back", "image"))
+            elif face is not None:
+                at = elements_at(component, piece.entry, side)
+                for j, element in enumerate(face.elements):
+                    found.setdefault(element.image or "", at + ("elements", j, "image"))
+    return found
 
 
 def _template_issue(source: Source, where: tuple, component: Any, error: TemplateError) -> Issue:

@@ -173,6 +173,13 @@ class Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
 
+def _changed(model: BaseModel) -> list[str]:
+    """The fields of `model` not at their defaults: what a spec gives (a model dumped and read
+    again, as the kits' translations are, gives every field, most at their defaults)."""
+    return [name for name, info in type(model).model_fields.items()
+            if getattr(model, name) != info.get_default(call_default_factory=True)]
+
+
 # --- print settings -----------------------------------------------------------------------
 
 
@@ -298,9 +305,112 @@ def _clean(value: float) -> float:
 
 # --- faces: what is printed on one side of a card, token or bill ---------------------------
 
+Points = Annotated[float, Field(ge=6, le=120), BeforeValidator(_not_bool)]  # VISUAL.md: nothing under 6 pt
+MAX_ELEMENTS = 60  # of one free face
+ASSET_INK = "asset"  # a colour an element may name: the face's asset's (else the deck's back's)
+ElementKind = Literal["text", "value", "image", "shape", "symbol"]
+ELEMENT_KINDS: tuple[str, ...] = get_args(ElementKind)
+Ink = Annotated[str, AfterValidator(lambda value: value if value == ASSET_INK else _colour(value)),
+                Field(json_schema_extra={"pattern": f"^(?:{ASSET_INK}|{_HEX.pattern[1:-1]})$"})]
+Place = Annotated[float, Field(ge=-MAX_PIECE_MM, le=2 * MAX_PIECE_MM), BeforeValidator(_not_bool)]
+Reach = Annotated[float, Field(ge=0, le=2 * MAX_PIECE_MM), BeforeValidator(_not_bool)]
+
+
+def _points(value: Any) -> Any:
+    """`pt: 9` is one size, `[9, 9]`."""
+    return [value, value] if isinstance(value, (int, float)) and not isinstance(value, bool) else value
+
+
+# which fields each kind of element reads, beyond `at` and `size` (the rest are refused on it)
+ELEMENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "text": ("font", "pt", "color", "align", "valign", "turn"),
+    "value": ("font", "pt", "color", "turn"),
+    "image": ("fit", "turn"),
+    "shape": ("fill", "stroke", "stroke_mm", "radius_mm"),
+    "symbol": ("fill", "stroke", "stroke_mm"),
+}
+
+
+class Element(Model):
+    """One thing on a `layout: free` face: exactly one of `text`, `value`, `image`, `shape` or
+    `symbol`, in a box placed in millimetres from the trim's top-left corner (`at`, `size`),
+    drawn in list order (the first under the rest). Text is fitted to its box from the font's
+    metrics — wrapped, then shrunk down to `pt`'s smallest size — and a text that cannot fit
+    is an error, never clipped. Boxes may reach into the bleed, not beyond it."""
+
+    text: Text | None = Field(default=None, description="a template, e.g. \"{title}\": wrapped and shrunk to fit "
+                                                         "the box; **bold** and :ID: icons as in other texts")
+    value: Label | None = Field(default=None, description="a template, e.g. \"{value}\": the one large element, bold, "
+                                                          "in the asset's colour (on a bar where that colour does "
+                                                          "not read on paper)")
+    image: ImagePath | None = Field(default=None, description="a file, a template, e.g. \"art/{id}.png\": whole and "
+                                                              "centred in the box (`fit: cover` fills it)")
+    shape: Literal["rect", "rounded", "circle", "line"] | None = Field(
+        default=None, description="a rectangle filling the box, one with rounded corners, the largest circle in it, "
+                                  "or a line from its top-left to its bottom-right corner")
+    symbol: Literal["circle", "square", "triangle", "diamond", "hexagon", "star", "pentagon", "cross", "asset"] | None = Field(
+        default=None, description="one of the symbols, as large as the box allows; `asset`: the face's asset's badge "
+                                  "(its logo, if it has one)")
+    at: tuple[Place, Place] = Field(description="[x, y] of the box's top-left corner: mm right of and below the trim's")
+    size: tuple[Reach, Reach] = Field(description="[width, height] of the box, mm")
+    font: Key | None = Field(default=None, description="text, value: a font of the game's `fonts`, or `regular` or "
+                                                       "`bold`, the bundled ones (default: regular; a value: bold)")
+    pt: Annotated[tuple[Points, Points], BeforeValidator(_points, json_schema_input_type=Union[float, tuple[float, float]])] \
+        | None = Field(default=None, description="text, value: [smallest, largest] type size, or one size (default: "
+                                                 "[6, 10]; a value: [14, 44])")
+    color: Ink | None = Field(default=None, description="text, value: the ink, a colour or `asset` (default: black; a "
+                                                        "value: the asset's)")
+    fill: Ink | None = Field(default=None, description="shape, symbol: the fill, a colour or `asset` (default: none; a "
+                                                       "symbol: the asset's colour)")
+    stroke: Ink | None = Field(default=None, description="shape, symbol: the outline's colour or `asset` (default: black "
+                                                         "when nothing fills it)")
+    stroke_mm: Annotated[float, Field(ge=0, le=10), BeforeValidator(_not_bool)] = Field(
+        default=0.3, description="shape, symbol: the outline's width")
+    radius_mm: Annotated[float, Field(ge=0, le=MAX_PIECE_MM), BeforeValidator(_not_bool)] = Field(
+        default=2.0, description="a rounded shape's corners")
+    align: Literal["left", "center", "right"] = Field(default="center", description="text: across its box")
+    valign: Literal["top", "middle", "bottom"] = Field(default="middle", description="text: up and down its box")
+    fit: Literal["contain", "cover"] = Field(
+        default="contain", description="image: whole in the box, or filling it with its edges cut off")
+    turn: Literal[0, 90, 180, 270] = Field(
+        default=0, description="text, value, image: degrees clockwise about the box's centre, the box keeping its place "
+                               "(180: upside down, as a corner index's copy)")
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> "Element":
+        given = [kind for kind in ELEMENT_KINDS if getattr(self, kind) is not None]
+        if len(given) != 1:
+            raise ValueError(f"an element is exactly one of {', '.join(ELEMENT_KINDS)}" + (
+                f"; this one is {' and '.join(given)}" if given else ""))
+        kind = given[0]
+        stray = sorted(name for name in _changed(self) if name not in {kind, "at", "size", *ELEMENT_FIELDS[kind]})
+        if stray:
+            raise ValueError(f"`{stray[0]}` is not for a {kind} element (it takes: "
+                             f"{', '.join(ELEMENT_FIELDS[kind]) or 'at and size only'})")
+        if self.pt is not None and self.pt[0] > self.pt[1]:
+            raise ValueError(f"`pt` is [smallest, largest]; got [{self.pt[0]:g}, {self.pt[1]:g}]")
+        return self
+
+    @property
+    def kind(self) -> str:
+        return next(kind for kind in ELEMENT_KINDS if getattr(self, kind) is not None)
+
+
+Elements = Annotated[tuple[Element, ...], Field(max_length=MAX_ELEMENTS)]
+
+
+def _free_layout(layout: Any, elements: tuple[Element, ...]) -> None:
+    """`layout: free` and `elements` go together: the one places the other."""
+    if layout == "free" and not elements:
+        raise ValueError("`layout: free` places `elements`: give at least one")
+    if elements and layout != "free":
+        raise ValueError("`elements` are placed only by `layout: free`: add it")
+
 
 class Face(Model):
-    """One side of a piece. Text fields are templates: `{id}`, `{name}`, `{a.id}`, `{tracks[quote].size}`."""
+    """One side of a piece. Text fields are templates: `{id}`, `{name}`, `{a.id}`, `{tracks[quote].size}`.
+    With `layout: free`, `elements` place everything on it in millimetres instead of the kind's
+    layout; the fields are then values their templates name (`{title}`)."""
 
     asset: Label | None = Field(default=None, description="an asset id or a template giving one; sets colour, symbol, pattern")
     value: Label = Field(default="", description="the one large element (a code, a number)")
@@ -309,6 +419,14 @@ class Face(Model):
     subtitle: Name = Field(default="", description="beneath the title")
     text: Text = Field(default="", description="small print")
     corner: Label | None = Field(default=None, description="the corner index; defaults to `value`")
+    layout: Literal["free"] | None = Field(
+        default=None, description="free: `elements` place everything (default: the kind's layout, a deck's `layout`)")
+    elements: Elements = Field(default=(), description="with `layout: free`: what is drawn, where, first under last")
+
+    @model_validator(mode="after")
+    def _free(self) -> "Face":
+        _free_layout(self.layout, self.elements)
+        return self
 
 
 class Picture(Model):
@@ -330,6 +448,34 @@ def _file_name(value: Any) -> Any:
 BledImage = Annotated[Picture, BeforeValidator(_file_name, json_schema_input_type=Union[str, Picture])]
 
 
+class CardBack(Model):
+    """A card's own back, instead of its deck's, in one of three forms: an image alone, to the
+    bleed (`back: art/map.png`, a template: `"art/{id}-back.png"`); the deck's back with other
+    words, colours or art (`back: {title: Storm, color: "#a33"}`: what is not given is the
+    deck's); or a face drawn as the deck draws its fronts (`back: {face: {value: "?"}}`,
+    `layout: free` too). In every duplex mode it prints behind its own front."""
+
+    title: Name | None = Field(default=None, description="on the back's panel; a template (default: the deck's back's)")
+    subtitle: Name | None = Field(default=None, description="beneath the title; a template")
+    color: Colour | None = Field(default=None, description="the background (default: the deck's back's)")
+    pattern: Pattern | None = Field(default=None, description="over the background (default: the deck's back's)")
+    image: BledImage | None = Field(default=None, description="art to the bleed, a template; {file: …, bleed: extend} "
+                                                              "for art cut to the trim")
+    face: Face | None = Field(default=None, description="instead of a back's design: a face, drawn as the fronts are")
+
+    @model_validator(mode="after")
+    def _one_form(self) -> "CardBack":
+        if self.face is not None and set(_changed(self)) - {"face"}:
+            raise ValueError("a back is either a `face` or the deck's back with other `title`, `subtitle`, `color`, "
+                             "`pattern` or `image`, not both")
+        return self
+
+
+def _image_alone(value: Any) -> Any:
+    """`back: art/map.png` is the image alone: no title panel over it."""
+    return {"image": value, "title": ""} if isinstance(value, str) else value
+
+
 class CardEntry(Face):
     """Cards of one face: `count` copies, or `count` per asset / per pair of assets with `for_each`."""
 
@@ -340,6 +486,9 @@ class CardEntry(Face):
         default={}, description="values rules engines read, `{NAME}` in the card's templates; never drawn")
     image: BledImage | None = Field(default=None, description='an illustration; a template, e.g. "art/{id}.png", '
                                                               'or {file: …, bleed: extend} for art cut to the trim')
+    back: Annotated[CardBack, BeforeValidator(_image_alone, json_schema_input_type=Union[str, CardBack])] | None = \
+        Field(default=None, description="the card's own back (default: the deck's): an image, the deck's back with "
+                                        "other words or colours, or a face")
 
 
 class TokenEntry(Model):
@@ -387,16 +536,14 @@ class Component(Model):
 
 FaceField = Literal["title", "subtitle", "value", "other", "text", "none"]
 FIELDS: tuple[str, ...] = get_args(FaceField)
-ENTRY_FIELDS = ("count", "qty", "for_each", "asset", "value", "other", "title", "subtitle", "text", "corner", "image")
+ENTRY_FIELDS = ("count", "qty", "for_each", "asset", "value", "other", "title", "subtitle", "text", "corner", "image",
+                "back")
 
 
 def _column_target(value: str) -> str:
     if value.lower() not in ENTRY_FIELDS and not (value.startswith("data.") and len(value) > 5):
         raise ValueError(f'expected a card field ({", ".join(ENTRY_FIELDS)}) or "data.NAME", got "{shorten(value)}"')
     return value
-
-
-Points = Annotated[float, Field(ge=6, le=120), BeforeValidator(_not_bool)]  # VISUAL.md: nothing under 6 pt
 
 
 class CardLayout(Model):
@@ -413,6 +560,9 @@ class CardLayout(Model):
     band_pt: tuple[Points, Points] = Field(default=(7, 12), description="[smallest, largest] type in the band")
     centre_pt: tuple[Points, Points] = Field(default=(14, 44), description="[smallest, largest] type in the centre")
     footer_pt: tuple[Points, Points] = Field(default=(6, 9.5), description="[smallest, largest] type of the small print")
+    font: Key | None = Field(default=None, description="a font of the game's `fonts` for every text of the fronts and "
+                                                       "backs, its bold for what is bold (default: the bundled DejaVu "
+                                                       "Sans)")
 
     @model_validator(mode="after")
     def _ordered(self) -> "CardLayout":
@@ -434,16 +584,31 @@ class CardList(Model):
 
 
 class Deck(Component):
-    """Cards with a common back."""
+    """Cards with a common back (a card may have its own: `back` of its entry)."""
 
     kind: Literal["deck"]
     size_mm: Size | None = Field(default=None, description="[width, height] (default: print.card_mm)")
     back: Back = Field(default=Back(), description="the common back")
-    layout: CardLayout = Field(default=CardLayout(), description="where each field goes on the fronts")
+    layout: CardLayout | Literal["free"] = Field(
+        default=CardLayout(), description="where each field goes on the fronts; free: `elements` place everything "
+                                          "on every front whose entry has no elements of its own")
+    elements: Elements = Field(default=(), description="with `layout: free`: what each front draws, where, first under "
+                                                       "last; templates over each card's fields and data")
     cards_from: Annotated[CardList, BeforeValidator(_file_name)] | None = Field(
         default=None, description="`market.csv`, or {file:, sheet:, columns:}: the card entries from a spreadsheet")
     cards: Annotated[tuple[CardEntry, ...], Field(min_length=1, max_length=MAX_ENTRIES)] = Field(
         description="the card entries")
+
+    @model_validator(mode="after")
+    def _free(self) -> "Deck":
+        _free_layout(self.layout, self.elements)
+        return self
+
+    @property
+    def card_layout(self) -> CardLayout:
+        """The kind's layout of its faces: the deck's, or the bundled decks' in a free deck
+        (whose faces are all drawn by elements, their own or the deck's)."""
+        return self.layout if isinstance(self.layout, CardLayout) else CardLayout()
 
 
 class Tokens(Component):
@@ -466,8 +631,25 @@ class Money(Component):
     bills: Annotated[tuple[Bill, ...], Field(min_length=1, max_length=MAX_BILLS)] = Field(description="the denominations")
 
 
+MapLayout = Literal["square", "hex"]
+MAPS: tuple[str, ...] = get_args(MapLayout)
+Coordinate = Annotated[int, Strict(), Field(ge=0, le=MAX_CELLS - 1)]
+
+
+class MapCell(Model):
+    """One cell of a map (a `square` or `hex` board section), by its coordinates: what it
+    prints and how it is filled."""
+
+    at: tuple[Coordinate, Coordinate] = Field(description="[column, row], from [0, 0] at the top left; on a hex map "
+                                                          "the odd columns sit half a cell lower")
+    label: Label = Field(default="", description="printed in the cell; a template")
+    color: Colour | None = Field(default=None, description="its fill (default: paper)")
+    symbol: Symbol | None = Field(default=None, description="a mark drawn faintly behind the label (a port, a mine)")
+
+
 class BoardSection(Model):
-    """One part of a board: a track of cells, or a table the rules compute."""
+    """One part of a board: a track of cells, a table the rules compute, or a map of square or
+    hexagonal cells by coordinates."""
 
     title: Name = Field(default="", description="the section's heading; a template")
     title_en: Name = Field(default="", description="its English heading")
@@ -478,21 +660,65 @@ class BoardSection(Model):
     start_label: Label = Field(default="START", description="the word on the track's start cell, in the game's language")
     holds: PositiveCount | Literal["pairs"] = Field(
         default=1, description="tokens a cell holds side by side; pairs: one per other asset")
-    layout: Literal["row", "loop", "grid"] = Field(
-        default="row", description="a track's cells in a row, round the board's edge, or a grid")
+    layout: Literal["row", "loop", "grid", "square", "hex"] = Field(
+        default="row", description="a track's cells in a row, round the board's edge, or a grid; square, hex: a map "
+                                   "of `cells` by coordinates (the board's `cell_mm` across a hexagon's flats)")
     columns: Annotated[int, Strict(), Field(ge=1, le=MAX_CELLS)] | None = Field(
         default=None, description="a grid's cells per row (default: about square)")
+    area: tuple[Annotated[int, Strict(), Field(ge=1, le=MAX_CELLS)], Annotated[int, Strict(), Field(ge=1, le=MAX_CELLS)]] \
+        | None = Field(default=None, description="a map's [columns, rows]: every cell of that rectangle")
+    cells: Annotated[tuple[MapCell, ...], Field(max_length=MAX_CELLS)] = Field(
+        default=(), description="a map's cells by coordinates: with `area`, what some of its cells print (or cells "
+                                "beyond it); without, the map's only cells")
+    coordinates: Annotated[bool, Strict()] = Field(
+        default=False, description="a map: each cell's coordinates printed small at its top, as column.row")
 
     @model_validator(mode="after")
     def _one_content(self) -> "BoardSection":
+        if self.layout in MAPS:
+            return self._map()
         if (self.track is None) == (self.table is None):
-            raise ValueError("a board section shows either a `track` or a `table`")
+            raise ValueError("a board section shows either a `track` or a `table` (or, with `layout: square` or "
+                             "`hex`, a map of `cells`)")
         if self.layout != "row" and (self.track is None or self.rows != "single" or self.holds != 1):
             raise ValueError(f"a {self.layout} lays out one track's cells, one token each: give `track` and "
                              "leave `rows: single` and `holds: 1`")
         if self.columns is not None and self.layout != "grid":
             raise ValueError("`columns` is for `layout: grid`")
+        stray = sorted({"area", "cells", "coordinates"} & set(_changed(self)))
+        if stray:
+            raise ValueError(f"`{stray[0]}` is for a map: `layout: square` or `hex`")
         return self
+
+    def _map(self) -> "BoardSection":
+        stray = sorted({"track", "table", "marks", "rows", "holds", "columns"} & set(_changed(self)))
+        if stray:
+            raise ValueError(f"a {self.layout} map shows its `cells`, not a `{stray[0]}`")
+        if self.area is None and not self.cells:
+            raise ValueError(f"a {self.layout} map has no cells: give `area: [columns, rows]` or `cells` by "
+                             "coordinates (`{at: [0, 0]}`)")
+        seen: set[tuple[int, int]] = set()
+        for cell in self.cells:
+            if cell.at in seen:
+                raise ValueError(f"two cells at [{cell.at[0]}, {cell.at[1]}]: give each place once")
+            seen.add(cell.at)
+        return self
+
+    @property
+    def map_cells(self) -> tuple[MapCell, ...]:
+        """Every cell of a map, row by row: the area's (as `cells` writes them where it does)
+        and the cells beyond it."""
+        given = {cell.at: cell for cell in self.cells}
+        columns, rows = self.area or (0, 0)
+        inside = [given.pop((c, r), MapCell(at=(c, r))) for r in range(rows) for c in range(columns)]
+        return tuple(sorted([*inside, *given.values()], key=lambda cell: (cell.at[1], cell.at[0])))
+
+    @property
+    def map_size(self) -> tuple[int, int]:
+        """A map's columns and rows (from [0, 0] to its farthest cell), without listing its cells."""
+        columns, rows = self.area or (0, 0)
+        return (max([columns, *(cell.at[0] + 1 for cell in self.cells)]),
+                max([rows, *(cell.at[1] + 1 for cell in self.cells)]))
 
 
 class Board(Component):
@@ -724,6 +950,27 @@ class Players(Model):
 
 
 ASSET_KEYS = ("companies", "colours", "currencies")
+MAX_FONTS = 20  # of one game
+BUNDLED_FONTS = ("regular", "bold")  # pnp's own, DejaVu Sans: always there, never redefined
+
+
+def _font_name(value: str) -> str:
+    if value in BUNDLED_FONTS:
+        raise ValueError(f"`{value}` is a bundled font's name (DejaVu Sans); give yours another")
+    return value
+
+
+FontName = Annotated[Key, AfterValidator(_font_name)]
+
+
+class FontFile(Model):
+    """A font of the designer's: a TrueType or OpenType file in the spec's folder, and the file
+    `**bold**` in its text switches to. Written as the file alone (`display: fonts/Serif.ttf`)
+    or with `bold`."""
+
+    file: RelativePath = Field(description="a .ttf or .otf file, relative to the spec's folder")
+    bold: RelativePath | None = Field(default=None, description="its bold, for **…** in text set in it (default: "
+                                                                "the same file)")
 MAX_LANGUAGES = 40  # kits of one game: far above any table's needs, far below a build that never ends
 
 
@@ -751,7 +998,8 @@ class Game(Model):
     languages: Annotated[tuple[LanguageCode, ...], Field(max_length=MAX_LANGUAGES)] = Field(
         default=(), description="every kit's language, e.g. [es, en, ru] (default: just `language`)")
     players: Players = Field(description="{min: 3, max: 6}")
-    companies: Assets | None = Field(default=None, description="the game's assets, if companies (one of the three lists)")
+    companies: Assets | None = Field(default=None, description="the game's assets, if companies (at most one of the three "
+                                                                "lists; none: plain cards and pieces)")
     colours: Assets | None = Field(default=None, description="the game's assets, if colours")
     currencies: Assets | None = Field(default=None, description="the game's assets, if currencies")
     tracks: Annotated[dict[Key, Track], Field(max_length=MAX_TRACKS)] = Field(
@@ -760,16 +1008,20 @@ class Game(Model):
         default={}, description="house-rule values, checked against the game's rules module")
     vars: Annotated[dict[Key, Any], Field(max_length=MAX_KEYS)] = Field(
         default={}, description="the designer's free values, `{vars[NAME]}` in every template")
+    fonts: Annotated[dict[FontName, Annotated[FontFile, BeforeValidator(_file_name, json_schema_input_type=Union[str, FontFile])]],
+                     Field(max_length=MAX_FONTS)] \
+        = Field(default={}, description="the designer's fonts by name: `display: fonts/Serif.ttf` (TTF or OTF, in the "
+                                        "spec's folder), or {file:, bold:}; free elements name them (`font: display`)")
     components: Annotated[tuple[AnyComponent, ...], Field(min_length=1, max_length=MAX_COMPONENTS)] = Field(
         description="what is printed")
 
     @model_validator(mode="after")
     def _one_asset_list(self) -> "Game":
         given = [key for key in ASSET_KEYS if getattr(self, key) is not None]
-        if len(given) != 1:
-            raise ValueError("a game lists exactly one of `companies`, `colours` or `currencies`")
-        if not getattr(self, given[0]):
-            raise ValueError(f"`{given[0]}` needs at least one entry")
+        if len(given) > 1:
+            raise ValueError("a game lists at most one of `companies`, `colours` or `currencies` (none: plain pieces)")
+        if given and not getattr(self, given[0]):
+            raise ValueError(f"`{given[0]}` needs at least one entry (or leave it out: plain pieces)")
         if self.languages and self.language not in self.languages:
             raise ValueError(f"`language` {self.language} (the default kit's) is not among `languages` "
                              f"({', '.join(self.languages)})")
@@ -784,12 +1036,14 @@ class Game(Model):
 
     @property
     def asset_key(self) -> str:
-        return next(key for key in ASSET_KEYS if getattr(self, key) is not None)
+        """Which list the assets are: companies, colours or currencies (companies for a game of
+        plain pieces, which lists none)."""
+        return next((key for key in ASSET_KEYS if getattr(self, key) is not None), ASSET_KEYS[0])
 
     @property
     def assets(self) -> tuple[Asset, ...]:
-        """Companies, colours or currencies, in board order."""
-        return getattr(self, self.asset_key)
+        """Companies, colours or currencies, in board order (none for a game of plain pieces)."""
+        return getattr(self, self.asset_key) or ()
 
     def asset(self, asset_id: str) -> Asset:
         return next(a for a in self.assets if a.id == asset_id)

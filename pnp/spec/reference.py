@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-ORDER = ("Spec", "Print", "Game", "Players", "Asset", "Track", "Deck", "CardEntry", "Face", "Back", "Picture", "CardLayout",
-         "CardList", "Tokens", "TokenEntry", "Money", "Bill", "Board", "BoardSection", "Mat", "Zone", "Aid",
-         "AidSection", "Booklet", "BookletSection", "Form", "FormColumn")
+ORDER = ("Spec", "Print", "Game", "Players", "Asset", "FontFile", "Track", "Deck", "CardEntry", "CardBack", "Face",
+         "Element", "Back", "Picture", "CardLayout", "CardList", "Tokens", "TokenEntry", "Money", "Bill", "Board",
+         "BoardSection", "MapCell", "Mat", "Zone", "Aid", "AidSection", "Booklet", "BookletSection", "Form", "FormColumn")
 
 
 def reference_markdown() -> str:
@@ -28,17 +28,35 @@ def reference_markdown() -> str:
     parts = [_HEAD]
     for name in (*ORDER, *missing):
         parts.append(_object(name, definitions[name]))
+    parts.append(_template_names())
     parts.append(_limits())
     return "\n".join(parts)
+
+
+def _template_names() -> str:
+    """Every name a text template may use (`pnp.spec.faces.template_names`), by where."""
+    from pnp.spec.faces import template_names
+
+    lines = ["## Template names", "",
+             "Every text of a spec is a template: `{name}` prints a value of the spec, `{name.field}` or",
+             "`{name[key]}` walks into a group, `{name[2]}` into a list. These are the names, and where",
+             "each may be used. A card's or token's names hold on each of its faces, in its free layout's",
+             "elements and in a card's own back; `for_each: asset` also gives a money's `currency` and a",
+             "form column's title the asset's names.", "",
+             "| name | where | what it is | example |", "|---|---|---|---|"]
+    lines += [f"| {name} | {_cell(where)} | {_cell(meaning)} | {_cell(example)} |"
+              for name, where, meaning, example in template_names()]
+    return "\n".join(lines) + "\n"
 
 
 _HEAD = """# components.yaml reference
 
 Generated from the model (`pnp/spec/model.py`) by `python -m pnp.spec.reference`; do not edit by hand.
 `pnp schema` writes the same facts as a JSON Schema for editors, and `pnp validate` checks them all,
-each problem at its `file:line:col`. Text fields marked *template* may name values: see
-`pnp/spec/faces.py` for what (`{id}`, `{name}`, `{tracks[quote].last}`, `{rules[start_cash]}`,
-`{counts[shares]}`, …) and the end of this page for the format specs they may use.
+each problem at its `file:line:col`. Text fields marked *template* may name values (`{id}`,
+`{name}`, `{tracks[quote].last}`, `{rules[start_cash]}`, `{counts[shares]}`, …): the
+[template names](#template-names) and the [format specs](#format-specs-in-templates) they may
+use are listed at the end of this page.
 
 Lengths are in characters, sizes in millimetres. Every bound is far above any real game and far
 below what would make `pnp validate` slow: any file is answered in seconds.

@@ -2,7 +2,7 @@
 its `cards` before the spec is validated, so a row is checked exactly like a YAML card entry.
 
 One row is one card entry. The header names each column: a card field (`value`, `title`,
-`count` or `qty`, `for_each`, `asset`, `image`, …), `data.NAME`, or anything else, which goes
+`count` or `qty`, `for_each`, `asset`, `image`, `back`, …), `data.NAME`, or anything else, which goes
 to `data` under its own name; `columns:` renames headers that say something else. Empty cells
 are left out (the field's default applies). Every cell keeps its place — the file, its row and
 its column, as spreadsheets number them — so a bad cell is reported as `market.csv:7:3`.

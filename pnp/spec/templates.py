@@ -65,7 +65,8 @@ class TemplateError(ValueError):
         super().__init__(message)
 
     def at(self, *location: Any) -> "TemplateError":
-        return TemplateError(self.field, str(self), location)
+        """The error inside `location`: its place so far (an element's, `("elements", 2)`) within it."""
+        return TemplateError(self.field, str(self), location + self.location)
 
 
 class ElsewhereError(TemplateError):
