@@ -1,0 +1,162 @@
+"""The user's files on disk: read within bounds, written all or nothing.
+
+Every file pnp reads may come from anywhere — a shared folder, a forum, an archive — and every
+file it saves is someone's work. Two rules follow, kept here once for every reader and writer:
+
+- **A read is bounded.** `read_regular` reads a regular file only (a folder, a FIFO, a device
+  such as `/dev/zero`, a socket are refused without reading a byte: a pipe would never end, a
+  device never stop) and at most `limit` bytes of it, whatever the file system says its size
+  is. A symlink is followed; where it may lead is the caller's to check (`inside`).
+- **A save is atomic.** `write_atomically` writes a temporary file in the same folder
+  (`.NAME.XXXX.tmp`), flushes it to disk, renames it over the old file and flushes the
+  folder: a kill or a power cut at any instant leaves the old file or the new one, never a
+  mix, and a temporary left by a killed run is harmless (the next run ignores it).
+
+`output_file` checks a path the user names for pnp to write (`pnp schema -o FILE`): a file
+name, not a folder, a device or the root, each part a name the file system takes.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from pnp.errors import UsageError
+
+NAME_MAX = 255  # bytes of one name in a path (Linux, macOS, Windows alike)
+PATH_MAX = 4096  # bytes of a whole path
+
+
+class NotAFile(OSError):
+    """A path that is not a regular file (a folder, a FIFO, a device, a socket)."""
+
+
+class TooLarge(OSError):
+    """A file longer than the reader takes."""
+
+
+def kind_of(mode: int) -> str:
+    """What a file of `mode` is, in words: "a folder", "a FIFO (named pipe)", "a device", …"""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file `path`, at most `limit` of them: NotAFile (a folder:
+    IsADirectoryError) before anything is opened when it is not a regular file, TooLarge when it
+    holds more. Opened without blocking, and checked again once open, so a FIFO put in its place
+    meanwhile cannot hold the reader."""
+    mode = os.stat(path).st_mode
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
+    if not stat.S_ISREG(mode):
+        raise NotAFile(errno.EINVAL, f"is {kind_of(mode)}, not a file", str(path))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as file:
+        mode = os.fstat(file.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotAFile(errno.EINVAL, f"is {kind_of(mode)}, not a file", str(path))
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise TooLarge(errno.EFBIG, f"file too large (more than {limit:,} bytes)", str(path))
+    return data
+
+
+def inside(path: Path, folder: Path) -> bool:
+    """Whether `path`, its symlinks followed, is within `folder` (its symlinks followed too)."""
+    try:
+        return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder))
+    except (OSError, ValueError):
+        return False
+
+
+def write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Replace `path` with `data`, all or nothing: a temporary file beside it, flushed to disk,
+    renamed over it, the folder flushed. `mode`: the new file's permissions (default: those of
+    the file it replaces, else what the umask gives a new file)."""
+    if mode is None:
+        try:
+            mode = stat.S_IMODE(path.stat().st_mode)
+        except OSError:
+            mode = 0o666 & ~_umask()
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            if hasattr(os, "fchmod"):  # not on Windows
+                os.fchmod(file.fileno(), mode)
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    sync_folder(path.parent)
+
+
+def sync_folder(folder: Path) -> None:
+    """Flush a folder's entries (a rename) to disk, where the system allows it."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def checked_name(text: str, what: str) -> Path:
+    """`text` as a path whose every part the file system can take (no NUL, no name over
+    NAME_MAX bytes, the whole under PATH_MAX); UsageError naming `what` (`--out`) otherwise."""
+    if "\x00" in text:
+        raise UsageError(f"{what}: a path cannot hold a NUL character")
+    size = len(os.fsencode(text))
+    if size >= PATH_MAX:
+        raise UsageError(f"{what}: a path of {size:,} bytes; the file system takes at most {PATH_MAX - 1:,}")
+    for part in Path(text).parts:
+        size = len(os.fsencode(part))
+        if size > NAME_MAX:
+            raise UsageError(f"{what}: a name of {size:,} bytes ({part[:20]}…); the file system takes at most "
+                             f"{NAME_MAX} a name")
+    return Path(text)
+
+
+def output_file(text: str, what: str) -> Path:
+    """The file `text` names for pnp to write, or UsageError (one line, naming `what`) when it
+    cannot be one: empty, a folder (`.`, `/`, a name ending in `/`), a device or a FIFO, in a
+    folder that does not exist, or a name the file system would not take."""
+    if not text.strip():
+        raise UsageError(f"{what}: give a file name, e.g. {what} components.schema.json")
+    path = checked_name(text, what)
+    if text.endswith(("/", os.sep)) or path.name in ("", ".", ".."):
+        raise UsageError(f"{what} {text}: is a folder; name a file (e.g. {text.rstrip('/')}/components.schema.json)")
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise UsageError(f"{what} {text}: {error.strerror or error}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise UsageError(f"{what} {text}: is {kind_of(mode)}; name a file")
+    if not path.absolute().parent.is_dir():
+        raise UsageError(f"{what} {text}: no folder {path.parent} to write it in")
+    return path
