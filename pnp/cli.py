@@ -263,13 +263,18 @@ def _validate(args: argparse.Namespace) -> int:
     for warning in art_warnings(spec):  # PNG or JPEG art that prints below 300 dpi
         print(warning, file=sys.stderr)
     from pnp.errors import SpecError
-    from pnp.translate import problems
+    from pnp.translate import errors, problems
 
+    wrong = [finding for game_id in spec.games for finding in errors(spec, game_id)]  # unreadable catalogs, bad translations
+    for finding in wrong:
+        print(finding, file=sys.stderr)
     untranslated = [issue for game_id in spec.games for issue in problems(spec, game_id)]
     if untranslated and args.strict:
         raise SpecError(untranslated)
     for warning in untranslated:  # fuzzy or missing translations: the kit would print English or an old sentence
         print(f"{warning} (warning)", file=sys.stderr)
+    if wrong:
+        return 1
     print(f"{shown(source)}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")
     for game_id, game in spec.games.items():
         names = ", ".join(a.id for a in game.assets)

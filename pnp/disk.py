@@ -4,9 +4,11 @@ Every file pnp reads may come from anywhere — a shared folder, a forum, an arc
 file it saves is someone's work. Two rules follow, kept here once for every reader and writer:
 
 - **A read is bounded.** `read_regular` reads a regular file only (a folder, a FIFO, a device
-  such as `/dev/zero`, a socket are refused without reading a byte: a pipe would never end, a
-  device never stop) and at most `limit` bytes of it, whatever the file system says its size
+  such as `/dev/zero`, a socket are refused without reading a byte: a pipe may never end, a
+  device never stops) and at most `limit` bytes of it, whatever the file system says its size
   is. A symlink is followed; where it may lead is the caller's to check (`inside`).
+  `read_capped` reads whatever the path is — the spec or a record may come through
+  `/dev/stdin` — at most `limit` bytes of it, never waiting on a FIFO nobody writes to.
 - **A save is atomic.** `write_atomically` writes a temporary file in the same folder
   (`.NAME.XXXX.tmp`), flushes it to disk, renames it over the old file and flushes the
   folder: a kill or a power cut at any instant leaves the old file or the new one, never a
@@ -54,22 +56,46 @@ def kind_of(mode: int) -> str:
 def read_regular(path: Path, limit: int) -> bytes:
     """The bytes of the regular file `path`, at most `limit` of them: NotAFile (a folder:
     IsADirectoryError) before anything is opened when it is not a regular file, TooLarge when it
-    holds more. Opened without blocking, and checked again once open, so a FIFO put in its place
-    meanwhile cannot hold the reader."""
-    mode = os.stat(path).st_mode
+    holds more. Checked again once open, so a FIFO put in its place meanwhile cannot hold the
+    reader."""
+    _regular(os.stat(path).st_mode, path)
+    return read_capped(path, limit, regular=True)
+
+
+def read_capped(path: Path, limit: int, *, regular: bool = False) -> bytes:
+    """At most `limit` bytes of `path`, whatever it is — a pipe (`/dev/stdin`), a device — and
+    whatever the file system says its size is (a device says 0 and never ends): TooLarge beyond.
+    Opened without waiting for a writer, so a FIFO nobody writes to is read as empty rather than
+    waited on forever. `regular`: refuse anything but a regular file (NotAFile)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as file:
+        mode = os.fstat(fd).st_mode
+        if regular:
+            _regular(mode, path)
+        elif stat.S_ISFIFO(mode):
+            os.set_blocking(fd, True)  # a pipe with a writer: what it sends, to its end
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise TooLarge(errno.EFBIG, f"is larger than {limit:,} bytes", str(path))
+    return data
+
+
+def _regular(mode: int, path: Path) -> None:
     if stat.S_ISDIR(mode):
         raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
     if not stat.S_ISREG(mode):
         raise NotAFile(errno.EINVAL, f"is {kind_of(mode)}, not a file", str(path))
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(fd, "rb") as file:
-        mode = os.fstat(file.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotAFile(errno.EINVAL, f"is {kind_of(mode)}, not a file", str(path))
-        data = file.read(limit + 1)
-    if len(data) > limit:
-        raise TooLarge(errno.EFBIG, f"file too large (more than {limit:,} bytes)", str(path))
-    return data
+
+
+def said(error: OSError) -> str:
+    """Why a file could not be read, as a predicate of it: "is a folder", "is a FIFO (named
+    pipe), not a file", "is larger than 2,000,000 bytes", "does not exist", "cannot be read
+    (Permission denied)"."""
+    if isinstance(error, (NotAFile, TooLarge, IsADirectoryError)):
+        return str(error.strerror)
+    if isinstance(error, FileNotFoundError):
+        return "does not exist"
+    return f"cannot be read ({error.strerror or error})"
 
 
 def inside(path: Path, folder: Path) -> bool:

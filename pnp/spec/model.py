@@ -25,11 +25,11 @@ from pydantic import (
 )
 
 from pnp.errors import Issue, brief, shorten
-from pnp.i18n import CODE, PSEUDO
+from pnp.i18n import code_problem
 from pnp.spec.contract import MAX_CELLS
 from pnp.spec.images import clean_path
 from pnp.spec.source import MAX_BYTES, MAX_DEPTH, MAX_DIGITS, MAX_NODES, Source, format_path
-from pnp.spec.templates import MAX_FILLED, MAX_PRECISION, MAX_SEPARATOR, MAX_WIDTH, check_visible
+from pnp.spec.templates import MAX_FILLED, MAX_PRECISION, MAX_SEPARATOR, MAX_WIDTH, Unchecked, check_visible, fill
 
 # Each choice a Literal (what the model and mypy check) and its values (what messages list).
 Symbol = Literal["circle", "square", "triangle", "diamond", "hexagon", "star", "pentagon", "cross"]
@@ -600,12 +600,19 @@ class WorkedExample(Model):
         default=(), description="rule IDs whose events are left out")
 
 
+def _over_value(words: str) -> str:
+    """Words for a house rule's value: a template whose one placeholder is `{value}`, filled by
+    the spec's formatter (so `{name:>5000000}` is refused here, never printed raw)."""
+    fill(words, {"value": Unchecked()}, "values")
+    return words
+
+
 class RuleWords(Model):
     """A house rule in words: its name, and the words for each value it may take (`"*"`: a
     template over `{value}` for any other)."""
 
     name: Name = Field(description="the house rule's name in words")
-    values: Annotated[dict[Label, Text], Field(max_length=MAX_KEYS)] = Field(
+    values: Annotated[dict[Label, Annotated[Text, AfterValidator(_over_value)]], Field(max_length=MAX_KEYS)] = Field(
         default={}, description='the words for each value ("*": a template over {value} for any other)')
 
 
@@ -700,10 +707,9 @@ MAX_LANGUAGES = 40  # kits of one game: far above any table's needs, far below a
 
 def _language_code(value: str) -> str:
     """A catalog's folder name: `es`, `ru`, `pt_BR` (the pseudo-locale `qps` is for `--lang` only)."""
-    if value == PSEUDO:
-        raise ValueError(f'"{PSEUDO}" is the pseudo-locale: build it with --lang {PSEUDO}, never list it')
-    if not CODE.match(value):
-        raise ValueError(f'expected a language code such as "es", "ru" or "pt_BR", got "{value}"')
+    problem = code_problem(value)
+    if problem:
+        raise ValueError(problem)
     return value
 
 
