@@ -13,7 +13,6 @@ import os
 import sys
 import unicodedata
 from functools import cache
-from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 from pnp import __version__
@@ -297,11 +296,12 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _init(args: argparse.Namespace) -> int:
+    from pnp.disk import checked_name
     from pnp.rules import rulebooks
     from pnp.spec.loader import init
     from pnp.spec.schema import schema_text
 
-    print(init(Path(args.folder), force=args.force, schema=schema_text(rulebooks())))
+    print(init(checked_name(args.folder, "init"), force=args.force, schema=schema_text(rulebooks())))
     return 0
 
 
@@ -314,13 +314,13 @@ def _schema(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    target = Path(args.out)
+    from pnp.disk import output_file, write_atomically
+
+    target = output_file(args.out, "-o")
     try:
-        partial = target.with_name(f".{target.name}.partial")
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(target)
+        write_atomically(target, text.encode("utf-8"))
     except OSError as error:
-        raise UsageError(f"--out {args.out}: cannot write it ({error.strerror or error})") from None
+        raise UsageError(f"-o {args.out}: cannot write it ({error.strerror or error})") from None
     print(f"{shown(target)}: the JSON Schema of components.yaml; name it in a spec's first line: "
           f"# yaml-language-server: $schema={target.name}")
     return 0
