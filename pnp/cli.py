@@ -261,17 +261,16 @@ def _validate(args: argparse.Namespace) -> int:
     spec = load_spec(source, layout=checked_layout)  # every component laid out too, as build would (nothing rendered)
     for warning in art_warnings(spec):  # PNG or JPEG art that prints below 300 dpi
         print(warning, file=sys.stderr)
-    from pnp.errors import SpecError
+    from pnp.errors import SpecError, bounded
     from pnp.translate import errors, problems
 
     wrong = [finding for game_id in spec.games for finding in errors(spec, game_id)]  # unreadable catalogs, bad translations
-    for finding in wrong:
-        print(finding, file=sys.stderr)
     untranslated = [issue for game_id in spec.games for issue in problems(spec, game_id)]
-    if untranslated and args.strict:
+    if untranslated and args.strict and not wrong:
         raise SpecError(untranslated)
-    for warning in untranslated:  # fuzzy or missing translations: the kit would print English or an old sentence
-        print(f"{warning} (warning)", file=sys.stderr)
+    said = [str(finding) for finding in wrong] + [f"{warning} (warning)" for warning in untranslated]
+    for line in bounded(said):  # fuzzy or missing translations: the kit would print English or an old sentence
+        print(line, file=sys.stderr)
     if wrong:
         return 1
     print(f"{shown(source)}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")

@@ -13,7 +13,7 @@ Babel does the reading and writing. It keeps a `#| msgid` comment as a plain com
 A catalog comes from a translator, a shared folder or a forum, so it is read within bounds
 (each stated once, here, and listed in docs/translate.md): a regular file of at most
 MAX_BYTES (`pnp.disk.read_regular`: a folder, a FIFO or a device is refused unread), in UTF-8
-with no NUL, its `Plural-Forms` an expression gettext can evaluate with at most MAX_PLURALS
+with no NUL, no text of it over MAX_TEXT characters, its `Plural-Forms` an expression gettext can evaluate with at most MAX_PLURALS
 forms, every index it gives for n = 0…PLURALS_CHECKED a form that exists — checked as Babel
 reads the header, before any entry is made of that many forms. Anything else is a
 `CatalogError` at the file's line. One entry is judged on its own (`fault`): a translation
@@ -46,6 +46,7 @@ FOLDER = "locale"
 MAX_BYTES = 2_000_000  # of one catalog file: some fifteen times a bundled game's
 MAX_PLURALS = 6  # forms of a plural entry (CLDR's most: Arabic's zero, one, two, few, many, other)
 PLURALS_CHECKED = 1000  # the `Plural-Forms` expression is evaluated for every n from 0 to this
+MAX_TEXT = 20_000  # characters of one msgid or translation: ten times the spec's longest paragraph
 PLURAL_FORMS = f"write \"nplurals=N; plural=EXPRESSION;\" with N from 1 to {MAX_PLURALS}"
 LONGER = 3  # a translation is at most LONGER times its source's length, plus SPARE characters
 SPARE = 100
@@ -91,9 +92,12 @@ def _parsed(path: Path, data: bytes, code: str | None) -> "Catalog":
     except CatalogError:
         raise
     except PoFileError as error:
-        raise CatalogError(path, getattr(error, "lineno", 0), f"not a PO file pnp can read: {error}") from None
+        reason = re.sub(r" on \d+$", "", str(error))  # Babel's own "on LINE", which the place says
+        raise CatalogError(path, getattr(error, "lineno", 0), f"not a PO file pnp can read: {reason}") from None
     except Exception as error:  # Babel raises whatever a broken header or entry makes of it
         raise CatalogError(path, 0, f"not a PO file pnp can read ({type(error).__name__}: {error})") from None
+    for obsolete in catalog.obsolete.values():  # kept aside by Babel, written back by an update
+        _check_length(path, obsolete)
     for message in catalog:
         previous = [c for c in message.user_comments if c.startswith("| msgid")]
         if previous:
@@ -133,6 +137,7 @@ def _checked_catalog(path: Path, lines: Sequence[str]) -> type:
                 raise CatalogError(path, _header_line(lines, "Plural-Forms") or message.lineno or 0,
                                    f"the header cannot be read: {PLURAL_FORMS}") from None
             if key != "":
+                _check_length(path, message)
                 return
             for field, problem in (("Content-Type", charset_problem(self.charset)),
                                    ("Plural-Forms", plural_problem(self.plural_forms))):
@@ -140,6 +145,20 @@ def _checked_catalog(path: Path, lines: Sequence[str]) -> type:
                     raise CatalogError(path, _header_line(lines, field) or message.lineno or 0, problem)
 
     return Checked
+
+
+def _check_length(path: Path, message: "Message") -> None:
+    """A CatalogError for a msgid or translation over MAX_TEXT characters (Babel takes time
+    quadratic in a text's length to write it)."""
+    texts = [*_texts(message.id), *_texts(message.string)]
+    longest = max((len(text) for text in texts), default=0)
+    if longest > MAX_TEXT:
+        raise CatalogError(path, message.lineno or 0, f"a text of {longest:,} characters; a catalog's are at most "
+                                                      f"{MAX_TEXT:,}")
+
+
+def _texts(value: Any) -> tuple[str, ...]:
+    return tuple(value) if isinstance(value, (list, tuple)) else (value or "",)
 
 
 def charset_problem(charset: str) -> str:

@@ -41,6 +41,7 @@ A3_MM, MAX_DPI = (297.0, 420.0), 600  # the largest art pnp needs: a board of A3
 MAX_PIXELS = round(A3_MM[0] / 25.4 * MAX_DPI) * round(A3_MM[1] / 25.4 * MAX_DPI)  # 7,016 × 9,921: 69.6 megapixels
 MAX_DECODED = MAX_PIXELS * 4  # bytes a raster may decode to: that many pixels of 8-bit RGBA (278 MB)
 MAX_SVG_NUMBER = 1e9  # any number an SVG writes, in its own units
+MAX_SVG_ELEMENTS = 50_000  # of an SVG: each becomes a PDF path the renderer converts in Python
 FORMATS = {"png": "PNG", "jpeg": "JPEG", "svg": "SVG"}
 _SVG_UNITS_MM = {"": 25.4 / 96, "px": 25.4 / 96, "pt": 25.4 / 72, "pc": 25.4 / 6, "mm": 1.0, "cm": 10.0, "in": 25.4}
 
@@ -199,7 +200,9 @@ def _svg_size(data: bytes, file: str) -> tuple[float, float]:
         raise ArtError(f"{file}: not readable SVG ({error})") from None
     if not root.tag.endswith("svg"):
         raise ArtError(f"{file}: not an SVG image (its root element is <{root.tag}>)")
-    for element in root.iter():
+    for count, element in enumerate(root.iter(), 1):
+        if count > MAX_SVG_ELEMENTS:
+            raise ArtError(f"{file}: an SVG of more than {MAX_SVG_ELEMENTS:,} elements (simplify it)")
         tag = element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
         if tag == "text":
             raise ArtError(f"{file}: has text; convert it to paths (Inkscape: Path > Object to Path), as the PDF "
