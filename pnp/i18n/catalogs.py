@@ -139,8 +139,9 @@ def _checked_catalog(path: Path, lines: Sequence[str]) -> type:
             if key != "":
                 _check_length(path, message)
                 return
+            written = _header_value(message.string, "Plural-Forms")  # as written: Babel reads garbage as its default
             for field, problem in (("Content-Type", charset_problem(self.charset)),
-                                   ("Plural-Forms", plural_problem(self.plural_forms))):
+                                   ("Plural-Forms", plural_problem(self.plural_forms if written is None else written))):
                 if problem:
                     raise CatalogError(path, _header_line(lines, field) or message.lineno or 0, problem)
 
@@ -192,6 +193,15 @@ def plural_problem(plural_forms: str) -> str:
             return f"Plural-Forms: plural={_shown(expression)} gives form {index} for n = {n}; nplurals={count} " \
                    f"has forms 0 to {count - 1}"
     return ""
+
+
+def _header_value(header: Any, field: str) -> str | None:
+    """The value of `field` in a catalog's header text as written, or None when it has none."""
+    for line in str(header).splitlines():
+        name, colon, value = line.partition(":")
+        if colon and name.strip().lower() == field.lower():
+            return value.strip()
+    return None
 
 
 def _header_line(lines: Sequence[str], field: str) -> int:
