@@ -223,11 +223,12 @@ def report(spec: Spec, games: Iterable[str]) -> list[str]:
         wanted = {_key(e.msgid) for e in entries(spec, game_id)}
         for code in catalog_codes(spec.games[game_id]):
             path = catalog_path(spec.folder, game_id, code)
-            if not path.is_file():
+            if not os.path.lexists(path):
                 said.append(f"{game_id} {code}: {_counts(len(wanted), 0, 0, len(wanted))} (no {display_name(path)} yet: pnp translate update)")
                 continue
-            counts = status(read(path, code))
-            known = {msgid for msgid, _ in _all(read(path, code))}
+            catalog = read(path, code)
+            counts = status(catalog)
+            known = {msgid for msgid, _ in _all(catalog)}
             absent = len(wanted - known)
             said.append(f"{game_id} {code}: {_counts(len(wanted), counts.translated, len(counts.fuzzy), len(counts.missing) + absent)}"
                         + (f" ({absent} not in the catalog yet: pnp translate update)" if absent else ""))

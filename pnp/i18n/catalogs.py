@@ -122,7 +122,7 @@ def _text(path: Path, data: bytes) -> str:
     return text
 
 
-def _checked_catalog(path: Path, lines: Sequence[str]) -> type:
+def _checked_catalog(path: Path, lines: Sequence[str]) -> type["Catalog"]:
     """A Babel `Catalog` class that checks a header as it is set (`plural_problem`,
     `charset_problem`), before a single entry is given that header's number of forms."""
     from babel.messages.catalog import Catalog

@@ -27,7 +27,16 @@ from pydantic import (
 from pnp.errors import Issue, brief, shorten
 from pnp.i18n import code_problem
 from pnp.spec.contract import MAX_CELLS
-from pnp.spec.images import clean_path
+from pnp.spec.images import MAX_BYTES as MAX_ART_BYTES
+from pnp.spec.images import (
+    MAX_DECODED,
+    MAX_DPI,
+    MAX_PIXELS,
+    MAX_SVG_BYTES,
+    MAX_SVG_ELEMENTS,
+    MAX_SVG_NUMBER,
+    clean_path,
+)
 from pnp.spec.source import MAX_BYTES, MAX_DEPTH, MAX_DIGITS, MAX_NODES, Source, format_path
 from pnp.spec.templates import MAX_FILLED, MAX_PRECISION, MAX_SEPARATOR, MAX_WIDTH, Unchecked, check_visible, fill
 
@@ -105,6 +114,13 @@ LIMITS = (  # the bounds no single field carries, for docs/spec.md
     ("values", MAX_NODES, "values of the YAML once its aliases are expanded (an alias bomb is refused)"),
     ("nesting", MAX_DEPTH, "levels of lists and mappings inside each other"),
     ("digits", MAX_DIGITS, "of one number as written"),
+    ("art file size", MAX_ART_BYTES, "bytes of an image file (a regular file inside the spec's folder)"),
+    ("art pixels", MAX_PIXELS, f"pixels of a PNG or JPEG, read from its header before decoding: an A3 board at "
+                               f"{MAX_DPI} dpi"),
+    ("art decoded", MAX_DECODED, "bytes a PNG or JPEG decodes to (8-bit RGBA of that many pixels)"),
+    ("SVG size", MAX_SVG_BYTES, "bytes of an SVG image"),
+    ("SVG elements", MAX_SVG_ELEMENTS, "elements of an SVG image"),
+    ("SVG numbers", MAX_SVG_NUMBER, "the size of any number an SVG writes (each finite: no NaN, no infinity)"),
 )
 
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}){1,2}$")
