@@ -13,11 +13,14 @@ import os
 import sys
 import unicodedata
 from functools import cache
-from typing import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from pnp import __version__
 from pnp.console import shown, spec_path
 from pnp.errors import PnpError, UsageError
+
+if TYPE_CHECKING:
+    from pnp.spec.model import Spec
 
 
 def _help_of(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
@@ -261,17 +264,7 @@ def _validate(args: argparse.Namespace) -> int:
     spec = load_spec(source, layout=checked_layout)  # every component laid out too, as build would (nothing rendered)
     for warning in art_warnings(spec):  # PNG or JPEG art that prints below 300 dpi
         print(warning, file=sys.stderr)
-    from pnp.errors import SpecError, bounded
-    from pnp.translate import errors, problems
-
-    wrong = [finding for game_id in spec.games for finding in errors(spec, game_id)]  # unreadable catalogs, bad translations
-    untranslated = [issue for game_id in spec.games for issue in problems(spec, game_id)]
-    if untranslated and args.strict and not wrong:
-        raise SpecError(untranslated)
-    said = [str(finding) for finding in wrong] + [f"{warning} (warning)" for warning in untranslated]
-    for line in bounded(said):  # fuzzy or missing translations: the kit would print English or an old sentence
-        print(line, file=sys.stderr)
-    if wrong:
+    if _translations_wrong(spec, strict=args.strict):
         return 1
     print(f"{shown(source)}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")
     for game_id, game in spec.games.items():
@@ -280,6 +273,22 @@ def _validate(args: argparse.Namespace) -> int:
         for component in game.components:
             print(f"  {component.id:<16} {component.kind:<7} {piece_count(game, component):>4}  {component.name_en or component.name}")
     return 0
+
+
+def _translations_wrong(spec: "Spec", *, strict: bool) -> bool:
+    """Print what is wrong with the catalogs (errors: unreadable catalogs, translations not used)
+    and what is missing from them (warnings: the kit would print English or an old sentence),
+    within an error's bounds; whether anything is wrong. `strict`: a warning is an error."""
+    from pnp.errors import SpecError, bounded
+    from pnp.translate import errors, problems
+
+    wrong = [finding for game_id in spec.games for finding in errors(spec, game_id)]
+    untranslated = [issue for game_id in spec.games for issue in problems(spec, game_id)]
+    if untranslated and strict and not wrong:
+        raise SpecError(untranslated)
+    for line in bounded([str(finding) for finding in wrong] + [f"{warning} (warning)" for warning in untranslated]):
+        print(line, file=sys.stderr)
+    return bool(wrong)
 
 
 def _build(args: argparse.Namespace) -> int:

@@ -215,21 +215,34 @@ _KINDS = {"name": "a name (letters, digits, _ - . +)", "names": "a list of names
 def _of_kind(value: Any, kind: str) -> bool:
     if kind.endswith("?"):
         return value is None or _of_kind(value, kind[:-1])
-    if kind == "name":
-        return isinstance(value, str) and _NAME.match(value) is not None
-    if kind == "names":
-        return isinstance(value, list) and all(_of_kind(v, "name") for v in value)
-    if kind == "path":
-        return isinstance(value, str) and 0 < len(value) <= 1000 and not value.startswith("/") and \
-            "\\" not in value and "\x00" not in value and ".." not in value.split("/")
-    if kind == "count":
-        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10**9
-    if kind == "digest":
-        return isinstance(value, str) and _DIGEST.match(value) is not None
-    if kind == "digests":
-        return isinstance(value, list) and len(value) <= MAX_SHEETS and all(_of_kind(v, "digest") for v in value)
-    return isinstance(value, list) and all(isinstance(v, dict) and _of_kind(v.get("id"), "name")  # marks
-                                           and _of_kind(v.get("sheets"), "digests") for v in value)
+    return _IS[kind](value)
+
+
+def _name(value: Any) -> bool:
+    return isinstance(value, str) and _NAME.match(value) is not None
+
+
+def _digest(value: Any) -> bool:
+    return isinstance(value, str) and _DIGEST.match(value) is not None
+
+
+def _path(value: Any) -> bool:
+    """A file inside the output folder: relative, no `..`, no backslash, no NUL."""
+    return isinstance(value, str) and 0 < len(value) <= 1000 and not value.startswith("/") and \
+        "\\" not in value and "\x00" not in value and ".." not in value.split("/")
+
+
+def _digests(value: Any) -> bool:
+    return isinstance(value, list) and len(value) <= MAX_SHEETS and all(_digest(v) for v in value)
+
+
+_IS: dict[str, Callable[[Any], bool]] = {
+    "name": _name, "digest": _digest, "path": _path, "digests": _digests,
+    "names": lambda value: isinstance(value, list) and all(_name(v) for v in value),
+    "count": lambda value: isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10**9,
+    "marks": lambda value: isinstance(value, list) and all(isinstance(v, dict) and _name(v.get("id"))
+                                                           and _digests(v.get("sheets")) for v in value),
+}
 
 
 def _depth(value: Any) -> None:

@@ -26,7 +26,7 @@ import hashlib
 import json
 import re
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from pnp import __version__
 from pnp.disk import read_regular, said
@@ -82,28 +82,34 @@ def read_shard(file: str) -> dict[str, Any]:
 def check_together(files: Sequence[str], documents: Sequence[dict[str, Any]]) -> None:
     """The shards are of one simulation — the same version, question, rule sets and count of
     shards — and together every shard of it, each once; else what differs, and where."""
-    first, shards = documents[0], documents[0]["shard"][1]
+    shards = documents[0]["shard"][1]
     for name, document in zip(files, documents, strict=True):
-        differs = [f"{key} {_shown(document.get(key))} where {files[0]} has {_shown(first.get(key))}"
-                   for key in ("pnp",) if document.get(key) != first.get(key)]
-        differs += [f"{key} {_shown(document['asked'][key])} where {files[0]} has {_shown(first['asked'][key])}"
-                    for key in first["asked"] if document["asked"][key] != first["asked"][key]]
-        if document["shard"][1] != shards:
-            differs.append(f"is one of {document['shard'][1]} shards where {files[0]} is one of {shards}")
-        if [r["setups"] for r in document["runs"]] != [r["setups"] for r in first["runs"]]:
-            differs.append(f"played other rule sets than {files[0]} (spec, house rules or bots)")
+        differs = _differences(document, documents[0], files[0])
         if differs:
             raise Refused(name, "a shard of another simulation: " + "; ".join(differs))
     numbers = sorted(document["shard"][0] for document in documents)
     if numbers != list(range(1, shards + 1)):
         missing = sorted(set(range(1, shards + 1)) - set(numbers))
         twice = sorted({n for n in numbers if numbers.count(n) > 1})
-        raise UsageError(f"simulate merge: {shards} shards make the simulation; "
-                         + (f"missing {_numbers(missing)}" if missing else "")
-                         + ("; " if missing and twice else "") + (f"given twice: {_numbers(twice)}" if twice else ""))
+        said = ([f"missing {_numbers(missing)}"] if missing else []) + ([f"given twice: {_numbers(twice)}"] if twice else [])
+        raise UsageError(f"simulate merge: {shards} shards make the simulation; " + "; ".join(said))
     for name, document in zip(files, documents, strict=True):
         if document["shard"][0] == 1:
             _check_replay(name, document)
+
+
+def _differences(document: dict[str, Any], first: dict[str, Any], first_file: str) -> list[str]:
+    """What a shard states otherwise than the first one does (the version, the question, the
+    count of shards, the rule sets)."""
+    differs = [f"pnp {_shown(document['pnp'])} where {first_file} has {_shown(first['pnp'])}"] \
+        if document["pnp"] != first["pnp"] else []
+    differs += [f"{key} {_shown(document['asked'][key])} where {first_file} has {_shown(value)}"
+                for key, value in first["asked"].items() if document["asked"][key] != value]
+    if document["shard"][1] != first["shard"][1]:
+        differs.append(f"is one of {document['shard'][1]} shards where {first_file} is one of {first['shard'][1]}")
+    if [r["setups"] for r in document["runs"]] != [r["setups"] for r in first["runs"]]:
+        differs.append(f"played other rule sets than {first_file} (spec, house rules or bots)")
+    return differs
 
 
 def setup_of(file: str, data: dict[str, Any]) -> Setup:
@@ -203,72 +209,97 @@ def _check_setup(where: str, setup: Any, asked: dict[str, Any], players: int) ->
 def _check_tally(where: str, data: Any, games: int, players: int, bots: int) -> None:
     """A tally's counts add up to the `games` its shard's chunks hold, seated as the rule set seats them."""
     _expect(isinstance(data, dict) and data.get("format") == TALLY_FORMAT, where, data, f"a tally of format {TALLY_FORMAT}")
-    _expect(_whole(data.get("games"), games, games), f"{where}.games", data.get("games"), f"{games:,}, the games of its chunks")
-    seats = data.get("seats")
-    _expect(isinstance(seats, list) and len(seats) <= MAX_KEYS and all(_seat(s, players, bots) for s in seats),
-            f"{where}.seats", seats, f"[bots of {players} seats, winning seats, games] triples")
-    _expect(sum(s[2] for s in seats) == games, f"{where}.seats", sum(s[2] for s in seats), f"{games:,} games in all")
-    ends = data.get("ends")
-    _expect(isinstance(ends, dict) and all(isinstance(k, str) and _whole(v, 0, games) for k, v in ends.items())
-            and sum(ends.values()) == games, f"{where}.ends", ends, f"how the {games:,} games ended")
-    for name in ("length", "steps", "winner", "margin", "gini"):
-        _check_distribution(f"{where}.{name}", data.get(name), games, GINI_GRID if name == "gini" else SCALE)
-    leader = data.get("leader")
-    _expect(isinstance(leader, list) and len(leader) == 2 and _whole(leader[0], 0, games) and
-            _whole(leader[1], 0, leader[0]), f"{where}.leader", leader, "[games judged, of which the leader won]")
-    marks = data.get("marks")
-    _expect(isinstance(marks, list) and len(marks) <= 1000, f"{where}.marks", marks, "a list")
-    for k, mark in enumerate(marks):
-        _expect(isinstance(mark, list) and len(mark) == 2 and _whole(mark[0], 0, games), f"{where}.marks[{k}]", mark,
-                "[games, distribution]")
-        _check_distribution(f"{where}.marks[{k}][1]", mark[1], games, SCALE)
-    money = data.get("money")
-    _expect(isinstance(money, list) and len(money) <= 100, f"{where}.money", money, "a list")
-    for k, currency in enumerate(money):
-        here = f"{where}.money[{k}]"
-        _expect(isinstance(currency, dict) and _whole(currency.get("short"), 0, games)
-                and isinstance(currency.get("bills"), list) and isinstance(currency.get("bills_short"), list)
-                and len(currency["bills"]) == len(currency["bills_short"]) <= 100
-                and all(_whole(n, 0, games) for n in currency["bills_short"]), here, currency, "a currency's tally")
-        _check_distribution(f"{here}.total", currency.get("total"), games, SCALE)
-        for d, bills in enumerate(currency["bills"]):
-            _check_distribution(f"{here}.bills[{d}]", bills, games, SCALE)
-    supplies = data.get("supplies")
-    _expect(isinstance(supplies, list) and len(supplies) <= 1000 and all(
-        isinstance(s, list) and len(s) == 2 and _whole(s[0], 0, games) and (s[1] is None or _number(s[1], -1e18))
-        for s in supplies), f"{where}.supplies", supplies, "[games emptied, lowest] pairs")
-    tracks = data.get("tracks")
-    _expect(isinstance(tracks, list) and len(tracks) <= games and all(
-        isinstance(t, list) and len(t) == 2 and _whole(t[0], 0, MAX_GAMES) and isinstance(t[1], list)
-        and all(isinstance(step, list) and all(_number(v, -1e18) for v in step) for step in t[1]) for t in tracks),
-        f"{where}.tracks", tracks, "[game, track after every step] pairs")
+    counted = _within(0, games)
+    fields: dict[str, tuple[Check, str]] = {
+        "games": (_within(games, games), f"{games:,}, the games of its chunks"),
+        "seats": (_list_of(_seat(players, bots), MAX_KEYS), f"[bots of {players} seats, winning seats, games] triples"),
+        "ends": (_counts_by_name(counted), "how many games ended each way"),
+        "leader": (_pair(counted, counted), "[games judged, of which the leader won]"),
+        "marks": (_list_of(_pair(counted, _anything), 1000), "[games, distribution] pairs"),
+        "money": (_list_of(_currency(counted), 100), "each currency's tally"),
+        "supplies": (_list_of(_pair(counted, _optional(_finite)), 1000), "[games emptied, lowest] pairs"),
+        "tracks": (_list_of(_pair(_within(0, MAX_GAMES), _list_of(_list_of(_finite, 1000), 100_000)), games),
+                   "[game, track after every step] pairs"),
+    }
+    for name, (ok, wanted) in fields.items():
+        _expect(ok(data.get(name)), f"{where}.{name}", data.get(name), wanted)
+    for name, total in (("seats", sum(seat[2] for seat in data["seats"])), ("ends", sum(data["ends"].values()))):
+        _expect(total == games, f"{where}.{name}", total, f"{games:,} games in all")
+    _expect(data["leader"][1] <= data["leader"][0], f"{where}.leader", data["leader"], "no more wins than games judged")
+    distributions = [(name, data[name], GINI_GRID if name == "gini" else SCALE)
+                     for name in ("length", "steps", "winner", "margin", "gini")]
+    distributions += [(f"marks[{k}][1]", mark[1], SCALE) for k, mark in enumerate(data["marks"])]
+    for k, currency in enumerate(data["money"]):
+        distributions += [(f"money[{k}].total", currency["total"], SCALE)]
+        distributions += [(f"money[{k}].bills[{d}]", bills, SCALE) for d, bills in enumerate(currency["bills"])]
+    for name, value, scale in distributions:
+        _check_distribution(f"{where}.{name}", value, games, scale)
 
 
 def _check_distribution(where: str, data: Any, games: int, scale: int) -> None:
     _expect(isinstance(data, dict) and data.get("scale") == scale, where, data, f"a distribution in 1/{scale}")
-    counts = data.get("counts")
-    _expect(isinstance(counts, list) and len(counts) <= MAX_KEYS and all(
-        isinstance(c, list) and len(c) == 2 and _number(c[0], -1e18) and _whole(c[1], 1, games) for c in counts),
-        f"{where}.counts", counts, "[value, games] pairs")
-    n = data.get("n")
-    _expect(_whole(n, 0, games) and sum(c[1] for c in counts) == n, f"{where}.n", n,
-            f"the games counted ({sum(c[1] for c in counts):,}), at most {games:,}")
-    scaled = data.get("scaled")
-    _expect(isinstance(scaled, list) and len(scaled) == 2 and all(_whole(v, -10**40, 10**40) for v in scaled),
-            f"{where}.scaled", scaled, "two whole sums")
-    parts = data.get("parts")
-    _expect(isinstance(parts, list) and len(parts) == 2 and all(_fraction(p) for p in parts), f"{where}.parts",
-            parts, 'two fractions ("p/q")')
-    span = data.get("range")
-    _expect(isinstance(span, list) and len(span) == 2 and all(v is None or _number(v, -1e18) for v in span)
-            and (None in span) == (n == 0), f"{where}.range", span, "[least, greatest]")
+    fields: dict[str, tuple[Check, str]] = {
+        "counts": (_list_of(_pair(_finite, _within(1, games)), MAX_KEYS), "[value, games] pairs"),
+        "n": (_within(0, games), f"the games counted, at most {games:,}"),
+        "scaled": (_pair(_within(-10**40, 10**40), _within(-10**40, 10**40)), "two whole sums"),
+        "parts": (_pair(_fraction, _fraction), 'two fractions ("p/q")'),
+        "range": (_pair(_optional(_finite), _optional(_finite)), "[least, greatest]"),
+    }
+    for name, (ok, wanted) in fields.items():
+        _expect(ok(data.get(name)), f"{where}.{name}", data.get(name), wanted)
+    counted = sum(count for _, count in data["counts"])
+    _expect(counted == data["n"], f"{where}.n", data["n"], f"the games its counts count ({counted:,})")
+    _expect((None in data["range"]) == (counted == 0), f"{where}.range", data["range"], "a range of what was counted")
 
 
-def _seat(entry: Any, players: int, bots: int) -> bool:
-    return isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], list) and len(entry[0]) == players \
-        and all(_whole(b, 0, bots - 1) for b in entry[0]) and isinstance(entry[1], list) \
-        and len(set(entry[1])) == len(entry[1]) <= players and all(_whole(s, 0, players - 1) for s in entry[1]) \
-        and _whole(entry[2], 1, MAX_GAMES)
+# --- what a field may be: predicates, made of each other ------------------------------------------------
+
+Check = Callable[[Any], bool]
+
+
+def _within(low: int, high: int) -> Check:
+    return lambda value: _whole(value, low, high)
+
+
+def _list_of(each: Check, most: int) -> Check:
+    return lambda value: isinstance(value, list) and len(value) <= most and all(each(item) for item in value)
+
+
+def _pair(first: Check, second: Check) -> Check:
+    return lambda value: isinstance(value, list) and len(value) == 2 and first(value[0]) and second(value[1])
+
+
+def _optional(check: Check) -> Check:
+    return lambda value: value is None or check(value)
+
+
+def _counts_by_name(counted: Check) -> Check:
+    return lambda value: isinstance(value, dict) and all(isinstance(k, str) and counted(n) for k, n in value.items())
+
+
+def _currency(counted: Check) -> Check:
+    """A currency's tally: games short of money, and per denomination its games short, as many as its bills."""
+    def ok(value: Any) -> bool:
+        return isinstance(value, dict) and counted(value.get("short")) and _list_of(_anything, 100)(value.get("bills")) \
+            and _list_of(counted, 100)(value.get("bills_short")) and len(value["bills"]) == len(value["bills_short"])
+    return ok
+
+
+def _seat(players: int, bots: int) -> Check:
+    """[the bot of each seat, the winning seats (each once), games]."""
+    def ok(entry: Any) -> bool:
+        return isinstance(entry, list) and len(entry) == 3 and _list_of(_within(0, bots - 1), players)(entry[0]) \
+            and len(entry[0]) == players and _list_of(_within(0, players - 1), players)(entry[1]) \
+            and len(set(entry[1])) == len(entry[1]) and _whole(entry[2], 1, MAX_GAMES)
+    return ok
+
+
+def _anything(value: Any) -> bool:
+    return True
+
+
+def _finite(value: Any) -> bool:
+    return _number(value, -1e18)
 
 
 def _check_replay(file: str, document: dict[str, Any]) -> None:
