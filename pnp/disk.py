@@ -8,7 +8,8 @@ file it saves is someone's work. Two rules follow, kept here once for every read
   device never stops) and at most `limit` bytes of it, whatever the file system says its size
   is. A symlink is followed; where it may lead is the caller's to check (`inside`).
   `read_capped` reads whatever the path is — the spec or a record may come through
-  `/dev/stdin` — at most `limit` bytes of it, never waiting on a FIFO nobody writes to.
+  `/dev/stdin` — at most `limit` bytes of it, never waiting on a FIFO nobody writes to;
+  `read_json` reads a regular file's JSON nested at most so deep.
 - **A save is atomic.** `write_atomically` writes a temporary file in the same folder
   (`.NAME.XXXX.tmp`), flushes it to disk, renames it over the old file and flushes the
   folder: a kill or a power cut at any instant leaves the old file or the new one, never a
@@ -21,10 +22,12 @@ name, not a folder, a device or the root, each part a name the file system takes
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from pnp.errors import UsageError
 
@@ -85,6 +88,32 @@ def _regular(mode: int, path: Path) -> None:
         raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
     if not stat.S_ISREG(mode):
         raise NotAFile(errno.EINVAL, f"is {kind_of(mode)}, not a file", str(path))
+
+
+class NotJSON(ValueError):
+    """A file that is not JSON pnp reads: the message says why ("not JSON (line 3)", "its JSON
+    nests deeper than 12")."""
+
+
+def read_json(path: Path, limit: int, depth: int) -> Any:
+    """The JSON value of the regular file `path` of at most `limit` bytes, nested at most `depth`
+    deep: OSError as `read_regular` raises it, NotJSON for text that is no JSON or nests deeper
+    (found without recursion, whatever the nesting)."""
+    try:
+        found = json.loads(read_regular(path, limit))
+    except RecursionError:
+        raise NotJSON(f"its JSON nests deeper than {depth}") from None
+    except ValueError as error:
+        raise NotJSON(f"not JSON (line {error.lineno})" if isinstance(error, json.JSONDecodeError) else "not JSON") \
+            from None
+    stack = [(found, 1)]
+    while stack:
+        item, level = stack.pop()
+        if level > depth:
+            raise NotJSON(f"its JSON nests deeper than {depth}")
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        stack.extend((child, level + 1) for child in children if isinstance(child, (dict, list)))
+    return found
 
 
 def said(error: OSError) -> str:

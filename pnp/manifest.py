@@ -65,7 +65,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from pnp.disk import read_regular, said, write_atomically
+from pnp.disk import NotJSON, read_json, said, write_atomically
 from pnp.errors import BuildError, UsageError, brief, shorten
 
 MANIFEST = "manifest.json"
@@ -161,16 +161,11 @@ def read_manifest(path: Path) -> dict[str, Any]:
 def load(path: Path) -> dict[str, Any]:
     """A manifest file read within bounds and typed (see the module's docstring)."""
     try:
-        data = read_regular(path, MAX_BYTES)
+        found = read_json(path, MAX_BYTES, MAX_DEPTH)
     except OSError as error:
         raise NotAManifest(f"the file {said(error)}") from None
-    try:
-        found = json.loads(data)
-    except RecursionError:
-        raise NotAManifest(f"not a manifest: its JSON nests deeper than {MAX_DEPTH}") from None
-    except ValueError as error:
-        where = f" (line {error.lineno})" if isinstance(error, json.JSONDecodeError) else ""
-        raise NotAManifest(f"not a manifest: not JSON{where}") from None
+    except NotJSON as error:
+        raise NotAManifest(f"not a manifest: {error}") from None
     if not isinstance(found, dict):
         raise NotAManifest("not a manifest: not a JSON object")
     _typed(found)
@@ -192,8 +187,7 @@ _FIELDS: dict[str, dict[str, str]] = {
 
 
 def _typed(manifest: dict[str, Any]) -> None:
-    """NotAManifest at the first value pnp would take that is not of its kind (or nested too deep)."""
-    _depth(manifest)
+    """NotAManifest at the first value pnp would take that is not of its kind."""
     for key, fields in _FIELDS.items():
         entries = manifest.get(key, [])
         if not isinstance(entries, list):
@@ -244,16 +238,6 @@ _IS: dict[str, Callable[[Any], bool]] = {
                                                            and _digests(v.get("sheets")) for v in value),
 }
 
-
-def _depth(value: Any) -> None:
-    """NotAManifest when `value` nests deeper than MAX_DEPTH (walked without recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise NotAManifest(f"not a manifest: its JSON nests deeper than {MAX_DEPTH}")
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
 
 
 def printed_mark(manifest: dict[str, Any] | None, game: str) -> dict[str, Any] | None:

@@ -42,6 +42,7 @@ from pnp.i18n.catalogs import (
     fault,
     forms_of,
     merged,
+    quoted,
     read,
     read_shared,
     status,
@@ -300,7 +301,7 @@ def _catalog_problems(spec: Spec, game_id: str, code: str, wanted: dict[str, Ent
     for key, entry in wanted.items():
         if key not in seen:
             file, line = entry.locations[0] if entry.locations else (shown, 0)
-            issues.append(Issue(file, line, 1 if line else 0, "", f"{code}: {_quoted(key)} is not in {shown} "
+            issues.append(Issue(file, line, 1 if line else 0, "", f"{code}: {quoted(key)} is not in {shown} "
                                 "yet (pnp translate update adds it)"))
     return issues
 
@@ -309,9 +310,9 @@ def _message_problems(code: str, shown: str, key: str, message: "Message") -> li
     """A catalog message's translation missing or fuzzy."""
     line = message.lineno or 0
     if not all(forms_of(message)):
-        return [Issue(shown, line, 1, "", f"{code}: missing translation of {_quoted(key)}")]
+        return [Issue(shown, line, 1, "", f"{code}: missing translation of {quoted(key)}")]
     if message.fuzzy:
-        return [Issue(shown, line, 1, "", f"{code}: fuzzy translation of {_quoted(key)} (its source "
+        return [Issue(shown, line, 1, "", f"{code}: fuzzy translation of {quoted(key)} (its source "
                       "changed: check it, then remove the fuzzy flag)")]
     return []
 
@@ -338,16 +339,11 @@ def errors(spec: Spec, game_id: str, codes: Iterable[str] | None = None) -> list
         for message in catalog:
             wrong = fault(message.id, forms_of(message), template=_key(message.id) in templates) if message.id else ""
             if wrong:
-                found.append(Finding("translation", "error", f"{code}: the translation of {_quoted(_key(message.id))} "
+                found.append(Finding("translation", "error", f"{code}: the translation of {quoted(_key(message.id))} "
                                      f"{wrong}; the {code} kit prints the English source there",
                                      "write the source's placeholders as they are ({name}, {n:g})",
                                      display_name(path), message.lineno or 0, 1, game=game_id, kit=code))
     return found
-
-
-def _quoted(text: str, limit: int = 60) -> str:
-    flat = " ".join(text.split())
-    return f'"{flat if len(flat) <= limit else flat[: limit - 1] + "…"}"'
 
 
 # --- the command ------------------------------------------------------------------------------

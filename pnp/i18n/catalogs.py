@@ -13,13 +13,14 @@ Babel does the reading and writing. It keeps a `#| msgid` comment as a plain com
 A catalog comes from a translator, a shared folder or a forum, so it is read within bounds
 (each stated once, here, and listed in docs/translate.md): a regular file of at most
 MAX_BYTES (`pnp.disk.read_regular`: a folder, a FIFO or a device is refused unread), in UTF-8
-with no NUL, no text of it over MAX_TEXT characters, its `Plural-Forms` an expression gettext can evaluate with at most MAX_PLURALS
-forms, every index it gives for n = 0…PLURALS_CHECKED a form that exists — checked as Babel
-reads the header, before any entry is made of that many forms. Anything else is a
-`CatalogError` at the file's line. One entry is judged on its own (`fault`): a translation
-whose placeholders or format specs are not its source's, or that is far longer than its
-source, is not used — the kit prints the source text there, and `pnp validate` reports it as an
-error at its line — so no translation can ask the formatter for what its source does not.
+with no NUL, no text of it over MAX_TEXT characters, its `Plural-Forms` an expression gettext
+can evaluate with at most MAX_PLURALS forms, every index it gives for n = 0…PLURALS_CHECKED a
+form that exists — checked as Babel reads the header, before any entry is made of that many
+forms. Anything else is a `CatalogError` at the file's line. One entry is judged on its own
+(`fault`): a translation whose placeholders or format specs are not its source's, or that is
+far longer than its source, is not used — the kit prints the source text there, and `pnp
+validate` reports it as an error at its line — so no translation can ask the formatter for what
+its source does not.
 """
 
 from __future__ import annotations
@@ -176,21 +177,21 @@ def plural_problem(plural_forms: str) -> str:
     operators), giving an index of a form for every n from 0 to PLURALS_CHECKED."""
     found = re.fullmatch(r"\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=(.*?);?\s*", plural_forms, re.S)
     if found is None:
-        return f"Plural-Forms {_shown(plural_forms)}: {PLURAL_FORMS}"
+        return f"Plural-Forms {quoted(plural_forms)}: {PLURAL_FORMS}"
     count, expression = int(found.group(1)), found.group(2).strip()
     if not 1 <= count <= MAX_PLURALS:
         return f"Plural-Forms: nplurals={count}; a language has 1 to {MAX_PLURALS} plural forms"
     try:
         index_of = gettext.c2py(expression)
     except (ValueError, SyntaxError) as error:
-        return f"Plural-Forms: plural={_shown(expression)} is not an expression of n ({error})"
+        return f"Plural-Forms: plural={quoted(expression)} is not an expression of n ({error})"
     for n in range(PLURALS_CHECKED + 1):
         try:
             index = index_of(n)
         except (ArithmeticError, ValueError, TypeError, RecursionError) as error:
-            return f"Plural-Forms: plural={_shown(expression)} fails for n = {n} ({type(error).__name__})"
+            return f"Plural-Forms: plural={quoted(expression)} fails for n = {n} ({type(error).__name__})"
         if not 0 <= index < count:
-            return f"Plural-Forms: plural={_shown(expression)} gives form {index} for n = {n}; nplurals={count} " \
+            return f"Plural-Forms: plural={quoted(expression)} gives form {index} for n = {n}; nplurals={count} " \
                    f"has forms 0 to {count - 1}"
     return ""
 
@@ -209,7 +210,8 @@ def _header_line(lines: Sequence[str], field: str) -> int:
     return next((n for n, line in enumerate(lines, 1) if line.lstrip().startswith(f'"{field}:')), 0)
 
 
-def _shown(text: str, limit: int = 60) -> str:
+def quoted(text: str, limit: int = 60) -> str:
+    """`text` in quotes, on one line, cut to `limit` characters: how a message quotes a catalog's text."""
     flat = " ".join(text.split())
     return f'"{flat if len(flat) <= limit else flat[: limit - 1] + "…"}"'
 
@@ -258,8 +260,8 @@ def _fields(texts: Sequence[str], template: bool) -> frozenset[str] | None:
 
 def _differs(wanted: frozenset[str], fields: frozenset[str]) -> str:
     lost, extra = sorted(wanted - fields), sorted(fields - wanted)
-    parts = ([f"drops {', '.join(_shown(f, 40) for f in lost[:3])}"] if lost else []) + \
-            ([f"adds {', '.join(_shown(f, 40) for f in extra[:3])}"] if extra else [])
+    parts = ([f"drops {', '.join(quoted(f, 40) for f in lost[:3])}"] if lost else []) + \
+            ([f"adds {', '.join(quoted(f, 40) for f in extra[:3])}"] if extra else [])
     return "has other placeholders than its source: " + " and ".join(parts)
 
 

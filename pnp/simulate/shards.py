@@ -23,13 +23,12 @@ Anything else is one `UsageError` (exit 2) naming the file, the field and what d
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from pnp import __version__
-from pnp.disk import read_regular, said
+from pnp.disk import NotJSON, read_json, read_regular, said
 from pnp.errors import UsageError, brief, display_name
 from pnp.rules import GAMES, rulebook
 from pnp.simulate import roster
@@ -57,21 +56,16 @@ class Refused(UsageError):
 def read_shard(file: str) -> dict[str, Any]:
     """A shard file as JSON, checked on its own (see the module's docstring)."""
     try:
-        data = read_regular(Path(file), MAX_BYTES)
+        document = read_json(Path(file), MAX_BYTES, MAX_DEPTH)
     except OSError as error:
         raise Refused(file, f"the file {said(error)}") from None
-    try:
-        document = json.loads(data)
-    except RecursionError:
-        raise Refused(file, f"not a shard: its JSON nests deeper than {MAX_DEPTH}") from None
-    except ValueError:
-        raise Refused(file, "not a shard (not JSON)") from None
+    except NotJSON as error:
+        raise Refused(file, f"not a shard: {error}") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         found = document.get("format") if isinstance(document, dict) else None
         raise Refused(file, "not a shard of pnp simulate --shard" if not isinstance(found, str) or
                       not found.startswith("pnp-simulate-shard/") else f"a shard of format {brief(found)}, written "
                       f"by another version of pnp; this one ({__version__}) merges {FORMAT}: play the shards again")
-    _depth(file, document)
     try:
         _check(document)
     except _Wrong as wrong:
@@ -351,15 +345,6 @@ _FRACTION = re.compile(r"^-?\d{1,400}/[1-9]\d{0,399}$")  # as a tally writes one
 def _fraction(text: Any) -> bool:
     return isinstance(text, str) and _FRACTION.match(text) is not None
 
-
-def _depth(file: str, value: Any) -> None:
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise Refused(file, f"not a shard: its JSON nests deeper than {MAX_DEPTH}")
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
 
 
 def _shown(value: Any) -> str:
