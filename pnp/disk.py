@@ -33,6 +33,7 @@ from pnp.errors import UsageError
 
 NAME_MAX = 255  # bytes of one name in a path (Linux, macOS, Windows alike)
 PATH_MAX = 4096  # bytes of a whole path
+CHUNK = 1 << 20  # bytes read at a time
 
 
 class NotAFile(OSError):
@@ -77,7 +78,14 @@ def read_capped(path: Path, limit: int, *, regular: bool = False) -> bytes:
             _regular(mode, path)
         elif stat.S_ISFIFO(mode):
             os.set_blocking(fd, True)  # a pipe with a writer: what it sends, to its end
-        data = file.read(limit + 1)
+        chunks, size = [], 0
+        while size <= limit:  # in pieces: a read of `limit` bytes at once would reserve them all
+            chunk = file.read(min(CHUNK, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    data = b"".join(chunks)
     if len(data) > limit:
         raise TooLarge(errno.EFBIG, f"is larger than {limit:,} bytes", str(path))
     return data

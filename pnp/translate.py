@@ -320,12 +320,11 @@ def _message_problems(code: str, shown: str, key: str, message: "Message") -> li
 def errors(spec: Spec, game_id: str, codes: Iterable[str] | None = None) -> list[Finding]:
     """What is wrong with `game_id`'s catalogs (of `codes`, else of every language it lists),
     each at its line: a catalog that cannot be read, a translation at `fault` (which the kit
-    does not print: the source stands in) — judged as a template where only the spec's
-    formatter fills it. Errors for `pnp validate`; a build prints them with its summary, having
-    printed the source."""
+    does not print: the source stands in) — judged as a template of the spec's formatter unless
+    pnp's own code fills it. Errors for `pnp validate`; a build prints them with its summary,
+    having printed the source."""
     found: list[Finding] = []
-    spec_texts = {_key(entry.msgid) for entry in spec_entries(spec, game_id)}
-    templates = spec_texts - {_key(entry.msgid) for entry in [*example_entries(spec, game_id), *program_entries(game_id)]}
+    formatted = {_key(entry.msgid) for entry in [*example_entries(spec, game_id), *program_entries(game_id)]}
     for code in codes if codes is not None else catalog_codes(spec.games[game_id]):
         path = catalog_path(spec.folder, game_id, code)
         if code == SOURCE or not os.path.lexists(path):
@@ -337,7 +336,7 @@ def errors(spec: Spec, game_id: str, codes: Iterable[str] | None = None) -> list
                                  "update", display_name(path), error.line, 1 if error.line else 0, game=game_id))
             continue
         for message in catalog:
-            wrong = fault(message.id, forms_of(message), template=_key(message.id) in templates) if message.id else ""
+            wrong = fault(message.id, forms_of(message), template=_key(message.id) not in formatted) if message.id else ""
             if wrong:
                 found.append(Finding("translation", "error", f"{code}: the translation of {quoted(_key(message.id))} "
                                      f"{wrong}; the {code} kit prints the English source there",
