@@ -1,7 +1,7 @@
 """Every file pnp reads besides the spec answered in seconds (issue #42): mutated catalogs, shard
 pairs, manifests and images (tests/fuzz_files.py) each get exit 0, 1 or 2 from the command
 that reads them — never an internal error or a traceback — within 5 s of CPU, under a 2 GiB
-memory cap, with a message under 4,000 characters that says where. Eight of each kind in the
+memory cap, with a message under 4,000 characters that says where. Five of each kind in the
 fast lane, in one process; a thousand of each in the slow lane (`pytest -m slow`).
 
 On a failure the kind, the seed, the index and the mutation are printed: `python
@@ -19,7 +19,7 @@ import pytest
 from fuzz_files import KINDS, ROOT
 from fuzz_spec import MEMORY
 
-FAST = 8  # mutants of each kind in the fast lane
+FAST = 5  # mutants of each kind in the fast lane
 SLOW = 1000  # of each kind in the slow lane
 
 
