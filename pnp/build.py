@@ -43,6 +43,7 @@ from pnp.components.resolution import resolution_warnings
 from pnp.display import fingerprint
 from pnp.errors import BuildError, BuildErrors, Issue, SpecError
 from pnp.export import gallery
+from pnp.findings import Finding
 from pnp.i18n import Language, speaking
 from pnp.layout.booklet import fold_booklet
 from pnp.layout.impose import impose
@@ -95,7 +96,7 @@ class Summary:
     pages: int  # pages to print: each game's combined file (or the components built with --component); 0 without PDFs
     changes: Mapping[str, tuple[manifest.Change, ...] | None]  # per game; None: no earlier build to compare
     reprints: Mapping[str, str]  # game → its reprint file, relative to the output folder
-    warnings: tuple[Issue, ...] = ()  # e.g. art printed below 300 dpi: built anyway
+    warnings: tuple[Issue | Finding, ...] = ()  # e.g. art printed below 300 dpi, a translation not used: built anyway
     since: Mapping[str, Since] = field(default_factory=dict)  # game → what its changes are counted from
 
 
@@ -716,10 +717,12 @@ def _spec_record(source: Path | None) -> dict[str, Any]:
 
 def summary(order: Order, printed: Printed, written: Files, count: int) -> Summary:
     """What the build did: its files, the pages to print (none without PDFs), what changed,
-    and the warnings about art and the fuzzy or missing translations printed (once per file
-    and place)."""
-    warnings = {(w.file, w.line, w.col): w for g in order.games for m in printed.made[g] for w in m.warnings}
+    and the warnings about art, the fuzzy or missing translations printed and the translations
+    not used (once per file and place)."""
+    warnings: dict[tuple[str, int, int], Issue | Finding] = {
+        (w.file, w.line, w.col): w for g in order.games for m in printed.made[g] for w in m.warnings}
     warnings.update({(w.file, w.line, w.col): w for g in order.games for w in fuzzy_printed(order.spec, order.kits[g])})
+    warnings.update({(w.file, w.line, w.col): w for g in order.games for w in not_used(order.spec, order.kits[g])})
     return Summary(order.games, count, written.pages if "pdf" in order.formats else 0, written.changes,
                    written.reprints, tuple(warnings.values()), written.since)
 
@@ -888,6 +891,16 @@ def _kit_names(spec: Spec) -> set[str]:
 
     return {f"{g}.{code}" if code != game.language else g
             for g, game in spec.games.items() for code in (*game.kit_languages, PSEUDO)}
+
+
+def not_used(spec: Spec, in_kit: Kit) -> list[Finding]:
+    """The translations a kit did not print (their placeholders are not their source's): it
+    printed the source in their place, and its summary says where they are."""
+    if in_kit.code in ("en", "qps"):
+        return []
+    from pnp.translate import errors
+
+    return errors(spec, in_kit.game_id, (in_kit.code,))
 
 
 def fuzzy_printed(spec: Spec, in_kit: Kit) -> list[Issue]:

@@ -35,6 +35,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Protocol, TypeVar
 
+from pnp.disk import read_regular
+
 FOLDER = ".cache"  # the build cache, inside an output folder
 USED = "used.json"  # which game used which of its files
 T = TypeVar("T")
@@ -69,9 +71,14 @@ def function_name(function: Callable[..., Any]) -> str:
     return f"{function.__module__}.{function.__qualname__}"
 
 
+MAX_DEPENDED = 1 << 30  # bytes of a file an entry depends on that are read to digest it
+
+
 def file_digest(path: Path) -> str | None:
+    """The SHA-256 of a regular file's bytes; None for anything else (missing, a FIFO, a
+    device: read, they would never end)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return hashlib.sha256(read_regular(path, MAX_DEPENDED)).hexdigest()
     except OSError:
         return None
 

@@ -13,12 +13,14 @@ import os
 import sys
 import unicodedata
 from functools import cache
-from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from pnp import __version__
 from pnp.console import shown, spec_path
 from pnp.errors import PnpError, UsageError
+
+if TYPE_CHECKING:
+    from pnp.spec.model import Spec
 
 
 def _help_of(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
@@ -278,14 +280,8 @@ def _validate(args: argparse.Namespace) -> int:
     spec = load_spec(source, layout=checked_layout)  # every component laid out too, as build would (nothing rendered)
     for warning in art_warnings(spec):  # PNG or JPEG art that prints below 300 dpi
         print(warning, file=sys.stderr)
-    from pnp.errors import SpecError
-    from pnp.translate import problems
-
-    untranslated = [issue for game_id in spec.games for issue in problems(spec, game_id)]
-    if untranslated and args.strict:
-        raise SpecError(untranslated)
-    for warning in untranslated:  # fuzzy or missing translations: the kit would print English or an old sentence
-        print(f"{warning} (warning)", file=sys.stderr)
+    if _translations_wrong(spec, strict=args.strict):
+        return 1
     print(f"{shown(source)}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")
     for game_id, game in spec.games.items():
         names = ", ".join(a.id for a in game.assets)
@@ -294,6 +290,22 @@ def _validate(args: argparse.Namespace) -> int:
         for component in game.components:
             print(f"  {component.id:<16} {component.kind:<7} {piece_count(game, component):>4}  {component.name_en or component.name}")
     return 0
+
+
+def _translations_wrong(spec: "Spec", *, strict: bool) -> bool:
+    """Print what is wrong with the catalogs (errors: unreadable catalogs, translations not used)
+    and what is missing from them (warnings: the kit would print English or an old sentence),
+    within an error's bounds; whether anything is wrong. `strict`: a warning is an error."""
+    from pnp.errors import SpecError, bounded
+    from pnp.translate import errors, problems
+
+    wrong = [finding for game_id in spec.games for finding in errors(spec, game_id)]
+    untranslated = [issue for game_id in spec.games for issue in problems(spec, game_id)]
+    if untranslated and strict and not wrong:
+        raise SpecError(untranslated)
+    for line in bounded([str(finding) for finding in wrong] + [f"{warning} (warning)" for warning in untranslated]):
+        print(line, file=sys.stderr)
+    return bool(wrong)
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -309,11 +321,12 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _init(args: argparse.Namespace) -> int:
+    from pnp.disk import checked_name
     from pnp.rules import rulebooks
     from pnp.spec.loader import init
     from pnp.spec.schema import schema_text
 
-    print(init(Path(args.folder), force=args.force, schema=schema_text(rulebooks())))
+    print(init(checked_name(args.folder, "init"), force=args.force, schema=schema_text(rulebooks())))
     return 0
 
 
@@ -326,13 +339,13 @@ def _schema(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    target = Path(args.out)
+    from pnp.disk import output_file, write_atomically
+
+    target = output_file(args.out, "-o")
     try:
-        partial = target.with_name(f".{target.name}.partial")
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(target)
+        write_atomically(target, text.encode("utf-8"))
     except OSError as error:
-        raise UsageError(f"--out {args.out}: cannot write it ({error.strerror or error})") from None
+        raise UsageError(f"-o {args.out}: cannot write it ({error.strerror or error})") from None
     print(f"{shown(target)}: the JSON Schema of components.yaml; name it in a spec's first line: "
           f"# yaml-language-server: $schema={target.name}")
     return 0

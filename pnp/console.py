@@ -104,6 +104,7 @@ def checked_layout(spec: Spec, game_id: str) -> list[Issue]:
     edited, and a spec validated before needs no drawing, nor the drawing stack imported. A
     game with problems is laid out every time (its issues are located in the file as it is)."""
     from pnp.cache import Cache, FolderStore, code_version, key, user_folder
+    from pnp.i18n.catalogs import catalog_path
     from pnp.spec.images import clean_path
     from pnp.spec.loader import named_images
 
@@ -119,7 +120,8 @@ def checked_layout(spec: Spec, game_id: str) -> list[Issue]:
     issues = layout_issues(spec, game_id)
     if not issues and cache is not None:
         images = [spec.folder / clean_path(file) for file in sorted(named_images(game))]
-        cache.put(game_id, LAID_OUT, name, True, depends=images)
+        catalogs = [catalog_path(spec.folder, game_id, code) for code in game.kit_languages]  # the kits' words
+        cache.put(game_id, LAID_OUT, name, True, depends=images + catalogs)
     return issues
 
 

@@ -37,6 +37,13 @@ entries and files, so the manifest always describes everything in the folder. It
   "front", "back", "quantity"}`; `plan`: each game's print plan, the rows of its instructions.
   The gallery, `index.html`, and its pictures (`<game>/gallery/`) are not in `files`.
 
+An earlier manifest is read as any file from elsewhere is (`read`, `read_manifest`: the
+output folder may come from a shared drive, `--since` names any file): a regular file of at
+most MAX_BYTES, JSON nested at most MAX_DEPTH deep, and every value pnp takes from it typed —
+games and ids as names (letters, digits and `_ - . +`), sheets as digests, file paths relative
+and inside the folder, counts as whole numbers (`_typed`). Anything else makes it no manifest
+of pnp's, so no id of it reaches a page, a terminal or a file name unchecked.
+
 A build writes into a staging folder beside the output and `publish` swaps it in only when
 everything succeeded; until then, and after any failure, the old output is untouched. The swap
 is one atomic exchange of the two folders where the system allows (so `output/` is the old or
@@ -49,6 +56,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -57,9 +65,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from pnp.errors import BuildError, UsageError
+from pnp.disk import NotJSON, read_json, said, write_atomically
+from pnp.errors import BuildError, UsageError, brief, shorten
 
 MANIFEST = "manifest.json"
+MAX_BYTES = 20_000_000  # of a manifest: some forty times that of the nine bundled kits
+MAX_DEPTH = 12  # how deep its JSON nests (pnp writes 5: a face's pre-flight box)
+MAX_SHEETS = 10_000  # digests of one component or print unit
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,3000}$")  # a game, a kit, an id, a unit's "a+b"
+_DIGEST = re.compile(r"^[0-9a-f]{1,64}$")
 
 
 @dataclass(frozen=True)
@@ -120,28 +134,110 @@ def write_file(root: Path, path: Path, data: bytes, game: str, component: str | 
     return FileEntry(path.relative_to(root).as_posix(), game, component, "pdf", pages, hashlib.sha256(data).hexdigest())
 
 
+class NotAManifest(ValueError):
+    """A file that is no manifest of pnp's: the message says where and why."""
+
+
 def read(root: Path) -> dict[str, Any] | None:
-    """The manifest of an earlier build in `root`, or None if there is none (or it is unreadable)."""
+    """The manifest of an earlier build in `root`, or None if there is none (or it is not one)."""
     try:
-        data = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return load(root / MANIFEST)
+    except NotAManifest:
         return None
-    return data if isinstance(data, dict) else None
 
 
 def read_manifest(path: Path) -> dict[str, Any]:
     """An earlier build's manifest named on the command line (`--since`): its file, or the
-    output folder holding it; a BuildError when it is not one."""
-    found = read(path) if path.is_dir() else read(path.parent) if path.name == MANIFEST else None
-    if found is None and path.is_file():
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = None
-        found = data if isinstance(data, dict) else None
-    if found is None or not isinstance(found.get("units"), list):
-        raise UsageError(f"--since {path}: not the manifest.json of a pnp build (or its output folder)")
+    output folder holding it; a UsageError saying why when it is not one."""
+    try:
+        found = load(path / MANIFEST if path.is_dir() else path)
+    except NotAManifest as error:
+        raise UsageError(f"--since {shorten(str(path), 200)}: {error}") from None
+    if not isinstance(found.get("units"), list):
+        raise UsageError(f"--since {shorten(str(path), 200)}: not the manifest.json of a pnp build (it lists no units)")
     return found
+
+
+def load(path: Path) -> dict[str, Any]:
+    """A manifest file read within bounds and typed (see the module's docstring)."""
+    try:
+        found = read_json(path, MAX_BYTES, MAX_DEPTH)
+    except OSError as error:
+        raise NotAManifest(f"the file {said(error)}") from None
+    except NotJSON as error:
+        raise NotAManifest(f"not a manifest: {error}") from None
+    if not isinstance(found, dict):
+        raise NotAManifest("not a manifest: not a JSON object")
+    _typed(found)
+    return found
+
+
+# What pnp takes from an earlier manifest, by list and field: each value's kind.
+_FIELDS: dict[str, dict[str, str]] = {
+    "files": {"path": "path", "game": "name", "component": "name?", "pages": "count", "sha256": "digest"},
+    "components": {"game": "name", "id": "name", "sheets": "digests", "pages": "count", "stamp": "digest"},
+    "units": {"game": "name", "id": "name", "components": "names", "sheets": "digests", "pages": "count",
+              "stamp": "digest"},
+    "printed": {"game": "name", "stamp": "digest", "units": "marks"},
+    "changed": {"game": "name", "component": "name"},
+    "faces": {"game": "name", "component": "name", "face": "name", "thumbnail": "path?"},
+    "pieces": {"game": "name", "component": "name"},
+    "plan": {"game": "name"},
+}
+
+
+def _typed(manifest: dict[str, Any]) -> None:
+    """NotAManifest at the first value pnp would take that is not of its kind."""
+    for key, fields in _FIELDS.items():
+        entries = manifest.get(key, [])
+        if not isinstance(entries, list):
+            raise NotAManifest(f"{key}: expected a list, got {brief(entries)}")
+        for index, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                raise NotAManifest(f"{key}[{index}]: expected an object, got {brief(entry)}")
+            for field_name, kind in fields.items():
+                if field_name in entry and not _of_kind(entry[field_name], kind):
+                    raise NotAManifest(f"{key}[{index}].{field_name}: expected {_KINDS[kind.rstrip('?')]}, got "
+                                       f"{brief(entry[field_name])}")
+
+
+_KINDS = {"name": "a name (letters, digits, _ - . +)", "names": "a list of names", "path": "a path inside the folder",
+          "count": "a whole number", "digest": "a hexadecimal digest", "digests": f"at most {MAX_SHEETS:,} digests",
+          "marks": "a list of {id, sheets}"}
+
+
+def _of_kind(value: Any, kind: str) -> bool:
+    if kind.endswith("?"):
+        return value is None or _of_kind(value, kind[:-1])
+    return _IS[kind](value)
+
+
+def _name(value: Any) -> bool:
+    return isinstance(value, str) and _NAME.match(value) is not None
+
+
+def _digest(value: Any) -> bool:
+    return isinstance(value, str) and _DIGEST.match(value) is not None
+
+
+def _path(value: Any) -> bool:
+    """A file inside the output folder: relative, no `..`, no backslash, no NUL."""
+    return isinstance(value, str) and 0 < len(value) <= 1000 and not value.startswith("/") and \
+        "\\" not in value and "\x00" not in value and ".." not in value.split("/")
+
+
+def _digests(value: Any) -> bool:
+    return isinstance(value, list) and len(value) <= MAX_SHEETS and all(_digest(v) for v in value)
+
+
+_IS: dict[str, Callable[[Any], bool]] = {
+    "name": _name, "digest": _digest, "path": _path, "digests": _digests,
+    "names": lambda value: isinstance(value, list) and all(_name(v) for v in value),
+    "count": lambda value: isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10**9,
+    "marks": lambda value: isinstance(value, list) and all(isinstance(v, dict) and _name(v.get("id"))
+                                                           and _digests(v.get("sheets")) for v in value),
+}
+
 
 
 def printed_mark(manifest: dict[str, Any] | None, game: str) -> dict[str, Any] | None:
@@ -195,8 +291,9 @@ def _json(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def write(root: Path, manifest: dict[str, Any]) -> None:
+    """The manifest, with the printed mark, flushed to disk before the folder is published."""
     text = json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=True)
-    (root / MANIFEST).write_text(text + "\n", encoding="utf-8")
+    write_atomically(root / MANIFEST, (text + "\n").encode("utf-8"))
 
 
 # --- the folder -----------------------------------------------------------------------------

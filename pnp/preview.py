@@ -9,6 +9,12 @@ face is fetched again. The gallery itself stays a static page that opens offline
 
 `Preview.said(version, errors)` is called by the watch loop after each build; the page learns
 it within a tenth of a second.
+
+Only a request naming this computer is answered (its Host one of `LOOPBACK`, unless the caller
+names others), as the table does: a page of another site whose DNS name was rebound to
+127.0.0.1 gets 400, not the gallery and a manifest holding the spec's path. Nothing outside the
+output folder is served, nor its cache; a path no file can have (a NUL, over MAX_PATH
+characters) is answered 400, a name the file system refuses 404.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from pathlib import Path
 from typing import Any, AsyncIterator, Sequence
 
 INDEX = "index.html"
+LOOPBACK = ("127.0.0.1", "localhost")  # the Host names answered (Starlette's check leaves the port out)
+MAX_PATH = 1024  # characters of a requested path
 POLL_S = 0.05  # how often an open stream looks for a new build
 KEEPALIVE_S = 15.0
 
@@ -55,8 +63,9 @@ PANEL_STYLE = ("position:sticky;top:0;z-index:10;background:#fff3e0;border-botto
 class Preview:
     """A server of one output folder and of what the last build said."""
 
-    def __init__(self, out: Path, host: str = "127.0.0.1", port: int = 0) -> None:
-        self.out, self.host, self.port = out, host, port
+    def __init__(self, out: Path, host: str = "127.0.0.1", port: int = 0,
+                 hosts: Sequence[str] = LOOPBACK) -> None:
+        self.out, self.host, self.port, self.hosts = out, host, port, tuple(hosts)
         self.version = 0
         self.errors: tuple[str, ...] = ()
         self._lock = threading.Lock()
@@ -95,6 +104,8 @@ class Preview:
 
     def app(self) -> Any:
         from starlette.applications import Starlette
+        from starlette.middleware import Middleware
+        from starlette.middleware.trustedhost import TrustedHostMiddleware
         from starlette.requests import Request
         from starlette.responses import FileResponse, HTMLResponse, Response, StreamingResponse
         from starlette.routing import Route
@@ -107,12 +118,16 @@ class Preview:
                                      headers={"Cache-Control": "no-store"})
 
         async def file(request: Request) -> Response:
-            path = self._inside(request.path_params["path"])
+            relative = request.path_params["path"]
+            if len(relative) > MAX_PATH or "\x00" in relative:
+                return Response("bad path", status_code=400)
+            path = self._inside(relative)
             if path is None:
                 return Response("not found", status_code=404)
             return FileResponse(path, headers={"Cache-Control": "no-store"})
 
-        return Starlette(routes=[Route("/", index), Route("/events", events), Route("/{path:path}", file)])
+        return Starlette(routes=[Route("/", index), Route("/events", events), Route("/{path:path}", file)],
+                         middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(self.hosts))])
 
     def page(self) -> str:
         """The gallery with the live script and the errors panel (a plain page before the first
@@ -131,12 +146,15 @@ class Preview:
         return text.replace("</body>", SCRIPT + "\n</body>", 1)
 
     def _inside(self, relative: str) -> Path | None:
-        """A file of the output folder, never outside it (nor its cache)."""
-        root = self.out.resolve()
-        path = (root / relative).resolve()
-        if not path.is_relative_to(root) or path.parts[len(root.parts):][:1] == (".cache",) or not path.is_file():
+        """A file of the output folder, never outside it (nor its cache); None for anything else,
+        a name the file system refuses included."""
+        try:
+            root = self.out.resolve()
+            path = (root / relative).resolve()
+            inside = path.is_relative_to(root) and path.parts[len(root.parts):][:1] != (".cache",) and path.is_file()
+        except (OSError, ValueError):
             return None
-        return path
+        return path if inside else None
 
     async def _stream(self, request: Any) -> AsyncIterator[str]:
         sent, quiet = -1, 0.0

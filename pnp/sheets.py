@@ -15,8 +15,6 @@ import gc
 import io
 import multiprocessing
 import os
-import signal
-import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, astuple, dataclass, field
 from functools import partial
@@ -33,6 +31,7 @@ from pnp.layout.sheet import Furniture
 from pnp.layout.tile import Tiling
 from pnp.spec.faces import piece_count
 from pnp.spec.model import Game, Print
+from pnp.workers import die_with_parent
 
 STAMP_DIGITS = 8
 NOUNS = {"deck": N_plural("{n} card", "{n} cards"), "tokens": N_plural("{n} token", "{n} tokens"),
@@ -326,7 +325,7 @@ def in_parallel(tasks: list[Task], finished: Callable[[int, Any], None] | None =
     gc.freeze()  # what the workers inherit is never collected by them, so their collector copies none of it
     try:
         heavy_first = sorted(range(len(tasks)), key=lambda i: -tasks[i][0])
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with,
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=die_with_parent,
                                  initargs=(os.getpid(),)) as pool:
             futures = {pool.submit(_run_inherited, i): i for i in heavy_first}
             for future in as_completed(futures):
@@ -341,7 +340,7 @@ def in_parallel(tasks: list[Task], finished: Callable[[int, Any], None] | None =
 
 
 def _before_fork() -> None:
-    """What every worker would do first, done once here for all to inherit: `_die_with`'s
+    """What every worker would do first, done once here for all to inherit: `die_with_parent`'s
     ctypes, and reportlab (every task they run renders PDF: sheets, or the faces the gallery's
     pictures are made from)."""
     import ctypes  # noqa: F401
@@ -376,7 +375,7 @@ class Background:
         _before_fork()
         gc.freeze()
         try:
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"), initializer=_die_with,
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"), initializer=die_with_parent,
                                              initargs=(os.getpid(),))
             self._futures = [self._pool.submit(_run_background, i) for i in range(len(tasks))]
         finally:
@@ -402,23 +401,6 @@ class Background:
 
 def _run_background(index: int) -> Any:
     return _BACKGROUND[index][1]()
-
-
-def _die_with(parent: int) -> None:
-    """In a render worker: be killed when the build is (Linux's parent-death signal), so a
-    killed build leaves no worker behind; elsewhere workers exit when they find the pool gone."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        try:
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the build died before the signal was asked for
-        os._exit(1)
-
-
-_PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 def _run_inherited(index: int) -> Any:

@@ -13,29 +13,36 @@ call for (`locale/<language>/<game>.po`, created when missing): a changed source
 old translation, marked fuzzy, with the old source beside it, until a translator has looked;
 `status` counts what each catalog has translated, fuzzy and missing.
 
-`problems` is what `pnp validate` reports of the catalogs (and `pnp build` of what it printed):
-each fuzzy or missing translation at its line of the PO file, a text the catalog has never
-seen at its line of the spec, a translation whose placeholders differ from its source's.
+`problems` is what `pnp validate` warns about in the catalogs (and `pnp build` of what it
+printed): each fuzzy or missing translation at its line of the PO file, a text the catalog has
+never seen at its line of the spec. `errors` is what is wrong with them: a catalog that cannot
+be read (`pnp.i18n.catalogs` says why, at its line), a translation whose placeholders or format
+specs are not its source's or that is far longer (`catalogs.fault`: the kit prints the source
+there, and says so).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
-import string
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from pnp.errors import Issue, UsageError, display_name
-from pnp.i18n import SOURCE
+from pnp.findings import Finding
+from pnp.i18n import SOURCE, code_problem
 from pnp.i18n.catalogs import (
     CatalogError,
     Entry,
     catalog_path,
+    fault,
+    forms_of,
     merged,
+    quoted,
     read,
     read_shared,
     status,
@@ -188,15 +195,22 @@ def extract(spec: Spec, games: Iterable[str]) -> list[str]:
 
 
 def update(spec: Spec, games: Iterable[str], codes: tuple[str, ...] = ()) -> list[str]:
-    """Write each game's template and merge it into each of its catalogs; what was done."""
+    """Write each game's template and merge it into each of its catalogs; what was done. Every
+    catalog is read before anything is written: one that cannot be read is a CatalogError and
+    no file changes (a translator's work is never written over by what could not be read)."""
+    for code in codes:
+        problem = code_problem(code)
+        if problem:
+            raise UsageError(f"--lang {code[:40]}: {problem}")
     said = []
     for game_id in games:
         new = template(game_id, entries(spec, game_id))
+        wanted = codes or catalog_codes(spec.games[game_id])
+        paths = {code: catalog_path(spec.folder, game_id, code) for code in wanted}
+        olds = {code: read(path, code) if os.path.lexists(path) else None for code, path in paths.items()}
         write(template_path(spec.folder, game_id), new)
-        for code in codes or catalog_codes(spec.games[game_id]):
-            path = catalog_path(spec.folder, game_id, code)
-            old = read(path, code) if path.is_file() else None
-            catalog = merged(old, new, code)
+        for code, path in paths.items():
+            catalog = merged(olds[code], new, code)
             written = write(path, catalog)
             counts = status(catalog)
             said.append(f"{display_name(path)}: {'updated' if written else 'unchanged'} — {_counts(counts.total, counts.translated, len(counts.fuzzy), len(counts.missing))}")
@@ -210,11 +224,12 @@ def report(spec: Spec, games: Iterable[str]) -> list[str]:
         wanted = {_key(e.msgid) for e in entries(spec, game_id)}
         for code in catalog_codes(spec.games[game_id]):
             path = catalog_path(spec.folder, game_id, code)
-            if not path.is_file():
+            if not os.path.lexists(path):
                 said.append(f"{game_id} {code}: {_counts(len(wanted), 0, 0, len(wanted))} (no {display_name(path)} yet: pnp translate update)")
                 continue
-            counts = status(read(path, code))
-            known = {msgid for msgid, _ in _all(read(path, code))}
+            catalog = read(path, code)
+            counts = status(catalog)
+            known = {msgid for msgid, _ in _all(catalog)}
             absent = len(wanted - known)
             said.append(f"{game_id} {code}: {_counts(len(wanted), counts.translated, len(counts.fuzzy), len(counts.missing) + absent)}"
                         + (f" ({absent} not in the catalog yet: pnp translate update)" if absent else ""))
@@ -261,18 +276,19 @@ def problems(spec: Spec, game_id: str, codes: Iterable[str] | None = None, *, pr
 
 
 def _catalog_problems(spec: Spec, game_id: str, code: str, wanted: dict[str, Entry]) -> list[Issue]:
-    """`problems` of one language's catalog: absent or unreadable, each message of it, and each
-    wanted text it lacks (at the text's own line)."""
+    """`problems` of one language's catalog: absent, each message of it missing or fuzzy, and
+    each wanted text it lacks (at the text's own line). One that cannot be read has none here:
+    it is one of `errors`."""
     path = catalog_path(spec.folder, game_id, code)
     shown = display_name(path)
-    if not path.is_file():
+    if not os.path.lexists(path):
         where = spec.issue(("games", game_id, "languages"), "")
         return [Issue(where.file, where.line, where.col, where.path,
                       f"{code}: no catalog {shown} for {len(wanted)} texts (pnp translate update writes it)")]
     try:
         catalog = read_shared(path, code)
-    except CatalogError as error:
-        return [Issue(shown, error.line, 1 if error.line else 0, "", f"cannot read the catalog: {error}")]
+    except CatalogError:
+        return []
     issues: list[Issue] = []
     seen = set()
     for message in catalog:
@@ -285,52 +301,48 @@ def _catalog_problems(spec: Spec, game_id: str, code: str, wanted: dict[str, Ent
     for key, entry in wanted.items():
         if key not in seen:
             file, line = entry.locations[0] if entry.locations else (shown, 0)
-            issues.append(Issue(file, line, 1 if line else 0, "", f"{code}: {_quoted(key)} is not in {shown} "
+            issues.append(Issue(file, line, 1 if line else 0, "", f"{code}: {quoted(key)} is not in {shown} "
                                 "yet (pnp translate update adds it)"))
     return issues
 
 
 def _message_problems(code: str, shown: str, key: str, message: "Message") -> list[Issue]:
-    """A catalog message's translation missing, fuzzy, or with other placeholders than its source."""
-    strings = tuple(message.string) if isinstance(message.string, (list, tuple)) else (message.string or "",)
+    """A catalog message's translation missing or fuzzy."""
     line = message.lineno or 0
-    if not all(strings):
-        return [Issue(shown, line, 1, "", f"{code}: missing translation of {_quoted(key)}")]
+    if not all(forms_of(message)):
+        return [Issue(shown, line, 1, "", f"{code}: missing translation of {quoted(key)}")]
     if message.fuzzy:
-        return [Issue(shown, line, 1, "", f"{code}: fuzzy translation of {_quoted(key)} (its source "
+        return [Issue(shown, line, 1, "", f"{code}: fuzzy translation of {quoted(key)} (its source "
                       "changed: check it, then remove the fuzzy flag)")]
-    odd = _placeholder_problem(key, strings)
-    return [Issue(shown, line, 1, "", f"{code}: the translation of {_quoted(key)} {odd}")] if odd else []
+    return []
 
 
-def _placeholder_problem(msgid: str, strings: tuple[str, ...]) -> str:
-    """What is wrong with the placeholders of a translation, or "" (the same names, in any
-    order; a plural format may word its forms freely)."""
-    wanted = _names(msgid)
-    for text in strings:
-        if wanted is None:
-            return ""
-        names = _names(text)
-        if names is None:
-            return "is not a valid template (unbalanced { or })"
-        if names != wanted:
-            lost, extra = sorted(wanted - names), sorted(names - wanted)
-            parts = ([f"drops {', '.join('{' + n + '}' for n in lost)}"] if lost else []) + \
-                    ([f"adds {', '.join('{' + n + '}' for n in extra)}"] if extra else [])
-            return " and ".join(parts)
-    return ""
-
-
-def _names(text: str) -> set[str] | None:
-    try:
-        return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
-    except ValueError:
-        return None
-
-
-def _quoted(text: str, limit: int = 60) -> str:
-    flat = " ".join(text.split())
-    return f'"{flat if len(flat) <= limit else flat[: limit - 1] + "…"}"'
+def errors(spec: Spec, game_id: str, codes: Iterable[str] | None = None) -> list[Finding]:
+    """What is wrong with `game_id`'s catalogs (of `codes`, else of every language it lists),
+    each at its line: a catalog that cannot be read, a translation at `fault` (which the kit
+    does not print: the source stands in) — judged as a template of the spec's formatter unless
+    pnp's own code fills it. Errors for `pnp validate`; a build prints them with its summary,
+    having printed the source."""
+    found: list[Finding] = []
+    formatted = {_key(entry.msgid) for entry in [*example_entries(spec, game_id), *program_entries(game_id)]}
+    for code in codes if codes is not None else catalog_codes(spec.games[game_id]):
+        path = catalog_path(spec.folder, game_id, code)
+        if code == SOURCE or not os.path.lexists(path):
+            continue
+        try:
+            catalog = read_shared(path, code)
+        except CatalogError as error:
+            found.append(Finding("translation", "error", error.reason, "fix it, or remove it and run pnp translate "
+                                 "update", display_name(path), error.line, 1 if error.line else 0, game=game_id))
+            continue
+        for message in catalog:
+            wrong = fault(message.id, forms_of(message), template=_key(message.id) not in formatted) if message.id else ""
+            if wrong:
+                found.append(Finding("translation", "error", f"{code}: the translation of {quoted(_key(message.id))} "
+                                     f"{wrong}; the {code} kit prints the English source there",
+                                     "write the source's placeholders as they are ({name}, {n:g})",
+                                     display_name(path), message.lineno or 0, 1, game=game_id, kit=code))
+    return found
 
 
 # --- the command ------------------------------------------------------------------------------

@@ -259,6 +259,12 @@ _MUTATIONS: dict[str, Callable[[Any, random.Random], tuple[str, str]]] = {
 
 def answer(path: Path) -> Answer:
     """`pnp validate PATH`, in this process: the command line's own code path."""
+    return command(["validate", str(path)])
+
+
+def command(argv: list[str]) -> Answer:
+    """`pnp ARGV`, in this process, with its CPU time (given up past GIVE_UP_SECONDS: the
+    caller has set `_give_up` as the handler of SIGPROF)."""
     from pnp.cli import main
 
     out, err = io.StringIO(), io.StringIO()
@@ -266,7 +272,9 @@ def answer(path: Path) -> Answer:
     signal.setitimer(signal.ITIMER_PROF, GIVE_UP_SECONDS)  # a hang is one failed answer, not a stuck run
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(["validate", str(path)])
+            code = main(argv)
+    except SystemExit as stop:  # argparse refusing the command line itself
+        code = stop.code if isinstance(stop.code, int) else 2
     except NoAnswer:
         return Answer(-1, time.process_time() - started, f"no answer within {GIVE_UP_SECONDS:g} s of CPU")
     finally:

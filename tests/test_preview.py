@@ -114,11 +114,19 @@ def test_the_server_never_serves_outside_the_output_or_its_cache(tmp_path):
     (out / ".cache" / "secret.json").write_text("{}")
     (out / "index.html").write_text("<html><body><main>faces</main></body></html>")
     (tmp_path / "outside.txt").write_text("no")
+    (out / "manifest.json").write_text('{"spec": {"path": "/home/me/components.yaml"}}')
     preview = Preview(out)
-    client = TestClient(preview.app())
+    client = TestClient(preview.app(), base_url="http://127.0.0.1:8765")
     assert client.get("/").status_code == 200 and "EventSource" in client.get("/").text
-    for path in ("/.cache/secret.json", "/../outside.txt", "/%2e%2e/outside.txt", "/nothing.pdf"):
+    for path in ("/.cache/secret.json", "/../outside.txt", "/%2e%2e/outside.txt", "/nothing.pdf",
+                 "/" + "a/" * 300 + "b", "/" + "x" * 300):  # the last two: names the file system refuses
         assert client.get(path).status_code == 404, path
+    for path in ("/%00", "/index.html%00.pdf", "/" + "a" * 5000):  # no file has such a path
+        assert client.get(path).status_code == 400, path
+    assert client.get("/manifest.json", headers={"host": "localhost:8765"}).status_code == 200
+    for host in ("evil.example", "evil.example:8765", "127.0.0.1.evil.example:8765"):  # a page rebound to 127.0.0.1
+        answer = client.get("/manifest.json", headers={"host": host})
+        assert answer.status_code == 400 and "/home/me" not in answer.text, host
     preview.said(["spec.yaml:3:4: games.x: no"])
     page = client.get("/").text
     assert "spec.yaml:3:4: games.x: no" in page and 'data-version="1"' in page

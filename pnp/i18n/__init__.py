@@ -32,7 +32,21 @@ from typing import Callable, Iterator, Mapping, Sequence
 SOURCE = "en"  # the language msgids are written in
 PSEUDO = "qps"  # the pseudo-locale: accented, 40 % longer, bracketed, made from the source
 ENGLISH_PLURAL = "(n != 1)"
-CODE = re.compile(r"^[a-z]{2,3}(?:_[A-Z]{2})?$")  # es, ru, pt_BR: a catalog's folder name
+CODE = re.compile(r"^[a-z]{2,3}(?:_[A-Z][a-z]{3})?(?:_(?:[A-Z]{2}|\d{3}))?$")  # es, pt_BR, sr_Latn, es_419: a catalog's folder
+
+def code_problem(code: str) -> str:
+    """What keeps `code` from naming a catalog, or "": a BCP 47 language, with its script and
+    region if any, as a catalog's folder writes it (`es`, `pt_BR`, `sr_Latn`), never the
+    pseudo-locale, which is made from the source, not translated."""
+    if code == PSEUDO:
+        return f'"{PSEUDO}" is the pseudo-locale, made from the English source: build it with --lang {PSEUDO}, ' \
+               "never list it or give it a catalog"
+    if not CODE.match(code):
+        hint = code.replace("-", "_") if CODE.match(code.replace("-", "_")) else ""
+        return f'expected a language code such as "es", "ru" or "pt_BR", got "{code[:40]}"' + \
+            (f' (write "{hint}")' if hint else "")
+    return ""
+
 
 Forms = tuple[str, ...]  # a translation: one string, or the plural forms in the catalog's order
 
@@ -41,13 +55,21 @@ Forms = tuple[str, ...]  # a translation: one string, or the plural forms in the
 class Language:
     """One language's translations of one game's texts: msgid → its forms (one for a plain
     text, several for a plural entry, keyed by its singular). A text without a translation (or
-    with an empty one) is printed in English, as gettext does; `pnp validate` says which."""
+    with an empty one) is printed in English, as gettext does; `pnp validate` says which.
+
+    `messages` are the translations pnp's own texts are worded with (`gettext`): each with its
+    source's very placeholders and format specs, as `str.format` fills them. `templates` are
+    those of the spec's texts (`template`), which the spec's own formatter fills: there a
+    number's words may take the language's plural forms where the English has none
+    (`{rules[start_shares]:plural:# acción|# acciones}` for `{rules[start_shares]}`). A
+    catalog's translation that is neither is in neither (`pnp.i18n.catalogs.fault`)."""
 
     code: str
     messages: Mapping[str, Forms] = field(default_factory=dict, repr=False, compare=False)
     plural_forms: str = ENGLISH_PLURAL  # the catalog's C expression: n → index of the form
     siblings: tuple["Language", ...] = field(default=(), repr=False, compare=False)  # see `variants`
     digest: str = ""  # of the catalog file: what a cache keys translated work by
+    templates: Mapping[str, Forms] | None = field(default=None, repr=False, compare=False)  # None: `messages`
 
     @property
     def pseudo(self) -> bool:
@@ -59,6 +81,13 @@ class Language:
         forms = self.messages.get(msgid)
         return forms[0] if forms and forms[0] else msgid
 
+    def template(self, msgid: str) -> str:
+        """A text of the spec (a template its formatter fills) in this language."""
+        if self.pseudo:
+            return pseudo(msgid)
+        forms = (self.messages if self.templates is None else self.templates).get(msgid)
+        return forms[0] if forms and forms[0] else msgid
+
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         if self.pseudo:
             return pseudo(singular if n == 1 else plural)
@@ -68,7 +97,12 @@ class Language:
         return singular if n == 1 else plural
 
     def plural_index(self, n: int) -> int:
-        return _plural(self.plural_forms)(abs(int(n)))
+        """The index of the form for `n` by the catalog's rule (checked for n = 0…1000 when the
+        catalog was read; a rule that fails beyond that gives the first form, not an error)."""
+        try:
+            return _plural(self.plural_forms)(abs(int(n)))
+        except (ArithmeticError, ValueError, RecursionError):
+            return 0
 
     def form(self, forms: str, n: object) -> str:
         """One of `forms` ("# round|# rounds", the catalog's order) for the number `n`, `#`
@@ -88,7 +122,7 @@ class Language:
         return tuple(language.gettext(msgid) for language in self.siblings or (self,))
 
     def with_siblings(self, siblings: tuple["Language", ...]) -> "Language":
-        return Language(self.code, self.messages, self.plural_forms, siblings, self.digest)
+        return Language(self.code, self.messages, self.plural_forms, siblings, self.digest, self.templates)
 
 
 ENGLISH = Language(SOURCE)

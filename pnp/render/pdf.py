@@ -22,15 +22,17 @@ import io
 import logging
 import math
 import os
+import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple, Sequence, Union
 
 from pnp import fonts
 from pnp.display import IDENTITY, Circle, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text
-from pnp.errors import BuildError
+from pnp.errors import BuildError, shorten
 from pnp.fonts import MM_PER_PT
 from pnp.render.cmyk import CONDITION, INK_LIMIT, KEY, LEVELS, Level, cmyk, cmyk_image, profile_bytes
 from pnp.render.embed import register_reportlab
+from pnp.spec.images import MAX_PIXELS
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -375,13 +377,16 @@ class _Painter:
             canvas.scale(image.w / width, image.h / height)
             canvas.doForm(name)
         else:
+            from PIL import Image as Pillow
+
+            Pillow.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow's decompression-bomb limit: the spec's own, for any art
             try:
                 source = image.data if hasattr(canvas, "level") else ImageReader(io.BytesIO(image.data))
                 canvas.drawImage(source, 0, 0, image.w, image.h, mask="auto")  # a PDF/X canvas converts the bytes
             except BuildError:
                 raise
             except Exception as error:  # reportlab and pillow raise many kinds for a bad file
-                raise BuildError(f"{self.where}: cannot draw the image {_named(image)}: {error}") from None
+                raise BuildError(f"{self.where}: cannot draw the image {_named(image)}: {_reason(error)}") from None
         canvas.restoreState()
 
     def use(self, style: Style) -> tuple[int, int]:
@@ -453,7 +458,15 @@ def _svg_drawing(image: Image):
 
 
 def _named(image: Image) -> str:
-    return f"(SHA-256 {image.digest[:12]}…)"
+    return image.name or f"(SHA-256 {image.digest[:12]}…)"
+
+
+def _reason(error: Exception) -> str:
+    """Why Pillow or reportlab could not draw a raster, in plain words: their messages name
+    Python objects (`<_io.BytesIO object at 0x7f…>`), which say nothing to a designer."""
+    text = re.sub(r"\bidentity=\[[^\]]*\]\s*", "", str(error))  # reportlab's name for its reader
+    text = re.sub(r"<[^<>]*\bat 0x[0-9a-f]+>|\bfileName=\S+", "the file", text).strip()
+    return shorten(text or type(error).__name__, 200)
 
 
 def _rgb(color: str | None) -> tuple[float, float, float]:

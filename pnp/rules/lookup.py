@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.errors import UsageError
 from pnp.rules import GAMES, text
+from pnp.spec.templates import TemplateError, fill
 
 if TYPE_CHECKING:
     from pnp.spec.model import Booklet, Game, Spec
@@ -187,14 +188,18 @@ def booklet_values(game_id: str, game: Game, params: Any, booklet: Booklet | Non
 
 
 def in_words(booklet: Booklet, name: str, value: Any) -> str | None:
-    """A house rule's value in the booklet's words (`rules_words`); None where it has none."""
+    """A house rule's value in the booklet's words (`rules_words`: templates over `{value}`,
+    filled by the spec's formatter); None where it has none."""
     words = booklet.rules_words.get(name)
     shown = printed_value(value)
-    if words is not None and shown in words.values:
-        return words.values[shown]
-    if words is not None and "*" in words.values:
-        return words.values["*"].replace("{value}", shown)
-    return None
+    template = None if words is None else words.values.get(shown, words.values.get("*"))
+    if template is None:
+        return None
+    number = isinstance(value, int) and not isinstance(value, bool)  # a translation may give it plural forms
+    try:
+        return fill(template, {"value": value if number else shown}, name)
+    except TemplateError:  # a translation's plural format on a value that is no number
+        return shown
 
 
 def printed_value(value: Any) -> str:

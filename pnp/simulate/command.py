@@ -26,11 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from pnp import __version__
 from pnp.errors import UsageError
 from pnp.rules import GAMES, load_spec, rulebook
 from pnp.rules.base import Violation
 from pnp.simulate import roster
 from pnp.simulate.runner import Setup, chunk_count, context, seating, shard_numbers
+from pnp.simulate.shards import FORMAT as SHARD_FORMAT
+from pnp.simulate.shards import check_together, checked_tally, read_shard, setup_of
 from pnp.simulate.simulation import (
     Run,
     answer,
@@ -52,7 +55,6 @@ from pnp.spec.source import SourceError, load_text
 MAX_GAMES = 1_000_000_000  # per player count and rule set: ten million chunks, days on a large cluster
 MAX_SEED_DIGITS = 30
 DASK_SCHEMES = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
-SHARD_FORMAT = "pnp-simulate-shard/1"
 
 
 @dataclass(frozen=True)
@@ -362,7 +364,7 @@ def _shard_document(args: argparse.Namespace, options: Options, pairs: Sequence[
                      "tallies": played})
     asked = {"game": options.game, "games": options.games, "seed": options.seed, "bots": list(options.bots),
              "players": [first.players for first, _ in pairs]}
-    return {"format": SHARD_FORMAT, "shard": [shard, shards], "asked": asked, "runs": runs,
+    return {"format": SHARD_FORMAT, "pnp": __version__, "shard": [shard, shards], "asked": asked, "runs": runs,
             "elapsed_s": round(time.perf_counter() - started, 3)}
 
 
@@ -373,10 +375,11 @@ def _setup_json(setup: Setup, spec_name: str) -> dict[str, Any]:
 
 def merge(args: argparse.Namespace) -> int:
     """`pnp simulate merge SHARD.json…`: the shards of one simulation added up, answered as the
-    simulation played at once would be (report included)."""
+    simulation played at once would be (report included); each shard checked on its own and
+    against the others first (`pnp.simulate.shards`)."""
     _check_merge_options(args)
-    documents = [_read_shard(Path(name)) for name in args.files]
-    _check_one_simulation(args.files, documents)
+    documents = [read_shard(name) for name in args.files]
+    check_together(args.files, documents)
     first = documents[0]
     asked, elapsed = first["asked"], sum(document["elapsed_s"] for document in documents)
     runs = []
@@ -386,10 +389,10 @@ def merge(args: argparse.Namespace) -> int:
             if setup_json is None:
                 made.append(None)
                 continue
-            setup = _setup_of(setup_json)
+            setup = setup_of(args.files[0], setup_json)
             total = Tally()
-            for document in documents:
-                total.merge(Tally.from_json(document["runs"][k]["tallies"][side]))
+            for name, document in zip(args.files, documents, strict=True):
+                total.merge(checked_tally(name, document["runs"][k]["tallies"][side], setup, f"runs[{k}].tallies[{side}]"))
             made.append(finish(setup, asked["games"], asked["seed"], total, spec_name=setup_json["spec_name"],
                                elapsed_s=elapsed / max(1, 2 * len(first["runs"]))))
         assert made[0] is not None, "a shard's first rule set is always played"
@@ -410,45 +413,6 @@ def _check_merge_options(args: argparse.Namespace) -> None:
     report_option(args.report)
     if not args.files:
         raise UsageError("simulate merge: give the shards' files, e.g. pnp simulate merge shard-*.json")
-
-
-def _check_one_simulation(files: Sequence[str], documents: list[dict[str, Any]]) -> None:
-    """The shards are of one simulation (same question, same count of shards, same rule sets)
-    and together every shard of it, each once."""
-    first = documents[0]
-    shards = first["shard"][1]
-    for name, document in zip(files, documents, strict=True):
-        if document["asked"] != first["asked"] or document["shard"][1] != shards or \
-                [r["setups"] for r in document["runs"]] != [r["setups"] for r in first["runs"]]:
-            raise UsageError(f"simulate merge: {shown(name)} is a shard of another simulation than {files[0]}")
-    numbers = sorted(document["shard"][0] for document in documents)
-    if numbers != list(range(1, shards + 1)):
-        missing = sorted(set(range(1, shards + 1)) - set(numbers))
-        twice = sorted({n for n in numbers if numbers.count(n) > 1})
-        raise UsageError(f"simulate merge: {shards} shards make the simulation; "
-                         + (f"missing {', '.join(map(str, missing))}" if missing else "")
-                         + ("; " if missing and twice else "") + (f"given twice: {', '.join(map(str, twice))}" if twice else ""))
-
-
-def _read_shard(path: Path) -> dict[str, Any]:
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise UsageError(f"simulate merge: {shown(path)}: {error.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise UsageError(f"simulate merge: {shown(path)}: not a shard (not JSON)") from None
-    if not isinstance(document, dict) or document.get("format") != SHARD_FORMAT:
-        raise UsageError(f"simulate merge: {shown(path)}: not a shard of pnp simulate --shard")
-    return document
-
-
-def _setup_of(data: dict[str, Any]) -> Setup:
-    if not Path(data["spec"]).is_file():
-        raise UsageError(f"simulate merge: the shards played {data['spec']}, which is not there")
-    if spec_sha256(data["spec"]) != data["sha256"]:
-        raise UsageError(f"simulate merge: {data['spec']} changed since the shards played it")
-    return Setup(data["game"], data["spec"], tuple((key, value) for key, value in data["options"]), data["players"],
-                 tuple(data["bots"]))
 
 
 # --- the text answer ----------------------------------------------------------------------------------

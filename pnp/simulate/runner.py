@@ -11,7 +11,8 @@ A worker rebuilds the game from the `Setup` once (spec file, house rules, player
 keeps it for the chunks that follow; it sends back one `Tally` per chunk, never a result per
 game, and the coordinator keeps one tally, so its memory does not grow with the games played.
 A worker that dies is replaced and its chunks played again, once (`WorkerLost` the second
-time). `--dask ADDRESS` sends the same chunks to a running Dask
+time); a worker dies with the run (`pnp.workers`), so a killed simulation leaves none playing.
+`--dask ADDRESS` sends the same chunks to a running Dask
 cluster (`--dask local` starts a LocalCluster): past one machine that is the path, not a
 scheduler of our own.
 """
@@ -37,6 +38,7 @@ from pnp.simulate.play import GameResult, play_game
 from pnp.simulate.pressure import Bills, printed_money
 from pnp.simulate.probe import Probe
 from pnp.simulate.tally import Tally, tally
+from pnp.workers import die_with_parent
 
 CHUNK_GAMES = 100
 CONNECT_SECONDS = 5  # to reach a Dask scheduler before --dask is answered as unreachable
@@ -223,7 +225,7 @@ def _on_pool(jobs: Iterable[Chunk], workers: int, progress: Callable[[int], None
     lost_before: set[int] = set()
     while True:
         lost: list[Chunk] = []
-        with ProcessPoolExecutor(workers) as pool:
+        with ProcessPoolExecutor(workers, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
             running: dict[Future[Tally], Chunk] = {}
             while True:
                 while len(running) < workers * IN_FLIGHT:

@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, Mapping
 from pydantic import BaseModel, ValidationError
 
 from pnp.cache import file_digests, unchanged
+from pnp.disk import write_atomically
 from pnp.errors import Issue, SpecError, UsageError, display_name, shorten
 from pnp.spec.bounds import extent_issues, pieces_issues, size_issues
 from pnp.spec.contract import needs_problems
@@ -81,11 +82,11 @@ def init(folder: Path, *, force: bool = False, schema: str | None = None) -> str
         folder.mkdir(parents=True, exist_ok=True)
         text = bundled.read_bytes()
         if schema is not None:
-            _write_new(folder / SCHEMA_NAME, schema.encode("utf-8"))
+            write_atomically(folder / SCHEMA_NAME, schema.encode("utf-8"))
             text = schema_comment(SCHEMA_NAME).encode("utf-8") + text
-        if target.is_symlink() or target.exists():
+        if target.is_symlink():
             target.unlink()
-        _write_new(target, text)
+        write_atomically(target, text)
     except OSError as error:
         raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
     what = "replaced the link to the bundled spec with an editable copy" if linked else "wrote an editable copy of the bundled spec"
@@ -95,18 +96,11 @@ def init(folder: Path, *, force: bool = False, schema: str | None = None) -> str
     return f"{target}: {what}{also}{copied}; edit it, then run pnp validate and pnp build in {folder}"
 
 
-def _write_new(path: Path, data: bytes) -> None:
-    """`data` to `path` through a temporary file beside it, so `path` is whole or untouched."""
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_bytes(data)
-    partial.replace(path)
 
 
 def _copy_catalogs(bundled: Path, target: Path, *, force: bool) -> str:
     """The bundled translation catalogs beside the copy (a link to the bundled ones, as in a
     checkout, becomes a copy; catalogs already there are kept unless `force`); what was done."""
-    import shutil
-
     if not bundled.is_dir():
         return ""
     linked = target.is_symlink() and target.resolve() == bundled.resolve()
@@ -118,7 +112,7 @@ def _copy_catalogs(bundled: Path, target: Path, *, force: bool) -> str:
             if copy.exists() and not force:
                 continue
             copy.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, copy)
+            write_atomically(copy, source.read_bytes())
     except OSError as error:
         raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
     return f", with its translation catalogs in {target}"

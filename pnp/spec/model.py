@@ -25,11 +25,20 @@ from pydantic import (
 )
 
 from pnp.errors import Issue, brief, shorten
-from pnp.i18n import CODE, PSEUDO
+from pnp.i18n import code_problem
 from pnp.spec.contract import MAX_CELLS
-from pnp.spec.images import clean_path
+from pnp.spec.images import MAX_BYTES as MAX_ART_BYTES
+from pnp.spec.images import (
+    MAX_DECODED,
+    MAX_DPI,
+    MAX_PIXELS,
+    MAX_SVG_BYTES,
+    MAX_SVG_ELEMENTS,
+    MAX_SVG_NUMBER,
+    clean_path,
+)
 from pnp.spec.source import MAX_BYTES, MAX_DEPTH, MAX_DIGITS, MAX_NODES, Source, format_path
-from pnp.spec.templates import MAX_FILLED, MAX_PRECISION, MAX_SEPARATOR, MAX_WIDTH, check_visible
+from pnp.spec.templates import MAX_FILLED, MAX_PRECISION, MAX_SEPARATOR, MAX_WIDTH, Unchecked, check_visible, fill
 
 # Each choice a Literal (what the model and mypy check) and its values (what messages list).
 Symbol = Literal["circle", "square", "triangle", "diamond", "hexagon", "star", "pentagon", "cross"]
@@ -105,6 +114,13 @@ LIMITS = (  # the bounds no single field carries, for docs/spec.md
     ("values", MAX_NODES, "values of the YAML once its aliases are expanded (an alias bomb is refused)"),
     ("nesting", MAX_DEPTH, "levels of lists and mappings inside each other"),
     ("digits", MAX_DIGITS, "of one number as written"),
+    ("art file size", MAX_ART_BYTES, "bytes of an image file (a regular file inside the spec's folder)"),
+    ("art pixels", MAX_PIXELS, f"pixels of a PNG or JPEG, read from its header before decoding: an A3 board at "
+                               f"{MAX_DPI} dpi"),
+    ("art decoded", MAX_DECODED, "bytes a PNG or JPEG decodes to (8-bit RGBA of that many pixels)"),
+    ("SVG size", MAX_SVG_BYTES, "bytes of an SVG image"),
+    ("SVG elements", MAX_SVG_ELEMENTS, "elements of an SVG image"),
+    ("SVG numbers", MAX_SVG_NUMBER, "the size of any number an SVG writes (each finite: no NaN, no infinity)"),
 )
 
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}){1,2}$")
@@ -855,12 +871,19 @@ class WorkedExample(Model):
         default=(), description="rule IDs whose events are left out")
 
 
+def _over_value(words: str) -> str:
+    """Words for a house rule's value: a template whose one placeholder is `{value}`, filled by
+    the spec's formatter (so `{name:>5000000}` is refused here, never printed raw)."""
+    fill(words, {"value": Unchecked()}, "values")
+    return words
+
+
 class RuleWords(Model):
     """A house rule in words: its name, and the words for each value it may take (`"*"`: a
     template over `{value}` for any other)."""
 
     name: Name = Field(description="the house rule's name in words")
-    values: Annotated[dict[Label, Text], Field(max_length=MAX_KEYS)] = Field(
+    values: Annotated[dict[Label, Annotated[Text, AfterValidator(_over_value)]], Field(max_length=MAX_KEYS)] = Field(
         default={}, description='the words for each value ("*": a template over {value} for any other)')
 
 
@@ -976,10 +999,9 @@ MAX_LANGUAGES = 40  # kits of one game: far above any table's needs, far below a
 
 def _language_code(value: str) -> str:
     """A catalog's folder name: `es`, `ru`, `pt_BR` (the pseudo-locale `qps` is for `--lang` only)."""
-    if value == PSEUDO:
-        raise ValueError(f'"{PSEUDO}" is the pseudo-locale: build it with --lang {PSEUDO}, never list it')
-    if not CODE.match(value):
-        raise ValueError(f'expected a language code such as "es", "ru" or "pt_BR", got "{value}"')
+    problem = code_problem(value)
+    if problem:
+        raise ValueError(problem)
     return value
 
 

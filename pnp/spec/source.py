@@ -23,6 +23,7 @@ from typing import Any, Iterator, Mapping, NoReturn
 
 import yaml
 
+from pnp.disk import TooLarge, read_capped
 from pnp.errors import Issue, brief, excerpt, shorten
 from pnp.spec.syntax import explain
 
@@ -222,8 +223,8 @@ def load_file(path: str | Path, shown: str | None = None, *, max_bytes: int = MA
     name = shown or str(path)
     try:
         raw = read_input(path, max_bytes)
-    except TooLarge as error:
-        raise SourceError([Issue(name, 0, 0, "", str(error))]) from None
+    except TooLarge:
+        raise SourceError([Issue(name, 0, 0, "", f"file too large (more than {max_bytes:,} bytes)")]) from None
     except FileNotFoundError:
         raise SourceError([Issue(name, 0, 0, "", "no such file")]) from None
     except IsADirectoryError:
@@ -231,20 +232,6 @@ def load_file(path: str | Path, shown: str | None = None, *, max_bytes: int = MA
     except OSError as error:
         raise SourceError([Issue(name, 0, 0, "", f"cannot read: {error.strerror}")]) from None
     return load_text(raw, name, nfc=nfc, max_nodes=max_nodes, max_text=max_text)
-
-
-class TooLarge(OSError):
-    """A file longer than the reader takes."""
-
-
-def read_capped(path: Path, limit: int) -> bytes:
-    """The bytes of `path`, reading at most `limit` + 1 of them whatever the file system says
-    its size is: a device (/dev/zero) or a pipe reports 0 and never ends. TooLarge beyond."""
-    with open(path, "rb") as file:
-        raw = file.read(limit + 1)
-    if len(raw) > limit:
-        raise TooLarge(f"file too large (more than {limit:,} bytes)")
-    return raw
 
 
 def _compose(text: str, file: str, nfc: bool = False, max_nodes: int = MAX_NODES) -> yaml.Node | None:

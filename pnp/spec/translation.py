@@ -85,12 +85,12 @@ def translated(game: Game, language: Language) -> Game:
     labels = []
     for path, text in _texts_of(data):
         if path[-1] == LABEL:
-            labels.append((path[:-2], path[-2], language.gettext(text)))
+            labels.append((path[:-2], path[-2], language.template(text)))
             continue
         node = data
         for step in path[:-1]:
             node = node[step]
-        node[path[-1]] = language.gettext(text)
+        node[path[-1]] = language.template(text)
     for where, label, words in labels:  # a label renamed in place, the table's rows in their order
         node = data
         for step in where:

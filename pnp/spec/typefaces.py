@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-from pnp import fonts
+from pnp import disk, fonts
 from pnp.errors import Issue
 from pnp.spec.elements import named_fonts
 from pnp.spec.images import ArtError, clean_path
@@ -47,15 +47,12 @@ def read_font(folder: Path, file: str) -> str:
 
 @lru_cache(maxsize=64)
 def _read(path: Path, file: str, mtime: int, size: int) -> str:
-    """Cached by modification time and size, so a build reads each file once."""
-    if not path.is_file():
-        raise FontError(f"{file}: is not a file, expected a .ttf or .otf font")
-    if size > MAX_BYTES:
-        raise FontError(f"{file}: too large ({size:,} bytes; a font is at most {MAX_BYTES:,})")
+    """Cached by modification time and size, so a build reads each file once; read through
+    `pnp.disk`'s bound like every file pnp reads (a FIFO or a device named as a font)."""
     try:
-        data = path.read_bytes()
+        data = disk.read_regular(path, MAX_BYTES)
     except OSError as error:
-        raise FontError(f"{file}: cannot read: {error.strerror}") from None
+        raise FontError(f"{file}: {disk.said(error)}; expected a .ttf or .otf font of at most {MAX_BYTES:,} bytes") from None
     problem = fonts.font_problem(data)
     if problem:
         raise FontError(f"{file}: {problem}")

@@ -13,8 +13,9 @@ For `tonight.yaml` (the record, a plain record anyone may read and `pnp referee 
 - `.tonight.yaml.log`: who entered what, and when, one JSON line per change.
 
 Every file but the record is readable only by its owner (it holds tokens, or secrets not yet
-revealed). Every write is atomic (a temporary file in the same folder, flushed to disk, renamed
-over the old one; the folder flushed too), so a reader or a crash sees the old file or the new.
+revealed). Every write is atomic (`pnp.disk.write_atomically`: a temporary file in the same
+folder, flushed to disk, renamed over the old one; the folder flushed too), so a reader or a
+crash sees the old file or the new.
 """
 
 from __future__ import annotations
@@ -23,13 +24,13 @@ import json
 import os
 import secrets
 import stat
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from pnp.disk import write_atomically
 from pnp.errors import UsageError
 
 PRIVATE = 0o600  # what the files beside the record are made with: the owner reads and writes
@@ -39,49 +40,6 @@ TOKEN_BYTES = 16  # a seat's token: 128 random bits, 22 characters in a link
 def beside(record: Path, suffix: str) -> Path:
     """The hidden file `.RECORD.suffix` in the record's folder."""
     return record.with_name(f".{record.name}.{suffix}")
-
-
-def write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Replace `path` with `data`, all or nothing. `mode`: the new file's permissions (default:
-    those of the file it replaces, else what the umask gives a new file)."""
-    if mode is None:
-        try:
-            mode = stat.S_IMODE(path.stat().st_mode)
-        except OSError:
-            mode = 0o666 & ~_umask()
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as file:
-            if hasattr(os, "fchmod"):  # not on Windows
-                os.fchmod(file.fileno(), mode)
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    _sync_folder(path.parent)
-
-
-def _sync_folder(folder: Path) -> None:
-    """Flush a folder's entries (a rename) to disk, where the system allows it."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current
 
 
 def sweep_temporaries(record: Path) -> int:
