@@ -52,7 +52,9 @@ def _read(path: Path, file: str, mtime: int, size: int) -> str:
     try:
         data = disk.read_regular(path, MAX_BYTES)
     except OSError as error:
-        raise FontError(f"{file}: {disk.said(error)}; expected a .ttf or .otf font of at most {MAX_BYTES:,} bytes") from None
+        raise FontError(
+            f"{file}: {disk.said(error)}; expected a .ttf or .otf font of at most {MAX_BYTES:,} bytes"
+        ) from None
     problem = fonts.font_problem(data)
     if problem:
         raise FontError(f"{file}: {problem}")
