@@ -12,7 +12,8 @@ import ezdxf
 import pdfplumber
 import pytest
 
-from pnp.build import lay_out_game, with_print
+from pnp.build import with_print
+from pnp.checks.layout import lay_out_game
 from pnp.components.art import text_box, texts, walk
 from pnp.display import Line
 from pnp.export.cut import sheet_files

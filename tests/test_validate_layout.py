@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp import build
+import pnp.checks as checks
 from pnp.cli import main
 from spec_text import BUNDLED, ROOT, edit, write_spec
 
@@ -141,13 +141,13 @@ def counting_layouts(monkeypatch, tmp_path: Path) -> list[str]:
     """The games `pnp validate` lays out from now on (a fresh user cache in `tmp_path`)."""
     monkeypatch.setenv("PNP_CACHE", str(tmp_path / "cache"))
     laid: list[str] = []
-    real = build.layout_issues
+    real = checks.lay_out_kits
 
-    def layout_issues(spec, game_id):
+    def lay_out_kits(spec, game_id, languages=None):
         laid.append(game_id)
-        return real(spec, game_id)
+        return real(spec, game_id, languages)
 
-    monkeypatch.setattr(build, "layout_issues", layout_issues)
+    monkeypatch.setattr(checks, "lay_out_kits", lay_out_kits)
     return laid
 
 

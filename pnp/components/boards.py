@@ -36,6 +36,7 @@ from pnp.components.tables import (
     widest,
 )
 from pnp.display import Drawing, Item, Rect, Style
+from pnp.errors import BuildError
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import filled
 from pnp.spec.images import Art
@@ -46,7 +47,9 @@ GAP = 5.0  # mm between sections
 ROW_TINT = 0.22  # how much of the asset colour tints its row
 PAD = 1.0  # mm inside a cell around its number
 BAND = 3.0  # mm: the full-colour band at the left of an asset's row header
-NOTE_SIZE = 6.0  # pt: marks, labels and the start word
+NOTE_SIZE = 7.0  # pt: marks, labels and the start word (body text: docs/validate.md)
+MIN_NOTE_SIZE = 6.0  # pt: what they may shrink to in a small cell (then `pnp validate` warns)
+CUE = 3.0  # mm: the row's symbol in each cell of an asset's row
 _RAISED = 0.58  # the share of a cell's height its number takes when notes sit beneath
 STAR = "#dcdcdc"  # the start cell's star where the row has no tint
 STRIP = 6.0  # mm: the number strip at the top of a box that holds a stack
@@ -204,7 +207,7 @@ def _cells(context: Context, section: BoardSection, places: list[tuple[float, fl
     numbers = [cell_text(value) for value in track.cells]
     cw, ch = box_size(game, section, cell)
     boxes = (cw, ch) != (cell, cell)
-    raised = bool(marks)  # notes on many cells: every number sits in the cell's upper part
+    raised = bool(marks) or asset is not None  # notes on many cells, or a symbol in each: numbers in the upper part
     size = _number_size(numbers, cell, raised or track.start is not None or bool(track.labels))
     items: list[Item] = []
     for index, ((x, y), value, number) in enumerate(zip(places, track.cells, numbers, strict=True)):
@@ -214,11 +217,19 @@ def _cells(context: Context, section: BoardSection, places: list[tuple[float, fl
         where = f"{what} cell {number}"
         if boxes:
             items += _box(x, y, cw, ch, cell, number, fill, start=start, word=section.start_label, notes=notes,
-                          what=where)
+                          what=where, asset=asset)
         else:
             items += _cell(x, y, cell, number, size, fill, start=start, word=section.start_label,
-                           notes=notes, raised=raised, what=where, outline=context.settings.ink_saver)
+                           notes=notes, raised=raised, what=where,
+                           outline=context.settings.ink_saver, asset=asset)
     return items
+
+
+def _cue(asset: Asset, x: float, y: float, size: float) -> Item:
+    """The row's symbol in its colour, outlined in ink, `size` mm square at (x, y): in every cell
+    of an asset's row, so that no cell tells its row by its tint alone (a tiled board's far part
+    shows no row header)."""
+    return symbol(asset.symbol, x + size / 2, y + size / 2, size, Style(fill=asset.color, stroke=INK, width=0.2))
 
 
 def _grid(context: Context, section: BoardSection, cell: float, what: str) -> Block:
@@ -292,9 +303,10 @@ def _number_size(numbers: list[str], cell: float, raised: bool) -> float:
 
 
 def _cell(x: float, y: float, c: float, number: str, size: float, fill: str | None, *, start: bool,
-          word: str, notes: tuple[str, ...], raised: bool, what: str, outline: bool = False) -> list[Item]:
-    """One cell: its number (in outline with the ink saver, where it is large), its start cues
-    and its notes."""
+          word: str, notes: tuple[str, ...], raised: bool, what: str, outline: bool = False,
+          asset: Asset | None = None) -> list[Item]:
+    """One cell: its number (in outline with the ink saver, where it is large), its start cues,
+    its notes, and in an asset's row the asset's symbol at the lower left, the notes beside it."""
     items: list[Item] = [Rect(x, y, c, c, Style(fill=fill, stroke=INK, width=0.25))]
     below = ((word,) if start else ()) + notes
     number_h = c * _RAISED if (raised or below) else c
@@ -306,18 +318,27 @@ def _cell(x: float, y: float, c: float, number: str, size: float, fill: str | No
     fitted = fit_text(number, x + PAD, top, c - 2 * PAD, y + number_h - PAD - top, size=size, font="bold",
                       color=INK, what=what)
     items.append(outlined(fitted, OUTLINE) if outline else fitted)
-    if below:
-        top = y + number_h
-        items.append(fit_text("\n".join(below), x + PAD, top, c - 2 * PAD, y + c - PAD - top,
-                              size=NOTE_SIZE, min_size=NOTE_SIZE, font="bold",
-                              color=INK, leading=1.1, what=what))
+    inset = 1.3 if start else PAD  # clear of the start frame
+    cue = min(CUE, c - number_h - PAD - inset) if asset is not None else 0.0
+    for room in ((cue + 0.25, 0.0) if cue else (0.0,)):  # the notes beside the symbol, else without it
+        try:
+            notes_block = [fit_text("\n".join(below), x + inset + room, y + number_h, c - 2 * inset - room,
+                                    c - number_h - PAD, size=NOTE_SIZE, min_size=MIN_NOTE_SIZE, font="bold",
+                                    color=INK, leading=1.1, what=what)] if below else []
+        except BuildError:
+            if room == 0.0:
+                raise
+            continue
+        if room and asset is not None:
+            notes_block.append(_cue(asset, x + inset, y + c - inset - cue, cue))
+        return items + notes_block
     return items
 
 
 def _box(x: float, y: float, w: float, h: float, cell: float, number: str, fill: str | None, *, start: bool,
-         word: str, notes: tuple[str, ...], what: str) -> list[Item]:
-    """A box that holds a stack of tokens side by side: its number and notes in a strip at the
-    top, then a faint place for each token."""
+         word: str, notes: tuple[str, ...], what: str, asset: Asset | None = None) -> list[Item]:
+    """A box that holds a stack of tokens side by side: its number (in an asset's row with the
+    asset's symbol after it) and notes in a strip at the top, then a faint place for each token."""
     items: list[Item] = [Rect(x, y, w, h, Style(fill=fill, stroke=INK, width=0.25))]
     if start:
         items.append(Rect(x + 0.7, y + 0.7, w - 1.4, h - 1.4, Style(stroke=INK, width=1.0)))
@@ -325,9 +346,19 @@ def _box(x: float, y: float, w: float, h: float, cell: float, number: str, fill:
     items.append(fit_text(number, x + PAD, y + 0.4, number_w, STRIP - 0.6, size=STRIP_PT, min_size=7, font="bold",
                           color=INK, align="left", what=what))
     below = ((word,) if start else ()) + notes
-    if below:
-        items.append(fit_text(" · ".join(below), x + PAD + number_w, y + 0.4, w - 2 * PAD - number_w, STRIP - 0.6,
-                              size=NOTE_SIZE, min_size=NOTE_SIZE, font="bold", color=INK, align="right", what=what))
+    for room in ((CUE + 0.6, 0.0) if asset is not None else (0.0,)):  # the symbol after the number, room allowing
+        try:
+            strip = [fit_text(" · ".join(below), x + PAD + number_w + room, y + 0.4, w - 2 * PAD - number_w - room,
+                              STRIP - 0.6, size=NOTE_SIZE, min_size=MIN_NOTE_SIZE, font="bold", color=INK,
+                              align="right", what=what)] if below else []
+        except BuildError:
+            if room == 0.0:
+                raise
+            continue
+        if room and asset is not None:
+            strip.append(_cue(asset, x + PAD + number_w, y + (STRIP - CUE) / 2, CUE))
+        items += strip
+        break
     columns, rows = round(w / cell), round((h - STRIP) / cell)
     for r in range(rows):
         for c in range(columns):

@@ -380,6 +380,9 @@ class CardLayout(Model):
     band_pt: tuple[Points, Points] = Field(default=(7, 12), description="[smallest, largest] type in the band")
     centre_pt: tuple[Points, Points] = Field(default=(14, 44), description="[smallest, largest] type in the centre")
     footer_pt: tuple[Points, Points] = Field(default=(6, 9.5), description="[smallest, largest] type of the small print")
+    small_print: Annotated[bool, Strict()] = Field(
+        default=False, description="the footer is small print (credits, a copyright line): fitted down to footer_pt's "
+                                   "smallest without a warning; otherwise it is body text, 7 pt unless it cannot fit")
 
     @model_validator(mode="after")
     def _ordered(self) -> "CardLayout":
