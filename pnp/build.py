@@ -610,8 +610,7 @@ def record(order: Order, printed: Printed, written: Files, exported: Sequence[ex
     file_entries = [*written.entries, *(f for game in exported for f in game.files)]
     data = manifest.merged(order.old, file_entries, entries, print_units, was_rebuilt, about, changed)
     data |= export.manifest_records(order.old, exported, was_rebuilt)
-    data["findings"] = [e for e in (order.old or {}).get("findings", []) if isinstance(e, dict)
-                        and gallery.kit_of(e) not in replaced | set(order.games)] + [f.as_json() for g in order.games for f in found[g]]
+    data["findings"] = _findings_record(order, found, replaced)
     marks = _marks(order, printed)
     if marks:
         data["printed"] = marks
@@ -620,6 +619,14 @@ def record(order: Order, printed: Printed, written: Files, exported: Sequence[ex
     store.save(root / FOLDER, set(order.games))
     manifest.publish(root, order.out, replaced)
     return len(file_entries)
+
+
+def _findings_record(order: Order, found: Mapping[str, Sequence[Finding]], replaced: set[str]) -> list[dict[str, Any]]:
+    """The manifest's `findings`: this build's of every kit it built, and the earlier build's of
+    the kits it neither built nor dropped."""
+    kept = [e for e in (order.old or {}).get("findings", [])
+            if isinstance(e, dict) and gallery.kit_of(e) not in replaced | set(order.games)]
+    return kept + [f.as_json() for g in order.games for f in found[g]]
 
 
 def _marks(order: Order, printed: Printed) -> list[dict[str, Any]]:

@@ -74,10 +74,13 @@ def _path_box(d: str) -> tuple[float, float, float, float]:
 
 
 def svg_shapes(text: str) -> tuple[list[tuple[float, float, float, float]], list[tuple[float, float, float]]]:
-    """The cut layer's rectangles and rounded rectangles as boxes (x, y, w, h), and its circles
-    (cx, cy, r)."""
+    """The cut layer's rectangles, rounded rectangles and polygons (hexagons, octagons) as boxes
+    (x, y, w, h), and its circles (cx, cy, r)."""
     layer = text[text.index('<g id="cut"'):]
     rects = [_path_box(d) for d in re.findall(r'<path d="([^"]+)"', layer)]
+    for points in re.findall(r'<polygon points="([^"]+)"', layer):
+        xs, ys = zip(*(tuple(map(float, p.split(","))) for p in points.split()), strict=True)
+        rects.append((min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
     circles = [tuple(map(float, c)) for c in re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)"', layer)]
     return rects, circles
 

@@ -26,9 +26,9 @@ def texts_of(face) -> list[str]:
 
 
 @pytest.mark.parametrize("game_id, tokens_id, count, size, cut", [
-    ("bolsa", "tokens", 7, (14, 14), "circle"),
+    ("bolsa", "tokens", 7, (15, 15), "octagon"),
     ("aktsioner", "price_tokens", 4, (12, 12), "circle"),
-    ("forex", "pair_counters", 21, (14, 14), "rect"),
+    ("forex", "pair_counters", 21, (15, 15), "rect"),
     ("forex", "loan_markers", 6, (30, 16), "rounded"),
 ])  # fmt: skip
 def test_counts_sizes_and_cut_shapes(game_id, tokens_id, count, size, cut):
@@ -155,11 +155,12 @@ def test_without_duplex_every_face_the_rules_need_is_printed(game):
     assert folded == {"bolsa": ["tokens"], "forex": ["pair_counters"], "aktsioner": []}[game]
 
 
-POLYGON_EDITS = {  # a circle and a square token of the bundled games, cut as hexagons and octagons of a size
-    ("bolsa", "tokens"): ("        shape: circle\n        size_mm: [14, 14]",
+POLYGON_EDITS = {  # an octagon and a square token of the bundled games, cut as hexagons and octagons of a size
+    ("bolsa", "tokens"): ("        shape: octagon          # an octagon's flat top and bottom keep its small print at 7 pt "
+                          "inside the 1.5 mm safe zone\n        size_mm: [15, 15]",
                           {"hexagon": (16, 14), "octagon": (14, 14)}),
-    ("forex", "pair_counters"): ("        shape: square\n        size_mm: [14, 14]",  # a title and a symbol above
-                                 {"hexagon": (24, 21), "octagon": (20, 20)}),
+    ("forex", "pair_counters"): ("        shape: square\n        size_mm: [15, 15]",  # a title and a symbol above
+                                 {"hexagon": (24, 21), "octagon": (22, 22)}),
 }
 
 

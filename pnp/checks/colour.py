@@ -26,7 +26,8 @@ from typing import Sequence
 
 from pnp.checks.faces import Box, Seen, bounds, full_size, union
 from pnp.colours import least_difference, over_paper, tint_of
-from pnp.display import Circle, Drawing, Image, Polygon, Rect, Text
+from pnp.components.art import text_box
+from pnp.display import Circle, Drawing, Image, Item, Matrix, Polygon, Rect, Text
 from pnp.spec.model import Asset
 
 DISTINCT = 10.0  # ΔE00: two identity colours closer than this are taken for one another
@@ -78,29 +79,31 @@ def identity_areas(drawing: Drawing, assets: Sequence[Asset], *, page: bool = Fa
     areas: list[Area] = []
     cues: list[tuple[int, tuple[float, float]]] = []  # (asset, where) of each symbol and code
     for matrix, item in full_size(drawing, page=page):
-        if isinstance(item, Text):
-            box = _text_centre(matrix, item)
-            cues += [(i, box) for i in _named(item.text, assets)]
-        elif isinstance(item, Image):  # a company's logo
-            where = bounds(matrix, item)
-            cues += [(i, (where[0] + where[2] / 2, where[1] + where[3] / 2)) for i, asset in enumerate(assets)
-                     if asset.image and item.name == asset.image]
-        elif isinstance(item, (Rect, Polygon, Circle)) and item.style.fill:
+        if isinstance(item, (Rect, Polygon, Circle)) and item.style.fill:
             fill = over_paper(item.style.fill.lower(), item.style.opacity)
             owner = _owner(fill, assets)
-            if owner is None:
-                continue
-            where = bounds(matrix, item)
-            if isinstance(item, Rect):
-                areas.append(Area(owner[0], fill, where))
-            elif owner[1] >= 0.99:  # a symbol in the asset's own colour
-                cues.append((owner[0], (where[0] + where[2] / 2, where[1] + where[3] / 2)))
+            if owner is not None and isinstance(item, Rect):
+                areas.append(Area(owner[0], fill, bounds(matrix, item)))
+            elif owner is not None and owner[1] >= 0.99:  # a symbol in the asset's own colour
+                cues.append((owner[0], _centre(bounds(matrix, item))))
+        else:
+            cues += _names_of(matrix, item, assets)
     for area in areas:
         area.cued = any(i == area.asset and _within(point, area.box) for i, point in cues)
     for area in areas:  # a band or a cell inside a header that says whose it is
         area.cued = area.cued or any(o is not area and o.asset == area.asset and o.cued and _contains(o.box, area.box)
                                      for o in areas)
     return areas
+
+
+def _names_of(matrix: Matrix, item: Item, assets: Sequence[Asset]) -> list[tuple[int, tuple[float, float]]]:
+    """The assets a text names, or whose logo an image is, each with where it is."""
+    if isinstance(item, Text):
+        return [(i, _text_centre(matrix, item)) for i in _named(item.text, assets)]
+    if isinstance(item, Image):
+        return [(i, _centre(bounds(matrix, item))) for i, asset in enumerate(assets)
+                if asset.image and item.name == asset.image]
+    return []
 
 
 def _owner(fill: str, assets: Sequence[Asset]) -> tuple[int, float] | None:
@@ -124,11 +127,13 @@ def _named(text: str, assets: Sequence[Asset]) -> list[int]:
     return found
 
 
-def _text_centre(matrix: tuple[float, ...], text: Text) -> tuple[float, float]:
-    from pnp.components.art import text_box
-
-    x0, y0, x1, y1 = text_box(matrix, text)  # type: ignore[arg-type]  # a Matrix
+def _text_centre(matrix: Matrix, text: Text) -> tuple[float, float]:
+    x0, y0, x1, y1 = text_box(matrix, text)
     return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+
+def _centre(box: Box) -> tuple[float, float]:
+    return (box[0] + box[2] / 2, box[1] + box[3] / 2)
 
 
 def _within(point: tuple[float, float], box: Box) -> bool:

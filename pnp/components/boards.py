@@ -19,6 +19,7 @@ Boards are usually larger than a page; layout tiles them, so nothing here is eve
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 from pnp.components import Context, Panels
 from pnp.components.art import contrast_ratio, identity, outlined, pattern, symbol, tint
@@ -319,20 +320,26 @@ def _cell(x: float, y: float, c: float, number: str, size: float, fill: str | No
                       color=INK, what=what)
     items.append(outlined(fitted, OUTLINE) if outline else fitted)
     inset = 1.3 if start else PAD  # clear of the start frame
-    cue = min(CUE, c - number_h - PAD - inset) if asset is not None else 0.0
-    for room in ((cue + 0.25, 0.0) if cue else (0.0,)):  # the notes beside the symbol, else without it
+    cue = min(CUE, c - number_h - PAD - inset)
+
+    def notes_after(room: float) -> list[Item]:
+        return [fit_text("\n".join(below), x + inset + room, y + number_h, c - 2 * inset - room, c - number_h - PAD,
+                         size=NOTE_SIZE, min_size=MIN_NOTE_SIZE, font="bold", color=INK, leading=1.1,
+                         what=what)] if below else []
+
+    return items + _beside_cue(asset, x + inset, y + c - inset - cue, cue, cue + 0.25, notes_after)
+
+
+def _beside_cue(asset: Asset | None, x: float, y: float, size: float, room: float,
+                notes_after: Callable[[float], list[Item]]) -> list[Item]:
+    """In an asset's row, its symbol (`_cue`, `size` mm at x, y) and the notes `room` mm after
+    it, where they fit so, else (a small cell) the notes without it; elsewhere the notes."""
+    if asset is not None:
         try:
-            notes_block = [fit_text("\n".join(below), x + inset + room, y + number_h, c - 2 * inset - room,
-                                    c - number_h - PAD, size=NOTE_SIZE, min_size=MIN_NOTE_SIZE, font="bold",
-                                    color=INK, leading=1.1, what=what)] if below else []
+            return [*notes_after(room), _cue(asset, x, y, size)]
         except BuildError:
-            if room == 0.0:
-                raise
-            continue
-        if room and asset is not None:
-            notes_block.append(_cue(asset, x + inset, y + c - inset - cue, cue))
-        return items + notes_block
-    return items
+            pass
+    return notes_after(0.0)
 
 
 def _box(x: float, y: float, w: float, h: float, cell: float, number: str, fill: str | None, *, start: bool,
@@ -346,19 +353,13 @@ def _box(x: float, y: float, w: float, h: float, cell: float, number: str, fill:
     items.append(fit_text(number, x + PAD, y + 0.4, number_w, STRIP - 0.6, size=STRIP_PT, min_size=7, font="bold",
                           color=INK, align="left", what=what))
     below = ((word,) if start else ()) + notes
-    for room in ((CUE + 0.6, 0.0) if asset is not None else (0.0,)):  # the symbol after the number, room allowing
-        try:
-            strip = [fit_text(" · ".join(below), x + PAD + number_w + room, y + 0.4, w - 2 * PAD - number_w - room,
-                              STRIP - 0.6, size=NOTE_SIZE, min_size=MIN_NOTE_SIZE, font="bold", color=INK,
-                              align="right", what=what)] if below else []
-        except BuildError:
-            if room == 0.0:
-                raise
-            continue
-        if room and asset is not None:
-            strip.append(_cue(asset, x + PAD + number_w, y + (STRIP - CUE) / 2, CUE))
-        items += strip
-        break
+
+    def notes_after(room: float) -> list[Item]:
+        return [fit_text(" · ".join(below), x + PAD + number_w + room, y + 0.4, w - 2 * PAD - number_w - room,
+                         STRIP - 0.6, size=NOTE_SIZE, min_size=MIN_NOTE_SIZE, font="bold", color=INK, align="right",
+                         what=what)] if below else []
+
+    items += _beside_cue(asset, x + PAD + number_w, y + (STRIP - CUE) / 2, CUE, CUE + 0.6, notes_after)
     columns, rows = round(w / cell), round((h - STRIP) / cell)
     for r in range(rows):
         for c in range(columns):

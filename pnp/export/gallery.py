@@ -103,9 +103,9 @@ def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, An
         files = entries("files", game_id)
         changed = {name for e in entries("changed", game_id) if e.get("status") in ("added", "changed")
                    for name in (e.get("components") or [e.get("component")])}
-        faces = entries("faces", game_id)
-        found = [f for f in manifest.get("findings", []) if isinstance(f, dict) and kit_of(f) == game_id]
-        components = [_component(entry, game, files, faces, changed, found) for entry in entries("components", game_id)]
+        found = _found(manifest, game_id)
+        components = [_component(entry, game, files, entries("faces", game_id), changed, found)
+                      for entry in entries("components", game_id)]
         order = {c.id: n for n, c in enumerate(game.components)}
         components.sort(key=lambda c: order.get(c["id"], len(order)))
         combined = next((f for f in files if f["component"] is None and f["path"].endswith("-all.pdf")), None)
@@ -129,6 +129,11 @@ def _kits(spec: Any, listed: Callable[[str], bool]) -> Iterator[tuple[str, Any, 
             if listed(g if code == game.language else f"{g}.{code}"):
                 made = kit(g, game, code, spec.folder)
                 yield made.folder, made.game, code
+
+
+def _found(manifest: dict[str, Any], kit: str) -> list[dict[str, Any]]:
+    """What the checks found in one kit, as the manifest keeps it (`Finding.as_json`)."""
+    return [f for f in manifest.get("findings", []) if isinstance(f, dict) and kit_of(f) == kit]
 
 
 def kit_of(finding: dict[str, Any]) -> str:
