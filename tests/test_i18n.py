@@ -3,6 +3,7 @@ pseudo-locale, fuzzy translations after an edit, and the same geometry in every 
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -101,6 +102,17 @@ def test_no_english_sentence_of_the_english_kit_is_in_the_spanish_or_russian_one
         assert found == [], f"{game} {code}: English left in the kit: {found[:5]}"
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_gallery_of_each_bundled_kit_shows_no_finding(kits, game):
+    """The build found nothing (`Kits` asserts its summary lists none): its manifest records no
+    finding and its gallery says 0 for each kit and each face (`pnp.checks`, docs/validate.md)."""
+    out = kits[(game, "en")].parent
+    assert json.loads((out / "manifest.json").read_text(encoding="utf-8"))["findings"] == []
+    page = (out / "index.html").read_text(encoding="utf-8")
+    counts = re.findall(r'data-findings="(\d+)"', page)
+    assert len(counts) > 3 * 30 and set(counts) == {"0"}  # three kits, every face and every kit
+
+
 @pytest.mark.parametrize("game, code", [k if k[0] == "aktsioner" else pytest.param(*k, marks=SLOW) for k in KITS])
 def test_each_booklet_carries_every_rule_id(spec, kits, game, code):
     booklet = spec.games[game].component("rules_booklet")
@@ -153,11 +165,11 @@ def test_the_pseudo_locale_kit_builds(tmp_path):
 
 def test_the_pseudo_locale_finds_what_would_not_fit_at_its_place(spec):
     issues = layout_issues(spec, "aktsioner", ["qps"])
-    start = next(i for i in issues if i.path.endswith("sections[0].start_label"))
+    glue = next(i for i in issues if "a glue strip" in i.message)  # the price board's, 40 % longer
     lines = bundled_spec_path().read_text(encoding="utf-8").splitlines()
-    written = next(n for n, row in enumerate(lines, 1) if "{title: Share prices, track: price" in row)
-    assert start.file.endswith("components.yaml") and start.line == written and start.col > 1
-    assert "(in the qps kit)" in start.message and "does not fit" in start.message
+    written = next(n for n, row in enumerate(lines, 1) if "- id: price_board" in row)
+    assert glue.file.endswith("components.yaml") and glue.line == written and glue.col > 1
+    assert "(in the qps kit)" in glue.message and "does not fit" in glue.message
     assert layout_issues(spec, "aktsioner", ["ru", "en", "es"]) == []  # the real languages fit
 
 
@@ -182,10 +194,10 @@ def test_editing_a_source_sentence_marks_exactly_its_translations_fuzzy(tmp_path
     assert (tmp_path / "locale" / "es" / "bolsa.po").read_text(encoding="utf-8").splitlines()[line - 1].startswith("msgid")
     capsys.readouterr()
     assert main(["validate", str(spec_file)]) == 0
-    assert f"bolsa.po:{line}:1: es: fuzzy translation" in capsys.readouterr().err
-    assert main(["validate", "--strict", str(spec_file)]) == 2
+    assert f"bolsa.po:{line}:1: warning: es: fuzzy translation" in capsys.readouterr().err
+    assert main(["validate", "--strict", str(spec_file)]) == 1  # a warning fails --strict
     strict = capsys.readouterr().err
-    assert f"locale/es/bolsa.po:{line}:1: es: fuzzy translation" in strict
+    assert f"locale/es/bolsa.po:{line}:1: warning: es: fuzzy translation" in strict
     assert "Traceback" not in strict
 
 

@@ -24,9 +24,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Sequence
 
-from pnp.checks.faces import Box, Seen, bounds, full_size, union
+from pnp.checks.faces import Box, Seen, bounds, full_size, text_box_of, union
 from pnp.colours import least_difference, over_paper, tint_of
-from pnp.components.art import text_box
 from pnp.display import Circle, Drawing, Image, Item, Matrix, Polygon, Rect, Text
 from pnp.spec.model import Asset
 
@@ -128,8 +127,7 @@ def _named(text: str, assets: Sequence[Asset]) -> list[int]:
 
 
 def _text_centre(matrix: Matrix, text: Text) -> tuple[float, float]:
-    x0, y0, x1, y1 = text_box(matrix, text)
-    return ((x0 + x1) / 2, (y0 + y1) / 2)
+    return _centre(text_box_of(matrix, text))
 
 
 def _centre(box: Box) -> tuple[float, float]:

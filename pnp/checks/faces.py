@@ -101,7 +101,7 @@ def text_checks(drawing: Drawing, safe_mm: float, *, piece: bool, page: bool = F
         if not isinstance(text, Text) or not text.text.strip():
             continue
         missing = missing_glyphs(text.text, text.font)
-        box = _box(matrix, replace(text, text=text.text.translate({ord(c): "?" for c in missing})))  # "?" has a width
+        box = text_box_of(matrix, text)
         for seen in _about_text(text, box, missing, w, h, safe, piece):
             blocks.setdefault((seen.check, parent or id(text), text.size), []).append((seen, text.text))
     found: dict[tuple[str, str, float], tuple[Seen, int]] = {}
@@ -149,7 +149,7 @@ def contrast_checks(drawing: Drawing, *, page: bool = False) -> list[Seen]:
     under: list[tuple[Matrix, Shape]] = []  # what was drawn before, the last on top
     for matrix, item in full_size(drawing, page=page):
         if isinstance(item, Text) and item.text.strip() and item.role != "decoration":
-            box = _box(matrix, item)
+            box = text_box_of(matrix, item)
             ground = _ground(under, (box[0] + box[2] / 2, box[1] + box[3] / 2))
             if ground is not None:
                 ratio, need = contrast_ratio(item.color, ground), text_contrast_needed(item.size, item.font == "bold")
@@ -227,7 +227,11 @@ def _in_polygon(points: Sequence[tuple[float, float]], point: tuple[float, float
     return hit
 
 
-def _box(matrix: Matrix, text: Text) -> Box:
+def text_box_of(matrix: Matrix, text: Text) -> Box:
+    """Where a text lies on the face (a character the font lacks measured as a "?")."""
+    missing = missing_glyphs(text.text, text.font)
+    if missing:
+        text = replace(text, text=text.text.translate({ord(c): "?" for c in missing}))
     x0, y0, x1, y1 = text_box(matrix, text)
     return (round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2))
 

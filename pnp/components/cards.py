@@ -208,12 +208,12 @@ def _small_print(text: str, card: Card, top: float, index_room: float, what: str
     s, k, sizes = card.safe, card.scale, card.layout.footer_pt
     width, most = card.width - 2 * s - index_room, (card.height - s - top) / 2
     body = ROLE_MIN_PT["body"]
-    tries = (sizes[0],) if card.layout.small_print or sizes[0] >= body else (body, sizes[0])
+    tries = (body, sizes[0]) if sizes[0] < body <= sizes[1] and not card.layout.small_print else (sizes[0],)
     for least in tries:
         height = card.index_h
         while True:
             try:
-                small = fit_text(text, s, card.height - s - height, width, height, size=max(sizes[1], least),
+                small = fit_text(text, s, card.height - s - height, width, height, size=sizes[1],
                                  min_size=least, color=BLACK, align="left", valign="bottom", leading=1.15, what=what,
                                  icons=card.icons)
                 return (with_role(small, "small") if card.layout.small_print else small), height
