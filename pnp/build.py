@@ -9,6 +9,7 @@
     files       component PDFs and SVG pages, `<game>-all.pdf`, `<game>-reprint.pdf`, written
                 into a staging folder, with what changed since the last build (`pnp.changes`)
     exports     PNG faces, print-shop files, Tabletop Simulator, the gallery's pictures (`pnp.export`)
+    findings    every check `pnp validate` runs (`pnp.checks`), on what was drawn and on every sheet
     record      manifest.json, index.html and the cache written, the staging folder published
 
 Each stage is a function of the previous stage's output. The build cache (`pnp.cache`, in

@@ -24,10 +24,14 @@ TULIPS = ROOT / "examples" / "tulips"
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    """Tulips built, then built again after an edit to the bulbs' back."""
+    """Tulips built — its market cards' small print set at 6 pt, below body text's 7 — then built
+    again after an edit to the bulbs' back: the market cards come from the build cache, with
+    the findings the first build made on their faces."""
     folder = tmp_path_factory.mktemp("gallery")
     spec = folder / "tulips"
     shutil.copytree(TULIPS, spec)
+    text = (spec / "components.yaml").read_text(encoding="utf-8")
+    (spec / "components.yaml").write_text(text.replace("footer_pt: [6.5, 9]", "footer_pt: [6, 6]"), encoding="utf-8")
     out = folder / "output"
     assert main(["build", "--spec", str(spec / "components.yaml"), "--out", str(out)]) == 0
     text = (spec / "components.yaml").read_text(encoding="utf-8")
@@ -63,13 +67,19 @@ def test_every_face_has_its_picture_quantity_and_findings(built, capsys):
     for face in faces:
         assert (built / face["thumbnail"]).is_file()
         assert f'data-face="{face["face"]}" data-quantity="{face["quantity"]}"' in page
-    found = data["findings"]  # the board's START notes at 6 pt, four of them on its one face
-    assert [(f["check"], f["component"], f["face"], f["line"]) for f in found] == [
-        ("small-text", "market_board", "panel", 49)]
-    assert page.count('data-findings="1"') == 2 and f'data-findings="{len(found)}"' in page  # the face, the kit
-    assert main(["validate", "--json", str(TULIPS / "components.yaml")]) == 0
-    said = json.loads(capsys.readouterr().out)["findings"]
-    assert [dict(f, file="") for f in said] == [dict(f, file="") for f in found]  # the list validate gives (of a copy)
+    found = data["findings"]  # the market cards' 6 pt small print, carried from the first build
+    assert "market" not in changed_components(data) and len(found) > 1
+    assert {(f["check"], f["component"]) for f in found} == {("small-text", "market")}
+    assert all(f["file"].endswith("market.csv") and f["path"].startswith("games.tulips.components[2].cards")
+               for f in found)  # at the spreadsheet's row that writes the text (rows alike but for an icon: the sheet)
+    assert {f["line"] for f in found} == {1, 18}
+    for face in faces:
+        on_it = [f for f in found if (f["component"], f["face"]) == (face["component"], face["face"])]
+        assert f'data-face="{face["face"]}" data-quantity="{face["quantity"]}"' in page
+        assert page.count(f'data-findings="{len(on_it)}"') >= 1
+    assert f'data-findings="{len(found)}"' in page  # the kit's count
+    assert main(["validate", "--json", str(built.parent / "tulips" / "components.yaml")]) == 0
+    assert json.loads(capsys.readouterr().out)["findings"] == found  # the list validate gives
     assert [row["name"] for row in data["plan"]] == ["Market cards + Markers", "Bulbs", "Guilders", "The bulb market",
                                                      "How to play"]  # the markers fill the market cards' last sheet
 

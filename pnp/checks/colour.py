@@ -2,9 +2,10 @@
 
 A company's (colour's, currency's) colour carries meaning where an area of it — or of a tint
 of it, as a board's row of cells is tinted — stands for that company: which row a token
-moves on, whose card it is. Such an area needs no colour vision when it also carries the
-company's symbol or code: text naming it (its id, initial or name), its symbol in its colour,
-or its logo (`identity_areas`). An area without one relies on colour alone. Two companies' areas
+moves on, whose card it is. Such an area needs no colour vision when the company's symbol or
+code is in it or within `NEAR` of it (a start cell between two cells that show it): text
+naming it (its id, initial or name), its symbol in its colour, or its logo
+(`identity_areas`). An area without one relies on colour alone. Two companies' areas
 of that kind on one face are a finding when their colours differ by less than `DISTINCT`
 (CIEDE2000 ΔE00, `pnp.colours`) under normal vision or under protanopia, deuteranopia or
 tritanopia (Machado 2009): a player with that vision, or anyone at a glance, takes one for the
@@ -30,6 +31,7 @@ from pnp.display import Circle, Drawing, Image, Item, Matrix, Polygon, Rect, Tex
 from pnp.spec.model import Asset
 
 DISTINCT = 10.0  # ΔE00: two identity colours closer than this are taken for one another
+NEAR = 5.0  # mm: a symbol or code this close to an area says whose it is
 FAINTEST = 0.1  # a tint with less of the colour than this reads as paper, not as the colour
 RED_GREEN = "the 1 in 12 men with red–green colour blindness"
 WHO = {"normal": "anyone at a glance", "protanopia": RED_GREEN, "deuteranopia": RED_GREEN,
@@ -88,7 +90,7 @@ def identity_areas(drawing: Drawing, assets: Sequence[Asset], *, page: bool = Fa
         else:
             cues += _names_of(matrix, item, assets)
     for area in areas:
-        area.cued = any(i == area.asset and _within(point, area.box) for i, point in cues)
+        area.cued = any(i == area.asset and _within(point, area.box, NEAR) for i, point in cues)
     for area in areas:  # a band or a cell inside a header that says whose it is
         area.cued = area.cued or any(o is not area and o.asset == area.asset and o.cued and _contains(o.box, area.box)
                                      for o in areas)
@@ -134,9 +136,9 @@ def _centre(box: Box) -> tuple[float, float]:
     return (box[0] + box[2] / 2, box[1] + box[3] / 2)
 
 
-def _within(point: tuple[float, float], box: Box) -> bool:
+def _within(point: tuple[float, float], box: Box, near: float = 0.01) -> bool:
     x, y, w, h = box
-    return x - 0.01 <= point[0] <= x + w + 0.01 and y - 0.01 <= point[1] <= y + h + 0.01
+    return x - near <= point[0] <= x + w + near and y - near <= point[1] <= y + h + near
 
 
 def _contains(outer: Box, inner: Box) -> bool:

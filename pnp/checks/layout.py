@@ -11,6 +11,7 @@ draw with the same functions, so a spec that validates builds.
 
 from __future__ import annotations
 
+import os.path
 import re
 from dataclasses import dataclass, replace
 from string import Formatter
@@ -21,6 +22,7 @@ from pnp.cache import Cache
 from pnp.components import Context
 from pnp.errors import BuildError, BuildErrors, Issue
 from pnp.i18n import Language, speaking
+from pnp.layout.text import ICON_PATTERN as _ICON
 from pnp.printfile import Unit, instruction_pages, plan_units, reprint_pages
 from pnp.sheets import Laid, Made, lay_out, name, sheets_of
 from pnp.spec.model import Game, Spec
@@ -192,8 +194,18 @@ def text_path(spec: Spec, game_id: str, component_id: str, text: str, language: 
     here = component_path(spec, game_id, component_id)
     texts = [(here + p, language.gettext(template) if language is not None else template)
              for p, template in _texts(spec.written(here))]
-    return next((p for p, template in texts if _writes(template, text, whole=True)),
-                next((p for p, template in texts if _writes(template, text, whole=False)), here))
+    whole = [(len(_unspaced(_ICON.sub("", re.sub(r"\{[^{}]*\}", "", template)))), p) for p, template in texts
+             if _writes(template, text, whole=True)]
+    if whole:  # the most specific templates; of several alike (`{id}`, `{name}`) the entry they share
+        best = max(size for size, _ in whole)
+        paths = [p for size, p in whole if size == best]
+        return paths[0] if len(paths) == 1 else _common(paths)
+    return next((p for p, template in texts if _writes(template, text, whole=False)), here)
+
+
+def _common(paths: Sequence[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """The longest path every one of `paths` starts with."""
+    return tuple(os.path.commonprefix([list(p) for p in paths]))
 
 
 def _texts(data: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
@@ -210,12 +222,24 @@ def _texts(data: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, .
 
 def _writes(template: str, text: str, *, whole: bool) -> bool:
     """Whether `template` could have written `text`, its placeholders filled anyhow: all of
-    `text` (`whole`), or a part of it holding all its fixed words in order (a line of it)."""
+    `text` (`whole`), or a part of it holding all its fixed words in order (a line of it).
+    Spacing aside (a text broken into lines, or round an inline icon), an icon (`:SA:`) is a
+    placeholder too and `**bold**` marks print nothing."""
     try:
-        fixed = [part for part, *_ in Formatter().parse(template)]
+        parts = [(literal, field is not None) for literal, field, *_ in Formatter().parse(template)]
     except ValueError:  # not a template (a stray brace in a translation): its words as they are
-        fixed = [template]
+        parts = [(template, False)]
+    pieces: list[str | None] = []  # fixed words, and None for what a placeholder or an icon prints
+    for literal, placeholder in parts:
+        for n, piece in enumerate(_ICON.split(literal)[::2]):
+            pieces += ([None] if n else []) + [_unspaced(piece)]
+        pieces += [None] if placeholder else []
+    text = _unspaced(text)
     if whole:
-        return re.fullmatch("(?s:.*?)".join(map(re.escape, fixed)), text) is not None
-    words = [part.strip() for part in fixed if part.strip()]
+        return re.fullmatch("".join("(?s:.*?)" if p is None else re.escape(p) for p in pieces), text) is not None
+    words = [p for p in pieces if p]
     return bool(words) and re.search("(?s:.*?)".join(map(re.escape, words)), text) is not None
+
+
+def _unspaced(text: str) -> str:
+    return re.sub(r"\s+", "", text.replace("**", ""))

@@ -322,24 +322,30 @@ def _cell(x: float, y: float, c: float, number: str, size: float, fill: str | No
     inset = 1.3 if start else PAD  # clear of the start frame
     cue = min(CUE, c - number_h - PAD - inset)
 
-    def notes_after(room: float) -> list[Item]:
+    def notes_after(room: float, least: float) -> list[Item]:
         return [fit_text("\n".join(below), x + inset + room, y + number_h, c - 2 * inset - room, c - number_h - PAD,
-                         size=NOTE_SIZE, min_size=MIN_NOTE_SIZE, font="bold", color=INK, leading=1.1,
-                         what=what)] if below else []
+                         size=NOTE_SIZE, min_size=least, font="bold", color=INK, leading=1.1, what=what)] if below else []
 
     return items + _beside_cue(asset, x + inset, y + c - inset - cue, cue, cue + 0.25, notes_after)
 
 
 def _beside_cue(asset: Asset | None, x: float, y: float, size: float, room: float,
-                notes_after: Callable[[float], list[Item]]) -> list[Item]:
-    """In an asset's row, its symbol (`_cue`, `size` mm at x, y) and the notes `room` mm after
-    it, where they fit so, else (a small cell) the notes without it; elsewhere the notes."""
-    if asset is not None:
+                notes_after: Callable[[float, float], list[Item]]) -> list[Item]:
+    """In an asset's row, its symbol (`_cue`, `size` mm at x, y) with the notes `room` mm after
+    it; where they do not fit so at 7 pt (a small start cell), the notes at 7 pt without it —
+    its neighbours' symbols tell the row —, else either at 6 pt (then `pnp validate` warns)."""
+    for least in (NOTE_SIZE, MIN_NOTE_SIZE):
+        if asset is not None:
+            try:
+                return [*notes_after(room, least), _cue(asset, x, y, size)]
+            except BuildError:
+                pass
         try:
-            return [*notes_after(room), _cue(asset, x, y, size)]
+            return notes_after(0.0, least)
         except BuildError:
-            pass
-    return notes_after(0.0)
+            if least == MIN_NOTE_SIZE:
+                raise
+    raise AssertionError("unreachable: the last size raises")
 
 
 def _box(x: float, y: float, w: float, h: float, cell: float, number: str, fill: str | None, *, start: bool,
@@ -354,10 +360,9 @@ def _box(x: float, y: float, w: float, h: float, cell: float, number: str, fill:
                           color=INK, align="left", what=what))
     below = ((word,) if start else ()) + notes
 
-    def notes_after(room: float) -> list[Item]:
+    def notes_after(room: float, least: float) -> list[Item]:
         return [fit_text(" · ".join(below), x + PAD + number_w + room, y + 0.4, w - 2 * PAD - number_w - room,
-                         STRIP - 0.6, size=NOTE_SIZE, min_size=MIN_NOTE_SIZE, font="bold", color=INK, align="right",
-                         what=what)] if below else []
+                         STRIP - 0.6, size=NOTE_SIZE, min_size=least, color=INK, align="right", what=what)] if below else []
 
     items += _beside_cue(asset, x + PAD + number_w, y + (STRIP - CUE) / 2, CUE, CUE + 0.6, notes_after)
     columns, rows = round(w / cell), round((h - STRIP) / cell)
