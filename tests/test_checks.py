@@ -270,3 +270,21 @@ def test_the_bundled_kits_pass_validate_strict_in_every_language(game, tmp_path,
     """`validate --strict --lang all`: Акционер's three kits in the fast lane, all nine in the slow one."""
     spec = one_game(tmp_path, "aktsioner") if game is None else ROOT / "pnp" / "data" / "components.yaml"
     assert verdict(spec, capsys, "--strict", "--lang", "all") == (0, [])
+
+
+def test_the_bundled_companies_colours_are_told_apart_in_every_vision():
+    """Symbols tell every area apart; the colours do too, for every reader: no two companies',
+    colours' or currencies' colours of a bundled game closer than ΔE00 10 to normal vision or
+    under any dichromacy (Акционер's red and green were 4.8 under deuteranopia)."""
+    from itertools import combinations
+
+    from pnp.checks.colour import DISTINCT
+    from pnp.colours import least_difference
+    from pnp.rules import load_spec
+
+    spec = load_spec(ROOT / "pnp" / "data" / "components.yaml")
+    closest = {g: min(least_difference(a.color, b.color)[0] for a, b in combinations(game.assets, 2))
+               for g, game in spec.games.items()}
+    assert all(d >= DISTINCT for d in closest.values()), closest
+    red, green = (spec.games["aktsioner"].asset(c).color for c in ("red", "green"))
+    assert least_difference(red, green)[0] > 14

@@ -117,7 +117,7 @@ def test_a_token_without_a_back_gets_a_plain_back_of_its_colour_or_none():
     text = edit('front: {value: "{initial}"}\n            back: {value: "{initial}"}', 'front: {value: "{initial}"}')
     pieces = drawn("aktsioner", "price_tokens", text)
     backs = [p.back for p in pieces.pieces]
-    assert [b.items[0].style.fill for b in backs] == ["#0072b2", "#d62728", "#f0c20f", "#2ca02c"]
+    assert [b.items[0].style.fill for b in backs] == ["#0072b2", "#c8102e", "#f0c20f", "#4daf4a"]
     assert all(len(b.items) == 1 and not texts_of(b) for b in backs)
     text = edit("          - {front: {value: \"A\", title: LOAN}, back: {value: \"A\", title: LOAN}}",
                 "          - {front: {value: \"A\", title: LOAN}}")  # fmt: skip
