@@ -23,8 +23,9 @@ gallery can outline it on the picture; `face_findings` places them (`pnp.finding
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any, Iterator, Sequence, Union
+from typing import Any, Hashable, Iterable, Iterator, Sequence, Union
 
 from pnp.colours import contrast_ratio, over_paper, text_contrast_needed
 from pnp.components.art import text_box
@@ -104,15 +105,14 @@ def text_checks(drawing: Drawing, safe_mm: float, *, piece: bool, page: bool = F
         box = text_box_of(matrix, text)
         for seen in _about_text(text, box, missing, w, h, safe, piece):
             blocks.setdefault((seen.check, parent or id(text), text.size), []).append((seen, text.text))
-    found: dict[tuple[str, str, float], tuple[Seen, int]] = {}
+    found = []
     for (check, _, size), lines in blocks.items():
         first, words = lines[0][0], " ".join(text for _, text in lines)
         if len(lines) > 1:
             first = replace(first, message=first.message.replace(quote(first.text), quote(words), 1), text=words,
                             box=union([seen.box for seen, _ in lines if seen.box is not None]))
-        key = (check, words, size)
-        found[key] = (found.get(key, (first, 0))[0], found.get(key, (first, 0))[1] + 1)
-    return [_times(seen, times) for seen, times in found.values()]
+        found.append(((check, words, size), first))
+    return _once(found)
 
 
 def _about_text(text: Text, box: Box, missing: Sequence[str], w: float, h: float, safe: float, piece: bool) -> Iterator[Seen]:
@@ -121,8 +121,9 @@ def _about_text(text: Text, box: Box, missing: Sequence[str], w: float, h: float
     if text.size < least - 1e-9:
         role = "small print" if text.role == "small" else "body text"
         yield Seen("small-text", "warning", f"{quoted} is set at {text.size:g} pt, below the {least:g} pt of {role}",
-                   "give it room for " + f"{least:g} pt: fewer words, or a larger piece, box or cell"
-                   + (" (a credit or copyright line may be marked small print: 6 pt)" if text.role == "body" else ""),
+                   f"give it room for {least:g} pt: fewer words, or a larger piece, box or cell"
+                   + (f" (a credit or copyright line may be marked small print: {ROLE_MIN_PT['small']:g} pt)"
+                      if text.role == "body" else ""),
                    box, text.text)
     x, y, bw, bh = box
     if x < -EPSILON or y < -EPSILON or x + bw > w + EPSILON or y + bh > h + EPSILON:
@@ -138,14 +139,21 @@ def _about_text(text: Text, box: Box, missing: Sequence[str], w: float, h: float
                    "use another character", box, text.text)
 
 
-def _times(seen: Seen, times: int) -> Seen:
-    return replace(seen, message=f"{seen.message} ({times} times on this face)") if times > 1 else seen
+def _once(found: Iterable[tuple[Hashable, Seen]]) -> list[Seen]:
+    """Each finding once by its key, the first with how many times the face has it."""
+    first: dict[Hashable, Seen] = {}
+    times: Counter[Hashable] = Counter()
+    for key, seen in found:
+        first.setdefault(key, seen)
+        times[key] += 1
+    return [replace(seen, message=f"{seen.message} ({times[key]} times on this face)") if times[key] > 1 else seen
+            for key, seen in first.items()]
 
 
 def contrast_checks(drawing: Drawing, *, page: bool = False) -> list[Seen]:
     """Each text with less contrast against what lies under its middle than WCAG AA asks for
     its size (4.5:1; large text 3:1), each ink on each ground once a face."""
-    found: dict[tuple[str, str, float], tuple[Seen, int]] = {}
+    found: list[tuple[Hashable, Seen]] = []
     under: list[tuple[Matrix, Shape]] = []  # what was drawn before, the last on top
     for matrix, item in full_size(drawing, page=page):
         if isinstance(item, Text) and item.text.strip() and item.role != "decoration":
@@ -154,17 +162,14 @@ def contrast_checks(drawing: Drawing, *, page: bool = False) -> list[Seen]:
             if ground is not None:
                 ratio, need = contrast_ratio(item.color, ground), text_contrast_needed(item.size, item.font == "bold")
                 if ratio < need - 1e-9:
-                    key = (item.color, ground, item.size)
-                    seen = Seen("contrast", "warning",
-                                f"{quote(item.text)} in {item.color} on {ground} has a contrast of {ratio:.2f}:1, below "
-                                f"the {need:g}:1 text of {item.size:g} pt needs to be read (WCAG AA)",
-                                "set it in black or white, whichever contrasts more with the ground, or change the "
-                                "ground", box, item.text)
-                    first, times = found.get(key, (seen, 0))
-                    found[key] = (first, times + 1)
+                    found.append(((item.color, ground, item.size), Seen(
+                        "contrast", "warning", f"{quote(item.text)} in {item.color} on {ground} has a contrast of "
+                        f"{ratio:.2f}:1, below the {need:g}:1 text of {item.size:g} pt needs to be read (WCAG AA)",
+                        "set it in black or white, whichever contrasts more with the ground, or change the ground",
+                        box, item.text)))
         elif isinstance(item, (Rect, Circle, Polygon, Image)):
             under.append((matrix, item))
-    return [_times(seen, times) for seen, times in found.values()]
+    return _once(found)
 
 
 Shape = Union[Rect, Circle, Polygon, Image]
