@@ -48,6 +48,7 @@ LARGE_TEXT_CONTRAST = 3.0  # the same for large text: 18 pt, or 14 pt bold
 LARGE_PT, LARGE_BOLD_PT = 18.0, 14.0
 
 
+@lru_cache(maxsize=4096)
 def rgb(colour: str) -> RGB:
     """"#rrggbb" (or "#rgb") as sRGB components 0…1."""
     value = colour.lstrip("#")
@@ -77,6 +78,7 @@ def luminance(colour: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+@lru_cache(maxsize=8192)
 def contrast_ratio(a: str, b: str) -> float:
     """WCAG contrast ratio between two colours: 1 (same) … 21 (black on white)."""
     la, lb = sorted((luminance(a), luminance(b)), reverse=True)
@@ -99,6 +101,7 @@ def over_paper(colour: str, opacity: float) -> str:
     return tint(colour, opacity) if opacity < 1 else colour
 
 
+@lru_cache(maxsize=8192)
 def tint_of(colour: str, base: str, tolerance: float = 1.5 / 255) -> float | None:
     """How much of `base` `colour` is, when it is `base` mixed with white (`tint`): the amount
     0…1, or None when it is not (each component within `tolerance`, for the rounding to 8 bits)."""
