@@ -106,10 +106,11 @@ def checked(spec: Spec, game_id: str, codes: Sequence[str]) -> tuple[list[Issue]
     drawing stack imported; its findings are located again in the file as it is. A game with
     problems is laid out every time (its issues are located in the file as it is)."""
     from pnp.cache import Cache, FolderStore, code_version, key, user_folder
-    from pnp.checks import from_json, relocated
+    from pnp.findings import Finding
     from pnp.i18n.catalogs import catalog_path
     from pnp.spec.images import clean_path
     from pnp.spec.loader import named_images
+    from pnp.spec.located import relocated
 
     folder = user_folder()
     cache = Cache(FolderStore(folder / "validate", CHECKED_KEEP)) if folder is not None else None
@@ -118,7 +119,7 @@ def checked(spec: Spec, game_id: str, codes: Sequence[str]) -> tuple[list[Issue]
                game.model_dump(mode="json", by_alias=True))
     hit = cache.get(game_id, CHECKED, name) if cache is not None else None
     if isinstance(hit, list):
-        kept = [from_json(entry) for entry in hit]
+        kept = [Finding.from_json(entry) for entry in hit]
         if all(f is not None for f in kept):
             return [], [relocated(spec, f) for f in kept if f is not None]
     from pnp.checks import verdict

@@ -288,3 +288,21 @@ def test_the_bundled_companies_colours_are_told_apart_in_every_vision():
     assert all(d >= DISTINCT for d in closest.values()), closest
     red, green = (spec.games["aktsioner"].asset(c).color for c in ("red", "green"))
     assert least_difference(red, green)[0] > 14
+
+
+def test_a_kept_finding_is_located_again_in_the_spec_as_it_is_now():
+    """A finding kept from an earlier run (validate's cache, a build's cached component) follows
+    its field: lines added above move it, and its component found by id wherever it moved."""
+    from pnp.findings import Finding
+    from pnp.rules import loads_spec
+    from pnp.spec.located import parse_path, relocated
+
+    before = loads_spec(MINI)
+    at = before.issue(("games", "mini", "components", 1, "cards", 0, "text"), "")
+    kept = Finding("small-text", "warning", "…", "", at.file, at.line, at.col, at.path, game="mini", component="cards")
+    assert Finding.from_json(kept.as_json()) == kept and Finding.from_json({"check": "x"}) is None
+    assert parse_path(kept.path) == ("games", "mini", "components", 1, "cards", 0, "text")
+    board = MINI[MINI.index("      - id: board"):MINI.index("      - id: cards")]
+    moved = loads_spec("# a note\n" + MINI.replace(board, "").replace("      - id: markers", board + "      - id: markers"))
+    again = relocated(moved, kept)
+    assert again.path == "games.mini.components[0].cards[0].text" and again.line == at.line + 1 - board.count("\n")

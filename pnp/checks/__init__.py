@@ -37,6 +37,7 @@ from pnp.export.faces import ComponentFaces, faces_of
 from pnp.findings import Finding
 from pnp.i18n import PSEUDO, SOURCE
 from pnp.sheets import Sheets
+from pnp.spec.located import relocated
 from pnp.spec.model import Spec
 from pnp.spec.translation import Kit
 
@@ -201,7 +202,7 @@ def carried(spec: Spec, old: Iterable[dict[str, Any]], made: dict[str, bool], *,
     located again in the spec as it is now."""
     kept = []
     for entry in old:
-        finding = from_json(entry)
+        finding = Finding.from_json(entry)
         if finding is None or not finding.component:
             continue
         if finding.component in made:
@@ -211,41 +212,3 @@ def carried(spec: Spec, old: Iterable[dict[str, Any]], made: dict[str, bool], *,
             continue
         kept.append(relocated(spec, finding))
     return kept
-
-
-def from_json(entry: Any) -> Finding | None:
-    """A finding as `Finding.as_json` wrote it, or None when it is not one."""
-    if not isinstance(entry, dict):
-        return None
-    try:
-        box = entry.get("box")
-        return Finding(**{**entry, "box": tuple(box) if isinstance(box, list) else None})
-    except TypeError:
-        return None
-
-
-def relocated(spec: Spec, finding: Finding) -> Finding:
-    """A finding located in the spec, at its field's line and column as the spec is now (an edit
-    elsewhere moved it; a component kept its findings but not its place in the list)."""
-    parts = parse_path(finding.path)
-    if parts is None or len(parts) < 2 or parts[0] != "games" or parts[1] not in spec.games:
-        return finding
-    game = spec.games[parts[1]]
-    if len(parts) > 3 and parts[2] == "components" and finding.component:
-        index = next((i for i, c in enumerate(game.components) if c.id == finding.component), None)
-        if index is None:
-            return finding
-        parts = (*parts[:3], index, *parts[4:])
-    where = spec.issue(parts, "")
-    return replace(finding, file=where.file, line=where.line, col=where.col, path=where.path)
-
-
-def parse_path(text: str) -> PathKey | None:
-    """'games.bolsa.components[3].text' → ('games', 'bolsa', 'components', 3, 'text'); None for
-    a path that `format_path` shortened."""
-    if not text or "…" in text:
-        return None
-    parts: list[Any] = []
-    for name, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", text):
-        parts.append(int(index) if index else name)
-    return tuple(parts)
