@@ -340,7 +340,7 @@ def _rows_fit(side: Side, shape: Shape, rows: list[Row], least: float = MIN_PT) 
 
 
 def _font(kind: str) -> str:
-    """Small print is set in the regular weight: a pair's "GBP/EUR" keeps 7 pt on a 14 mm token."""
+    """Small print is set in the regular weight: For-Ex's "USD⁄CAD" keeps 7 pt on a 14 mm counter."""
     return "regular"
 
 

@@ -3,14 +3,15 @@
 `faces` finds each component's distinct faces (a 90-card deck prints 5 fronts and 1 back) and
 writes them as images (`--format png`); `profiles` writes a print shop's files (`--profile`);
 `tts` writes Tabletop Simulator sheets and a saved object (`--format tts`); `gallery` shows it
-all in `output/index.html`, with what the checks found (`pnp.checks`, recorded in the manifest). Nothing here lays out sheets: that stays with `pnp.layout`.
+all in `output/index.html`, with what the checks found (`pnp.checks`, recorded in the
+manifest). Nothing here lays out sheets: that stays with `pnp.layout`.
 
 `pnp.build` calls `check_profile` before it writes anything, `write_game` for each game inside
 its staging folder, adds `manifest_records` to the manifest, then writes the gallery from that
 manifest. A component the build took from its cache is not drawn again: its faces' records
-(pictures) are carried over from the manifest it replaces, and its PNG faces and
-print-shop files come from the cache (`reused_files`), where every build leaves them
-(`remember_files`). Only Tabletop Simulator's save, one per game, needs every component drawn.
+(pictures) are carried over from the manifest it replaces, and its PNG faces and print-shop
+files come from the cache (`reused_files`), where every build leaves them (`remember_files`).
+Only Tabletop Simulator's save, one per game, needs every component drawn.
 """
 
 from __future__ import annotations
@@ -102,8 +103,9 @@ def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, 
                cache: Cache | None = None, inputs: Mapping[str, str] | None = None,
                pictures: Mapping[str, Sequence[bytes]] | None = None) -> GameExports:
     """One game's exports under `root/<game>/` (`out` is where `root` is published, `old` its
-    manifest): the formats and profile asked for, and always the gallery's pictures. `cached` components were not drawn: their records come from `old`,
-    their files from the cache (`reused_files`). The files of the drawn ones go to `cache` by
+    manifest): the formats and profile asked for, and always the gallery's pictures. `cached`
+    components were not drawn: their records come from `old`, their files from the cache
+    (`reused_files`). The files of the drawn ones go to `cache` by
     their `inputs`. `plan` is the print plan (the instructions' rows; None: the game's combined
     file was not rebuilt). `pictures` are the gallery's, made beforehand (`gallery.pictures`)."""
     from pnp.export import gallery

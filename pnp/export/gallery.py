@@ -5,8 +5,8 @@ distinct face as a picture with its quantity, the print plan, links to the PDFs 
 and what the checks found (`pnp.checks`, the list `pnp validate` prints, kept in the manifest's
 `findings`): under each face what is on it, outlined on the picture; under each component what
 is about its sheets or art; at the head of each kit what is about the whole kit (a catalog's
-translations). Components the build changed (the manifest's `changed` list) are marked. The page is
-static and self-contained — inline style, no script, no font or image from elsewhere — so it
+translations). Components the build changed (the manifest's `changed` list) are marked. The
+page is static and self-contained — inline style, no script, no font or image from elsewhere — so it
 opens from the file system and shows the same offline.
 
 A face's picture is made when its component is drawn, kept in the manifest's `faces` entries
