@@ -4,8 +4,8 @@ A company's (colour's, currency's) colour carries meaning where an area of it �
 of it, as a board's row of cells is tinted — stands for that company: which row a token
 moves on, whose card it is. Such an area needs no colour vision when the company's symbol or
 code is in it or within `NEAR` of it (a start cell between two cells that show it): text
-naming it (its id, initial or name), its symbol in its colour, or its logo
-(`identity_areas`). An area without one relies on colour alone. Two companies' areas
+naming it (its id, initial or name), its symbol (a shape other than a rectangle) in its
+colour or a tint of it, or its logo (`identity_areas`). An area without one relies on colour alone. Two companies' areas
 of that kind on one face are a finding when their colours differ by less than `DISTINCT`
 (CIEDE2000 ΔE00, `pnp.colours`) under normal vision or under protanopia, deuteranopia or
 tritanopia (Machado 2009): a player with that vision, or anyone at a glance, takes one for the
@@ -31,7 +31,7 @@ from pnp.display import Circle, Drawing, Image, Item, Matrix, Polygon, Rect, Tex
 from pnp.spec.model import Asset
 
 DISTINCT = 10.0  # ΔE00: two identity colours closer than this are taken for one another
-NEAR = 5.0  # mm: a symbol or code this close to an area says whose it is
+NEAR = 8.0  # mm: a symbol or code this close to an area says whose it is (a row header beside its band)
 FAINTEST = 0.1  # a tint with less of the colour than this reads as paper, not as the colour
 RED_GREEN = "the 1 in 12 men with red–green colour blindness"
 WHO = {"normal": "anyone at a glance", "protanopia": RED_GREEN, "deuteranopia": RED_GREEN,
@@ -85,7 +85,7 @@ def identity_areas(drawing: Drawing, assets: Sequence[Asset], *, page: bool = Fa
             owner = _owner(fill, assets)
             if owner is not None and isinstance(item, Rect):
                 areas.append(Area(owner[0], fill, bounds(matrix, item)))
-            elif owner is not None and owner[1] >= 0.99:  # a symbol in the asset's own colour
+            elif owner is not None:  # a symbol in the asset's colour (or a tint: the ink saver's paler one)
                 cues.append((owner[0], _centre(bounds(matrix, item))))
         else:
             cues += _names_of(matrix, item, assets)

@@ -313,7 +313,8 @@ def _cell(x: float, y: float, c: float, number: str, size: float, fill: str | No
     number_h = c * _RAISED if (raised or below) else c
     if start:  # cues beyond colour: a star behind the number, a heavy frame, the word
         star = "#ffffff" if fill else STAR  # a pale star behind the number: seen, never in the way
-        items.append(symbol("star", x + c / 2, y + c * 0.5, c * 0.92, Style(fill=star)))
+        style = Style(stroke=STAR, width=0.4) if outline else Style(fill=star)  # the ink saver's toned type: no ground
+        items.append(symbol("star", x + c / 2, y + c * 0.5, c * 0.92, style))
         items.append(Rect(x + 0.7, y + 0.7, c - 1.4, c - 1.4, Style(stroke=INK, width=1.0)))
     top = y + (1.3 if start else PAD * 0.6 if below else PAD)  # clear of the start frame
     fitted = fit_text(number, x + PAD, top, c - 2 * PAD, y + number_h - PAD - top, size=size, font="bold",
