@@ -306,3 +306,11 @@ def test_a_kept_finding_is_located_again_in_the_spec_as_it_is_now():
     moved = loads_spec("# a note\n" + MINI.replace(board, "").replace("      - id: markers", board + "      - id: markers"))
     again = relocated(moved, kept)
     assert again.path == "games.mini.components[0].cards[0].text" and again.line == at.line + 1 - board.count("\n")
+
+
+def test_the_ink_savers_board_and_cards_are_clean_too(tmp_path, capsys):
+    """The ink saver tones type and drops the rows' tints: no false finding comes of it (its start
+    star is outlined, a row's colour band is told by the badge beside it). Акционер's own kit."""
+    spec = one_game(tmp_path, "aktsioner")
+    spec.write_text(spec.read_text(encoding="utf-8").replace("ink_saver: false", "ink_saver: true", 1), encoding="utf-8")
+    assert verdict(spec, capsys, "--strict", "--lang", "ru") == (0, [])
