@@ -9,6 +9,7 @@
     files       component PDFs and SVG pages, `<game>-all.pdf`, `<game>-reprint.pdf`, written
                 into a staging folder, with what changed since the last build (`pnp.changes`)
     exports     PNG faces, print-shop files, Tabletop Simulator, the gallery's pictures (`pnp.export`)
+    findings    every check `pnp validate` runs (`pnp.checks`), on what was drawn and on every sheet
     record      manifest.json, index.html and the cache written, the staging folder published
 
 Each stage is a function of the previous stage's output. The build cache (`pnp.cache`, in
@@ -27,53 +28,43 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from string import Formatter
-from typing import Any, Iterator, Mapping, Protocol, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
-from pnp import __version__, changes, export, manifest
+from pnp import __version__, changes, checks, export, manifest
 from pnp.cache import FOLDER, BuildStore, Cache, code_version, function_name, key
 from pnp.changes import Since
-from pnp.components import BookPages, Context, Output, Pieces, generate
-from pnp.components.resolution import resolution_warnings
-from pnp.display import fingerprint
-from pnp.errors import BuildError, BuildErrors, Issue, SpecError
+from pnp.checks.layout import check_names, located_all, once
+from pnp.components import Context, generate
+from pnp.errors import BuildError, Issue, SpecError
 from pnp.export import gallery
 from pnp.findings import Finding
 from pnp.i18n import Language, speaking
-from pnp.layout.booklet import fold_booklet
-from pnp.layout.impose import impose
-from pnp.layout.sheet import Furniture, stamp
-from pnp.layout.tile import tile
 from pnp.printfile import (
     Unit,
     game_file,
-    instruction_pages,
     instructions_stamp,
     lead_pages,
     plan_units,
     print_plan,
     reprint_file,
-    reprint_pages,
     unit_pdf,
 )
 from pnp.sheets import (
-    STAMP_DIGITS,
-    STOCK,
     Background,
     Cached,
-    Laid,
-    Layout,
+    Drawn,
     Made,
+    Sheets,
     Task,
     cached,
+    draw,
+    impose_drawn,
     in_parallel,
-    machine,
-    name,
+    lay_out,
     remember,
     render,
     sheets_of,
@@ -82,7 +73,7 @@ from pnp.spec.faces import printed_inputs
 from pnp.spec.images import read_art
 from pnp.spec.loader import named_images
 from pnp.spec.model import Game, Spec
-from pnp.spec.translation import Kit, kit, kit_codes, kits
+from pnp.spec.translation import Kit, kit_codes, kits
 from pnp.spec.typefaces import read_font
 
 FORMATS = ("pdf", "svg", *export.FORMATS)
@@ -96,7 +87,7 @@ class Summary:
     pages: int  # pages to print: each game's combined file (or the components built with --component); 0 without PDFs
     changes: Mapping[str, tuple[manifest.Change, ...] | None]  # per game; None: no earlier build to compare
     reprints: Mapping[str, str]  # game → its reprint file, relative to the output folder
-    warnings: tuple[Issue | Finding, ...] = ()  # e.g. art printed below 300 dpi, a translation not used: built anyway
+    findings: tuple[Finding, ...] = ()  # every check's on every kit built (`pnp.checks`): built anyway
     since: Mapping[str, Since] = field(default_factory=dict)  # game → what its changes are counted from
 
 
@@ -159,13 +150,14 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
         with manifest.staging(order.out) as root:
             written = files(order, rendered, root, cache, progress)
             exported = exports(order, rendered, root, cache, progress, pictures.made())
-            count = record(order, rendered, written, exported, root, store)
+            found = findings(order, rendered)
+            count = record(order, rendered, written, exported, root, store, found)
     except OSError as error:
         raise BuildError(f"cannot write the output folder {order.out}: {error.strerror or error} "
                          f"({error.filename or order.out})") from None
     finally:
         pictures.close()
-    return summary(order, rendered, written, count)
+    return summary(order, rendered, written, count, found)
 
 
 # --- request: what to build -------------------------------------------------------------------
@@ -258,32 +250,11 @@ def kits_of(spec: Spec, games: Sequence[str], languages: Sequence[str] = ()) -> 
     return found
 
 
-def check_names(game_id: str, game: Game) -> None:
-    """No component may take the name of a game's own files."""
-    for suffix in ("all", "reprint"):
-        if any(c.id == f"{game_id}-{suffix}" for c in game.components):
-            raise BuildError(f"{game_id}: no component may be called {game_id}-{suffix}, the name of the "
-                             f"{'combined print' if suffix == 'all' else 'reprint'} file")
-
-
 def _chosen(game: Game, wanted: Sequence[str] | None) -> tuple[Any, ...]:
     return tuple(c for c in game.components if not wanted or c.id in wanted)
 
 
 # --- components: each generated, or taken whole from the cache ------------------------------
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """One component as its generator drew it, with the digest of what it prints."""
-
-    game_id: str
-    component: Any
-    inputs: str  # the cache key of everything it is drawn from
-    output: Output
-    digest: str
-    warnings: tuple[Issue, ...] = ()  # about its art
-    memo: dict[int, bytes] = field(default_factory=dict, compare=False, repr=False)  # `output`'s sub-trees digested
 
 
 def components(order: Order, cache: Cache, progress: Progress) -> dict[str, list[Drawn | Made]]:
@@ -322,27 +293,12 @@ def _recalled(order: Order, cache: Cache, g: str, component: Any, inputs: str) -
     reused = export.reused_files(cache, g, inputs, export.cached_folders(order.formats, order.profile)) if hit else None
     if hit is None or reused is None:
         return None
-    return Made(g, component, inputs, hit.digest, entry, hit.sheets, hit.pdf, None, hit.warnings, tuple(reused))
+    return Made(g, component, inputs, hit.digest, entry, hit.sheets, hit.pdf, None, tuple(reused))
 
 
 def _drawn(order: Order, context: Context, component: Any, inputs: str, progress: Progress) -> Drawn:
     progress.doing(context.name, f"drawing {component.id}")
-    drawn = draw(context, component, inputs)
-    return replace(drawn, warnings=tuple(resolution_warnings(order.spec, context.game_id, [drawn.output])))
-
-
-def draw(context: Context, component: Any, inputs: str = "", *, stamped: bool = True) -> Drawn:
-    """One component generated in the kit's language, with the digest of what it prints (zeros
-    unless `stamped`: validation checks what fits, and a stamp of zeros fits alike)."""
-    with speaking(context.language):
-        output = generate(context, component)
-    if not stamped:
-        return Drawn(context.name, component, inputs, output, "0" * 64)
-    memo: dict[int, bytes] = {}
-    fingerprint(output, memo=memo)  # kept for the sheets' digests (`sheet_digests`): only what lives with `output`
-    digest = fingerprint((output, context.settings.model_dump_json(), context.game.title, name(component)),
-                         memo=dict(memo))
-    return Drawn(context.name, component, inputs, output, digest, memo=memo)
+    return draw(context, component, inputs)
 
 
 # --- the gallery's pictures, made in the background ---------------------------------------------
@@ -433,29 +389,7 @@ def placed(order: Order, drawn: Drawn, cache: Cache) -> Made:
     with order.speaking(drawn.game_id):
         sheets = hit.sheets if hit is not None else sheets_of(laid, order.game(drawn.game_id))
     return Made(drawn.game_id, drawn.component, drawn.inputs, drawn.digest, entry, sheets,
-                hit.pdf if hit else None, laid, drawn.warnings)
-
-
-def lay_out(context: Context, component: Any, *, stamped: bool = True) -> Laid:
-    """Generate one component and put it on sheets (`stamped` as in `draw`)."""
-    return impose_drawn(context, draw(context, component, stamped=stamped))
-
-
-def impose_drawn(context: Context, drawn: Drawn) -> Laid:
-    """A drawing on sheets, stamped: pieces imposed with their backs, a booklet folded, panels
-    tiled; the sheets' furniture in the kit's language."""
-    settings, output = context.settings, drawn.output
-    with speaking(context.language):
-        info = Furniture(context.game.title, name(drawn.component), stamp(__version__, drawn.digest[:STAMP_DIGITS]))
-        if isinstance(output, Pieces):
-            on_sheets: Layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
-                                       settings.back_offset_mm,
-                                       machine(settings, STOCK[drawn.component.kind]))
-        elif isinstance(output, BookPages):
-            on_sheets = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)
-        else:
-            on_sheets = tile(output, settings.paper, settings.margin_mm, info)
-    return Laid(drawn.component, output, on_sheets, drawn.digest, info, drawn.memo)
+                hit.pdf if hit else None, laid)
 
 
 # --- sheets: rendered to PDF ------------------------------------------------------------------
@@ -487,10 +421,10 @@ def sheets(laid: Laidout, cache: Cache, progress: Progress) -> Printed:
         g, what, _ = todo[index]
         if isinstance(what, Unit):
             shared[what.entry] = result
-            remember(cache, g, what.entry, Cached(what.entry, what.sheets, result, ()))
+            remember(cache, g, what.entry, Cached(what.entry, what.sheets, result))
         else:
             m = made[g][what] = replace(made[g][what], pdf=result)
-            remember(cache, g, m.entry, Cached(m.digest, m.sheets, result, m.warnings))
+            remember(cache, g, m.entry, Cached(m.digest, m.sheets, result))
             _keep(cache, m, progress)
 
     in_parallel([task for _, _, task in todo], finished)
@@ -625,8 +559,7 @@ def exports(order: Order, printed: Printed, root: Path, cache: Cache, progress: 
         progress.doing(g, "exporting" if order.profile or order.formats != ("pdf",) else "picturing faces for the gallery")
         with order.speaking(g):
             done.append(export.write_game(root, order.out, order.old, g, order.game(g).title, printed.faces[g],
-                                          order.formats, order.profile, safe_mm=order.spec.print.safe_mm,
-                                          pdfx=order.spec.print.pdfx,
+                                          order.formats, order.profile, pdfx=order.spec.print.pdfx,
                                           cached={m.component.id: m.exported for m in items if m.laid is None},
                                           plan=print_plan(printed.units[g]) if g in order.whole else None,
                                           cache=cache, inputs={m.component.id: m.inputs for m in items},
@@ -634,11 +567,32 @@ def exports(order: Order, printed: Printed, root: Path, cache: Cache, progress: 
     return done
 
 
+# --- findings: every check on every kit built --------------------------------------------------
+
+
+def findings(order: Order, printed: Printed) -> dict[str, list[Finding]]:
+    """Each kit's findings (`pnp.checks`: the list `pnp validate` runs) on what this build drew
+    and on all its sheets, with those the last build made on the faces of the components taken
+    from the cache (and with `--component`, on the components not built)."""
+    found = {}
+    for g in order.games:
+        made_kit, items = order.kits[g], printed.made[g]
+        runs: tuple[tuple[tuple[str, ...], Sheets], ...] = tuple(((m.component.id,), m.sheets) for m in items)
+        runs += tuple((u.ids, u.sheets) for u in printed.units.get(g, ()) if u.shared)
+        fresh = checks.run(checks.Subject(order.spec, made_kit, tuple(printed.faces[g]), runs, printed_only=True))
+        code = "" if made_kit.default else made_kit.code
+        old = [e for e in (order.old or {}).get("findings", [])
+               if isinstance(e, dict) and e.get("game") == made_kit.game_id and e.get("kit") == code]
+        drawn = {m.component.id: m.laid is not None for m in items}
+        found[g] = fresh + checks.carried(order.spec, old, drawn, whole=g in order.whole)
+    return found
+
+
 # --- record: the manifest, the gallery and the cache; published -------------------------------
 
 
 def record(order: Order, printed: Printed, written: Files, exported: Sequence[export.GameExports], root: Path,
-           store: BuildStore) -> int:
+           store: BuildStore, found: Mapping[str, Sequence[Finding]]) -> int:
     """Carry over the files of a game that a build of some of its components did not remake,
     write the manifest (this build's entries and the earlier ones it did not replace), the
     gallery from it and the cache, then publish the staging folder. Returns the files written."""
@@ -660,6 +614,7 @@ def record(order: Order, printed: Printed, written: Files, exported: Sequence[ex
     file_entries = [*written.entries, *(f for game in exported for f in game.files)]
     data = manifest.merged(order.old, file_entries, entries, print_units, was_rebuilt, about, changed)
     data |= export.manifest_records(order.old, exported, was_rebuilt)
+    data["findings"] = _findings_record(order, found, replaced)
     marks = _marks(order, printed)
     if marks:
         data["printed"] = marks
@@ -668,6 +623,14 @@ def record(order: Order, printed: Printed, written: Files, exported: Sequence[ex
     store.save(root / FOLDER, set(order.games))
     manifest.publish(root, order.out, replaced)
     return len(file_entries)
+
+
+def _findings_record(order: Order, found: Mapping[str, Sequence[Finding]], replaced: set[str]) -> list[dict[str, Any]]:
+    """The manifest's `findings`: this build's of every kit it built, and the earlier build's of
+    the kits it neither built nor dropped."""
+    kept = [e for e in (order.old or {}).get("findings", [])
+            if isinstance(e, dict) and gallery.kit_of(e) not in replaced | set(order.games)]
+    return kept + [f.as_json() for g in order.games for f in found[g]]
 
 
 def _marks(order: Order, printed: Printed) -> list[dict[str, Any]]:
@@ -715,173 +678,12 @@ def _spec_record(source: Path | None) -> dict[str, Any]:
     return {"path": str(source), "sha256": digest}
 
 
-def summary(order: Order, printed: Printed, written: Files, count: int) -> Summary:
+def summary(order: Order, printed: Printed, written: Files, count: int, found: Mapping[str, Sequence[Finding]],
+            ) -> Summary:
     """What the build did: its files, the pages to print (none without PDFs), what changed,
-    and the warnings about art, the fuzzy or missing translations printed and the translations
-    not used (once per file and place)."""
-    warnings: dict[tuple[str, int, int], Issue | Finding] = {
-        (w.file, w.line, w.col): w for g in order.games for m in printed.made[g] for w in m.warnings}
-    warnings.update({(w.file, w.line, w.col): w for g in order.games for w in fuzzy_printed(order.spec, order.kits[g])})
-    warnings.update({(w.file, w.line, w.col): w for g in order.games for w in not_used(order.spec, order.kits[g])})
+    and every kit's findings."""
     return Summary(order.games, count, written.pages if "pdf" in order.formats else 0, written.changes,
-                   written.reprints, tuple(warnings.values()), written.since)
-
-
-# --- what validate checks: the layout without rendering -----------------------------------------
-
-
-@dataclass(frozen=True)
-class GameLayout:
-    """Every component of one game drawn and on sheets, and the combined file's print units;
-    nothing rendered or cached."""
-
-    game_id: str
-    laid: tuple[Laid, ...]
-    units: tuple[Unit, ...]
-
-
-def lay_out_game(spec: Spec, game_id: str, language: str | None = None) -> GameLayout:
-    """One game's components drawn and laid out afresh, in its default language or `language`:
-    what `pnp validate` checks and tests inspect."""
-    made_kit = kit(game_id, spec.games[game_id], language or spec.games[game_id].language, spec.folder)
-    game = made_kit.game
-    check_names(game_id, game)
-    context = Context(game_id, game, spec.print, spec.folder, made_kit)
-    items = []
-    with speaking(made_kit.language):
-        for component in game.components:
-            laid = lay_out(context, component)
-            items.append(Made(game_id, component, "", laid.digest, laid.digest, sheets_of(laid, game), None, laid, ()))
-        units = plan_units(game, game_id, items, spec.print, (), None, lambda m: m)
-    return GameLayout(game_id, tuple(m.laid for m in items if m.laid is not None), tuple(units))
-
-
-def layout_issues(spec: Spec, game_id: str, languages: Sequence[str] | None = None) -> list[Issue]:
-    """What a build would refuse in one game of a valid spec — text that does not fit its box,
-    pieces larger than the paper, a character the font lacks — each at the spec field it comes
-    from, once, with the kits it happens in: every component drawn and laid out in each of the
-    game's languages (or `languages`), then the pages a build adds (the print plan that opens
-    the combined file, a reprint page naming every unit), nothing rendered. `pnp validate`
-    reports these, so a spec that validates builds.
-
-    Each kit is laid out whole, since any text may be longer in another language (a sheet's
-    header too); what one language draws as another does is drawn once (a token face with the
-    same words, a bill's guilloche), so a language costs what its own words cost."""
-    game = spec.games[game_id]
-    try:
-        check_names(game_id, game)
-    except BuildError as error:
-        return [spec.issue(("games", game_id, "components"), str(error))]
-    codes = tuple(languages) if languages is not None else game.kit_languages
-    found: list[tuple[Issue, str, str]] = []
-    drawn: dict[tuple[Any, ...], Any] = {}  # each language's drawings, once for every kit (`Context.once`)
-    plans = Cache()  # in memory: which components share sheets, decided on their shapes, the same in every kit
-    for code, made_kit in kits(game_id, game, codes, spec.folder).items():
-        context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit, drawn)
-        issues, items = [], []
-        for component in made_kit.game.components:
-            try:
-                laid = lay_out(context, component, stamped=False)
-                with speaking(made_kit.language):
-                    facts = sheets_of(laid, made_kit.game, digests=False)
-                items.append(Made(game_id, component, "", laid.digest, laid.digest, facts, None, laid, ()))
-            except BuildError as error:  # a booklet reports every line, table and example at fault at once
-                issues += located_all(spec, game_id, component, error, made_kit.language)
-        if not issues:
-            with speaking(made_kit.language):
-                issues = print_file_issues(spec, game_id, made_kit.game, items, plans)
-        found += [(issue, code, game.language) for issue in issues]
-    return once(found)
-
-
-def print_file_issues(spec: Spec, game_id: str, game: Game, items: list[Made], plans: Cache | None = None,
-                      ) -> list[Issue]:
-    """What keeps a kit's own pages from being laid out — a component's name too long for the
-    print plan's table, say — at the name's field (`game`: the kit's, in its language; `plans`
-    keeps which components share sheets for the game's other kits)."""
-    try:
-        units = plan_units(game, game_id, items, spec.print, (), plans, lambda m: m)
-        instruction_pages(game, game_id, units, spec.print)
-        reprint_pages(game, units, [manifest.Change(game_id, u.id, "added", tuple(range(1, len(u.sheets.sheets) + 1)))
-                                    for u in units], spec.print)
-    except BuildError as error:
-        named = [c for c in game.components if error.text and name(c) in error.text] or list(game.components)
-        fields = [(len(max(str(getattr(c, f) or "").split() or [""], key=len)), c, f)
-                  for c in named for f in ("name_en", "name") if getattr(c, f, None)]
-        if not fields:
-            return [spec.issue(("games", game_id), str(error))]
-        _, component, field = max(fields, key=lambda found: found[0])  # the longest word is the one that does not fit
-        return [spec.issue(("games", game_id, "components", game.components.index(component), field), str(error))]
-    return []
-
-
-def located_all(spec: Spec, game_id: str, component: Any, error: BuildError,
-                language: Language | None = None) -> list[Issue]:
-    """Each problem `error` holds (a booklet reports all of its at once), at its field."""
-    return [located(spec, game_id, component, e, language)
-            for e in (error.errors if isinstance(error, BuildErrors) else (error,))]
-
-
-def once(found: Sequence[tuple[Issue, str, str]]) -> list[Issue]:
-    """Issues of several kits — each with its kit's language and its game's default one — once
-    per place, the default kit's first, saying which kits of other languages have it: all of
-    them, unless the default kit has the same issue there word for word (pieces too large for
-    the paper are so in every language)."""
-    places: dict[tuple[Any, ...], tuple[Issue, str, str, list[str]]] = {}
-    for issue, code, default in sorted(found, key=lambda item: item[1] != item[2]):
-        first, first_code, _default, codes = places.setdefault((issue.file, issue.line, issue.col, issue.path),
-                                                               (issue, code, default, []))
-        if code != default and not (first_code == default and issue.message == first.message):
-            codes.append(code)
-    return [_in_kits(issue, codes, also=first_code == default) for issue, first_code, _, codes in places.values()]
-
-
-def _in_kits(issue: Issue, codes: Sequence[str], *, also: bool) -> Issue:
-    if not codes:
-        return issue
-    named = f"the {codes[0]} kit" if len(codes) == 1 else f"the {', '.join(codes[:-1])} and {codes[-1]} kits"
-    return replace(issue, message=f"{issue.message} ({'also ' if also else ''}in {named})")
-
-
-def located(spec: Spec, game_id: str, component: Any, error: BuildError, language: Language | None = None) -> Issue:
-    """`error` at the field that causes it: the text at fault (the template that writes it
-    whole, else the first whose words it holds, in the kit's `language`), the size of pieces
-    too large for the paper, else the component."""
-    index = next(i for i, c in enumerate(spec.games[game_id].components) if c.id == component.id)
-    here = ("games", game_id, "components", index)
-    path: tuple[Any, ...] = here
-    if error.at and spec.written(here + error.at) is not None:  # the generator knows the field
-        path = here + error.at
-    elif error.text:
-        texts = [(here + p, language.gettext(template) if language is not None else template)
-                 for p, template in _texts(spec.written(here))]
-        path = next((p for p, template in texts if _writes(template, error.text, whole=True)),
-                    next((p for p, template in texts if _writes(template, error.text, whole=False)), here))
-    elif error.size:
-        path = next((p for p in (here + ("size_mm",), ("print", "card_mm")) if spec.written(p) is not None), here)
-    return spec.issue(path, str(error))
-
-
-def _texts(data: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
-    """Every text in a component's spec data, with its path."""
-    if isinstance(data, dict):
-        for field, value in data.items():
-            yield from _texts(value, path + (field,))
-    elif isinstance(data, (list, tuple)):
-        for index, value in enumerate(data):
-            yield from _texts(value, path + (index,))
-    elif isinstance(data, str):
-        yield path, data
-
-
-def _writes(template: str, text: str, *, whole: bool) -> bool:
-    """Whether `template` could have written `text`, its placeholders filled anyhow: all of
-    `text` (`whole`), or a part of it holding all its fixed words in order (a line of it)."""
-    fixed = [part for part, *_ in Formatter().parse(template)]
-    if whole:
-        return re.fullmatch("(?s:.*?)".join(map(re.escape, fixed)), text) is not None
-    words = [part.strip() for part in fixed if part.strip()]
-    return bool(words) and re.search("(?s:.*?)".join(map(re.escape, words)), text) is not None
+                   written.reprints, tuple(f for g in order.games for f in found[g]), written.since)
 
 
 def _kit_names(spec: Spec) -> set[str]:
@@ -891,23 +693,3 @@ def _kit_names(spec: Spec) -> set[str]:
 
     return {f"{g}.{code}" if code != game.language else g
             for g, game in spec.games.items() for code in (*game.kit_languages, PSEUDO)}
-
-
-def not_used(spec: Spec, in_kit: Kit) -> list[Finding]:
-    """The translations a kit did not print (their placeholders are not their source's): it
-    printed the source in their place, and its summary says where they are."""
-    if in_kit.code in ("en", "qps"):
-        return []
-    from pnp.translate import errors
-
-    return errors(spec, in_kit.game_id, (in_kit.code,))
-
-
-def fuzzy_printed(spec: Spec, in_kit: Kit) -> list[Issue]:
-    """The fuzzy and missing translations a kit printed (in English, for the missing), each at
-    its line of the catalog: a build says so in its summary."""
-    if in_kit.code in ("en", "qps"):
-        return []
-    from pnp.translate import problems
-
-    return problems(spec, in_kit.game_id, (in_kit.code,), printed_only=True)

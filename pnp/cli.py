@@ -13,14 +13,15 @@ import os
 import sys
 import unicodedata
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from pnp import __version__
-from pnp.console import shown, spec_path
+from pnp.console import shown
 from pnp.errors import PnpError, UsageError
 
 if TYPE_CHECKING:
-    from pnp.spec.model import Spec
+    pass
 
 
 def _help_of(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
@@ -65,11 +66,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pnp {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
-    validate = commands.add_parser("validate", help="check components.yaml and summarise it")
+    validate = commands.add_parser("validate", help="check components.yaml and every kit it prints, in one list")
     validate.add_argument("spec_file", nargs="?", metavar="SPEC", help="spec file, same as --spec")
     _spec_option(validate)
-    validate.add_argument("--strict", action="store_true",
-                          help="fuzzy and missing translations are errors, not warnings (exit 2)")
+    validate.add_argument("--strict", action="store_true", help="exit 1 on any warning, not only on errors")
+    validate.add_argument("--json", action="store_true", help="the findings as JSON (docs/validate.md)")
+    validate.add_argument("--lang", action="append", metavar="CODE",
+                          help="check the kits in this language (repeatable; all: every language; default: every "
+                               "kit each game lists)")
     validate.set_defaults(run=_validate)
 
     build = commands.add_parser("build", help="write print-ready PDF/SVG/PNG files and output/manifest.json")
@@ -269,43 +273,9 @@ def _build_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from pnp.components.resolution import art_warnings
-    from pnp.console import checked_layout
-    from pnp.rules import load_spec
-    from pnp.spec.faces import piece_count
+    from pnp.console import validate
 
-    if args.spec_file and args.spec and args.spec_file != args.spec:
-        raise UsageError("validate: give the spec file once, as SPEC or as --spec")
-    source = spec_path(args.spec or args.spec_file)
-    spec = load_spec(source, layout=checked_layout)  # every component laid out too, as build would (nothing rendered)
-    for warning in art_warnings(spec):  # PNG or JPEG art that prints below 300 dpi
-        print(warning, file=sys.stderr)
-    if _translations_wrong(spec, strict=args.strict):
-        return 1
-    print(f"{shown(source)}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")
-    for game_id, game in spec.games.items():
-        names = ", ".join(a.id for a in game.assets)
-        assets = f"{len(game.assets)} {game.asset_key} ({names})" if game.assets else "plain pieces"
-        print(f"{game_id}: {game.title} — {assets}, {len(game.components)} components")
-        for component in game.components:
-            print(f"  {component.id:<16} {component.kind:<7} {piece_count(game, component):>4}  {component.name_en or component.name}")
-    return 0
-
-
-def _translations_wrong(spec: "Spec", *, strict: bool) -> bool:
-    """Print what is wrong with the catalogs (errors: unreadable catalogs, translations not used)
-    and what is missing from them (warnings: the kit would print English or an old sentence),
-    within an error's bounds; whether anything is wrong. `strict`: a warning is an error."""
-    from pnp.errors import SpecError, bounded
-    from pnp.translate import errors, problems
-
-    wrong = [finding for game_id in spec.games for finding in errors(spec, game_id)]
-    untranslated = [issue for game_id in spec.games for issue in problems(spec, game_id)]
-    if untranslated and strict and not wrong:
-        raise SpecError(untranslated)
-    for line in bounded([str(finding) for finding in wrong] + [f"{warning} (warning)" for warning in untranslated]):
-        print(line, file=sys.stderr)
-    return bool(wrong)
+    return validate(args)
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -437,7 +407,3 @@ def _table(args: argparse.Namespace) -> int:
     from pnp.table import run
 
     return run(args)
-
-
-def _mm(size: tuple[float, float]) -> str:
-    return f"{size[0]:g}×{size[1]:g} mm"

@@ -12,6 +12,7 @@ progress.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import shutil
@@ -28,12 +29,13 @@ from pnp.errors import display_name as shown  # how messages name a file, as the
 if TYPE_CHECKING:
     from pnp.build import Progress, Summary
     from pnp.errors import Issue
+    from pnp.findings import Finding
     from pnp.manifest import Change
     from pnp.spec.model import Spec
 
 MAX_OFFSET_MM = 10.0  # a printer further off than this needs fixing, not compensating
-LAID_OUT = "laid-out"  # user-cache entries: a game `pnp validate` laid out without a problem
-LAID_OUT_KEEP = 64  # entries (a game's edits each make one); the oldest go first
+CHECKED = "checked"  # user-cache entries: the findings of a game `pnp validate` laid out without a problem
+CHECKED_KEEP = 64  # entries (a game's edits each make one); the oldest go first
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -78,8 +80,8 @@ def run_build(args: argparse.Namespace) -> int:
                         profile=profile, languages=select_languages(spec, games, getattr(args, "lang", None)),
                         printed=getattr(args, "printed", False),
                         since=Path(args.since) if getattr(args, "since", None) else None)
-    for warning in summary.warnings:
-        print(warning, file=sys.stderr)
+    for finding in summary.findings:  # what `pnp validate` finds, on what was built
+        print(finding, file=sys.stderr)
     print(report(summary, source, args.out, time.perf_counter() - started), flush=True)
     return 0
 
@@ -96,33 +98,120 @@ def calibration(out: Path, machine: str, spec: Spec) -> int:
     return 0
 
 
-def checked_layout(spec: Spec, game_id: str) -> list[Issue]:
-    """`pnp.build.layout_issues` for `pnp validate`, remembered in the user's cache
-    (`pnp.cache.user_folder()/validate`) when the game lays out without a problem, under a key
-    of everything laying it out reads — pnp's code and fonts, the print settings, the game's
-    data, its images by their bytes. Validating again after an edit lays out only the games
-    edited, and a spec validated before needs no drawing, nor the drawing stack imported. A
-    game with problems is laid out every time (its issues are located in the file as it is)."""
+class Checking:
+    """`pnp validate`'s look at each game of a sound spec, the loader's `layout` step: what a
+    build would refuse in the kits `--lang` names (every kit the game lists by default), as
+    located issues for the loader to report, and every check's findings, kept in `findings`
+    (`pnp.checks.verdict`, remembered by `checked`)."""
+
+    def __init__(self, languages: Sequence[str] | None = None) -> None:
+        self.languages = tuple(languages or ())
+        self.findings: list[Finding] = []
+        self.issues: list[Issue] = []  # what the layout found: a build would refuse it
+
+    def __call__(self, spec: Spec, game_id: str) -> list[Issue]:
+        from pnp.spec.translation import kit_codes
+
+        game = spec.games[game_id]
+        codes = kit_codes(game, self.languages) if self.languages else game.kit_languages
+        issues, found = checked(spec, game_id, codes or (game.language,))
+        self.issues += issues
+        self.findings += found
+        return issues
+
+
+def checked(spec: Spec, game_id: str, codes: Sequence[str]) -> tuple[list[Issue], list[Finding]]:
+    """`pnp.checks.verdict` of one game, remembered in the user's cache
+    (`pnp.cache.user_folder()/validate`) when the game lays out, under a key of everything the
+    checks read — pnp's code and fonts, the print settings, the game's data, the kits checked —
+    and the files they read: its images by their bytes, its catalogs. Validating again after an
+    edit lays out only the games edited, and a spec validated before needs no drawing, nor the
+    drawing stack imported; its findings are located again in the file as it is. A game with
+    problems is laid out every time (its issues are located in the file as it is)."""
     from pnp.cache import Cache, FolderStore, code_version, key, user_folder
+    from pnp.findings import Finding
     from pnp.i18n.catalogs import catalog_path
     from pnp.spec.images import clean_path
     from pnp.spec.loader import named_images
+    from pnp.spec.located import relocated
 
     folder = user_folder()
-    cache = Cache(FolderStore(folder / "validate", LAID_OUT_KEEP)) if folder is not None else None
+    cache = Cache(FolderStore(folder / "validate", CHECKED_KEEP)) if folder is not None else None
     game = spec.games[game_id]
-    name = key(code_version(), "pnp.build.layout_issues", game_id, spec.print.model_dump(mode="json"),
+    name = key(code_version(), "pnp.checks.verdict", game_id, list(codes), spec.print.model_dump(mode="json"),
                game.model_dump(mode="json", by_alias=True))
-    if cache is not None and cache.get(game_id, LAID_OUT, name) is True:
-        return []
-    from pnp.build import layout_issues
+    hit = cache.get(game_id, CHECKED, name) if cache is not None else None
+    if isinstance(hit, list):
+        kept = [Finding.from_json(entry) for entry in hit]
+        if all(f is not None for f in kept):
+            return [], [relocated(spec, f) for f in kept if f is not None]
+    from pnp.checks import verdict
 
-    issues = layout_issues(spec, game_id)
+    issues, found = verdict(spec, game_id, codes)
     if not issues and cache is not None:
-        images = [spec.folder / clean_path(file) for file in sorted(named_images(game))]
-        catalogs = [catalog_path(spec.folder, game_id, code) for code in game.kit_languages]  # the kits' words
-        cache.put(game_id, LAID_OUT, name, True, depends=images + catalogs)
-    return issues
+        files = [spec.folder / clean_path(file) for file in sorted(named_images(game))]
+        files += [catalog_path(spec.folder, game_id, code) for code in game.kit_languages]
+        cache.put(game_id, CHECKED, name, [f.as_json() for f in found], depends=files)
+    return issues, found
+
+
+def validate(args: argparse.Namespace) -> int:
+    """`pnp validate`: everything a build would refuse (exit 2), then every check's findings
+    (`pnp.checks`), printed or as JSON (`--json`); with `--strict` a warning exits 1."""
+    from pnp.errors import SpecError
+    from pnp.findings import from_issue, verdict
+    from pnp.rules import load_spec
+
+    if args.spec_file and args.spec and args.spec_file != args.spec:
+        raise UsageError("validate: give the spec file once, as SPEC or as --spec")
+    source = spec_path(args.spec or args.spec_file)
+    checking = Checking(args.lang)
+    try:
+        spec = load_spec(source, layout=checking)  # every kit laid out too, as build would (nothing rendered)
+    except SpecError as error:
+        if not args.json:
+            raise
+        laid = set(checking.issues)
+        found = [from_issue(i, "layout" if i in laid else "spec") for i in error.issues] + checking.findings
+        print(json.dumps(_json(source, found), ensure_ascii=False, indent=2))
+        return error.exit_code
+    select_languages(spec, tuple(spec.games), args.lang)  # a language no game lists: a usage error
+    found = checking.findings
+    if args.json:
+        print(json.dumps(_json(source, found), ensure_ascii=False, indent=2))
+        return verdict(found, strict=args.strict)
+    for finding in found:
+        print(finding, file=sys.stderr)
+    print(_summary(spec, source, found))
+    return verdict(found, strict=args.strict)
+
+
+def _json(source: Path, found: Sequence[Finding]) -> dict[str, Any]:
+    return {"spec": shown(source), "errors": sum(f.severity == "error" for f in found),
+            "warnings": sum(f.severity == "warning" for f in found), "findings": [f.as_json() for f in found]}
+
+
+def _summary(spec: Spec, source: Path, found: Sequence[Finding]) -> str:
+    """What validate says of a spec that lays out: its print settings, each game and its
+    components, and how many findings it has."""
+    from pnp.spec.faces import piece_count
+
+    card = f"{spec.print.card_mm[0]:g}×{spec.print.card_mm[1]:g} mm"
+    lines = [f"{shown(source)}: valid — paper {spec.print.paper}, card {card}, duplex {spec.print.duplex}"]
+    for game_id, game in spec.games.items():
+        names = ", ".join(a.id for a in game.assets)
+        assets = f"{len(game.assets)} {game.asset_key} ({names})" if game.assets else "plain pieces"
+        lines.append(f"{game_id}: {game.title} — {assets}, {len(game.components)} components")
+        for component in game.components:
+            lines.append(f"  {component.id:<16} {component.kind:<7} {piece_count(game, component):>4}  "
+                         f"{component.name_en or component.name}")
+    errors, warnings = (sum(f.severity == kind for f in found) for kind in ("error", "warning"))
+    if not found:
+        lines.append("no findings: every check passes")
+    else:
+        lines.append(f"{errors} error{'s' if errors != 1 else ''} and {warnings} warning{'s' if warnings != 1 else ''}, "
+                     "listed above" + ("; --strict fails on a warning" if warnings else ""))
+    return "\n".join(lines)
 
 
 def parse_formats(text: str) -> tuple[str, ...]:

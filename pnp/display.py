@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any, Literal, Union
 
 Point = tuple[float, float]
@@ -65,6 +65,15 @@ class Circle:
     style: Style = Style(stroke="#000000")
 
 
+TextRole = Literal["body", "small", "decoration"]
+# The least type size of each role (docs/validate.md): body text — everything a player reads to
+# play — 7 pt; small print — a copyright or credits line, sheet furniture, stamps, and what the
+# spec marks so (a deck's `layout.small_print`) — 6 pt, the least anything is set at (VISUAL.md);
+# decoration — a faint watermark repeating what the face prints legibly elsewhere — none, and
+# no contrast asked of it either.
+ROLE_MIN_PT: dict[str, float] = {"body": 7.0, "small": 6.0, "decoration": 0.0}
+
+
 @dataclass(frozen=True)
 class Text:
     """One line of text. (x, y) is the baseline point the anchor refers to; size in points."""
@@ -77,6 +86,7 @@ class Text:
     color: str = "#000000"
     anchor: str = "start"  # "start" | "middle" | "end"
     outline: float = 0.0  # mm: above 0 the glyphs are outlined in `color` this wide, not filled (the ink saver's large type)
+    role: TextRole = "body"  # what the text is for, which sets the least size the checks accept (`ROLE_MIN_PT`)
 
 
 @dataclass(frozen=True)
@@ -145,6 +155,15 @@ class Page:
 
 # --- what generators hand to layout ---------------------------------------------------------
 
+SAFE_SHARE = 0.1  # a piece's safe zone is never deeper than this share of its shorter side
+
+
+def safe_zone(safe_mm: float, width: float, height: float) -> float:
+    """How far inside its cut a piece keeps its words and symbols: `print.safe_mm`, but at most
+    a tenth of its shorter side (a 14 mm token's margin is 1.4 mm)."""
+    return min(safe_mm, SAFE_SHARE * min(width, height))
+
+
 ROUNDED_CUT = 0.2  # × the shorter side: the corner radius of a "rounded" piece's cut line,
 # which generators draw inside and layout cuts along
 POLYGON_CUTS = {"hexagon": 6, "octagon": 8}  # cut lines that are regular polygons: their sides
@@ -195,6 +214,15 @@ class BookPages:
     """A booklet's pages in reading order, all one size: layout imposes them for folding."""
 
     pages: tuple[Drawing, ...]
+
+
+def with_role(item: Item, role: TextRole) -> Item:
+    """`item` with every text in it given `role` (`Text.role`: small print, decoration)."""
+    if isinstance(item, Text):
+        return replace(item, role=role)
+    if isinstance(item, Group):
+        return replace(item, items=tuple(with_role(part, role) for part in item.items))
+    return item
 
 
 # --- transforms ---------------------------------------------------------------------------
@@ -268,7 +296,7 @@ def fingerprint(value: Any, *, mask: str = "", memo: dict[int, bytes] | None = N
             return known
         h = hashlib.blake2b(type(item).__name__.encode(), digest_size=16)
         if isinstance(item, Text) and mask and item.text == mask:
-            h.update(repr(Text(item.x, item.y, "", item.size, item.font, item.color, item.anchor)).encode())
+            h.update(repr(replace(item, text="")).encode())
         elif isinstance(item, (Group, Drawing, Page, PieceArt, Pieces, Panels, BookPages, Image)):
             for f in fields(item):
                 h.update(digest(getattr(item, f.name)))

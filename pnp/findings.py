@@ -63,6 +63,17 @@ class Finding:
         data["box"] = list(self.box) if self.box is not None else None
         return data
 
+    @classmethod
+    def from_json(cls, entry: Any) -> Finding | None:
+        """A finding as `as_json` wrote it (a manifest's, a cache's), or None when it is not one."""
+        if not isinstance(entry, dict) or entry.get("severity") not in SEVERITIES:
+            return None
+        box = entry.get("box")
+        try:
+            return cls(**{**entry, "box": tuple(box) if isinstance(box, list) and len(box) == 4 else None})
+        except TypeError:
+            return None
+
 
 def from_issue(issue: Issue, check: str, severity: Severity = "error", fix: str = "", *, game: str = "",
                kit: str = "", component: str = "", face: str = "") -> Finding:

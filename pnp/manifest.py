@@ -30,11 +30,14 @@ entries and files, so the manifest always describes everything in the folder. It
   build's print instructions. Change lists and reprint files count from it until another
   mark replaces it, whatever is built in between.
 - `faces` (written by `pnp.export`): each distinct face of each component, `{"game",
-  "component", "face", "side", "quantity", "size_mm", "bleed_mm", "thumbnail", "preflight"}`:
+  "component", "face", "side", "quantity", "size_mm", "bleed_mm", "thumbnail"}`:
   `face` names its files (`<component>-<face>.png`), `quantity` the pieces printed with it,
-  `thumbnail` its picture in the gallery, `preflight` the gallery's findings
-  (`{"check", "message", "box"}`); `pieces`: each kind of piece, `{"game", "component",
+  `thumbnail` its picture in the gallery; `pieces`: each kind of piece, `{"game", "component",
   "front", "back", "quantity"}`; `plan`: each game's print plan, the rows of its instructions.
+- `findings` (written by `pnp.build`): what the checks found on each kit built
+  (`pnp.findings.Finding.as_json`: `{"check", "severity", "message", "fix", "file", "line",
+  "col", "path", "game", "kit", "component", "face", "box"}`), the list `pnp validate` prints
+  and the gallery shows.
   The gallery, `index.html`, and its pictures (`<game>/gallery/`) are not in `files`.
 
 An earlier manifest is read as any file from elsewhere is (`read`, `read_manifest`: the

@@ -1,4 +1,5 @@
-"""Components on sheets: the facts about their sheets, and their rendering to PDF.
+"""Components on sheets: each drawn and laid out (`draw`, `lay_out`), the facts about their
+sheets, and their rendering to PDF.
 
 One digest per component does four jobs. It is a hash of what the component's generator drew
 and of the print settings and names that shape its sheets (`pnp.display.fingerprint`); its
@@ -20,15 +21,16 @@ from dataclasses import asdict, astuple, dataclass, field
 from functools import partial
 from typing import Any, Callable, Sequence
 
+from pnp import __version__
 from pnp.cache import Blob, Cache
+from pnp.components import Context, Output, generate
 from pnp.display import BookPages, Cut, Drawing, Page, Panels, PieceArt, Pieces, fingerprint
-from pnp.errors import Issue
-from pnp.i18n import N_, N_plural, _, ngettext
-from pnp.layout.booklet import Folding
-from pnp.layout.impose import Imposition, cut_lines
+from pnp.i18n import N_, N_plural, _, ngettext, speaking
+from pnp.layout.booklet import Folding, fold_booklet
+from pnp.layout.impose import Imposition, cut_lines, impose
 from pnp.layout.registration import INSET_MM, Cutter
-from pnp.layout.sheet import Furniture
-from pnp.layout.tile import Tiling
+from pnp.layout.sheet import Furniture, stamp
+from pnp.layout.tile import Tiling, tile
 from pnp.spec.faces import piece_count
 from pnp.spec.model import Game, Print
 from pnp.workers import die_with_parent
@@ -68,6 +70,57 @@ class Laid:
     @property
     def pages(self) -> tuple[Page, ...]:
         return self.layout.pages
+
+
+# --- one component drawn, then laid out on sheets -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One component as its generator drew it, with the digest of what it prints."""
+
+    game_id: str
+    component: Any
+    inputs: str  # the cache key of everything it is drawn from
+    output: Output
+    digest: str
+    memo: dict[int, bytes] = field(default_factory=dict, compare=False, repr=False)  # `output`'s sub-trees digested
+
+
+def draw(context: Context, component: Any, inputs: str = "", *, stamped: bool = True) -> Drawn:
+    """One component generated in the kit's language, with the digest of what it prints (zeros
+    unless `stamped`: validation checks what fits, and a stamp of zeros fits alike)."""
+    with speaking(context.language):
+        output = generate(context, component)
+    if not stamped:
+        return Drawn(context.name, component, inputs, output, "0" * 64)
+    memo: dict[int, bytes] = {}
+    fingerprint(output, memo=memo)  # kept for the sheets' digests (`sheet_digests`): only what lives with `output`
+    digest = fingerprint((output, context.settings.model_dump_json(), context.game.title, name(component)),
+                         memo=dict(memo))
+    return Drawn(context.name, component, inputs, output, digest, memo=memo)
+
+
+def lay_out(context: Context, component: Any, *, stamped: bool = True) -> Laid:
+    """Generate one component and put it on sheets (`stamped` as in `draw`)."""
+    return impose_drawn(context, draw(context, component, stamped=stamped))
+
+
+def impose_drawn(context: Context, drawn: Drawn) -> Laid:
+    """A drawing on sheets, stamped: pieces imposed with their backs, a booklet folded, panels
+    tiled; the sheets' furniture in the kit's language."""
+    settings, output = context.settings, drawn.output
+    with speaking(context.language):
+        info = Furniture(context.game.title, name(drawn.component), stamp(__version__, drawn.digest[:STAMP_DIGITS]))
+        if isinstance(output, Pieces):
+            on_sheets: Layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
+                                       settings.back_offset_mm,
+                                       machine(settings, STOCK[drawn.component.kind]))
+        elif isinstance(output, BookPages):
+            on_sheets = fold_booklet(output.pages, settings.paper, settings.margin_mm, settings.duplex, info)
+        else:
+            on_sheets = tile(output, settings.paper, settings.margin_mm, info)
+    return Laid(drawn.component, output, on_sheets, drawn.digest, info, drawn.memo)
 
 
 @dataclass(frozen=True)
@@ -128,7 +181,6 @@ class Made:
     sheets: Sheets
     pdf: bytes | None
     laid: Laid | None
-    warnings: tuple[Issue, ...]  # about its art, found when it was drawn
     exported: tuple[tuple[str, str, int, bytes], ...] = ()  # not drawn: its exported files from the cache
 
     @property
@@ -253,16 +305,14 @@ def _drawn(output: Pieces | Panels | BookPages) -> tuple[Any, ...]:
 @dataclass(frozen=True)
 class Cached:
     """What the cache holds of a rendered component or shared run: its digest, the facts about
-    its sheets, its PDF, and the warnings drawing it gave."""
+    its sheets and its PDF."""
 
     digest: str
     sheets: Sheets
     pdf: bytes
-    warnings: tuple[Issue, ...]
 
     def dump(self) -> dict[str, Any]:
-        return {"digest": self.digest, "sheets": asdict(self.sheets), "pdf": Blob(self.pdf),
-                "warnings": [asdict(w) for w in self.warnings]}
+        return {"digest": self.digest, "sheets": asdict(self.sheets), "pdf": Blob(self.pdf)}
 
     @classmethod
     def load(cls, value: Any) -> "Cached | None":
@@ -270,11 +320,7 @@ class Cached:
         if not isinstance(value, dict) or not isinstance(value.get("digest"), str) or not isinstance(value.get("pdf"), bytes):
             return None
         sheets = Sheets.from_json(value.get("sheets"))
-        try:
-            warnings = tuple(Issue(**w) for w in value.get("warnings", []))
-        except TypeError:
-            return None
-        return cls(value["digest"], sheets, value["pdf"], warnings) if sheets is not None else None
+        return cls(value["digest"], sheets, value["pdf"]) if sheets is not None else None
 
 
 PRINTED = "printed"  # cache entries of rendered sheets, by the code and the digest of what they print

@@ -20,7 +20,7 @@ from pnp.spec.model import Spec
 from pnp.spec.translation import Kit, kit
 
 if TYPE_CHECKING:
-    from pnp.build import GameLayout
+    from pnp.checks.layout import GameLayout
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = (ROOT / "pnp" / "data" / "components.yaml").read_text(encoding="utf-8")
@@ -52,7 +52,7 @@ def spec_of(text: str = BUNDLED) -> Spec:
 
 def laid_out(game_id: str, text: str = BUNDLED, kinds: tuple[str, ...] = (), **settings: Any) -> GameLayout:
     """One game of the (possibly edited) spec drawn and laid out as `pnp validate` lays it out
-    (`pnp.build.lay_out_game`), under print `settings` (`paper="letter"`, `duplex="none"`…):
+    (`pnp.checks.layout.lay_out_game`), under print `settings` (`paper="letter"`, `duplex="none"`…):
     once per process for every test that reads it (a layout is frozen: read it, never change
     it). A setting the spec already has is the spec's own layout. With `kinds`
     (`("deck", "money")`), only the game's components of those kinds, for a test that reads
@@ -63,7 +63,8 @@ def laid_out(game_id: str, text: str = BUNDLED, kinds: tuple[str, ...] = (), **s
 
 @lru_cache(maxsize=None)
 def _laid_out(game_id: str, text: str, kinds: tuple[str, ...], settings: tuple[tuple[str, Any], ...]) -> GameLayout:
-    from pnp.build import lay_out_game, with_print
+    from pnp.build import with_print
+    from pnp.checks.layout import lay_out_game
 
     spec = with_print(spec_of(text), **dict(settings))
     if kinds:

@@ -49,7 +49,7 @@ DRAWING = ("pnp.components", "pnp.layout", "pnp.render")
 MODEL = ("pydantic", "pnp.spec.model")  # the spec's validation: a warm referee answer needs none of it
 RENDERING = HEAVY + DRAWING
 COMMANDS = {
-    "validate": (["validate"], HEAVY),
+    "validate": (["validate"], HEAVY + DRAWING + ("pnp.checks",)),  # warm: the findings remembered, nothing drawn
     "referee check bolsa": (["referee", "check", str(RECORDS / "bolsa" / "x05_auction.yaml"), "--json"],
                             RENDERING + MODEL),
     "referee explain aktsioner": (["referee", "explain", str(RECORDS / "aktsioner" / "x15_two_zeroings.yaml")],

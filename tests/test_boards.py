@@ -125,7 +125,7 @@ def test_a_sixth_company_and_a_0_to_29_quote_track_flow_through():
 
 
 def test_cell_size_follows_the_spec_and_never_scales():
-    text = edit("        cell_mm: 16                 # a 14 mm token sits inside a cell\n        sections:\n          - {title: Round",
+    text = edit("        cell_mm: 16                 # a 15 mm token sits inside a cell\n        sections:\n          - {title: Round",
                 "        cell_mm: 20\n        sections:\n          - {title: Round")
     (drawing,) = panels("bolsa", "quote_board", text).drawings
     rows = track_rows(drawing, 20)

@@ -276,7 +276,7 @@ def test_every_booklet_problem_is_reported_at_once_each_at_its_line():
     """Issue 29: a broken template is told by the spec's own check, at its file:line:col; once
     the spec reads, an example the rules do not know and a house rule without words come out
     in one run of validate's layout, each at its own line."""
-    from pnp.build import layout_issues
+    from pnp.checks.layout import layout_issues
     from pnp.errors import SpecError
     from pnp.rules import loads_spec
 

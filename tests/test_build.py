@@ -22,6 +22,7 @@ from PIL import Image
 
 from pdf_text import pages_text
 from pnp import build as build_module
+from pnp import sheets as sheets_module
 from pnp.cli import main
 from pnp.components import Panels, PieceArt, Pieces
 from pnp.display import Drawing, Rect, Style, Text
@@ -62,14 +63,20 @@ def alike(context, component):
     return stand_in(context, component, same_faces=True)
 
 
+def drawing_with(patch: pytest.MonkeyPatch, generator) -> None:
+    """The build draws with `generator` (`pnp.sheets.draw`) and names it in its cache keys."""
+    patch.setattr(build_module, "generate", generator)
+    patch.setattr(sheets_module, "generate", generator)
+
+
 @pytest.fixture
 def fake(monkeypatch):
-    monkeypatch.setattr(build_module, "generate", stand_in)
+    drawing_with(monkeypatch, stand_in)
 
 
 @pytest.fixture
 def fake_alike(monkeypatch):
-    monkeypatch.setattr(build_module, "generate", alike)
+    drawing_with(monkeypatch, alike)
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -89,7 +96,7 @@ def every_game(tmp_path_factory) -> tuple[Path, str]:
     out = tmp_path_factory.mktemp("every-game") / "output"
     said = io.StringIO()
     with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(said):
-        patch.setattr(build_module, "generate", alike)
+        drawing_with(patch, alike)
         assert run("--out", str(out)) == 0
     return out, said.getvalue()
 
@@ -178,7 +185,7 @@ def test_a_failed_build_leaves_the_previous_output_untouched(every_game, tmp_pat
             raise BuildError("aktsioner/big_cards card 3: text 'x' does not fit")
         return stand_in(context, component)
 
-    monkeypatch.setattr(build_module, "generate", failing)
+    drawing_with(monkeypatch, failing)
     capsys.readouterr()
     assert run("--out", str(out)) == 2  # located, like a spec error: every component that failed, in one run
     lines = capsys.readouterr().err.splitlines()
@@ -238,7 +245,7 @@ def test_duplex_fold_from_the_command_line_puts_backs_beside_fronts(fake_alike, 
 
 def test_back_offset_and_ink_from_the_command_line(monkeypatch, tmp_path):
     seen = []
-    monkeypatch.setattr(build_module, "generate", lambda context, component: seen.append(context.settings) or alike(context, component))
+    drawing_with(monkeypatch, lambda context, component: seen.append(context.settings) or alike(context, component))
     out = tmp_path / "output"
     assert run("--out", str(out), "--game", "aktsioner", "--back-offset", "1.5,-0.5", "--ink", "low",
                "--lang", "en", "--lang", "ru") == 0

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pnp import build as build_module
+from pnp import sheets as sheets_module
 from pnp.build import Progress, build
 from pnp.cli import main
 from spec_text import BUNDLED, edit, spec_of, write_spec
@@ -109,11 +110,15 @@ def test_a_stand_in_generator_never_reads_the_real_ones_entries(base, tmp_path, 
         calls.append(component.id)
         return real(context, component)
 
-    monkeypatch.setattr(build_module, "generate", counted)
+    def generator(function):  # the build's: what it draws with (`pnp.sheets.draw`) and names in its keys
+        monkeypatch.setattr(build_module, "generate", function)
+        monkeypatch.setattr(sheets_module, "generate", function)
+
+    generator(counted)
     build(spec_of(), out, [GAME])
     assert calls == []  # the same function (wrapped): the cache holds
 
-    monkeypatch.setattr(build_module, "generate", lambda context, component: counted(context, component))
+    generator(lambda context, component: counted(context, component))
     build(spec_of(), out, [GAME])
     assert len(calls) == len(spec_of().games[GAME].components)  # another function: everything drawn
 

@@ -13,7 +13,8 @@ import ezdxf
 import pdfplumber
 import pytest
 
-from pnp.build import lay_out_game, with_print
+from pnp.build import with_print
+from pnp.checks.layout import lay_out_game
 from pnp.cli import main
 from pnp.components.art import text_box, texts, walk
 from pnp.display import Line, apply
@@ -91,10 +92,13 @@ def _path_box(d: str) -> tuple[float, float, float, float]:
 
 
 def svg_shapes(text: str) -> tuple[list[tuple[float, float, float, float]], list[tuple[float, float, float]]]:
-    """The cut layer's rectangles and rounded rectangles as boxes (x, y, w, h), and its circles
-    (cx, cy, r)."""
+    """The cut layer's rectangles, rounded rectangles and polygons (hexagons, octagons) as boxes
+    (x, y, w, h), and its circles (cx, cy, r)."""
     layer = text[text.index('<g id="cut"'):]
     rects = [_path_box(d) for d in re.findall(r'<path d="([^"]+)"', layer)]
+    for points in re.findall(r'<polygon points="([^"]+)"', layer):
+        xs, ys = zip(*(tuple(map(float, p.split(","))) for p in points.split()), strict=True)
+        rects.append((min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
     circles = [tuple(map(float, c)) for c in re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)"', layer)]
     return rects, circles
 

@@ -312,7 +312,8 @@ def test_tokens_become_custom_tokens_cut_along_their_shape(built):
 
 def test_tokens_with_a_second_side_become_tiles_with_both_faces(tmp_path):
     """Bolsa's company tokens turn over to their "+20" side: a custom token has one image, so
-    they are custom tiles, round, with the back as the secondary image."""
+    they are custom tiles, octagons (a box cut to the octagon by its transparent corners), with
+    the back as the secondary image."""
     spec = spec_of()
     faces = faces_of("bolsa", spec.games["bolsa"].component("tokens"), drawn("bolsa", "tokens"))
     tts.write(tmp_path, tmp_path, "bolsa", "Bolsa", [faces])
@@ -320,7 +321,7 @@ def test_tokens_with_a_second_side_become_tiles_with_both_faces(tmp_path):
     tiles = save["ObjectStates"]
     assert len(tiles) == piece_count(spec.games["bolsa"], spec.games["bolsa"].component("tokens"))
     for tile in tiles:
-        assert tile["Name"] == "Custom_Tile" and tile["CustomImage"]["CustomTile"]["Type"] == 2  # circle
+        assert tile["Name"] == "Custom_Tile" and tile["CustomImage"]["CustomTile"]["Type"] == 0  # a box, see-through corners
         front, back = (Image.open(_local(tile["CustomImage"][key])) for key in ("ImageURL", "ImageSecondaryURL"))
         assert front.size == back.size and front.getpixel((0, 0))[3] == 0
 

@@ -1,5 +1,5 @@
-"""The gallery, `output/index.html`: every face of every component with its quantity and its
-pre-flight findings, the print plan, links, and marks on what the last build changed — a
+"""The gallery, `output/index.html`: every face of every component with its quantity and what
+the checks found on it (`pnp.checks`, the list `pnp validate` prints), the print plan, links, and marks on what the last build changed — a
 static page that opens from the file system. Checked in a real browser (Playwright driving
 Debian's chromium) on examples/tulips, built, edited and built again.
 
@@ -17,8 +17,6 @@ from pathlib import Path
 import pytest
 
 from pnp.cli import main
-from pnp.display import Drawing, Rect, Style, Text
-from pnp.export.preflight import preflight
 
 ROOT = Path(__file__).resolve().parents[1]
 TULIPS = ROOT / "examples" / "tulips"
@@ -26,10 +24,14 @@ TULIPS = ROOT / "examples" / "tulips"
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    """Tulips built, then built again after an edit to the bulbs' back."""
+    """Tulips built — its market cards' small print set at 6 pt, below body text's 7 — then built
+    again after an edit to the bulbs' back: the market cards come from the build cache, with
+    the findings the first build made on their faces."""
     folder = tmp_path_factory.mktemp("gallery")
     spec = folder / "tulips"
     shutil.copytree(TULIPS, spec)
+    text = (spec / "components.yaml").read_text(encoding="utf-8")
+    (spec / "components.yaml").write_text(text.replace("footer_pt: [6.5, 9]", "footer_pt: [6, 6]"), encoding="utf-8")
     out = folder / "output"
     assert main(["build", "--spec", str(spec / "components.yaml"), "--out", str(out)]) == 0
     text = (spec / "components.yaml").read_text(encoding="utf-8")
@@ -57,16 +59,27 @@ def test_every_build_writes_a_self_contained_page(built):
             assert (built / link).is_file(), link  # relative, and there
 
 
-def test_every_face_has_its_picture_quantity_and_preflight(built):
+def test_every_face_has_its_picture_quantity_and_findings(built, capsys):
     data = manifest(built)
     faces = [f for f in data["faces"] if f["game"] == "tulips"]
     page = (built / "index.html").read_text(encoding="utf-8")
     assert page.count('<figure class="face"') == len(faces)
     for face in faces:
         assert (built / face["thumbnail"]).is_file()
-        assert isinstance(face["preflight"], list)
         assert f'data-face="{face["face"]}" data-quantity="{face["quantity"]}"' in page
-    assert sum(len(f["preflight"]) for f in faces) > 0  # the board's 6 pt notes, at least
+    found = data["findings"]  # the market cards' 6 pt small print, carried from the first build
+    assert "market" not in changed_components(data) and len(found) > 1
+    assert {(f["check"], f["component"]) for f in found} == {("small-text", "market")}
+    assert all(f["file"].endswith("market.csv") and f["path"].startswith("games.tulips.components[2].cards")
+               for f in found)  # at the spreadsheet's row that writes the text (rows alike but for an icon: the sheet)
+    assert {f["line"] for f in found} == {1, 18}
+    for face in faces:
+        on_it = [f for f in found if (f["component"], f["face"]) == (face["component"], face["face"])]
+        assert f'data-face="{face["face"]}" data-quantity="{face["quantity"]}"' in page
+        assert page.count(f'data-findings="{len(on_it)}"') >= 1
+    assert f'data-findings="{len(found)}"' in page  # the kit's count
+    assert main(["validate", "--json", str(built.parent / "tulips" / "components.yaml")]) == 0
+    assert json.loads(capsys.readouterr().out)["findings"] == found  # the list validate gives
     assert [row["name"] for row in data["plan"]] == ["Market cards + Markers", "Bulbs", "Guilders", "The bulb market",
                                                      "How to play"]  # the markers fill the market cards' last sheet
 
@@ -102,36 +115,3 @@ def test_the_browser_shows_every_face_and_the_changed_marks(built, browser, tmp_
     page.locator("article[data-component=bulbs] >> text=open large").click()  # a component: all its faces
     assert page.locator(".large.all:target img").count() == page.locator("article[data-component=bulbs] figure").count() > 1
     page.close()
-
-
-# --- pre-flight -----------------------------------------------------------------------------
-
-
-def checks(drawing: Drawing, piece: bool = True) -> list[str]:
-    return [finding.check for finding in preflight(drawing, 3.0, piece=piece)]
-
-
-def test_a_clean_face_has_no_findings():
-    card = Drawing(63, 88, (Rect(-3, -3, 69, 94, Style(fill="#0072b2")),
-                            Text(31.5, 44, "IBE", 24, "bold", anchor="middle")), 3)
-    assert checks(card) == []
-
-
-def test_preflight_finds_small_text_text_in_the_bleed_or_outside_the_safe_zone_and_missing_glyphs():
-    assert checks(Drawing(63, 88, (Text(31.5, 44, "tiny", 6.5),), 3)) == ["small-text"]
-    assert checks(Drawing(63, 88, (Text(-1, 44, "cut", 10),), 3)) == ["bleed"]
-    assert checks(Drawing(63, 88, (Text(1.0, 44, "edge", 10),), 3)) == ["safe-zone"]
-    assert checks(Drawing(63, 88, (Text(1.0, 44, "edge", 10),), 3), piece=False) == []  # a board has no safe zone
-    assert checks(Drawing(63, 88, (Text(31.5, 44, "clef 𝄞", 10, anchor="middle"),), 3)) == ["glyph"]
-    box = preflight(Drawing(63, 88, (Text(-1, 44, "cut", 10),), 3), 3.0, piece=True)[0].box
-    assert box is not None and box[0] == pytest.approx(-1) and box[2] > 0
-
-
-def test_preflight_finds_colours_that_differ_only_in_hue():
-    red, green = "#d62728", "#2ca02c"  # Aktsioner's red and green: contrast 1.48:1, close greys
-    both = Drawing(63, 88, (Rect(0, 0, 30, 10, Style(fill=red)), Rect(30, 0, 30, 10, Style(fill=green))), 3)
-    (finding,) = preflight(both, 3.0, piece=True)
-    assert finding.check == "hue-only" and red in finding.message and green in finding.message
-    blue_and_yellow = Drawing(63, 88, (Rect(0, 0, 30, 10, Style(fill="#0072b2")),
-                                       Rect(30, 0, 30, 10, Style(fill="#f0e442"))), 3)
-    assert checks(blue_and_yellow) == []  # far apart in lightness

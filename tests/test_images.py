@@ -15,7 +15,7 @@ from PIL import Image as PILImage
 from pnp.cli import main
 from pnp.components import Context, generate
 from pnp.components.art import walk
-from pnp.components.resolution import resolution_warnings
+from pnp.components.resolution import resolution_findings
 from pnp.display import Image, Page, Text, place
 from pnp.errors import SpecError
 from pnp.layout.text import ICON_EM
@@ -229,19 +229,21 @@ def test_image_bytes_are_part_of_what_the_display_list_compares(folder):
 
 def test_art_below_300_dpi_at_its_printed_size_is_a_located_warning(folder, capsys):
     spec = spec_in(folder)
-    warnings = resolution_warnings(spec, "dash", [drawn(spec, "shares"), drawn(spec, "board")])
-    by_file = {w.message.split()[1]: w for w in warnings}
+    warnings = resolution_findings(spec, "dash", [drawn(spec, "shares"), drawn(spec, "board")])
+    by_file = {w.message.split()[0]: w for w in warnings}
+    assert {w.check for w in warnings} == {"art"} and {w.severity for w in warnings} == {"warning"}
     assert set(by_file) == {"art/photo.png", "art/back.png", "art/photo.jpg"}
     back = by_file["art/back.png"]
     assert (back.line, back.path) == (line_of(SPEC, "back.png"), "games.dash.components[1].back.image")
     dpi = 500 / ((63 + 6) / 25.4)  # 500 px across the card and its bleed
     assert f"prints at {dpi:.0f} dpi" in back.message
     assert main(["validate", str(folder / "dash.yaml")]) == 0  # a warning, not an error
-    assert "back.image: warning: art/back.png prints at" in capsys.readouterr().err
+    assert "back.image: shares: warning: art/back.png prints at" in capsys.readouterr().err
+    assert main(["validate", "--strict", str(folder / "dash.yaml")]) == 1
 
 
 def test_sharp_enough_art_gets_no_warning(folder):
     PILImage.new("RGB", (2000, 2800), "#993333").save(folder / "art" / "back.png")
     spec = spec_in(folder)
-    warnings = resolution_warnings(spec, "dash", [drawn(spec, "shares")])
+    warnings = resolution_findings(spec, "dash", [drawn(spec, "shares")])
     assert "art/back.png" not in " ".join(w.message for w in warnings)

@@ -42,7 +42,7 @@ def test_small_text_on_the_boards_keeps_aa_contrast(game):
             if text.size < 14 and not text.outline:
                 assert contrast_ratio(text.color, fill) >= 4.5, (game, text.text, text.color, fill)
                 checked += 1
-    assert checked > 15  # Bolsa's Spanish board prints 19 (no English line under its titles any more)
+    assert checked > 10  # Акционер's 16 mm cells set their prices at 14 pt and more: 12 texts are smaller
 
 
 @pytest.mark.parametrize("game", GAMES)

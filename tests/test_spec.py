@@ -61,7 +61,7 @@ def test_templates_fill_per_asset_and_per_pair():
     quote = token_pieces(bolsa, bolsa.component("tokens"))[0]
     assert (quote.front.value, quote.back.value, quote.front.asset.id) == ("IBE", "+20", "IBE")
     counters = token_pieces(forex, forex.component("pair_counters"))
-    assert counters[0].front.title == "GBP/EUR" and counters[0].front.asset.id == "EUR"
+    assert counters[0].front.title == "GBP⁄EUR" and counters[0].front.asset.id == "EUR"  # a fraction slash
     assert counters[0].back.asset.id == "GBP"
     dividends = deck_pieces(forex, forex.component("dividends"))
     assert [p.data["pays"] for p in dividends] == [0, 2, 2, 2, 3]

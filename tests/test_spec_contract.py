@@ -11,7 +11,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp.build import lay_out_game
+from pnp.checks.layout import lay_out_game
 from pnp.errors import PnpError, SpecError
 from pnp.referee import check, reads_record
 from pnp.referee.replay import referee_for

@@ -84,7 +84,7 @@ def lanes(cases: list[tuple[str, str, str]]) -> list:
 
 @pytest.mark.parametrize("game, kind, name", lanes(CASES), ids=lambda value: str(value))
 def test_a_name_renamed_everywhere_validates_or_is_a_fixed_name_said_as_such(game, kind, name):
-    from pnp.build import layout_issues
+    from pnp.checks.layout import layout_issues
 
     text = renamed(game, kind, name, f"{name}2" if kind != "asset" else name[:-1] + "Z", everywhere=True)
     laid_out = lambda spec, game_id: layout_issues(spec, game_id) if game_id == game else ()  # noqa: E731

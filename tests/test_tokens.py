@@ -26,7 +26,7 @@ def texts_of(face) -> list[str]:
 
 
 @pytest.mark.parametrize("game_id, tokens_id, count, size, cut", [
-    ("bolsa", "tokens", 7, (14, 14), "circle"),
+    ("bolsa", "tokens", 7, (15, 15), "octagon"),
     ("aktsioner", "price_tokens", 4, (12, 12), "circle"),
     ("forex", "pair_counters", 21, (14, 14), "rect"),
     ("forex", "loan_markers", 6, (30, 16), "rounded"),
@@ -92,9 +92,9 @@ def test_a_longer_quote_track_changes_the_token_back_with_no_code_change():
 def test_pair_counters_name_their_pair_on_both_faces_in_both_colours():
     game = spec_of().games["forex"]
     pieces = drawn("forex", "pair_counters")
-    pairs = [f"{a.id}/{b.id}" for i, a in enumerate(game.assets) for b in game.assets[i + 1 :]]
+    pairs = [f"{a.id}⁄{b.id}" for i, a in enumerate(game.assets) for b in game.assets[i + 1 :]]  # a fraction slash
     for pair, piece in zip(pairs, pieces.pieces, strict=True):
-        stronger, weaker = pair.split("/")
+        stronger, weaker = pair.split("⁄")
         assert pair in texts_of(piece.front) and pair in texts_of(piece.back)
         assert weaker in texts_of(piece.front) and stronger in texts_of(piece.back)
         front_fill = next(i for _, i in art.walk(piece.front.items) if isinstance(i, Rect)).style.fill
@@ -117,7 +117,7 @@ def test_a_token_without_a_back_gets_a_plain_back_of_its_colour_or_none():
     text = edit('front: {value: "{initial}"}\n            back: {value: "{initial}"}', 'front: {value: "{initial}"}')
     pieces = drawn("aktsioner", "price_tokens", text)
     backs = [p.back for p in pieces.pieces]
-    assert [b.items[0].style.fill for b in backs] == ["#0072b2", "#d62728", "#f0c20f", "#2ca02c"]
+    assert [b.items[0].style.fill for b in backs] == ["#0072b2", "#c8102e", "#f0c20f", "#4daf4a"]
     assert all(len(b.items) == 1 and not texts_of(b) for b in backs)
     text = edit("          - {front: {value: \"A\", title: LOAN}, back: {value: \"A\", title: LOAN}}",
                 "          - {front: {value: \"A\", title: LOAN}}")  # fmt: skip
@@ -155,11 +155,12 @@ def test_without_duplex_every_face_the_rules_need_is_printed(game):
     assert folded == {"bolsa": ["tokens"], "forex": ["pair_counters"], "aktsioner": []}[game]
 
 
-POLYGON_EDITS = {  # a circle and a square token of the bundled games, cut as hexagons and octagons of a size
-    ("bolsa", "tokens"): ("        shape: circle\n        size_mm: [14, 14]",
+POLYGON_EDITS = {  # an octagon and a square token of the bundled games, cut as hexagons and octagons of a size
+    ("bolsa", "tokens"): ("        shape: octagon          # an octagon's flat top and bottom keep its small print at 7 pt "
+                          "inside the 1.5 mm safe zone\n        size_mm: [15, 15]",
                           {"hexagon": (16, 14), "octagon": (14, 14)}),
     ("forex", "pair_counters"): ("        shape: square\n        size_mm: [14, 14]",  # a title and a symbol above
-                                 {"hexagon": (24, 21), "octagon": (20, 20)}),
+                                 {"hexagon": (24, 21), "octagon": (22, 22)}),
 }
 
 

@@ -5,13 +5,14 @@ the field to change, with the numbers to change it by, exit 2."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from pnp import build
+import pnp.checks as checks
 from pnp.cli import main
 from spec_text import BUNDLED, ROOT, edit, write_spec
 
@@ -141,13 +142,13 @@ def counting_layouts(monkeypatch, tmp_path: Path) -> list[str]:
     """The games `pnp validate` lays out from now on (a fresh user cache in `tmp_path`)."""
     monkeypatch.setenv("PNP_CACHE", str(tmp_path / "cache"))
     laid: list[str] = []
-    real = build.layout_issues
+    real = checks.lay_out_kits
 
-    def layout_issues(spec, game_id):
+    def lay_out_kits(spec, game_id, languages=None):
         laid.append(game_id)
-        return real(spec, game_id)
+        return real(spec, game_id, languages)
 
-    monkeypatch.setattr(build, "layout_issues", layout_issues)
+    monkeypatch.setattr(checks, "lay_out_kits", lay_out_kits)
     return laid
 
 
@@ -166,6 +167,31 @@ def test_validate_lays_out_again_only_a_game_whose_inputs_changed(tmp_path, monk
     text = (folder / "components.yaml").read_text(encoding="utf-8")
     (folder / "components.yaml").write_text(text.replace("title: Tulip Mania\n", "title: Tulip Mania II\n", 1), encoding="utf-8")
     assert main(["validate", spec]) == 0 and laid == ["tulips"] * 3
+
+
+def test_a_remembered_game_keeps_its_findings_at_their_lines(tmp_path, monkeypatch, capsys):
+    """A game validated before gives its findings without being laid out again, each located in
+    the file as it is: three lines added above move Tulip Mania's findings (its bulbs' names set
+    at 6 pt) three lines down."""
+    laid = counting_layouts(monkeypatch, tmp_path)
+    folder = tmp_path / "tulips"
+    shutil.copytree(ROOT / "examples" / "tulips", folder)
+    spec = folder / "components.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("footer: none}", "footer: none, band_pt: [6, 6]}"),
+                    encoding="utf-8")
+
+    def findings() -> list[dict]:
+        capsys.readouterr()
+        assert main(["validate", "--json", str(spec)]) == 0
+        return json.loads(capsys.readouterr().out)["findings"]
+
+    first = findings()
+    assert len(first) == 4 and {(f["check"], f["path"]) for f in first} == {
+        ("small-text", "games.tulips.components[3].cards[0]")} and laid == ["tulips"]  # {name} or {id}: the entry
+    assert findings() == first and laid == ["tulips"]  # remembered
+    spec.write_text("# a note\n# on three\n# lines\n" + spec.read_text(encoding="utf-8"), encoding="utf-8")
+    moved = findings()
+    assert laid == ["tulips"] and moved == [dict(f, line=f["line"] + 3) for f in first]
 
 
 WITHOUT_FOREX = BUNDLED[:BUNDLED.index("\n  forex:\n") + 1]  # Bolsa and Акционер: one game edited, one remembered

@@ -16,6 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
+from pnp.colours import contrast_ratio, luminance, tint  # noqa: F401  (the generators' colour helpers, from one module)
 from pnp.display import (
     IDENTITY,
     Circle,
@@ -47,40 +48,9 @@ _CIRCLE_SIDES = 48  # a circle seen as a polygon, for clipping patterns into it
 # --- colour -------------------------------------------------------------------------------
 
 
-def _rgb(colour: str) -> tuple[float, float, float]:
-    value = colour.lstrip("#")
-    if len(value) == 3:
-        value = "".join(c * 2 for c in value)
-    r, g, b = (int(value[i : i + 2], 16) / 255 for i in (0, 2, 4))
-    return r, g, b
-
-
-def luminance(colour: str) -> float:
-    """WCAG 2 relative luminance of "#rrggbb", 0 (black) … 1 (white)."""
-
-    def linear(c: float) -> float:
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (linear(c) for c in _rgb(colour))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast_ratio(a: str, b: str) -> float:
-    """WCAG contrast ratio between two colours: 1 (same) … 21 (black on white)."""
-    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
-
-
 def ink_on(fill: str) -> str:
     """Black or white, whichever contrasts more with `fill` (always ≥ 4.58:1, so AA holds)."""
     return BLACK if contrast_ratio(fill, BLACK) >= contrast_ratio(fill, WHITE) else WHITE
-
-
-def tint(colour: str, amount: float, ground: str = WHITE) -> str:
-    """`colour` mixed with `ground` (white: light fills save ink): amount 0 is the ground, 1 is
-    the colour itself."""
-    r, g, b = ((1 - amount) * base + amount * c for c, base in zip(_rgb(colour), _rgb(ground), strict=True))
-    return "#{:02x}{:02x}{:02x}".format(*(round(c * 255) for c in (r, g, b)))
 
 
 # --- symbols ------------------------------------------------------------------------------

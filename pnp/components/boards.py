@@ -23,8 +23,10 @@ Boards are usually larger than a page; layout tiles them, so nothing here is eve
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 from pnp.components import Context, Panels
+from pnp.colours import SMALL_TEXT_CONTRAST
 from pnp.components.art import WHITE, contrast_ratio, identity, ink_on, outlined, pattern, symbol, tint
 from pnp.components.tables import (
     INK,
@@ -40,6 +42,7 @@ from pnp.components.tables import (
     widest,
 )
 from pnp.display import Drawing, Item, Polygon, Rect, Style
+from pnp.errors import BuildError
 from pnp.fonts import MM_PER_PT
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import filled
@@ -51,7 +54,9 @@ GAP = 5.0  # mm between sections
 ROW_TINT = 0.22  # how much of the asset colour tints its row
 PAD = 1.0  # mm inside a cell around its number
 BAND = 3.0  # mm: the full-colour band at the left of an asset's row header
-NOTE_SIZE = 6.0  # pt: marks, labels and the start word
+NOTE_SIZE = 7.0  # pt: marks, labels and the start word (body text: docs/validate.md)
+MIN_NOTE_SIZE = 6.0  # pt: what they may shrink to in a small cell (then `pnp validate` warns)
+CUE = 3.0  # mm: the row's symbol in each cell of an asset's row
 _RAISED = 0.58  # the share of a cell's height its number takes when notes sit beneath
 STAR = "#dcdcdc"  # the start cell's star where the row has no tint
 STRIP = 6.0  # mm: the number strip at the top of a box that holds a stack
@@ -217,7 +222,7 @@ def _cells(context: Context, section: BoardSection, places: list[tuple[float, fl
     numbers = [cell_text(value) for value in track.cells]
     cw, ch = box_size(game, section, cell)
     boxes = (cw, ch) != (cell, cell)
-    raised = bool(marks)  # notes on many cells: every number sits in the cell's upper part
+    raised = bool(marks) or asset is not None  # notes on many cells, or a symbol in each: numbers in the upper part
     size = _number_size(numbers, cell, raised or track.start is not None or bool(track.labels))
     items: list[Item] = []
     for index, ((x, y), value, number) in enumerate(zip(places, track.cells, numbers, strict=True)):
@@ -227,11 +232,19 @@ def _cells(context: Context, section: BoardSection, places: list[tuple[float, fl
         where = f"{what} cell {number}"
         if boxes:
             items += _box(x, y, cw, ch, cell, number, fill, start=start, word=section.start_label, notes=notes,
-                          what=where)
+                          what=where, asset=asset)
         else:
             items += _cell(x, y, cell, number, size, fill, start=start, word=section.start_label,
-                           notes=notes, raised=raised, what=where, outline=context.settings.ink_saver)
+                           notes=notes, raised=raised, what=where,
+                           outline=context.settings.ink_saver, asset=asset)
     return items
+
+
+def _cue(asset: Asset, x: float, y: float, size: float) -> Item:
+    """The row's symbol in its colour, outlined in ink, `size` mm square at (x, y): in every cell
+    of an asset's row, so that no cell tells its row by its tint alone (a tiled board's far part
+    shows no row header)."""
+    return symbol(asset.symbol, x + size / 2, y + size / 2, size, Style(fill=asset.color, stroke=INK, width=0.2))
 
 
 def _grid(context: Context, section: BoardSection, cell: float, what: str) -> Block:
@@ -298,8 +311,8 @@ def _map_cell(section: BoardSection, place: MapCell, x: float, y: float, w: floa
         inner = (x + PAD, y + 0.2 * h, w - 2 * PAD, 0.6 * h)
     ink = INK if place.color is None else ink_on(place.color)
     items: list[Item] = [outline]
-    if place.symbol is not None:  # faint: the cell's ink a quarter over its ground
-        mark = tint(ink, 0.25, place.color or WHITE)
+    if place.symbol is not None:
+        mark = _faint(ink, place.color or WHITE)
         items.append(symbol(place.symbol, x + w / 2, y + h / 2, min(inner[2], h) * 0.8, Style(fill=mark)))
     if section.coordinates:
         items.append(fit_text(f"{place.at[0]}.{place.at[1]}", inner[0], y + 0.6, inner[2], inner[1] - y - 0.6,
@@ -308,6 +321,15 @@ def _map_cell(section: BoardSection, place: MapCell, x: float, y: float, w: floa
         items.append(fit_text(place.label, *inner, size=min(10.0, cell_size_pt(h)), min_size=NOTE_SIZE, font="bold",
                               color=ink, leading=1.1, what=what))
     return items
+
+
+def _faint(ink: str, ground: str) -> str:
+    """A cell's symbol: its ink at most a quarter over its ground, faint enough that the label
+    set on it in that ink still reads (4.5:1, as on the ground itself)."""
+    amount = 0.25
+    while amount > 0.05 and contrast_ratio(ink, tint(ink, amount, ground)) < SMALL_TEXT_CONTRAST:
+        amount -= 0.025
+    return tint(ink, amount, ground)
 
 
 def cell_size_pt(cell: float) -> float:
@@ -374,32 +396,55 @@ def _number_size(numbers: list[str], cell: float, raised: bool) -> float:
 
 
 def _cell(x: float, y: float, c: float, number: str, size: float, fill: str | None, *, start: bool,
-          word: str, notes: tuple[str, ...], raised: bool, what: str, outline: bool = False) -> list[Item]:
-    """One cell: its number (in outline with the ink saver, where it is large), its start cues
-    and its notes."""
+          word: str, notes: tuple[str, ...], raised: bool, what: str, outline: bool = False,
+          asset: Asset | None = None) -> list[Item]:
+    """One cell: its number (in outline with the ink saver, where it is large), its start cues,
+    its notes, and in an asset's row the asset's symbol at the lower left, the notes beside it."""
     items: list[Item] = [Rect(x, y, c, c, Style(fill=fill, stroke=INK, width=0.25))]
     below = ((word,) if start else ()) + notes
     number_h = c * _RAISED if (raised or below) else c
     if start:  # cues beyond colour: a star behind the number, a heavy frame, the word
         star = "#ffffff" if fill else STAR  # a pale star behind the number: seen, never in the way
-        items.append(symbol("star", x + c / 2, y + c * 0.5, c * 0.92, Style(fill=star)))
+        style = Style(stroke=STAR, width=0.4) if outline else Style(fill=star)  # the ink saver's toned type: no ground
+        items.append(symbol("star", x + c / 2, y + c * 0.5, c * 0.92, style))
         items.append(Rect(x + 0.7, y + 0.7, c - 1.4, c - 1.4, Style(stroke=INK, width=1.0)))
     top = y + (1.3 if start else PAD * 0.6 if below else PAD)  # clear of the start frame
     fitted = fit_text(number, x + PAD, top, c - 2 * PAD, y + number_h - PAD - top, size=size, font="bold",
                       color=INK, what=what)
     items.append(outlined(fitted, OUTLINE) if outline else fitted)
-    if below:
-        top = y + number_h
-        items.append(fit_text("\n".join(below), x + PAD, top, c - 2 * PAD, y + c - PAD - top,
-                              size=NOTE_SIZE, min_size=NOTE_SIZE, font="bold",
-                              color=INK, leading=1.1, what=what))
-    return items
+    inset = 1.3 if start else PAD  # clear of the start frame
+    cue = min(CUE, c - number_h - PAD - inset)
+
+    def notes_after(room: float, least: float) -> list[Item]:
+        return [fit_text("\n".join(below), x + inset + room, y + number_h, c - 2 * inset - room, c - number_h - PAD,
+                         size=NOTE_SIZE, min_size=least, font="bold", color=INK, leading=1.1, what=what)] if below else []
+
+    return items + _beside_cue(asset, x + inset, y + c - inset - cue, cue, cue + 0.25, notes_after)
+
+
+def _beside_cue(asset: Asset | None, x: float, y: float, size: float, room: float,
+                notes_after: Callable[[float, float], list[Item]]) -> list[Item]:
+    """In an asset's row, its symbol (`_cue`, `size` mm at x, y) with the notes `room` mm after
+    it; where they do not fit so at 7 pt (a small start cell), the notes at 7 pt without it —
+    its neighbours' symbols tell the row —, else either at 6 pt (then `pnp validate` warns)."""
+    for least in (NOTE_SIZE, MIN_NOTE_SIZE):
+        if asset is not None:
+            try:
+                return [*notes_after(room, least), _cue(asset, x, y, size)]
+            except BuildError:
+                pass
+        try:
+            return notes_after(0.0, least)
+        except BuildError:
+            if least == MIN_NOTE_SIZE:
+                raise
+    raise AssertionError("unreachable: the last size raises")
 
 
 def _box(x: float, y: float, w: float, h: float, cell: float, number: str, fill: str | None, *, start: bool,
-         word: str, notes: tuple[str, ...], what: str) -> list[Item]:
-    """A box that holds a stack of tokens side by side: its number and notes in a strip at the
-    top, then a faint place for each token."""
+         word: str, notes: tuple[str, ...], what: str, asset: Asset | None = None) -> list[Item]:
+    """A box that holds a stack of tokens side by side: its number (in an asset's row with the
+    asset's symbol after it) and notes in a strip at the top, then a faint place for each token."""
     items: list[Item] = [Rect(x, y, w, h, Style(fill=fill, stroke=INK, width=0.25))]
     if start:
         items.append(Rect(x + 0.7, y + 0.7, w - 1.4, h - 1.4, Style(stroke=INK, width=1.0)))
@@ -407,9 +452,12 @@ def _box(x: float, y: float, w: float, h: float, cell: float, number: str, fill:
     items.append(fit_text(number, x + PAD, y + 0.4, number_w, STRIP - 0.6, size=STRIP_PT, min_size=7, font="bold",
                           color=INK, align="left", what=what))
     below = ((word,) if start else ()) + notes
-    if below:
-        items.append(fit_text(" · ".join(below), x + PAD + number_w, y + 0.4, w - 2 * PAD - number_w, STRIP - 0.6,
-                              size=NOTE_SIZE, min_size=NOTE_SIZE, font="bold", color=INK, align="right", what=what))
+
+    def notes_after(room: float, least: float) -> list[Item]:
+        return [fit_text(" · ".join(below), x + PAD + number_w + room, y + 0.4, w - 2 * PAD - number_w - room,
+                         STRIP - 0.6, size=NOTE_SIZE, min_size=least, color=INK, align="right", what=what)] if below else []
+
+    items += _beside_cue(asset, x + PAD + number_w, y + (STRIP - CUE) / 2, CUE, CUE + 0.6, notes_after)
     columns, rows = round(w / cell), round((h - STRIP) / cell)
     for r in range(rows):
         for c in range(columns):

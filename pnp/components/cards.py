@@ -39,7 +39,7 @@ from pnp.components.art import (
 )
 from pnp.components.free import free_face
 from pnp.components.values import OUTLINE, PAPER, value_block
-from pnp.display import Drawing, Group, Item, Rect, Style
+from pnp.display import ROLE_MIN_PT, Drawing, Group, Item, Rect, Style, with_role
 from pnp.errors import BuildError
 from pnp.layout.text import Icon, block_height, fit_name, fit_text
 from pnp.spec.elements import elements_at
@@ -219,22 +219,30 @@ def _body(face: Side, card: Card, art: Art | None, identity_colour: str, full_ar
     return items
 
 
-def _small_print(text: str, card: Card, top: float, index_room: float, what: str) -> tuple[Group, float]:
-    """The footer beside the turned index, as tall as the index; on a small card, taller (up to
-    half the card below the band) when the text needs it, and its height."""
+def _small_print(text: str, card: Card, top: float, index_room: float, what: str) -> tuple[Item, float]:
+    """The footer beside the turned index, as tall as the index; taller (up to half the card
+    below the band) when the text needs it to keep the size of body text, else at the layout's
+    smallest; and its height. A footer the layout marks as small print (`small_print`: credits,
+    a copyright line) is fitted down to its smallest at once, and marked so (`Text.role`)."""
     s, k, sizes = card.safe, card.scale, card.layout.footer_pt
     width, most = card.width - 2 * s - index_room, (card.height - s - top) / 2
-    height = card.index_h
-    while True:
-        try:
-            small = fit_text(text, s, card.height - s - height, width, height, size=sizes[1], min_size=sizes[0],
-                             font=card.font, color=BLACK, align="left", valign="bottom", leading=1.15, what=what,
-                             icons=card.icons)
-            return small, height
-        except BuildError:
-            if height >= most:
-                raise
-            height = min(most, height + 1.5 * k)
+    body = ROLE_MIN_PT["body"]
+    tries = (body, sizes[0]) if sizes[0] < body <= sizes[1] and not card.layout.small_print else (sizes[0],)
+    for least in tries:
+        height = card.index_h
+        while True:
+            try:
+                small = fit_text(text, s, card.height - s - height, width, height, size=sizes[1],
+                                 min_size=least, font=card.font, color=BLACK, align="left", valign="bottom", leading=1.15, what=what,
+                                 icons=card.icons)
+                return (with_role(small, "small") if card.layout.small_print else small), height
+            except BuildError:
+                if height >= most:
+                    if least == tries[-1]:
+                        raise
+                    break
+                height = min(most, height + 1.5 * k)
+    raise AssertionError("unreachable: the last try raises")
 
 
 def _field(face: Side, name: str) -> str:

@@ -20,7 +20,7 @@ from pnp.components.tables import (
     picture_block,
     title_bar,
 )
-from pnp.display import Circle, Drawing, Item, Rect, Style
+from pnp.display import Circle, Drawing, Item, Rect, Style, with_role
 from pnp.layout.text import fit_text
 from pnp.spec.faces import filled
 from pnp.spec.model import Mat, Zone
@@ -93,8 +93,8 @@ def _zone(zone: Zone, w: float, h: float, card: tuple[float, float], ink_saver: 
         Rect(card_x, card_y, card_w, card_h, Style(stroke=SOFT_INK, width=0.3, dash=(2.0, 1.5)), radius=3.0),
     ]
     if not ink_saver:
-        items.append(fit_text(zone.label, card_x, card_y, card_w, card_h, size=120, min_size=20, font="bold",
-                              color=WATERMARK, what=what))
+        items.append(with_role(fit_text(zone.label, card_x, card_y, card_w, card_h, size=120, min_size=20,
+                                        font="bold", color=WATERMARK, what=what), "decoration"))
     return Block(tuple(items), w, h)
 
 

@@ -30,7 +30,7 @@ from pnp.components.art import (
     tint,
 )
 from pnp.components.toner import LOW_SPACING
-from pnp.display import Drawing, Item, Line, Rect, Style
+from pnp.display import Drawing, Item, Line, Rect, Style, safe_zone
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import fill, game_context
 from pnp.spec.model import Asset, Bill, Game, Money
@@ -78,7 +78,7 @@ def money(context: Context, money: Money) -> Pieces:
     """Every bill, currency by currency, denominations in spec order, copies adjacent."""
     game, settings = context.game, context.settings
     width, height = money.size_mm
-    stock = Stock(width, height, settings.bleed_mm, min(settings.safe_mm, 0.1 * height), settings.ink_saver)
+    stock = Stock(width, height, settings.bleed_mm, safe_zone(settings.safe_mm, width, height), settings.ink_saver)
     sizes = numeral_sizes(money.bills, *_numeral_room(stock, money.for_each == "asset"))
     pieces: list[PieceArt] = []
     for asset in game.assets if money.for_each == "asset" else (None,):

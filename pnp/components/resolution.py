@@ -11,38 +11,18 @@ from __future__ import annotations
 import math
 from typing import Iterable, Iterator
 
-from pnp.components import Context, Output, Panels, Pieces, generate
+from pnp.components import Output, Panels, Pieces
 from pnp.components.art import walk
 from pnp.display import Drawing, Image
-from pnp.errors import BuildError, Issue
-from pnp.spec.images import read_art
+from pnp.findings import Finding
 from pnp.spec.loader import named_images
 from pnp.spec.model import Spec
 
 MIN_DPI = 300
 
 
-def art_warnings(spec: Spec) -> list[Issue]:
-    """`resolution_warnings` for `pnp validate`: the components of every game naming PNG or JPEG
-    art are drawn (not laid out on sheets) to know each image's printed size. A component that
-    cannot be drawn is left to `pnp build` to report."""
-    warnings = []
-    for game_id, game in spec.games.items():
-        if all(read_art(spec.folder, file).vector for file in named_images(game)):
-            continue
-        context = Context(game_id, game, spec.print, spec.folder)
-        outputs = []
-        for component in game.components:
-            try:
-                outputs.append(generate(context, component))
-            except BuildError:
-                continue
-        warnings += resolution_warnings(spec, game_id, outputs)
-    return warnings
-
-
-def resolution_warnings(spec: Spec, game_id: str, outputs: Iterable[Output]) -> list[Issue]:
-    """PNG and JPEG art printed below `MIN_DPI` at its size on paper, one warning per file at
+def resolution_findings(spec: Spec, game_id: str, outputs: Iterable[Output]) -> list[Finding]:
+    """PNG and JPEG art printed below `MIN_DPI` at its size on paper, one finding per file at
     the place the spec names it (SVG art is vector: any size is sharp)."""
     lowest: dict[str, tuple[float, float, float, Image]] = {}  # file → (dpi, w mm, h mm, item)
     for drawing in _drawings(outputs):
@@ -55,13 +35,15 @@ def resolution_warnings(spec: Spec, game_id: str, outputs: Iterable[Output]) -> 
             if dpi < MIN_DPI and dpi < lowest.get(image.name, (math.inf,))[0]:
                 lowest[image.name] = (dpi, w, h, image)
     named = named_images(spec.games[game_id], ("games", game_id))
-    warnings = []
+    found = []
     for file, (dpi, w, h, image) in lowest.items():
         need = (math.ceil(w / 25.4 * MIN_DPI), math.ceil(h / 25.4 * MIN_DPI))
-        message = (f"warning: {file} prints at {dpi:.0f} dpi ({image.pixels[0]} × {image.pixels[1]} px scaled to "
-                   f"{w:.1f} × {h:.1f} mm); {MIN_DPI} dpi needs {need[0]} × {need[1]} px")
-        warnings.append(spec.issue(named.get(file, ("games", game_id)), message))
-    return warnings
+        where = spec.issue(named.get(file, ("games", game_id)), "")
+        found.append(Finding("art", "warning", f"{file} prints at {dpi:.0f} dpi ({image.pixels[0]} × {image.pixels[1]} "
+                                               f"px scaled to {w:.1f} × {h:.1f} mm), below {MIN_DPI} dpi: it looks soft",
+                             f"give it at least {need[0]} × {need[1]} px (or use SVG art)", where.file, where.line,
+                             where.col, where.path, game=game_id))
+    return found
 
 
 def _drawings(outputs: Iterable[Output]) -> Iterator[Drawing]:

@@ -33,6 +33,7 @@ from pnp.display import (
     Rect,
     Style,
     cut_polygon,
+    safe_zone,
 )
 from pnp.errors import BuildError
 from pnp.layout.text import block_height, fit_text, text_width
@@ -54,10 +55,11 @@ class Shape:
     bleed: float
     frame: float = 0.0  # width of a patterned border inside the cut, if any
     ink_saver: bool = False
+    safe: float = 0.0  # the safe zone: words and symbols stay this far inside the cut
 
     @property
     def margin(self) -> float:
-        return max(1.0, 0.07 * min(self.width, self.height), self.frame + 0.4)
+        return max(1.0, 0.07 * min(self.width, self.height), self.frame + 0.4, self.safe)
 
     def chord(self, y0: float, y1: float) -> tuple[float, float]:
         """The x-range inside the margin for a text row spanning y0…y1 (narrower near a
@@ -108,7 +110,8 @@ def _span(polygon: tuple[Point, ...], y: float) -> tuple[float, float] | None:
 def tokens(context: Context, tokens: Tokens) -> Pieces:
     """Every token of the entry list (entry order, copies adjacent), front and back."""
     width, height = tokens.size_mm
-    shape = Shape(tokens.shape, width, height, context.settings.bleed_mm, ink_saver=context.settings.ink_saver)
+    shape = Shape(tokens.shape, width, height, context.settings.bleed_mm, ink_saver=context.settings.ink_saver,
+                  safe=safe_zone(context.settings.safe_mm, width, height))
     where = f"{context.game_id}/{tokens.id}"
     drawn: dict[Side, Drawing] = {}
 
@@ -229,15 +232,20 @@ def _rows(side: Side, shape: Shape, ink: str, what: str) -> list[Item]:
 
     The rows near a circle's rim are narrow, so candidate layouts (value heights, the block
     nudged up or down, small print on one line or two) are measured from font metrics
-    without drawing, and the one with the largest value that still fits every row wins.
+    without drawing, and the one with the largest value that still fits every row wins — of
+    those that fit the small print at 7 pt (body text: docs/validate.md) when any does, else
+    at 6 pt.
     """
     best: tuple[float, tuple[Row, ...]] | None = None
-    for height, shift, wrap in _candidates(shape):  # the first of the largest values wins
-        if best is not None and _largest(height) <= best[0]:
-            break  # the candidates left have values this tall or shorter: none can be larger
-        score, found = _plan(side, shape, height, shift, wrap)
-        if found and (best is None or score > best[0]):
-            best = (score, found)
+    for least in (SMALL_PT, MIN_PT):  # small print at 7 pt, a body text's size, before a larger value
+        for height, shift, wrap in _candidates(shape):  # the first of the largest values wins
+            if best is not None and _largest(height) <= best[0]:
+                break  # the candidates left have values this tall or shorter: none can be larger
+            score, found = _plan(side, shape, height, shift, wrap, least)
+            if found and (best is None or score > best[0]):
+                best = (score, found)
+        if best is not None:
+            break
     if best is None:
         words = " / ".join(t for t in (side.title, side.value, side.subtitle, side.text) if t)
         raise BuildError(f"{what}: the {shape.width:g} × {shape.height:g} mm token has no room for {words!r} at 6 pt")
@@ -266,16 +274,18 @@ def _candidates(shape: Shape) -> list[tuple[float, float, bool]]:
     return [(h, shift * shape.height, wrap) for h in heights for shift in shifts for wrap in (False, True)]
 
 
-def _plan(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool) -> tuple[float, tuple[Row, ...]]:
+def _plan(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool, least: float = MIN_PT,
+          ) -> tuple[float, tuple[Row, ...]]:
     """Rows around a value `value_h` tall — the whole block centred, then moved `shift` mm
-    down — and the value's type size (0 with no rows when something would not fit)."""
-    stack, value_at = _stack(side, shape, value_h, shift, wrap)
+    down —, the small print at `least` pt or more, and the value's type size (0 with no rows
+    when something would not fit)."""
+    stack, value_at = _stack(side, shape, value_h, shift, wrap, least)
     m = shape.margin
     (_, top, _, _), (_, last, height, _) = stack[0], stack[-1]
     if top < m - 1e-9 or last + height > shape.height - m + 1e-9:  # `_rows_fit`'s first test, before any chord
         return 0.0, ()
     rows = [Row(kind, y0, h, *shape.chord(y0, y1)) for kind, y0, h, y1 in stack]
-    if not _rows_fit(side, shape, rows):
+    if not _rows_fit(side, shape, rows, least):
         return 0.0, ()
     value = rows[value_at]
     by_width = (value.x1 - value.x0) / text_width(side.value, "bold", 1.0) if side.value else VALUE_PT
@@ -289,7 +299,7 @@ def _largest(value_h: float) -> float:
     return min(VALUE_PT, value_h / block_height(1, 1.0))
 
 
-def _stack(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool,
+def _stack(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool, least: float = MIN_PT,
            ) -> tuple[list[tuple[str, float, float, float]], int]:
     """The side's rows top to bottom — badge and title above the value, subtitle and text
     below —, each as (kind, top, height, bottom), and the index of the value's row: where they go,
@@ -297,7 +307,7 @@ def _stack(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool,
     heights = {"badge": value_h * 0.55} if side.asset is not None else {}
     for kind in ("title", "subtitle", "text"):
         if getattr(side, kind):
-            heights[kind] = _small_height(getattr(side, kind), kind, shape, wrap)
+            heights[kind] = _small_height(getattr(side, kind), kind, shape, wrap, least)
     above = [k for k in ("badge", "title") if k in heights]  # outward from the value
     below = [k for k in ("subtitle", "text") if k in heights]
     over, under = sum(heights[k] for k in above), sum(heights[k] for k in below)
@@ -314,9 +324,9 @@ def _stack(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool,
     return rows, len(above)
 
 
-def _rows_fit(side: Side, shape: Shape, rows: list[Row]) -> bool:
+def _rows_fit(side: Side, shape: Shape, rows: list[Row], least: float = MIN_PT) -> bool:
     """Whether the rows stay inside the margin, the badge is not too small to tell, and each
-    line of small print (or its longest word, when it wraps) fits its row at the smallest size."""
+    line of small print (or its longest word, when it wraps) fits its row at `least` pt."""
     m = shape.margin
     if rows[0].y < m - 1e-9 or rows[-1].y + rows[-1].height > shape.height - m + 1e-9:
         return False
@@ -329,23 +339,24 @@ def _rows_fit(side: Side, shape: Shape, rows: list[Row]) -> bool:
         elif row.kind != "value":
             text = getattr(side, row.kind)
             one_line = row.height < block_height(2, SMALL_PT)
-            if text_width(text if one_line else _longest_word(text), _font(row.kind), MIN_PT) > room:
+            if text_width(text if one_line else _longest_word(text), _font(row.kind), least) > room:
                 return False
     return True
 
 
 def _font(kind: str) -> str:
-    return "bold" if kind == "title" else "regular"
+    """Small print is set in the regular weight: For-Ex's "USD⁄CAD" keeps 7 pt on a 14 mm counter."""
+    return "regular"
 
 
 def _longest_word(text: str) -> str:
     return max(text.split(), key=len, default="")
 
 
-def _small_height(text: str, kind: str, shape: Shape, wrap: bool) -> float:
-    """One line of small print; with `wrap`, two when one line at 6 pt would be wider than
-    the token (a token's words are short: never more)."""
-    lines = 2 if wrap and text_width(text, _font(kind), MIN_PT) > shape.width - 2 * shape.margin else 1
+def _small_height(text: str, kind: str, shape: Shape, wrap: bool, least: float = MIN_PT) -> float:
+    """One line of small print; with `wrap`, two when one line at `least` pt would be wider
+    than the token (a token's words are short: never more)."""
+    lines = 2 if wrap and text_width(text, _font(kind), least) > shape.width - 2 * shape.margin else 1
     return block_height(lines, SMALL_PT) * 1.04
 
 

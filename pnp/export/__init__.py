@@ -2,16 +2,16 @@
 
 `faces` finds each component's distinct faces (a 90-card deck prints 5 fronts and 1 back) and
 writes them as images (`--format png`); `profiles` writes a print shop's files (`--profile`);
-`tts` writes Tabletop Simulator sheets and a saved object (`--format tts`); `preflight` checks
-each face for what a printer or a player would trip on, and `gallery` shows it all in
-`output/index.html`. Nothing here lays out sheets: that stays with `pnp.layout`.
+`tts` writes Tabletop Simulator sheets and a saved object (`--format tts`); `gallery` shows it
+all in `output/index.html`, with what the checks found (`pnp.checks`, recorded in the
+manifest). Nothing here lays out sheets: that stays with `pnp.layout`.
 
 `pnp.build` calls `check_profile` before it writes anything, `write_game` for each game inside
 its staging folder, adds `manifest_records` to the manifest, then writes the gallery from that
 manifest. A component the build took from its cache is not drawn again: its faces' records
-(pictures and findings) are carried over from the manifest it replaces, and its PNG faces and
-print-shop files come from the cache (`reused_files`), where every build leaves them
-(`remember_files`). Only Tabletop Simulator's save, one per game, needs every component drawn.
+(pictures) are carried over from the manifest it replaces, and its PNG faces and print-shop
+files come from the cache (`reused_files`), where every build leaves them (`remember_files`).
+Only Tabletop Simulator's save, one per game, needs every component drawn.
 """
 
 from __future__ import annotations
@@ -99,15 +99,14 @@ def check_profile(profile: str, faces: Sequence[ComponentFaces], pdfx: str = "no
 
 
 def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, title: str,
-               faces: Sequence[ComponentFaces], formats: Sequence[str], profile: str | None, *, safe_mm: float,
-               pdfx: str = "none",
+               faces: Sequence[ComponentFaces], formats: Sequence[str], profile: str | None, *, pdfx: str = "none",
                cached: Mapping[str, Sequence[ReusedFile]] | None = None, plan: Sequence[Any] | None = None,
                cache: Cache | None = None, inputs: Mapping[str, str] | None = None,
                pictures: Mapping[str, Sequence[bytes]] | None = None) -> GameExports:
     """One game's exports under `root/<game>/` (`out` is where `root` is published, `old` its
-    manifest): the formats and profile asked for, and always the gallery's pictures and
-    pre-flight findings. `cached` components were not drawn: their records come from `old`,
-    their files from the cache (`reused_files`). The files of the drawn ones go to `cache` by
+    manifest): the formats and profile asked for, and always the gallery's pictures. `cached`
+    components were not drawn: their records come from `old`, their files from the cache
+    (`reused_files`). The files of the drawn ones go to `cache` by
     their `inputs`. `plan` is the print plan (the instructions' rows; None: the game's combined
     file was not rebuilt). `pictures` are the gallery's, made beforehand (`gallery.pictures`)."""
     from pnp.export import gallery
@@ -126,7 +125,7 @@ def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, 
             remember_files(cache, root, game_id, inputs[component.id], folders,
                            [f for f in done.files if f.component == component.id])
     done.records["faces"], done.records["pieces"] = records(faces)
-    gallery.thumbnails(root, faces, safe_mm, done.records["faces"], pictures)
+    gallery.thumbnails(root, faces, done.records["faces"], pictures)
     for key in ("faces", "pieces"):
         done.records[key] += [e for e in manifest.entries(old, key, game_id) if e.get("component") in cached]
     drawn = {c.id for c in faces}  # the others' pictures stay: taken from the cache, or not built (--component)

@@ -2,25 +2,25 @@
 
 Every build writes it from the manifest it has just written: each game, each component, each
 distinct face as a picture with its quantity, the print plan, links to the PDFs and exports,
-and a pre-flight panel per face (`pnp.export.preflight`) with what it found outlined on the
-picture. Components the build changed (the manifest's `changed` list) are marked. The page is
-static and self-contained — inline style, no script, no font or image from elsewhere — so it
+and what the checks found (`pnp.checks`, the list `pnp validate` prints, kept in the manifest's
+`findings`): under each face what is on it, outlined on the picture; under each component what
+is about its sheets or art; at the head of each kit what is about the whole kit (a catalog's
+translations). Components the build changed (the manifest's `changed` list) are marked. The
+page is static and self-contained — inline style, no script, no font or image from elsewhere — so it
 opens from the file system and shows the same offline.
 
-A face's picture and findings are made when its component is drawn, kept in the manifest's
-`faces` entries (`thumbnail`, `preflight`) and under `<game>/gallery/`, so the page can always be
-written again from the manifest alone.
+A face's picture is made when its component is drawn, kept in the manifest's `faces` entries
+(`thumbnail`) and under `<game>/gallery/`, so the page can always be written again from the
+manifest alone.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from functools import cache
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from pnp.export.faces import ComponentFaces
-from pnp.export.preflight import CHECKS, preflight
 
 INDEX = "index.html"
 THUMB_DPI = 100  # a poker card 272 × 370 px with its bleed
@@ -40,11 +40,11 @@ def pictures(component: ComponentFaces) -> list[bytes]:
     return drawings_png([face.drawing for face in component.faces], dpis, jpeg=True)
 
 
-def thumbnails(root: Path, components: Sequence[ComponentFaces], safe_mm: float, records: list[dict[str, Any]],
+def thumbnails(root: Path, components: Sequence[ComponentFaces], records: list[dict[str, Any]],
                made: Mapping[str, Sequence[bytes]] | None = None) -> None:
     """Write every face of these components for the gallery (`<game>/gallery/<component>-<face>.jpg`:
-    the pictures `made` holds by component, else made here) and add `thumbnail` and
-    `preflight` to their `records` (the manifest's face entries)."""
+    the pictures `made` holds by component, else made here) and add `thumbnail` to their
+    `records` (the manifest's face entries)."""
     made = made or {}
     faces = [(c, face) for c in components for face in c.faces]
     drawn = [picture for c in components for picture in (made[c.id] if c.id in made else pictures(c))]
@@ -55,7 +55,6 @@ def thumbnails(root: Path, components: Sequence[ComponentFaces], safe_mm: float,
         path.write_bytes(picture)
         record = by_face[(c.game_id, c.id, face.name)]
         record["thumbnail"] = path.relative_to(root).as_posix()
-        record["preflight"] = [asdict(f) for f in preflight(face.drawing, safe_mm, piece=c.pieces)]
 
 
 def carry(out: Path, root: Path, records: Sequence[dict[str, Any]]) -> None:
@@ -77,7 +76,7 @@ def carry(out: Path, root: Path, records: Sequence[dict[str, Any]]) -> None:
 
 def write(root: Path, manifest: dict[str, Any], spec: Any) -> Path:
     """`root/index.html` for every game the manifest describes, in the spec's order."""
-    page = _template().render(games=_games(root, manifest, spec), checks=CHECKS, version=manifest.get("pnp", ""))
+    page = _template().render(games=_games(root, manifest, spec), version=manifest.get("pnp", ""))
     path = root / INDEX
     path.write_text(page, encoding="utf-8")
     return path
@@ -104,8 +103,9 @@ def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, An
         files = entries("files", game_id)
         changed = {name for e in entries("changed", game_id) if e.get("status") in ("added", "changed")
                    for name in (e.get("components") or [e.get("component")])}
-        faces = entries("faces", game_id)
-        components = [_component(entry, game, files, faces, changed) for entry in entries("components", game_id)]
+        found = _found(manifest, game_id)
+        components = [_component(entry, game, files, entries("faces", game_id), changed, found)
+                      for entry in entries("components", game_id)]
         order = {c.id: n for n, c in enumerate(game.components)}
         components.sort(key=lambda c: order.get(c["id"], len(order)))
         combined = next((f for f in files if f["component"] is None and f["path"].endswith("-all.pdf")), None)
@@ -113,8 +113,8 @@ def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, An
         games.append({"id": game_id, "title": game.title, "title_en": getattr(game, "title_en", ""), "language": code,
                       "components": components, "combined": combined, "others": others,
                       "plan": entries("plan", game_id), "exports": _export_folders(root, files),
-                      "faces": sum(len(c["faces"]) for c in components),
-                      "findings": sum(len(f.get("preflight", [])) for c in components for f in c["faces"])})
+                      "faces": sum(len(c["faces"]) for c in components), "findings": found,
+                      "about_kit": [f for f in found if f.get("component") not in {c["id"] for c in components}]})
     return games
 
 
@@ -131,9 +131,20 @@ def _kits(spec: Any, listed: Callable[[str], bool]) -> Iterator[tuple[str, Any, 
                 yield made.folder, made.game, code
 
 
+def _found(manifest: dict[str, Any], kit: str) -> list[dict[str, Any]]:
+    """What the checks found in one kit, as the manifest keeps it (`Finding.as_json`)."""
+    return [f for f in manifest.get("findings", []) if isinstance(f, dict) and kit_of(f) == kit]
+
+
+def kit_of(finding: dict[str, Any]) -> str:
+    """The kit a finding is about, by the name of its folder (`pnp.build.kits_of`)."""
+    return f"{finding.get('game')}.{finding['kit']}" if finding.get("kit") else str(finding.get("game"))
+
+
 def _component(entry: dict[str, Any], game: Any, files: list[dict[str, Any]], faces: list[dict[str, Any]],
-               changed: set[str]) -> dict[str, Any]:
-    """One component as the gallery shows it: its faces in print order, its PDF and exports."""
+               changed: set[str], found: list[dict[str, Any]]) -> dict[str, Any]:
+    """One component as the gallery shows it: its faces in print order with what the checks
+    found on each, what they found on its sheets and art, its PDF and exports."""
     spec_component = next((c for c in game.components if c.id == entry["id"]), None)
     mine = sorted((f for f in faces if f.get("component") == entry["id"]),
                   key=lambda f: (("front", "back", "panel", "page").index(f["side"]), f["face"]))
@@ -142,7 +153,9 @@ def _component(entry: dict[str, Any], game: Any, files: list[dict[str, Any]], fa
     return {
         "id": entry["id"], "kind": entry["kind"], "count": entry["count"], "size_mm": entry["size_mm"],
         "name": _name(spec_component) if spec_component else entry["id"], "changed": entry["id"] in changed,
-        "faces": [dict(f, box_style=[_box_style(f, x) for x in f.get("preflight", [])]) for f in mine],
+        "faces": [_face(f, [x for x in found if x.get("component") == entry["id"] and x.get("face") == f["face"]])
+                  for f in mine],
+        "findings": [x for x in found if x.get("component") == entry["id"] and not x.get("face")],
         "pdf": pdf, "duplex": entry.get("duplex"), "pages": entry.get("pages", pdf["pages"] if pdf else None),
         "exports": _exports(own),
     }
@@ -178,6 +191,11 @@ def _export_folders(root: Path, files: list[dict[str, Any]]) -> list[dict[str, A
 
 def _size(path: Path) -> int:
     return path.stat().st_size if path.is_file() else 0
+
+
+def _face(face: dict[str, Any], found: list[dict[str, Any]]) -> dict[str, Any]:
+    """A face's manifest entry with what the checks found on it, each with where its box lies."""
+    return dict(face, findings=[dict(f, box_style=_box_style(face, f)) for f in found])
 
 
 def _box_style(face: dict[str, Any], finding: dict[str, Any]) -> str:

@@ -32,7 +32,8 @@ _EPSILON = 1e-9  # mm: measured widths are sums of floats
 ICON_EM = 1.0  # an inline icon's height: the type's size, from just above a capital to just below the baseline
 ICON_TOP = 0.9  # em above the baseline where an icon's top sits
 ICON_PAD = 0.06  # em of air either side of an icon
-_ICON = re.compile(r":([A-Za-z0-9][A-Za-z0-9_-]*):")
+ICON_PATTERN = re.compile(r":([A-Za-z0-9][A-Za-z0-9_-]*):")  # an inline icon in a text: `:SA:`
+_ICON = ICON_PATTERN
 
 
 @dataclass(frozen=True)

@@ -579,6 +579,9 @@ class CardLayout(Model):
     font: Key | None = Field(default=None, description="a font of the game's `fonts` for every text of the fronts and "
                                                        "backs, its bold for what is bold (default: the bundled DejaVu "
                                                        "Sans)")
+    small_print: Annotated[bool, Strict()] = Field(
+        default=False, description="the footer is small print (credits, a copyright line): fitted down to footer_pt's "
+                                   "smallest without a warning; otherwise it is body text, 7 pt unless it cannot fit")
 
     @model_validator(mode="after")
     def _ordered(self) -> "CardLayout":
