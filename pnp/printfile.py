@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from pnp import __version__, changes, manifest
 from pnp.cache import Blob, Cache, key
-from pnp.display import Page, Pieces
+from pnp.display import Page, Panels, Pieces
 from pnp.i18n import _
 from pnp.layout.gang import Candidate, Shared, share_sheets
 from pnp.layout.impose import impose
@@ -30,7 +30,20 @@ from pnp.layout.instructions import (
     sides_text,
 )
 from pnp.layout.sheet import Furniture, frame, stamp
-from pnp.sheets import STAMP_DIGITS, Layout, Made, Shape, Sheets, cached, combine, machine, render, shared_sheets
+from pnp.layout.tile import tile
+from pnp.sheets import (
+    STAMP_DIGITS,
+    Layout,
+    Made,
+    PanelShape,
+    Shape,
+    Sheets,
+    cached,
+    combine,
+    machine,
+    render,
+    shared_sheets,
+)
 from pnp.spec.model import Game, Print
 
 
@@ -74,31 +87,36 @@ def plan_units(game: Game, game_id: str, items: list[Made], settings: Print, cod
     cached is then laid out from its members (`relay` draws one that came from the cache;
     `items` is updated)."""
     order = print_order(items)
-    candidates = [i for i in order if items[i].sheets.shape is not None]
+    candidates = [i for i in order if items[i].sheets.shape is not None or items[i].sheets.panels is not None]
     offset = settings.back_offset_mm
 
     def info(members: tuple[int, ...]) -> Furniture:
         digest = _run_digest(game, items, members, settings)
         return Furniture(game.title, " + ".join(items[i].name for i in members), stamp(__version__, digest[:STAMP_DIGITS]))
 
-    def share(indexes: Sequence[int], pieces: Callable[[int], Pieces]) -> list[Shared]:
+    def share(indexes: Sequence[int], output_of: Callable[[int], Pieces | Panels]) -> list[Shared]:
         found = []
         for i in indexes:
-            output = pieces(i)
-            layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info((i,)), offset,
-                            machine(settings, items[i].stock))
+            output = output_of(i)
+            layout = (impose(output, settings.paper, settings.margin_mm, settings.duplex, info((i,)), offset,
+                             machine(settings, items[i].stock)) if isinstance(output, Pieces)
+                      else tile(output, settings.paper, settings.margin_mm, info((i,))))
             found.append(Candidate(i, output, layout, items[i].stock))
         return share_sheets(found, settings.paper, settings.margin_mm, settings.duplex, info, offset,
                             lambda stock: machine(settings, stock))
 
+    def stand_in(i: int) -> Pieces | Panels:
+        facts = items[i].sheets
+        return Shape(*facts.shape).stand_in() if facts.shape is not None else PanelShape(facts.panels).stand_in()  # type: ignore[arg-type]  # a candidate has one of them
+
     def plan() -> list[list[int]]:
-        return [list(run.members) for run in share(candidates, lambda i: Shape(*items[i].sheets.shape).stand_in())]  # type: ignore[misc]  # candidates have a shape
+        return [list(run.members) for run in share(candidates, stand_in)]
 
     def known(groups: Any) -> list[list[int]] | None:
         fits = isinstance(groups, list) and all(isinstance(g, list) and set(g) <= set(candidates) for g in groups)
         return groups if fits else None
 
-    shapes = [(items[i].stock, items[i].sheets.shape) for i in candidates]
+    shapes = [(items[i].stock, items[i].sheets.shape, items[i].sheets.panels) for i in candidates]
     name = key(list(code), settings.model_dump(mode="json"), shapes)
     groups = cache.recall(game_id, "plan", name, plan, load=known) if cache is not None else plan()
     runs: dict[tuple[int, ...], Unit] = {}
@@ -124,7 +142,8 @@ def plan_units(game: Game, game_id: str, items: list[Made], settings: Print, cod
         elif i not in inside:
             m = items[i]
             units.append(_unit(items, (i,), m.entry, m.sheets, m.laid.layout if m.laid else None))
-    return units
+    # a one-sided sheet that took pieces with backs prints double-sided now: double-sided first again
+    return sorted(units, key=lambda u: (not u.sheets.double_sided, not u.stock.startswith("card")))
 
 
 def _unit(items: Sequence[Made], members: tuple[int, ...], entry: str, sheets: Sheets, layout: Layout | None) -> Unit:

@@ -29,11 +29,13 @@ GAP = 2.5  # mm between blocks
 # the bleed note under the "what to print" table (one sentence each, placeholders filled below)
 BLEED_ALL = N_("**Bleed.** Every cut has {asked} mm of art beyond it (print.bleed_mm), so a cut that strays "
                 "shows art, not paper.")
-BLEED_SHORT = N_("**Bleed.** print.bleed_mm asks for {asked} mm of art beyond every cut; where that would cost "
-                  "pieces a sheet the paper gives less: {short}. Cut those with care.")
-BLEED_PART = N_("{name} {across} mm at the sides, {down} mm above and below")
-BLEED_SIDES = N_("{name} {across} mm at the sides")
-BLEED_ENDS = N_("{name} {down} mm above and below")
+BLEED_BETWEEN = N_("**Bleed.** Every cut at the sheet's edges has {asked} mm of art beyond it (print.bleed_mm); "
+                    "between two pieces a gap that wide would cost pieces a sheet, so each has what the paper "
+                    "leaves: {short}. A cut that strays there shows the neighbour's art: cut those with care.")
+BLEED_SHORT = N_("**Bleed.** print.bleed_mm asks for {asked} mm of art beyond every cut; this paper leaves less: "
+                  "{short}. Cut those with care.")
+BLEED_GAP = N_("{name} {between} mm")
+BLEED_PART = N_("{name} {edge} mm at the sheet's edges, {between} mm between pieces")
 
 # how to load a sheet on a cutting machine (`pnp build --cut`), by machine; the marks' numbers come
 # from pnp.layout.registration
@@ -70,7 +72,7 @@ class Job:
     assembly: str = ""  # for a tiled board: "1 row × 2 columns"
     finish: str = ""  # for a booklet: how to fold or cut and bind it
     stamp: str = ""  # the stamp in the footer of its sheets
-    bleed: tuple[float, float] | None = None  # pieces: the least art beyond a cut, across and down (mm)
+    bleed: tuple[float, float] | None = None  # pieces: the least art beyond a cut at the sheet's edges, between pieces (mm)
     machine: str | None = None  # the cutting machine whose marks its front pages carry
 
     @property
@@ -221,24 +223,25 @@ def _finishing_steps(flow: "_Flow", jobs: Sequence[Job], steps: Iterator[int]) -
                     "and mount the board on card.").format(n=next(steps), boards=boards), BODY_PT)
 
 def bleed_note(jobs: Sequence[Job], asked: float) -> str:
-    """What the bleed of the imposed pieces is against what `print.bleed_mm` asks: all of it,
-    or which components get less, and where ("" when nothing is imposed or none is asked)."""
+    """What the bleed of the imposed pieces is against what `print.bleed_mm` asks: all of it;
+    all of it at the sheet's edges and, between pieces, what each component gets; or, where the
+    paper leaves less even at the sheet's edges, what each gets where ("" when nothing is
+    imposed or no bleed is asked)."""
     pieces = [j for j in jobs if j.bleed is not None]
     if not pieces or asked <= 0:
         return ""
+    edges_short = any(j.bleed[0] < asked - 1e-6 for j in pieces)  # type: ignore[index]  # pieces: the jobs with a bleed
     short = []
     for j in pieces:
-        across, down = j.bleed  # type: ignore[misc]  # pieces: the jobs with a bleed
-        values = {"name": j.name, "across": f"{across:g}", "down": f"{down:g}"}
-        if across < asked - 1e-6 and down < asked - 1e-6:
+        edge, between = j.bleed  # type: ignore[misc]  # pieces: the jobs with a bleed
+        values = {"name": j.name, "edge": f"{edge:g}", "between": f"{between:g}"}
+        if edge < asked - 1e-6 or (edges_short and between < asked - 1e-6):
             short.append(_(BLEED_PART).format(**values))
-        elif across < asked - 1e-6:
-            short.append(_(BLEED_SIDES).format(**values))
-        elif down < asked - 1e-6:
-            short.append(_(BLEED_ENDS).format(**values))
+        elif between < asked - 1e-6:
+            short.append(_(BLEED_GAP).format(**values))
     if not short:
         return _(BLEED_ALL).format(asked=f"{asked:g}")
-    return _(BLEED_SHORT).format(asked=f"{asked:g}", short="; ".join(short))
+    return _(BLEED_SHORT if edges_short else BLEED_BETWEEN).format(asked=f"{asked:g}", short="; ".join(short))
 
 
 def machine_step(step: int, jobs: Sequence[Job]) -> str:
