@@ -43,6 +43,7 @@ from pnp.components.resolution import resolution_warnings
 from pnp.display import fingerprint
 from pnp.errors import BuildError, BuildErrors, Issue, SpecError
 from pnp.export import gallery
+from pnp.findings import Finding
 from pnp.i18n import Language, speaking
 from pnp.layout.booklet import fold_booklet
 from pnp.layout.impose import impose
@@ -58,6 +59,7 @@ from pnp.printfile import (
     print_plan,
     reprint_file,
     reprint_pages,
+    sheet_findings,
     unit_pdf,
 )
 from pnp.sheets import (
@@ -747,6 +749,25 @@ def lay_out_game(spec: Spec, game_id: str, language: str | None = None) -> GameL
             items.append(Made(game_id, component, "", laid.digest, laid.digest, sheets_of(laid, game), None, laid, ()))
         units = plan_units(game, game_id, items, spec.print, (), None, lambda m: m)
     return GameLayout(game_id, tuple(m.laid for m in items if m.laid is not None), tuple(units))
+
+
+def sheet_checks(spec: Spec, game_id: str) -> list[Finding]:
+    """`pnp.printfile.sheet_findings` of one game of a spec that lays out: its default kit's
+    components drawn and on sheets as a build's combined file prints them (every kit of a
+    game has the same geometry), booklets left out (their folded pages fill their own sheets
+    and share none)."""
+    game = spec.games[game_id]
+    made_kit = kit(game_id, game, game.language, spec.folder)
+    context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit)
+    kept = [i for i, c in enumerate(made_kit.game.components) if c.kind != "booklet"]
+    items = []
+    with speaking(made_kit.language):
+        for i in kept:
+            laid = lay_out(context, made_kit.game.components[i], stamped=False)
+            items.append(Made(game_id, laid.component, "", laid.digest, laid.digest,
+                              sheets_of(laid, made_kit.game, digests=False), None, laid, ()))
+        units = plan_units(made_kit.game, game_id, items, spec.print, (), None, lambda m: m)
+    return sheet_findings(spec, game_id, [replace(u, members=tuple(kept[m] for m in u.members)) for u in units])
 
 
 def layout_issues(spec: Spec, game_id: str, languages: Sequence[str] | None = None) -> list[Issue]:

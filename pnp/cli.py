@@ -270,13 +270,19 @@ def _validate(args: argparse.Namespace) -> int:
         raise SpecError(untranslated)
     for warning in untranslated:  # fuzzy or missing translations: the kit would print English or an old sentence
         print(f"{warning} (warning)", file=sys.stderr)
+    from pnp.console import checked_sheets
+    from pnp.findings import verdict
+
+    found = [f for game_id in spec.games for f in checked_sheets(spec, game_id)]  # nearly empty sheets, too little bleed
+    for finding in found:
+        print(finding, file=sys.stderr)
     print(f"{shown(source)}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")
     for game_id, game in spec.games.items():
         names = ", ".join(a.id for a in game.assets)
         print(f"{game_id}: {game.title} — {len(game.assets)} {game.asset_key} ({names}), {len(game.components)} components")
         for component in game.components:
             print(f"  {component.id:<16} {component.kind:<7} {piece_count(game, component):>4}  {component.name_en or component.name}")
-    return 0
+    return verdict(found, strict=args.strict)
 
 
 def _build(args: argparse.Namespace) -> int:

@@ -28,12 +28,14 @@ from pnp.errors import display_name as shown  # how messages name a file, as the
 if TYPE_CHECKING:
     from pnp.build import Progress, Summary
     from pnp.errors import Issue
+    from pnp.findings import Finding
     from pnp.manifest import Change
     from pnp.spec.model import Spec
 
 MAX_OFFSET_MM = 10.0  # a printer further off than this needs fixing, not compensating
 LAID_OUT = "laid-out"  # user-cache entries: a game `pnp validate` laid out without a problem
 LAID_OUT_KEEP = 64  # entries (a game's edits each make one); the oldest go first
+SHEETS_CHECKED = "sheets-checked"  # user-cache entries: what `pnp validate` found about a game's sheets
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -98,6 +100,36 @@ def checked_layout(spec: Spec, game_id: str) -> list[Issue]:
         images = [spec.folder / clean_path(file) for file in sorted(named_images(game))]
         cache.put(game_id, LAID_OUT, name, True, depends=images)
     return issues
+
+
+def checked_sheets(spec: Spec, game_id: str) -> list[Finding]:
+    """`pnp.build.sheet_checks` for `pnp validate`: what a designer should know about a game's
+    sheets (nearly empty ones, too little bleed), remembered in the user's cache under what
+    `checked_layout`'s key holds and the spec file's bytes, which place each finding
+    (validating an unchanged spec again lays nothing out)."""
+    from pnp.cache import Cache, FolderStore, code_version, key, user_folder
+    from pnp.findings import Finding
+    from pnp.spec.images import clean_path
+    from pnp.spec.loader import named_images
+
+    folder = user_folder()
+    cache = Cache(FolderStore(folder / "validate", LAID_OUT_KEEP)) if folder is not None else None
+    game = spec.games[game_id]
+    name = key(code_version(), "pnp.build.sheet_checks", game_id, spec.print.model_dump(mode="json"),
+               game.model_dump(mode="json", by_alias=True), spec.origin)  # the file's bytes: where each finding is
+    known = cache.get(game_id, SHEETS_CHECKED, name) if cache is not None else None
+    if isinstance(known, list):
+        try:
+            return [Finding(**{**f, "box": None}) for f in known]
+        except TypeError:  # written by another version of the finding: check again
+            pass
+    from pnp.build import sheet_checks
+
+    found = sheet_checks(spec, game_id)
+    if cache is not None:
+        images = [spec.folder / clean_path(file) for file in sorted(named_images(game))]
+        cache.put(game_id, SHEETS_CHECKED, name, [f.as_json() for f in found], depends=images)
+    return found
 
 
 def parse_formats(text: str) -> tuple[str, ...]:

@@ -17,19 +17,25 @@ from typing import Any, Callable, Mapping, Sequence
 from pnp import __version__, changes, manifest
 from pnp.cache import Blob, Cache, key
 from pnp.display import Page, Panels, Pieces
+from pnp.findings import Finding
 from pnp.i18n import _
 from pnp.layout.gang import Candidate, Shared, share_sheets
-from pnp.layout.impose import impose
+from pnp.layout.impose import GOOD_BLEED_MM, MIN_GUTTER_BLEED_MM, impose, plan
 from pnp.layout.instructions import (
+    COVERED_LEAST,
+    FOLDED,
+    RUN_END,
     Job,
     Reprint,
+    Sparse,
     blank_back,
     instructions_back,
     instructions_page,
     reprint_page,
     sides_text,
+    sparse,
 )
-from pnp.layout.sheet import Furniture, frame, stamp
+from pnp.layout.sheet import PAPERS, Furniture, frame, stamp
 from pnp.layout.tile import tile
 from pnp.sheets import (
     STAMP_DIGITS,
@@ -44,7 +50,7 @@ from pnp.sheets import (
     render,
     shared_sheets,
 )
-from pnp.spec.model import Game, Print
+from pnp.spec.model import Game, Print, Spec
 
 
 @dataclass(frozen=True)
@@ -192,7 +198,7 @@ def print_plan(units: Sequence[Unit]) -> list[Job]:
     for u in units:
         s = u.sheets
         jobs.append(Job(u.name, (first, first + s.pages - 1), len(s.sheets), s.contents, sides_text(s.duplex), u.stock,
-                        s.assembly, s.finish, s.stamp, s.bleed, s.machine))
+                        s.assembly, s.finish, s.stamp, s.bleed, s.machine, s.covered, s.count, s.places))
         first += s.pages
     return jobs
 
@@ -261,3 +267,92 @@ def reprint_pages(game: Game, units: Sequence[Unit], found: Sequence[manifest.Ch
     info = Furniture(game.title, _("reprint instructions"), stamp(__version__, said[:STAMP_DIGITS]))
     front = reprint_page(f, info, settings.paper, rows, since)
     return ([front, blank_back(f, info)] if lead == 2 else [front]), held, first - 1
+
+
+# --- what `pnp validate` warns about the sheets ------------------------------------------------
+
+
+def sheet_findings(spec: Spec, game_id: str, units: Sequence[Unit]) -> list[Finding]:
+    """What a designer should know about a game's sheets before printing them (`units`, the
+    print plan of its combined file): a sheet that goes out nearly empty (under
+    `COVERED_LEAST` of its paper, with why no other component shares it and what would fill
+    or save it), and pieces with less bleed than print.bleed_mm where that is too little to
+    hide an ordinary stray cut (under `GOOD_BLEED_MM` at the sheet's edges, `MIN_GUTTER_BLEED_MM`
+    between pieces, or the bleed asked if less). Each at the spec's entry of the first
+    component on those sheets."""
+    jobs = print_plan(units)
+    found = []
+    for s in sparse(jobs):
+        unit = units[jobs.index(s.job)]
+        message = (f"sheet {s.sheet} of {s.job.sheets} goes out {100 * s.covered:.0f} % covered (a sheet under "
+                   f"{100 * COVERED_LEAST:.0f} % of its paper is nearly empty): {s.why.format(**s.values)}")
+        found.append(_located("sheet-coverage", message, _sparse_fix(s), spec, game_id, unit))
+    for unit in units:
+        short = _short_bleed(unit, spec.print)
+        if short:
+            found.append(_located("bleed", short, _bleed_fix(unit, spec.print), spec, game_id, unit))
+    return found
+
+
+def _located(check: str, message: str, fix: str, spec: Spec, game_id: str, unit: Unit) -> Finding:
+    """A warning about `unit`'s sheets, named by its components as the spec names them, at the
+    spec's entry of the first."""
+    at = spec.issue(("games", game_id, "components", unit.members[0]), "")
+    names = " + ".join(spec.games[game_id].components[i].name for i in unit.members)
+    return Finding(check, "warning", f"{names}: {message}", fix, at.file, at.line, at.col, at.path, game=game_id,
+                   component=unit.ids[0])
+
+
+def _sparse_fix(s: Sparse) -> str:
+    """How to fill or save a nearly empty sheet, by why it is so."""
+    if s.why == RUN_END:
+        left, places = int(s.values["left"]), int(s.values["places"])
+        return f"{places - left} more fill it at no extra paper; {left} fewer save the sheet"
+    if s.why == FOLDED:
+        return "print double-sided (print.duplex: long): the backs then need no fold, and the pieces can share another sheet's room"
+    return "smaller pieces, or fewer, may fit the room another sheet of the same stock leaves"
+
+
+def _short_bleed(unit: Unit, settings: Print) -> str:
+    """What is too little in a unit's bleed ("" when nothing): at the sheet's edges, between
+    pieces, against the bleed asked (print.bleed_mm, or the art's own if less)."""
+    if unit.sheets.bleed is None:
+        return ""
+    asked = min(settings.bleed_mm, unit.sheets.shape[2]) if unit.sheets.shape else settings.bleed_mm
+    edge, between = unit.sheets.bleed
+    parts = []
+    if edge < min(asked, GOOD_BLEED_MM) - 1e-6:
+        parts.append(f"{edge:g} mm of art beyond the cuts at the sheet's edges")
+    if between < min(asked, MIN_GUTTER_BLEED_MM) - 1e-6:
+        parts.append(f"{between:g} mm either side of the cuts between pieces")
+    if not parts:
+        return ""
+    return (f"{' and '.join(parts)} on {settings.paper} paper (print.bleed_mm asks for {asked:g}): a cut, or a back "
+            f"printed, that strays further shows white paper or the next piece's art")
+
+
+def _bleed_fix(unit: Unit, settings: Print) -> str:
+    """The narrowest change that gives a unit's pieces enough bleed: a print.margin_mm down to
+    3 mm, or the other paper; found by planning its pieces again (one component's pieces
+    only: shared sheets are decided anew)."""
+    shape = unit.sheets.shape
+    advice = "a narrower print.margin_mm, larger paper or smaller pieces leave more room for bleed"
+    if shape is None:
+        return advice
+    width, height, bleed, _, _, _, count = shape
+    need = (min(settings.bleed_mm, bleed, GOOD_BLEED_MM), min(settings.bleed_mm, bleed, MIN_GUTTER_BLEED_MM))
+    sheets = len(unit.sheets.sheets)
+
+    def enough(paper: str, margin: float) -> bool:
+        grid = plan(width, height, bleed, paper, margin, settings.duplex, count, cut=unit.sheets.machine)
+        return grid.edge >= need[0] - 1e-6 and grid.between >= need[1] - 1e-6 and -(-count // grid.per_page) <= sheets
+
+    margins = [m / 2 for m in range(int(settings.margin_mm * 2) - 1, 5, -1)]
+    margin = next((m for m in margins if enough(settings.paper, m)), None)
+    other = next(p for p in PAPERS if p != settings.paper)
+    said = []
+    if margin is not None:
+        said.append(f"print.margin_mm: {margin:g} gives enough, if your printer prints that close to the paper's edge")
+    if enough(other, settings.margin_mm):
+        said.append(f"{other} paper gives enough on as many sheets")
+    return "; ".join(said) or advice

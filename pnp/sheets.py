@@ -89,7 +89,8 @@ class Sheets:
     bleed: tuple[float, float] | None = None  # imposed pieces: the least art beyond a cut at the sheet's edges, between pieces
     machine: str | None = None  # the cutting machine whose marks its front pages carry
     cuts: tuple = ()  # then per front page: (index, width, height, ((shape, x, y, w, h) of each trim, …)): `cut_lines`
-    covered: tuple[float, ...] = ()  # each sheet: the share of its printable area its pieces or panels cover (`coverage`)
+    covered: tuple[float, ...] = ()  # each sheet: the share of its paper its pieces or panels cover (`coverage`)
+    places: int = 0  # one component's pieces on sheets of their own: how many a sheet holds
     panels: tuple | None = None  # panels on sheets of their own: what sharing reads of them (see `PanelShape`)
 
     @property
@@ -262,18 +263,19 @@ def sheets_of(laid: Laid, game: Game, *, digests: bool = True) -> Sheets:
     return Sheets(laid.digest[:STAMP_DIGITS], sheets, len(layout.pages), duplex,
                   piece_count(game, component), (round(size[0], 3), round(size[1], 3)), contents, assembly, finish,
                   astuple(Shape.of(output)) if isinstance(layout, Imposition) and isinstance(output, Pieces) else None,
-                  *_cutting(layout), coverage(layout),
+                  *_cutting(layout), coverage(layout), layout.grid.per_page if isinstance(layout, Imposition) else 0,
                   PanelShape.of(output).drawings if isinstance(layout, Tiling) and isinstance(output, Panels) else None)
 
 
 def shared_sheets(layout: Imposition, info: Furniture, digest: str, members: Sequence[Sheets]) -> Sheets:
     """The facts about sheets that several components share, digested when its members are
-    (validation digests none, see `sheets_of`)."""
+    (validation digests none, see `sheets_of`); a tiled board that hosts small pieces keeps
+    its assembly."""
     contents = _("{contents} on shared sheets").format(contents=" + ".join(m.contents for m in members))
     digests = sheet_digests(layout, info) if all(d for m in members for d in m.sheets) else ("",) * layout.sheets
     return Sheets(digest[:STAMP_DIGITS], digests, len(layout.pages), layout.duplex,
-                  sum(m.count for m in members), members[0].size_mm, contents, "", "", None, *_cutting(layout),
-                  coverage(layout))
+                  sum(m.count for m in members), members[0].size_mm, contents, members[0].assembly, "", None,
+                  *_cutting(layout), coverage(layout))
 
 
 def _cutting(layout: Layout) -> tuple[tuple[float, float] | None, str | None, tuple]:

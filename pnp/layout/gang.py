@@ -403,7 +403,8 @@ def _room_left(host: Imposition) -> tuple[int, tuple[Box, Box]]:
         content = next(box for name, box in regions(content, "fold") if name == grid.fold)
     last_page = max(p.page for p in host.placed if p.side == "front")
     last = [p for p in host.placed if p.side == "front" and p.page == last_page]
-    boxes = [_bleed_box(grid, p.trim) for p in last]
+    slots = [_slot_of(grid, p.trim) for p in last]
+    boxes = [grid.art_box(c, r, frozenset(slots)) for c, r in slots]
     bottom_row = [b for b in boxes if abs(b.y - max(c.y for c in boxes)) < 1e-6]
     below_y = max(b.bottom for b in boxes) + MARK_ZONE_MM
     below = Box(content.x, below_y, content.w, content.bottom - below_y)
@@ -413,11 +414,10 @@ def _room_left(host: Imposition) -> tuple[int, tuple[Box, Box]]:
     return last[0].page, (below, beside)
 
 
-def _bleed_box(grid: Grid, trim: Box) -> Box:
-    """The art box of a piece placed at `trim` in `grid` (its slot found by position)."""
-    column = round((trim.x - grid.columns.start) / (grid.columns.size + grid.columns.gutter))
-    row = round((trim.y - grid.rows.start) / (grid.rows.size + grid.rows.gutter))
-    return grid.bleed_box(column, row)
+def _slot_of(grid: Grid, trim: Box) -> tuple[int, int]:
+    """The (column, row) of `grid` a piece placed at `trim` sits in."""
+    return (round((trim.x - grid.columns.start) / (grid.columns.size + grid.columns.gutter)),
+            round((trim.y - grid.rows.start) / (grid.rows.size + grid.rows.gutter)))
 
 
 def _bands(groups: Sequence[Pieces], region: Box, f: Frame, reg: Registration | None) -> list[tuple[Pieces, Grid]] | None:

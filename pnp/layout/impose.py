@@ -183,6 +183,21 @@ class Grid:
         t = self.trim(column, row)
         return Box(t.x - left, t.y - top, t.w + left + right, t.h + top + bottom)
 
+    def art_box(self, column: int, row: int, occupied: frozenset[tuple[int, int]]) -> Box:
+        """The piece's bleed box where the slots in `occupied` hold pieces: a side facing an
+        empty slot (the last sheet's) takes the sheet's edge bleed, as the sheet's own edges do:
+        a cut that strays there shows paper, not a neighbour — unless that reaches a cutting
+        machine's keep-out zone."""
+        left, top, right, bottom = self.bleeds(column, row)
+        c, r = self.columns, self.rows
+        left = left if (column - 1, row) in occupied else max(left, c.outer)
+        right = right if (column + 1, row) in occupied else max(right, c.outer)
+        top = top if (column, row - 1) in occupied else max(top, r.outer)
+        bottom = bottom if (column, row + 1) in occupied else max(bottom, r.outer)
+        t = self.trim(column, row)
+        box = Box(t.x - left, t.y - top, t.w + left + right, t.h + top + bottom)
+        return self.bleed_box(column, row) if any(z.overlaps(box) for z in self.frame.keep_out) else box
+
 
 @dataclass(frozen=True)
 class Placed:
@@ -384,20 +399,23 @@ def reflect(axis: Axis, length: float) -> Axis:
 
 
 def faces(pieces: Pieces, grid: Grid, slots: list[tuple[int, Slot]], side: Side) -> tuple[Item, ...]:
-    """The faces in their slots, clipped to their share of the gutter, then the cut outlines
-    (fronts of round pieces) and the crop marks around all the slots."""
+    """The faces in their slots, clipped to their share of the gutter (or, beside an empty
+    slot, to the sheet's edge bleed: `Grid.art_box`), then the cut outlines (fronts of round
+    pieces) and the crop marks around all the slots."""
     art: list[Item] = []
     outlines: list[Item] = []
-    for index, (g, column, row) in slots:
+    occupied = frozenset((c, r) for _, (_, c, r) in slots)
+    boxes = [g.art_box(c, r, occupied) for _, (g, c, r) in slots]
+    for (index, (g, column, row)), box in zip(slots, boxes, strict=True):
         drawing = _face(pieces.pieces[index], side)
         trim = g.trim(column, row)
         if drawing is not None:
-            art.append(_placed(drawing, trim, g.bleeds(column, row)))
+            art.append(_placed(drawing, trim, (trim.x - box.x, trim.y - box.y, box.right - trim.right,
+                                                box.bottom - trim.bottom)))
         if side == "front" and pieces.cut != "rect":
             outlines.append(_outline(pieces.cut, trim))
     trims = [g.trim(c, r) for _, (g, c, r) in slots]
-    marks = clear_of(crop_marks(trims, [g.bleed_box(c, r) for _, (g, c, r) in slots], across=grid.rows.inner,
-                                along=grid.columns.inner), grid.frame.keep_out)
+    marks = clear_of(crop_marks(trims, boxes, across=grid.rows.inner, along=grid.columns.inner), grid.frame.keep_out)
     return (*art, *outlines, *marks)
 
 

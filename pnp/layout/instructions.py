@@ -37,6 +37,14 @@ BLEED_SHORT = N_("**Bleed.** print.bleed_mm asks for {asked} mm of art beyond ev
 BLEED_GAP = N_("{name} {between} mm")
 BLEED_PART = N_("{name} {edge} mm at the sheet's edges, {between} mm between pieces")
 
+# sheets that go out nearly empty: the print plan says why, `pnp validate` warns (`pnp.printfile.sheet_findings`)
+COVERED_LEAST = 0.25  # a sheet whose pieces and panels cover less of its paper than this is nearly empty
+SPARSE_NOTE = N_("**Nearly empty sheets.** {sheets}.")
+SPARSE_SHEET = N_("{name}, sheet {n}: {percent} % of the paper, {why}")
+RUN_END = N_("the last of its run, with {left} of the {places} places a sheet has")
+FOLDED = N_("its pieces folded over with their backs, and no other folded sheet has room for them")
+ALONE = N_("no other sheet of {stock} has room for them")
+
 # how to load a sheet on a cutting machine (`pnp build --cut`), by machine; the marks' numbers come
 # from pnp.layout.registration
 MACHINE_CUT = {
@@ -74,6 +82,9 @@ class Job:
     stamp: str = ""  # the stamp in the footer of its sheets
     bleed: tuple[float, float] | None = None  # pieces: the least art beyond a cut at the sheet's edges, between pieces (mm)
     machine: str | None = None  # the cutting machine whose marks its front pages carry
+    covered: tuple[float, ...] = ()  # each sheet: the share of its paper the pieces and panels on it cover
+    count: int = 0  # pieces
+    places: int = 0  # pieces a sheet holds, for one component's pieces on sheets of their own
 
     @property
     def page_range(self) -> str:
@@ -160,10 +171,10 @@ def _what_to_print(flow: "_Flow", jobs: Sequence[Job], bleed: float, number: int
     flow.text(_("In all: {card} of card stock and {paper} of paper.").format(
         card=ngettext("**{n}** sheet", "**{n}** sheets", card).format(n=card),
         paper=ngettext("**{n}** sheet", "**{n}** sheets", paper_sheets).format(n=paper_sheets)), BODY_PT)
-    note = bleed_note(jobs, bleed)
-    if note:
-        flow.space(1.0)
-        flow.text(note, BODY_PT)
+    for note in (bleed_note(jobs, bleed), sparse_note(jobs)):
+        if note:
+            flow.space(1.0)
+            flow.text(note, BODY_PT)
 
 
 def _backs_step(flow: "_Flow", duplex: Sequence[Job], back_offset: tuple[float, float], number: int) -> str:
@@ -242,6 +253,45 @@ def bleed_note(jobs: Sequence[Job], asked: float) -> str:
     if not short:
         return _(BLEED_ALL).format(asked=f"{asked:g}")
     return _(BLEED_SHORT if edges_short else BLEED_BETWEEN).format(asked=f"{asked:g}", short="; ".join(short))
+
+
+@dataclass(frozen=True)
+class Sparse:
+    """A sheet that goes out nearly empty (under `COVERED_LEAST` of its paper), and why no
+    other component's pieces share it: `why` a template of this module filled with `values`."""
+
+    job: Job
+    sheet: int  # 1-based, within the job's sheets
+    covered: float
+    why: str
+    values: dict[str, str | int]
+
+
+def sparse(jobs: Sequence[Job]) -> list[Sparse]:
+    """Every nearly empty sheet of `jobs`: the last sheet of a run of one component's pieces
+    (with how many of its places are filled), pieces folded over with their backs that no
+    other folded sheet took, or pieces no other sheet of their stock has room for."""
+    found = []
+    for job in jobs:
+        for n, covered in enumerate(job.covered, 1):
+            if covered >= COVERED_LEAST:
+                continue
+            if job.places and n == job.sheets > 1:
+                found.append(Sparse(job, n, covered, RUN_END, {"left": job.count - (n - 1) * job.places,
+                                                                "places": job.places}))
+            elif "fold" in job.sides:
+                found.append(Sparse(job, n, covered, FOLDED, {}))
+            else:
+                found.append(Sparse(job, n, covered, ALONE, {"stock": job.stock}))
+    return found
+
+
+def sparse_note(jobs: Sequence[Job]) -> str:
+    """The print plan's note naming every nearly empty sheet and why ("" when there is none)."""
+    sheets = [_(SPARSE_SHEET).format(name=s.job.name, n=s.sheet, percent=f"{100 * s.covered:.0f}",
+                                     why=_(s.why).format(**{k: _(str(v)) if k == "stock" else v for k, v in s.values.items()}))
+              for s in sparse(jobs)]
+    return _(SPARSE_NOTE).format(sheets="; ".join(sheets)) if sheets else ""
 
 
 def machine_step(step: int, jobs: Sequence[Job]) -> str:
