@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from string import Formatter
-from typing import Any, Iterator, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Protocol, Sequence
 
 from pnp import __version__, changes, export, manifest
 from pnp.cache import FOLDER, BuildStore, Cache, code_version, function_name, key
@@ -85,6 +85,9 @@ from pnp.spec.loader import named_images
 from pnp.spec.model import Game, Spec
 from pnp.spec.translation import Kit, kit, kit_codes, kits
 
+if TYPE_CHECKING:
+    from pnp.translate import Untranslated
+
 FORMATS = ("pdf", "svg", *export.FORMATS)
 COMPONENT = "component"  # cache entries of whole components, by their inputs: which rendered sheets they make
 
@@ -98,6 +101,7 @@ class Summary:
     reprints: Mapping[str, str]  # game → its reprint file, relative to the output folder
     warnings: tuple[Issue, ...] = ()  # e.g. art printed below 300 dpi: built anyway
     since: Mapping[str, Since] = field(default_factory=dict)  # game → what its changes are counted from
+    languages: tuple[str, ...] = ()  # each kit that prints English or an old translation among its language's texts
 
 
 class Progress(Protocol):
@@ -714,12 +718,16 @@ def _spec_record(source: Path | None) -> dict[str, Any]:
 
 def summary(order: Order, printed: Printed, written: Files, count: int) -> Summary:
     """What the build did: its files, the pages to print (none without PDFs), what changed,
-    and the warnings about art and the fuzzy or missing translations printed (once per file
-    and place)."""
+    the warnings about art and the fuzzy or missing translations printed (once per file and
+    place), and a line per kit that mixes languages."""
+    from pnp.translate import kit_line
+
     warnings = {(w.file, w.line, w.col): w for g in order.games for m in printed.made[g] for w in m.warnings}
-    warnings.update({(w.file, w.line, w.col): w for g in order.games for w in fuzzy_printed(order.spec, order.kits[g])})
+    mixed = {g: untranslated_printed(order.spec, order.kits[g]) for g in order.games}
+    warnings.update({(u.issue.file, u.issue.line, u.issue.col): u.issue for found in mixed.values() for u in found})
+    languages = tuple(f"{g}: {kit_line(order.kits[g].code, found)}" for g, found in mixed.items() if found)
     return Summary(order.games, count, written.pages if "pdf" in order.formats else 0, written.changes,
-                   written.reprints, tuple(warnings.values()), written.since)
+                   written.reprints, tuple(warnings.values()), written.since, languages)
 
 
 # --- what validate checks: the layout without rendering -----------------------------------------
@@ -907,11 +915,11 @@ def _kit_names(spec: Spec) -> set[str]:
             for g, game in spec.games.items() for code in (*game.kit_languages, PSEUDO)}
 
 
-def fuzzy_printed(spec: Spec, in_kit: Kit) -> list[Issue]:
+def untranslated_printed(spec: Spec, in_kit: Kit) -> list[Untranslated]:
     """The fuzzy and missing translations a kit printed (in English, for the missing), each at
-    its line of the catalog: a build says so in its summary."""
+    its line of the catalog: a build says so in its summary, a line per kit (`kit_line`)."""
     if in_kit.code in ("en", "qps"):
         return []
-    from pnp.translate import problems
+    from pnp.translate import untranslated
 
-    return problems(spec, in_kit.game_id, (in_kit.code,), printed_only=True)
+    return untranslated(spec, in_kit.game_id, (in_kit.code,), printed_only=True)

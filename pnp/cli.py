@@ -270,10 +270,10 @@ def _validate(args: argparse.Namespace) -> int:
         raise SpecError(untranslated)
     for warning in untranslated:  # fuzzy or missing translations: the kit would print English or an old sentence
         print(f"{warning} (warning)", file=sys.stderr)
-    from pnp.console import checked_sheets
+    from pnp.console import checked_print
     from pnp.findings import verdict
 
-    found = [f for game_id in spec.games for f in checked_sheets(spec, game_id)]  # nearly empty sheets, too little bleed
+    found = [f for game_id in spec.games for f in checked_print(spec, game_id)]  # sheets, bleed, booklet summaries
     for finding in found:
         print(finding, file=sys.stderr)
     print(f"{shown(source)}: valid — paper {spec.print.paper}, card {_mm(spec.print.card_mm)}, duplex {spec.print.duplex}")

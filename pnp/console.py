@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 MAX_OFFSET_MM = 10.0  # a printer further off than this needs fixing, not compensating
 LAID_OUT = "laid-out"  # user-cache entries: a game `pnp validate` laid out without a problem
 LAID_OUT_KEEP = 64  # entries (a game's edits each make one); the oldest go first
-SHEETS_CHECKED = "sheets-checked"  # user-cache entries: what `pnp validate` found about a game's sheets
+PRINT_CHECKED = "print-checked"  # user-cache entries: what `pnp validate` found about a game's sheets and booklets
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -102,33 +102,39 @@ def checked_layout(spec: Spec, game_id: str) -> list[Issue]:
     return issues
 
 
-def checked_sheets(spec: Spec, game_id: str) -> list[Finding]:
-    """`pnp.build.sheet_checks` for `pnp validate`: what a designer should know about a game's
-    sheets (nearly empty ones, too little bleed), remembered in the user's cache under what
-    `checked_layout`'s key holds and the spec file's bytes, which place each finding
-    (validating an unchanged spec again lays nothing out)."""
+def checked_print(spec: Spec, game_id: str) -> list[Finding]:
+    """What a designer should know about a game's print before printing it, for `pnp
+    validate`: its sheets (`pnp.build.sheet_checks`: nearly empty ones, too little bleed) and
+    its booklets' summary lines against the rules they cite
+    (`pnp.components.consistency.booklet_findings`). Remembered in the user's cache under what
+    `checked_layout`'s key holds and the spec file's bytes, which place each finding, and kept
+    while the game's images and catalogs are unchanged (validating an unchanged spec again lays
+    nothing out)."""
     from pnp.cache import Cache, FolderStore, code_version, key, user_folder
     from pnp.findings import Finding
+    from pnp.i18n.catalogs import catalog_path
     from pnp.spec.images import clean_path
     from pnp.spec.loader import named_images
 
     folder = user_folder()
     cache = Cache(FolderStore(folder / "validate", LAID_OUT_KEEP)) if folder is not None else None
     game = spec.games[game_id]
-    name = key(code_version(), "pnp.build.sheet_checks", game_id, spec.print.model_dump(mode="json"),
+    name = key(code_version(), "pnp.console.checked_print", game_id, spec.print.model_dump(mode="json"),
                game.model_dump(mode="json", by_alias=True), spec.origin)  # the file's bytes: where each finding is
-    known = cache.get(game_id, SHEETS_CHECKED, name) if cache is not None else None
+    known = cache.get(game_id, PRINT_CHECKED, name) if cache is not None else None
     if isinstance(known, list):
         try:
             return [Finding(**{**f, "box": None}) for f in known]
         except TypeError:  # written by another version of the finding: check again
             pass
     from pnp.build import sheet_checks
+    from pnp.components.consistency import booklet_findings
 
-    found = sheet_checks(spec, game_id)
+    found = [*sheet_checks(spec, game_id), *booklet_findings(spec, game_id)]
     if cache is not None:
-        images = [spec.folder / clean_path(file) for file in sorted(named_images(game))]
-        cache.put(game_id, SHEETS_CHECKED, name, [f.as_json() for f in found], depends=images)
+        files = [spec.folder / clean_path(file) for file in sorted(named_images(game))]
+        files += [catalog_path(spec.folder, game_id, code) for code in game.kit_languages if code != game.language]
+        cache.put(game_id, PRINT_CHECKED, name, [f.as_json() for f in found], depends=files)
     return found
 
 
@@ -202,9 +208,11 @@ def select_components(spec: Spec, games: Sequence[str], wanted: Sequence[str] | 
 
 
 def report(summary: Summary, source: Path, out: str, seconds: float) -> str:
-    """The summary line, then per game what changed since the last build in the folder."""
+    """The summary line, a line per kit that prints English or an old translation among its
+    language's texts, then per game what changed since the last build in the folder."""
     files = f"{summary.pages} pages to print ({summary.files} files)" if summary.pages else f"{summary.files} files"
     lines = [f"built {', '.join(summary.games)} from {shown(source)}: {files} in {out}{os.sep} ({seconds:.1f} s)"]
+    lines += list(summary.languages)  # "bolsa: es: 1 text in English (BOLSA-2.2, changed since translated)"
     for game, found in summary.changes.items():
         lines += change_lines(game, found, summary.reprints.get(game), out, summary.since.get(game, changes.SINCE_LAST_BUILD))
     return "\n".join(lines)
