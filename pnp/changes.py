@@ -49,19 +49,23 @@ def compare(game: str, old: Sequence[dict[str, Any]], new: Sequence[tuple[str, S
     changes = []
     for entry_id, now in new:
         earlier = before.get(entry_id) or moved.pop(_host(entry_id), None)
-        if earlier is None:
-            changes.append(Change(game, entry_id, "added", tuple(range(1, len(now) + 1))))
-            continue
-        was = tuple(earlier["sheets"])
-        sheets = tuple(n for n, digest in enumerate(now, 1) if n > len(was) or was[n - 1] != digest)
-        dropped = tuple(range(len(now) + 1, len(was) + 1))
-        if sheets or dropped:
-            changes.append(Change(game, entry_id, "changed", sheets, dropped, len(was)))
+        change = _changed(game, entry_id, now, earlier)
+        if change is not None:
+            changes.append(change)
     kept = ids | {e["id"] for e in old if e["id"] not in ids and _host(e["id"]) not in moved}
-    for e in old:
-        if e["id"] not in kept:
-            changes.append(Change(game, e["id"], "removed", (), tuple(range(1, len(e["sheets"]) + 1)), len(e["sheets"])))
+    changes += [Change(game, e["id"], "removed", (), tuple(range(1, len(e["sheets"]) + 1)), len(e["sheets"]))
+                for e in old if e["id"] not in kept]
     return changes
+
+
+def _changed(game: str, entry_id: str, now: Sequence[str], earlier: dict[str, Any] | None) -> Change | None:
+    """What became of one unit's sheets: all new, some changed, added or dropped, or none."""
+    if earlier is None:
+        return Change(game, entry_id, "added", tuple(range(1, len(now) + 1)))
+    was = tuple(earlier["sheets"])
+    sheets = tuple(n for n, digest in enumerate(now, 1) if n > len(was) or was[n - 1] != digest)
+    dropped = tuple(range(len(now) + 1, len(was) + 1))
+    return Change(game, entry_id, "changed", sheets, dropped, len(was)) if sheets or dropped else None
 
 
 def _host(unit_id: str) -> str:

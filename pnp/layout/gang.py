@@ -330,20 +330,10 @@ def fill_panels(host: Tiling, groups: Sequence[Pieces], paper: str, margin: floa
     0. Pieces with backs turn the sheets double-sided (the other backs blank), which a `duplex`
     of none or fold cannot. None when they do not fit."""
     backs = _backs(groups)
-    if not groups or (backs and duplex not in ("long", "short")):
+    room = _beside_panels(host, groups, paper, margin) if groups and (not backs or duplex in ("long", "short")) else None
+    if room is None:
         return None
-    found = []
-    for at, sheet in enumerate(host.pages):
-        f = frame(paper, margin, landscape=sheet.width > sheet.height)
-        used = bounds(t.at for t in host.tiles if t.page == at).inset(-MARK_ZONE_MM)
-        for shift in ((0.0, 0.0), (f.content.x - used.x, f.content.y - used.y)):
-            for room in _around(f.content, _moved(used, shift)):
-                bands = _bands(groups, room, f, None)
-                if bands is not None:
-                    found.append((given_bleed([g for _, g in bands]), shift == (0.0, 0.0), at, shift, f, bands))
-    if not found:
-        return None
-    _, _, at, shift, f, bands = max(found, key=lambda option: option[:3])
+    at, shift, f, bands = room
     edge = flip(f, duplex) if backs else ""
     fronts_items, backs_items, placed = _banded_faces(bands, 0, (2 * at, 2 * at + 1) if backs else (at, at), edge,
                                                       back_offset)
@@ -356,6 +346,25 @@ def fill_panels(host: Tiling, groups: Sequence[Pieces], paper: str, margin: floa
     panels = tuple((t.page * per_sheet, _moved(t.at, shift) if t.page == at else t.at) for t in host.tiles)
     return Imposition(tuple(pages), tuple(placed), bands[0][1], duplex if backs else "none", host.sheets,
                       _given(bands), None, panels)
+
+
+def _beside_panels(host: Tiling, groups: Sequence[Pieces], paper: str, margin: float,
+                   ) -> tuple[int, tuple[float, float], Frame, list[tuple[Pieces, Grid]]] | None:
+    """Where on `host`'s sheets the groups' bands fit beside the panels (see `fill_panels`):
+    the page, the panels' shift, its frame and the bands; None when nowhere."""
+    found = []
+    for at, sheet in enumerate(host.pages):
+        f = frame(paper, margin, landscape=sheet.width > sheet.height)
+        used = bounds(t.at for t in host.tiles if t.page == at).inset(-MARK_ZONE_MM)
+        for shift in ((0.0, 0.0), (f.content.x - used.x, f.content.y - used.y)):
+            for room in _around(f.content, _moved(used, shift)):
+                bands = _bands(groups, room, f, None)
+                if bands is not None:
+                    found.append((given_bleed([g for _, g in bands]), shift == (0.0, 0.0), at, shift, f, bands))
+    if not found:
+        return None
+    _, _, at, shift, f, bands = max(found, key=lambda option: option[:3])
+    return at, shift, f, bands
 
 
 def _moved(box: Box, shift: tuple[float, float]) -> Box:
