@@ -17,12 +17,12 @@ import re
 from typing import Any
 
 from pnp.components import Context
+from pnp.components.booklet import RULE_ID, template_values
 from pnp.findings import Finding
 from pnp.i18n import speaking
 from pnp.spec.faces import TemplateError, fill
 from pnp.spec.model import Booklet, Spec
 
-RULE_ID = re.compile(r"(?<![*\w-])([A-Z]{2,}-X?\d+(?:\.\d+)*)(?![*\w])")  # as the booklet bolds them
 NUMBER = re.compile(r"\d*½|\d+(?:[.,]\d+)?")  # 4, 4.5, 1½, ½
 LABEL = re.compile(r"^\W*\*\*\d+\s")  # "**2 One action**": a step's number
 
@@ -46,8 +46,6 @@ def booklet_findings(spec: Spec, game_id: str) -> list[Finding]:
 
 
 def _unsupported(spec: Spec, context: Context, index: int, booklet: Booklet, kit: str) -> list[Finding]:
-    from pnp.components.booklet import template_values
-
     values = template_values(context, booklet)
     lines = []
     for s, section in enumerate(booklet.sections):

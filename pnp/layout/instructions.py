@@ -245,7 +245,7 @@ def bleed_note(jobs: Sequence[Job], asked: float) -> str:
     short = []
     for j in pieces:
         edge, between = j.bleed  # type: ignore[misc]  # pieces: the jobs with a bleed
-        values = {"name": j.name, "edge": f"{edge:g}", "between": f"{between:g}"}
+        values = {"name": j.name, "edge": f"{round(edge, 2):g}", "between": f"{round(between, 2):g}"}
         if edge < asked - 1e-6 or (edges_short and between < asked - 1e-6):
             short.append(_(BLEED_PART).format(**values))
         elif between < asked - 1e-6:
