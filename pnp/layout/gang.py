@@ -1,18 +1,20 @@
 """Shared sheets: small components of one stock printed together, so no sheet goes out nearly
 empty.
 
-Three ways, tried in turn. Pieces of one size (big and small cards, contracts and dividends)
-are imposed as one run when that saves a sheet, each piece keeping its own back; components
-that each fill less than a sheet and follow each other in the print order share one sheet, each
-in its own band (`gang`). Then whatever still takes one sheet of its own — a component's
-pieces, or a panel such as a player aid — goes into the room the last sheet of another
-component of the same stock leaves (`fill`): beside the last cards of a run, or beside a board
-or a mat (seven tokens need no sheet of card stock of their own beside a player mat). A guest
-keeps its backs: behind it on a double-sided run, beside it on a folded one; a one-sided host
-whose guest needs backs prints double-sided (its other backs blank), which a one-sided build
-(`duplex: none`) cannot do. Guests keep at least `GOOD_BLEED_MM` of bleed. Each component keeps
-its own file; only the combined print file uses the shared sheets, and its print plan says
-which components share them.
+In turn: pieces of one size (big and small cards, contracts and dividends) are imposed as one
+run when that saves a sheet, each piece keeping its own back. Then whatever takes one sheet of
+its own — a component's pieces, or a panel alone on its sheet such as a player aid — goes into
+the room the last sheet of another component of its stock leaves (`fill`, `fill_panels`):
+beside the last cards of a run, or beside a board or a mat (seven tokens need no sheet of card
+stock of their own beside a player mat), turned a quarter where only that fits. What is left
+shares a sheet with the next of its stock, each in its own band (`gang`), and that sheet may in
+turn fit another's room. A guest keeps the backs the game needs: behind it on a double-sided
+run, beside it on a folded one; on a one-sided host such backs turn the host double-sided (its
+other backs blank), which a one-sided build (`duplex: none`) cannot do, while backs that carry
+nothing the game needs (a loan marker's, its front again) are left out, as a one-sided build
+leaves them. Guests keep at least `GOOD_BLEED_MM` of bleed. Each component keeps its own file;
+only the combined print file uses the shared sheets, and its print plan says which components
+share them.
 """
 
 from __future__ import annotations
