@@ -32,7 +32,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
 
 from pnp import __version__, changes, checks, export, manifest
 from pnp.cache import FOLDER, BuildStore, Cache, code_version, function_name, key
@@ -76,6 +76,9 @@ from pnp.spec.model import Game, Spec
 from pnp.spec.translation import Kit, kit_codes, kits
 from pnp.spec.typefaces import read_font
 
+if TYPE_CHECKING:
+    from pnp.translate import Untranslated
+
 FORMATS = ("pdf", "svg", *export.FORMATS)
 COMPONENT = "component"  # cache entries of whole components, by their inputs: which rendered sheets they make
 
@@ -89,6 +92,7 @@ class Summary:
     reprints: Mapping[str, str]  # game → its reprint file, relative to the output folder
     findings: tuple[Finding, ...] = ()  # every check's on every kit built (`pnp.checks`): built anyway
     since: Mapping[str, Since] = field(default_factory=dict)  # game → what its changes are counted from
+    languages: tuple[str, ...] = ()  # each kit that prints English or an old translation among its language's texts
 
 
 class Progress(Protocol):
@@ -579,7 +583,8 @@ def findings(order: Order, printed: Printed) -> dict[str, list[Finding]]:
         made_kit, items = order.kits[g], printed.made[g]
         runs: tuple[tuple[tuple[str, ...], Sheets], ...] = tuple(((m.component.id,), m.sheets) for m in items)
         runs += tuple((u.ids, u.sheets) for u in printed.units.get(g, ()) if u.shared)
-        fresh = checks.run(checks.Subject(order.spec, made_kit, tuple(printed.faces[g]), runs, printed_only=True))
+        plan = tuple(printed.units.get(g, ())) if g in order.whole else ()
+        fresh = checks.run(checks.Subject(order.spec, made_kit, tuple(printed.faces[g]), runs, plan, printed_only=True))
         code = "" if made_kit.default else made_kit.code
         old = [e for e in (order.old or {}).get("findings", [])
                if isinstance(e, dict) and e.get("game") == made_kit.game_id and e.get("kit") == code]
@@ -681,9 +686,13 @@ def _spec_record(source: Path | None) -> dict[str, Any]:
 def summary(order: Order, printed: Printed, written: Files, count: int, found: Mapping[str, Sequence[Finding]],
             ) -> Summary:
     """What the build did: its files, the pages to print (none without PDFs), what changed,
-    and every kit's findings."""
+    and every kit's findings, and a line per kit that mixes languages."""
+    from pnp.translate import kit_line
+
+    mixed = {g: untranslated_printed(order.spec, order.kits[g]) for g in order.games}
+    languages = tuple(f"{g}: {kit_line(order.kits[g].code, found)}" for g, found in mixed.items() if found)
     return Summary(order.games, count, written.pages if "pdf" in order.formats else 0, written.changes,
-                   written.reprints, tuple(f for g in order.games for f in found[g]), written.since)
+                   written.reprints, tuple(f for g in order.games for f in found[g]), written.since, languages)
 
 
 def _kit_names(spec: Spec) -> set[str]:
@@ -693,3 +702,13 @@ def _kit_names(spec: Spec) -> set[str]:
 
     return {f"{g}.{code}" if code != game.language else g
             for g, game in spec.games.items() for code in (*game.kit_languages, PSEUDO)}
+
+
+def untranslated_printed(spec: Spec, in_kit: Kit) -> list[Untranslated]:
+    """The fuzzy and missing translations a kit printed (in English, for the missing), each at
+    its line of the catalog: a build says so in its summary, a line per kit (`kit_line`)."""
+    if in_kit.code in ("en", "qps"):
+        return []
+    from pnp.translate import untranslated
+
+    return untranslated(spec, in_kit.game_id, (in_kit.code,), printed_only=True)

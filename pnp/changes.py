@@ -3,8 +3,9 @@
 The manifest holds a digest per sheet of paper (stamps left out) for every print unit of a
 combined file (a component, or components sharing sheets) and every component file, so two
 builds compare sheet by sheet, in place: sheet 3 changed, sheets 11–12 are new, sheets 9–10 are
-gone. Sheets keep their place when cards are added at the end, because no sheet says how many
-follow it. The result is the manifest's `changed` list, the lines `pnp build` prints, and the
+gone. Sheets keep their place when cards are added at the end: a sheet's digest leaves out the
+"of m" of its header. A unit that took or lost another component's pieces (its id now
+"player_mats+tokens", or no longer) compares with what its first component's sheets were. The result is the manifest's `changed` list, the lines `pnp build` prints, and the
 table of the reprint file.
 """
 
@@ -42,23 +43,35 @@ def compare(game: str, old: Sequence[dict[str, Any]], new: Sequence[tuple[str, S
     last; None when there is nothing to compare with."""
     if not old or not all(isinstance(e.get("sheets"), list) and isinstance(e.get("id"), str) for e in old):
         return None  # no earlier build, or one written before sheets were recorded
+    ids = {entry_id for entry_id, _ in new}
     before = {e["id"]: e for e in old}
+    moved = {_host(e["id"]): e for e in old if e["id"] not in ids}  # a unit whose guests changed: by its host
     changes = []
     for entry_id, now in new:
-        earlier = before.get(entry_id)
-        if earlier is None:
-            changes.append(Change(game, entry_id, "added", tuple(range(1, len(now) + 1))))
-            continue
-        was = tuple(earlier["sheets"])
-        sheets = tuple(n for n, digest in enumerate(now, 1) if n > len(was) or was[n - 1] != digest)
-        dropped = tuple(range(len(now) + 1, len(was) + 1))
-        if sheets or dropped:
-            changes.append(Change(game, entry_id, "changed", sheets, dropped, len(was)))
-    ids = {entry_id for entry_id, _ in new}
-    for e in old:
-        if e["id"] not in ids:
-            changes.append(Change(game, e["id"], "removed", (), tuple(range(1, len(e["sheets"]) + 1)), len(e["sheets"])))
+        earlier = before.get(entry_id) or moved.pop(_host(entry_id), None)
+        change = _changed(game, entry_id, now, earlier)
+        if change is not None:
+            changes.append(change)
+    kept = ids | {e["id"] for e in old if e["id"] not in ids and _host(e["id"]) not in moved}
+    changes += [Change(game, e["id"], "removed", (), tuple(range(1, len(e["sheets"]) + 1)), len(e["sheets"]))
+                for e in old if e["id"] not in kept]
     return changes
+
+
+def _changed(game: str, entry_id: str, now: Sequence[str], earlier: dict[str, Any] | None) -> Change | None:
+    """What became of one unit's sheets: all new, some changed, added or dropped, or none."""
+    if earlier is None:
+        return Change(game, entry_id, "added", tuple(range(1, len(now) + 1)))
+    was = tuple(earlier["sheets"])
+    sheets = tuple(n for n, digest in enumerate(now, 1) if n > len(was) or was[n - 1] != digest)
+    dropped = tuple(range(len(now) + 1, len(was) + 1))
+    return Change(game, entry_id, "changed", sheets, dropped, len(was)) if sheets or dropped else None
+
+
+def _host(unit_id: str) -> str:
+    """The component whose sheets a print unit is: the first of its members ("player_mats" of
+    "player_mats+tokens"), so a unit that gains or loses a guest compares with what it was."""
+    return unit_id.split("+", 1)[0]
 
 
 def numbers(values: Sequence[int]) -> str:

@@ -301,9 +301,11 @@ def select_components(spec: Spec, games: Sequence[str], wanted: Sequence[str] | 
 
 
 def report(summary: Summary, source: Path, out: str, seconds: float) -> str:
-    """The summary line, then per game what changed since the last build in the folder."""
+    """The summary line, a line per kit that prints English or an old translation among its
+    language's texts, then per game what changed since the last build in the folder."""
     files = f"{summary.pages} pages to print ({summary.files} files)" if summary.pages else f"{summary.files} files"
     lines = [f"built {', '.join(summary.games)} from {shown(source)}: {files} in {out}{os.sep} ({seconds:.1f} s)"]
+    lines += list(summary.languages)  # "bolsa: es: 1 text in English (BOLSA-2.2, changed since translated)"
     for game, found in summary.changes.items():
         lines += change_lines(game, found, summary.reprints.get(game), out, summary.since.get(game, changes.SINCE_LAST_BUILD))
     return "\n".join(lines)

@@ -16,22 +16,41 @@ from typing import Any, Callable, Mapping, Sequence
 
 from pnp import __version__, changes, manifest
 from pnp.cache import Blob, Cache, key
-from pnp.display import Page, Pieces
+from pnp.display import Page, Panels, Pieces
+from pnp.findings import Finding
 from pnp.i18n import _
 from pnp.layout.gang import Candidate, Shared, share_sheets
-from pnp.layout.impose import impose
+from pnp.layout.impose import GOOD_BLEED_MM, MIN_GUTTER_BLEED_MM, impose, plan
 from pnp.layout.instructions import (
+    COVERED_LEAST,
+    FOLDED,
+    RUN_END,
     Job,
     Reprint,
+    Sparse,
     blank_back,
     instructions_back,
     instructions_page,
     reprint_page,
     sides_text,
+    sparse,
 )
-from pnp.layout.sheet import Furniture, frame, stamp
-from pnp.sheets import STAMP_DIGITS, Layout, Made, Shape, Sheets, cached, combine, machine, render, shared_sheets
-from pnp.spec.model import Game, Print
+from pnp.layout.sheet import PAPERS, Furniture, frame, stamp
+from pnp.layout.tile import tile
+from pnp.sheets import (
+    STAMP_DIGITS,
+    Layout,
+    Made,
+    PanelShape,
+    Shape,
+    Sheets,
+    cached,
+    combine,
+    machine,
+    render,
+    shared_sheets,
+)
+from pnp.spec.model import Game, Print, Spec
 
 
 @dataclass(frozen=True)
@@ -74,31 +93,36 @@ def plan_units(game: Game, game_id: str, items: list[Made], settings: Print, cod
     cached is then laid out from its members (`relay` draws one that came from the cache;
     `items` is updated)."""
     order = print_order(items)
-    candidates = [i for i in order if items[i].sheets.shape is not None]
+    candidates = [i for i in order if items[i].sheets.shape is not None or items[i].sheets.panels is not None]
     offset = settings.back_offset_mm
 
     def info(members: tuple[int, ...]) -> Furniture:
         digest = _run_digest(game, items, members, settings)
         return Furniture(game.title, " + ".join(items[i].name for i in members), stamp(__version__, digest[:STAMP_DIGITS]))
 
-    def share(indexes: Sequence[int], pieces: Callable[[int], Pieces]) -> list[Shared]:
+    def share(indexes: Sequence[int], output_of: Callable[[int], Pieces | Panels]) -> list[Shared]:
         found = []
         for i in indexes:
-            output = pieces(i)
-            layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info((i,)), offset,
-                            machine(settings, items[i].stock))
+            output = output_of(i)
+            layout = (impose(output, settings.paper, settings.margin_mm, settings.duplex, info((i,)), offset,
+                             machine(settings, items[i].stock)) if isinstance(output, Pieces)
+                      else tile(output, settings.paper, settings.margin_mm, info((i,))))
             found.append(Candidate(i, output, layout, items[i].stock))
         return share_sheets(found, settings.paper, settings.margin_mm, settings.duplex, info, offset,
                             lambda stock: machine(settings, stock))
 
+    def stand_in(i: int) -> Pieces | Panels:
+        facts = items[i].sheets
+        return Shape(*facts.shape).stand_in() if facts.shape is not None else PanelShape(facts.panels).stand_in()  # type: ignore[arg-type]  # a candidate has one of them
+
     def plan() -> list[list[int]]:
-        return [list(run.members) for run in share(candidates, lambda i: Shape(*items[i].sheets.shape).stand_in())]  # type: ignore[misc]  # candidates have a shape
+        return [list(run.members) for run in share(candidates, stand_in)]
 
     def known(groups: Any) -> list[list[int]] | None:
         fits = isinstance(groups, list) and all(isinstance(g, list) and set(g) <= set(candidates) for g in groups)
         return groups if fits else None
 
-    shapes = [(items[i].stock, items[i].sheets.shape) for i in candidates]
+    shapes = [(items[i].stock, items[i].sheets.shape, items[i].sheets.panels) for i in candidates]
     name = key(list(code), settings.model_dump(mode="json"), shapes)
     groups = cache.recall(game_id, "plan", name, plan, load=known) if cache is not None else plan()
     runs: dict[tuple[int, ...], Unit] = {}
@@ -124,7 +148,8 @@ def plan_units(game: Game, game_id: str, items: list[Made], settings: Print, cod
         elif i not in inside:
             m = items[i]
             units.append(_unit(items, (i,), m.entry, m.sheets, m.laid.layout if m.laid else None))
-    return units
+    # a one-sided sheet that took pieces with backs prints double-sided now: double-sided first again
+    return sorted(units, key=lambda u: (not u.sheets.double_sided, not u.stock.startswith("card")))
 
 
 def _unit(items: Sequence[Made], members: tuple[int, ...], entry: str, sheets: Sheets, layout: Layout | None) -> Unit:
@@ -173,7 +198,8 @@ def print_plan(units: Sequence[Unit]) -> list[Job]:
     for u in units:
         s = u.sheets
         jobs.append(Job(u.name, (first, first + s.pages - 1), len(s.sheets), s.contents, sides_text(s.duplex), u.stock,
-                        s.assembly, s.finish, s.stamp, s.bleed, s.machine, s.inset, s.gain))
+                        s.assembly, s.finish, s.stamp, s.bleed, s.machine, s.inset, s.gain, s.covered, s.count,
+                        s.places))
         first += s.pages
     return jobs
 
@@ -255,3 +281,92 @@ def reprint_pages(game: Game, units: Sequence[Unit], found: Sequence[manifest.Ch
     info = Furniture(game.title, _("reprint instructions"), stamp(__version__, said[:STAMP_DIGITS]))
     front = reprint_page(f, info, settings.paper, rows, since)
     return ([front, blank_back(f, info)] if lead == 2 else [front]), held, first - 1
+
+
+# --- what `pnp validate` warns about the sheets ------------------------------------------------
+
+
+def sheet_findings(spec: Spec, game_id: str, units: Sequence[Unit]) -> list[Finding]:
+    """What a designer should know about a game's sheets before printing them (`units`, the
+    print plan of its combined file): a sheet that goes out nearly empty (under
+    `COVERED_LEAST` of its paper, with why no other component shares it and what would fill
+    or save it), and pieces with less bleed than print.bleed_mm where that is too little to
+    hide an ordinary stray cut (under `GOOD_BLEED_MM` at the sheet's edges, `MIN_GUTTER_BLEED_MM`
+    between pieces, or the bleed asked if less). Each at the spec's entry of the first
+    component on those sheets."""
+    jobs = print_plan(units)
+    found = []
+    for s in sparse(jobs):
+        unit = units[jobs.index(s.job)]
+        message = (f"sheet {s.sheet} of {s.job.sheets} goes out {100 * s.covered:.0f} % covered (a sheet under "
+                   f"{100 * COVERED_LEAST:.0f} % of its paper is nearly empty): {s.why.format(**s.values)}")
+        found.append(_located("sheet-coverage", message, _sparse_fix(s), spec, game_id, unit))
+    for unit in units:
+        short = _short_bleed(unit, spec.print)
+        if short:
+            found.append(_located("sheet-bleed", short, _bleed_fix(unit, spec.print), spec, game_id, unit))
+    return found
+
+
+def _located(check: str, message: str, fix: str, spec: Spec, game_id: str, unit: Unit) -> Finding:
+    """A warning about `unit`'s sheets, named by its components as the spec names them, at the
+    spec's entry of the first."""
+    at = spec.issue(("games", game_id, "components", unit.members[0]), "")
+    names = " + ".join(spec.games[game_id].components[i].name for i in unit.members)
+    return Finding(check, "warning", f"{names}: {message}", fix, at.file, at.line, at.col, at.path, game=game_id,
+                   component=unit.ids[0])
+
+
+def _sparse_fix(s: Sparse) -> str:
+    """How to fill or save a nearly empty sheet, by why it is so."""
+    if s.why == RUN_END:
+        left, places = int(s.values["left"]), int(s.values["places"])
+        return f"{places - left} more fill it at no extra paper; {left} fewer save the sheet"
+    if s.why == FOLDED:
+        return "print double-sided (print.duplex: long): the backs then need no fold, and the pieces can share another sheet's room"
+    return "smaller pieces, or fewer, may fit the room another sheet of the same stock leaves"
+
+
+def _short_bleed(unit: Unit, settings: Print) -> str:
+    """What is too little in a unit's bleed ("" when nothing): at the sheet's edges, between
+    pieces, against the bleed asked (print.bleed_mm, or the art's own if less)."""
+    if unit.sheets.bleed is None:
+        return ""
+    asked = min(settings.bleed_mm, unit.sheets.shape[2]) if unit.sheets.shape else settings.bleed_mm
+    edge, between = unit.sheets.bleed
+    parts = []
+    if edge < min(asked, GOOD_BLEED_MM) - 1e-6:
+        parts.append(f"{edge:g} mm of art beyond the cuts at the sheet's edges")
+    if between < min(asked, MIN_GUTTER_BLEED_MM) - 1e-6:
+        parts.append(f"{between:g} mm either side of the cuts between pieces")
+    if not parts:
+        return ""
+    return (f"{' and '.join(parts)} on {settings.paper} paper (print.bleed_mm asks for {asked:g}): a cut, or a back "
+            f"printed, that strays further shows white paper or the next piece's art")
+
+
+def _bleed_fix(unit: Unit, settings: Print) -> str:
+    """The narrowest change that gives a unit's pieces enough bleed: a print.margin_mm down to
+    3 mm, or the other paper; found by planning its pieces again (one component's pieces
+    only: shared sheets are decided anew)."""
+    shape = unit.sheets.shape
+    advice = "a narrower print.margin_mm, larger paper or smaller pieces leave more room for bleed"
+    if shape is None:
+        return advice
+    width, height, bleed, _, _, _, count = shape
+    need = (min(settings.bleed_mm, bleed, GOOD_BLEED_MM), min(settings.bleed_mm, bleed, MIN_GUTTER_BLEED_MM))
+    sheets = len(unit.sheets.sheets)
+
+    def enough(paper: str, margin: float) -> bool:
+        grid = plan(width, height, bleed, paper, margin, settings.duplex, count, cut=unit.sheets.machine)
+        return grid.edge >= need[0] - 1e-6 and grid.between >= need[1] - 1e-6 and -(-count // grid.per_page) <= sheets
+
+    margins = [m / 2 for m in range(int(settings.margin_mm * 2) - 1, 5, -1)]
+    margin = next((m for m in margins if enough(settings.paper, m)), None)
+    other = next(p for p in PAPERS if p != settings.paper)
+    said = []
+    if margin is not None:
+        said.append(f"print.margin_mm: {margin:g} gives enough, if your printer prints that close to the paper's edge")
+    if enough(other, settings.margin_mm):
+        said.append(f"{other} paper gives enough on as many sheets")
+    return "; ".join(said) or advice

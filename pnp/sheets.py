@@ -139,11 +139,14 @@ class Sheets:
     assembly: str  # "1 row × 2 columns of parts" for a tiled board
     finish: str  # for a booklet: how to fold or cut and bind it
     shape: tuple | None  # imposed pieces: what deciding on shared sheets reads (see `Shape`); else None
-    bleed: tuple[float, float] | None = None  # imposed pieces: the least art beyond a cut, across and down
+    bleed: tuple[float, float] | None = None  # imposed pieces: the least art beyond a cut at the sheet's edges, between pieces
     machine: str | None = None  # the cutting machine whose marks its front pages carry
     cuts: tuple = ()  # then per front page: (index, width, height, ((shape, x, y, w, h) of each trim, …)): `cut_lines`
     inset: float = INSET_MM  # the marks' inset from the paper's edges
     gain: int = 0  # pieces a sheet holds more with that inset than with 10 mm
+    covered: tuple[float, ...] = ()  # each sheet: the share of its paper its pieces or panels cover (`coverage`)
+    places: int = 0  # one component's pieces on sheets of their own: how many a sheet holds
+    panels: tuple | None = None  # panels on sheets of their own: what sharing reads of them (see `PanelShape`)
 
     @property
     def double_sided(self) -> bool:
@@ -160,8 +163,10 @@ class Sheets:
             shape = tuple(data["shape"]) if data["shape"] is not None else None
             bleed = tuple(data["bleed"]) if data.get("bleed") is not None else None
             cuts = tuple((page, w, h, tuple(tuple(line) for line in lines)) for page, w, h, lines in data.get("cuts", ()))
+            panels = (tuple((w, h, b, tuple(seams)) for w, h, b, seams in data["panels"])
+                      if data.get("panels") is not None else None)
             facts = cls(**{**data, "sheets": tuple(data["sheets"]), "size_mm": tuple(data["size_mm"]), "shape": shape,
-                           "bleed": bleed, "cuts": cuts})
+                           "bleed": bleed, "cuts": cuts, "covered": tuple(data.get("covered", ())), "panels": panels})
         except (TypeError, KeyError):
             return None
         return facts if all(isinstance(s, str) for s in facts.sheets) else None
@@ -221,6 +226,43 @@ class Shape:
                       self.two_sided)
 
 
+@dataclass(frozen=True)
+class PanelShape:
+    """What tiling a component's panels depends on besides the print settings: each drawing's
+    width, height, bleed and the places its seams may fall (`Drawing.seams_x`)."""
+
+    drawings: tuple[tuple[float, float, float, tuple[float, ...]], ...]
+
+    @classmethod
+    def of(cls, panels: Panels) -> "PanelShape":
+        return cls(tuple((d.width, d.height, d.bleed, d.seams_x) for d in panels.drawings))
+
+    def stand_in(self) -> Panels:
+        """Blank panels of this shape, to tile when only the sheets they take matter."""
+        return Panels(tuple(Drawing(w, h, (), b, seams) for w, h, b, seams in self.drawings))
+
+
+def coverage(layout: Layout) -> tuple[float, ...]:
+    """Each sheet's share of its paper that what it prints covers: the trims of the pieces on
+    its front (both halves of a folded sheet), the parts of panels on it; 1 for a booklet's
+    sheets, whose pages fill them."""
+    if isinstance(layout, Folding):
+        return (1.0,) * layout.sheets
+    area = [0.0] * layout.sheets
+    per_sheet = len(layout.pages) // layout.sheets
+    if isinstance(layout, Imposition):
+        for p in layout.placed:
+            if p.side == "front" or layout.duplex == "fold":
+                area[p.page // per_sheet] += p.trim.w * p.trim.h
+        for number, box in layout.panels:
+            area[number // per_sheet] += box.w * box.h
+    else:
+        for t in layout.tiles:
+            area[t.page] += t.window.w * t.window.h
+    paper = [layout.pages[k * per_sheet].width * layout.pages[k * per_sheet].height for k in range(layout.sheets)]
+    return tuple(round(a / p, 4) for a, p in zip(area, paper, strict=True))
+
+
 def name(component: Any) -> str:
     """A component as the sheets name it: "Cartas de acciones · Share cards"."""
     name_en = getattr(component, "name_en", "")
@@ -228,14 +270,17 @@ def name(component: Any) -> str:
 
 
 def sheet_digests(layout: Layout, info: Furniture, drawn: dict[int, bytes] | None = None) -> tuple[str, ...]:
-    """The digest of each sheet of paper — a front page with its backs — without its stamp
-    (a card on several sheets digested once). `drawn` holds the digests of the sub-trees of
-    what the component drew (`Laid.memo`), which its sheets place as they are: each is
-    digested once for the component's digest and its sheets' (no drawn text is the stamp,
-    which is made of that digest, so masking it changes none of theirs)."""
+    """The digest of each sheet of paper — a front page with its backs — by what it prints,
+    its furniture left out: the header names the sheet ("sheet 3 of 10", the components that
+    share it) and the footer carries the stamp, so a sheet reads the same when later sheets are
+    added or another component's pieces leave its run, and need not be reprinted for it; a
+    blank back counts as none (a sheet that now prints one-sided is the same sheet). A card on
+    several sheets is digested once: `drawn` holds the digests of the sub-trees of what the
+    component drew (`Laid.memo`), which its sheets place as they are."""
     per_sheet = len(layout.pages) // layout.sheets
     memo = dict(drawn or {})  # a copy: the slices below die with this call
-    sheets = [layout.pages[i:i + per_sheet] for i in range(0, len(layout.pages), per_sheet)]  # alive while memo is
+    sheets = [tuple((p.width, p.height, p.items[:-1]) for p in layout.pages[i:i + per_sheet] if len(p.items) > 1)
+              for i in range(0, len(layout.pages), per_sheet)]  # alive while memo is
     return tuple(fingerprint(sheet, mask=info.stamp, memo=memo) for sheet in sheets)
 
 
@@ -272,16 +317,19 @@ def sheets_of(laid: Laid, game: Game, *, digests: bool = True) -> Sheets:
     return Sheets(laid.digest[:STAMP_DIGITS], sheets, len(layout.pages), duplex,
                   piece_count(game, component), (round(size[0], 3), round(size[1], 3)), contents, assembly, finish,
                   astuple(Shape.of(output)) if isinstance(layout, Imposition) and isinstance(output, Pieces) else None,
-                  *_cutting(layout))
+                  *_cutting(layout), coverage(layout), layout.grid.per_page if isinstance(layout, Imposition) else 0,
+                  PanelShape.of(output).drawings if isinstance(layout, Tiling) and isinstance(output, Panels) else None)
 
 
 def shared_sheets(layout: Imposition, info: Furniture, digest: str, members: Sequence[Sheets]) -> Sheets:
     """The facts about sheets that several components share, digested when its members are
-    (validation digests none, see `sheets_of`)."""
+    (validation digests none, see `sheets_of`); a tiled board that hosts small pieces keeps
+    its assembly."""
     contents = _("{contents} on shared sheets").format(contents=" + ".join(m.contents for m in members))
     digests = sheet_digests(layout, info) if all(d for m in members for d in m.sheets) else ("",) * layout.sheets
     return Sheets(digest[:STAMP_DIGITS], digests, len(layout.pages), layout.duplex,
-                  sum(m.count for m in members), members[0].size_mm, contents, "", "", None, *_cutting(layout))
+                  sum(m.count for m in members), members[0].size_mm, contents, members[0].assembly, "", None,
+                  *_cutting(layout), coverage(layout))
 
 
 def _cutting(layout: Layout) -> tuple[tuple[float, float] | None, str | None, tuple, float, int]:

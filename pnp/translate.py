@@ -13,24 +13,27 @@ call for (`locale/<language>/<game>.po`, created when missing): a changed source
 old translation, marked fuzzy, with the old source beside it, until a translator has looked;
 `status` counts what each catalog has translated, fuzzy and missing.
 
-`problems` is what `pnp validate` warns about in the catalogs (and `pnp build` of what it
-printed): each fuzzy or missing translation at its line of the PO file, a text the catalog has
-never seen at its line of the spec. `errors` is what is wrong with them: a catalog that cannot
-be read (`pnp.i18n.catalogs` says why, at its line), a translation whose placeholders or format
-specs are not its source's or that is far longer (`catalogs.fault`: the kit prints the source
-there, and says so).
+`problems` is what `pnp validate` warns about in the catalogs: each fuzzy or missing
+translation at its line of the PO file, a text the catalog has never seen at its line of the
+spec. Both it and the line `pnp build` prints for a kit that mixes in English or an old
+translation (`kit_line`) read `untranslated`. `errors` is what is wrong with them: a catalog
+that cannot be read (`pnp.i18n.catalogs` says why, at its line), a translation whose
+placeholders or format specs are not its source's or that is far longer (`catalogs.fault`: the
+kit prints the source there, and says so).
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from pnp.errors import Issue, UsageError, display_name
 from pnp.findings import Finding
@@ -254,42 +257,98 @@ def _key(msgid: str | tuple[str, ...] | list[str]) -> str:
 # --- what validate and build say ----------------------------------------------------------------
 
 
-NOT_PRINTED = re.compile(r"^pnp/(?:data/rules/|referee/|table/|rules/[a-z0-9_]+/events\.py)")
+NOT_PRINTED = re.compile(r"^pnp/(?:data/rules/|referee/|table/)")  # said, not printed (a booklet prints events)
+RULE_AT_START = re.compile(r"^\W*([A-Z]{2,}-X?\d+(?:\.\d+)*)\b")  # "BOLSA-2.2 Each player …" names its text
+
+
+@dataclass(frozen=True)
+class Untranslated:
+    """A text a kit prints (or the referee says) not as its English now reads, in one
+    language: `pnp validate`'s warning (`issue`: where, and what) and, for a build, a part of
+    the kit's line (`kit_line`). `kind`: "absent" (no catalog), "new" (a text
+    the catalog lacks: it prints in English), "missing" (an empty translation: English too),
+    "fuzzy" (its English changed: the old translation prints). What a kit does not print for a
+    catalog's fault is one of `errors`."""
+
+    code: str
+    text: str  # the English text ("" for a whole catalog)
+    kind: str
+    issue: Issue
+    changed: bool = False  # "new": the catalog translates an older English of it (changed since translated)
+
+    @property
+    def english(self) -> bool:
+        """Whether the kit prints it in English."""
+        return self.kind in ("absent", "new", "missing")
+
+    @property
+    def label(self) -> str:
+        """The text as a line names it: its rule ID, else its first words."""
+        found = RULE_AT_START.match(self.text)
+        return found.group(1) if found else quoted(self.text, 32)
 
 
 def problems(spec: Spec, game_id: str, codes: Iterable[str] | None = None, *, printed_only: bool = False) -> list[Issue]:
     """Each fuzzy or missing translation of `game_id`'s catalogs at its PO line (a text the
-    catalog lacks at its spec line), and each translation whose placeholders are not its
-    source's: what `pnp validate` warns about (and `--strict` refuses). `printed_only`: only
-    the texts a kit prints (not the rules file's, nor what the referee and the table say)."""
+    catalog lacks at its spec line): what `pnp validate` warns about (and `--strict` refuses)."""
+    return [u.issue for u in untranslated(spec, game_id, codes, printed_only=printed_only)]
+
+
+def untranslated(spec: Spec, game_id: str, codes: Iterable[str] | None = None, *,
+                 printed_only: bool = False) -> list[Untranslated]:
+    """`problems` with what each is (`Untranslated`), the one source of what validate warns
+    and what a build says each kit mixes in. `printed_only`: only the texts a kit prints (not
+    the rules file's, nor what the referee and the table say)."""
     game = spec.games[game_id]
     wanted: dict[str, Entry] = {}
     for entry in entries(spec, game_id):
         if printed_only and entry.locations and NOT_PRINTED.match(entry.locations[0][0]):
             continue
         wanted.setdefault(_key(entry.msgid), entry)
-    issues: list[Issue] = []
+    found: list[Untranslated] = []
     for code in codes if codes is not None else catalog_codes(game):
         if code != SOURCE:
-            issues += _catalog_problems(spec, game_id, code, wanted)
-    return issues
+            found += _catalog_problems(spec, game_id, code, wanted)
+    return found
 
 
-def _catalog_problems(spec: Spec, game_id: str, code: str, wanted: dict[str, Entry]) -> list[Issue]:
-    """`problems` of one language's catalog: absent, each message of it missing or fuzzy, and
-    each wanted text it lacks (at the text's own line). One that cannot be read has none here:
-    it is one of `errors`."""
+def kit_line(code: str, found: Sequence[Untranslated]) -> str:
+    """What a build says of a kit that mixes in another language ("" when it does not):
+    "es: 1 text in English (BOLSA-2.2, changed since translated)"."""
+    if not found:
+        return ""
+    english = [u for u in found if u.english]
+    older = [u for u in found if u.kind == "fuzzy"]
+    parts = []
+    if english:
+        names = ", ".join(u.label + (", changed since translated" if u.changed else "") for u in english[:3])
+        parts.append(f"{_texts(len(english))} in English ({names}{', …' if len(english) > 3 else ''})")
+    if older:
+        names = ", ".join(u.label for u in older[:3]) + (", …" if len(older) > 3 else "")
+        parts.append(f"{_texts(len(older))} in an old translation (its English changed since: {names})")
+    return f"{code}: " + "; ".join(parts)
+
+
+def _texts(count: int) -> str:
+    return f"{count} text" if count == 1 else f"{count} texts"
+
+
+def _catalog_problems(spec: Spec, game_id: str, code: str, wanted: dict[str, Entry]) -> list[Untranslated]:
+    """`untranslated` of one language's catalog: absent, each message of it missing or fuzzy,
+    and each wanted text it lacks (at the text's own line; changed since translated when the
+    catalog has an older English of it). One that cannot be read has none here: it is one of
+    `errors`."""
     path = catalog_path(spec.folder, game_id, code)
     shown = display_name(path)
     if not os.path.lexists(path):
         where = spec.issue(("games", game_id, "languages"), "")
-        return [Issue(where.file, where.line, where.col, where.path,
-                      f"{code}: no catalog {shown} for {len(wanted)} texts (pnp translate update writes it)")]
+        return [Untranslated(code, "", "absent", Issue(where.file, where.line, where.col, where.path,
+                f"{code}: no catalog {shown} for {len(wanted)} texts (pnp translate update writes it)"))]
     try:
         catalog = read_shared(path, code)
     except CatalogError:
         return []
-    issues: list[Issue] = []
+    found: list[Untranslated] = []
     seen = set()
     for message in catalog:
         if not message.id:
@@ -297,23 +356,25 @@ def _catalog_problems(spec: Spec, game_id: str, code: str, wanted: dict[str, Ent
         key = _key(message.id)
         seen.add(key)
         if key in wanted:
-            issues += _message_problems(code, shown, key, message)
+            found += _message_problems(code, shown, key, message)
+    stale = [key for key in seen if key not in wanted]  # older English the catalog still translates
     for key, entry in wanted.items():
         if key not in seen:
             file, line = entry.locations[0] if entry.locations else (shown, 0)
-            issues.append(Issue(file, line, 1 if line else 0, "", f"{code}: {quoted(key)} is not in {shown} "
-                                "yet (pnp translate update adds it)"))
-    return issues
+            changed = bool(difflib.get_close_matches(key, stale, n=1, cutoff=0.75))
+            found.append(Untranslated(code, key, "new", Issue(file, line, 1 if line else 0, "", f"{code}: {quoted(key)} is "
+                                      f"not in {shown} yet (pnp translate update adds it)"), changed))
+    return found
 
 
-def _message_problems(code: str, shown: str, key: str, message: "Message") -> list[Issue]:
+def _message_problems(code: str, shown: str, key: str, message: "Message") -> list[Untranslated]:
     """A catalog message's translation missing or fuzzy."""
     line = message.lineno or 0
     if not all(forms_of(message)):
-        return [Issue(shown, line, 1, "", f"{code}: missing translation of {quoted(key)}")]
+        return [Untranslated(code, key, "missing", Issue(shown, line, 1, "", f"{code}: missing translation of {quoted(key)}"))]
     if message.fuzzy:
-        return [Issue(shown, line, 1, "", f"{code}: fuzzy translation of {quoted(key)} (its source "
-                      "changed: check it, then remove the fuzzy flag)")]
+        return [Untranslated(code, key, "fuzzy", Issue(shown, line, 1, "", f"{code}: fuzzy translation of {quoted(key)} "
+                                                       "(its source changed: check it, then remove the fuzzy flag)"))]
     return []
 
 

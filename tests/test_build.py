@@ -150,20 +150,26 @@ def test_the_combined_file_opens_with_instructions_whose_page_numbers_are_right(
         assert phrase in flowing, phrase
     spec = load_spec(None)
     game = spec.games["bolsa"]
-    component_pages = 0
+    ranges = {}
     for component in game.components:
         name = component.name
         row = next(line for line in first.splitlines() if name in line)
         first_page, last_page = map(int, re.match(r"(\d+)(?:–(\d+))?", row).groups(default=row.split()[0]))
+        ranges[(first_page, last_page)] = row
+        if " + " in row:  # sheets several components share: their own, not the component's file
+            continue
         pages = len(pypdf.PdfReader(kit / f"{component.id}.pdf").pages)
         assert last_page - first_page + 1 == pages
         alone = pages_text(kit / f"{component.id}.pdf")
         for here, there in ((first_page - 1, 0), (last_page - 1, pages - 1)):  # the same text on both (PDFium's reading)
             assert combined[here] == alone[there]
+    for (first_page, _), row in ranges.items():
         if "double-sided" in row:  # fronts on odd pages, so the whole file prints back to back
             assert first_page % 2 == 1
-        component_pages += pages
-    assert len(pdf.pages) == len(combined) == component_pages + 2  # the instructions and their blank back
+    in_order = sorted(ranges)
+    assert in_order[0][0] == 3 and all(a[1] + 1 == b[0] for a, b in zip(in_order, in_order[1:], strict=False))
+    # the instructions and their blank back, then every range once, in order
+    assert len(pdf.pages) == len(combined) == 2 + sum(last - first + 1 for first, last in ranges)
 
 
 @pytest.mark.parametrize("games", [["--game", "aktsioner"], pytest.param([], marks=pytest.mark.slow)],

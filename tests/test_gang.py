@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from pnp.components.art import texts
-from pnp.layout.gang import Candidate, share_sheets
-from pnp.layout.impose import gang, impose
+from pnp.layout.gang import Candidate, fill, gang, share_sheets
+from pnp.layout.impose import impose
 from pnp.layout.sheet import frame
 from test_impose import INFO, deck
 
@@ -56,10 +56,11 @@ def test_the_print_plan_names_the_components_that_share_sheets():
     g = laid_out("forex")
     shared = [unit for unit in g.units if unit.shared]
     names = sorted(tuple(g.laid[i].component.id for i in unit.members) for unit in shared)
-    # the pair counters and loan markers share one sheet, and that sheet's pieces go into the room
-    # the certificates' last sheet leaves
-    assert names == [("dividends", "certificates", "pair_counters", "loan_markers")]
-    assert sum(len(u.pages) for u in g.units) < sum(len(item.pages) for item in g.laid)
+    # the pair counters go into the room the certificates' last sheet leaves, the loan markers
+    # (turned a quarter, their backs the same as their fronts) beside the currency board's first part
+    assert names == [("currency_board", "loan_markers"), ("dividends", "certificates", "pair_counters")]
+    # three sheets saved: the dividends, the pair counters and the loan markers take none of their own
+    assert sum(len(u.sheets.sheets) for u in g.units) == sum(item.layout.sheets for item in g.laid) - 3
     assert sorted(i for u in g.units for i in u.members) == list(range(len(g.laid)))  # every component once
 
 
@@ -72,11 +73,9 @@ def test_shared_sheets_keep_two_millimetres_of_bleed_when_they_can():
 def test_small_pieces_fill_the_room_a_longer_run_leaves_on_its_last_sheet(duplex, flip):
     """Twenty cards take three sheets, the last with two: four 12 mm tokens go beside the last
     card instead of on a sheet of their own, their backs behind them, nothing overlapping."""
-    from pnp.layout.impose import fill
-
     cards, tokens = deck(20), deck(4, 12, 12, 3)
     host = impose(cards, "a4", 5, duplex, INFO)
-    joined = fill(host, 20, [tokens], "a4", 5)
+    joined = fill(host, 20, [tokens])
     assert joined is not None and joined.sheets == host.sheets == 3
     last = max(p.page for p in joined.placed if p.side == "front")
     fronts = {p.piece: p for p in joined.placed if p.side == "front"}
@@ -91,7 +90,7 @@ def test_small_pieces_fill_the_room_a_longer_run_leaves_on_its_last_sheet(duplex
     on_last = [p.trim for p in joined.placed if p.page == last]
     assert not any(a.inset(-1.0).overlaps(b) for i, a in enumerate(on_last) for b in on_last[i + 1:])
     assert all(f.content.contains(t) for t in on_last)
-    assert fill(impose(deck(18), "a4", 5, duplex, INFO), 18, [tokens], "a4", 5) is None  # two full sheets: no room
+    assert fill(impose(deck(18), "a4", 5, duplex, INFO), 18, [tokens]) is None  # two full sheets: no room
 
 
 def test_akt_price_tokens_and_the_for_ex_aids_take_no_sheet_of_their_own():

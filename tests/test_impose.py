@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from pnp.components import PieceArt, Pieces
 from pnp.display import Drawing, Rect, Style, Text
-from pnp.layout.impose import INNER_BLEED_MM, MIN_GUTTER_BLEED_MM, impose, plan
+from pnp.layout.impose import INNER_BLEED_MM, impose, plan, split
 from pnp.layout.sheet import MARK_ZONE_MM, PAPERS, Box, Furniture
 from pnp.render.pdf import pdf_bytes
 
@@ -93,16 +93,34 @@ def _spans(cuts: list[float], size: float) -> list[tuple[float, float]]:
     return spans
 
 
-def test_a4_has_bleed_gutters_and_letter_moves_its_marks_into_the_gutters():
+def test_the_spec_bleed_at_the_sheets_edges_and_what_the_paper_leaves_between_pieces():
+    """Poker cards nine a sheet: A4 leaves 200 − 189 = 11 mm across and 278 − 264 = 14 mm down
+    (crop marks in the gutters, where they cost no bleed); every edge first gets 1 mm, the
+    sheet's edges then their 3 mm, the gaps the rest: 1.25 and 2 mm either side. Letter leaves
+    5.4 mm down (furniture at the sides): 0.9 mm on all six edges."""
     a4 = plan(63, 88, 3, "a4", 5, "long", 90)
-    assert a4.columns.gutter > 0 and a4.rows.gutter > 0
-    assert a4.rows.gutter == pytest.approx(2 * a4.rows.outer)
-    assert a4.rows.gutter / 2 >= MIN_GUTTER_BLEED_MM and not (a4.rows.inner or a4.columns.inner)
+    assert a4.per_page == 9 and not a4.frame.sideways
+    assert (a4.columns.outer, a4.rows.outer) == pytest.approx((3, 3))
+    assert (a4.columns.gutter / 2, a4.rows.gutter / 2) == pytest.approx((1.25, 2.0))
+    assert a4.columns.inner and a4.rows.inner  # beyond the grid, the marks would take 2.5 mm a side from the bleed
     letter = plan(63, 88, 3, "letter", 5, "long", 90)
     assert letter.per_page == 9  # as many as before, when the rows butted (264 of 269.4 mm)
     assert letter.frame.sideways  # no room above and below: the furniture runs up the sides
+    assert (letter.rows.outer, letter.rows.gutter / 2) == pytest.approx((0.9, 0.9))
+    assert (letter.columns.outer, letter.columns.gutter / 2) == pytest.approx((1.95, 1.0))
     for axis in (letter.rows, letter.columns):  # no shared cut: a gutter with bleed either side of every cut
-        assert axis.inner and axis.gutter / 2 >= INNER_BLEED_MM and axis.outer == pytest.approx(axis.gutter / 2)
+        assert axis.inner and axis.gutter / 2 >= INNER_BLEED_MM
+
+
+@pytest.mark.parametrize("slack, count, bleed, expected", [
+    (11, 3, 3, (3, 1.25)),  # 1 mm on six edges, 2 more at each end, 0.25 more either side of the two gaps
+    (5.4, 3, 3, (0.9, 0.9)),  # less than 1 mm an edge: the same on every edge
+    (40, 3, 3, (3, 3)),  # room to spare: the whole bleed everywhere
+    (4, 1, 3, (2, 0)),  # one piece: half the slack at each end
+    (9, 3, 0.5, (0.5, 0.5)),  # art with less bleed: never more than it has
+])
+def test_split_gives_every_edge_a_millimetre_then_the_sheets_edges_then_the_gaps(slack, count, bleed, expected):
+    assert split(slack, count, bleed) == pytest.approx(expected)
 
 
 def test_front_art_fills_its_share_of_the_gutter():
@@ -273,13 +291,13 @@ def test_any_size_lands_inside_the_content_box_without_overlaps(w, h, bleed, n, 
 
 
 def test_two_millimetres_of_bleed_wherever_it_costs_no_sheet():
-    """A home duplex printer misregisters by a millimetre or two: bills get 2 mm of bleed on every
-    cut (furniture at the sides if need be) when that takes no more sheets; poker cards on A4
-    keep what the paper allows at nine a sheet."""
+    """A home duplex printer misregisters by a millimetre or two: bills get 3 mm at the sheet's
+    edges and 2 mm or more between them (furniture at the sides if need be) when that takes no
+    more sheets; poker cards on A4 keep 3 mm at the edges and what the paper allows between."""
     bills = plan(80, 42, 3, "a4", 5, "long", 110)
-    assert bills.bleed >= 2.0 and -(-110 // bills.per_page) == 10
+    assert bills.edge == pytest.approx(3) and bills.between >= 2.0 and -(-110 // bills.per_page) == 10
     cards = plan(63, 88, 3, "a4", 5, "long", 90)
-    assert cards.per_page == 9 and cards.bleed >= 1.0
+    assert cards.per_page == 9 and cards.edge == pytest.approx(3) and cards.between >= 1.25
 
 
 SHEETS = {"bolsa": 2, "aktsioner": 2, "forex": 4}  # shares, money; big and small cards; contracts, dividends, certificates, money

@@ -87,16 +87,19 @@ def test_without_duplex_decks_told_apart_by_their_backs_fold_on_paper():
 
 def test_the_print_plan_says_where_the_paper_gives_less_bleed_than_asked():
     """`print.bleed_mm` is given exactly where the paper has room; the instructions name every
-    component that gets less, with the millimetres it gets, and no other."""
+    component that gets less, with the millimetres it gets, and no other: between pieces only
+    when every sheet's edges have it all, at the edges too when the paper leaves less there."""
     from pnp.layout.instructions import Job, bleed_note
 
     def job(name, bleed):
         return Job(name, (3, 4), 1, "", "one-sided", "card stock", bleed=bleed)
 
-    jobs = [job("Cards", (1.0, 1.5)), job("Tokens", (3.0, 3.0)), job("Bills", (3.0, 2.5)), job("Board", None)]
+    jobs = [job("Cards", (3.0, 1.25)), job("Tokens", (3.0, 3.0)), job("Bills", (3.0, 2.4)), job("Board", None)]
     note = bleed_note(jobs, 3.0)
-    assert "Cards 1 mm" in note and "1.5 mm" in note and "Bills 2.5 mm" in note
+    assert "Cards 1.25 mm" in note and "Bills 2.4 mm" in note and "sheet's edges has 3 mm" in note
     assert "Tokens" not in note and "Board" not in note
+    edges = bleed_note([job("Cards", (0.9, 0.9)), job("Tokens", (3.0, 3.0))], 3.0)
+    assert "Cards 0.9 mm at the sheet's edges, 0.9 mm between pieces" in edges and "Tokens" not in edges
     assert "3 mm" in bleed_note([job("Tokens", (3.0, 3.0))], 3.0) and "Tokens" not in bleed_note([job("Tokens", (3.0, 3.0))], 3.0)
     assert bleed_note([job("Board", None)], 3.0) == "" and bleed_note(jobs, 0.0) == ""
 
@@ -104,14 +107,14 @@ def test_the_print_plan_says_where_the_paper_gives_less_bleed_than_asked():
 def test_shared_and_lone_sheets_get_the_asked_bleed_where_there_is_room():
     """Seven tokens, or 21 pair counters and 6 loan markers on a sheet of their own, fill a
     fraction of it: all of `print.bleed_mm` on every cut; 18 contract cards at nine a sheet get
-    what nine allow."""
-    from pnp.layout.impose import gang
+    it at the sheet's edges and what nine allow between them."""
+    from pnp.layout.gang import gang
     from spec_text import drawn
 
     info = laid_out("forex").laid[0].info
     shared = gang([drawn("forex", "pair_counters"), drawn("forex", "loan_markers")], "a4", 5, "long", info)
     assert shared is not None and shared.bleed == (3.0, 3.0)
     units = {u.name: u.sheets.bleed for u in laid_out("forex").units}
-    assert units["Contract cards"] == (1.0, 1.5)
+    assert units["Contract cards"] == (3.0, 1.25)
     tokens = next(l for l in laid_out("bolsa").laid if l.component.id == "tokens")
     assert tokens.layout.bleed == (3.0, 3.0)

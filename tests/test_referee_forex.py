@@ -64,7 +64,8 @@ def test_x1_setup(capsys):
     assert state["queue"] == ["dividend 1"]
     assert state["strength"] == {"GBP": 6, "EUR": 5, "USD": 4, "CHF": 3, "JPY": 2, "CAD": 1, "CNY": 0}
     assert len(state["pairs"]) == 21 and state["over"] is False
-    assert facts(answer)[1] == ("FOREX-4.4", {"display": ["A", "B", "C", "D", "E", "F"], "queue": ["dividend 1"]})
+    assert facts(answer)[:2] == [("FOREX-4.1", {"moved": []}), ("FOREX-4.2", {"money": 2, "players": {}})]  # the standard start
+    assert facts(answer)[3] == ("FOREX-4.4", {"display": ["A", "B", "C", "D", "E", "F"], "queue": ["dividend 1"]})
 
 
 def test_x2_contract_terms_with_the_stronger_amount_k(capsys):
@@ -92,7 +93,7 @@ def test_x4_spot_transaction(capsys):
     code, answer = check(capsys, RECORDS / "x04_spot_transaction.yaml")
     assert (money(answer, "P1")["GBP"], money(answer, "P1")["CAD"]) == (1, 4)
     assert (money(answer, "P2")["GBP"], money(answer, "P2")["CAD"]) == (3, 0)
-    assert facts(answer)[2] == ("FOREX-6.2", {"player": "P1", "other": "P2", "give": {"GBP": 1}, "get": {"CAD": 2},
+    assert facts(answer)[4] == ("FOREX-6.2", {"player": "P1", "other": "P2", "give": {"GBP": 1}, "get": {"CAD": 2},
                                               "stronger": "GBP", "weaker": "CAD", "position": 3, "rate": 2})
 
 

@@ -2,8 +2,8 @@
 changed and puts just those in `<game>-reprint.pdf`; unchanged components keep their stamps.
 
 "Changed" is checked the way a playtester would see it: every page of the old and the new
-component files is rendered, the stamp in its footer painted over, and compared pixel for
-pixel. The three edits are those of issue 14: a sixth Bolsa company, one For-Ex dividend
+component files is rendered, the stamp in its footer and its header (which names the sheet)
+painted over, and compared pixel for pixel. The three edits are those of issue 14: a sixth Bolsa company, one For-Ex dividend
 value, two Aktsioner cards.
 """
 
@@ -26,6 +26,8 @@ from pnp.manifest import Change
 from spec_text import BUNDLED, edit
 
 DPI = 50
+PT = 25.4 / 72  # mm per point
+MARGIN, BAND = 5.0, 4.5  # the bundled print.margin_mm, and pnp.layout.sheet.BAND_MM: where the header is
 SIXTH = '      - {id: REP, name: Repsol,     name_en: Repsol,     color: "#cc79a7", symbol: star}\n'
 EDITS = {
     "bolsa": lambda text: edit("    tracks:\n      round:", SIXTH + "\n    tracks:\n      round:", text),
@@ -43,9 +45,11 @@ def build(folder: Path, text: str, game: str) -> dict:
     return json.loads((folder / "output" / "manifest.json").read_text())
 
 
-def pages(pdf: Path, *stamps: str, skip: int = 0) -> list[bytes]:
-    """Every page (after the first `skip`) at 50 dpi with its stamp — one of `stamps` — painted
-    over, as raw pixels."""
+def pages(pdf: Path, *stamps: str, skip: int = 0) -> list[bytes | None]:
+    """Every page (after the first `skip`) at 50 dpi with its footer's stamp — one of `stamps` —
+    and its header painted over, as raw pixels (None for a page with nothing else than its
+    footer: a blank back): the header names the sheet ("sheet 3 of 10", the components that
+    share it), which a sheet already printed need not repeat."""
     document = pypdfium2.PdfDocument(str(pdf))
     images = []
     for index in range(skip, len(document)):
@@ -58,10 +62,17 @@ def pages(pdf: Path, *stamps: str, skip: int = 0) -> list[bytes]:
         boxes = [text.get_charbox(i) for i in range(first, first + count)]
         left, right = min(b[0] for b in boxes) - 2, max(b[2] for b in boxes) + 2
         bottom, top = min(b[1] for b in boxes) - 2, max(b[3] for b in boxes) + 2
-        height, scale = page.get_height(), DPI / 72
-        ImageDraw.Draw(image).rectangle((left * scale, (height - top) * scale, right * scale, (height - bottom) * scale),
-                                        fill=255)
-        images.append(image.tobytes())
+        width, height, scale = page.get_width(), page.get_height(), DPI / 72
+        draw = ImageDraw.Draw(image)
+        draw.rectangle((left * scale, (height - top) * scale, right * scale, (height - bottom) * scale), fill=255)
+        band = (MARGIN + BAND) / PT * scale  # the header: above the content, or left of it on a sheet whose footer runs up its side
+        sideways = top - bottom > right - left
+        draw.rectangle((0, 0, band, height * scale) if sideways else (0, 0, width * scale, band), fill=255)
+        footer = (width * scale - band, 0, width * scale, height * scale) if sideways else (
+            0, height * scale - band, width * scale, height * scale)
+        blank = image.copy()
+        ImageDraw.Draw(blank).rectangle(footer, fill=255)
+        images.append(image.tobytes() if blank.getextrema()[0] < 255 else None)  # a blank back: none
     return images
 
 
@@ -78,9 +89,11 @@ def units(folder: Path, game: str, manifest: dict) -> dict[str, list[bytes]]:
     return found
 
 
-def sheets(unit: dict, images: list[bytes]) -> list[list[bytes]]:
+def sheets(unit: dict, images: list[bytes | None], blanks: bool = False) -> list[list[bytes | None]]:
+    """Each sheet's pages, a blank back left out unless `blanks` (a sheet printed one-sided is
+    the same sheet)."""
     per = unit["pages"] // len(unit["sheets"])
-    return [images[i:i + per] for i in range(0, len(images), per)]
+    return [[image for image in images[i:i + per] if blanks or image is not None] for i in range(0, len(images), per)]
 
 
 @pytest.fixture(scope="module", params=[g if g == "aktsioner" else pytest.param(g, marks=pytest.mark.slow) for g in sorted(EDITS)])
@@ -102,13 +115,15 @@ def test_the_change_list_is_exactly_the_sheets_of_the_print_that_look_different(
     game, folder, old, new, _ = rebuilt
     was, now = units(folder / "before", game, old), units(folder / "output", game, new)
     before = {u["id"]: u for u in old["units"] if u["game"] == game}
+    hosts = {u["id"].split("+")[0]: u for u in before.values()}  # a unit that took or lost a guest: by its first component
     listed = {c["component"]: tuple(c["sheets"]) for c in new["changed"]}
     for unit in (u for u in new["units"] if u["game"] == game):
-        earlier = sheets(before[unit["id"]], was[unit["id"]]) if unit["id"] in before else []
+        match = before.get(unit["id"]) or hosts.get(unit["id"].split("+")[0])
+        earlier = sheets(match, was[match["id"]]) if match else []
         differ = tuple(n for n, sheet in enumerate(sheets(unit, now[unit["id"]]), 1)
                        if n > len(earlier) or sheet != earlier[n - 1])
         assert listed.get(unit["id"], ()) == differ, unit["id"]
-        if not differ:  # what did not change keeps its stamp
+        if not differ and unit["id"] in before:  # what did not change keeps its stamp
             assert unit["stamp"] == before[unit["id"]]["stamp"], unit["id"]
     for component in new["components"]:  # and so does every component file whose sheets did not change
         earlier = next(c for c in old["components"] if c["id"] == component["id"])
@@ -119,16 +134,19 @@ def test_the_change_list_is_exactly_the_sheets_of_the_print_that_look_different(
 def test_the_three_edits_name_the_sheets_a_designer_expects(rebuilt):
     game, _, _, new, _ = rebuilt
     listed = {c["component"]: (c["status"], c["sheets"]) for c in new["changed"]}
-    if game == "bolsa":  # a sixth company: its row on the board, its token, two more sheets of shares, the booklet
+    if game == "bolsa":  # a sixth company: its row on the board, its token, two more sheets of shares, the booklet;
+        # the tokens, beside the last player mat before, now go on the board's second sheet: that mat
+        # sheet changes too (the mats' sheets compare with what they were)
         booklet = listed.pop("rules_booklet")
-        assert listed == {"quote_board": ("changed", [1, 2]), "tokens": ("changed", [1]), "shares": ("changed", [11, 12])}
+        assert listed == {"quote_board+tokens": ("changed", [1, 2]), "player_mats": ("changed", [6]),
+                          "shares": ("changed", [11, 12])}
         assert booklet[0] == "changed" and booklet[1]  # it names the companies
     elif game == "forex":  # one dividend value: the dividend cards (sharing sheets with the certificates),
         # the booklet's dividend table and the aid that lists the payouts
-        # (the pair counters and loan markers fill the last sheet of that run)
-        assert listed["dividends+certificates+pair_counters+loan_markers"] == ("changed", [1])
+        # (the pair counters fill the last sheet of that run)
+        assert listed["dividends+certificates+pair_counters"] == ("changed", [1])
         assert listed["player_aid"] == ("changed", [1, 2, 3])  # six copies, two a sheet
-        assert set(listed) == {"dividends+certificates+pair_counters+loan_markers", "player_aid", "rules_booklet"}
+        assert set(listed) == {"dividends+certificates+pair_counters", "player_aid", "rules_booklet"}
         assert listed["rules_booklet"][0] == "changed" and listed["rules_booklet"][1]
     else:  # two small cards, on the third shared sheet of cards and the last (where the price tokens are too);
         # the penalty aid, and the rulebook's pictures, deal table and penalty table
@@ -148,7 +166,7 @@ def test_the_reprint_file_holds_exactly_the_changed_sheets_fronts_with_backs(reb
     lead = pypdfium2.PdfDocument(str(reprint))[0].get_textpage().get_text_range()
     assert "reprint after a change" in lead
     expected = [page for c in new["changed"] for n in c["sheets"]
-                for page in sheets(listed[c["component"]], printed[c["component"]])[n - 1]]
+                for page in sheets(listed[c["component"]], printed[c["component"]], blanks=True)[n - 1]]
     double = any(listed[c["component"]]["duplex"] in ("long", "short") for c in new["changed"])
     lead_pages = 2 if double else 1  # a blank back keeps every front on an odd page
     assert len(pypdfium2.PdfDocument(str(reprint))) == lead_pages + len(expected)

@@ -76,7 +76,7 @@ def test_dividends_come_from_the_deck(game):
     assert edited != text
     p = forex.params(loads_spec(edited).games["forex"])
     assert p.dividends == (1, 2, 2, 2, 3)
-    with pytest.raises(SpecError, match="dividends deck"):
+    with pytest.raises(SpecError, match="set by components.dividends.pays"):
         loads_spec(text.replace("      bankrupt_player: last\n", "      bankrupt_player: last\n      dividends: [1, 1]\n"))
 
 

@@ -142,8 +142,9 @@ def test_several_panels_each_get_their_sheets_in_order():
     assert [t.drawing for t in tiling.tiles][:2] == [0, 1]
     assert len(tiling.pages) == 2 + tiling.tiles[-1].rows * tiling.tiles[-1].columns
     texts = [page.extract_text() for page in pages_of(tiling)]
-    assert "sheet 1" in texts[0] and "sheet 2" in texts[1]
-    assert not any(f"of {len(tiling.pages)}" in text for text in texts)  # no sheet says how many follow
+    count = len(tiling.pages)
+    assert f"sheet 1 of {count}" in texts[0] and f"sheet 2 of {count}" in texts[1]  # VISUAL.md: "sheet n of m"
+    assert all(f"sheet {n} of {count}" in text for n, text in enumerate(texts, 1))
 
 
 def test_small_panels_of_one_size_share_a_sheet_each_with_its_crop_marks():

@@ -11,7 +11,12 @@ a new check is one more line there:
   outside the safe zone, glyphs, text contrast, colours a colour-blind player cannot tell apart;
 - **art**: PNG and JPEG art printed below 300 dpi (`pnp.components.resolution`);
 - **keep-out** (`pnp.checks.sheets`): pieces clear of a cutting machine's registration marks;
-- **translation**: each fuzzy or missing translation of the kit (`pnp.translate.problems`).
+- **sheet-coverage**, **sheet-bleed** (`pnp.printfile.sheet_findings`): a sheet of the print
+  plan that goes out nearly empty, pieces with too little bleed to hide a stray cut;
+- **booklet** (`pnp.components.consistency`): a summary line printing a number the rules it
+  cites do not;
+- **translation**: each fuzzy or missing translation of the kit (`pnp.translate.problems`), and
+  each translation the kit cannot use (`pnp.translate.errors`).
 
 What a build would refuse — the spec's errors, text that does not fit (`pnp.checks.layout`) —
 comes first, as errors, from the loader; the checks above run on a kit that lays out.
@@ -31,11 +36,13 @@ from pnp.checks import sheets as sheet_checks
 from pnp.checks.colour import colour_checks
 from pnp.checks.faces import Seen, contrast_checks, text_checks
 from pnp.checks.layout import component_path, lay_out_kits, text_path
+from pnp.components.consistency import kit_booklet_findings
 from pnp.components.resolution import resolution_findings
 from pnp.display import Panels
 from pnp.export.faces import ComponentFaces, faces_of
 from pnp.findings import Finding
 from pnp.i18n import PSEUDO, SOURCE
+from pnp.printfile import Unit, sheet_findings
 from pnp.sheets import Sheets
 from pnp.spec.located import relocated
 from pnp.spec.model import Spec
@@ -52,6 +59,7 @@ class Subject:
     kit: Kit
     faces: tuple[ComponentFaces, ...]  # the distinct faces of its components drawn (a build's cached ones are not)
     sheets: tuple[tuple[tuple[str, ...], Sheets], ...]  # every run of sheets it prints: (its components' ids, facts)
+    units: tuple[Unit, ...] = ()  # its combined file's print plan (none for a build of some components)
     printed_only: bool = False  # a build: only what the kit prints (not the referee's words)
 
     @property
@@ -145,10 +153,26 @@ def _split_fix(message: str) -> tuple[str, str]:
     return (found.group(1), found.group(2)) if found else (message, "")
 
 
+def plan_findings(subject: Subject) -> list[Finding]:
+    """The kit's sheets as its combined file prints them (`pnp.printfile.sheet_findings`):
+    nearly empty ones, too little bleed. Booklets are left out: their folded pages fill their
+    own sheets and share none."""
+    components = subject.kit.game.components
+    units = [u for u in subject.units if any(components[m].kind != "booklet" for m in u.members)]
+    return [replace(f, kit=subject.code) for f in sheet_findings(subject.spec, subject.game_id, units)]
+
+
+def booklet_findings(subject: Subject) -> list[Finding]:
+    """Summary lines of the kit's booklets that print a number the rules they cite do not."""
+    return kit_booklet_findings(subject.spec, subject.kit)
+
+
 CHECKS: tuple[Entry, ...] = (
     Entry(("small-text", "bleed", "safe-zone", "glyph", "contrast", "colour-blind"), face_findings, drawn=True),
     Entry(("art",), art_findings, drawn=True),
     Entry(("keep-out",), sheet_checks.keep_outs),
+    Entry(("sheet-coverage", "sheet-bleed"), plan_findings),
+    Entry(("booklet",), booklet_findings),
     Entry(("translation",), translations),
 )
 DRAWN_KINDS = frozenset(kind for entry in CHECKS if entry.drawn for kind in entry.kinds)
@@ -174,7 +198,7 @@ def verdict(spec: Spec, game_id: str, languages: Sequence[str] | None = None) ->
         faces = tuple(faces_of(made.kit.folder, m.component, m.laid.output) for m in made.items if m.laid is not None)
         runs = tuple(((m.component.id,), m.sheets) for m in made.items) + tuple((u.ids, u.sheets) for u in made.units
                                                                                 if u.shared)
-        found += run(Subject(spec, made.kit, faces, runs))
+        found += run(Subject(spec, made.kit, faces, runs, made.units))
     return [], merged(found, [made.kit.code for made in laid], spec.games[game_id].language)
 
 

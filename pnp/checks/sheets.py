@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from pnp.checks.layout import component_path
 from pnp.findings import Finding
-from pnp.layout.registration import registration
+from pnp.layout.registration import Cutter, registration
 from pnp.layout.sheet import Box
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def keep_outs(subject: Subject) -> list[Finding]:
         across, down = facts.bleed or (0.0, 0.0)
         per_sheet = max(1, facts.pages_per_sheet)
         for page, width, height, trims in facts.cuts:
-            reg = registration(facts.machine, width, height)
+            reg = registration(Cutter(facts.machine, facts.inset), width, height)
             into = [t for t in trims if not reg.clear(Box(t[1] - across, t[2] - down, t[3] + 2 * across, t[4] + 2 * down))]
             if not into:
                 continue

@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from pnp.components import Context, Panels
 from pnp.colours import SMALL_TEXT_CONTRAST
+from pnp.components import Context, Panels
 from pnp.components.art import WHITE, contrast_ratio, identity, ink_on, outlined, pattern, symbol, tint
 from pnp.components.tables import (
     INK,
@@ -61,7 +61,6 @@ _RAISED = 0.58  # the share of a cell's height its number takes when notes sit b
 STAR = "#dcdcdc"  # the start cell's star where the row has no tint
 STRIP = 6.0  # mm: the number strip at the top of a box that holds a stack
 STRIP_PT = 11.0
-SMALL_TEXT_CONTRAST = 4.5  # WCAG AA
 OUTLINE = 0.3  # mm: the ink saver's outlined cell numbers
 FRAME_INSET = 2.0  # mm from the board's cut edge to its frame: a cut that strays does not cut the frame
 SPOT = Style(stroke="#9a9a9a", width=0.2, dash=(1.0, 0.8))  # a token's place in a box

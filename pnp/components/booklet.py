@@ -234,14 +234,23 @@ def house_rules(context: Context, booklet: Booklet, errors: list[BuildError] | N
         name = words.name if words else option.name
         shown = _words(booklet, option.name, option.value, errors)
         if option.set_by:
-            where = option.set_by.split(".")[0]
-            shown += " " + _(SET_BY).format(where=_("the board") if where == "tracks" else _(where))
+            shown += " " + _(SET_BY).format(where=_set_by(context, option.set_by))
         elif printed_value(option.default) == printed_value(option.value):
             shown += " " + _(DEFAULT)
         else:
             shown += " " + _(DEFAULT_WAS).format(value=_words(booklet, option.name, option.default, None))
         rows.append((option.rule, name, shown))
     return Table(tuple(_(column) for column in HOUSE_RULES), tuple(rows))
+
+
+def _set_by(context: Context, path: str) -> str:
+    """Where components.yaml sets a house rule (`Option.set_by`), as the kit names what prints
+    it: the board for a track, a component by its name ("components.dividends.pays": the
+    Dividend cards)."""
+    kind, _dot, rest = path.partition(".")
+    if kind == "components":
+        return str(context.game.component(rest.split(".")[0]).name)
+    return _("the board")
 
 
 def _words(booklet: Booklet, name: str, value: Any, errors: list[BuildError] | None) -> str:

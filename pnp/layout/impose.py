@@ -1,13 +1,18 @@
 """Imposition: same-size pieces (cards, tokens, bills) on sheets, with bleed, crop marks and backs.
 
 The grid is planned one axis at a time. First the count: as many pieces as fit with room for
-crop marks. Then the slack: each piece gets the same bleed `e` on every edge of that axis, up
-to the art's bleed, so neighbours sit `2e` apart with their art reaching into the gutter: a cut
-that strays shows the piece's own art, never its neighbour's. Pieces never share a cut line
-(unless their art has no bleed at all): every cut gets at least `MIN_GUTTER_BLEED_MM` of art
-either side. When that and the crop marks beyond the grid do not both fit (three rows of poker
-cards on Letter), the marks move into the gutters between the pieces — cut away with them —
-and the grid takes the whole axis, with at least `INNER_BLEED_MM` either side of every cut. The
+crop marks. Then the slack, given out in three rounds (`split`): every edge of every piece
+first gets the same bleed up to `MIN_GUTTER_BLEED_MM` (less only where the art has less, or
+the paper leaves less); then the edges that face the sheet's margin get the art's whole bleed
+(`print.bleed_mm`); then the gaps between pieces grow towards twice that. So a piece's outer
+edges have the spec's bleed wherever the sheet has room, and a gap between pieces is as wide
+as the paper allows without costing a piece a sheet: a cut that strays at the sheet's edge
+would show white paper (and a duplex back's misregistration shows there first), while one that
+strays between pieces shows the neighbour's art, which on a deck's backs is the same design.
+Neighbours sit `2e` apart with their art reaching `e` into the gutter; pieces never share a
+cut line (unless their art has no bleed at all). The crop marks sit beyond the grid when that
+costs no bleed; else they move into the gutters between the pieces — cut away with them — and
+the grid takes the whole axis, with at least `INNER_BLEED_MM` either side of every cut. The
 grid is centred on the paper, so mirroring it about the paper's centre gives the same slots:
 the backs of a long-edge duplex sheet are the fronts' columns reversed, of a short-edge one the
 rows reversed, and a fold sheet puts the backs in the other half, mirrored about the dashed
@@ -81,32 +86,53 @@ class Axis:
 
 def plan_axis(lo: float, hi: float, size: float, bleed: float, count: int | None = None) -> Axis | None:
     """The best use of [lo, hi] for `count` pieces (default: as many as fit) `size` long with
-    up to `bleed` of art around them, every cut between pieces with its share of art (see the
-    module's docstring): crop marks beyond both ends when they fit, else in the gutters; None
-    if the pieces do not fit."""
+    up to `bleed` of art around them (see the module's docstring): crop marks beyond both ends
+    when the bleed is the same that way, else in the gutters; None if the pieces do not fit."""
     if count is None:
-        found = [a for a in (plan_axis(lo, hi, size, bleed, n) for n in range(math.floor((hi - lo) / size + 1e-9), 0, -1))
-                 if a is not None]
+        found = _axes(lo, hi, size, bleed)
         return found[0] if found else None
+    options = _options(lo, hi, size, bleed, count)
+    return max(options, key=lambda a: (round(a.outer, 6), round(a.gutter, 6), not a.inner)) if options else None
+
+
+def _options(lo: float, hi: float, size: float, bleed: float, count: int) -> list[Axis]:
+    """`count` pieces on [lo, hi] with the crop marks beyond both ends, and with them in the
+    gutters: each that fits with its share of art either side of every cut."""
     if count < 1:
-        return None
+        return []
     least = min(bleed, MIN_GUTTER_BLEED_MM)
+    found = []
     for inner, room in ((False, hi - lo - 2 * MARK_ZONE_MM), (True, hi - lo)):
         slack = room - count * size
         if slack < -1e-9 or (inner and (count < 2 or least <= 0)):
             continue
-        each = min(bleed, max(slack, 0.0) / (2 * count))  # the same bleed on every edge, gutters = 2 × each
-        if count > 1 and each < (min(least, INNER_BLEED_MM) if inner else least) - 1e-9:
+        outer, half = split(max(slack, 0.0), count, bleed)
+        if count > 1 and half < (min(least, INNER_BLEED_MM) if inner else least) - 1e-9:
             continue
-        extent = count * size + (count - 1) * 2 * each
-        return Axis(count, size, 2 * each, each, lo + (hi - lo - extent) / 2, inner)
-    return None
+        extent = count * size + (count - 1) * 2 * half
+        found.append(Axis(count, size, 2 * half, outer, lo + (hi - lo - extent) / 2, inner))
+    return found
+
+
+def split(slack: float, count: int, bleed: float) -> tuple[float, float]:
+    """The bleed at the two outer edges and either side of each gap between `count` pieces that
+    share `slack` mm (see the module's docstring): every edge the same up to
+    `MIN_GUTTER_BLEED_MM`, then the outer edges up to `bleed`, then the gaps up to it."""
+    edges = 2 * count  # two outer edges, and two sides of each of the count - 1 gaps
+    each = min(bleed, MIN_GUTTER_BLEED_MM, slack / edges)
+    if count == 1:
+        return min(bleed, slack / 2), 0.0
+    left = slack - edges * each
+    outer = each + min(bleed - each, left / 2)
+    left -= 2 * (outer - each)
+    return outer, each + min(bleed - each, left / (edges - 2))
 
 
 def _axes(lo: float, hi: float, size: float, bleed: float) -> list[Axis]:
-    """Every way to fill [lo, hi]: one axis per count, from the most pieces down to one."""
+    """Every way to fill [lo, hi]: for each count, from the most pieces down to one, the
+    marks beyond the ends and in the gutters."""
     top = math.floor((hi - lo) / size + 1e-9)
-    return [a for a in (plan_axis(lo, hi, size, bleed, n) for n in range(top, 0, -1)) if a]
+    return [a for n in range(top, 0, -1) for a in _options(lo, hi, size, bleed, n)]
 
 
 @dataclass(frozen=True)
@@ -130,9 +156,20 @@ class Grid:
                      if (c, r) not in self.blocked)
 
     @property
+    def edge(self) -> float:
+        """The least art beyond a cut that faces the sheet's margin."""
+        return min(self.columns.outer, self.rows.outer)
+
+    @property
+    def between(self) -> float:
+        """The least art either side of a cut between two pieces (0 where they are butted);
+        the edge's when no two pieces are neighbours."""
+        return min((a.gutter / 2 for a in (self.columns, self.rows) if a.count > 1), default=self.edge)
+
+    @property
     def bleed(self) -> float:
-        """The least art any cut edge has beyond it (0 where pieces are butted)."""
-        return min(a.gutter / 2 if a.count > 1 else a.outer for a in (self.columns, self.rows))
+        """The least art any cut edge has beyond it."""
+        return min(self.edge, self.between)
 
     def trim(self, column: int, row: int) -> Box:
         return Box(self.columns.position(column), self.rows.position(row), self.columns.size, self.rows.size)
@@ -146,6 +183,21 @@ class Grid:
         left, top, right, bottom = self.bleeds(column, row)
         t = self.trim(column, row)
         return Box(t.x - left, t.y - top, t.w + left + right, t.h + top + bottom)
+
+    def art_box(self, column: int, row: int, occupied: frozenset[tuple[int, int]]) -> Box:
+        """The piece's bleed box where the slots in `occupied` hold pieces: a side facing an
+        empty slot (the last sheet's) takes the sheet's edge bleed, as the sheet's own edges do:
+        a cut that strays there shows paper, not a neighbour — unless that reaches a cutting
+        machine's keep-out zone."""
+        left, top, right, bottom = self.bleeds(column, row)
+        c, r = self.columns, self.rows
+        left = left if (column - 1, row) in occupied else max(left, c.outer)
+        right = right if (column + 1, row) in occupied else max(right, c.outer)
+        top = top if (column, row - 1) in occupied else max(top, r.outer)
+        bottom = bottom if (column, row + 1) in occupied else max(bottom, r.outer)
+        t = self.trim(column, row)
+        box = Box(t.x - left, t.y - top, t.w + left + right, t.h + top + bottom)
+        return self.bleed_box(column, row) if any(z.overlaps(box) for z in self.frame.keep_out) else box
 
 
 @dataclass(frozen=True)
@@ -166,27 +218,29 @@ class Imposition:
     grid: Grid  # the fronts' grid (a shared sheet's first band)
     duplex: Duplex  # as printed: "none" when no piece has a back
     sheets: int  # sheets of paper
-    bleed: tuple[float, float] = (0.0, 0.0)  # the least art beyond any cut: at the sides, above and below
+    bleed: tuple[float, float] = (0.0, 0.0)  # the least art beyond a cut: at the sheet's edges, between pieces
     registration: Registration | None = None  # a cutting machine's marks, on every front page
+    panels: tuple[tuple[int, Box], ...] = ()  # (page, where) of each panel part its pages print besides pieces
     gain: int = 0  # pieces a sheet holds more with the marks' inset than with the usual 10 mm
 
 
 def given_bleed(grids: Sequence[Grid]) -> tuple[float, float]:
-    """The least bleed any cut of these grids gets, across (left and right) and down (above and
-    below): what the print plan reports against `print.bleed_mm`."""
-    def least(axis: Axis) -> float:
-        return min(axis.outer, axis.gutter / 2) if axis.count > 1 else axis.outer
-
-    return (round(min(least(g.columns) for g in grids), 3), round(min(least(g.rows) for g in grids), 3))
+    """The least bleed any cut of these grids gets at the sheet's edges and between two
+    pieces (the edge's again where no two are neighbours): what the print plan and the bleed
+    check report against `print.bleed_mm`."""
+    return round(min(g.edge for g in grids), 3), round(min(g.between for g in grids), 3)
 
 
 @lru_cache(maxsize=512)  # every kit of a game plans the same pieces on the same paper
 def plan(width: float, height: float, bleed: float, paper: str, margin: float,
          duplex: Duplex = "none", pieces: int | None = None, cut: Cutter | None = None) -> Grid:
     """The grid for `pieces` pieces (default: a full sheet's worth): fewest sheets first, then
-    crop marks beyond the grid rather than in its gutters, then bleed up to `GOOD_BLEED_MM` on every cut (what a home duplex's misregistration needs), then
-    furniture above and below (every sheet of a kit then reads the same way; at the sides only
-    when that saves paper or buys that bleed), then more bleed, then the most pieces a sheet. Portrait or landscape, furniture
+    the most bleed at the sheet's edges (the art's whole bleed wherever the paper has room), then
+    bleed up to `GOOD_BLEED_MM` between pieces (what a home duplex's misregistration needs),
+    then crop marks beyond the grid rather than in its gutters, then portrait and furniture above
+    and below (every sheet of a kit then reads the same way; landscape or at the sides only when
+    that saves paper or buys that bleed), then more bleed between pieces, then the most pieces
+    a sheet. Portrait or landscape, furniture
     above and below or at the sides; for `fold`, the fronts' half of the sheet. Duplex sheets
     stay portrait unless landscape saves paper: printer drivers turn landscape pages before
     flipping them, and a portrait sheet is the one case every driver agrees on. With `cut`, a
@@ -198,18 +252,18 @@ def plan(width: float, height: float, bleed: float, paper: str, margin: float,
             f = frame(paper, margin, landscape=landscape, sideways=sideways)
             reg = registration(cut, f.width, f.height) if cut else None
             f = reg.kept_clear(f) if reg else f
-            for fold, region in _regions(_within(f.content, reg), duplex):
+            for fold, region in regions(within(f.content, reg), duplex):
                 for columns in _axes(region.x, region.right, width, bleed):
                     for rows in _axes(region.y, region.bottom, height, bleed):
-                        grid = _clear(Grid(f, columns, rows, fold), reg)  # type: ignore[arg-type]  # fold: one of _regions' names
+                        grid = clear(Grid(f, columns, rows, fold), reg)  # type: ignore[arg-type]  # fold: one of _regions' names
                         if grid.per_page < 1:
                             continue
                         sheets = math.ceil((pieces or FULL) / grid.per_page)
                         turned = landscape and duplex in ("long", "short")
-                        edge = round(grid.bleed, 6)
-                        inner = columns.inner + rows.inner  # crop marks in the gutters only where they must
-                        candidates.append((sheets, turned, inner, -min(edge, GOOD_BLEED_MM), sideways, -edge,
-                                           -grid.per_page, landscape, len(candidates), grid))
+                        edge, between = round(grid.edge, 6), round(grid.between, 6)
+                        inner = columns.inner + rows.inner  # crop marks in the gutters only where they buy bleed
+                        candidates.append((sheets, turned, -edge, -min(between, GOOD_BLEED_MM), inner, landscape,
+                                           sideways, -between, -grid.per_page, len(candidates), grid))
     if not candidates:
         where = "half a sheet of " if duplex == "fold" else ""
         advice = " (print them with duplex long or short)" if duplex == "fold" else ""
@@ -225,12 +279,12 @@ def _largest_piece(paper: str, margin: float, duplex: Duplex) -> tuple[float, fl
     error that says how much a piece must lose."""
     sizes = [(region.w - 2 * MARK_ZONE_MM, region.h - 2 * MARK_ZONE_MM)
              for landscape in (False, True) for sideways in (False, True)
-             for _, region in _regions(frame(paper, margin, landscape=landscape, sideways=sideways).content, duplex)]
+             for _, region in regions(frame(paper, margin, landscape=landscape, sideways=sideways).content, duplex)]
     w, h = max(sizes, key=lambda size: size[0] * size[1])
     return math.floor(min(w, h) * 10) / 10, math.floor(max(w, h) * 10) / 10
 
 
-def _coded(layout: Imposition) -> Imposition:
+def coded(layout: Imposition) -> Imposition:
     """Each front page that carries marks with the code of its marks and trims beside them
     (`registration.layout_code`), in place of any code it had (`fill` adds pieces to a sheet)."""
     reg = layout.registration
@@ -239,9 +293,9 @@ def _coded(layout: Imposition) -> Imposition:
     pages = list(layout.pages)
     f = layout.grid.frame
     for index, _width, _height, lines in cut_lines(layout):
-        page = pages[index]
-        kept = tuple(item for item in page.items[:-1] if not _is_code(item))
-        pages[index] = replace(page, items=(*kept, reg.code_item(f, layout_code(reg, lines)), page.items[-1]))
+        sheet = pages[index]
+        kept = tuple(item for item in sheet.items[:-1] if not _is_code(item))
+        pages[index] = replace(sheet, items=(*kept, reg.code_item(f, layout_code(reg, lines)), sheet.items[-1]))
     return replace(layout, pages=tuple(pages))
 
 
@@ -250,7 +304,7 @@ def _is_code(item: Item) -> bool:
             and item.items[0].font == "bold" and CODE_PATTERN.fullmatch(item.items[0].text) is not None)
 
 
-def _within(content: Box, reg: Registration | None) -> Box:
+def within(content: Box, reg: Registration | None) -> Box:
     """The content box, cut down to the machine's cutting area (Cricut's) if it has one."""
     if reg is None:
         return content
@@ -259,7 +313,7 @@ def _within(content: Box, reg: Registration | None) -> Box:
     return Box(x, y, max(0.0, min(content.right, a.right) - x), max(0.0, min(content.bottom, a.bottom) - y))
 
 
-def _clear(grid: Grid, reg: Registration | None) -> Grid:
+def clear(grid: Grid, reg: Registration | None) -> Grid:
     """The grid with the slots whose art (trim and bleed) would reach a keep-out zone blocked."""
     if reg is None:
         return grid
@@ -268,7 +322,7 @@ def _clear(grid: Grid, reg: Registration | None) -> Grid:
     return replace(grid, blocked=blocked)
 
 
-def _regions(content: Box, duplex: Duplex) -> Iterator[tuple[str, Box]]:
+def regions(content: Box, duplex: Duplex) -> Iterator[tuple[str, Box]]:
     """Where the fronts go: all the content box, or for `fold` the half left of an upright
     fold line or above a fold line across."""
     if duplex != "fold":
@@ -299,181 +353,35 @@ def impose(pieces: Pieces, paper: str, margin: float, duplex: Duplex, info: Furn
     pages: list[Page] = []
     placed: list[Placed] = []
     for number, batch in enumerate(batches, 1):
-        where = _("sheet {n}").format(n=number)  # not "of m": a sheet reads the same when later sheets are added
-        fronts = [(i, _slot(grid, k)) for k, i in enumerate(batch)]
+        where = _("sheet {n} of {count}").format(n=number, count=len(batches))  # the digests leave "of m" out
+        fronts = [(i, slot(grid, k)) for k, i in enumerate(batch)]
         if duplex == "fold":
-            backs = [(i, _mirror(grid, slot, "fold")) for i, slot in fronts]
-            items = _faces(pieces, grid, fronts, "front") + _faces(pieces, grid, backs, "back") + (_fold_line(grid),)
-            pages.append(_page(grid.frame, items, info, _("{where} · fold on the dashed line, then cut").format(where=where)))
-            placed += (_record(grid, fronts, "front", len(pages) - 1, pieces)
-                       + _record(grid, backs, "back", len(pages) - 1, pieces))
+            backs = [(i, mirror(grid, slot, "fold")) for i, slot in fronts]
+            items = faces(pieces, grid, fronts, "front") + faces(pieces, grid, backs, "back") + (fold_line(grid),)
+            pages.append(page(grid.frame, items, info, _("{where} · fold on the dashed line, then cut").format(where=where)))
+            placed += (record(grid, fronts, "front", len(pages) - 1, pieces)
+                       + record(grid, backs, "back", len(pages) - 1, pieces))
             continue
-        items = _faces(pieces, grid, fronts, "front") + (reg.items() if reg else ())
-        front_where = _("{where} · fronts").format(where=where) if duplex != "none" else where
-        pages.append(_page(grid.frame, items, info, front_where))
-        placed += _record(grid, fronts, "front", len(pages) - 1, pieces)
+        items = faces(pieces, grid, fronts, "front") + (reg.items() if reg else ())
+        pages.append(page(grid.frame, items, info, side_words(where, duplex, "front")))
+        placed += record(grid, fronts, "front", len(pages) - 1, pieces)
         if duplex in ("long", "short"):
-            backs = [(i, _mirror(grid, slot, _flip(grid.frame, duplex))) for i, slot in fronts]
-            items = (Group(_faces(pieces, grid, backs, "back"), translate(*back_offset)),)
-            backs_where = (_("{where} · backs, flip on the long edge") if duplex == "long"
-                           else _("{where} · backs, flip on the short edge"))
-            pages.append(_page(grid.frame, items, info, backs_where.format(where=where)))
-            placed += _record(grid, backs, "back", len(pages) - 1, pieces, back_offset)
-    return _coded(Imposition(tuple(pages), tuple(placed), grid, duplex, len(batches), given_bleed([grid]), reg, gain))
+            backs = [(i, mirror(grid, slot, flip(grid.frame, duplex))) for i, slot in fronts]
+            items = (Group(faces(pieces, grid, backs, "back"), translate(*back_offset)),)
+            pages.append(page(grid.frame, items, info, side_words(where, duplex, "back")))
+            placed += record(grid, backs, "back", len(pages) - 1, pieces, back_offset)
+    return coded(Imposition(tuple(pages), tuple(placed), grid, duplex, len(batches), given_bleed([grid]), reg,
+                            gain=gain))
 
 
-def gang(groups: Sequence[Pieces], paper: str, margin: float, duplex: Duplex, info: Furniture,
-         back_offset: tuple[float, float] = (0.0, 0.0), cut: Cutter | None = None) -> Imposition | None:
-    """Several components' pieces on one sheet (two pages with backs), each in its own band of
-    rows, stacked top to bottom: seven tokens and six loan markers need not take a sheet of
-    card stock each. Pieces are numbered through the groups in order. None when they do not
-    all fit one portrait sheet, or when `duplex` is fold (each sheet has its own fold line).
-    With `cut`, the front carries the machine's registration marks, as `impose` does."""
-    if duplex == "fold" or not groups:
-        return None
-    if duplex == "none" and any(g.two_sided for g in groups):
-        return None
-    has_backs = any(p.back is not None for g in groups for p in g.pieces)
-    duplex = duplex if has_backs else "none"
-    f = frame(paper, margin)
-    reg = registration(cut, f.width, f.height) if cut else None
-    f = reg.kept_clear(f) if reg else f
-    grids = _bands(groups, _within(f.content, reg), f, reg)
-    if grids is None:
-        return None
-    edge = _flip(f, duplex) if duplex in ("long", "short") else ""
-    front_items, back_items, placed = _banded_faces(groups, grids, 0, (0, 1), edge, back_offset)
-    where = _("sheet 1 of 1 · shared")
-    front_items += reg.items() if reg else ()
-    pages = [_page(f, tuple(front_items), info, f"{where} · fronts" if edge else where)]
-    if edge:
-        pages.append(_page(f, (Group(tuple(back_items), translate(*back_offset)),), info,
-                           f"{where} · backs, flip on the {duplex} edge"))
-    return _coded(Imposition(tuple(pages), tuple(placed), grids[0], duplex, 1, given_bleed(grids), reg))
-
-
-def _banded_faces(groups: Sequence[Pieces], grids: Sequence[Grid], first: int, pages: tuple[int, int], edge: str,
-                  back_offset: tuple[float, float]) -> tuple[list[Item], list[Item], list[Placed]]:
-    """Each group's fronts in its band and, when there is an `edge` to flip about, its backs
-    mirrored behind them; and where each piece went, numbered on from `first`, on the
-    (front, back) `pages`."""
-    front_items: list[Item] = []
-    back_items: list[Item] = []
-    placed: list[Placed] = []
-    offset = first
-    for group, grid in zip(groups, grids, strict=True):
-        fronts = [(k, _slot(grid, k)) for k in range(len(group.pieces))]
-        front_items += _faces(group, grid, fronts, "front")
-        placed += [replace(p, piece=p.piece + offset) for p in _record(grid, fronts, "front", pages[0], group)]
-        if edge:
-            backs = [(i, _mirror(grid, slot, edge)) for i, slot in fronts]
-            back_items += _faces(group, grid, backs, "back")
-            placed += [replace(p, piece=p.piece + offset)
-                       for p in _record(grid, backs, "back", pages[1], group, back_offset)]
-        offset += len(group.pieces)
-    return front_items, back_items, placed
-
-
-def fill(host: Imposition, pieces: int, groups: Sequence[Pieces], paper: str, margin: float,
-         back_offset: tuple[float, float] = (0.0, 0.0)) -> Imposition | None:
-    """`host` (an imposition of `pieces` pieces) with small components' pieces in the room its
-    last sheet leaves — below its last row, else beside the last row's last piece — each in its
-    band of rows, backs behind their fronts: four price tokens need no sheet of their own when
-    the cards' last sheet has two empty slots. None when they do not all fit there, or need
-    backs the host's sheets do not print."""
-    has_backs = any(p.back is not None for g in groups for p in g.pieces)
-    if not groups or host.duplex == "fold" or (has_backs and host.duplex == "none"):
-        return None
-    grid, f = host.grid, host.grid.frame
-    front_page, regions = _room_left(host)
-    for region in regions:  # below the last row, else beside its last piece
-        grids = _bands(groups, region, f, host.registration)
-        if grids is not None:
-            break
-    if grids is None:
-        return None
-    duplex = host.duplex in ("long", "short")
-    edge = _flip(f, host.duplex) if duplex else ""
-    fronts_items, backs_items, placed = _banded_faces(groups, grids, pieces, (front_page, front_page + 1), edge,
-                                                      back_offset)
-    pages = list(host.pages)
-    pages[front_page] = _with(pages[front_page], tuple(fronts_items))
-    if duplex:
-        pages[front_page + 1] = _with(pages[front_page + 1], (Group(tuple(backs_items), translate(*back_offset)),))
-    bleed = given_bleed([grid, *grids])
-    return _coded(Imposition(tuple(pages), (*host.placed, *placed), grid, host.duplex, host.sheets, bleed,
-                             host.registration, host.gain))
-
-
-def _room_left(host: Imposition) -> tuple[int, tuple[Box, Box]]:
-    """The page of the host's last fronts, and the room on it: below its last row across the
-    content, and beside the last row's last piece, each down to the content's foot."""
-    grid, f = host.grid, host.grid.frame
-    content = _within(f.content, host.registration)
-    last_page = max(p.page for p in host.placed if p.side == "front")
-    last = [p for p in host.placed if p.side == "front" and p.page == last_page]
-    boxes = [_bleed_box(grid, p.trim) for p in last]
-    bottom_row = [b for b in boxes if abs(b.y - max(c.y for c in boxes)) < 1e-6]
-    below = Box(content.x, max(b.bottom for b in boxes) + MARK_ZONE_MM, content.w, 0.0)
-    below = replace(below, h=content.bottom - below.y)
-    beside_x = max(b.right for b in bottom_row) + MARK_ZONE_MM
-    beside = Box(beside_x, bottom_row[0].y + MARK_ZONE_MM, content.right - beside_x, 0.0)
-    beside = replace(beside, h=content.bottom - beside.y)
-    return last[0].page, (below, beside)
-
-
-def _bleed_box(grid: Grid, trim: Box) -> Box:
-    """The art box of a piece placed at `trim` in `grid` (its slot found by position)."""
-    column = round((trim.x - grid.columns.start) / (grid.columns.size + grid.columns.gutter))
-    row = round((trim.y - grid.rows.start) / (grid.rows.size + grid.rows.gutter))
-    return grid.bleed_box(column, row)
-
-
-def _bands(groups: Sequence[Pieces], region: Box, f: Frame, reg: Registration | None) -> list[Grid] | None:
-    """Each group's band of rows in `region`, top to bottom, with the most bleed that lets all
-    of them fit (as `gang` does on a sheet of their own); None when they do not."""
-    if region.w <= 0 or region.h <= 0:
-        return None
-    for cap in (math.inf, GOOD_BLEED_MM, MIN_GUTTER_BLEED_MM, 0.0):
-        grids, y = [], region.y
-        for group in groups:
-            band = _band(group, region, y, min(group.bleed, cap), f, reg)
-            if band is None:
-                break
-            grids.append(band[0])
-            y += band[1]
-        if len(grids) == len(groups):
-            return grids
-    return None
-
-
-def _with(page: Page, items: tuple[Item, ...]) -> Page:
-    """The page with `items` added under its furniture (which `_page` puts last)."""
-    return replace(page, items=(*page.items[:-1], *items, page.items[-1]))
-
-
-def _band(group: Pieces, content: Box, y: float, bleed: float, f: Frame,
-          reg: Registration | None) -> tuple[Grid, float] | None:
-    """One component's band of rows on a shared sheet, from `y` down, and its height: as many
-    columns as fit with `bleed`, and as many rows as its pieces need once the slots a machine's
-    marks keep free are left out; None when it does not fit above the content's foot."""
-    room = content.w - 2 * MARK_ZONE_MM
-    count = max(1, min(len(group.pieces), math.floor(room / (group.width + 2 * bleed) + 1e-9)))
-    columns = plan_axis(content.x, content.right, group.width, group.bleed, count)
-    if columns is None:
-        return None
-    lines = math.ceil(len(group.pieces) / count)
-    while True:
-        height = lines * (group.height + 2 * bleed) + 2 * MARK_ZONE_MM
-        if y + height > content.bottom + 1e-6:
-            return None
-        rows = plan_axis(y, y + height, group.height, group.bleed, lines)
-        if rows is None:
-            return None
-        grid = _clear(Grid(f, columns, rows), reg)
-        if grid.per_page >= len(group.pieces):
-            return grid, height
-        lines += 1
+def side_words(where: str, duplex: Duplex, side: Side) -> str:
+    """A sheet's header after "sheet n of m": which side, and how to turn the paper for its back."""
+    if duplex not in ("long", "short"):
+        return where
+    if side == "front":
+        return _("{where} · fronts").format(where=where)
+    return (_("{where} · backs, flip on the long edge") if duplex == "long"
+            else _("{where} · backs, flip on the short edge")).format(where=where)
 
 
 # --- slots and mirrors ----------------------------------------------------------------------
@@ -481,21 +389,21 @@ def _band(group: Pieces, content: Box, y: float, bleed: float, f: Frame,
 Slot = tuple[Grid, int, int]  # the grid (fronts' or mirrored) and the column and row in it
 
 
-def _slot(grid: Grid, k: int) -> Slot:
+def slot(grid: Grid, k: int) -> Slot:
     if not grid.blocked:
         return grid, k % grid.columns.count, k // grid.columns.count
     column, row = grid.free[k]
     return grid, column, row
 
 
-def _flip(f: Frame, duplex: Duplex) -> str:
+def flip(f: Frame, duplex: Duplex) -> str:
     """Which page axis the paper turns over: about its long edge, the axis along that edge."""
     along_long_edge_is_vertical = not f.landscape
     vertical = along_long_edge_is_vertical if duplex == "long" else not along_long_edge_is_vertical
     return "columns" if vertical else "rows"
 
 
-def _mirror(grid: Grid, slot: Slot, how: str) -> Slot:
+def mirror(grid: Grid, slot: Slot, how: str) -> Slot:
     """The slot behind `slot` once the sheet is turned over about its upright centre line
     ("columns") or its level one ("rows"), or folded on its fold line: the grid reflected about
     the paper's centre, so a grid in a band of the sheet (a ganged sheet) mirrors right too."""
@@ -504,32 +412,35 @@ def _mirror(grid: Grid, slot: Slot, how: str) -> Slot:
     if how == "fold":
         how = "columns" if grid.fold == "upright" else "rows"
     if how == "columns":
-        return Grid(f, _reflect(c, f.width), r), c.count - 1 - column, row
-    return Grid(f, c, _reflect(r, f.height)), column, r.count - 1 - row
+        return Grid(f, reflect(c, f.width), r), c.count - 1 - column, row
+    return Grid(f, c, reflect(r, f.height)), column, r.count - 1 - row
 
 
-def _reflect(axis: Axis, length: float) -> Axis:
+def reflect(axis: Axis, length: float) -> Axis:
     return replace(axis, start=length - axis.start - axis.extent)
 
 
 # --- drawing ------------------------------------------------------------------------------
 
 
-def _faces(pieces: Pieces, grid: Grid, slots: list[tuple[int, Slot]], side: Side) -> tuple[Item, ...]:
-    """The faces in their slots, clipped to their share of the gutter, then the cut outlines
-    (fronts of round pieces) and the crop marks around all the slots."""
+def faces(pieces: Pieces, grid: Grid, slots: list[tuple[int, Slot]], side: Side) -> tuple[Item, ...]:
+    """The faces in their slots, clipped to their share of the gutter (or, beside an empty
+    slot, to the sheet's edge bleed: `Grid.art_box`), then the cut outlines (fronts of round
+    pieces) and the crop marks around all the slots."""
     art: list[Item] = []
     outlines: list[Item] = []
-    for index, (g, column, row) in slots:
+    occupied = frozenset((c, r) for _, (_, c, r) in slots)
+    boxes = [g.art_box(c, r, occupied) for _, (g, c, r) in slots]
+    for (index, (g, column, row)), box in zip(slots, boxes, strict=True):
         drawing = _face(pieces.pieces[index], side)
         trim = g.trim(column, row)
         if drawing is not None:
-            art.append(_placed(drawing, trim, g.bleeds(column, row)))
+            art.append(_placed(drawing, trim, (trim.x - box.x, trim.y - box.y, box.right - trim.right,
+                                                box.bottom - trim.bottom)))
         if side == "front" and pieces.cut != "rect":
             outlines.append(_outline(pieces.cut, trim))
     trims = [g.trim(c, r) for _, (g, c, r) in slots]
-    marks = clear_of(crop_marks(trims, [g.bleed_box(c, r) for _, (g, c, r) in slots], across=grid.rows.inner,
-                                along=grid.columns.inner), grid.frame.keep_out)
+    marks = clear_of(crop_marks(trims, boxes, across=grid.rows.inner, along=grid.columns.inner), grid.frame.keep_out)
     return (*art, *outlines, *marks)
 
 
@@ -551,18 +462,18 @@ def _outline(cut: str, trim: Box) -> Item:
     return Rect(trim.x, trim.y, trim.w, trim.h, CUT_STYLE, radius=ROUNDED_CUT * min(trim.w, trim.h))
 
 
-def _fold_line(grid: Grid) -> Line:
+def fold_line(grid: Grid) -> Line:
     f, content = grid.frame, grid.frame.content
     if grid.fold == "upright":
         return Line(f.width / 2, content.y, f.width / 2, content.bottom, FOLD_STYLE)
     return Line(content.x, f.height / 2, content.right, f.height / 2, FOLD_STYLE)
 
 
-def _page(f: Frame, items: tuple[Item, ...], info: Furniture, where: str) -> Page:
+def page(f: Frame, items: tuple[Item, ...], info: Furniture, where: str) -> Page:
     return Page(f.width, f.height, (*items, furniture(f, info, where)), f"{info.component}, {where}")
 
 
-def _record(grid: Grid, slots: list[tuple[int, Slot]], side: Side, page: int, pieces: Pieces,
+def record(grid: Grid, slots: list[tuple[int, Slot]], side: Side, page: int, pieces: Pieces,
             offset: tuple[float, float] = (0.0, 0.0)) -> list[Placed]:
     """Placed faces (backs only where the piece has one), shifted by the back offset."""
     dx, dy = offset

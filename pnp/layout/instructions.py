@@ -29,11 +29,21 @@ GAP = 2.5  # mm between blocks
 # the bleed note under the "what to print" table (one sentence each, placeholders filled below)
 BLEED_ALL = N_("**Bleed.** Every cut has {asked} mm of art beyond it (print.bleed_mm), so a cut that strays "
                 "shows art, not paper.")
-BLEED_SHORT = N_("**Bleed.** print.bleed_mm asks for {asked} mm of art beyond every cut; where that would cost "
-                  "pieces a sheet the paper gives less: {short}. Cut those with care.")
-BLEED_PART = N_("{name} {across} mm at the sides, {down} mm above and below")
-BLEED_SIDES = N_("{name} {across} mm at the sides")
-BLEED_ENDS = N_("{name} {down} mm above and below")
+BLEED_BETWEEN = N_("**Bleed.** Every cut at the sheet's edges has {asked} mm of art beyond it (print.bleed_mm); "
+                    "between two pieces a gap that wide would cost pieces a sheet, so each has what the paper "
+                    "leaves: {short}. A cut that strays there shows the neighbour's art: cut those with care.")
+BLEED_SHORT = N_("**Bleed.** print.bleed_mm asks for {asked} mm of art beyond every cut; this paper leaves less: "
+                  "{short}. Cut those with care.")
+BLEED_GAP = N_("{name} {between} mm")
+BLEED_PART = N_("{name} {edge} mm at the sheet's edges, {between} mm between pieces")
+
+# sheets that go out nearly empty: the print plan says why, `pnp validate` warns (`pnp.printfile.sheet_findings`)
+COVERED_LEAST = 0.25  # a sheet whose pieces and panels cover less of its paper than this is nearly empty
+SPARSE_NOTE = N_("**Nearly empty sheets.** {sheets}.")
+SPARSE_SHEET = N_("{name}, sheet {n}: {percent} % of the paper, {why}")
+RUN_END = N_("the last of its run, with {left} of the {places} places a sheet has")
+FOLDED = N_("its pieces folded over with their backs, and no other folded sheet has room for them")
+ALONE = N_("no other sheet of {stock} has room for them")
 
 # how to load a sheet on a cutting machine (`pnp build --cut`), by machine; the marks' numbers come
 # from pnp.layout.registration
@@ -83,10 +93,13 @@ class Job:
     assembly: str = ""  # for a tiled board: "1 row × 2 columns"
     finish: str = ""  # for a booklet: how to fold or cut and bind it
     stamp: str = ""  # the stamp in the footer of its sheets
-    bleed: tuple[float, float] | None = None  # pieces: the least art beyond a cut, across and down (mm)
+    bleed: tuple[float, float] | None = None  # pieces: the least art beyond a cut at the sheet's edges, between pieces (mm)
     machine: str | None = None  # the cutting machine whose marks its front pages carry
     inset: float = 10.0  # then its marks' inset from the paper's edges
     gain: int = 0  # and the pieces a sheet gains by it over a 10 mm inset
+    covered: tuple[float, ...] = ()  # each sheet: the share of its paper the pieces and panels on it cover
+    count: int = 0  # pieces
+    places: int = 0  # pieces a sheet holds, for one component's pieces on sheets of their own
 
     @property
     def page_range(self) -> str:
@@ -177,10 +190,10 @@ def _what_to_print(flow: "_Flow", jobs: Sequence[Job], bleed: float, number: int
     flow.text(_("In all: {card} of card stock and {paper} of paper.").format(
         card=ngettext("**{n}** sheet", "**{n}** sheets", card).format(n=card),
         paper=ngettext("**{n}** sheet", "**{n}** sheets", paper_sheets).format(n=paper_sheets)), BODY_PT)
-    note = bleed_note(jobs, bleed)
-    if note:
-        flow.space(1.0)
-        flow.text(note, BODY_PT)
+    for note in (bleed_note(jobs, bleed), sparse_note(jobs)):
+        if note:
+            flow.space(1.0)
+            flow.text(note, BODY_PT)
 
 
 def _backs_step(flow: "_Flow", duplex: Sequence[Job], back_offset: tuple[float, float], number: int) -> str:
@@ -240,24 +253,64 @@ def _finishing_steps(flow: "_Flow", jobs: Sequence[Job], steps: Iterator[int], p
                     "and mount the board on card.").format(n=next(steps), boards=boards), BODY_PT)
 
 def bleed_note(jobs: Sequence[Job], asked: float) -> str:
-    """What the bleed of the imposed pieces is against what `print.bleed_mm` asks: all of it,
-    or which components get less, and where ("" when nothing is imposed or none is asked)."""
+    """What the bleed of the imposed pieces is against what `print.bleed_mm` asks: all of it;
+    all of it at the sheet's edges and, between pieces, what each component gets; or, where the
+    paper leaves less even at the sheet's edges, what each gets where ("" when nothing is
+    imposed or no bleed is asked)."""
     pieces = [j for j in jobs if j.bleed is not None]
     if not pieces or asked <= 0:
         return ""
+    edges_short = any(j.bleed[0] < asked - 1e-6 for j in pieces)  # type: ignore[index]  # pieces: the jobs with a bleed
     short = []
     for j in pieces:
-        across, down = j.bleed  # type: ignore[misc]  # pieces: the jobs with a bleed
-        values = {"name": j.name, "across": f"{across:g}", "down": f"{down:g}"}
-        if across < asked - 1e-6 and down < asked - 1e-6:
+        edge, between = j.bleed  # type: ignore[misc]  # pieces: the jobs with a bleed
+        values = {"name": j.name, "edge": f"{round(edge, 2):g}", "between": f"{round(between, 2):g}"}
+        if edge < asked - 1e-6 or (edges_short and between < asked - 1e-6):
             short.append(_(BLEED_PART).format(**values))
-        elif across < asked - 1e-6:
-            short.append(_(BLEED_SIDES).format(**values))
-        elif down < asked - 1e-6:
-            short.append(_(BLEED_ENDS).format(**values))
+        elif between < asked - 1e-6:
+            short.append(_(BLEED_GAP).format(**values))
     if not short:
         return _(BLEED_ALL).format(asked=f"{asked:g}")
-    return _(BLEED_SHORT).format(asked=f"{asked:g}", short="; ".join(short))
+    return _(BLEED_SHORT if edges_short else BLEED_BETWEEN).format(asked=f"{asked:g}", short="; ".join(short))
+
+
+@dataclass(frozen=True)
+class Sparse:
+    """A sheet that goes out nearly empty (under `COVERED_LEAST` of its paper), and why no
+    other component's pieces share it: `why` a template of this module filled with `values`."""
+
+    job: Job
+    sheet: int  # 1-based, within the job's sheets
+    covered: float
+    why: str
+    values: dict[str, str | int]
+
+
+def sparse(jobs: Sequence[Job]) -> list[Sparse]:
+    """Every nearly empty sheet of `jobs`: the last sheet of a run of one component's pieces
+    (with how many of its places are filled), pieces folded over with their backs that no
+    other folded sheet took, or pieces no other sheet of their stock has room for."""
+    found = []
+    for job in jobs:
+        for n, covered in enumerate(job.covered, 1):
+            if covered >= COVERED_LEAST:
+                continue
+            if job.places and n == job.sheets > 1:
+                found.append(Sparse(job, n, covered, RUN_END, {"left": job.count - (n - 1) * job.places,
+                                                                "places": job.places}))
+            elif "fold" in job.sides:
+                found.append(Sparse(job, n, covered, FOLDED, {}))
+            else:
+                found.append(Sparse(job, n, covered, ALONE, {"stock": job.stock}))
+    return found
+
+
+def sparse_note(jobs: Sequence[Job]) -> str:
+    """The print plan's note naming every nearly empty sheet and why ("" when there is none)."""
+    sheets = [_(SPARSE_SHEET).format(name=s.job.name, n=s.sheet, percent=f"{100 * s.covered:.0f}",
+                                     why=_(s.why).format(**{k: _(str(v)) if k == "stock" else v for k, v in s.values.items()}))
+              for s in sparse(jobs)]
+    return _(SPARSE_NOTE).format(sheets="; ".join(sheets)) if sheets else ""
 
 
 def machine_step(step: int, jobs: Sequence[Job], paper: str = "a4") -> str:

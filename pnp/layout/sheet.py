@@ -263,8 +263,9 @@ def crop_marks(trims: Iterable[Box], bleeds: Iterable[Box], *, across: bool = Fa
     a full grid: outside all of them). Where a grid has no room for them there (`across`: none
     above and below; `along`: none left and right), they sit in the gutters between its rows
     (or columns) instead, `INNER_GAP_MM` clear of the trims: that strip is cut away, and two
-    marks in two gutters line up a ruler as well as two at the ends. Remembered: every full
-    sheet of a deck has the same marks.
+    marks in two gutters line up a ruler as well as two at the ends; a last sheet's single row
+    (column) has no gutter, and its marks go below (right of) it, where its empty places are.
+    Remembered: every full sheet of a deck has the same marks.
     """
     return _crop_marks(tuple(trims), tuple(bleeds), across, along)
 
@@ -284,13 +285,15 @@ def _vertical_marks(trims: tuple[Box, ...], edges: tuple[tuple[Box, Box], ...], 
     xs = sorted({round(v, 6) for t in trims for v in (t.x, t.right)})
     near, far = MARK_GAP_MM, MARK_ZONE_MM
     marks: list[Line] = []
-    if in_gutters:
-        for top, bottom in _gutters([(t.y, t.bottom) for t in trims]):
-            marks += [Line(x, top + INNER_GAP_MM, x, bottom - INNER_GAP_MM, MARK_STYLE) for x in xs]
+    gutters = _gutters([(t.y, t.bottom) for t in trims]) if in_gutters else []
+    for top, bottom in gutters:
+        marks += [Line(x, top + INNER_GAP_MM, x, bottom - INNER_GAP_MM, MARK_STYLE) for x in xs]
+    if gutters:
         return marks
-    for x in xs:
+    for x in xs:  # beyond the pieces; of a last sheet's one row (no gutter), below it only: above is the margin
         owners = bounds(b for t, b in edges if abs(t.x - x) < 1e-6 or abs(t.right - x) < 1e-6)
-        marks.append(Line(x, owners.y - far, x, owners.y - near, MARK_STYLE))
+        if not in_gutters:
+            marks.append(Line(x, owners.y - far, x, owners.y - near, MARK_STYLE))
         marks.append(Line(x, owners.bottom + near, x, owners.bottom + far, MARK_STYLE))
     return marks
 
@@ -302,13 +305,15 @@ def _horizontal_marks(trims: tuple[Box, ...], edges: tuple[tuple[Box, Box], ...]
     ys = sorted({round(v, 6) for t in trims for v in (t.y, t.bottom)})
     near, far = MARK_GAP_MM, MARK_ZONE_MM
     marks: list[Line] = []
-    if in_gutters:
-        for left, right in _gutters([(t.x, t.right) for t in trims]):
-            marks += [Line(left + INNER_GAP_MM, y, right - INNER_GAP_MM, y, MARK_STYLE) for y in ys]
+    gutters = _gutters([(t.x, t.right) for t in trims]) if in_gutters else []
+    for left, right in gutters:
+        marks += [Line(left + INNER_GAP_MM, y, right - INNER_GAP_MM, y, MARK_STYLE) for y in ys]
+    if gutters:
         return marks
-    for y in ys:
+    for y in ys:  # beyond the pieces; of a last sheet's one column (no gutter), right of it only
         owners = bounds(b for t, b in edges if abs(t.y - y) < 1e-6 or abs(t.bottom - y) < 1e-6)
-        marks.append(Line(owners.x - far, y, owners.x - near, y, MARK_STYLE))
+        if not in_gutters:
+            marks.append(Line(owners.x - far, y, owners.x - near, y, MARK_STYLE))
         marks.append(Line(owners.right + near, y, owners.right + far, y, MARK_STYLE))
     return marks
 

@@ -95,12 +95,13 @@ def tile(panels: Panels, paper: str, margin: float, info: Furniture, overlap: fl
     plans = [(split, indexes, _together(panels.drawings[indexes[0]], split, paper, margin, overlap))
              for split, indexes in sheets]
     many = len(panels.drawings) > 1
+    count = sum(1 if len(indexes) > 1 or together else split.rows * split.columns for split, indexes, together in plans)
     pages: list[Page] = []
     tiles: list[Tile] = []
     for split, indexes, together in plans:
         if len(indexes) > 1:
             placed = _packed(indexes, panels.drawings[indexes[0]], split.frame, len(pages))
-            pages.append(_sheet_of(panels.drawings, placed, split.frame, info, _("sheet {n}").format(n=len(pages) + 1)))
+            pages.append(_sheet_of(panels.drawings, placed, split.frame, info, _sheet(len(pages) + 1, count)))
             tiles += placed
             continue
         (index,), drawing = indexes, panels.drawings[indexes[0]]
@@ -117,11 +118,12 @@ def tile(panels: Panels, paper: str, margin: float, info: Furniture, overlap: fl
             records.append(Tile(index, len(pages) if together else len(pages) + n, row + 1, column + 1,
                                 split.rows, split.columns, window, at))
         if together:
-            where = _("sheet {n} · {parts} parts: cut them apart, then join").format(n=len(pages) + 1, parts=len(records))
+            where = _("{where} · {parts} parts: cut them apart, then join").format(where=_sheet(len(pages) + 1, count),
+                                                                                   parts=len(records))
             pages.append(_parts_page(drawing, records, together[0], info, where, overlap))
         else:
             for record in records:
-                where = _where(record, len(pages) + 1, many)
+                where = _where(record, len(pages) + 1, count, many)
                 pages.append(_page(drawing, record, split.frame, info, where, overlap))
         tiles += records
     return Tiling(tuple(pages), tuple(tiles))
@@ -257,15 +259,19 @@ def _count(length: float, room: float, overlap: float) -> int:
     return math.ceil((length - overlap) / (room - overlap) - 1e-9)
 
 
-def _where(t: Tile, sheet: int, many: bool) -> str:
-    """"sheet 3", or a tiled panel's place: "page 2 of 4, row 1, column 2". No sheet says how
-    many follow it, so adding sheets (a sixth company's cards) leaves the earlier ones as printed."""
-    count = t.rows * t.columns
+def _sheet(n: int, count: int) -> str:
+    return _("sheet {n} of {count}").format(n=n, count=count)
+
+
+def _where(t: Tile, sheet: int, count: int, many: bool) -> str:
+    """"sheet 3 of 6", or a tiled panel's place: "page 2 of 4, row 1, column 2" (after its
+    sheet's number when the component has other panels)."""
+    parts = t.rows * t.columns
     place = _("page {n} of {count}, row {row}, column {column}").format(
-        n=(t.row - 1) * t.columns + t.column, count=count, row=t.row, column=t.column)
-    if count == 1:
-        return _("sheet {n}").format(n=sheet)
-    return _("sheet {n} · {place}").format(n=sheet, place=place) if many else place
+        n=(t.row - 1) * t.columns + t.column, count=parts, row=t.row, column=t.column)
+    if parts == 1:
+        return _sheet(sheet, count)
+    return _("{where} · {place}").format(where=_sheet(sheet, count), place=place) if many else place
 
 
 def _page(drawing: Drawing, t: Tile, f: Frame, info: Furniture, where: str, overlap: float) -> Page:

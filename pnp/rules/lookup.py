@@ -139,8 +139,8 @@ def run(args: argparse.Namespace) -> int:
 def worded(game_id: str, spec: Spec, code: str) -> dict[str, str]:
     """Each rule ID of the game's rules booklet with its words in language `code`, as that
     language's kit prints them (the spec's numbers filled in, the bold marks left to print):
-    what `pnp rules show --lang` and the table quote. A booklet line that carries several IDs
-    is cut at each."""
+    what `pnp rules show --lang` and the table quote: the reference lines, those that start with
+    an ID. A line that carries several IDs is cut at each."""
     from pnp.i18n import speaking
     from pnp.spec.faces import fill
     from pnp.spec.translation import kit
@@ -159,7 +159,9 @@ def worded(game_id: str, spec: Spec, code: str) -> dict[str, str]:
             for section in component.sections:
                 for line in section.lines:
                     text = fill(line, values, "lines")
-                    starts = list(_ID.finditer(text))  # a line without an ID (a heading, a list) has none
+                    if not _ID.match(text):  # a summary line, which cites rules ("(FOREX-8)"), or none: not their words
+                        continue
+                    starts = list(_ID.finditer(text))
                     ends = [after.start() for after in starts[1:]] + [len(text)]
                     for here, end in zip(starts, ends[:len(starts)], strict=True):
                         found.setdefault(here.group(1), text[here.end():end].replace("**", "").strip())

@@ -31,6 +31,16 @@ def _setup(d: Data) -> str:
                                                                             formula=d["formula"])
 
 
+def _accounts(d: Data) -> str:
+    """Every account at the start: one sentence when all are the standard one (AKT-2.1)."""
+    if d["standard"]:
+        return ngettext("every account: {shares} share of each colour, cash {cash}",
+                        "every account: {shares} shares of each colour, cash {cash}", d["shares"]).format(**d)
+    return "; ".join(_("{player}: cash {cash}, shares {shares}").format(
+        player=name, cash=account["cash"], shares=", ".join(f"{named(c)} {n}" for c, n in account["shares"].items()))
+        for name, account in d["accounts"].items())
+
+
 def _traded(d: Data) -> str:
     said = (_("{player} sells {shares} {colour} at {price} = {amount}: cash {cash}") if d["shares"] < 0 else
             _("{player} buys {shares} {colour} at {price} = {amount}: cash {cash}"))
@@ -73,6 +83,7 @@ def _capital(d: Data) -> str:
 
 
 SETUP = EventKind("AKT-2.1", _setup)
+ACCOUNTS = EventKind("AKT-2.1", _accounts)  # `accounts` (each player's cash and shares), `standard`, `cash`, `shares`
 TURN = EventKind("AKT-3.6", lambda d: _("{player}'s turn: {big} big and {small} small cards in hand").format(**d))
 LAST_ROUND = EventKind("AKT-8.1", lambda d: _("last round: every player has one card left, nobody buys or sells"))
 TRADED = EventKind("AKT-3.1", _traded)  # AKT-3.3 in stage 3

@@ -100,7 +100,10 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
         _check_deal(params, state, complete)
     setup_event = said.SETUP(prices=dict(zip(params.colours, state.prices, strict=True)), players=len(players),
                              dealt=state.hands is not None, formula=params.formula)
-    events = [setup_event]
+    opening = {name: {"cash": a.cash, "shares": dict(zip(params.colours, a.shares, strict=True))}
+               for name, a in zip(players, state.accounts, strict=True)}
+    events = [setup_event, said.ACCOUNTS(accounts=opening, standard=all(a == standard for a in state.accounts),
+                                         cash=params.start_cash, shares=params.start_shares)]
     state = eliminate(params, state, events)
     if not active(state):  # nobody left to play a card: no game (the rules have no ending for it)
         raise Violation("AKT-A11", f"every player is eliminated before the first turn: no shares, and cash below the "

@@ -39,8 +39,16 @@ def _moved(moves: Iterable[Data]) -> str:
     return ", ".join(_pair(m) + (f" ({_(m['note'])})" if m["note"] else "") for m in moves)
 
 
+QUEUE_ITEMS = {"dividend": N_("dividend {rest}"), "contract": N_("contract {rest}"), "loan": N_("loan {rest}")}
+
+
 def _queue(labels: list[str]) -> str:
-    return ", ".join(labels) or _("empty")
+    """The queue's labels ("contract A P1", as records write them) in the language spoken."""
+    def said(label: str) -> str:
+        kind, _space, rest = label.partition(" ")
+        return _(QUEUE_ITEMS[kind]).format(rest=rest) if kind in QUEUE_ITEMS else label
+
+    return ", ".join(said(label) for label in labels) or _("empty")
 
 
 def _terms(d: Data) -> str:
@@ -50,6 +58,25 @@ def _terms(d: Data) -> str:
 
 # --- setup, turns (FOREX-4, 6 to 9) --------------------------------------------------------------
 
+def _start_pairs(d: Data) -> str:
+    if not d["moved"]:
+        return _("pair counters on their starting boxes")
+    return _("pair counters on their starting boxes, except {pairs}").format(pairs=", ".join(map(_pair, d["moved"])))
+
+
+def _start_holdings(d: Data) -> str:
+    """Each player's money and certificates, where the position is not the standard one."""
+    if not d["players"]:
+        return _("each player: {money} bucks of every currency, no certificates").format(money=show(d["money"]))
+    return "; ".join(_("{player}: {money}; certificates {certificates}").format(
+        player=name, certificates=", ".join(f"{c} {n}" for c, n in held["certificates"].items() if n) or _("none"),
+        money=(_("{money} bucks of every currency").format(money=show(d["money"]))
+               if all(amount == d["money"] for amount in held["money"].values()) else _money(held["money"], ", ")))
+        for name, held in d["players"].items())
+
+
+START_PAIRS = EventKind("FOREX-4.1", _start_pairs)  # `moved`: the pairs not on their starting boxes
+START_HOLDINGS = EventKind("FOREX-4.2", _start_holdings)  # `players`: each whose holding is not the standard one
 SUPPLY = EventKind("FOREX-4.3", lambda d: _("{players} players; {certificates} certificates in the supply ({supply})").format(
     players=d["players"], certificates=sum(d["supply"].values()), supply=", ".join(f"{c} {n}" for c, n in d["supply"].items())))
 DISPLAY = EventKind("FOREX-4.4", lambda d: _("contract display {display}; queue {queue}").format(

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from pnp.errors import brief
-from pnp.i18n import N_
 from pnp.spec.contract import Need
 from pnp.spec.options import Option, Rulebook
 
@@ -80,7 +79,7 @@ RULEBOOK = Rulebook(
         Option("removed_certificates", 6, "FOREX-4.3", minimum=0, maximum=56),
         Option("start_money", 2, "FOREX-4.2", minimum=0),
         Option("dividends", (0, 2, 2, 2, 3), "FOREX-10.5.1", parse=_dividends,
-               set_by=N_("the `pays` data of the dividends deck")),  # worded in the booklet
+               set_by="components.dividends.pays"),  # the booklet names the deck
         Option("contract_max", 10, "FOREX-7.2", minimum=1),
         Option("loan_interest", 1, "FOREX-10.2", minimum=0),
         Option("cert_cap", 4, "FOREX-8.2", minimum=1),

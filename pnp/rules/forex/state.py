@@ -212,7 +212,18 @@ def _standard(p: Params, players: tuple[str, ...]) -> tuple[State, tuple[Event, 
 
 
 def _events(p: Params, state: State) -> tuple[Event, ...]:
-    return (said.SUPPLY(players=len(state.players), supply=dict(zip(p.currencies, state.supply, strict=True))),
+    """The setup as the position has it: the pairs off their starting boxes and the players
+    whose money or certificates are not the standard (FOREX-4.1, 4.2: a worked example states
+    what it starts from), the supply, the display and the queue."""
+    standard = {pair.key: (pair.stronger, pair.position) for pair in start_pairs(p)}
+    moved = [{"stronger": pair.stronger, "weaker": pair.b if pair.stronger == pair.a else pair.a, "position": pair.position}
+             for pair in state.pairs if (pair.stronger, pair.position) != standard[pair.key]]
+    usual = Holding((p.start_money,) * len(p.currencies), (0,) * len(p.currencies))
+    players = {name: {"money": dict(zip(p.currencies, h.money, strict=True)),
+                      "certificates": dict(zip(p.currencies, h.certificates, strict=True))}
+               for name, h in zip(state.players, state.holdings, strict=True) if h != usual}
+    return (said.START_PAIRS(moved=moved), said.START_HOLDINGS(money=p.start_money, players=players),
+            said.SUPPLY(players=len(state.players), supply=dict(zip(p.currencies, state.supply, strict=True))),
             said.DISPLAY(display=list(state.display(p)), queue=[item.label() for item in state.queue]))
 
 
