@@ -12,13 +12,16 @@ import json
 import os
 import sys
 import unicodedata
+from dataclasses import fields
 from functools import cache
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence, TypeVar
 
 from pnp import __version__
 from pnp.console import shown, spec_path
 from pnp.errors import PnpError, UsageError
+
+T = TypeVar("T")
 
 
 def _help_of(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
@@ -171,6 +174,10 @@ def _simulate_parser(commands: argparse._SubParsersAction) -> None:
     sim.add_argument("--report", metavar="FILE", help="a report with plots: FILE.html or FILE.pdf")
     sim.add_argument("--save-records", metavar="DIR", help="write each game as a record for pnp referee check")
     sim.add_argument("--records", metavar="K", help="with --save-records: only the first K games")
+    sim.add_argument("--margin", action="append", default=[], metavar="FAMILY=SIZE",
+                     help="a comparison's margin of practical equivalence for a family of metrics, in its unit or in %% "
+                          "(repeatable; e.g. length=5%%, seats=0.02)")
+    _lang_option(sim, "the verdict, names and glossary")
     sim.set_defaults(run=_simulate)
 
     tune = commands.add_parser("tune", help="search house-rule values that bring the simulated game to targets")
@@ -186,6 +193,7 @@ def _simulate_parser(commands: argparse._SubParsersAction) -> None:
     tune.add_argument("--workers", help="processes, at most the cores (default: every core; 1: this one)")
     tune.add_argument("--json", action="store_true", help="answer in JSON")
     tune.add_argument("--report", metavar="FILE", help="a report of the search: FILE.html or FILE.pdf")
+    _lang_option(tune, "the verdict")
     tune.set_defaults(run=_tune)
 
 
@@ -372,15 +380,22 @@ def _print_only(game: object, games: Mapping[str, object], where: str) -> UsageE
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from pnp.simulate.command import run
+    from pnp.simulate.command import Asked, run
 
-    return run(args)
+    return run(_typed(Asked, args))
 
 
 def _tune(args: argparse.Namespace) -> int:
-    from pnp.simulate.tune import tune_command
+    from pnp.simulate.tune import Asked, tune_command
 
-    return tune_command(args)
+    return tune_command(_typed(Asked, args))
+
+
+def _typed(kind: type[T], args: argparse.Namespace) -> T:
+    """The command line as the command's own typed options (`kind`, a dataclass of the values as
+    typed): nothing below the command line reads argparse. Lists become tuples."""
+    values = {f.name: getattr(args, f.name) for f in fields(kind)}  # type: ignore[arg-type]
+    return kind(**{name: tuple(value) if isinstance(value, list) else value for name, value in values.items()})
 
 
 def _rules(args: argparse.Namespace) -> int:

@@ -27,17 +27,22 @@ def test_tune_finds_the_rounds_a_length_target_needs(capsys):
     assert best["targets"]["length=7±0.5"] == {"value": 7, "ci95": [7, 7], "status": "met"}
     assert answer["games_played"] <= 2400 and best["games"] == max(c["games"] for c in answer["candidates"])
     assert [c["rules"]["rounds"] for c in answer["candidates"]][:1] == [7]
-    assert len(answer["candidates"]) == 9 and answer["rounds"][0] == {"candidates": 9, "games_each": 100}
-    assert answer["verdict"][0]["kind"] == "best" and answer["verdict"][0]["rules"] == {"rounds": 7}
+    assert len(answer["candidates"]) == 9 and answer["rounds"][0] == {"step": "coarse", "candidates": 9, "games_each": 100}
+    assert answer["verdict"][0]["kind"] == "met" and answer["verdict"][0]["rules"] == [{"rounds": 7}]
+    assert [arm["rules"] for arm in answer["met"]] == [{"rounds": 7}]  # the only value that meets both
 
 
-def test_tune_searches_combinations_and_says_when_the_best_is_at_an_edge(capsys):
+def test_tune_searches_combinations_and_says_what_is_closest_when_nothing_meets(capsys):
+    """No number of rounds up to 6 makes a game of 8: the answer says so, with the closest value
+    below the target (none lands above it) and that the best is at the end of its range."""
     assert main(["tune", "bolsa", "--vary", "rules.rounds=2..6", "--vary", "rules.tiebreak=shared,cash_before_payout",
-                 "--target", "length=6±0.5", "--games", "2000", "--players", "3", "--workers", "1", "--json"]) == 0
+                 "--target", "length=8±0.5", "--games", "2000", "--players", "3", "--workers", "1", "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert answer["best"]["rules"]["rounds"] == 6 and len(answer["candidates"]) == 10
-    edge = [item for item in answer["verdict"] if item["kind"] == "edge"]
-    assert [item["rule"] for item in edge] == ["rounds"]
+    assert answer["best"]["rules"]["rounds"] == 6 and len(answer["candidates"]) == 10 and answer["met"] == []
+    kinds = [item["kind"] for item in answer["verdict"]]
+    assert kinds == ["best", "sides", "edge"] and answer["verdict"][2]["rule"] == "rounds"
+    sides = answer["verdict"][1]
+    assert sides["target"] == "length=8±0.5" and "rules.rounds = 6" in sides["text"] and "6 [6, 6]" in sides["text"]
 
 
 def test_tune_writes_a_report(tmp_path, capsys):
@@ -46,7 +51,8 @@ def test_tune_writes_a_report(tmp_path, capsys):
                  "--players", "3", "--workers", "1", "--report", str(report)]) == 0
     page = report.read_text(encoding="utf-8")
     assert "name='viewport'" in page and page.index("class='verdict'") < page.index("<img") < page.index("<table")
-    assert "rounds = 4 brings the game to every target" in capsys.readouterr().out
+    assert "1 value tried meets every target (its 95 % interval inside it): rules.rounds = 4: length 4 [4, 4] over " \
+        in capsys.readouterr().out
 
 
 def test_targets_read_as_designers_write_them():

@@ -89,7 +89,7 @@ def context(setup: Setup) -> Context:
     engine = GAMES[setup.game].engine
     params = engine.params(game, dict(setup.options))
     probe = games.probe(setup.game, params)
-    bills = printed_money(game)
+    bills = printed_money(game, {currency: probe.money_unit for currency in probe.currencies})
     return Context(engine, params, probe, tuple(bills.get(c) for c in probe.currencies),
                    tuple(_bot(setup.game, name) for name in setup.bots))
 

@@ -24,6 +24,7 @@ class ForexProbe(Probe):
     track_name = "rate"
     mark_names = ("cap", "flip")
     series_label = "strength (pairs won)"
+    money_unit = Fraction(1, 2)  # money is kept in halves (FOREX-A6)
 
     def __init__(self, params: forex.Params):
         super().__init__(params)
