@@ -5,14 +5,17 @@ sentence, the table's column and the JSON's `judged` all read that one judgement
 cannot disagree:
 
 - `changed`: the change stands after Holm's correction for the number of metrics compared
-  (rows that cannot differ, both sides constant and equal, are not counted);
+  (rows that cannot differ, both sides constant and equal, are not counted), at a family-wise
+  `CLAIM_ALPHA` of 1 %: of a hundred comparisons of rule sets that change nothing, about one
+  claims a change somewhere (at 5 % it would be five: a designer acts on a claim);
 - `small`: it stands, but its 95 % interval lies within the metric's margin of practical
   equivalence: real, and too small to matter;
 - `unchanged`: the 95 % interval lies within ±margin — two one-sided tests at 2.5 % each, so
   "unchanged" is said only when a change as large as the margin is ruled out, never merely
   because none was found;
 - `chance`: the 95 % interval excludes 0 but the change does not stand the correction: among
-  thirty metrics one or two do so by chance alone;
+  thirty metrics one or two do so by chance alone (the verdict names the direction, with the
+  interval, and the games it would take to tell);
 - `undecided`: none of these: not enough games to tell.
 
 Where the answer is not yet known (`chance`, `undecided`) `more` is about how many more games
@@ -32,10 +35,11 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Mapping, Sequence
 
-from pnp.simulate.metrics import ALPHA, Estimate, Z, holm
+from pnp.simulate.metrics import Estimate, Z, holm
 from pnp.simulate.runner import CHUNK_GAMES
 
 CHANGED, SMALL, UNCHANGED, CHANCE, UNDECIDED = "changed", "small", "unchanged", "chance", "undecided"
+CLAIM_ALPHA = 0.01  # the family-wise rate of a claimed change among rule sets that change nothing
 
 MARGINS: dict[str, str] = {  # family → its margin of practical equivalence (a share in points, a mean in %)
     "length": "5%",  # the mean game length, relative to the first rule set's
@@ -114,7 +118,7 @@ def judge(rows: Sequence[tuple[str, Estimate, Estimate, Estimate]],
     for Holm's correction (see the module's docstring)."""
     held = dict(chosen) if chosen is not None else margins()
     informative = [k for k, (_, a, b, delta) in enumerate(rows) if delta.se > 0 or a.value != b.value]
-    stands = dict(zip(informative, holm([rows[k][3].p_value for k in informative]), strict=True))
+    stands = dict(zip(informative, holm([rows[k][3].p_value for k in informative], CLAIM_ALPHA), strict=True))
     compared = len(informative)
     found = []
     for k, (path, a, _, delta) in enumerate(rows):
@@ -138,7 +142,7 @@ def games_to_tell(delta: Estimate, margin: float, compared: int, excludes: bool)
     0 at the level Holm's correction asks of the first of `compared` rows, the estimate staying
     where it is (a standard error shrinks as 1/√games); the fewer, rounded up to a chunk."""
     d, se, n = abs(delta.value), delta.se, max(delta.n, 1)
-    strict = NormalDist().inv_cdf(1 - ALPHA / 2 / max(compared, 1))
+    strict = NormalDist().inv_cdf(1 - CLAIM_ALPHA / 2 / max(compared, 1))
     needed = []
     if d > 0:
         needed.append(n * (strict * se / d) ** 2)

@@ -355,18 +355,19 @@ def sentence(row: Mapping[str, Any], unit: str) -> str:
     """A comparison row's judgement as a sentence that states its interval (and its margin,
     and the games it would take, where they decide it)."""
     judged, delta = row["judged"], row["difference"]
-    rate, length = row["kind"] == "rate", row["metric"] == "length.mean"
+    share, length = row["kind"] == "rate" or row["metric"].startswith("seat_balance"), row["metric"] == "length.mean"
     d, (low, high) = delta["value"], delta["ci95"]
 
     def amount(x: float) -> str:
-        return _points(x) if rate else _num(x)
+        return _("{n} points").format(n=_points(x)) if share else _num(x)
 
     up = d > 0
     numbers = {
-        "name": name(row["metric"], unit), "a": percent(row["a"]["value"]) if rate else _num(row["a"]["value"]),
-        "b": percent(row["b"]["value"]) if rate else _num(row["b"]["value"]),
-        "by": _count(abs(d), unit) if length else (_("{n} points").format(n=amount(abs(d))) if rate else _num(abs(d))),
-        "interval": f"[{amount(low)}, {amount(high)}]", "margin": amount(judged["margin"]),
+        "name": name(row["metric"], unit), "a": percent(row["a"]["value"]) if share else _num(row["a"]["value"]),
+        "b": percent(row["b"]["value"]) if share else _num(row["b"]["value"]),
+        "by": _count(abs(d), unit) if length else amount(abs(d)),
+        "interval": _("[{low}, {high}] points").format(low=_points(low), high=_points(high)) if share else
+        _interval(low, high), "margin": amount(judged["margin"]),
         "more": f"{judged['more']:,}" if judged["more"] else "", "compared": judged["compared"],
     }
     kind = judged["kind"]
