@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 
 from pnp.rules.forex import engine as forex
 from pnp.rules.forex.board import strengths, value_in
-from pnp.simulate.bots import Bot, Decision, random_bot
+from pnp.simulate.bots import Bot, Decision, fit, random_bot
 from pnp.simulate.probe import Probe
 
 
@@ -59,22 +59,42 @@ class ForexProbe(Probe):
 
 
 def holder(decision: Decision, rng: random.Random) -> Any:
-    """Invests in the currencies it holds most of (worth, in the strongest), strengthening
-    them; otherwise resolves the front of the queue, strengthening its own best currency on a
-    tied dividend and paying its contracts. No spot deals, contracts or divestments."""
+    """Holds the strong: short of the strongest currency (less than a certificate's price), it
+    trades its most-held weaker money for it on a spot deal before its action, and makes a
+    contract paying the weakest for it (one at a time); else invests in the currencies it holds
+    most of (worth, in the strongest), strengthening them; else sells the certificates it holds
+    of the weakest currency; else resolves the front of the queue, strengthening its own best
+    currency on a tied dividend and paying its contracts."""
     state, p, seat = decision.state, decision.params, decision.seat
     counts = strengths(state.pairs, p)
     target = max(p.currencies, key=lambda c: counts[c])
-    mine = state.holdings[seat].money
+    weakest = min(p.currencies, key=lambda c: counts[c])
+    mine = state.holdings[seat]
 
     def held(currency: str) -> Fraction:
-        return value_in(state.pairs, p, mine[p.index(currency)], currency, target)
+        return value_in(state.pairs, p, mine.money[p.index(currency)], currency, target)
 
+    short = mine.money[p.index(target)] < p.certificate_price
+    spot = decision.of_kind("spot")
+    if spot is not None and short:
+        (deals,) = spot.fields
+        wanted = [deal for deal in deals.options if deal[2][0] == target and counts[deal[1][0]] < counts[target]]
+        if wanted:
+            return spot.action({"deal": max(wanted, key=lambda deal: held(deal[1][0]))})
+    contract = decision.of_kind("contract")
+    owner = state.players[seat]
+    if contract is not None and short and weakest != target and \
+            not any(getattr(item, "owner", None) == owner for item in state.queue):
+        return contract.action({"pay": weakest, "receive": target, "amount": 1})  # one contract at a time
     invest = decision.of_kind("invest")
     if invest is not None:
         (field,) = invest.fields
         best = sorted(field.options, key=held, reverse=True)[: field.high]
         return invest.action({"currencies": tuple(best)})
+    divest = next((t for t in decision.templates if t.kind == "divest" and t.fixed.get("currency") == weakest
+                   and counts[weakest] < counts[target]), None)
+    if divest is not None:
+        return divest.action(fit(divest, {"count": 1}))
     resolve = decision.of_kind("resolve")
     if resolve is None:  # the mover can always resolve (FOREX-10); kept for a changed engine
         return random_bot(decision, rng)
