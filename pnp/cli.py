@@ -220,6 +220,8 @@ def _add_rules(commands) -> None:
     show.add_argument("--game", help="only this game's rules (an old short ID like A2 exists in several)")
     show.add_argument("--spec", help="spec file for the values in effect (default: ./components.yaml, else the bundled one)")
     _lang_option(show, "the rule's words as the game's booklet prints them")
+    show.add_argument("--notes", action="store_true",
+                      help="the rules file's own text, with its sources and design notes ([S: …], [D] …)")
     show.set_defaults(run=_rules, verb="show")
     search = verbs.add_parser("search", help="list the rules that mention every word; exit 1 if none")
     search.add_argument("words", nargs="+")
@@ -330,7 +332,37 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _referee(args: argparse.Namespace) -> int:
-    """Exit 0 all legal, 1 a violation, 2 unreadable record or spec (REFEREE.md)."""
+    """Exit 0 all legal, 1 a violation, 2 unreadable record or spec (REFEREE.md); with --json
+    every exit is answered in JSON, an error as `{"error", "where": "file:line:col", …}`."""
+    if not getattr(args, "json", False):
+        return _referee_answer(args)
+    try:
+        return _referee_answer(args)
+    except PnpError as error:
+        print(json.dumps(_error_json(error), ensure_ascii=False, indent=2))
+        return error.exit_code
+    except Exception as error:  # a bug in pnp: still an answer a tool can read (PNP_DEBUG=1: the traceback)
+        if os.environ.get("PNP_DEBUG"):
+            raise
+        print(json.dumps({"error": f"internal error: {type(error).__name__}: {error}", "where": ""}, ensure_ascii=False))
+        return 3
+
+
+def _error_json(error: PnpError) -> dict[str, object]:
+    """An error as `--json` answers it: its sentence, where it is (`file:line:col`, or the file;
+    "" for the command line) and the record's path (`at`), each problem of a file in `errors`."""
+    from pnp.errors import LocatedError
+
+    if not isinstance(error, LocatedError):
+        return {"error": "\n".join(error.lines()), "where": ""}
+    from pnp.errors import MAX_SHOWN
+
+    problems = [{"error": issue.message, "where": f"{issue.file}:{issue.line}:{issue.col}" if issue.line else issue.file,
+                 "at": issue.path} for issue in error.issues[:MAX_SHOWN]]
+    return {**problems[0], "errors": problems, "more": max(0, len(error.issues) - MAX_SHOWN)}
+
+
+def _referee_answer(args: argparse.Namespace) -> int:
     from pnp import referee
     from pnp.referee.record import UnknownGame
     from pnp.rules import GAMES, load_spec
@@ -399,9 +431,19 @@ def _typed(kind: type[T], args: argparse.Namespace) -> T:
 
 
 def _rules(args: argparse.Namespace) -> int:
-    from pnp.rules.lookup import run
+    """`pnp rules show ID` (exit 2 for an unknown ID) and `pnp rules search WORDS` (exit 1 when
+    nothing matches)."""
+    from pnp.rules import lookup
 
-    return run(args)
+    if args.verb == "search":
+        found = lookup.search(" ".join(args.words), args.game)
+        if not found:
+            print(f'no rule mentions "{" ".join(args.words)}"', file=sys.stderr)
+            return 1
+        print("\n".join(found))
+        return 0
+    print(lookup.show(args.id, args.game, args.spec, args.lang, args.notes))
+    return 0
 
 
 def _translate(args: argparse.Namespace) -> int:
