@@ -5,6 +5,7 @@ change."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -175,3 +176,21 @@ def test_differences_of_shares_stay_within_their_bounds():
     run_ = fast_run("bolsa", 100, 9)
     gap = run_.summary["seat_balance"]["gap"]
     assert 0 <= gap.low <= gap.value <= gap.high <= 1
+
+
+@pytest.mark.parametrize("code", ["es", "ru"])
+def test_the_verdict_speaks_the_language_asked(capsys, code):
+    """`--lang` words the verdict, the names and the glossary through the game's catalogs: the
+    Russian has no Latin word left but the game's and the bots' names and codes."""
+    from pnp.cli import main
+
+    assert main(["simulate", "forex", "--games", "100", "--workers", "1", "--json", "--lang", code,
+                 "--vs-set", "rules.contract_max=5"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    texts = [item["text"] for item in answer["verdict"] + answer["a"]["verdict"]]
+    english = [item["text"] for item in compare(fast_run("forex", 100, 1), fast_run("forex", 100, 1, (("contract_max", 5),)))["verdict"]]
+    assert texts[0] != english[0] and len(texts) > 4
+    if code == "ru":
+        left = [word for text in texts for word in re.findall(r"[A-Za-z]{3,}", text)
+                if word not in {"forex", "random", "GBP", "EUR", "USD", "CHF", "JPY", "CAD", "CNY"}]
+        assert left == [], left

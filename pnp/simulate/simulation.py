@@ -175,7 +175,8 @@ def glossary_lines(a: Run, compared: bool = False) -> list[str]:
 
 def heading(a: Run, b: Run | None) -> str:
     setup = a.setup
-    head = f"{setup.game} · {setup.players} players · {a.games} games · bots {', '.join(setup.bots)} · seed {a.seed}"
+    head = _("{game} · {players} players · {games} games · bots {bots} · seed {seed}").format(
+        game=setup.game, players=setup.players, games=a.games, bots=", ".join(setup.bots), seed=a.seed)
     return head + (f" — a: {a.label}; b: {b.label}" if b is not None else f" — {a.label}")
 
 

@@ -630,8 +630,9 @@ def _order(value: Any) -> Any:
 
 
 def text(answer: dict[str, Any]) -> str:
-    lines = [f"{answer['game']} · {answer['players']} players · bots {', '.join(answer['bots'])} · seed {answer['seed']} "
-             f"· {answer['games_played']:,} of {answer['budget']:,} games · {answer['elapsed_s']:.1f} s"]
+    lines = [_("{game} · {players} players · bots {bots} · seed {seed} · {played} of {budget} games · {seconds} s").format(
+        game=answer["game"], players=answer["players"], bots=", ".join(answer["bots"]), seed=answer["seed"],
+        played=f"{answer['games_played']:,}", budget=f"{answer['budget']:,}", seconds=f"{answer['elapsed_s']:.1f}")]
     lines += [f"  • {item['text']}" for item in answer["verdict"]]
     lines += ["", "  " + _("every value tried, closest first (games played; each target's estimate and interval; "
                             "how it was found):")]

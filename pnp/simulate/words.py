@@ -34,6 +34,10 @@ MARKS = {  # what a track's mark is (`Probe.mark_names`)
     "flip": N_("a token is flipped past the printed row"),
     "cap": N_("a pair counter reaches its last box"),
 }
+SUPPLIES = {  # a supply (`Probe.supply_names`), as a sentence names it
+    r"certificates (?P<currency>.+)": N_("{currency} certificates"),
+    r"contract sets": N_("contract sets"),
+}
 UNITS = {  # a length's unit (`Probe.unit`) with a number
     "rounds": N_plural("{n} round", "{n} rounds"),
     "turns": N_plural("{n} turn", "{n} turns"),
@@ -92,6 +96,15 @@ def reason(key: str) -> str:
     return _(REASONS[key]) if key in REASONS else key.replace("_", " ")
 
 
+def supply_name(key: str) -> str:
+    """A supply as a sentence names it ("GBP certificates"), its key as the probe gives it."""
+    for pattern, words in SUPPLIES.items():
+        found = re.fullmatch(pattern, key)
+        if found:
+            return _(words).format(**found.groupdict())
+    return key
+
+
 def money_name(currency: str) -> str:
     """A currency as a sentence names it: its code, or "money" for a game's one money."""
     return currency if currency not in ("", "Money") else _("money")
@@ -118,7 +131,7 @@ _NAMES: tuple[tuple[str, Callable[[dict[str, str], str], str]], ...] = (
     (r"components\.track\.marks\.(?P<mark>.+)\.per_game",
      lambda g, u: _("times per game {mark}").format(mark=_mark(g["mark"]))),
     (r"components\.supplies\.(?P<supply>.+)\.exhausted",
-     lambda g, u: _("games that empty the supply of {supply}").format(supply=g["supply"])),
+     lambda g, u: _("games that empty the supply of {supply}").format(supply=supply_name(g["supply"]))),
 )
 
 _FAMILIES = (("seat_win_rate", "seat"), ("seat_balance", "balance"), ("bot_win_rate", "bot"), ("length", "length"),
@@ -306,7 +319,8 @@ def _supplies(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
             items.append(_item("emptied", f"components.supplies.{supply}.exhausted", emptied, _(
                 "The supply of {supply} is emptied in {share} of games {interval}: the rules then stop taking from it "
                 "(its printed count is the rules' limit, not a shortage).").format(
-                    supply=supply, share=percent(emptied.value), interval=_share_interval(emptied.low, emptied.high))))
+                    supply=supply_name(supply), share=percent(emptied.value),
+                    interval=_share_interval(emptied.low, emptied.high))))
     return items
 
 
