@@ -426,7 +426,7 @@ def _tune(args: argparse.Namespace) -> int:
 def _typed(kind: type[T], args: argparse.Namespace) -> T:
     """The command line as the command's own typed options (`kind`, a dataclass of the values as
     typed): nothing below the command line reads argparse. Lists become tuples."""
-    values = {f.name: getattr(args, f.name) for f in fields(kind)}  # type: ignore[arg-type]
+    values = {f.name: getattr(args, f.name) for f in fields(kind)}  # type: ignore[arg-type]  # T: any dataclass, which a TypeVar cannot bound
     return kind(**{name: tuple(value) if isinstance(value, list) else value for name, value in values.items()})
 
 

@@ -242,32 +242,44 @@ def describe(rule: text.Rule, spec: Spec | None, lang: str | None = None, notes:
     """A rule as `pnp rules show` prints it: ID, game and section, the words, the house rules in
     effect (see `show`); a section: each of its rules' first line, or its own text (a table of
     house rules) when it has no rule."""
-    code = lang or WORDS
-    section = rule.section if notes else _for_players(rule.section)
-    heading = f"{rule.id}  ({rule.game} · {code})" if lang else \
-        f"{rule.id}  ({rule.game} · {section})" if section else f"{rule.id}  ({rule.game})"
-    words = {} if notes or spec is None or rule.game not in spec.games or \
-        (not lang and code not in spec.games[rule.game].kit_languages) else worded(rule.game, spec, code)
-    lines = [heading]
-    if rule.kind == text.SECTION:
-        inside = [r for r in text.within(rule.id, rule.game) if r.id != rule.id]
-        lines += [f"  {r.id}  {_first_line(words.get(r.id) or _said(r, notes))}" for r in inside]
-        if not inside:
-            lines += ["  " + line for line in _section_text(rule, notes).splitlines()]
-    elif rule.id in words:
-        lines.append(words[rule.id])
-    else:
-        if lang and not notes:
-            lines.append(f"({lang}: the booklet does not word this rule; the rules file's English follows)")
-        title = rule.title if not rule.title or rule.title[-1] in "?!." else rule.title + "."
-        said = _said(rule, notes)
-        lines.append(said if not rule.title or rule.kind == text.RULE else f"{title} {said}")
+    words = {} if notes else _booklet(rule.game, spec, lang)
+    lines = [_heading(rule, lang, notes), *_body(rule, words, lang, notes)]
     if spec is not None and rule.game in GAMES and rule.game in spec.games:
         options = governed(rule, house_rules(rule.game, spec.games[rule.game]))
         if options:
             lines.append("House rules in effect:")
             lines += [f"  {h.rule}  {h.line()}" if h.rule != rule.id else f"  {h.line()}" for h in options]
     return "\n".join(lines)
+
+
+def _booklet(game: str, spec: Spec | None, lang: str | None) -> dict[str, str]:
+    """The rules booklet's words of each rule of `game` in `lang` (the English kit's without;
+    none where the spec does not print the game, or no English kit)."""
+    if spec is None or game not in spec.games or (not lang and WORDS not in spec.games[game].kit_languages):
+        return {}
+    return worded(game, spec, lang or WORDS)
+
+
+def _heading(rule: text.Rule, lang: str | None, notes: bool) -> str:
+    section = rule.section if notes else _for_players(rule.section)
+    if lang:
+        return f"{rule.id}  ({rule.game} · {lang})"
+    return f"{rule.id}  ({rule.game} · {section})" if section else f"{rule.id}  ({rule.game})"
+
+
+def _body(rule: text.Rule, words: Mapping[str, str], lang: str | None, notes: bool) -> list[str]:
+    if rule.kind == text.SECTION:
+        inside = [r for r in text.within(rule.id, rule.game) if r.id != rule.id]
+        if not inside:
+            return ["  " + line for line in _section_text(rule, notes).splitlines()]
+        return [f"  {r.id}  {_first_line(words.get(r.id) or _said(r, notes))}" for r in inside]
+    if rule.id in words:
+        return [words[rule.id]]
+    lines = [f"({lang}: the booklet does not word this rule; the rules file's English follows)"] if lang and not notes \
+        else []
+    title = rule.title if not rule.title or rule.title[-1] in "?!." else rule.title + "."
+    said = _said(rule, notes)
+    return lines + [said if not rule.title or rule.kind == text.RULE else f"{title} {said}"]
 
 
 def _said(rule: text.Rule, notes: bool) -> str:
