@@ -252,14 +252,22 @@ def _on_pool(jobs: Iterable[Chunk], workers: int, progress: Callable[[int], None
 
 TASK_SECONDS = 0.5  # of a worker's CPU per Dask task: the scheduler's cost per task is then lost in it
 MOST_BATCH = 100  # chunks in one Dask task
-QUIET_WORKERS = {  # a local cluster's servers wake 50 times a second to time their event loops, the
+LOCAL_CLUSTER = {  # a local cluster's servers wake 50 times a second to time their event loops, the
     "distributed.admin.tick.interval": "1s",  # workers sample their own stacks every 10 ms, their memory
     "distributed.worker.profile.enabled": False,  # every 100 ms and the machine every 500 ms, and steal work
     "distributed.worker.memory.monitor-interval": "2s",  # every second: CPU that grows with the wall time, not
     "distributed.admin.system-monitor.interval": "5s",  # with the games (a batch of chunks is one task: there is
-    "distributed.admin.system-monitor.gil.enabled": False,  # little to steal)
-    "distributed.scheduler.work-stealing": False,
-}
+    "distributed.admin.system-monitor.gil.enabled": False,  # little to steal). Its workers are forked from this
+    "distributed.scheduler.work-stealing": False,  # process, which has imported pnp and read the spec already:
+}  # spawned, each imported Dask, pnp and the spec again, 1.5 s of CPU a worker (see `_local_start`)
+
+
+def _local_start() -> dict[str, str]:
+    """Fork where the platform can (Linux, macOS), else Dask's default, spawn."""
+    import multiprocessing
+
+    return {"distributed.worker.multiprocessing-method": "fork"} if "fork" in multiprocessing.get_all_start_methods() \
+        else {}
 
 
 def _on_dask(jobs: Iterable[Chunk], address: str, workers: int, progress: Callable[[int], None] | None,
@@ -269,13 +277,13 @@ def _on_dask(jobs: Iterable[Chunk], address: str, workers: int, progress: Callab
     with its own generator, so the tallies are the same as chunk by chunk), as many as take a
     worker about `TASK_SECONDS` of CPU, measured on the tasks done so far: one chunk of quick
     games is a few milliseconds of play, and the scheduler's few milliseconds per task were half
-    of `--dask local`'s CPU. A local cluster's workers do not profile themselves."""
+    of `--dask local`'s CPU. A local cluster's workers are forked and quiet (`LOCAL_CLUSTER`)."""
     try:
         import dask
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise UsageError('--dask needs Dask: pip install ".[dask]"') from None
-    with dask.config.set(QUIET_WORKERS if address == "local" else {}):
+    with dask.config.set({**LOCAL_CLUSTER, **_local_start()} if address == "local" else {}):
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None) if address == "local" \
             else None
         pending = _Batches(iter(jobs))
