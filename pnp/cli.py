@@ -12,16 +12,16 @@ import json
 import os
 import sys
 import unicodedata
+from dataclasses import fields
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence, TypeVar
 
 from pnp import __version__
 from pnp.console import shown
 from pnp.errors import PnpError, UsageError
 
-if TYPE_CHECKING:
-    pass
+T = TypeVar("T")
 
 
 def _help_of(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
@@ -185,6 +185,10 @@ def _simulate_parser(commands: argparse._SubParsersAction) -> None:
     sim.add_argument("--report", metavar="FILE", help="a report with plots: FILE.html or FILE.pdf")
     sim.add_argument("--save-records", metavar="DIR", help="write each game as a record for pnp referee check")
     sim.add_argument("--records", metavar="K", help="with --save-records: only the first K games")
+    sim.add_argument("--margin", action="append", default=[], metavar="FAMILY=SIZE",
+                     help="a comparison's margin of practical equivalence for a family of metrics, in its unit or in %% "
+                          "(repeatable; e.g. length=5%%, seats=0.02)")
+    _lang_option(sim, "the verdict, names and glossary")
     sim.set_defaults(run=_simulate)
 
     tune = commands.add_parser("tune", help="search house-rule values that bring the simulated game to targets")
@@ -200,6 +204,7 @@ def _simulate_parser(commands: argparse._SubParsersAction) -> None:
     tune.add_argument("--workers", help="processes, at most the cores (default: every core; 1: this one)")
     tune.add_argument("--json", action="store_true", help="answer in JSON")
     tune.add_argument("--report", metavar="FILE", help="a report of the search: FILE.html or FILE.pdf")
+    _lang_option(tune, "the verdict")
     tune.set_defaults(run=_tune)
 
 
@@ -226,6 +231,8 @@ def _add_rules(commands) -> None:
     show.add_argument("--game", help="only this game's rules (an old short ID like A2 exists in several)")
     show.add_argument("--spec", help="spec file for the values in effect (default: ./components.yaml, else the bundled one)")
     _lang_option(show, "the rule's words as the game's booklet prints them")
+    show.add_argument("--notes", action="store_true",
+                      help="the rules file's own text, with its sources and design notes ([S: …], [D] …)")
     show.set_defaults(run=_rules, verb="show")
     search = verbs.add_parser("search", help="list the rules that mention every word; exit 1 if none")
     search.add_argument("words", nargs="+")
@@ -322,7 +329,37 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _referee(args: argparse.Namespace) -> int:
-    """Exit 0 all legal, 1 a violation, 2 unreadable record or spec (REFEREE.md)."""
+    """Exit 0 all legal, 1 a violation, 2 unreadable record or spec (REFEREE.md); with --json
+    every exit is answered in JSON, an error as `{"error", "where": "file:line:col", …}`."""
+    if not getattr(args, "json", False):
+        return _referee_answer(args)
+    try:
+        return _referee_answer(args)
+    except PnpError as error:
+        print(json.dumps(_error_json(error), ensure_ascii=False, indent=2))
+        return error.exit_code
+    except Exception as error:  # a bug in pnp: still an answer a tool can read (PNP_DEBUG=1: the traceback)
+        if os.environ.get("PNP_DEBUG"):
+            raise
+        print(json.dumps({"error": f"internal error: {type(error).__name__}: {error}", "where": ""}, ensure_ascii=False))
+        return 3
+
+
+def _error_json(error: PnpError) -> dict[str, object]:
+    """An error as `--json` answers it: its sentence, where it is (`file:line:col`, or the file;
+    "" for the command line) and the record's path (`at`), each problem of a file in `errors`."""
+    from pnp.errors import LocatedError
+
+    if not isinstance(error, LocatedError):
+        return {"error": "\n".join(error.lines()), "where": ""}
+    from pnp.errors import MAX_SHOWN
+
+    problems = [{"error": issue.message, "where": f"{issue.file}:{issue.line}:{issue.col}" if issue.line else issue.file,
+                 "at": issue.path} for issue in error.issues[:MAX_SHOWN]]
+    return {**problems[0], "errors": problems, "more": max(0, len(error.issues) - MAX_SHOWN)}
+
+
+def _referee_answer(args: argparse.Namespace) -> int:
     from pnp import referee
     from pnp.referee.record import UnknownGame
     from pnp.rules import GAMES, load_spec
@@ -380,21 +417,38 @@ def _cut_check(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from pnp.simulate.command import run
+    from pnp.simulate.command import Asked, run
 
-    return run(args)
+    return run(_typed(Asked, args))
 
 
 def _tune(args: argparse.Namespace) -> int:
-    from pnp.simulate.tune import tune_command
+    from pnp.simulate.tune import Asked, tune_command
 
-    return tune_command(args)
+    return tune_command(_typed(Asked, args))
+
+
+def _typed(kind: type[T], args: argparse.Namespace) -> T:
+    """The command line as the command's own typed options (`kind`, a dataclass of the values as
+    typed): nothing below the command line reads argparse. Lists become tuples."""
+    values = {f.name: getattr(args, f.name) for f in fields(kind)}  # type: ignore[arg-type]  # T: any dataclass, which a TypeVar cannot bound
+    return kind(**{name: tuple(value) if isinstance(value, list) else value for name, value in values.items()})
 
 
 def _rules(args: argparse.Namespace) -> int:
-    from pnp.rules.lookup import run
+    """`pnp rules show ID` (exit 2 for an unknown ID) and `pnp rules search WORDS` (exit 1 when
+    nothing matches)."""
+    from pnp.rules import lookup
 
-    return run(args)
+    if args.verb == "search":
+        found = lookup.search(" ".join(args.words), args.game)
+        if not found:
+            print(f'no rule mentions "{" ".join(args.words)}"', file=sys.stderr)
+            return 1
+        print("\n".join(found))
+        return 0
+    print(lookup.show(args.id, args.game, args.spec, args.lang, args.notes))
+    return 0
 
 
 def _translate(args: argparse.Namespace) -> int:

@@ -63,7 +63,7 @@ KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "N_plural": (1, 2)}
 TEMPLATE = ".html"  # the table's page templates (Jinja)
 PROGRAM_TEXTS = "program-texts.json"  # in pnp/data: `program_texts()` as the package ships it
 JINJA = {"trim_blocks": "true", "lstrip_blocks": "true"}  # as the table's environment reads them
-SKIPPED = ("i18n", "simulate")  # folders of the package with nothing printed or said to translate
+SKIPPED = ("i18n",)  # folders of the package with nothing printed or said to translate
 ASSET_NOTE = ("an id, as the booklet's sentences and the referee's events name it ({assets}, \"buys 2 blue\"): "
               "a word in running text (Акционер's colours), or a code kept as it is (IBE, USD)")
 _GAME_MODULE = re.compile(r"^(?:rules|referee)/(?P<game>[a-z0-9_]+)(?:/|\.py$)")

@@ -71,7 +71,7 @@ def problems(run: Run) -> list[str]:
     """What is wrong with an answer to any record: an exit other than 0, 1 or 2, an internal
     error, a line too long to read, or JSON that does not say what the exit says."""
     found = []
-    if run.code not in (0, 1, 2) or "internal error" in run.err or "Traceback" in run.err:
+    if run.code not in (0, 1, 2) or any(bad in run.out + run.err for bad in ("internal error", "Traceback")):
         found.append(f"exit {run.code}: {run.err[:500]}")
     if any(len(line) > LONGEST_LINE for line in (run.out + run.err).splitlines()):
         found.append(f"a line of {max(len(line) for line in (run.out + run.err).splitlines())} characters")
@@ -79,8 +79,10 @@ def problems(run: Run) -> list[str]:
         answer = json.loads(run.out)
         if answer["ok"] != (run.code == 0) or run.err:
             found.append(f"exit {run.code} with ok {answer['ok']} and {run.err[:200]!r}")
-    elif run.code == 2 and (run.out or not run.err.strip()):
-        found.append(f"exit 2 with output {run.out[:200]!r} and message {run.err[:200]!r}")
+    elif run.code == 2:  # answered in JSON too (issue 41): the error and where it is, nothing beside
+        answer = json.loads(run.out)
+        if run.err or not answer.get("error") or "where" not in answer:
+            found.append(f"exit 2 with output {run.out[:200]!r} and message {run.err[:200]!r}")
     return found
 
 

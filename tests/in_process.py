@@ -33,3 +33,10 @@ def pnp_here(capsys: Any, *args: str, cwd: Path) -> Ran:
         os.chdir(before)
     out, err = capsys.readouterr()
     return Ran(code, out, err)
+
+
+def error_lines(answer: dict[str, Any]) -> str:
+    """A `--json` error answer (exit 2) as the lines the command prints without `--json`:
+    `file:line:col: path: sentence`, one per problem."""
+    return "\n".join(f"{e['where']}: {e['at']}: {e['error']}" if e["at"] else f"{e['where']}: {e['error']}"
+                     for e in answer.get("errors", [answer]))

@@ -8,6 +8,7 @@ import textwrap
 
 import pytest
 
+from in_process import error_lines
 from pnp.cli import main
 
 HEAD = "game: forex\nplayers: [Ana, Ben, Cris]\n"
@@ -18,7 +19,10 @@ def check(tmp_path, capsys, body: str) -> tuple[int, dict | None, str]:
     record.write_text(HEAD + textwrap.dedent(body), encoding="utf-8")
     code = main(["referee", "check", str(record), "--json"])
     captured = capsys.readouterr()
-    return code, (json.loads(captured.out) if captured.out else None), captured.err.replace(str(record), "game.yaml")
+    answer = json.loads(captured.out)  # every exit answered in JSON: an error as its lines (`error_lines`)
+    if code == 2:
+        return code, None, error_lines(answer).replace(str(record), "game.yaml")
+    return code, answer, captured.err.replace(str(record), "game.yaml")
 
 
 # --- unreadable records (exit 2) -------------------------------------------------------------

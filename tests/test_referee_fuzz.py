@@ -9,6 +9,7 @@ loose, for a loaded machine."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -54,7 +55,7 @@ def _expected(path: Path) -> int:
 def test_each_hostile_record_of_the_corpus(path):
     run = check(path)
     assert not problems(run) and run.seconds <= SLOWEST
-    assert run.code == _expected(path), run.err
+    assert run.code == _expected(path), run.out
 
 
 @pytest.mark.parametrize("path", sorted((CORPUS / "spec").glob("*.yaml")), ids=lambda p: p.stem)
@@ -72,7 +73,8 @@ def test_each_hostile_spec_of_the_corpus(path, capsys):
 def test_a_device_or_a_pipe_is_read_only_up_to_the_cap():
     """/dev/zero says its size is 0 and never ends: read up to 2 MB, then refused."""
     run = check(Path("/dev/zero"))
-    assert run.code == 2 and run.err.strip() == "/dev/zero: file too large (more than 2,000,000 bytes)"
+    answer = json.loads(run.out)
+    assert run.code == 2 and (answer["where"], answer["error"]) == ("/dev/zero", "file too large (more than 2,000,000 bytes)")
     assert run.seconds <= SLOWEST
 
 

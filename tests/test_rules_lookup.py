@@ -3,10 +3,12 @@ with the house rules each rule governs and their values in effect."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pnp.cli import main
-from pnp.rules import load_spec, lookup
+from pnp.rules import load_spec, lookup, text
 from pnp.spec.source import default_spec_path
 
 SPEC = load_spec(None)
@@ -19,13 +21,47 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_show_prints_the_rule_with_its_house_rule_in_effect(capsys):
+def test_show_prints_the_rule_as_players_read_it_with_its_house_rule_in_effect(capsys):
+    """Issue 41: the rule in the English booklet's words, without the rules file's sources and
+    design notes ([S: …], [D] …, r_i); `--notes` shows the rules file's own text."""
     code, out, _ = run(capsys, "show", "BOLSA-3.2.5")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("BOLSA-3.2.5  (bolsa · 3.2 Declaration phase")
-    assert "buy requests × current quote" in lines[1]
+    assert lines[1] == "Cash check when declaring: your requests at the current quotes may not cost more than your cash."
     assert lines[-2:] == ["House rules in effect:", "  declaration_cash_check = total (default; or none)"]
+    code, out, _ = run(capsys, "show", "BOLSA-3.2.5", "--notes")
+    assert code == 0 and "[S: “si tienen suficiente dinero disponible”]. [D] Option" in out.splitlines()[1]
+
+
+@pytest.mark.parametrize("game", ["bolsa", "aktsioner", "forex"])
+def test_no_rule_shows_a_design_note_without_notes(game):
+    for rule in text.rules(game):
+        shown = lookup.show(rule.id, game)
+        assert not re.search(r"\[(S|D|SC|BGA|PnP|PA)\b|\br_i\b", shown), (rule.id, shown)
+
+
+def test_the_lookup_returns_its_text_and_prints_nothing(capsys):
+    shown, found = lookup.show("FOREX-10.2"), lookup.search("interest")
+    assert capsys.readouterr() == ("", "")
+    assert shown.startswith("FOREX-10.2  (forex · 10 Resolve)") and "loan_interest = 1 (default)" in shown
+    assert [line.split()[0] for line in found] == ["FOREX-10.2"]
+
+
+def test_search_matches_the_house_rules_a_rule_governs_with_accents_and_case_folded(capsys):
+    """Issue 41: FOREX-10.2 is the loan-interest rule; its text says "+ 1 bucks", its house rule
+    `loan_interest`: searching for interest finds it, however it is typed."""
+    for words in (["interest"], ["INTERÉST"], ["loan", "interest"]):
+        code, out, _ = run(capsys, "search", *words)
+        assert code == 0 and out.split()[0] == "FOREX-10.2", (words, out)
+    code, out, _ = run(capsys, "search", "may_withdraw")  # an option's value finds the rule it changes
+    assert code == 0 and "BOLSA-5.7" in [line.split()[0] for line in out.splitlines()]
+
+
+def test_a_section_without_rules_shows_its_table(capsys):
+    """`pnp rules show BOLSA-8`, which the starter records point to, lists the house rules."""
+    code, out, _ = run(capsys, "show", "BOLSA-8")
+    assert code == 0 and "  | auction_losers | must_trade, may_withdraw | 5.7 |" in out.splitlines()
 
 
 def test_show_is_case_blind_and_reads_values_from_the_spec(capsys, tmp_path):

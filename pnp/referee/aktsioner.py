@@ -168,9 +168,9 @@ def starter(game: Game, players: list[str], start: rules.Start | None = None) ->
     example = ", ".join(scalar(name) for name in list(params.cards)[:2])
     first = scalar(players[0])
     return f"""\
-# Акционер — game record for `pnp referee check FILE` (format: docs/referee.md)
-# players: seating, clockwise; options: house rules, e.g. {{formula: 4+6, rounding: down}}
-# (defaults: {params.formula}, {params.rounding}); start: the standard setup (AKT-2.1, 2.2).
+# Акционер — game record for `pnp referee check FILE`; `pnp rules show AKT-2.1` quotes a rule it names.
+# players: seating, clockwise; options: house rules (`pnp rules show AKT-12` lists them), e.g.
+# {{formula: 4+6, rounding: down}} (defaults: {params.formula}, {params.rounding}); start: the standard setup (AKT-2.1, 2.2).
 {dump(record(params, players, (), start=state)).rstrip()}
 # deal:          # optional: each player's {params.big} big + {params.small} small cards; plays then come from the hand
 #   {first}: [{example}, ...]

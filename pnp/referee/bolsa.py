@@ -381,10 +381,10 @@ def starter(game: Game, players: list[str], start: engine.Start | None = None) -
     first, second, third = (scalar(name) for name in players[:3])
     code, bid = params.companies[-1], params.start_quote + 2
     return "\n".join([
-        f"# {game.title} — game record for `pnp referee check` (docs/referee.md)",
+        f"# {game.title} — game record for `pnp referee check`; `pnp rules show BOLSA-2` quotes a rule it names.",
         "# players: seating, clockwise; start: the standard setup (BOLSA-2): the holder of the",
         "# auction-order token, the quotes, and each player's cash, owned (zone 1) and orders (zone 2).",
-        "# House rules (rules/bolsa.md section 8) go in options; omitted = the values of components.yaml:",
+        "# House rules (`pnp rules show BOLSA-8` lists them) go in options; omitted = the values of components.yaml:",
         *(f"#   {option}" for option in options),
         dump(record(params, players, (), start=state)).rstrip(),
         "# Replace [] with one entry per round, e.g.:",

@@ -56,6 +56,7 @@ class Registered:
     id: str
     rules: str  # the package: `RULEBOOK` (eager, light) and `engine` (the contract)
     referee: str  # the module that reads and writes this game's records (pnp.referee layer)
+    ends: tuple[str, ...] = ()  # every `Outcome.reason` the engine gives: how a game of it can end
 
     @property
     def rulebook(self) -> Rulebook:
@@ -69,9 +70,9 @@ class Registered:
 
 
 GAMES: dict[str, Registered] = {
-    "bolsa": Registered("bolsa", "pnp.rules.bolsa", "pnp.referee.bolsa"),
-    "aktsioner": Registered("aktsioner", "pnp.rules.aktsioner", "pnp.referee.aktsioner"),
-    "forex": Registered("forex", "pnp.rules.forex", "pnp.referee.forex"),
+    "bolsa": Registered("bolsa", "pnp.rules.bolsa", "pnp.referee.bolsa", ends=("last_round",)),
+    "aktsioner": Registered("aktsioner", "pnp.rules.aktsioner", "pnp.referee.aktsioner", ends=("all_cards_played",)),
+    "forex": Registered("forex", "pnp.rules.forex", "pnp.referee.forex", ends=("last_dividend", "bankruptcy")),
 }
 
 

@@ -9,9 +9,7 @@ track's number. The table companion quotes a broken rule the same way.
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -115,25 +113,52 @@ def show_value(value: Any) -> str:
 
 # --- the command ----------------------------------------------------------------------------------
 
+WORDS = "en"  # the language `pnp rules show` quotes a rule in without --lang: the English kit's booklet
 
-def run(args: argparse.Namespace) -> int:
-    """`pnp rules show ID` (exit 2 for an unknown ID) and `pnp rules search WORDS` (exit 1
-    when nothing matches)."""
+
+def show(rule_id: str, game: str | None = None, spec: str | None = None, lang: str | None = None,
+         notes: bool = False) -> str:
+    """What `pnp rules show ID` prints: each rule the ID names as players read it — the words
+    of the game's rules booklet in `lang` (the English kit's without), else the rules file's
+    with its design notes left out — and the house rules in effect; `notes`: the rules file's
+    own text, its sources and design notes ([S: …], [D] …) included. UsageError (exit 2) for an
+    unknown game or ID."""
     from pnp.rules import load_spec
 
-    if args.game is not None and args.game not in text.games():
-        raise UsageError(f'unknown game "{args.game}" (games with rules: {", ".join(text.games())})')
-    if args.verb == "search":
-        return _search(" ".join(args.words), args.game)
-    found = find(args.id, args.game)
-    code = getattr(args, "lang", None)
-    spec = load_spec(args.spec) if any(r.game in GAMES for r in found) or code else None
-    pointer = renamed(args.id, found)
-    if code and spec is not None:
-        print("\n\n".join(([pointer] if pointer else []) + [describe_in(r, spec, code) for r in found]))
-        return 0
-    print("\n\n".join(([pointer] if pointer else []) + [describe(r, spec) for r in found]))
-    return 0
+    _known_game(game)
+    found = find(rule_id, game)
+    loaded = load_spec(spec) if any(r.game in GAMES for r in found) or lang else None
+    pointer = renamed(rule_id, found)
+    return "\n\n".join(([pointer] if pointer else []) + [describe(r, loaded, lang, notes) for r in found])
+
+
+def search(words: str, game: str | None = None) -> list[str]:
+    """What `pnp rules search WORDS` prints, a line per rule, best first (none: nothing
+    matches): rules whose ID, section, title, text or governed house rules (their names and
+    values: `interest` finds the loan rule through `loan_interest`) contain every word, case and
+    accents folded."""
+    _known_game(game)
+    options: dict[tuple[str, str], list[str]] = {}
+    for name in (game,) if game else text.games():
+        if name in GAMES:
+            for option in GAMES[name].rulebook.options:
+                words_of = [option.name.replace("_", " "), *(str(c).replace("_", " ") for c in option.choices or ())]
+                options.setdefault((name, option.rule), []).extend(words_of)
+    found = text.search(words, game, also=lambda r: " ".join(options.get((r.game, r.id), ())))
+    return [f"{r.id:<14} {r.game:<10} {_first_line(_for_players(r.plain))}" for r in found]
+
+
+def _known_game(game: str | None) -> None:
+    if game is not None and game not in text.games():
+        raise UsageError(f'unknown game "{game}" (games with rules: {", ".join(text.games())})')
+
+
+_SOURCES = re.compile(r"\s*\[(?:S|SC|BGA|PnP|PA|MK|HS|GI|SH|D)\b[^\]]*\]")  # [S], [S: “…”], [BGA, PA], [D], [D mechanics]
+
+
+def _for_players(plain: str) -> str:
+    """A rules file's text without its sources and design-note marks."""
+    return _SOURCES.sub("", plain).strip()
 
 
 def worded(game_id: str, spec: Spec, code: str) -> dict[str, str]:
@@ -220,30 +245,12 @@ def printed_value(value: Any) -> str:
 _ID = re.compile(r"(?<![*\w-])([A-Z]{2,}-X?\d+(?:\.\d+)*)(?![*\w])")
 
 
-def describe_in(rule: text.Rule, spec: Spec, code: str) -> str:
-    """`describe`, in language `code`: the rule's words as the game's booklet in that language
-    words them (a rule the booklet does not word: the rules file's English, said so)."""
-    words = worded(rule.game, spec, code)
-    lines = [f"{rule.id}  ({rule.game} · {code})"]
-    ids = [r.id for r in text.within(rule.id, rule.game)] if rule.kind == text.SECTION else [rule.id]
-    for rule_id in ids:
-        if rule_id in words:
-            lines.append(("  " if len(ids) > 1 else "") + (f"{rule_id}  " if len(ids) > 1 else "") + words[rule_id])
-    if len(lines) == 1:
-        lines.append(f"({code}: the booklet does not word this rule; the rules file's English follows)")
-        lines.append(describe(rule, spec))
-    return "\n".join(lines)
-
-
-def describe(rule: text.Rule, spec: Spec | None) -> str:
-    """The rule as `pnp rules show` prints it: ID, game and section, the words, the house rules."""
-    heading = f"{rule.id}  ({rule.game} · {rule.section})" if rule.section else f"{rule.id}  ({rule.game})"
-    lines = [heading]
-    if rule.kind == text.SECTION:
-        lines += [f"  {r.id}  {_first_line(r.plain)}" for r in text.within(rule.id, rule.game) if r.id != rule.id]
-    else:
-        title = rule.title if not rule.title or rule.title[-1] in "?!." else rule.title + "."
-        lines.append(rule.plain if not rule.title or rule.kind == text.RULE else f"{title} {rule.plain}")
+def describe(rule: text.Rule, spec: Spec | None, lang: str | None = None, notes: bool = False) -> str:
+    """A rule as `pnp rules show` prints it: ID, game and section, the words, the house rules in
+    effect (see `show`); a section: each of its rules' first line, or its own text (a table of
+    house rules) when it has no rule."""
+    words = {} if notes else _booklet(rule.game, spec, lang)
+    lines = [_heading(rule, lang, notes), *_body(rule, words, lang, notes)]
     if spec is not None and rule.game in GAMES and rule.game in spec.games:
         options = governed(rule, house_rules(rule.game, spec.games[rule.game]))
         if options:
@@ -252,14 +259,51 @@ def describe(rule: text.Rule, spec: Spec | None) -> str:
     return "\n".join(lines)
 
 
-def _search(words: str, game: str | None) -> int:
-    found = text.search(words, game)
-    if not found:
-        print(f'no rule mentions "{words}"', file=sys.stderr)
-        return 1
-    for r in found:
-        print(f"{r.id:<14} {r.game:<10} {_first_line(r.plain)}")
-    return 0
+def _booklet(game: str, spec: Spec | None, lang: str | None) -> dict[str, str]:
+    """The rules booklet's words of each rule of `game` in `lang` (the English kit's without;
+    none where the spec does not print the game, or no English kit)."""
+    if spec is None or game not in spec.games or (not lang and WORDS not in spec.games[game].kit_languages):
+        return {}
+    return worded(game, spec, lang or WORDS)
+
+
+def _heading(rule: text.Rule, lang: str | None, notes: bool) -> str:
+    section = rule.section if notes else _for_players(rule.section)
+    if lang:
+        return f"{rule.id}  ({rule.game} · {lang})"
+    return f"{rule.id}  ({rule.game} · {section})" if section else f"{rule.id}  ({rule.game})"
+
+
+def _body(rule: text.Rule, words: Mapping[str, str], lang: str | None, notes: bool) -> list[str]:
+    if rule.kind == text.SECTION:
+        inside = [r for r in text.within(rule.id, rule.game) if r.id != rule.id]
+        if not inside:
+            return ["  " + line for line in _section_text(rule, notes).splitlines()]
+        return [f"  {r.id}  {_first_line(words.get(r.id) or _said(r, notes))}" for r in inside]
+    if rule.id in words:
+        return [words[rule.id]]
+    lines = [f"({lang}: the booklet does not word this rule; the rules file's English follows)"] if lang and not notes \
+        else []
+    title = rule.title if not rule.title or rule.title[-1] in "?!." else rule.title + "."
+    said = _said(rule, notes)
+    return lines + [said if not rule.title or rule.kind == text.RULE else f"{title} {said}"]
+
+
+def _said(rule: text.Rule, notes: bool) -> str:
+    return rule.plain if notes else _for_players(rule.plain)
+
+
+def _section_text(section: text.Rule, notes: bool) -> str:
+    """A section's own text, from its heading to the next: what it says when it holds no rule
+    (the table of house rules)."""
+    lines = text.document(section.game).splitlines()[section.line:]
+    body = []
+    for line in lines:
+        if line.startswith("#"):
+            break
+        body.append(line.replace("**", "").replace("`", ""))
+    said = "\n".join(body).strip()
+    return said if notes else _for_players(said)
 
 
 def _first_line(plain: str, width: int = 90) -> str:

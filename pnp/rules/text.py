@@ -20,6 +20,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Callable
 
 RULE, EXAMPLE, AMBIGUITY, SECTION = "rule", "example", "ambiguity", "section"
 
@@ -85,9 +86,10 @@ def nearest(rule_id: str, count: int = 5, game: str | None = None) -> list[str]:
     return [by_normal[c] for c in close]
 
 
-def search(words: str, game: str | None = None) -> list[Rule]:
-    """Rules whose ID, section, title or text contain every word (case- and accent-blind),
-    best first: more hits in the title and more hits overall rank higher."""
+def search(words: str, game: str | None = None, also: Callable[[Rule], str] | None = None) -> list[Rule]:
+    """Rules whose ID, section, title or text — or `also(rule)`, more words a caller knows it
+    by (the house rules it governs) — contain every word (case- and accent-blind), best first:
+    more hits in the title and more hits overall rank higher."""
     terms = [_fold(w) for w in words.split() if w.strip()]
     if not terms:
         return []
@@ -96,7 +98,7 @@ def search(words: str, game: str | None = None) -> list[Rule]:
         for r in rules(g):
             if r.kind == SECTION:
                 continue
-            haystack = _fold(" ".join((r.id, r.section, r.title, r.text)))
+            haystack = _fold(" ".join((r.id, r.section, r.title, r.text, also(r) if also else "")))
             if all(t in haystack for t in terms):
                 score = sum(_fold(r.title).count(t) * 3 + haystack.count(t) for t in terms)
                 found.append((-score, r.game, r.line, r))

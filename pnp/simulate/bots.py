@@ -52,18 +52,35 @@ def random_bot(decision: Decision, rng: random.Random) -> Any:
 
 
 def greedy(decision: Decision, rng: random.Random) -> Any:
-    """The candidate (or the pass) that leaves the player furthest ahead of his best opponent
-    one step later; the first of equals, so doing nothing wins a tie."""
+    """The candidate that leaves the player furthest ahead of his best opponent one step later;
+    a tie broken at random among the equally good, acting preferred to doing nothing (passing,
+    a pass in an auction, a declaration or trade of nothing): where nothing pays before a round
+    is settled (bolsa's declarations) a tie is the rule, not the exception, and "do nothing"
+    winning every tie made greedy a player who never trades."""
     engine, params, state, probe = decision.engine, decision.params, decision.state, decision.probe
-    best, best_lead = None, lead(probe.worth(state), decision.seat) if decision.may_pass else None
+    scored: list[tuple[float, bool, Any]] = []  # (lead, acts, action)
+    if decision.may_pass:
+        scored.append((lead(probe.worth(state), decision.seat), False, None))
     for template in decision.templates:
         for values in candidates(template, rng):
-            action, after, _ = apply_choosing(engine, state, template.action(values), params, rng,
-                                              events=False)
-            score = lead(probe.worth(after), decision.seat)
-            if best_lead is None or score > best_lead:
-                best, best_lead = action, score
-    return best
+            action, after, _ = apply_choosing(engine, state, template.action(values), params, rng, events=False)
+            scored.append((lead(probe.worth(after), decision.seat), not idle(template, values), action))
+    best = max(score for score, _, _ in scored)
+    tied = [(acts, action) for score, acts, action in scored if score >= best - TIE]
+    acting = [action for acts, action in tied if acts]
+    return rng.choice(acting) if acting else rng.choice(tied)[1]
+
+
+TIE = 1e-9  # leads this close are equal (worths are sums of floats)
+
+
+def idle(template: Template, values: Mapping[str, Any]) -> bool:
+    """Whether an action does nothing: a pass, or every number of a template with numbers at
+    its lowest and nothing else chosen (a declaration or a trade of nothing)."""
+    if template.kind == "pass":
+        return True
+    numbers = [f for f in template.fields if f.kind == "number"]
+    return bool(numbers) and len(numbers) == len(template.fields) and all(values[f.name] == f.low for f in numbers)
 
 
 def lead(worth: tuple[float, ...] | None, seat: int) -> float:

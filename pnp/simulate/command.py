@@ -11,26 +11,30 @@ the games run.
 `--shard I/N` plays the I-th of N equal parts of the chunks and prints its tallies as JSON;
 `pnp simulate merge FILE…` adds the N shards up and answers as one run would, byte for byte
 (but the timings): so a long sweep runs as a job array on a cluster.
+
+The command line arrives as an `Asked` (its values as typed, `pnp.cli` fills it from argparse);
+nothing below reads argparse.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
 import re
 import sys
 import time
-from dataclasses import dataclass
+from contextlib import ExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from pnp import __version__
 from pnp.errors import UsageError
+from pnp.i18n import _
 from pnp.rules import GAMES, load_spec, rulebook
 from pnp.rules.base import Violation
-from pnp.simulate import roster
+from pnp.simulate import judge, roster
 from pnp.simulate.runner import Setup, chunk_count, context, seating, shard_numbers
 from pnp.simulate.shards import FORMAT as SHARD_FORMAT
 from pnp.simulate.shards import check_together, checked_tally, read_shard, setup_of
@@ -58,6 +62,32 @@ DASK_SCHEMES = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
 
 
 @dataclass(frozen=True)
+class Asked:
+    """`pnp simulate`'s command line as typed (None: not given), before any check."""
+
+    game: str
+    files: tuple[str, ...] = ()
+    games: str | None = None
+    players: str | None = None
+    bots: str | None = None
+    seed: str | None = None
+    spec: str | None = None
+    set: tuple[str, ...] = ()
+    vs: str | None = None
+    vs_set: tuple[str, ...] = ()
+    ladder: bool = False
+    workers: str | None = None
+    dask: str | None = None
+    shard: str | None = None
+    json: bool = False
+    report: str | None = None
+    save_records: str | None = None
+    records: str | None = None
+    margin: tuple[str, ...] = ()
+    lang: str | None = None
+
+
+@dataclass(frozen=True)
 class Options:
     """The simulate command's options, each checked on its own (no spec read yet)."""
 
@@ -71,65 +101,95 @@ class Options:
     shard: tuple[int, int] | None
     report: Path | None
     records: int | None  # with --save-records: how many games to write (None: all)
+    margins: dict[str, judge.Margin] = field(default_factory=judge.margins)
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.game == "merge":
-        return merge(args)
-    if args.files:
-        raise UsageError(f"simulate {args.game}: unexpected {' '.join(args.files)} (only `simulate merge` takes files)")
-    options = read(args)
-    counts, pairs = checked_setups(args, options)
-    if args.ladder:
-        from pnp.simulate.ladder import ladder_command
+def run(asked: Asked) -> int:
+    if asked.game == "merge":
+        return merge(asked)
+    if asked.files:
+        raise UsageError(f"simulate {asked.game}: unexpected {' '.join(asked.files)} (only `simulate merge` takes files)")
+    options = read(asked)
+    pairs = checked_setups(asked, options)
+    with speaking_as(asked.lang, options.game, asked.spec):
+        if asked.ladder:
+            from pnp.simulate.ladder import ladder_command
 
-        return ladder_command(args, options, counts, pairs)
-    if options.shard is not None:
-        shard, shards = options.shard
-        print(json.dumps(_shard_document(args, options, pairs, shard, shards), ensure_ascii=False, sort_keys=True))
-        return 0
-    runs = []
-    for first, second in pairs:
-        runs.append((_simulate(args, options, first, _spec_name(args), records=args.save_records),
-                     _simulate(args, options, second, _spec_name(args, vs=True)) if second is not None else None))
-    return respond(args, runs)
+            return ladder_command(asked, options, pairs)
+        if options.shard is not None:
+            shard, shards = options.shard
+            print(json.dumps(_shard_document(asked, options, pairs, shard, shards), ensure_ascii=False, sort_keys=True))
+            return 0
+        runs = []
+        for first, second in pairs:
+            runs.append((_simulate(options, first, _spec_name(asked), records=asked.save_records),
+                         _simulate(options, second, _spec_name(asked, vs=True)) if second is not None else None))
+        return respond(asked, runs, options.margins)
 
 
-def respond(args: argparse.Namespace, runs: Sequence[tuple[Run, Run | None]]) -> int:
+def speaking_as(code: str | None, game: str, spec: str | None) -> ExitStack:
+    """Every sentence inside the block in language `code` (the game's catalog beside the spec,
+    as the referee reads it: a code it has no catalog of is a usage error); English without."""
+    stack = ExitStack()
+    if code:
+        from pnp.i18n import speaking
+        from pnp.referee import language
+
+        stack.enter_context(speaking(language(code, game, spec)))
+    return stack
+
+
+def respond(asked: Asked, runs: Sequence[tuple[Run, Run | None]], margins: dict[str, judge.Margin] | None = None) -> int:
     """Print the answer (JSON or text) and write the report asked for."""
-    answers = [compare(first, second) if second is not None else answer(first) for first, second in runs]
+    answers = [compare(first, second, margins) if second is not None else answer(first) for first, second in runs]
     result = answers[0] if len(answers) == 1 else combined(answers)
-    print(json.dumps(result, ensure_ascii=False, indent=1) if args.json else text(runs))
-    if args.report:
+    print(json.dumps(result, ensure_ascii=False, indent=1) if asked.json else text(runs, margins))
+    if asked.report:
         from pnp.simulate.report import write_report
 
-        write_report(Path(args.report), runs)
-        print(f"report: {args.report}", file=sys.stderr)
+        write_report(Path(asked.report), runs, margins)
+        print(f"report: {asked.report}", file=sys.stderr)
     return 0
 
 
 # --- checking the command line ----------------------------------------------------------------------
 
 
-def read(args: argparse.Namespace) -> Options:
+def read(asked: Asked) -> Options:
     """Every option that can be checked without the spec, in the order a reader meets them."""
-    game = game_option(args.game)
-    games = whole(args.games, "--games", 1, MAX_GAMES, default=1000)
-    seed = whole(args.seed, "--seed", -10**MAX_SEED_DIGITS, 10**MAX_SEED_DIGITS, default=1)
-    workers = workers_option(args.workers)
-    dask = _dask(args.dask)
-    shard = _shard(args.shard, games) if getattr(args, "shard", None) else None
-    report = report_option(args.report)
-    if args.records is not None and not args.save_records:
+    game = game_option(asked.game)
+    games = whole(asked.games, "--games", 1, MAX_GAMES, default=1000)
+    seed = whole(asked.seed, "--seed", -10**MAX_SEED_DIGITS, 10**MAX_SEED_DIGITS, default=1)
+    workers = workers_option(asked.workers)
+    dask = _dask(asked.dask)
+    shard = _shard(asked.shard, games) if asked.shard else None
+    report = report_option(asked.report)
+    if asked.records is not None and not asked.save_records:
         raise UsageError("--records K needs --save-records DIR")
-    records = whole(args.records, "--records", 1, MAX_GAMES) if args.records is not None else None
-    if shard is not None and (args.report or args.save_records):
-        raise UsageError(f"--shard {args.shard}: a shard prints its tallies; write the report or records from "
+    records = whole(asked.records, "--records", 1, MAX_GAMES) if asked.records is not None else None
+    if shard is not None and (asked.report or asked.save_records):
+        raise UsageError(f"--shard {asked.shard}: a shard prints its tallies; write the report or records from "
                          "`pnp simulate merge`, or play without --shard")
-    if getattr(args, "ladder", False) and (args.vs or args.vs_set or shard is not None or args.save_records):
+    if asked.ladder and (asked.vs or asked.vs_set or shard is not None or asked.save_records):
         raise UsageError("--ladder plays the bots against each other under one rule set: no --vs, --vs-set, --shard "
                          "or --save-records with it")
-    return Options(game, games, args.players, bots_option(game, args.bots), seed, workers, dask, shard, report, records)
+    return Options(game, games, asked.players, bots_option(game, asked.bots), seed, workers, dask, shard, report, records,
+                   margins_option(asked.margin))
+
+
+def margins_option(settings: Sequence[str]) -> dict[str, judge.Margin]:
+    """`--margin FAMILY=SIZE` (repeatable): a family's margin of practical equivalence."""
+    given = {}
+    for setting in settings:
+        family, equals, size = setting.partition("=")
+        if not equals:
+            raise UsageError(f"--margin {shown(setting)}: write FAMILY=SIZE, e.g. --margin length=5% or "
+                             "--margin seats=0.01")
+        given[family.strip()] = size
+    try:
+        return judge.margins(given)
+    except ValueError as error:
+        raise UsageError(f"--margin: {error}") from None
 
 
 def whole(text: Any, option: str, low: int, high: int, *, default: int | None = None) -> int:
@@ -228,33 +288,33 @@ def spec_option(text: str | None, option: str) -> Path:
     return path
 
 
-def checked_setups(args: argparse.Namespace, options: Options) -> tuple[list[int], list[tuple[Setup, Setup | None]]]:
+def checked_setups(asked: Asked, options: Options) -> list[tuple[Setup, Setup | None]]:
     """The spec, the player counts, the house rules and the comparison, each checked; per player
     count the rule set to play and the one to compare it with (one setup of each tried here)."""
     game = options.game
-    spec_path = spec_option(args.spec, "--spec")
+    spec_path = spec_option(asked.spec, "--spec")
     spec = load_spec(str(spec_path))
     if game not in spec.games:
         raise UsageError(f"{spec_path}: the spec has no game {game!r}")
-    counts = player_counts(args.players, spec.games[game].players)
-    house = house_rules(game, args.set, "--set")
+    counts = player_counts(asked.players, spec.games[game].players)
+    house = house_rules(game, asked.set, "--set")
     other_spec = other_house = None
-    if args.vs or args.vs_set:
-        other_spec = spec_option(args.vs, "--vs") if args.vs else spec_path
+    if asked.vs or asked.vs_set:
+        other_spec = spec_option(asked.vs, "--vs") if asked.vs else spec_path
         if game not in load_spec(str(other_spec)).games:
             raise UsageError(f"{other_spec}: the spec has no game {game!r}")
-        other_house = {**house, **house_rules(game, args.vs_set, "--vs-set")}
-    if args.save_records:
+        other_house = {**house, **house_rules(game, asked.vs_set, "--vs-set")}
+    if asked.save_records:
         try:
-            Path(args.save_records).mkdir(parents=True, exist_ok=True)
+            Path(asked.save_records).mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise UsageError(f"--save-records {shown(args.save_records)}: {error.strerror}") from None
+            raise UsageError(f"--save-records {shown(asked.save_records)}: {error.strerror}") from None
     pairs = []
     for count in counts:
         setup = checked_setup(game, spec_path, house, count, options.bots)
         other = checked_setup(game, other_spec, other_house or {}, count, options.bots) if other_spec else None
         pairs.append((setup, other))
-    return counts, pairs
+    return pairs
 
 
 def player_counts(text: str | None, seats: Any) -> list[int]:
@@ -318,38 +378,44 @@ def checked_setup(game: str, spec: Path | None, options: dict[str, Any], players
     return setup
 
 
-def _spec_name(args: argparse.Namespace, vs: bool = False) -> str:
+def _spec_name(asked: Asked, vs: bool = False) -> str:
     """The spec file of a run as the user named it (the default one relative to here)."""
-    return str(Path(args.vs)) if vs and args.vs else str(spec_option(args.spec, "--spec"))
+    return str(Path(asked.vs)) if vs and asked.vs else str(spec_option(asked.spec, "--spec"))
 
 
-def _simulate(args: argparse.Namespace, options: Options, setup: Setup, spec_name: str | Path,
-              records: str | None = None) -> Run:
-    bar = _progress(options.games, f"{setup.game} {setup.players}p")
+def _simulate(options: Options, setup: Setup, spec_name: str | Path, records: str | None = None) -> Run:
     started = time.perf_counter()
-    try:
+    with Progress(options.games, f"{setup.game} {setup.players}p") as step:
         played = play(setup, options.games, options.seed, workers=options.workers, dask=options.dask, records=records,
-                      record_limit=options.records, progress=bar.update if bar else None)
-    finally:
-        if bar is not None:
-            bar.close()
+                      record_limit=options.records, progress=step)
     return finish(setup, options.games, options.seed, played, spec_name=str(spec_name),
                   elapsed_s=time.perf_counter() - started)
 
 
-def _progress(total: int, label: str) -> Any:
-    """A progress bar (tqdm) on a terminal's stderr; none in a pipe, CI or a test."""
-    if not sys.stderr.isatty() or os.environ.get("CI"):
-        return None
-    from tqdm import tqdm  # no type hints: ignored in pyproject's mypy overrides
+class Progress:
+    """A progress bar with the time left (tqdm) on a terminal's stderr, none in a pipe, CI or a
+    test: `with Progress(total, label) as step:` gives what to call with the games each finished
+    chunk played (None without a bar)."""
 
-    return tqdm(total=total, desc=label, unit="game", file=sys.stderr, leave=False)
+    def __init__(self, total: int, label: str):
+        self.bar: Any = None
+        if sys.stderr.isatty() and not os.environ.get("CI"):
+            from tqdm import tqdm  # no type hints: ignored in pyproject's mypy overrides
+
+            self.bar = tqdm(total=total, desc=label, unit="game", file=sys.stderr, leave=False)
+
+    def __enter__(self) -> Callable[[int], None] | None:
+        return self.bar.update if self.bar is not None else None
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 # --- shards and their merge ---------------------------------------------------------------------------
 
 
-def _shard_document(args: argparse.Namespace, options: Options, pairs: Sequence[tuple[Setup, Setup | None]],
+def _shard_document(asked: Asked, options: Options, pairs: Sequence[tuple[Setup, Setup | None]],
                     shard: int, shards: int) -> dict[str, Any]:
     """Shard `shard` of `shards`: what was asked (so the merge can check the shards belong
     together) and the tally of its chunks of every rule set."""
@@ -359,12 +425,12 @@ def _shard_document(args: argparse.Namespace, options: Options, pairs: Sequence[
     for first, second in pairs:
         played = [play(setup, options.games, options.seed, workers=options.workers, dask=options.dask,
                        numbers=numbers).as_json() if setup is not None else None for setup in (first, second)]
-        runs.append({"setups": [_setup_json(first, _spec_name(args)),
-                                _setup_json(second, _spec_name(args, vs=True)) if second is not None else None],
+        runs.append({"setups": [_setup_json(first, _spec_name(asked)),
+                                _setup_json(second, _spec_name(asked, vs=True)) if second is not None else None],
                      "tallies": played})
-    asked = {"game": options.game, "games": options.games, "seed": options.seed, "bots": list(options.bots),
-             "players": [first.players for first, _ in pairs]}
-    return {"format": SHARD_FORMAT, "pnp": __version__, "shard": [shard, shards], "asked": asked, "runs": runs,
+    played_as = {"game": options.game, "games": options.games, "seed": options.seed, "bots": list(options.bots),
+                 "players": [first.players for first, _ in pairs]}
+    return {"format": SHARD_FORMAT, "pnp": __version__, "shard": [shard, shards], "asked": played_as, "runs": runs,
             "elapsed_s": round(time.perf_counter() - started, 3)}
 
 
@@ -373,15 +439,16 @@ def _setup_json(setup: Setup, spec_name: str) -> dict[str, Any]:
             "options": [[key, value] for key, value in setup.options], "players": setup.players, "bots": list(setup.bots)}
 
 
-def merge(args: argparse.Namespace) -> int:
+def merge(asked: Asked) -> int:
     """`pnp simulate merge SHARD.json…`: the shards of one simulation added up, answered as the
     simulation played at once would be (report included); each shard checked on its own and
     against the others first (`pnp.simulate.shards`)."""
-    _check_merge_options(args)
-    documents = [read_shard(name) for name in args.files]
-    check_together(args.files, documents)
+    _check_merge_options(asked)
+    margins = margins_option(asked.margin)
+    documents = [read_shard(name) for name in asked.files]
+    check_together(asked.files, documents)
     first = documents[0]
-    asked, elapsed = first["asked"], sum(document["elapsed_s"] for document in documents)
+    played, elapsed = first["asked"], sum(document["elapsed_s"] for document in documents)
     runs = []
     for k, entry in enumerate(first["runs"]):
         made: list[Run | None] = []
@@ -389,44 +456,45 @@ def merge(args: argparse.Namespace) -> int:
             if setup_json is None:
                 made.append(None)
                 continue
-            setup = setup_of(args.files[0], setup_json)
+            setup = setup_of(asked.files[0], setup_json)
             total = Tally()
-            for name, document in zip(args.files, documents, strict=True):
+            for name, document in zip(asked.files, documents, strict=True):
                 total.merge(checked_tally(name, document["runs"][k]["tallies"][side], setup, f"runs[{k}].tallies[{side}]"))
-            made.append(finish(setup, asked["games"], asked["seed"], total, spec_name=setup_json["spec_name"],
+            made.append(finish(setup, played["games"], played["seed"], total, spec_name=setup_json["spec_name"],
                                elapsed_s=elapsed / max(1, 2 * len(first["runs"]))))
         assert made[0] is not None, "a shard's first rule set is always played"
         runs.append((made[0], made[1]))
-    return respond(args, runs)
+    with speaking_as(asked.lang, str(played["game"]), runs[0][0].setup.spec):
+        return respond(asked, runs, margins)
 
 
-def _check_merge_options(args: argparse.Namespace) -> None:
+def _check_merge_options(asked: Asked) -> None:
     """A merge takes the shards' files and the answer's options, none of the run's own (they
     are in the shards)."""
-    played_options = [flag for flag, value in (("--games", args.games), ("--players", args.players),
-                                               ("--bots", args.bots), ("--seed", args.seed), ("--spec", args.spec),
-                                               ("--set", args.set), ("--vs", args.vs), ("--vs-set", args.vs_set),
-                                               ("--shard", args.shard), ("--save-records", args.save_records),
-                                               ("--ladder", args.ladder)) if value]
+    played_options = [flag for flag, value in (("--games", asked.games), ("--players", asked.players),
+                                               ("--bots", asked.bots), ("--seed", asked.seed), ("--spec", asked.spec),
+                                               ("--set", asked.set), ("--vs", asked.vs), ("--vs-set", asked.vs_set),
+                                               ("--shard", asked.shard), ("--save-records", asked.save_records),
+                                               ("--ladder", asked.ladder)) if value]
     if played_options:
         raise UsageError(f"simulate merge: {', '.join(played_options)} belong to the shards' own run")
-    report_option(args.report)
-    if not args.files:
+    report_option(asked.report)
+    if not asked.files:
         raise UsageError("simulate merge: give the shards' files, e.g. pnp simulate merge shard-*.json")
 
 
 # --- the text answer ----------------------------------------------------------------------------------
 
 
-def text(runs: Sequence[tuple[Run, Run | None]]) -> str:
+def text(runs: Sequence[tuple[Run, Run | None]], margins: dict[str, judge.Margin] | None = None) -> str:
     """Per player count: the verdict, then each estimate on a line (value and 95 % interval; with
-    a comparison both runs, the difference and a star where it stands), then the glossary."""
+    a comparison both runs, the difference, its interval and its judgement), then the glossary."""
     lines = []
     for first, second in runs:
-        header, rows = table(first, second)
+        header, rows = table(first, second, margins)
         widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
         lines.append(f"{heading(first, second)} · {first.elapsed_s + (second.elapsed_s if second else 0):.1f} s")
-        lines += [f"  • {sentence}" for sentence in verdict_lines(first, second)]
+        lines += [f"  • {sentence}" for sentence in verdict_lines(first, second, margins)]
         note = rotation(first.setup.players, first.setup.bots)
         lines += [f"  ({note})"] if note and second is not None else []  # one run's verdict says it already
         lines.append("")
@@ -435,7 +503,7 @@ def text(runs: Sequence[tuple[Run, Run | None]]) -> str:
                      row[-1]]
             lines.append("  " + "  ".join(cells))
         lines.append("")
-    lines.append("glossary:")
-    lines += [f"  {entry}" for entry in glossary_lines(runs[0][0])]
+    lines.append(_("glossary:"))
+    lines += [f"  {entry}" for entry in glossary_lines(runs[0][0], compared=runs[0][1] is not None)]
     return "\n".join(lines).rstrip()
 

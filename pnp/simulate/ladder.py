@@ -15,12 +15,11 @@ brings it down; `random` joins the ladder if `--bots` leaves it out.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import time
 from itertools import combinations
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from pnp.simulate import roster
 from pnp.simulate.metrics import Estimate, jsonable, rate
@@ -33,28 +32,34 @@ MOST_ELO = 1000.0  # an interval at 0 or 1 of the wins is capped here rather tha
 FIT_ROUNDS = 500
 
 
-def ladder_command(args: argparse.Namespace, options: Any, counts: Sequence[int],
-                   pairs: Sequence[tuple[Setup, Setup | None]]) -> int:
-    """The ladder of every player count asked for, printed as JSON or text."""
-    bots = list(options.bots) if args.bots is not None else roster.names(options.game)
+def ladder_command(asked: Any, options: Any, pairs: Sequence[tuple[Setup, Setup | None]]) -> int:
+    """The ladder of every player count asked for (`command.Asked`, `command.Options`), printed
+    as JSON or text, with a progress bar on a terminal."""
+    from pnp.simulate.command import Progress
+
+    bots = list(options.bots) if asked.bots is not None else roster.names(options.game)
     if BASELINE not in bots:
         bots.insert(0, BASELINE)
     answers = []
     for setup, _ in pairs:
         started = time.perf_counter()
-        answers.append({**ladder(setup, bots, options.games, options.seed, workers=options.workers),
-                        "elapsed_s": round(time.perf_counter() - started, 3)})
+        games = options.games * len(bots) * (len(bots) - 1) // 2
+        with Progress(games, f"ladder {setup.game} {setup.players}p") as step:
+            found = ladder(setup, bots, options.games, options.seed, workers=options.workers, progress=step)
+        answers.append({**found, "elapsed_s": round(time.perf_counter() - started, 3)})
     result = answers[0] if len(answers) == 1 else {"runs": answers}
-    print(json.dumps(result, ensure_ascii=False, indent=1) if args.json else "\n\n".join(map(text, answers)))
+    print(json.dumps(result, ensure_ascii=False, indent=1) if asked.json else "\n\n".join(map(text, answers)))
     return 0
 
 
-def ladder(setup: Setup, bots: Sequence[str], games: int, seed: int, *, workers: int = 0) -> dict[str, Any]:
+def ladder(setup: Setup, bots: Sequence[str], games: int, seed: int, *, workers: int = 0,
+           progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """The round robin of `bots` under `setup`'s rules: each pair's share of the wins, ratings
     and the skill depth (see the module's docstring)."""
     matches = {(a, b): Setup(setup.game, setup.spec, setup.options, setup.players, (a, b))
                for a, b in combinations(bots, 2)}
-    played = run_each((chunk for match in matches.values() for chunk in chunks(match, games, seed)), workers=workers)
+    played = run_each((chunk for match in matches.values() for chunk in chunks(match, games, seed)), workers=workers,
+                      progress=progress)
     shares: dict[tuple[str, str], Estimate] = {}
     for (a, b), match in matches.items():
         _, wins = played[match].bot_seats(2)

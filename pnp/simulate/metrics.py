@@ -8,9 +8,10 @@ for rates the Agresti–Caffo interval (one success and one failure added to eac
 means the standard errors combined, with the p-value of "no change" that Holm's correction
 (`holm`) reads when many metrics are compared at once.
 
-Seat balance is tested as a whole (`seat_balance`, Pearson's χ² of equal seats) and the gap
-between the best and the worst seat has an interval corrected for picking them after the fact
-(`_gap`): a fair game raises the alarm 5 % of the time, not a third of it.
+Seat balance is judged by one method (`seat_balance`): the gap between the best and the worst
+seat, with an interval that holds for every pair of seats at once, so picking the extremes
+after the fact does not make it exclude 0 more often; the verdict's sentence and the table
+read the same interval. A fair game raises the alarm at most 5 % of the time, not a third of it.
 
 `summarise` turns a `Tally` of the games (`pnp.simulate.tally`) into the nested mapping the
 JSON answer, the text table and the report are made from; its leaves are `Estimate`s or plain
@@ -25,7 +26,7 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Any, Iterator, Mapping, Sequence
 
-from pnp.simulate.pressure import Bills
+from pnp.simulate.pressure import CANNOT, Bills
 from pnp.simulate.probe import Probe
 from pnp.simulate.tally import Distribution, Tally
 
@@ -107,17 +108,6 @@ def difference(a: Estimate, b: Estimate) -> Estimate:
     return Estimate(b.value - a.value, low, high, min(a.n, b.n), se, "difference", p)
 
 
-def quantile(values: Sequence[float], q: float) -> float:
-    """The q-quantile with linear interpolation between order statistics (numpy's default)."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    position = q * (len(ordered) - 1)
-    below = math.floor(position)
-    above = min(below + 1, len(ordered) - 1)
-    return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
-
-
 # --- the summary of a simulation ---------------------------------------------------------------
 
 
@@ -128,8 +118,7 @@ def summarise(tally: Tally, bots: Sequence[str], probe: Probe, money: Sequence[B
     seat_rates = [rate(wins[seat], n) for seat in range(seats)]
     return {
         "seat_win_rate": [{"seat": seat + 1, "win_rate": estimate} for seat, estimate in enumerate(seat_rates)],
-        "seat_balance": seat_balance(wins),
-        "balance_gap": _gap(tally, seat_rates),
+        "seat_balance": seat_balance(tally, seat_rates),
         "bot_win_rate": _bot_rates(tally, bots),
         "length": _lengths(tally, probe.unit),
         "ends": {reason: rate(count, n) for reason, count in sorted(tally.ends.items())},
@@ -150,28 +139,16 @@ def summarise(tally: Tally, bots: Sequence[str], probe: Probe, money: Sequence[B
     }
 
 
-def seat_balance(wins: Sequence[Fraction | float]) -> dict[str, Any]:
-    """Pearson's χ² test that every seat wins equally often, on the seats' wins (a shared win
-    split among its winners): one test of all the seats at once, so it raises a false alarm in
-    5 % of simulations of a fair game (`equal` false), however many seats there are. Shared
-    wins and bots rotating through the seats only make it more cautious (they narrow the spread
-    the test allows for), never less."""
-    seats, total = len(wins), float(sum(wins))
-    if seats < 2 or total <= 0:
-        return {"chi2": 0.0, "df": max(seats - 1, 0), "p_value": 1.0, "equal": True}
-    expected = total / seats
-    statistic = sum((float(w) - expected) ** 2 for w in wins) / expected
-    p = chi2_sf(statistic, seats - 1)
-    return {"chi2": statistic, "df": seats - 1, "p_value": p, "equal": p >= ALPHA}
-
-
-def _gap(tally: Tally, seat_rates: Sequence[Estimate]) -> dict[str, Any]:
-    """The best seat's win rate minus the worst's, with an interval that holds for every pair of
-    seats at once (Bonferroni over the k(k − 1)/2 pairs): picking the extremes after the fact
-    does not make it exclude 0 more often than 5 % of the time when the seats are equal."""
+def seat_balance(tally: Tally, seat_rates: Sequence[Estimate]) -> dict[str, Any]:
+    """The best seat's win rate minus the worst's, with an interval that holds for every pair
+    of seats at once (Bonferroni over the k(k − 1)/2 pairs), kept within [0, 1] like every share
+    (the gap of the best over the worst is never below 0): the seats are `equal` unless the
+    interval, before that bound, lies above 0. Picking the extremes after the fact does not make
+    it alarm more often than 5 % of the time when the seats are equal; shared wins and bots
+    rotating through the seats only make it more cautious."""
     seats, n = len(seat_rates), tally.games
     if seats < 2 or n == 0:
-        return {"seats": [], "gap": Estimate(0.0, 0.0, 0.0, n, 0.0, "difference"), "pairs": 0}
+        return {"seats": [], "gap": Estimate(0.0, 0.0, 0.0, n, 0.0, "difference"), "pairs": 0, "equal": True}
     best = max(range(seats), key=lambda s: seat_rates[s].value)
     worst = min((s for s in range(seats) if s != best), key=lambda s: seat_rates[s].value)
     pairs = seats * (seats - 1) // 2
@@ -179,8 +156,8 @@ def _gap(tally: Tally, seat_rates: Sequence[Estimate]) -> dict[str, Any]:
     squares = tally.seat_pairs(seats)[(min(best, worst), max(best, worst))]
     se = math.sqrt(max(float(squares) / n - gap * gap, 0.0) / n)
     half = NormalDist().inv_cdf(1 - ALPHA / 2 / pairs) * se
-    return {"seats": [best + 1, worst + 1], "gap": Estimate(gap, gap - half, gap + half, n, se, "difference"),
-            "pairs": pairs}
+    return {"seats": [best + 1, worst + 1], "pairs": pairs, "equal": gap - half <= 0,
+            "gap": Estimate(gap, max(0.0, gap - half), min(1.0, gap + half), n, se, "difference")}
 
 
 def _bot_rates(tally: Tally, bots: Sequence[str]) -> dict[str, Any]:
@@ -201,41 +178,47 @@ def _lengths(tally: Tally, unit: str) -> dict[str, Any]:
 
 
 def _money(tally: Tally, k: int, bills: Bills) -> dict[str, Any]:
-    """One currency: the peak money in players' hands per game against the printed total,
-    and per denomination the peak bills needed against the printed count."""
+    """One currency: the most money in players' hands at once per game against the printed
+    total; the share of games the printed bills could not pay (`pressure`); per denomination
+    the bills of it to add so that they could (99th percentile and most, over the games), and
+    the fix: the denomination that does it with the fewest bills."""
     n, kept = tally.games, tally.money[k]
-    denominations = [{
-        "value": _number(value), "printed": count, "p99_in_hands": kept.bills[d].quantile(0.99),
-        "max_in_hands": kept.bills[d].high or 0, "short": rate(kept.bills_short[d], n),
-    } for d, (value, count) in enumerate(zip(bills.values, bills.counts, strict=True))]
+    denominations: list[dict[str, Any]] = []
+    for d, (value, count) in enumerate(zip(bills.denominations, bills.printed, strict=True)):
+        added = kept.bills[d]
+        denominations.append({"value": _number(value), "printed": count, "add_p99": _added(added, 0.99),
+                              "add_max": _added(added, 1.0)})
     return {
         "currency": bills.currency or bills.name, "printed": _number(bills.total),
         "p99_in_hands": kept.total.quantile(0.99), "max_in_hands": kept.total.high or 0.0,
-        "short": rate(kept.short, n), "denominations": denominations,
+        "short": rate(kept.short, n), "fix": _fix(denominations) if kept.short else None,
+        "denominations": denominations,
     }
 
 
+def _added(counts: Distribution, q: float) -> int | None:
+    """The q-quantile of the games' counts of bills to add, or None where it reaches a game no
+    number of them would pay (`CANNOT`)."""
+    finite = max((value for value in counts.counts if value < CANNOT), default=0)
+    found = counts.quantile(q)
+    return None if found > finite else math.ceil(found)
+
+
+def _fix(denominations: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The denomination that pays every game but the 1 % hardest with the fewest added bills
+    (the smaller of equals: it makes more change), and how many; where the 99th percentile is
+    0 (the short games are fewer than 1 %), what pays every game simulated."""
+    def count(d: dict[str, Any]) -> int | None:
+        return d["add_p99"] or d["add_max"]
+
+    usable = [d for d in denominations if count(d) is not None]
+    if not usable:
+        return None
+    best = min(usable, key=lambda d: (count(d), d["value"]))
+    return {"value": best["value"], "add": count(best), "every_game": not best["add_p99"]}
+
+
 # --- tests of a summary ------------------------------------------------------------------------
-
-
-def chi2_sf(x: float, df: int) -> float:
-    """P(χ²(df) ≥ x), in closed form for whole degrees of freedom: for even df the Poisson sum
-    e^(−x/2) Σ (x/2)^i / i!, for odd df erfc(√(x/2)) plus the same kind of terms."""
-    if x <= 0:
-        return 1.0
-    half = x / 2
-    if df % 2 == 0:
-        term = total = 1.0
-        for i in range(1, df // 2):
-            term *= half / i
-            total += term
-        return min(1.0, math.exp(-half) * total)
-    total = math.erfc(math.sqrt(half))
-    shape = 0.5
-    while shape < df / 2:
-        total += math.exp(shape * math.log(half) - half - math.lgamma(shape + 1))
-        shape += 1
-    return min(1.0, total)
 
 
 def holm(p_values: Sequence[float], alpha: float = ALPHA) -> list[bool]:

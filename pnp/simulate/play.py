@@ -43,7 +43,7 @@ class GameResult:
     length: int  # in the probe's unit (rounds, turns)
     mid_leaders: tuple[int, ...]  # the seats ahead when the middle unit of length began; () without a worth
     marks: tuple[int, ...]  # per `Probe.mark_names`: how often the track reached it
-    money: tuple[tuple[float, tuple[int, ...]], ...]  # per printed currency: peak total in hands, peak bills each
+    money: tuple[tuple[float, tuple[int, ...]], ...]  # per printed currency: peak total in hands, bills to add each
     supplies: tuple[int, ...]  # per `Probe.supply_names`: the lowest it fell to
     track: tuple[tuple[float, ...], ...] = ()  # the track's series after every step (first games only)
     actions: tuple[Any, ...] | None = field(default=None, compare=False)  # as applied, when asked for
@@ -97,13 +97,15 @@ class Watch:
         self.last_money = reading
 
     def peaks(self) -> tuple[tuple[float, tuple[int, ...]], ...]:
-        """Per printed currency, the most money in hands and the most bills of each
-        denomination, over the hands met."""
+        """Per printed currency, the most money in hands at once, and per denomination the
+        fewest bills of it that, added to the printed ones, pay every hand met (`Bills.to_add`:
+        0 each when the printed bills paid them all)."""
         found = []
         for bills, hands in zip(self.bills, self.hands, strict=True):
             if bills is not None:
-                counted = [bills.in_hands(amounts) for amounts in hands] or [(0, (0,) * len(bills.values))]
-                found.append((float(max(total for total, _ in counted)), tuple(map(max, zip(*(c for _, c in counted), strict=True)))))
+                fixes = [bills.to_add(amounts) for amounts in hands] or [(0,) * len(bills.denominations)]
+                found.append((float(max((sum(amounts) for amounts in hands), default=0)),
+                              tuple(map(max, zip(*fixes, strict=True)))))
         return tuple(found)
 
     def supplies(self, reading: tuple[int, ...]) -> None:

@@ -14,6 +14,7 @@ is still simulated with this base (wins, lengths and scores, no component pressu
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
 Number = float  # what the simulator keeps: engines' exact numbers, converted once
@@ -29,6 +30,7 @@ class Probe:
     mark_names: tuple[str, ...] = ()  # what `marks` can report, e.g. ("bottom", "flip", "top")
     supply_names: tuple[str, ...] = ()  # one per value `supplies` returns
     currencies: tuple[str, ...] = ()  # keys of `money`: a currency's code, "" for a game's one money
+    money_unit = Fraction(1)  # the least amount of money a player can hold (For-Ex: ½, FOREX-A6)
 
     def __init__(self, params: Any):
         self.params = params

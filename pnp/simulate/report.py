@@ -21,10 +21,9 @@ import html
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from pnp.simulate import words
-from pnp.simulate.metrics import quantile
+from pnp.simulate import judge, words
 from pnp.simulate.runner import context
 from pnp.simulate.simulation import Run, glossary_lines, heading, table, verdict_lines
 from pnp.simulate.tally import Distribution
@@ -51,7 +50,8 @@ class Plot:
     panels: tuple[Panel, ...]
 
 
-def write_report(path: Path, runs: Sequence[tuple[Run, Run | None]]) -> list[str]:
+def write_report(path: Path, runs: Sequence[tuple[Run, Run | None]],
+                 margins: Mapping[str, judge.Margin] | None = None) -> list[str]:
     """Write the report (HTML or PDF by the file's suffix); the titles of the plots drawn. The
     file is written whole or not at all: a failed report leaves the previous one."""
     import matplotlib
@@ -60,7 +60,7 @@ def write_report(path: Path, runs: Sequence[tuple[Run, Run | None]]) -> list[str
     plots = [plot for first, second in runs for plot in plots_of(first, second)]
     part = path.with_name(f".{path.name}.part")
     try:
-        (_pdf if path.suffix.lower() == ".pdf" else _html)(part, runs, plots)
+        (_pdf if path.suffix.lower() == ".pdf" else _html)(part, runs, plots, margins)
         part.replace(path)
     finally:
         part.unlink(missing_ok=True)
@@ -74,7 +74,7 @@ def plots_of(first: Run, second: Run | None) -> list[Plot]:
              Plot(f"Game length and the winner's lead — {where}", (_length(runs), _ecdf_panel(
                  "winner's lead over the runner-up", runs, lambda run: run.tally.margin)))]
     if first.summary["components"]["money"]:
-        found.append(Plot(f"Money in hands against the printed bills — {where}", _money(runs)))
+        found.append(Plot(f"Money in hands, and the bills to add — {where}", _money(runs)))
     if first.tracks:
         probe = context(first.setup).probe
         found.append(Plot(f"The {probe.series_label or probe.track_name or 'track'} over the first games — {where}",
@@ -165,13 +165,13 @@ def _ecdf_panel(what: str, runs: Sequence[Run], values: Callable[[Run], Distribu
 
 def _money(runs: Sequence[Run]) -> tuple[Panel, ...]:
     """Per currency: the most money in hands at once per game (ECDF, with the printed total),
-    and per denomination the printed bills against the 99th percentile of the most bills of it
-    the players hold at once in a game."""
+    and per denomination the bills printed and the bills to add so that the printed money pays
+    every game but the hardest 1 % (`pressure`: none where it already does)."""
     panels = []
     for c, currency in enumerate(runs[0].summary["components"]["money"]):
         name = words.money_name(currency["currency"])
         panels.append(_ecdf_panel(f"most {name} in hands at once", runs, _money_in_hands(c), float(currency["printed"])))
-        panels.append(Panel(f"{name}: bills in hands (99th percentile) and printed", _bills_drawer(runs, c)))
+        panels.append(Panel(f"{name}: bills printed, and to add (99th percentile)", _bills_drawer(runs, c)))
     return tuple(panels)
 
 
@@ -189,9 +189,9 @@ def _bills_drawer(runs: Sequence[Run], c: int) -> Callable[[Any], None]:
                  color="#bbbbbb", label="printed")
         for k, run in enumerate(runs):
             mine = run.summary["components"]["money"][c]
-            axis.bar([x + (k + 1 - len(runs) / 2) * width for x in xs], [d["p99_in_hands"] for d in mine["denominations"]],
+            axis.bar([x + (k + 1 - len(runs) / 2) * width for x in xs], [d["add_p99"] or 0 for d in mine["denominations"]],
                      width, color=COLOURS[k], hatch="" if k == 0 else "//", edgecolor="white",
-                     label=f"99th pct in hands{'' if len(runs) == 1 else ' ' + 'ab'[k]}")
+                     label=f"to add, 99th pct{'' if len(runs) == 1 else ' ' + 'ab'[k]}")
         axis.set_xticks(list(xs), labels)
         axis.set_xlabel("denomination")
         axis.set_ylabel("bills")
@@ -210,13 +210,12 @@ def _tracks(runs: Sequence[Run]) -> tuple[Panel, ...]:
             for k, run in enumerate(runs):
                 games = run.tracks
                 shown = sorted(len(track) for track in games)[len(games) // 2] if games else 0  # half still run
-                steps, low, middle, high = [], [], [], []
-                for step in range(shown):
-                    values = [track[step][s] for track in games if step < len(track)]
-                    steps.append(step)
-                    low.append(quantile(values, 0.1))
-                    middle.append(quantile(values, 0.5))
-                    high.append(quantile(values, 0.9))
+                import numpy
+
+                steps = list(range(shown))
+                bands = [numpy.quantile([track[step][s] for track in games if step < len(track)], (0.1, 0.5, 0.9))
+                         for step in steps]
+                low, middle, high = (list(band) for band in zip(*bands, strict=True)) if bands else ([], [], [])
                 axis.fill_between(steps, low, high, color=COLOURS[k], alpha=0.2, linewidth=0)
                 axis.plot(steps, middle, color=COLOURS[k], linestyle=STYLES[k], linewidth=1.5, label=_label(run, runs))
             axis.set_xlabel("step")
@@ -313,31 +312,34 @@ def _glossary_html(entries: Sequence[str]) -> list[str]:
     return parts + ["</dl>"]
 
 
-def _html(path: Path, runs: Sequence[tuple[Run, Run | None]], plots: Sequence[Plot]) -> None:
+def _html(path: Path, runs: Sequence[tuple[Run, Run | None]], plots: Sequence[Plot],
+          margins: Mapping[str, judge.Margin] | None = None) -> None:
     first = runs[0][0]
     parts = _head(f"pnp simulate — {first.setup.game}")
     for a, b in runs:
         parts.append(f"<h2>{html.escape(heading(a, b))}</h2>")
-        parts.append(_verdict_html(verdict_lines(a, b)))
+        parts.append(_verdict_html(verdict_lines(a, b, margins)))
         note = words.rotation(a.setup.players, a.setup.bots)
         if note:
             parts.append(f"<p class='note'>{html.escape(note)}</p>")
     parts += _plots_html(plots)
     for a, b in runs:
-        parts += _table_html(f"Every estimate — {heading(a, b)}", *table(a, b))
-    parts += _glossary_html(glossary_lines(first))
+        parts += _table_html(f"Every estimate — {heading(a, b)}", *table(a, b, margins))
+    parts += _glossary_html(glossary_lines(first, compared=runs[0][1] is not None))
     path.write_text("\n".join(parts + ["</html>"]) + "\n", encoding="utf-8")
 
 
-def _pdf(path: Path, runs: Sequence[tuple[Run, Run | None]], plots: Sequence[Plot]) -> None:
+def _pdf(path: Path, runs: Sequence[tuple[Run, Run | None]], plots: Sequence[Plot],
+         margins: Mapping[str, judge.Margin] | None = None) -> None:
     from matplotlib.backends.backend_pdf import PdfPages
 
     with PdfPages(path, metadata={"Title": "pnp simulate", "CreationDate": None}) as pdf:
         for first, second in runs:
-            verdict = [f"• {line}" for line in verdict_lines(first, second)]
+            verdict = [f"• {line}" for line in verdict_lines(first, second, margins)]
             note = words.rotation(first.setup.players, first.setup.bots)
             _text_pages(pdf, [heading(first, second), "", *verdict, *([note] if note else []), "",
-                              *_text_table(*table(first, second)), "", *glossary_lines(first)])
+                              *_text_table(*table(first, second, margins)), "",
+                              *glossary_lines(first, compared=second is not None)])
         _plot_pages(pdf, plots)
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -91,7 +92,7 @@ def context(setup: Setup) -> Context:
     engine = GAMES[setup.game].engine
     params = engine.params(game, dict(setup.options))
     probe = games.probe(setup.game, params)
-    bills = printed_money(game)
+    bills = printed_money(game, {currency: probe.money_unit for currency in probe.currencies})
     return Context(engine, params, probe, tuple(bills.get(c) for c in probe.currencies),
                    tuple(_bot(setup.game, name) for name in setup.bots))
 
@@ -251,34 +252,106 @@ def _on_pool(jobs: Iterable[Chunk], workers: int, progress: Callable[[int], None
         again.extend(sorted(lost, key=lambda job: job.number))
 
 
+TASK_SECONDS = 0.5  # of a worker's CPU per Dask task: the scheduler's cost per task is then lost in it
+MOST_BATCH = 100  # chunks in one Dask task
+LOCAL_CLUSTER = {  # a local cluster's servers wake 50 times a second to time their event loops, the
+    "distributed.admin.tick.interval": "1s",  # workers sample their own stacks every 10 ms, their memory
+    "distributed.worker.profile.enabled": False,  # every 100 ms and the machine every 500 ms, and steal work
+    "distributed.worker.memory.monitor-interval": "2s",  # every second: CPU that grows with the wall time, not
+    "distributed.admin.system-monitor.interval": "5s",  # with the games (a batch of chunks is one task: there is
+    "distributed.admin.system-monitor.gil.enabled": False,  # little to steal). Its workers are forked from this
+    "distributed.scheduler.work-stealing": False,  # process, which has imported pnp and read the spec already:
+}  # spawned, each imported Dask, pnp and the spec again, 1.5 s of CPU a worker (see `_local_start`)
+
+
+def _local_start() -> dict[str, str]:
+    """Fork where the platform can (Linux, macOS), else Dask's default, spawn."""
+    import multiprocessing
+
+    return {"distributed.worker.multiprocessing-method": "fork"} if "fork" in multiprocessing.get_all_start_methods() \
+        else {}
+
+
 def _on_dask(jobs: Iterable[Chunk], address: str, workers: int, progress: Callable[[int], None] | None,
              play: Callable[[Chunk], Tally], take: Callable[[Chunk, Tally], Any]) -> None:
-    """The chunks on a Dask cluster, a few per worker in flight; Dask replays the chunks of a
-    worker it loses by itself."""
+    """The chunks on a Dask cluster, a few tasks per worker in flight; Dask replays the tasks of
+    a worker it loses by itself. A task plays a batch of consecutive chunks of one setup (each
+    with its own generator, so the tallies are the same as chunk by chunk), as many as take a
+    worker about `TASK_SECONDS` of CPU, measured on the tasks done so far: one chunk of quick
+    games is a few milliseconds of play, and the scheduler's few milliseconds per task were half
+    of `--dask local`'s CPU. A local cluster's workers are forked and quiet (`LOCAL_CLUSTER`)."""
     try:
+        import dask
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise UsageError('--dask needs Dask: pip install ".[dask]"') from None
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None) if address == "local" else None
-    pending = iter(jobs)
-    try:
-        with Client(cluster if cluster is not None else address, timeout=CONNECT_SECONDS) as client:
-            width = workers * IN_FLIGHT if cluster is not None else max(1, len(client.nthreads())) * IN_FLIGHT
-            chunk_of: dict[str, Chunk] = {}
+    with dask.config.set({**LOCAL_CLUSTER, **_local_start()} if address == "local" else {}):
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None) if address == "local" \
+            else None
+        pending = _Batches(iter(jobs))
+        try:
+            with Client(cluster if cluster is not None else address, timeout=CONNECT_SECONDS) as client:
+                width = workers * IN_FLIGHT if cluster is not None else max(1, len(client.nthreads())) * IN_FLIGHT
+                batch_of: dict[str, tuple[Chunk, ...]] = {}
 
-            def submit(job: Chunk) -> Any:
-                future = client.submit(play, job, pure=False)
-                chunk_of[future.key] = job
-                return future
+                def submit(batch: tuple[Chunk, ...]) -> Any:
+                    future = client.submit(play_batch, play, batch, pure=False)
+                    batch_of[future.key] = batch
+                    return future
 
-            running = as_completed([submit(job) for job in itertools.islice(pending, width)])
-            for future in running:
-                take(chunk_of.pop(future.key), _reported(future.result(), progress))
-                future.release()
-                for job in itertools.islice(pending, 1):
-                    running.add(submit(job))
-    except OSError as error:
-        raise UsageError(f"--dask {address}: cannot reach the Dask scheduler ({error})") from None
-    finally:
-        if cluster is not None:
-            cluster.close()
+                running = as_completed([submit(batch) for batch in itertools.islice(pending, width)])
+                for future in running:
+                    batch = batch_of.pop(future.key)
+                    done, seconds = future.result()
+                    future.release()
+                    pending.timed(len(batch), seconds)
+                    take(batch[0], _reported(done, progress))
+                    for more in itertools.islice(pending, 1):
+                        running.add(submit(more))
+        except OSError as error:
+            raise UsageError(f"--dask {address}: cannot reach the Dask scheduler ({error})") from None
+        finally:
+            if cluster is not None:
+                cluster.close()
+
+
+def play_batch(play: Callable[[Chunk], Tally], batch: Sequence[Chunk]) -> tuple[Tally, float]:
+    """A Dask task: the chunks' tallies merged, and the CPU seconds they took."""
+    started = time.process_time()
+    total = Tally()
+    for chunk in batch:
+        total.merge(play(chunk))
+    return total, time.process_time() - started
+
+
+class _Batches:
+    """Consecutive chunks of one setup in batches sized to `TASK_SECONDS` of play, from the
+    seconds per chunk the tasks done so far took (one chunk a batch until one is done)."""
+
+    def __init__(self, jobs: Iterator[Chunk]):
+        self.jobs = jobs
+        self.waiting: Chunk | None = None
+        self.seconds = self.played = 0.0
+
+    def timed(self, chunks: int, seconds: float) -> None:
+        self.played += chunks
+        self.seconds += seconds
+
+    def __iter__(self) -> Iterator[tuple[Chunk, ...]]:
+        return self
+
+    def __next__(self) -> tuple[Chunk, ...]:
+        size = 1 if not self.seconds else max(1, min(MOST_BATCH, round(TASK_SECONDS * self.played / self.seconds)))
+        batch: list[Chunk] = []
+        while len(batch) < size:
+            job = self.waiting if self.waiting is not None else next(self.jobs, None)
+            self.waiting = None
+            if job is None:
+                break
+            if batch and job.setup != batch[0].setup:
+                self.waiting = job  # the next batch's: a batch is one setup's
+                break
+            batch.append(job)
+        if not batch:
+            raise StopIteration
+        return tuple(batch)

@@ -3,8 +3,9 @@
 `simulate(setup, games, seed)` plays the games (see `runner`) into a `Tally` and summarises it
 (see `metrics`) into a `Run`; `answer(run)` is the JSON answer of `pnp simulate --json`, the
 verdict first (`words`); `compare(a, b)` sets two runs with the same seeds side by side, metric
-by metric, with the difference b − a, its 95 % interval, its p-value and whether it stands
-after Holm's correction for the number of metrics compared (a star).
+by metric, with the difference b − a, its 95 % interval, its p-value and its judgement
+(`judge`: changed, unchanged within a margin, chance, or too few games to tell), which the
+verdict's sentences and the table's column both read.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ import hashlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from pnp.simulate import words
-from pnp.simulate.metrics import difference, estimates, holm, jsonable, summarise
+from pnp.i18n import _
+from pnp.simulate import judge, words
+from pnp.simulate.metrics import difference, estimates, jsonable, summarise
 from pnp.simulate.runner import Setup, chunks, context, run
 from pnp.simulate.tally import Tally
 
@@ -99,37 +101,37 @@ def answer(run: Run) -> dict[str, Any]:
         "options": dict(setup.options),
         "spec": spec_json(run),
         **jsonable(run.summary),
-        "glossary": words.glossary(path for path, _ in estimates(run.summary)),
+        "glossary": words.glossary(path for path, _estimate in estimates(run.summary)),
         "elapsed_s": round(run.elapsed_s, 3),
     }
 
 
-def differences(a: Run, b: Run) -> list[dict[str, Any]]:
+def differences(a: Run, b: Run, margins: Mapping[str, judge.Margin] | None = None) -> list[dict[str, Any]]:
     """Every estimate both runs have, side by side: a, b, b − a with its interval and p-value,
-    and whether the change stands after Holm's correction for the number of rows (`significant`:
-    a star). Seeds are shared, so a rule change that does nothing gives the very same games and
-    no star."""
+    whether the change stands after Holm's correction (`significant`), and the row's judgement
+    (`judged`, see `judge`) under `margins` (default: `judge.MARGINS`). Seeds are shared, so a
+    rule change that does nothing gives the very same games and no change."""
     theirs = dict(estimates(b.summary))
+    paired = [(path, mine, theirs[path], difference(mine, theirs[path]))
+              for path, mine in estimates(a.summary) if path in theirs]
     rows = []
-    for path, mine in estimates(a.summary):
-        other = theirs.get(path)
-        if other is None:
-            continue
-        delta = difference(mine, other)
+    for (path, mine, other, delta), judged in zip(paired, judge.judge(paired, margins), strict=True):
         rows.append({"metric": path, "name": words.name(path, a.unit), "kind": mine.kind, "a": mine.as_json(),
-                     "b": other.as_json(), "difference": delta.as_json(), "p_value": jsonable(delta.p_value)})
-    for row, stands in zip(rows, holm([row["p_value"] for row in rows]), strict=True):
-        row["significant"] = stands
+                     "b": other.as_json(), "difference": delta.as_json(), "p_value": jsonable(delta.p_value),
+                     "significant": judged.kind in (judge.CHANGED, judge.SMALL),
+                     "judged": {"kind": judged.kind, "margin": jsonable(judged.margin), "compared": judged.compared,
+                                "more": judged.more}})
     return rows
 
 
-def compare(a: Run, b: Run) -> dict[str, Any]:
+def compare(a: Run, b: Run, margins: Mapping[str, judge.Margin] | None = None) -> dict[str, Any]:
     """The JSON answer of `--vs` / `--vs-set`: the verdict, both answers and the metric-by-metric
     differences."""
-    rows = differences(a, b)
+    rows = differences(a, b, margins)
     return {
         "verdict": jsonable(words.comparison(rows, a.unit)),
         "game": a.setup.game, "games": a.games, "players": a.setup.players, "seed": a.seed, "bots": list(a.setup.bots),
+        "margins": {family: str(margin) for family, margin in (margins or judge.margins()).items()},
         "a": answer(a), "b": answer(b), "differences": rows,
         "elapsed_s": round(a.elapsed_s + b.elapsed_s, 3),
     }
@@ -144,35 +146,37 @@ def combined(answers: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "elapsed_s": round(sum(a["elapsed_s"] for a in answers), 3)}
 
 
-def verdict_lines(a: Run, b: Run | None) -> list[str]:
+def verdict_lines(a: Run, b: Run | None, margins: Mapping[str, judge.Margin] | None = None) -> list[str]:
     """The verdict's sentences, for people."""
-    items = words.comparison(differences(a, b), a.unit) if b is not None else \
+    items = words.comparison(differences(a, b, margins), a.unit) if b is not None else \
         words.verdict(a.summary, a.setup.players, a.setup.bots)
     return [item["text"] for item in items]
 
 
-def table(a: Run, b: Run | None) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+def table(a: Run, b: Run | None, margins: Mapping[str, judge.Margin] | None = None) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """The estimates as text rows for people (the text answer, the report): metric, value and
-    interval; with a comparison a, b, b − a and its interval, starred when the change stands."""
+    interval; with a comparison a, b, b − a, its interval and the row's judgement, worded as
+    the verdict words it."""
     if b is None:
-        return ("metric", "value", "95 % interval"), [
+        return (_("metric"), _("value"), _("95 % interval")), [
             (words.name(path, a.unit), _num(e.value), f"[{_num(e.low)}, {_num(e.high)}]")
             for path, e in estimates(a.summary)]
     rows: list[tuple[str, ...]] = []
-    for row in differences(a, b):
+    for row in differences(a, b, margins):
         low, high = row["difference"]["ci95"]
         rows.append((row["name"], _num(row["a"]["value"]), _num(row["b"]["value"]), _num(row["difference"]["value"]),
-                     f"[{_num(low)}, {_num(high)}]" + (" *" if row["significant"] else "")))
-    return ("metric", "a", "b", "b − a", "95 % interval"), rows
+                     f"[{_num(low)}, {_num(high)}]", _(words.JUDGED[row["judged"]["kind"]])))
+    return (_("metric"), "a", "b", "b − a", _("95 % interval"), _("judgement")), rows
 
 
-def glossary_lines(a: Run) -> list[str]:
-    return [text for text in words.glossary(path for path, _ in estimates(a.summary)).values()]
+def glossary_lines(a: Run, compared: bool = False) -> list[str]:
+    return list(words.glossary((path for path, _estimate in estimates(a.summary)), compared).values())
 
 
 def heading(a: Run, b: Run | None) -> str:
     setup = a.setup
-    head = f"{setup.game} · {setup.players} players · {a.games} games · bots {', '.join(setup.bots)} · seed {a.seed}"
+    head = _("{game} · {players} players · {games} games · bots {bots} · seed {seed}").format(
+        game=setup.game, players=setup.players, games=a.games, bots=", ".join(setup.bots), seed=a.seed)
     return head + (f" — a: {a.label}; b: {b.label}" if b is not None else f" — {a.label}")
 
 

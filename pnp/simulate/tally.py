@@ -29,7 +29,7 @@ from pnp.simulate.pressure import Bills
 EXACT_BELOW = 100_000  # |value| below which a whole number or a multiple of 1/64 is its own key
 SCALE = 64  # sums are kept in whole numbers of 1/SCALE where they can be
 GINI_GRID = 2**20  # a game's Gini is kept to about a millionth, a multiple of 1/GINI_GRID (its exact sum is cheap)
-FORMAT = 1  # the version of `Tally.as_json`, which shards carry to the merge
+FORMAT = 2  # the version of `Tally.as_json`, which shards carry to the merge (2: bills to add, not bills held)
 
 Key = int | float
 
@@ -183,14 +183,13 @@ def _fraction(value: Fraction) -> str:
 
 @dataclass
 class Money:
-    """One printed currency over many games: each game's peak money in hands, how often it
-    exceeded what is printed, and per denomination the peak bills needed and how often they
-    ran out."""
+    """One printed currency over many games: each game's peak money in hands, how many games
+    the printed bills could not pay, and per denomination (`Bills.denominations`) each game's
+    count of bills of it to add so that they could (`pressure.CANNOT`: none would)."""
 
     total: Distribution = field(default_factory=Distribution)
     short: int = 0
     bills: list[Distribution] = field(default_factory=list)
-    bills_short: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -218,8 +217,7 @@ class Tally:
     @classmethod
     def empty(cls, marks: int, printed: Sequence[Bills], supplies: int) -> Tally:
         return cls(marks_hit=[0] * marks, marks=[Distribution() for _ in range(marks)],
-                   money=[Money(bills=[Distribution() for _ in bills.values], bills_short=[0] * len(bills.values))
-                          for bills in printed],
+                   money=[Money(bills=[Distribution() for _ in bills.denominations]) for bills in printed],
                    exhausted=[0] * supplies, lowest=[None] * supplies)
 
     def merge(self, other: Tally) -> Tally:
@@ -227,8 +225,7 @@ class Tally:
         if not self.games:
             self.marks_hit, self.exhausted = [0] * len(other.marks_hit), [0] * len(other.exhausted)
             self.marks = [Distribution() for _ in other.marks]
-            self.money = [Money(bills=[Distribution() for _ in m.bills], bills_short=[0] * len(m.bills))
-                          for m in other.money]
+            self.money = [Money(bills=[Distribution() for _ in m.bills]) for m in other.money]
             self.lowest = [None] * len(other.lowest)
         if not other.games:
             return self
@@ -246,9 +243,8 @@ class Tally:
         for mine_money, theirs_money in zip(self.money, other.money, strict=True):
             mine_money.total.merge(theirs_money.total)
             mine_money.short += theirs_money.short
-            for d, distribution in enumerate(theirs_money.bills):
-                mine_money.bills[d].merge(distribution)
-                mine_money.bills_short[d] += theirs_money.bills_short[d]
+            for mine_bills, theirs_bills in zip(mine_money.bills, theirs_money.bills, strict=True):
+                mine_bills.merge(theirs_bills)
         for k, left in enumerate(other.lowest):
             self.exhausted[k] += other.exhausted[k]
             low = self.lowest[k]
@@ -300,8 +296,8 @@ class Tally:
             **{name: getattr(self, name).as_json() for name in ("length", "steps", "winner", "margin", "gini")},
             "leader": [self.judged, self.leader_won],
             "marks": [[hit, distribution.as_json()] for hit, distribution in zip(self.marks_hit, self.marks, strict=True)],
-            "money": [{"total": m.total.as_json(), "short": m.short, "bills": [d.as_json() for d in m.bills],
-                       "bills_short": m.bills_short} for m in self.money],
+            "money": [{"total": m.total.as_json(), "short": m.short, "bills": [d.as_json() for d in m.bills]}
+                      for m in self.money],
             "supplies": [[exhausted, low] for exhausted, low in zip(self.exhausted, self.lowest, strict=True)],
             "tracks": [[index, [list(values) for values in track]] for index, track in self.tracks],
         }
@@ -317,8 +313,8 @@ class Tally:
             **{name: Distribution.from_json(data[name]) for name in ("length", "steps", "winner", "margin", "gini")},
             judged=data["leader"][0], leader_won=data["leader"][1],
             marks_hit=[hit for hit, _ in data["marks"]], marks=[Distribution.from_json(d) for _, d in data["marks"]],
-            money=[Money(Distribution.from_json(m["total"]), m["short"], [Distribution.from_json(d) for d in m["bills"]],
-                         list(m["bills_short"])) for m in data["money"]],
+            money=[Money(Distribution.from_json(m["total"]), m["short"], [Distribution.from_json(d) for d in m["bills"]])
+                   for m in data["money"]],
             exhausted=[exhausted for exhausted, _ in data["supplies"]], lowest=[low for _, low in data["supplies"]],
             tracks=[(index, tuple(tuple(values) for values in track)) for index, track in data["tracks"]],
         )
@@ -331,11 +327,10 @@ class Fold:
 
     def __init__(self, printed: Sequence[Bills], marks: int, supplies: int):
         self.made = Tally.empty(marks, printed, supplies)
-        self.limits = limits_of(printed)
         self.columns: dict[str, list[float]] = {name: [] for name in ("length", "steps", "winner", "margin", "gini")}
         self.marks: list[list[int]] = [[] for _ in range(marks)]
         self.totals: list[list[float]] = [[] for _ in printed]
-        self.bills: list[list[list[int]]] = [[[] for _ in bills.values] for bills in printed]
+        self.bills: list[list[list[int]]] = [[[] for _ in bills.denominations] for bills in printed]
 
     def add(self, result: GameResult) -> None:
         """Fold one finished game in."""
@@ -358,14 +353,11 @@ class Fold:
             self.marks[k].append(times)
             if times:
                 made.marks_hit[k] += 1
-        for c, ((total, counts), (peak, needed)) in enumerate(zip(self.limits, result.money, strict=True)):
+        for c, (peak, to_add) in enumerate(result.money):
             self.totals[c].append(peak)
-            money = made.money[c]
-            money.short += peak > total
-            for d, (count, printed_count) in enumerate(zip(needed, counts, strict=True)):
+            made.money[c].short += to_add[0] != 0  # a hand the printed bills could not pay
+            for d, count in enumerate(to_add):
                 self.bills[c][d].append(count)
-                if count > printed_count:
-                    money.bills_short[d] += 1
         for k, left in enumerate(result.supplies):
             made.exhausted[k] += left <= 0
             low = made.lowest[k]
@@ -395,12 +387,6 @@ def tally(results: Iterable[GameResult], printed: Sequence[Bills], marks: int = 
             fold = Fold(printed, max(marks, len(result.marks)), max(supplies, len(result.supplies)))
         fold.add(result)
     return fold.tally() if fold is not None else Tally.empty(marks, printed, supplies)
-
-
-def limits_of(printed: Sequence[Bills]) -> list[tuple[float, tuple[int, ...]]]:
-    """Per currency, the printed total and counts a game's money is compared with (made once: a
-    printed total is a sum of fractions)."""
-    return [(float(bills.total), bills.counts) for bills in printed]
 
 
 def merged(tallies: Iterable[Tally]) -> Tally:

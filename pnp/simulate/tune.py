@@ -1,27 +1,24 @@
 """`pnp tune`: which house-rule values bring the simulated game to the designer's targets.
 
-    pnp tune bolsa --vary rules.rounds=3..9 --target length=5±0.5 --target seat_gap<0.03
+    pnp tune bolsa --vary rules.start_cash=20..80 --target winner=120±3
 
 Each `--vary rules.KEY=LOW..HIGH` (or `=A,B,C`) gives candidate values (every whole number of
 the range up to `MOST_VALUES` of them, else that many spread evenly; nine for a range of
 decimals); several `--vary` make the candidates' combinations, `MOST_ARMS` of them at most
-(drawn from the seed). Each `--target` is a metric (`METRICS`) and what it should be: `=V±T`
-(`+-` for `±`), `<V`, `>V` (`<=`, `>=` too).
+(drawn from the seed). Each `--target` is a metric (`METRICS`, `ends.REASON` with a reason the
+game's engine declares, `bot.NAME` with a bot that plays) and what it should be: `=V±T` (`+-`
+for `±`), `<V`, `>V` (`<=`, `>=` too). A name the game does not have is a usage error naming
+the ones it has: a misspelled end reason never searches for a share that is always 0.
 
-The search is successive halving, not a grid: every candidate plays a first share of the
-budget (`--games`, the whole budget), the better half by the targets plays a second share, and
-so on until one is left, which has then played the most games. How far a candidate is from
-the targets (`Target.miss`) is the sum over targets of the distance outside each target, in
-units of its tolerance (or of its bound), plus a hundredth of the distance from a target's
-centre (so of two that both meet it the more central wins). All candidates play the same seeds
-(common random numbers): their differences are the rules', not the dice's. The answer is the
-best values with every target's measured value, its 95 % interval and whether the target is
-met (the interval inside it), likely (the estimate inside it) or missed.
+The search (`pnp.simulate.tuning`: coarse successive halving, then refinement to a step of 1,
+then the edges of what meets) answers with every value tried, each target's estimate, its 95 %
+interval and whether the target is met (the interval inside it), likely (the estimate inside)
+or missed; then every value that meets every target; and for a target no value meets, the
+closest values tried on either side of it. The answer's words are made here.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import random
@@ -29,127 +26,66 @@ import re
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from pnp.errors import UsageError
-from pnp.rules import load_spec, rulebook
+from pnp.i18n import _, ngettext
+from pnp.rules import GAMES, load_spec, rulebook
 from pnp.simulate import command
-from pnp.simulate.metrics import Estimate, jsonable, rate
-from pnp.simulate.runner import CHUNK_GAMES, Setup, chunks, run_each
-from pnp.simulate.simulation import Run, finish
+from pnp.simulate.metrics import jsonable
+from pnp.simulate.runner import CHUNK_GAMES
 from pnp.simulate.tally import Tally
+from pnp.simulate.tuning import (
+    CENTRE_WEIGHT,
+    METRICS,
+    MOST_VALUES,
+    PREFIXED,
+    STATUSES,
+    Arm,
+    Search,
+    Target,
+    Vary,
+    search,
+)
 from pnp.simulate.words import percent
 
 DEFAULT_BUDGET = 30_000
 MOST_BUDGET = 100_000_000
-MOST_VALUES = 16  # candidates of one --vary
 MOST_ARMS = 27  # candidates in all
 DECIMAL_VALUES = 9
-CENTRE_WEIGHT = 0.01
-
-
-def _largest(estimates: Sequence[Estimate]) -> Estimate:
-    return max(estimates, key=lambda e: e.value) if estimates else rate(0, 0)
-
-
-def _shortage(summary: dict[str, Any]) -> Estimate:
-    """The share of games short of the money (or bills, or supply) that runs out most often."""
-    components = summary["components"]
-    found = [m["short"] for m in components["money"]]
-    found += [d["short"] for m in components["money"] for d in m["denominations"]]
-    found += [s["exhausted"] for s in components["supplies"].values()]
-    return _largest(found)
-
-
-METRICS: dict[str, tuple[str, Callable[[dict[str, Any]], Estimate]]] = {
-    "length": ("the mean game length, in the game's unit (rounds, turns)", lambda s: s["length"]["mean"]),
-    "steps": ("the mean number of actions a game", lambda s: s["length"]["steps"]["mean"]),
-    "seat_gap": ("the best seat's win rate minus the worst's", lambda s: s["balance_gap"]["gap"]),
-    "first_seat": ("the first seat's win rate", lambda s: s["seat_win_rate"][0]["win_rate"]),
-    "margin": ("the winner's mean lead over the runner-up", lambda s: s["scores"]["margin"]),
-    "winner": ("the mean winning score", lambda s: s["scores"]["winner"]),
-    "gini": ("the mean inequality of the final scores (Gini)", lambda s: s["scores"]["gini"]),
-    "leader": ("the share of games the mid-game leader wins", lambda s: s["scores"]["mid_game_leader_wins"]),
-    "short": ("the share of games short of the money, bills or supply that runs out most", _shortage),
-}
-PREFIXED = {"ends.": "the share of games ending so (ends.bankruptcy)", "bot.": "a bot's win rate per seat (bot.greedy)"}
 
 
 @dataclass(frozen=True)
-class Target:
-    """What one metric should come to: `op` "=" (within `tolerance` of `value`), "<" or ">"."""
+class Asked:
+    """`pnp tune`'s command line as typed (None: not given), before any check."""
 
-    metric: str
-    op: str
-    value: float
-    tolerance: float = 0.0
-
-    def measure(self, summary: dict[str, Any]) -> Estimate:
-        if self.metric.startswith("ends."):
-            reason = self.metric[len("ends."):]
-            return summary["ends"].get(reason, rate(0, summary["length"]["mean"].n))
-        if self.metric.startswith("bot."):
-            return summary["bot_win_rate"][self.metric[len("bot."):]]["win_rate"]
-        return METRICS[self.metric][1](summary)
-
-    @property
-    def unit(self) -> float:
-        return self.tolerance if self.op == "=" else abs(self.value) or 1.0
-
-    def miss(self, measured: float) -> float:
-        """How far `measured` is from the target, in units of its tolerance (or its bound): 0
-        inside it, plus a small pull towards its centre (or away from its bound)."""
-        if self.op == "=":
-            off = abs(measured - self.value)
-            return max(0.0, off - self.tolerance) / self.unit + CENTRE_WEIGHT * off / self.unit
-        beyond = measured - self.value if self.op == "<" else self.value - measured
-        return max(0.0, beyond) / self.unit + CENTRE_WEIGHT * beyond / self.unit
-
-    def status(self, estimate: Estimate) -> str:
-        """"met" (the interval inside the target), "likely" (the estimate inside), or "missed"."""
-        def inside(x: float) -> bool:
-            if self.op == "=":
-                return abs(x - self.value) <= self.tolerance
-            return x <= self.value if self.op == "<" else x >= self.value
-
-        if inside(estimate.low) and inside(estimate.high):
-            return "met"
-        return "likely" if inside(estimate.value) else "missed"
-
-    def __str__(self) -> str:
-        return f"{self.metric}{'=' if self.op == '=' else self.op}{self.value:g}" + \
-            (f"±{self.tolerance:g}" if self.op == "=" else "")
-
-
-@dataclass(frozen=True)
-class Vary:
-    key: str
-    values: tuple[Any, ...]
-
-
-@dataclass
-class Arm:
-    """One candidate: its house rules, its setup and the games it has played so far."""
-
-    values: dict[str, Any]
-    setup: Setup
-    tally: Tally
-    run: Run | None = None
-    out_in_round: int | None = None  # the round after which it was dropped (None: still in)
-    miss: float = math.inf
+    game: str
+    vary: tuple[str, ...] = ()
+    target: tuple[str, ...] = ()
+    games: str | None = None
+    players: str | None = None
+    bots: str | None = None
+    seed: str | None = None
+    spec: str | None = None
+    set: tuple[str, ...] = ()
+    workers: str | None = None
+    json: bool = False
+    report: str | None = None
+    lang: str | None = None
 
 
 # --- the command line -------------------------------------------------------------------------------
 
 
-def command_line_targets(texts: Sequence[str], bots: Sequence[str]) -> list[Target]:
+def command_line_targets(texts: Sequence[str], game: str, bots: Sequence[str]) -> list[Target]:
     if not texts:
         raise UsageError("--target: give at least one, e.g. --target length=5±0.5 or --target seat_gap<0.03")
-    return [parse_target(text, bots) for text in texts]
+    return [parse_target(text, game, bots) for text in texts]
 
 
-def parse_target(text: str, bots: Sequence[str] = ()) -> Target:
+def parse_target(text: str, game: str | None = None, bots: Sequence[str] = ()) -> Target:
+    """A target as written on the command line; its metric checked against `game`'s end
+    reasons and the bots that play (UsageError naming the valid names)."""
     found = re.fullmatch(r"\s*([A-Za-z_][\w.]*)\s*(<=|>=|<|>|=)\s*([-+]?\d+(?:\.\d+)?)\s*"
                          r"(?:(?:±|\+-|\+/-)\s*(\d+(?:\.\d+)?))?\s*", text)
     if found is None:
@@ -157,10 +93,7 @@ def parse_target(text: str, bots: Sequence[str] = ()) -> Target:
                          "e.g. length=5±0.5 or seat_gap<0.03")
     metric, op, value, tolerance = found[1], found[2].rstrip("="), float(found[3]), found[4]
     op = op or "="
-    known = metric in METRICS or metric.startswith("ends.") or (metric.startswith("bot.") and metric[4:] in bots)
-    if not known:
-        names = ", ".join([*METRICS, *(f"{prefix}…" for prefix in PREFIXED)])
-        raise UsageError(f"--target {command.shown(text)}: no metric {command.shown(metric)} (metrics: {names})")
+    _check_metric(text, metric, game, bots)
     if op == "=" and tolerance is None:
         raise UsageError(f"--target {command.shown(text)}: give a tolerance, e.g. {metric}={value:g}±0.5")
     if op != "=" and tolerance is not None:
@@ -168,6 +101,24 @@ def parse_target(text: str, bots: Sequence[str] = ()) -> Target:
     if op == "=" and float(tolerance or 0) <= 0:
         raise UsageError(f"--target {command.shown(text)}: the tolerance must be above 0")
     return Target(metric, op, value, float(tolerance or 0))
+
+
+def _check_metric(text: str, metric: str, game: str | None, bots: Sequence[str]) -> None:
+    """The metric is one the game has: a named one, an end reason its engine declares, a bot
+    that plays."""
+    where = f"--target {command.shown(text)}"
+    if metric.startswith("ends."):
+        reasons = GAMES[game].ends if game in GAMES else ()
+        if game is not None and metric[len("ends."):] not in reasons:
+            raise UsageError(f"{where}: {game} has no end reason {command.shown(metric[len('ends.'):])} (its games "
+                             f"end: {', '.join(f'ends.{r}' for r in reasons)})")
+    elif metric.startswith("bot."):
+        if metric[len("bot."):] not in bots:
+            raise UsageError(f"{where}: no bot {command.shown(metric[len('bot.'):])} plays (--bots: "
+                             f"{', '.join(f'bot.{b}' for b in bots)})")
+    elif metric not in METRICS:
+        names = ", ".join([*METRICS, *(f"{prefix}…" for prefix in PREFIXED)])
+        raise UsageError(f"{where}: no metric {command.shown(metric)} (metrics: {names})")
 
 
 def parse_vary(game: str, text: str, fixed: dict[str, Any]) -> Vary:
@@ -182,11 +133,13 @@ def parse_vary(game: str, text: str, fixed: dict[str, Any]) -> Vary:
     if rulebook(game).option(name) is None:
         command.house_rules(game, [f"rules.{name}=0"], "--vary")  # the rulebook's own message, with a suggestion
     span = re.fullmatch(r"\s*([-+]?\d+(?:\.\d+)?)\s*\.\.\s*([-+]?\d+(?:\.\d+)?)\s*", values)
+    whole, ends = True, None
     if span is not None:
         low, high = span[1], span[2]
         if float(low) >= float(high):
             raise UsageError(f"--vary {command.shown(text)}: LOW must be below HIGH")
-        candidates: list[Any] = _spread(int(low), int(high)) if "." not in low + high else \
+        whole, ends = "." not in low + high, (float(low), float(high))
+        candidates: list[Any] = _spread(int(low), int(high)) if whole else \
             sorted({round(float(low) + (float(high) - float(low)) * k / (DECIMAL_VALUES - 1), 6)
                     for k in range(DECIMAL_VALUES)})
     else:
@@ -196,7 +149,7 @@ def parse_vary(game: str, text: str, fixed: dict[str, Any]) -> Vary:
         if len(candidates) > MOST_VALUES:
             raise UsageError(f"--vary {command.shown(text)}: at most {MOST_VALUES} values")
     checked = [command.house_rules(game, [f"rules.{name}={value}"], "--vary")[name] for value in candidates]
-    return Vary(name, tuple(dict.fromkeys(checked)))
+    return Vary(name, tuple(dict.fromkeys(checked)), ends, whole)
 
 
 def _spread(low: int, high: int) -> list[int]:
@@ -206,50 +159,55 @@ def _spread(low: int, high: int) -> list[int]:
     return sorted({round(low + (high - low) * k / (MOST_VALUES - 1)) for k in range(MOST_VALUES)})
 
 
-def tune_command(args: argparse.Namespace) -> int:
+def tune_command(asked: Asked) -> int:
     """`pnp tune`: every option checked, then the search, its answer and its report."""
     started = time.perf_counter()
-    game = command.game_option(args.game)
-    budget = command.whole(args.games, "--games", CHUNK_GAMES, MOST_BUDGET, default=DEFAULT_BUDGET)
-    seed = command.whole(args.seed, "--seed", -10**command.MAX_SEED_DIGITS, 10**command.MAX_SEED_DIGITS, default=1)
-    workers = command.workers_option(args.workers)
-    report = command.report_option(args.report)
-    bots = command.bots_option(game, args.bots)
-    targets = command_line_targets(args.target, bots)
-    if not args.vary:
+    game = command.game_option(asked.game)
+    budget = command.whole(asked.games, "--games", CHUNK_GAMES, MOST_BUDGET, default=DEFAULT_BUDGET)
+    seed = command.whole(asked.seed, "--seed", -10**command.MAX_SEED_DIGITS, 10**command.MAX_SEED_DIGITS, default=1)
+    workers = command.workers_option(asked.workers)
+    report = command.report_option(asked.report)
+    bots = command.bots_option(game, asked.bots)
+    targets = command_line_targets(asked.target, game, bots)
+    if not asked.vary:
         raise UsageError("--vary: give at least one house rule to search, e.g. --vary rules.rounds=3..9")
-    spec_path = command.spec_option(args.spec, "--spec")
+    spec_path = command.spec_option(asked.spec, "--spec")
     spec = load_spec(str(spec_path))
     if game not in spec.games:
         raise UsageError(f"{spec_path}: the spec has no game {game!r}")
-    players = command.player_counts(args.players, spec.games[game].players)
+    players = command.player_counts(asked.players, spec.games[game].players)
     if len(players) > 1:
-        raise UsageError(f"--players {args.players}: tune one player count at a time")
-    fixed = command.house_rules(game, args.set, "--set")
-    varies = [parse_vary(game, text, fixed) for text in args.vary]
+        raise UsageError(f"--players {asked.players}: tune one player count at a time")
+    fixed = command.house_rules(game, asked.set, "--set")
+    varies = [parse_vary(game, text, fixed) for text in asked.vary]
     if len({vary.key for vary in varies}) < len(varies):
         raise UsageError("--vary: each house rule once")
-    arms = make_arms(game, spec_path, fixed, players[0], bots, varies, seed)
+
+    def make(values: dict[str, Any]) -> Arm:
+        return Arm(values, command.checked_setup(game, spec_path, {**fixed, **values}, players[0], bots), Tally())
+
+    arms = make_arms(make, varies, seed)
     if budget < len(arms) * CHUNK_GAMES:
         raise UsageError(f"--games {budget:,}: {len(arms)} candidates need at least {len(arms) * CHUNK_GAMES:,} games "
                          f"({CHUNK_GAMES} each)")
-    result = search(arms, targets, budget, seed, workers=workers)
-    answer = {**result, "game": game, "players": players[0], "bots": list(bots), "seed": seed, "budget": budget,
-              "spec": str(spec_path), "fixed": fixed, "vary": [{"key": v.key, "values": list(v.values)} for v in varies],
-              "targets": [str(t) for t in targets], "elapsed_s": round(time.perf_counter() - started, 3)}
-    print(json.dumps(answer, ensure_ascii=False, indent=1) if args.json else text(answer))
-    if report is not None:
-        from pnp.simulate.report import write_tune_report
+    with command.speaking_as(asked.lang, game, asked.spec), command.Progress(budget, f"tune {game}") as step:
+        found = search(arms, targets, budget, seed, workers=workers, varies=varies, make=make, progress=step)
+        answer = {**answered(found, varies), "game": game, "players": players[0], "bots": list(bots), "seed": seed, "budget": budget,
+                  "spec": str(spec_path), "fixed": fixed, "targets": [str(t) for t in targets],
+                  "vary": [{"key": v.key, "values": list(v.values)} for v in varies],
+                  "elapsed_s": round(time.perf_counter() - started, 3)}
+        print(json.dumps(answer, ensure_ascii=False, indent=1) if asked.json else text(answer))
+        if report is not None:
+            from pnp.simulate.report import write_tune_report
 
-        write_tune_report(report, answer, arms, targets)
-        print(f"report: {args.report}", file=sys.stderr)
+            write_tune_report(report, answer, found.arms, targets)
+            print(f"report: {asked.report}", file=sys.stderr)
     return 0
 
 
-def make_arms(game: str, spec: Path, fixed: dict[str, Any], players: int, bots: tuple[str, ...],
-              varies: Sequence[Vary], seed: int) -> list[Arm]:
-    """The candidates: the varied values' combinations (a seeded sample of `MOST_ARMS` when
-    there are more), each a setup the engine accepts (those it refuses are left out)."""
+def make_arms(make: Callable[[dict[str, Any]], Arm], varies: Sequence[Vary], seed: int) -> list[Arm]:
+    """The coarse candidates: the varied values' combinations (a seeded sample of `MOST_ARMS`
+    when there are more), each a setup the engine accepts (those it refuses are left out)."""
     sizes = [len(vary.values) for vary in varies]
     total = math.prod(sizes)
     picked = range(total) if total <= MOST_ARMS else sorted(random.Random(f"tune/{seed}").sample(range(total), MOST_ARMS))
@@ -259,46 +217,28 @@ def make_arms(game: str, spec: Path, fixed: dict[str, Any], players: int, bots: 
         for vary, size in zip(reversed(varies), reversed(sizes), strict=True):
             values[vary.key] = vary.values[rest % size]
             rest //= size
-        values = {vary.key: values[vary.key] for vary in varies}
         try:
-            setup = command.checked_setup(game, spec, {**fixed, **values}, players, bots)
+            arms.append(make({vary.key: values[vary.key] for vary in varies}))
         except UsageError as error:
             refused.append(str(error))
-            continue
-        arms.append(Arm(values, setup, Tally()))
     if not arms:
         raise UsageError(f"--vary: the engine refuses every candidate ({refused[0]})")
     return arms
 
 
-def search(arms: list[Arm], targets: Sequence[Target], budget: int, seed: int, *, workers: int = 0) -> dict[str, Any]:
-    """Successive halving over the arms (see the module's docstring); the answer's data."""
-    rounds = math.ceil(math.log2(len(arms))) + 1 if len(arms) > 1 else 1
-    alive, spent, played, history = list(arms), 0, 0, []
-    for round_number in range(rounds):
-        share = max(1, (budget - spent) // (rounds - round_number) // len(alive) // CHUNK_GAMES) * CHUNK_GAMES
-        if spent + share * len(alive) > budget and round_number:
-            break
-        first, played = played // CHUNK_GAMES, played + share
-        jobs = (chunk for arm in alive for chunk in chunks(arm.setup, played, seed,
-                                                           numbers=range(first, played // CHUNK_GAMES)))
-        tallies = run_each(jobs, workers=workers)
-        spent += share * len(alive)
-        for arm in alive:
-            arm.tally.merge(tallies[arm.setup])
-            arm.run = finish(arm.setup, arm.tally.games, seed, arm.tally)
-            arm.miss = sum(target.miss(target.measure(arm.run.summary).value) for target in targets)
-        history.append({"candidates": len(alive), "games_each": share})
-        alive.sort(key=lambda arm: arm.miss)
-        if round_number < rounds - 1 and len(alive) > 1:
-            for arm in alive[(len(alive) + 1) // 2:]:
-                arm.out_in_round = round_number + 1
-            alive = alive[:(len(alive) + 1) // 2]
-    best = alive[0]
-    assert best.run is not None
-    return {"verdict": jsonable(verdict(best, targets, arms)), "best": _arm_json(best, targets, full=True),
-            "games_played": spent, "rounds": history,
-            "candidates": [_arm_json(arm, targets) for arm in sorted(arms, key=lambda arm: arm.miss)]}
+# --- the answer -------------------------------------------------------------------------------------
+
+
+def answered(found: Search, varies: Sequence[Vary] = ()) -> dict[str, Any]:
+    """The search's answer as data: every value that meets every target (`met`), the closest
+    (`best`), every value tried (`candidates`, closest first), and the verdict."""
+    targets, best = found.targets, found.best()
+    ranked = sorted(found.arms, key=lambda arm: arm.miss)
+    meeting = [arm for arm in ranked if found.meets(arm)]
+    return {"verdict": jsonable(verdict(best, targets, found.arms, meeting, varies)),
+            "best": _arm_json(best, targets, full=True), "met": [_arm_json(arm, targets, full=True) for arm in meeting],
+            "games_played": found.spent, "rounds": found.history,
+            "candidates": [_arm_json(arm, targets) for arm in ranked]}
 
 
 def _arm_json(arm: Arm, targets: Sequence[Target], full: bool = False) -> dict[str, Any]:
@@ -306,35 +246,84 @@ def _arm_json(arm: Arm, targets: Sequence[Target], full: bool = False) -> dict[s
     measured = {str(target): {**target.measure(arm.run.summary).as_json(),
                               **({"status": target.status(target.measure(arm.run.summary))} if full else {})}
                 for target in targets}
-    return {"rules": dict(arm.values), "games": arm.tally.games, "miss": jsonable(arm.miss),
+    return {"rules": dict(arm.values), "games": arm.tally.games, "miss": jsonable(arm.miss), "step": arm.step,
             "dropped_after_round": arm.out_in_round, "targets": measured}
 
 
-def verdict(best: Arm, targets: Sequence[Target], arms: Sequence[Arm]) -> list[dict[str, Any]]:
+def _rules(values: dict[str, Any]) -> str:
+    return ", ".join(f"rules.{key} = {value}" for key, value in values.items())
+
+
+def _measured(target: Target, arm: Arm) -> str:
+    assert arm.run is not None
+    estimate = target.measure(arm.run.summary)
+    return f"{target.metric} {_num(estimate.value)} [{_num(estimate.low)}, {_num(estimate.high)}]"
+
+
+def verdict(best: Arm, targets: Sequence[Target], arms: Sequence[Arm], meeting: Sequence[Arm],
+            varies: Sequence[Vary] = ()) -> list[dict[str, Any]]:
+    """Every value tried that meets every target, with its intervals; else the closest, and
+    per target no value meets, the closest values tried on either side of it."""
     assert best.run is not None
-    values = ", ".join(f"rules.{key} = {value}" for key, value in best.values.items())
-    parts, statuses = [], []
-    for target in targets:
-        estimate = target.measure(best.run.summary)
-        status = target.status(estimate)
-        statuses.append(status)
-        parts.append(f"{target.metric} {_num(estimate.value)} [{_num(estimate.low)}, {_num(estimate.high)}] "
-                     f"(target {target}: {status})")
-    if all(status == "met" for status in statuses):
-        head = f"{values} brings the game to every target"
-    elif "missed" not in statuses:
-        head = f"{values} is the best found; every target is within reach of its estimate, not yet of its interval " \
-               "(more --games would tell)"
+    if meeting:
+        shown = "; ".join(f"{_rules(arm.values)}: " + ", ".join(_measured(t, arm) for t in targets)
+                          + " " + _("over {games} games").format(games=f"{arm.tally.games:,}") for arm in meeting)
+        text = ngettext("{count} value tried meets every target (its 95 % interval inside it): {values}.",
+                        "{count} values tried meet every target (their 95 % intervals inside it): {values}.",
+                        len(meeting)).format(count=len(meeting), values=shown)
+        return [{"kind": "met", "rules": [dict(arm.values) for arm in meeting], "text": text}]
+    statuses = [t.status(t.measure(best.run.summary)) for t in targets]
+    parts = "; ".join(_("{measured} (target {target}: {status})").format(
+        measured=_measured(t, best), target=t, status=_(STATUSES[status])) for t, status in zip(targets, statuses, strict=True))
+    if "missed" not in statuses:
+        head = _("No value tried meets every target with its whole interval; {rules} comes closest, every estimate "
+                 "within its target (more --games would tell)")
     else:
-        head = f"{values} comes closest, but misses a target"
+        head = _("No value tried meets every target; {rules} comes closest, but misses")
     items: list[dict[str, Any]] = [{"kind": "best", "rules": dict(best.values), "statuses": statuses,
-                                    "text": f"{head}: {'; '.join(parts)} — over {best.tally.games:,} games."}]
-    for key in best.values:
+                                    "text": head.format(rules=_rules(best.values)) + f": {parts} — "
+                                    + _("over {games} games").format(games=f"{best.tally.games:,}") + "."}]
+    items += _sides(targets, arms)
+    items += _edge(best, varies, arms)
+    return items
+
+
+def _sides(targets: Sequence[Target], arms: Sequence[Arm]) -> list[dict[str, Any]]:
+    """For each target no value tried meets, the closest values tried below it and above it."""
+    items = []
+    for target in targets:
+        measured = [(target.measure(arm.run.summary), arm) for arm in arms if arm.run is not None]
+        if any(target.status(estimate) == "met" for estimate, _arm in measured):
+            continue
+        below = [(e, a) for e, a in measured if target.side(e.value) < 0]
+        above = [(e, a) for e, a in measured if target.side(e.value) > 0]
+        sides = []
+        if below:
+            estimate, arm = max(below, key=lambda found: found[0].value)
+            sides.append(_("below it {rules}: {value} [{low}, {high}]").format(
+                rules=_rules(arm.values), value=_num(estimate.value), low=_num(estimate.low), high=_num(estimate.high)))
+        if above:
+            estimate, arm = min(above, key=lambda found: found[0].value)
+            sides.append(_("above it {rules}: {value} [{low}, {high}]").format(
+                rules=_rules(arm.values), value=_num(estimate.value), low=_num(estimate.low), high=_num(estimate.high)))
+        if not below or not above:
+            sides.append(_("no value tried lands {side} it").format(side=_("below") if not below else _("above")))
+        items.append({"kind": "sides", "target": str(target),
+                      "text": _("No value tried meets {target}; the closest {sides}.").format(
+                          target=target, sides="; ".join(sides))})
+    return items
+
+
+def _edge(best: Arm, varies: Sequence[Vary], arms: Sequence[Arm]) -> list[dict[str, Any]]:
+    """The closest value at an end of its range: the best may lie beyond."""
+    items = []
+    for key, value in best.values.items():
         tried = sorted({arm.values[key] for arm in arms}, key=_order)
-        if len(tried) > 2 and best.values[key] in (tried[0], tried[-1]) and isinstance(best.values[key], (int, float)):
-            edge = "lowest" if best.values[key] == tried[0] else "highest"
-            items.append({"kind": "edge", "rule": key, "text": f"rules.{key} = {best.values[key]} is the {edge} value "
-                                                              "searched: the best may lie beyond; widen the range."})
+        if len(tried) > 2 and value in (tried[0], tried[-1]) and isinstance(value, (int, float)):
+            text = _("rules.{key} = {value} is the lowest value searched: the best may lie beyond; widen the range.") \
+                if value == tried[0] else \
+                _("rules.{key} = {value} is the highest value searched: the best may lie beyond; widen the range.")
+            items.append({"kind": "edge", "rule": key, "text": text.format(key=key, value=value)})
     return items
 
 
@@ -343,21 +332,25 @@ def _order(value: Any) -> Any:
 
 
 def text(answer: dict[str, Any]) -> str:
-    lines = [f"{answer['game']} · {answer['players']} players · bots {', '.join(answer['bots'])} · seed {answer['seed']} "
-             f"· {answer['games_played']:,} of {answer['budget']:,} games · {answer['elapsed_s']:.1f} s"]
+    lines = [_("{game} · {players} players · bots {bots} · seed {seed} · {played} of {budget} games · {seconds} s").format(
+        game=answer["game"], players=answer["players"], bots=", ".join(answer["bots"]), seed=answer["seed"],
+        played=f"{answer['games_played']:,}", budget=f"{answer['budget']:,}", seconds=f"{answer['elapsed_s']:.1f}")]
     lines += [f"  • {item['text']}" for item in answer["verdict"]]
-    lines += ["", "  candidates, closest first (games played; each target's estimate):"]
+    lines += ["", "  " + _("every value tried, closest first (games played; each target's estimate and interval; "
+                            "how it was found):")]
     for arm in answer["candidates"]:
         values = ", ".join(f"{key}={value}" for key, value in arm["rules"].items())
-        measured = "; ".join(f"{t.split('=')[0].split('<')[0].split('>')[0]} {_num(m['value'])}"
+        measured = "; ".join(f"{re.split('[=<>]', t)[0]} {_num(m['value'])} [{_num(m['ci95'][0])}, {_num(m['ci95'][1])}]"
                              for t, m in arm["targets"].items())
-        lines.append(f"  {values:<32} {arm['games']:>7,}  {measured}")
-    lines += ["", "glossary:", "  met: the 95 % interval lies inside the target; likely: the estimate does; missed: "
-              "it does not. The search plays every candidate a little, then the better half more, and so on "
-              f"(successive halving); {percent(CENTRE_WEIGHT)} of a target's distance from its centre breaks ties."]
+        lines.append(f"  {values:<32} {arm['games']:>7,}  {measured}  ({arm['step']})")
+    lines += ["", _("glossary:"), "  " + _(
+        "met: the 95 % interval lies inside the target; likely: the estimate does; missed: it does not. The search "
+        "plays every candidate a little, then the better half more, and so on (successive halving); then values "
+        "halfway between the best and its neighbours, until the step is 1 (or the interval cannot tell values apart); "
+        "then the neighbours of every value that meets the targets. {weight} of a target's distance from its centre "
+        "breaks ties.").format(weight=percent(CENTRE_WEIGHT))]
     return "\n".join(lines)
 
 
 def _num(value: float) -> str:
     return f"{value:.4g}"
-

@@ -21,8 +21,8 @@ def starter(game: Game, players: list[str], start: engine.Start | None = None) -
     state, _ = engine.setup(p, players, start)
     first, last = scalar(players[0]), scalar(players[-1])
     return "\n".join([
-        "# For-Ex game record: edit, then `pnp referee check` it (REFEREE.md, rules/forex.md).",
-        "# players: seating, clockwise; anyone may start. options: house rules (rules/forex.md section 13),",
+        "# For-Ex game record: edit, then `pnp referee check` it; `pnp rules show FOREX-4` quotes a rule it names.",
+        "# players: seating, clockwise; anyone may start. options: house rules (`pnp rules show FOREX-13`),",
         "# e.g. {voluntary_default: true}. start: the standard setup (FOREX-4): each pair's stronger currency",
         f"# and its box 1..{p.boxes} (FOREX-2.3); the supply after {p.removed_certificates} certificates were",
         "# removed at random (FOREX-4.3; drawn for this record: remove those, or write what you removed);",

@@ -45,7 +45,7 @@ class AktsionerProbe(Probe):
 def investor(decision: Decision, rng: random.Random) -> Any:
     """Before its card, buys all it can of the colour its strongest card raises most (the
     card's own effect, computed by the engine's `Effect`); then plays greedily; after its card
-    it holds (no stage-3 trade)."""
+    it holds (no stage-3 trade) and ends its turn."""
     state, params = decision.state, decision.params
     trade, turn = decision.of_kind("trade"), state.turn
     if trade is not None and turn is not None and not turn.played and state.hands is not None:
@@ -57,7 +57,7 @@ def investor(decision: Decision, rng: random.Random) -> Any:
     plays = tuple(t for t in decision.templates if t.kind == "play")
     if plays:
         return greedy(Decision(decision.engine, params, decision.probe, state, decision.seat, plays, False), rng)
-    begin = decision.of_kind("begin")
+    begin = decision.of_kind("begin") or decision.of_kind("end")  # its own turn, or the next player's
     if begin is not None:
         return begin.action()
     if decision.may_pass or trade is None:

@@ -59,7 +59,8 @@ def middle(params: bolsa.Params) -> float:
 
 def value(decision: Decision, rng: random.Random) -> Any:
     """Buys below the middle of the track and sells above it; in an auction, bids up to the
-    middle when buying and down to it when selling; never withdraws."""
+    middle when buying and down to it when selling; withdraws a trade an auction settled beyond
+    the middle."""
     state, params = decision.state, decision.params
     mid = middle(params)
     declare = decision.of_kind("declare")
@@ -96,8 +97,14 @@ def bull(decision: Decision, rng: random.Random) -> Any:
 
 def _bid(decision: Decision, limit: Any) -> Any:
     """In an auction: the smallest step towards the limit while it is within reach, else a
-    pass; a loser who may withdraw does not (he keeps his trade). The table's steps are not a
-    player's."""
+    pass; a loser who may withdraw (BOLSA-5.7) does when the auction ended beyond his limit,
+    and keeps his trade otherwise. The table's steps are not a player's."""
+    withdraw = decision.of_kind("withdraw")
+    auction = decision.state.trade.auction if decision.state.trade is not None else None
+    if withdraw is not None and auction is not None and auction.best is not None:
+        target = limit(auction.ascending)
+        if auction.best > target if auction.ascending else auction.best < target:
+            return withdraw.action()
     bid, passing = decision.of_kind("bid"), decision.of_kind("pass")
     if bid is not None:
         (amount,) = bid.fields

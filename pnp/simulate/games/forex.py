@@ -10,12 +10,13 @@ sets in the display (FOREX-4.3, 7.1) are the supplies that can run out.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
 from pnp.rules.forex import engine as forex
 from pnp.rules.forex.board import strengths, value_in
-from pnp.simulate.bots import Bot, Decision, random_bot
+from pnp.simulate.bots import Bot, Decision, fit, random_bot
 from pnp.simulate.probe import Probe
 
 
@@ -24,6 +25,7 @@ class ForexProbe(Probe):
     track_name = "rate"
     mark_names = ("cap", "flip")
     series_label = "strength (pairs won)"
+    money_unit = Fraction(1, 2)  # money is kept in halves (FOREX-A6)
 
     def __init__(self, params: forex.Params):
         super().__init__(params)
@@ -57,30 +59,85 @@ class ForexProbe(Probe):
         return (*state.supply, len(state.display(self.params)))
 
 
+@dataclass(frozen=True)
+class _Board:
+    """What `holder` reads off a position: the strongest and the weakest currency, each
+    currency's strength, and the mover's money valued in the strongest."""
+
+    decision: Decision
+    counts: Mapping[str, int]
+    target: str
+    weakest: str
+
+    def held(self, currency: str) -> Fraction:
+        d = self.decision
+        money = d.state.holdings[d.seat].money[d.params.index(currency)]
+        return value_in(d.state.pairs, d.params, money, currency, self.target)
+
+    @property
+    def short(self) -> bool:
+        """Less of the strongest currency than a certificate costs."""
+        d = self.decision
+        return d.state.holdings[d.seat].money[d.params.index(self.target)] < d.params.certificate_price
+
+
 def holder(decision: Decision, rng: random.Random) -> Any:
-    """Invests in the currencies it holds most of (worth, in the strongest), strengthening
-    them; otherwise resolves the front of the queue, strengthening its own best currency on a
-    tied dividend and paying its contracts. No spot deals, contracts or divestments."""
-    state, p, seat = decision.state, decision.params, decision.seat
-    counts = strengths(state.pairs, p)
-    target = max(p.currencies, key=lambda c: counts[c])
-    mine = state.holdings[seat].money
+    """Holds the strong: short of the strongest currency (less than a certificate's price), it
+    trades its most-held weaker money for it on a spot deal before its action, and makes a
+    contract paying the weakest for it (one at a time); else invests in the currencies it holds
+    most of (worth, in the strongest), strengthening them; else sells the certificates it holds
+    of the weakest currency; else resolves the front of the queue, strengthening its own best
+    currency on a tied dividend and paying its contracts."""
+    counts = strengths(decision.state.pairs, decision.params)
+    board = _Board(decision, counts, max(decision.params.currencies, key=lambda c: counts[c]),
+                   min(decision.params.currencies, key=lambda c: counts[c]))
+    for choose in (_spot, _contract, _invest, _divest, _resolve):
+        action = choose(board)
+        if action is not None:
+            return action
+    return random_bot(decision, rng)  # the mover can always resolve (FOREX-10); kept for a changed engine
 
-    def held(currency: str) -> Fraction:
-        return value_in(state.pairs, p, mine[p.index(currency)], currency, target)
 
-    invest = decision.of_kind("invest")
-    if invest is not None:
-        (field,) = invest.fields
-        best = sorted(field.options, key=held, reverse=True)[: field.high]
-        return invest.action({"currencies": tuple(best)})
-    resolve = decision.of_kind("resolve")
-    if resolve is None:  # the mover can always resolve (FOREX-10); kept for a changed engine
-        return random_bot(decision, rng)
-    values: dict[str, Any] = {}
-    for f in resolve.fields:
-        values[f.name] = max(f.options, key=held) if f.name == "strengthen" else f.options[0]
-    return resolve.action(values)
+def _spot(board: _Board) -> Any:
+    spot = board.decision.of_kind("spot")
+    if spot is None or not board.short:
+        return None
+    (deals,) = spot.fields
+    wanted = [deal for deal in deals.options if deal[2][0] == board.target and board.counts[deal[1][0]] < board.counts[board.target]]
+    return spot.action({"deal": max(wanted, key=lambda deal: board.held(deal[1][0]))}) if wanted else None
+
+
+def _contract(board: _Board) -> Any:
+    contract, d = board.decision.of_kind("contract"), board.decision
+    owner = d.state.players[d.seat]
+    if contract is None or not board.short or board.weakest == board.target or \
+            any(getattr(item, "owner", None) == owner for item in d.state.queue):
+        return None  # one contract at a time
+    return contract.action({"pay": board.weakest, "receive": board.target, "amount": 1})
+
+
+def _invest(board: _Board) -> Any:
+    invest = board.decision.of_kind("invest")
+    if invest is None:
+        return None
+    (field,) = invest.fields
+    return invest.action({"currencies": tuple(sorted(field.options, key=board.held, reverse=True)[: field.high])})
+
+
+def _divest(board: _Board) -> Any:
+    if board.counts[board.weakest] >= board.counts[board.target]:
+        return None
+    divest = next((t for t in board.decision.templates if t.kind == "divest" and t.fixed.get("currency") == board.weakest),
+                  None)
+    return divest.action(fit(divest, {"count": 1})) if divest is not None else None
+
+
+def _resolve(board: _Board) -> Any:
+    resolve = board.decision.of_kind("resolve")
+    if resolve is None:
+        return None
+    return resolve.action({f.name: max(f.options, key=board.held) if f.name == "strengthen" else f.options[0]
+                           for f in resolve.fields})
 
 
 BOTS: dict[str, Bot] = {"holder": holder}
