@@ -32,7 +32,8 @@ from pnp.referee import read_record
 from pnp.referee.replay import StepViolation, referee_for
 from pnp.rules import GAMES, load_spec
 from pnp.rules.base import ChoiceNeeded, Malformed, Violation
-from pnp.rules.legal import Template, Unlisted, admitted, draw, play
+from pnp.rules.contract import play
+from pnp.rules.legal import Template, Unlisted, admitted, draw
 
 SPEC = load_spec(None)
 RECORDS = sorted((Path(__file__).parent / "records").rglob("*.yaml"))

@@ -1,7 +1,7 @@
 """Every game's fast `playout` plays the very games of the simulator's slow path.
 
 A playout is the engine's rules again, on mutable numbers, for random play only
-(`pnp.rules.base.Playout`). It makes the same draws as the slow path, so from the same seed
+(`pnp.rules.contract.Playout`). It makes the same draws as the slow path, so from the same seed
 it must give the same `GameResult` — scores, winners, reason, steps, length, the mid-game
 leader, every mark, money peak and supply low. This test plays both for every player count,
 under every value of every house rule that has a list of values, and under a few numbers a
