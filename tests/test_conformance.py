@@ -90,6 +90,7 @@ def keep_the_contract(game: str, data: Any) -> None:
 
     result = engine.outcome(state, p)
     assert result is not None and list(result.scores) == list(players)
+    assert result.reason in GAMES[game].about.end_reasons  # a way the registry lists
     assert result.winners and set(result.winners) <= set(players)
     if result.reason != "bankruptcy":  # a bankrupt player may be scored last whatever he holds
         best = max(result.scores.values())

@@ -343,13 +343,13 @@ def test_without_a_deal_the_deck_and_formula_bound_the_plays(game):
     state = start(p)
     state, _ = run(p, state, A.Begin("M"), "x2 blue /2 red", A.Begin("O"))
     error = violation(p, state, "x2 blue /2 green")
-    assert error.rule == "AKT-1.4" and error.message == '"x2 blue" is played a 2nd time, but the deck has 1'
+    assert error.rule == "AKT-1.4" and (error.data["card"], error.data["count"], error.data["copies"]) == ("x2 blue", 2, 1)
     hundred = "+100 red -10 blue -20 yellow -30 green"
     state, _ = run(p, state, hundred, A.Begin("M"), hundred, A.Begin("O"), hundred, A.Begin("M"))
     error = violation(p, state, hundred)
-    assert error.rule == "AKT-1.4" and error.message == '"+100 red" is played a 4th time, but the deck has 3'
+    assert error.rule == "AKT-1.4" and (error.data["card"], error.data["count"], error.data["copies"]) == ("+100 red", 4, 3)
     error = violation(p, state, "+100 green -10 blue -20 yellow -30 red")
-    assert error.rule == "AKT-2.3" and error.message == "M plays a 3rd big card, but formula 2+1 deals 2"
+    assert error.rule == "AKT-2.3" and (error.data["count"], error.data["deck"], error.data["allowed"]) == (3, "big_cards", 2)
 
 
 def test_a_dealt_player_plays_from_his_hand(p):

@@ -106,7 +106,7 @@ def parse(source: Source, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
     return Record(game, players, options, source)
 
 
-def _unknown_keys(source: Source, data: dict, allowed: Iterable[str]) -> Iterable[Issue]:
+def _unknown_keys(source: Source, data: dict[Any, Any], allowed: Iterable[str]) -> Iterable[Issue]:
     allowed = list(allowed)
     for key in data:
         if key not in allowed:

@@ -121,7 +121,7 @@ class Answer:
 
 def referee_for(game: str) -> GameReferee:
     """The referee package the registry names for `game`."""
-    referee: GameReferee = import_module(GAMES[game].referee)  # type: ignore[assignment]  # a module keeping the protocol
+    referee: GameReferee = import_module(GAMES[game].referee)
     return referee
 
 

@@ -128,8 +128,8 @@ class Engine(Protocol[P, S, A]):
     def tables(self, params: P) -> Mapping[str, Table]:
         """Tables printed on the components (an aid, a setup diagram), computed here."""
 
-    def marks(self, params: P) -> Marks:
-        """Notes printed on board cells, keyed by (asset id, 0-based cell)."""
+    def marks(self, params: P) -> Mapping[str, Marks]:
+        """Notes printed on board cells, by table name: each keyed by (asset id, 0-based cell)."""
 
 
 AnyEngine = Engine[Any, Any, Any]  # the engine of a game chosen at run time: its types are its own business

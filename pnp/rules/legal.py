@@ -34,7 +34,7 @@ from pnp.i18n import _
 from pnp.rules.base import Refusal, Violation, fast_init
 
 Values = Mapping[str, Any]
-Why = Callable[..., Violation]  # a `Refusal` with its data bound (`partial(KIND, player="Ana")`), called with the facts
+Why = Callable[..., Exception]  # a `Refusal` with its data bound (`partial(KIND, player="Ana")`), called with the facts
 
 
 def _listing(values: Iterable[Any], most: int = 6) -> str:
@@ -118,37 +118,49 @@ class Field:
         return (isinstance(value, tuple) and self.low <= len(value) <= self.high and len(set(value)) == len(value)
                 and all(option in self.options for option in value))
 
-    def refusal(self, value: Any, rule: str) -> Violation | None:
+    def refusal(self, value: Any, rule: str) -> Exception | None:
         """Why this field does not hold `value`, as the field states it (its `below`, `above`,
         `excluded`, else the template's `rule` with the bound); None when it holds it."""
-        ranged = self.below if self.below is self.above else None  # one statement of the whole range
         if self.kind == "number":
-            if type(value) is not int:
-                return (ranged or partial(NOT_WHOLE, rule, field=self.name))(value=value, bound=(self.low, self.high))
-            if value < self.low:
-                return (self.below or partial(BELOW, rule, field=self.name))(value=value, bound=self.low)
-            if value > self.high:
-                return (self.above or partial(ABOVE, rule, field=self.name))(value=value, bound=self.high)
-            return None
+            return self._number_refusal(value, rule)
         if self.kind == "choice":
             return None if value in self.options else self._excluded(value, rule, ())
+        return self._several_refusal(value, rule)
+
+    def _ranged(self) -> Why | None:
+        """One statement of the whole range, given as both `below` and `above`."""
+        return self.below if self.below is self.above else None
+
+    def _beyond(self, value: Any, count: Any, rule: str) -> Exception | None:
+        """`count` (the value, or how many options it chooses) under `low` or over `high`."""
+        if count < self.low:
+            return (self.below or partial(BELOW, rule, field=self.name))(value=count, bound=self.low)
+        if count > self.high:
+            return (self.above or partial(ABOVE, rule, field=self.name))(value=count, bound=self.high)
+        return None
+
+    def _number_refusal(self, value: Any, rule: str) -> Exception | None:
+        if type(value) is not int:
+            return (self._ranged() or partial(NOT_WHOLE, rule, field=self.name))(value=value, bound=(self.low, self.high))
+        return self._beyond(value, value, rule)
+
+    def _several_refusal(self, value: Any, rule: str) -> Exception | None:
         if not isinstance(value, tuple):
             return NOT_OFFERED(rule, field=self.name, value=value, options=tuple(self.options))
         twice = next((k for k, option in enumerate(value) if option in value[:k]), None)
         if twice is not None:
+            ranged = self._ranged()
             if ranged is not None:
                 return ranged(value=len(value), bound=(self.low, self.high))
             return REPEATED(rule, part=(twice,), field=self.name, value=value[twice])
         if len(value) < self.low:
-            return (self.below or partial(BELOW, rule, field=self.name))(value=len(value), bound=self.low)
+            return self._beyond(value, len(value), rule)
         for k, option in enumerate(value):  # before the count: `high` is at most the options offered
             if option not in self.options:
                 return self._excluded(option, rule, (k,))
-        if len(value) > self.high:
-            return (self.above or partial(ABOVE, rule, field=self.name))(value=len(value), bound=self.high)
-        return None
+        return self._beyond(value, len(value), rule)
 
-    def _excluded(self, value: Any, rule: str, part: tuple[Any, ...]) -> Violation:
+    def _excluded(self, value: Any, rule: str, part: tuple[Any, ...]) -> Exception:
         if self.excluded is not None:
             return self.excluded(value=value, part=part)
         return NOT_OFFERED(rule, part=part, field=self.name, value=value, options=tuple(self.labels or self.options))
@@ -235,7 +247,7 @@ def nested(values: Values) -> dict[str, Any]:
     return found
 
 
-def broken(constraint: Constraint, values: Values, rule: str) -> Violation:
+def broken(constraint: Constraint, values: Values, rule: str) -> Exception:
     """The refusal of an unmet constraint, as it states it: a budget with what the values
     spend and its limit, the fields of an at-most-one above zero, the value chosen twice."""
     if isinstance(constraint, Budget):
@@ -254,7 +266,8 @@ def broken(constraint: Constraint, values: Values, rule: str) -> Violation:
 def met(constraint: Constraint, values: Values) -> bool:
     """Whether the fields' values meet the constraint."""
     if isinstance(constraint, Budget):
-        return sum(weight * values[name] for name, weight in constraint.weights) <= constraint.limit
+        spent: Fraction | int = sum(weight * values[name] for name, weight in constraint.weights)
+        return spent <= constraint.limit
     if isinstance(constraint, AtMostOne):
         return sum(1 for name in constraint.names if values[name] > 0) <= 1
     chosen = [values[name] for name in constraint.names]
@@ -337,6 +350,21 @@ class Template:
         if offered is None:
             return None
         values, chosen = offered
+        refusal = self._fields_refusal(chosen)
+        if refusal is not None:
+            return refusal
+        broke = next((c for c in self.constraints if not met(c, chosen)), None)
+        if broke is not None:
+            return broken(broke, chosen, self.rule)
+        rebuilt = self.read(self.action({f.name: chosen[f.name] for f in self.fields})) if self.read else None
+        stray = next((name for name in values if rebuilt is None or rebuilt.get(name) != values[name]), None)
+        if stray is not None:
+            return (self.unlisted or partial(NOT_A_FIELD, self.rule))(field=stray, value=values[stray])
+        return None
+
+    def _fields_refusal(self, chosen: dict[str, Any]) -> Exception | None:
+        """The first field that does not hold its value (a number field left out is at its
+        lowest, as `admits` reads it)."""
         for f in self.fields:
             if f.name not in chosen and f.kind == "number":
                 chosen[f.name] = f.low
@@ -345,13 +373,6 @@ class Template:
             refusal = f.refusal(chosen[f.name], self.rule)
             if refusal is not None:
                 return refusal
-        for constraint in self.constraints:
-            if not met(constraint, chosen):
-                return broken(constraint, chosen, self.rule)
-        rebuilt = self.read(self.action({f.name: chosen[f.name] for f in self.fields})) if self.read else None
-        stray = next((name for name in values if rebuilt is None or rebuilt.get(name) != values[name]), None)
-        if stray is not None:
-            return (self.unlisted or partial(NOT_A_FIELD, self.rule))(field=stray, value=values[stray])
         return None
 
 

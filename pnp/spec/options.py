@@ -26,8 +26,11 @@ class Choice(str, Enum):
     members, never strings, so a misspelt value cannot pass unnoticed. A member is its text
     (written, shown and serialised as "up")."""
 
-    __str__ = str.__str__
-    __format__ = str.__format__
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __format__(self, spec: str) -> str:
+        return str.__format__(self, spec)
 
 
 @dataclass(frozen=True)

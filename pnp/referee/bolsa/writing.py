@@ -59,12 +59,12 @@ def record(
     return {**data, "rounds": _rounds(params, actions)}
 
 
-def _rounds(params: engine.Params, actions: Iterable[engine.Action]) -> list[dict]:
+def _rounds(params: engine.Params, actions: Iterable[engine.Action]) -> list[dict[str, Any]]:
     """The record's rounds: each round's declarations, then per company resolved its bids,
     withdrawals and pairing; a round ends when its last company is settled, and a company
     resolved but not settled is named `unsettled`."""
-    rounds: list[dict] = []
-    current: dict | None = None
+    rounds: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
     resolved, code, settled = 0, "", True
     for action in actions:
         if current is None:

@@ -185,7 +185,8 @@ def _resolve(reader: Reader, path: Path, player: str, p: engine.Params) -> engin
     )
 
 
-_ACTION_READERS: dict[str, Callable[[Reader, tuple, str, engine.Params], engine.Action]] = {"contract": _contract, "invest": _invest, "divest": _divest, "resolve": _resolve}
+_ACTION_READERS: dict[str, Callable[[Reader, Path, str, engine.Params], engine.Action]] = {
+    "contract": _contract, "invest": _invest, "divest": _divest, "resolve": _resolve}
 
 
 # --- the start position -------------------------------------------------------------------
@@ -247,7 +248,7 @@ def _start_queue(reader: Reader, p: engine.Params) -> list[engine.Item]:
     return items
 
 
-def _queue_head(reader: Reader, path: Path, p: engine.Params, kind: str, keys: tuple) -> tuple[str | None, str | None]:
+def _queue_head(reader: Reader, path: Path, p: engine.Params, kind: str, keys: tuple[str, ...]) -> tuple[str | None, str | None]:
     raw = reader.mapping(path, (kind, "owner") + keys)
     for key in ("owner",) + keys:
         if key not in raw:

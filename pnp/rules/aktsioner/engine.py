@@ -42,7 +42,7 @@ from pnp.rules.aktsioner.state import (
     setup,
 )
 from pnp.rules.aktsioner.turn import HANDLERS
-from pnp.rules.base import Events, Log, Malformed, Outcome, Table, ToMove
+from pnp.rules.base import Events, Log, Malformed, Marks, Outcome, Table, ToMove
 from pnp.rules.legal import judge
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ def tables(params: Params) -> dict[str, Table]:
     return {"penalty": penalty_table(params), "deal": deal_table(params, params.min_players, params.max_players)}
 
 
-def marks(params: Params) -> dict[tuple[str, int], tuple[str, ...]]:
+def marks(params: Params) -> dict[str, Marks]:
     return {}
 
 

@@ -22,13 +22,6 @@ def _deck(d: Data) -> str:
     return _(DECKS[d["deck"]])
 
 
-def _nth(n: int) -> str:
-    """1st, 2nd, 3rd, 4th: an ordinal as the language writes it."""
-    if 10 <= n % 100 <= 20:
-        return _("{n}th").format(n=n)
-    return {1: _("{n}st"), 2: _("{n}nd"), 3: _("{n}rd")}.get(n % 10, _("{n}th")).format(n=n)
-
-
 def _cards(d: Data) -> str:
     """What the deck holds: "big: +100, x2, /2; small: +30, +40 of each colour"."""
     decks = "; ".join(f"{_(DECKS[deck])}: {', '.join(owns)}" for deck, owns in d["cards"].items())
@@ -132,12 +125,11 @@ NOT_A_CARD = Refusal("AKT-1.4", lambda d: _('{player} plays "{card}", which is n
     player=d["player"], card=named(d["card"]), cards=_cards(d)))  # AKT-1.5 for a small card's number
 NOT_HELD = Refusal("AKT-3.2", lambda d: _('{player} plays "{card}" but holds {hand}').format(
     player=d["player"], card=named(d["card"]), hand=", ".join(map(named, d["hand"])) or _("no cards")))
-COPIES_PLAYED = Refusal("AKT-1.4", lambda d: _('"{card}" is played a {nth} time, but the deck has {copies}').format(
-    card=named(d["card"]), nth=_nth(d["count"]), copies=d["copies"]))  # AKT-1.5 small
-FORMULA_PLAYED = Refusal("AKT-2.3", lambda d: _("{player} plays a {nth} {deck} card, but formula {formula} deals "
-                                                "{allowed}").format(player=d["player"], nth=_nth(d["count"]),
-                                                                    deck=_deck(d), formula=d["formula"],
-                                                                    allowed=d["allowed"]))
+COPIES_PLAYED = Refusal("AKT-1.4", lambda d: _('"{card}" would be played {count} times, but the deck has {copies}').format(
+    card=named(d["card"]), count=d["count"], copies=d["copies"]))  # AKT-1.5 small
+FORMULA_PLAYED = Refusal("AKT-2.3", lambda d: _("{player} would play {count} {deck} cards, but formula {formula} deals "
+                                                "{allowed}").format(player=d["player"], count=d["count"], deck=_deck(d),
+                                                                    formula=d["formula"], allowed=d["allowed"]))
 OWN_COLOUR = Refusal("AKT-4.4", lambda d: _("{card}: its uncoloured number goes to another colour, not "
                                             "{colour} itself").format(card=named(d["card"]), colour=named(d["colour"])))
 COLOUR_TWICE = Refusal("AKT-4.4", lambda d: _("{play}: a card changes each colour at most once, {colour} is named "

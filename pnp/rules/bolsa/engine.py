@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.errors import brief
 from pnp.i18n import _, ngettext
-from pnp.rules.base import Events, Log, Malformed, Number, Observer, Outcome, Played, Table, ToMove, Trace
+from pnp.rules.base import Events, Log, Malformed, Marks, Number, Observer, Outcome, Played, Table, ToMove, Trace
 from pnp.rules.bolsa.listing import legal_actions, withdrawers, withheld
 from pnp.rules.bolsa.params import CARDS_EACH, Params, params
 from pnp.rules.bolsa.rounds import HANDLERS
@@ -184,5 +184,5 @@ def tables(params: Params) -> dict[str, Table]:
                                                  CARDS_EACH).format(n=CARDS_EACH))}
 
 
-def marks(params: Params) -> dict[tuple[str, int], tuple[str, ...]]:
+def marks(params: Params) -> dict[str, Marks]:
     return {}

@@ -145,7 +145,7 @@ def bid_range(state: State, trade: Trade, auction: Auction, params: Params) -> t
     pays for every share he requests (A4) and the quote track (6.1); descending, the mirror
     (5.4). No bid is open when the lowest exceeds the highest."""
     player = state.players[auction.to_act]
-    facts = {"player": player.name, "company": params.companies[trade.company]}
+    facts: dict[str, Any] = {"player": player.name, "company": params.companies[trade.company]}
     below: Why
     above: Why
     if auction.ascending:

@@ -39,8 +39,20 @@ def _moved(moves: Iterable[Data]) -> str:
     return ", ".join(_pair(m) + (f" ({_(m['note'])})" if m["note"] else "") for m in moves)
 
 
+def item(label: str) -> str:
+    """A queue item's label ("dividend 2", "contract B Ana", "loan C Ben": the record's notation,
+    which the data keeps) as the language being spoken says it."""
+    kind, _space, rest = label.partition(" ")
+    set_, _space, owner = rest.partition(" ")
+    if kind == "dividend":
+        return _("dividend {number}").format(number=rest)
+    if kind == "contract":
+        return _("contract {set} {owner}").format(set=set_, owner=owner)
+    return _("loan {set} {owner}").format(set=set_, owner=owner)
+
+
 def _queue(labels: list[str]) -> str:
-    return ", ".join(labels) or _("empty")
+    return ", ".join(map(item, labels)) or _("empty")
 
 
 def _terms(d: Data) -> str:

@@ -88,7 +88,8 @@ def withheld(state: State, p: Params, action: Any) -> Exception | None:
         return next((_not_investable(state, p, action.player, c, (k,)) for k, c in enumerate(wanted)), None)
     if isinstance(action, Divest):
         held = state.holding(action.player).certificates[p.index(action.currency)]
-        facts = {"player": action.player, "value": action.count, "currency": action.currency, "part": ("count",)}
+        facts: dict[str, Any] = {"player": action.player, "value": action.count, "currency": action.currency,
+                                 "part": ("count",)}
         return refused.DIVEST_NONE(**facts) if action.count < 1 else refused.SELLS_UNHELD(bound=held, **facts)
     return None
 
@@ -145,8 +146,8 @@ def _spot_refusal(state: State, p: Params, player: str, deal: Deal) -> Exception
     terms = p.spot_terms(pair.stronger, pair.weaker, pair.position)
     if (gives, x, gets, y) not in terms:
         rate = p.rate(pair.position)
-        facts = {"stronger": pair.stronger, "weaker": pair.weaker, "position": pair.position, "rate": rate,
-                 "player": player, "give": give, "get": get}
+        facts: dict[str, Any] = {"stronger": pair.stronger, "weaker": pair.weaker, "position": pair.position,
+                                 "rate": rate, "player": player, "give": give, "get": get}
         worth = rate if gives == pair.stronger else 1 / rate  # one buck given, in the currency got
         if p.spot_unit is SpotUnit.ANY_ONE and ((x == 1 and y == worth) or (y == 1 and x * worth == 1)):
             return refused.SPOT_NOTES(unpaid=give if not payable(Fraction(x)) else get, **facts)
@@ -209,7 +210,7 @@ def _divestments(state: State, p: Params, player: str) -> list[Template]:
         held = state.holding(player).certificates[index]
         if not held:
             continue
-        facts = {"currency": currency}
+        facts: dict[str, Any] = {"currency": currency}
         fields = [Field.number("count", 1, held, below=partial(refused.DIVEST_NONE, player=player, part=("count",), **facts),
                                above=partial(refused.SELLS_UNHELD, player=player, part=("count",), **facts))]
         fields += [Field.number(f"others.{name}", 0, h.certificates[index],
@@ -240,7 +241,8 @@ def _resolution(state: State, p: Params, player: str) -> Template:
     """FOREX-10: the front of the queue; a dividend whose most-held currencies tie asks which
     to strengthen (10.5.3), and under `voluntary_default` a front contract may be defaulted —
     after the last dividend, any of the contracts the final resolution meets (10.5.5)."""
-    front, fields, leader, held = state.queue[0], [], None, {}
+    front, fields, leader = state.queue[0], [], None
+    held: dict[str, int] = {}
     if isinstance(front, Dividend):
         held, tied = most_held(state, p)
         if len(tied) > 1:

@@ -13,6 +13,7 @@ from typing import Any, Mapping
 
 from pnp.i18n import _, ngettext
 from pnp.rules.base import Refusal
+from pnp.rules.forex.events import item
 from pnp.rules.forex.params import show, show_rate
 
 Data = Mapping[str, Any]
@@ -70,7 +71,7 @@ STACKS = Refusal("FOREX-4.5", lambda d: _("the queue must hold the Dividend stac
 DIVIDEND_RANGE = Refusal("FOREX-10.5.1", lambda d: _("the Dividend stack is at dividend {number}, but the game has "
                                                      "dividends 1 to {dividends}").format(**d))
 UNKNOWN_SET = Refusal("FOREX-1.4", lambda d: _("{item}: the game's contract sets are {sets}").format(
-    item=d["item"], sets=", ".join(d["sets"])))
+    item=item(d["item"]), sets=", ".join(d["sets"])))
 SET_TWICE = Refusal("FOREX-7.1", lambda d: _("set {set} is in the queue {count} times; each set exists once").format(**d))
 LOANS_TWICE = Refusal("FOREX-10.2.2", lambda d: _("{owner} has {count} Loans in the queue; a second debt joins the "
                                                   "first").format(**d))
@@ -81,11 +82,11 @@ TERMS = Refusal("FOREX-7.3", lambda d: _(
     "stronger currency, the other k × a rate of the track").format(set=d["set"], pay=_amount(d["pay"]),
                                                                    receive=_amount(d["receive"]), most=d["most"]))
 LOAN_PARTS = Refusal("FOREX-10.2.2", lambda d: _("{item} owes {owe}: a Loan owes one amount per currency, at least "
-                                                 "one").format(item=d["item"], owe=" + ".join(map(_amount, d["owe"]))
+                                                 "one").format(item=item(d["item"]), owe=" + ".join(map(_amount, d["owe"]))
                                                                or _("nothing")))
 LOAN_SMALL = Refusal("FOREX-10.2", lambda d: _(
     "{item} owes {amount} {currency}, but a Loan owes a contract's pay amount (at least 1) plus the interest "
-    "({interest}): at least {least}").format(item=d["item"], amount=show(d["amount"]), currency=d["currency"],
+    "({interest}): at least {least}").format(item=item(d["item"]), amount=show(d["amount"]), currency=d["currency"],
                                              interest=show(d["interest"]), least=show(d["least"])))
 
 # --- a turn (FOREX-5) ---------------------------------------------------------------------------------
@@ -126,7 +127,7 @@ SPOT_SHORT = Refusal("FOREX-6.2", lambda d: _("{player} must give {amount} but h
 # --- contracts, investments, divestments (FOREX-7, 8, 9) ---------------------------------------------------
 
 NO_SET = Refusal("FOREX-7.1", lambda d: _("all {sets} contract sets are in use (queue: {queue}); {player} cannot "
-                                          "make a contract").format(sets=d["sets"], queue=", ".join(d["queue"]),
+                                          "make a contract").format(sets=d["sets"], queue=", ".join(map(item, d["queue"])),
                                                                     player=d["player"]))
 CONTRACT_SAME = Refusal("FOREX-7.2", lambda d: _("{player} would pay and receive {value}; name two different "
                                                  "currencies").format(**d))
@@ -158,7 +159,8 @@ NOT_RESOLVED = Refusal("FOREX-10.3", lambda d: _("{player} names contract {sets}
                                                  "resolved by this action").format(
     player=d["player"], sets=", ".join(d["value"]) if isinstance(d["value"], (list, tuple)) else d["value"]))
 NOT_A_DIVIDEND = Refusal("FOREX-10.5.3", lambda d: _("{player} names {value} to strengthen, but the front of the "
-                                                     "queue is {front}, not a dividend").format(**d))
+                                                     "queue is {front}, not a dividend").format(
+    player=d["player"], value=d["value"], front=item(d["front"])))
 NO_TIE = Refusal("FOREX-10.5.3", lambda d: _("{player} picks {value}, but {leader} leads alone ({why}); there is no "
                                              "tie to break").format(why=tie_reason(d), **d))  # FOREX-12.1 at the end
 OUTSIDE_TIE = Refusal("FOREX-10.5.3", lambda d: _("{player} picks {value}, but the tie is between {tied} "
