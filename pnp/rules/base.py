@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
 from fractions import Fraction
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, TypeVar
 
 from pnp.spec.options import Choice, Rulebook, check_values
@@ -119,6 +120,12 @@ class Refusal(Words):
 
     def __call__(self, rule: str | None = None, /, *, part: tuple[Any, ...] = (), **data: Any) -> Violation:
         return Violation(Event(rule or self.rule, data, self), part)
+
+    def reason(self, rule: str | None = None, /, **data: Any) -> Callable[..., Violation]:
+        """The refusal with its data bound, made when called: what a condition the listing tests
+        at every step returns (a `partial` costs a fifth of a Violation), and what a template's
+        field or constraint keeps, to be called with the facts of the failure."""
+        return partial(self, rule, **data) if rule else partial(self, **data)
 
 
 def plain(value: Any) -> Any:

@@ -37,6 +37,11 @@ Values = Mapping[str, Any]
 Why = Callable[..., Exception]  # a `Refusal` with its data bound (`partial(KIND, player="Ana")`), called with the facts
 
 
+def made(why: Why | None) -> Exception | None:
+    """The refusal a condition returned (a `Why`, made now), or None when it holds."""
+    return None if why is None else why()
+
+
 def _listing(values: Iterable[Any], most: int = 6) -> str:
     shown = [str(value) for value in list(values)[: most + 1]]
     return ", ".join(shown[:most]) + (", …" if len(shown) > most else "")
@@ -85,7 +90,8 @@ class Field:
     @staticmethod
     def number(name: str, low: int, high: int, below: Why | None = None, above: Why | None = None) -> "Field":
         """A whole number `low`…`high` (fields are values: equal ones without reasons are shared,
-        which spares an engine rebuilding the same declaration fields at every step)."""
+        which spares an engine rebuilding the same fields at every step; one with reasons is
+        made for its template, which an engine caches when it repeats)."""
         if below is None and above is None:
             return _number(name, low, high)
         return Field(name, "number", low, high, (), (), below, above)
@@ -118,33 +124,47 @@ class Field:
         return (isinstance(value, tuple) and self.low <= len(value) <= self.high and len(set(value)) == len(value)
                 and all(option in self.options for option in value))
 
-    def refusal(self, value: Any, rule: str) -> Exception | None:
+    def refusal(self, value: Any, rule: str, words: Why | None = None) -> Exception | None:
         """Why this field does not hold `value`, as the field states it (its `below`, `above`,
-        `excluded`, else the template's `rule` with the bound); None when it holds it."""
+        `excluded`), else as its template words its fields (`words`, called with `field=` and
+        `side=` besides the facts), else with the template's `rule` and the bound; None when it
+        holds it."""
         if self.kind == "number":
-            return self._number_refusal(value, rule)
+            return self._number_refusal(value, rule, words)
         if self.kind == "choice":
-            return None if value in self.options else self._excluded(value, rule, ())
-        return self._several_refusal(value, rule)
+            return None if value in self.options else self._why("excluded", rule, words)(value=value, part=())
+        return self._several_refusal(value, rule, words)
+
+    def _why(self, side: str, rule: str, words: Why | None) -> Why:
+        """The refusal of going past `side` ("below", "above", "excluded"): the field's own, the
+        template's words, or the general one."""
+        own = self.below if side == "below" else self.above if side == "above" else self.excluded
+        if own is not None:
+            return own
+        if words is not None:
+            return partial(words, field=self.name, side=side)
+        if side == "excluded":
+            return partial(NOT_OFFERED, rule, field=self.name, options=tuple(self.labels or self.options))
+        return partial(BELOW if side == "below" else ABOVE, rule, field=self.name)
 
     def _ranged(self) -> Why | None:
         """One statement of the whole range, given as both `below` and `above`."""
         return self.below if self.below is self.above else None
 
-    def _beyond(self, value: Any, count: Any, rule: str) -> Exception | None:
+    def _beyond(self, count: Any, rule: str, words: Why | None) -> Exception | None:
         """`count` (the value, or how many options it chooses) under `low` or over `high`."""
         if count < self.low:
-            return (self.below or partial(BELOW, rule, field=self.name))(value=count, bound=self.low)
+            return self._why("below", rule, words)(value=count, bound=self.low)
         if count > self.high:
-            return (self.above or partial(ABOVE, rule, field=self.name))(value=count, bound=self.high)
+            return self._why("above", rule, words)(value=count, bound=self.high)
         return None
 
-    def _number_refusal(self, value: Any, rule: str) -> Exception | None:
+    def _number_refusal(self, value: Any, rule: str, words: Why | None) -> Exception | None:
         if type(value) is not int:
             return (self._ranged() or partial(NOT_WHOLE, rule, field=self.name))(value=value, bound=(self.low, self.high))
-        return self._beyond(value, value, rule)
+        return self._beyond(value, rule, words)
 
-    def _several_refusal(self, value: Any, rule: str) -> Exception | None:
+    def _several_refusal(self, value: Any, rule: str, words: Why | None) -> Exception | None:
         if not isinstance(value, tuple):
             return NOT_OFFERED(rule, field=self.name, value=value, options=tuple(self.options))
         twice = next((k for k, option in enumerate(value) if option in value[:k]), None)
@@ -154,16 +174,11 @@ class Field:
                 return ranged(value=len(value), bound=(self.low, self.high))
             return REPEATED(rule, part=(twice,), field=self.name, value=value[twice])
         if len(value) < self.low:
-            return self._beyond(value, len(value), rule)
+            return self._beyond(len(value), rule, words)
         for k, option in enumerate(value):  # before the count: `high` is at most the options offered
             if option not in self.options:
-                return self._excluded(option, rule, (k,))
-        return self._beyond(value, len(value), rule)
-
-    def _excluded(self, value: Any, rule: str, part: tuple[Any, ...]) -> Exception:
-        if self.excluded is not None:
-            return self.excluded(value=value, part=part)
-        return NOT_OFFERED(rule, part=part, field=self.name, value=value, options=tuple(self.labels or self.options))
+                return self._why("excluded", rule, words)(value=option, part=(k,))
+        return self._beyond(len(value), rule, words)
 
 
 @lru_cache(maxsize=4096)
@@ -280,7 +295,12 @@ class Template:
     """A family of legal actions: `kind` and `player` (None: a step the table takes, such as
     settling a company), the rule that allows it, the values it fixes, and the fields left to
     choose. `build` turns a full set of values (fixed ones and `player` included) into the
-    engine's action."""
+    engine's action.
+
+    What a refused action breaks, the template words: a field's own reasons, else `words`
+    (one function for all its fields, given `field=` and `side=`: a template built at every
+    step states its reasons once, not a reason per field), a constraint's `why`, and `unlisted`
+    for a value no field chooses (an unknown company, another seller who holds none)."""
 
     kind: str
     player: str | None
@@ -290,8 +310,8 @@ class Template:
     fixed: Mapping[str, Any] = field(default_factory=dict)
     constraints: tuple[Constraint, ...] = ()
     read: Callable[[Any], Values | None] | None = field(default=None, repr=False, compare=False)
-
     unlisted: Why | None = field(default=None, repr=False, compare=False)  # called with field=, value=
+    words: Why | None = field(default=None, repr=False, compare=False)  # a field's refusal: field=, side=, facts
 
     def action(self, values: Values | None = None) -> Any:
         """The action these field values choose (no check: the engine judges it)."""
@@ -370,7 +390,7 @@ class Template:
                 chosen[f.name] = f.low
             if f.name not in chosen:
                 return NOT_OFFERED(self.rule, field=f.name, value=None, options=tuple(f.labels or f.options))
-            refusal = f.refusal(chosen[f.name], self.rule)
+            refusal = f.refusal(chosen[f.name], self.rule, self.words)
             if refusal is not None:
                 return refusal
         return None

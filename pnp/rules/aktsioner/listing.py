@@ -21,7 +21,7 @@ from pnp.rules.aktsioner.cards import Play
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, HIDDEN, Params
 from pnp.rules.aktsioner.state import State, card_list, cards_left, deck_rule, final_round, next_movers, played, unseen
 from pnp.rules.base import Malformed, Violation
-from pnp.rules.legal import Budget, Field, Template, Why, grouped, last_position
+from pnp.rules.legal import Budget, Field, Template, Why, grouped, last_position, made
 
 
 @last_position
@@ -50,9 +50,9 @@ def withheld(state: State, params: Params, action: Any) -> Exception | None:
     """Why the position offers no template of `action`'s kind: a turn that may not begin, a
     trade outside the mover's trading, a card outside stage 2 or not to be played."""
     if isinstance(action, Begin):
-        return _beginning(state, params, action.player)
+        return made(_beginning(state, params, action.player))
     if isinstance(action, Trade):
-        return trading(state, params) or Malformed(f"{action}: a trade names each colour once on each side")
+        return made(trading(state, params)) or Malformed(f"{action}: a trade names each colour once on each side")
     turn = state.turn
     if turn is None:
         return refused.OUTSIDE_TURN(card=action.card)
@@ -62,21 +62,21 @@ def withheld(state: State, params: Params, action: Any) -> Exception | None:
     if action.card not in params.cards:
         return refused.NOT_A_CARD(deck_rule(params, action.card), player=mover, card=action.card,
                                   cards=card_list(params))
-    return _holding(state, params, turn.mover, action.card)
+    return made(_holding(state, params, turn.mover, action.card))
 
 
-def trading(state: State, params: Params) -> Violation | None:
+def trading(state: State, params: Params) -> Why | None:
     """Whether the mover may trade now (None), else why not: in his turn only (AKT-3.4), never
     in the last round (8.1), and not after a trade of nothing ended the stage's trading (3.1,
     3.3)."""
     turn = state.turn
     if turn is None:
-        return refused.NO_TURN()
+        return refused.NO_TURN.reason()
     player = state.players[turn.mover]
     if final_round(params, state):
-        return refused.LAST_ROUND(player=player)
+        return refused.LAST_ROUND.reason(player=player)
     if turn.closed:
-        return refused.STAGE_CLOSED("AKT-3.3" if turn.played else "AKT-3.1", player=player,
+        return refused.STAGE_CLOSED.reason("AKT-3.3" if turn.played else "AKT-3.1", player=player,
                                     stage=3 if turn.played else 1)
     return None
 
@@ -84,25 +84,25 @@ def trading(state: State, params: Params) -> Violation | None:
 # --- beginning a turn --------------------------------------------------------------------------------
 
 
-def _beginning(state: State, params: Params, player: str) -> Violation | None:
+def _beginning(state: State, params: Params, player: str) -> Why | None:
     """Why `player` may not begin a turn now: not at the table (AKT-3.6), the game over (9.1),
     the mover's card not played yet (3.2), out of the game (A11), no card left (9.1), or not
     the next in seating order (3.6) — `next_movers` says who may."""
     if player not in state.players:
-        return refused.NOT_SEATED(player=player, players=state.players)
+        return refused.NOT_SEATED.reason(player=player, players=state.players)
     if state.over:
-        return refused.GAME_OVER(player=player)
+        return refused.GAME_OVER.reason(player=player)
     turn = state.turn
     if turn is not None and not turn.played:
-        return refused.NO_CARD_YET(mover=state.players[turn.mover], player=player)
+        return refused.NO_CARD_YET.reason(mover=state.players[turn.mover], player=player)
     seat, movers = state.seat(player), next_movers(params, state)
     if seat in movers:
         return None
     if seat in state.out:
-        return refused.ELIMINATED(player=player)
+        return refused.ELIMINATED.reason(player=player)
     if cards_left(params, state, seat) == 0:
-        return refused.NO_CARDS_LEFT(player=player)
-    return refused.NOT_YOUR_TURN(mover=state.players[movers[0]], player=player)
+        return refused.NO_CARDS_LEFT.reason(player=player)
+    return refused.NOT_YOUR_TURN.reason(mover=state.players[movers[0]], player=player)
 
 
 # --- trading -----------------------------------------------------------------------------------------
@@ -110,40 +110,60 @@ def _beginning(state: State, params: Params, player: str) -> Violation | None:
 
 def _trade_template(state: State, params: Params) -> Template:
     """Sales then purchases at the board's prices: each sale within what may be sold, and what
-    is bought costs at most the cash plus what is sold (AKT-3.1, 3.3)."""
+    is bought costs at most the cash plus what is sold (AKT-3.1, 3.3); the refusals of its
+    fields' bounds worded by `_trade_refusal`."""
     turn = state.turn
     assert turn is not None
     player, account = state.players[turn.mover], state.accounts[turn.mover]
     rule = "AKT-3.3" if turn.played else "AKT-3.1"
-    sellable = [_sellable(state, params, i) for i in range(len(params.colours))]
-    reach = account.cash + sum(n * price for (n, _), price in zip(sellable, state.prices, strict=True))
+    sellable = [_sellable(state, i) for i in range(len(params.colours))]
+    reach = account.cash + sum(n * price for n, price in zip(sellable, state.prices, strict=True))
     fields: list[Field] = []
     weights = []
-    for (sell, buy), colour, (n, above), price in zip(_trade_names(params.colours), params.colours, sellable,
-                                                       state.prices, strict=True):
-        negative = partial(refused.NEGATIVE_TRADE, rule, colour=colour)
-        beyond = partial(refused.BUYS_BEYOND, rule, player=player, colour=colour, price=price, cash=account.cash)
-        fields += [Field.number(sell, 0, n, negative, above), Field.number(buy, 0, int(reach // price), negative, beyond)]
+    for (sell, buy), n, price in zip(_trade_names(params.colours), sellable, state.prices, strict=True):
+        fields += [Field.number(sell, 0, n), Field.number(buy, 0, int(reach // price))]
         weights += [(sell, -price), (buy, price)]
-    over = partial(refused.OVER_CASH, rule, player=player, prices=dict(zip(params.colours, state.prices, strict=True)))
+    over = _over_cash(rule, player, params.colours, state.prices)
     return Template("trade", player, rule, _trade_action, tuple(fields), constraints=(Budget(tuple(weights), account.cash, over),),
-                    read=_trade_values, unlisted=partial(_unknown_colour, params.colours))
+                    read=_trade_values, unlisted=partial(_unknown_colour, params.colours),
+                    words=partial(_trade_refusal, state, params, rule))
 
 
-def _sellable(state: State, params: Params, i: int) -> tuple[int, Why]:
-    """The mover's shares of a colour he may sell, and the refusal of selling more: all he holds
-    in stage 1 (AKT-3.1); once the card is played, less those bought in stage 1 of this turn
-    (3.3, A7), and none when stage 1 sold more than it bought."""
+def _sellable(state: State, i: int) -> int:
+    """The mover's shares of a colour he may sell: all he holds in stage 1 (AKT-3.1); once the
+    card is played, less those bought in stage 1 of this turn (3.3, A7), and none when stage 1
+    sold more than it bought."""
     turn = state.turn
     assert turn is not None
-    player, colour = state.players[turn.mover], params.colours[i]
     held = state.accounts[turn.mover].shares[i]
-    if not turn.played:
-        return held, partial(refused.SELLS_UNHELD, player=player, colour=colour)
-    bought = turn.bought[i]
+    return max(0, held - turn.bought[i]) if turn.played else held
+
+
+def _trade_refusal(state: State, params: Params, rule: str, *, field: str, side: str, value: Any, bound: Any,
+                   part: tuple[Any, ...] = ()) -> Violation:
+    """A trade's count past its field's bound (`_sellable`, or what the cash and every sale
+    allowed pay for), worded with the numbers behind the bound: below 0 (AKT-3.1); a sale of
+    more than is held, or in stage 3 of what stage 1 bought (3.3, A7); a purchase beyond the
+    reach of the cash."""
+    turn = state.turn
+    assert turn is not None
+    way, colour = field.split(".", 1)
+    player, i = state.players[turn.mover], params.colours.index(colour)
+    facts = {"colour": colour, "value": value, "bound": bound}
+    if side == "below":
+        return refused.NEGATIVE_TRADE(rule, **facts)
+    if way == "buy":
+        return refused.BUYS_BEYOND(rule, player=player, price=state.prices[i], cash=state.accounts[turn.mover].cash,
+                                   **facts)
+    held, bought = state.accounts[turn.mover].shares[i], turn.bought[i] if turn.played else 0
     if not bought:
-        return held, partial(refused.SELLS_UNHELD, "AKT-3.3", player=player, colour=colour)
-    return max(0, held - bought), partial(refused.SELLS_BOUGHT, player=player, colour=colour, bought=bought, held=held)
+        return refused.SELLS_UNHELD(rule, player=player, **facts)
+    return refused.SELLS_BOUGHT(player=player, bought=bought, held=held, **facts)
+
+
+@lru_cache(maxsize=256)
+def _over_cash(rule: str, player: str, colours: tuple[str, ...], prices: tuple[int, ...]) -> Why:
+    return refused.OVER_CASH.reason(rule, player=player, prices=dict(zip(colours, prices, strict=True)))
 
 
 def _unknown_colour(colours: tuple[str, ...], field: str, value: Any) -> Violation:
@@ -175,7 +195,7 @@ def _plays(state: State, params: Params) -> tuple[Template, ...]:
                           {"card": name}, read=read) for name in names)
 
 
-def _holding(state: State, params: Params, seat: int, name: str) -> Violation | None:
+def _holding(state: State, params: Params, seat: int, name: str) -> Why | None:
     """Whether the mover may play the card `name` (None), else why not: it is in his hand, or
     behind a back of its deck there while copies of it are unseen (AKT-3.2); without a known
     deal, the deck has a copy left (AKT-1.4, 1.5) and the formula a card of its deck (2.3)."""
@@ -184,13 +204,13 @@ def _holding(state: State, params: Params, seat: int, name: str) -> Violation | 
         hand = state.hands[seat]
         if name in hand or (HIDDEN[card.deck] in hand and unseen(params, state)[name]):
             return None
-        return refused.NOT_HELD(player=player, card=name, hand=hand)
+        return refused.NOT_HELD.reason(player=player, card=name, hand=hand)
     copies = sum(1 for _, used in state.plays if used == name)
     if copies >= params.copies[name]:
-        return refused.COPIES_PLAYED(DECK_RULES[card.deck], card=name, count=copies + 1, copies=params.copies[name])
+        return refused.COPIES_PLAYED.reason(DECK_RULES[card.deck], card=name, count=copies + 1, copies=params.copies[name])
     done = played(params, state, seat, card.deck)
     if done >= params.dealt(card.deck):
-        return refused.FORMULA_PLAYED(player=player, count=done + 1, deck=card.deck, formula=params.formula,
+        return refused.FORMULA_PLAYED.reason(player=player, count=done + 1, deck=card.deck, formula=params.formula,
                                       allowed=params.dealt(card.deck))
     return None
 

@@ -15,13 +15,13 @@ from functools import lru_cache, partial
 from typing import Any, Mapping
 
 from pnp.errors import brief
-from pnp.rules.base import Malformed, Violation
+from pnp.rules.base import Malformed
 from pnp.rules.bolsa import refusals as refused
 from pnp.rules.bolsa.params import Params
 from pnp.rules.bolsa.rounds import called
 from pnp.rules.bolsa.rulebook import BothWays, CashCheck, Losers
 from pnp.rules.bolsa.state import DECLARE, Auction, Bid, Declare, Player, Resolve, Settle, State, Trade, Withdraw
-from pnp.rules.legal import AtMostOne, Budget, Constraint, Field, Template, Why, grouped, last_position
+from pnp.rules.legal import AtMostOne, Budget, Constraint, Field, Template, Why, grouped, last_position, made
 
 # The rule that settles a company without an auction, by case (BOLSA-4.1–4.6).
 _CASE_RULES = {1: "BOLSA-4.1", 2: "BOLSA-4.2", 3: "BOLSA-4.3", 4: "BOLSA-4.4", 5: "BOLSA-4.5.1", 6: "BOLSA-4.6.1"}
@@ -62,10 +62,10 @@ def withheld(state: State, params: Params, action: Any) -> Exception | None:
     if state.over:
         return refused.GAME_OVER(round=state.round)
     if isinstance(action, Declare):
-        return _declaring(state, state.index(action.player))
+        return made(_declaring(state, state.index(action.player)))
     if isinstance(action, Bid):
         i = state.index(action.player)
-        refusal = _bidding(state, params, i)
+        refusal = made(_bidding(state, params, i))
         if refusal is not None or action.amount is None:
             return refusal
         trade, auction = state.trade, state.trade.auction if state.trade else None
@@ -73,7 +73,7 @@ def withheld(state: State, params: Params, action: Any) -> Exception | None:
         low, below, high, above = bid_range(state, trade, auction, params)
         return below(value=action.amount, bound=low) if action.amount < low else above(value=action.amount, bound=high)
     if isinstance(action, Withdraw):
-        return _withdrawing(state, params, state.index(action.player))
+        return made(_withdrawing(state, params, state.index(action.player)))
     trade = state.trade
     if isinstance(action, Resolve) and trade is not None:
         return refused.UNSETTLED(company=params.companies[trade.company])
@@ -96,45 +96,45 @@ def withdrawers(state: State, params: Params) -> tuple[int, ...]:
 # --- the conditions, each with its refusal ----------------------------------------------------------
 
 
-def _declaring(state: State, i: int) -> Violation | None:
+def _declaring(state: State, i: int) -> Why | None:
     """BOLSA-3.2.1, 3.2.7: a player declares once a round, before its trade phase begins."""
     name = state.players[i].name
     if state.phase != DECLARE:
-        return refused.DECLARED_LATE(player=name, round=state.round)
+        return refused.DECLARED_LATE.reason(player=name, round=state.round)
     if i in state.declared:
-        return refused.DECLARED_TWICE(player=name, round=state.round)
+        return refused.DECLARED_TWICE.reason(player=name, round=state.round)
     return None
 
 
-def _bidding(state: State, params: Params, i: int) -> Violation | None:
+def _bidding(state: State, params: Params, i: int) -> Why | None:
     """BOLSA-5.1, 5.2: only the bidder to act in an auction under way bids (or passes)."""
     name, trade = state.players[i].name, state.trade
     if trade is None:
-        return refused.NO_AUCTION(player=name)
+        return refused.NO_AUCTION.reason(player=name)
     code, auction = params.companies[trade.company], trade.auction
     if auction is None:  # the company is up, and settles by its case without one
         return _no_auction(state, trade, params, name)
     if auction.over:
         leader = state.players[auction.ranking[0]].name
-        return refused.AUCTION_OVER(_auction_rule(auction), leader=leader, price=auction.price(trade.quote),
+        return refused.AUCTION_OVER.reason(_auction_rule(auction), leader=leader, price=auction.price(trade.quote),
                                     player=name)
     if i not in auction.order:
-        return refused.NOT_A_BIDDER(player=name, company=code, ascending=auction.ascending,
+        return refused.NOT_A_BIDDER.reason(player=name, company=code, ascending=auction.ascending,
                                     bidders=[state.players[j].name for j in auction.order])
     if i in auction.passed:
-        return refused.PASSED(_auction_rule(auction), player=name, company=code)
+        return refused.PASSED.reason(_auction_rule(auction), player=name, company=code)
     if i != auction.to_act:
-        return refused.OUT_OF_TURN(player=name, company=code, turn=state.players[auction.to_act].name)
+        return refused.OUT_OF_TURN.reason(player=name, company=code, turn=state.players[auction.to_act].name)
     return None
 
 
-def _no_auction(state: State, trade: Trade, params: Params, name: str) -> Violation:
+def _no_auction(state: State, trade: Trade, params: Params, name: str) -> Why:
     """Why the company up goes to no auction: its numbers, and what an auction would need (BOLSA-A2)."""
     c = trade.company
     zones = [p.zones[c] for p in state.players]
     sellers, buyers = sum(1 for z in zones if z.offered), sum(1 for z in zones if z.requested)
     side, count, needed = called(trade.case, buyers, sellers, params)
-    return refused.NOT_AUCTIONED(_CASE_RULES[trade.case], company=params.companies[c], player=name,
+    return refused.NOT_AUCTIONED.reason(_CASE_RULES[trade.case], company=params.companies[c], player=name,
                                  offered=sum(z.offered for z in zones), wanted=sum(z.requested for z in zones),
                                  case=trade.case, side=side, count=count, needed=needed)
 
@@ -166,19 +166,19 @@ def bid_range(state: State, trade: Trade, auction: Auction, params: Params) -> t
     return low, below, high, above
 
 
-def _withdrawing(state: State, params: Params, i: int) -> Violation | None:
+def _withdrawing(state: State, params: Params, i: int) -> Why | None:
     """BOLSA-5.7 under `may_withdraw`: a loser of a finished auction who still holds his cards
     of it may take them back."""
     name, trade = state.players[i].name, state.trade
     if params.auction_losers is not Losers.MAY_WITHDRAW:
-        return refused.MUST_TRADE(player=name)
+        return refused.MUST_TRADE.reason(player=name)
     if trade is None or trade.auction is None or not trade.auction.over:
-        return refused.NO_LOSERS_YET(player=name)
+        return refused.NO_LOSERS_YET.reason(player=name)
     code, zones = params.companies[trade.company], state.players[i].zones[trade.company]
     if i not in trade.auction.ranking[1:]:
-        return refused.NOT_A_LOSER(player=name, company=code)
+        return refused.NOT_A_LOSER.reason(player=name, company=code)
     if not zones.offered and not zones.requested:
-        return refused.WITHDRAWN(player=name, company=code)
+        return refused.WITHDRAWN.reason(player=name, company=code)
     return None
 
 
@@ -208,22 +208,44 @@ def _declaration_of(player: Player, prices: tuple[int, ...], companies: tuple[st
     today's quotes within his cash (3.2.5). It depends on his mat, his cash and the quotes
     alone, and the players yet to declare are offered theirs at every step of a declaration
     phase, so each is made once."""
-    name = player.name
-    fields: list[Field] = []
+    name, names = player.name, _declaration_names(companies)
+    fields = tuple(Field.number(field, 0, getattr(zones, zone))
+                   for zones, pair in zip(player.zones, names, strict=True) for field, zone in pair)
+    words, unknown, both_ways = _declaration_words(name, companies)
     constraints: list[Constraint] = []
-    for code, zones in zip(companies, player.zones, strict=True):
-        sell, buy = f"sell.{code}", f"buy.{code}"
-        fields += [Field.number(sell, 0, zones.owned, above=partial(refused.OFFERS_UNOWNED, player=name, company=code)),
-                   Field.number(buy, 0, zones.orders,
-                                above=partial(refused.REQUESTS_UNORDERED, player=name, company=code))]
-        if forbid:
-            constraints.append(AtMostOne((sell, buy), why=partial(refused.BOTH_WAYS, player=name)))
+    if forbid:
+        constraints += [AtMostOne((sell, buy), why=both_ways) for (sell, _), (buy, _) in names]
     if total:
-        costs = tuple((f"buy.{code}", quote) for code, quote in zip(companies, prices, strict=True))
-        constraints.append(Budget(costs, player.cash, why=partial(refused.REQUESTS_TOO_DEAR, player=name,
-                                                                    prices=dict(zip(companies, prices, strict=True)))))
-    return Template("declare", name, "BOLSA-3.2", _declare_action, tuple(fields), constraints=tuple(constraints),
-                    read=_declare_values, unlisted=partial(_unknown_company, companies))
+        costs = tuple((buy, quote) for (_, (buy, _)), quote in zip(names, prices, strict=True))
+        too_dear = refused.REQUESTS_TOO_DEAR.reason(player=name, prices=dict(zip(companies, prices, strict=True)))
+        constraints.append(Budget(costs, player.cash, why=too_dear))
+    return Template("declare", name, "BOLSA-3.2", _declare_action, fields, constraints=tuple(constraints),
+                    read=_declare_values, unlisted=unknown, words=words)
+
+
+@lru_cache(maxsize=16)
+def _declaration_names(companies: tuple[str, ...]) -> tuple[tuple[tuple[str, str], tuple[str, str]], ...]:
+    """Per company, a declaration's two fields and the zone that bounds each: the same every
+    round, so made once."""
+    return tuple(((f"sell.{code}", "owned"), (f"buy.{code}", "orders")) for code in companies)
+
+
+@lru_cache(maxsize=64)
+def _declaration_words(name: str, companies: tuple[str, ...]) -> tuple[Why, Why, Why]:
+    """A player's refusals of a declaration's counts, of a company the game has not, and of
+    offering and requesting one company: the same every round, so made once a player."""
+    return (partial(_declaration_refusal, name), partial(_unknown_company, companies),
+            refused.BOTH_WAYS.reason(player=name))
+
+
+def _declaration_refusal(player: str, *, field: str, side: str, value: Any, bound: Any) -> Exception:
+    """A declaration's count past its zone: an offer beyond the shares owned (BOLSA-3.2.2), a
+    request beyond the order cards (3.2.3), or a count below 0."""
+    way, company = field.split(".", 1)
+    if side == "below":
+        return Malformed(f"a count of {company} cards must be a whole number ≥ 0, got {brief(value)}")
+    kind = refused.OFFERS_UNOWNED if way == "sell" else refused.REQUESTS_UNORDERED
+    return kind(player=player, company=company, value=value, bound=bound)
 
 
 def _unknown_company(companies: tuple[str, ...], field: str, value: Any) -> Malformed:

@@ -11,10 +11,10 @@ statement the action breaks (`legal.judge`), never from a second copy of a rule.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, Iterator, Mapping
 
-from pnp.rules.base import ChoiceNeeded, Violation
+from pnp.rules.base import ChoiceNeeded, by_identity
 from pnp.rules.forex import refusals as refused
 from pnp.rules.forex.actions import Divest, Invest, MakeContract, Resolve, Spot
 from pnp.rules.forex.board import find
@@ -22,7 +22,7 @@ from pnp.rules.forex.params import Params, payable, show
 from pnp.rules.forex.resolve import defaultable, most_held, queue_labels
 from pnp.rules.forex.rulebook import SpotUnit
 from pnp.rules.forex.state import Contract, Dividend, State
-from pnp.rules.legal import Different, Field, Listed, Template, last_position
+from pnp.rules.legal import Different, Field, Listed, Template, Why, last_position
 
 Deal = tuple[str, tuple[str, Fraction], tuple[str, Fraction]]  # (other player, given, got)
 
@@ -171,35 +171,36 @@ def _deal_label(deal: Deal) -> str:
 # --- contracts, investments, divestments (FOREX-7, 8, 9) ---------------------------------------------------
 
 
+@by_identity(64)
 def _contract_template(p: Params, player: str) -> Template:
-    """FOREX-7.2: two different currencies, and a whole amount 1 … contract_max of the stronger."""
-    amount = partial(refused.CONTRACT_AMOUNT, player=player, most=p.contract_max)
+    """FOREX-7.2: two different currencies, and a whole amount 1 … contract_max of the stronger
+    (the same every turn: made once a player)."""
+    amount = refused.CONTRACT_AMOUNT.reason(player=player, most=p.contract_max)
     fields = (Field.choice("pay", p.currencies), Field.choice("receive", p.currencies),
               Field.number("amount", 1, p.contract_max, below=amount, above=amount))
     return Template("contract", player, "FOREX-7.2", _contract_action, fields,
-                    constraints=(Different(("pay", "receive"), why=partial(refused.CONTRACT_SAME, player=player)),),
+                    constraints=(Different(("pay", "receive"), why=refused.CONTRACT_SAME.reason(player=player)),),
                     read=_contract_values)
 
 
-def _investing(state: State, p: Params, player: str, currency: str) -> Violation | None:
+def _investing(state: State, p: Params, player: str, currency: str) -> Why | None:
     """FOREX-8.1, 8.2: a certificate of `currency` is left in the supply, the player holds
     fewer than the cap, and the money it costs."""
     index, holding = p.index(currency), state.holding(player)
     if not state.supply[index]:
-        return refused.NO_CERTIFICATE(value=currency, player=player)
+        return refused.NO_CERTIFICATE.reason(value=currency, player=player)
     if holding.certificates[index] >= p.cert_cap:
-        return refused.AT_CAP(player=player, held=holding.certificates[index], value=currency, cap=p.cert_cap)
+        return refused.AT_CAP.reason(player=player, held=holding.certificates[index], value=currency, cap=p.cert_cap)
     if holding.money[index] < p.certificate_price:
-        return refused.CERTIFICATE_DEAR(value=currency, price=p.certificate_price, player=player,
+        return refused.CERTIFICATE_DEAR.reason(value=currency, price=p.certificate_price, player=player,
                                         held=holding.money[index])
     return None
 
 
 def _not_investable(state: State, p: Params, player: str, value: str, part: tuple[Any, ...]) -> Exception:
-    refusal = _investing(state, p, player, value)
-    assert refusal is not None, f"{value} is investable"  # an option of the template otherwise
-    refusal.part = part
-    return refusal
+    why = _investing(state, p, player, value)
+    assert why is not None, f"{value} is investable"  # an option of the template otherwise
+    return why(part=part)
 
 
 def _divestments(state: State, p: Params, player: str) -> list[Template]:
@@ -210,17 +211,28 @@ def _divestments(state: State, p: Params, player: str) -> list[Template]:
         held = state.holding(player).certificates[index]
         if not held:
             continue
-        facts: dict[str, Any] = {"currency": currency}
-        fields = [Field.number("count", 1, held, below=partial(refused.DIVEST_NONE, player=player, part=("count",), **facts),
-                               above=partial(refused.SELLS_UNHELD, player=player, part=("count",), **facts))]
-        fields += [Field.number(f"others.{name}", 0, h.certificates[index],
-                                below=partial(refused.SALE_NEGATIVE, player=name, part=("others", name), **facts),
-                                above=partial(refused.SELLS_UNHELD, "FOREX-9.2", player=name, part=("others", name),
-                                              **facts))
-                   for name, h in zip(state.players, state.holdings, strict=True) if name != player and h.certificates[index]]
+        none, unheld = _seller_reasons(player, currency, True)
+        fields = [Field.number("count", 1, held, none, unheld)]
+        for name, h in zip(state.players, state.holdings, strict=True):
+            if name != player and h.certificates[index]:
+                negative, beyond = _seller_reasons(name, currency, False)
+                fields.append(Field.number(f"others.{name}", 0, h.certificates[index], negative, beyond))
         templates.append(Template("divest", player, "FOREX-9.1", _divest_action, tuple(fields), {"currency": currency},
                                   read=_divest_values, unlisted=partial(_no_seller, state, player, currency)))
     return templates
+
+
+@lru_cache(maxsize=256)
+def _seller_reasons(player: str, currency: str, active: bool) -> tuple[Why, Why]:
+    """The refusals of a divestment's sale below its least and beyond what is held: the active
+    player's (FOREX-9.1: one or more), another's (9.2: none or more); the same every turn."""
+    if active:
+        part: tuple[str, ...] = ("count",)
+        return (refused.DIVEST_NONE.reason(player=player, currency=currency, part=part),
+                refused.SELLS_UNHELD.reason(player=player, currency=currency, part=part))
+    part = ("others", player)
+    return (refused.SALE_NEGATIVE.reason(player=player, currency=currency, part=part),
+            refused.SELLS_UNHELD.reason("FOREX-9.2", player=player, currency=currency, part=part))
 
 
 def _no_seller(state: State, player: str, currency: str, field: str, value: Any) -> Exception:
