@@ -258,3 +258,26 @@ def test_house_rules_in_the_record_reach_the_engine(tmp_path, capsys):
     defaults = [e["data"] for e in answer["events"] if e["rule"] == "FOREX-10.2"]
     assert [(d["set"], d["owner"], d["by_choice"]) for d in defaults] == [("A", "Ana", True)]  # defaults by choice
     assert state["over"] is True and state["queue"] == []
+
+
+def test_a_turns_one_action_is_one_the_engine_ends_the_turn_with():
+    """FOREX-5.2 is stated once: the record's action keys read into exactly the engine's
+    actions that end a turn (`ENDS_TURN`), and the record error cites the engine's rule."""
+    from pnp.referee import reads_record
+    from pnp.referee.forex import reading
+    from pnp.rules import load_spec
+    from pnp.rules.forex import engine
+
+    record = reads_record(textwrap.dedent("""\
+        game: forex
+        players: [Ana, Ben]
+        turns:
+          - {player: Ana, contract: {pay: GBP, receive: EUR, amount: 1}}
+          - {player: Ben, invest: [GBP]}
+          - {player: Ana, divest: {currency: GBP, count: 1}}
+          - {player: Ben, resolve: {}}
+        """))
+    p = engine.params(load_spec(None).games["forex"])
+    kinds = [type(step.action.action) for step in reading.steps(record, p)]
+    assert len(kinds) == len(reading.ACTIONS) and set(kinds) == set(engine.ENDS_TURN)
+    assert engine.TURN == "FOREX-5.2"

@@ -212,3 +212,17 @@ def test_a_forex_start_beyond_the_supply_after_the_removal_is_refused(supply, he
                                          "total": 56, "most": 50}
     else:
         assert answer.ok
+
+
+def test_a_violation_crosses_processes_with_its_rule_data_and_sentence():
+    """A simulation's worker may send a violation to the process that asked: it pickles with
+    its sentence as worded then (its kind's words are code)."""
+    import pickle
+
+    from pnp.rules.bolsa import refusals
+
+    violation = refusals.SEATS(low=3, high=6, count=2)
+    violation.origin = "engine"
+    again = pickle.loads(pickle.dumps(violation))
+    assert (again.rule, dict(again.data), again.message, again.origin) == (
+        "BOLSA-1.9", {"low": 3, "high": 6, "count": 2}, "the game is for 3–6 players, not 2", "engine")

@@ -187,6 +187,23 @@ class Violation(Exception):
     def __str__(self) -> str:
         return f"{self.rule}: {self.message}"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (a worker's violation sent to the process that asked) with its sentence as
+        worded then: a kind's words are code, which does not pickle."""
+        return _worded, (type(self), self.rule, dict(self.data), self.message, self.part, self.origin)
+
+
+def _said(message: str, data: Mapping[str, Any]) -> str:
+    return message
+
+
+def _worded(cls: type[Violation], rule: str, data: dict[str, Any], message: str, part: tuple[Any, ...],
+            origin: str) -> Violation:
+    """A violation unpickled: its rule, data and part, and the sentence it was worded with."""
+    violation = cls(Event(rule, data, Refusal(rule, partial(_said, message))), part)
+    violation.origin = origin
+    return violation
+
 
 class Malformed(ValueError):
     """An action that cannot be judged because it names what does not exist (an unknown

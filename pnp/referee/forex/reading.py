@@ -23,7 +23,6 @@ from pnp.rules.forex import engine
 
 Path = tuple[Any, ...]  # a place in the record, e.g. ("turns", 3, "divest", "others", "Ben")
 
-ACTIONS = ("contract", "invest", "divest", "resolve")
 _DIVIDEND = re.compile(r"^dividend (\d+)$", re.IGNORECASE)
 
 
@@ -60,7 +59,7 @@ def turns(record: Record, p: engine.Params) -> list[Turn]:
         stops = not kinds and "spot" in raw and index == len(listed) - 1  # the record ends before the action
         if len(kinds) != 1 and not stops:
             reader.fail(base, f"a turn has exactly one action ({', '.join(ACTIONS)}), this one has "
-                        f"{len(kinds) and ', '.join(kinds) or 'none'} (FOREX-5.2)")
+                        f"{len(kinds) and ', '.join(kinds) or 'none'} ({engine.TURN})")
             continue
         spot = _spot(reader, base + ("spot",), player or "", p) if "spot" in raw else None
         action = None if stops else _ACTION_READERS[kinds[0]](reader, base + (kinds[0],), player or "", p)
@@ -185,8 +184,10 @@ def _resolve(reader: Reader, path: Path, player: str, p: engine.Params) -> engin
     )
 
 
+# A turn's one action (the engine's `ENDS_TURN`, FOREX-5.2) by its key in the record, and its reader.
 _ACTION_READERS: dict[str, Callable[[Reader, Path, str, engine.Params], engine.Action]] = {
     "contract": _contract, "invest": _invest, "divest": _divest, "resolve": _resolve}
+ACTIONS = tuple(_ACTION_READERS)
 
 
 # --- the start position -------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Mapping
 from pnp.i18n import N_, _, ngettext
 from pnp.rules.base import EventKind
 from pnp.rules.forex.params import show, show_rate
+from pnp.rules.forex.rulebook import Conversion
 
 Data = Mapping[str, Any]
 NOTES = (N_("flip"), N_("at the cap"))  # what the board says of a moved pair (`board.move`), worded here
@@ -168,7 +169,7 @@ def _approx(value: Any) -> str:
 
 def _converted(d: Data) -> str:
     target, total = d["currency"], d["score"]
-    if d["rounding"] == "total":
+    if d["rounding"] == Conversion.TOTAL:  # the data holds the member (its text, once read back)
         exact = sum(part["value"] for part in d["money"])
         parts = " + ".join(f"{part['currency']} {show(part['amount'])}" for part in d["money"])
         return f"{d['player']}: {parts} = {_approx(exact)} {target} → {show(total)} {target}"
