@@ -263,11 +263,10 @@ def _resolution(state: State, p: Params, player: str) -> Template:
             leader = tied[0]  # naming it changes nothing
         later = defaultable(state, p)
         if later:
-            unresolved = partial(_without_part, partial(refused.NOT_RESOLVED, player=player))
-            fields.append(Field.several("default", later, 0, len(later), excluded=unresolved))
+            fields.append(Field.several("default", later, 0, len(later), excluded=_unresolved(player)))
     elif isinstance(front, Contract) and p.voluntary_default:
-        unresolved = partial(_without_part, partial(refused.NOT_RESOLVED, player=player))
-        fields.append(Field.choice("default", ((), (front.set,)), ("pay", f"default on {front.set}"), excluded=unresolved))
+        fields.append(Field.choice("default", ((), (front.set,)), ("pay", f"default on {front.set}"),
+                                   excluded=_unresolved(player)))
     return Template("resolve", player, "FOREX-10", _resolve_action, tuple(fields), read=partial(_resolve_values, leader),
                     unlisted=partial(_not_to_name, state, p, player, leader, held))
 
@@ -283,8 +282,14 @@ def _untied(player: str, tied: list[str], held: Mapping[str, int], value: str | 
     return refused.OUTSIDE_TIE(player=player, value=value, tied=tied, held=held)
 
 
+@lru_cache(maxsize=64)
+def _unresolved(player: str) -> Why:
+    """The refusal of defaulting on a contract this Resolve does not resolve (FOREX-10.3), of the
+    whole Resolve, not of one of its named parts."""
+    return partial(_without_part, refused.NOT_RESOLVED.reason(player=player))
+
+
 def _without_part(why: Any, value: Any, part: tuple[Any, ...]) -> Exception:
-    """A refusal of the whole Resolve, not of one of its named parts."""
     refusal: Exception = why(value=value)
     return refusal
 
