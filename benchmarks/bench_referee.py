@@ -25,7 +25,7 @@ from pnp.referee import reads_record, replay
 from pnp.referee import record as records
 from pnp.referee.replay import referee_for
 from pnp.rules import GAMES, load_spec
-from pnp.rules.legal import play
+from pnp.rules.contract import play
 
 PLAYERS = ("Ana", "Ben", "Cris", "Dan", "Eva", "Fer")
 # A long game of each: the most players, and the house rules that make it last.

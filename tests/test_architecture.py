@@ -96,3 +96,17 @@ def test_every_type_ignore_says_which_error_and_why():
     found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted((ROOT / "pnp").rglob("*.py"))
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if bare.search(line)]
     assert found == []
+
+
+@pytest.mark.parametrize("package", ["pnp.rules", "pnp.referee"])
+def test_no_import_circle_in_the_rules_and_the_referee(package):
+    """No module of the package imports, directly or through others, one that imports it back
+    (type-checking imports and imports inside functions included): base < legal < contract <
+    each game's modules; a game's actions in a module of their own (issue 46)."""
+    import grimp
+
+    graph = grimp.build_graph("pnp", include_external_packages=False)
+    modules = sorted(m for m in graph.modules if m == package or m.startswith(package + "."))
+    circles = sorted({tuple(sorted((a, b))) for a in modules for b in graph.find_modules_directly_imported_by(a)
+                      if b.startswith(package) and graph.chain_exists(importer=b, imported=a)})
+    assert circles == []

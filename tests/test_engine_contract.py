@@ -1,4 +1,4 @@
-"""What every engine promises its callers beyond playing (`pnp.rules.base.Engine`): every
+"""What every engine promises its callers beyond playing (`pnp.rules.contract.Engine`): every
 member present, an unknown action refused as Malformed, a worth on every position, the deal,
 and hidden information — each seat's `view` and a `determinize` consistent with it.
 
@@ -17,13 +17,13 @@ import pytest
 
 from pnp.referee import check, reads_record
 from pnp.referee import record as records
-from pnp.referee.replay import referee_for
+from pnp.referee.replay import referee_for, state_json
 from pnp.rules import GAMES, load_spec
 from pnp.rules.aktsioner import engine as akt
 from pnp.rules.aktsioner.state import deck_of
-from pnp.rules.base import Engine, Malformed, Violation
+from pnp.rules.base import Malformed, Violation
+from pnp.rules.contract import Engine, play
 from pnp.rules.forex import engine as forex
-from pnp.rules.legal import play
 
 SPEC = load_spec(None)
 NAMES = ("Ana", "Ben", "Cris", "Dan", "Eva", "Fer")
@@ -94,7 +94,6 @@ def test_a_determinized_view_has_the_same_view(game):
     view is itself, a determinized view has that view again (so the two positions, which
     differ only in what the seat cannot see, have equal views), and everything that reads a
     position reads a view as it reads the position."""
-    referee = referee_for(game)
     for seed in SEEDS:
         rng = random.Random(seed)
         for step, (engine, p, state) in enumerate(positions(game, seed)):
@@ -107,7 +106,7 @@ def test_a_determinized_view_has_the_same_view(game):
                 assert engine.view(full, p, seat) == seen
                 assert engine.to_move(seen, p) == engine.to_move(state, p)
                 assert engine.worth(seen, p) == engine.worth(state, p)
-                referee.state_json(seen, p)  # the state writer reads a view
+                state_json(game, seen, p)  # the state writer reads a view
                 if seat is not None:  # the seat's own choices are the same on its view
                     assert own(engine, p, seen, seat) == own(engine, p, state, seat)
                 else:

@@ -9,8 +9,11 @@
 - around the templates' edges — a number one more or one less, 0, a field's lowest and highest
   and one past each, as many options as a field allows and one more, another player, another
   company, colour or currency, another option — `admits` and `apply` agree on every action, on
-  random positions under a random combination of every house rule, and no refusal is left
-  unworded (`legal.Unlisted`: the checks let through what no template admits);
+  random positions under a random combination of every house rule, no refusal is left
+  unworded (`legal.Unlisted`: the listing withholds nothing it can say why), and every
+  refusal of what no template admits is worded by the statement it breaks — a template's
+  bound, option or constraint, or the listing's condition (`Violation.origin`), never an
+  engine's second copy of a rule;
 - every action the sampler draws is admitted (the draws of `tests/test_conformance.py` are
   also applied).
 """
@@ -32,7 +35,8 @@ from pnp.referee import read_record
 from pnp.referee.replay import StepViolation, referee_for
 from pnp.rules import GAMES, load_spec
 from pnp.rules.base import ChoiceNeeded, Malformed, Violation
-from pnp.rules.legal import Template, Unlisted, admitted, draw, play
+from pnp.rules.contract import play
+from pnp.rules.legal import Template, Unlisted, admitted, draw
 
 SPEC = load_spec(None)
 RECORDS = sorted((Path(__file__).parent / "records").rglob("*.yaml"))
@@ -41,15 +45,23 @@ NAMES = ("Ana", "Ben", "Cris", "Dan", "Eva", "Fer")
 
 def applied(engine: Any, state: Any, action: Any, params: Any) -> str:
     """What `apply` does with the action: "ok", "tie" (a tie the action must break), "refused"."""
+    return judged(engine, state, action, params)[0]
+
+
+def judged(engine: Any, state: Any, action: Any, params: Any) -> tuple[str, str | None]:
+    """What `apply` does with the action, and which statement refused it (`Violation.origin`:
+    "template", "listing" or "engine"; None for a malformed action, or none refused)."""
     try:
         engine.apply(state, action, params, events=False)
     except Unlisted:
         raise
     except ChoiceNeeded:
-        return "tie"
-    except (Violation, Malformed):
-        return "refused"
-    return "ok"
+        return "tie", None
+    except Violation as violation:
+        return "refused", violation.origin
+    except Malformed:
+        return "refused", None
+    return "ok", None
 
 
 # --- every recorded action ----------------------------------------------------------------------
@@ -201,8 +213,12 @@ def agree_around_edges(game: str, data: Any) -> None:
             assert template.admits(template.action(values))  # every draw is admitted …
             assert applied(engine, state, template.action(values), p) in ("ok", "tie")  # … and applied
             for label, action in variants(template, values, players, kinds):
-                verdict = applied(engine, state, action, p)
+                verdict, origin = judged(engine, state, action, p)
                 if verdict != "tie":
-                    assert admitted(listed, action) == (verdict == "ok"), (template.kind, label, action, options)
+                    admits = admitted(listed, action)
+                    assert admits == (verdict == "ok"), (template.kind, label, action, options)
+                    # a refusal is worded by the statement the action breaks: a template's or the
+                    # listing's for what no template admits, the engine's only beyond the templates
+                    assert origin in ((None, "engine") if admits else (None, "template", "listing")), (label, action)
                 checked += 1
     assert checked or not positions

@@ -1,4 +1,4 @@
-"""Every fast playout held to its engine step by step (the oracle of `pnp.rules.base.Playout`).
+"""Every fast playout held to its engine step by step (the oracle of `pnp.rules.contract.Playout`).
 
 A playout restates the engine's rules on mutable numbers. Here each one plays with a trace —
 the actions it takes, each with the position after it in its own numbers — and the trace is
@@ -27,10 +27,10 @@ import pytest
 import conform
 from pnp.referee import check, reads_record
 from pnp.referee import record as records
-from pnp.referee.replay import referee_for
+from pnp.referee.replay import referee_for, state_json
 from pnp.rules import GAMES, load_spec
 from pnp.rules.base import Violation
-from pnp.rules.legal import play
+from pnp.rules.contract import play
 from pnp.simulate.search import UNWATCHED
 
 SPEC = load_spec(None)
@@ -95,8 +95,8 @@ def refereed(game: str, p: Any, players: tuple[str, ...], options: dict[str, Any
         for action in referee.actions(step):
             state, _ = engine.apply(state, action, p, events=False)
             done += 1
-        assert referee.state_json(replayed, answer.params) == referee.state_json(state, p), f"{label}: after {done}"
-    assert done == len(actions) and referee.state_json(answer.state, answer.params) == referee.state_json(state, p)
+        assert state_json(game, replayed, answer.params) == state_json(game, state, p), f"{label}: after {done}"
+    assert done == len(actions) and state_json(game, answer.state, answer.params) == state_json(game, state, p)
 
 
 @pytest.mark.parametrize("game", FAST)

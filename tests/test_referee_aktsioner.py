@@ -114,7 +114,7 @@ def test_every_record_error_is_reported_at_once(referee):
         ('turns:\n  - {player: Ana, trade: {buy: {red: 1}}, play: "+30 red -60 blue"}\n', "turns[0].trade", "AKT-3.1",
          "Ana buys 1 red at 100 = 100 but has 0 cash", "trade"),
         ('turns:\n  - {player: Ana, play: "+100 blue -10 red -20 yellow -20 green"}\n', "turns[0].play", "AKT-4.1",
-         "+100 blue (-10 -20 -30 to other colours): -10 -20 -20 given instead", "+100"),
+         "+100 blue: its numbers are -10 -20 -30, -10 -20 -20 given instead", "+100"),
         ('turns:\n  - {player: Ana, play: "x2 blue /2 blue"}\n', "turns[0].play", "AKT-4.4",
          "x2 blue: its uncoloured number goes to another colour, not blue itself", "x2"),
         ('deal:\n  Ana: ["+100 blue", "x2 red", "/2 green", "+30 red", "+40 red", "+50 red", "+60 red", "-30 red"]\n'

@@ -113,7 +113,9 @@ def test_bids_for_a_company_with_no_auction_are_a_violation(referee):
     code, answer = answer_of(referee, text)
     assert code == 1 and answer["violation"] == {
         "at": "rounds[0].auctions.ITX", "line": 11, "rule": "BOLSA-4.4",
-        "message": "ITX goes to no auction this round (2 offered, 2 wanted: case 4), yet P3 bids"}
+        "message": "ITX goes to no auction this round (2 offered, 2 wanted: case 4), yet P3 bids",
+        "data": {"company": "ITX", "player": "P3", "offered": 2, "wanted": 2, "case": 4, "side": None, "count": 0,
+                 "needed": 2}}
     assert answer["state"]["trade"]["company"] == "ITX" and answer["state"]["trade"]["case"] == 4
 
 
@@ -126,7 +128,8 @@ def test_an_auction_the_record_leaves_unfinished_or_bids_past_its_end(referee):
     code, answer = answer_of(referee, x5 + "        - P3: 16\n")
     assert code == 1 and answer["violation"] == {
         "at": "rounds[0].auctions.FER[6]", "line": 27, "rule": "BOLSA-5.3",
-        "message": "the auction ended when all but P3 had passed (P3 won at 15); P3 bids after its end"}
+        "message": "the auction ended when all but P3 had passed (P3 won at 15); P3 bids after its end",
+        "data": {"leader": "P3", "price": 15, "player": "P3"}}
 
 
 def test_bad_yaml(referee):
@@ -142,7 +145,8 @@ def test_a_bid_out_of_turn(referee):
     code, answer = answer_of(referee, x5.replace("- P4: 13", "- P2: 13"))
     assert code == 1 and answer["checked"] == 4 + 5 + 1
     assert answer["violation"] == {"at": "rounds[0].auctions.FER[1]", "line": 22, "rule": "BOLSA-5.2",
-                                   "message": "P2 bids out of turn in the FER auction: it is P4's turn"}
+                                   "message": "P2 bids out of turn in the FER auction: it is P4's turn",
+                                   "data": {"player": "P2", "company": "FER", "turn": "P4"}}
     assert facts(answer)[-1] == ("BOLSA-5.3", {"company": "FER", "player": "P3", "amount": 12})
     # the position where the bid was tried: the declared cards (zones 3, 4) and the auction
     state = answer["state"]
@@ -175,7 +179,8 @@ def test_a_pairing_is_followed_or_refused_where_it_is_written(referee):
     code, answer = answer_of(referee, x4 + "    pairing:\n      ITX: [{buyer: P3, seller: P2, shares: 2}]\n")
     assert code == 1
     assert answer["violation"] == {"at": "rounds[0].pairing.ITX", "line": 11, "rule": "BOLSA-4.8",
-                                   "message": "the pairing has P2 selling 2 ITX, but only 1 are his to trade"}
+                                   "message": "the pairing has P2 selling 2 ITX, but only 1 are his to trade",
+                                   "data": {"player": "P2", "buying": False, "shares": 2, "company": "ITX", "cards": 1}}
     pairing = "    pairing:\n      ITX: [{buyer: P3, seller: P2, shares: 1}, {buyer: P3, seller: P1, shares: 1}]\n"
     code, answer = answer_of(referee, x4 + pairing)
     assert code == 0
@@ -187,7 +192,8 @@ def test_a_pairing_is_followed_or_refused_where_it_is_written(referee):
 def test_too_few_players_is_a_violation_at_players(referee):
     code, answer = answer_of(referee, "game: bolsa\nplayers: [Ana, Ben]\n")
     assert code == 1 and answer["state"] is None
-    assert answer["violation"] == {"at": "players", "line": 2, "rule": "BOLSA-1.9", "message": "the game is for 3–6 players, not 2"}
+    assert answer["violation"] == {"at": "players", "line": 2, "rule": "BOLSA-1.9", "message": "the game is for 3–6 players, not 2",
+                                   "data": {"low": 3, "high": 6, "count": 2}}
 
 
 def test_an_unreachable_start_is_a_violation_at_start(referee):
@@ -200,7 +206,8 @@ def test_a_round_after_the_last_one(referee):
     code, answer = answer_of(referee, x11 + "  - declare:\n      P1: {sell: {IBE: 1}}\n")
     assert code == 1 and answer["checked"] == 5
     assert answer["violation"] == {"at": "rounds[1].declare.P1", "line": 16, "rule": "BOLSA-3.5.2",
-                                   "message": "the game ended after round 5; nothing more can be played"}
+                                   "message": "the game ended after round 5; nothing more can be played",
+                                   "data": {"round": 5}}
     assert answer["state"]["over"] is True and answer["state"]["scores"]["P1"] == 129
 
 

@@ -190,6 +190,8 @@ def test_x9_declaration_beyond_cash_is_illegal(check):
         "line": 11,
         "rule": "BOLSA-3.2.5",
         "message": "P4 requests 2 IBE at 10 + 2 FER at 10 = 40 but holds 30",
+        "data": {"player": "P4", "prices": {"IBE": 10, "SAN": 10, "TEF": 10, "ITX": 10, "FER": 10},
+                 "chosen": {"buy": {"IBE": 2, "FER": 2}}, "total": 40, "limit": 30},
     }
     assert zones(answer, "P1", "IBE") == (0, 2)  # the position in which P4 declared: P1's offer is in zone 3
 

@@ -168,7 +168,7 @@ def test_the_writer_writes_a_stopped_step_as_the_reader_reads_it(name):
     stopped inside a step, read and written again, reaches the same position."""
     from pnp.referee import game_params, read_record, replay
     from pnp.referee.record import dump
-    from pnp.referee.replay import referee_for
+    from pnp.referee.replay import referee_for, state_json
     from pnp.rules import load_spec
 
     record = read_record(EDGES / name)
@@ -178,7 +178,7 @@ def test_the_writer_writes_a_stopped_step_as_the_reader_reads_it(name):
     start = first if record.get(("start",)) is not None else None
     again = reads_record(dump(referee.record(params, record.players, actions, record.options, start=start)))
     expected, written = replay(record, params), replay(again, params)
-    assert written.ok and referee.state_json(written.state, params) == referee.state_json(expected.state, params)
+    assert written.ok and state_json(record.game, written.state, params) == state_json(record.game, expected.state, params)
 
 
 @pytest.mark.parametrize("change, message", [
@@ -199,24 +199,26 @@ def test_unsettled_is_the_last_rounds_and_nothing_follows_it(capsys, tmp_path, c
 
 def test_the_referee_constructs_no_violation_of_its_own():
     """Every violation the referee reports comes from an engine or a template (issue 24): no
-    module of `pnp/referee` calls `Violation` or a subclass of it (it only wraps them, in
-    `StepViolation`, with where the record says it). A case→rule table of its own would be a
-    second source of what is legal."""
+    module of `pnp/referee` calls `Violation`, a subclass of it or a kind of refusal (it only
+    wraps them, in `StepViolation`, with where the record says it). A case→rule table of its
+    own would be a second source of what is legal."""
     import ast
     import importlib
     import pkgutil
 
     import pnp.rules
-    from pnp.rules.base import Violation
+    from pnp.rules.base import Refusal, Violation
 
-    for module in pkgutil.walk_packages(pnp.rules.__path__, "pnp.rules."):  # every subclass defined
-        importlib.import_module(module.name)
+    refusals: set[str] = set()
+    for module in pkgutil.walk_packages(pnp.rules.__path__, "pnp.rules."):  # every subclass and kind defined
+        found = importlib.import_module(module.name)
+        refusals.update(name for name, value in vars(found).items() if isinstance(value, Refusal))
 
     def kinds(cls: type) -> set[str]:
         return {cls.__name__}.union(*(kinds(sub) for sub in cls.__subclasses__()))
 
-    violations = kinds(Violation)
-    assert {"Violation", "Unlisted", "DealViolation"} <= violations
+    violations = kinds(Violation) | refusals
+    assert {"Violation", "Unlisted", "SEATS", "NOT_YOUR_TURN"} <= violations
     made = []
     for file in sorted((Path(__file__).parents[1] / "pnp" / "referee").rglob("*.py")):
         for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):

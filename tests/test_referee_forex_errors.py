@@ -101,14 +101,16 @@ def test_contract_over_ten_is_illegal(tmp_path, capsys):
     assert code == 1 and answer["ok"] is False and answer["checked"] == 1
     assert answer["violation"] == {
         "at": "turns[1].contract", "line": 7, "rule": "FOREX-7.2",
-        "message": "Ben names 11 GBP: the amount of the stronger currency must be a whole number from 1 to 10"}
+        "message": "Ben names 11 of the stronger currency: the amount must be a whole number from 1 to 10",
+        "data": {"player": "Ben", "value": 11, "bound": 10, "most": 10}}
     assert answer["state"]["queue"] == ["dividend 1", "contract A Ana"]
 
 
 def test_half_bucks_of_the_stronger_are_illegal(tmp_path, capsys):
     """X2: k = 2.5 → FOREX-7.2."""
     code, answer, _ = check(tmp_path, capsys, "turns:\n  - player: Ana\n    contract: {pay: CNY, receive: GBP, amount: 2.5}\n")
-    assert code == 1 and answer["violation"]["rule"] == "FOREX-7.2" and "names 2.5 GBP" in answer["violation"]["message"]
+    assert code == 1 and answer["violation"]["rule"] == "FOREX-7.2"
+    assert answer["violation"]["data"] == {"player": "Ana", "value": 2.5, "bound": [1, 10], "most": 10}
 
 
 def test_out_of_turn(tmp_path, capsys):
@@ -141,7 +143,8 @@ def test_a_violation_names_the_seller_that_broke_it(tmp_path, capsys):
         """)
     assert code == 1
     assert answer["violation"] == {"at": "turns[0].divest.others.Ben", "line": 11, "rule": "FOREX-9.2",
-                                   "message": "Ben sells 1 JPY certificates but holds 0"}
+                                   "message": "Ben sells 1 JPY certificates but holds 0",
+                                   "data": {"player": "Ben", "value": 1, "currency": "JPY", "bound": 0}}
     assert answer["state"]["players"]["Ana"]["certificates"]["JPY"] == 2  # nothing applied
 
 
@@ -183,14 +186,17 @@ def test_an_illegal_spot(tmp_path, capsys):
             resolve: {strengthen: GBP}
         """)
     assert answer["violation"]["at"] == "turns[0].spot" and answer["violation"]["line"] == 5
-    assert answer["violation"]["message"] == "at GBP>CAD 3, rate 2 a Spot Transaction is 1 GBP for 2 CAD: Ana gives 1 GBP for 3 CAD"
+    assert answer["violation"]["rule"] == "FOREX-6.2"
+    assert answer["violation"]["data"]["give"] == ["GBP", 1] and answer["violation"]["data"]["get"] == ["CAD", 3]
+    assert answer["violation"]["data"]["terms"] == [[["GBP", 1], ["CAD", 2]], [["CAD", 2], ["GBP", 1]]]
 
 
 def test_a_start_that_breaks_a_setup_rule_is_a_violation_at_start(tmp_path, capsys):
     code, answer, _ = check(tmp_path, capsys, "start:\n  players:\n    Ben: {certificates: {USD: 5}}\n")
     assert code == 1 and answer["checked"] == 0
     assert answer["violation"] == {"at": "start", "line": 4, "rule": "FOREX-8.2",
-                                   "message": "Ben holds 5 USD certificates; at most 4 of a currency"}
+                                   "message": "Ben holds 5 USD certificates; at most 4 of a currency",
+                                   "data": {"player": "Ben", "count": 5, "currency": "USD", "cap": 4}}
 
 
 @pytest.mark.parametrize("start, rule", [
@@ -256,3 +262,26 @@ def test_house_rules_in_the_record_reach_the_engine(tmp_path, capsys):
     defaults = [e["data"] for e in answer["events"] if e["rule"] == "FOREX-10.2"]
     assert [(d["set"], d["owner"], d["by_choice"]) for d in defaults] == [("A", "Ana", True)]  # defaults by choice
     assert state["over"] is True and state["queue"] == []
+
+
+def test_a_turns_one_action_is_one_the_engine_ends_the_turn_with():
+    """FOREX-5.2 is stated once: the record's action keys read into exactly the engine's
+    actions that end a turn (`ENDS_TURN`), and the record error cites the engine's rule."""
+    from pnp.referee import reads_record
+    from pnp.referee.forex import reading
+    from pnp.rules import load_spec
+    from pnp.rules.forex import engine
+
+    record = reads_record(textwrap.dedent("""\
+        game: forex
+        players: [Ana, Ben]
+        turns:
+          - {player: Ana, contract: {pay: GBP, receive: EUR, amount: 1}}
+          - {player: Ben, invest: [GBP]}
+          - {player: Ana, divest: {currency: GBP, count: 1}}
+          - {player: Ben, resolve: {}}
+        """))
+    p = engine.params(load_spec(None).games["forex"])
+    kinds = [type(step.action.action) for step in reading.steps(record, p)]
+    assert len(kinds) == len(reading.ACTIONS) and set(kinds) == set(engine.ENDS_TURN)
+    assert engine.TURN == "FOREX-5.2"

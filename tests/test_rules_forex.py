@@ -39,6 +39,13 @@ def money(state, player, currency, p):
     return state.holding(player).money[p.index(currency)]
 
 
+def violation(state: forex.State, p: forex.Params, action: forex.Action) -> Violation:
+    """The violation the action is refused with."""
+    with pytest.raises(Violation) as caught:
+        forex.apply(state, action, p)
+    return caught.value
+
+
 def illegal(rule, state, p, *actions):
     """Apply all but the last action; the last must break `rule`. Returns the message."""
     state, _ = play(state, p, *actions[:-1])
@@ -92,10 +99,11 @@ def test_one_spot_transaction_before_the_action(p):
 
 def test_spot_amounts_and_holdings_are_checked(p):
     state = setup(p, P)
-    message = illegal("FOREX-6.2", state, p, Spot("P1", "P2", ("GBP", F(1)), ("CAD", F(3, 2))))
-    assert message == "at GBP>CAD 3, rate 2 a Spot Transaction is 1 GBP for 2 CAD: P1 gives 1 GBP for 1.5 CAD"
-    message = illegal("FOREX-6.2", state, p, Spot("P1", "P2", ("CNY", F(4)), ("GBP", F(1))))
-    assert message == "P1 must give 4 CNY but holds 2"
+    refused = violation(state, p, Spot("P1", "P2", ("GBP", F(1)), ("CAD", F(3, 2))))
+    assert refused.rule == "FOREX-6.2" and refused.data["rate"] == 2
+    assert refused.data["terms"] == [(("GBP", 1), ("CAD", 2)), (("CAD", 2), ("GBP", 1))]
+    refused = violation(state, p, Spot("P1", "P2", ("CNY", F(4)), ("GBP", F(1))))
+    assert refused.rule == "FOREX-6.2" and (refused.data["amount"], refused.data["held"]) == (("CNY", 4), 2)
     assert "another player" in illegal("FOREX-6.1", state, p, Spot("P1", "P1", ("GBP", F(1)), ("CAD", F(2))))
     assert "two currencies" in illegal("FOREX-6.2", state, p, Spot("P1", "P2", ("GBP", F(1)), ("GBP", F(1))))
     rich = state.with_holding("P2", replace(state.holding("P2"), money=(F(0),) * 7))

@@ -13,7 +13,8 @@ from pnp.cli import main
 from pnp.referee import check, read_record
 from pnp.rules import GAMES
 from pnp.rules.base import Outcome
-from pnp.rules.legal import apply_choosing, sample
+from pnp.rules.contract import apply_choosing
+from pnp.rules.legal import sample
 from pnp.simulate import roster
 from pnp.simulate.bots import Decision
 from pnp.simulate.play import play_game

@@ -21,7 +21,7 @@ from pypdf import PdfReader
 
 from pnp.cli import main
 from pnp.referee import check, read_record
-from pnp.referee.replay import referee_for
+from pnp.referee.replay import state_json
 from pnp.rules import GAMES
 from pnp.rules.base import Outcome, ToMove
 from pnp.rules.legal import Field, Template
@@ -324,7 +324,7 @@ def test_simulated_games_are_records_the_referee_accepts(tmp_path, capsys, game,
     for path in written[::2]:
         verdict = check(read_record(path), spec_of(BUNDLED))
         assert verdict.ok, (path.name, verdict.violation)
-        assert referee_for(game).state_json(verdict.state, verdict.params)["over"] is True
+        assert state_json(game, verdict.state, verdict.params)["over"] is True
     capsys.readouterr()
     assert main(["referee", "check", str(written[-1])]) == 0
 

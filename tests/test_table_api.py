@@ -354,14 +354,14 @@ def test_a_dealt_hand_is_shown_only_to_the_seat_that_holds_it(tmp_path, monkeypa
     """Акционер with a deal in the record: every answer to Ana is the same bytes whatever the
     others hold (the engine's view cuts their hands down to backs), and shows her own cards."""
     from pnp.referee import record as records
-    from pnp.referee.replay import referee_for
+    from pnp.referee.replay import referee_for, state_json
     from pnp.rules import GAMES
 
     engine, referee = GAMES["aktsioner"].engine, referee_for("aktsioner")
     params = engine.params(SPEC.games["aktsioner"])
     dealt, _ = engine.setup(params, PLAYERS, engine.deal(params, PLAYERS, random.Random(4)))
     redrawn = engine.determinize(engine.view(dealt, params, 0), params, 0, random.Random(9))  # Ana's view kept
-    hands = [referee.state_json(s, params)["hands"] for s in (dealt, redrawn)]
+    hands = [state_json("aktsioner", s, params)["hands"] for s in (dealt, redrawn)]
     assert hands[0]["Ana"] == hands[1]["Ana"] and hands[0]["Ben"] != hands[1]["Ben"]
     answers = []
     for n, state in enumerate((dealt, redrawn)):

@@ -24,7 +24,7 @@ from pnp.errors import UsageError
 from pnp.referee import check, reads_record
 from pnp.referee import record as records
 from pnp.referee.replay import referee_for
-from pnp.rules import GAMES, legal, load_spec
+from pnp.rules import GAMES, contract, load_spec
 from pnp.table import files, seats
 from pnp.table.files import beside
 from pnp.table.forms import position_form
@@ -248,7 +248,7 @@ def test_the_record_is_written_as_records_write_it_one_round_dumped_once(tmp_pat
         state, _ = engine.setup(params, PLAYERS)
         text = RecordText(referee, params, PLAYERS, {"a": 1})
         actions = []
-        for action, _, _ in legal.play(engine, state, params, random.Random(5)):
+        for action, _, _ in contract.play(engine, state, params, random.Random(5)):
             actions.append(action)
             assert text.text(actions, None) == records.dump(referee.record(params, PLAYERS, actions, {"a": 1}))
         assert text.text((), None) == records.dump(referee.record(params, PLAYERS, (), {"a": 1}))

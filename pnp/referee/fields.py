@@ -37,7 +37,7 @@ class Reader:
 
     # --- shapes ---------------------------------------------------------------------------
 
-    def mapping(self, path: PathKey, allowed: Iterable[str] | None = None, *, required: bool = False) -> dict:
+    def mapping(self, path: PathKey, allowed: Iterable[str] | None = None, *, required: bool = False) -> dict[Any, Any]:
         value = self.get(path)
         if value is None:
             if required:
@@ -53,7 +53,7 @@ class Reader:
                     self.fail(path + (key,), unknown_key_message(key, allowed, "key"), key=True)
         return value
 
-    def sequence(self, path: PathKey, *, required: bool = False) -> tuple:
+    def sequence(self, path: PathKey, *, required: bool = False) -> tuple[Any, ...]:
         value = self.get(path)
         if value is None:
             if required:
@@ -112,7 +112,7 @@ class Reader:
         if value not in known:
             self.fail(path, unknown_key_message(value, known, what), key=key)
             return None
-        return value
+        return str(value)
 
     def counts(self, path: PathKey, known: Iterable[str], what: str) -> dict[str, int]:
         """{asset: count} with known keys and whole counts ≥ 0, e.g. {IBE: 1, SAN: 2}."""

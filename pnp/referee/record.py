@@ -21,7 +21,7 @@ import yaml
 
 from pnp.errors import Issue, RecordError, brief
 from pnp.rules import GAMES, rulebook
-from pnp.spec.options import check_values, unknown_key_message
+from pnp.spec.options import Choice, check_values, unknown_key_message
 from pnp.spec.source import PathKey, Source, SourceError, format_path, load_file, load_text
 
 COMMON_KEYS = ("game", "players", "options", "start")
@@ -106,7 +106,7 @@ def parse(source: Source, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
     return Record(game, players, options, source)
 
 
-def _unknown_keys(source: Source, data: dict, allowed: Iterable[str]) -> Iterable[Issue]:
+def _unknown_keys(source: Source, data: dict[Any, Any], allowed: Iterable[str]) -> Iterable[Issue]:
     allowed = list(allowed)
     for key in data:
         if key not in allowed:
@@ -152,6 +152,7 @@ def _text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
 
 _BREAKS = ("\n", "\r", "\x85", "\u2028", "\u2029")
 _Dumper.add_representer(str, _text)
+_Dumper.add_multi_representer(Choice, lambda dumper, value: _text(dumper, str(value)))  # a house rule's value: its text
 
 
 def dump(data: Mapping[str, Any]) -> str:

@@ -1,19 +1,20 @@
 """Replaying a record through a rules engine, stopping at the first violation.
 
-Each game's referee module (`GAMES[game].referee`) turns its part of the record into steps and
-drives its engine; this module is the loop they share, so the answer has one shape for all
-games (REFEREE.md): ok, checked, violation, state, events.
+Each game's referee package (`GAMES[game].referee`: `reading` the record into steps, replaying
+them, `writing` records) drives its engine; this module is the loop they share, and the one
+writer of a position (`state_json`, from the engine's `position`), so the answer has one shape
+for all games (REFEREE.md): ok, checked, violation, state, events.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from pnp.referee.record import Record
 from pnp.rules import GAMES
-from pnp.rules.base import Event, Violation
+from pnp.rules.base import Event, Violation, plain
 
 if TYPE_CHECKING:
     from pnp.spec.model import Game
@@ -39,7 +40,8 @@ class StepViolation(Exception):
 
 
 class GameReferee(Protocol):
-    """What a game's referee module provides. `params` is the engine's, for the record's
+    """What a game's referee package provides, each in the same layout (`__init__` replays,
+    `reading` reads, `writing` writes). `params` is the engine's, for the record's
     options; states are the engine's."""
 
     KEYS: tuple[str, ...]  # record keys beyond the common ones, e.g. ("rounds",)
@@ -62,9 +64,6 @@ class GameReferee(Protocol):
         """The engine actions the step applies, in order: with `setup`, what a program needs
         to go on from a record (the inverse of `record`)."""
 
-    def state_json(self, state: Any, params: Any) -> dict[str, Any]:
-        """The position as REFEREE.md writes it; `over`, `scores`, `winners` once it ended."""
-
     def starter(self, game: Game, players: list[str], start: Any = None) -> str:
         """A starter record (YAML text) with the setup written out: the standard one laid over
         with `start`, the engine's deal, as far as the game's records state it."""
@@ -77,10 +76,24 @@ class GameReferee(Protocol):
 
 @dataclass(frozen=True)
 class Verdict:
+    """Where a record's first illegal action is, and the violation: its rule, its data and its
+    sentence, worded when read (in the language being spoken then, as events are)."""
+
     at: str
     line: int
-    rule: str
-    message: str
+    violation: Violation = field(repr=False, compare=False)
+
+    @property
+    def rule(self) -> str:
+        return self.violation.rule
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        return self.violation.data
+
+    @property
+    def message(self) -> str:
+        return self.violation.message
 
 
 @dataclass(frozen=True)
@@ -107,8 +120,21 @@ class Answer:
 
 
 def referee_for(game: str) -> GameReferee:
-    """The referee module the registry names for `game`."""
-    return import_module(GAMES[game].referee)
+    """The referee package the registry names for `game`."""
+    referee: GameReferee = import_module(GAMES[game].referee)
+    return referee
+
+
+def state_json(game: str, state: Any, params: Any) -> dict[str, Any]:
+    """The position as REFEREE.md writes it, for every game: the engine's `position`, and
+    `over`, `scores` and `winners` once the game has ended (`outcome`)."""
+    engine = GAMES[game].engine
+    answer = engine.position(state, params)
+    result = engine.outcome(state, params)
+    if result is not None:
+        answer.update(over=True, scores={name: plain(score) for name, score in result.scores.items()},
+                      winners=list(result.winners))
+    return answer
 
 
 def replay(record: Record, params: Any) -> Answer:
@@ -156,4 +182,4 @@ def seated(record: Record, check: Callable[[Any, int], None], params: Any) -> No
 
 
 def _verdict(at: str, line: int, violation: Violation) -> Verdict:
-    return Verdict(at, line, violation.rule, violation.message)
+    return Verdict(at, line, violation)

@@ -7,22 +7,24 @@ import json
 from typing import Any
 
 from pnp.i18n import _
-from pnp.referee.replay import Answer, referee_for
+from pnp.referee.replay import Answer, state_json
 from pnp.rules import rulebook
 from pnp.rules.base import Event, plain
 
 
 def to_json(answer: Answer) -> dict[str, Any]:
-    """The `--json` answer: ok, checked, violation, state, and every event with its numbers;
-    the spec and the house rules it was computed with."""
-    state = referee_for(answer.game).state_json(answer.state, answer.params) if answer.state is not None else None
+    """The `--json` answer: ok, checked, violation (where, the rule, its sentence and its
+    numbers: who, what, how much, the limit), state, and every event with its numbers; the spec
+    and the house rules it was computed with."""
+    state = state_json(answer.game, answer.state, answer.params) if answer.state is not None else None
     violation = answer.violation
     return {
         "game": answer.game,
         "ok": answer.ok,
         "checked": answer.checked,
         "violation": None if violation is None else {
-            "at": violation.at, "line": violation.line, "rule": violation.rule, "message": violation.message},
+            "at": violation.at, "line": violation.line, "rule": violation.rule, "message": violation.message,
+            "data": plain(violation.data)},
         "state": state,
         "events": [event.as_json() for _, event in answer.events],
         "spec": None if answer.spec is None else {"path": answer.spec.path, "sha256": answer.spec.sha256},
@@ -78,7 +80,7 @@ def verdict(answer: Answer, record_name: str) -> str:
         return _("{record}:{line}: {at}: illegal — {rule}: {message} ({checked} actions legal before it)").format(
             record=record_name, line=v.line, at=v.at, rule=v.rule, message=v.message, checked=answer.checked)
     text = _("{record}: all {checked} actions legal").format(record=record_name, checked=answer.checked)
-    result = referee_for(answer.game).state_json(answer.state, answer.params) if answer.state is not None else {}
+    result = state_json(answer.game, answer.state, answer.params) if answer.state is not None else {}
     if result.get("over"):
         scores = ", ".join(f"{name} {_number(score)}" for name, score in result.get("scores", {}).items())
         winners = ", ".join(result.get("winners", []))

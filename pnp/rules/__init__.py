@@ -1,10 +1,13 @@
 """Rules engines, one package per game, pure (no I/O, no rendering), all keeping one contract
-(`pnp.rules.base.Engine`).
+(`pnp.rules.contract.Engine`).
 
 `GAMES` is the registry: a game's id, its rules package (whose `RULEBOOK` the spec layer reads
-on every load, and whose `engine` module plays it) and its referee module (which reads and
-writes its records). Adding a game is one line here plus those two packages; the conformance
-test plays every registered game. `engine(game)` imports one engine on demand, so a referee
+on every load, whose `ABOUT` says what the game is and offers, and whose `engine` module plays
+it) and its referee package (which reads and writes its records). Adding a game is one line
+here plus those two packages; the conformance test plays every registered game. What a game
+offers is read from the registry — `GAMES[id].about`: its rule prefix, its end reasons
+(`end_reasons(id)`, what `pnp tune --target ends.X` may name), whether it has a fast playout
+and a random deal — never probed with `getattr` on its engine. `engine(game)` imports one engine on demand, so a referee
 for one game never pays for the others. It is typed per game: `engine("bolsa")` is an
 `Engine` of Bolsa's own Params, State and Action; a game named at run time (a record's, a
 command's) gives `AnyEngine`, whose types are the engine's own business.
@@ -21,6 +24,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
 
+from pnp.rules.base import About
 from pnp.spec.options import Rulebook
 
 if TYPE_CHECKING:
@@ -29,9 +33,9 @@ if TYPE_CHECKING:
     import pnp.rules.forex.params as forex_params
     from pnp.rules.aktsioner import engine as aktsioner
     from pnp.rules.aktsioner import state as aktsioner_state
-    from pnp.rules.base import AnyEngine, Engine
     from pnp.rules.bolsa import engine as bolsa
     from pnp.rules.bolsa import state as bolsa_state
+    from pnp.rules.contract import AnyEngine, Engine
     from pnp.rules.forex import engine as forex
     from pnp.rules.forex import state as forex_state
     from pnp.spec.loader import LayoutCheck
@@ -54,14 +58,19 @@ class Registered:
     up costs nothing until its engine or referee is used."""
 
     id: str
-    rules: str  # the package: `RULEBOOK` (eager, light) and `engine` (the contract)
-    referee: str  # the module that reads and writes this game's records (pnp.referee layer)
-    ends: tuple[str, ...] = ()  # every `Outcome.reason` the engine gives: how a game of it can end
+    rules: str  # the package: `RULEBOOK` and `ABOUT` (eager, light) and `engine` (the contract)
+    referee: str  # the package that reads and writes this game's records (pnp.referee layer)
 
     @property
     def rulebook(self) -> Rulebook:
         rulebook: Rulebook = import_module(self.rules).RULEBOOK
         return rulebook
+
+    @property
+    def about(self) -> About:
+        """The game's rule prefix, end reasons, and whether it has a fast playout and a deal."""
+        about: About = import_module(self.rules).ABOUT
+        return about
 
     @property
     def engine(self) -> AnyEngine:
@@ -70,9 +79,9 @@ class Registered:
 
 
 GAMES: dict[str, Registered] = {
-    "bolsa": Registered("bolsa", "pnp.rules.bolsa", "pnp.referee.bolsa", ends=("last_round",)),
-    "aktsioner": Registered("aktsioner", "pnp.rules.aktsioner", "pnp.referee.aktsioner", ends=("all_cards_played",)),
-    "forex": Registered("forex", "pnp.rules.forex", "pnp.referee.forex", ends=("last_dividend", "bankruptcy")),
+    "bolsa": Registered("bolsa", "pnp.rules.bolsa", "pnp.referee.bolsa"),
+    "aktsioner": Registered("aktsioner", "pnp.rules.aktsioner", "pnp.referee.aktsioner"),
+    "forex": Registered("forex", "pnp.rules.forex", "pnp.referee.forex"),
 }
 
 
@@ -87,6 +96,12 @@ def engine(game: str) -> AnyEngine: ...
 def engine(game: str) -> AnyEngine:
     """The engine of `game` (KeyError for a game without one), typed per game (see above)."""
     return GAMES[game].engine
+
+
+def end_reasons(game: str) -> tuple[str, ...]:
+    """Every way a game of `game` can end, as `Outcome.reason` says it (KeyError for an unknown
+    game): the names `pnp tune --target ends.X` and the simulator's tallies accept."""
+    return GAMES[game].about.end_reasons
 
 
 def rulebook(game: str) -> Rulebook:

@@ -1,34 +1,27 @@
-"""The contract every rules engine keeps, and what engines share.
+"""The values every rules engine speaks in, at the bottom of the rules layer.
 
-An engine is a module (`pnp.rules.<game>.engine`) that keeps `Engine` below, state first in
-every call: `params(game, options)` reads the spec and the house rules once; `check_players`
-says whether the game seats a count; `deal` draws a setup's random part as a `Start`;
-`setup(params, players, start)` lays out the standard position (or a given one);
-`apply(state, action, params)` returns the next state and the events it caused; `to_move`
-says who may act now and in which phase; `legal_actions` lists what they may do, as templates
-(`pnp.rules.legal`); `outcome` scores a finished game and `worth` any position; `view` hides
-what a seat may not know and `determinize` fills it in again; `playout` plays a random game
-fast; `tables` and `marks` are what printed components show of the rules. Engines are pure:
-immutable state in, new state and events out, no I/O.
+Events and refusals (`Event`, made by an `EventKind` or a `Refusal`: a rule, its numbers, and
+the one function that words them in the language being spoken); who acts (`ToMove`) and how a
+game ended (`Outcome`, its reason one of the game's `End` members); what a fast playout
+returns; the helpers engines share (`fast_init`, `evolve`, `by_identity`, `resolve_options`)
+and the tables printed components read. The contract an engine keeps is `pnp.rules.contract`.
 
 Three error kinds, the same in every game: `Violation` (an illegal action: the rule it breaks
-and a sentence with the numbers, which the referee cites verbatim), `Malformed` (an action
-that names what does not exist: an unknown player, company or card), and `ChoiceNeeded` (the
-rules let a player break a tie, and the action did not say how).
+and the numbers to word it, which the referee cites), `Malformed` (an action that names what
+does not exist: an unknown player, company or card), and `ChoiceNeeded` (the rules let a
+player break a tie, and the action did not say how).
 """
 
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, TypeVar
+from functools import partial
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, TypeVar
 
-from pnp.spec.options import Rulebook, check_values
+from pnp.spec.options import Choice, Rulebook, check_values
 
 if TYPE_CHECKING:
-    import random
-
-    from pnp.rules.legal import Template
     from pnp.spec.model import Game
 
 Number = int | Fraction  # scores and money: exact, never float
@@ -73,15 +66,15 @@ def fast_init(cls: type[T]) -> type[T]:
 @fast_init
 @dataclass(frozen=True)
 class Event:
-    """One applied step: the rule behind it and its numbers (who, what, how much), e.g.
-    rule "BOLSA-4.2", data {"company": "SAN", "offered": 2, "from": 10, "to": 8}. Its sentence
-    ("SAN: 2 offered, none wanted: 10 → 8") is made from the data on demand by its kind, so the
-    referee's explanation and any other page share one wording, and a simulator that never
-    reads the text never pays for it."""
+    """One applied step, or one refusal: the rule behind it and its numbers (who, what, how
+    much), e.g. rule "BOLSA-4.2", data {"company": "SAN", "offered": 2, "from": 10, "to": 8}. Its
+    sentence ("SAN: 2 offered, none wanted: 10 → 8") is made from the data on demand by its
+    kind, in the language being spoken, so the referee's explanation and any other page share
+    one wording, and a simulator that never reads the text never pays for it."""
 
     rule: str
     data: Mapping[str, Any]
-    kind: EventKind = field(repr=False)
+    kind: Words = field(repr=False)
 
     @property
     def text(self) -> str:
@@ -92,17 +85,47 @@ class Event:
 
 
 @dataclass(frozen=True)
-class EventKind:
-    """A kind of event: the rule it usually cites and the one function that words its data.
-    Calling it makes an event: `OFFERED(player="Ana", sell={"IBE": 1})`; a rule given first
-    (`BID("BOLSA-5.4", …)`) overrides it for a kind several rules share (a bid in an ascending or
-    a descending auction)."""
+class Words:
+    """What events and refusals share: the rule a kind usually cites and the one function that
+    words its data (in English, through the catalogs: `pnp.i18n`)."""
 
     rule: str
     say: Callable[[Mapping[str, Any]], str] = field(repr=False)
 
+
+@dataclass(frozen=True)
+class EventKind(Words):
+    """A kind of event. Calling it makes an event: `OFFERED(player="Ana", sell={"IBE": 1})`; a
+    rule given first (`BID("BOLSA-5.4", …)`) overrides it for a kind several rules share (a bid
+    in an ascending or a descending auction)."""
+
     def __call__(self, rule: str | None = None, /, **data: Any) -> Event:
         return Event(rule or self.rule, data, self)
+
+
+Scope = Literal["action", "player", "step", "deal"]
+
+
+@dataclass(frozen=True)
+class Refusal(Words):
+    """A kind of violation: calling it makes the `Violation` to raise, its data the numbers the
+    sentence states — `raise OVER_CASH(player="Ben", cost=39, cash=30)` — and `part`, where
+    inside the action the fault lies (the second investment: `part=(1,)`).
+
+    `scope` says what a record should point at: the action (its `part`), the step's player
+    (`player`: it is not his turn), the step as a whole (`step`: a turn after the end), or, for a
+    setup, the deal (`deal`: a hand the formula does not deal) rather than the start."""
+
+    scope: Scope = "action"
+
+    def __call__(self, rule: str | None = None, /, *, part: tuple[Any, ...] = (), **data: Any) -> Violation:
+        return Violation(Event(rule or self.rule, data, self), part)
+
+    def reason(self, rule: str | None = None, /, **data: Any) -> Callable[..., Violation]:
+        """The refusal with its data bound, made when called: what a condition the listing tests
+        at every step returns (a `partial` costs a fifth of a Violation), and what a template's
+        field or constraint keeps, to be called with the facts of the failure."""
+        return partial(self, rule, **data) if rule else partial(self, **data)
 
 
 def plain(value: Any) -> Any:
@@ -124,17 +147,62 @@ Log = list[Event] | None  # the events of a step as an engine makes them; None: 
 
 
 class Violation(Exception):
-    """An illegal action: the rule it breaks and a sentence with who, what, how much.
+    """An illegal action: the rule it breaks and the data to word it (who, what, how much, the
+    limit), made by calling its `Refusal` kind. Its `message` is worded when read, in the
+    language being spoken, as an event's text is.
 
     `part` locates the offending piece inside the action when the engine can tell, e.g.
     ("others", "Ben") for another player's share of a divestment, or (1,) for the second of
-    two investments; the referee appends it to the action's place in the record."""
+    two investments; the referee appends it to the action's place in the record.
 
-    def __init__(self, rule: str, message: str, part: tuple[Any, ...] = ()):
-        self.rule = rule
-        self.message = message
+    `origin` says which statement refused it: "template" (a bound, an option or a constraint
+    of a legal-action template), "listing" (the condition under which the position lists no
+    template of the action's kind for its player), or "engine" (what no template can state: a
+    pairing's counterparties, the pick of a final tie, a setup)."""
+
+    origin = "engine"
+
+    def __init__(self, reason: Event, part: tuple[Any, ...] = ()):
+        super().__init__(reason.rule)
+        self.reason = reason
         self.part = part
-        super().__init__(f"{rule}: {message}")
+
+    @property
+    def rule(self) -> str:
+        return self.reason.rule
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        return self.reason.data
+
+    @property
+    def message(self) -> str:
+        return self.reason.text
+
+    @property
+    def scope(self) -> Scope:
+        kind = self.reason.kind
+        return kind.scope if isinstance(kind, Refusal) else "action"
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.message}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (a worker's violation sent to the process that asked) with its sentence as
+        worded then: a kind's words are code, which does not pickle."""
+        return _worded, (type(self), self.rule, dict(self.data), self.message, self.part, self.origin)
+
+
+def _said(message: str, data: Mapping[str, Any]) -> str:
+    return message
+
+
+def _worded(cls: type[Violation], rule: str, data: dict[str, Any], message: str, part: tuple[Any, ...],
+            origin: str) -> Violation:
+    """A violation unpickled: its rule, data and part, and the sentence it was worded with."""
+    violation = cls(Event(rule, data, Refusal(rule, partial(_said, message))), part)
+    violation.origin = origin
+    return violation
 
 
 class Malformed(ValueError):
@@ -183,131 +251,34 @@ class Outcome:
 
     scores: Mapping[str, Number]  # seating order
     winners: tuple[str, ...]
-    reason: str  # a short key per way the game can end: "last_round", "bankruptcy", …
+    reason: str  # one of the game's `End` members (a str enum): "last_round", "bankruptcy", …
 
 
-# --- the protocol ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class About:
+    """What a game's rules package says of itself to the registry (`pnp.rules.GAMES[id].about`),
+    read without loading its engine: the prefix of its rule IDs, every way a game can end (its
+    `End` enum, whose members are `Outcome.reason`'s values), and what it offers beyond the
+    contract's must: a fast random `playout` (held step by step to the engine), a random `deal`
+    (a setup part a record may state)."""
 
-P = TypeVar("P")
-S = TypeVar("S")
-A = TypeVar("A", contravariant=True)
-
-
-class Engine(Protocol[P, S, A]):
-    """What every game's `engine` module provides (`pnp.rules.engine(game)` returns it), and
-    all a caller may use of it: a simulator, the table, a bot or a new command needs nothing
-    else, and finds nothing by `getattr`.
-
-    `P`, `S` and `A` are the game's own Params, State and Action types; nothing outside the
-    engine looks inside them except through these functions, the referee's record reader and
-    state writer, and the printed tables. Seats are indices into the seating (the players as
-    `setup` was given them)."""
-
-    RULEBOOK: Rulebook  # the house rules, which the spec and records are checked against
-    Start: type[Any]  # the game's own start position (a record's `start`, a deal): what it omits is standard
-
-    def params(self, game: Game, options: Mapping[str, Any] | None = None) -> P:
-        """The spec's facts and the house rules (`options`: a record's, already checked by
-        the rulebook). Raises ValueError when the options make no playable game."""
-
-    def check_players(self, params: P, count: int) -> None:
-        """Raises Violation, citing the rule, when the game cannot seat `count` players (a
-        record, a simulation or the table checks this before anything else)."""
-
-    def deal(self, params: P, players: Sequence[str], rng: random.Random) -> Any:
-        """The random part of a setup, drawn from `rng` as the rules draw it at a table, as a
-        `Start` for `setup` (which a record can state): Акционер's hands, For-Ex's removed
-        certificates; a game with none returns None (the standard setup) without drawing.
-        `setup` without a start stays deterministic (each game's `setup` says what it assumes)."""
-
-    def setup(self, params: P, players: Sequence[str], start: Any = None) -> tuple[S, Events]:
-        """The position before the first action: the standard setup, or `start` (the game's
-        own `Start`) laid over it. Raises Violation for a position the rules cannot reach."""
-
-    def apply(self, state: S, action: A, params: P, events: bool = True) -> tuple[S, Events]:
-        """The position after one action and the events it caused, each citing its rule.
-        Raises Violation, Malformed (also for an object that is no action of this game) or
-        ChoiceNeeded; the given state is never changed. `events=False` says the caller will not
-        read the events (a simulation playing thousands of games): the engine makes none and
-        returns none; the position, and every error, are the same either way."""
-
-    def to_move(self, state: S, params: P) -> ToMove | None:
-        """Who may act now; None once the game is over."""
-
-    def legal_actions(self, state: S, params: P) -> tuple[Template, ...]:
-        """What may be done now, as templates whose every draw is a legal action."""
-
-    def outcome(self, state: S, params: P) -> Outcome | None:
-        """Scores, winners and the reason once the game is over; None before."""
-
-    def moves(self, params: P, players: int) -> int | None:
-        """How many moves a whole game has for `players` when the rules fix it (a move-record
-        form prints one row each: Акционер plays every card dealt, one a move), else None."""
-
-    def worth(self, state: S, params: P) -> tuple[Number, ...]:
-        """Each seat's worth in this position, exact: what it would score if the game were
-        scored now (OpenSpiel's `returns()`), defined on every position; once the game is over,
-        its final scores. The simulator's mid-game leader, the lookahead bots and the table
-        read this one number."""
-
-    def view(self, state: S, params: P, seat: int | None) -> S:
-        """The position as `seat` may know it (None: a spectator, who knows only what is
-        public): every secret of another seat, and the order of anything face down, replaced by
-        placeholders of the same shape (a hidden card, the counts kept), so that everything
-        that reads a position (the referee's state writer, `to_move`, `legal_actions`, `worth`)
-        still works on a view. A search bot reads nothing else. Two positions that differ only
-        in what `seat` cannot see have equal views. Secrets of a sealed phase (`ToMove.sealed`)
-        are the driver's to keep, not the view's: it shows each seat the position at the
-        phase's start."""
-
-    def determinize(self, view: S, params: P, seat: int | None, rng: random.Random) -> S:
-        """A full position consistent with `view` (a `view(…, seat)`): every placeholder drawn
-        from what `seat` has not seen, at random; `view(determinize(v, …), …, seat) == v`."""
+    prefix: str  # "BOLSA": its rules are BOLSA-3.2.5, …
+    ends: type[Choice]  # the End enum
+    playout: bool
+    deal: bool
 
     @property
-    def playout(self) -> Playout[P, S] | None:
-        """The game's fast random playout (`Playout`), or None for a game that has none yet:
-        the simulator then plays random bots on the general path, as every other bot."""
-
-    def tables(self, params: P) -> Mapping[str, Table]:
-        """Tables printed on the components (an aid, a setup diagram), computed here."""
-
-    def marks(self, params: P) -> Mapping[str, Marks]:
-        """Notes printed on board cells, keyed by (asset id, 0-based cell)."""
+    def end_reasons(self) -> tuple[str, ...]:
+        return tuple(str(end) for end in self.ends)
 
 
-# --- fast random play ----------------------------------------------------------------------------
+# --- fast random play: what a playout is told and returns (its protocol: `contract.Playout`) ------
 
 # What a playout tells as it plays: the simulator's observer (`pnp.simulate.play.Watch`, whose
 # protocol lives with it). A playout gives it what the simulator's probe would read of the
 # equivalent engine position, each time that changes; the rules layer only passes it along.
 Observer = Any
-
-AnyEngine = Engine[Any, Any, Any]  # the engine of a game chosen at run time: its types are its own business
-
-Pc = TypeVar("Pc", contravariant=True)
-Sc = TypeVar("Sc", contravariant=True)
 Trace = list[tuple[Any, tuple[Any, ...]]]  # each action a playout took, and its position after it in numbers
-
-
-class Playout(Protocol[Pc, Sc]):
-    """`playout(params, state, rng, watch, trace=None) -> Played`: one game from `state`, any
-    position the engine reaches (a setup, the middle of a round, a search bot's determinized
-    view), to its end, every player the random bot, as fast as the game allows, telling
-    `watch` what it reads; with a `trace` (a list), each action it takes is appended with the
-    position after it, in the numbers the playout keeps (its module's `numbers(state)` reads the
-    same off an engine position), so a test can replay the actions through the engine and
-    compare every step.
-
-    A playout is the engine's own rules again, on mutable numbers, so it is held to the
-    engine: it makes the same draws from `rng` in the same order as the simulator's slow path
-    (the first listed player with templates draws with `legal.sample`, the table's steps last,
-    ties broken by `legal.pick` as `apply_choosing` does), so it plays the same game;
-    `tests/test_playout.py` checks that every result equals the slow path's, and
-    `tests/test_playout_oracle.py` replays its traces step by step."""
-
-    def __call__(self, params: Pc, state: Sc, rng: random.Random, watch: Observer, trace: Trace | None = None) -> Played:
-        ...
 
 
 @dataclass(frozen=True)
@@ -320,6 +291,9 @@ class Played:
 
 
 # --- shared helpers --------------------------------------------------------------------------
+
+
+S = TypeVar("S")
 
 
 def evolve(value: S, **changes: Any) -> S:

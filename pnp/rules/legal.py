@@ -9,28 +9,57 @@ with the few constraints that tie fields together (a budget, at most one side, d
 values). Every choice within the fields that meets the constraints is a legal action, so
 `draw` never needs to ask the engine; `template.action(values)` builds the engine's action.
 
-The templates are also the one source of legality: `template.admits(action)` says whether an
-action is one of its draws, and an engine's `apply` accepts an action exactly when a template
-of the position admits it (`judge`), checking beyond them only what a template cannot state
-(who pays whom in a pairing, the pick of a tie the end of a game asks for); its other checks
-only word a refusal, with the rule and the numbers.
+The templates are also the one source of legality and of a refusal's words:
+`template.admits(action)` says whether an action is one of its draws, and an engine's `apply`
+accepts an action exactly when a template of the position admits it (`judge`). A field or a
+constraint carries the reason of its bound — the rule, the refusal's kind and its data — so a
+refused action is worded from the very statement it breaks (`Template.refusal`), and no
+engine restates a bound to word it. The engine checks beyond the templates only what they
+cannot state (who pays whom in a pairing, the pick of a tie the end of a game asks for).
 
-`play` drives any registered engine with the sampler to the end of a game: the random games of
-the conformance test, the benchmarks and the simulator's random bot all come from here, so
-nothing outside an engine restates a rule.
+`pnp.rules.contract.play` drives any registered engine with this sampler to the end of a game:
+the random games of the conformance test, the benchmarks and the simulator's random bot all
+come from there, so nothing outside an engine restates a rule.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar, Union, cast
+from functools import lru_cache, partial
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar, Union, cast
 
-from pnp.rules.base import ChoiceNeeded, Engine, Events, Violation, fast_init
+from pnp.i18n import _
+from pnp.rules.base import Refusal, Violation, fast_init
 
 Values = Mapping[str, Any]
+Why = Callable[..., Exception]  # a `Refusal` with its data bound (`partial(KIND, player="Ana")`), called with the facts
+
+
+def made(why: Why | None) -> Exception | None:
+    """The refusal a condition returned (a `Why`, made now), or None when it holds."""
+    return None if why is None else why()
+
+
+def _listing(values: Iterable[Any], most: int = 6) -> str:
+    shown = [str(value) for value in list(values)[: most + 1]]
+    return ", ".join(shown[:most]) + (", …" if len(shown) > most else "")
+
+
+# What a template says of a value or a choice it does not hold, when its engine gave no words of
+# its own (every refusal a record can meet has its game's words: these are the fallback).
+NOT_WHOLE = Refusal("", lambda d: _("{field}: {value} is not a whole number").format(**d))
+BELOW = Refusal("", lambda d: _("{field}: {value} is less than {bound}").format(**d))
+ABOVE = Refusal("", lambda d: _("{field}: {value} is more than {bound}").format(**d))
+NOT_OFFERED = Refusal("", lambda d: _("{field}: {value} is not one of {options}").format(
+    field=d["field"], value=d["value"], options=_listing(d["options"])))
+REPEATED = Refusal("", lambda d: _("{field}: {value} is chosen twice").format(**d))
+NOT_A_FIELD = Refusal("", lambda d: _("{field} is not a choice of this action").format(**d))
+OVER_BUDGET = Refusal("", lambda d: _("{total} is more than {limit}").format(**d))
+BOTH = Refusal("", lambda d: _("{fields}: at most one of them").format(fields=", ".join(d["fields"])))
+SAME = Refusal("", lambda d: _("{value} is chosen twice").format(**d))
+UNLISTED = Refusal("", lambda d: _("{action} is not a legal action here (allowed: {allowed})").format(**d))
 
 
 @fast_init
@@ -38,7 +67,15 @@ Values = Mapping[str, Any]
 class Field:
     """One choice in a template. `kind` is "number" (a whole number `low`…`high`), "choice"
     (one of `options`) or "several" (`low`…`high` distinct options, in the order chosen).
-    `labels` name the options for people ("−60 blue"), when their values are not text."""
+    `labels` name the options for people ("−60 blue"), when their values are not text.
+
+    A field states why a value is not legal where its bounds come from a rule: `below` and
+    `above` (a number under `low` or over `high`, or too few or too many options chosen),
+    `excluded` (a value not among the options), each a `Refusal` with its data bound, called
+    with `value=` and `bound=` (or `part=`, the place of an option among several). One
+    statement given as both `below` and `above` states the whole range (a contract's amount,
+    1 … 10 whole), and refuses a fraction or a repeated option too. The engine computes each
+    bound and its reason in one place, so a refusal never restates a bound."""
 
     name: str  # the value's key in `Template.action(values)`, e.g. "amount" or "sell.IBE"
     kind: str
@@ -46,16 +83,22 @@ class Field:
     high: Any = 0
     options: Sequence[Any] = ()  # a tuple, or `Listed` on demand
     labels: Sequence[str] = ()  # a tuple, or `Listed`: worded on demand
+    below: Why | None = field(default=None, compare=False, repr=False)
+    above: Why | None = field(default=None, compare=False, repr=False)
+    excluded: Why | None = field(default=None, compare=False, repr=False)
 
     @staticmethod
-    @lru_cache(maxsize=4096)
-    def number(name: str, low: int, high: int) -> "Field":
-        """A whole number `low`…`high` (fields are values: equal ones are shared, which spares
-        an engine rebuilding the same declaration fields at every step)."""
-        return Field(name, "number", low, high)
+    def number(name: str, low: int, high: int, below: Why | None = None, above: Why | None = None) -> "Field":
+        """A whole number `low`…`high` (fields are values: equal ones without reasons are shared,
+        which spares an engine rebuilding the same fields at every step; one with reasons is
+        made for its template, which an engine caches when it repeats)."""
+        if below is None and above is None:
+            return _number(name, low, high)
+        return Field(name, "number", low, high, (), (), below, above)
 
     @staticmethod
-    def choice(name: str, options: Sequence[Any], labels: Sequence[str] | Callable[[Any], str] = ()) -> "Field":
+    def choice(name: str, options: Sequence[Any], labels: Sequence[str] | Callable[[Any], str] = (),
+               excluded: Why | None = None) -> "Field":
         """One of `options` (a `Listed` stays unlisted until read); `labels` are their words, or
         the function that words one (then worded only when read, a `Listed` too)."""
         options = options if isinstance(options, Listed) else tuple(options)
@@ -64,11 +107,12 @@ class Field:
             words: Sequence[str] = Listed(lambda: map(say, options))
         else:
             words = tuple(labels)
-        return Field(name, "choice", options=options, labels=words)
+        return Field(name, "choice", options=options, labels=words, excluded=excluded)
 
     @staticmethod
-    def several(name: str, options: Sequence[Any], low: int, high: int) -> "Field":
-        return Field(name, "several", low, min(high, len(options)), tuple(options))
+    def several(name: str, options: Sequence[Any], low: int, high: int, below: Why | None = None,
+                above: Why | None = None, excluded: Why | None = None) -> "Field":
+        return Field(name, "several", low, min(high, len(options)), tuple(options), (), below, above, excluded)
 
     def holds(self, value: Any) -> bool:
         """Whether `value` is one this field may take: a whole number in range (not a bool),
@@ -79,6 +123,67 @@ class Field:
             return value in self.options
         return (isinstance(value, tuple) and self.low <= len(value) <= self.high and len(set(value)) == len(value)
                 and all(option in self.options for option in value))
+
+    def refusal(self, value: Any, rule: str, words: Why | None = None) -> Exception | None:
+        """Why this field does not hold `value`, as the field states it (its `below`, `above`,
+        `excluded`), else as its template words its fields (`words`, called with `field=` and
+        `side=` besides the facts), else with the template's `rule` and the bound; None when it
+        holds it."""
+        if self.kind == "number":
+            return self._number_refusal(value, rule, words)
+        if self.kind == "choice":
+            return None if value in self.options else self._why("excluded", rule, words)(value=value, part=())
+        return self._several_refusal(value, rule, words)
+
+    def _why(self, side: str, rule: str, words: Why | None) -> Why:
+        """The refusal of going past `side` ("below", "above", "excluded"): the field's own, the
+        template's words, or the general one."""
+        own = self.below if side == "below" else self.above if side == "above" else self.excluded
+        if own is not None:
+            return own
+        if words is not None:
+            return partial(words, field=self.name, side=side)
+        if side == "excluded":
+            return partial(NOT_OFFERED, rule, field=self.name, options=tuple(self.labels or self.options))
+        return partial(BELOW if side == "below" else ABOVE, rule, field=self.name)
+
+    def _ranged(self) -> Why | None:
+        """One statement of the whole range, given as both `below` and `above`."""
+        return self.below if self.below is self.above else None
+
+    def _beyond(self, count: Any, rule: str, words: Why | None) -> Exception | None:
+        """`count` (the value, or how many options it chooses) under `low` or over `high`."""
+        if count < self.low:
+            return self._why("below", rule, words)(value=count, bound=self.low)
+        if count > self.high:
+            return self._why("above", rule, words)(value=count, bound=self.high)
+        return None
+
+    def _number_refusal(self, value: Any, rule: str, words: Why | None) -> Exception | None:
+        if type(value) is not int:
+            return (self._ranged() or partial(NOT_WHOLE, rule, field=self.name))(value=value, bound=(self.low, self.high))
+        return self._beyond(value, rule, words)
+
+    def _several_refusal(self, value: Any, rule: str, words: Why | None) -> Exception | None:
+        if not isinstance(value, tuple):
+            return NOT_OFFERED(rule, field=self.name, value=value, options=tuple(self.options))
+        twice = next((k for k, option in enumerate(value) if option in value[:k]), None)
+        if twice is not None:
+            ranged = self._ranged()
+            if ranged is not None:
+                return ranged(value=len(value), bound=(self.low, self.high))
+            return REPEATED(rule, part=(twice,), field=self.name, value=value[twice])
+        if len(value) < self.low:
+            return self._beyond(len(value), rule, words)
+        for k, option in enumerate(value):  # before the count: `high` is at most the options offered
+            if option not in self.options:
+                return self._why("excluded", rule, words)(value=option, part=(k,))
+        return self._beyond(len(value), rule, words)
+
+
+@lru_cache(maxsize=4096)
+def _number(name: str, low: int, high: int) -> Field:
+    return Field(name, "number", low, high)
 
 
 class Listed(Sequence[Any]):
@@ -120,6 +225,7 @@ class Budget:
 
     weights: tuple[tuple[str, Fraction | int], ...]
     limit: Fraction | int
+    why: Why | None = field(default=None, compare=False, repr=False)  # called with chosen=, total=, limit=
 
 
 @fast_init
@@ -128,6 +234,7 @@ class AtMostOne:
     """At most one of these number fields is above zero (offer or request, not both)."""
 
     names: tuple[str, ...]
+    why: Why | None = field(default=None, compare=False, repr=False)  # called with chosen=
 
 
 @fast_init
@@ -136,15 +243,46 @@ class Different:
     """These choice fields take different values (pay one currency, receive another)."""
 
     names: tuple[str, ...]
+    why: Why | None = field(default=None, compare=False, repr=False)  # called with value=
 
 
 Constraint = Union[Budget, AtMostOne, Different]
 
 
+def nested(values: Values) -> dict[str, Any]:
+    """`{"buy.TEF": 3, "sell.IBE": 0, "amount": 2}` → `{"buy": {"TEF": 3}, "amount": 2}`: field
+    values as a refusal's data states them, keyed counts grouped and the zero ones left out."""
+    found: dict[str, Any] = {}
+    for name, value in values.items():
+        side, dot, key = name.partition(".")
+        if not dot:
+            found[name] = value
+        elif value:
+            found.setdefault(side, {})[key] = value
+    return found
+
+
+def broken(constraint: Constraint, values: Values, rule: str) -> Exception:
+    """The refusal of an unmet constraint, as it states it: a budget with what the values
+    spend and its limit, the fields of an at-most-one above zero, the value chosen twice."""
+    if isinstance(constraint, Budget):
+        weights = dict(constraint.weights)
+        total = sum(weight * values[name] for name, weight in constraint.weights)
+        chosen = nested({name: value for name, value in values.items() if name in weights})
+        return (constraint.why or partial(OVER_BUDGET, rule))(chosen=chosen, total=total, limit=constraint.limit)
+    if isinstance(constraint, AtMostOne):
+        chosen = nested({name: values[name] for name in constraint.names})
+        return (constraint.why or partial(BOTH, rule, fields=constraint.names))(chosen=chosen)
+    picked = [values[name] for name in constraint.names]
+    twice = next(value for k, value in enumerate(picked) if value in picked[:k])
+    return (constraint.why or partial(SAME, rule))(value=twice)
+
+
 def met(constraint: Constraint, values: Values) -> bool:
     """Whether the fields' values meet the constraint."""
     if isinstance(constraint, Budget):
-        return sum(weight * values[name] for name, weight in constraint.weights) <= constraint.limit
+        spent: Fraction | int = sum(weight * values[name] for name, weight in constraint.weights)
+        return spent <= constraint.limit
     if isinstance(constraint, AtMostOne):
         return sum(1 for name in constraint.names if values[name] > 0) <= 1
     chosen = [values[name] for name in constraint.names]
@@ -157,7 +295,12 @@ class Template:
     """A family of legal actions: `kind` and `player` (None: a step the table takes, such as
     settling a company), the rule that allows it, the values it fixes, and the fields left to
     choose. `build` turns a full set of values (fixed ones and `player` included) into the
-    engine's action."""
+    engine's action.
+
+    What a refused action breaks, the template words: a field's own reasons, else `words`
+    (one function for all its fields, given `field=` and `side=`: a template built at every
+    step states its reasons once, not a reason per field), a constraint's `why`, and `unlisted`
+    for a value no field chooses (an unknown company, another seller who holds none)."""
 
     kind: str
     player: str | None
@@ -167,6 +310,8 @@ class Template:
     fixed: Mapping[str, Any] = field(default_factory=dict)
     constraints: tuple[Constraint, ...] = ()
     read: Callable[[Any], Values | None] | None = field(default=None, repr=False, compare=False)
+    unlisted: Why | None = field(default=None, repr=False, compare=False)  # called with field=, value=
+    words: Why | None = field(default=None, repr=False, compare=False)  # a field's refusal: field=, side=, facts
 
     def action(self, values: Values | None = None) -> Any:
         """The action these field values choose (no check: the engine judges it)."""
@@ -183,20 +328,10 @@ class Template:
         action."""
         if self.read is None:
             return not self.fields and self.action() == action
-        values = self.read(action)
-        if values is None:
+        offered = self.offers(action)
+        if offered is None:
             return False
-        chosen: dict[str, Any] = {}
-        player = self.fixed.get("player", self.player)
-        for name, value in values.items():
-            if name == "player":
-                if value != player:
-                    return False
-            elif name in self.fixed:
-                if value != self.fixed[name]:
-                    return False
-            else:
-                chosen[name] = value
+        values, chosen = offered
         for f in self.fields:
             if f.name not in chosen and f.kind == "number":
                 chosen[f.name] = f.low
@@ -206,10 +341,61 @@ class Template:
             return False
         return self.read(self.action({f.name: chosen[f.name] for f in self.fields})) == values
 
+    def offers(self, action: Any) -> tuple[Values, dict[str, Any]] | None:
+        """What `action` states (`read`) and, of that, what its fields choose, when it is an
+        action of this template's kind by its player with its fixed values; None otherwise."""
+        values = self.read(action) if self.read is not None else None
+        if values is None:
+            return None
+        chosen: dict[str, Any] = {}
+        player = self.fixed.get("player", self.player)
+        for name, value in values.items():
+            if name == "player":
+                if value != player:
+                    return None
+            elif name in self.fixed:
+                if value != self.fixed[name]:
+                    return None
+            else:
+                chosen[name] = value
+        return values, chosen
 
-P = TypeVar("P")  # a game's own Params, State and Action: the helpers below work for every game
-S = TypeVar("S")
-Act = TypeVar("Act")
+    def refusal(self, action: Any) -> Exception | None:
+        """Why `action`, of this template's kind by its player with its fixed values, is none
+        of its draws: the refusal the first statement it breaks words — a field's bound or
+        options, a constraint, or a value it states that no field chooses (`unlisted`) — with
+        that statement's rule and numbers. None when the action is not of this template
+        (`offers`) or breaks none of it."""
+        offered = self.offers(action)
+        if offered is None:
+            return None
+        values, chosen = offered
+        refusal = self._fields_refusal(chosen)
+        if refusal is not None:
+            return refusal
+        broke = next((c for c in self.constraints if not met(c, chosen)), None)
+        if broke is not None:
+            return broken(broke, chosen, self.rule)
+        rebuilt = self.read(self.action({f.name: chosen[f.name] for f in self.fields})) if self.read else None
+        stray = next((name for name in values if rebuilt is None or rebuilt.get(name) != values[name]), None)
+        if stray is not None:
+            return (self.unlisted or partial(NOT_A_FIELD, self.rule))(field=stray, value=values[stray])
+        return None
+
+    def _fields_refusal(self, chosen: dict[str, Any]) -> Exception | None:
+        """The first field that does not hold its value (a number field left out is at its
+        lowest, as `admits` reads it)."""
+        for f in self.fields:
+            if f.name not in chosen and f.kind == "number":
+                chosen[f.name] = f.low
+            if f.name not in chosen:
+                return NOT_OFFERED(self.rule, field=f.name, value=None, options=tuple(f.labels or f.options))
+            refusal = f.refusal(chosen[f.name], self.rule, self.words)
+            if refusal is not None:
+                return refusal
+        return None
+
+
 Listing = TypeVar("Listing", bound=Callable[[Any, Any], "tuple[Template, ...]"])
 
 
@@ -236,22 +422,37 @@ def admitted(templates: Iterable[Template], action: Any) -> bool:
 
 
 class Unlisted(Violation):
-    """An action no template admits that the engine's own checks let through: the templates
-    and the checks disagree (an engine bug, which the property tests look for), refused all
-    the same with the rules of the templates of its kind."""
+    """An action no template admits and no statement refuses: the templates and the engine's
+    listing disagree (an engine bug, which the property tests look for), refused all the same
+    with the rules of the templates of the position."""
 
 
-def judge(templates: Sequence[Template], action: Any, word: Callable[[], Any], kind: str) -> None:
-    """Refuse `action` unless a template admits it. A refusal is worded by `word()`, the
-    engine's checks of the action, which raise its Violation (or Malformed, ChoiceNeeded) with
-    the rule and the numbers; should they pass, `Unlisted` cites the rules of the templates of
-    the action's `kind` ("bid"), else of all of them."""
+def judge(templates: Sequence[Template], action: Any, withheld: Callable[[], Exception | None]) -> None:
+    """Refuse `action` unless a template admits it. The refusal is the one the position's
+    statements word: of the first template that offers the action (its kind, its player, its
+    fixed values), the bound, option or constraint it breaks (`Template.refusal`, origin
+    "template"); when no template offers it, `withheld()`, the engine's reason for listing
+    none (not this player's turn, the game over, a card not held; origin "listing"), worded
+    from the same condition its `legal_actions` tests. Should neither refuse, `Unlisted`."""
     if admitted(templates, action):
         return
-    word()
-    rules = list(dict.fromkeys(t.rule for t in templates if t.kind == kind)) or list(dict.fromkeys(t.rule for t in templates))
-    allowed = ", ".join(dict.fromkeys(t.kind for t in templates)) or "nothing, the game is over"
-    raise Unlisted(rules[0] if rules else "", f"{action!r} is not a legal action here (allowed: {allowed})")
+    for template in templates:
+        refusal = template.refusal(action)
+        if refusal is not None:
+            raise _from(refusal, "template")
+    refusal = withheld()
+    if refusal is not None:
+        raise _from(refusal, "listing")
+    rules = list(dict.fromkeys(t.rule for t in templates))
+    allowed = ", ".join(dict.fromkeys(t.kind for t in templates)) or _("nothing, the game is over")
+    unlisted = UNLISTED(rules[0] if rules else "", action=repr(action), allowed=allowed)
+    raise Unlisted(unlisted.reason)
+
+
+def _from(refusal: Exception, origin: str) -> Exception:
+    if isinstance(refusal, Violation):
+        refusal.origin = origin
+    return refusal
 
 
 def grouped(values: Values, prefix: str) -> dict[str, int]:
@@ -360,29 +561,3 @@ def sample(templates: Sequence[Template], rng: random.Random) -> Any:
     """A random legal action: a template chosen uniformly, then its fields drawn."""
     template = pick(rng, templates)
     return template.action(draw(template, rng))
-
-
-def apply_choosing(engine: Engine[P, S, Act], state: S, action: Act, params: P, rng: random.Random,
-                   events: bool = True) -> tuple[Act, S, Events]:
-    """Apply `action`, breaking every tie the engine asks about (`ChoiceNeeded`) at random
-    (`pick`): the action as finally applied, the new state and its events (`events=False`: none
-    needed, see `Engine.apply`)."""
-    while True:
-        try:
-            after, made = engine.apply(state, action, params, events)
-            return action, after, made
-        except ChoiceNeeded as needed:
-            action = replace(action, **{needed.what: pick(rng, needed.options)})  # type: ignore[type-var]  # every Action is a dataclass
-
-
-def play(engine: Engine[P, S, Act], state: S, params: P, rng: random.Random,
-         max_actions: int = 100_000) -> Iterator[tuple[Act, S, Events]]:
-    """Random legal play to the end of the game: each action (as applied), the state after it,
-    and its events. `max_actions` bounds a game that would not end (an engine bug)."""
-    for _ in range(max_actions):
-        if engine.to_move(state, params) is None:
-            return
-        action = sample(engine.legal_actions(state, params), rng)
-        action, state, events = apply_choosing(engine, state, action, params, rng)
-        yield action, state, events
-    raise RuntimeError(f"no end after {max_actions} actions")

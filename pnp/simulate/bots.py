@@ -21,8 +21,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from pnp.rules.base import AnyEngine, fast_init
-from pnp.rules.legal import AtMostOne, Budget, Different, Template, apply_choosing, draw, sample
+from pnp.rules.base import fast_init
+from pnp.rules.contract import AnyEngine, apply_choosing
+from pnp.rules.legal import AtMostOne, Budget, Different, Template, draw, sample
 from pnp.simulate.probe import Probe
 
 

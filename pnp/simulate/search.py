@@ -10,7 +10,7 @@ search — a `Seat` holds the view, never the position. Each iteration then
    the seat has not seen),
 2. picks one of the bot's candidate actions by UCB1 (the root of the tree is the seat's
    information set; its branches the candidates, shared by every determinization),
-3. applies it (`legal.apply_choosing`) and plays the game out at random from there — the
+3. applies it (`contract.apply_choosing`) and plays the game out at random from there — the
    engine's fast playout where it has one that starts from any position, else the shared
    sampler on the general path —
 4. and scores the outcome for the seat: its share of the win (½ of a win shared by two), and
@@ -35,7 +35,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from pnp.rules.legal import Template, apply_choosing, draw, sample
+from pnp.rules.contract import apply_choosing
+from pnp.rules.legal import Template, draw, sample
 from pnp.simulate.bots import Bot, Decision, candidates
 
 DEFAULT_ITERATIONS = 50  # For-Ex's longest games stay above half a game a second a core

@@ -30,7 +30,7 @@ from typing import Any, Callable, Sequence
 
 from pnp.errors import UsageError
 from pnp.i18n import _, ngettext
-from pnp.rules import GAMES, load_spec, rulebook
+from pnp.rules import GAMES, end_reasons, load_spec, rulebook
 from pnp.simulate import command
 from pnp.simulate.metrics import jsonable
 from pnp.simulate.runner import CHUNK_GAMES
@@ -108,7 +108,7 @@ def _check_metric(text: str, metric: str, game: str | None, bots: Sequence[str])
     that plays."""
     where = f"--target {command.shown(text)}"
     if metric.startswith("ends."):
-        reasons = GAMES[game].ends if game in GAMES else ()
+        reasons = end_reasons(game) if game in GAMES else ()
         if game is not None and metric[len("ends."):] not in reasons:
             raise UsageError(f"{where}: {game} has no end reason {command.shown(metric[len('ends.'):])} (its games "
                              f"end: {', '.join(f'ends.{r}' for r in reasons)})")

@@ -10,12 +10,27 @@ from __future__ import annotations
 import difflib
 import math
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Callable, Mapping
 
 from pnp.errors import brief, shorten
 from pnp.spec.contract import Need
 
 MAX_NUMBER = 1_000_000_000  # a house-rule number without a maximum of its own: far beyond any game
+
+
+class Choice(str, Enum):
+    """The values of a house rule chosen from a short list, as a game's rulebook declares them
+    (`class Rounding(Choice): UP = "up"; DOWN = "down"`): an option's `choices` and its default
+    are members, the spec's and a record's text is read into one, and an engine compares
+    members, never strings, so a misspelt value cannot pass unnoticed. A member is its text
+    (written, shown and serialised as "up")."""
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __format__(self, spec: str) -> str:
+        return str.__format__(self, spec)
 
 
 @dataclass(frozen=True)
@@ -130,11 +145,12 @@ def suggestion(key: str, known: list[str], *, any_case: bool = False) -> str:
 
 
 def _one_of(value: Any, choices: tuple[Any, ...]) -> Any:
-    """`value` if it is one of `choices`: true is not 1 here, though Python says they are equal."""
+    """The one of `choices` that `value` is (a `Choice` member for its text): true is not 1
+    here, though Python says they are equal."""
     if value not in choices or isinstance(value, bool) != isinstance(choices[0], bool):
         allowed = ", ".join(_show(c) for c in choices)
         raise ValueError(f"expected one of {allowed}; got {_show(value)}")
-    return value
+    return choices[choices.index(value)]
 
 
 def _show(value: Any) -> str:

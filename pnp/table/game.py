@@ -35,7 +35,7 @@ from typing import Any
 from pnp.errors import PnpError, RecordError, UsageError
 from pnp.referee import game_params, replay
 from pnp.referee import record as records
-from pnp.referee.replay import GameReferee, StepViolation, referee_for
+from pnp.referee.replay import GameReferee, StepViolation, referee_for, state_json
 from pnp.rules import GAMES
 from pnp.rules.base import ChoiceNeeded, Event, Malformed, ToMove, Violation, plain
 from pnp.rules.legal import Template
@@ -249,7 +249,7 @@ class TableGame:
         table.spec = spec
         actions = [action for step in referee.steps(record, params) for action in referee.actions(step)]
         table.entries = table._replay(actions)
-        if table.state_json() != referee.state_json(answer.state, params):
+        if table.state_json() != state_json(record.game, answer.state, params):
             raise AssertionError("the table and the referee disagree on the record's position")
         return table
 
@@ -297,7 +297,7 @@ class TableGame:
 
     def state_json(self, state: Any = None) -> dict[str, Any]:
         """The position as the referee's JSON answer writes it, for a state (default: now)."""
-        return self.referee.state_json(self.state if state is None else state, self.params)
+        return state_json(self.game_id, self.state if state is None else state, self.params)
 
     def to_move(self, state: Any = None) -> ToMove | None:
         return self._who(self.state if state is None else state)

@@ -1,7 +1,8 @@
 """The For-Ex referee: a game record (REFEREE.md, forex) replayed through `pnp.rules.forex`.
 
 A record lists `turns`; each names its `player` and exactly one action — `contract`, `invest`,
-`divest` or `resolve` — optionally preceded by a `spot` (`reading` says how each is read). The
+`divest` or `resolve` — optionally preceded by a `spot` (`reading` says how each is read,
+`writing` writes records). The
 last turn may stop after its spot, before the action: the position is the table's then.
 A turn is one step of the replay (`checked` counts turns); a violation's `at` names the part
 that broke it: `turns[3].player` (out of turn), `turns[3].spot`, `turns[3].invest[1]`,
@@ -21,28 +22,20 @@ violation of FOREX-11.1.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from pnp.errors import RecordError
 from pnp.referee import record as records
 from pnp.referee.forex import reading
-from pnp.referee.forex.reading import Turn
+from pnp.referee.forex.reading import Path, Turn, steps
 from pnp.referee.forex.writing import record, starter
-from pnp.referee.replay import Step, StepViolation, seated
+from pnp.referee.replay import Step, StepViolation
 from pnp.rules.base import ChoiceNeeded, Event, Violation
 from pnp.rules.forex import engine
-from pnp.rules.forex.params import as_number
 
 KEYS = ("turns",)
 
-__all__ = ["KEYS", "actions", "apply", "record", "setup", "starter", "state_json", "steps"]
-
-
-def steps(record: records.Record, p: engine.Params) -> list[Step]:
-    """One step per turn: its spot, if any, then its action."""
-    seated(record, engine.check_players, p)
-    turns = reading.turns(record, p)
-    return [Step(records.where(("turns", t.index)), record.line(("turns", t.index)), t) for t in turns]
+__all__ = ["KEYS", "actions", "apply", "record", "setup", "starter", "steps"]
 
 
 def setup(record: records.Record, p: engine.Params) -> tuple[engine.State, Sequence[Event]]:
@@ -78,31 +71,11 @@ def actions(step: Step) -> tuple[engine.Action, ...]:
     return tuple(action for action in (turn.spot, turn.action) if action is not None)
 
 
-def _violation_path(base: tuple, part: str, violation: Violation) -> tuple:
-    if violation.rule == "FOREX-5.3":  # not this player's turn
+def _violation_path(base: Path, part: str, violation: Violation) -> Path:
+    """Where in the turn the violation lies, as its refusal's scope says: the turn's player
+    (not his turn), the whole turn (one after the end), or the part of its action."""
+    if violation.scope == "player":
         return base + ("player",)
-    if violation.rule == "FOREX-11.1":  # no turn at all after the end
+    if violation.scope == "step":
         return base
     return base + (part,) + violation.part
-
-
-def state_json(state: engine.State, p: engine.Params) -> dict[str, Any]:
-    """REFEREE.md: pairs, players, supply, queue, strength; over, scores and winners."""
-    answer: dict[str, Any] = {
-        "pairs": {pair.key: {"stronger": pair.stronger, "position": pair.position,
-                             "rate": as_number(p.rate(pair.position))} for pair in state.pairs},
-        "players": {
-            name: {"money": {c: as_number(h.money[i]) for i, c in enumerate(p.currencies)},
-                   "certificates": {c: h.certificates[i] for i, c in enumerate(p.currencies)}}
-            for name, h in zip(state.players, state.holdings, strict=True)
-        },
-        "supply": dict(zip(p.currencies, state.supply, strict=True)),
-        "queue": [item.label() for item in state.queue],
-        "strength": engine.strengths(state.pairs, p),
-        "over": state.over,
-    }
-    result = engine.outcome(state, p)
-    if result is not None:
-        answer["scores"] = {name: as_number(score) for name, score in result.scores.items()}
-        answer["winners"] = list(result.winners)
-    return answer

@@ -13,14 +13,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable
+from typing import Any, Callable
 
 from pnp.errors import brief
 from pnp.referee.fields import MAX_AMOUNT, Reader
-from pnp.referee.record import Record
+from pnp.referee.record import Record, where
+from pnp.referee.replay import Step, seated
 from pnp.rules.forex import engine
 
-ACTIONS = ("contract", "invest", "divest", "resolve")
+Path = tuple[Any, ...]  # a place in the record, e.g. ("turns", 3, "divest", "others", "Ben")
+
 _DIVIDEND = re.compile(r"^dividend (\d+)$", re.IGNORECASE)
 
 
@@ -33,6 +35,12 @@ class Turn:
     spot: engine.Spot | None
     action: engine.Action | None  # None only in the record's last turn, stopped after its spot
     record: Record = field(repr=False, compare=False)  # to locate a violation inside the turn
+
+
+def steps(record: Record, p: engine.Params) -> list[Step]:
+    """One step per turn: its spot, if any, then its action."""
+    seated(record, engine.check_players, p)
+    return [Step(where(("turns", t.index)), record.line(("turns", t.index)), t) for t in turns(record, p)]
 
 
 def turns(record: Record, p: engine.Params) -> list[Turn]:
@@ -51,7 +59,7 @@ def turns(record: Record, p: engine.Params) -> list[Turn]:
         stops = not kinds and "spot" in raw and index == len(listed) - 1  # the record ends before the action
         if len(kinds) != 1 and not stops:
             reader.fail(base, f"a turn has exactly one action ({', '.join(ACTIONS)}), this one has "
-                        f"{len(kinds) and ', '.join(kinds) or 'none'} (FOREX-5.2)")
+                        f"{len(kinds) and ', '.join(kinds) or 'none'} ({engine.TURN})")
             continue
         spot = _spot(reader, base + ("spot",), player or "", p) if "spot" in raw else None
         action = None if stops else _ACTION_READERS[kinds[0]](reader, base + (kinds[0],), player or "", p)
@@ -79,7 +87,7 @@ def start(record: Record, p: engine.Params) -> engine.Start:
 # --- turns ------------------------------------------------------------------------------------
 
 
-def _exact(reader: Reader, path: tuple) -> Fraction:
+def _exact(reader: Reader, path: Path) -> Fraction:
     """A non-negative exact amount up to MAX_AMOUNT: 3, 4.5, or a fraction as text, "5/4" (a
     spec's own rates may make quarters). Text is read only in that short form, so no
     conversion runs long ("1e100000000" is refused, not computed)."""
@@ -100,7 +108,7 @@ def _exact(reader: Reader, path: tuple) -> Fraction:
 _FRACTION = re.compile(r"\s*\d{1,9}\s*/\s*[1-9]\d{0,8}\s*$")
 
 
-def _one_amount(reader: Reader, path: tuple, p: engine.Params) -> tuple[str, Fraction]:
+def _one_amount(reader: Reader, path: Path, p: engine.Params) -> tuple[str, Fraction]:
     """{GBP: 1} → ("GBP", 1)."""
     value = reader.mapping(path, required=True)
     if len(value) != 1:
@@ -112,7 +120,7 @@ def _one_amount(reader: Reader, path: tuple, p: engine.Params) -> tuple[str, Fra
     return str(currency), _exact(reader, path + (currency,))
 
 
-def _currency(reader: Reader, path: tuple, p: engine.Params, *, required: bool = True) -> str:
+def _currency(reader: Reader, path: Path, p: engine.Params, *, required: bool = True) -> str:
     value = reader.get(path)
     if value is None:
         if required:
@@ -121,7 +129,7 @@ def _currency(reader: Reader, path: tuple, p: engine.Params, *, required: bool =
     return reader.choice(path, value, p.currencies, "currency") or ""
 
 
-def _spot(reader: Reader, path: tuple, player: str, p: engine.Params) -> engine.Spot:
+def _spot(reader: Reader, path: Path, player: str, p: engine.Params) -> engine.Spot:
     raw = reader.mapping(path, ("with", "give", "get"), required=True)
     other = reader.player(path + ("with",), raw.get("with")) if "with" in raw else None
     if "with" not in raw:
@@ -130,7 +138,7 @@ def _spot(reader: Reader, path: tuple, player: str, p: engine.Params) -> engine.
                        _one_amount(reader, path + ("get",), p))
 
 
-def _contract(reader: Reader, path: tuple, player: str, p: engine.Params) -> engine.MakeContract:
+def _contract(reader: Reader, path: Path, player: str, p: engine.Params) -> engine.MakeContract:
     reader.mapping(path, ("pay", "receive", "amount"), required=True)
     pay, receive = _currency(reader, path + ("pay",), p), _currency(reader, path + ("receive",), p)
     if reader.get(path + ("amount",)) is None:
@@ -138,7 +146,7 @@ def _contract(reader: Reader, path: tuple, player: str, p: engine.Params) -> eng
     return engine.MakeContract(player, pay, receive, _exact(reader, path + ("amount",)))
 
 
-def _invest(reader: Reader, path: tuple, player: str, p: engine.Params) -> engine.Invest:
+def _invest(reader: Reader, path: Path, player: str, p: engine.Params) -> engine.Invest:
     if not isinstance(reader.get(path), tuple):
         reader.fail(path, "expected a list of one or two currencies, in buying order, e.g. [GBP, USD]")
         return engine.Invest(player, ())
@@ -146,7 +154,7 @@ def _invest(reader: Reader, path: tuple, player: str, p: engine.Params) -> engin
     return engine.Invest(player, tuple(_currency(reader, path + (i,), p) for i in range(len(codes))))
 
 
-def _divest(reader: Reader, path: tuple, player: str, p: engine.Params) -> engine.Divest:
+def _divest(reader: Reader, path: Path, player: str, p: engine.Params) -> engine.Divest:
     raw = reader.mapping(path, ("currency", "count", "others"), required=True)
     currency = _currency(reader, path + ("currency",), p)
     count = reader.count(path + ("count",)) if "count" in raw else 0
@@ -159,7 +167,7 @@ def _divest(reader: Reader, path: tuple, player: str, p: engine.Params) -> engin
     return engine.Divest(player, currency, count, tuple(others))
 
 
-def _resolve(reader: Reader, path: tuple, player: str, p: engine.Params) -> engine.Resolve:
+def _resolve(reader: Reader, path: Path, player: str, p: engine.Params) -> engine.Resolve:
     raw = reader.mapping(path, ("strengthen", "strongest", "default"))
     given = raw.get("default", ())
     letters = (given,) if isinstance(given, str) else given
@@ -176,7 +184,10 @@ def _resolve(reader: Reader, path: tuple, player: str, p: engine.Params) -> engi
     )
 
 
-_ACTION_READERS: dict[str, Callable[[Reader, tuple, str, engine.Params], engine.Action]] = {"contract": _contract, "invest": _invest, "divest": _divest, "resolve": _resolve}
+# A turn's one action (the engine's `ENDS_TURN`, FOREX-5.2) by its key in the record, and its reader.
+_ACTION_READERS: dict[str, Callable[[Reader, Path, str, engine.Params], engine.Action]] = {
+    "contract": _contract, "invest": _invest, "divest": _divest, "resolve": _resolve}
+ACTIONS = tuple(_ACTION_READERS)
 
 
 # --- the start position -------------------------------------------------------------------
@@ -238,7 +249,7 @@ def _start_queue(reader: Reader, p: engine.Params) -> list[engine.Item]:
     return items
 
 
-def _queue_head(reader: Reader, path: tuple, p: engine.Params, kind: str, keys: tuple) -> tuple[str | None, str | None]:
+def _queue_head(reader: Reader, path: Path, p: engine.Params, kind: str, keys: tuple[str, ...]) -> tuple[str | None, str | None]:
     raw = reader.mapping(path, (kind, "owner") + keys)
     for key in ("owner",) + keys:
         if key not in raw:
@@ -248,7 +259,7 @@ def _queue_head(reader: Reader, path: tuple, p: engine.Params, kind: str, keys: 
     return letter, owner
 
 
-def _amounts(reader: Reader, path: tuple, p: engine.Params) -> tuple[tuple[str, Fraction], ...]:
+def _amounts(reader: Reader, path: Path, p: engine.Params) -> tuple[tuple[str, Fraction], ...]:
     found = []
     for currency in reader.mapping(path):
         if reader.choice(path + (currency,), currency, p.currencies, "currency", key=True):
@@ -256,7 +267,7 @@ def _amounts(reader: Reader, path: tuple, p: engine.Params) -> tuple[tuple[str, 
     return tuple(sorted(found, key=lambda part: p.index(part[0])))
 
 
-def _queue_contract(reader: Reader, path: tuple, p: engine.Params) -> engine.Contract | None:
+def _queue_contract(reader: Reader, path: Path, p: engine.Params) -> engine.Contract | None:
     letter, owner = _queue_head(reader, path, p, "contract", ("pay", "receive"))
     pay, receive = _amounts(reader, path + ("pay",), p), _amounts(reader, path + ("receive",), p)
     for key, terms in (("pay", pay), ("receive", receive)):
@@ -267,7 +278,7 @@ def _queue_contract(reader: Reader, path: tuple, p: engine.Params) -> engine.Con
     return None
 
 
-def _queue_loan(reader: Reader, path: tuple, p: engine.Params) -> engine.Loan | None:
+def _queue_loan(reader: Reader, path: Path, p: engine.Params) -> engine.Loan | None:
     letter, owner = _queue_head(reader, path, p, "loan", ("owe",))
     owe = _amounts(reader, path + ("owe",), p)
     if not owe and reader.get(path + ("owe",)) is not None:

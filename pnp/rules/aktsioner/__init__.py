@@ -1,6 +1,6 @@
 """Акционер (Aktsioner) — the rules engine (rules/aktsioner.md), pure: no I/O, no rendering.
 
-The engine keeps the contract of `pnp.rules.base.Engine`: build `Params` with
+The engine keeps the contract of `pnp.rules.contract.Engine`: build `Params` with
 `params(game, options)`, a starting `State` with `setup(params, players, start)`, then
 `apply(state, action, params)` for each action — `Begin(player)`, `Trade.of(sell=…, buy=…)`,
 `Play` (read from record notation with `parse_play`) — getting a new state and the events, or a
@@ -21,6 +21,6 @@ the light `params`; the rest of the game is `engine`'s (`from pnp.rules.aktsione
 from __future__ import annotations
 
 from pnp.rules.aktsioner.params import HIDDEN, Params, params  # bound first: `params` is also a module
-from pnp.rules.aktsioner.rulebook import RULEBOOK
+from pnp.rules.aktsioner.rulebook import ABOUT, RULEBOOK
 
-__all__ = ["HIDDEN", "RULEBOOK", "Params", "params"]
+__all__ = ["ABOUT", "HIDDEN", "RULEBOOK", "Params", "params"]

@@ -16,6 +16,8 @@ from fractions import Fraction
 from typing import Iterable, Literal
 
 from pnp.errors import brief
+from pnp.rules.aktsioner import refusals as refused
+from pnp.rules.base import Malformed
 
 Op = Literal["+", "x", "/"]
 Number = int | Fraction  # prices and money: whole, except halving an odd price on a custom track
@@ -88,10 +90,6 @@ class Card:
             return "AKT-4.2"
         return "AKT-4.1" if len(self.others) > 1 else "AKT-4.3"
 
-    def describe(self) -> str:
-        """ "+30 red (−60 to another colour)" — for messages."""
-        others = " ".join(str(effect) for effect in self.others)
-        return f"{self.name} ({others} to {'other colours' if len(self.others) > 1 else 'another colour'})"
 
 
 @dataclass(frozen=True)
@@ -128,3 +126,35 @@ def parse_play(text: object, colours: Iterable[str], *, with_choices: bool = Tru
         raise NotationError(f'"{text}": name a dealt card without choices, e.g. "{pairs[0][0]} {pairs[0][1]}"')
     (own, colour), choices = pairs[0], tuple(pairs[1:])
     return Play(f"{own} {colour}", choices)
+
+
+Assignment = tuple[tuple[Effect, str], ...]  # a card's uncoloured numbers, each with its colour
+
+
+def assignment_refusal(card: Card, colours: tuple[str, ...], free: bool, choices: Assignment) -> Exception | None:
+    """Why `choices` is no legal assignment of the card's uncoloured numbers (AKT-4.1 to 4.4,
+    A3, A6): each to a colour of the game (Malformed otherwise), another than the card's own,
+    each colour once, one choice per number — under `hundred_split: free` any of its numbers
+    for each, else its numbers exactly. None for a legal one: `Params.choices` lists the
+    assignments this lets through, so the play template and its refusals say the same."""
+    named = [colour for _, colour in choices]
+    unknown = [colour for colour in named if colour not in colours]
+    if unknown:
+        return Malformed(f'{Play(card.name, choices)}: there is no colour "{unknown[0]}" (colours: {", ".join(colours)})')
+    numbers = [str(effect) for effect in card.others]
+    if card.colour in named:
+        return refused.OWN_COLOUR(card=card.name, colour=card.colour)
+    twice = next((colour for colour in named if named.count(colour) > 1), None)
+    if twice:
+        return refused.COLOUR_TWICE(play=str(Play(card.name, choices)), colour=twice)
+    given = [effect for effect, _ in choices]
+    if len(given) != len(card.others):
+        return refused.CHOICES_COUNT(card.rule, card=card.name, needed=len(card.others), numbers=numbers,
+                                     given=len(given))
+    if free:
+        wrong = next((effect for effect in given if effect not in card.others), None)
+        if wrong is not None:
+            return refused.NOT_ITS_NUMBER(card.rule, card=card.name, number=str(wrong), numbers=numbers)
+    elif sorted(given) != sorted(card.others):
+        return refused.NOT_ITS_NUMBERS(card.rule, card=card.name, numbers=numbers, given=[str(e) for e in given])
+    return None

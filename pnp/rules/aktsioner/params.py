@@ -7,13 +7,13 @@ is printed and the rules that are refereed cannot disagree (DESIGN.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
-from itertools import combinations, permutations, product
+from functools import cached_property, partial
+from itertools import combinations, product
 from typing import TYPE_CHECKING, Any, Mapping
 
 from pnp.errors import brief
-from pnp.rules.aktsioner.cards import Card, Effect, NotationError, parse_effects
-from pnp.rules.aktsioner.rulebook import RULEBOOK
+from pnp.rules.aktsioner.cards import Assignment, Card, NotationError, assignment_refusal, parse_effects
+from pnp.rules.aktsioner.rulebook import RULEBOOK, HundredSplit, Match, PenaltyOrder, Rounding, Tiebreak
 from pnp.rules.base import resolve_options
 from pnp.rules.legal import Field
 from pnp.spec.contract import MAX_CELLS, Mismatch
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from pnp.spec.model import Game
 
 DECKS = ("big_cards", "small_cards")
-Assignment = tuple[tuple[Effect, str], ...]  # a card's uncoloured numbers, each with its colour
 DECK_RULES = {"big_cards": "AKT-1.4", "small_cards": "AKT-1.5"}
 # A card another player holds, as a view shows it (`engine.view`): its back, which tells the
 # deck (how many big and small cards each holds is public, AKT-2.6), and no more.
@@ -42,12 +41,12 @@ class Params:
     big: int  # formula b+s: big and small cards dealt to each player (AKT-2.3)
     small: int
     min_undealt: int
-    rounding: str
-    hundred_split: str
-    equal_penalty_order: str
+    rounding: Rounding
+    hundred_split: HundredSplit
+    equal_penalty_order: PenaltyOrder
     eliminate_broke: bool
-    match: str
-    tiebreak: str
+    match: Match
+    tiebreak: Tiebreak
     cards: Mapping[str, Card]  # by name ("+30 red"), in deck order
     copies: Mapping[str, int]  # how many of each card the deck holds
     min_players: int = 2  # the spec's seats (AKT-1.10); the formula may seat fewer (AKT-2.4)
@@ -90,25 +89,36 @@ class Params:
 
     @cached_property
     def choices(self) -> Mapping[str, tuple[tuple[Assignment, ...], tuple[str, ...]]]:
-        """Per card: every legal assignment of its uncoloured numbers to other colours (AKT-4.1
-        to 4.4, `hundred_split`), and each written as in a record ("-60 blue")."""
+        """Per card: every legal assignment of its uncoloured numbers (`cards.assignment_refusal`
+        lets it through), its colours in board order (the order a record writes them in changes
+        nothing, AKT-A12), and each written as in a record ("-60 blue")."""
         found = {}
+        free = self.hundred_split is HundredSplit.FREE
         for name, card in self.cards.items():
-            others = [colour for colour in self.colours if colour != card.colour]
             k = len(card.others)
-            if self.hundred_split == "free":
-                splits = sorted(product(sorted(set(card.others)), repeat=k))
-            else:
-                splits = sorted(set(permutations(card.others)))
-            options = tuple(tuple(zip(split, targets, strict=True)) for targets in combinations(others, k) for split in splits)
+            splits = sorted(product(sorted(set(card.others)), repeat=k))
+            candidates = (tuple(zip(split, targets, strict=True)) for targets in combinations(self.colours, k)
+                          for split in splits)
+            options = tuple(option for option in candidates if assignment_refusal(card, self.colours, free, option) is None)
             found[name] = (options, tuple(" ".join(f"{e} {c}" for e, c in option) for option in options))
         return found
 
     @cached_property
     def play_fields(self) -> Mapping[str, Field]:
-        """Per card, the field that chooses its assignment when it is played: a turn offers
-        every card in the mover's hand, at every step of every simulated game, so made once."""
-        return {name: Field.choice("choices", *choices) for name, choices in self.choices.items()}
+        """Per card, the field that chooses its assignment when it is played, an assignment it
+        does not list refused as `cards.assignment_refusal` says: a turn offers every card in the
+        mover's hand, at every step of every simulated game, so made once."""
+        free = self.hundred_split is HundredSplit.FREE
+        return {name: Field.choice("choices", *choices,
+                                   excluded=partial(_unassigned, self.cards[name], self.colours, free))
+                for name, choices in self.choices.items()}
+
+
+def _unassigned(card: Card, colours: tuple[str, ...], free: bool, value: Assignment,
+                part: tuple[object, ...]) -> Exception:
+    refusal = assignment_refusal(card, colours, free, value)
+    assert refusal is not None, f"{value} is an assignment of {card.name}"  # an option of the field otherwise
+    return refusal
 
 
 def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
@@ -148,12 +158,12 @@ def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
         big=big,
         small=small,
         min_undealt=int(values["min_undealt"]),
-        rounding=values["rounding"],
-        hundred_split=values["hundred_split"],
-        equal_penalty_order=values["equal_penalty_order"],
+        rounding=Rounding(values["rounding"]),
+        hundred_split=HundredSplit(values["hundred_split"]),
+        equal_penalty_order=PenaltyOrder(values["equal_penalty_order"]),
         eliminate_broke=bool(values["eliminate_broke"]),
-        match=values["match"],
-        tiebreak=values["tiebreak"],
+        match=Match(values["match"]),
+        tiebreak=Tiebreak(values["tiebreak"]),
         cards=cards,
         copies=copies,
         min_players=game.players.min,

@@ -5,7 +5,7 @@ through `apply` (a new immutable position, templates and the sampler at every st
 engine's rules again — the turn's Begin, stage-1 trade, card and stage-3 trade (AKT-3), the
 compensations and overflow bonuses (AKT-6), the penalties (AKT-7), the eliminations (AKT-A11) — on
 lists of numbers, and it makes the very draws of the simulator's slow path from `rng`, in the
-same order (`pnp.rules.base.Playout`): the first player `to_move` lists draws one of his
+same order (`pnp.rules.contract.Playout`): the first player `to_move` lists draws one of his
 `legal_actions` with `legal.pick`, and `legal.draw` fills its fields. So it plays the same games,
 and tests/test_playout.py holds every result equal to the slow path's, tests/test_playout_oracle.py
 every step of its traces. It plays from any position with every hand known (a deal, or a
@@ -44,6 +44,7 @@ from pnp.rules.aktsioner.actions import Begin, Trade
 from pnp.rules.aktsioner.cards import Effect, Number, Play
 from pnp.rules.aktsioner.params import Params
 from pnp.rules.aktsioner.prices import change
+from pnp.rules.aktsioner.rulebook import PenaltyOrder
 from pnp.rules.aktsioner.scoring import OVER, holding, winners
 from pnp.rules.aktsioner.state import State
 from pnp.rules.base import Observer, Outcome, Played, Trace, by_identity
@@ -89,7 +90,7 @@ def playout(params: Params, state: State, rng: random.Random, watch: Observer, t
         return Played(_outcome(state.players, shares, cash, prices), 0, 0)
     assignments, draw, names = _assignments(params), rng.random, tuple(params.cards)
     players, count = state.players, len(state.players)
-    dearer_first, eliminate_broke = params.equal_penalty_order == "higher_old_first", params.eliminate_broke
+    dearer_first, eliminate_broke = params.equal_penalty_order is PenaltyOrder.HIGHER_OLD_FIRST, params.eliminate_broke
     track, unit = watch.track, watch.unit  # called every turn
     board = state.prices  # the prices as a tuple: what the watch reads, kept for the worth
     watch.track(board)

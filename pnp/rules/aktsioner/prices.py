@@ -14,6 +14,7 @@ from fractions import Fraction
 from pnp.i18n import _
 from pnp.rules.aktsioner.cards import Effect, Number
 from pnp.rules.aktsioner.params import Params
+from pnp.rules.aktsioner.rulebook import Rounding
 from pnp.rules.base import Table, fast_init
 
 
@@ -70,7 +71,7 @@ def new_price(calc: Number, params: Params) -> int:
         return params.price_min
     if calc in params.cells:
         return int(calc)
-    if params.rounding == "up":
+    if params.rounding is Rounding.UP:
         return min(cell for cell in params.cells if cell > calc)
     return max(cell for cell in params.cells if cell < calc)
 

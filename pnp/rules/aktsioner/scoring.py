@@ -7,6 +7,7 @@ from typing import Mapping, Sequence
 from pnp.rules.aktsioner import events as said
 from pnp.rules.aktsioner.cards import Number
 from pnp.rules.aktsioner.params import Params
+from pnp.rules.aktsioner.rulebook import End, Match
 from pnp.rules.aktsioner.state import State
 from pnp.rules.base import Event
 
@@ -27,7 +28,7 @@ def final_scores(params: Params, state: State) -> dict[str, Number]:
     return {name: capital(params, state, seat) for seat, name in enumerate(state.players)}
 
 
-OVER = "all_cards_played"  # `Outcome.reason`: the only way a game of Акционер ends (AKT-9.1)
+OVER = End.ALL_CARDS_PLAYED  # `Outcome.reason`: the only way a game of Акционер ends (AKT-9.1)
 
 
 def winners(scores: Mapping[str, Number]) -> list[str]:
@@ -50,7 +51,7 @@ def final_events(params: Params, state: State) -> list[Event]:
 
 def match_games(params: Params, players: int) -> int:
     """AKT-10.1: how many games a match has (option `match`)."""
-    return {"seed_formula": 2 * (players - 1), "single": 1, "rotation_n": players}[params.match]
+    return {Match.SEED_FORMULA: 2 * (players - 1), Match.SINGLE: 1, Match.ROTATION_N: players}[params.match]
 
 
 def seating(players: tuple[str, ...], game: int) -> tuple[str, ...]:

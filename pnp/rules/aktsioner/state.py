@@ -12,9 +12,10 @@ from typing import Mapping, Sequence
 
 from pnp import i18n  # i18n._: this module's `_` is also a throwaway name
 from pnp.rules.aktsioner import events as said
+from pnp.rules.aktsioner import refusals as refused
 from pnp.rules.aktsioner.cards import Number
 from pnp.rules.aktsioner.params import DECK_RULES, DECKS, HIDDEN, HIDDEN_DECK, Params
-from pnp.rules.base import Event, Log, Malformed, Table, Violation, evolve, fast_init
+from pnp.rules.base import Event, Log, Malformed, Table, evolve, fast_init
 from pnp.rules.legal import shuffle
 
 
@@ -60,10 +61,6 @@ class State:
         return self.prices[params.colours.index(colour)]
 
 
-class DealViolation(Violation):
-    """A dealt hand that breaks a setup rule; the referee reports it at `deal`."""
-
-
 @dataclass(frozen=True)
 class Start:
     """A position to start from (a record's `start` and `deal`); what is omitted is standard.
@@ -106,8 +103,7 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
                                          cash=params.start_cash, shares=params.start_shares)]
     state = eliminate(params, state, events)
     if not active(state):  # nobody left to play a card: no game (the rules have no ending for it)
-        raise Violation("AKT-A11", f"every player is eliminated before the first turn: no shares, and cash below the "
-                               f"cheapest price {min(state.prices)}")
+        raise refused.ALL_OUT(cheapest=min(state.prices))
     return state, tuple(events)
 
 
@@ -120,8 +116,8 @@ def _check_accounts(params: Params, players: tuple[str, ...], accounts: Mapping[
         if len(account.shares) != len(params.colours):
             raise Malformed(f"{name}'s account holds {len(account.shares)} colours of shares, not {len(params.colours)}")
         if account.cash < 0 or min(account.shares) < 0:
-            raise Violation("AKT-2.1", f"{name}'s account holds {account.cash} cash and shares {account.shares}: an "
-                            "account holds none or more of each")
+            raise refused.NEGATIVE_ACCOUNT(player=name, cash=account.cash,
+                                           shares=dict(zip(params.colours, account.shares, strict=True)))
 
 
 def _board(params: Params, prices: Mapping[str, int]) -> tuple[int, ...]:
@@ -130,7 +126,7 @@ def _board(params: Params, prices: Mapping[str, int]) -> tuple[int, ...]:
     board = tuple(prices.get(colour, params.start_price) for colour in params.colours)
     for colour, price in zip(params.colours, board, strict=True):
         if price not in params.cells:
-            raise Violation("AKT-1.2", f"the {colour} price {price} is not a space of the board ({_spaces(params)})")
+            raise refused.OFF_BOARD(colour=colour, price=price, spaces=params.cells)
     return board
 
 
@@ -151,16 +147,14 @@ def check_players(params: Params, count: int) -> None:
     player leaves `min_undealt` cards in each deck (AKT-2.4) — nor than the spec's seats. The
     same whether the record gives the deal or not."""
     if count < max(2, params.min_players):
-        raise Violation("AKT-1.10", f"Акционер needs {max(2, params.min_players)} or more players, "
-                        f"the record seats {count}")
+        raise refused.TOO_FEW(least=max(2, params.min_players), count=count)
     for deck in DECKS:
         dealt, size = count * params.dealt(deck), params.deck_size(deck)
         if dealt > size - params.min_undealt:
-            raise Violation("AKT-2.4", f"formula {params.formula} with {count} players deals {dealt} {deck_name(deck)} "
-                            f"cards, but at least {params.min_undealt} of the {size} must stay undealt (min_undealt)")
+            raise refused.FORMULA_SEATS(formula=params.formula, count=count, dealt=dealt, deck=deck,
+                                        undealt=params.min_undealt, size=size)
     if count > params.max_players:
-        raise Violation("AKT-1.10", f"the game is for {params.min_players}–{params.max_players} players "
-                        f"(components.yaml), not {count}")
+        raise refused.TOO_MANY(low=params.min_players, high=params.max_players, count=count)
 
 
 def deal_table(params: Params, fewest: int, most: int) -> Table:
@@ -188,23 +182,20 @@ def _check_deal(params: Params, state: State, complete: bool) -> None:
         for deck in DECKS:
             held, allowed = decks.count(deck), params.dealt(deck)
             if held > allowed or (complete and held != allowed):
-                message = f"{name} is dealt {held} {deck_name(deck)} cards; formula {params.formula} deals {allowed}"
-                raise DealViolation("AKT-2.3", message)
+                raise refused.DEALT_COUNT(player=name, held=held, deck=deck, formula=params.formula, allowed=allowed)
         for card in hand:
             counts[card] = counts.get(card, 0) + 1
     for card, count in counts.items():
         if count > params.copies[card]:
             deck = params.cards[card].deck
-            message = f'"{card}" is dealt {count} times; the {deck_name(deck)} deck has {params.copies[card]}'
-            raise DealViolation(DECK_RULES[deck], message)
+            raise refused.DEALT_COPIES(DECK_RULES[deck], card=card, count=count, deck=deck, copies=params.copies[card])
     # AKT-2.4 holds already: no hand exceeds the formula, and the formula fits the player count
 
 
 def _hand(params: Params, hand: Sequence[str], player: str) -> tuple[str, ...]:
     for card in hand:
         if card not in params.cards:
-            message = f'{player} is dealt "{card}", which is not a card of the deck ({card_list(params)})'
-            raise DealViolation(deck_rule(params, card), message)
+            raise refused.DEALT_UNKNOWN(deck_rule(params, card), player=player, card=card, cards=card_list(params))
     return tuple(sorted(hand, key=params.order.__getitem__))
 
 
@@ -217,22 +208,11 @@ def deck_rule(params: Params, name: str) -> str:
     return DECK_RULES["small_cards" if own[0] in "+-" else "big_cards"]
 
 
-def card_list(params: Params) -> str:
-    """ "big: +100, x2, /2; small: +30, +40, … of each colour" — what the deck holds."""
-    parts = []
-    for deck in DECKS:
-        owns = dict.fromkeys(str(card.own) for card in params.cards.values() if card.deck == deck)
-        parts.append(f"{deck_name(deck)}: {', '.join(owns)}")
-    return "; ".join(parts) + " of each colour"
-
-
-def _spaces(params: Params) -> str:
-    cells = params.cells
-    return ", ".join(map(str, cells)) if len(cells) <= 3 else f"{cells[0]}, {cells[1]}, …, {cells[-1]}"
-
-
-def deck_name(deck: str) -> str:
-    return deck.split("_")[0]
+def card_list(params: Params) -> dict[str, list[str]]:
+    """Per deck, the numbers its cards carry ("+100", "x2", "/2"; "+30", …), each of every
+    colour: what the deck holds, as a refusal lists it."""
+    return {deck: list(dict.fromkeys(str(card.own) for card in params.cards.values() if card.deck == deck))
+            for deck in DECKS}
 
 
 # --- reading the position -----------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from pnp.errors import brief
 from pnp.rules.base import Malformed, resolve_options
-from pnp.rules.bolsa.rulebook import RULEBOOK
+from pnp.rules.bolsa.rulebook import RULEBOOK, BothWays, Bounds, CashCheck, Losers, Tiebreak, Trigger
 from pnp.spec.contract import Mismatch
 
 if TYPE_CHECKING:
@@ -38,12 +38,12 @@ class Params:
     min_players: int
     max_players: int
     deck_per_company: int  # share cards of each company in the box (BOLSA-1.7)
-    declaration_cash_check: str = "total"
-    same_company_both_ways: str = "forbid"
-    auction_trigger: str = "excess_side_players>=2"
-    auction_losers: str = "must_trade"
-    price_bounds: str = "clamp"
-    tiebreak: str = "shared"
+    declaration_cash_check: CashCheck = CashCheck.TOTAL
+    same_company_both_ways: BothWays = BothWays.FORBID
+    auction_trigger: Trigger = Trigger.TWO
+    auction_losers: Losers = Losers.MUST_TRADE
+    price_bounds: Bounds = Bounds.CLAMP
+    tiebreak: Tiebreak = Tiebreak.SHARED
 
     def company(self, code: str) -> int:
         try:
@@ -81,14 +81,14 @@ def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
         rounds=int(values["rounds"]),
         board_cells=size,
         price_min=low,
-        price_max=None if values["price_bounds"] == "unbounded_top" else low + 2 * size - 1,
+        price_max=None if Bounds(values["price_bounds"]) is Bounds.UNBOUNDED_TOP else low + 2 * size - 1,
         min_players=game.players.min,
         max_players=game.players.max,
         deck_per_company=min((cards[code] for code in companies), default=0),
-        declaration_cash_check=values["declaration_cash_check"],
-        same_company_both_ways=values["same_company_both_ways"],
-        auction_trigger=values["auction_trigger"],
-        auction_losers=values["auction_losers"],
-        price_bounds=values["price_bounds"],
-        tiebreak=values["tiebreak"],
+        declaration_cash_check=CashCheck(values["declaration_cash_check"]),
+        same_company_both_ways=BothWays(values["same_company_both_ways"]),
+        auction_trigger=Trigger(values["auction_trigger"]),
+        auction_losers=Losers(values["auction_losers"]),
+        price_bounds=Bounds(values["price_bounds"]),
+        tiebreak=Tiebreak(values["tiebreak"]),
     )

@@ -3,20 +3,20 @@
 `pnp simulate` plays thousands of games, and a search bot plays thousands of rollouts from
 the middle of one. With every seat the random bot, the generic path (immutable positions,
 templates, the shared sampler) spends most of its time building values nobody keeps;
-`playout` plays the same game on lists of numbers (`pnp.rules.base.Playout`), from any
+`playout` plays the same game on lists of numbers (`pnp.rules.contract.Playout`), from any
 position the engine reaches: a declaration phase with some declared, a company brought up, an
 auction half bid, losers still to withdraw.
 
 It is held to the engine, draw for draw: the slow path lets the first player `to_move` lists
 choose among his templates (`legal.sample`: one pick, even among one template), else the table
 takes its one step (one pick too). So a round is, from the token holder on, each declaration
-(`legal.draw` of `engine._declaration_of`, field by field), then per company the Resolve
-(engine `_resolve`), the auction's turns (a pick of bid or pass, then the bid's amount), under
+(`legal.draw` of `listing._declaration_of`, field by field), then per company the Resolve
+(`rounds._resolve`), the auction's turns (a pick of bid or pass, then the bid's amount), under
 `may_withdraw` every loser's withdrawal (a random player never passes), and the Settle.
 
 What it restates, and why: the declaration's draws (`legal.draw` of a Budget, unrolled: a
 template per declaration costs more than the rest of the step), the solvency check (BOLSA-4.7,
-a loop over one company's column), the auction's bid range (`engine._bid_range`, on plain
+a loop over one company's column), the auction's bid range (`listing.bid_range`, on plain
 numbers) and a settlement's shares (`settle.settle` without its pairing, since the automatic
 pairing of BOLSA-4.8 only says who pays whom: each buyer pays the price of his shares, each
 seller is paid for his — the same sums). It reuses the engine's `classify`, `allocate` and
@@ -39,6 +39,7 @@ from typing import Any, Sequence
 
 from pnp.rules.base import Observer, Played, Trace, by_identity
 from pnp.rules.bolsa.params import Params
+from pnp.rules.bolsa.rulebook import BothWays, CashCheck, Losers, Trigger
 from pnp.rules.bolsa.settle import allocate, clamp, classify, final_outcome, scores
 from pnp.rules.bolsa.state import DECLARE, Auction, Bid, Declare, Resolve, Settle, State, Trade, Withdraw
 
@@ -89,7 +90,7 @@ def playout(params: Params, state: State, rng: _random.Random, watch: Observer, 
     if state.over:
         return Played(final_outcome(table.names, table.cash, table.owned, table.prices, params), 0, table.round)
     cash, prices = table.cash, table.prices
-    companies, net = range(len(params.companies)), params.same_company_both_ways == "net"
+    companies, net = range(len(params.companies)), params.same_company_both_ways is BothWays.NET
     final = companies[-1]
     watch.track(tuple(prices))
     watch.money((tuple(cash),))
@@ -156,10 +157,10 @@ class _Table:
         count = len(opening.prices)
         self.companies = range(count)
         self.both = [2] * count  # without `forbid`, each company's offer and request are both free
-        self.forbid = params.same_company_both_ways == "forbid"
-        self.total = params.declaration_cash_check == "total"
-        self.literal = params.auction_trigger == "literal"
-        self.may_withdraw = params.auction_losers == "may_withdraw"
+        self.forbid = params.same_company_both_ways is BothWays.FORBID
+        self.total = params.declaration_cash_check is CashCheck.TOTAL
+        self.literal = params.auction_trigger is Trigger.LITERAL
+        self.may_withdraw = params.auction_losers is Losers.MAY_WITHDRAW
 
     def pass_token(self) -> None:
         """BOLSA-3.5: the token passes clockwise at the end of a round."""
@@ -329,7 +330,7 @@ class _Table:
                 best: int | None) -> tuple[list[int], int | None]:
         """BOLSA-5.2–5.5 from the bidder at `turn`, those `passed` and the `best` bid so far:
         turns in seating order, each a pick of bid or pass (only a pass when no bid is open:
-        still a pick) and a bid's amount; the ranking and the best bid (engine `_bid_range`,
+        still a pick) and a bid's amount; the ranking and the best bid (`listing.bid_range`,
         `Auction.ranking`)."""
         random, cash, requested, trace = self.random, self.cash, self.requested[c], self.trace
         top, bottom, m = self.params.price_max, self.params.price_min, len(order)

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from operator import mul
 from typing import Mapping, Sequence
 
-from pnp.rules.base import Log, Malformed, Outcome, Violation, evolve, fast_init
+from pnp.rules.base import Log, Malformed, Outcome, evolve, fast_init
 from pnp.rules.bolsa import events as said
+from pnp.rules.bolsa import refusals as refused
 from pnp.rules.bolsa.params import Params
+from pnp.rules.bolsa.rulebook import End, Tiebreak
 from pnp.rules.bolsa.state import DECLARE, OVER, Pair, Player, State, Trade, Zones
 
 Fills = dict[int, int]  # player index → shares
@@ -155,12 +157,12 @@ def _counterparties(
     fixed = terms.buys if terms.buys is not None else terms.sells
     traded = sum(fixed.values()) if fixed else 0
     chosen_buys, chosen_sells = _pairing_totals(state, c, pairing, traded, requested, offered, params)
-    buys = terms.buys if terms.buys is not None else _choose(requested, traded, seats, chosen_buys, "buys", code)
-    sells = terms.sells if terms.sells is not None else _choose(offered, traded, seats, chosen_sells, "sells", code)
+    buys = terms.buys if terms.buys is not None else _choose(requested, traded, seats, chosen_buys, True, code)
+    sells = terms.sells if terms.sells is not None else _choose(offered, traded, seats, chosen_sells, False, code)
     if pairing is None:
         return buys, sells, _auto_pairs(buys, sells, terms.buyer_order, seats)
-    _check_totals(state, code, buys, chosen_buys, "bought")
-    _check_totals(state, code, sells, chosen_sells, "sold")
+    _check_totals(state, code, buys, chosen_buys, True)
+    _check_totals(state, code, sells, chosen_sells, False)
     return buys, sells, [(state.index(p.buyer), state.index(p.seller), p.shares) for p in pairing]
 
 
@@ -214,45 +216,43 @@ def _pairing_totals(
         return None, None
     code = params.companies[c]
     if not traded:
-        raise Violation("BOLSA-4.8", f"a pairing is given for {code}, but no {code} shares change hands")
+        raise refused.PAIRING_UNTRADED(company=code)
     buys: Fills = {}
     sells: Fills = {}
     for pair in pairing:
         buyer, seller = state.index(pair.buyer), state.index(pair.seller)
         if buyer not in requested:
-            who = pair.buyer
-            raise Violation("BOLSA-4.8", f"the pairing has {who} buying {code}, but {who} has no {code} requests")
+            raise refused.PAIRED_NON_BUYER(player=pair.buyer, company=code)
         if seller not in offered:
-            who = pair.seller
-            raise Violation("BOLSA-4.8", f"the pairing has {who} selling {code}, but {who} offered none")
+            raise refused.PAIRED_NON_SELLER(player=pair.seller, company=code)
         if pair.shares < 1:
             raise Malformed(f"a pairing moves at least 1 share, got {pair.shares}")
         buys[buyer] = buys.get(buyer, 0) + pair.shares
         sells[seller] = sells.get(seller, 0) + pair.shares
-    for chosen, cards, verb in ((buys, requested, "buying"), (sells, offered, "selling")):
+    for chosen, cards, buying in ((buys, requested, True), (sells, offered, False)):
         for i, n in chosen.items():
             if n > cards[i]:
-                raise Violation("BOLSA-4.8", f"the pairing has {state.players[i].name} {verb} {n} {code}, "
-                                f"but only {cards[i]} are his to trade")
+                raise refused.PAIRED_TOO_MANY(player=state.players[i].name, buying=buying, shares=n, company=code,
+                                              cards=cards[i])
     return buys, sells
 
 
-def _choose(cards: Fills, traded: int, seats: Sequence[int], chosen: Fills | None, verb: str, code: str) -> Fills:
+def _choose(cards: Fills, traded: int, seats: Sequence[int], chosen: Fills | None, buying: bool, code: str) -> Fills:
     """The side with more cards than were traded: the players' choice, else the automatic one
     (seating order from the token holder; later players keep theirs, BOLSA-4.8)."""
     if chosen is None:
         return allocate(seats, cards, traded)
     if sum(chosen.values()) != traded:
-        raise Violation("BOLSA-4.8", f"the pairing {verb} {sum(chosen.values())} {code}, but {traded} change hands")
+        raise refused.PAIRED_TOTAL(buying=buying, paired=sum(chosen.values()), company=code, traded=traded)
     return chosen
 
 
-def _check_totals(state: State, code: str, fills: Fills, chosen: Fills | None, verb: str) -> None:
+def _check_totals(state: State, code: str, fills: Fills, chosen: Fills | None, buying: bool) -> None:
     for i in sorted(set(fills) | set(chosen or {})):
         want, got = fills.get(i, 0), (chosen or {}).get(i, 0)
         if want != got:
-            who = state.players[i].name
-            raise Violation("BOLSA-4.8", f"the pairing has {who} trading {got} {code}, but {who} {verb} {want}")
+            raise refused.PAIRED_SHARE(player=state.players[i].name, buying=buying, paired=got, company=code,
+                                       traded=want)
 
 
 def _auto_pairs(
@@ -370,7 +370,7 @@ def final_outcome(names: Sequence[str], cash: Sequence[int], owned: Sequence[Seq
     player's money after the bank buys his shares, and the winners."""
     points = scores(cash, owned, prices)
     return Outcome(dict(zip(names, points, strict=True)), tuple(names[i] for i in ahead(points, cash, params.tiebreak)),
-                   "last_round")
+                   End.LAST_ROUND)
 
 
 def scores(cash: Sequence[int], owned: Sequence[Sequence[int]], prices: Sequence[int]) -> list[int]:
@@ -378,12 +378,12 @@ def scores(cash: Sequence[int], owned: Sequence[Sequence[int]], prices: Sequence
     return [money + sum(map(mul, cards, prices)) for money, cards in zip(cash, owned, strict=True)]
 
 
-def ahead(points: Sequence[int], cash: Sequence[int], tiebreak: str) -> list[int]:
+def ahead(points: Sequence[int], cash: Sequence[int], tiebreak: Tiebreak) -> list[int]:
     """BOLSA-7.2: the players (indices) with the most money; ties shared, or under
     `cash_before_payout` broken by the cash they held before the bank bought their shares."""
     best = max(points)
     tied = [i for i, score in enumerate(points) if score == best]
-    if tiebreak == "cash_before_payout":
+    if tiebreak is Tiebreak.CASH_BEFORE_PAYOUT:
         most = max(cash[i] for i in tied)
         tied = [i for i in tied if cash[i] == most]
     return tied

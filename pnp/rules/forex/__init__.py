@@ -1,5 +1,5 @@
 """For-Ex — a pure rules engine (rules/forex.md), keeping the contract of
-`pnp.rules.base.Engine`:
+`pnp.rules.contract.Engine`:
 
     p = params(game, options)                      # spec facts and house rules (Params)
     state, events = setup(p, ["Ana", "Ben", "Cris"])   # FOREX-4, or a given Start
@@ -25,6 +25,6 @@ plays it (`from pnp.rules.forex import engine`).
 from __future__ import annotations
 
 from pnp.rules.forex.params import Params, params
-from pnp.rules.forex.rulebook import RULEBOOK
+from pnp.rules.forex.rulebook import ABOUT, RULEBOOK
 
-__all__ = ["RULEBOOK", "Params", "params"]
+__all__ = ["ABOUT", "RULEBOOK", "Params", "params"]

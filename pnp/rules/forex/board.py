@@ -17,6 +17,7 @@ from pnp.errors import brief
 from pnp.i18n import _
 from pnp.rules.base import Malformed, Marks, Table, evolve, fast_init
 from pnp.rules.forex.params import Params, show_rate
+from pnp.rules.forex.rulebook import NoDividendSide
 
 
 @fast_init
@@ -85,7 +86,7 @@ def eight_space(pairs: tuple[Pair, ...], p: Params) -> dict[str, str]:
     for pair in pairs:
         if pair.position == p.boxes:
             stopped.setdefault(pair.weaker, pair.key)
-            if p.no_dividend_side == "both":
+            if p.no_dividend_side is NoDividendSide.BOTH:
                 stopped.setdefault(pair.stronger, pair.key)
     return stopped
 

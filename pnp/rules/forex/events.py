@@ -15,6 +15,7 @@ from typing import Any, Iterable, Mapping
 from pnp.i18n import N_, _, ngettext
 from pnp.rules.base import EventKind
 from pnp.rules.forex.params import show, show_rate
+from pnp.rules.forex.rulebook import Conversion
 
 Data = Mapping[str, Any]
 NOTES = (N_("flip"), N_("at the cap"))  # what the board says of a moved pair (`board.move`), worded here
@@ -39,16 +40,20 @@ def _moved(moves: Iterable[Data]) -> str:
     return ", ".join(_pair(m) + (f" ({_(m['note'])})" if m["note"] else "") for m in moves)
 
 
-QUEUE_ITEMS = {"dividend": N_("dividend {rest}"), "contract": N_("contract {rest}"), "loan": N_("loan {rest}")}
+def item(label: str) -> str:
+    """A queue item's label ("dividend 2", "contract B Ana", "loan C Ben": the record's notation,
+    which the data keeps) as the language being spoken says it."""
+    kind, _space, rest = label.partition(" ")
+    set_, _space, owner = rest.partition(" ")
+    if kind == "dividend":
+        return _("dividend {number}").format(number=rest)
+    if kind == "contract":
+        return _("contract {set} {owner}").format(set=set_, owner=owner)
+    return _("loan {set} {owner}").format(set=set_, owner=owner)
 
 
 def _queue(labels: list[str]) -> str:
-    """The queue's labels ("contract A P1", as records write them) in the language spoken."""
-    def said(label: str) -> str:
-        kind, _space, rest = label.partition(" ")
-        return _(QUEUE_ITEMS[kind]).format(rest=rest) if kind in QUEUE_ITEMS else label
-
-    return ", ".join(said(label) for label in labels) or _("empty")
+    return ", ".join(map(item, labels)) or _("empty")
 
 
 def _terms(d: Data) -> str:
@@ -183,7 +188,7 @@ def _approx(value: Any) -> str:
 
 def _converted(d: Data) -> str:
     target, total = d["currency"], d["score"]
-    if d["rounding"] == "total":
+    if d["rounding"] == Conversion.TOTAL:  # the data holds the member (its text, once read back)
         exact = sum(part["value"] for part in d["money"])
         parts = " + ".join(f"{part['currency']} {show(part['amount'])}" for part in d["money"])
         return f"{d['player']}: {parts} = {_approx(exact)} {target} → {show(total)} {target}"

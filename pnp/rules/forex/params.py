@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from pnp.errors import brief
 from pnp.rules.base import Malformed, resolve_options
-from pnp.rules.forex.rulebook import RULEBOOK, parse_start_pairs
+from pnp.rules.forex.rulebook import RULEBOOK, BankruptPlayer, Conversion, NoDividendSide, SpotUnit, parse_start_pairs
 from pnp.spec.contract import Mismatch
 
 if TYPE_CHECKING:
@@ -42,11 +42,11 @@ class Params:
     loan_interest: Fraction = Fraction(1)
     cert_cap: int = 4
     certificate_price: Fraction = Fraction(2)
-    no_dividend_side: str = "weaker"
-    spot_unit: str = "stronger_one"
+    no_dividend_side: NoDividendSide = NoDividendSide.WEAKER
+    spot_unit: SpotUnit = SpotUnit.STRONGER_ONE
     voluntary_default: bool = False
-    conversion_rounding: str = "per_holding"
-    bankrupt_player: str = "last"
+    conversion_rounding: Conversion = Conversion.PER_HOLDING
+    bankrupt_player: BankruptPlayer = BankruptPlayer.LAST
     min_players: int = 2
     max_players: int = 6
 
@@ -83,7 +83,7 @@ class Params:
         found = []
         for rate in self.rates:
             terms = [(True, Fraction(1), rate), (False, rate, Fraction(1))]
-            if self.spot_unit == "any_one":  # FOREX-A5: either side's one buck, where notes pay the other side
+            if self.spot_unit is SpotUnit.ANY_ONE:  # FOREX-A5: either side's one buck, where notes pay the other side
                 terms += [(False, Fraction(1), 1 / rate), (True, 1 / rate, Fraction(1))]
                 terms = [(first, x, y) for first, x, y in terms if payable(x) and payable(y)]
             found.append(tuple(dict.fromkeys(terms)))
@@ -117,11 +117,11 @@ def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
         loan_interest=Fraction(values["loan_interest"]),
         cert_cap=values["cert_cap"],
         certificate_price=Fraction(values["certificate_price"]),
-        no_dividend_side=values["no_dividend_side"],
-        spot_unit=values["spot_unit"],
+        no_dividend_side=NoDividendSide(values["no_dividend_side"]),
+        spot_unit=SpotUnit(values["spot_unit"]),
         voluntary_default=values["voluntary_default"],
-        conversion_rounding=values["conversion_rounding"],
-        bankrupt_player=values["bankrupt_player"],
+        conversion_rounding=Conversion(values["conversion_rounding"]),
+        bankrupt_player=BankruptPlayer(values["bankrupt_player"]),
         min_players=game.players.min,
         max_players=game.players.max,
     )

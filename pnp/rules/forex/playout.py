@@ -1,4 +1,4 @@
-"""For-Ex played fast by random players, for the simulator (`pnp.rules.base.Playout`).
+"""For-Ex played fast by random players, for the simulator (`pnp.rules.contract.Playout`).
 
 The engine makes a new immutable `State` for every step, keeps money as exact `Fraction`s and
 lists templates for the shared sampler to draw from: what a referee needs, ten times too slow
@@ -37,10 +37,10 @@ from math import lcm
 from typing import Any, Callable, Sequence
 
 from pnp.rules.base import Observer, Outcome, Played, Trace, by_identity
+from pnp.rules.forex.actions import Divest, Invest, MakeContract, Resolve, Spot
 from pnp.rules.forex.board import Pair
-from pnp.rules.forex.engine import Divest, Invest, MakeContract, Spot
 from pnp.rules.forex.params import Params
-from pnp.rules.forex.resolve import Resolve
+from pnp.rules.forex.rulebook import BankruptPlayer, Conversion, NoDividendSide, ended
 from pnp.rules.forex.state import Contract, Dividend, Item, Loan, State, setup
 
 # Queue items: (DIVIDEND, number), (CONTRACT, set, owner, pay, amount, receive, amount) and
@@ -148,7 +148,7 @@ def _outcome(state: State) -> Outcome:
     """The engine's outcome of a finished position."""
     assert state.result is not None
     return Outcome(dict(zip(state.players, state.result.scores, strict=True)), state.result.winners,
-                   "bankruptcy" if state.bankrupt else "last_dividend")
+                   ended(state.bankrupt))
 
 
 def numbers(state: State) -> tuple[Any, ...]:
@@ -469,7 +469,7 @@ class _Game:
             for k, (a, b) in enumerate(r.ends):
                 if self.box[k] == r.boxes:
                     stopped.add(a + b - self.strong[k])
-                    if self.p.no_dividend_side == "both":
+                    if self.p.no_dividend_side is NoDividendSide.BOTH:
                         stopped.add(self.strong[k])
             for seat, certs in enumerate(self.certs):
                 for c, held in enumerate(certs):
@@ -514,7 +514,7 @@ class _Game:
         to it and rounded, the winners; the pick, if a tie asked for one."""
         target, picked = self._strongest()
         scores = self._final_scores(target)
-        if self.bankrupt is not None and self.p.bankrupt_player == "last":
+        if self.bankrupt is not None and self.p.bankrupt_player is BankruptPlayer.LAST:
             scores[self.bankrupt] = 0
             can_win = [s for s in range(self.n) if s != self.bankrupt]
         else:
@@ -525,7 +525,7 @@ class _Game:
             top = [s for s in top if self.certs[s][target] == most]
         self.outcome = Outcome(dict(zip(self.players, scores, strict=True)),
                                tuple(self.players[s] for s in top),
-                               "bankruptcy" if self.bankrupt is not None else "last_dividend")
+                               ended(self.bankrupt))
         return picked
 
     def _strongest(self) -> tuple[int, int | None]:
@@ -547,9 +547,9 @@ class _Game:
         bucks per holding (or in total, or (bga) the money held in the target kept whole)."""
         p, whole, scores = self.p, self.r.whole, []
         for hand, values in zip(zip(*self.cash, strict=True), self._values(self.strong, self.box, self.cash, target), strict=True):
-            if p.conversion_rounding == "total":
+            if p.conversion_rounding is Conversion.TOTAL:
                 scores.append(sum(values) // whole)
             else:
-                own = hand[target] if p.conversion_rounding == "bga" else values[target] // whole
+                own = hand[target] if p.conversion_rounding is Conversion.BGA else values[target] // whole
                 scores.append(own + sum(v // whole for c, v in enumerate(values) if c != target))
         return scores

@@ -8,28 +8,18 @@ rest of the queue resolves with no more turns (FOREX-10.5.5) and the game is sco
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
 
-from pnp.rules.base import Log, Violation, evolve
+from pnp.rules.base import Log, evolve
 from pnp.rules.forex import events as said
+from pnp.rules.forex import refusals as refused
+from pnp.rules.forex.actions import Resolve
 from pnp.rules.forex.board import eight_space, shift
 from pnp.rules.forex.params import Params
+from pnp.rules.forex.rulebook import NoDividendSide
 from pnp.rules.forex.scoring import final_scores, pick
 from pnp.rules.forex.state import Contract, Dividend, Item, Loan, State
-
-
-@dataclass(frozen=True)
-class Resolve:
-    """FOREX-10: resolve the front item. `strengthen` breaks a dividend tie (10.5.3),
-    `strongest` the final tie (12.1) when this action ends the game, and `default` names the
-    contract sets whose owners default although they could pay (only with voluntary_default)."""
-
-    player: str
-    strengthen: str | None = None
-    strongest: str | None = None
-    default: tuple[str, ...] = ()
 
 
 def queue_labels(state: State) -> list[str]:
@@ -51,10 +41,17 @@ def defaultable(state: State, p: Params) -> tuple[str, ...]:
     return tuple(item.set for item in state.queue[1:] if isinstance(item, Contract))
 
 
+def most_held(state: State, p: Params) -> tuple[dict[str, int], list[str]]:
+    """FOREX-10.5.3: the certificates in hand per currency, and the currencies held the most —
+    the one a dividend strengthens, or those its resolver picks among."""
+    held = {c: state.held(i) for i, c in enumerate(p.currencies)}
+    most = max(held.values())
+    return held, [c for c in p.currencies if held[c] == most]
+
+
 def resolve(state: State, p: Params, action: Resolve, events: Log) -> State:
     """The Resolve action; the game ends here at a bankruptcy or after the last dividend."""
     front = state.queue[0]
-    _check_named(state, p, action, front)
     state = evolve(state, queue=state.queue[1:])
     last_dividend = False
     if isinstance(front, Dividend):
@@ -69,29 +66,8 @@ def resolve(state: State, p: Params, action: Resolve, events: Log) -> State:
             events.append(said.GAME_OVER(bankrupt=state.bankrupt))
         return final_scores(state, p, action.strongest, action.player, events)
     if action.strongest is not None:
-        raise Violation("FOREX-12.1", f"{action.player} names {action.strongest} strongest, but the game does not end "
-                        "with this action")
+        raise refused.NOT_THE_END(player=action.player, value=action.strongest)
     return state
-
-
-def _check_named(state: State, p: Params, action: Resolve, front: Item) -> None:
-    """The contracts a Resolve names to default are ones it resolves, each once, and only
-    under `voluntary_default` (FOREX-10.3); it names a currency to strengthen only at a
-    dividend (FOREX-10.5.3)."""
-    if action.default and not p.voluntary_default:
-        raise Violation("FOREX-10.3", f"{action.player} names contract {', '.join(action.default)} to default, "
-                        "but a player who can pay must pay (voluntary_default is off)")
-    meets = (front.set,) if isinstance(front, Contract) else defaultable(state, p)
-    unused = [letter for letter in action.default if letter not in meets]
-    if unused:
-        raise Violation("FOREX-10.3", f"{action.player} names contract {', '.join(unused)} to default, but no such "
-                        "contract is resolved by this action")
-    twice = [letter for letter in dict.fromkeys(action.default) if action.default.count(letter) > 1]
-    if twice:  # a set is in the queue once at most (FOREX-7.1): one default each
-        raise Violation("FOREX-10.3", f"{action.player} names contract {', '.join(twice)} to default more than once")
-    if action.strengthen is not None and not isinstance(front, Dividend):
-        raise Violation("FOREX-10.5.3", f"{action.player} names {action.strengthen} to strengthen, but the front of the "
-                        f"queue is {front.label()}, not a dividend")
 
 
 def _final_resolution(state: State, p: Params, action: Resolve, events: Log) -> State:
@@ -170,15 +146,14 @@ def _dividend(state: State, p: Params, dividend: Dividend, action: Resolve, even
     stopped = eight_space(state.pairs, p) if pays else {}
     told = len(events) if events is not None else 0  # the dividend's own event goes before these
     if events is not None:
-        side = "either" if p.no_dividend_side == "both" else "weaker"
+        side = "either" if p.no_dividend_side is NoDividendSide.BOTH else "weaker"
         for currency, key in stopped.items():
             if state.held(p.index(currency)):
                 events.append(said.NO_DIVIDEND(currency=currency, pair=key, side=side))
     state, gains = _pay_dividend(state, p, pays, stopped)
-    held = {c: state.held(p.index(c)) for c in p.currencies}
-    most = max(held.values())
-    tied = [c for c in p.currencies if held[c] == most]
-    chosen = pick(tied, action.strengthen, "FOREX-10.5.3", "strengthen", action.player, _held_reason(held, most, tied))
+    held, tied = most_held(state, p)
+    most = held[tied[0]]
+    chosen = pick(tied, action.strengthen, "FOREX-10.5.3", "strengthen", action.player, {"held": held})
     pairs, moved = shift(state.pairs, p, chosen, stronger=True, notes=events is not None)
     state = evolve(state, pairs=pairs)
     if events is not None:
@@ -206,10 +181,3 @@ def _pay_dividend(state: State, p: Params, pays: int, stopped: Mapping[str, str]
         state = state.with_holding(name, holding)
         gains[name] = got
     return state, gains
-
-
-def _held_reason(held: Mapping[str, int], most: int, tied: list[str]) -> str:
-    """Why the tied currencies are the candidates to strengthen: the most certificates in
-    hand, then the others' counts."""
-    others = ", ".join(f"{c} {held[c]}" for c in sorted(held, key=lambda c: -held[c]) if held[c] and c not in tied)
-    return f"{most} certificate{'s' * (most != 1)} in hand" + (f"; then {others}" if others else "")

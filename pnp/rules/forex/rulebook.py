@@ -1,4 +1,5 @@
-"""For-Ex house rules (rules/forex.md §13) and the parsers of the structured ones.
+"""For-Ex house rules (rules/forex.md §13), the values of each listed one as an enum, the
+parsers of the structured ones, and what the registry reads of the game (`ABOUT`).
 
 The spec and the referee check values against this one `RULEBOOK`, so components.yaml and a
 game record cannot name an option the engine does not know.
@@ -9,8 +10,51 @@ from __future__ import annotations
 from typing import Any
 
 from pnp.errors import brief
+from pnp.rules.base import About
 from pnp.spec.contract import Need
-from pnp.spec.options import Option, Rulebook
+from pnp.spec.options import Choice, Option, Rulebook
+
+
+class NoDividendSide(Choice):
+    """FOREX-10.5.2: which side of a pair on the "8" space a dividend skips."""
+
+    WEAKER = "weaker"
+    BOTH = "both"
+
+
+class SpotUnit(Choice):
+    """FOREX-6.2, A5: a Spot Transaction is one buck of the stronger currency, or of either."""
+
+    STRONGER_ONE = "stronger_one"
+    ANY_ONE = "any_one"
+
+
+class Conversion(Choice):
+    """FOREX-12.2: what is rounded down when money is converted to the strongest currency."""
+
+    PER_HOLDING = "per_holding"
+    BGA = "bga"
+    TOTAL = "total"
+
+
+class BankruptPlayer(Choice):
+    """FOREX-12.4: a bankrupt player scores 0 and ranks last, or is scored as the others."""
+
+    LAST = "last"
+    SCORED_NORMALLY = "scored_normally"
+
+
+class End(Choice):
+    """How a game of For-Ex ends (`Outcome.reason`, FOREX-11.1): a player goes Bankrupt, or the
+    queue is resolved after the last dividend."""
+
+    BANKRUPTCY = "bankruptcy"
+    LAST_DIVIDEND = "last_dividend"
+
+
+def ended(bankrupt: object) -> End:
+    """How a finished game ended: with a bankrupt player, by bankruptcy; else by the last dividend."""
+    return End.BANKRUPTCY if bankrupt is not None else End.LAST_DIVIDEND
 
 # FOREX-2.3, stronger currency and box, every pair keyed in the bundled currency order. The
 # bundled components.yaml writes the same table out; a spec with other currencies must too.
@@ -84,11 +128,11 @@ RULEBOOK = Rulebook(
         Option("loan_interest", 1, "FOREX-10.2", minimum=0),
         Option("cert_cap", 4, "FOREX-8.2", minimum=1),
         Option("certificate_price", 2, "FOREX-8.1", minimum=0),
-        Option("no_dividend_side", "weaker", "FOREX-10.5.2", choices=("weaker", "both")),
-        Option("spot_unit", "stronger_one", "FOREX-6.2", choices=("stronger_one", "any_one")),
+        Option("no_dividend_side", NoDividendSide.WEAKER, "FOREX-10.5.2", choices=tuple(NoDividendSide)),
+        Option("spot_unit", SpotUnit.STRONGER_ONE, "FOREX-6.2", choices=tuple(SpotUnit)),
         Option("voluntary_default", False, "FOREX-10.3"),
-        Option("conversion_rounding", "per_holding", "FOREX-12.2", choices=("per_holding", "bga", "total")),
-        Option("bankrupt_player", "last", "FOREX-12.4", choices=("last", "scored_normally")),
+        Option("conversion_rounding", Conversion.PER_HOLDING, "FOREX-12.2", choices=tuple(Conversion)),
+        Option("bankrupt_player", BankruptPlayer.LAST, "FOREX-12.4", choices=tuple(BankruptPlayer)),
         Option("start_pairs", STANDARD_PAIRS, "FOREX-2.3", parse=parse_start_pairs),
     ),
     tables=("start_positions", "dividends"),
@@ -99,3 +143,5 @@ RULEBOOK = Rulebook(
         Need.deck("contracts", "FOREX-1.4", "the contract cards", optional=True),
     ),
 )
+
+ABOUT = About("FOREX", End, playout=True, deal=True)

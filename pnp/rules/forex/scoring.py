@@ -6,24 +6,28 @@ from fractions import Fraction
 from math import floor
 from typing import Any
 
-from pnp.rules.base import ChoiceNeeded, Event, Log, Violation, evolve
+from pnp.rules.base import ChoiceNeeded, Event, Log, evolve
 from pnp.rules.forex import events as said
+from pnp.rules.forex import refusals as refused
 from pnp.rules.forex.board import strengths, value_in
 from pnp.rules.forex.params import Params
+from pnp.rules.forex.rulebook import BankruptPlayer, Conversion
 from pnp.rules.forex.state import Result, State
 
 
-def pick(tied: list[str], choice: str | None, rule: str, what: str, chooser: str, reason: str) -> str:
-    """The one currency in `tied`, or the chooser's pick among several (`reason` says why they
-    are tied). A pick where there is no tie, or outside the tie, is a Violation."""
+def pick(tied: list[str], choice: str | None, rule: str, what: str, chooser: str, why: dict[str, Any]) -> str:
+    """The one currency in `tied`, or the chooser's pick among several (`why`: the numbers that
+    tie them, as the refusals word them). A pick where there is no tie, or outside the tie, is a
+    Violation; no pick where there is one, ChoiceNeeded."""
     if len(tied) == 1:
         if choice not in (None, tied[0]):
-            raise Violation(rule, f"{chooser} picks {choice}, but {tied[0]} leads alone ({reason}); there is no tie to break")
+            raise refused.NO_TIE(rule, player=chooser, value=choice, leader=tied[0], **why)
         return tied[0]
     if choice is None:
+        reason = refused.tie_reason(why)
         raise ChoiceNeeded(rule, what, tuple(tied), f"{', '.join(tied)} are tied ({reason}); {chooser} must pick one")
     if choice not in tied:
-        raise Violation(rule, f"{chooser} picks {choice}, but the tie is between {', '.join(tied)} ({reason})")
+        raise refused.OUTSIDE_TIE(rule, player=chooser, value=choice, tied=tied, **why)
     return choice
 
 
@@ -32,13 +36,11 @@ def strongest(state: State, p: Params, choice: str | None, chooser: str) -> tupl
     counts = strengths(state.pairs, p)
     best = max(counts.values())
     tied = [c for c in p.currencies if counts[c] == best]
-    reason = f"stronger side of {best} pairs"
     held: dict[str, int] = {}
     if len(tied) > 1:
         held = {c: state.held(p.index(c)) for c in tied}
-        reason = f"{', '.join(tied)} win {best} pairs each; certificates in hand: " + ", ".join(f"{c} {held[c]}" for c in tied)
         tied = [c for c in tied if held[c] == max(held.values())]
-    winner = pick(tied, choice, "FOREX-12.1", "strongest", chooser, reason)
+    winner = pick(tied, choice, "FOREX-12.1", "strongest", chooser, {"pairs": best, "held": held})
     return winner, said.STRONGEST(currency=winner, pairs=best, held=held, picked_by=chooser if len(tied) > 1 else None)
 
 
@@ -50,11 +52,11 @@ def convert(state: State, p: Params, player: str, target: str) -> tuple[Fraction
     counted = Fraction(0)
     for i, currency in enumerate(p.currencies):
         value = value_in(state.pairs, p, money[i], currency, target)
-        keep = p.conversion_rounding == "total" or (p.conversion_rounding == "bga" and currency == target)
+        keep = p.conversion_rounding is Conversion.TOTAL or (p.conversion_rounding is Conversion.BGA and currency == target)
         counts = value if keep else Fraction(floor(value))
         parts.append({"currency": currency, "amount": money[i], "value": value, "counted": counts})
         counted += counts
-    return (Fraction(floor(counted)) if p.conversion_rounding == "total" else counted), parts
+    return (Fraction(floor(counted)) if p.conversion_rounding is Conversion.TOTAL else counted), parts
 
 
 def final_scores(state: State, p: Params, choice: str | None, chooser: str, events: Log) -> State:
@@ -68,7 +70,7 @@ def final_scores(state: State, p: Params, choice: str | None, chooser: str, even
         if events is not None:
             events.append(said.CONVERTED(player=player, currency=target, money=parts, rounding=p.conversion_rounding,
                                          score=score))
-        if player == state.bankrupt and p.bankrupt_player == "last":
+        if player == state.bankrupt and p.bankrupt_player is BankruptPlayer.LAST:
             if events is not None:
                 events.append(said.BANKRUPT_LAST(player=player, would_have=score, currency=target))
             score = Fraction(0)
@@ -82,7 +84,7 @@ def final_scores(state: State, p: Params, choice: str | None, chooser: str, even
 def _winners(state: State, p: Params, target: str, scores: list[Fraction]) -> tuple[tuple[str, ...], Event]:
     """FOREX-12.3: most money; then most certificates of the strongest; then shared. Under
     `bankrupt_player = last` the bankrupt player cannot win (FOREX-12.4)."""
-    can_win = [n for n in state.players if not (n == state.bankrupt and p.bankrupt_player == "last")]
+    can_win = [n for n in state.players if not (n == state.bankrupt and p.bankrupt_player is BankruptPlayer.LAST)]
     best = max(scores[state.seat(n)] for n in can_win)
     top = [n for n in can_win if scores[state.seat(n)] == best]
     certs = {n: state.holding(n).certificates[p.index(target)] for n in top} if len(top) > 1 else {}

@@ -12,8 +12,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Mapping, Sequence, Union
 
 from pnp.errors import brief
-from pnp.rules.base import Event, Malformed, Violation, by_identity, evolve, fast_init
+from pnp.rules.base import Event, Malformed, by_identity, evolve, fast_init
 from pnp.rules.forex import events as said
+from pnp.rules.forex import refusals as refused
 from pnp.rules.forex.board import Pair, start_pairs
 from pnp.rules.forex.params import Params, show
 from pnp.rules.legal import shuffle
@@ -182,7 +183,7 @@ def deal(p: Params, players: Sequence[str], rng: random.Random) -> Start:
 def check_players(p: Params, count: int) -> None:
     """FOREX-1.10: the seats the spec gives (2–6)."""
     if not p.min_players <= count <= p.max_players:
-        raise Violation("FOREX-1.10", f"For-Ex is for {p.min_players}–{p.max_players} players, not {count}")
+        raise refused.SEATS(low=p.min_players, high=p.max_players, count=count)
 
 
 def setup(p: Params, players: Sequence[str], start: Start | None = None) -> tuple[State, tuple[Event, ...]]:
@@ -196,8 +197,8 @@ def setup(p: Params, players: Sequence[str], start: Start | None = None) -> tupl
         supply = tuple(start.supply.get(c, n) for c, n in zip(p.currencies, standard.supply, strict=True))
         for currency, left, total in zip(p.currencies, supply, p.certificates, strict=True):
             if not 0 <= left <= total:
-                raise Violation("FOREX-1.6", f"{currency}: {left} certificates in the supply, but a supply holds none or "
-                                f"more, up to the game's {total}")
+                raise refused.SUPPLY_RANGE(currency=currency, left=left, total=total)
+        _check_removed(p, supply, (0,) * len(supply))
         state = evolve(standard, supply=supply, removed=tuple(total - left for total, left in zip(p.certificates, supply, strict=True)))
         return state, _events(p, state)
     return _setup(p, players, start)
@@ -237,8 +238,8 @@ def _setup(p: Params, players: Sequence[str], start: Start) -> tuple[State, tupl
     )
     for pair in board:
         if pair.stronger not in (pair.a, pair.b) or not 1 <= pair.position <= p.boxes:
-            raise Violation("FOREX-2.1", f"pair {pair.key} is at {pair.stronger} box {pair.position}: the stronger side is "
-                            f"{pair.a} or {pair.b}, on a box from 1 to {p.boxes}")
+            raise refused.PAIR_OFF(pair=pair.key, stronger=pair.stronger, position=pair.position, a=pair.a, b=pair.b,
+                                   boxes=p.boxes)
     holdings = tuple(_holding(p, name, (money or {}).get(name, {}), (certificates or {}).get(name, {})) for name in players)
     held = [sum(h.certificates[i] for h in holdings) for i in range(len(p.currencies))]
     standard = standard_supply(p)
@@ -247,16 +248,15 @@ def _setup(p: Params, players: Sequence[str], start: Start) -> tuple[State, tupl
         if supply is not None and currency in supply:
             left.append(supply[currency])
             if supply[currency] < 0:
-                raise Violation("FOREX-1.6", f"{currency}: {supply[currency]} certificates in the supply; a supply is "
-                                "none or more")
+                raise refused.SUPPLY_RANGE(currency=currency, left=supply[currency], total=p.certificates[index])
             if supply[currency] + held[index] > p.certificates[index]:
-                raise Violation("FOREX-1.6", f"{currency}: {supply[currency]} in the supply and {held[index]} held make "
-                                f"{supply[currency] + held[index]}, but the game has {p.certificates[index]} certificates")
+                raise refused.SUPPLY_AND_HELD(currency=currency, supply=supply[currency], held=held[index],
+                                              sum=supply[currency] + held[index], total=p.certificates[index])
         else:
             left.append(standard[index] - held[index])
             if left[-1] < 0:
-                raise Violation("FOREX-4.3", f"players hold {held[index]} {currency} certificates but only "
-                                f"{standard[index]} are in the supply after setup; give start.supply")
+                raise refused.SUPPLY_SHORT(held=held[index], currency=currency, left=standard[index])
+    _check_removed(p, tuple(left), tuple(held))
     removed = tuple(p.certificates[i] - left[i] - held[i] for i in range(len(p.currencies)))
     items = tuple(queue) if queue is not None else (Dividend(1),)
     _check_queue(p, players, items)
@@ -264,15 +264,25 @@ def _setup(p: Params, players: Sequence[str], start: Start) -> tuple[State, tupl
     return state, _events(p, state)
 
 
+def _check_removed(p: Params, supply: tuple[int, ...], held: tuple[int, ...]) -> None:
+    """FOREX-4.3: the certificates in the supply and in hand are at most those left after the
+    setup's removal, `removed_certificates` of the game's (divested ones leave the game too)."""
+    total, left = sum(p.certificates), sum(supply) + sum(held)
+    most = total - min(p.removed_certificates, total)
+    if left > most:
+        raise refused.SUPPLY_OVER(supply=sum(supply), held=sum(held), sum=left, removed=p.removed_certificates,
+                                  total=total, most=most)
+
+
 def _holding(p: Params, name: str, money: Mapping[str, Fraction], certificates: Mapping[str, int]) -> Holding:
     for currency, count in certificates.items():
         if count > p.cert_cap:
-            raise Violation("FOREX-8.2", f"{name} holds {count} {currency} certificates; at most {p.cert_cap} of a currency")
+            raise refused.CAPPED(player=name, count=count, currency=currency, cap=p.cert_cap)
         if count < 0:
-            raise Violation("FOREX-1.6", f"{name} holds {count} {currency} certificates; a holding is none or more")
+            raise refused.NEGATIVE_CERTIFICATES(player=name, count=count, currency=currency)
     for currency, amount in money.items():
         if amount < 0:
-            raise Violation("FOREX-1.7", f"{name} holds {show(amount)} {currency}: money in hand is none or more")
+            raise refused.NEGATIVE_MONEY(player=name, amount=amount, currency=currency)
     return Holding(
         tuple(Fraction(money.get(c, p.start_money)) for c in p.currencies),
         tuple(certificates.get(c, 0) for c in p.currencies),
@@ -286,15 +296,14 @@ def _check_queue(p: Params, players: tuple[str, ...], items: tuple[Item, ...]) -
     interest make in each currency."""
     dividends = [item for item in items if isinstance(item, Dividend)]
     if len(dividends) != 1:
-        raise Violation("FOREX-4.5", f"the queue must hold the Dividend stack exactly once, not {len(dividends)} times")
+        raise refused.STACKS(count=len(dividends))
     if not 1 <= dividends[0].number <= len(p.dividends):
-        raise Violation("FOREX-10.5.1", f"the Dividend stack is at dividend {dividends[0].number}, but the game has "
-                        f"dividends 1 to {len(p.dividends)}")
+        raise refused.DIVIDEND_RANGE(number=dividends[0].number, dividends=len(p.dividends))
     for item in items:
         if isinstance(item, Dividend):
             continue
         if item.set not in p.sets:
-            raise Violation("FOREX-1.4", f"{item.label()}: the game's contract sets are {', '.join(p.sets)}")
+            raise refused.UNKNOWN_SET(item=item.label(), sets=p.sets)
         if item.owner not in players:
             raise Malformed(f"{item.label()}: {brief(item.owner)} is not playing ({', '.join(players)})")
         if isinstance(item, Contract):
@@ -304,11 +313,11 @@ def _check_queue(p: Params, players: tuple[str, ...], items: tuple[Item, ...]) -
     letters = [item.set for item in items if not isinstance(item, Dividend)]
     for letter in letters:
         if letters.count(letter) > 1:
-            raise Violation("FOREX-7.1", f"set {letter} is in the queue {letters.count(letter)} times; each set exists once")
+            raise refused.SET_TWICE(set=letter, count=letters.count(letter))
     owners = [item.owner for item in items if isinstance(item, Loan)]
     for owner in owners:
         if owners.count(owner) > 1:
-            raise Violation("FOREX-10.2.2", f"{owner} has {owners.count(owner)} Loans in the queue; a second debt joins the first")
+            raise refused.LOANS_TWICE(owner=owner, count=owners.count(owner))
 
 
 def _check_terms(p: Params, contract: Contract) -> None:
@@ -316,11 +325,10 @@ def _check_terms(p: Params, contract: Contract) -> None:
     the stronger side's, and the other k × a rate of the track."""
     (pay, x), (receive, y) = contract.pay, contract.receive
     if pay == receive:
-        raise Violation("FOREX-7.2", f"contract {contract.set} pays and receives {pay}; the currencies must differ")
+        raise refused.TERMS_SAME(set=contract.set, currency=pay)
     k, other = min(x, y), max(x, y)
     if k <= 0 or Fraction(k).denominator != 1 or k > p.contract_max or other / k not in p.rates:
-        raise Violation("FOREX-7.3", f"contract {contract.set}: {contract.terms()}, which no contract makes: one side is "
-                        f"k = 1 … {p.contract_max} of the stronger currency, the other k × a rate of the track")
+        raise refused.TERMS(set=contract.set, pay=contract.pay, receive=contract.receive, most=p.contract_max)
 
 
 def _check_loan(p: Params, loan: Loan) -> None:
@@ -328,10 +336,9 @@ def _check_loan(p: Params, loan: Loan) -> None:
     currency once (10.2.2)."""
     currencies = [currency for currency, _ in loan.owe]
     if not loan.owe or len(set(currencies)) != len(currencies):
-        raise Violation("FOREX-10.2.2", f"{loan.label()} owes {loan.terms() or 'nothing'}: a Loan owes one amount per "
-                        "currency, at least one")
+        raise refused.LOAN_PARTS(item=loan.label(), owe=loan.owe)
     least = 1 + p.loan_interest
     for currency, amount in loan.owe:
         if amount < least:
-            raise Violation("FOREX-10.2", f"{loan.label()} owes {show(amount)} {currency}, but a Loan owes a contract's pay "
-                            f"amount (at least 1) plus the interest ({show(p.loan_interest)}): at least {show(least)}")
+            raise refused.LOAN_SMALL(item=loan.label(), amount=amount, currency=currency, interest=p.loan_interest,
+                                     least=least)
