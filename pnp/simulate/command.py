@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from pnp.bots import roster
 from pnp.errors import UsageError
 from pnp.rules import GAMES, load_spec, rulebook
 from pnp.rules.base import Violation
-from pnp.simulate import roster
 from pnp.simulate.runner import Setup, chunk_count, context, seating, shard_numbers
 from pnp.simulate.simulation import (
     Run,

@@ -23,11 +23,11 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Callable, Sequence
 
+from pnp.bots.common import Bot, Decision, random_bot
+from pnp.bots.probe import Probe
 from pnp.rules.base import AnyEngine, Outcome
 from pnp.rules.legal import apply_choosing, sample
-from pnp.simulate.bots import Bot, Decision, random_bot
 from pnp.simulate.pressure import Bills
-from pnp.simulate.probe import Probe
 
 
 @dataclass(frozen=True)
