@@ -17,9 +17,10 @@ from pnp.i18n.catalogs import language
 from pnp.rules.lookup import worded
 from pnp.table import files
 from pnp.table.game import TableGame
-from pnp.table.web import LANGUAGE_COOKIE, create_app
+from pnp.table.middleware import LANGUAGE_COOKIE
+from pnp.table.web import create_app
 from pnp.translate import program_entries
-from table_helpers import SPEC, declare
+from table_helpers import SPEC, declare, new_key, phone
 
 PLAYERS = ["Ana", "Ben", "Cris"]
 ON_THE_TABLE = "On the table"  # a heading every page shows (position.html)
@@ -35,9 +36,7 @@ class Phones:
         self.clients = {name: self._client(token) for name, token in [("host", self.tokens.host), *self.tokens.seats]}
 
     def _client(self, token: str) -> TestClient:
-        client = TestClient(self.app, follow_redirects=False)
-        assert client.get(f"/?t={token}").status_code == 303
-        return client
+        return phone(self.app, token)
 
     def __getitem__(self, name: str) -> TestClient:
         return self.clients[name]
@@ -176,7 +175,8 @@ def test_sealed_declarations_in_spanish(phones):
     assert "✓ Ana" in host.get("/").text and spanish not in host.get("/").text
     assert said("bolsa", "es", "Secret: each player's, on their phone or this one, seen by nobody until all are in."
                 ) in host.get("/").text
-    refused = ben.post("/api/step", json={"version": ben.get("/api/state").json()["version"], "player": "Ana", "n": 0})
+    refused = ben.post("/api/step", json={"version": ben.get("/api/state").json()["version"], "player": "Ana", "n": 0,
+                                          "key": new_key()})
     assert refused.status_code == 403 and refused.json()["message"] == said(
         "bolsa", "es", "That step is another player's: each seat enters only its own.")
 

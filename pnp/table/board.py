@@ -146,8 +146,9 @@ SKIPPED = ("over", "scores", "winners")  # the page's banner says how the game e
 
 
 def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[str],
-          acting: Sequence[str] = ()) -> Board:
-    """The drawing of a `state_json` of `game` for these players."""
+          acting: Sequence[str] = (), options: Mapping[str, Any] | None = None) -> Board:
+    """The drawing of a `state_json` of `game` for these players, under the house rules
+    `options` (a track a house rule ends early, Bolsa's rounds, ends there)."""
     look = LOOKS.get(game_id, DEFAULT)
     idents = {a.id: ident(a) for a in game.assets}
     strips: list[Strip] = []
@@ -157,7 +158,8 @@ def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[
         if key in SKIPPED:
             continue
         if key in look.tracks:
-            strips.append(_strip(game, look.tracks[key], key, value, idents))
+            last = (options or {}).get(look.limits.get(key, ""))
+            strips.append(_strip(game, look.tracks[key], key, value, idents, last))
         elif key in look.counters:
             strips.append(_counters(game, look.counters[key], key, value, idents))
         elif key in look.holders:
@@ -204,23 +206,31 @@ class _Panels:
 # --- strips ------------------------------------------------------------------------------------------
 
 
-def _strip(game: Game, track_id: str, key: str, value: Any, idents: Mapping[str, Ident]) -> Strip:
+def _strip(game: Game, track_id: str, key: str, value: Any, idents: Mapping[str, Ident], last: Any = None) -> Strip:
     """A track with a token per asset (or the one token of a single value) on its cell; a value
-    past the last cell shows the token's back (+size) on the cell it is counted from."""
+    past the last cell shows the token's back (+size) on the cell it is counted from. `last`:
+    the last cell in play (a house rule's, such as the number of rounds), the rest left off."""
     track = game.tracks[track_id]
-    cells = tuple(_number(c) for c in track.cells)
+    kept = [c for c in track.cells if not _beyond(c, last)] or list(track.cells)
+    cells = tuple(_number(c) for c in kept)
     values = value.items() if isinstance(value, Mapping) else [(None, value)]
     rows = []
     for asset, number in values:
         path = f"{key}.{asset}" if asset is not None else key
-        cell, flipped = _cell(track.cells, number)
+        cell, flipped = _cell(kept, number)
         ident = idents.get(str(asset)) if asset is not None else None
         label = f"+{track.size}" if flipped else (ident.id if ident else _number(number))
         name = ident.name if ident else _section_title(game, track_id) or label_of(key)
         token = Token(cell, label, ident, f"{name}: {_number(number)}", ((path, _raw(number)),), flipped)
         rows.append(_row(ident.id if ident else "", ident, (token,), len(cells)))
-    start = track.cells.index(track.start) if track.start in track.cells else 0
+    start = kept.index(track.start) if track.start in kept else 0
     return Strip(_section_title(game, track_id) or label_of(key), cells, start, tuple(rows))
+
+
+def _beyond(cell: Any, last: Any) -> bool:
+    numbers = (int, float)
+    return (isinstance(last, numbers) and not isinstance(last, bool) and isinstance(cell, numbers)
+            and not isinstance(cell, bool) and cell > last)
 
 
 def _counters(game: Game, track_id: str, key: str, value: Mapping[str, Any], idents: Mapping[str, Ident]) -> Strip:
@@ -363,7 +373,9 @@ def _text(value: Any, idents: Mapping[str, Ident]) -> str:
     if isinstance(value, (int, float)):
         return _number(value)
     if isinstance(value, (list, tuple)):
-        return ", ".join(_text(v, idents) for v in value) or NOTHING
+        said = [_text(v, idents) for v in value]
+        runs = [(text, said.count(text)) for text in dict.fromkeys(said)]  # like items together: "(big card) ×3"
+        return ", ".join(text if n == 1 else f"{text} ×{n}" for text, n in runs) or NOTHING
     if isinstance(value, Mapping):
         return ", ".join(f"{k} {_text(v, idents)}" for k, v in value.items()) or NOTHING
     return str(value)
@@ -395,3 +407,13 @@ def _ink(colour: str) -> str:
     r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
     light = 0.2126 * r + 0.7152 * g + 0.0722 * b
     return "#000000" if (light + 0.05) / 0.05 >= 1.05 / (light + 0.05) else "#ffffff"
+
+
+def own_mat(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[str], name: str) -> Mat | None:
+    """One player's mat, drawn as the board draws it (a seat's holdings at the top of its page)."""
+    look = LOOKS.get(game_id, DEFAULT)
+    idents = {a.id: ident(a) for a in game.assets}
+    for key, value in state.items():
+        if _per_player(value, players) and name in value:
+            return _mat(game, look, name, value[name], f"{key}.{name}", idents, state, False)
+    return None

@@ -10,7 +10,9 @@ refuses what the engine might accept.
 Posted names: `p` whose step it is (a player's name; empty: the table's), `a` the number of
 the step among that player's (`Submission.n`), `f.<field>` a number or an option number,
 `g.<field>.<slot>` the options of a several field in the order chosen, `c.<what>` a
-tie-break (`ChoiceNeeded`) option, `close` the host closing a sealed phase.
+tie-break (`ChoiceNeeded`) option, `close` the host closing a sealed phase; with every form,
+`v` the version it was drawn on, `k` its key (a form entered once, however often it is posted)
+and `h` its host-bound token (`access.form_token`), and `confirm` once a question is answered.
 Nothing posted is used as anything but a number or a key to look up.
 """
 
@@ -24,7 +26,7 @@ from pnp.i18n import _, named
 from pnp.rules.legal import AtMostOne, Budget, Different, Field, Template
 from pnp.table.looks import word
 from pnp.table.seats import Offer
-from pnp.table.steps import BadEntry, Submission
+from pnp.table.steps import Asked, BadEntry, Submission, key_of
 
 BUTTONS = 11  # a range or a list this long or shorter is tapped; longer ones are picked
 
@@ -70,6 +72,7 @@ class Form:
     grid: Grid | None
     notes: tuple[str, ...]  # the constraints, in words
     budget: tuple[tuple[tuple[str, float], ...], float] | None  # for the page's running total
+    fixed: str = ""  # the values the step fixes, as the engine writes them ("+100 red": the card)
 
 
     @property
@@ -93,8 +96,15 @@ def _form(index: int, template: Template, assets: Sequence[str]) -> Form:
     return Form(
         index, template.player, template.kind, template.rule, f"{word(template.kind)} {named(fixed)}".strip(),
         f"{template.kind} {fixed}".strip(), tuple(controls), grid,
-        _notes(template.constraints), _budget(template),
+        _notes(template.constraints), _budget(template), fixed,
     )
+
+
+def one_choice(form: Form) -> bool:
+    """A form that fixes something (a card) and asks one choice of a few options: each option
+    is a step of its own, entered in one tap."""
+    return bool(form.fixed) and form.grid is None and len(form.controls) == 1 and \
+        form.controls[0].kind == "choice" and form.controls[0].picker == "buttons"
 
 
 def _distinct_defaults(template: Template, controls: list[Control]) -> list[Control]:
@@ -220,6 +230,13 @@ def submission(posted: Mapping[str, str]) -> Submission:
     return Submission(player or None, n, picks, choices)
 
 
+def asked(posted: Mapping[str, str], step: bool = False) -> Asked:
+    """The change a page's form asks for: `v` the version, `k` the key, the step (`step`),
+    `close` and `confirm`."""
+    return Asked(posted.get("v", ""), key_of(posted.get("k")), submission(posted) if step else None,
+                 posted.get("close") == "1", posted.get("confirm") == "1")
+
+
 LARGEST = 10**9  # no form offers a number beyond this; a larger one is not a form's
 
 
@@ -269,7 +286,7 @@ def position_data(posted: Mapping[str, str], start: Mapping[str, Any]) -> dict[s
     lists are read by the spec layer's YAML reader, with its limits."""
     from pnp.spec.source import SourceError, load_text
 
-    data = _copy(start)
+    data: dict[str, Any] = _copy(start)
     for n, (path, value) in enumerate(_leaves(start)):
         text = posted.get(f"p.{n}")
         if text is None:
@@ -309,7 +326,7 @@ def _copy(data: Any) -> Any:
     return {k: _copy(v) for k, v in data.items()} if isinstance(data, Mapping) else data
 
 
-def _set(data: dict, path: tuple[str, ...], value: Any) -> None:
+def _set(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
     for key in path[:-1]:
         data = data[key]
     data[path[-1]] = value
