@@ -408,12 +408,3 @@ def _ink(colour: str) -> str:
     light = 0.2126 * r + 0.7152 * g + 0.0722 * b
     return "#000000" if (light + 0.05) / 0.05 >= 1.05 / (light + 0.05) else "#ffffff"
 
-
-def own_mat(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[str], name: str) -> Mat | None:
-    """One player's mat, drawn as the board draws it (a seat's holdings at the top of its page)."""
-    look = LOOKS.get(game_id, DEFAULT)
-    idents = {a.id: ident(a) for a in game.assets}
-    for key, value in state.items():
-        if _per_player(value, players) and name in value:
-            return _mat(game, look, name, value[name], f"{key}.{name}", idents, state, False)
-    return None

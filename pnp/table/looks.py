@@ -58,8 +58,8 @@ LOOKS: dict[str, Look] = {
         holders={"token": "S"},
         panels={"phase": N_("This round"), "declared": N_("This round"), "trade": N_("Trading")},
         actions={
-            "declare": Action(N_("Declare"), N_("In secret, all at once: the shares you offer to sell and those you "
-                                                "ask to buy, one side per company. Shown when everyone has declared.")),
+            "declare": Action(N_("Declare"), N_("In secret: the shares you offer to sell and those you ask to buy, "
+                                                "one side per company; shown when all have declared.")),
             "bid": Action(N_("Bid"), N_("Offer a price for {company} (quote {quote}; best bid so far: {best}).")),
             "pass": Action(N_("Pass"), N_("Leave this auction for good.")),
             "resolve": Action(N_("Reveal and trade"), N_("Turn every declaration face up and trade company by company.")),
@@ -83,14 +83,11 @@ LOOKS: dict[str, Look] = {
         money=("money",),
         panels={"supply": N_("Certificates in the supply"), "strength": N_("Pairs won"), "queue": N_("The queue")},
         actions={
-            "spot": Action(N_("Spot exchange"), N_("Optional, before your action: one exchange with another player, "
-                                                   "at the board's rate.")),
-            "contract": Action(N_("Make a contract"), N_("Costs nothing now: you pay and receive when the contract is "
-                                                         "resolved from the queue.")),
-            "invest": Action(N_("Invest"), N_("Buy 1 or 2 certificates of different currencies, {certificate_price} "
-                                              "bucks each, in its currency.")),
-            "divest": Action(N_("Divest"), N_("Sell your certificates of one currency, {certificate_price} bucks "
-                                              "each; they leave the game.")),
+            "spot": Action(N_("Spot exchange"), N_("Optional, first: one exchange with another player, at the rate.")),
+            "contract": Action(N_("Make a contract"), N_("Nothing paid now: you pay and receive when it is resolved.")),
+            "invest": Action(N_("Invest"), N_("1 or 2 certificates of different currencies, {certificate_price} "
+                                              "bucks each.")),
+            "divest": Action(N_("Divest"), N_("Sell certificates of one currency, {certificate_price} bucks each.")),
             "resolve": Action(N_("Resolve"), N_("Settle the front of the queue: {front}.")),
         },
     ),

@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 from pnp.i18n import _
 from pnp.spec.model import Game
 from pnp.table import forms, words
-from pnp.table.board import Checks, Ident, board, ident, own_mat
+from pnp.table.board import Checks, Ident, board, ident
 from pnp.table.game import TableGame
 from pnp.table.links import Links
 from pnp.table.looks import DEFAULT, LOOKS, NOTHING, Look, action, word
@@ -70,7 +70,6 @@ def context(table: TableGame, seen: SeatView, links: Links | None = None, notice
         "own": [{"kind": word(e.kind), "events": e.events} for e in seen.own],
         "groups": _groups(forms.forms(seen.offers, assets), look, said, hand),
         "hand": hand,
-        "own_mat": own_mat(position, game, table.game_id, table.players, actor.seat) if actor.seat else None,
         "closing": seen.closing is not None and {"player": seen.closing.player, "n": seen.closing.n,
                                                   "waiting": list(who.players) if who else []},
         "idents": idents(game),
@@ -173,12 +172,16 @@ def _groups(found: list[forms.Form], look: Look, said: dict[str, Any], hand: lis
     for form in found:
         groups.setdefault((form.player, form.kind), []).append(form)
     shown = []
+    said_before: set[str] = set()
+    asking = [key for key, members in groups.items() if any(f.controls or f.grid for f in members)]
     for (player, kind), members in groups.items():
         name, line = action(look, kind, said)
         cards = all(forms.one_choice(f) for f in members)
         in_hand = cards and bool(hand) and all(f.fixed in hand for f in members)
-        shown.append({"player": player, "kind": name, "line": line, "name": kind, "forms": members, "cards": cards,
-                      "folded": len(members) > GROUP and not in_hand, "hand": in_hand})
+        shown.append({"player": player, "kind": name, "line": "" if kind in said_before else line, "name": kind,
+                      "forms": members, "cards": cards, "folded": len(members) > GROUP and not in_hand,
+                      "hand": in_hand, "open": asking == [(player, kind)] and len(members) == 1})
+        said_before.add(kind)  # the host's page: each kind's line once
     return shown
 
 
