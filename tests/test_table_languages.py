@@ -72,7 +72,7 @@ def page_lang(html: str) -> str:
 def test_the_page_speaks_the_language_the_browser_asks_for(unchanged):
     page = unchanged["host"].get("/", headers={"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"})
     assert page.status_code == 200 and page.headers["content-language"] == "ru" and page_lang(page.text) == "ru"
-    for msgid in (ON_THE_TABLE, "Close the phase now", "Start from a position", "declare", "host"):
+    for msgid in (ON_THE_TABLE, "Close the phase now", "Start from a position", "Declare", "host"):
         assert said("bolsa", "ru", msgid) in page.text
     for msgid in (ON_THE_TABLE, "Close the phase now", "Start from a position"):
         assert msgid not in page.text

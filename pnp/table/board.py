@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -20,7 +20,7 @@ from pnp.i18n import _
 from pnp.spec.model import Game
 from pnp.spec.model import Mat as MatSpec
 from pnp.spec.model import Money as MoneySpec
-from pnp.table.looks import DEFAULT, LOOKS, NOTHING, Look, heading, word
+from pnp.table.looks import DEFAULT, LOOKS, NOTHING, Look, heading, step_word
 from pnp.table.looks import label as label_of
 
 Checks = tuple[tuple[str, str], ...]  # (place in the state, the value there as JSON)
@@ -154,8 +154,9 @@ def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[
     strips: list[Strip] = []
     panels = _Panels()
     mats: tuple[Mat, ...] = ()
+    hands = state.get(look.hands) if look.hands else None  # each player's cards: on their mat
     for key, value in state.items():
-        if key in SKIPPED:
+        if key in SKIPPED or (key == look.hands and isinstance(hands, Mapping)):
             continue
         if key in look.tracks:
             last = (options or {}).get(look.limits.get(key, ""))
@@ -167,6 +168,11 @@ def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[
         elif _per_player(value, players):
             mats = tuple(_mat(game, look, name, value[name], f"{key}.{name}", idents, state, name in acting)
                          for name in players if name in value)
+            if isinstance(hands, Mapping):
+                mats = tuple(replace(mat, facts=mat.facts + tuple(_facts(look.hands, hands[mat.name],
+                                                                           f"{look.hands}.{mat.name}", idents,
+                                                                           look=look)))
+                             if mat.name in hands else mat for mat in mats)
         else:
             panels.add(key, value, look, idents)
     return Board(tuple(strips), panels.panels(), mats, idents)
@@ -194,7 +200,7 @@ class _Panels:
             self.places[title] = ((key, _raw(value)),)
         else:
             own_heading = key in look.panels and isinstance(value, Mapping)  # the heading names it
-            self.facts.setdefault(title, []).extend(_facts(key, value, key, idents, "" if own_heading else None))
+            self.facts.setdefault(title, []).extend(_facts(key, value, key, idents, "" if own_heading else None, look))
 
     def panels(self) -> tuple[Panel, ...]:
         """The panels, in the order their titles first came."""
@@ -297,7 +303,7 @@ def _mat(game: Game, look: Look, name: str, data: Mapping[str, Any], path: str, 
         elif isinstance(value, Mapping) and value and set(value) <= set(idents):
             zones.append(Zone("", label_of(key), tuple(_counts(value, where, idents))))
         else:
-            facts.extend(_facts(key, value, where, idents))
+            facts.extend(_facts(key, value, where, idents, look=look))
     zones.sort(key=lambda z: (z.label == "", z.label))
     held = tuple(_held(game, key, face, state) for key, face in look.holders.items()
                  if state.get(key) == name)
@@ -347,12 +353,13 @@ def _counts(value: Mapping[str, Any], path: str, idents: Mapping[str, Ident]) ->
 # --- facts ------------------------------------------------------------------------------------------------
 
 
-def _facts(key: str, value: Any, path: str, idents: Mapping[str, Ident], label: str | None = None) -> list[Fact]:
+def _facts(key: str, value: Any, path: str, idents: Mapping[str, Ident], label: str | None = None,
+           look: Look = DEFAULT) -> list[Fact]:
     """Label and value, a mapping inside flattened into its own facts ("Auction · Best bid")."""
     name = label_of(key) if label is None else label
     if isinstance(value, Mapping) and value:  # each inner value under its own words
-        return [fact for k, v in value.items() for fact in _facts(str(k), v, f"{path}.{k}", idents)]
-    shown = word(value) if isinstance(value, str) else _text(value, idents)  # a phase's name in the page's words
+        return [fact for k, v in value.items() for fact in _facts(str(k), v, f"{path}.{k}", idents, look=look)]
+    shown = step_word(look, value) if isinstance(value, str) else _text(value, idents)  # a phase in the page's words
     return [Fact(name, shown, _asset(value, idents), ((path, _raw(value)),))]
 
 

@@ -34,8 +34,13 @@ BUTTONS = 11  # a range or a list this long or shorter is tapped; longer ones ar
 @dataclass(frozen=True)
 class Option:
     value: str  # what the form posts
-    label: str
+    label: str  # the engine's words ("-30 blue", "USD", "Ben: 1 GBP for 1.5 EUR")
     asset: str = ""  # an asset id, for its colour
+
+    @property
+    def shown(self) -> str:
+        """The label in the page's language (a game's asset names are words of the catalog)."""
+        return named(self.label)
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,7 @@ class Form:
     notes: tuple[str, ...]  # the constraints, in words
     budget: tuple[tuple[tuple[str, float], ...], float] | None  # for the page's running total
     fixed: str = ""  # the values the step fixes, as the engine writes them ("+100 red": the card)
+    face: str = ""  # the same in the page's language ("+100 красный")
 
 
     @property
@@ -96,7 +102,7 @@ def _form(index: int, template: Template, assets: Sequence[str]) -> Form:
     return Form(
         index, template.player, template.kind, template.rule, f"{word(template.kind)} {named(fixed)}".strip(),
         f"{template.kind} {fixed}".strip(), tuple(controls), grid,
-        _notes(template.constraints), _budget(template), fixed,
+        _notes(template.constraints), _budget(template), fixed, named(fixed),
     )
 
 

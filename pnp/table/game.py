@@ -431,6 +431,7 @@ class TableGame:
         retry of a change whose answer was lost carries the version it was made on), Stale for
         a form made on a position this actor no longer sees."""
         with self._lock:
+            seats.check_may_change(actor)
             if key is not None and key in self.keys:
                 raise Repeated(self.keys[key], self.keys[key] == self.change)
             if version != seats.version(self, actor):

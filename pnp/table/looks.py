@@ -168,6 +168,12 @@ def word(name: str) -> str:
     return _(name) if name in WORDS else name
 
 
+def step_word(look: Look, name: str) -> str:
+    """A phase's or a step's name as the players call it: the look's name for a kind of step
+    ("declare": "Declare"), else the catalog's word."""
+    return _(look.actions[name].name) if name in look.actions else word(name)
+
+
 def action(look: Look, kind: str, values: Mapping[str, object]) -> tuple[str, str]:
     """A step's kind as the players call it and its one line, in the current language, the
     line's `{…}` filled from `values` (a house rule's value, the queue's front); a kind the look

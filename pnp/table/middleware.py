@@ -14,17 +14,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, RedirectResponse
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pnp import i18n
 from pnp.i18n import _
 from pnp.table import words
 from pnp.table.access import KEPT, Access, post_origin
-from pnp.table.steps import HOST
+from pnp.table.steps import HOST, Actor
 
 MAX_BODY = 32 * 1024  # bytes: the largest form (a For-Ex position) is a few kilobytes
 BODY_SECONDS = 10.0  # a body that takes longer to arrive is cut (408): a phone sends a form in milliseconds
@@ -91,40 +92,49 @@ class Guard:
         if given is not None:
             await self._link(request, given, scope, receive, send)
             return
-        page, _slash, _rest = scope["path"].lstrip("/").partition("/")
-        bearer = request.headers.get("authorization", "")
-        state = scope.setdefault("state", {})
-        if bearer[:7].lower() == "bearer ":
-            token, page = bearer[7:], ""
-            actor = self.access.actor_for(token)
-        elif self.access.open:  # a table on one device: the host's, or the board at its address
-            owner = self.access.actor_at(page)
-            actor, token, page = owner or HOST, "", page if owner is not None else ""
-        else:
-            token = request.cookies.get(self.access.cookie, "")
-            actor = self.access.actor_for(token)
-            if actor is not None and not self.access.may_open(page, actor):
-                actor = None
-            if actor is not None and self.access.actor_at(page) != actor:  # the board's page, opened by a seat
-                actor = self.access.actor_at(page)
+        actor, token, page, bearer = self._actor(request, scope["path"])
         if actor is None:
             await PlainTextResponse(_(words.NO_TOKEN), status_code=403)(scope, receive, send)
             return
         if page:
             scope["root_path"] = scope.get("root_path", "") + f"/{page}"
+        state = scope.setdefault("state", {})
         state.update(actor=actor, token=token, page=page, held=self.access.held(request.cookies))
         if request.method == "POST":
-            origin = post_origin(request.headers, request.headers.get("host", ""))
-            if origin is False:
-                await PlainTextResponse(_(words.OTHER_SITE), status_code=403)(scope, receive, send)
-                return
-            state["unchecked"] = origin is None and not bearer[:7].lower() == "bearer " and not self.access.open
-            length = request.headers.get("content-length")
-            if length is not None and (not length.isdigit() or int(length) > self.max_body):
-                await PlainTextResponse(_(words.TOO_LARGE), status_code=413)(scope, receive, send)
+            refused = self._refused_post(request, state, bearer)
+            if refused is not None:
+                await refused(scope, receive, send)
                 return
             receive = _limited(receive, self.max_body, self.body_seconds)
         await self.app(scope, receive, send)
+
+    def _actor(self, request: Request, path: str) -> tuple[Actor | None, str, str, bool]:
+        """Who asks, with which token, from which page's address ("": a bearer at the root),
+        and whether by a bearer token. A cookie's token opens its own page, or the board's."""
+        page = path.lstrip("/").partition("/")[0]
+        bearer = request.headers.get("authorization", "")
+        if bearer[:7].lower() == "bearer ":
+            return self.access.actor_for(bearer[7:]), bearer[7:], "", True
+        if self.access.open:  # a table on one device: the host's, or the board at its address
+            owner = self.access.actor_at(page)
+            return owner or HOST, "", page if owner is not None else "", False
+        token = request.cookies.get(self.access.cookie, "")
+        actor = self.access.actor_for(token)
+        if actor is None or not self.access.may_open(page, actor):
+            return None, token, page, False
+        return self.access.actor_at(page), token, page, False  # (the board's page, opened by a seat: the board's)
+
+    def _refused_post(self, request: Request, state: dict[str, Any], bearer: bool) -> Response | None:
+        """A post from another site (403), or too large (413); else None, the post marked
+        `unchecked` when its browser said nothing of its origin."""
+        origin = post_origin(request.headers, request.headers.get("host", ""))
+        if origin is False:
+            return PlainTextResponse(_(words.OTHER_SITE), status_code=403)
+        state["unchecked"] = origin is None and not bearer and not self.access.open
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            return PlainTextResponse(_(words.TOO_LARGE), status_code=413)
+        return None
 
     async def _link(self, request: Request, given: str, scope: Scope, receive: Receive, send: Send) -> None:
         """A link's token: into a cookie bound to the actor's page, and out of the address (a

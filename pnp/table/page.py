@@ -12,18 +12,18 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from pnp.i18n import _
+from pnp.i18n import _, named
 from pnp.spec.model import Game
 from pnp.table import forms, words
 from pnp.table.board import Checks, Ident, board, ident
 from pnp.table.game import TableGame
 from pnp.table.links import Links
-from pnp.table.looks import DEFAULT, LOOKS, NOTHING, Look, action, word
+from pnp.table.looks import DEFAULT, LOOKS, NOTHING, Look, action, step_word
 from pnp.table.seats import SeatView
 from pnp.table.steps import Change, Entry
 
 HISTORY = 20  # earlier steps listed on the page: the page costs the same late in a game as early
-GROUP = 3  # more forms than this of one player and kind fold under one heading
+GROUP = 1  # more forms than this of one player and kind fold under one heading (but a hand of cards)
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,6 @@ def context(table: TableGame, seen: SeatView, links: Links | None = None, notice
     """Everything the page templates need, for one actor; `game`: the spec's game as the page's
     language words it (`pnp.spec.translation.translated`; default: as written)."""
     game = game or table.game
-    who = seen.to_move
     position = table.state_json(seen.state)
     assets = [a.id for a in table.game.assets]
     colours = {a.id: str(a.color) for a in table.game.assets}
@@ -61,17 +60,10 @@ def context(table: TableGame, seen: SeatView, links: Links | None = None, notice
         "version": seen.version,
         "change": table.change,
         "step": len(table.entries),
-        "phase": word(who.phase) if who else None,
-        "acting": list(who.players) if who else [],
-        "sealed": bool(who and who.sealed),
-        "my_turn": bool(who and actor.seat in who.players),
-        "waiting_for_table": bool(who and not who.players),
-        "hidden": list(seen.hidden),
-        "own": [{"kind": word(e.kind), "events": e.events} for e in seen.own],
+        **_turn(seen, look),
+        "own": [{"kind": step_word(look, e.kind), "events": e.events} for e in seen.own],
         "groups": _groups(forms.forms(seen.offers, assets), look, said, hand),
-        "hand": hand,
-        "closing": seen.closing is not None and {"player": seen.closing.player, "n": seen.closing.n,
-                                                  "waiting": list(who.players) if who else []},
+        "hand": [named(card) for card in hand],  # in the page's language
         "idents": idents(game),
         "position": position,  # drawn as the board by `drawn_board`, only where the position part is drawn
         "options": table.options,
@@ -87,10 +79,32 @@ def context(table: TableGame, seen: SeatView, links: Links | None = None, notice
         "correct": seen.correct and _undoing(seen.correct, actor, look, said),
         "position_form": (forms.position_form(table.start_form(), table.players, assets)
                           if actor.host and not table.entries else []),
-        "links": links and (links if actor.host else [links.of(actor.seat)] if actor.seat else []),
+        "links": _links(links, actor),
         "notice": notice,
         "choice": choice,
     }
+
+
+def _turn(seen: SeatView, look: Look) -> dict[str, Any]:
+    """Whose turn it is and in which phase, as the actor's page says it."""
+    who, actor = seen.to_move, seen.actor
+    return {
+        "phase": step_word(look, who.phase) if who else None,
+        "acting": list(who.players) if who else [],
+        "sealed": bool(who and who.sealed),
+        "my_turn": bool(who and actor.seat in who.players),
+        "waiting_for_table": bool(who and not who.players),
+        "hidden": list(seen.hidden),
+        "closing": seen.closing is not None and {"player": seen.closing.player, "n": seen.closing.n,
+                                                  "waiting": list(who.players) if who else []},
+    }
+
+
+def _links(links: Links | None, actor: Any) -> Any:
+    """The links a page lists: all of them on the host's, a seat's own on its page, none on the board."""
+    if links is None:
+        return None
+    return links if actor.host else [links.of(actor.seat)] if actor.seat else []
 
 
 def _undoing(entry: Entry, actor: Any, look: Look, said: dict[str, Any]) -> dict[str, Any]:
@@ -158,7 +172,9 @@ def _history(public: Sequence[Entry], look: Look) -> list[dict[str, Any]]:
             entry = replace(entry, player=who, events=tuple(ev for e in waiting for ev in e.events) + entry.events)
             waiting = []
         merged.append(entry)
-    merged += waiting
+    if waiting:  # a phase a correction opened again: what everyone has seen of it, together
+        who = ", ".join(e.player or _(words.THE_TABLE) for e in waiting)
+        merged.append(replace(waiting[-1], player=who, events=tuple(ev for e in waiting for ev in e.events)))
     return [{"who": e.player or _(words.THE_TABLE), "kind": action(look, e.kind, {})[0], "events": e.events,
              "by": e.by, "at": e.at, "closed": list(e.closed)} for e in merged[-HISTORY:]]
 
@@ -176,6 +192,7 @@ def _groups(found: list[forms.Form], look: Look, said: dict[str, Any], hand: lis
     asking = [key for key, members in groups.items() if any(f.controls or f.grid for f in members)]
     for (player, kind), members in groups.items():
         name, line = action(look, kind, said)
+        members = [replace(f, title=f"{name} {f.face}".strip()) for f in members]  # "Divest USD", not "divest USD"
         cards = all(forms.one_choice(f) for f in members)
         in_hand = cards and bool(hand) and all(f.fixed in hand for f in members)
         shown.append({"player": player, "kind": name, "line": "" if kind in said_before else line, "name": kind,
@@ -228,4 +245,16 @@ def chip(ident: Ident | None, text: Any = None) -> Markup:
                   ).format(ident.colour, ident.ink, ident.name, sym(ident, 12), shown)
 
 
-FILTERS: dict[str, Callable[..., Markup]] = {"checks": checks, "sym": sym, "badge": badge, "chip": chip}
+def notation(text: Any, idents: dict[str, Ident]) -> Markup:
+    """An engine's notation ("-30 blue -20 red") as the components show it: each asset as its
+    badge (its name said to screen readers), every other word in the page's language."""
+    parts = []
+    for part in str(text).split(" "):
+        found = idents.get(part)
+        parts.append(Markup('{}<span class="vh">{}</span>').format(badge(found), _(part)) if found is not None
+                     else escape(named(part)))
+    return Markup(" ").join(parts)
+
+
+FILTERS: dict[str, Callable[..., Markup]] = {"checks": checks, "sym": sym, "badge": badge, "chip": chip,
+                                             "notation": notation}

@@ -176,6 +176,12 @@ def check_entry(table: Table, actor: Actor, template: Template, close: bool) -> 
     return ()
 
 
+def check_may_change(actor: Actor) -> None:
+    """Forbidden to the board, which shows the game and changes nothing."""
+    if actor.board:
+        raise Forbidden(_(words.BOARD_ONLY_SHOWS))
+
+
 def check_host(actor: Actor) -> None:
     if not actor.host:
         raise Forbidden(_(words.HOST_ONLY))
