@@ -202,7 +202,10 @@ def screenshots(table: Table, game: str, folder: Path, seat: str, sizes: tuple[d
                       + ("?view=board" if name == "board" else ""))
             kind = {seat: "seat", "host": "host", "board": "board"}[name]
             page.screenshot(path=str(folder / f"table-{game}-{kind}-{size['width']}.png"), full_page=True)
-            assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]  # nothing wider
+            wider = page.evaluate("""width => [...document.querySelectorAll('body *')].filter(e =>
+                e.getBoundingClientRect().right > width + 1).map(e => e.tagName + '.' + e.className).slice(0, 5)""",
+                                  size["width"])
+            assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], (name, size, wider)  # nothing wider
             page.close()
 
 

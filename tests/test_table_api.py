@@ -9,6 +9,7 @@ from __future__ import annotations
 import hmac
 import json
 import random
+import re
 import threading
 import time
 import urllib.parse
@@ -405,3 +406,29 @@ def test_a_dealt_hand_is_shown_only_to_the_seat_that_holds_it(tmp_path, monkeypa
         assert ben.get("/api/state").json()["position"]["hands"]["Ben"] == hands[n]["Ben"]
         table.close()
     assert answers[0] == answers[1]
+
+
+def test_bolsa_in_the_players_words(table):
+    """The secret line says what it is before and after the seat has declared; the undo, at the
+    top with the seat's step, says what it takes back; the bid form names the company auctioned,
+    its quote and the best bid; no step is named by the engine's key."""
+    for client in table.clients.values():
+        client.headers["accept-language"] = "en"
+    ana = table["Ana"]
+    before = ana.get("/").text
+    assert "nothing chosen: nothing" in before and "Yours is in" not in before
+    declare(table.game, "Ana", sell_IBE=1)
+    after = ana.get("/").text
+    nexts = after.split('id="next"')[1].split('id="position"')[0]
+    assert "Yours is in" in nexts and "nothing chosen" not in nexts
+    assert 'id="undo"' in nexts and "Undo my step: Declare" in nexts  # reachable at the top, in words
+    declare(table.game, "Ben", buy_IBE=1)
+    declare(table.game, "Cris", buy_IBE=1)  # two buyers of IBE, one card offered: IBE is auctioned (BOLSA-5)
+    auction = table.state("Ana")["position"]["trade"]
+    assert auction["company"] == "IBE" and auction["auction"] is not None
+    bidder = auction["auction"]["to_act"]
+    page = table[bidder].get("/").text
+    bid = page.split('data-group="' + bidder + ':bid"')[1].split("</details>")[0]
+    assert "IBE" in bid and f"quote {auction['quote']}" in bid  # the company being auctioned, named at the form
+    labels = re.findall(r"<(?:summary|button)[^>]*>(.*?)</(?:summary|button)>", page, re.S)
+    assert not [text for text in labels if re.match(r"\s*(?:<[^>]+>\s*)*(declare|bid|pass|resolve)\b", text)]

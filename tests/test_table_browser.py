@@ -102,6 +102,9 @@ def test_each_phone_in_its_language_switched_on_the_page_and_kept_live(browser, 
             page.screenshot(path=str(shots / f"table-bolsa-{code}-{size['width']}.png"), full_page=True)
             assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]  # nothing wider
         page.set_viewport_size(PHONE)
+    rows = ana.evaluate("""() => [...document.querySelectorAll('#next table.grid .seg')]
+        .map(seg => new Set([...seg.querySelectorAll('label')].map(label => label.offsetTop)).size)""")
+    assert len(rows) == 10 and set(rows) == {1}  # each company's 0/1/2 on one line at 390 px, none wrapping
 
     ana.locator("nav.langs a[data-lang='es']").click()  # the switch
     speaks(ana, "es")

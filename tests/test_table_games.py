@@ -14,7 +14,7 @@ import json
 import os
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -144,7 +144,8 @@ def tap_once(page: Any, rng: random.Random) -> bool:
     return False  # refused: the caller taps again
 
 
-def play_through(t: Table, game: str, rng: random.Random, seats: list[str]) -> dict[str, float]:
+def play_through(t: Table, game: str, rng: random.Random, seats: list[str],
+                 midway: Callable[[], None] | None = None) -> dict[str, float]:
     """The whole game, each step tapped on the page of a player whose turn it is (the host's
     for the table's own steps); at each turn, that page checked. Returns the tallest page seen
     (from its top to the board's end, the player's form open) and the number of steps."""
@@ -168,6 +169,8 @@ def play_through(t: Table, game: str, rng: random.Random, seats: list[str]) -> d
                 assert hand.count() >= min(left, 1), (name, left)  # the player's own cards, shown
                 hands += bool(left)
             looks_right(page, game)
+        if steps == 8 and midway is not None:
+            midway()  # (the screenshots: a game under way)
         for _attempt in range(6):
             if tap(page, rng):
                 steps += 1
@@ -184,7 +187,7 @@ def play_through(t: Table, game: str, rng: random.Random, seats: list[str]) -> d
 @pytest.mark.parametrize("game", ["bolsa", "aktsioner", "forex"])
 def test_a_whole_game_tapped_through_the_page_at_390(browser, table, shots, game):
     t = table(game, SIX, args=SHORT[game])
-    found = play_through(t, game, random.Random(7), SIX)
+    found = play_through(t, game, random.Random(7), SIX, lambda: screenshots(t, game, shots, "Ana"))
     print(f"\n{game}: {found['steps']} steps tapped; the tallest page to the board's end, the form open: "
           f"{found['tallest']:.0f} px ({found['tallest'] / PHONE['height']:.2f} screens)")
     assert found["tallest"] <= 2 * PHONE["height"]
@@ -193,7 +196,6 @@ def test_a_whole_game_tapped_through_the_page_at_390(browser, table, shots, game
     assert answer["state"]["over"] is True
     for page in (t["Ana"], t["host"]):
         assert page.locator(".over h2").count() == 1  # the end, said on every page
-    screenshots(t, game, shots, "Ana", sizes=(PHONE,))
 
 
 @pytest.mark.slow

@@ -224,3 +224,34 @@ def test_ctrl_c_ends_the_streams_and_stops_with_the_line_that_goes_on(tmp_path):
         raise
     finally:
         stop(server)
+
+
+def test_a_connection_whose_request_head_is_late_is_closed(table, monkeypatch):
+    """A client that connects and sends its request's head slowly (or never) holds no
+    connection for long: the server closes it `HEAD_SECONDS` after connecting; a whole request
+    in time is answered."""
+    import socket
+
+    import uvicorn
+
+    from pnp.table import serve
+
+    monkeypatch.setattr(serve, "HEAD_SECONDS", 0.3)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(table), host="127.0.0.1", port=port, log_level="warning",
+                                           http=serve._Protocol, lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as slow:
+            slow.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # the head, unfinished
+            began = time.monotonic()
+            assert slow.recv(100) == b"" and time.monotonic() - began < 3  # closed, unanswered
+        assert httpx.get(f"http://127.0.0.1:{port}/api/state", timeout=5).status_code == 200
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -91,9 +91,9 @@ def seated(game: str, names: list[str]) -> tuple[list[str], dict[str, str]]:
         bot = name[len("bot:"):]
         if roster.bot_named(game, bot) is None:
             raise UsageError(f"--players {name}: no such bot for {game} (bots: {', '.join(roster.names(game))})")
-        count = sum(1 for b in bots) + 1
+        count = len(bots) + 1
         seat = "Bot" if count == 1 else f"Bot {count}"
-        while seat in names or seat in players:
+        while seat in names or seat in players:  # a person already called so keeps the name
             count += 1
             seat = f"Bot {count}"
         players.append(seat)

@@ -160,7 +160,15 @@ def _grid(controls: list[Control], fields: Sequence[Field]) -> Grid | None:
     if len(groups) < 2 or len({tuple(g) for g in groups.values()}) != 1:
         return None
     keys = tuple(next(iter(groups.values())))
-    return Grid(tuple(word(g) for g in groups), tuple((key, tuple(groups[g][key] for g in groups)) for key in keys))
+    narrow = {name: {key: _in_a_row(c) for key, c in row.items()} for name, row in groups.items()}
+    return Grid(tuple(word(g) for g in groups), tuple((key, tuple(narrow[g][key] for g in groups)) for key in keys))
+
+
+GRID_BUTTONS = 6  # a grid's cell is tapped up to this many; a longer range is picked (a row stays one line on a phone)
+
+
+def _in_a_row(control: Control) -> Control:
+    return replace(control, picker="select") if len(control.options) > GRID_BUTTONS else control
 
 
 def _notes(constraints: Sequence[Any]) -> tuple[str, ...]:
