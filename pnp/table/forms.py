@@ -160,15 +160,18 @@ def _grid(controls: list[Control], fields: Sequence[Field]) -> Grid | None:
     if len(groups) < 2 or len({tuple(g) for g in groups.values()}) != 1:
         return None
     keys = tuple(next(iter(groups.values())))
-    narrow = {name: {key: _in_a_row(c) for key, c in row.items()} for name, row in groups.items()}
-    return Grid(tuple(word(g) for g in groups), tuple((key, tuple(narrow[g][key] for g in groups)) for key in keys))
+    return Grid(tuple(word(g) for g in groups), tuple((key, _in_a_row([groups[g][key] for g in groups])) for key in keys))
 
 
-GRID_BUTTONS = 6  # a grid's cell is tapped up to this many; a longer range is picked (a row stays one line on a phone)
+ROW_BUTTONS = 7  # buttons a grid's row holds on one line of a phone (390 px); a row of more picks its long ranges
 
 
-def _in_a_row(control: Control) -> Control:
-    return replace(control, picker="select") if len(control.options) > GRID_BUTTONS else control
+def _in_a_row(row: list[Control]) -> tuple[Control, ...]:
+    """A grid row's controls, those of more than two options picked from a list when the row's
+    buttons would not fit one line of a phone."""
+    if sum(len(c.options) for c in row) <= ROW_BUTTONS:
+        return tuple(row)
+    return tuple(replace(c, picker="select") if len(c.options) > 2 else c for c in row)
 
 
 def _notes(constraints: Sequence[Any]) -> tuple[str, ...]:
