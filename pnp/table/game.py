@@ -366,8 +366,9 @@ class TableGame:
 
     def correct(self, actor: Actor, version: str, key: str | None = None) -> Entry:
         """The host corrects the record across a reveal: the step that revealed a sealed phase
-        is taken back, and the phase's entries, which everyone has seen, stay public (in the
-        record, on every page) while the phase is open again. Logged as such."""
+        is taken back, and the phase's entries, which everyone has seen, stay public — on every
+        page, and in the journal marked seen (the record states a sealed phase whole, so they
+        join it when the phase completes) — while the phase is open again. Logged as such."""
         with self._changing(actor, version, key):
             index = seats.correction_target(self, actor)
             kept = tuple(replace(e, revealed=True) if e.sealed else e for e in self.entries[:index])
