@@ -255,3 +255,29 @@ def test_a_connection_whose_request_head_is_late_is_closed(table, monkeypatch):
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_the_host_lets_a_bot_play_a_seat_and_takes_it_back(tmp_path):
+    """From the host's page (a plain form post): a bot takes Cris's seat, kept beside the record,
+    and declares for Cris, in secret, through Cris's own checks; then the seat is a person's again."""
+    table = TableGame.create(tmp_path / "r.yaml", SPEC, "bolsa", PLAYERS, {"rounds": 1})
+    tokens_ = files.seat_tokens(table.path, table.players)
+    app = create_app(table, tokens_, "http://table.local/", think=0.05)
+    with TestClient(app):
+        host = phone(app, tokens_.host)
+        host.headers["accept-language"] = "en"
+        page = host.get("/").text
+        fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"',
+                                 page.split('value="Cris">', 1)[1].split("</form>", 1)[0]))
+        seated = host.post("/bot", data={**fields, "seat": "Cris", "bot": "search:10"})
+        assert seated.status_code == 303 and files.seat_tokens(table.path, table.players).bots == (("Cris", "search:10"),)
+        deadline = time.monotonic() + 30
+        while not table.entries and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [(e.player, e.by, e.waiting) for e in table.entries] == [("Cris", "Cris", True)]
+        assert "played by the bot search:10" in host.get("/").text
+        back = host.post("/bot", data={**fields, "seat": "Cris", "bot": ""})
+        assert back.status_code == 303 and files.seat_tokens(table.path, table.players).bots == ()
+        refused = host.post("/bot", data={**fields, "seat": "Cris", "bot": "nobody"})
+        assert refused.status_code == 400 and "search" in refused.text
+    table.close()

@@ -42,10 +42,14 @@
       method: "POST", body: entry.body, credentials: "same-origin",
       headers: {"Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded"}})
       .then(function (response) {
-        if (response.status === 403 && !(response.headers.get("content-type") || "").includes("json")) {
-          forget(entry); lost(); return null;
-        }
-        return response.json();
+        if ((response.headers.get("content-type") || "").includes("json")) return response.json();
+        forget(entry);  // answered, but not by the table's API: its words, and nothing kept
+        if (response.status === 403) { lost(); return null; }
+        return response.text().then(function (text) {
+          banner(text, "bad");
+          if (form) form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+          return null;
+        });
       })
       .then(function (answer) {
         if (!answer) return;
