@@ -149,7 +149,7 @@ class Views:
         """The question a page asks before a step that cannot be taken back lightly (closing a
         sealed phase early, correcting the record): the same form again, with `confirm`."""
         if what == "close":
-            notice = Notice("confirm", _(words.CONFIRM_CLOSE_TITLE), words.confirm_close(posted_waiting(self.table)))
+            notice = Notice("confirm", _(words.CONFIRM_CLOSE_TITLE), words.confirm_close(still_to_enter(self.table)))
             where = {"action": "enter", "api": "api/step"}
         else:
             notice = Notice("confirm", _(words.CONFIRM_CORRECT_TITLE), _(words.CONFIRM_CORRECT))
@@ -186,7 +186,8 @@ def viewer(request: Any) -> Actor:
     return BOARD if request.query_params.get("view") == "board" else actor_of(request)
 
 
-def posted_waiting(table: TableGame) -> tuple[str, ...]:
+def still_to_enter(table: TableGame) -> tuple[str, ...]:
+    """The players a sealed phase still waits for (whom closing it takes to have entered nothing)."""
     who = table.to_move()
     return tuple(who.players) if who is not None and who.sealed else ()
 
