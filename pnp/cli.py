@@ -212,7 +212,8 @@ def _add_table(commands) -> None:
     table = commands.add_parser("table", help="serve the game to the phones at the table; every step saved to RECORD")
     table.add_argument("record", help="the game record (YAML); created with --new, else played on from its last step")
     table.add_argument("--new", metavar="GAME", help="start a new game in RECORD (which must not exist)")
-    table.add_argument("--players", help="with --new: comma-separated names in seating order, e.g. Ana,Ben,Cris")
+    table.add_argument("--players", help="with --new: comma-separated names in seating order, e.g. Ana,Ben,Cris; "
+                                         "bot:search (or bot:greedy, bot:search:200) seats a bot")
     table.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
     table.add_argument("--set", action="append", default=[], metavar="rules.KEY=VALUE",
                        help="with --new: a house rule (repeatable); the record states every rule in effect")

@@ -7,6 +7,8 @@ import contextlib
 import io
 import json
 import random
+import re
+import secrets
 import socket
 import subprocess
 import sys
@@ -90,6 +92,35 @@ def random_step(table: TableGame, rng: random.Random) -> Entry | None:
 
 def templates_of(table: TableGame, player: str | None) -> list:
     return mine(table.templates(), player)
+
+
+# --- phones ----------------------------------------------------------------------------------------
+
+
+def phone(app: Any, token: str, base: str = "http://testserver", **options: Any) -> Any:
+    """A Starlette test client as a phone opening its link: the token goes into a cookie bound
+    to the actor's page (`/1/`, `/host/`), which is the client's address from then on. It says
+    what a browser says of a post from the page itself (`Sec-Fetch-Site: same-origin`)."""
+    from starlette.testclient import TestClient
+
+    client = TestClient(app, base_url=base, follow_redirects=False, **options)
+    opened = client.get(f"/?t={token}")
+    assert opened.status_code == 303, opened.text
+    client.base_url = base + opened.headers["location"]
+    client.headers["sec-fetch-site"] = "same-origin"
+    return client
+
+
+def new_key() -> str:
+    """A change's key, as a client makes one (each change its own)."""
+    return secrets.token_urlsafe(12)
+
+
+def form_fields(page: str, action: str) -> dict[str, str]:
+    """The hidden fields of the page's first form posting to `action` (its version, key and
+    host-bound token), as the browser would post them."""
+    form = page.split(f'action="{action}"', 1)[1].split("</form>", 1)[0]
+    return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
 
 
 # --- a real server -------------------------------------------------------------------------------

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from pnp.bots import roster
+from pnp.bots.common import Decision, greedy
+from pnp.bots.probe import Probe
 from pnp.rules.base import Outcome, ToMove
 from pnp.rules.legal import Field, Template
-from pnp.simulate import roster
-from pnp.simulate.bots import Decision, greedy
 from pnp.simulate.play import play_game
-from pnp.simulate.probe import Probe
 from pnp.simulate.runner import Setup, context
 
 SPEC = str(Path(__file__).resolve().parents[1] / "pnp" / "data" / "components.yaml")

@@ -25,13 +25,13 @@ from typing import Any
 import pytest
 
 import conform
+from pnp.bots.search import UNWATCHED
 from pnp.referee import check, reads_record
 from pnp.referee import record as records
 from pnp.referee.replay import referee_for, state_json
 from pnp.rules import GAMES, load_spec
 from pnp.rules.base import Violation
 from pnp.rules.contract import play
-from pnp.simulate.search import UNWATCHED
 
 SPEC = load_spec(None)
 NAMES = ("Ana", "Ben", "Cris", "Dan", "Eva", "Fer")

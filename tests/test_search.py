@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
+from pnp.bots import roster
+from pnp.bots.common import Decision
+from pnp.bots.search import SCORE_WEIGHT, SearchBot, reward
 from pnp.cli import main
 from pnp.referee import check, read_record
 from pnp.rules import GAMES
 from pnp.rules.base import Outcome
 from pnp.rules.contract import apply_choosing
 from pnp.rules.legal import sample
-from pnp.simulate import roster
-from pnp.simulate.bots import Decision
 from pnp.simulate.play import play_game
 from pnp.simulate.runner import Setup, chunks, context, run, seating
-from pnp.simulate.search import SCORE_WEIGHT, SearchBot, reward
 from spec_text import BUNDLED, spec_of
 
 SPEC = str(Path(__file__).resolve().parents[1] / "pnp" / "data" / "components.yaml")

@@ -19,18 +19,18 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
+from pnp.bots import games
+from pnp.bots.common import fit
+from pnp.bots.probe import Probe
 from pnp.cli import main
 from pnp.referee import check, read_record
 from pnp.referee.replay import state_json
 from pnp.rules import GAMES
 from pnp.rules.base import Outcome, ToMove
 from pnp.rules.legal import Field, Template
-from pnp.simulate import games
-from pnp.simulate.bots import fit
 from pnp.simulate.metrics import difference, mean, rate, summarise
 from pnp.simulate.play import GameResult, play_game
 from pnp.simulate.pressure import CANNOT, Bills, printed_money
-from pnp.simulate.probe import Probe
 from pnp.simulate.report import write_report
 from pnp.simulate.runner import Setup, chunks, context, play_chunk, run
 from pnp.simulate.simulation import answer, compare, simulate

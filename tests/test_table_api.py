@@ -9,6 +9,7 @@ from __future__ import annotations
 import hmac
 import json
 import random
+import re
 import threading
 import time
 import urllib.parse
@@ -23,7 +24,7 @@ from pnp.table import files, game, own_hosts, seats
 from pnp.table.game import TableGame
 from pnp.table.steps import HOST, Actor
 from pnp.table.web import create_app
-from table_helpers import SPEC, declare, free_port
+from table_helpers import SPEC, declare, form_fields, free_port, new_key, phone
 
 PLAYERS = ["Ana", "Ben", "Cris"]
 
@@ -36,11 +37,8 @@ class Table:
         self.game = TableGame.create(folder / "r.yaml", SPEC, game_id, players)
         self.tokens = files.seat_tokens(self.game.path, players)
         self.app = create_app(self.game, self.tokens, hosts=hosts)
-        self.clients = {}
-        for name, token in [("host", self.tokens.host), *self.tokens.seats]:
-            client = TestClient(self.app, base_url=base, follow_redirects=False)
-            assert client.get(f"/?t={token}").status_code == 303  # the cookie, and the token out of the address
-            self.clients[name] = client
+        self.clients = {name: phone(self.app, token, base)  # the cookie, and the token out of the address
+                        for name, token in [("host", self.tokens.host), *self.tokens.seats]}
 
     def __getitem__(self, name: str) -> TestClient:
         return self.clients[name]
@@ -84,29 +82,33 @@ def test_the_state_is_the_seats_view_with_its_own_templates(unchanged):
 
 def test_a_step_through_the_api_answers_as_the_page_does(table):
     ana = table.state("Ana")
-    body = {"version": ana["version"], "player": "Ana", "n": 0, "values": {"sell.IBE": 1}}
+    body = {"version": ana["version"], "player": "Ana", "n": 0, "values": {"sell.IBE": 1}, "key": new_key()}
     answer = table["Ana"].post("/api/step", json=body)
     assert answer.status_code == 200 and answer.json()["entry"]["events"][0]["data"] == {"player": "Ana",
                                                                                          "sell": {"IBE": 1}}
     assert answer.json()["state"]["yours_in_secret"][0]["kind"] == "declare"
-    assert table["Ana"].post("/api/step", json=body).status_code == 409  # the same post again: stale
-    again = table["Ana"].post("/api/step", json=body).json()
-    assert again["error"] == "stale" and again["state"]["templates"] == []
+    again = table["Ana"].post("/api/step", json=body)  # the same post again (its answer lost): made once, answered alike
+    assert again.status_code == 200 and again.json()["repeated"] == answer.json()["state"]["change"]
+    assert len(table.game.entries) == 1
+    stale = table["Ana"].post("/api/step", json={**body, "key": new_key()}).json()  # a new key on the old form: stale
+    assert stale["error"] == "stale" and stale["state"]["templates"] == []
     ben = table.state("Ben")
     assert ben["entered_in_secret"] == ["Ana"] and ben["version"] == table.state("Ben")["version"]
-    other = table["Ben"].post("/api/step", json={**body, "version": ben["version"]})  # Ana's step, from Ben's phone
+    other = table["Ben"].post("/api/step", json={**body, "version": ben["version"], "key": new_key()})  # Ana's, from Ben
     assert other.status_code == 403 and other.json()["error"] == "forbidden"
-    too_dear = {"version": ben["version"], "player": "Ben", "n": 0, "values": {"buy.IBE": 2, "buy.SAN": 2, "buy.TEF": 2}}
+    too_dear = {"version": ben["version"], "player": "Ben", "n": 0, "values": {"buy.IBE": 2, "buy.SAN": 2, "buy.TEF": 2},
+                "key": new_key()}
     refused = table["Ben"].post("/api/step", json=too_dear)
     assert refused.status_code == 422 and refused.json()["rule"] == "BOLSA-3.2.5"
     assert "[S" not in refused.json()["rule_text"] and "[D]" not in refused.json()["rule_text"]
     spanish = worded("bolsa", SPEC, "es")["BOLSA-3.2.5"].replace("**", "")  # no Accept-Language: the game's own
     assert refused.json()["rule_text"] == spanish and "{" not in spanish
-    early = table["host"].post("/api/step", json={"version": table.state("host")["version"], "player": None, "n": 0})
+    early = table["host"].post("/api/step", json={"version": table.state("host")["version"], "player": None, "n": 0,
+                                                  "key": new_key()})
     assert early.status_code == 422 and "Ben, Cris" in early.json()["message"]
-    undo = table["Ben"].post("/api/undo", json={"version": ben["version"]})
+    undo = table["Ben"].post("/api/undo", json={"version": ben["version"], "key": new_key()})
     assert undo.status_code == 403  # the last step is Ana's
-    mine = table["Ana"].post("/api/undo", json={"version": table.state("Ana")["version"]})
+    mine = table["Ana"].post("/api/undo", json={"version": table.state("Ana")["version"], "key": new_key()})
     assert mine.status_code == 200 and mine.json()["undone"] == {"player": "Ana", "kind": "declare", "sealed": True}
     assert table.game.entries == ()
 
@@ -165,7 +167,7 @@ def test_tokens_are_compared_in_constant_time_with_every_token(unchanged, monkey
         return real(a, b)
 
     monkeypatch.setattr(hmac, "compare_digest", counted)
-    known = [unchanged.tokens.host, *dict(unchanged.tokens.seats).values()]
+    known = [unchanged.tokens.host, unchanged.tokens.board, *dict(unchanged.tokens.seats).values()]
     for given in (unchanged.tokens.host, unchanged.tokens.of("Cris"), "x" * 22, unchanged.tokens.of("Cris")[:-1] + "?"):
         calls.clear()
         TestClient(unchanged.app).get("/api/state", headers={"Authorization": f"Bearer {given}"})
@@ -189,15 +191,14 @@ def test_a_wrong_or_missing_token_gets_the_same_403_that_names_no_seat(unchanged
 
 
 def _cookie(table: Table) -> str:
-    return next(iter(table["Ana"].cookies.keys()))
+    return table.app.access.cookie
 
 
 def test_malformed_tokens_cookies_and_forms_are_answered_4xx_never_500(table):
     rng = random.Random(8)
     alphabet = "aZ09-_%&=;,\"'\\ <>/?#é€☃\x7f\x00\t" + "\U0001F600"
     raw = TestClient(table.app, raise_server_exceptions=False)
-    ana = TestClient(table.app, raise_server_exceptions=False)
-    ana.cookies = table["Ana"].cookies
+    ana = phone(table.app, table.tokens.of("Ana"), raise_server_exceptions=False)
     for _ in range(300):
         junk = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
         kind = rng.randrange(6)
@@ -226,8 +227,9 @@ def test_on_loopback_only_the_servers_own_host_names_are_answered(tmp_path):
     table = TableGame.create(tmp_path / "r.yaml", SPEC, "bolsa", PLAYERS)
     tokens = files.seat_tokens(table.path, PLAYERS)
     app = create_app(table, tokens, hosts=own_hosts(port))
-    for base, status in ((f"http://127.0.0.1:{port}", 303), (f"http://localhost:{port}", 303),
-                         ("http://evil.example", 403), (f"http://evil.example:{port}", 403), ("http://127.0.0.1", 403)):
+    for base, status in ((f"http://127.0.0.1:{port}", 303), (f"http://localhost:{port}", 303), ("http://[::1]", 303),
+                         ("http://evil.example", 400), (f"http://evil.example:{port}", 400),
+                         (f"http://127.0.0.1.evil.example:{port}", 400)):
         answer = TestClient(app, base_url=base, follow_redirects=False).get(f"/?t={tokens.host}")
         assert answer.status_code == status, base
     table.close()
@@ -242,8 +244,10 @@ def test_every_answer_forbids_framing(unchanged):
 
 
 def test_posts_from_another_site_and_large_bodies_are_refused(table):
-    other = table["Ana"].post("/api/undo", json={"version": ""}, headers={"origin": "http://evil.example"})
+    other = table["Ana"].post("/api/undo", json={"version": "", "key": new_key()}, headers={"origin": "http://evil.example"})
     assert other.status_code == 403
+    fetched = table["Ana"].post("/api/undo", json={"version": "", "key": new_key()}, headers={"sec-fetch-site": "cross-site"})
+    assert fetched.status_code == 403
     big = table["Ana"].post("/enter", data={"v": "x", "a": "0", "f.pad": "1" * 40_000})
     assert big.status_code == 413
 
@@ -255,22 +259,51 @@ def test_posts_from_another_site_and_large_bodies_are_refused(table):
     assert streamed.status_code == 413 and table.game.entries == ()
 
 
+def test_a_form_posts_from_its_own_page_whatever_the_referrer_policy(table):
+    """The pages send no referrer, so Chromium posts their forms with `Origin: null`: its fetch
+    metadata (`Sec-Fetch-Site: same-origin`) says where they come from. A browser that says
+    nothing posts the form's host-bound token, which a page of another site cannot make."""
+    page = table["Ana"].get("/").text
+    fields = {**form_fields(page, "enter"), "f.sell.IBE": "1"}
+    refused = table["Ana"].post("/enter", data={**fields, "h": ""}, headers={"origin": "null", "sec-fetch-site": ""})
+    assert refused.status_code == 403 and table.game.entries == ()  # no metadata and no token: not from the page
+    elsewhere = table["Ana"].post("/enter", data=fields, headers={"origin": "null", "sec-fetch-site": "same-site"})
+    assert elsewhere.status_code == 403 and table.game.entries == ()
+    plain = table["Ana"].post("/enter", data=fields, headers={"origin": "null", "sec-fetch-site": ""})  # its token
+    assert plain.status_code == 303 and [e.player for e in table.game.entries] == ["Ana"]
+    again = table["Ana"].post("/enter", data=fields, headers={"origin": "null"})  # the browser's retry: once
+    assert again.status_code == 303 and len(table.game.entries) == 1
+    host_page = table["host"].get("/").text
+    other_host = table["host"].post("/undo", data=form_fields(host_page, "undo"), headers={"sec-fetch-site": "",
+                                                                                        "host": "127.0.0.1:9"})
+    assert len(table.game.entries) == 1
+    assert other_host.status_code == 403  # the token is bound to the name the page was served under
+
+
 def test_the_page_posts_a_form_and_shows_a_refusal_with_the_rules_words(table):
     page = table["Ana"].get("/").text
     assert 'name="p" value="Ana"' in page and "Ben" not in page.split('id="next"')[1].split('id="position"')[0]
-    body = {"v": table.state("Ana")["version"], "p": "Ana", "a": "0", "f.buy.IBE": "2", "f.buy.SAN": "2",
-            "f.buy.TEF": "2"}
+    body = {**form_fields(page, "enter"), "f.buy.IBE": "2", "f.buy.SAN": "2", "f.buy.TEF": "2"}
     refused = table["Ana"].post("/enter", data=body)
     assert refused.status_code == 422 and 'data-rule="BOLSA-3.2.5"' in refused.text and "[S:" not in refused.text
     assert table["Ana"].post("/enter", data={**body, "p": "Ben"}).status_code == 403
     assert table["Ana"].post("/enter", data={**body, "a": "x"}).status_code == 400
-    entered = table["Ana"].post("/enter", data={"v": body["v"], "p": "Ana", "a": "0", "f.sell.IBE": "1"})
+    entered = table["Ana"].post("/enter", data={**form_fields(page, "enter"), "f.sell.IBE": "1"})
     assert entered.status_code == 303 and [e.player for e in table.game.entries] == ["Ana"]
+    undone = table["Ana"].post("/undo", data=form_fields(table["Ana"].get("/").text, "undo"))
+    assert undone.status_code == 303 and table.game.entries == ()
+    replayed = table["Ana"].post("/enter", data={**form_fields(page, "enter"), "f.sell.IBE": "1"})  # after her undo
+    assert replayed.status_code == 409 and table.game.entries == ()  # made once: not again
+    anew = table["Ana"].post("/enter", data={**form_fields(table["Ana"].get("/").text, "enter"), "f.sell.IBE": "1"})
+    assert anew.status_code == 303 and len(table.game.entries) == 1  # the same step from the page drawn again: a new form
 
 
 def test_the_rule_page_shows_the_rule_without_the_files_editorial_notes(unchanged):
     page = unchanged["Ana"].get("/rule/BOLSA-3.2.5")
-    assert page.status_code == 200 and "declaration_cash_check = total" in page.text
+    booklet = next(c for c in unchanged.app.languages.game("es").components if c.kind == "booklet")
+    said = booklet.rules_words["declaration_cash_check"]
+    assert page.status_code == 200 and "declaration_cash_check" not in page.text  # a house rule by its words
+    assert f"{said.name}: {said.values['total']}" in page.text
     assert "[S" not in page.text and "[D]" not in page.text and "si tienen" not in page.text
     assert unchanged["Ana"].get("/rule/BOLSA-5.33").status_code == 404
 
@@ -331,19 +364,13 @@ def test_the_events_stream_tells_every_seat_of_each_change_and_nothing_it_holds(
 
 
 def test_the_host_sees_every_seats_link_and_a_seat_only_its_own(tmp_path):
-    from pnp.table import _link
-    from pnp.table.page import Links
-
     table = TableGame.create(tmp_path / "r.yaml", SPEC, "bolsa", PLAYERS)
     tokens = files.seat_tokens(table.path, PLAYERS)
-    links = Links(_link("host", f"http://x/?t={tokens.host}"),
-                  tuple(_link(n, f"http://x/?t={t}") for n, t in tokens.seats))
-    app = create_app(table, tokens, links)
-    host = TestClient(app)
-    host.get(f"/?t={tokens.host}")
-    ana = TestClient(app)
-    ana.get(f"/?t={tokens.of('Ana')}")
+    app = create_app(table, tokens, "http://x/")
+    host = phone(app, tokens.host)
+    ana = phone(app, tokens.of("Ana"))
     assert all(t in host.get("/").text for _, t in tokens.seats) and tokens.host not in host.get("/").text
+    assert tokens.board in host.get("/").text
     page = ana.get("/").text
     assert tokens.of("Ana") in page and tokens.of("Ben") not in page and tokens.host not in page
     assert seats.view(table, HOST).actor == HOST
@@ -371,13 +398,37 @@ def test_a_dealt_hand_is_shown_only_to_the_seat_that_holds_it(tmp_path, monkeypa
         table = TableGame.open(folder / "r.yaml", SPEC)
         monkeypatch.setattr(files, "_token", iter([f"token-{k:02d}-abcdefghijklmnop" for k in range(9)]).__next__)
         tokens = files.seat_tokens(table.path, PLAYERS)
-        client = TestClient(create_app(table, tokens))
-        client.get(f"/?t={tokens.of('Ana')}")
+        client = phone(create_app(table, tokens), tokens.of("Ana"))
         got = [client.get(path) for path in ("/", "/api/state", "/api/state?fragments=1")]
         answers.append([(r.status_code, r.content.replace(b"world1", b"world0")) for r in got])
         assert all(card.encode() in got[0].content for card in hands[n]["Ana"])
-        ben = TestClient(create_app(table, tokens))
-        ben.get(f"/?t={tokens.of('Ben')}")
+        ben = phone(create_app(table, tokens), tokens.of("Ben"))
         assert ben.get("/api/state").json()["position"]["hands"]["Ben"] == hands[n]["Ben"]
         table.close()
     assert answers[0] == answers[1]
+
+
+def test_bolsa_in_the_players_words(table):
+    """The secret line says what it is before and after the seat has declared; the undo, at the
+    top with the seat's step, says what it takes back; the bid form names the company auctioned,
+    its quote and the best bid; no step is named by the engine's key."""
+    for client in table.clients.values():
+        client.headers["accept-language"] = "en"
+    ana = table["Ana"]
+    before = ana.get("/").text
+    assert "nothing chosen: nothing" in before and "Yours is in" not in before
+    declare(table.game, "Ana", sell_IBE=1)
+    after = ana.get("/").text
+    nexts = after.split('id="next"')[1].split('id="position"')[0]
+    assert "Yours is in" in nexts and "nothing chosen" not in nexts
+    assert 'id="undo"' in nexts and "Undo my step: Declare" in nexts  # reachable at the top, in words
+    declare(table.game, "Ben", buy_IBE=1)
+    declare(table.game, "Cris", buy_IBE=1)  # two buyers of IBE, one card offered: IBE is auctioned (BOLSA-5)
+    auction = table.state("Ana")["position"]["trade"]
+    assert auction["company"] == "IBE" and auction["auction"] is not None
+    bidder = auction["auction"]["to_act"]
+    page = table[bidder].get("/").text
+    bid = page.split('data-group="' + bidder + ':bid"')[1].split("</details>")[0]
+    assert "IBE" in bid and f"quote {auction['quote']}" in bid  # the company being auctioned, named at the form
+    labels = re.findall(r"<(?:summary|button)[^>]*>(.*?)</(?:summary|button)>", page, re.S)
+    assert not [text for text in labels if re.match(r"\s*(?:<[^>]+>\s*)*(declare|bid|pass|resolve)\b", text)]

@@ -17,9 +17,10 @@ from pnp.i18n.catalogs import language
 from pnp.rules.lookup import worded
 from pnp.table import files
 from pnp.table.game import TableGame
-from pnp.table.web import LANGUAGE_COOKIE, create_app
+from pnp.table.middleware import LANGUAGE_COOKIE
+from pnp.table.web import create_app
 from pnp.translate import program_entries
-from table_helpers import SPEC, declare
+from table_helpers import SPEC, declare, new_key, phone
 
 PLAYERS = ["Ana", "Ben", "Cris"]
 ON_THE_TABLE = "On the table"  # a heading every page shows (position.html)
@@ -35,9 +36,7 @@ class Phones:
         self.clients = {name: self._client(token) for name, token in [("host", self.tokens.host), *self.tokens.seats]}
 
     def _client(self, token: str) -> TestClient:
-        client = TestClient(self.app, follow_redirects=False)
-        assert client.get(f"/?t={token}").status_code == 303
-        return client
+        return phone(self.app, token)
 
     def __getitem__(self, name: str) -> TestClient:
         return self.clients[name]
@@ -73,7 +72,7 @@ def page_lang(html: str) -> str:
 def test_the_page_speaks_the_language_the_browser_asks_for(unchanged):
     page = unchanged["host"].get("/", headers={"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"})
     assert page.status_code == 200 and page.headers["content-language"] == "ru" and page_lang(page.text) == "ru"
-    for msgid in (ON_THE_TABLE, "Close the phase now", "Start from a position", "declare", "host"):
+    for msgid in (ON_THE_TABLE, "Close the phase now", "Start from a position", "Declare", "host"):
         assert said("bolsa", "ru", msgid) in page.text
     for msgid in (ON_THE_TABLE, "Close the phase now", "Start from a position"):
         assert msgid not in page.text
@@ -176,7 +175,8 @@ def test_sealed_declarations_in_spanish(phones):
     assert "✓ Ana" in host.get("/").text and spanish not in host.get("/").text
     assert said("bolsa", "es", "Secret: each player's, on their phone or this one, seen by nobody until all are in."
                 ) in host.get("/").text
-    refused = ben.post("/api/step", json={"version": ben.get("/api/state").json()["version"], "player": "Ana", "n": 0})
+    refused = ben.post("/api/step", json={"version": ben.get("/api/state").json()["version"], "player": "Ana", "n": 0,
+                                          "key": new_key()})
     assert refused.status_code == 403 and refused.json()["message"] == said(
         "bolsa", "es", "That step is another player's: each seat enters only its own.")
 
@@ -204,7 +204,7 @@ def test_the_table_texts_are_in_every_catalog():
     for game in ("bolsa", "aktsioner", "forex"):
         for code in ("es", "ru"):
             spoken = language(SPEC.folder, game, code)
-            assert [msgid for msgid in found if spoken.gettext(msgid) == msgid and msgid not in ("no", "—")] == []
+            assert [msgid for msgid in found if spoken.gettext(msgid) == msgid and msgid not in ("no", "—", "{name}: {value}")] == []
     russian = language(SPEC.folder, "bolsa", "ru")
     assert [russian.ngettext("{n} choice", "{n} choices", n).format(n=n) for n in (1, 3, 5)] == [
         "1 вариант", "3 варианта", "5 вариантов"]

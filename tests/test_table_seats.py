@@ -12,7 +12,7 @@ from pnp.rules import GAMES
 from pnp.table import files, seats
 from pnp.table.game import TableGame
 from pnp.table.steps import HOST, Actor, Forbidden, Refused, Stale, Submission
-from table_helpers import SPEC, checked, declare, enter, random_step, shown
+from table_helpers import SPEC, checked, declare, enter, random_step
 
 PLAYERS = ["Ana", "Ben", "Cris", "Dani", "Eva", "Fer"]
 
@@ -93,9 +93,37 @@ def test_a_seat_undoes_its_own_sealed_entry_until_the_reveal_the_others_stay(bol
     for player in ("Ana", "Dani"):
         with pytest.raises(Forbidden):  # after the reveal, only the host
             bolsa.undo(Actor(player), version(bolsa, player))
-    taken = bolsa.undo(HOST, version(bolsa, None))
-    assert taken.player == "Dani" and bolsa.public_count() == 0 and len(bolsa.entries) == 3
-    assert checked(bolsa.path)["state"]["round"] == 1 and shown(bolsa)["phase"] == "declare"
+    with pytest.raises(Forbidden):  # nor the host's undo: it would hide again what everyone has seen
+        bolsa.undo(HOST, version(bolsa, None))
+
+
+def test_the_hosts_correction_across_a_reveal_keeps_every_declaration_public(bolsa):
+    """The host takes back the step that revealed the declarations (Dani's, the last) by a
+    correction of the record: the phase is open again for Dani alone, and Ana's, Ben's and
+    Cris's declarations, seen by everyone at the reveal, stay in the record and in every
+    seat's view; the log says so; the next declaration reveals again."""
+    declare(bolsa, "Ana", sell_IBE=1)
+    with pytest.raises(Refused):  # nothing revealed yet: nothing to correct (Ana's entry is undone)
+        bolsa.correct(HOST, version(bolsa, None))
+    declare(bolsa, "Ben", buy_IBE=1)
+    declare(bolsa, "Cris", buy_SAN=2)
+    declare(bolsa, "Dani", buy_TEF=1)  # the reveal
+    with pytest.raises(Forbidden):
+        bolsa.correct(Actor("Dani"), version(bolsa, "Dani"))  # the host's alone
+    taken = bolsa.correct(HOST, version(bolsa, None))
+    assert taken.player == "Dani" and len(bolsa.entries) == 3 and bolsa.public_count() == 3
+    assert checked(bolsa.path)["state"]["round"] == 1  # the record states a phase whole: they wait in the journal
+    for player in ("Ben", "Dani", None):
+        seen = seats.view(bolsa, Actor(player) if player else HOST)
+        position = bolsa.state_json(seen.state)
+        assert position["players"]["Ana"]["offered"]["IBE"] == 1 and position["players"]["Ben"]["requested"]["IBE"] == 1
+        assert seen.hidden == ()
+    assert seats.view(bolsa, Actor("Dani")).offers and not seats.view(bolsa, Actor("Ana")).offers
+    assert [line["op"] for line in files.read_log(bolsa.path)][-1] == "correct"
+    reopened = TableGame.open(bolsa.path, SPEC, lock=False)  # after a restart too
+    assert reopened.public_count() == 3 and seats.view(reopened, Actor("Ben")).hidden == ()
+    declare(bolsa, "Dani", buy_TEF=1)  # the reveal again
+    assert checked(bolsa.path)["state"]["round"] == 2
 
 
 def test_a_seat_undoes_its_last_step_while_nothing_follows_it(tmp_path):

@@ -37,6 +37,7 @@ from table_helpers import (
     declare,
     enter,
     free_port,
+    new_key,
     random_step,
     serve,
     shown,
@@ -222,21 +223,32 @@ def test_an_auction_and_the_losers_choice_are_in_the_record_as_they_happen(tmp_p
 @pytest.mark.parametrize("game, seed", [(game, 1) for game in GAMES]  # one game of each in the fast lane; a second: slow
                          + [pytest.param(game, 2, marks=pytest.mark.slow) for game in GAMES])
 def test_random_play_at_the_table_keeps_the_record_at_the_page(tmp_path, game, seed):
-    """Steps drawn at random from each seat's own templates (and an undo now and then, by the
-    host): after each, the record checks clean to the position every page shows, and only a
-    sealed phase's entries wait in the journal."""
+    """Steps drawn at random from each seat's own templates (and now and then the host's way
+    back, an undo or across a reveal a correction): after each, the record checks clean to the
+    table's position at its last recorded entry, and only a sealed phase's entries wait in the
+    journal."""
     path, rng = tmp_path / "r.yaml", random.Random(seed)
     table = TableGame.create(path, SPEC, game, PLAYERS)
     for _ in range(150):
         if table.to_move() is None:
             break
-        if table.entries and rng.random() < 0.1:
-            table.undo(HOST, seats.version(table, HOST))
+        if table.entries and rng.random() < 0.1:  # the host's way back: an undo, or across a reveal a correction
+            back = table.correct if seats.view(table, HOST).correct is not None else table.undo
+            back(HOST, seats.version(table, HOST))
         else:
             random_step(table, rng)
         answer = check(reads_record(path.read_text(encoding="utf-8")), SPEC)
-        assert answer.ok and table.state_json(answer.state) == shown(table)
-        assert len(journal(path)["pending"]) == len(table.entries) - table.public_count()
+        assert answer.ok and table.state_json(answer.state) == table.state_json(table.entries[_recorded(table) - 1].state
+                                                                                 if _recorded(table) else table.first)
+        assert len(journal(path)["pending"]) == len(table.entries) - _recorded(table)
+
+
+def _recorded(table: TableGame) -> int:
+    """How many entries the record holds: all but a sealed phase's still open (seen or not)."""
+    k = len(table.entries)
+    while k and table.entries[k - 1].sealed:
+        k -= 1
+    return k
 
 
 def test_the_record_is_written_as_records_write_it_one_round_dumped_once(tmp_path):
@@ -303,12 +315,12 @@ def test_a_crash_between_the_journal_and_the_record_loses_no_accepted_step(tmp_p
 
     monkeypatch.setattr(files, "write_atomically", crash_on_the_record)
     with pytest.raises(KeyboardInterrupt):
-        again.undo(HOST, seats.version(again, HOST))  # the undo of the reveal: in the journal
+        again.correct(HOST, seats.version(again, HOST))  # the correction across the reveal: in the journal
     monkeypatch.setattr(files, "write_atomically", real)
     again.close()
     third = TableGame.open(path, SPEC)
     assert checked(path)["state"]["round"] == 1 and [e.player for e in third.entries] == ["Ana", "Ben"]
-    assert third.public_count() == 0  # both declarations sealed again, waiting in the journal
+    assert third.public_count() == 2 and third.entries[0].waiting is False  # seen: in the journal, shown to all
 
     def crash_on_the_journal(target, data, mode=None):
         if target.name.endswith(".journal"):
@@ -425,7 +437,9 @@ def test_a_server_killed_between_two_steps_leaves_a_valid_record_and_goes_on(tmp
         ana = {"Authorization": f"Bearer {tokens(path)['seats']['Ana']}"}
         state = httpx.get(f"{base}/api/state", headers=ana, timeout=10).json()
         invest = next(t for t in state["templates"] if t["kind"] == "invest")
-        body = {"version": state["version"], "player": "Ana", "n": invest["n"], "values": {"currencies": [2]}}
+        usd = invest["fields"][0]["options"].index("USD")
+        body = {"version": state["version"], "player": "Ana", "n": invest["n"], "values": {"currencies": [usd]},
+                "key": new_key()}
         assert httpx.post(f"{base}/api/step", json=body, headers=ana, timeout=10).status_code == 200  # on disk first
         os.kill(server.pid, signal.SIGKILL)
         server.wait(10)
@@ -459,25 +473,27 @@ def test_the_links_are_one_per_seat_and_the_host_and_stay_the_same_after_a_resta
     server = serve(path, port, "--new", "bolsa", "--players", "Ana,Ben,Cris", *args)
     try:
         printed = _printed(server)
-        links = dict(re.findall(r"^(\w+)  (http://\S+)$", printed, re.M))
-        assert list(links) == ["Ana", "Ben", "Cris", "host"]
+        links = dict(re.findall(r"^(\w+)  (http://\S+)", printed, re.M))
+        assert list(links) == ["Ana", "Ben", "Cris", "board", "host"]
         kept = tokens(path)
-        assert {name: url.rsplit("?t=", 1)[1] for name, url in links.items()} == {**kept["seats"], "host": kept["host"]}
-        assert len(set(links.values())) == 4 and all(len(url.rsplit("=", 1)[1]) >= 21 for url in links.values())
-        qr = [line for line in printed.splitlines() if line.strip() and set(line.strip()) <= set("█▀▄ ")]
-        assert len(qr) >= 4 * 15  # a QR code under each link
+        assert {name: url.rsplit("t=", 1)[1] for name, url in links.items()} == {
+            **kept["seats"], "board": kept["board"], "host": kept["host"]}
+        assert len(set(links.values())) == 5 and all(len(url.rsplit("=", 1)[1]) >= 21 for url in links.values())
+        blocks = re.split(r"^\w+  http://\S+.*$", printed, flags=re.M)[1:]  # what follows each link, up to the next
+        qr = [sum(1 for line in block.splitlines() if line.strip() and set(line.strip()) <= set("█▀▄ ")) for block in blocks]
+        assert all(rows >= 15 for rows in qr[:4]) and qr[4] == 0  # a QR code under each seat's link and the board's, not the host's
         (hint,) = re.findall(r"go on with `([^`]+)`", printed)
         assert hint == f"pnp table {path} --host 0.0.0.0 --port {port}"
         stop(server)
         server = serve(path, port, *hint.split()[3:])  # the hint is the command that works
-        again = dict(re.findall(r"^(\w+)  (http://\S+)$", _printed(server), re.M))
+        again = dict(re.findall(r"^(\w+)  (http://\S+)", _printed(server), re.M))
         assert again == links
         local = f"http://127.0.0.1:{port}/"
         assert httpx.get(local, timeout=5).status_code == 403
         with httpx.Client(follow_redirects=True, timeout=5) as phone:  # the link's token, then its cookie
             page = phone.get(links["Ana"].replace(links["Ana"].split("/")[2], f"127.0.0.1:{port}"))
             assert page.status_code == 200 and '<span class="you">Ana</span>' in page.text
-            assert str(page.url) == local and phone.get(f"{local}api/state").json()["you"] == {"seat": "Ana"}
+            assert str(page.url) == f"{local}1/" and phone.get(f"{local}1/api/state").json()["you"] == {"seat": "Ana"}
     finally:
         stop(server)
 

@@ -13,6 +13,7 @@ import json
 import multiprocessing
 import os
 import random
+import secrets
 import signal
 import statistics
 import threading
@@ -105,7 +106,7 @@ def seat(port: int, name: str | None, token: str, seed: int, target: int, count:
                 continue
             chosen = rng.choice(mine)
             values = draw(template(chosen), rng)
-            body = {"version": state["version"], "player": name, "n": chosen["n"],
+            body = {"version": state["version"], "player": name, "n": chosen["n"], "key": secrets.token_urlsafe(12),
                     "values": {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}}
             sent = time.monotonic()
             try:

@@ -6,8 +6,8 @@ with which bot, how long games last and how they end, how far apart the scores a
 hard a game pushes its printed components (money per currency and denomination, the track's
 ends, the supplies). Two rule sets are compared with the same seeds.
 
-Modules, bottom up: `probe` (what is read off a position; `games.<game>` per game, with the
-game's own bots), `bots`, `play` (one game), `pressure` (printed money), `runner` (chunks,
+The bots themselves, each game's probe and the roster of names are `pnp.bots`, the floor below
+(the table seats them too). Modules, bottom up: `play` (one game), `pressure` (printed money), `runner` (chunks,
 seeds, processes, Dask), `metrics` (estimates and the summary), `simulation` (one call, the
 JSON answer, comparisons), `report` (HTML/PDF with matplotlib, imported only for a report),
 `command` (the command line).

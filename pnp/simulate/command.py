@@ -30,11 +30,12 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from pnp import __version__
+from pnp.bots import roster
 from pnp.errors import UsageError
 from pnp.i18n import _
 from pnp.rules import GAMES, load_spec, rulebook
 from pnp.rules.base import Violation
-from pnp.simulate import judge, roster
+from pnp.simulate import judge
 from pnp.simulate.runner import Setup, chunk_count, context, seating, shard_numbers
 from pnp.simulate.shards import FORMAT as SHARD_FORMAT
 from pnp.simulate.shards import check_together, checked_tally, read_shard, setup_of

@@ -21,7 +21,7 @@ import time
 from itertools import combinations
 from typing import Any, Callable, Sequence
 
-from pnp.simulate import roster
+from pnp.bots import roster
 from pnp.simulate.metrics import Estimate, jsonable, rate
 from pnp.simulate.runner import Setup, chunks, run_each
 from pnp.simulate.words import percent

@@ -26,8 +26,8 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Any, Iterator, Mapping, Sequence
 
+from pnp.bots.probe import Probe
 from pnp.simulate.pressure import CANNOT, Bills
-from pnp.simulate.probe import Probe
 from pnp.simulate.tally import Distribution, Tally
 
 Z = 1.959963984540054  # the normal quantile of 97.5 %

@@ -23,12 +23,12 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Callable, Sequence
 
+from pnp.bots.common import Bot, Decision, random_bot
+from pnp.bots.probe import Probe
 from pnp.rules.base import Outcome
 from pnp.rules.contract import AnyEngine, apply_choosing
 from pnp.rules.legal import sample
-from pnp.simulate.bots import Bot, Decision, random_bot
 from pnp.simulate.pressure import Bills
-from pnp.simulate.probe import Probe
 
 
 @dataclass(frozen=True)

@@ -31,13 +31,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from pnp.bots import games, roster
+from pnp.bots.common import Bot
+from pnp.bots.probe import Probe
 from pnp.errors import PnpError, UsageError
 from pnp.rules import GAMES, load_spec
-from pnp.simulate import games, roster
-from pnp.simulate.bots import Bot
 from pnp.simulate.play import GameResult, play_game
 from pnp.simulate.pressure import Bills, printed_money
-from pnp.simulate.probe import Probe
 from pnp.simulate.tally import Tally, tally
 from pnp.workers import die_with_parent
 

@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from pnp import __version__
+from pnp.bots import roster
 from pnp.disk import NotJSON, read_json, read_regular, said
 from pnp.errors import UsageError, brief, display_name
 from pnp.rules import GAMES, rulebook
-from pnp.simulate import roster
 from pnp.simulate.runner import CHUNK_GAMES, Chunk, Setup, chunk_count, context, run_chunk, shard_numbers
 from pnp.simulate.tally import FORMAT as TALLY_FORMAT
 from pnp.simulate.tally import GINI_GRID, SCALE, Tally

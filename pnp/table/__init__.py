@@ -6,8 +6,10 @@ once, and every step lands in an ordinary record file that `pnp referee check` r
 `files` keeps what lies beside the record (the lock, the seats' tokens, the journal, the log),
 `game` the record and the position, `seats` who may see and do what, `forms` turns the
 engine's templates into forms, `board` and `looks` lay the position out on the spec's
-components, `page` and `api` answer for one seat, `web` serves them. Above the referee, rules
-and spec layers; nothing imports it, and it never loads the rendering stack.
+components, `page` and `api` answer for one seat, `views` draws the pages, `routes` answers
+the page's forms and the API, `access` and `middleware` guard them, `links` makes the seats'
+links, `bot` seats a bot, `web` puts the app together and `serve` runs it. Above the bots,
+referee, rules and spec layers; nothing imports it, and it never loads the rendering stack.
 """
 
 from __future__ import annotations
@@ -23,48 +25,80 @@ DEFAULT_PORT = 8000
 
 
 def run(args: argparse.Namespace) -> int:
-    """Open (or, with --new, create) the record and serve the table until Ctrl-C."""
-    import uvicorn
+    """Open (or, with --new, create) the record and serve the table until Ctrl-C, which ends
+    every phone's stream and stops with the line that goes on with the record."""
+    import random
 
     from pnp.errors import UsageError
     from pnp.rules import load_spec
-    from pnp.table import files
+    from pnp.table import files, links, serve
     from pnp.table.game import TableGame
-    from pnp.table.page import Links
     from pnp.table.web import create_app
 
     spec = load_spec(args.spec)
+    bots: dict[str, str] = {}
     if args.new:
         if not args.players:
-            raise UsageError("--new needs --players, e.g. --new bolsa --players Ana,Ben,Cris")
-        players = [name.strip() for name in args.players.split(",")]
-        table = TableGame.create(args.record, spec, args.new, players, house_rules(args.set))
+            raise UsageError("--new needs --players, e.g. --new bolsa --players Ana,Ben,Cris (bot:search for a bot)")
+        players, bots = seated(args.new, [name.strip() for name in args.players.split(",")])
+        table = TableGame.create(args.record, spec, args.new, players, house_rules(args.set), deal=random.Random())
     else:
         if args.players or args.set:
             raise UsageError("--players and --set go with --new; an existing record names its players and rules")
         table = TableGame.open(args.record, spec)
     try:
-        tokens = files.seat_tokens(table.path, table.players)
+        tokens = files.seat_tokens(table.path, table.players, bots=bots or None)
         shared = args.host not in LOCAL
         base = f"http://{_reachable(args.host)}:{args.port}/"
-        links = Links(_link("host", f"{base}?t={tokens.host}"),
-                      tuple(_link(name, f"{base}?t={token}") for name, token in tokens.seats))
+        made = links.make(base, tokens)
         print(f"{table.game.title}: {', '.join(table.players)} — {len(table.entries)} steps in {args.record}")
         for note in table.notes:
             print(f"note: {note}")
-        for link in (*links.seats, links.host):
+        for link in (*made.seats, made.board):
+            if link.bot:
+                print(f"{link.name}  played by the bot {link.bot}")
+                continue
             print(f"{link.name}  {link.url}")
             if shared:
-                print(_terminal_qr(link.url), end="")
-        print("Each link acts for its seat only; the host's for anyone (one phone passed around, or you).")
+                print(links.terminal_qr(link.url), end="")
+        print(f"host  {made.host.url}  (this computer's: the seats' links and QR codes are on its page)")
+        print("Each link acts for its seat only; the host's for anyone (one phone passed around, or you); "
+              "the board's shows the room the game.")
         if not shared:
             print("On this computer only: for the phones on your network, add --host 0.0.0.0.")
-        print(f"Stop with Ctrl-C: every step is already saved; go on with `{restart_command(args)}`.")
-        uvicorn.run(create_app(table, tokens, links, None if shared else own_hosts(args.port)), host=args.host,
-                    port=args.port, log_level="warning", timeout_graceful_shutdown=1)
+        resume = f"Stopped: every step is saved; go on with `{restart_command(args)}`."
+        print(f"Stop with Ctrl-C: every step is already saved; go on with `{restart_command(args)}`.", flush=True)
+        app = create_app(table, tokens, base, None if shared else own_hosts(args.port))
+        serve.run(app, args.host, args.port)
+        print(resume, flush=True)
     finally:
         table.close()
     return 0
+
+
+def seated(game: str, names: list[str]) -> tuple[list[str], dict[str, str]]:
+    """The players of `--players`, a bot's seat (`bot:search`, `bot:greedy`, `bot:search:200`)
+    named Bot, Bot 2, …; and the bots by seat. UsageError for a bot the game has not."""
+    from pnp.bots import roster
+    from pnp.errors import UsageError
+
+    players: list[str] = []
+    bots: dict[str, str] = {}
+    for name in names:
+        if not name.startswith("bot:"):
+            players.append(name)
+            continue
+        bot = name[len("bot:"):]
+        if roster.bot_named(game, bot) is None:
+            raise UsageError(f"--players {name}: no such bot for {game} (bots: {', '.join(roster.names(game))})")
+        count = len(bots) + 1
+        seat = "Bot" if count == 1 else f"Bot {count}"
+        while seat in names or seat in players:  # a person already called so keeps the name
+            count += 1
+            seat = f"Bot {count}"
+        players.append(seat)
+        bots[seat] = bot
+    return players, bots
 
 
 def house_rules(settings: list[str]) -> dict[str, Any]:
@@ -99,9 +133,9 @@ def restart_command(args: argparse.Namespace) -> str:
 
 def own_hosts(port: int) -> set[str]:
     """The Host names a loopback table answers to (a page of another site, rebound to
-    127.0.0.1 by its DNS, sends its own name and is refused)."""
-    names = ("127.0.0.1", "localhost", "[::1]")
-    return {f"{name}:{port}" for name in names} | (set(names) if port == 80 else set())
+    127.0.0.1 by its DNS, sends its own name and is refused), for Starlette's
+    `TrustedHostMiddleware`, which compares names without their port."""
+    return {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
 def _reachable(host: str) -> str:
@@ -117,22 +151,3 @@ def _reachable(host: str) -> str:
             return str(probe.getsockname()[0])
         except OSError:
             return "127.0.0.1"
-
-
-def _link(name: str, url: str) -> Any:
-    """A link with its QR code as SVG, for the host's page."""
-    import segno
-
-    from pnp.table.page import Link
-
-    return Link(name, url, segno.make(url, error="m").svg_inline(scale=3, dark="#1b1b1b"))
-
-
-def _terminal_qr(url: str) -> str:
-    import io
-
-    import segno
-
-    out = io.StringIO()
-    segno.make(url, error="m").terminal(out, compact=True)
-    return out.getvalue()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from pnp.rules.base import Event, plain
@@ -21,7 +22,7 @@ from pnp.rules.legal import AtMostOne, Budget, Different
 from pnp.table import forms
 from pnp.table.game import TableGame
 from pnp.table.seats import Offer, SeatView
-from pnp.table.steps import BadEntry, Change, Entry, Submission
+from pnp.table.steps import Asked, BadEntry, Change, Entry, Submission, key_of
 
 
 def state_answer(table: TableGame, seen: SeatView) -> dict[str, Any]:
@@ -43,7 +44,8 @@ def state_answer(table: TableGame, seen: SeatView) -> dict[str, Any]:
         "templates": [template_json(o) for o in seen.offers],
         "close": None if seen.closing is None else {**_key(seen.closing), "waiting": list(who.players) if who else []},
         "undo": None if seen.undo is None else {"player": seen.undo.player, "kind": seen.undo.kind,
-                                                "sealed": seen.undo.sealed},
+                                                "sealed": seen.undo.waiting},
+        "correct": None if seen.correct is None else {"player": seen.correct.player, "kind": seen.correct.kind},
         "last": entry_json(seen.public[-1]) if seen.public else None,
     }
 
@@ -100,25 +102,67 @@ def event_json(event: Event) -> dict[str, Any]:
 
 # --- what a client posts --------------------------------------------------------------------------------
 
+DEEPEST = 8  # levels of nesting a body may have: a step's is 3 (the body, its values, a list of options)
+def json_body(raw: bytes) -> Any:
+    """A request's JSON, refused (BadEntry, a 400) when it is not JSON or nests deeper than
+    `DEEPEST` (counted before parsing: a body of a thousand brackets costs nothing)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadEntry("the body is not JSON") from None
+    if _depth(text) > DEEPEST:
+        raise BadEntry(f"the body nests deeper than {DEEPEST} levels")
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise BadEntry("the body is not JSON") from None
 
-def step_body(body: Any) -> tuple[str, Submission, bool]:
-    """`POST /api/step`'s JSON: `{"version", "player", "n", "values", "choices", "close"}` →
-    the version, the submission, and whether the host closes a sealed phase. BadEntry for
-    anything else."""
+
+def _depth(text: str) -> int:
+    """The deepest nesting of brackets outside strings."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def asked(body: Any, step: bool = False) -> Asked:
+    """`POST /api/step`'s JSON (`step`: `{"version", "key", "player", "n", "values", "choices",
+    "close", "confirm"}`), or `/api/undo`'s and `/api/correct`'s (`{"version", "key",
+    "confirm"}`). BadEntry for anything else."""
     if not isinstance(body, Mapping):
-        raise BadEntry("the body is a JSON object: {\"version\": …, \"player\": …, \"n\": …, \"values\": {…}}")
-    version = body.get("version", "")
-    player = body.get("player")
-    n = body.get("n")
-    values = body.get("values", {})
-    choices = body.get("choices", {})
-    close = body.get("close", False)
-    if not isinstance(version, str) or not (player is None or isinstance(player, str)):
-        raise BadEntry("version is text, player a player's name or null (the table's step)")
+        raise BadEntry("the body is a JSON object: {\"version\": …, \"key\": …}")
+    version, close, confirm = body.get("version", ""), body.get("close", False), body.get("confirm", False)
+    if not isinstance(version, str):
+        raise BadEntry("version is text: the state's version")
+    if not isinstance(close, bool) or not isinstance(confirm, bool):
+        raise BadEntry("close and confirm are true or false")
+    return Asked(version, key_of(body.get("key")), submission_of(body) if step else None, close, confirm)
+
+
+def submission_of(body: Mapping[str, Any]) -> Submission:
+    player, n = body.get("player"), body.get("n")
+    values, choices = body.get("values", {}), body.get("choices", {})
+    if not (player is None or isinstance(player, str)):
+        raise BadEntry("player is a player's name, or null (the table's step)")
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= forms.LARGEST:
         raise BadEntry("n is the number of the step among its player's, from 0")
-    if not isinstance(values, Mapping) or not isinstance(choices, Mapping) or not isinstance(close, bool):
-        raise BadEntry("values and choices are objects, close true or false")
+    if not isinstance(values, Mapping) or not isinstance(choices, Mapping):
+        raise BadEntry("values and choices are objects")
     picks: dict[str, int | tuple[int, ...]] = {}
     for name, value in values.items():
         if isinstance(value, list) and all(_whole(v) for v in value):
@@ -129,18 +173,11 @@ def step_body(body: Any) -> tuple[str, Submission, bool]:
             raise BadEntry(f"{str(name)[:40]}: a whole number, or a list of option numbers")
     if not all(_whole(v) for v in choices.values()):
         raise BadEntry("choices are option numbers")
-    return version, Submission(player, n, picks, {str(k): v for k, v in choices.items()}), close
+    return Submission(player, n, picks, {str(k): v for k, v in choices.items()})
 
 
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= forms.LARGEST
-
-
-def version_of(body: Any) -> str:
-    """`POST /api/undo`'s JSON: `{"version"}`."""
-    if not isinstance(body, Mapping) or not isinstance(body.get("version", ""), str):
-        raise BadEntry("the body is a JSON object: {\"version\": …}")
-    return str(body.get("version", ""))
 
 
 # --- the stream of changes ------------------------------------------------------------------------------
@@ -149,24 +186,38 @@ def version_of(body: Any) -> str:
 KEEP_ALIVE = Change(0, "", "", None, "", False)  # not a change: an idle stream's comment, so proxies keep it open
 
 
+@dataclass(frozen=True)
+class Thinking:
+    """Not a change: the bots now thinking (their players), for the pages to say."""
+
+    players: tuple[str, ...]
+
+
+Message = Change | Thinking | None  # what a stream is told; None ends it
+
+
 class Hub:
     """Every open `GET /api/events` stream, told of each change as soon as it is written (from
     any thread). A change says what happened and to whose step, never what a sealed entry
-    holds; each page then asks for its own view."""
+    holds; each page then asks for its own view. Each stream is opened with a token, and ends
+    the moment that token is revoked."""
 
     def __init__(self) -> None:
-        self._queues: dict[asyncio.Queue[Change | None], asyncio.AbstractEventLoop] = {}  # each stream's, and its loop
+        self._queues: dict[asyncio.Queue[Message], tuple[asyncio.AbstractEventLoop, str]] = {}
 
-    def subscribe(self) -> asyncio.Queue[Change | None]:
-        queue: asyncio.Queue[Change | None] = asyncio.Queue()
-        self._queues[queue] = asyncio.get_running_loop()
+    def subscribe(self, token: str = "") -> asyncio.Queue[Message]:
+        queue: asyncio.Queue[Message] = asyncio.Queue()
+        self._queues[queue] = (asyncio.get_running_loop(), token)
         return queue
 
-    def unsubscribe(self, queue: asyncio.Queue[Change | None]) -> None:
+    def unsubscribe(self, queue: asyncio.Queue[Message]) -> None:
         self._queues.pop(queue, None)
 
-    def publish(self, change: Change | None) -> None:
-        for queue, loop in list(self._queues.items()):
+    def publish(self, change: Message, token: str | None = None) -> None:
+        """Tell every stream (only those opened with `token`, when given)."""
+        for queue, (loop, opened) in list(self._queues.items()):
+            if token is not None and opened != token:
+                continue
             try:
                 loop.call_soon_threadsafe(queue.put_nowait, change)
             except RuntimeError:  # the loop has closed
@@ -178,9 +229,63 @@ class Hub:
             await asyncio.sleep(every)
             self.publish(KEEP_ALIVE)
 
-    def close(self) -> None:
-        """End every stream (the server is stopping)."""
-        self.publish(None)
+    def close(self, token: str | None = None) -> None:
+        """End every stream (the server is stopping), or those opened with a revoked `token`."""
+        self.publish(None, token)
+
+    @property
+    def streams(self) -> int:
+        return len(self._queues)
+
+
+class EventStream:
+    """`GET /api/events` as an ASGI answer: `hello` with the change number now, then each
+    change as it comes, a comment when idle; it ends when the hub closes it, when the client
+    goes, or when the client takes more than `patience` seconds to take one message (a phone
+    gone out of reach holds nothing of the server)."""
+
+    def __init__(self, hub: Hub, token: str, change: int, patience: float):
+        self.hub, self.token, self.change, self.patience = hub, token, change, patience
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        queue = self.hub.subscribe(self.token)
+        gone = asyncio.ensure_future(_disconnected(receive))
+        try:
+            await self._send(send, {"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
+                (b"x-accel-buffering", b"no")]})
+            await self._body(send, "retry: 1000\n" + sse("hello", {"change": self.change}))
+            while True:
+                got = asyncio.ensure_future(queue.get())
+                done, _ = await asyncio.wait({got, gone}, return_when=asyncio.FIRST_COMPLETED)
+                if gone in done:
+                    got.cancel()
+                    return
+                change = got.result()
+                if change is None:
+                    break
+                if isinstance(change, Thinking):
+                    await self._body(send, sse("thinking", {"players": list(change.players)}))
+                else:
+                    await self._body(send, ": still here\n\n" if change is KEEP_ALIVE
+                                     else sse("change", change.as_json(), change.number))
+            await self._send(send, {"type": "http.response.body", "body": b"", "more_body": False})
+        except (asyncio.TimeoutError, OSError):
+            return  # a client too slow to take its messages, or gone: the stream ends
+        finally:
+            gone.cancel()
+            self.hub.unsubscribe(queue)
+
+    async def _body(self, send: Any, text: str) -> None:
+        await self._send(send, {"type": "http.response.body", "body": text.encode(), "more_body": True})
+
+    async def _send(self, send: Any, message: Any) -> None:
+        await asyncio.wait_for(send(message), self.patience)
+
+
+async def _disconnected(receive: Any) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def sse(event: str, data: Mapping[str, Any], ident: int | None = None) -> str:

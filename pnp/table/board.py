@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -20,7 +20,7 @@ from pnp.i18n import _
 from pnp.spec.model import Game
 from pnp.spec.model import Mat as MatSpec
 from pnp.spec.model import Money as MoneySpec
-from pnp.table.looks import DEFAULT, LOOKS, NOTHING, Look, heading, word
+from pnp.table.looks import DEFAULT, LOOKS, NOTHING, Look, heading, step_word
 from pnp.table.looks import label as label_of
 
 Checks = tuple[tuple[str, str], ...]  # (place in the state, the value there as JSON)
@@ -146,18 +146,21 @@ SKIPPED = ("over", "scores", "winners")  # the page's banner says how the game e
 
 
 def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[str],
-          acting: Sequence[str] = ()) -> Board:
-    """The drawing of a `state_json` of `game` for these players."""
+          acting: Sequence[str] = (), options: Mapping[str, Any] | None = None) -> Board:
+    """The drawing of a `state_json` of `game` for these players, under the house rules
+    `options` (a track a house rule ends early, Bolsa's rounds, ends there)."""
     look = LOOKS.get(game_id, DEFAULT)
     idents = {a.id: ident(a) for a in game.assets}
     strips: list[Strip] = []
     panels = _Panels()
     mats: tuple[Mat, ...] = ()
+    hands = state.get(look.hands) if look.hands else None  # each player's cards: on their mat
     for key, value in state.items():
-        if key in SKIPPED:
+        if key in SKIPPED or (key == look.hands and isinstance(hands, Mapping)):
             continue
         if key in look.tracks:
-            strips.append(_strip(game, look.tracks[key], key, value, idents))
+            last = (options or {}).get(look.limits.get(key, ""))
+            strips.append(_strip(game, look.tracks[key], key, value, idents, last))
         elif key in look.counters:
             strips.append(_counters(game, look.counters[key], key, value, idents))
         elif key in look.holders:
@@ -165,6 +168,11 @@ def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[
         elif _per_player(value, players):
             mats = tuple(_mat(game, look, name, value[name], f"{key}.{name}", idents, state, name in acting)
                          for name in players if name in value)
+            if isinstance(hands, Mapping):
+                mats = tuple(replace(mat, facts=mat.facts + tuple(_facts(look.hands, hands[mat.name],
+                                                                           f"{look.hands}.{mat.name}", idents,
+                                                                           look=look)))
+                             if mat.name in hands else mat for mat in mats)
         else:
             panels.add(key, value, look, idents)
     return Board(tuple(strips), panels.panels(), mats, idents)
@@ -192,7 +200,7 @@ class _Panels:
             self.places[title] = ((key, _raw(value)),)
         else:
             own_heading = key in look.panels and isinstance(value, Mapping)  # the heading names it
-            self.facts.setdefault(title, []).extend(_facts(key, value, key, idents, "" if own_heading else None))
+            self.facts.setdefault(title, []).extend(_facts(key, value, key, idents, "" if own_heading else None, look))
 
     def panels(self) -> tuple[Panel, ...]:
         """The panels, in the order their titles first came."""
@@ -204,23 +212,31 @@ class _Panels:
 # --- strips ------------------------------------------------------------------------------------------
 
 
-def _strip(game: Game, track_id: str, key: str, value: Any, idents: Mapping[str, Ident]) -> Strip:
+def _strip(game: Game, track_id: str, key: str, value: Any, idents: Mapping[str, Ident], last: Any = None) -> Strip:
     """A track with a token per asset (or the one token of a single value) on its cell; a value
-    past the last cell shows the token's back (+size) on the cell it is counted from."""
+    past the last cell shows the token's back (+size) on the cell it is counted from. `last`:
+    the last cell in play (a house rule's, such as the number of rounds), the rest left off."""
     track = game.tracks[track_id]
-    cells = tuple(_number(c) for c in track.cells)
+    kept = [c for c in track.cells if not _beyond(c, last)] or list(track.cells)
+    cells = tuple(_number(c) for c in kept)
     values = value.items() if isinstance(value, Mapping) else [(None, value)]
     rows = []
     for asset, number in values:
         path = f"{key}.{asset}" if asset is not None else key
-        cell, flipped = _cell(track.cells, number)
+        cell, flipped = _cell(kept, number)
         ident = idents.get(str(asset)) if asset is not None else None
         label = f"+{track.size}" if flipped else (ident.id if ident else _number(number))
         name = ident.name if ident else _section_title(game, track_id) or label_of(key)
         token = Token(cell, label, ident, f"{name}: {_number(number)}", ((path, _raw(number)),), flipped)
         rows.append(_row(ident.id if ident else "", ident, (token,), len(cells)))
-    start = track.cells.index(track.start) if track.start in track.cells else 0
+    start = kept.index(track.start) if track.start in kept else 0
     return Strip(_section_title(game, track_id) or label_of(key), cells, start, tuple(rows))
+
+
+def _beyond(cell: Any, last: Any) -> bool:
+    numbers = (int, float)
+    return (isinstance(last, numbers) and not isinstance(last, bool) and isinstance(cell, numbers)
+            and not isinstance(cell, bool) and cell > last)
 
 
 def _counters(game: Game, track_id: str, key: str, value: Mapping[str, Any], idents: Mapping[str, Ident]) -> Strip:
@@ -287,7 +303,7 @@ def _mat(game: Game, look: Look, name: str, data: Mapping[str, Any], path: str, 
         elif isinstance(value, Mapping) and value and set(value) <= set(idents):
             zones.append(Zone("", label_of(key), tuple(_counts(value, where, idents))))
         else:
-            facts.extend(_facts(key, value, where, idents))
+            facts.extend(_facts(key, value, where, idents, look=look))
     zones.sort(key=lambda z: (z.label == "", z.label))
     held = tuple(_held(game, key, face, state) for key, face in look.holders.items()
                  if state.get(key) == name)
@@ -337,12 +353,13 @@ def _counts(value: Mapping[str, Any], path: str, idents: Mapping[str, Ident]) ->
 # --- facts ------------------------------------------------------------------------------------------------
 
 
-def _facts(key: str, value: Any, path: str, idents: Mapping[str, Ident], label: str | None = None) -> list[Fact]:
+def _facts(key: str, value: Any, path: str, idents: Mapping[str, Ident], label: str | None = None,
+           look: Look = DEFAULT) -> list[Fact]:
     """Label and value, a mapping inside flattened into its own facts ("Auction · Best bid")."""
     name = label_of(key) if label is None else label
     if isinstance(value, Mapping) and value:  # each inner value under its own words
-        return [fact for k, v in value.items() for fact in _facts(str(k), v, f"{path}.{k}", idents)]
-    shown = word(value) if isinstance(value, str) else _text(value, idents)  # a phase's name in the page's words
+        return [fact for k, v in value.items() for fact in _facts(str(k), v, f"{path}.{k}", idents, look=look)]
+    shown = step_word(look, value) if isinstance(value, str) else _text(value, idents)  # a phase in the page's words
     return [Fact(name, shown, _asset(value, idents), ((path, _raw(value)),))]
 
 
@@ -363,7 +380,9 @@ def _text(value: Any, idents: Mapping[str, Ident]) -> str:
     if isinstance(value, (int, float)):
         return _number(value)
     if isinstance(value, (list, tuple)):
-        return ", ".join(_text(v, idents) for v in value) or NOTHING
+        said = [_text(v, idents) for v in value]
+        runs = [(text, said.count(text)) for text in dict.fromkeys(said)]  # like items together: "(big card) ×3"
+        return ", ".join(text if n == 1 else f"{text} ×{n}" for text, n in runs) or NOTHING
     if isinstance(value, Mapping):
         return ", ".join(f"{k} {_text(v, idents)}" for k, v in value.items()) or NOTHING
     return str(value)
@@ -395,3 +414,4 @@ def _ink(colour: str) -> str:
     r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
     light = 0.2126 * r + 0.7152 * g + 0.0722 * b
     return "#000000" if (light + 0.05) / 0.05 >= 1.05 / (light + 0.05) else "#ffffff"
+

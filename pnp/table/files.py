@@ -4,8 +4,8 @@ For `tonight.yaml` (the record, a plain record anyone may read and `pnp referee 
 
 - `.tonight.yaml.lock`: held (an OS lock) by the one `pnp table` serving the record, with its
   process id in it, so a second server refuses to start and says which process holds it.
-- `.tonight.yaml.seats`: each seat's token and the host's, made once, so links stay the same
-  across restarts.
+- `.tonight.yaml.seats`: each seat's token, the host's and the board's, made once, so links
+  stay the same across restarts (until the host reissues one), and the seats a bot plays.
 - `.tonight.yaml.journal`: the table's whole state after its last change — the record's text,
   the sealed entries still waiting to be revealed, and the log lines of that change — written
   before the record. A crash between the two is rolled forward at the next start, so the
@@ -26,7 +26,7 @@ import secrets
 import stat
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -126,37 +126,73 @@ def _unlock(file: IO[str]) -> None:
 
 @dataclass(frozen=True)
 class Tokens:
-    """The host's token and one per seat, as kept in `.RECORD.seats`."""
+    """The host's token, one per seat and the board's (the room's screen), as kept in
+    `.RECORD.seats`, with the bots seated (seat → the bot's name, `search`)."""
 
     host: str
     seats: tuple[tuple[str, str], ...]  # (player, token) in seating order
+    board: str = ""
+    bots: tuple[tuple[str, str], ...] = ()  # (player, bot) for the seats a bot plays
 
     def of(self, player: str) -> str:
         return dict(self.seats)[player]
 
+    def as_json(self) -> dict[str, Any]:
+        return {"host": self.host, "seats": dict(self.seats), "board": self.board, "bots": dict(self.bots)}
 
-def seat_tokens(record: Path, players: Sequence[str], fresh: bool = False) -> Tokens:
+
+def seat_tokens(record: Path, players: Sequence[str], fresh: bool = False,
+                bots: Mapping[str, str] | None = None) -> Tokens:
     """The tokens beside the record, made (and kept) for players that have none yet; a seat
     the record no longer has is dropped. The file is readable only by its owner. `fresh`: new
-    tokens for everyone (a new game under an old record's name gets links of its own)."""
+    tokens for everyone (a new game under an old record's name gets links of its own). `bots`:
+    the seats a bot plays (default: those the file names)."""
+    kept = _read_seats(record, fresh)
+    listed = kept.get("seats")
+    old: Mapping[str, Any] = listed if isinstance(listed, Mapping) else {}
+    seats = tuple((p, _kept_token(old.get(p))) for p in players)
+    seated: Mapping[str, Any] = kept.get("bots", {}) if bots is None and isinstance(kept.get("bots"), Mapping) \
+        else bots or {}
+    tokens = Tokens(_kept_token(kept.get("host")), seats, _kept_token(kept.get("board")),
+                    tuple((p, seated[p]) for p in players if isinstance(seated.get(p), str)))
+    if kept != tokens.as_json() or _readable_by_others(beside(record, "seats")):
+        _write_seats(record, tokens)
+    return tokens
+
+
+def reissue(record: Path, tokens: Tokens, who: str) -> Tokens:
+    """A new token for `who` (a player, "host" or "board"): the old link stops working."""
+    if who == "host":
+        made = replace(tokens, host=_token())
+    elif who == "board":
+        made = replace(tokens, board=_token())
+    elif who in dict(tokens.seats):
+        made = replace(tokens, seats=tuple((p, _token() if p == who else t) for p, t in tokens.seats))
+    else:
+        raise KeyError(who)
+    _write_seats(record, made)
+    return made
+
+
+def _read_seats(record: Path, fresh: bool) -> dict[str, Any]:
     path = beside(record, "seats")
-    kept: Any = {}
     try:
         kept = {} if fresh else json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        pass
+        return {}
     except (OSError, ValueError) as error:
         raise UsageError(f"{path}: unreadable ({error}); remove it to make new links for every seat") from None
-    if not isinstance(kept, dict):
-        kept = {}
-    host = kept.get("host") if isinstance(kept.get("host"), str) and kept.get("host") else _token()
-    old = kept.get("seats") if isinstance(kept.get("seats"), Mapping) else {}
-    seats = tuple((p, old[p] if isinstance(old.get(p), str) and old[p] else _token()) for p in players)
-    tokens = Tokens(host, seats)
-    wanted = {"host": tokens.host, "seats": dict(tokens.seats)}
-    if kept != wanted or _readable_by_others(path):
-        write_atomically(path, (json.dumps(wanted, ensure_ascii=False, indent=1) + "\n").encode(), PRIVATE)
-    return tokens
+    return kept if isinstance(kept, dict) else {}
+
+
+def _write_seats(record: Path, tokens: Tokens) -> None:
+    data = json.dumps(tokens.as_json(), ensure_ascii=False, indent=1) + "\n"
+    write_atomically(beside(record, "seats"), data.encode(), PRIVATE)
+
+
+def _kept_token(kept: Any) -> str:
+    """A token read from the file, or a new one where it has none."""
+    return kept if isinstance(kept, str) and kept else _token()
 
 
 def _token() -> str:

@@ -10,7 +10,9 @@ refuses what the engine might accept.
 Posted names: `p` whose step it is (a player's name; empty: the table's), `a` the number of
 the step among that player's (`Submission.n`), `f.<field>` a number or an option number,
 `g.<field>.<slot>` the options of a several field in the order chosen, `c.<what>` a
-tie-break (`ChoiceNeeded`) option, `close` the host closing a sealed phase.
+tie-break (`ChoiceNeeded`) option, `close` the host closing a sealed phase; with every form,
+`v` the version it was drawn on, `k` its key (a form entered once, however often it is posted)
+and `h` its host-bound token (`access.form_token`), and `confirm` once a question is answered.
 Nothing posted is used as anything but a number or a key to look up.
 """
 
@@ -24,7 +26,7 @@ from pnp.i18n import _, named
 from pnp.rules.legal import AtMostOne, Budget, Different, Field, Template
 from pnp.table.looks import word
 from pnp.table.seats import Offer
-from pnp.table.steps import BadEntry, Submission
+from pnp.table.steps import Asked, BadEntry, Submission, key_of
 
 BUTTONS = 11  # a range or a list this long or shorter is tapped; longer ones are picked
 
@@ -32,8 +34,13 @@ BUTTONS = 11  # a range or a list this long or shorter is tapped; longer ones ar
 @dataclass(frozen=True)
 class Option:
     value: str  # what the form posts
-    label: str
+    label: str  # the engine's words ("-30 blue", "USD", "Ben: 1 GBP for 1.5 EUR")
     asset: str = ""  # an asset id, for its colour
+
+    @property
+    def shown(self) -> str:
+        """The label in the page's language (a game's asset names are words of the catalog)."""
+        return named(self.label)
 
 
 @dataclass(frozen=True)
@@ -70,6 +77,8 @@ class Form:
     grid: Grid | None
     notes: tuple[str, ...]  # the constraints, in words
     budget: tuple[tuple[tuple[str, float], ...], float] | None  # for the page's running total
+    fixed: str = ""  # the values the step fixes, as the engine writes them ("+100 red": the card)
+    face: str = ""  # the same in the page's language ("+100 красный")
 
 
     @property
@@ -93,8 +102,15 @@ def _form(index: int, template: Template, assets: Sequence[str]) -> Form:
     return Form(
         index, template.player, template.kind, template.rule, f"{word(template.kind)} {named(fixed)}".strip(),
         f"{template.kind} {fixed}".strip(), tuple(controls), grid,
-        _notes(template.constraints), _budget(template),
+        _notes(template.constraints), _budget(template), fixed, named(fixed),
     )
+
+
+def one_choice(form: Form) -> bool:
+    """A form that fixes something (a card) and asks one choice of a few options: each option
+    is a step of its own, entered in one tap."""
+    return bool(form.fixed) and form.grid is None and len(form.controls) == 1 and \
+        form.controls[0].kind == "choice" and form.controls[0].picker == "buttons"
 
 
 def _distinct_defaults(template: Template, controls: list[Control]) -> list[Control]:
@@ -144,7 +160,18 @@ def _grid(controls: list[Control], fields: Sequence[Field]) -> Grid | None:
     if len(groups) < 2 or len({tuple(g) for g in groups.values()}) != 1:
         return None
     keys = tuple(next(iter(groups.values())))
-    return Grid(tuple(word(g) for g in groups), tuple((key, tuple(groups[g][key] for g in groups)) for key in keys))
+    return Grid(tuple(word(g) for g in groups), tuple((key, _in_a_row([groups[g][key] for g in groups])) for key in keys))
+
+
+ROW_BUTTONS = 7  # buttons a grid's row holds on one line of a phone (390 px); a row of more picks its long ranges
+
+
+def _in_a_row(row: list[Control]) -> tuple[Control, ...]:
+    """A grid row's controls, those of more than two options picked from a list when the row's
+    buttons would not fit one line of a phone."""
+    if sum(len(c.options) for c in row) <= ROW_BUTTONS:
+        return tuple(row)
+    return tuple(replace(c, picker="select") if len(c.options) > 2 else c for c in row)
 
 
 def _notes(constraints: Sequence[Any]) -> tuple[str, ...]:
@@ -220,6 +247,13 @@ def submission(posted: Mapping[str, str]) -> Submission:
     return Submission(player or None, n, picks, choices)
 
 
+def asked(posted: Mapping[str, str], step: bool = False) -> Asked:
+    """The change a page's form asks for: `v` the version, `k` the key, the step (`step`),
+    `close` and `confirm`."""
+    return Asked(posted.get("v", ""), key_of(posted.get("k")), submission(posted) if step else None,
+                 posted.get("close") == "1", posted.get("confirm") == "1")
+
+
 LARGEST = 10**9  # no form offers a number beyond this; a larger one is not a form's
 
 
@@ -269,7 +303,7 @@ def position_data(posted: Mapping[str, str], start: Mapping[str, Any]) -> dict[s
     lists are read by the spec layer's YAML reader, with its limits."""
     from pnp.spec.source import SourceError, load_text
 
-    data = _copy(start)
+    data: dict[str, Any] = _copy(start)
     for n, (path, value) in enumerate(_leaves(start)):
         text = posted.get(f"p.{n}")
         if text is None:
@@ -309,7 +343,7 @@ def _copy(data: Any) -> Any:
     return {k: _copy(v) for k, v in data.items()} if isinstance(data, Mapping) else data
 
 
-def _set(data: dict, path: tuple[str, ...], value: Any) -> None:
+def _set(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
     for key in path[:-1]:
         data = data[key]
     data[path[-1]] = value

@@ -23,11 +23,13 @@ Nothing here knows a game: a newly registered game is played at the table as it 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import random
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -43,7 +45,7 @@ from pnp.spec.model import Game, Spec
 from pnp.spec.options import check_values
 from pnp.table import files, seats
 from pnp.table.files import Journal, RecordLock
-from pnp.table.steps import HOST, Actor, Change, Entry, NeedsChoice, Refused, Stale, Submission, mine
+from pnp.table.steps import HOST, Actor, Change, Entry, NeedsChoice, Refused, Repeated, Stale, Submission, mine
 
 HEADER = "# Written by `pnp table` step by step; `pnp referee check` replays it.\n"
 
@@ -72,6 +74,7 @@ class TableGame:
         self.listeners: list[Callable[[Change], None]] = []  # told of every change, after it is written
         self.notes: list[str] = []  # what opening the record found worth saying
         self.last_change: Change | None = None  # the last change made since opening
+        self.keys: dict[str, int] = {}  # each change's key (a form's, a client's) → the change it made
         self._written = b""  # the record file's bytes as last written
         self._record_sha = ""
         self._text = RecordText(self.referee, params, self.players, self.options)
@@ -82,11 +85,15 @@ class TableGame:
 
     @classmethod
     def create(cls, path: str | Path, spec: Spec, game_id: str, players: Sequence[str],
-               settings: Mapping[str, Any] | None = None, lock: bool = True) -> TableGame:
+               settings: Mapping[str, Any] | None = None, lock: bool = True,
+               deal: random.Random | None = None) -> TableGame:
         """A new record at `path` (which must not exist: a game in progress is never
         overwritten) with the standard setup, under the house rules `settings` (checked by the
         game's rulebook, as `--set` gives them). The record states every house rule in effect,
-        so it replays the same with the spec or without it."""
+        so it replays the same with the spec or without it. `deal`: the table deals the
+        setup's random part with it (the engine's `deal`: Акционер's hands, For-Ex's removed
+        certificates), written in the record, so each phone shows its own hand and a bot can
+        hold one; without, the standard setup (the cards dealt at the table, entered as played)."""
         path = Path(path)
         if path.exists():
             raise UsageError(f"{path} exists: leave out --new to go on with that game, or name a new file")
@@ -97,16 +104,19 @@ class TableGame:
             raise UsageError("--players needs distinct names, e.g. --players Ana,Ben,Cris")
         options = options_in_effect(game_id, spec.games[game_id], settings or {})
         referee = referee_for(game_id)
+        engine = GAMES[game_id].engine
         try:
-            params = GAMES[game_id].engine.params(spec.games[game_id], options)
-            GAMES[game_id].engine.setup(params, tuple(players))
+            params = engine.params(spec.games[game_id], options)
+            start = engine.deal(params, tuple(players), deal) if deal is not None else None
+            first, _ = engine.setup(params, tuple(players), start)
         except Violation as violation:
             raise UsageError(f"{violation.rule}: {violation.message}") from None
         except ValueError as error:
             raise UsageError(f"--set: {error}") from None
         holder = _locked(path, lock)
         try:
-            table = cls._from_text(path, spec, records.dump(referee.record(params, players, (), options)))
+            written = first if start is not None else None
+            table = cls._from_text(path, spec, records.dump(referee.record(params, players, (), options, start=written)))
             table._file_lock = holder
             files.seat_tokens(path, players, fresh=True)
             table.change = max((line.get("change", 0) for line in files.read_log(path)), default=0)
@@ -183,7 +193,8 @@ class TableGame:
             except (Violation, ChoiceNeeded, Malformed):
                 break  # keep what was entered before the one that no longer applies
             entries += (Entry((action,), (after,), tuple(events), item.get("player"), self._kind(state, action),
-                              True, by=str(item.get("by", "")), at=str(item.get("at", ""))),)
+                              True, by=str(item.get("by", "")), at=str(item.get("at", "")),
+                              revealed=item.get("revealed") is True),)
             kept += 1
         self.entries = entries
         self._attribute(log)
@@ -210,14 +221,16 @@ class TableGame:
         """Who entered each entry and when, and the step the page offered (one action may be two
         players' steps: Акционер's end of a turn is the next player's begin), as the log says
         (nothing, if the log does not match the record: a record written by hand, or played
-        elsewhere)."""
+        elsewhere); and the key of every change made (so none is made twice)."""
+        self.keys = {line["key"]: line["change"] for line in log
+                     if isinstance(line.get("key"), str) and isinstance(line.get("change"), int)}
         made: list[tuple[str, str, Any, str]] = []
         for line in log:
             op = line.get("op")
             if op in ("enter", "close"):
                 made.append((str(line.get("by", "")), str(line.get("at", "")), line.get("player"),
                              str(line.get("kind", ""))))
-            elif op == "undo" and isinstance(line.get("index"), int) and 0 <= line["index"] < len(made):
+            elif op in ("undo", "correct") and isinstance(line.get("index"), int) and 0 <= line["index"] < len(made):
                 del made[line["index"]]
             elif op in ("start", "new"):
                 made = []
@@ -267,8 +280,9 @@ class TableGame:
                                       events=last.events + events, sealed=False)  # the table's step reveals
             else:
                 player = getattr(action, "player", None)
-                entries.append(Entry((action,), (after,), events, player, self._kind(state, action),
-                                     bool(sealed and sealed.sealed and player in sealed.players)))
+                secret = bool(sealed and sealed.sealed and player in sealed.players)
+                entries.append(Entry((action,), (after,), events, player, self._kind(state, action), secret,
+                                     revealed=secret))  # the record is for anyone to read
             state = after
         return tuple(entries)
 
@@ -306,14 +320,12 @@ class TableGame:
         return self.engine.legal_actions(self.state if state is None else state, self.params)
 
     def public_count(self) -> int:
-        """How many entries the record holds: all but those of a sealed phase still open."""
-        k = len(self.entries)
-        while k and self.entries[k - 1].sealed:
-            k -= 1
-        return k
+        """How many entries everyone may see: all but the secret ones of a sealed phase still
+        open (those a correction of the record left open are seen)."""
+        return _public(self.entries)
 
     def public_state(self) -> Any:
-        """The position everyone may see: during a sealed phase, the one before its entries."""
+        """The position everyone may see: during a sealed phase, the one before its secret entries."""
         k = self.public_count()
         return self.entries[k - 1].state if k else self.first
 
@@ -325,14 +337,14 @@ class TableGame:
 
     # --- changing --------------------------------------------------------------------------
 
-    def enter(self, actor: Actor, version: str, submission: Submission, close: bool = False) -> Entry:
+    def enter(self, actor: Actor, version: str, submission: Submission, close: bool = False,
+              key: str | None = None) -> Entry:
         """Apply the legal action the submission chooses, then the table's own steps; write
-        the files. Stale, Forbidden, Refused, NeedsChoice or BadEntry, and nothing changes,
-        otherwise. `close`: the host ends a sealed phase before every seat has entered (those
-        who have not are taken to have entered nothing, as the engine's step says)."""
-        with self._lock:
-            if version != seats.version(self, actor):
-                raise Stale()
+        the files. Repeated, Stale, Forbidden, Refused, NeedsChoice or BadEntry, and nothing
+        changes, otherwise. `close`: the host ends a sealed phase before every seat has entered
+        (those who have not are taken to have entered nothing, as the engine's step says).
+        `key`: the change's key (a form's, a client's): a change is made once per key."""
+        with self._changing(actor, version, key):
             state = self.state
             template = seats.admitted(self, actor, submission)
             waiting = seats.check_entry(self, actor, template, close)
@@ -341,22 +353,33 @@ class TableGame:
             op = "close" if waiting else "enter"
             line = {"op": op, "by": actor.name, "player": entry.player, "kind": entry.kind, "sealed": entry.sealed,
                     **({"waiting": list(waiting)} if waiting else {})}
-            self._commit(self.entries + (entry,), [line])
+            self._commit(self.entries + (entry,), [line], key)
             return entry
 
-    def undo(self, actor: Actor, version: str) -> Entry:
+    def undo(self, actor: Actor, version: str, key: str | None = None) -> Entry:
         """Take back the entry `actor` may undo now (`seats.undo_target`), and the table's
-        steps that followed it; the sealed entries after it (in the same phase) stay."""
-        with self._lock:
-            if version != seats.version(self, actor):
-                raise Stale()
+        steps that followed it; the sealed entries after it (in the same phase) stay. Never a
+        step whose undoing would hide again what a reveal showed: that is `correct`."""
+        with self._changing(actor, version, key):
             index = seats.undo_target(self, actor)
-            taken = self.entries[index]
-            entries = self.entries[:index] + self._rechain(index)
-            line = {"op": "undo", "by": actor.name, "index": index, "player": taken.player, "kind": taken.kind,
-                    "sealed": taken.sealed}
-            self._commit(entries, [line])
-            return taken
+            return self._take_back(actor, index, "undo", self.entries[:index] + self._rechain(index), key)
+
+    def correct(self, actor: Actor, version: str, key: str | None = None) -> Entry:
+        """The host corrects the record across a reveal: the step that revealed a sealed phase
+        is taken back, and the phase's entries, which everyone has seen, stay public — on every
+        page, and in the journal marked seen (the record states a sealed phase whole, so they
+        join it when the phase completes) — while the phase is open again. Logged as such."""
+        with self._changing(actor, version, key):
+            index = seats.correction_target(self, actor)
+            kept = tuple(replace(e, revealed=True) if e.sealed else e for e in self.entries[:index])
+            return self._take_back(actor, index, "correct", kept, key)
+
+    def _take_back(self, actor: Actor, index: int, op: str, entries: tuple[Entry, ...], key: str | None) -> Entry:
+        taken = self.entries[index]
+        line = {"op": op, "by": actor.name, "index": index, "player": taken.player, "kind": taken.kind,
+                "sealed": taken.waiting}
+        self._commit(entries, [line], key, () if taken.waiting else taken.events)
+        return taken
 
     def _rechain(self, index: int) -> tuple[Entry, ...]:
         """The entries after `index` applied again without it: only sealed entries of one phase
@@ -372,16 +395,18 @@ class TableGame:
             state = after
         return tuple(again)
 
-    def start_from(self, actor: Actor, version: str, start: Mapping[str, Any]) -> None:
+    def start_from(self, actor: Actor, version: str, start: Mapping[str, Any], key: str | None = None) -> None:
         """Play on from a position written as the record's `start` (the referee reads it and
-        the engine's setup checks it), before any step has been entered. The host's."""
-        with self._lock:
-            if version != seats.version(self, actor):
-                raise Stale()
+        the engine's setup checks it; the hands dealt stay dealt), before any step has been
+        entered. The host's."""
+        with self._changing(actor, version, key):
             seats.check_host(actor)
             if self.entries:
                 raise Refused("", "a position can be set only before the first step (undo every step first)")
             data = {"game": self.game_id, "players": list(self.players), "options": self.options, "start": start}
+            dealt = self.referee.record(self.params, self.players, (), self.options, start=self.first).get("deal")
+            if dealt is not None:
+                data["deal"] = dealt
             keys = {self.game_id: self.referee.KEYS}
             try:
                 record = records.reads(records.dump(data), keys, "the position")
@@ -396,10 +421,23 @@ class TableGame:
             previous = (self.first, self.setup_events, self._start)
             self.first, self.setup_events, self._start = first, tuple(events), first
             try:
-                self._commit((), [{"op": "start", "by": actor.name}])
+                self._commit((), [{"op": "start", "by": actor.name}], key)
             except BaseException:
                 self.first, self.setup_events, self._start = previous
                 raise
+
+    @contextlib.contextmanager
+    def _changing(self, actor: Actor, version: str, key: str | None) -> Iterator[None]:
+        """A change under the table's lock: Repeated for a key already used (checked first: the
+        retry of a change whose answer was lost carries the version it was made on), Stale for
+        a form made on a position this actor no longer sees."""
+        with self._lock:
+            seats.check_may_change(actor)
+            if key is not None and key in self.keys:
+                raise Repeated(self.keys[key], self.keys[key] == self.change)
+            if version != seats.version(self, actor):
+                raise Stale()
+            yield
 
     # --- inside ------------------------------------------------------------------------------
 
@@ -451,30 +489,35 @@ class TableGame:
                             events=entry.events + tuple(events))
         return entry
 
-    def _commit(self, entries: tuple[Entry, ...], lines: Sequence[Mapping[str, Any]]) -> None:
+    def _commit(self, entries: tuple[Entry, ...], lines: Sequence[Mapping[str, Any]], key: str | None = None,
+                undone: tuple[Event, ...] = ()) -> None:
         """Make `entries` the game's: the journal, the record, the log, in that order, each on
         disk before the change is visible and the listeners hear of it. The record holds every
         entry but the sealed ones of a phase still open: each waits in the journal, as
-        submitted, so nobody reads it in the record meanwhile."""
-        k = len(entries)
-        while k and entries[k - 1].sealed:
-            k -= 1
+        submitted, so nobody reads it in the record meanwhile. The change's `key` goes in its
+        log line (the log is the owner's alone), so it is made once across restarts too;
+        `undone`: what a public step taken back did, which the pages keep saying."""
+        k = _recorded(entries)
         public = [a for entry in entries[:k] for a in entry.actions]
         text = HEADER + self._text.text(public, self._start)
         data = text.encode("utf-8")
-        pending: list[dict[str, Any]] = [{"by": e.by, "at": e.at, "player": e.player} for e in entries[k:]]
+        pending: list[dict[str, Any]] = [{"by": e.by, "at": e.at, "player": e.player, "revealed": e.revealed}
+                                         for e in entries[k:]]
         if pending:  # the record with the sealed entries too, in the journal alone: the one writer of actions
             pending[0]["record"] = self._text.text(public + [e.actions[0] for e in entries[k:]], self._start)
         change, sha, at = self.change + 1, _sha(data), _now()
-        stamped = tuple({"change": change, "at": at, **line, "entries": len(entries)} for line in lines)
+        keyed = [*lines[:-1], {**lines[-1], "key": key}] if key is not None else list(lines)
+        stamped = tuple({"change": change, "at": at, **line, "entries": len(entries)} for line in keyed)
         files.write_journal(self.path, Journal(change, sha, self._record_sha, text, tuple(pending), stamped))
         if data != self._written:
             files.write_atomically(self.path, data)
         files.append_log(self.path, stamped)
         self.entries, self.change, self._written, self._record_sha = entries, change, data, sha
+        if key is not None:
+            self.keys[key] = change
         last = lines[-1]
         told = Change(change, str(last.get("op", "")), str(last.get("by", "")), last.get("player"),
-                      str(last.get("kind", "")), bool(last.get("sealed", False)))
+                      str(last.get("kind", "")), bool(last.get("sealed", False)), undone)
         self.last_change = told
         for listener in tuple(self.listeners):
             listener(told)
@@ -538,6 +581,24 @@ def options_in_effect(game_id: str, game: Game, settings: Mapping[str, Any]) -> 
                 values.pop(option.name, None)  # the spec's own, which a record cannot state
     values.update(checked)
     return values
+
+
+def _public(entries: Sequence[Entry]) -> int:
+    """How many of `entries` everyone may see: all but the trailing ones still waiting in secret."""
+    k = len(entries)
+    while k and entries[k - 1].waiting:
+        k -= 1
+    return k
+
+
+def _recorded(entries: Sequence[Entry]) -> int:
+    """How many of `entries` the record holds: all but the trailing ones of a sealed phase still
+    open (a record states a sealed phase whole; those seen already after a correction wait in
+    the journal too, shown to everyone)."""
+    k = len(entries)
+    while k and entries[k - 1].sealed:
+        k -= 1
+    return k
 
 
 def _lowest(template: Template) -> dict[str, Any]:

@@ -15,7 +15,10 @@ The fair table's rules, in one place:
   unless the host closes the phase explicitly (the log says so).
 - A seat may undo its own last step while nothing has followed it (and, in a sealed phase, its
   own entry until the reveal: the others' entries are independent of it). A step others have
-  acted on, or one the table followed with its own (a reveal), is undone only by the host.
+  acted on, or one the table followed with its own, is undone only by the host.
+- No undo hides again what a reveal showed: the step that revealed a sealed phase is taken back
+  only by the host's correction of the record, which keeps the phase's entries public.
+- The board (the room's screen) sees what everyone may see, and enters nothing.
 """
 
 from __future__ import annotations
@@ -23,16 +26,13 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pnp.i18n import _
 from pnp.rules.base import ToMove
 from pnp.rules.legal import Template
 from pnp.table import words
-from pnp.table.steps import Actor, Entry, Forbidden, Refused, Stale, Submission, mine, signature
-
-if TYPE_CHECKING:
-    from pnp.table.game import TableGame
+from pnp.table.steps import Actor, Entry, Forbidden, Refused, Stale, Submission, Table, mine, signature
 
 
 @dataclass(frozen=True)
@@ -59,35 +59,43 @@ class SeatView:
     offers: tuple[Offer, ...]
     undo: Entry | None  # what this actor's undo would take back now (None: nothing it may)
     closing: Offer | None  # the host, in a sealed phase not yet complete: the step that closes it
+    correct: Entry | None = None  # the host: the step a correction of the record would take back (a reveal)
 
 
-def view(table: TableGame, actor: Actor) -> SeatView:
+def view(table: Table, actor: Actor) -> SeatView:
     k = table.public_count()
     public, waiting = table.entries[:k], table.entries[k:]
     base = table.public_state()
-    own = () if actor.host else tuple(e for e in waiting if e.player == actor.seat)
+    own = tuple(e for e in waiting if e.player == actor.seat) if actor.seat is not None else ()
     known = _with_own(table, base, own)
     who = table.to_move()
     hidden = tuple(dict.fromkeys(e.player for e in waiting if e.player is not None))
     offers, closing = _offers(table, actor, known, hidden, who)
-    try:
-        index: int | None = undo_target(table, actor)
-    except (Forbidden, Refused):
-        index = None
+    index = _allowed(undo_target, table, actor)
     undo = None if index is None else table.entries[index]
+    fixing = _allowed(correction_target, table, actor)
+    correct = None if fixing is None else table.entries[fixing]
     state = seat_state(table, known, actor)
     seen = [table.state_json(state), [[ev.as_json() for ev in e.events] for e in own],
             None if who is None else [who.phase, who.sealed, list(who.players) if actor.host or not who.sealed else
                                       actor.seat in who.players],  # a seat: not who else is still to enter
             [list(map(str, signature(o.template))) for o in (*offers, *((closing,) if closing else ()))],
             None if undo is None else [index if actor.host else None, undo.player, undo.kind, len(undo.actions)],
-            list(hidden) if actor.host else None]
-    stamp = hashlib.sha256(json.dumps([actor.name if actor.host else ["seat", actor.seat], seen], default=str)
+            list(hidden) if actor.host else None, fixing]
+    stamp = hashlib.sha256(json.dumps([actor.name if actor.seat is None else ["seat", actor.seat], seen], default=str)
                            .encode()).hexdigest()[:16]
-    return SeatView(actor, stamp, state, public, own, hidden, who, offers, undo, closing)
+    return SeatView(actor, stamp, state, public, own, hidden, who, offers, undo, closing, correct)
 
 
-def seat_state(table: TableGame, state: Any, actor: Actor) -> Any:
+def _allowed(target: Any, table: Table, actor: Actor) -> int | None:
+    try:
+        found: int = target(table, actor)
+    except (Forbidden, Refused):
+        return None
+    return found
+
+
+def seat_state(table: Table, state: Any, actor: Actor) -> Any:
     """The one place a position is cut down to what a seat may see: the engine's `view`, where
     the engine keeps hidden information (a hand of cards), of the seat — or of nobody, for the
     host's page, which everyone may be looking at."""
@@ -95,7 +103,7 @@ def seat_state(table: TableGame, state: Any, actor: Actor) -> Any:
     return table.engine.view(state, table.params, seat)
 
 
-def _with_own(table: TableGame, base: Any, own: tuple[Entry, ...]) -> Any:
+def _with_own(table: Table, base: Any, own: tuple[Entry, ...]) -> Any:
     """The position before the sealed phase with this seat's own entries of it applied again
     (the real position holds the other seats' too)."""
     state = base
@@ -105,12 +113,12 @@ def _with_own(table: TableGame, base: Any, own: tuple[Entry, ...]) -> Any:
     return state
 
 
-def _offers(table: TableGame, actor: Actor, known: Any, hidden: tuple[str, ...],
+def _offers(table: Table, actor: Actor, known: Any, hidden: tuple[str, ...],
             who: ToMove | None) -> tuple[tuple[Offer, ...], Offer | None]:
     """A seat's own legal actions, from the position it knows; the host's, everyone's from the
     position everyone knows, but for the players who have entered in secret already, and the
     table's step apart while it would end a sealed phase early."""
-    if who is None:
+    if who is None or actor.board:
         return (), None
     templates = table.templates(known)
     players = [actor.seat] if not actor.host else list(dict.fromkeys(t.player for t in templates))
@@ -129,7 +137,7 @@ def _offers(table: TableGame, actor: Actor, known: Any, hidden: tuple[str, ...],
     return tuple(offers), closing
 
 
-def version(table: TableGame, actor: Actor) -> str:
+def version(table: Table, actor: Actor) -> str:
     """What this actor's forms carry: a hash of everything it sees — the position as it may know
     it, its own sealed entries, who is to act, the steps it is offered, what its undo would take
     back (the host: who has entered in secret, too) — and of nothing else. A change it cannot see
@@ -138,9 +146,11 @@ def version(table: TableGame, actor: Actor) -> str:
     return view(table, actor).version
 
 
-def admitted(table: TableGame, actor: Actor, submission: Submission) -> Template:
+def admitted(table: Table, actor: Actor, submission: Submission) -> Template:
     """The template a submission names, if this actor may enter it: Forbidden for another
     seat's step or, to a seat, the table's; Stale where the form no longer matches."""
+    if actor.board:
+        raise Forbidden(_(words.BOARD_ONLY_SHOWS))
     if not actor.host and submission.player != actor.seat:
         raise Forbidden(_(words.TABLE_STEP) if submission.player is None else _(words.NOT_YOUR_STEP))
     seen = view(table, actor)
@@ -154,7 +164,7 @@ def admitted(table: TableGame, actor: Actor, submission: Submission) -> Template
     return now[offer.n]
 
 
-def check_entry(table: TableGame, actor: Actor, template: Template, close: bool) -> tuple[str, ...]:
+def check_entry(table: Table, actor: Actor, template: Template, close: bool) -> tuple[str, ...]:
     """Refused for a step that would end a sealed phase before every seat has entered, unless
     the host closes it (`close`): then the players taken to have entered nothing."""
     who = table.to_move()
@@ -166,18 +176,29 @@ def check_entry(table: TableGame, actor: Actor, template: Template, close: bool)
     return ()
 
 
+def check_may_change(actor: Actor) -> None:
+    """Forbidden to the board, which shows the game and changes nothing."""
+    if actor.board:
+        raise Forbidden(_(words.BOARD_ONLY_SHOWS))
+
+
 def check_host(actor: Actor) -> None:
     if not actor.host:
         raise Forbidden(_(words.HOST_ONLY))
 
 
-def undo_target(table: TableGame, actor: Actor) -> int:
+def undo_target(table: Table, actor: Actor) -> int:
     """The entry `actor` may take back now: the host, the last; a seat, its own entry of a
-    sealed phase in progress, else its own last step while nothing has followed it."""
+    sealed phase in progress, else its own last step while nothing has followed it. Never the
+    step that revealed a sealed phase: undoing it would hide the entries everyone has seen."""
     entries = table.entries
     if not entries:
         raise Refused("", _(words.NOTHING_TO_UNDO))
+    if actor.board:
+        raise Forbidden(_(words.BOARD_ONLY_SHOWS))
     if actor.host:
+        if reveals(entries, len(entries) - 1):
+            raise Forbidden(_(words.UNDO_REVEALED))
         return len(entries) - 1
     for index in range(len(entries) - 1, table.public_count() - 1, -1):
         if entries[index].player == actor.seat:
@@ -187,4 +208,20 @@ def undo_target(table: TableGame, actor: Actor) -> int:
         raise Forbidden(words.undo_not_yours(last.player))
     if last.followed:
         raise Forbidden(_(words.UNDO_FOLLOWED))
+    return len(entries) - 1
+
+
+def reveals(entries: tuple[Entry, ...], index: int) -> bool:
+    """Whether `entries[index]` is the step that revealed a sealed phase: taking it back alone
+    would make the phase's entries before it secret again."""
+    return not entries[index].sealed and index > 0 and entries[index - 1].sealed
+
+
+def correction_target(table: Table, actor: Actor) -> int:
+    """The entry the host's correction of the record takes back: the last, when it revealed a
+    sealed phase (else an undo does). Forbidden to a seat, Refused when there is none."""
+    check_host(actor)
+    entries = table.entries
+    if not entries or not reveals(entries, len(entries) - 1):
+        raise Refused("", _(words.NOTHING_TO_CORRECT))
     return len(entries) - 1

@@ -1,38 +1,59 @@
 """What the table's pages and its API hand to the game, and what the game answers: who is
-acting (a seat or the host), a submission, the entries of the game, and the ways an entry is
-refused. Plain values, shared by `game`, `seats`, `forms` and `web`."""
+acting (a seat, the host or the room's board), a submission, the entries of the game, and the
+ways an entry is refused. Plain values, shared by `game`, `seats`, `forms` and `web`; and the
+face of a game at the table (`Table`) that `seats` reads, so the two need not import each
+other."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from pnp.rules.base import ChoiceNeeded, Event
+from pnp.rules.base import ChoiceNeeded, Event, ToMove
 from pnp.rules.legal import Template
 
 
 @dataclass(frozen=True)
 class Actor:
-    """Who is at a page: a seat (`seat`, a player's name) or the host (`seat` None: the person
-    running the game, or one phone passed around the table)."""
+    """Who is at a page: a seat (`seat`, a player's name), the host (`seat` None: the person
+    running the game, or one phone passed around the table), or the board (`board`: a laptop
+    or a projector showing the room the public board, which enters nothing)."""
 
     seat: str | None = None
+    board: bool = False
 
     @property
     def host(self) -> bool:
-        return self.seat is None
+        return self.seat is None and not self.board
 
     @property
     def name(self) -> str:
-        """As the log writes it: the player's name, or "host"."""
-        return "host" if self.seat is None else self.seat
+        """As the log writes it: the player's name, "host" or "board"."""
+        return "board" if self.board else "host" if self.seat is None else self.seat
 
     def as_json(self) -> dict[str, Any]:
-        return {"seat": self.seat} if self.seat is not None else {"host": True}
+        return {"seat": self.seat} if self.seat is not None else {"board": True} if self.board else {"host": True}
 
 
 HOST = Actor()
+BOARD = Actor(board=True)
+
+
+class Table(Protocol):
+    """What `seats` reads of a game at the table (`game.TableGame`)."""
+
+    players: tuple[str, ...]
+    entries: tuple[Entry, ...]
+    engine: Any
+    params: Any
+
+    def public_count(self) -> int: ...
+    def public_state(self) -> Any: ...
+    def to_move(self, state: Any = None) -> ToMove | None: ...
+    def templates(self, state: Any = None) -> tuple[Template, ...]: ...
+    def state_json(self, state: Any = None) -> dict[str, Any]: ...
 
 
 # --- what is refused -------------------------------------------------------------------------------
@@ -67,6 +88,16 @@ class NeedsChoice(Exception):
     def __init__(self, needed: ChoiceNeeded):
         self.needed = needed
         super().__init__(str(needed))
+
+
+class Repeated(Exception):
+    """A change whose key (a form's, a client's retry) was made before: nothing is done again.
+    `change` is the change it made; `latest`, whether nothing has changed since (the retry of a
+    change whose answer was lost: answered as that change was)."""
+
+    def __init__(self, change: int, latest: bool):
+        self.change, self.latest = change, latest
+        super().__init__(f"change {change} was made with this key")
 
 
 class BadEntry(ValueError):
@@ -107,6 +138,30 @@ class Submission:
         return values
 
 
+KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")  # a change's key: a form's, or a client's own random text
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A change a client asks for, as a page's form or a JSON body says it: the version it was
+    made on, its key (each change is made once per key), and for a step the submission; `close`
+    (the host closing a sealed phase) and `confirm` (the question asked first, answered)."""
+
+    version: str
+    key: str
+    submission: Submission | None = None
+    close: bool = False
+    confirm: bool = False
+
+
+def key_of(given: Any) -> str:
+    """A change's key as posted: 8 to 64 letters, digits, - or _ (BadEntry otherwise)."""
+    if not isinstance(given, str) or not KEY.fullmatch(given):
+        raise BadEntry("key: every change carries a key of its own, 8 to 64 letters, digits, - or _ "
+                       "(a retry sends the same key, and is made once)")
+    return given
+
+
 def option(options: Sequence[Any], number: Any, name: str) -> int:
     if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < len(options):
         raise BadEntry(f"{name}: no option {str(number)[:20]!r} here")
@@ -144,10 +199,17 @@ class Entry:
     by: str = ""  # who entered it: a seat's name or "host" ("" when the log does not say)
     at: str = ""  # when (ISO 8601, UTC), as the log has it
     closed: tuple[str, ...] = ()  # a sealed phase the host closed: the players taken to have entered nothing
+    revealed: bool = False  # a secret entry everyone has seen, though its phase is open (in the record, or corrected)
 
     @property
     def state(self) -> Any:
         return self.states[-1]
+
+    @property
+    def waiting(self) -> bool:
+        """Entered in secret and seen by nobody else yet: kept out of the record and of every
+        other seat's view until the reveal."""
+        return self.sealed and not self.revealed
 
     @property
     def followed(self) -> bool:
@@ -166,6 +228,8 @@ class Change:
     player: str | None
     kind: str
     sealed: bool
+
+    undone: tuple[Event, ...] = ()  # a public step taken back: what it did, which everyone saw (stays said)
 
     def as_json(self) -> dict[str, Any]:
         return {"change": self.number, "op": self.op, "by": self.by, "player": self.player, "kind": self.kind,

@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from functools import cache
+from typing import Any
 
-from pnp.i18n import N_, SOURCE, Language, _, preferred
+from pnp.i18n import N_, SOURCE, Language, _
 from pnp.rules.text import Rule
-from pnp.spec.model import Game, Spec
+from pnp.spec.model import Booklet, Game, Spec
 
 # --- the language a page speaks --------------------------------------------------------------------
 
@@ -40,10 +41,14 @@ class Languages:
 
     def choose(self, asked: str | None, accept_language: str) -> Language:
         """The language a request asked for (the page's switch, a cookie), else the best its
-        browser accepts, else the game's own."""
+        browser accepts (Babel's negotiation over the header's languages by q-value), else the
+        game's own."""
         if asked is not None and asked in self.spoken:
             return self.spoken[asked]
-        return self.spoken[preferred(accept_language, tuple(self.spoken)) or self.default]
+        from babel.core import negotiate_locale
+
+        found = negotiate_locale(accepted(accept_language), list(self.spoken), sep="_")
+        return self.spoken[found] if found is not None and found in self.spoken else self.spoken[self.default]
 
     def names(self) -> list[tuple[str, str]]:
         """Each language's code and its name in itself, as the switch lists them."""
@@ -60,6 +65,23 @@ class Languages:
         spoken = self._booklet(code).get(rule.id)
         return (spoken, True) if spoken else (for_players(rule.plain), False)
 
+    def house_lines(self, code: str, rule: Rule, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The house rules `rule` governs, each by its name and its value in the players' words
+        as the game's booklet in `code` prints them ("Rounds: 3 rounds"); one without words, by
+        its name and value as written."""
+        from pnp.rules.lookup import governed, house_rules, in_words, printed_value
+
+        game = self.game(code)
+        booklet = next((c for c in game.components if isinstance(c, Booklet)), None)
+        lines = []
+        for house in governed(rule, house_rules(self.game_id, self._game, options)):
+            said = booklet.rules_words.get(house.name) if booklet is not None else None
+            value = (in_words(booklet, house.name, house.value) if booklet is not None else None) \
+                or printed_value(house.value)
+            lines.append(_("{name}: {value}").format(name=said.name if said else house.name.replace("_", " "),
+                                                     value=value))
+        return tuple(lines)
+
     def _worded(self, code: str) -> Mapping[str, str]:
         """Each rule ID's words as the game's booklet in `code` prints them (none for the source
         language: the rules file's own English is what the table quotes)."""
@@ -68,6 +90,23 @@ class Languages:
         if code == SOURCE or self.spec is None:
             return {}
         return worded(self.game_id, self.spec, code)
+
+
+def accepted(header: str) -> list[str]:
+    """An `Accept-Language` header's languages ("es-MX;q=0.9, ru;q=0.8") by q-value, best first,
+    as Babel names them (es_MX); none it refuses (q=0). A header is the client's: bounded."""
+    found = []
+    for n, part in enumerate(header[:1000].split(",")[:32]):
+        tag, _sep, params = part.strip().partition(";")
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                continue
+        if tag.strip() and weight > 0:
+            found.append((-weight, n, tag.strip().replace("-", "_")))
+    return [tag for _weight, _n, tag in sorted(found)]
 
 
 # --- access --------------------------------------------------------------------------------------
@@ -80,6 +119,8 @@ NO_TOKEN = N_("This table needs your seat's link: scan its QR code, or open the 
 WRONG_HOST = N_("This server answers only under its own address.")
 OTHER_SITE = N_("Posts come from the table's own page.")
 TOO_LARGE = N_("Request too large.")
+TOO_SLOW = N_("The request took too long to arrive.")
+TOO_DEEP = N_("The body nests too deep.")
 
 
 # --- who may do what -----------------------------------------------------------------------------
@@ -90,6 +131,10 @@ TABLE_STEP = N_("The table's own steps are entered by the host.")
 HOST_ONLY = N_("Only the host may do that.")
 NOTHING_TO_UNDO = N_("Nothing to undo: no step has been entered.")
 UNDO_FOLLOWED = N_("The table has acted on that step (a reveal, a company settled): only the host may undo it.")
+UNDO_REVEALED = N_("That step revealed the secret entries: undoing it would hide them again. The host may correct the "
+                   "record instead, and the entries stay public.")
+NOTHING_TO_CORRECT = N_("Nothing to correct: the last step revealed nothing (an undo takes it back).")
+BOARD_ONLY_SHOWS = N_("The board shows the game; steps are entered on the players' phones.")
 
 
 def undo_not_yours(player: str | None) -> str:
@@ -108,6 +153,24 @@ THE_TABLE = N_("the table")  # who takes the table's own steps, where a player's
 
 
 # --- answers ---------------------------------------------------------------------------------------
+
+
+REPEATED_TITLE = N_("Already entered")
+
+
+def repeated(change: int) -> str:
+    return _("This form was entered already (change {change}); it is not entered again.").format(change=change)
+
+
+CONFIRM_CLOSE_TITLE = N_("Close the phase now?")
+CONFIRM_CORRECT_TITLE = N_("Correct the record?")
+CONFIRM_CORRECT = N_("The step that revealed the secret entries is taken back, and the phase opens again for it; "
+                     "the entries everyone has seen stay public, on every page and in the log.")
+
+
+def confirm_close(players: Sequence[str]) -> str:
+    return _("The secret phase ends now: {players} will be taken to have entered nothing, and every entry is "
+             "revealed.").format(players=", ".join(players))
 
 
 STALE_TITLE = N_("The position changed")

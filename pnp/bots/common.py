@@ -10,7 +10,7 @@ Two bots play every game: `random`, the one shared sampler (a template uniformly
 fields), and `greedy`, a one-step lookahead that tries a few draws of each template, applies
 them with the engine and keeps the one that puts the player furthest ahead of the best
 opponent by the game's `Probe.worth`. Each game adds its own heuristics in
-`pnp.simulate.games.<game>` with the helpers below (`fit` turns wishes into legal values).
+`pnp.bots.games.<game>` with the helpers below (`fit` turns wishes into legal values).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from pnp.bots.probe import Probe
 from pnp.rules.base import fast_init
 from pnp.rules.contract import AnyEngine, apply_choosing
 from pnp.rules.legal import AtMostOne, Budget, Different, Template, draw, sample
-from pnp.simulate.probe import Probe
 
 
 @fast_init  # one per step of every simulated game

@@ -8,7 +8,7 @@ reach (a bound, a flipped token), the money in players' hands per currency, and 
 that can run out. Every number comes from the engine's params (so from components.yaml),
 never from the bundled spec.
 
-`pnp.simulate.games.<game>` subclasses `Probe` for each registered game; a game without one
+`pnp.bots.games.<game>` subclasses `Probe` for each registered game; a game without one
 is still simulated with this base (wins, lengths and scores, no component pressure).
 """
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
+from pnp.bots.common import Bot, Decision, fit, random_bot
+from pnp.bots.probe import Probe
 from pnp.rules.forex import engine as forex
 from pnp.rules.forex.board import strengths, value_in
-from pnp.simulate.bots import Bot, Decision, fit, random_bot
-from pnp.simulate.probe import Probe
 
 
 class ForexProbe(Probe):

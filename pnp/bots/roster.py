@@ -1,11 +1,11 @@
 """Every bot that can play a game, by the name `--bots` gives it: the common ones (`random`,
-`greedy`), the game's heuristics (`pnp.simulate.games.<game>`), and the search bot with its
-budget (`search`, `search:400`, `search:0.5s`, see `pnp.simulate.search`)."""
+`greedy`), the game's heuristics (`pnp.bots.games.<game>`), and the search bot with its
+budget (`search`, `search:400`, `search:0.5s`, see `pnp.bots.search`)."""
 
 from __future__ import annotations
 
-from pnp.simulate import games
-from pnp.simulate.bots import Bot
+from pnp.bots import games
+from pnp.bots.common import Bot
 
 SEARCH = "search"
 
@@ -23,6 +23,6 @@ def bot_named(game: str, text: str) -> Bot | None:
     name, colon, argument = text.partition(":")
     if name != SEARCH:
         return None
-    from pnp.simulate.search import search_bot
+    from pnp.bots.search import search_bot
 
     return search_bot(argument if colon else None, known)

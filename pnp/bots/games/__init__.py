@@ -1,6 +1,6 @@
 """Each registered game's probe and heuristic bots, looked up by game id.
 
-`pnp.simulate.games.<game>` holds `PROBE` (a `Probe` subclass) and `BOTS` (name → bot). A
+`pnp.bots.games.<game>` holds `PROBE` (a `Probe` subclass) and `BOTS` (name → bot). A
 game registered in `pnp.rules.GAMES` without such a module is still simulated: the base
 probe, and the bots every game has (`random`, `greedy`).
 """
@@ -11,8 +11,8 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from pnp.simulate.bots import BOTS, Bot
-from pnp.simulate.probe import Probe
+from pnp.bots.common import BOTS, Bot
+from pnp.bots.probe import Probe
 
 
 def _module(game: str) -> ModuleType | None:

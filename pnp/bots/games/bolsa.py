@@ -11,9 +11,9 @@ import random
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
+from pnp.bots.common import Bot, Decision, fit
+from pnp.bots.probe import Probe
 from pnp.rules.bolsa import engine as bolsa
-from pnp.simulate.bots import Bot, Decision, fit
-from pnp.simulate.probe import Probe
 
 
 class BolsaProbe(Probe):

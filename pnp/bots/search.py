@@ -35,9 +35,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from pnp.bots.common import Bot, Decision, candidates
 from pnp.rules.contract import apply_choosing
 from pnp.rules.legal import Template, draw, sample
-from pnp.simulate.bots import Bot, Decision, candidates
 
 DEFAULT_ITERATIONS = 50  # For-Ex's longest games stay above half a game a second a core
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]

@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable, Mapping
 
+from pnp.bots.common import Bot, Decision, fit, greedy
+from pnp.bots.probe import Probe, reached
 from pnp.rules.aktsioner import engine as akt
-from pnp.simulate.bots import Bot, Decision, fit, greedy
-from pnp.simulate.probe import Probe, reached
 
 
 class AktsionerProbe(Probe):
