@@ -12,7 +12,6 @@ print file (`pnp.printfile`) get a digest of their own, made of their members' d
 from __future__ import annotations
 
 import gc
-import io
 import multiprocessing
 import os
 import signal
@@ -429,15 +428,7 @@ def render(job: Job) -> bytes:
 def combine(parts: Sequence[tuple[str, bytes, Sequence[int] | None]], *, title: str, subject: str) -> bytes:
     """PDFs joined into one — all their pages, or the listed ones (0-based) — each part
     bookmarked by its name: the combined print file holds the very pages of the component
-    files. Same parts → same bytes."""
-    from pypdf import PdfReader, PdfWriter
+    files, their objects copied as written (`pnp.render.join`). Same parts → same bytes."""
+    from pnp.render.join import join
 
-    writer = PdfWriter()
-    for title_of_part, data, pages in parts:
-        writer.append(PdfReader(io.BytesIO(data)), outline_item=title_of_part,
-                      pages=list(pages) if pages is not None else None)
-    writer.add_metadata({"/Title": title, "/Subject": subject, "/Creator": "pnp"})
-    writer.create_viewer_preferences().print_scaling = "/None"  # type: ignore[assignment]  # pypdf's setter, typed as its property
-    buffer = io.BytesIO()
-    writer.write(buffer)
-    return buffer.getvalue()
+    return join(parts, title=title, subject=subject)
