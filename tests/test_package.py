@@ -11,11 +11,11 @@ import json
 import subprocess
 import sys
 import tarfile
-import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
+import tomllib
 
 import pnp
 
