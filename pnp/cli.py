@@ -243,6 +243,9 @@ def _build_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cut", help="silhouette, cricut or dxf: card-stock sheets for a cutting machine, with its "
                                       "registration marks and a cut file per sheet in <game>/cut/ (overrides print.cut; "
                                       "none for hand cutting)")
+    parser.add_argument("--gallery", action="store_true",
+                        help="picture every face for the gallery, output/index.html, now (each face once: the pictures "
+                             "are kept in the user cache; without it the gallery shows the faces pictured before)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     parser.add_argument("--lang", action="append", metavar="CODE",
                         help="build the kits in this language (repeatable; all: every language the game lists; qps: "

@@ -36,9 +36,12 @@ LAID_OUT = "laid-out"  # user-cache entries: a game `pnp validate` laid out with
 LAID_OUT_KEEP = 64  # entries (a game's edits each make one); the oldest go first
 
 
-def run_build(args: argparse.Namespace) -> int:
-    """One build with the CLI's options: the summary and changes on stdout, exit status 0."""
+def run_build(args: argparse.Namespace, pictures: Any = None) -> int:
+    """One build with the CLI's options: the summary and changes on stdout, exit status 0.
+    `pictures` is the `pnp.export.pictures.Store` of a watch that builds again and again
+    (default: one for this build, making every picture with `--gallery`)."""
     from pnp.build import build, with_print
+    from pnp.export.pictures import KEPT, MAKE, Store
     from pnp.rules import load_spec
 
     started = time.perf_counter()
@@ -66,7 +69,8 @@ def run_build(args: argparse.Namespace) -> int:
         summary = build(spec, Path(args.out), games, formats, only=only, source=source, progress=progress,
                         profile=profile, languages=select_languages(spec, games, getattr(args, "lang", None)),
                         printed=getattr(args, "printed", False),
-                        since=Path(args.since) if getattr(args, "since", None) else None)
+                        since=Path(args.since) if getattr(args, "since", None) else None,
+                        pictures=pictures or Store(MAKE if getattr(args, "gallery", False) else KEPT))
     for warning in summary.warnings:
         print(warning, file=sys.stderr)
     print(report(summary, source, args.out, time.perf_counter() - started), flush=True)
@@ -266,12 +270,16 @@ def watch(args: argparse.Namespace) -> int:
     (`pnp.preview`)."""
     from watchfiles import watch as saves
 
+    from pnp.export.pictures import KEPT, MAKE, SERVE, Store
+
     source = spec_path(args.spec)
     targets = {source.absolute(), source.resolve()}
-    preview = _serve(args) if getattr(args, "serve", False) else None
+    serve = getattr(args, "serve", False)
+    pictures = Store(MAKE if getattr(args, "gallery", False) else SERVE if serve else KEPT)  # for every build
+    preview = _serve(args, pictures) if serve else None
     print(f"watching {source}; Ctrl-C stops", flush=True)
     built = _saved(source)
-    _said(preview, _rebuild(args))
+    _said(preview, _rebuild(args, pictures))
     try:
         # A save made while the first build ran, before the watcher was up, raises no event:
         # the watcher also wakes each second and compares the file with what was last built.
@@ -280,7 +288,7 @@ def watch(args: argparse.Namespace) -> int:
                              watch_filter=lambda _change, path: Path(path) in targets or Path(path).resolve() in targets):
             if changes or _saved(source) != built:
                 built = _saved(source)
-                _said(preview, _rebuild(args))
+                _said(preview, _rebuild(args, pictures))
     except KeyboardInterrupt:
         pass
     finally:
@@ -297,13 +305,13 @@ def _saved(source: Path) -> bytes | None:
         return None
 
 
-def _serve(args: argparse.Namespace) -> Any:
+def _serve(args: argparse.Namespace, pictures: Any) -> Any:
     from pnp.preview import Preview
 
     port = getattr(args, "port", 8765)
     if not 0 <= port <= 65535:
         raise UsageError(f"--port {port}: give a port from 1 to 65535 (0: any free one)")
-    preview = Preview(Path(args.out), port=port)
+    preview = Preview(Path(args.out), port=port, pictures=pictures)
     try:
         address = preview.start()
     except OSError as error:
@@ -317,14 +325,14 @@ def _said(preview: Any, errors: list[str]) -> None:
         preview.said(errors)
 
 
-def _rebuild(args: argparse.Namespace) -> list[str]:
+def _rebuild(args: argparse.Namespace, pictures: Any) -> list[str]:
     """One build of the watched spec; a save that cannot be built is answered as `validate`
     answers it (and even a bug in pnp only costs that build): the lines said, the last good
     output kept. Returns the problems, for the live preview."""
     from pnp.errors import PnpError
 
     try:
-        run_build(args)
+        run_build(args, pictures)
         return []
     except PnpError as error:
         lines = error.lines()

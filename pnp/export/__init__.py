@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from pnp import manifest
 from pnp.cache import Cache
 from pnp.export.faces import ComponentFaces, Rasters, faces_of, records, write_pngs
+from pnp.export.pictures import Picture, Store
 
 FORMATS = ("png", "tts")  # the formats made here, from faces rather than sheets
 KEYS = ("faces", "pieces", "plan")  # what the exports add to the manifest
@@ -101,13 +102,15 @@ def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, 
                faces: Sequence[ComponentFaces], formats: Sequence[str], profile: str | None, *, safe_mm: float,
                cached: Mapping[str, Sequence[ReusedFile]] | None = None, plan: Sequence[Any] | None = None,
                cache: Cache | None = None, inputs: Mapping[str, str] | None = None,
-               pictures: Mapping[str, Sequence[bytes]] | None = None) -> GameExports:
+               pictures: Mapping[str, Sequence[Picture]] | None = None, store: Store | None = None) -> GameExports:
     """One game's exports under `root/<game>/` (`out` is where `root` is published, `old` its
-    manifest): the formats and profile asked for, and always the gallery's pictures and
-    pre-flight findings. `cached` components were not drawn: their records come from `old`,
-    their files from the cache (`reused_files`). The files of the drawn ones go to `cache` by
-    their `inputs`. `plan` is the print plan (the instructions' rows; None: the game's combined
-    file was not rebuilt). `pictures` are the gallery's, made beforehand (`gallery.pictures`)."""
+    manifest): the formats and profile asked for, and always the gallery's pre-flight findings
+    and the pictures it has. `cached` components were not drawn: their records come from
+    `old`, their files from the cache (`reused_files`), their pictures from `out` or `store`.
+    The files of the drawn ones go to `cache` by their `inputs`. `plan` is the print plan (the
+    instructions' rows; None: the game's combined file was not rebuilt). `pictures` are the
+    drawn faces' (`pnp.build.Pictures`), by component: each face's name, and its picture when
+    there is one."""
     from pnp.export import gallery
 
     done = GameExports()
@@ -124,11 +127,12 @@ def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, 
             remember_files(cache, root, game_id, inputs[component.id], folders,
                            [f for f in done.files if f.component == component.id])
     done.records["faces"], done.records["pieces"] = records(faces)
-    gallery.thumbnails(root, faces, safe_mm, done.records["faces"], pictures)
+    gallery.thumbnails(root, faces, safe_mm, done.records["faces"], pictures or {})
     for key in ("faces", "pieces"):
         done.records[key] += [e for e in manifest.entries(old, key, game_id) if e.get("component") in cached]
     drawn = {c.id for c in faces}  # the others' pictures stay: taken from the cache, or not built (--component)
-    gallery.carry(out, root, [e for e in manifest.entries(old, "faces", game_id) if e.get("component") not in drawn])
+    gallery.carry(out, root, [e for e in manifest.entries(old, "faces", game_id) if e.get("component") not in drawn],
+                  store or Store())
     if plan is not None:
         done.records["plan"] = [{"game": game_id, **asdict(row)} for row in plan]
     return done

@@ -5,10 +5,13 @@ distinct face as a picture with its quantity, the print plan, links to the PDFs 
 and a pre-flight panel per face (`pnp.export.preflight`) with what it found outlined on the
 picture. Components the build changed (the manifest's `changed` list) are marked. The page is
 static and self-contained — inline style, no script, no font or image from elsewhere — so it
-opens from the file system and shows the same offline.
+opens from the file system and shows the same offline. It stays light on a phone: a
+component's faces are folded until opened, and each picture loads when it comes into view.
 
-A face's picture and findings are made when its component is drawn, kept in the manifest's
-`faces` entries (`thumbnail`, `preflight`) and under `<game>/gallery/`, so the page can always be
+A face's findings are made when its component is drawn, its picture where it is looked at
+(`pnp.export.pictures`: the gallery shows a face not pictured yet by its name, and names the
+picture for the live preview to make), both kept in the manifest's `faces` entries (`picture`,
+`thumbnail`, `preflight`) and the pictures under `<game>/gallery/`, so the page can always be
 written again from the manifest alone.
 """
 
@@ -20,59 +23,56 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from pnp.export.faces import ComponentFaces
+from pnp.export.pictures import Picture, Store, dpi
 from pnp.export.preflight import CHECKS, preflight
 
 INDEX = "index.html"
-THUMB_DPI = 100  # a poker card 272 × 370 px with its bleed
-THUMB_MOST_PX = 1600  # a board's longer side at most
-
-
-def pictures(component: ComponentFaces) -> list[bytes]:
-    """Every face of a component as the gallery shows it, a JPEG each (all from one PDF). The
-    build makes them in a background worker from the moment its components are drawn
-    (`pnp.build.Pictures`), off the path of its PDFs."""
-    from pnp.render.png import drawings_png
-
-    if not component.faces:
-        return []
-    dpis = [min(THUMB_DPI, THUMB_MOST_PX * 25.4 / max(f.drawing.width + 2 * f.drawing.bleed,
-                                                      f.drawing.height + 2 * f.drawing.bleed)) for f in component.faces]
-    return drawings_png([face.drawing for face in component.faces], dpis, jpeg=True)
 
 
 def thumbnails(root: Path, components: Sequence[ComponentFaces], safe_mm: float, records: list[dict[str, Any]],
-               made: Mapping[str, Sequence[bytes]] | None = None) -> None:
-    """Write every face of these components for the gallery (`<game>/gallery/<component>-<face>.jpg`:
-    the pictures `made` holds by component, else made here) and add `thumbnail` and
-    `preflight` to their `records` (the manifest's face entries)."""
-    made = made or {}
-    faces = [(c, face) for c in components for face in c.faces]
-    drawn = [picture for c in components for picture in (made[c.id] if c.id in made else pictures(c))]
+               pictures: Mapping[str, Sequence[Picture]]) -> None:
+    """Write the pictures of these components' faces that there are for the gallery
+    (`<game>/gallery/<component>-<face>.jpg`; `pictures` by component, a face each) and add
+    `picture` (its name), `thumbnail` (when it was written) and `preflight` to their `records`
+    (the manifest's face entries)."""
     by_face = {(r["game"], r["component"], r["face"]): r for r in records}
-    for (c, face), picture in zip(faces, drawn, strict=True):
-        path = root / c.game_id / "gallery" / c.file_name(face, "jpg")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(picture)
-        record = by_face[(c.game_id, c.id, face.name)]
-        record["thumbnail"] = path.relative_to(root).as_posix()
-        record["preflight"] = [asdict(f) for f in preflight(face.drawing, safe_mm, piece=c.pieces)]
+    for c in components:
+        for face, (picture, data) in zip(c.faces, pictures[c.id], strict=True):
+            record = by_face[(c.game_id, c.id, face.name)]
+            record["picture"] = picture
+            if data is not None:
+                record["thumbnail"] = place(c.game_id, c.id, face.name)
+                (root / record["thumbnail"]).parent.mkdir(parents=True, exist_ok=True)
+                (root / record["thumbnail"]).write_bytes(data)
+            record["preflight"] = [asdict(f) for f in preflight(face.drawing, safe_mm, piece=c.pieces)]
 
 
-def carry(out: Path, root: Path, records: Sequence[dict[str, Any]]) -> None:
+def carry(out: Path, root: Path, records: Sequence[dict[str, Any]], store: Store) -> None:
     """The pictures of faces whose components were not drawn again, from the output folder
-    being replaced into the new one (a record whose picture is gone loses it)."""
+    being replaced into the new one, else from those kept by name (`store`); a record whose
+    picture is in neither loses its `thumbnail`."""
     from pnp.manifest import link_or_copy
 
     for record in records:
-        path = record.get("thumbnail")
-        source = out / path if isinstance(path, str) and ".." not in path.split("/") else None
-        if source is None or not source.is_file() or not isinstance(path, str):
+        earlier = record.get("thumbnail")
+        source = out / earlier if isinstance(earlier, str) and ".." not in earlier.split("/") else None
+        picture = record.get("picture")
+        kept = store.kept(picture) if isinstance(picture, str) and (source is None or not source.is_file()) else None
+        if (source is None or not source.is_file()) and kept is None:
             record.pop("thumbnail", None)
             continue
-        target = root / path
+        record["thumbnail"] = place(record["game"], record["component"], record["face"])
+        target = root / record["thumbnail"]
         target.parent.mkdir(parents=True, exist_ok=True)
-        if not target.exists():
+        if kept is not None:
+            target.write_bytes(kept)
+        elif source is not None and not target.exists():
             link_or_copy(source, target)
+
+
+def place(game_id: str, component_id: str, face: str) -> str:
+    """Where a face's picture goes in the output folder."""
+    return f"{game_id}/gallery/{component_id}-{face}.jpg"
 
 
 def write(root: Path, manifest: dict[str, Any], spec: Any) -> Path:
@@ -114,6 +114,7 @@ def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, An
                       "components": components, "combined": combined, "others": others,
                       "plan": entries("plan", game_id), "exports": _export_folders(root, files),
                       "faces": sum(len(c["faces"]) for c in components),
+                      "unpictured": sum(not f.get("thumbnail") for c in components for f in c["faces"]),
                       "findings": sum(len(f.get("preflight", [])) for c in components for f in c["faces"])})
     return games
 
@@ -142,7 +143,8 @@ def _component(entry: dict[str, Any], game: Any, files: list[dict[str, Any]], fa
     return {
         "id": entry["id"], "kind": entry["kind"], "count": entry["count"], "size_mm": entry["size_mm"],
         "name": _name(spec_component) if spec_component else entry["id"], "changed": entry["id"] in changed,
-        "faces": [dict(f, box_style=[_box_style(f, x) for x in f.get("preflight", [])]) for f in mine],
+        "faces": [dict(f, box_style=[_box_style(f, x) for x in f.get("preflight", [])], px=_pixels(f)) for f in mine],
+        "shown": any(f.get("thumbnail") or f.get("picture") for f in mine),
         "pdf": pdf, "duplex": entry.get("duplex"), "pages": entry.get("pages", pdf["pages"] if pdf else None),
         "exports": _exports(own),
     }
@@ -178,6 +180,14 @@ def _export_folders(root: Path, files: list[dict[str, Any]]) -> list[dict[str, A
 
 def _size(path: Path) -> int:
     return path.stat().st_size if path.is_file() else 0
+
+
+def _pixels(face: dict[str, Any]) -> tuple[int, int]:
+    """A face's picture's size in pixels (`pnp.export.pictures.make`), which the page keeps
+    room for before it is loaded or made."""
+    width, height = (v + 2 * face.get("bleed_mm", 0.0) for v in face["size_mm"])
+    resolution = dpi(width, height)
+    return round(width / 25.4 * resolution), round(height / 25.4 * resolution)
 
 
 def _box_style(face: dict[str, Any], finding: dict[str, Any]) -> str:
