@@ -37,7 +37,7 @@ from string import Formatter
 from typing import Any, Iterator, Mapping, Protocol, Sequence
 
 from pnp import __version__, changes, export, manifest
-from pnp.cache import FOLDER, BuildStore, Cache, code_version, function_name, key
+from pnp.cache import FOLDER, BuildStore, Cache, FolderStore, code_version, function_name, key, user_folder
 from pnp.changes import Since
 from pnp.components import BookPages, Context, Output, Pieces, generate
 from pnp.components.resolution import resolution_warnings
@@ -85,6 +85,8 @@ from pnp.spec.model import Game, Spec
 from pnp.spec.translation import Kit, kit, kit_codes, kits
 
 FORMATS = ("pdf", "svg", *export.FORMATS)
+MEASURES = "measures"  # the user cache's folder of what kits measure in each language (`Context.measured`)
+MEASURES_KEEP = 4096  # measurements (a booklet's page count, an aid's heights at a size); the oldest go first
 COMPONENT = "component"  # cache entries of whole components, by their inputs: which rendered sheets they make
 PICTURES_A_TASK = 32  # faces pictured from one PDF by the background worker
 
@@ -175,6 +177,13 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
 # --- request: what to build -------------------------------------------------------------------
 
 
+def measures() -> Cache | None:
+    """What the kits of a game measure in each of its languages, remembered in the user's cache
+    (none when it is off): a build in one language does not lay out the others again."""
+    folder = user_folder()
+    return Cache(FolderStore(folder / MEASURES, MEASURES_KEEP)) if folder is not None else None
+
+
 @dataclass(frozen=True)
 class Order:
     """A build as asked for, checked, with the output folder's earlier manifest. Its `games`
@@ -193,6 +202,7 @@ class Order:
     printed: bool = False  # mark this build as printed: later changes count from it
     since: tuple[str, dict[str, Any]] | None = None  # an earlier build's manifest (as named) to count changes from
     pictures: picturing.Store = field(default_factory=picturing.Store, compare=False, repr=False)  # the gallery's
+    measures: Cache | None = field(default=None, compare=False, repr=False)  # what kits measure in each language
     drawn: dict[str, dict[tuple[Any, ...], Any]] = field(default_factory=dict, compare=False, repr=False)  # see `context`
 
     def baseline(self, game_id: str) -> tuple[list[dict[str, Any]], changes.Since]:
@@ -221,7 +231,7 @@ class Order:
         language's booklet and drawings would otherwise be made once for every kit."""
         made = self.kits[name]
         return Context(made.game_id, made.game, self.spec.print, self.spec.folder, made,
-                       self.drawn.setdefault(made.game_id, {}))
+                       self.drawn.setdefault(made.game_id, {}), measures=self.measures)
 
     def game(self, name: str) -> Game:
         """The kit's game, its texts in the kit's language."""
@@ -250,7 +260,8 @@ def request(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str],
     chosen = {g: _chosen(made.game, (only or {}).get(made.game_id)) for g, made in kits.items()}
     earlier = (str(since), manifest.read_manifest(since)) if since is not None else None
     return Order(spec, out, tuple(kits), tuple(formats), profile, source, chosen, old,
-                 (code_version(), function_name(generate)), kits, printed, earlier, pictures or picturing.Store())
+                 (code_version(), function_name(generate)), kits, printed, earlier, pictures or picturing.Store(),
+                 measures())
 
 
 def kits_of(spec: Spec, games: Sequence[str], languages: Sequence[str] = ()) -> dict[str, Kit]:
@@ -791,7 +802,7 @@ def lay_out_game(spec: Spec, game_id: str, language: str | None = None) -> GameL
     made_kit = kit(game_id, spec.games[game_id], language or spec.games[game_id].language, spec.folder)
     game = made_kit.game
     check_names(game_id, game)
-    context = Context(game_id, game, spec.print, spec.folder, made_kit)
+    context = Context(game_id, game, spec.print, spec.folder, made_kit, measures=measures())
     items = []
     with speaking(made_kit.language):
         for component in game.components:
@@ -822,7 +833,7 @@ def layout_issues(spec: Spec, game_id: str, languages: Sequence[str] | None = No
     drawn: dict[tuple[Any, ...], Any] = {}  # each language's drawings, once for every kit (`Context.once`)
     plans = Cache()  # in memory: which components share sheets, decided on their shapes, the same in every kit
     for code, made_kit in kits(game_id, game, codes, spec.folder).items():
-        context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit, drawn)
+        context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit, drawn, measures=measures())
         issues, items = [], []
         for component in made_kit.game.components:
             try:

@@ -136,6 +136,30 @@ def test_a_build_prints_the_bytes_it_printed_before(case, tmp_path):
     compare(case, tmp_path)
 
 
+def test_a_kit_lays_out_only_its_own_language_once_the_others_are_measured(tmp_path, monkeypatch):
+    """The booklet and aid measured in every language of their game (so the kits fold alike):
+    a second build with the user cache of the first flows the booklet and sets the aid in its
+    own language alone, counted, and prints the same bytes."""
+    from pnp.components import aids, booklet
+    from pnp.i18n import current
+
+    flowed: list[str] = []  # what was flowed or set, in which language
+    for module, function in ((booklet, "_pages"), (aids, "_blocks")):
+        real = getattr(module, function)
+        monkeypatch.setattr(module, function, lambda *args, real=real, name=function: flowed.append(
+            f"{name} {current().code}") or real(*args))
+    monkeypatch.setenv("PNP_CACHE", str(tmp_path / "user-cache"))
+    spec = bundled_spec_path()
+    only = ("--game", "aktsioner", "--component", "rules_booklet", "--component", "penalty_aid")
+    assert main(["build", "-q", "--spec", str(spec), "--out", str(tmp_path / "first"), *only]) == 0
+    assert {line.split()[1] for line in flowed} == {"ru", "en", "es"}  # Акционер's languages, measured
+    flowed.clear()
+    assert main(["build", "-q", "--spec", str(spec), "--out", str(tmp_path / "second"), *only]) == 0
+    assert flowed and {line.split()[1] for line in flowed} == {"ru"}
+    for name in ("aktsioner/rules_booklet.pdf", "aktsioner/penalty_aid.pdf"):
+        assert digests(tmp_path / "second")[name] == golden()["aktsioner"][name]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("case", [c for c in CASES if c not in FAST])
 def test_every_kit_and_format_prints_the_bytes_it_printed_before(case, tmp_path):
