@@ -28,7 +28,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -170,6 +169,8 @@ class FolderStore:
             return None
 
     def write(self, group: str, name: str, data: bytes) -> None:
+        import tempfile  # written seldom, read at every start: a referee's answer need not import it
+
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             with tempfile.NamedTemporaryFile(dir=self.folder, prefix=".tmp-", delete=False) as out:

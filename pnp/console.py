@@ -14,19 +14,18 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import shutil
 import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
-from pnp import changes
 from pnp.errors import UsageError
 from pnp.errors import display_name as shown  # how messages name a file, as the user typed it
 
 if TYPE_CHECKING:
     from pnp.build import Progress, Summary
+    from pnp.changes import Since
     from pnp.errors import Issue
     from pnp.manifest import Change
     from pnp.spec.model import Spec
@@ -178,12 +177,16 @@ def report(summary: Summary, source: Path, out: str, seconds: float) -> str:
     files = f"{summary.pages} pages to print ({summary.files} files)" if summary.pages else f"{summary.files} files"
     lines = [f"built {', '.join(summary.games)} from {shown(source)}: {files} in {out}{os.sep} ({seconds:.1f} s)"]
     for game, found in summary.changes.items():
-        lines += change_lines(game, found, summary.reprints.get(game), out, summary.since.get(game, changes.SINCE_LAST_BUILD))
+        lines += change_lines(game, found, summary.reprints.get(game), out, summary.since.get(game))
     return "\n".join(lines)
 
 
 def change_lines(game: str, found: Sequence[Change] | None, reprint: str | None, out: str,
-                 since: changes.Since = changes.SINCE_LAST_BUILD) -> list[str]:
+                 since: Since | None = None) -> list[str]:
+    """What changed in a game's sheets since `since` (default: the last build), a line each."""
+    from pnp import changes
+
+    since = since or changes.SINCE_LAST_BUILD
     if found is None:
         return []
     if not found:
@@ -203,6 +206,8 @@ class _Bars:
         self.bars: dict[str, Any] = {}
 
     def begin(self, totals: Mapping[str, int]) -> None:
+        import shutil
+
         from tqdm import tqdm
 
         width = shutil.get_terminal_size().columns or 80  # a terminal that gives no size gets 80 columns
