@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from string import Formatter
-from typing import Any, Iterator, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence
 
 from pnp import __version__, changes, export, manifest
 from pnp.cache import FOLDER, BuildStore, Cache, FolderStore, code_version, function_name, key, user_folder
@@ -72,6 +72,7 @@ from pnp.sheets import (
     Task,
     cached,
     in_parallel,
+    long_lived,
     machine,
     name,
     remember,
@@ -152,14 +153,22 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
     order = request(spec, Path(os.path.abspath(out)), games, formats, only, source, profile, languages, printed, since,
                     pictures or picturing.Store())
     store = BuildStore(order.out / FOLDER if order.old is not None else None)
-    cache = Cache(store)
     progress = progress or Silent()
     progress.begin({g: len(order.chosen[g]) for g in order.games})
+    with long_lived() as settle:
+        return _built(order, store, progress, settle)
+
+
+def _built(order: Order, store: BuildStore, progress: Progress, settle: Callable[[], None]) -> Summary:
+    """The stages after the request; `settle()` after each that made what lives to the end."""
+    cache = Cache(store)
     drawn = components(order, cache, progress)
+    settle()
     shown = Pictures(order.pictures)
     shown.add(drawn_faces(drawn))
     try:
         laid = layout(order, drawn, cache, shown.faces)
+        settle()
         shown.add({g: [(c, None) for c in found] for g, found in laid.faces.items()})  # drawn again to share sheets
         rendered = sheets(laid, cache, progress)
         with manifest.staging(order.out) as root:
