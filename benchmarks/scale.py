@@ -36,13 +36,13 @@ def spec_text(faces: int, decks: int = 3) -> str:
         back: {{title: Scale}}
         cards:
 {cards}""")
-    return f"""\
+    return """\
 games:
   scale:
     title: Scale
-    players: {{min: 2, max: 4}}
+    players: {min: 2, max: 4}
     companies:
-      - {{id: ACM, name: Acme, color: "#0072b2", symbol: circle}}
+      - {id: ACM, name: Acme, color: "#0072b2", symbol: circle}
     components:
 """ + "\n".join(parts) + "\n"
 
