@@ -842,7 +842,8 @@ def layout_issues(spec: Spec, game_id: str, languages: Sequence[str] | None = No
     drawn: dict[tuple[Any, ...], Any] = {}  # each language's drawings, once for every kit (`Context.once`)
     plans = Cache()  # in memory: which components share sheets, decided on their shapes, the same in every kit
     for code, made_kit in kits(game_id, game, codes, spec.folder).items():
-        context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit, drawn, measures=measures())
+        context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit, drawn, measures=measures(),
+                          every_kit=set(game.kit_languages) <= set(codes))
         issues, items = [], []
         for component in made_kit.game.components:
             try:

@@ -43,6 +43,7 @@ class Context:
     drawn: dict[tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)  # see `once`
     counting: Context | None = field(default=None, compare=False, repr=False)  # see `pictured`
     measures: Cache | None = field(default=None, compare=False, repr=False)  # see `measured`
+    every_kit: bool = False  # every kit of the game is laid out with this memo (`pnp validate`): see `booklet`
 
     @property
     def language(self) -> Language | None:

@@ -68,6 +68,8 @@ def booklet(context: Context, booklet: Booklet) -> BookPages:
         if known is not None:
             return len(known)
         try:
+            if context.every_kit:  # that kit is laid out too: flowed as it flows it, and drawn as it draws
+                return len(other.once(flowed, lambda: _pages(other, other.component(booklet), width, height, what)))
             return other.measured(counted, booklet, lambda: len(
                 _pages(replace(other, counting=context), other.component(booklet), width, height, what)))
         except BuildError:  # reported by that language's kit
