@@ -731,7 +731,7 @@ def record(order: Order, printed: Printed, written: Files, exported: Sequence[ex
     if marks:
         data["printed"] = marks
     manifest.write(root, data)
-    export.write_gallery(root, data, order.spec)
+    export.write_gallery(root, data, order.spec, order.kits)
     store.save(root / FOLDER, set(order.games))
     manifest.publish(root, order.out, replaced)
     return len(file_entries)

@@ -173,8 +173,8 @@ def manifest_records(old: dict[str, Any] | None, new: Sequence[GameExports],
     return merged
 
 
-def write_gallery(root: Path, written: dict[str, Any], spec: Any) -> Path:
-    """`root/index.html` from the manifest just written."""
+def write_gallery(root: Path, written: dict[str, Any], spec: Any, kits: Mapping[str, Any] | None = None) -> Path:
+    """`root/index.html` from the manifest just written (`kits`: those the build made, by name)."""
     from pnp.export import gallery
 
-    return gallery.write(root, written, spec)
+    return gallery.write(root, written, spec, kits)

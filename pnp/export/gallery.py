@@ -75,9 +75,11 @@ def place(game_id: str, component_id: str, face: str) -> str:
     return f"{game_id}/gallery/{component_id}-{face}.jpg"
 
 
-def write(root: Path, manifest: dict[str, Any], spec: Any) -> Path:
-    """`root/index.html` for every game the manifest describes, in the spec's order."""
-    page = _template().render(games=_games(root, manifest, spec), checks=CHECKS, version=manifest.get("pnp", ""))
+def write(root: Path, manifest: dict[str, Any], spec: Any, kits: Mapping[str, Any] | None = None) -> Path:
+    """`root/index.html` for every game the manifest describes, in the spec's order (`kits`:
+    the kits a build has at hand by name, `pnp.spec.translation.Kit`: not translated again)."""
+    page = _template().render(games=_games(root, manifest, spec, kits or {}), checks=CHECKS,
+                              version=manifest.get("pnp", ""))
     path = root / INDEX
     path.write_text(page, encoding="utf-8")
     return path
@@ -94,13 +96,13 @@ def _template() -> Any:
     return environment.get_template("gallery.html")
 
 
-def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, Any]]:
+def _games(root: Path, manifest: dict[str, Any], spec: Any, kits: Mapping[str, Any]) -> list[dict[str, Any]]:
     """What the template shows, game by game (`root` holds the files the manifest lists)."""
     def entries(key: str, game: str) -> list[dict[str, Any]]:
         return [e for e in manifest.get(key, []) if isinstance(e, dict) and e.get("game") == game]
 
     games = []
-    for game_id, game, code in _kits(spec, lambda name: bool(entries("components", name))):
+    for game_id, game, code in _kits(spec, lambda name: bool(entries("components", name)), kits):
         files = entries("files", game_id)
         changed = {name for e in entries("changed", game_id) if e.get("status") in ("added", "changed")
                    for name in (e.get("components") or [e.get("component")])}
@@ -119,16 +121,17 @@ def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, An
     return games
 
 
-def _kits(spec: Any, listed: Callable[[str], bool]) -> Iterator[tuple[str, Any, str]]:
+def _kits(spec: Any, listed: Callable[[str], bool], known: Mapping[str, Any]) -> Iterator[tuple[str, Any, str]]:
     """Each kit of each game that the manifest `listed` (the default one, then the others): its
-    name, its game in its language, and the language's code."""
+    name, its game in its language, and the language's code (a kit `known` by name as it is)."""
     from pnp.i18n import PSEUDO
     from pnp.spec.translation import kit
 
     for g, game in spec.games.items():
         for code in (*game.kit_languages, PSEUDO):
-            if listed(g if code == game.language else f"{g}.{code}"):
-                made = kit(g, game, code, spec.folder)
+            name = g if code == game.language else f"{g}.{code}"
+            if listed(name):
+                made = known.get(name) or kit(g, game, code, spec.folder)
                 yield made.folder, made.game, code
 
 
