@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from pnp import manifest
 from pnp.cache import Cache
-from pnp.export.faces import ComponentFaces, Rasters, faces_of, records, write_pngs
+from pnp.export.faces import ComponentFaces, Rasters, records, write_pngs
 from pnp.export.pictures import Picture, Store
 
 FORMATS = ("png", "tts")  # the formats made here, from faces rather than sheets
@@ -84,11 +84,6 @@ class GameExports:
 
     files: list[manifest.FileEntry] = field(default_factory=list)
     records: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: {key: [] for key in KEYS})
-
-
-def game_faces(game_id: str, made: Iterable[tuple[Any, Any]]) -> list[ComponentFaces]:
-    """The distinct faces of each (component, generated output) of one game."""
-    return [faces_of(game_id, component, output) for component, output in made]
 
 
 def check_profile(profile: str, faces: Sequence[ComponentFaces]) -> None:
