@@ -44,7 +44,6 @@ from pnp.components.resolution import resolution_warnings
 from pnp.display import Drawing, fingerprint
 from pnp.errors import BuildError, BuildErrors, Issue, SpecError
 from pnp.export import pictures as picturing
-from pnp.export.faces import faces_of
 from pnp.i18n import Language, speaking
 from pnp.layout.booklet import fold_booklet
 from pnp.layout.impose import impose
@@ -392,7 +391,7 @@ def draw(context: Context, component: Any, inputs: str = "", *, stamped: bool = 
 def drawn_faces(drawn: Mapping[str, Sequence[Drawn | Made]]) -> dict[str, list[tuple[export.ComponentFaces, dict[int, bytes]]]]:
     """The distinct faces of each component drawn in this build, with the digests of its
     drawing's sub-trees (those taken from the cache keep the faces the last build recorded)."""
-    return {g: [(faces_of(g, d.component, d.output), d.memo) for d in items if isinstance(d, Drawn)]
+    return {g: [(export.faces_of(g, d.component, d.output), d.memo) for d in items if isinstance(d, Drawn)]
             for g, items in drawn.items()}
 
 
@@ -487,7 +486,7 @@ def layout(order: Order, drawn: Mapping[str, Sequence[Drawn | Made]], cache: Cac
         with order.speaking(g):
             units[g] = plan_units(order.game(g), g, made[g], order.spec.print, [*order.code, *order.words(g)],
                                   cache, relay)
-    found = {g: [faces.get(g, {}).get(m.component.id) or faces_of(g, m.component, m.laid.output)
+    found = {g: [faces.get(g, {}).get(m.component.id) or export.faces_of(g, m.component, m.laid.output)
                  for m in items if m.laid is not None]
              for g, items in made.items()}  # components taken from the cache keep the faces the last build recorded
     if order.profile:

@@ -23,6 +23,7 @@ from typing import Any, Callable, Mapping, Sequence
 from pnp import manifest
 from pnp.cache import Cache
 from pnp.export.faces import ComponentFaces, Rasters, records, write_pngs
+from pnp.export.faces import faces_of as faces_of  # the package's: exports start from each component's faces
 from pnp.export.pictures import Picture, Store
 
 FORMATS = ("png", "tts")  # the formats made here, from faces rather than sheets
