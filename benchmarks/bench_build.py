@@ -1,19 +1,25 @@
 """`pnp build` speed, incremental rebuilds, the live preview, and the size of vector PDFs
-against the same cards as images.
+against the same cards as images: every figure issue 44 holds a build to, as ratios measured in
+one run (the machine is shared: the load average when it began is printed first).
 
 Figures: the wall time of building all three games as PDF (in process, best of three, and
-once as a fresh `pnp build` command, imports included; target < 3 s on 2 cores); a cold
-`pnp build` command against the floor — as many pages of cards drawn straight with reportlab
-(`floor_reportlab.py`) — side by side in one run, as CPU time (the build's render workers
-included) and as wall time, best of two each (target ≤ 5×), and where such a build's CPU goes,
-stage by stage, in one process (`build_stages.py`), with the rendering of the kit's own pages
-alone against the floor; a rebuild after one card value
-changed (a For-Ex dividend's payout), as a fresh command into the same folder, against the
-cold build of that run (target ≤ 1/4); `pnp watch --serve`: from a save to the open page
-told of the new build (target ≤ 1 s); the pages and bytes written; and how many times larger
-the Bolsa share deck becomes as 300-dpi images in a PDF (target ≥ 10×); and `pnp validate` on
-the bundled spec as a fresh command, in CPU seconds (best of three): with an empty user cache
-(no game remembered as laid out: every game laid out) and again (nothing laid out; target < 1 s).
+once as a fresh `pnp build` command, imports included); a cold `pnp build` command against the
+floor — as many pages of cards drawn straight with reportlab (`floor_reportlab.py`) — side by
+side in one run, as CPU time (the build's render workers included) and as wall time, best of
+two each (target ≤ 10×); where such a build's CPU goes, stage by stage, in one process
+(`build_stages.py`, the pre-flight checks apart), and the whole against the rendering of the
+kit's own pages in it (target ≤ 2×), the rendering against the floor; the gallery's pictures
+made with `--gallery` against a plain build; a rebuild after one card value changed (a For-Ex
+dividend's payout), as a fresh command into the same folder, against the cold build of that
+run, CPU and wall (target ≤ 1/4); every kit's cold build (`--lang all`) against one language's
+(target ≤ 2.5×); `pnp watch --serve`: from a save to the open page told of the new build
+(target ≤ 1 s); the pages and bytes written; how many times larger the Bolsa share deck
+becomes as 300-dpi images in a PDF (target ≥ 10×); `pnp validate` on the bundled spec as a
+fresh command, in CPU seconds (best of three): with nothing of the spec remembered (every
+game laid out in every language; target ≤ 1 s) and again; `pnp referee check` on a starter
+record against `python -c "import yaml"` (`timing.start_up_ratios`: target ≤ 3×); and for a
+spec of 3,000 distinct faces, each stage's CPU per face against a spec of 300
+(`scale.py`: target ≤ 1.5×, every stage growing no faster than the faces).
 
 Nothing here reads or writes the caller's user cache (`$PNP_CACHE`, `pnp.cache.user_folder`):
 the builds in this process and every command use folders of the scratch folder, each cold
@@ -37,6 +43,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from scale import per_face_growth
+from timing import start_up_ratios
+
 RUNS = 3
 DPI = 300
 HERE = Path(__file__).resolve().parent
@@ -48,6 +57,7 @@ def main() -> list[tuple[str, float, str]]:
     from pnp.build import build
     from pnp.rules import load_spec
 
+    load = os.getloadavg()[0]
     spec = load_spec(None)
     games = tuple(spec.games)
     with tempfile.TemporaryDirectory() as scratch, _user_cache(Path(scratch) / "in-process"):
@@ -65,28 +75,45 @@ def main() -> list[tuple[str, float, str]]:
         incremental = _command(Path(scratch) / "cold", "--spec", str(edited))
         vector, raster = _vector_vs_raster(out / "bolsa" / "shares.pdf")
         floor, build_cold = _side_by_side(Path(scratch), summary.pages)
+        one, every = _languages(Path(scratch))
+        gallery = _timed([sys.executable, "-m", "pnp", "build", "-q", "--gallery", "--out", str(Path(scratch) / "gallery")],
+                         Path(scratch) / "gallery-user-cache")
         stages = _stages(Path(scratch))
         preview = _preview(Path(scratch))
         validate_cold, validate_warm = _validate(Path(scratch))
+    referee_warm, referee_cold = start_up_ratios(_small_record())
+    growth = per_face_growth(300, 3000)
     return [
+        ("load average (1 min) when the benchmark began", load, "processes"),
         ("build 3 games, PDF (best of 3)", min(times), "s"),
-        ("pnp build command, fresh process", cold, "s"),
+        ("pnp build command, fresh process", cold[1], "s"),
         (f"floor: {summary.pages} pages of cards straight with reportlab, CPU", floor[0], "s"),
         ("cold pnp build command, CPU (workers included)", build_cold[0], "s"),
-        ("cold build / floor, CPU", build_cold[0] / floor[0], "×"),
+        ("cold build / floor, CPU (target ≤ 10)", build_cold[0] / floor[0], "×"),
         ("cold build / floor, wall", build_cold[1] / floor[1], "×"),
         *((f"cold build in one process, CPU: {stage}", seconds, "s") for stage, seconds in stages.items()),
+        ("cold build / rendering its own pages, CPU in one process (target ≤ 2)",
+         stages["in all"] / stages["rendering the sheets"], "×"),
         ("rendering the sheets alone / floor, CPU", stages["rendering the sheets"] / floor[0], "×"),
+        ("cold build with --gallery (every face pictured beside it) / plain, CPU", gallery[0] / build_cold[0], "×"),
         ("watch --serve: save → page told of the new build", preview, "s"),
-        ("same command after one card value changed", incremental, "s"),
-        ("incremental / cold", incremental / cold, "×"),
+        ("same command after one card value changed, CPU", incremental[0], "s"),
+        ("one card value changed / cold, CPU (target ≤ 0.25)", incremental[0] / cold[0], "×"),
+        ("one card value changed / cold, wall", incremental[1] / cold[1], "×"),
+        ("cold build of every kit, --lang all, CPU", every, "s"),
+        ("--lang all / one language's build, CPU (target ≤ 2.5)", every / one, "×"),
         ("pages to print", float(summary.pages), "pages"),
         ("PDF bytes written", pdf_bytes / 1e6, "MB"),
         ("bolsa shares.pdf, vector", vector / 1e3, "kB"),
         (f"bolsa shares as {DPI}-dpi images", raster / 1e3, "kB"),
         ("images / vector", raster / vector, "×"),
-        ("pnp validate command, empty user cache, CPU", validate_cold, "s"),
+        ("pnp validate command, nothing of the spec remembered, CPU (target ≤ 1)", validate_cold, "s"),
         ("pnp validate command, same spec again, CPU", validate_warm, "s"),
+        ("pnp referee check, small record / python -c 'import yaml', wall (target ≤ 3)", referee_warm, "×"),
+        ("the same, the spec seen for the first time", referee_cold, "×"),
+        *((f"3,000 distinct faces: {stage}, per face / at 300 faces, CPU (target ≤ 1.5)", ratio, "×")
+          for stage, (_, _, ratio) in growth.items()),
+        *((f"3,000 distinct faces: {stage}, CPU per face", at_large, "ms") for stage, (_, at_large, _) in growth.items()),
     ]
 
 
@@ -109,12 +136,29 @@ def env(cache: Path) -> dict[str, str]:
     return {**ENV, "PNP_CACHE": str(cache)}
 
 
-def _command(out: Path, *options: str) -> float:
-    """A `pnp build` command into `out`, with the user cache of `out`'s other commands."""
-    started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "pnp", "build", "--out", str(out), *options], check=True, capture_output=True,
-                   cwd=ROOT, env=env(out.parent / f"{out.name}-user-cache"))
-    return time.perf_counter() - started
+def _command(out: Path, *options: str) -> tuple[float, float]:
+    """A `pnp build` command into `out`, with the user cache of `out`'s other commands: its
+    CPU (workers included) and wall seconds."""
+    return _timed([sys.executable, "-m", "pnp", "build", "--out", str(out), *options], out.parent / f"{out.name}-user-cache")
+
+
+def _languages(scratch: Path) -> tuple[float, float]:
+    """CPU seconds of a cold build of the three kits and of all nine (`--lang all`), each in
+    an empty folder with an empty user cache, alternated twice: the best of each."""
+    one, every = [], []
+    for run in range(2):
+        one.append(_timed([sys.executable, "-m", "pnp", "build", "-q", "--out", str(scratch / f"one{run}")],
+                          scratch / f"one-user-cache{run}")[0])
+        every.append(_timed([sys.executable, "-m", "pnp", "build", "-q", "--lang", "all", "--out",
+                             str(scratch / f"every{run}")], scratch / f"every-user-cache{run}")[0])
+    return min(one), min(every)
+
+
+def _small_record() -> str:
+    """A starter record of Bolsa for three: what a player checks at the table."""
+    done = subprocess.run([sys.executable, "-m", "pnp", "referee", "new", "bolsa", "--players", "Ana,Ben,Cris"],
+                          check=True, capture_output=True, text=True, cwd=ROOT, env=ENV)
+    return done.stdout
 
 
 def _timed(argv: list[str], cache: Path) -> tuple[float, float]:
@@ -127,13 +171,17 @@ def _timed(argv: list[str], cache: Path) -> tuple[float, float]:
 
 
 def _validate(scratch: Path) -> tuple[float, float]:
-    """CPU seconds of `pnp validate` with no game remembered as laid out (the engines'
-    parameters cached, as after any earlier command), then again: the best of three each."""
+    """CPU seconds of `pnp validate` with nothing of the spec remembered — no game as laid out,
+    no language's measurements (the engines' parameters cached, as after any earlier command) —
+    then again: the best of three each."""
+    from pnp.build import MEASURES
+
     cache = scratch / "validate-cache"
     cold, warm = [], []
     for times in [[]] + [cold, warm] * RUNS:  # the first run only fills the engine-parameter cache
         if times is cold:
             shutil.rmtree(cache / "validate", ignore_errors=True)
+            shutil.rmtree(cache / MEASURES, ignore_errors=True)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run([sys.executable, "-m", "pnp", "validate"], check=True, capture_output=True, cwd=ROOT,
                        env=env(cache))

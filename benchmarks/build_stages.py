@@ -1,12 +1,13 @@
-"""Where a cold `pnp build` spends its CPU: the bundled spec built once into an empty folder
-with an empty user cache, in this one process (no forked workers: `FORK_FROM` raised, so
-`time.process_time` sees every stage), each stage of `pnp.build.build` timed on its own.
+"""Where a cold `pnp build` spends its CPU: a spec (default: the bundled one) built once into an
+empty folder with an empty user cache, in this one process (no forked workers: `FORK_FROM`
+raised, so `time.process_time` sees every stage), each stage of `pnp.build.build` timed on its
+own; inside the exports, the pre-flight checks of every face apart (lane `checks` adds to them).
 
 The rendering of the sheets is the part the floor (`floor_reportlab.py`) compares with:
 reportlab drawing the kit's own pages, from display lists already made. It is the build's
 content floor — what no pipeline around it can go below.
 
-    python benchmarks/build_stages.py OUT_FOLDER      (prints JSON: stage → CPU seconds)
+    python benchmarks/build_stages.py OUT_FOLDER [SPEC]     (prints JSON: stage → CPU seconds)
 """
 
 from __future__ import annotations
@@ -24,16 +25,16 @@ STAGES = {  # `pnp.build`'s stages, as the table names them
     "sheets": "rendering the sheets",
     "files": "print files and change lists",
     "exports": "gallery and exports",
-    "record": "manifest",
+    "record": "manifest and gallery page",
 }
 STARTED = time.process_time()  # the interpreter's start-up, before anything of pnp is imported
 
 
-def main(out: Path) -> dict[str, float]:
+def main(out: Path, spec_file: Path | None = None) -> dict[str, float]:
     imported = time.process_time()
     from pnp import build as pipeline
     from pnp import sheets
-    from pnp.export import gallery
+    from pnp.export import gallery, pictures
     from pnp.rules import load_spec
 
     sheets.FORK_FROM = 10**9
@@ -58,9 +59,10 @@ def main(out: Path) -> dict[str, float]:
 
     for function, stage in STAGES.items():
         setattr(pipeline, function, timed(stage, getattr(pipeline, function)))
-    gallery.pictures = timed("gallery pictures", gallery.pictures)
+    pictures.make = timed("gallery pictures", pictures.make)  # none in a plain build
+    gallery.preflight = timed("pre-flight checks", gallery.preflight)
     began = time.process_time()
-    spec = load_spec(None)
+    spec = load_spec(spec_file)
     spent["reading the spec"] = time.process_time() - began
     began = time.process_time()
     pipeline.build(spec, out, tuple(spec.games))
@@ -69,4 +71,4 @@ def main(out: Path) -> dict[str, float]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(Path(sys.argv[1]))))
+    print(json.dumps(main(Path(sys.argv[1]), Path(sys.argv[2]) if len(sys.argv) > 2 else None)))

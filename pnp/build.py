@@ -2,13 +2,14 @@
 
     request     spec, options, the output folder      → Order: what to build, checked
     components  each chosen component generated       → Drawn (or Made, from the cache: not drawn)
-    pictures    the drawn faces' gallery pictures begun in a background worker (`Pictures`), taken by exports
+    pictures    the drawn faces' gallery pictures (`Pictures`): those kept taken, the others made in a
+                background worker with `--gallery`, left for the live preview, or left out
     layout      pieces imposed with their backs, panels tiled, booklets folded; each game's
                 print units (small components sharing sheets: `pnp.printfile`)  → Laidout
     sheets      what is not cached rendered to PDF, by forked workers on several cores
     files       component PDFs and SVG pages, `<game>-all.pdf`, `<game>-reprint.pdf`, written
                 into a staging folder, with what changed since the last build (`pnp.changes`)
-    exports     PNG faces, print-shop files, Tabletop Simulator, the gallery's pictures (`pnp.export`)
+    exports     PNG faces, print-shop files, Tabletop Simulator, the gallery's pictures there are (`pnp.export`)
     findings    every check `pnp validate` runs (`pnp.checks`), on what was drawn and on every sheet
     record      manifest.json, index.html and the cache written, the staging folder published
 
@@ -32,15 +33,16 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from pnp import __version__, changes, checks, export, manifest
 from pnp.cache import FOLDER, BuildStore, Cache, code_version, function_name, key
 from pnp.changes import Since
 from pnp.checks.layout import check_names, located_all, once
 from pnp.components import Context, generate
+from pnp.display import Drawing
 from pnp.errors import BuildError, Issue, SpecError
-from pnp.export import gallery
+from pnp.export import pictures as picturing
 from pnp.findings import Finding
 from pnp.i18n import Language, speaking
 from pnp.printfile import (
@@ -65,6 +67,8 @@ from pnp.sheets import (
     impose_drawn,
     in_parallel,
     lay_out,
+    long_lived,
+    measures,
     remember,
     render,
     sheets_of,
@@ -81,6 +85,7 @@ if TYPE_CHECKING:
 
 FORMATS = ("pdf", "svg", *export.FORMATS)
 COMPONENT = "component"  # cache entries of whole components, by their inputs: which rendered sheets they make
+PICTURES_A_TASK = 32  # faces pictured from one PDF by the background worker
 
 
 @dataclass(frozen=True)
@@ -93,6 +98,7 @@ class Summary:
     findings: tuple[Finding, ...] = ()  # every check's on every kit built (`pnp.checks`): built anyway
     since: Mapping[str, Since] = field(default_factory=dict)  # game → what its changes are counted from
     languages: tuple[str, ...] = ()  # each kit that prints English or an old translation among its language's texts
+    pictured: int = 0  # faces pictured for the gallery by this build (`pnp.export.pictures`)
 
 
 class Progress(Protocol):
@@ -127,7 +133,7 @@ def with_print(spec: Spec, **overrides: Any) -> Spec:
 def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = ("pdf",), *,
           only: Mapping[str, Sequence[str]] | None = None, source: Path | None = None,
           progress: Progress | None = None, profile: str | None = None, languages: Sequence[str] = (),
-          printed: bool = False, since: Path | None = None) -> Summary:
+          printed: bool = False, since: Path | None = None, pictures: picturing.Store | None = None) -> Summary:
     """Build the kits of `games` in `languages` (default: each game's default language) into
     `out`, all or nothing; other kits' files already there are kept.
 
@@ -139,29 +145,40 @@ def build(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str] = 
     (`pnp.export.profiles`); every build also writes the gallery, `index.html`. A kit's change
     list and reprint file count from the build last marked as printed (`printed` marks this
     one), else from the last build; `since` names an earlier build's manifest to count from
-    instead."""
-    order = request(spec, Path(os.path.abspath(out)), games, formats, only, source, profile, languages, printed, since)
+    instead. `pictures` holds the gallery's pictures and says what to do about those it lacks
+    (`pnp.export.pictures`; by default, take those kept in the user's cache, make none)."""
+    order = request(spec, Path(os.path.abspath(out)), games, formats, only, source, profile, languages, printed, since,
+                    pictures or picturing.Store())
     store = BuildStore(order.out / FOLDER if order.old is not None else None)
-    cache = Cache(store)
     progress = progress or Silent()
     progress.begin({g: len(order.chosen[g]) for g in order.games})
+    with long_lived() as settle:
+        return _built(order, store, progress, settle)
+
+
+def _built(order: Order, store: BuildStore, progress: Progress, settle: Callable[[], None]) -> Summary:
+    """The stages after the request; `settle()` after each that made what lives to the end."""
+    cache = Cache(store)
     drawn = components(order, cache, progress)
-    pictures = Pictures(drawn_faces(drawn))
+    settle()
+    shown = Pictures(order.pictures)
+    shown.add(drawn_faces(drawn))
     try:
-        laid = layout(order, drawn, cache, pictures.faces)
-        pictures.add(laid.faces)  # the components drawn again to share sheets
+        laid = layout(order, drawn, cache, shown.faces)
+        settle()
+        shown.add({g: [(c, None) for c in found] for g, found in laid.faces.items()})  # drawn again to share sheets
         rendered = sheets(laid, cache, progress)
         with manifest.staging(order.out) as root:
             written = files(order, rendered, root, cache, progress)
-            exported = exports(order, rendered, root, cache, progress, pictures.made())
+            exported = exports(order, rendered, root, cache, progress, shown.taken())
             found = findings(order, rendered)
             count = record(order, rendered, written, exported, root, store, found)
     except OSError as error:
         raise BuildError(f"cannot write the output folder {order.out}: {error.strerror or error} "
                          f"({error.filename or order.out})") from None
     finally:
-        pictures.close()
-    return summary(order, rendered, written, count, found)
+        shown.close()
+    return summary(order, rendered, written, count, found, shown.made)
 
 
 # --- request: what to build -------------------------------------------------------------------
@@ -184,6 +201,8 @@ class Order:
     kits: Mapping[str, Kit]  # each kit by its name
     printed: bool = False  # mark this build as printed: later changes count from it
     since: tuple[str, dict[str, Any]] | None = None  # an earlier build's manifest (as named) to count changes from
+    pictures: picturing.Store = field(default_factory=picturing.Store, compare=False, repr=False)  # the gallery's
+    measures: Cache | None = field(default=None, compare=False, repr=False)  # what kits measure in each language
     drawn: dict[str, dict[tuple[Any, ...], Any]] = field(default_factory=dict, compare=False, repr=False)  # see `context`
 
     def baseline(self, game_id: str) -> tuple[list[dict[str, Any]], changes.Since]:
@@ -212,7 +231,7 @@ class Order:
         language's booklet and drawings would otherwise be made once for every kit."""
         made = self.kits[name]
         return Context(made.game_id, made.game, self.spec.print, self.spec.folder, made,
-                       self.drawn.setdefault(made.game_id, {}))
+                       self.drawn.setdefault(made.game_id, {}), measures=self.measures)
 
     def game(self, name: str) -> Game:
         """The kit's game, its texts in the kit's language."""
@@ -231,7 +250,8 @@ class Order:
 
 def request(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str],
             only: Mapping[str, Sequence[str]] | None, source: Path | None, profile: str | None,
-            languages: Sequence[str] = (), printed: bool = False, since: Path | None = None) -> Order:
+            languages: Sequence[str] = (), printed: bool = False, since: Path | None = None,
+            pictures: picturing.Store | None = None) -> Order:
     manifest.recover(out)  # what a killed build left: its staging folder, the output renamed aside
     old = manifest.check_output(out)
     kits = kits_of(spec, games, languages)
@@ -240,7 +260,8 @@ def request(spec: Spec, out: Path, games: Sequence[str], formats: Sequence[str],
     chosen = {g: _chosen(made.game, (only or {}).get(made.game_id)) for g, made in kits.items()}
     earlier = (str(since), manifest.read_manifest(since)) if since is not None else None
     return Order(spec, out, tuple(kits), tuple(formats), profile, source, chosen, old,
-                 (code_version(), function_name(generate)), kits, printed, earlier)
+                 (code_version(), function_name(generate)), kits, printed, earlier, pictures or picturing.Store(),
+                 measures())
 
 
 def kits_of(spec: Spec, games: Sequence[str], languages: Sequence[str] = ()) -> dict[str, Kit]:
@@ -295,9 +316,25 @@ def _recalled(order: Order, cache: Cache, g: str, component: Any, inputs: str) -
         return None
     hit = cached(cache, g, entry)  # read, so kept with the inputs that lead to it
     reused = export.reused_files(cache, g, inputs, export.cached_folders(order.formats, order.profile)) if hit else None
-    if hit is None or reused is None:
+    if hit is None or reused is None or not _pictured(order, g, component.id):
         return None
     return Made(g, component, inputs, hit.digest, entry, hit.sheets, hit.pdf, None, tuple(reused))
+
+
+def _pictured(order: Order, g: str, component_id: str) -> bool:
+    """Whether the gallery can show every face of a component the cache holds without drawing
+    it: always, unless the live preview is to picture faces when asked, when each must be
+    pictured already or its drawing be waiting from an earlier build."""
+    if order.pictures.mode != picturing.SERVE:
+        return True
+
+    def shown(face: dict[str, Any]) -> bool:
+        earlier = face.get("thumbnail")
+        return ((isinstance(earlier, str) and ".." not in earlier.split("/") and (order.out / earlier).is_file())
+                or (isinstance(face.get("picture"), str) and order.pictures.has(face["picture"])))
+
+    faces = [f for f in manifest.entries(order.old, "faces", g) if f.get("component") == component_id]
+    return bool(faces) and all(shown(f) for f in faces)
 
 
 def _drawn(order: Order, context: Context, component: Any, inputs: str, progress: Progress) -> Drawn:
@@ -305,42 +342,71 @@ def _drawn(order: Order, context: Context, component: Any, inputs: str, progress
     return draw(context, component, inputs)
 
 
-# --- the gallery's pictures, made in the background ---------------------------------------------
+# --- the gallery's pictures: those kept, the others made, left waiting or left out -----------------
 
 
-def drawn_faces(drawn: Mapping[str, Sequence[Drawn | Made]]) -> dict[str, list[export.ComponentFaces]]:
-    """The distinct faces of each component drawn in this build (those taken from the cache
-    keep the faces the last build recorded)."""
-    return {g: export.game_faces(g, [(d.component, d.output) for d in items if isinstance(d, Drawn)])
+def drawn_faces(drawn: Mapping[str, Sequence[Drawn | Made]]) -> dict[str, list[tuple[export.ComponentFaces, dict[int, bytes]]]]:
+    """The distinct faces of each component drawn in this build, with the digests of its
+    drawing's sub-trees (those taken from the cache keep the faces the last build recorded)."""
+    return {g: [(export.faces_of(g, d.component, d.output), d.memo) for d in items if isinstance(d, Drawn)]
             for g, items in drawn.items()}
 
 
 class Pictures:
-    """The gallery's pictures of the drawn components' faces (`gallery.pictures`), begun in a
-    forked worker as soon as the components are drawn (`pnp.sheets.Background`), taken when
-    the exports are written: they are not on the path of the PDFs."""
+    """The gallery's pictures of the faces this build draws (`pnp.export.pictures`): each
+    face's picture name, and its picture when `store` keeps one. Those it lacks are, as the
+    store's mode says, made in a forked worker as soon as the components are drawn
+    (`pnp.sheets.Background`, taken when the exports are written: off the path of the PDFs),
+    left waiting in the store for the live preview, or left out. A face drawn alike in
+    several kits is one picture."""
 
-    def __init__(self, faces: Mapping[str, Sequence[export.ComponentFaces]]) -> None:
-        self.faces: dict[str, dict[str, export.ComponentFaces]] = {}  # game → component → its faces, begun
-        self._work: list[tuple[list[tuple[str, str]], Background]] = []
-        self.add(faces)
+    def __init__(self, store: picturing.Store) -> None:
+        self.store = store
+        self.faces: dict[str, dict[str, export.ComponentFaces]] = {}  # game → component → its faces
+        self.names: dict[str, dict[str, list[str]]] = {}  # game → component → its faces' picture names
+        self.pictures: dict[str, bytes] = {}  # by name: kept, or made by this build
+        self.made = 0  # faces pictured by this build
+        self._work: list[tuple[list[str], Background]] = []
 
-    def add(self, faces: Mapping[str, Sequence[export.ComponentFaces]]) -> None:
-        """Begin the pictures of the components among `faces` not begun yet."""
-        new = [(g, c) for g, found in faces.items() for c in found if c.id not in self.faces.get(g, {})]
-        for g, c in new:
-            self.faces.setdefault(g, {})[c.id] = c
-        if new:
-            self._work.append(([(g, c.id) for g, c in new],
-                               Background([(len(c.faces) / 3, partial(gallery.pictures, c)) for _, c in new])))
+    def add(self, faces: Mapping[str, Sequence[tuple[export.ComponentFaces, dict[int, bytes] | None]]]) -> None:
+        """Name the faces of the components among `faces` not named yet, take the pictures
+        kept, and begin making the others if the store's mode says so."""
+        missing: dict[str, Drawing] = {}
+        begun = {name for names, _ in self._work for name in names}
+        for g, found in faces.items():
+            for c, memo in found:
+                if c.id in self.faces.get(g, {}):
+                    continue
+                self.faces.setdefault(g, {})[c.id] = c
+                self.names.setdefault(g, {})[c.id] = names = [picturing.name(face.drawing, memo) for face in c.faces]
+                for picture, face in zip(names, c.faces, strict=True):
+                    if picture in self.pictures or picture in missing or picture in begun:
+                        continue
+                    kept = self.store.kept(picture)
+                    if kept is not None:
+                        self.pictures[picture] = kept
+                    else:
+                        missing[picture] = face.drawing
+        if self.store.mode == picturing.SERVE:
+            for picture, drawing in missing.items():
+                self.store.wait(picture, drawing)
+        elif self.store.mode == picturing.MAKE and missing:
+            names = list(missing)
+            chunks = [names[n:n + PICTURES_A_TASK] for n in range(0, len(names), PICTURES_A_TASK)]
+            tasks: list[Task] = [(len(chunk) / 3, partial(picturing.make, [missing[p] for p in chunk])) for chunk in chunks]
+            self._work.append((names, Background(tasks)))
 
-    def made(self) -> dict[str, dict[str, list[bytes]]]:
-        """game → component → its faces' pictures, waiting for the workers."""
-        found: dict[str, dict[str, list[bytes]]] = {}
-        for which, work in self._work:
-            for (g, component), result in zip(which, work.results(), strict=True):
-                found.setdefault(g, {})[component] = result
-        return found
+    def taken(self) -> dict[str, dict[str, list[picturing.Picture]]]:
+        """game → component → each face's picture name and picture (None: not pictured),
+        waiting for the worker; the pictures it made kept in the store."""
+        for names, work in self._work:
+            for picture, data in zip(names, [p for chunk in work.results() for p in chunk], strict=True):
+                self.pictures[picture] = data
+                self.store.keep(picture, data)
+                self.made += 1
+        self._work = []
+        return {g: {c: [(p, self.pictures.get(p)) for p in names] for c, names in components.items()}
+                for g, components in self.names.items()}
 
     def close(self) -> None:
         for _, work in self._work:
@@ -553,10 +619,10 @@ def _svgs(root: Path, folder: Path, item: Made) -> list[manifest.FileEntry]:
 
 
 def exports(order: Order, printed: Printed, root: Path, cache: Cache, progress: Progress,
-            pictures: Mapping[str, Mapping[str, list[bytes]]]) -> list[export.GameExports]:
+            pictures: Mapping[str, Mapping[str, list[picturing.Picture]]]) -> list[export.GameExports]:
     """Each game's exports and the gallery's pictures (`pnp.export.write_game`; `pictures`: of
-    the drawn components, by game and component): the drawn components' made afresh and kept
-    in the cache by their inputs, the others' from the cache."""
+    the drawn components' faces, by game and component): the drawn components' made afresh and
+    kept in the cache by their inputs, the others' from the cache."""
     done = []
     for g in order.games:
         items = printed.made[g]
@@ -567,7 +633,7 @@ def exports(order: Order, printed: Printed, root: Path, cache: Cache, progress: 
                                           cached={m.component.id: m.exported for m in items if m.laid is None},
                                           plan=print_plan(printed.units[g]) if g in order.whole else None,
                                           cache=cache, inputs={m.component.id: m.inputs for m in items},
-                                          pictures=pictures.get(g, {})))
+                                          pictures=pictures.get(g, {}), store=order.pictures))
     return done
 
 
@@ -624,7 +690,7 @@ def record(order: Order, printed: Printed, written: Files, exported: Sequence[ex
     if marks:
         data["printed"] = marks
     manifest.write(root, data)
-    export.write_gallery(root, data, order.spec)
+    export.write_gallery(root, data, order.spec, order.kits)
     store.save(root / FOLDER, set(order.games))
     manifest.publish(root, order.out, replaced)
     return len(file_entries)
@@ -633,8 +699,10 @@ def record(order: Order, printed: Printed, written: Files, exported: Sequence[ex
 def _findings_record(order: Order, found: Mapping[str, Sequence[Finding]], replaced: set[str]) -> list[dict[str, Any]]:
     """The manifest's `findings`: this build's of every kit it built, and the earlier build's of
     the kits it neither built nor dropped."""
+    from pnp.export.gallery import kit_of
+
     kept = [e for e in (order.old or {}).get("findings", [])
-            if isinstance(e, dict) and gallery.kit_of(e) not in replaced | set(order.games)]
+            if isinstance(e, dict) and kit_of(e) not in replaced | set(order.games)]
     return kept + [f.as_json() for g in order.games for f in found[g]]
 
 
@@ -684,7 +752,7 @@ def _spec_record(source: Path | None) -> dict[str, Any]:
 
 
 def summary(order: Order, printed: Printed, written: Files, count: int, found: Mapping[str, Sequence[Finding]],
-            ) -> Summary:
+            pictured: int = 0) -> Summary:
     """What the build did: its files, the pages to print (none without PDFs), what changed,
     and every kit's findings, and a line per kit that mixes languages."""
     from pnp.translate import kit_line
@@ -692,7 +760,8 @@ def summary(order: Order, printed: Printed, written: Files, count: int, found: M
     mixed = {g: untranslated_printed(order.spec, order.kits[g]) for g in order.games}
     languages = tuple(f"{g}: {kit_line(order.kits[g].code, found)}" for g, found in mixed.items() if found)
     return Summary(order.games, count, written.pages if "pdf" in order.formats else 0, written.changes,
-                   written.reprints, tuple(f for g in order.games for f in found[g]), written.since, languages)
+                   written.reprints, tuple(f for g in order.games for f in found[g]), written.since, languages,
+                   pictured)
 
 
 def _kit_names(spec: Spec) -> set[str]:

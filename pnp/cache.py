@@ -28,7 +28,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -159,13 +158,16 @@ class BuildStore:
 class FolderStore:
     """A folder written in place, a file at a time, atomically (a temporary file renamed; those
     of a killed run are removed by the next write). Beyond `keep` notes the oldest go, and
-    blobs written well before the oldest note kept (each blob is written just before its note).
+    blobs written well before the oldest note kept (each blob is written just before its note):
+    looked for at the first note a store writes and after every eighth of `keep` more, so a
+    run that writes many notes (a gallery's pictures) lists the folder a few times, not at each.
     A folder that cannot be written only means no cache."""
 
     STALE_S = 3600.0  # a temporary file older than this belongs to a run that died
 
     def __init__(self, folder: Path, keep: int) -> None:
         self.folder, self.keep = folder, keep
+        self._notes = 0  # notes this store has written
 
     def read(self, group: str, name: str) -> bytes | None:
         try:
@@ -174,13 +176,17 @@ class FolderStore:
             return None
 
     def write(self, group: str, name: str, data: bytes) -> None:
+        import tempfile  # written seldom, read at every start: a referee's answer need not import it
+
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             with tempfile.NamedTemporaryFile(dir=self.folder, prefix=".tmp-", delete=False) as out:
                 out.write(data)
             os.replace(out.name, self.folder / name)
             if name.endswith(".json"):
-                self._prune()
+                if self._notes % max(1, self.keep // 8) == 0:
+                    self._prune()
+                self._notes += 1
         except OSError:
             pass  # no cache this time; the answer is the same
 

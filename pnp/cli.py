@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import fields
 from functools import cache
 from pathlib import Path
-from typing import Callable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from pnp import __version__
 from pnp.console import shown
@@ -35,8 +35,9 @@ def _help_of(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser(next((word for word in words if not word.startswith("-")), None))
+    args = parser.parse_args(words)
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
@@ -59,12 +60,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 @cache
-def _parser() -> argparse.ArgumentParser:
-    """The command line's grammar, built once a process: parsing never changes it, and callers
-    that run many commands in one process (the tests, `benchmarks/`) would build it each time."""
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's grammar: every command named, with the arguments of `command` (of
+    every command when None: the help and its errors), built once a process — parsing never
+    changes it, and callers that run many commands in one process (the tests, `benchmarks/`)
+    would build it each time. A referee's answer does not wait for the simulator's forty
+    options to be built (a sixth of its start-up beyond `import yaml`)."""
     parser = argparse.ArgumentParser(prog="pnp", description="Print-and-play kit for stock-market board games.")
     parser.add_argument("--version", action="version", version=f"pnp {__version__}")
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    commands: Any = _Commands(parser.add_subparsers(title="commands", metavar="COMMAND"), command)
 
     validate = commands.add_parser("validate", help="check components.yaml and every kit it prints, in one list")
     validate.add_argument("spec_file", nargs="?", metavar="SPEC", help="spec file, same as --spec")
@@ -138,6 +142,27 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Commands:
+    """The `pnp` subcommands as the grammar is built: each named with its help, and only the
+    one asked for (every one when None) given its arguments; the others' builders get a
+    stand-in that takes their calls and builds nothing (`_Unbuilt`)."""
+
+    def __init__(self, commands: Any, wanted: str | None) -> None:
+        self.commands, self.wanted = commands, wanted
+
+    def add_parser(self, name: str, **options: Any) -> Any:
+        parser = self.commands.add_parser(name, **options)
+        return parser if self.wanted in (None, name) else _Unbuilt()
+
+
+class _Unbuilt:
+    """A command not asked for: whatever its builder calls on it (an argument, a default, a
+    group of verbs) is not built."""
+
+    def __getattr__(self, _name: str) -> Callable[..., "_Unbuilt"]:
+        return lambda *args, **kwargs: self
+
+
 def _play_options(parser: argparse.ArgumentParser) -> None:
     """The options `simulate` and `tune` share: who plays, from which seed, on which spec."""
     parser.add_argument("--bots", help="comma-separated bots, rotated through the seats (default random)")
@@ -165,7 +190,7 @@ def _lang_option(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--lang", metavar="CODE", help=f"{what} in this language (es, ru, …; default English)")
 
 
-def _simulate_parser(commands: argparse._SubParsersAction) -> None:
+def _simulate_parser(commands: Any) -> None:
     sim = commands.add_parser("simulate", help="play thousands of games with bots: balance, length, component pressure")
     sim.add_argument("game", help="the game to play, or merge (then the shards' files)")
     sim.add_argument("files", nargs="*", metavar="SHARD", help="with merge: the JSON files of pnp simulate --shard")
@@ -273,6 +298,9 @@ def _build_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--calibrate", metavar="MACHINE", help="silhouette or silhouette4: instead of the kit, a "
                                                                "duplex test sheet whose back the machine cuts, to read "
                                                                "--back-offset from")
+    parser.add_argument("--gallery", action="store_true",
+                        help="picture every face for the gallery, output/index.html, now (each face once: the pictures "
+                             "are kept in the user cache; without it the gallery shows the faces pictured before)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     parser.add_argument("--lang", action="append", metavar="CODE",
                         help="build the kits in this language (repeatable; all: every language the game lists; qps: "

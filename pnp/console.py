@@ -15,19 +15,18 @@ import argparse
 import json
 import math
 import os
-import shutil
 import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
-from pnp import changes
 from pnp.errors import UsageError
 from pnp.errors import display_name as shown  # how messages name a file, as the user typed it
 
 if TYPE_CHECKING:
     from pnp.build import Progress, Summary
+    from pnp.changes import Since
     from pnp.errors import Issue
     from pnp.findings import Finding
     from pnp.manifest import Change
@@ -38,9 +37,12 @@ CHECKED = "checked"  # user-cache entries: the findings of a game `pnp validate`
 CHECKED_KEEP = 64  # entries (a game's edits each make one); the oldest go first
 
 
-def run_build(args: argparse.Namespace) -> int:
-    """One build with the CLI's options: the summary and changes on stdout, exit status 0."""
+def run_build(args: argparse.Namespace, pictures: Any = None) -> int:
+    """One build with the CLI's options: the summary and changes on stdout, exit status 0.
+    `pictures` is the `pnp.export.pictures.Store` of a watch that builds again and again
+    (default: one for this build, making every picture with `--gallery`)."""
     from pnp.build import build, with_print
+    from pnp.export.pictures import KEPT, MAKE, Store
     from pnp.rules import load_spec
 
     started = time.perf_counter()
@@ -79,9 +81,10 @@ def run_build(args: argparse.Namespace) -> int:
         summary = build(spec, Path(args.out), games, formats, only=only, source=source, progress=progress,
                         profile=profile, languages=select_languages(spec, games, getattr(args, "lang", None)),
                         printed=getattr(args, "printed", False),
-                        since=Path(args.since) if getattr(args, "since", None) else None)
-    for finding in summary.findings:  # what `pnp validate` finds, on what was built
-        print(finding, file=sys.stderr)
+                        since=Path(args.since) if getattr(args, "since", None) else None,
+                        pictures=pictures or Store(MAKE if getattr(args, "gallery", False) else KEPT))
+    for line in shown_findings(summary.findings):  # what `pnp validate` finds, on what was built
+        print(line, file=sys.stderr)
     print(report(summary, source, args.out, time.perf_counter() - started), flush=True)
     return 0
 
@@ -180,10 +183,22 @@ def validate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(_json(source, found), ensure_ascii=False, indent=2))
         return verdict(found, strict=args.strict)
-    for finding in found:
-        print(finding, file=sys.stderr)
+    for line in shown_findings(found):
+        print(line, file=sys.stderr)
     print(_summary(spec, source, found))
     return verdict(found, strict=args.strict)
+
+
+def shown_findings(found: Sequence[Finding]) -> list[str]:
+    """The findings as a terminal shows them: errors first, within an error's bounds
+    (`pnp.errors.bounded`: a catalog that lacks every text is hundreds of findings), the rest
+    counted with where to read them all."""
+    from pnp.errors import bounded
+
+    lines = bounded([str(f) for f in sorted(found, key=lambda f: f.severity != "error")])
+    if lines and lines[-1].startswith("… and "):
+        lines[-1] += " (pnp validate --json lists every one)"
+    return lines
 
 
 def _json(source: Path, found: Sequence[Finding]) -> dict[str, Any]:
@@ -307,12 +322,16 @@ def report(summary: Summary, source: Path, out: str, seconds: float) -> str:
     lines = [f"built {', '.join(summary.games)} from {shown(source)}: {files} in {out}{os.sep} ({seconds:.1f} s)"]
     lines += list(summary.languages)  # "bolsa: es: 1 text in English (BOLSA-2.2, changed since translated)"
     for game, found in summary.changes.items():
-        lines += change_lines(game, found, summary.reprints.get(game), out, summary.since.get(game, changes.SINCE_LAST_BUILD))
+        lines += change_lines(game, found, summary.reprints.get(game), out, summary.since.get(game))
     return "\n".join(lines)
 
 
 def change_lines(game: str, found: Sequence[Change] | None, reprint: str | None, out: str,
-                 since: changes.Since = changes.SINCE_LAST_BUILD) -> list[str]:
+                 since: Since | None = None) -> list[str]:
+    """What changed in a game's sheets since `since` (default: the last build), a line each."""
+    from pnp import changes
+
+    since = since or changes.SINCE_LAST_BUILD
     if found is None:
         return []
     if not found:
@@ -332,6 +351,8 @@ class _Bars:
         self.bars: dict[str, Any] = {}
 
     def begin(self, totals: Mapping[str, int]) -> None:
+        import shutil
+
         from tqdm import tqdm
 
         width = shutil.get_terminal_size().columns or 80  # a terminal that gives no size gets 80 columns
@@ -399,12 +420,16 @@ def watch(args: argparse.Namespace) -> int:
     (`pnp.preview`)."""
     from watchfiles import watch as saves
 
+    from pnp.export.pictures import KEPT, MAKE, SERVE, Store
+
     source = spec_path(args.spec)
     targets = {source.absolute(), source.resolve()}
-    preview = _serve(args) if getattr(args, "serve", False) else None
+    serve = getattr(args, "serve", False)
+    pictures = Store(MAKE if getattr(args, "gallery", False) else SERVE if serve else KEPT)  # for every build
+    preview = _serve(args, pictures) if serve else None
     print(f"watching {source}; Ctrl-C stops", flush=True)
     built = _saved(source)
-    _said(preview, _rebuild(args))
+    _said(preview, _rebuild(args, pictures))
     try:
         # A save made while the first build ran, before the watcher was up, raises no event:
         # the watcher also wakes each second and compares the file with what was last built.
@@ -413,7 +438,7 @@ def watch(args: argparse.Namespace) -> int:
                              watch_filter=lambda _change, path: Path(path) in targets or Path(path).resolve() in targets):
             if changes or _saved(source) != built:
                 built = _saved(source)
-                _said(preview, _rebuild(args))
+                _said(preview, _rebuild(args, pictures))
     except KeyboardInterrupt:
         pass
     finally:
@@ -430,13 +455,13 @@ def _saved(source: Path) -> bytes | None:
         return None
 
 
-def _serve(args: argparse.Namespace) -> Any:
+def _serve(args: argparse.Namespace, pictures: Any) -> Any:
     from pnp.preview import Preview
 
     port = getattr(args, "port", 8765)
     if not 0 <= port <= 65535:
         raise UsageError(f"--port {port}: give a port from 1 to 65535 (0: any free one)")
-    preview = Preview(Path(args.out), port=port)
+    preview = Preview(Path(args.out), port=port, pictures=pictures)
     try:
         address = preview.start()
     except OSError as error:
@@ -450,14 +475,14 @@ def _said(preview: Any, errors: list[str]) -> None:
         preview.said(errors)
 
 
-def _rebuild(args: argparse.Namespace) -> list[str]:
+def _rebuild(args: argparse.Namespace, pictures: Any) -> list[str]:
     """One build of the watched spec; a save that cannot be built is answered as `validate`
     answers it (and even a bug in pnp only costs that build): the lines said, the last good
     output kept. Returns the problems, for the live preview."""
     from pnp.errors import PnpError
 
     try:
-        run_build(args)
+        run_build(args, pictures)
         return []
     except PnpError as error:
         lines = error.lines()

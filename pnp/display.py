@@ -276,6 +276,12 @@ def place(drawing: Drawing, x: float, y: float, *, clip_bleed: bool = True) -> G
 
 
 _SCALARS = (str, int, float, bool, type(None))
+_CONTAINERS = (Group, Drawing, Page, PieceArt, Pieces, Panels, BookPages, Image)  # digested field by field
+_BY_FIELD, _BY_PART, _AS_BYTES, _BY_REPR = range(4)  # how a type of value is digested
+_KINDS: dict[type, tuple[bytes, int, tuple[str, ...]]] = {}  # type → its name, how, its fields (`_kind`)
+
+for _leaf in (Style, Rect, Line, Polygon, Circle, Text):  # immutable trees, never cycles: no recursion guard
+    _leaf.__repr__ = _leaf.__repr__.__wrapped__  # type: ignore[attr-defined,method-assign]  # dataclass's own repr, unguarded
 
 
 def fingerprint(value: Any, *, mask: str = "", memo: dict[int, bytes] | None = None) -> str:
@@ -286,30 +292,51 @@ def fingerprint(value: Any, *, mask: str = "", memo: dict[int, bytes] | None = N
     the build cache and says which sheets changed. Text equal to `mask` counts as blank, so a
     sheet's digest leaves out the stamp printed on it. `memo` shares the digests of sub-trees
     between calls with the same `mask` (the sheets of one component): every value digested
-    with it must stay alive as long as it is used (it is keyed by `id`).
+    with it must stay alive as long as it is used (it is keyed by `id`). A leaf (a shape, a
+    text, a style, a number) is digested by its exact repr.
     """
     memo = {} if memo is None else memo  # by id: shared sub-trees are digested once
+    blake2b = hashlib.blake2b
 
     def digest(item: Any) -> bytes:
         known = memo.get(id(item))
         if known is not None:
             return known
-        h = hashlib.blake2b(type(item).__name__.encode(), digest_size=16)
-        if isinstance(item, Text) and mask and item.text == mask:
-            h.update(repr(replace(item, text="")).encode())
-        elif isinstance(item, (Group, Drawing, Page, PieceArt, Pieces, Panels, BookPages, Image)):
-            for f in fields(item):
-                h.update(digest(getattr(item, f.name)))
-        elif isinstance(item, (tuple, list)) and not all(type(part) in _SCALARS for part in item):
-            for part in item:
-                h.update(digest(part))
-        elif isinstance(item, bytes):
-            h.update(item)
-        elif is_dataclass(item) or isinstance(item, (tuple, list)) or type(item) in _SCALARS:
-            h.update(repr(item).encode())  # leaves: exact reprs of floats and strings
+        name, how, names = _KINDS.get(type(item)) or _kind(type(item))
+        h = blake2b(name, digest_size=16)
+        if how == _BY_REPR:
+            shown = item
+            if mask and isinstance(item, Text) and item.text == mask:
+                shown = replace(item, text="")
+            h.update(repr(shown).encode())
+        elif how == _BY_FIELD:
+            for field_name in names:
+                h.update(digest(getattr(item, field_name)))
+        elif how == _BY_PART:
+            if all(type(part) in _SCALARS for part in item):
+                h.update(repr(item).encode())
+            else:
+                for part in item:
+                    h.update(digest(part))
         else:
-            raise TypeError(f"cannot fingerprint a {type(item).__name__}")
+            h.update(item)
         memo[id(item)] = result = h.digest()
         return result
 
     return digest(value).hex()
+
+
+def _kind(kind: type) -> tuple[bytes, int, tuple[str, ...]]:
+    """How `fingerprint` digests a value of this type, found once."""
+    if issubclass(kind, _CONTAINERS):
+        how, names = _BY_FIELD, tuple(f.name for f in fields(kind))
+    elif issubclass(kind, (tuple, list)):
+        how, names = _BY_PART, ()
+    elif issubclass(kind, bytes):
+        how, names = _AS_BYTES, ()
+    elif is_dataclass(kind) or kind in _SCALARS:
+        how, names = _BY_REPR, ()
+    else:
+        raise TypeError(f"cannot fingerprint a {kind.__name__}")
+    _KINDS[kind] = found = (kind.__name__.encode(), how, names)
+    return found

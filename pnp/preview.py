@@ -4,8 +4,10 @@ The output folder is served as it is (the gallery, its pictures, the PDFs) from 
 two additions made while serving, never written to the folder: a script in `index.html` that
 listens to `/events` (server-sent events) and, after each rebuild, puts the new gallery in
 place of the old one — the faces that changed redrawn and marked — or shows the located
-errors of a save that did not build above the last good faces; and no caching, so a redrawn
-face is fetched again. The gallery itself stays a static page that opens offline.
+errors of a save that did not build above the last good faces; no caching, so a redrawn
+face is fetched again; and the faces not pictured yet pictured as the page shows them
+(`/.pictures/<name>.jpg`, from the watch's `pnp.export.pictures.Store`). The gallery itself
+stays a static page that opens offline.
 
 `Preview.said(version, errors)` is called by the watch loop after each build; the page learns
 it within a tenth of a second.
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+import re
 import threading
 from pathlib import Path
 from typing import Any, AsyncIterator, Sequence
@@ -29,6 +32,7 @@ from typing import Any, AsyncIterator, Sequence
 INDEX = "index.html"
 LOOPBACK = ("127.0.0.1", "localhost")  # the Host names answered (Starlette's check leaves the port out)
 MAX_PATH = 1024  # characters of a requested path
+PICTURES = ".pictures"  # where the page asks for the faces not pictured yet (no game's folder starts with a dot)
 POLL_S = 0.05  # how often an open stream looks for a new build
 KEEPALIVE_S = 15.0
 
@@ -46,9 +50,15 @@ SCRIPT = """<script>
     if (String(state.version) === document.body.dataset.version) { show(state.errors); return; }
     fetch("/", {cache: "no-store"}).then(function (answer) { return answer.text(); }).then(function (text) {
       var page = new DOMParser().parseFromString(text, "text/html");
+      var opened = Array.prototype.map.call(document.querySelectorAll("article details.faces[open]"),
+                                            function (faces) { return faces.closest("article").id; });
       ["header", "main"].forEach(function (part) {
         var fresh = page.querySelector(part), old = document.querySelector(part);
         if (fresh && old) { old.replaceWith(fresh); }
+      });
+      opened.forEach(function (id) {  /* the components the designer opened stay open */
+        var faces = document.getElementById(id); faces = faces && faces.querySelector("details.faces");
+        if (faces) { faces.open = true; }
       });
       document.body.dataset.version = page.body.dataset.version;
       show(state.errors);
@@ -63,9 +73,10 @@ PANEL_STYLE = ("position:sticky;top:0;z-index:10;background:#fff3e0;border-botto
 class Preview:
     """A server of one output folder and of what the last build said."""
 
-    def __init__(self, out: Path, host: str = "127.0.0.1", port: int = 0,
+    def __init__(self, out: Path, host: str = "127.0.0.1", port: int = 0, pictures: Any = None,
                  hosts: Sequence[str] = LOOPBACK) -> None:
         self.out, self.host, self.port, self.hosts = out, host, port, tuple(hosts)
+        self.pictures = pictures  # the watch's `pnp.export.pictures.Store`: the faces to picture when asked
         self.version = 0
         self.errors: tuple[str, ...] = ()
         self._lock = threading.Lock()
@@ -126,7 +137,8 @@ class Preview:
                 return Response("not found", status_code=404)
             return FileResponse(path, headers={"Cache-Control": "no-store"})
 
-        return Starlette(routes=[Route("/", index), Route("/events", events), Route("/{path:path}", file)],
+        return Starlette(routes=[Route("/", index), Route("/events", events), self._picture_route(),
+                                 Route("/{path:path}", file)],
                          middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(self.hosts))])
 
     def page(self) -> str:
@@ -141,9 +153,29 @@ class Preview:
         items = "".join(f"<li>{html.escape(line)}</li>" for line in errors)
         panel = (f'<aside id="pnp-live" style="{PANEL_STYLE}"{" hidden" if not errors else ""}>'
                  f"<b>Not built — the faces below are the last good build.</b><ul>{items}</ul></aside>")
-        text = text.replace(".jpg\"", f".jpg?v={version}\"")  # a redrawn face is a new picture
+        text = _asking_for_pictures(text.replace(".jpg\"", f".jpg?v={version}\""))  # a redrawn face is a new picture
         text = text.replace("<body>", f'<body data-version="{version}">{panel}', 1)
         return text.replace("</body>", SCRIPT + "\n</body>", 1)
+
+    def _picture_route(self) -> Any:
+        """`/.pictures/<name>.jpg`: a face the gallery shows by name, not pictured when it was
+        built — pictured now, from the drawing the watch's build left waiting, and kept
+        (`pnp.export.pictures.Store.asked`): the page asks only for the faces it shows."""
+        from starlette.concurrency import run_in_threadpool
+        from starlette.requests import Request
+        from starlette.responses import Response
+        from starlette.routing import Route
+
+        async def picture(request: Request) -> Response:
+            name = request.path_params["name"]
+            found = None
+            if self.pictures is not None and re.fullmatch(r"[0-9a-f]{32}\.jpg", name):
+                found = await run_in_threadpool(self.pictures.asked, name[:-4])
+            if found is None:
+                return Response("not found", status_code=404)
+            return Response(found, media_type="image/jpeg", headers={"Cache-Control": "max-age=86400"})
+
+        return Route("/" + PICTURES + "/{name}", picture)
 
     def _inside(self, relative: str) -> Path | None:
         """A file of the output folder, never outside it (nor its cache); None for anything else,
@@ -168,3 +200,13 @@ class Preview:
                 yield ": still here\n\n"
             await asyncio.sleep(POLL_S)
             quiet += POLL_S
+
+
+def _asking_for_pictures(page: str) -> str:
+    """The gallery as served: each face not pictured yet asks the server for its picture, as
+    the page shows it (the static page shows the face's name in its place, and says where the
+    picture is to be had: `data-picture`)."""
+    return _UNPICTURED.sub(r'<img src="\1" width="\2" height="\3" loading="lazy" decoding="async" alt="\4">', page)
+
+
+_UNPICTURED = re.compile(r'<span class="unpictured" data-picture="([^"]+)" data-size="(\d+) (\d+)"[^>]*>([^<]*)</span>')

@@ -91,10 +91,10 @@ def test_component_builds_only_those_and_keeps_the_rest(tmp_path):
     spec = tmp_path / "tiny.yaml"
     spec.write_text(TINY, encoding="utf-8")
     out = tmp_path / "output"
-    assert main(["build", "--spec", str(spec), "--out", str(out), "-q"]) == 0
+    assert main(["build", "--spec", str(spec), "--out", str(out), "-q", "--gallery"]) == 0
     before = {p.name: p.read_bytes() for p in (out / "tiny").iterdir() if p.is_file()}
     spec.write_text(TINY.replace('value: "7"', 'value: "8"').replace("Draw a card.", "Draw two cards."), encoding="utf-8")
-    assert main(["build", "--spec", str(spec), "--out", str(out), "--component", "Tiny/AID", "-q"]) == 0
+    assert main(["build", "--spec", str(spec), "--out", str(out), "--component", "Tiny/AID", "-q", "--gallery"]) == 0
     after = {p.name: p.read_bytes() for p in (out / "tiny").iterdir() if p.is_file()}
     assert sorted(p.name for p in (out / "tiny" / "gallery").iterdir()) == ["aid-panel.jpg", "cards-back.jpg",
                                                                           "cards-front-01.jpg"]

@@ -24,19 +24,19 @@ TULIPS = ROOT / "examples" / "tulips"
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    """Tulips built — its market cards' small print set at 6 pt, below body text's 7 — then built
-    again after an edit to the bulbs' back: the market cards come from the build cache, with
-    the findings the first build made on their faces."""
+    """Tulips built with every face pictured — its market cards' small print set at 6 pt, below
+    body text's 7 — then built again after an edit to the bulbs' back: the market cards come from
+    the build cache, with the findings the first build made on their faces."""
     folder = tmp_path_factory.mktemp("gallery")
     spec = folder / "tulips"
     shutil.copytree(TULIPS, spec)
     text = (spec / "components.yaml").read_text(encoding="utf-8")
     (spec / "components.yaml").write_text(text.replace("footer_pt: [6.5, 9]", "footer_pt: [6, 6]"), encoding="utf-8")
     out = folder / "output"
-    assert main(["build", "--spec", str(spec / "components.yaml"), "--out", str(out)]) == 0
+    assert main(["build", "--gallery", "--spec", str(spec / "components.yaml"), "--out", str(out)]) == 0
     text = (spec / "components.yaml").read_text(encoding="utf-8")
     (spec / "components.yaml").write_text(text.replace("back: {title: Bulb,", "back: {title: Bulbs,"), encoding="utf-8")
-    assert main(["build", "--spec", str(spec / "components.yaml"), "--out", str(out)]) == 0
+    assert main(["build", "--gallery", "--spec", str(spec / "components.yaml"), "--out", str(out)]) == 0
     return out
 
 
@@ -93,9 +93,10 @@ def test_the_browser_shows_every_face_and_the_changed_marks(built, browser, tmp_
     page.on("request", lambda request: None if request.url.startswith("file://") else problems.append(request.url))
     page.goto((built / "index.html").as_uri())
     page.wait_for_load_state("load")
+    assert page.evaluate(LOADED) == 0  # a component's faces are folded until opened, then loaded as they are seen
+    show_every_face(page)
     assert problems == []  # no console error, no request beyond the file system
-    broken = page.evaluate("() => [...document.images].filter(i => !(i.complete && i.naturalWidth)).map(i => i.src)")
-    assert broken == [] and page.evaluate("() => document.querySelectorAll('.picture img').length") == len(data["faces"])
+    assert page.evaluate("() => document.querySelectorAll('.picture img').length") == len(data["faces"])
     assert page.locator("figure.face").count() == len(data["faces"])
     marked = set(page.eval_on_selector_all("article[data-changed=true]", "all => all.map(n => n.dataset.component)"))
     assert "bulbs" in changed_components(data)  # the edit changed the bulbs' back
@@ -115,3 +116,94 @@ def test_the_browser_shows_every_face_and_the_changed_marks(built, browser, tmp_
     page.locator("article[data-component=bulbs] >> text=open large").click()  # a component: all its faces
     assert page.locator(".large.all:target img").count() == page.locator("article[data-component=bulbs] figure").count() > 1
     page.close()
+
+
+LOADED = "() => [...document.images].filter(i => i.complete && i.naturalWidth).length"
+
+
+def show_every_face(page) -> None:
+    """Open every component's faces and scroll to each picture until all are loaded."""
+    for summary in page.locator("details.faces > summary").all():
+        summary.click()
+    for picture in page.locator(".picture img").all():
+        picture.scroll_into_view_if_needed()
+    page.wait_for_function("() => [...document.querySelectorAll('.picture img')].every(i => i.complete && i.naturalWidth)")
+
+
+# --- pictures: made where they are looked at, once a face ---------------------------------------
+
+
+@pytest.fixture
+def picturing(monkeypatch, tmp_path):
+    """An empty user cache of the test's own, and the faces pictured in this process, counted
+    (a build with `--gallery` pictures in a forked worker: its `Summary.pictured` counts)."""
+    from pnp.export import pictures
+
+    monkeypatch.setenv("PNP_CACHE", str(tmp_path / "user-cache"))
+    made: list[int] = []
+    make = pictures.make
+    monkeypatch.setattr(pictures, "make", lambda drawings: made.append(len(drawings)) or make(drawings))
+    return made
+
+
+def tulips_built(out: Path, mode: str = "kept"):
+    """Tulips built in this process, the gallery's pictures as `mode` says (`pnp.export.pictures`)."""
+    from pnp.build import build
+    from pnp.export.pictures import Store
+    from pnp.rules import load_spec
+
+    spec = load_spec(TULIPS / "components.yaml")
+    return build(spec, out, tuple(spec.games), source=TULIPS / "components.yaml", pictures=Store(mode))
+
+
+def test_a_plain_build_pictures_no_face_and_names_each_in_its_place(picturing, tmp_path):
+    summary = tulips_built(tmp_path / "out")
+    data = manifest(tmp_path / "out")
+    assert summary.pictured == 0 and picturing == []  # not one picture on the build's path
+    assert not (tmp_path / "out" / "tulips" / "gallery").exists()
+    assert all("thumbnail" not in face and len(face["picture"]) == 32 for face in data["faces"])
+    page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    assert page.count('<span class="unpictured"') == 3 * len(data["faces"])  # in its place, opened large, with its own
+    assert f'data-unpictured="{len(data["faces"])}"' in page and "<img" not in page
+
+
+def test_a_build_into_a_new_folder_with_a_warm_user_cache_pictures_no_face(picturing, tmp_path):
+    first = tulips_built(tmp_path / "a", "make")
+    faces = manifest(tmp_path / "a")["faces"]
+    assert first.pictured == len({face["picture"] for face in faces}) > 10  # each distinct face once
+    picturing.clear()
+    again = tulips_built(tmp_path / "b")
+    assert again.pictured == 0 and picturing == []
+    for face in manifest(tmp_path / "b")["faces"]:
+        assert (tmp_path / "b" / face["thumbnail"]).read_bytes() == (tmp_path / "a" / face["thumbnail"]).read_bytes()
+    assert "data-unpictured" not in (tmp_path / "b" / "index.html").read_text(encoding="utf-8")
+
+
+def test_watch_serve_pictures_every_face_the_page_shows_and_keeps_it(picturing, browser, tmp_path):
+    """The gallery as `pnp watch --serve` serves it (`pnp.preview`, the watch's store of the
+    faces left waiting): every face shows once opened, each pictured when the page asks, and
+    the next build into any folder has them all."""
+    from pnp.export.pictures import SERVE, Store
+    from pnp.preview import Preview
+
+    store = Store(SERVE)
+    from pnp.build import build
+    from pnp.rules import load_spec
+
+    spec = load_spec(TULIPS / "components.yaml")
+    assert build(spec, tmp_path / "out", tuple(spec.games), pictures=store).pictured == 0
+    faces = manifest(tmp_path / "out")["faces"]
+    assert len(store.waiting) == len({face["picture"] for face in faces}) and picturing == []
+    preview = Preview(tmp_path / "out", pictures=store)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto(preview.start())
+        assert page.evaluate(LOADED) == 0
+        show_every_face(page)
+        assert page.locator(".picture img").count() == len(faces)
+    finally:
+        page.close()
+        preview.stop()
+    assert sum(picturing) == len(store.waiting)  # each face pictured once, as it was shown
+    assert tulips_built(tmp_path / "again").pictured == 0
+    assert all("thumbnail" in face for face in manifest(tmp_path / "again")["faces"])

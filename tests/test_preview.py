@@ -19,6 +19,7 @@ from pnp.preview import Preview
 from test_build_cli import ENV, TINY
 
 BOUND_S = 20.0  # generous on a loaded 2-core machine; benchmarks/bench_build.py gives the figure
+SHOWN_LOADED = "() => [...document.querySelectorAll('details.faces[open] .picture img')].every(i => i.complete && i.naturalWidth)"
 
 
 class Watch:
@@ -58,6 +59,7 @@ def test_the_open_page_follows_saves_errors_and_the_fix(browser, tmp_path):
         page = browser.new_page(viewport={"width": 1100, "height": 800})
         page.goto(address)
         cards = "article[data-component=cards]"
+        page.locator(f"{cards} details.faces > summary").click()  # pictured as they are shown (`--serve`)
         first = page.locator(f"{cards} .picture img").first.screenshot()
         version = page.evaluate("() => document.body.dataset.version")
 
@@ -65,7 +67,8 @@ def test_the_open_page_follows_saves_errors_and_the_fix(browser, tmp_path):
         spec.write_text(TINY.replace('value: "7"', 'value: "9"'), encoding="utf-8")
         page.wait_for_function(f"() => document.body.dataset.version !== {version!r}", timeout=BOUND_S * 1000)
         shown_after = time.monotonic() - saved
-        page.wait_for_function("() => [...document.images].every(i => i.complete && i.naturalWidth)")
+        page.wait_for_function(SHOWN_LOADED)
+        assert page.locator(f"{cards} details.faces[open]").count() == 1  # what was opened stays open
         assert page.locator(f"{cards}[data-changed=true] .mark").count() == 1  # the changed component, marked
         assert page.locator("article[data-component=aid][data-changed=false]").count() == 1
         assert page.locator(f"{cards} .picture img").first.screenshot() != first  # the new face
@@ -80,7 +83,7 @@ def test_the_open_page_follows_saves_errors_and_the_fix(browser, tmp_path):
 
         spec.write_text(TINY.replace('value: "7"', 'value: "8"'), encoding="utf-8")
         page.wait_for_selector("#pnp-live[hidden]", state="attached", timeout=BOUND_S * 1000)
-        page.wait_for_function("() => [...document.images].every(i => i.complete && i.naturalWidth)")
+        page.wait_for_function(SHOWN_LOADED)
         assert page.locator(f"{cards} .picture img").count() >= 1
         assert page.evaluate("() => document.body.dataset.version") != version
         page.close()

@@ -24,7 +24,7 @@ from pnp.errors import BuildError, BuildErrors, Issue
 from pnp.i18n import Language, speaking
 from pnp.layout.text import ICON_PATTERN as _ICON
 from pnp.printfile import Unit, instruction_pages, plan_units, reprint_pages
-from pnp.sheets import Laid, Made, lay_out, name, sheets_of
+from pnp.sheets import Laid, Made, lay_out, measures, name, sheets_of
 from pnp.spec.model import Game, Spec
 from pnp.spec.translation import Kit, kit, kits
 
@@ -53,7 +53,7 @@ def lay_out_game(spec: Spec, game_id: str, language: str | None = None) -> GameL
     made_kit = kit(game_id, spec.games[game_id], language or spec.games[game_id].language, spec.folder)
     game = made_kit.game
     check_names(game_id, game)
-    context = Context(game_id, game, spec.print, spec.folder, made_kit)
+    context = Context(game_id, game, spec.print, spec.folder, made_kit, measures=measures())
     items = []
     with speaking(made_kit.language):
         for component in game.components:
@@ -97,7 +97,8 @@ def lay_out_kits(spec: Spec, game_id: str, languages: Sequence[str] | None = Non
     drawn: dict[tuple[Any, ...], Any] = {}  # each language's drawings, once for every kit (`Context.once`)
     plans = Cache()  # in memory: which components share sheets, decided on their shapes, the same in every kit
     for code, made_kit in kits(game_id, game, codes, spec.folder).items():
-        context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit, drawn)
+        context = Context(game_id, made_kit.game, spec.print, spec.folder, made_kit, drawn, measures=measures(),
+                          every_kit=set(game.kit_languages) <= set(codes))
         issues, items = [], []
         for component in made_kit.game.components:
             try:

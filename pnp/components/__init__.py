@@ -14,6 +14,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any, Callable, TypeVar, Union
 
+from pnp.cache import Cache, code_version, key
 from pnp.components.art import asset_badge, picture
 from pnp.components.free import Stock
 from pnp.display import BookPages, Panels, PieceArt, Pieces
@@ -43,6 +44,8 @@ class Context:
     kit: Kit | None = None  # None: the spec as written, in English
     drawn: dict[tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)  # see `once`
     counting: Context | None = field(default=None, compare=False, repr=False)  # see `pictured`
+    measures: Cache | None = field(default=None, compare=False, repr=False)  # see `measured`
+    every_kit: bool = False  # every kit of the game is laid out with this memo (`pnp validate`): see `booklet`
 
     @property
     def language(self) -> Language | None:
@@ -97,6 +100,36 @@ class Context:
         """What `once(what, …)` made in the language spoken now, if it made it (else None)."""
         made, result = self.drawn.get((current().code, *what), (False, None))
         return result if made else None
+
+    def measured(self, what: tuple[Any, ...], component: Any, measure: Callable[[], T]) -> T:
+        """`measure()` — a measurement of `component`, as plain numbers, in the language spoken
+        now: the page count of a booklet, the heights of an aid's blocks — remembered in the
+        `measures` cache (the user's, `pnp.sheets.MEASURES`) under the component's inputs in this
+        language, its catalog's digest, the print settings and pnp's code. A kit's geometry
+        is measured in every language of its game, and the other languages' measurements are
+        all it needs of them: once a language's are known, a kit is its own language's work."""
+        if self.measures is None:
+            return self.once(("measured", *what), measure)
+        name = self.once(("measure key", component.id), lambda: self._inputs(component))
+        return self.once(("measured", *what), lambda: self.measures.recall(  # type: ignore[union-attr]  # checked above
+            self.game_id, "measured", key(name, what), measure))
+
+    def remember(self, what: tuple[Any, ...], component: Any, value: Any) -> None:
+        """A measurement made anyway (a kit's own booklet flowed), for the kits of other
+        languages that would otherwise make it (`measured`)."""
+        if self.measures is not None:
+            name = self.once(("measure key", component.id), lambda: self._inputs(component))
+            self.measures.put(self.game_id, "measured", key(name, what), value)
+            self.drawn[(current().code, "measured") + what] = (True, value)
+
+    def _inputs(self, component: Any) -> str:
+        """What a measurement of `component` in the language spoken now depends on."""
+        from pnp.spec.faces import printed_inputs
+        from pnp.spec.loader import named_images
+
+        art = {file: self.art(file).digest for file in sorted(named_images(self.game)) if file}
+        return key(code_version(), self.settings.model_dump(mode="json"), current().code, current().digest, art,
+                   printed_inputs(self.game, self.component(component)))
 
     def component(self, component: Any) -> Any:
         """This context's version of a component of any language's game (by its id)."""

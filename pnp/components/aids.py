@@ -49,15 +49,19 @@ def aid(context: Context, aid: Aid) -> Panels:
 
 
 def _body(context: Context, aid: Aid, width: float, size: float, what: str) -> Block:
-    """The aid's blocks stacked, each as tall as its tallest language makes it."""
+    """The aid's blocks stacked, each as tall as its tallest language makes it (the other
+    languages' heights measured once: `Context.measured`)."""
     def blocks(c: Context) -> list[tuple[Block, float]]:  # templates over the game, once a language and size
         return c.once(("aid body", aid.id, width, size),
                       lambda: _blocks(c, filled(c.game, c.component(aid)), width, size, what))
 
-    everywhere, here = context.everywhere(blocks), blocks(context)  # this language's: from the memo
-    tallest = [max(block.height for block, _ in parts) for parts in zip(*everywhere, strict=True)]
+    def heights(c: Context) -> list[float]:
+        return c.measured(("aid heights", aid.id, width, size), aid, lambda: [block.height for block, _ in blocks(c)])
+
+    here = blocks(context)
+    tallest = [max(parts) for parts in zip(*context.everywhere(heights), strict=True)]
     own = [replace(block, height=tall) for (block, _), tall in zip(here, tallest, strict=True)]
-    return _stacked(own, [gap for _, gap in everywhere[0]])
+    return _stacked(own, [gap for _, gap in here])
 
 
 def _blocks(context: Context, aid: Aid, width: float, size: float, what: str) -> list[tuple[Block, float]]:

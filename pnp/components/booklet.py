@@ -58,15 +58,19 @@ def booklet(context: Context, booklet: Booklet) -> BookPages:
     width, height = page_size(context.settings.paper, context.settings.margin_mm)
     flowed = ("booklet pages", booklet.id)  # once a language: the other kits count them
     pages = list(context.once(flowed, lambda: _pages(context, context.component(booklet), width, height, what)))
+    counted = ("booklet page count", booklet.id)
+    context.remember(counted, booklet, len(pages))
 
-    def count(other: Context) -> int:  # another language's pages: flowed for that kit, else counted
+    def count(other: Context) -> int:  # another language's pages: flowed for that kit, else measured
         if other.game is context.game:  # this kit's language: flowed above
             return len(pages)
         known = other.remembered(flowed)
         if known is not None:
             return len(known)
         try:
-            return other.once(("booklet page count", booklet.id), lambda: len(
+            if context.every_kit:  # that kit is laid out too: flowed as it flows it, and drawn as it draws
+                return len(other.once(flowed, lambda: _pages(other, other.component(booklet), width, height, what)))
+            return other.measured(counted, booklet, lambda: len(
                 _pages(replace(other, counting=context), other.component(booklet), width, height, what)))
         except BuildError:  # reported by that language's kit
             return 0

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from pnp import manifest
 from pnp.cache import Cache
-from pnp.export.faces import ComponentFaces, Rasters, faces_of, records, write_pngs
+from pnp.export.faces import ComponentFaces, Rasters, records, write_pngs
+from pnp.export.faces import faces_of as faces_of  # the package's: exports start from each component's faces
+from pnp.export.pictures import Picture, Store
 
 FORMATS = ("png", "tts")  # the formats made here, from faces rather than sheets
 KEYS = ("faces", "pieces", "plan")  # what the exports add to the manifest
@@ -85,11 +87,6 @@ class GameExports:
     records: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: {key: [] for key in KEYS})
 
 
-def game_faces(game_id: str, made: Iterable[tuple[Any, Any]]) -> list[ComponentFaces]:
-    """The distinct faces of each (component, generated output) of one game."""
-    return [faces_of(game_id, component, output) for component, output in made]
-
-
 def check_profile(profile: str, faces: Sequence[ComponentFaces], pdfx: str = "none") -> None:
     """Everything that keeps these components from a print shop's profile (its PDFs of PDF/X
     level `pdfx`, if one is given), as one `BuildError`."""
@@ -102,13 +99,14 @@ def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, 
                faces: Sequence[ComponentFaces], formats: Sequence[str], profile: str | None, *, pdfx: str = "none",
                cached: Mapping[str, Sequence[ReusedFile]] | None = None, plan: Sequence[Any] | None = None,
                cache: Cache | None = None, inputs: Mapping[str, str] | None = None,
-               pictures: Mapping[str, Sequence[bytes]] | None = None) -> GameExports:
+               pictures: Mapping[str, Sequence[Picture]] | None = None, store: Store | None = None) -> GameExports:
     """One game's exports under `root/<game>/` (`out` is where `root` is published, `old` its
-    manifest): the formats and profile asked for, and always the gallery's pictures. `cached`
-    components were not drawn: their records come from `old`, their files from the cache
-    (`reused_files`). The files of the drawn ones go to `cache` by
-    their `inputs`. `plan` is the print plan (the instructions' rows; None: the game's combined
-    file was not rebuilt). `pictures` are the gallery's, made beforehand (`gallery.pictures`)."""
+    manifest): the formats and profile asked for, and always the pictures the gallery has.
+    `cached` components were not drawn: their records come from `old`, their files from the
+    cache (`reused_files`), their pictures from `out` or `store`. The files of the drawn ones go
+    to `cache` by their `inputs`. `plan` is the print plan (the instructions' rows; None: the
+    game's combined file was not rebuilt). `pictures` are the drawn faces'
+    (`pnp.build.Pictures`), by component: each face's name, and its picture when there is one."""
     from pnp.export import gallery
 
     done = GameExports()
@@ -125,11 +123,12 @@ def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, 
             remember_files(cache, root, game_id, inputs[component.id], folders,
                            [f for f in done.files if f.component == component.id])
     done.records["faces"], done.records["pieces"] = records(faces)
-    gallery.thumbnails(root, faces, done.records["faces"], pictures)
+    gallery.thumbnails(root, faces, done.records["faces"], pictures or {})
     for key in ("faces", "pieces"):
         done.records[key] += [e for e in manifest.entries(old, key, game_id) if e.get("component") in cached]
     drawn = {c.id for c in faces}  # the others' pictures stay: taken from the cache, or not built (--component)
-    gallery.carry(out, root, [e for e in manifest.entries(old, "faces", game_id) if e.get("component") not in drawn])
+    gallery.carry(out, root, [e for e in manifest.entries(old, "faces", game_id) if e.get("component") not in drawn],
+                  store or Store())
     if plan is not None:
         done.records["plan"] = [{"game": game_id, **asdict(row)} for row in plan]
     return done
@@ -170,8 +169,8 @@ def manifest_records(old: dict[str, Any] | None, new: Sequence[GameExports],
     return merged
 
 
-def write_gallery(root: Path, written: dict[str, Any], spec: Any) -> Path:
-    """`root/index.html` from the manifest just written."""
+def write_gallery(root: Path, written: dict[str, Any], spec: Any, kits: Mapping[str, Any] | None = None) -> Path:
+    """`root/index.html` from the manifest just written (`kits`: those the build made, by name)."""
     from pnp.export import gallery
 
-    return gallery.write(root, written, spec)
+    return gallery.write(root, written, spec, kits)

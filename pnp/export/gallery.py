@@ -6,12 +6,14 @@ and what the checks found (`pnp.checks`, the list `pnp validate` prints, kept in
 `findings`): under each face what is on it, outlined on the picture; under each component what
 is about its sheets or art; at the head of each kit what is about the whole kit (a catalog's
 translations). Components the build changed (the manifest's `changed` list) are marked. The
-page is static and self-contained — inline style, no script, no font or image from elsewhere — so it
-opens from the file system and shows the same offline.
+page is static and self-contained — inline style, no script, no font or image from elsewhere —
+so it opens from the file system and shows the same offline. It stays light on a phone: a
+component's faces are folded until opened, and each picture loads when it comes into view.
 
-A face's picture is made when its component is drawn, kept in the manifest's `faces` entries
-(`thumbnail`) and under `<game>/gallery/`, so the page can always be written again from the
-manifest alone.
+A face's picture is made where it is looked at (`pnp.export.pictures`: the gallery shows a
+face not pictured yet by its name, and names the picture for the live preview to make), kept
+in the manifest's `faces` entries (`picture`, `thumbnail`) and under `<game>/gallery/`, so the
+page can always be written again from the manifest alone.
 """
 
 from __future__ import annotations
@@ -21,62 +23,60 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from pnp.export.faces import ComponentFaces
+from pnp.export.pictures import Picture, Store, dpi
 
 INDEX = "index.html"
-THUMB_DPI = 100  # a poker card 272 × 370 px with its bleed
-THUMB_MOST_PX = 1600  # a board's longer side at most
-
-
-def pictures(component: ComponentFaces) -> list[bytes]:
-    """Every face of a component as the gallery shows it, a JPEG each (all from one PDF). The
-    build makes them in a background worker from the moment its components are drawn
-    (`pnp.build.Pictures`), off the path of its PDFs."""
-    from pnp.render.png import drawings_png
-
-    if not component.faces:
-        return []
-    dpis = [min(THUMB_DPI, THUMB_MOST_PX * 25.4 / max(f.drawing.width + 2 * f.drawing.bleed,
-                                                      f.drawing.height + 2 * f.drawing.bleed)) for f in component.faces]
-    return drawings_png([face.drawing for face in component.faces], dpis, jpeg=True)
 
 
 def thumbnails(root: Path, components: Sequence[ComponentFaces], records: list[dict[str, Any]],
-               made: Mapping[str, Sequence[bytes]] | None = None) -> None:
-    """Write every face of these components for the gallery (`<game>/gallery/<component>-<face>.jpg`:
-    the pictures `made` holds by component, else made here) and add `thumbnail` to their
-    `records` (the manifest's face entries)."""
-    made = made or {}
-    faces = [(c, face) for c in components for face in c.faces]
-    drawn = [picture for c in components for picture in (made[c.id] if c.id in made else pictures(c))]
+               pictures: Mapping[str, Sequence[Picture]]) -> None:
+    """Write the pictures of these components' faces that there are for the gallery
+    (`<game>/gallery/<component>-<face>.jpg`; `pictures` by component, a face each) and add
+    `picture` (its name) and `thumbnail` (when it was written) to their `records` (the
+    manifest's face entries)."""
     by_face = {(r["game"], r["component"], r["face"]): r for r in records}
-    for (c, face), picture in zip(faces, drawn, strict=True):
-        path = root / c.game_id / "gallery" / c.file_name(face, "jpg")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(picture)
-        record = by_face[(c.game_id, c.id, face.name)]
-        record["thumbnail"] = path.relative_to(root).as_posix()
+    for c in components:
+        for face, (picture, data) in zip(c.faces, pictures[c.id], strict=True):
+            record = by_face[(c.game_id, c.id, face.name)]
+            record["picture"] = picture
+            if data is not None:
+                record["thumbnail"] = place(c.game_id, c.id, face.name)
+                (root / record["thumbnail"]).parent.mkdir(parents=True, exist_ok=True)
+                (root / record["thumbnail"]).write_bytes(data)
 
 
-def carry(out: Path, root: Path, records: Sequence[dict[str, Any]]) -> None:
+def carry(out: Path, root: Path, records: Sequence[dict[str, Any]], store: Store) -> None:
     """The pictures of faces whose components were not drawn again, from the output folder
-    being replaced into the new one (a record whose picture is gone loses it)."""
+    being replaced into the new one, else from those kept by name (`store`); a record whose
+    picture is in neither loses its `thumbnail`."""
     from pnp.manifest import link_or_copy
 
     for record in records:
-        path = record.get("thumbnail")
-        source = out / path if isinstance(path, str) and ".." not in path.split("/") else None
-        if source is None or not source.is_file() or not isinstance(path, str):
+        earlier = record.get("thumbnail")
+        source = out / earlier if isinstance(earlier, str) and ".." not in earlier.split("/") else None
+        picture = record.get("picture")
+        kept = store.kept(picture) if isinstance(picture, str) and (source is None or not source.is_file()) else None
+        if (source is None or not source.is_file()) and kept is None:
             record.pop("thumbnail", None)
             continue
-        target = root / path
+        record["thumbnail"] = place(record["game"], record["component"], record["face"])
+        target = root / record["thumbnail"]
         target.parent.mkdir(parents=True, exist_ok=True)
-        if not target.exists():
+        if kept is not None:
+            target.write_bytes(kept)
+        elif source is not None and not target.exists():
             link_or_copy(source, target)
 
 
-def write(root: Path, manifest: dict[str, Any], spec: Any) -> Path:
-    """`root/index.html` for every game the manifest describes, in the spec's order."""
-    page = _template().render(games=_games(root, manifest, spec), version=manifest.get("pnp", ""))
+def place(game_id: str, component_id: str, face: str) -> str:
+    """Where a face's picture goes in the output folder."""
+    return f"{game_id}/gallery/{component_id}-{face}.jpg"
+
+
+def write(root: Path, manifest: dict[str, Any], spec: Any, kits: Mapping[str, Any] | None = None) -> Path:
+    """`root/index.html` for every game the manifest describes, in the spec's order (`kits`:
+    the kits a build has at hand by name, `pnp.spec.translation.Kit`: not translated again)."""
+    page = _template().render(games=_games(root, manifest, spec, kits or {}), version=manifest.get("pnp", ""))
     path = root / INDEX
     path.write_text(page, encoding="utf-8")
     return path
@@ -93,13 +93,13 @@ def _template() -> Any:
     return environment.get_template("gallery.html")
 
 
-def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, Any]]:
+def _games(root: Path, manifest: dict[str, Any], spec: Any, kits: Mapping[str, Any]) -> list[dict[str, Any]]:
     """What the template shows, game by game (`root` holds the files the manifest lists)."""
     def entries(key: str, game: str) -> list[dict[str, Any]]:
         return [e for e in manifest.get(key, []) if isinstance(e, dict) and e.get("game") == game]
 
     games = []
-    for game_id, game, code in _kits(spec, lambda name: bool(entries("components", name))):
+    for game_id, game, code in _kits(spec, lambda name: bool(entries("components", name)), kits):
         files = entries("files", game_id)
         changed = {name for e in entries("changed", game_id) if e.get("status") in ("added", "changed")
                    for name in (e.get("components") or [e.get("component")])}
@@ -114,20 +114,22 @@ def _games(root: Path, manifest: dict[str, Any], spec: Any) -> list[dict[str, An
                       "components": components, "combined": combined, "others": others,
                       "plan": entries("plan", game_id), "exports": _export_folders(root, files),
                       "faces": sum(len(c["faces"]) for c in components), "findings": found,
+                      "unpictured": sum(not f.get("thumbnail") for c in components for f in c["faces"]),
                       "about_kit": [f for f in found if f.get("component") not in {c["id"] for c in components}]})
     return games
 
 
-def _kits(spec: Any, listed: Callable[[str], bool]) -> Iterator[tuple[str, Any, str]]:
+def _kits(spec: Any, listed: Callable[[str], bool], known: Mapping[str, Any]) -> Iterator[tuple[str, Any, str]]:
     """Each kit of each game that the manifest `listed` (the default one, then the others): its
-    name, its game in its language, and the language's code."""
+    name, its game in its language, and the language's code (a kit `known` by name as it is)."""
     from pnp.i18n import PSEUDO
     from pnp.spec.translation import kit
 
     for g, game in spec.games.items():
         for code in (*game.kit_languages, PSEUDO):
-            if listed(g if code == game.language else f"{g}.{code}"):
-                made = kit(g, game, code, spec.folder)
+            name = g if code == game.language else f"{g}.{code}"
+            if listed(name):
+                made = known.get(name) or kit(g, game, code, spec.folder)
                 yield made.folder, made.game, code
 
 
@@ -156,6 +158,7 @@ def _component(entry: dict[str, Any], game: Any, files: list[dict[str, Any]], fa
         "faces": [_face(f, [x for x in found if x.get("component") == entry["id"] and x.get("face") == f["face"]])
                   for f in mine],
         "findings": [x for x in found if x.get("component") == entry["id"] and not x.get("face")],
+        "shown": any(f.get("thumbnail") or f.get("picture") for f in mine),
         "pdf": pdf, "duplex": entry.get("duplex"), "pages": entry.get("pages", pdf["pages"] if pdf else None),
         "exports": _exports(own),
     }
@@ -194,8 +197,17 @@ def _size(path: Path) -> int:
 
 
 def _face(face: dict[str, Any], found: list[dict[str, Any]]) -> dict[str, Any]:
-    """A face's manifest entry with what the checks found on it, each with where its box lies."""
-    return dict(face, findings=[dict(f, box_style=_box_style(face, f)) for f in found])
+    """A face's manifest entry with what the checks found on it, each with where its box lies,
+    and its picture's size in pixels."""
+    return dict(face, findings=[dict(f, box_style=_box_style(face, f)) for f in found], px=_pixels(face))
+
+
+def _pixels(face: dict[str, Any]) -> tuple[int, int]:
+    """A face's picture's size in pixels (`pnp.export.pictures.make`), which the page keeps
+    room for before it is loaded or made."""
+    width, height = (v + 2 * face.get("bleed_mm", 0.0) for v in face["size_mm"])
+    resolution = dpi(width, height)
+    return round(width / 25.4 * resolution), round(height / 25.4 * resolution)
 
 
 def _box_style(face: dict[str, Any], finding: dict[str, Any]) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, NamedTuple
 
 from pnp import fonts
 from pnp.display import Group, Item, Text, compose, scale, translate
@@ -78,9 +78,9 @@ class Fitted:
         return block_height(len(self.lines), self.size, self.leading, self.font)
 
 
-@dataclass(frozen=True)
-class _Token:
-    """A word (or a piece of one) and the gap before it, measured in em."""
+class _Token(NamedTuple):
+    """A word (or a piece of one) and the gap before it, measured in em (a tuple: a build makes
+    tens of thousands)."""
 
     pieces: tuple[Run, ...]
     gap: Run | None  # the space before the word (None at a paragraph's start; "" after · / —)
@@ -163,7 +163,7 @@ def _fit(text: str, w: float, h: float, size: float, min_size: float, font: str,
         missing = fonts.missing_glyphs(run.text, run.font)
         if missing:
             raise fonts.missing_glyph_error(text, missing, run.font, what)
-    tokens = [_tokens(paragraph) for paragraph in paragraphs]
+    tokens = [_tokens(paragraph) for paragraph in paragraphs] if icons else _plain_tokens(text, font)
     for candidate in _sizes(size, min_size):
         lines = _wrap_all(tokens, w / (candidate * MM_PER_PT))
         if lines is not None:
@@ -289,6 +289,14 @@ def _tokens(paragraph: list[Run]) -> list[_Token]:
                 pieces.append(Run(chunk, run.font, run.icon))
     finish()
     return tokens
+
+
+@lru_cache(maxsize=16384)
+def _plain_tokens(text: str, font: str) -> list[list[_Token]]:
+    """The words of each paragraph of a text without icons, measured (remembered: the same
+    text is fitted at every size an aid tries, and in boxes of every size; never changed by
+    the caller)."""
+    return [_tokens(paragraph) for paragraph in _parse(text, font)]
 
 
 def _token(pieces: tuple[Run, ...], gap: Run | None) -> _Token:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import os
+import threading
 from typing import Sequence, Union
 
 from pnp.display import Drawing, Page, place
@@ -46,11 +47,34 @@ def pages_png(pdf: PdfSource, wanted: Sequence[tuple[int, float]], *, jpeg: bool
     import pypdfium2
 
     source = bytes(pdf) if isinstance(pdf, (bytes, bytearray)) else os.fspath(pdf)
-    document = pypdfium2.PdfDocument(source)
-    try:
-        return [_raster(document[index], dpi, jpeg) for index, dpi in wanted]
-    finally:
-        document.close()
+    with _pdfium:
+        document = pypdfium2.PdfDocument(source)
+        try:
+            return [_raster(document[index], dpi, jpeg) for index, dpi in wanted]
+        finally:
+            document.close()
+
+
+class _OneThread:
+    """PDFium is not thread-safe, and the live preview pictures faces in its server's thread
+    while a build may rasterise in the main one: one at a time. A forked worker starts with
+    the lock free (the thread that held it is not there)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        os.register_at_fork(after_in_child=self._free)
+
+    def _free(self) -> None:
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> None:
+        self._lock.acquire()
+
+    def __exit__(self, *_: object) -> None:
+        self._lock.release()
+
+
+_pdfium = _OneThread()
 
 
 def _raster(page, dpi: float, jpeg: bool = False) -> bytes:

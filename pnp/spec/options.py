@@ -7,7 +7,6 @@ components.yaml and referee records are checked against the same rulebook.
 
 from __future__ import annotations
 
-import difflib
 import math
 from dataclasses import dataclass
 from enum import Enum
@@ -136,6 +135,8 @@ def suggestion(key: str, known: list[str], *, any_case: bool = False) -> str:
     if len(known) > 1000:
         return ""
     folded = {(name.casefold() if any_case else name): name for name in known}
+    import difflib  # only for a name that is not there: a referee's start-up never pays for it
+
     close = difflib.get_close_matches(key.casefold() if any_case else key, list(folded), n=1, cutoff=0.6)
     if close:
         return f'did you mean "{folded[close[0]]}"?'

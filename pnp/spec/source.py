@@ -17,7 +17,6 @@ import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator, Mapping, NoReturn
 
@@ -41,8 +40,10 @@ SPEC_NAME = "components.yaml"
 
 
 def bundled_spec_path() -> Path:
-    """The spec bundled with the package: the three games as shipped."""
-    return Path(str(resources.files("pnp") / "data" / SPEC_NAME))
+    """The spec bundled with the package: the three games as shipped (found beside this module,
+    as `importlib.resources` would find it in an installed package, without importing it: a
+    referee's start-up reads this path)."""
+    return Path(__file__).resolve().parents[1] / "data" / SPEC_NAME
 
 
 def default_spec_path() -> Path:
