@@ -148,16 +148,15 @@ def _component(entry: dict[str, Any], game: Any, files: list[dict[str, Any]], fa
     """One component as the gallery shows it: its faces in print order with what the checks
     found on each, what they found on its sheets and art, its PDF and exports."""
     spec_component = next((c for c in game.components if c.id == entry["id"]), None)
-    mine = sorted((f for f in faces if f.get("component") == entry["id"]),
-                  key=lambda f: (("front", "back", "panel", "page").index(f["side"]), f["face"]))
+    mine = _faces_of(entry["id"], faces)
     own = [f for f in files if f.get("component") == entry["id"]]
     pdf = next((f for f in own if f["format"] == "pdf" and f["path"].count("/") == 1), None)
+    on_it = [x for x in found if x.get("component") == entry["id"]]
     return {
         "id": entry["id"], "kind": entry["kind"], "count": entry["count"], "size_mm": entry["size_mm"],
         "name": _name(spec_component) if spec_component else entry["id"], "changed": entry["id"] in changed,
-        "faces": [_face(f, [x for x in found if x.get("component") == entry["id"] and x.get("face") == f["face"]])
-                  for f in mine],
-        "findings": [x for x in found if x.get("component") == entry["id"] and not x.get("face")],
+        "faces": [_face(f, [x for x in on_it if x.get("face") == f["face"]]) for f in mine],
+        "findings": [x for x in on_it if not x.get("face")],
         "shown": any(f.get("thumbnail") or f.get("picture") for f in mine),
         "pdf": pdf, "duplex": entry.get("duplex"), "pages": entry.get("pages", pdf["pages"] if pdf else None),
         "exports": _exports(own),
@@ -194,6 +193,12 @@ def _export_folders(root: Path, files: list[dict[str, Any]]) -> list[dict[str, A
 
 def _size(path: Path) -> int:
     return path.stat().st_size if path.is_file() else 0
+
+
+def _faces_of(component_id: str, faces: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A component's face entries in print order: fronts, backs, panels, pages."""
+    return sorted((f for f in faces if f.get("component") == component_id),
+                  key=lambda f: (("front", "back", "panel", "page").index(f["side"]), f["face"]))
 
 
 def _face(face: dict[str, Any], found: list[dict[str, Any]]) -> dict[str, Any]:
