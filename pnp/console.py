@@ -193,9 +193,9 @@ def shown_findings(found: Sequence[Finding]) -> list[str]:
     """The findings as a terminal shows them: errors first, within an error's bounds
     (`pnp.errors.bounded`: a catalog that lacks every text is hundreds of findings), the rest
     counted with where to read them all."""
-    from pnp.errors import bounded
+    from pnp.errors import MAX_MESSAGE, bounded
 
-    lines = bounded([str(f) for f in sorted(found, key=lambda f: f.severity != "error")])
+    lines = bounded([str(f) for f in sorted(found, key=lambda f: f.severity != "error")], room=MAX_MESSAGE - 40)
     if lines and lines[-1].startswith("… and "):
         lines[-1] += " (pnp validate --json lists every one)"
     return lines

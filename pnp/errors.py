@@ -88,14 +88,14 @@ class PnpError(Exception):
         return bounded(str(self).splitlines() or [""])
 
 
-def bounded(lines: list[str], hidden: int = 0) -> list[str]:
-    """`lines` each cut to MAX_LINE characters, as many as fit in MAX_MESSAGE, then a count of
-    the rest (`hidden` more left out before)."""
+def bounded(lines: list[str], hidden: int = 0, room: int = MAX_MESSAGE) -> list[str]:
+    """`lines` each cut to MAX_LINE characters, as many as fit in `room` (MAX_MESSAGE), then a
+    count of the rest (`hidden` more left out before)."""
     shown: list[str] = []
     total = 0
     for line in lines:
         line = shorten(line, MAX_LINE)
-        if total + len(line) + 1 > MAX_MESSAGE - 40:
+        if total + len(line) + 1 > room - 40:
             break
         shown.append(line)
         total += len(line) + 1

@@ -22,6 +22,7 @@ from pnp.i18n import _
 from pnp.layout.gang import Candidate, Shared, share_sheets
 from pnp.layout.impose import GOOD_BLEED_MM, MIN_GUTTER_BLEED_MM, impose, plan
 from pnp.layout.instructions import (
+    ALONE,
     COVERED_LEAST,
     FOLDED,
     RUN_END,
@@ -290,7 +291,7 @@ def sheet_findings(spec: Spec, game_id: str, units: Sequence[Unit]) -> list[Find
     """What a designer should know about a game's sheets before printing them (`units`, the
     print plan of its combined file): a sheet that goes out nearly empty (under
     `COVERED_LEAST` of its paper, with why no other component shares it and what would fill
-    or save it), and pieces with less bleed than print.bleed_mm where that is too little to
+    or save it; not a board's own sheet, nor the only pieces of their stock), and pieces with less bleed than print.bleed_mm where that is too little to
     hide an ordinary stray cut (under `GOOD_BLEED_MM` at the sheet's edges, `MIN_GUTTER_BLEED_MM`
     between pieces, or the bleed asked if less). Each at the spec's entry of the first
     component on those sheets."""
@@ -298,6 +299,8 @@ def sheet_findings(spec: Spec, game_id: str, units: Sequence[Unit]) -> list[Find
     found = []
     for s in sparse(jobs):
         unit = units[jobs.index(s.job)]
+        if s.why == ALONE and not _could_share(unit, units):
+            continue  # a board on its own sheet, the only pieces of their stock: nothing a designer can change
         message = (f"sheet {s.sheet} of {s.job.sheets} goes out {100 * s.covered:.0f} % covered (a sheet under "
                    f"{100 * COVERED_LEAST:.0f} % of its paper is nearly empty): {s.why.format(**s.values)}")
         found.append(_located("sheet-coverage", message, _sparse_fix(s), spec, game_id, unit))
@@ -306,6 +309,13 @@ def sheet_findings(spec: Spec, game_id: str, units: Sequence[Unit]) -> list[Find
         if short:
             found.append(_located("sheet-bleed", short, _bleed_fix(unit, spec.print), spec, game_id, unit))
     return found
+
+
+def _could_share(unit: Unit, units: Sequence[Unit]) -> bool:
+    """Whether a unit's nearly empty sheet is one a designer can fill or save: imposed pieces
+    (not panels, which are the size they are drawn) with other sheets of their stock whose
+    room smaller or fewer pieces could take."""
+    return unit.sheets.shape is not None and any(u is not unit and u.stock == unit.stock for u in units)
 
 
 def _located(check: str, message: str, fix: str, spec: Spec, game_id: str, unit: Unit) -> Finding:

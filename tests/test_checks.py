@@ -196,7 +196,7 @@ def keep_out(spec: Path, monkeypatch) -> None:
     text = MINI.replace("print: {paper: a4,", "print: {cut: silhouette, paper: a4,")
     text = text[:text.index("      - id: markers")].replace("count: 4,", "count: 9,")  # a sheet of cards, alone on card stock
     written(spec.parent, text)
-    monkeypatch.setattr(impose, "_clear", lambda grid, reg: grid)  # slots under the marks not kept empty
+    monkeypatch.setattr(impose, "clear", lambda grid, reg: grid)  # slots under the marks not kept empty
     impose.plan.cache_clear()
     monkeypatch.setattr(impose, "plan", impose.plan.__wrapped__)
 

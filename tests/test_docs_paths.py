@@ -58,7 +58,8 @@ def test_design_names_only_modules_and_names_that_exist():
     assert not missing, "\n".join(missing)
 
 
-@pytest.mark.parametrize("quoted, missing", [("pnp/referee/<game>.py", ["pnp/referee/forex.py"]),
+@pytest.mark.parametrize("quoted, missing", [("pnp/rules/<game>/setup.py", ["pnp/rules/aktsioner/setup.py",
+                                                                                   "pnp/rules/forex/setup.py"]),
                                              ("pnp/rules/<game>/engine.py", []), ("tests/records/*/x01*.yaml", [])])
 def test_a_game_pattern_is_checked_for_every_game(quoted, missing):
     assert _path_missing(quoted) == missing

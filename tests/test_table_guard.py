@@ -9,6 +9,8 @@ server cleanly with the line that goes on."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import functools
 import json
 import re
 import signal
@@ -76,6 +78,18 @@ def test_a_change_is_made_once_per_key_even_replayed_after_the_seats_own_undo(ta
         files.beside(table.path, "log").read_text().splitlines()[-1])["key"]]
 
 
+def off_the_main_thread(test):
+    """Run `test` in a thread of its own: a session's Playwright browser (the sync API) keeps an
+    event loop running on the main thread, where `asyncio.run` then refuses to start another."""
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            pool.submit(test, *args, **kwargs).result()
+
+    return run
+
+
+@off_the_main_thread
 def test_a_revoked_link_is_refused_at_once_and_its_stream_ends(table):
     app, tokens_ = app_of(table)
     host, ana = phone(app, tokens_.host), phone(app, tokens_.of("Ana"))
@@ -101,6 +115,7 @@ async def _subscribed(app, token):
     return app.hub.subscribe(token)
 
 
+@off_the_main_thread
 def test_json_nested_deep_or_bodies_too_slow_are_refused_4xx(table):
     app, tokens_ = app_of(table)
     ana = phone(app, tokens_.of("Ana"), raise_server_exceptions=False)

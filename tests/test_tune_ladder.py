@@ -101,11 +101,11 @@ def test_bad_tune_command_lines_are_one_line_usage_errors(capsys, argv, message)
 
 def test_a_misspelled_end_reason_names_the_game_s_end_reasons(capsys):
     """Issue 41: `ends.bankrupcy` searched for a share that is always 0 and answered "widen the
-    range"; the reasons are the engine's declared ones (`GAMES[game].ends`)."""
+    range"; the reasons are the engine's declared ones (`pnp.rules.end_reasons`)."""
     assert main(["tune", "forex", "--vary", "rules.contract_max=2..10", "--target", "ends.bankrupcy>0.5"]) == 2
     error = capsys.readouterr().err.strip()
-    assert error == "--target ends.bankrupcy>0.5: forex has no end reason bankrupcy (its games end: ends.last_dividend, " \
-                    "ends.bankruptcy)"
+    assert error == "--target ends.bankrupcy>0.5: forex has no end reason bankrupcy (its games end: ends.bankruptcy, " \
+                    "ends.last_dividend)"
 
 
 def direct(start_cash: int, games: int, seed: int) -> Estimate:
