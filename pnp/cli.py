@@ -38,6 +38,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        for path in args.engine or ():
+            from pnp.rules import register_file
+
+            register_file(path)
         return args.run(args)
     except PnpError as error:
         for line in error.lines():
@@ -61,6 +65,10 @@ def _parser() -> argparse.ArgumentParser:
     that run many commands in one process (the tests, `benchmarks/`) would build it each time."""
     parser = argparse.ArgumentParser(prog="pnp", description="Print-and-play kit for stock-market board games.")
     parser.add_argument("--version", action="version", version=f"pnp {__version__}")
+    parser.add_argument("--engine", action="append", metavar="FILE.py",
+                        help="play the game whose rules this file holds (a game named by the file's stem), besides the "
+                             "installed ones; repeatable. A spec never loads code: its game's engine is installed or "
+                             "given here")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     validate = commands.add_parser("validate", help="check components.yaml and summarise it")
@@ -368,7 +376,8 @@ def _print_only(game: object, games: Mapping[str, object], where: str) -> UsageE
     if not isinstance(game, str) or game not in games:
         return None
     return UsageError(f"{where}: {game} is a print-only game: it has no rules engine, so the referee cannot "
-                      f"check it (games with one: {', '.join(GAMES)})")
+                      f"check it (games with one: {', '.join(GAMES)}; a game's engine is an installed package's or "
+                      f"given with pnp --engine FILE.py, never loaded from the spec's folder)")
 
 
 def _simulate(args: argparse.Namespace) -> int:

@@ -22,18 +22,13 @@ from pnp.rules import GAMES, load_spec
 from pnp.rules.aktsioner import engine as akt
 from pnp.rules.aktsioner.state import deck_of
 from pnp.rules.base import Malformed, Violation
-from pnp.rules.contract import Engine, play
+from pnp.rules.contract import members as contract_members
+from pnp.rules.contract import play
 from pnp.rules.forex import engine as forex
 
 SPEC = load_spec(None)
 NAMES = ("Ana", "Ben", "Cris", "Dan", "Eva", "Fer")
 SEEDS = range(6)
-
-
-def contract_members() -> list[str]:
-    """The names `Engine` declares: its attributes and its methods."""
-    declared = set(Engine.__annotations__) | {name for name in vars(Engine) if not name.startswith("_")}
-    return sorted(declared)
 
 
 def positions(game: str, seed: int) -> Iterator[tuple[Any, Any, Any]]:

@@ -132,6 +132,13 @@ class Engine(Protocol[P, S, A]):
         """Notes printed on board cells, by table name: each keyed by (asset id, 0-based cell)."""
 
 
+def members() -> tuple[str, ...]:
+    """The names `Engine` declares, attributes and functions: what a rules module must define
+    (the registry refuses a file without one, and `pnp engine check` lists them)."""
+    declared = set(Engine.__annotations__) | {name for name in vars(Engine) if not name.startswith("_")}
+    return tuple(sorted(declared))
+
+
 AnyEngine = Engine[Any, Any, Any]  # the engine of a game chosen at run time: its types are its own business
 
 Pc = TypeVar("Pc", contravariant=True)
