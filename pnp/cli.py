@@ -127,6 +127,7 @@ def _parser() -> argparse.ArgumentParser:
     referee.set_defaults(run=_help_of(referee))
     _simulate_parser(commands)
     _add_rules(commands)
+    _add_engine(commands)
     _add_table(commands)
     _add_translate(commands)
     return parser
@@ -210,6 +211,40 @@ def _add_table(commands) -> None:
                             "on the local network)")
     table.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     table.set_defaults(run=_table)
+
+
+def _add_engine(commands) -> None:
+    engine = commands.add_parser("engine", help="check a rules engine against the contract by playing it")
+    verbs = engine.add_subparsers(title="engine commands", metavar="VERB")
+    check = verbs.add_parser("check", help="random games from the setup and mid-game: exit 0 all checks pass, 1 a "
+                                           "failure (each with its seed), 2 unusable")
+    check.add_argument("engine_file", metavar="FILE.py|GAME", help="a rules file (as --engine takes it), or a registered game")
+    check.add_argument("--games", default="20", help="games to play (default 20), game g with seed S+g")
+    check.add_argument("--seed", default="0", help="the first game's seed (default 0)")
+    check.add_argument("--max-actions", default=None, help="a game not over after this many actions never ends "
+                                                           "(default 5000)")
+    _spec_option(check)
+    check.set_defaults(run=_engine_check)
+    engine.set_defaults(run=_help_of(engine))
+
+
+def _engine_check(args: argparse.Namespace) -> int:
+    from pnp.referee.conformance import MAX_ACTIONS, check_engine
+    from pnp.rules import GAMES, load_spec, register_file
+    from pnp.simulate.command import whole
+
+    target = args.engine_file
+    game = register_file(target).id if target.endswith(".py") else target
+    if game not in GAMES:
+        raise UsageError(f'unknown game "{target}" (registered: {", ".join(GAMES)}; or a rules file, FILE.py)')
+    spec = load_spec(args.spec)
+    if game not in spec.games:
+        raise UsageError(f"{target}: the spec has no game {game!r} to play it with (--spec components.yaml)")
+    report = check_engine(game, spec, games=whole(args.games, "--games", 1, 100_000),
+                          seed=whole(args.seed, "--seed", 0, 2**63), max_actions=whole(
+                              args.max_actions, "--max-actions", 1, 10**7, default=MAX_ACTIONS))
+    print("\n".join(report.lines(target)))
+    return 0 if report.ok else 1
 
 
 def _add_rules(commands) -> None:

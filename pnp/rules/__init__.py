@@ -24,7 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
 
-from pnp.rules.registry import Registered, Registry
+from pnp.rules.registry import GAMES, Registered
 from pnp.spec.options import Rulebook
 
 if TYPE_CHECKING:
@@ -52,7 +52,10 @@ if TYPE_CHECKING:
     _forex: ForexEngine = forex
 
 
-GAMES = Registry()  # every game pnp plays: the `pnp.games` entry points, and files given with --engine
+
+
+__all__ = ["GAMES", "Registered", "end_reasons", "engine", "load_spec", "loads_spec", "register_file", "rulebook",
+           "rulebooks"]
 
 
 def register_file(path: str | Path) -> Registered:

@@ -110,7 +110,8 @@ class Registry(Mapping[str, Registered]):
         if game in games and games[game].rules != name:
             raise UsageError(f"--engine {path}: a game named {game!r} is registered already ({games[game].rules}); "
                              f"rename the file")
-        if name not in sys.modules:
+        loaded = sys.modules.get(name)
+        if loaded is None or getattr(loaded, "__file__", None) != str(path):  # another file of the stem: its own
             sys.modules[name] = _load(path, name)
         from pnp.rules.contract import members
 
@@ -121,6 +122,9 @@ class Registry(Mapping[str, Registered]):
                              f"(docs/your-game.md lists what one defines)")
         games[game] = Registered(game, name)
         return games[game]
+
+
+GAMES = Registry()  # every game pnp plays: the `pnp.games` entry points, and files given with --engine
 
 
 def _load(path: Path, name: str) -> ModuleType:
