@@ -30,7 +30,7 @@ def registry(monkeypatch):
     """GAMES as the entry points make it, restored after the test (a file registered stays out
     of the other tests of this process)."""
     monkeypatch.setattr(GAMES, "_games", dict(GAMES.items()))
-    monkeypatch.delenv(ENVIRONMENT, raising=False)
+    monkeypatch.setenv(ENVIRONMENT, "")  # restored (unset) after the test, whatever --engine sets
     return GAMES
 
 
