@@ -50,6 +50,9 @@ class Entry:
     values: Mapping[str, Any]
 
 
+_STARTS: dict[int, tuple[Any, Any]] = {}  # the last positions set up from a record's start, with that start
+
+
 class Generic:
     """The referee of one game's generic records (`pnp.referee.replay.GameReferee`)."""
 
@@ -64,7 +67,12 @@ class Generic:
 
     def setup(self, record: Record, params: Any) -> tuple[Any, Sequence[Event]]:
         """The standard setup, or the record's `start` (the engine's Start as a mapping)."""
-        setup: tuple[Any, Sequence[Event]] = self.engine.setup(params, record.players, self._start(record))
+        start = self._start(record)
+        setup: tuple[Any, Sequence[Event]] = self.engine.setup(params, record.players, start)
+        if start is not None:
+            _STARTS[id(setup[0])] = (setup[0], start)
+            while len(_STARTS) > 64:
+                del _STARTS[next(iter(_STARTS))]
         return setup
 
     def steps(self, record: Record, params: Any) -> list[Step]:
@@ -109,9 +117,10 @@ class Generic:
 
     def record(self, params: Any, players: Sequence[str], actions: Iterable[Any],
                options: Mapping[str, Any] | None = None, start: Any = None) -> dict[str, Any]:
-        """The record of `actions` played from `start` (the engine's Start, or None), each
-        written by the template of its position that admits it."""
+        """The record of `actions` played from `start` (the engine's Start, a position set up
+        from one, or None), each written by the template of its position that admits it."""
         engine = self.engine
+        start = self._start_of(start, params, players)
         state, _ = engine.setup(params, players, start)
         written: list[dict[str, Any]] = []
         for action in actions:
@@ -126,6 +135,19 @@ class Generic:
             data["start"] = plain(laid)
         data[KEY] = written
         return data
+
+    def _start_of(self, start: Any, params: Any, players: Sequence[str]) -> Any:
+        """The engine's Start to write for `start`: itself, or for a position (what the table
+        asks about) the Start this referee set it up from; None for the standard setup."""
+        if start is None or isinstance(start, self.engine.Start):
+            return start
+        kept = _STARTS.get(id(start))
+        if kept is not None and kept[0] is start:
+            return kept[1]
+        if start == self.engine.setup(params, players)[0]:
+            return None
+        raise ValueError("a generic record states its start as the engine's Start, and this position was not set "
+                         "up from one")
 
     def _start(self, record: Record) -> Any:
         written = record.get(("start",))
