@@ -34,7 +34,7 @@ def commands() -> list[tuple[str, int]]:
 
 
 COMMANDS = commands()
-SLOW = ("simulate", "tune", "pip ")
+SLOW = ("simulate", "tune", "pip ", " build ")
 PIP = next(n for n, (command, _) in enumerate(COMMANDS) if command.startswith("pip "))
 INSTALLED = [command for command, _ in COMMANDS[PIP + 1:]]  # run where the package is installed
 
@@ -53,7 +53,7 @@ def run(capsys, command: str) -> tuple[int, str]:
 
 
 def test_the_tutorial_lists_its_commands_and_the_engine_is_under_200_lines():
-    assert len(COMMANDS) == 10 and len(INSTALLED) == 1
+    assert len(COMMANDS) == 11 and len(INSTALLED) == 1
     assert len((ROOT / "examples" / "ticker" / "ticker.py").read_text(encoding="utf-8").splitlines()) < 200
 
 
@@ -80,6 +80,20 @@ def test_simulate_with_every_bot_as_the_tutorial_says(registry, capsys):
     assert answer["games"] == 200 and all(answer["bot_win_rate"][bot]["seats"] == 200 for bot in rates)
     crash = next(v for v in answer["verdict"] if v["kind"] == "ends")["shares"]["crash"]
     assert 0.8 <= rates["search"] <= 1 and 0.03 <= crash <= 0.2  # "about 9 in 10", "about one game in ten"
+
+
+def test_the_booklet_prints_the_worked_example_the_engine_plays(registry, capsys, tmp_path):
+    """The build command as written, its --out a temporary folder: the booklet's worked example
+    is the engine's events, as the tutorial quotes them."""
+    from pypdf import PdfReader
+
+    command = next(c for c, _ in COMMANDS if " build " in c).replace("--out ticker-kit", f"--out {tmp_path}")
+    code, out = run(capsys, command)
+    assert code == 0, out
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(tmp_path / "ticker" / "rules.pdf").pages)
+    quoted = re.findall(r"`(TICK-3\.\d [^`]+)`", DOC.split("## 6 ")[1].split("## 7 ")[0])
+    assert len(quoted) == 2 and "Example TICK-X1 — A first round" in text
+    assert all(line in text for line in quoted) and "Ben trades 6 RED at 5" in text
 
 
 @pytest.mark.slow
