@@ -38,10 +38,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        for path in args.engine or ():
+        if args.engine:  # a rules file for this run: before anything reads the registry
             from pnp.rules import register_file
 
-            register_file(path)
+            for path in args.engine:
+                register_file(path)
         return args.run(args)
     except PnpError as error:
         for line in error.lines():

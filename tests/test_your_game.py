@@ -127,4 +127,4 @@ def test_installed_by_its_entry_point_the_game_needs_no_engine_option(tmp_path):
         assert "examples/ticker/game.yaml: all 6 actions legal" in done.stdout
     listed = subprocess.run([str(python), "-c", "from pnp.rules import GAMES; print(list(GAMES))"], cwd=tmp_path,
                             capture_output=True, text=True, check=True, env=clean).stdout
-    assert listed.strip() == "['bolsa', 'aktsioner', 'forex', 'ticker']"
+    assert listed.strip() == "['aktsioner', 'bolsa', 'forex', 'ticker']"  # pnp's own first

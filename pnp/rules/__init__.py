@@ -52,8 +52,6 @@ if TYPE_CHECKING:
     _forex: ForexEngine = forex
 
 
-
-
 __all__ = ["GAMES", "Registered", "end_reasons", "engine", "load_spec", "loads_spec", "register_file", "rulebook",
            "rulebooks"]
 

@@ -46,7 +46,12 @@ class Registered:
 
     @property
     def module(self) -> ModuleType:
-        return import_module(self.rules)
+        """The rules module (UsageError, exit 2, for an installed one that does not import)."""
+        try:
+            return import_module(self.rules)
+        except ImportError as error:
+            raise UsageError(f"the game {self.id!r} is registered (entry point {GROUP}) as {self.rules}, which does "
+                             f"not import: {error}") from None
 
     @property
     def rulebook(self) -> Rulebook:
@@ -77,8 +82,8 @@ class Registry(Mapping[str, Registered]):
 
     def _listed(self) -> dict[str, Registered]:
         if self._games is None:
-            games = {point.name: Registered(point.name, point.value) for point in entry_points(group=GROUP)}
-            self._games = dict(sorted(games.items(), key=lambda item: _BUNDLED.get(item[0], len(_BUNDLED))))
+            points = sorted(entry_points(group=GROUP), key=lambda point: getattr(point.dist, "name", "") != "pnp")
+            self._games = {point.name: Registered(point.name, point.value) for point in points}  # pnp's own first
             for path in filter(None, os.environ.get(ENVIRONMENT, "").split(os.pathsep)):
                 self._add_file(Path(path))
         return self._games
@@ -145,4 +150,3 @@ def _load(path: Path, name: str) -> ModuleType:
     return module
 
 
-_BUNDLED = {"bolsa": 0, "aktsioner": 1, "forex": 2}  # listed first, in the order the docs present them
