@@ -241,9 +241,18 @@ def _engine_check(args: argparse.Namespace) -> int:
     spec = load_spec(args.spec)
     if game not in spec.games:
         raise UsageError(f"{target}: the spec has no game {game!r} to play it with (--spec components.yaml)")
-    report = check_engine(game, spec, games=whole(args.games, "--games", 1, 100_000),
-                          seed=whole(args.seed, "--seed", 0, 2**63), max_actions=whole(
-                              args.max_actions, "--max-actions", 1, 10**7, default=MAX_ACTIONS))
+    games, seed = whole(args.games, "--games", 1, 100_000), whole(args.seed, "--seed", 0, 2**63)
+    report = check_engine(game, spec, games=games, seed=seed,
+                          max_actions=whole(args.max_actions, "--max-actions", 1, 10**7, default=MAX_ACTIONS))
+    if GAMES[game].about.playout:  # the fast path held to the engine, as the simulator plays both
+        from pnp.console import spec_path
+        from pnp.simulate.oracle import playout_failures
+
+        seats = spec.games[game].players
+        report.failures += playout_failures(game, str(spec_path(args.spec).resolve()),
+                                            range(max(2, seats.min), seats.max + 1), seed, games)
+    else:
+        report.skipped.append("playout")
     print("\n".join(report.lines(target)))
     return 0 if report.ok else 1
 

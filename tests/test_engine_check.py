@@ -1,7 +1,8 @@
 """`pnp engine check`: the conformance suite as a command. It passes on the bundled engines and
 the tutorial's, and reports each of four deliberately broken copies of the tutorial's engine
 (a view that leaks the deck, an apply that changes the position it is given, a game that never
-ends, a listed action apply refuses) under the check it breaks, with the seed that shows it."""
+ends, a listed action apply refuses, a fast playout that plays another game than the engine)
+under the check it breaks, with the seed that shows it."""
 
 from __future__ import annotations
 
@@ -27,6 +28,15 @@ BROKEN = {  # name: (what is replaced, by what, the check that must fail)
                 "    ended = None  # and the card played goes back to the hand\n"
                 "    after = replace(after, hands=state.hands, deck=state.deck, played=state.played)",
                 "ends"),
+    "playout": ("playout = None  # no fast random playout: the simulator plays through the functions above",
+                "def playout(p, state, rng, watch, trace=None):  # plays the engine's game but tells the simulator nothing\n"
+                "    import sys\n"
+                "    from pnp.rules.base import Played\n"
+                "    from pnp.rules.contract import play\n"
+                "    for _, state, _ in play(sys.modules[__name__], state, p, rng):\n"
+                "        pass\n"
+                "    return Played(outcome(state, p), 0, 0)",
+                "playout"),
     "stingy": ("state.cash[seat] // p.prices[state.price[c]],", "state.cash[seat] // p.prices[state.price[c]] + 1,",
                "legal actions apply"),
 }
@@ -55,7 +65,9 @@ def test_the_bundled_engines_pass(capsys, game):
 def test_the_tutorial_engine_passes(registry, capsys):
     code, out = run(capsys, str(TICKER / "ticker.py"), "--spec", SPEC, "--games", "10")
     assert code == 0
-    assert all(line.startswith("  ok") for line in out.splitlines()[1:-1]) and len(out.splitlines()) == len(CHECKS) + 2
+    lines = out.splitlines()[1:-1]
+    assert len(lines) == len(CHECKS) and [line.split()[1] for line in lines if not line.startswith("  ok")] == [
+        "invariants", "playout"]  # none to check: a test's invariants, a fast playout
 
 
 @pytest.mark.parametrize("name", list(BROKEN))
@@ -63,7 +75,8 @@ def test_each_broken_engine_is_reported_under_its_check_with_a_seed(registry, tm
     old, new, check = BROKEN[name]
     assert ENGINE.count(old) == 1
     broken = tmp_path / "ticker.py"  # the game's name is the file's: the spec's game
-    broken.write_text(ENGINE.replace(old, new), encoding="utf-8")
+    text = ENGINE.replace(old, new)
+    broken.write_text(text.replace("playout=False", "playout=True") if name == "playout" else text, encoding="utf-8")
     code, out = run(capsys, str(broken), "--spec", SPEC, "--games", "4", "--seed", "40", "--max-actions", "100")
     assert code == 1
     failed = [line.split()[1:] for line in out.splitlines() if line.startswith("  FAIL")]
