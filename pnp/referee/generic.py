@@ -26,13 +26,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from pnp.errors import RecordError
-from pnp.i18n import _
 from pnp.referee.fields import Reader
 from pnp.referee.record import Record, dump, scalar, where
 from pnp.referee.steps import Step, seated
 from pnp.rules import GAMES
 from pnp.rules.base import ChoiceNeeded, Event, Malformed, Violation, plain
-from pnp.rules.legal import UNLISTED, Template, draw
+from pnp.rules.legal import Template, draw, unlisted
 
 if TYPE_CHECKING:
     from pnp.rules.contract import AnyEngine
@@ -170,9 +169,7 @@ class Generic:
         templates = self.engine.legal_actions(state, params)
         ours = [t for t in templates if t.kind == entry.kind]
         if not ours:
-            rules = list(dict.fromkeys(t.rule for t in templates))
-            allowed = ", ".join(dict.fromkeys(t.kind for t in templates)) or _("nothing, the game is over")
-            raise UNLISTED(rules[0] if rules else "", action=entry.kind, allowed=allowed)
+            raise unlisted(templates, entry.kind)
         template = next((t for t in ours if t.player == entry.player), ours[0])
         try:
             return template.action({**entry.values, "player": entry.player})
