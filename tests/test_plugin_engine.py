@@ -118,3 +118,15 @@ def test_a_spec_never_loads_the_engine_beside_it(registry, tmp_path, capsys, mon
     line = next(n for n, text in enumerate(SPEC.read_text(encoding="utf-8").splitlines(), 1) if text.strip() == "start_cash: 30")
     assert "pnp --engine FILE.py" in err and (f"components.yaml:{line}:" in err or command[0] == "simulate")
     assert not (tmp_path / "imported").exists() and "ticker" not in GAMES
+
+
+def test_an_installation_without_the_entry_points_says_how_to_mend_it(monkeypatch, capsys):
+    """pnp installed before its games were entry points (an old editable install): one clear
+    error, exit 2, naming the command that mends it, not an empty registry."""
+    from pnp.rules import registry
+
+    monkeypatch.setattr(registry, "entry_points", lambda group: [])
+    monkeypatch.setattr(GAMES, "_games", None)
+    assert main(["referee", "new", "bolsa", "--players", "Ana,Ben"]) == 2
+    err = capsys.readouterr().err
+    assert "which this installation lacks" in err and "pip install -e ." in err

@@ -83,6 +83,10 @@ class Registry(Mapping[str, Registered]):
     def _listed(self) -> dict[str, Registered]:
         if self._games is None:
             points = sorted(entry_points(group=GROUP), key=lambda point: getattr(point.dist, "name", "") != "pnp")
+            if not any(getattr(point.dist, "name", "") == "pnp" for point in points):
+                raise UsageError(f"pnp's own games are registered by its package's entry points ({GROUP}), which this "
+                                 f"installation lacks (installed before they were): run pip install -e . (or pip "
+                                 f"install .) in pnp's folder again")
             self._games = {point.name: Registered(point.name, point.value) for point in points}  # pnp's own first
             for path in filter(None, os.environ.get(ENVIRONMENT, "").split(os.pathsep)):
                 self._add_file(Path(path))
