@@ -130,3 +130,21 @@ def test_an_installation_without_the_entry_points_says_how_to_mend_it(monkeypatc
     assert main(["referee", "new", "bolsa", "--players", "Ana,Ben"]) == 2
     err = capsys.readouterr().err
     assert "which this installation lacks" in err and "pip install -e ." in err
+
+
+@pytest.mark.parametrize("body, status, said", [
+    ("start: {deck: [RED+1]}\nactions: []\n", 1, "game.yaml:3: start: illegal — TICK-2.2:"),
+    ("start: {deck: [RED+1], hands: 3}\nactions: []\n", 2, "game.yaml:3:24: start.hands: unknown key (keys: deck)"),
+    ("actions: [{player: Ana, kind: turn, company: RED, card: RED-2, shares: 0, colour: 1}]\n", 2,
+     "game.yaml:3:11: actions[0]: colour is not a value of turn (its values: card, shares, company)"),
+    ("actions: [7]\n", 2, 'game.yaml:3:11: actions[0]: an action is a mapping with its "kind"'),
+    ("actions: [{player: Ana, kind: turn, company: RED, card: RED-2, shares: 0},\n"
+     "          {player: Ana, kind: turn, company: RED, card: RED-1, shares: 0}]\n", 1,
+     "game.yaml:4: actions[1]: illegal — TICK-3: it is Ben's turn, not Ana's"),
+])
+def test_a_generic_record_is_read_and_refused_at_its_place(registry, tmp_path, capsys, body, status, said):
+    record = tmp_path / "game.yaml"
+    record.write_text("game: ticker\nplayers: [Ana, Ben]\n" + body, encoding="utf-8")
+    assert main(["--engine", str(TICKER / "ticker.py"), "referee", "check", str(record), "--spec", str(SPEC)]) == status
+    captured = capsys.readouterr()
+    assert said in captured.out + captured.err and "Traceback" not in captured.err

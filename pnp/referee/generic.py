@@ -91,8 +91,8 @@ class Generic:
                                                           "which a record of template values cannot state")]) from None
         except Malformed as error:
             raise RecordError([record.issue((KEY, index), str(error))]) from None
-        except Violation:
-            built[index] = entries[index]  # refused again where `replay` applies it, at its place
+        except Violation:  # the setup's (no entry read) or an entry's, refused again where `replay` applies it
+            built[index:index + 1] = entries[index:index + 1]
         return [Step(where((KEY, at)), record.line((KEY, at)), action) for at, action in enumerate(built)]
 
     def apply(self, state: Any, step: Step, params: Any) -> tuple[Any, Sequence[Event]]:
@@ -171,6 +171,10 @@ class Generic:
         if not ours:
             raise unlisted(templates, entry.kind)
         template = next((t for t in ours if t.player == entry.player), ours[0])
+        known = [f.name for f in template.fields] + [name for name in template.fixed if name != "player"]
+        stray = [name for name in entry.values if name not in known]
+        if stray:
+            raise Malformed(f"{stray[0]} is not a value of {entry.kind} (its values: {', '.join(known)})")
         try:
             return template.action({**entry.values, "player": entry.player})
         except (KeyError, TypeError, ValueError) as error:

@@ -1,7 +1,8 @@
 """The contract every rules engine keeps, and the loop that drives one.
 
-An engine is a module (`pnp.rules.<game>.engine`) that keeps `Engine` below, state first in
-every call: `params(game, options)` reads the spec and the house rules once; `check_players`
+An engine is a module (a bundled game's `pnp.rules.<game>.engine`, or a designer's one file,
+docs/your-game.md, registered as `pnp.rules.registry` says) that keeps `Engine` below, state
+first in every call: `params(game, options)` reads the spec and the house rules once; `check_players`
 says whether the game seats a count; `deal` draws a setup's random part as a `Start`;
 `setup(params, players, start)` lays out the standard position (or a given one);
 `apply(state, action, params)` returns the next state and the events it caused; `to_move`
