@@ -82,12 +82,12 @@ class Registry(Mapping[str, Registered]):
 
     def _listed(self) -> dict[str, Registered]:
         if self._games is None:
-            points = sorted(entry_points(group=GROUP), key=lambda point: getattr(point.dist, "name", "") != "pnp")
-            if not any(getattr(point.dist, "name", "") == "pnp" for point in points):
+            points = sorted(entry_points(group=GROUP), key=lambda point: not _own(point.value))
+            if not any(_own(point.value) for point in points):
                 raise UsageError(f"pnp's own games are registered by its package's entry points ({GROUP}), which this "
                                  f"installation lacks (installed before they were): run pip install -e . (or pip "
                                  f"install .) in pnp's folder again")
-            self._games = {point.name: Registered(point.name, point.value) for point in points}  # pnp's own first
+            self._games = {point.name: Registered(point.name, point.value) for point in points}
             for path in filter(None, os.environ.get(ENVIRONMENT, "").split(os.pathsep)):
                 self._add_file(Path(path))
         return self._games
@@ -134,6 +134,12 @@ class Registry(Mapping[str, Registered]):
 
 
 GAMES = Registry()  # every game pnp plays: the `pnp.games` entry points, and files given with --engine
+
+
+def _own(module: str) -> bool:
+    """Whether an entry point's module is one of pnp's own games (whatever its distribution is
+    named): they are listed first."""
+    return module.startswith(f"{__name__.rpartition('.')[0]}.")
 
 
 def _load(path: Path, name: str) -> ModuleType:
