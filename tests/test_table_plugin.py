@@ -56,6 +56,8 @@ def test_a_game_of_ticker_tapped_through_on_two_phones(browser, tmp_path, regist
                                               spec=("--spec", str(TICKER / "components.yaml")))
         assert answer["ok"] and answer["checked"] == turns >= 6 and answer["state"]["over"] is True
         pages["Ana"].screenshot(path=str(tmp_path / "table-ticker-Ana-390.png"), full_page=True)
+        said = pages["host"].locator("footer code, code").all_inner_texts()
+        assert f"pnp --engine {TICKER / 'ticker.py'} referee check ticker.yaml" in said  # the command that checks it
     finally:
         for context in contexts:
             context.close()

@@ -43,6 +43,7 @@ class Registered:
 
     id: str
     rules: str  # the module: `RULEBOOK`, `ABOUT` and the contract; or a package of those and `engine`
+    file: str | None = None  # the rules file given with --engine, if the game was registered so
 
     @property
     def module(self) -> ModuleType:
@@ -129,7 +130,7 @@ class Registry(Mapping[str, Registered]):
             del sys.modules[name]
             raise UsageError(f"--engine {path}: not a rules engine, it lacks {', '.join(missing)} "
                              f"(docs/your-game.md lists what one defines)")
-        games[game] = Registered(game, name)
+        games[game] = Registered(game, name, str(path))
         return games[game]
 
 
