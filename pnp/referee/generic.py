@@ -123,7 +123,9 @@ class Generic:
         state, _ = engine.setup(params, players, start)
         written: list[dict[str, Any]] = []
         for action in actions:
-            template = next(t for t in engine.legal_actions(state, params) if t.admits(action))
+            template = next((t for t in engine.legal_actions(state, params) if t.admits(action)), None)
+            if template is None:  # a caller's bug: only legal actions are written
+                raise ValueError(f"{action!r}: no template of its position admits it, so no record can state it")
             written.append(_written(template, action))
             state, _ = engine.apply(state, action, params, False)
         data: dict[str, Any] = {"game": self.game, "players": list(players)}
