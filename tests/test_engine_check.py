@@ -1,7 +1,8 @@
 """`pnp engine check`: the conformance suite as a command. It passes on the bundled engines and
 the tutorial's, and reports each of four deliberately broken copies of the tutorial's engine
 (a view that leaks the deck, an apply that changes the position it is given, a game that never
-ends, a listed action apply refuses, a fast playout that plays another game than the engine)
+ends, a listed action apply refuses, an action taken out of turn applied, a fast playout that plays
+another game than the engine)
 under the check it breaks, with the seed that shows it."""
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ BROKEN = {  # name: (what is replaced, by what, the check that must fail)
                 "        pass\n"
                 "    return Played(outcome(state, p), 0, 0)",
                 "playout"),
+    "lax": ("    judge(legal_actions(state, p), action,", "    if action.player == turn: judge(legal_actions(state, p), action,",
+            "illegal refused"),  # anyone may take the turn's player's turn
     "stingy": ("state.cash[seat] // p.prices[state.price[c]],", "state.cash[seat] // p.prices[state.price[c]] + 1,",
                "legal actions apply"),
 }

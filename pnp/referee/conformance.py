@@ -252,14 +252,20 @@ class _Game:
                                                  f"{_short(action)} → {refusal}")
 
     def _illegal(self, state: Any, templates: Sequence[Template], template: Template) -> None:
-        """Each number of the template one past its top, when no template admits that: refused,
-        with a rule ID."""
+        """Each number of the template one past its top, and the template's action taken by a
+        player who may not take it, when no template admits that: refused, with a rule ID."""
         base = {f.name: (f.low if f.kind == "number" else f.options[0] if f.kind == "choice" and f.options else
                          tuple(f.options[:f.low])) for f in template.fields}
-        for f in template.fields:
-            if f.kind != "number":
-                continue
-            action = template.action({**base, f.name: f.high + 1})
+        tries = [({**base, f.name: f.high + 1}, f"{f.name} {f.high + 1}, over {f.high}")
+                 for f in template.fields if f.kind == "number"]
+        others = [name for name in self.players if name != template.player]
+        if template.player is not None and others:
+            tries.append(({**base, "player": others[0]}, f"{others[0]} in {template.player}'s place"))
+        for values, what in tries:
+            try:
+                action = template.action(values)
+            except (TypeError, ValueError, KeyError):
+                continue  # an action its template cannot even build: nothing to refuse
             if admitted(templates, action):
                 continue
             self.report.refusals_tried += 1
@@ -271,7 +277,7 @@ class _Game:
                 continue
             except (Malformed, ChoiceNeeded):
                 continue
-            self.fail("illegal refused", f"{_short(action)} ({f.name} {f.high + 1}, over {f.high}) was applied")
+            self.fail("illegal refused", f"{_short(action)} ({what}) was applied")
 
     def _views(self, state: Any, rng: random.Random) -> None:
         """For each seat and a spectator: the view of a view is itself, a position drawn from a
