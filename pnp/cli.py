@@ -34,14 +34,34 @@ def _help_of(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], 
     return run
 
 
+def _command(words: Sequence[str]) -> str | None:
+    """The command a command line asks for: its first word that is neither an option nor the
+    value of `--engine FILE.py` (the one global option that takes a value)."""
+    after_engine = False
+    for word in words:
+        if after_engine or word.startswith("--engine="):
+            after_engine = False
+            continue
+        if word == "--engine":
+            after_engine = True
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
-    parser = _parser(next((word for word in words if not word.startswith("-")), None))
+    parser = _parser(_command(words))
     args = parser.parse_args(words)
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
     try:
+        if args.engine:  # a rules file for this run: before anything reads the registry
+            from pnp.rules import register_file
+
+            for path in args.engine:
+                register_file(path)
         return args.run(args)
     except PnpError as error:
         for line in error.lines():
@@ -68,6 +88,10 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     options to be built (a sixth of its start-up beyond `import yaml`)."""
     parser = argparse.ArgumentParser(prog="pnp", description="Print-and-play kit for stock-market board games.")
     parser.add_argument("--version", action="version", version=f"pnp {__version__}")
+    parser.add_argument("--engine", action="append", metavar="FILE.py",
+                        help="play the game whose rules this file holds (a game named by the file's stem), besides the "
+                             "installed ones; repeatable. A spec never loads code: its game's engine is installed or "
+                             "given here")
     commands: Any = _Commands(parser.add_subparsers(title="commands", metavar="COMMAND"), command)
 
     validate = commands.add_parser("validate", help="check components.yaml and every kit it prints, in one list")
@@ -137,6 +161,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     cut.set_defaults(run=_help_of(cut))
     _simulate_parser(commands)
     _add_rules(commands)
+    _add_engine(commands)
     _add_table(commands)
     _add_translate(commands)
     return parser
@@ -247,6 +272,49 @@ def _add_table(commands) -> None:
                             "on the local network)")
     table.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     table.set_defaults(run=_table)
+
+
+def _add_engine(commands) -> None:
+    engine = commands.add_parser("engine", help="check a rules engine against the contract by playing it")
+    verbs = engine.add_subparsers(title="engine commands", metavar="VERB")
+    check = verbs.add_parser("check", help="random games from the setup and mid-game: exit 0 all checks pass, 1 a "
+                                           "failure (each with its seed), 2 unusable")
+    check.add_argument("engine_file", metavar="FILE.py|GAME", help="a rules file (as --engine takes it), or a registered game")
+    check.add_argument("--games", default="20", help="games to play (default 20), game g with seed S+g")
+    check.add_argument("--seed", default="0", help="the first game's seed (default 0)")
+    check.add_argument("--max-actions", default=None, help="a game not over after this many actions never ends "
+                                                           "(default 5000)")
+    _spec_option(check)
+    check.set_defaults(run=_engine_check)
+    engine.set_defaults(run=_help_of(engine))
+
+
+def _engine_check(args: argparse.Namespace) -> int:
+    from pnp.referee.conformance import MAX_ACTIONS, check_engine
+    from pnp.rules import GAMES, load_spec, register_file
+    from pnp.simulate.command import whole
+
+    target = args.engine_file
+    game = register_file(target).id if target.endswith(".py") else target
+    if game not in GAMES:
+        raise UsageError(f'unknown game "{target}" (registered: {", ".join(GAMES)}; or a rules file, FILE.py)')
+    spec = load_spec(args.spec)
+    if game not in spec.games:
+        raise UsageError(f"{target}: the spec has no game {game!r} to play it with (--spec components.yaml)")
+    games, seed = whole(args.games, "--games", 1, 100_000), whole(args.seed, "--seed", 0, 2**63)
+    report = check_engine(game, spec, games=games, seed=seed,
+                          max_actions=whole(args.max_actions, "--max-actions", 1, 10**7, default=MAX_ACTIONS))
+    if GAMES[game].about.playout:  # the fast path held to the engine, as the simulator plays both
+        from pnp.console import spec_path
+        from pnp.simulate.oracle import playout_failures
+
+        seats = spec.games[game].players
+        report.failures += playout_failures(game, str(spec_path(args.spec).resolve()),
+                                            range(max(2, seats.min), seats.max + 1), seed, games)
+    else:
+        report.skipped.append("playout")
+    print("\n".join(report.lines(target)))
+    return 0 if report.ok else 1
 
 
 def _add_rules(commands) -> None:
@@ -434,7 +502,8 @@ def _print_only(game: object, games: Mapping[str, object], where: str) -> UsageE
     if not isinstance(game, str) or game not in games:
         return None
     return UsageError(f"{where}: {game} is a print-only game: it has no rules engine, so the referee cannot "
-                      f"check it (games with one: {', '.join(GAMES)})")
+                      f"check it (games with one: {', '.join(GAMES)}; a game's engine is an installed package's or "
+                      f"given with pnp --engine FILE.py, never loaded from the spec's folder)")
 
 
 def _cut_check(args: argparse.Namespace) -> int:

@@ -137,9 +137,10 @@ def tokens(record: Path) -> dict[str, Any]:
     return json.loads(beside(record, "seats").read_text(encoding="utf-8"))
 
 
-def serve(record: Path, port: int, *args: str, wait: float = 60) -> subprocess.Popen:
-    """`pnp table RECORD --port PORT ARGS…` in a process of its own, once it answers."""
-    server = subprocess.Popen([sys.executable, "-m", "pnp", "table", str(record), "--port", str(port), *args],
+def serve(record: Path, port: int, *args: str, wait: float = 60, engine: Path | None = None) -> subprocess.Popen:
+    """`pnp [--engine ENGINE] table RECORD --port PORT ARGS…` in a process of its own, once it answers."""
+    rules = ["--engine", str(engine)] if engine is not None else []
+    server = subprocess.Popen([sys.executable, "-m", "pnp", *rules, "table", str(record), "--port", str(port), *args],
                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + wait
     with httpx.Client(timeout=5) as client:  # one client for every try (a client of its own costs 20 ms of CPU)

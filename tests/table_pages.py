@@ -166,10 +166,11 @@ def leaves(data: Any, path: str = "") -> dict[str, str]:
     return {path: json.dumps(data, ensure_ascii=False)}
 
 
-def assert_pages_show_the_record(record: Path, *pages: Any) -> dict[str, Any]:
+def assert_pages_show_the_record(record: Path, *pages: Any, spec: tuple[str, ...] = ()) -> dict[str, Any]:
     """Every value each page draws is the referee's, and every value of the referee's is drawn
-    (but the hands, which each page shows only its own of)."""
-    answer = checked(record)
+    (but the hands, which each page shows only its own of; `spec`: `--spec FILE`, for a game not
+    in the bundled spec)."""
+    answer = checked(record, *spec)
     state = {k: v for k, v in answer["state"].items() if k not in ("over", "winners", "hands")}
     for page in pages:
         caught_up(page)

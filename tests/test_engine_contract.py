@@ -17,23 +17,19 @@ import pytest
 
 from pnp.referee import check, reads_record
 from pnp.referee import record as records
-from pnp.referee.replay import referee_for, state_json
+from pnp.referee.conformance import check_engine
+from pnp.referee.replay import referee_for
 from pnp.rules import GAMES, load_spec
 from pnp.rules.aktsioner import engine as akt
 from pnp.rules.aktsioner.state import deck_of
 from pnp.rules.base import Malformed, Violation
-from pnp.rules.contract import Engine, play
+from pnp.rules.contract import members as contract_members
+from pnp.rules.contract import play
 from pnp.rules.forex import engine as forex
 
 SPEC = load_spec(None)
 NAMES = ("Ana", "Ben", "Cris", "Dan", "Eva", "Fer")
 SEEDS = range(6)
-
-
-def contract_members() -> list[str]:
-    """The names `Engine` declares: its attributes and its methods."""
-    declared = set(Engine.__annotations__) | {name for name in vars(Engine) if not name.startswith("_")}
-    return sorted(declared)
 
 
 def positions(game: str, seed: int) -> Iterator[tuple[Any, Any, Any]]:
@@ -93,31 +89,9 @@ def test_a_determinized_view_has_the_same_view(game):
     """For every seat and a spectator, at every position of random games: the view of a
     view is itself, a determinized view has that view again (so the two positions, which
     differ only in what the seat cannot see, have equal views), and everything that reads a
-    position reads a view as it reads the position."""
-    for seed in SEEDS:
-        rng = random.Random(seed)
-        for step, (engine, p, state) in enumerate(positions(game, seed)):
-            if step % 3:
-                continue
-            for seat in (*range(len(state.players)), None):
-                seen = engine.view(state, p, seat)
-                assert engine.view(seen, p, seat) == seen
-                full = engine.determinize(seen, p, seat, rng)
-                assert engine.view(full, p, seat) == seen
-                assert engine.to_move(seen, p) == engine.to_move(state, p)
-                assert engine.worth(seen, p) == engine.worth(state, p)
-                state_json(game, seen, p)  # the state writer reads a view
-                if seat is not None:  # the seat's own choices are the same on its view
-                    assert own(engine, p, seen, seat) == own(engine, p, state, seat)
-                else:
-                    engine.legal_actions(seen, p)
-
-
-def own(engine: Any, p: Any, state: Any, seat: int) -> list[tuple[Any, ...]]:
-    """The templates of `seat`'s player, as values."""
-    name = _names(state)[seat]
-    return [(t.kind, t.rule, t.fields, dict(t.fixed), t.constraints) for t in engine.legal_actions(state, p)
-            if t.player == name]
+    position reads a view as it reads the position (`pnp engine check`'s "view")."""
+    report = check_engine(game, SPEC, games=len(SEEDS))
+    assert report.positions > 100 and not report.failed("view") and report.ok, "\n".join(report.lines(game))
 
 
 def test_an_aktsioner_view_shows_a_seat_its_own_hand_and_the_backs_of_the_others():

@@ -102,4 +102,4 @@ def test_the_year_runs_round_the_board(built):
 
 def test_the_referee_says_the_example_has_no_rules_engine(capsys):
     assert main(["referee", "new", "tulips", "--players", "Ana,Ben", "--spec", str(SPEC)]) == 2
-    assert f"(games with one: {', '.join(GAMES)})" in capsys.readouterr().err
+    assert f"(games with one: {', '.join(GAMES)};" in capsys.readouterr().err

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from pnp.rules import GAMES, load_spec
-from pnp.rules.base import Violation
+from pnp.simulate.oracle import differences
 from pnp.simulate.play import play_game
 from pnp.simulate.runner import Setup, context, seating
 
@@ -53,22 +53,9 @@ def rule_sets(game: str) -> list[tuple[tuple[str, Any], ...]]:
 
 def play_both(game: str, options: tuple[tuple[str, Any], ...], players: int, seed: int, games: int) -> int:
     """`games` games played both ways and found equal (0 when the rules cannot seat `players`)."""
-    setup = Setup(game, SPEC, options, players, ("random",))
-    ctx = context(setup)
-    for index in range(games):
-        ids, names = seating(setup, index)
-        seats = [ctx.bots[b] for b in ids]
-        results = []
-        for fast in (True, False):
-            try:
-                results.append(play_game(ctx.engine, ctx.params, ctx.probe, ctx.money, seats, names,
-                                         random.Random(f"{seed}/{index}"), index=index, bot_ids=ids, fast=fast))
-            except Violation as error:  # a count these rules cannot seat: refused both ways
-                results.append(error.rule)
-        assert results[0] == results[1], f"{game} {dict(options)} {players} players, game {index}"
-        if isinstance(results[0], str):
-            return 0
-    return games
+    played, differs = differences(Setup(game, SPEC, options, players, ("random",)), seed, games)
+    assert not differs, f"{game} {dict(options)} {players} players, game {differs[0][0]}: {differs[0][1]}"
+    return played
 
 
 @pytest.mark.parametrize("games", [1, pytest.param(GAMES_EACH, marks=pytest.mark.slow)])

@@ -94,7 +94,7 @@ def test_the_referee_says_a_print_only_game_has_no_engine_and_names_those_that_d
     assert main(["referee", *args, "--spec", str(spec)]) == 2
     err = capsys.readouterr().err.strip()
     assert "dash is a print-only game" in err and "no rules engine" in err
-    assert err.endswith(f"(games with one: {', '.join(GAMES)})")
+    assert f"(games with one: {', '.join(GAMES)};" in err and "pnp --engine FILE.py" in err
 
 
 def test_a_game_the_spec_does_not_have_is_still_unknown(tmp_path, capsys):

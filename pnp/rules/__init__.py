@@ -1,10 +1,12 @@
 """Rules engines, one package per game, pure (no I/O, no rendering), all keeping one contract
 (`pnp.rules.contract.Engine`).
 
-`GAMES` is the registry: a game's id, its rules package (whose `RULEBOOK` the spec layer reads
-on every load, whose `ABOUT` says what the game is and offers, and whose `engine` module plays
-it) and its referee package (which reads and writes its records). Adding a game is one line
-here plus those two packages; the conformance test plays every registered game. What a game
+`GAMES` is the registry (`pnp.rules.registry`): a game's id and its rules module (whose
+`RULEBOOK` the spec layer reads on every load, whose `ABOUT` says what the game is and offers —
+a record reader of its own included —, and which keeps the contract itself or, a package, in its
+`engine` module). A game is added by an entry point of group `pnp.games` in an installed
+package (pnp's pyproject.toml registers the bundled three so), or for one run by
+`pnp --engine mygame.py`; `pnp engine check` and the conformance test play every one. What a game
 offers is read from the registry — `GAMES[id].about`: its rule prefix, its end reasons
 (`end_reasons(id)`, what `pnp tune --target ends.X` may name), whether it has a fast playout
 and a random deal — never probed with `getattr` on its engine. `engine(game)` imports one engine on demand, so a referee
@@ -19,12 +21,10 @@ house rules, what it needs, and that it can set up a game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
 
-from pnp.rules.base import About
+from pnp.rules.registry import GAMES, Registered
 from pnp.spec.options import Rulebook
 
 if TYPE_CHECKING:
@@ -52,37 +52,13 @@ if TYPE_CHECKING:
     _forex: ForexEngine = forex
 
 
-@dataclass(frozen=True)
-class Registered:
-    """One game in the registry. The modules are named, not imported, so that looking a game
-    up costs nothing until its engine or referee is used."""
-
-    id: str
-    rules: str  # the package: `RULEBOOK` and `ABOUT` (eager, light) and `engine` (the contract)
-    referee: str  # the package that reads and writes this game's records (pnp.referee layer)
-
-    @property
-    def rulebook(self) -> Rulebook:
-        rulebook: Rulebook = import_module(self.rules).RULEBOOK
-        return rulebook
-
-    @property
-    def about(self) -> About:
-        """The game's rule prefix, end reasons, and whether it has a fast playout and a deal."""
-        about: About = import_module(self.rules).ABOUT
-        return about
-
-    @property
-    def engine(self) -> AnyEngine:
-        module: AnyEngine = import_module(f"{self.rules}.engine")
-        return module
+__all__ = ["GAMES", "Registered", "end_reasons", "engine", "load_spec", "loads_spec", "register_file", "rulebook",
+           "rulebooks"]
 
 
-GAMES: dict[str, Registered] = {
-    "bolsa": Registered("bolsa", "pnp.rules.bolsa", "pnp.referee.bolsa"),
-    "aktsioner": Registered("aktsioner", "pnp.rules.aktsioner", "pnp.referee.aktsioner"),
-    "forex": Registered("forex", "pnp.rules.forex", "pnp.referee.forex"),
-}
+def register_file(path: str | Path) -> Registered:
+    """The rules file `path` (`pnp --engine mygame.py`) registered as the game named by its stem."""
+    return GAMES.register_file(path)
 
 
 @overload

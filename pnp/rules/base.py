@@ -266,6 +266,10 @@ class About:
     ends: type[Choice]  # the End enum
     playout: bool
     deal: bool
+    # a record reader and writer of its own (a package keeping `pnp.referee.replay.GameReferee`,
+    # named, not imported: the bundled games' rounds and turns); None: the generic records, each
+    # action written as its template's kind and field values (`pnp.referee.generic`)
+    referee: str | None = None
 
     @property
     def end_reasons(self) -> tuple[str, ...]:

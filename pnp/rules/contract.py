@@ -1,7 +1,8 @@
 """The contract every rules engine keeps, and the loop that drives one.
 
-An engine is a module (`pnp.rules.<game>.engine`) that keeps `Engine` below, state first in
-every call: `params(game, options)` reads the spec and the house rules once; `check_players`
+An engine is a module (a bundled game's `pnp.rules.<game>.engine`, or a designer's one file,
+docs/your-game.md, registered as `pnp.rules.registry` says) that keeps `Engine` below, state
+first in every call: `params(game, options)` reads the spec and the house rules once; `check_players`
 says whether the game seats a count; `deal` draws a setup's random part as a `Start`;
 `setup(params, players, start)` lays out the standard position (or a given one);
 `apply(state, action, params)` returns the next state and the events it caused; `to_move`
@@ -130,6 +131,13 @@ class Engine(Protocol[P, S, A]):
 
     def marks(self, params: P) -> Mapping[str, Marks]:
         """Notes printed on board cells, by table name: each keyed by (asset id, 0-based cell)."""
+
+
+def members() -> tuple[str, ...]:
+    """The names `Engine` declares, attributes and functions: what a rules module must define
+    (the registry refuses a file without one, and `pnp engine check` lists them)."""
+    declared = set(Engine.__annotations__) | {name for name in vars(Engine) if not name.startswith("_")}
+    return tuple(sorted(declared))
 
 
 AnyEngine = Engine[Any, Any, Any]  # the engine of a game chosen at run time: its types are its own business

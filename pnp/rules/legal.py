@@ -443,10 +443,15 @@ def judge(templates: Sequence[Template], action: Any, withheld: Callable[[], Exc
     refusal = withheld()
     if refusal is not None:
         raise _from(refusal, "listing")
+    raise Unlisted(unlisted(templates, repr(action)).reason)
+
+
+def unlisted(templates: Sequence[Template], action: str) -> Violation:
+    """The refusal of `action` (as words show it) where no template of the position offers it:
+    the rule of the position's first template, and the kinds it allows."""
     rules = list(dict.fromkeys(t.rule for t in templates))
     allowed = ", ".join(dict.fromkeys(t.kind for t in templates)) or _("nothing, the game is over")
-    unlisted = UNLISTED(rules[0] if rules else "", action=repr(action), allowed=allowed)
-    raise Unlisted(unlisted.reason)
+    return UNLISTED(rules[0] if rules else "", action=action, allowed=allowed)
 
 
 def _from(refusal: Exception, origin: str) -> Exception:

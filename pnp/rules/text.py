@@ -20,7 +20,10 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Callable
+
+from pnp.rules.registry import GAMES
 
 RULE, EXAMPLE, AMBIGUITY, SECTION = "rule", "example", "ambiguity", "section"
 
@@ -49,17 +52,30 @@ class Rule:
 
 
 def games() -> tuple[str, ...]:
-    """The games with a rules file in the package, in name order."""
+    """The games with a rules file: the package's, in name order, then a registered game's own
+    (`_own_file`)."""
     folder = resources.files("pnp") / "data" / "rules"
-    return tuple(sorted(entry.name[:-3] for entry in folder.iterdir() if entry.name.endswith(".md")))
+    bundled = tuple(sorted(entry.name[:-3] for entry in folder.iterdir() if entry.name.endswith(".md")))
+    return bundled + tuple(game for game in GAMES if game not in bundled and _own_file(game).is_file())
 
 
 def document(game: str) -> str:
-    """A game's whole rules file (KeyError if the package has none)."""
+    """A game's whole rules file (KeyError if it has none): the package's, or a registered
+    game's own, beside its rules module (`mygame.py`'s `mygame.md`; a package's `<game>.md`)."""
     path = resources.files("pnp") / "data" / "rules" / f"{game}.md"
     if not path.is_file():
-        raise KeyError(game)
+        if game not in GAMES or not _own_file(game).is_file():
+            raise KeyError(game)
+        return _own_file(game).read_text(encoding="utf-8")
     return path.read_text(encoding="utf-8")
+
+
+def _own_file(game: str) -> Path:
+    """Where a registered game's rules file is: beside its module, named as the module or, for
+    a package, inside it named as the game."""
+    module = GAMES[game].module
+    where = Path(module.__file__ or "")
+    return where.parent / f"{game}.md" if hasattr(module, "__path__") else where.with_suffix(".md")
 
 
 @lru_cache(maxsize=None)

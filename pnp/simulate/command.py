@@ -213,8 +213,8 @@ def shown(value: Any) -> str:
 
 def game_option(name: str) -> str:
     if name not in GAMES:
-        raise UsageError(f'unknown game "{shown(name)}" (games with a rules engine: {", ".join(GAMES)}; '
-                         "or `pnp simulate merge FILE…`)")
+        raise UsageError(f'unknown game "{shown(name)}" (games with a rules engine: {", ".join(GAMES)}; another '
+                         "game's engine is installed, or given with pnp --engine FILE.py; or `pnp simulate merge FILE…`)")
     return name
 
 

@@ -540,7 +540,8 @@ def _rules_issues(source: Source, where: tuple, game: Game, rulebook: Rulebook |
     if rulebook is None:
         if game.rules:
             yield source.issue(where + ("rules",), "this game has no rules engine, so `rules` cannot be checked; "
-                                "put free values under `vars:` instead")
+                                "install its engine's package or give its file (pnp --engine FILE.py; a spec never "
+                                "loads code), or put free values under `vars:` instead")
         return
     _, problems = check_values(game.rules, rulebook, in_spec=True, game=game)
     for key, message in problems:

@@ -120,8 +120,10 @@ def house_rules(settings: list[str]) -> dict[str, Any]:
 
 
 def restart_command(args: argparse.Namespace) -> str:
-    """The command that goes on with this record: this one without --new, --players, --set."""
-    words = ["pnp", "table", args.record]
+    """The command that goes on with this record: this one without --new, --players, --set (its
+    --engine files kept: the game's rules)."""
+    words = ["pnp", *(word for path in getattr(args, "engine", None) or () for word in ("--engine", path)),
+             "table", args.record]
     if args.spec:
         words += ["--spec", args.spec]
     if args.host != "127.0.0.1":

@@ -5,6 +5,7 @@ from the actor's `SeatView` alone, so a page never holds what the actor may not 
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -57,6 +58,7 @@ def context(table: TableGame, seen: SeatView, links: Links | None = None, notice
         "board_view": actor.board,
         "colours": colours,
         "record": table.path.name,
+        "check": _check_command(table),
         "version": seen.version,
         "change": table.change,
         "step": len(table.entries),
@@ -154,6 +156,14 @@ def drawn_board(table: TableGame, values: dict[str, Any], game: Game | None = No
 def idents(game: Game) -> dict[str, Ident]:
     """Every asset as its components show it, by id."""
     return {a.id: ident(a) for a in game.assets}
+
+
+def _check_command(table: TableGame) -> str:
+    """The command that checks this table's record, with the rules file the game was given by."""
+    from pnp.rules import GAMES
+
+    given = GAMES[table.game_id].file
+    return f"pnp {'--engine ' + shlex.quote(given) + ' ' if given else ''}referee check {shlex.quote(table.path.name)}"
 
 
 def _history(public: Sequence[Entry], look: Look) -> list[dict[str, Any]]:

@@ -94,4 +94,4 @@ RULEBOOK = Rulebook(
     deal_limits_players=True,  # AKT-1.10
 )
 
-ABOUT = About("AKT", End, playout=True, deal=True)
+ABOUT = About("AKT", End, playout=True, deal=True, referee="pnp.referee.aktsioner")

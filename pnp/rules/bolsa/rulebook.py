@@ -77,4 +77,4 @@ RULEBOOK = Rulebook(
     needs=(Need.track("quote", "BOLSA-1.3", "the quote board", whole=True, step=1, cells=2),),
 )
 
-ABOUT = About("BOLSA", End, playout=True, deal=False)
+ABOUT = About("BOLSA", End, playout=True, deal=False, referee="pnp.referee.bolsa")

@@ -144,4 +144,4 @@ RULEBOOK = Rulebook(
     ),
 )
 
-ABOUT = About("FOREX", End, playout=True, deal=True)
+ABOUT = About("FOREX", End, playout=True, deal=True, referee="pnp.referee.forex")
