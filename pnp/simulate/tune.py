@@ -108,7 +108,7 @@ def _check_metric(text: str, metric: str, game: str | None, bots: Sequence[str])
     that plays."""
     where = f"--target {command.shown(text)}"
     if metric.startswith("ends."):
-        reasons = end_reasons(game) if game in GAMES else ()
+        reasons = end_reasons(game) if game is not None and game in GAMES else ()
         if game is not None and metric[len("ends."):] not in reasons:
             raise UsageError(f"{where}: {game} has no end reason {command.shown(metric[len('ends.'):])} (its games "
                              f"end: {', '.join(f'ends.{r}' for r in reasons)})")
