@@ -35,6 +35,7 @@ from pnp.spec.model import (
     Booklet,
     CardBack,
     CardEntry,
+    Component,
     Deck,
     Element,
     Face,
@@ -45,6 +46,7 @@ from pnp.spec.model import (
     Tokens,
 )
 from pnp.spec.options import unknown_key_message
+from pnp.spec.source import PathKey
 from pnp.spec.templates import ElsewhereError, TemplateError, Values, check_visible, fill, plain, shown
 
 __all__ = ["ElsewhereError", "TemplateError", "Values", "fill", "shown"]  # the templates' own, used from here too
@@ -308,11 +310,11 @@ def currency(game: Game, money: Money, asset: Asset | None) -> str:
     return fill(money.currency, context, "currency")
 
 
-def game_texts(component: Any) -> list[tuple[tuple, str]]:
+def game_texts(component: Any) -> list[tuple[PathKey, str]]:
     """The texts of a board, mat, aid or booklet that are templates over the game (`game_context`),
     each with its path inside the component: section titles and headings, a map's cell labels,
     zone titles, notes, lines, a setup drawing's money and hands."""
-    texts: list[tuple[tuple, str]] = []
+    texts: list[tuple[PathKey, str]] = []
     for index, section in enumerate(getattr(component, "sections", ())):
         for name in ("title", "title_en", "heading", "heading_en"):
             if getattr(section, name, ""):
@@ -344,7 +346,7 @@ def filled(game: Game, component: Any) -> Any:
     return component
 
 
-def _replaced(node: Any, path: tuple, value: Any) -> Any:
+def _replaced(node: Any, path: PathKey, value: Any) -> Any:
     """`node` (a model or a tuple) with the value at `path` replaced, nothing validated again:
     a filled text may be longer than its template's bound (`{assets}` names every asset)."""
     step, rest = path[0], path[1:]
@@ -505,7 +507,7 @@ def _json(value: Any) -> Any:
     return value
 
 
-def piece_count(game: Game, component: Any) -> int:
+def piece_count(game: Game, component: Component) -> int:
     """How many physical pieces a component makes: 90 for a 90-card deck, 6 for six mats.
     Counted from the entries, without filling a template, so it is cheap and known even for a
     deck whose templates are broken."""
