@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from importlib import import_module
 from pathlib import Path
-from typing import Any, Callable, TypeVar, Union
+from typing import Any, Callable, TypeVar, Union, cast
 
 from pnp.cache import Cache, code_version, key
 from pnp.components.art import asset_badge, picture
@@ -94,7 +94,7 @@ class Context:
         made, result = self.drawn[name]
         if not made:
             raise result
-        return result
+        return cast(T, result)  # what `make` made under this name
 
     def remembered(self, what: tuple[Any, ...]) -> Any:
         """What `once(what, …)` made in the language spoken now, if it made it (else None)."""
@@ -234,7 +234,7 @@ def pictured(context: Context, component: Any) -> Output:
 
 def _generate(context: Context, component: Any) -> Output:
     module, function = _GENERATORS[component.kind].split(":")
-    output = getattr(import_module(f"pnp.components.{module}"), function)(context, component)
+    output: Output = getattr(import_module(f"pnp.components.{module}"), function)(context, component)
     if context.settings.ink_saver:
         from pnp.components.toner import tone
 

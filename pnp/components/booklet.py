@@ -157,7 +157,7 @@ Flowing = tuple[Block, bool, str]  # a block, whether it stays with the next (a 
 
 
 def _section(context: Context, booklet: Booklet, section: BookletSection, values: dict[str, Any], width: float,
-             what: str, at: tuple, errors: list[BuildError]) -> list[Flowing]:
+             what: str, at: tuple[str | int, ...], errors: list[BuildError]) -> list[Flowing]:
     """The section's blocks, a heading kept with what follows it, a table turned a quarter
     alone on its page."""
     blocks: list[Flowing] = []

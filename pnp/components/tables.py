@@ -124,7 +124,7 @@ def paragraph(text: str, width: float, *, size: float, what: str, color: str = I
     return Block((group,), width, fitted.height)
 
 
-def cards_table(game: Game, spec: CardsTable, what: str, at: tuple = ()) -> Table:
+def cards_table(game: Game, spec: CardsTable, what: str, at: tuple[str | int, ...] = ()) -> Table:
     """A deck's distinct cards as a table, one column each in deck order (copies once), each
     row a template filled from the card's printed fields and its data: the numbers the cards
     themselves print, so an aid and the cards cannot disagree."""

@@ -115,7 +115,7 @@ def tokens(context: Context, tokens: Tokens) -> Pieces:
     where = f"{context.game_id}/{tokens.id}"
     drawn: dict[Side, Drawing] = {}
 
-    def face(side: Side, what: str, at: tuple) -> Drawing:
+    def face(side: Side, what: str, at: tuple[str | int, ...]) -> Drawing:
         if side not in drawn:
             if side.elements:
                 drawn[side] = free_face(side, width, height, shape.bleed, context.stock(BLACK), what=what, at=at)

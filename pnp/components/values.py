@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from pnp.components.art import BLACK, WHITE, contrast_ratio, ink_on, outlined, text_bounds
+from pnp.colours import contrast_ratio
+from pnp.components.art import BLACK, WHITE, ink_on, outlined, text_bounds
 from pnp.display import Item, Rect, Style
 from pnp.layout.text import Icon, fit_text
 
