@@ -27,7 +27,7 @@ from pnp.components import Context, Output, generate
 from pnp.display import BookPages, Cut, Drawing, Page, Panels, PieceArt, Pieces, fingerprint
 from pnp.i18n import N_, N_plural, _, ngettext, speaking
 from pnp.layout.booklet import Folding, fold_booklet
-from pnp.layout.impose import Imposition, cut_lines, impose
+from pnp.layout.impose import CutLine, Imposition, cut_lines, impose
 from pnp.layout.registration import INSET_MM, Cutter
 from pnp.layout.sheet import Furniture, stamp
 from pnp.layout.tile import Tiling, tile
@@ -132,6 +132,11 @@ def impose_drawn(context: Context, drawn: Drawn) -> Laid:
     return Laid(drawn.component, output, on_sheets, drawn.digest, info, drawn.memo)
 
 
+ShapeFacts = tuple[float, float, float, Cut, bool, bool, int]  # a `Shape`'s fields, as the cache keeps them
+PanelFacts = tuple[tuple[float, float, float, tuple[float, ...]], ...]  # a `PanelShape`'s drawings
+PageCuts = tuple[tuple[int, float, float, tuple[CutLine, ...]], ...]  # per front page with marks: `cut_lines`
+
+
 @dataclass(frozen=True)
 class Sheets:
     """How a component (or a run of shared sheets) prints: what the instructions, the manifest
@@ -147,15 +152,15 @@ class Sheets:
     contents: str  # "90 cards", "1 board in 2 parts"
     assembly: str  # "1 row × 2 columns of parts" for a tiled board
     finish: str  # for a booklet: how to fold or cut and bind it
-    shape: tuple | None  # imposed pieces: what deciding on shared sheets reads (see `Shape`); else None
+    shape: ShapeFacts | None  # imposed pieces: what deciding on shared sheets reads (see `Shape`); else None
     bleed: tuple[float, float] | None = None  # imposed pieces: the least art beyond a cut at the sheet's edges, between pieces
     machine: str | None = None  # the cutting machine whose marks its front pages carry
-    cuts: tuple = ()  # then per front page: (index, width, height, ((shape, x, y, w, h) of each trim, …)): `cut_lines`
+    cuts: PageCuts = ()  # then per front page: (index, width, height, ((shape, x, y, w, h) of each trim, …)): `cut_lines`
     inset: float = INSET_MM  # the marks' inset from the paper's edges
     gain: int = 0  # pieces a sheet holds more with that inset than with 10 mm
     covered: tuple[float, ...] = ()  # each sheet: the share of its paper its pieces or panels cover (`coverage`)
     places: int = 0  # one component's pieces on sheets of their own: how many a sheet holds
-    panels: tuple | None = None  # panels on sheets of their own: what sharing reads of them (see `PanelShape`)
+    panels: PanelFacts | None = None  # panels on sheets of their own: what sharing reads of them (see `PanelShape`)
 
     @property
     def double_sided(self) -> bool:
@@ -341,7 +346,7 @@ def shared_sheets(layout: Imposition, info: Furniture, digest: str, members: Seq
                   *_cutting(layout), coverage(layout))
 
 
-def _cutting(layout: Layout) -> tuple[tuple[float, float] | None, str | None, tuple, float, int]:
+def _cutting(layout: Layout) -> tuple[tuple[float, float] | None, str | None, PageCuts, float, int]:
     """An imposition's bleed, its cutting machine, the trims it cuts per front page, its marks'
     inset and what that inset gains."""
     if not isinstance(layout, Imposition):
