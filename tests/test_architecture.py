@@ -135,12 +135,13 @@ MOST_ANY = 918  # explicit `Any` outside the edges (241 within them) on 7 Decemb
 
 def _any_uses(path: Path) -> int:
     """How often a module names `typing.Any`: in annotations (quoted ones too), aliases and casts."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    slots = [n.annotation for n in ast.walk(tree) if isinstance(n, (ast.arg, ast.AnnAssign))] \
-        + [n.returns for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    quoted = [ast.parse(s.value, mode="eval") for s in slots if isinstance(s, ast.Constant) and isinstance(s.value, str)]
+    nodes = list(ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+    slots = [n.annotation if isinstance(n, (ast.arg, ast.AnnAssign)) else n.returns for n in nodes
+             if isinstance(n, (ast.arg, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef))]
+    nodes += [n for s in slots if isinstance(s, ast.Constant) and isinstance(s.value, str)
+              for n in ast.walk(ast.parse(s.value, mode="eval"))]
     return sum((isinstance(n, ast.Name) and n.id == "Any") or (isinstance(n, ast.Attribute) and n.attr == "Any")
-               for t in (tree, *quoted) for n in ast.walk(t))
+               for n in nodes)
 
 
 def test_any_is_counted_outside_the_edges():
