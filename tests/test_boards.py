@@ -134,7 +134,7 @@ def test_cell_size_follows_the_spec_and_never_scales():
 
 
 def test_rows_are_tinted_lightly_in_their_asset_colour_unless_ink_saver():
-    from pnp.colours import luminance
+    from pnp.components.art import luminance
 
     (tinted,) = panels("bolsa", "quote_board").drawings
     (saver,) = panels("bolsa", "quote_board", ink_saver=True).drawings

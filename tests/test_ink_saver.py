@@ -160,7 +160,7 @@ def test_the_toner_keeps_type_readable_and_lines_light(low):
     """The toner: no type darker than `DARKEST`, no line or outlined type darker than
     `DARKEST_LINE`; and still readable — every filled type at least 4.5:1 on paper, every
     outlined (large) type at least 3:1. A normal build prints black, which the check finds."""
-    from pnp.colours import contrast_ratio
+    from pnp.components.art import contrast_ratio
     from pnp.components.toner import DARKEST, DARKEST_LINE, toned
 
     _, layouts = low

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pnp.build import with_print
-from pnp.colours import contrast_ratio
-from pnp.components.art import text_box, walk
+from pnp.components.art import contrast_ratio, text_box, walk
 from pnp.display import Rect, Text
 from pnp.sheets import Made, sheets_of
 from spec_text import laid_out, spec_of

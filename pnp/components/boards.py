@@ -25,9 +25,9 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from pnp.colours import SMALL_TEXT_CONTRAST, contrast_ratio, tint
+from pnp.colours import SMALL_TEXT_CONTRAST
 from pnp.components import Context, Panels
-from pnp.components.art import WHITE, identity, ink_on, outlined, pattern, symbol
+from pnp.components.art import WHITE, contrast_ratio, identity, ink_on, outlined, pattern, symbol, tint
 from pnp.components.tables import (
     INK,
     SOFT_INK,

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from pnp import fonts
-from pnp.colours import contrast_ratio, tint
 from pnp.components import Context, PieceArt, Pieces
 from pnp.components.art import (
     BLACK,
     bled,
+    contrast_ratio,
     fit_line_first,
     half_turn,
     identity,
@@ -35,6 +35,7 @@ from pnp.components.art import (
     picture,
     symbol,
     text_bounds,
+    tint,
 )
 from pnp.components.free import free_face
 from pnp.components.values import OUTLINE, PAPER, value_block

@@ -14,9 +14,8 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from pnp.colours import tint
 from pnp.components import Context, Panels
-from pnp.components.art import asset_badge
+from pnp.components.art import asset_badge, tint
 from pnp.components.tables import HEADER_FILL, INK, RULE, SOFT_INK, Block, moved, page_area, tallest, title_bar
 from pnp.display import Drawing, Item, Line, Rect, Style
 from pnp.errors import BuildError

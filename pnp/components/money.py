@@ -16,9 +16,19 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from pnp.colours import contrast_ratio, tint
 from pnp.components import Context, PieceArt, Pieces
-from pnp.components.art import BLACK, WHITE, asset_badge, fit_line_first, guilloche, ink_on, outlined, pattern
+from pnp.components.art import (
+    BLACK,
+    WHITE,
+    asset_badge,
+    contrast_ratio,
+    fit_line_first,
+    guilloche,
+    ink_on,
+    outlined,
+    pattern,
+    tint,
+)
 from pnp.components.toner import LOW_SPACING
 from pnp.display import Drawing, Item, Line, Rect, Style, safe_zone
 from pnp.layout.text import block_height, fit_text, text_width

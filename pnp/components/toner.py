@@ -19,7 +19,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Union
 
-from pnp.colours import contrast_ratio
+from pnp.components.art import contrast_ratio
 from pnp.display import (
     BookPages,
     Circle,

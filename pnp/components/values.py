@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from pnp.colours import contrast_ratio
-from pnp.components.art import BLACK, WHITE, ink_on, outlined, text_bounds
+from pnp.components.art import BLACK, WHITE, contrast_ratio, ink_on, outlined, text_bounds
 from pnp.display import Item, Rect, Style
 from pnp.layout.text import Icon, fit_text
 
