@@ -32,7 +32,7 @@ from pnp.layout.registration import INSET_MM, Cutter
 from pnp.layout.sheet import Furniture, stamp
 from pnp.layout.tile import Tiling, tile
 from pnp.spec.faces import piece_count
-from pnp.spec.model import Game, Print
+from pnp.spec.model import AnyComponent, Game, Print
 from pnp.workers import die_with_parent
 
 STAMP_DIGITS = 8
@@ -62,7 +62,7 @@ def machine(settings: Print, stock: str) -> Cutter | None:
 class Laid:
     """One component, generated and laid out on sheets; `digest` is what it prints."""
 
-    component: Any
+    component: AnyComponent
     output: Pieces | Panels | BookPages
     layout: Layout
     digest: str
@@ -89,14 +89,14 @@ class Drawn:
     """One component as its generator drew it, with the digest of what it prints."""
 
     game_id: str
-    component: Any
+    component: AnyComponent
     inputs: str  # the cache key of everything it is drawn from
     output: Output
     digest: str
     memo: dict[int, bytes] = field(default_factory=dict, compare=False, repr=False)  # `output`'s sub-trees digested
 
 
-def draw(context: Context, component: Any, inputs: str = "", *, stamped: bool = True) -> Drawn:
+def draw(context: Context, component: AnyComponent, inputs: str = "", *, stamped: bool = True) -> Drawn:
     """One component generated in the kit's language, with the digest of what it prints (zeros
     unless `stamped`: validation checks what fits, and a stamp of zeros fits alike)."""
     with speaking(context.language):
@@ -110,7 +110,7 @@ def draw(context: Context, component: Any, inputs: str = "", *, stamped: bool = 
     return Drawn(context.name, component, inputs, output, digest, memo=memo)
 
 
-def lay_out(context: Context, component: Any, *, stamped: bool = True) -> Laid:
+def lay_out(context: Context, component: AnyComponent, *, stamped: bool = True) -> Laid:
     """Generate one component and put it on sheets (`stamped` as in `draw`)."""
     return impose_drawn(context, draw(context, component, stamped=stamped))
 
@@ -193,7 +193,7 @@ class Made:
     `pnp.export.reused_files` gives them, then come from the cache too)."""
 
     game_id: str
-    component: Any
+    component: AnyComponent
     inputs: str  # the cache key of its inputs
     digest: str  # what it prints (see the module's docstring)
     entry: str  # the cache name of its digest and pnp's code
@@ -277,7 +277,7 @@ def coverage(layout: Layout) -> tuple[float, ...]:
     return tuple(round(a / p, 4) for a, p in zip(area, paper, strict=True))
 
 
-def name(component: Any) -> str:
+def name(component: AnyComponent) -> str:
     """A component as the sheets name it: "Cartas de acciones · Share cards"."""
     name_en = getattr(component, "name_en", "")
     return f"{component.name} · {name_en}" if name_en and name_en != component.name else component.name

@@ -23,13 +23,14 @@ import re
 from dataclasses import dataclass, field
 from itertools import combinations
 from string import Formatter
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, TypeVar
 
 from pnp.errors import shorten
 from pnp.i18n import _
 from pnp.spec.elements import named_fonts
 from pnp.spec.model import (
     Aid,
+    AnyComponent,
     Asset,
     Back,
     Booklet,
@@ -152,7 +153,7 @@ class ComponentValues(Mapping[str, Any]):
 
     _busy: set[tuple[int, str]] = set()  # (game, component) being worked out: a loop is an error
 
-    def __init__(self, game: Game, component: Any):
+    def __init__(self, game: Game, component: AnyComponent):
         self._game, self._component = game, component
 
     def __getitem__(self, name: Any) -> Any:
@@ -310,7 +311,7 @@ def currency(game: Game, money: Money, asset: Asset | None) -> str:
     return fill(money.currency, context, "currency")
 
 
-def game_texts(component: Any) -> list[tuple[PathKey, str]]:
+def game_texts(component: Component) -> list[tuple[PathKey, str]]:
     """The texts of a board, mat, aid or booklet that are templates over the game (`game_context`),
     each with its path inside the component: section titles and headings, a map's cell labels,
     zone titles, notes, lines, a setup drawing's money and hands."""
@@ -335,7 +336,10 @@ def game_texts(component: Any) -> list[tuple[PathKey, str]]:
     return texts
 
 
-def filled(game: Game, component: Any) -> Any:
+Filled = TypeVar("Filled", bound=Component)  # a component comes back filled as the same kind
+
+
+def filled(game: Game, component: Filled) -> Filled:
     """`component` with every text of `game_texts` filled in (generators draw this)."""
     texts = game_texts(component)
     if not texts:
@@ -421,7 +425,7 @@ def token_pieces(game: Game, tokens: Tokens) -> tuple[Piece, ...]:
     return tuple(pieces)
 
 
-def printed_inputs(game: Game, component: Any) -> dict[str, Any]:
+def printed_inputs(game: Game, component: AnyComponent) -> dict[str, Any]:
     """Everything of `game` that `component`'s printed sheets can show, as JSON-able data.
 
     That is its own fields; the game's title and assets (headers, badges, `for_each`); the

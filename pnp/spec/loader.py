@@ -37,7 +37,20 @@ from pnp.spec.faces import (
     token_pieces,
 )
 from pnp.spec.images import ArtError, read_art
-from pnp.spec.model import ASSET_KEYS, MAX_SPEC_TEXT, Back, Booklet, Deck, Game, Mat, Money, Spec, Tokens, check_id
+from pnp.spec.model import (
+    ASSET_KEYS,
+    MAX_SPEC_TEXT,
+    AnyComponent,
+    Back,
+    Booklet,
+    Deck,
+    Game,
+    Mat,
+    Money,
+    Spec,
+    Tokens,
+    check_id,
+)
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
 from pnp.spec.sheets import expand_card_lists
 from pnp.spec.source import (
@@ -547,7 +560,7 @@ def _rules_issues(source: Source, where: PathKey, game: Game, rulebook: Rulebook
         yield source.issue(where + ("rules", key), message, key=message.startswith("unknown"))
 
 
-def _component_issues(source: Source, where: PathKey, game: Game, component: Any,
+def _component_issues(source: Source, where: PathKey, game: Game, component: AnyComponent,
                       tables: tuple[str, ...] | None, booklet: Mapping[str, Any] | None = None) -> Iterable[Issue]:
     """Templates, tracks and — when the engine's tables are known (None: rules unchecked) —
     the tables a component names."""
@@ -598,7 +611,7 @@ def _components_named(section: Any) -> Iterable[tuple[PathKey, str]]:
         yield ("setup", "hands", index, "deck"), hand.deck
 
 
-def _text_template_issues(source: Source, where: PathKey, game: Game, component: Any,
+def _text_template_issues(source: Source, where: PathKey, game: Game, component: AnyComponent,
                           booklet: Mapping[str, Any] | None = None) -> Iterable[Issue]:
     """Board, mat, aid and booklet texts are templates over the game (`{tracks[quote].last}`);
     a booklet's also see `booklet` (`_booklet_names`)."""
@@ -679,5 +692,5 @@ def _piece_images(game: Game, component: Deck | Tokens) -> dict[str, PathKey]:
     return found
 
 
-def _template_issue(source: Source, where: PathKey, component: Any, error: TemplateError) -> Issue:
+def _template_issue(source: Source, where: PathKey, component: AnyComponent, error: TemplateError) -> Issue:
     return source.issue(where + error.location + (error.field,), str(error))
