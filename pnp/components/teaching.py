@@ -22,7 +22,7 @@ from pnp.i18n import N_, N_plural, _, ngettext
 from pnp.layout.text import fit_text
 from pnp.rules.base import Table
 from pnp.spec.faces import TemplateError, fill, piece_count, token_pieces
-from pnp.spec.model import Board, Booklet, Money, SetupDiagram, WorkedExample
+from pnp.spec.model import Board, Booklet, Money, SetupDiagram, Tokens, WorkedExample
 
 FRAME = Style(stroke="#b3b3b3", width=0.2)  # round every picture of a real component
 PICTURE_MM = 20.0  # the height of a component's pictures in the gallery
@@ -177,13 +177,18 @@ def _board(context: Context, spec: SetupDiagram, width: float, tallest: float, s
     from pnp.components.boards import start_cells
 
     board = context.game.component(spec.board or "")
-    drawing = pictured(context, board).drawings[0]  # type: ignore[union-attr]  # a board draws Panels
+    drawn = pictured(context, board)
+    if not isinstance(drawn, Panels):
+        raise BuildError(f"{what}: the setup's board must name a board, mat, aid or form, not {board.id!r}")
+    drawing = drawn.drawings[0]
     k = min(1.0, width / drawing.width, tallest / drawing.height)
     group, w = picture(drawing, 0.0, 0.0, drawing.height * k)
     items: list[Item] = [group]
     height = drawing.height * k
     if spec.tokens:
         tokens = context.game.component(spec.tokens)
+        if not isinstance(tokens, Tokens):
+            raise BuildError(f"{what}: the setup's tokens must name a tokens component, not {tokens.id!r}")
         pieces = pictured(context, tokens).pieces  # type: ignore[union-attr]  # tokens draw Pieces
         starts = start_cells(context, board) if isinstance(board, Board) else []
         spare = []
