@@ -1073,7 +1073,7 @@ class Game(Model):
     def asset(self, asset_id: str) -> Asset:
         return next(a for a in self.assets if a.id == asset_id)
 
-    def component(self, component_id: str) -> Any:
+    def component(self, component_id: str) -> AnyComponent:
         return next(c for c in self.components if c.id == component_id)
 
 
