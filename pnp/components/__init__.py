@@ -22,13 +22,14 @@ from pnp.errors import BuildError
 from pnp.i18n import Language, current, speaking
 from pnp.layout.text import Icon
 from pnp.spec.images import Art, ArtError, read_art
-from pnp.spec.model import AnyComponent, Asset, Game, Print
+from pnp.spec.model import AnyComponent, Asset, Component, Game, Print
 from pnp.spec.translation import Kit
 from pnp.spec.typefaces import FontError, game_fonts
 
 Output = Union[Pieces, Panels, BookPages]
 __all__ = ["BookPages", "Context", "Output", "Panels", "PieceArt", "Pieces", "generate", "pictured"]
 T = TypeVar("T")
+Kind = TypeVar("Kind", bound=Component)  # a component, as the same kind in another language
 
 
 @dataclass(frozen=True)
@@ -131,9 +132,9 @@ class Context:
         return key(code_version(), self.settings.model_dump(mode="json"), current().code, current().digest, art,
                    printed_inputs(self.game, self.component(component)))
 
-    def component(self, component: AnyComponent) -> Any:
+    def component(self, component: Kind) -> Kind:
         """This context's version of a component of any language's game (by its id)."""
-        return self.game.component(component.id)
+        return cast(Kind, self.game.component(component.id))  # an id names the same kind in every language
 
     def art(self, file: str, bleed: str = "cover") -> Art:
         """An image the spec names (validation has checked it; a file changed since is an error),
