@@ -130,7 +130,7 @@ EDGES = {  # where untyped data comes in or goes out, so `Any` is what it is the
     "pnp/table/web.py": "the web app (HTTP)",
     "pnp/export/tts.py": "Tabletop Simulator's saved-object JSON",
 }
-MOST_ANY = 889  # explicit `Any` outside the edges (issue 46; 918 when first counted): lower it as they go, never raise it
+MOST_ANY = 887  # explicit `Any` outside the edges (issue 46; 918 when first counted): lower it as they go, never raise it
 
 
 def _any_uses(path: Path) -> int:

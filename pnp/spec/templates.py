@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterator, Mapping
 from pnp.errors import shorten
 from pnp.i18n import current
 from pnp.spec.options import suggestion
+from pnp.spec.source import PathKey
 
 MAX_WIDTH = 100  # of a field in a format spec
 MAX_PRECISION = 10
@@ -59,7 +60,7 @@ MAX_ARGUMENT = 200  # characters of a named format's argument
 class TemplateError(ValueError):
     """A template names a placeholder that does not exist; `field` is the face field."""
 
-    def __init__(self, field_name: str, message: str, location: tuple[str | int, ...] = ()):
+    def __init__(self, field_name: str, message: str, location: PathKey = ()):
         self.field = field_name
         self.location = location  # e.g. ("cards", 2) or ("tokens", 0, "back"), set by the expanders
         super().__init__(message)
