@@ -76,7 +76,7 @@ from pnp.sheets import (
 from pnp.spec.faces import printed_inputs
 from pnp.spec.images import read_art
 from pnp.spec.loader import named_images
-from pnp.spec.model import Game, Spec
+from pnp.spec.model import AnyComponent, Game, Spec
 from pnp.spec.translation import Kit, kit_codes, kits
 from pnp.spec.typefaces import read_font
 
@@ -308,7 +308,7 @@ def components(order: Order, cache: Cache, progress: Progress) -> dict[str, list
     return found
 
 
-def _recalled(order: Order, cache: Cache, g: str, component: Any, inputs: str) -> Made | None:
+def _recalled(order: Order, cache: Cache, g: str, component: AnyComponent, inputs: str) -> Made | None:
     """The component as the cache holds it for these inputs, when nothing it makes needs drawing."""
     found = cache.get(g, COMPONENT, inputs) if not order.draws_all else None
     entry = found.get("printed") if isinstance(found, dict) else None
@@ -337,7 +337,7 @@ def _pictured(order: Order, g: str, component_id: str) -> bool:
     return bool(faces) and all(shown(f) for f in faces)
 
 
-def _drawn(order: Order, context: Context, component: Any, inputs: str, progress: Progress) -> Drawn:
+def _drawn(order: Order, context: Context, component: AnyComponent, inputs: str, progress: Progress) -> Drawn:
     progress.doing(context.name, f"drawing {component.id}")
     return draw(context, component, inputs)
 

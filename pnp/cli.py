@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from pnp import __version__
-from pnp.console import shown
 from pnp.errors import PnpError, UsageError
+from pnp.errors import display_name as shown
 
 T = TypeVar("T")
 
@@ -56,13 +56,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
+    run: Callable[[argparse.Namespace], int] = args.run
     try:
         if args.engine:  # a rules file for this run: before anything reads the registry
             from pnp.rules import register_file
 
             for path in args.engine:
                 register_file(path)
-        return args.run(args)
+        return run(args)
     except PnpError as error:
         for line in error.lines():
             print(line, file=sys.stderr)
@@ -92,7 +93,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
                         help="play the game whose rules this file holds (a game named by the file's stem), besides the "
                              "installed ones; repeatable. A spec never loads code: its game's engine is installed or "
                              "given here")
-    commands: Any = _Commands(parser.add_subparsers(title="commands", metavar="COMMAND"), command)
+    commands = _Commands(parser.add_subparsers(title="commands", metavar="COMMAND"), command)
 
     validate = commands.add_parser("validate", help="check components.yaml and every kit it prints, in one list")
     validate.add_argument("spec_file", nargs="?", metavar="SPEC", help="spec file, same as --spec")
@@ -195,7 +196,7 @@ def _play_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--spec", help="spec file (default: ./components.yaml, else the bundled one)")
 
 
-def _add_translate(commands) -> None:
+def _add_translate(commands: _Commands) -> None:
     translate = commands.add_parser("translate", help="keep the translation catalogs (locale/*/GAME.po) up to date")
     verbs = translate.add_subparsers(title="translate commands", metavar="VERB")
     for verb, about in (("extract", "write each game's template of texts to translate, locale/GAME.pot"),
@@ -215,7 +216,7 @@ def _lang_option(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--lang", metavar="CODE", help=f"{what} in this language (es, ru, …; default English)")
 
 
-def _simulate_parser(commands: Any) -> None:
+def _simulate_parser(commands: _Commands) -> None:
     sim = commands.add_parser("simulate", help="play thousands of games with bots: balance, length, component pressure")
     sim.add_argument("game", help="the game to play, or merge (then the shards' files)")
     sim.add_argument("files", nargs="*", metavar="SHARD", help="with merge: the JSON files of pnp simulate --shard")
@@ -258,7 +259,7 @@ def _simulate_parser(commands: Any) -> None:
     tune.set_defaults(run=_tune)
 
 
-def _add_table(commands) -> None:
+def _add_table(commands: _Commands) -> None:
     table = commands.add_parser("table", help="serve the game to the phones at the table; every step saved to RECORD")
     table.add_argument("record", help="the game record (YAML); created with --new, else played on from its last step")
     table.add_argument("--new", metavar="GAME", help="start a new game in RECORD (which must not exist)")
@@ -274,7 +275,7 @@ def _add_table(commands) -> None:
     table.set_defaults(run=_table)
 
 
-def _add_engine(commands) -> None:
+def _add_engine(commands: _Commands) -> None:
     engine = commands.add_parser("engine", help="check a rules engine against the contract by playing it")
     verbs = engine.add_subparsers(title="engine commands", metavar="VERB")
     check = verbs.add_parser("check", help="random games from the setup and mid-game: exit 0 all checks pass, 1 a "
@@ -317,7 +318,7 @@ def _engine_check(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def _add_rules(commands) -> None:
+def _add_rules(commands: _Commands) -> None:
     rules = commands.add_parser("rules", help="read a rule from its ID, or find rules by words")
     verbs = rules.add_subparsers(title="rules commands", metavar="VERB")
     show = verbs.add_parser("show", help="print a rule (or a section) with its house rules in effect; exit 2 if unknown")

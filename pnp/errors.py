@@ -144,7 +144,7 @@ class BuildError(PnpError):
 
     exit_code = 1
 
-    def __init__(self, message: str, *, text: str = "", size: bool = False, at: tuple = ()):
+    def __init__(self, message: str, *, text: str = "", size: bool = False, at: tuple[str | int, ...] = ()):
         super().__init__(message)
         self.text = text
         self.size = size

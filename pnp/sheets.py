@@ -27,12 +27,12 @@ from pnp.components import Context, Output, generate
 from pnp.display import BookPages, Cut, Drawing, Page, Panels, PieceArt, Pieces, fingerprint
 from pnp.i18n import N_, N_plural, _, ngettext, speaking
 from pnp.layout.booklet import Folding, fold_booklet
-from pnp.layout.impose import Imposition, cut_lines, impose
+from pnp.layout.impose import CutLine, Imposition, cut_lines, impose
 from pnp.layout.registration import INSET_MM, Cutter
 from pnp.layout.sheet import Furniture, stamp
 from pnp.layout.tile import Tiling, tile
 from pnp.spec.faces import piece_count
-from pnp.spec.model import Game, Print
+from pnp.spec.model import AnyComponent, Game, Print
 from pnp.workers import die_with_parent
 
 STAMP_DIGITS = 8
@@ -62,7 +62,7 @@ def machine(settings: Print, stock: str) -> Cutter | None:
 class Laid:
     """One component, generated and laid out on sheets; `digest` is what it prints."""
 
-    component: Any
+    component: AnyComponent
     output: Pieces | Panels | BookPages
     layout: Layout
     digest: str
@@ -89,14 +89,14 @@ class Drawn:
     """One component as its generator drew it, with the digest of what it prints."""
 
     game_id: str
-    component: Any
+    component: AnyComponent
     inputs: str  # the cache key of everything it is drawn from
     output: Output
     digest: str
     memo: dict[int, bytes] = field(default_factory=dict, compare=False, repr=False)  # `output`'s sub-trees digested
 
 
-def draw(context: Context, component: Any, inputs: str = "", *, stamped: bool = True) -> Drawn:
+def draw(context: Context, component: AnyComponent, inputs: str = "", *, stamped: bool = True) -> Drawn:
     """One component generated in the kit's language, with the digest of what it prints (zeros
     unless `stamped`: validation checks what fits, and a stamp of zeros fits alike)."""
     with speaking(context.language):
@@ -110,7 +110,7 @@ def draw(context: Context, component: Any, inputs: str = "", *, stamped: bool = 
     return Drawn(context.name, component, inputs, output, digest, memo=memo)
 
 
-def lay_out(context: Context, component: Any, *, stamped: bool = True) -> Laid:
+def lay_out(context: Context, component: AnyComponent, *, stamped: bool = True) -> Laid:
     """Generate one component and put it on sheets (`stamped` as in `draw`)."""
     return impose_drawn(context, draw(context, component, stamped=stamped))
 
@@ -132,6 +132,11 @@ def impose_drawn(context: Context, drawn: Drawn) -> Laid:
     return Laid(drawn.component, output, on_sheets, drawn.digest, info, drawn.memo)
 
 
+ShapeFacts = tuple[float, float, float, Cut, bool, bool, int]  # a `Shape`'s fields, as the cache keeps them
+PanelFacts = tuple[tuple[float, float, float, tuple[float, ...]], ...]  # a `PanelShape`'s drawings
+PageCuts = tuple[tuple[int, float, float, tuple[CutLine, ...]], ...]  # per front page with marks: `cut_lines`
+
+
 @dataclass(frozen=True)
 class Sheets:
     """How a component (or a run of shared sheets) prints: what the instructions, the manifest
@@ -147,15 +152,15 @@ class Sheets:
     contents: str  # "90 cards", "1 board in 2 parts"
     assembly: str  # "1 row × 2 columns of parts" for a tiled board
     finish: str  # for a booklet: how to fold or cut and bind it
-    shape: tuple | None  # imposed pieces: what deciding on shared sheets reads (see `Shape`); else None
+    shape: ShapeFacts | None  # imposed pieces: what deciding on shared sheets reads (see `Shape`); else None
     bleed: tuple[float, float] | None = None  # imposed pieces: the least art beyond a cut at the sheet's edges, between pieces
     machine: str | None = None  # the cutting machine whose marks its front pages carry
-    cuts: tuple = ()  # then per front page: (index, width, height, ((shape, x, y, w, h) of each trim, …)): `cut_lines`
+    cuts: PageCuts = ()  # then per front page: (index, width, height, ((shape, x, y, w, h) of each trim, …)): `cut_lines`
     inset: float = INSET_MM  # the marks' inset from the paper's edges
     gain: int = 0  # pieces a sheet holds more with that inset than with 10 mm
     covered: tuple[float, ...] = ()  # each sheet: the share of its paper its pieces or panels cover (`coverage`)
     places: int = 0  # one component's pieces on sheets of their own: how many a sheet holds
-    panels: tuple | None = None  # panels on sheets of their own: what sharing reads of them (see `PanelShape`)
+    panels: PanelFacts | None = None  # panels on sheets of their own: what sharing reads of them (see `PanelShape`)
 
     @property
     def double_sided(self) -> bool:
@@ -188,7 +193,7 @@ class Made:
     `pnp.export.reused_files` gives them, then come from the cache too)."""
 
     game_id: str
-    component: Any
+    component: AnyComponent
     inputs: str  # the cache key of its inputs
     digest: str  # what it prints (see the module's docstring)
     entry: str  # the cache name of its digest and pnp's code
@@ -272,7 +277,7 @@ def coverage(layout: Layout) -> tuple[float, ...]:
     return tuple(round(a / p, 4) for a, p in zip(area, paper, strict=True))
 
 
-def name(component: Any) -> str:
+def name(component: AnyComponent) -> str:
     """A component as the sheets name it: "Cartas de acciones · Share cards"."""
     name_en = getattr(component, "name_en", "")
     return f"{component.name} · {name_en}" if name_en and name_en != component.name else component.name
@@ -341,7 +346,7 @@ def shared_sheets(layout: Imposition, info: Furniture, digest: str, members: Seq
                   *_cutting(layout), coverage(layout))
 
 
-def _cutting(layout: Layout) -> tuple[tuple[float, float] | None, str | None, tuple, float, int]:
+def _cutting(layout: Layout) -> tuple[tuple[float, float] | None, str | None, PageCuts, float, int]:
     """An imposition's bleed, its cutting machine, the trims it cuts per front page, its marks'
     inset and what that inset gains."""
     if not isinstance(layout, Imposition):

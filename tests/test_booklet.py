@@ -295,3 +295,19 @@ def test_every_booklet_problem_is_reported_at_once_each_at_its_line():
     texts = " | ".join(i.message for i in issues)
     assert "BOLSA-X99" in texts and "tiebreak" in texts
     assert len({i.line for i in issues}) >= 2 and all(i.line > 0 for i in issues)
+
+
+@pytest.mark.parametrize("old, new", [
+    pytest.param("tokens: tokens\n", "tokens: shares\n", id="tokens"),
+    pytest.param("board: quote_board\n", "board: shares\n", id="board", marks=pytest.mark.slow),
+])
+def test_a_setup_drawing_naming_the_wrong_kind_is_a_located_error(tmp_path, capsys, old, new):
+    """A setup drawing's `tokens` naming a deck (or its `board` naming one) was exit 3, an
+    AttributeError: now one located error, exit 2, naming the component, like its `money`."""
+    from pnp.cli import main
+    from spec_text import write_spec
+
+    spec = write_spec(tmp_path, edit(old, new))
+    assert main(["validate", str(spec)]) == 2
+    (error,) = capsys.readouterr().err.strip().splitlines()
+    assert "games.bolsa.components[6].sections[2]" in error and error.endswith("'shares'"), error

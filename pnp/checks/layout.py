@@ -25,7 +25,7 @@ from pnp.i18n import Language, speaking
 from pnp.layout.text import ICON_PATTERN as _ICON
 from pnp.printfile import Unit, instruction_pages, plan_units, reprint_pages
 from pnp.sheets import Laid, Made, lay_out, measures, name, sheets_of
-from pnp.spec.model import Game, Spec
+from pnp.spec.model import AnyComponent, Game, Spec
 from pnp.spec.translation import Kit, kit, kits
 
 
@@ -139,7 +139,7 @@ def print_file_issues(spec: Spec, game_id: str, game: Game, items: list[Made], p
     return [], units
 
 
-def located_all(spec: Spec, game_id: str, component: Any, error: BuildError,
+def located_all(spec: Spec, game_id: str, component: AnyComponent, error: BuildError,
                 language: Language | None = None) -> list[Issue]:
     """Each problem `error` holds (a booklet reports all of its at once), at its field."""
     return [located(spec, game_id, component, e, language)
@@ -167,7 +167,7 @@ def _in_kits(issue: Issue, codes: Sequence[str], *, also: bool) -> Issue:
     return replace(issue, message=f"{issue.message} ({'also ' if also else ''}in {named})")
 
 
-def located(spec: Spec, game_id: str, component: Any, error: BuildError, language: Language | None = None) -> Issue:
+def located(spec: Spec, game_id: str, component: AnyComponent, error: BuildError, language: Language | None = None) -> Issue:
     """`error` at the field that causes it: the text at fault (`text_path`), the size of pieces
     too large for the paper, else the component."""
     here = component_path(spec, game_id, component.id)

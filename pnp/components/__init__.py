@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from importlib import import_module
 from pathlib import Path
-from typing import Any, Callable, TypeVar, Union
+from typing import Any, Callable, TypeVar, Union, cast
 
 from pnp.cache import Cache, code_version, key
 from pnp.components.art import asset_badge, picture
@@ -22,13 +22,14 @@ from pnp.errors import BuildError
 from pnp.i18n import Language, current, speaking
 from pnp.layout.text import Icon
 from pnp.spec.images import Art, ArtError, read_art
-from pnp.spec.model import Asset, Game, Print
+from pnp.spec.model import AnyComponent, Asset, Component, Game, Print
 from pnp.spec.translation import Kit
 from pnp.spec.typefaces import FontError, game_fonts
 
 Output = Union[Pieces, Panels, BookPages]
 __all__ = ["BookPages", "Context", "Output", "Panels", "PieceArt", "Pieces", "generate", "pictured"]
 T = TypeVar("T")
+Kind = TypeVar("Kind", bound=Component)  # a component, as the same kind in another language
 
 
 @dataclass(frozen=True)
@@ -94,14 +95,14 @@ class Context:
         made, result = self.drawn[name]
         if not made:
             raise result
-        return result
+        return cast(T, result)  # what `make` made under this name
 
     def remembered(self, what: tuple[Any, ...]) -> Any:
         """What `once(what, …)` made in the language spoken now, if it made it (else None)."""
         made, result = self.drawn.get((current().code, *what), (False, None))
         return result if made else None
 
-    def measured(self, what: tuple[Any, ...], component: Any, measure: Callable[[], T]) -> T:
+    def measured(self, what: tuple[Any, ...], component: AnyComponent, measure: Callable[[], T]) -> T:
         """`measure()` — a measurement of `component`, as plain numbers, in the language spoken
         now: the page count of a booklet, the heights of an aid's blocks — remembered in the
         `measures` cache (the user's, `pnp.sheets.MEASURES`) under the component's inputs in this
@@ -114,7 +115,7 @@ class Context:
         return self.once(("measured", *what), lambda: self.measures.recall(  # type: ignore[union-attr]  # checked above
             self.game_id, "measured", key(name, what), measure))
 
-    def remember(self, what: tuple[Any, ...], component: Any, value: Any) -> None:
+    def remember(self, what: tuple[Any, ...], component: AnyComponent, value: Any) -> None:
         """A measurement made anyway (a kit's own booklet flowed), for the kits of other
         languages that would otherwise make it (`measured`)."""
         if self.measures is not None:
@@ -122,7 +123,7 @@ class Context:
             self.measures.put(self.game_id, "measured", key(name, what), value)
             self.drawn[(current().code, "measured") + what] = (True, value)
 
-    def _inputs(self, component: Any) -> str:
+    def _inputs(self, component: AnyComponent) -> str:
         """What a measurement of `component` in the language spoken now depends on."""
         from pnp.spec.faces import printed_inputs
         from pnp.spec.loader import named_images
@@ -131,9 +132,9 @@ class Context:
         return key(code_version(), self.settings.model_dump(mode="json"), current().code, current().digest, art,
                    printed_inputs(self.game, self.component(component)))
 
-    def component(self, component: Any) -> Any:
+    def component(self, component: Kind) -> Kind:
         """This context's version of a component of any language's game (by its id)."""
-        return self.game.component(component.id)
+        return cast(Kind, self.game.component(component.id))  # an id names the same kind in every language
 
     def art(self, file: str, bleed: str = "cover") -> Art:
         """An image the spec names (validation has checked it; a file changed since is an error),
@@ -213,14 +214,14 @@ _GENERATORS = {
 }
 
 
-def generate(context: Context, component: Any) -> Output:
+def generate(context: Context, component: AnyComponent) -> Output:
     """Draw one component of `context.game` with the print settings — once per language for the
     contexts sharing a memo (`Context.once`): the rules booklet pictures the other components
     in every language, and a build then lays out the same drawings."""
     return context.once(("component", component.id, id(component)), lambda: _generate(context, component))
 
 
-def pictured(context: Context, component: Any) -> Output:
+def pictured(context: Context, component: AnyComponent) -> Output:
     """A component as a booklet pictures it: drawn in the language spoken — or the kit's own
     drawing (`context.counting`) when the booklet is flowed in another language only to count
     its pages: every kit of a game has the same geometry, so its pictures take the same room,
@@ -232,9 +233,9 @@ def pictured(context: Context, component: Any) -> Output:
         return generate(kit, kit.component(component))
 
 
-def _generate(context: Context, component: Any) -> Output:
+def _generate(context: Context, component: AnyComponent) -> Output:
     module, function = _GENERATORS[component.kind].split(":")
-    output = getattr(import_module(f"pnp.components.{module}"), function)(context, component)
+    output: Output = getattr(import_module(f"pnp.components.{module}"), function)(context, component)
     if context.settings.ink_saver:
         from pnp.components.toner import tone
 

@@ -88,7 +88,7 @@ def _blocks(context: Context, aid: Aid, width: float, size: float, what: str) ->
             found.append((table(cards_table(context.game, section.cards, where, at), size=size * 1.15, what=where,
                                 assets=context.game.assets, min_width=width, shaded=shaded,
                                 also=context.everywhere(lambda other: cards_table(
-                                    other.game, other.component(aid).sections[n - 1].cards, where, at))), gap))  # noqa: B023  # called at once
+                                    other.game, other.component(aid).sections[n - 1].cards, where, at))), gap))  # type: ignore[arg-type]  # noqa: B023  # called at once; every kit has the section's cards
             gap = size * 0.2
     return found
 

@@ -16,7 +16,9 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
-from pnp.colours import contrast_ratio, luminance, tint  # noqa: F401  (the generators' colour helpers, from one module)
+from pnp.colours import contrast_ratio as contrast_ratio  # the generators' colour helpers, from one module
+from pnp.colours import luminance as luminance
+from pnp.colours import tint as tint
 from pnp.display import (
     IDENTITY,
     Circle,

@@ -64,6 +64,7 @@ STRIP_PT = 11.0
 OUTLINE = 0.3  # mm: the ink saver's outlined cell numbers
 FRAME_INSET = 2.0  # mm from the board's cut edge to its frame: a cut that strays does not cut the frame
 SPOT = Style(stroke="#9a9a9a", width=0.2, dash=(1.0, 0.8))  # a token's place in a box
+Start = tuple[str | None, tuple[float, float, float, float]]  # a row's asset id (None for a single row), its start cell's box
 
 
 def cell_text(value: float) -> str:
@@ -81,23 +82,23 @@ def board(context: Context, board: Board) -> Panels:
     return _board(context, board, None)
 
 
-def start_cells(context: Context, board: Board) -> list[tuple[str | None, tuple[float, float, float, float]]]:
+def start_cells(context: Context, board: Board) -> list[Start]:
     """Where the tokens start on the board's drawing: for each row of a track with a start
     cell (not a loop), the row's asset id (None for a single row) and the start cell's box
     (x, y, w, h in the drawing's mm) — what a setup diagram puts the tokens on."""
-    found: list[tuple[str | None, tuple[float, float, float, float]]] = []
+    found: list[Start] = []
     _board(context, board, found)
     return found
 
 
-def _board(context: Context, board: Board, starts: list | None) -> Panels:
+def _board(context: Context, board: Board, starts: list[Start] | None) -> Panels:
     """The board, and (when `starts` is a list) its start cells collected into it."""
     what = f"{context.game_id}/{board.id}"
     board = filled(context.game, board)  # section titles are templates over the game
     header_w = widest(context, lambda c: _row_header_width(c.game, c.component(board)))  # the same in every language
     inside = [(index, s) for index, s in enumerate(board.sections) if s.layout != "loop"]
     loop = next((index for index, s in enumerate(board.sections) if s.layout == "loop"), None)
-    cells: dict[int, list] = {index: [] for index, _ in inside}
+    cells: dict[int, list[Start]] = {index: [] for index, _ in inside}
     sections, width = _sections(context, board, inside, loop, header_w, cells, what)
     title = tallest(context, lambda c: _title(c.game, c.component(board), width, what))
     image = [picture_block(context.art(board.image), width, board.image_mm)] if board.image else []
@@ -124,7 +125,7 @@ def _seams(game: Game, board: Board, header_w: float) -> set[float]:
 
 
 def _sections(context: Context, board: Board, inside: list[tuple[int, BoardSection]], loop: int | None,
-              header_w: float, cells: dict[int, list], what: str) -> tuple[list[Block], float]:
+              header_w: float, cells: dict[int, list[Start]], what: str) -> tuple[list[Block], float]:
     """The sections inside the ring (all of them, without one), each track's start cells put in
     `cells`, and the width they share: the widest track's, or a lone ring's as square as its
     cells allow; tables stretch to it."""
@@ -177,7 +178,7 @@ def box_size(game: Game, section: BoardSection, cell: float) -> tuple[float, flo
 
 
 def _track(context: Context, section: BoardSection, cell: float, header_w: float, what: str,
-           starts: list | None = None) -> Block:
+           starts: list[Start] | None = None) -> Block:
     """A row of cells per asset (or one, headed by the section's title), a grid, or a map; each
     row's start cell (asset id, box) goes into `starts`."""
     if section.layout == "grid":

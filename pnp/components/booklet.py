@@ -37,6 +37,7 @@ from pnp.rules.base import Table
 from pnp.rules.lookup import booklet_values, in_words, printed_value
 from pnp.spec.faces import TemplateError, fill
 from pnp.spec.model import Booklet, BookletSection
+from pnp.spec.source import PathKey
 
 BODY_PT = 9.5  # running text, tables, examples: never below 9 pt
 HEADING_PT = 13.0  # its English subtitle at 0.7 of it: 9.1 pt
@@ -157,7 +158,7 @@ Flowing = tuple[Block, bool, str]  # a block, whether it stays with the next (a 
 
 
 def _section(context: Context, booklet: Booklet, section: BookletSection, values: dict[str, Any], width: float,
-             what: str, at: tuple, errors: list[BuildError]) -> list[Flowing]:
+             what: str, at: PathKey, errors: list[BuildError]) -> list[Flowing]:
     """The section's blocks, a heading kept with what follows it, a table turned a quarter
     alone on its page."""
     blocks: list[Flowing] = []

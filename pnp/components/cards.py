@@ -46,6 +46,7 @@ from pnp.spec.elements import elements_at
 from pnp.spec.faces import Side, deck_pieces
 from pnp.spec.images import Art
 from pnp.spec.model import Asset, Back, CardLayout, Deck, Game
+from pnp.spec.source import PathKey
 
 POKER = (63.0, 88.0)  # mm: the card size the constants below are drawn for
 INDEX_W, INDEX_H = 12.5, 14.0  # mm: the corner index chip on a poker card
@@ -104,7 +105,7 @@ def deck(context: Context, deck: Deck) -> Pieces:
     where = f"{context.game_id}/{deck.id}"
     faces: dict[Side | Back, Drawing] = {}  # copies share one drawing, and so do equal backs
 
-    def drawn(face: Side | Back, what: str, at: tuple[Any, ...]) -> Drawing:
+    def drawn(face: Side | Back, what: str, at: PathKey) -> Drawing:
         if face not in faces:
             if isinstance(face, Back):
                 art = context.art(face.image.file, face.image.bleed) if face.image else None

@@ -201,7 +201,9 @@ def _leaf_header(leaf: Leaf, x: float, y: float, w: float, h: float, what: str) 
 def _need(leaf: Leaf) -> float:
     """The narrowest a column may be: its longest title word at the header's smallest sizes
     (titles wrap at spaces, never inside a word), and never below `MIN_COLUMN`."""
-    longest = lambda text, font, size: max((text_width(word, font, size) for word in text.split()), default=0.0)  # noqa: E731
+    def longest(text: str, font: str, size: float) -> float:
+        return max((text_width(word, font, size) for word in text.split()), default=0.0)
+
     return max(leaf.width or MIN_COLUMN, longest(leaf.title, "bold", 6.5) + 2.2, longest(leaf.title_en, "regular", 6) + 2.2)
 
 

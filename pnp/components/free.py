@@ -13,7 +13,7 @@ asset (`asset`): its colour, or the deck's back's on a plain card.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Callable, Mapping
 
 from pnp.components.art import BLACK, identity, picture, symbol
 from pnp.components.values import value_block
@@ -23,6 +23,7 @@ from pnp.layout.text import Icon, fit_text
 from pnp.spec.faces import Side
 from pnp.spec.images import Art
 from pnp.spec.model import ASSET_INK, Element
+from pnp.spec.source import PathKey
 
 TEXT_PT, VALUE_PT = (6.0, 10.0), (14.0, 44.0)  # [smallest, largest] when an element gives no `pt`
 
@@ -42,7 +43,7 @@ class Stock:
 
 
 def free_face(face: Side, width: float, height: float, bleed: float, stock: Stock, *, what: str,
-              at: tuple[Any, ...] = ()) -> Drawing:
+              at: PathKey = ()) -> Drawing:
     """The face's elements, each in its box, as one drawing of the piece's size; a `BuildError`
     at the element at fault (`at`: where the elements are written, in the component)."""
     items: list[Item] = []

@@ -20,6 +20,7 @@ from pnp.rules.base import Table
 from pnp.spec.faces import TemplateError, deck_pieces, fill
 from pnp.spec.images import Art
 from pnp.spec.model import Asset, CardsTable, Deck, Game, Print
+from pnp.spec.source import PathKey
 
 if TYPE_CHECKING:
     from pnp.components import Context
@@ -124,7 +125,7 @@ def paragraph(text: str, width: float, *, size: float, what: str, color: str = I
     return Block((group,), width, fitted.height)
 
 
-def cards_table(game: Game, spec: CardsTable, what: str, at: tuple = ()) -> Table:
+def cards_table(game: Game, spec: CardsTable, what: str, at: PathKey = ()) -> Table:
     """A deck's distinct cards as a table, one column each in deck order (copies once), each
     row a template filled from the card's printed fields and its data: the numbers the cards
     themselves print, so an aid and the cards cannot disagree."""

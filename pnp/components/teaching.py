@@ -22,7 +22,8 @@ from pnp.i18n import N_, N_plural, _, ngettext
 from pnp.layout.text import fit_text
 from pnp.rules.base import Table
 from pnp.spec.faces import TemplateError, fill, piece_count, token_pieces
-from pnp.spec.model import Board, Booklet, Money, SetupDiagram, WorkedExample
+from pnp.spec.model import Board, Booklet, Money, SetupDiagram, Tokens, WorkedExample
+from pnp.spec.source import PathKey
 
 FRAME = Style(stroke="#b3b3b3", width=0.2)  # round every picture of a real component
 PICTURE_MM = 20.0  # the height of a component's pictures in the gallery
@@ -114,7 +115,7 @@ def gallery(context: Context, booklet: Booklet, width: float, size: float, what:
 # --- the setup ---------------------------------------------------------------------------------------
 
 
-def named(context: Context, component_id: str, at: tuple) -> Any:
+def named(context: Context, component_id: str, at: PathKey) -> Any:
     """The game's component of that id, or a BuildError at the field naming it (a renamed or
     deleted component is refused where the booklet names it)."""
     found = next((c for c in context.game.components if c.id == component_id), None)
@@ -125,7 +126,7 @@ def named(context: Context, component_id: str, at: tuple) -> Any:
 
 
 def setup_diagram(context: Context, spec: SetupDiagram, values: dict[str, Any], width: float, height: float,
-                  size: float, what: str, at: tuple = ()) -> list[Block]:
+                  size: float, what: str, at: PathKey = ()) -> list[Block]:
     """The board with the tokens on their start cells (at most `BOARD_SHARE` of the page's
     `height`), then what each player starts with; `at` is the setup's place in the spec."""
     game = context.game
@@ -177,13 +178,18 @@ def _board(context: Context, spec: SetupDiagram, width: float, tallest: float, s
     from pnp.components.boards import start_cells
 
     board = context.game.component(spec.board or "")
-    drawing = pictured(context, board).drawings[0]  # type: ignore[union-attr]  # a board draws Panels
+    drawn = pictured(context, board)
+    if not isinstance(drawn, Panels):
+        raise BuildError(f"{what}: the setup's board must name a board, mat, aid or form, not {board.id!r}")
+    drawing = drawn.drawings[0]
     k = min(1.0, width / drawing.width, tallest / drawing.height)
     group, w = picture(drawing, 0.0, 0.0, drawing.height * k)
     items: list[Item] = [group]
     height = drawing.height * k
     if spec.tokens:
         tokens = context.game.component(spec.tokens)
+        if not isinstance(tokens, Tokens):
+            raise BuildError(f"{what}: the setup's tokens must name a tokens component, not {tokens.id!r}")
         pieces = pictured(context, tokens).pieces  # type: ignore[union-attr]  # tokens draw Pieces
         starts = start_cells(context, board) if isinstance(board, Board) else []
         spare = []
@@ -212,7 +218,7 @@ def _board(context: Context, spec: SetupDiagram, width: float, tallest: float, s
 
 
 def _money(context: Context, spec: SetupDiagram, values: dict[str, Any], what: str,
-           at: tuple) -> list[tuple[Drawing, str]]:
+           at: PathKey) -> list[tuple[Drawing, str]]:
     """Bills that make the starting amount (of the first currency, when the money prints one
     per currency): the largest bill no more than half of what is left, then smaller."""
     money = context.game.component(spec.money.component)  # type: ignore[union-attr]  # called only when spec.money is set
@@ -271,7 +277,7 @@ class Unseated(Exception):
     the spec's own check reports that, so the booklet leaves the example out."""
 
 
-def worked_example(context: Context, example: WorkedExample, at: tuple) -> tuple[str, Table]:
+def worked_example(context: Context, example: WorkedExample, at: PathKey) -> tuple[str, Table]:
     """The example's heading (its ID and title from the rules file) and a table of every event
     the rules engine makes of its record, with the rule behind each."""
     import yaml

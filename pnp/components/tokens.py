@@ -39,6 +39,7 @@ from pnp.errors import BuildError
 from pnp.layout.text import block_height, fit_text, text_width
 from pnp.spec.faces import Side, token_pieces
 from pnp.spec.model import Asset, Tokens
+from pnp.spec.source import PathKey
 
 CUTS: dict[str, Cut] = {"circle": "circle", "square": "rect", "rounded": "rounded", "hexagon": "hexagon", "octagon": "octagon"}
 SMALL_PT, VALUE_PT, MIN_PT = 7.0, 30.0, 6.0
@@ -115,7 +116,7 @@ def tokens(context: Context, tokens: Tokens) -> Pieces:
     where = f"{context.game_id}/{tokens.id}"
     drawn: dict[Side, Drawing] = {}
 
-    def face(side: Side, what: str, at: tuple) -> Drawing:
+    def face(side: Side, what: str, at: PathKey) -> Drawing:
         if side not in drawn:
             if side.elements:
                 drawn[side] = free_face(side, width, height, shape.bleed, context.stock(BLACK), what=what, at=at)

@@ -22,10 +22,13 @@ from typing import Any, Callable, Mapping, Sequence
 
 from pnp import manifest
 from pnp.cache import Cache
-from pnp.export.faces import ComponentFaces, Rasters, records, write_pngs
-from pnp.export.faces import faces_of as faces_of  # the package's: exports start from each component's faces
+from pnp.export.faces import ComponentFaces, Rasters, faces_of, records, write_pngs
 from pnp.export.pictures import Picture, Store
 
+__all__ = [  # what a build uses; exports start from each component's faces
+    "FORMATS", "KEYS", "ComponentFaces", "GameExports", "ReusedFile", "cached_folders", "check_profile", "faces_of",
+    "manifest_records", "remember_files", "reused_files", "write_gallery", "write_game",
+]
 FORMATS = ("png", "tts")  # the formats made here, from faces rather than sheets
 KEYS = ("faces", "pieces", "plan")  # what the exports add to the manifest
 

@@ -19,6 +19,7 @@ from typing import Any, Iterable, Literal, Sequence
 
 from pnp import manifest
 from pnp.display import BookPages, Drawing, Panels, Pieces
+from pnp.spec.model import AnyComponent
 
 Side = Literal["front", "back", "panel", "page"]
 PNG_DPI = 300  # every face, pieces with their bleed and boards at their full size
@@ -52,7 +53,7 @@ class ComponentFaces:
     """The distinct faces of one component, in print order, and (for pieces) its kinds of piece."""
 
     game_id: str
-    component: Any  # the spec's component (deck, tokens, board…)
+    component: AnyComponent  # the spec's component (deck, tokens, board…)
     faces: tuple[Face, ...]
     kinds: tuple[Kind, ...] = ()  # empty for panels and booklet pages
     cut: str = "rect"  # a piece's cut line: rect, circle, rounded, hexagon, octagon
@@ -73,7 +74,7 @@ class ComponentFaces:
         return f"{self.id}-{face.name}.{suffix}"
 
 
-def faces_of(game_id: str, component: Any, output: Pieces | Panels | BookPages) -> ComponentFaces:
+def faces_of(game_id: str, component: AnyComponent, output: Pieces | Panels | BookPages) -> ComponentFaces:
     """The distinct faces of a generated component."""
     if isinstance(output, Pieces):
         fronts = _distinct(piece.front for piece in output.pieces)

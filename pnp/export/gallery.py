@@ -20,10 +20,13 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from pnp.export.faces import ComponentFaces
 from pnp.export.pictures import Picture, Store, dpi
+
+if TYPE_CHECKING:
+    from pnp.spec.model import AnyComponent
 
 INDEX = "index.html"
 
@@ -227,6 +230,6 @@ def _box_style(face: dict[str, Any], finding: dict[str, Any]) -> str:
             f"width:{w / width:.2%};height:{h / height:.2%}")
 
 
-def _name(component: Any) -> str:
+def _name(component: AnyComponent) -> str:
     name_en = getattr(component, "name_en", "")
     return f"{component.name} · {name_en}" if name_en and name_en != component.name else component.name

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Literal, Sequence
 
 from pnp import manifest
-from pnp.display import Drawing, Group, Image, Page, Rect, Style, compose, place, scale, translate
+from pnp.display import Drawing, Group, Image, Item, Page, Rect, Style, compose, place, scale, translate
 from pnp.errors import BuildError, UsageError
 from pnp.export.faces import ComponentFaces, Face, Rasters
 from pnp.render.cmyk import CONDITION, INK_LIMIT, LEVELS
@@ -273,7 +273,7 @@ def _pdf_page(drawing: Drawing, profile: Profile, product: Product | None) -> Pa
     page_w, page_h = trim_w + 2 * bleed, trim_h + 2 * bleed
     sx, sy = trim_w / w, trim_h / h
     face = Group((place(drawing, 0, 0),), compose(translate(bleed, bleed), scale(sx, sy)))
-    items: tuple = (face,)
+    items: tuple[Item, ...] = (face,)
     if b * min(sx, sy) < bleed - 1e-6 and b > 0:
         cover_x, cover_y = page_w / (w + 2 * b), page_h / (h + 2 * b)
         under = Group((place(drawing, b, b),), scale(cover_x, cover_y), Rect(0, 0, w + 2 * b, h + 2 * b, Style()))

@@ -26,11 +26,14 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from pnp import manifest
 from pnp.display import Drawing, cut_polygon
 from pnp.export.faces import ComponentFaces, Kind, Rasters
+
+if TYPE_CHECKING:
+    from pnp.spec.model import AnyComponent
 
 MAX_COLUMNS, MAX_ROWS = 10, 7
 SLOTS = MAX_COLUMNS * MAX_ROWS - 1  # faces on one sheet: the last slot is the hidden card
@@ -259,7 +262,7 @@ def _blank(size: tuple[int, int]) -> Any:
     return Image.new("RGB", size, "white")
 
 
-def _name(component: Any) -> str:
+def _name(component: AnyComponent) -> str:
     name_en = getattr(component, "name_en", "")
     return f"{component.name} · {name_en}" if name_en and name_en != component.name else component.name
 

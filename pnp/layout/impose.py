@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, Iterator, Literal, Sequence
+from typing import Iterator, Literal, Sequence
 
 from pnp.display import (
     POLYGON_CUTS,
@@ -246,7 +246,7 @@ def plan(width: float, height: float, bleed: float, paper: str, margin: float,
     flipping them, and a portrait sheet is the one case every driver agrees on. With `cut`, a
     cutting machine's registration marks are on the sheet: slots in their keep-out zones stay
     empty, and the furniture runs between them."""
-    candidates: list[tuple[Any, ...]] = []
+    candidates: list[tuple[int, bool, float, float, int, bool, bool, float, int, int, Grid]] = []  # best first, the grid last
     for landscape in (False, True):
         for sideways in (False, True):
             f = frame(paper, margin, landscape=landscape, sideways=sideways)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
+from typing import Callable, Iterable
 
 from pnp.display import Group, Item, Line, Matrix, Rect, Style, Text, translate
 from pnp.i18n import N_, _, variants
@@ -169,8 +169,9 @@ def furniture(frame: Frame, info: Furniture, where: str, badge: Badge | None = N
     """Header and footer of one sheet; `where` says which sheet it is ("sheet 2 of 9 · backs").
     Each band runs its full length, or between the keep-out zones of a cutting machine's marks."""
     parts = []
-    for band, draw in ((frame.header, lambda length: _header(length, info, where, badge)),
-                       (frame.footer, lambda length: _footer(length, info))):
+    bands: tuple[tuple[Box, Callable[[float], tuple[Item, ...]]], ...] = (
+        (frame.header, lambda length: _header(length, info, where, badge)), (frame.footer, lambda length: _footer(length, info)))
+    for band, draw in bands:
         start, length = _band_span(frame, band)
         parts.append(Group((Group(draw(length), translate(start, 0)),), _band_transform(frame, band)))
     return Group(tuple(parts))

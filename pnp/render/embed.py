@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 from functools import lru_cache
-from typing import Sequence
+from typing import Any, Sequence
 
 from pnp import fonts
 
@@ -52,8 +52,8 @@ def _tagged_font_class() -> type:
     for the length of that call only."""
     from reportlab.pdfbase import ttfonts
 
-    class TaggedTTFont(ttfonts.TTFont):
-        def addObjects(self, doc) -> None:  # reportlab's name
+    class TaggedTTFont(ttfonts.TTFont):  # type: ignore[misc]  # reportlab ships no types: its classes are Any
+        def addObjects(self, doc: Any) -> None:  # reportlab's name
             subsets = self.state[doc].subsets
             numbered = ttfonts.SUBSETN
             ttfonts.SUBSETN = lambda n: subset_tag(self.fontName, subsets[n]).encode("ascii")  # as registered: unique

@@ -24,7 +24,7 @@ import math
 import os
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple, Sequence, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, Sequence, Union
 
 from pnp import fonts
 from pnp.display import IDENTITY, Circle, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text
@@ -94,7 +94,7 @@ def _pdfx_canvas_class() -> type:
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
 
-    class _PdfXCanvas(Canvas):
+    class _PdfXCanvas(Canvas):  # type: ignore[misc]  # reportlab ships no types: its classes are Any
         """A canvas whose every colour is CMYK through the profile (reportlab's colour
         enforcement hook also catches svglib's), whose images are converted likewise, and
         which refuses transparency and gradients the level forbids."""
@@ -263,7 +263,7 @@ FORM_REACH = 10_000.0  # mm around a form's origin that its bounding box takes i
 class _Painter:
     """Draws display items on a reportlab canvas whose user space is already mm, y down."""
 
-    def __init__(self, canvas, where: str, forms: dict[str, tuple[float, float]],
+    def __init__(self, canvas: Any, where: str, forms: dict[str, tuple[float, float]],
                  repeated: dict[int, str] | None = None) -> None:
         self.canvas = canvas
         self.where = where  # names the page in errors
@@ -419,7 +419,7 @@ class _Painter:
         return int(stroke is not None), int(fill is not None)
 
 
-def _define_form(canvas, name: str, image: Image) -> tuple[float, float]:
+def _define_form(canvas: Any, name: str, image: Image) -> tuple[float, float]:
     """Draw SVG art into a form XObject at its natural size (points); return that size."""
     from reportlab.graphics import renderPDF
 
@@ -434,7 +434,7 @@ _SVG_PARSED: dict[str, object] = {}  # digest → svglib's drawing of it
 SVG_KEPT = 64
 
 
-def _svg_drawing(image: Image):
+def _svg_drawing(image: Image) -> Any:
     """SVG art parsed by svglib, once a process for each distinct file: every PDF of a build
     (and of every save in `pnp watch`) that shows a logo defines its form again, and parsing
     it was most of that (13 parses, a third of a one-card rebuild of the example game)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import os
 import threading
-from typing import Sequence, Union
+from typing import Any, Sequence, Union
 
 from pnp.display import Drawing, Page, place
 from pnp.render.pdf import pdf_bytes
@@ -77,7 +77,7 @@ class _OneThread:
 _pdfium = _OneThread()
 
 
-def _raster(page, dpi: float, jpeg: bool = False) -> bytes:
+def _raster(page: Any, dpi: float, jpeg: bool = False) -> bytes:  # page: pypdfium2's, untyped
     width_pt, height_pt = page.get_size()
     scale = dpi / 72.0
     size = (round(width_pt * scale), round(height_pt * scale))

@@ -57,7 +57,8 @@ def svg_bytes(page: Page) -> bytes:
     if faces:
         document.defs.add(document.style(faces))
     document.add(root)
-    return ('<?xml version="1.0" encoding="utf-8" ?>\n' + document.tostring() + "\n").encode()
+    text: str = document.tostring()  # svgwrite ships no types
+    return ('<?xml version="1.0" encoding="utf-8" ?>\n' + text + "\n").encode()
 
 
 class _Builder:

@@ -209,7 +209,8 @@ def _fix(denominations: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     (the smaller of equals: it makes more change), and how many; where the 99th percentile is
     0 (the short games are fewer than 1 %), what pays every game simulated."""
     def count(d: dict[str, Any]) -> int | None:
-        return d["add_p99"] or d["add_max"]
+        added: int | None = d["add_p99"] or d["add_max"]
+        return added
 
     usable = [d for d in denominations if count(d) is not None]
     if not usable:

@@ -77,12 +77,15 @@ class Target:
     tolerance: float = 0.0
 
     def measure(self, summary: dict[str, Any]) -> Estimate:
+        estimate: Estimate
         if self.metric.startswith("ends."):
             reason = self.metric[len("ends."):]
-            return summary["ends"].get(reason, rate(0, summary["length"]["mean"].n))
-        if self.metric.startswith("bot."):
-            return summary["bot_win_rate"][self.metric[len("bot."):]]["win_rate"]
-        return METRICS[self.metric][1](summary)
+            estimate = summary["ends"].get(reason, rate(0, summary["length"]["mean"].n))
+        elif self.metric.startswith("bot."):
+            estimate = summary["bot_win_rate"][self.metric[len("bot."):]]["win_rate"]
+        else:
+            estimate = METRICS[self.metric][1](summary)
+        return estimate
 
     @property
     def unit(self) -> float:

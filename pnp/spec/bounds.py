@@ -19,6 +19,7 @@ from pnp.spec.model import (
     MAX_COLUMNS,
     MAX_PANEL_MM,
     MAX_PIECES,
+    AnyComponent,
     Board,
     Deck,
     Form,
@@ -100,7 +101,7 @@ def pieces_issues(source: Source, spec: Spec) -> Iterable[Issue]:
                                  f"at most {MAX_PIECES:,}")
 
 
-def size_issues(source: Source, where: PathKey, game: Game, component: Any) -> Iterable[Issue]:
+def size_issues(source: Source, where: PathKey, game: Game, component: AnyComponent) -> Iterable[Issue]:
     """What a component makes stays within the model's bounds once its entries are multiplied
     out: a deck's cards, a board's cells, a form's columns and its player counts; and nothing is
     made per asset in a game of plain pieces, which has none."""
@@ -131,7 +132,7 @@ def size_issues(source: Source, where: PathKey, game: Game, component: Any) -> I
                                                      f"form has at most {MAX_COLUMNS}")
 
 
-def _per_asset(component: Any) -> Iterable[PathKey]:
+def _per_asset(component: AnyComponent) -> Iterable[PathKey]:
     """The paths in a component of each field that repeats something per asset or pair."""
     entries = getattr(component, "cards", None) or getattr(component, "tokens", None) or ()
     for index, entry in enumerate(entries if isinstance(component, (Deck, Tokens)) else ()):

@@ -6,13 +6,13 @@ errors locate by.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Iterator
 
-from pnp.spec.model import Deck, Element, Face, Tokens
+from pnp.spec.model import AnyComponent, Deck, Element, Face, Tokens
 from pnp.spec.source import PathKey
 
 
-def placed_elements(component: Any) -> Iterator[tuple[PathKey, Element]]:
+def placed_elements(component: AnyComponent) -> Iterator[tuple[PathKey, Element]]:
     """Every element a deck's or tokens' free layouts place, with its path in the component: the
     deck's, each card entry's, each card's own back face's, each token face's."""
     faces: list[tuple[PathKey, Face]] = []
@@ -29,7 +29,7 @@ def placed_elements(component: Any) -> Iterator[tuple[PathKey, Element]]:
         yield from ((path + ("elements", j), element) for j, element in enumerate(face.elements))
 
 
-def named_fonts(component: Any) -> list[tuple[PathKey, str]]:
+def named_fonts(component: AnyComponent) -> list[tuple[PathKey, str]]:
     """Each font a component names by name, with the path of the field naming it: its
     elements' and a deck's card layout's."""
     named = [(path + ("font",), element.font) for path, element in placed_elements(component) if element.font]

@@ -23,18 +23,20 @@ import re
 from dataclasses import dataclass, field
 from itertools import combinations
 from string import Formatter
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, TypeVar
 
 from pnp.errors import shorten
 from pnp.i18n import _
 from pnp.spec.elements import named_fonts
 from pnp.spec.model import (
     Aid,
+    AnyComponent,
     Asset,
     Back,
     Booklet,
     CardBack,
     CardEntry,
+    Component,
     Deck,
     Element,
     Face,
@@ -45,6 +47,7 @@ from pnp.spec.model import (
     Tokens,
 )
 from pnp.spec.options import unknown_key_message
+from pnp.spec.source import PathKey
 from pnp.spec.templates import ElsewhereError, TemplateError, Values, check_visible, fill, plain, shown
 
 __all__ = ["ElsewhereError", "TemplateError", "Values", "fill", "shown"]  # the templates' own, used from here too
@@ -150,7 +153,7 @@ class ComponentValues(Mapping[str, Any]):
 
     _busy: set[tuple[int, str]] = set()  # (game, component) being worked out: a loop is an error
 
-    def __init__(self, game: Game, component: Any):
+    def __init__(self, game: Game, component: AnyComponent):
         self._game, self._component = game, component
 
     def __getitem__(self, name: Any) -> Any:
@@ -308,11 +311,11 @@ def currency(game: Game, money: Money, asset: Asset | None) -> str:
     return fill(money.currency, context, "currency")
 
 
-def game_texts(component: Any) -> list[tuple[tuple, str]]:
+def game_texts(component: Component) -> list[tuple[PathKey, str]]:
     """The texts of a board, mat, aid or booklet that are templates over the game (`game_context`),
     each with its path inside the component: section titles and headings, a map's cell labels,
     zone titles, notes, lines, a setup drawing's money and hands."""
-    texts: list[tuple[tuple, str]] = []
+    texts: list[tuple[PathKey, str]] = []
     for index, section in enumerate(getattr(component, "sections", ())):
         for name in ("title", "title_en", "heading", "heading_en"):
             if getattr(section, name, ""):
@@ -333,7 +336,10 @@ def game_texts(component: Any) -> list[tuple[tuple, str]]:
     return texts
 
 
-def filled(game: Game, component: Any) -> Any:
+Filled = TypeVar("Filled", bound=Component)  # a component comes back filled as the same kind
+
+
+def filled(game: Game, component: Filled) -> Filled:
     """`component` with every text of `game_texts` filled in (generators draw this)."""
     texts = game_texts(component)
     if not texts:
@@ -344,7 +350,7 @@ def filled(game: Game, component: Any) -> Any:
     return component
 
 
-def _replaced(node: Any, path: tuple, value: Any) -> Any:
+def _replaced(node: Any, path: PathKey, value: Any) -> Any:
     """`node` (a model or a tuple) with the value at `path` replaced, nothing validated again:
     a filled text may be longer than its template's bound (`{assets}` names every asset)."""
     step, rest = path[0], path[1:]
@@ -419,7 +425,7 @@ def token_pieces(game: Game, tokens: Tokens) -> tuple[Piece, ...]:
     return tuple(pieces)
 
 
-def printed_inputs(game: Game, component: Any) -> dict[str, Any]:
+def printed_inputs(game: Game, component: AnyComponent) -> dict[str, Any]:
     """Everything of `game` that `component`'s printed sheets can show, as JSON-able data.
 
     That is its own fields; the game's title and assets (headers, badges, `for_each`); the
@@ -505,7 +511,7 @@ def _json(value: Any) -> Any:
     return value
 
 
-def piece_count(game: Game, component: Any) -> int:
+def piece_count(game: Game, component: Component) -> int:
     """How many physical pieces a component makes: 90 for a 90-card deck, 6 for six mats.
     Counted from the entries, without filling a template, so it is cheap and known even for a
     deck whose templates are broken."""

@@ -37,7 +37,20 @@ from pnp.spec.faces import (
     token_pieces,
 )
 from pnp.spec.images import ArtError, read_art
-from pnp.spec.model import ASSET_KEYS, MAX_SPEC_TEXT, Back, Booklet, Deck, Game, Mat, Money, Spec, Tokens, check_id
+from pnp.spec.model import (
+    ASSET_KEYS,
+    MAX_SPEC_TEXT,
+    AnyComponent,
+    Back,
+    Booklet,
+    Deck,
+    Game,
+    Mat,
+    Money,
+    Spec,
+    Tokens,
+    check_id,
+)
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
 from pnp.spec.sheets import expand_card_lists
 from pnp.spec.source import (
@@ -320,12 +333,12 @@ def _as_written(data: Any, items: list[Any]) -> list[Any]:
     return kept
 
 
-def _word_step(loc: tuple) -> int | None:
+def _word_step(loc: tuple[int | str, ...]) -> int | None:
     """Where a union's word member (`literal['free']`) appears in an error's `loc`."""
     return next((i for i, step in enumerate(loc) if isinstance(step, str) and step.startswith("literal[")), None)
 
 
-def _value_at(data: Any, loc: tuple) -> Any:
+def _value_at(data: Any, loc: tuple[int | str, ...]) -> Any:
     """The input an error's `loc` points at (pydantic's own steps skipped), or None."""
     for step in loc:
         if isinstance(data, dict) and step in data:
@@ -338,7 +351,7 @@ def _value_at(data: Any, loc: tuple) -> Any:
     return data
 
 
-def _shape_issue(source: Source, path: tuple, model: Any, item: Mapping[str, Any]) -> Issue:
+def _shape_issue(source: Source, path: PathKey, model: Any, item: Mapping[str, Any]) -> Issue:
     kind, given = item["type"], item.get("input")
     ctx = item.get("ctx") or {}
     if kind == "extra_forbidden":
@@ -376,7 +389,7 @@ def _shape_issue(source: Source, path: tuple, model: Any, item: Mapping[str, Any
     return source.issue(path, message)
 
 
-def _data_path(data: Any, loc: tuple) -> tuple[tuple, Any]:
+def _data_path(data: Any, loc: tuple[int | str, ...]) -> tuple[PathKey, Any]:
     """Drop pydantic's union-tag steps from `loc`, and find the model the last key belongs to."""
     path: list[Any] = []
     node: Any = data
@@ -507,7 +520,7 @@ def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook
         yield from issues
 
 
-def _mat_issues(source: Source, where: tuple, game: Game) -> Iterable[Issue]:
+def _mat_issues(source: Source, where: PathKey, game: Game) -> Iterable[Issue]:
     """A player mat for every player the game lists."""
     for index, component in enumerate(game.components):
         if isinstance(component, Mat) and component.copies < game.players.max:
@@ -519,14 +532,14 @@ def _mat_issues(source: Source, where: tuple, game: Game) -> Iterable[Issue]:
                                       "(or lower players.max)")
 
 
-def _engine_issues(source: Source, where: tuple, game_id: str, game: Game, check: Check) -> Iterable[Issue]:
+def _engine_issues(source: Source, where: PathKey, game_id: str, game: Game, check: Check) -> Iterable[Issue]:
     """What the game's engine finds when it reads the game and sets it up (`Mismatch` from its
     params locates itself; a setup the rules forbid lands on `players`)."""
     for path, message in check(game_id, game):
         yield source.issue(where + tuple(path), message)
 
 
-def _duplicates(source: Source, path: tuple, ids: list[str], key: str) -> Iterable[Issue]:
+def _duplicates(source: Source, path: PathKey, ids: list[str], key: str) -> Iterable[Issue]:
     counts = Counter(ids)
     seen: set[str] = set()
     for index, value in enumerate(ids):
@@ -536,7 +549,7 @@ def _duplicates(source: Source, path: tuple, ids: list[str], key: str) -> Iterab
         seen.add(value)
 
 
-def _rules_issues(source: Source, where: tuple, game: Game, rulebook: Rulebook | None) -> Iterable[Issue]:
+def _rules_issues(source: Source, where: PathKey, game: Game, rulebook: Rulebook | None) -> Iterable[Issue]:
     if rulebook is None:
         if game.rules:
             yield source.issue(where + ("rules",), "this game has no rules engine, so `rules` cannot be checked; "
@@ -548,7 +561,7 @@ def _rules_issues(source: Source, where: tuple, game: Game, rulebook: Rulebook |
         yield source.issue(where + ("rules", key), message, key=message.startswith("unknown"))
 
 
-def _component_issues(source: Source, where: tuple, game: Game, component: Any,
+def _component_issues(source: Source, where: PathKey, game: Game, component: AnyComponent,
                       tables: tuple[str, ...] | None, booklet: Mapping[str, Any] | None = None) -> Iterable[Issue]:
     """Templates, tracks and — when the engine's tables are known (None: rules unchecked) —
     the tables a component names."""
@@ -580,7 +593,7 @@ def _component_issues(source: Source, where: tuple, game: Game, component: Any,
                 yield source.issue(here + path, unknown_key_message(named, ids, "component"))
 
 
-def _components_named(section: Any) -> Iterable[tuple[tuple, str]]:
+def _components_named(section: Any) -> Iterable[tuple[PathKey, str]]:
     """(path in the section, id) of each component an aid's or booklet's section names: the
     deck of its table of cards, and what its setup drawing shows."""
     cards, setup = getattr(section, "cards", None), getattr(section, "setup", None)
@@ -599,7 +612,7 @@ def _components_named(section: Any) -> Iterable[tuple[tuple, str]]:
         yield ("setup", "hands", index, "deck"), hand.deck
 
 
-def _text_template_issues(source: Source, where: tuple, game: Game, component: Any,
+def _text_template_issues(source: Source, where: PathKey, game: Game, component: AnyComponent,
                           booklet: Mapping[str, Any] | None = None) -> Iterable[Issue]:
     """Board, mat, aid and booklet texts are templates over the game (`{tracks[quote].last}`);
     a booklet's also see `booklet` (`_booklet_names`)."""
@@ -629,7 +642,7 @@ def _booklet_names(rulebooks: Mapping[str, Rulebook] | None, game_id: str, game:
     return {"rules": plain({**rulebook.defaults(), **game.rules}), "params": Unchecked(), "house": Unchecked()}
 
 
-def _image_issues(source: Source, folder: Path, where: tuple, game: Game) -> Iterable[Issue]:
+def _image_issues(source: Source, folder: Path, where: PathKey, game: Game) -> Iterable[Issue]:
     """Every image the game names exists and is a whole PNG, JPEG or SVG (each file once)."""
     for file, path in named_images(game, where).items():
         try:
@@ -638,10 +651,10 @@ def _image_issues(source: Source, folder: Path, where: tuple, game: Game) -> Ite
             yield source.issue(path, str(error))
 
 
-def named_images(game: Game, where: tuple = ()) -> dict[str, tuple]:
+def named_images(game: Game, where: PathKey = ()) -> dict[str, PathKey]:
     """Every image file the game names (card templates filled in), each with the spec path of
     the first field that names it (`where` + the path inside the game), for messages."""
-    named: dict[str, tuple] = {}
+    named: dict[str, PathKey] = {}
     for index, asset in enumerate(game.assets):
         named.setdefault(asset.image or "", where + (game.asset_key, index, "image"))
     for index, component in enumerate(game.components):
@@ -655,7 +668,7 @@ def named_images(game: Game, where: tuple = ()) -> dict[str, tuple]:
     return named
 
 
-def _piece_images(game: Game, component: Deck | Tokens) -> dict[str, tuple]:
+def _piece_images(game: Game, component: Deck | Tokens) -> dict[str, PathKey]:
     """The images a deck's or tokens' pieces draw (templates filled), each with the path inside
     the component of the first field naming it: a card's illustration, its own back's art, a
     free layout's image elements."""
@@ -667,7 +680,7 @@ def _piece_images(game: Game, component: Deck | Tokens) -> dict[str, tuple]:
     except TemplateError:
         return {}  # reported with the component
     kind = "cards" if isinstance(component, Deck) else "tokens"
-    found: dict[str, tuple] = {}
+    found: dict[str, PathKey] = {}
     for piece in pieces:
         found.setdefault(piece.front.image, (kind, piece.entry, "image"))
         for side, face in (("front", piece.front), ("back", piece.back)):
@@ -680,5 +693,5 @@ def _piece_images(game: Game, component: Deck | Tokens) -> dict[str, tuple]:
     return found
 
 
-def _template_issue(source: Source, where: tuple, component: Any, error: TemplateError) -> Issue:
+def _template_issue(source: Source, where: PathKey, component: AnyComponent, error: TemplateError) -> Issue:
     return source.issue(where + error.location + (error.field,), str(error))

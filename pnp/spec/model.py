@@ -37,7 +37,7 @@ from pnp.spec.images import (
     MAX_SVG_NUMBER,
     clean_path,
 )
-from pnp.spec.source import MAX_BYTES, MAX_DEPTH, MAX_DIGITS, MAX_NODES, Source, format_path
+from pnp.spec.source import MAX_BYTES, MAX_DEPTH, MAX_DIGITS, MAX_NODES, PathKey, Source, format_path
 from pnp.spec.templates import MAX_FILLED, MAX_PRECISION, MAX_SEPARATOR, MAX_WIDTH, Unchecked, check_visible, fill
 
 # Each choice a Literal (what the model and mypy check) and its values (what messages list).
@@ -1073,7 +1073,7 @@ class Game(Model):
     def asset(self, asset_id: str) -> Asset:
         return next(a for a in self.assets if a.id == asset_id)
 
-    def component(self, component_id: str) -> Any:
+    def component(self, component_id: str) -> AnyComponent:
         return next(c for c in self.components if c.id == component_id)
 
 
@@ -1099,12 +1099,12 @@ class Spec(Model):
         (None for a spec made in code)."""
         return None if self._source is None else (self._source.file, self._source.sha256)
 
-    def written(self, path: tuple) -> Any:
+    def written(self, path: PathKey) -> Any:
         """The value at `path` as the file writes it (None when it does not, or for a spec made
         in code): templates before they are filled, fields left to their defaults absent."""
         return None if self._source is None else self._source.get(path)
 
-    def issue(self, path: tuple, message: str) -> Issue:
+    def issue(self, path: PathKey, message: str) -> Issue:
         """A message located at `path`: `file:line:col` when the spec was loaded from a file."""
         if self._source is None:
             return Issue("components.yaml", 0, 0, format_path(path), message)

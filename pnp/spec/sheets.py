@@ -59,7 +59,7 @@ def expand_card_lists(source: Source, folder: Path) -> Source:
     return Source(data, source.file, values, keys, files, source.sha256)
 
 
-def _decks_with_lists(data: Any) -> Iterator[tuple[PathKey, dict]]:
+def _decks_with_lists(data: Any) -> Iterator[tuple[PathKey, dict[str, Any]]]:
     """(path, component) of every deck naming a `cards_from`, however malformed the rest."""
     games = data.get("games") if isinstance(data, dict) else None
     for game_id, game in (games.items() if isinstance(games, dict) else ()):
@@ -81,14 +81,14 @@ def _request(value: Any) -> tuple[str, str | None, dict[str, str]] | None:
     return None
 
 
-def _display(spec_file: str, request: tuple) -> str:
+def _display(spec_file: str, request: tuple[str, str | None, dict[str, str]]) -> str:
     """The list's name in messages: beside the spec's, with the sheet when one is named."""
     file, sheet, _ = request
     name = (Path(spec_file).parent / file).as_posix()
     return f"{name}[{sheet}]" if sheet else name
 
 
-def _read(folder: Path, file: str, sheet: str | None, columns: dict, *, display: str) -> tuple[str, list[list[Cell]]]:
+def _read(folder: Path, file: str, sheet: str | None, columns: dict[str, str], *, display: str) -> tuple[str, list[list[Cell]]]:
     """The non-empty rows of the list, each a list of (row, column, value) cells."""
     if len(file) > MAX_PATH:  # read before the model checks the spec: its bound is applied here
         raise ValueError(f"a file name of at most {MAX_PATH} characters, not {len(file):,}")
@@ -190,7 +190,8 @@ def _xlsx_value(value: Any) -> Any:
 
 
 def _entries(rows: list[list[Cell]], columns: dict[str, str], file: str, cards: PathKey,
-             values: dict, keys: dict, issues: list[Issue]) -> tuple[dict, ...]:
+             values: dict[PathKey, tuple[int, int]], keys: dict[PathKey, tuple[int, int]],
+             issues: list[Issue]) -> tuple[dict[str, Any], ...]:
     """Card entries from the rows under the header, recording where each value came from."""
     if not rows:
         issues.append(Issue(file, 1, 1, "", "the card list is empty: it needs a header row and one row per card"))

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, NoReturn
+from typing import Any, Iterator, Mapping, NoReturn, Protocol
 
 import yaml
 
@@ -241,7 +241,7 @@ def _compose(text: str, file: str, nfc: bool = False, max_nodes: int = MAX_NODES
     that nesting deeper than MAX_DEPTH is a located error, not a crash; and at most
     `max_nodes` values written, so a huge file is refused before it is all composed."""
     composer = _Composer(text, file, nfc, max_nodes)
-    parser = _Loader(text)
+    parser: _Parser = _Loader(text)
     try:
         while True:
             event = parser.get_event()
@@ -352,7 +352,21 @@ class _Composer:
             top[1] = None
 
 
-_RESOLVER = yaml.resolver.Resolver()
+class _Parser(Protocol):
+    """What `_compose` asks of PyYAML's parser, typed (PyYAML's stubs leave `get_event` untyped)."""
+
+    def get_event(self) -> yaml.Event: ...
+
+    def dispose(self) -> None: ...
+
+
+class _Resolver(Protocol):
+    """PyYAML's resolver of plain scalars' tags, typed (its stubs leave `resolve` untyped)."""
+
+    def resolve(self, kind: type[yaml.Node], value: str | None, implicit: Any) -> str: ...
+
+
+_RESOLVER: _Resolver = yaml.resolver.Resolver()
 
 
 def _decode(raw: bytes, file: str) -> str:

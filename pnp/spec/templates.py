@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterator, Mapping
 from pnp.errors import shorten
 from pnp.i18n import current
 from pnp.spec.options import suggestion
+from pnp.spec.source import PathKey
 
 MAX_WIDTH = 100  # of a field in a format spec
 MAX_PRECISION = 10
@@ -59,12 +60,12 @@ MAX_ARGUMENT = 200  # characters of a named format's argument
 class TemplateError(ValueError):
     """A template names a placeholder that does not exist; `field` is the face field."""
 
-    def __init__(self, field_name: str, message: str, location: tuple = ()):
+    def __init__(self, field_name: str, message: str, location: PathKey = ()):
         self.field = field_name
         self.location = location  # e.g. ("cards", 2) or ("tokens", 0, "back"), set by the expanders
         super().__init__(message)
 
-    def at(self, *location: Any) -> "TemplateError":
+    def at(self, *location: str | int) -> "TemplateError":
         """The error inside `location`: its place so far (an element's, `("elements", 2)`) within it."""
         return TemplateError(self.field, str(self), location + self.location)
 
@@ -73,7 +74,7 @@ class ElsewhereError(TemplateError):
     """A template names a component whose own templates are broken: reported at that component."""
 
 
-class Values(tuple):
+class Values(tuple[object, ...]):
     """Values printed as a list: "0, 2, 2, 2, 3"; a format spec is the separator
     (`{components[dividends].pays: / }` gives "0 / 2 / 2 / 2 / 3")."""
 

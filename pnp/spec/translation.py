@@ -23,6 +23,7 @@ from typing import Any, Iterator
 from pnp.i18n import PSEUDO, SOURCE, Language
 from pnp.i18n.catalogs import language as read_language
 from pnp.spec.model import Game
+from pnp.spec.source import PathKey
 
 TEXT_KEYS = frozenset({"title", "name", "subtitle", "text", "value", "other", "corner", "heading", "lines", "notes",
                        "notes_title", "start_label", "label", "name_en", "title_en", "heading_en", "caption"})
@@ -38,17 +39,17 @@ def translatable(text: str) -> bool:
     return any(c.isalpha() for c in _PLACEHOLDER.sub("", text))
 
 
-def texts(game: Game) -> Iterator[tuple[tuple, str]]:
+def texts(game: Game) -> Iterator[tuple[PathKey, str]]:
     """Every text of `game` to translate, with its path inside the game, in spec order (a
     field left to its default, such as a track's `start_label: START`, included)."""
     yield from _walk(game.model_dump(by_alias=True), ())
 
 
-def _texts_of(data: dict[str, Any]) -> list[tuple[tuple, str]]:
+def _texts_of(data: dict[str, Any]) -> list[tuple[PathKey, str]]:
     return list(_walk(data, ()))
 
 
-def _walk(data: Any, path: tuple, key: Any = None) -> Iterator[tuple[tuple, str]]:
+def _walk(data: Any, path: PathKey, key: Any = None) -> Iterator[tuple[PathKey, str]]:
     if isinstance(data, dict):
         for name, value in data.items():
             if name not in NOT_WORDS:
@@ -60,7 +61,7 @@ def _walk(data: Any, path: tuple, key: Any = None) -> Iterator[tuple[tuple, str]
         yield path, data
 
 
-def _field(name: str, value: Any, path: tuple) -> Iterator[tuple[tuple, str]]:
+def _field(name: str, value: Any, path: PathKey) -> Iterator[tuple[PathKey, str]]:
     """The texts of one field: its value walked, except for the fields whose words are not
     their values (a track's cell labels, a table's row labels, a booklet's words by value)."""
     if name == "tracks" and not path:  # of a track, only its cells' labels are words

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 
-from pnp.disk import write_atomically
+from pnp.disk import write_atomically as write_atomically  # the table's one writer: the record's too (pnp.table.game)
 from pnp.errors import UsageError
 
 PRIVATE = 0o600  # what the files beside the record are made with: the owner reads and writes

@@ -77,8 +77,9 @@ class _Board:
     @property
     def short(self) -> bool:
         """Less of the strongest currency than a certificate costs."""
-        d = self.decision
-        return d.state.holdings[d.seat].money[d.params.index(self.target)] < d.params.certificate_price
+        state: forex.State = self.decision.state
+        params: forex.Params = self.decision.params
+        return state.holdings[self.decision.seat].money[params.index(self.target)] < params.certificate_price
 
 
 def holder(decision: Decision, rng: random.Random) -> Any:
