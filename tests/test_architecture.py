@@ -98,6 +98,19 @@ def test_every_type_ignore_says_which_error_and_why():
     assert found == []
 
 
+COMMAND_LINE = ("pnp.cli", "pnp.console")  # the floors that read the command line
+
+
+def test_nothing_below_the_command_line_reads_argparse():
+    """`pnp.cli` reads the command line and hands each command its own typed `Asked` (a frozen
+    dataclass of the values as typed: `simulate`, `tune`, `table`, `translate`), so no module
+    below it takes an `argparse.Namespace` or imports argparse, type-checking imports included."""
+    import grimp
+
+    graph = grimp.build_graph("pnp", include_external_packages=True, cache_dir=None)
+    assert graph.find_modules_that_directly_import("argparse") == set(COMMAND_LINE)
+
+
 @pytest.mark.parametrize("package", ["pnp.rules", "pnp.referee"])
 def test_no_import_circle_in_the_rules_and_the_referee(package):
     """No module of the package imports, directly or through others, one that imports it back
