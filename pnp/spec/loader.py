@@ -24,7 +24,6 @@ from pnp.cache import file_digests, unchanged
 from pnp.disk import write_atomically
 from pnp.errors import Issue, SpecError, UsageError, display_name, shorten
 from pnp.spec.bounds import extent_issues, pieces_issues, size_issues
-from pnp.spec.contract import needs_problems
 from pnp.spec.elements import elements_at, placed_elements
 from pnp.spec.faces import (
     ElsewhereError,
@@ -38,6 +37,7 @@ from pnp.spec.faces import (
 )
 from pnp.spec.images import ArtError, read_art
 from pnp.spec.model import ASSET_KEYS, MAX_SPEC_TEXT, Back, Booklet, Deck, Game, Mat, Money, Spec, Tokens, check_id
+from pnp.spec.needs import needs_problems
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
 from pnp.spec.sheets import expand_card_lists
 from pnp.spec.source import (
