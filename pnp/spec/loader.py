@@ -366,10 +366,7 @@ def _value_message(kind: str, given: Any, ctx: Mapping[str, Any], said: str) -> 
     if kind == "literal_error":
         return f"expected one of {ctx.get('expected')}; got {_show(given)}"
     if kind in _RELATIONS:
-        limit = next(iter(ctx.values()))
-        number = isinstance(limit, (int, float)) and not isinstance(limit, bool)
-        shown = (f"{int(limit):,}" if float(limit).is_integer() else f"{limit:g}") if number else str(limit)
-        return f"must be {_RELATIONS[kind]} {shown}, got {_show(given)}"
+        return f"must be {_RELATIONS[kind]} {_limit(next(iter(ctx.values())))}, got {_show(given)}"
     if kind in ("string_too_long", "string_too_short"):
         relation = "at most" if kind == "string_too_long" else "at least"
         limit = next(iter(ctx.values()), 0)
@@ -380,6 +377,13 @@ def _value_message(kind: str, given: Any, ctx: Mapping[str, Any], said: str) -> 
     if kind in _MESSAGES:
         return _MESSAGES[kind] + f", got {_show(given)}"
     return said
+
+
+def _limit(limit: Any) -> str:
+    """A bound as a designer reads it: 10,000 and 0.5, not 10000.0."""
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)):
+        return str(limit)
+    return f"{int(limit):,}" if float(limit).is_integer() else f"{limit:g}"
 
 
 def _data_path(data: Any, loc: tuple) -> tuple[tuple, Any]:

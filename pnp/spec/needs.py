@@ -10,7 +10,7 @@ from itertools import pairwise
 from typing import Iterable
 
 from pnp.spec.contract import Need
-from pnp.spec.model import Game
+from pnp.spec.model import CardEntry, Game
 from pnp.spec.source import PathKey
 
 
@@ -70,11 +70,14 @@ def _deck_problems(game_id: str, game: Game, need: Need, taken: set[str]) -> Ite
         yield here + ("kind",), f"`{need.id}` is {need.role}, so it must be a deck, not {deck.kind} ({need.rule})", False
         return
     for j, entry in enumerate(deck.cards):
-        if need.per_asset and entry.asset is None and entry.for_each != "asset":
-            yield here + ("cards", j), f"every card of {need.role} names one of the {game.asset_key} " \
-                                       f"(`for_each: asset` or `asset:`) ({need.rule})", False
-        for key in need.data:
-            value = entry.data.get(key)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                yield here + ("cards", j), f"every card of {need.role} needs `data: {{{key}: N}}`, " \
-                                           f"a whole number ≥ 0 ({need.rule})", False
+        yield from ((here + ("cards", j), message, False) for message in _card_problems(game, need, entry))
+
+
+def _card_problems(game: Game, need: Need, entry: CardEntry) -> Iterable[str]:
+    """What one card entry of a needed deck lacks: the asset it names, the numbers its data holds."""
+    if need.per_asset and entry.asset is None and entry.for_each != "asset":
+        yield f"every card of {need.role} names one of the {game.asset_key} (`for_each: asset` or `asset:`) ({need.rule})"
+    for key in need.data:
+        value = entry.data.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            yield f"every card of {need.role} needs `data: {{{key}: N}}`, a whole number ≥ 0 ({need.rule})"
