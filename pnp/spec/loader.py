@@ -583,18 +583,24 @@ def _component_issues(source: Source, where: tuple, game: Game, component: Any,
         yield _template_issue(source, where, component, error)
     yield from _text_template_issues(source, where, game, component, booklet)
     for index, section in enumerate(getattr(component, "sections", ())):
-        here = where + ("sections", index)
-        track = getattr(section, "track", None)
-        if track is not None and track not in game.tracks:
-            yield source.issue(here + ("track",), unknown_key_message(track, list(game.tracks), "track"))
-        for name in ("table", "marks"):
-            value = getattr(section, name, None)
-            if value is not None and tables is not None and value not in tables:
-                yield source.issue(here + (name,), unknown_key_message(value, list(tables), "table"))
-        ids = [c.id for c in game.components]
-        for path, named in _components_named(section):
-            if named not in ids:
-                yield source.issue(here + path, unknown_key_message(named, ids, "component"))
+        yield from _section_issues(source, where + ("sections", index), game, section, tables)
+
+
+def _section_issues(source: Source, here: tuple, game: Game, section: Any,
+                    tables: tuple[str, ...] | None) -> Iterable[Issue]:
+    """The track, the engine's tables (when known) and the components an aid's or booklet's
+    section names, each one the game has."""
+    track = getattr(section, "track", None)
+    if track is not None and track not in game.tracks:
+        yield source.issue(here + ("track",), unknown_key_message(track, list(game.tracks), "track"))
+    for name in ("table", "marks"):
+        value = getattr(section, name, None)
+        if value is not None and tables is not None and value not in tables:
+            yield source.issue(here + (name,), unknown_key_message(value, list(tables), "table"))
+    ids = [c.id for c in game.components]
+    for path, named in _components_named(section):
+        if named not in ids:
+            yield source.issue(here + path, unknown_key_message(named, ids, "component"))
 
 
 def _components_named(section: Any) -> Iterable[tuple[tuple, str]]:
