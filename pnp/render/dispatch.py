@@ -2,8 +2,8 @@
 
 Each backend (PDF, SVG) fills a `Dispatch` with its own functions, one per item type of
 `pnp.display`, instead of keeping its own `isinstance` ladder: adding an item type is one entry
-per backend, and a backend that lacks one fails when its module is imported, not with a blank
-where the item should be (reportlab's `Renderer.drawNodeDispatcher` holds its one ladder so).
+per backend, and a backend that lacks one fails when its module is imported, not when a page
+first holds such an item (reportlab's `Renderer.drawNodeDispatcher` keeps its one dispatch so).
 """
 
 from __future__ import annotations
