@@ -204,11 +204,11 @@ def _add_translate(commands: _Commands) -> None:
                         ("status", "per game and language: texts translated, fuzzy and missing")):
         command = verbs.add_parser(verb, help=about)
         _spec_option(command)
-        command.add_argument("--game", action="append", help="only this game (repeatable)")
+        command.add_argument("--game", action="append", default=[], help="only this game (repeatable)")
         if verb == "update":
             command.add_argument("--lang", action="append", metavar="CODE",
                                  help="only this language's catalog, or a new one (repeatable; default: the spec's languages)")
-        command.set_defaults(run=_translate, verb=verb)
+        command.set_defaults(run=_translate, verb=verb, lang=[])
     translate.set_defaults(run=lambda args: (translate.print_help(), 2)[1])
 
 
@@ -551,12 +551,12 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _translate(args: argparse.Namespace) -> int:
-    from pnp.translate import run
+    from pnp.translate import Asked, run
 
-    return run(args)
+    return run(_typed(Asked, args))
 
 
 def _table(args: argparse.Namespace) -> int:
-    from pnp.table import run
+    from pnp.table import Asked, run
 
-    return run(args)
+    return run(_typed(Asked, args))

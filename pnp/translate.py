@@ -24,7 +24,6 @@ kit prints the source there, and says so).
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import json
 import os
@@ -409,7 +408,17 @@ def errors(spec: Spec, game_id: str, codes: Iterable[str] | None = None) -> list
 # --- the command ------------------------------------------------------------------------------
 
 
-def run(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class Asked:
+    """`pnp translate VERB`'s command line as typed (None: not given); `pnp.cli` fills it."""
+
+    verb: str  # extract, update or status
+    spec: str | None = None
+    game: tuple[str, ...] = ()  # every game of the spec when none is named
+    lang: tuple[str, ...] = ()  # update: the spec's languages when none is named
+
+
+def run(args: Asked) -> int:
     from pnp.rules import load_spec
     from pnp.spec.source import default_spec_path
 
@@ -419,7 +428,7 @@ def run(args: argparse.Namespace) -> int:
     if args.verb == "extract":
         lines = extract(spec, games)
     elif args.verb == "update":
-        lines = update(spec, games, tuple(args.lang or ()))
+        lines = update(spec, games, args.lang)
     else:
         lines = report(spec, games)
     print("\n".join(lines))

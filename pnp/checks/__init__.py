@@ -10,7 +10,7 @@ a new check is one more line there:
 - **faces** (`pnp.checks.faces`, `pnp.checks.colour`): type size by role, text in the bleed or
   outside the safe zone, glyphs, text contrast, colours a colour-blind player cannot tell apart;
 - **art**: PNG and JPEG art printed below 300 dpi (`pnp.components.resolution`);
-- **keep-out** (`pnp.checks.sheets`): pieces clear of a cutting machine's registration marks;
+- **keep-out** (`keep_outs`): pieces clear of a cutting machine's registration marks;
 - **sheet-coverage**, **sheet-bleed** (`pnp.printfile.sheet_findings`): a sheet of the print
   plan that goes out nearly empty, pieces with too little bleed to hide a stray cut;
 - **booklet** (`pnp.components.consistency`): a summary line printing a number the rules it
@@ -32,7 +32,6 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Sequence
 
-from pnp.checks import sheets as sheet_checks
 from pnp.checks.colour import colour_checks
 from pnp.checks.faces import Seen, contrast_checks, text_checks
 from pnp.checks.layout import component_path, lay_out_kits, text_path
@@ -42,6 +41,8 @@ from pnp.display import Panels
 from pnp.export.faces import ComponentFaces, faces_of
 from pnp.findings import Finding
 from pnp.i18n import PSEUDO, SOURCE
+from pnp.layout.registration import Cutter, registration
+from pnp.layout.sheet import Box
 from pnp.printfile import Unit, sheet_findings
 from pnp.sheets import Sheets
 from pnp.spec.located import relocated
@@ -153,6 +154,35 @@ def _split_fix(message: str) -> tuple[str, str]:
     return (found.group(1), found.group(2)) if found else (message, "")
 
 
+def keep_outs(subject: Subject) -> list[Finding]:
+    """Each sheet made for a cutting machine (`print.cut`) with pieces reaching, with their least
+    bleed, into its registration marks' keep-out zones or out of the machine's area
+    (`pnp.layout.registration`): the machine's sensor mistakes anything printed near a mark for
+    it, and Cricut prints nothing outside its area. Imposition leaves those slots empty; the
+    check holds the sheets a build prints to it."""
+    found = []
+    for ids, facts in subject.sheets:
+        if not facts.machine:
+            continue
+        across, down = facts.bleed or (0.0, 0.0)
+        per_sheet = max(1, facts.pages_per_sheet)
+        for page, width, height, trims in facts.cuts:
+            reg = registration(Cutter(facts.machine, facts.inset), width, height)
+            into = [t for t in trims if not reg.clear(Box(t[1] - across, t[2] - down, t[3] + 2 * across, t[4] + 2 * down))]
+            if not into:
+                continue
+            sheet = page // per_sheet + 1
+            pieces = f"{len(into)} piece{'s' if len(into) != 1 else ''}"
+            path = component_path(subject.spec, subject.game_id, ids[0])
+            found.append(subject.at(
+                path, "keep-out", "warning",
+                f"{pieces} of sheet {sheet} reach into the {facts.machine} registration marks' keep-out zone "
+                f"(the first at {into[0][1]:.1f}, {into[0][2]:.1f} mm): the machine may take the print for a mark",
+                "report it: pnp keeps those places empty (a smaller piece or another paper avoids it meanwhile)",
+                component="+".join(ids)))
+    return found
+
+
 def plan_findings(subject: Subject) -> list[Finding]:
     """The kit's sheets as its combined file prints them (`pnp.printfile.sheet_findings`):
     nearly empty ones, too little bleed. Booklets are left out: their folded pages fill their
@@ -170,7 +200,7 @@ def booklet_findings(subject: Subject) -> list[Finding]:
 CHECKS: tuple[Entry, ...] = (
     Entry(("small-text", "bleed", "safe-zone", "glyph", "contrast", "colour-blind"), face_findings, drawn=True),
     Entry(("art",), art_findings, drawn=True),
-    Entry(("keep-out",), sheet_checks.keep_outs),
+    Entry(("keep-out",), keep_outs),
     Entry(("sheet-coverage", "sheet-bleed"), plan_findings),
     Entry(("booklet",), booklet_findings),
     Entry(("translation",), translations),

@@ -31,6 +31,7 @@ from pnp.display import IDENTITY, Circle, Group, Image, Item, Line, Page, Polygo
 from pnp.errors import BuildError, shorten
 from pnp.fonts import MM_PER_PT
 from pnp.render.cmyk import CONDITION, INK_LIMIT, KEY, LEVELS, Level, cmyk, cmyk_image, profile_bytes
+from pnp.render.dispatch import Dispatch
 from pnp.render.embed import register_reportlab
 from pnp.spec.images import MAX_PIXELS
 
@@ -273,35 +274,28 @@ class _Painter:
 
     def draw_all(self, items: Sequence[Item]) -> None:
         for item in items:
-            self.draw(item)
+            _DRAW(self, item)
 
-    def draw(self, item: Item) -> None:
-        if isinstance(item, Group):
-            self.group(item)
-        elif isinstance(item, Text):
-            self.text(item)
-        elif isinstance(item, Image):
-            self.image(item)
-        elif isinstance(item, (Rect, Line, Circle, Polygon)):
-            self.shape(item)
-        else:
-            raise TypeError(f"not a display item: {item!r}")
-
-    def shape(self, item: Rect | Line | Circle | Polygon) -> None:
-        canvas = self.canvas
+    def rect(self, item: Rect) -> None:
         stroke, fill = self.use(item.style)
-        if isinstance(item, Rect):
-            if item.radius > 0:
-                canvas.roundRect(item.x, item.y, item.w, item.h, item.radius, stroke, fill)
-            else:
-                canvas.rect(item.x, item.y, item.w, item.h, stroke, fill)
-        elif isinstance(item, Line):
-            if stroke:  # a line has nothing to fill
-                canvas.line(item.x1, item.y1, item.x2, item.y2)
-        elif isinstance(item, Circle):
-            canvas.addLiteral(_circle(item.cx, item.cy, item.r, _paint(canvas, stroke, fill)))
-        elif item.points:
-            canvas.addLiteral(_polygon(item.points, item.closed, _paint(canvas, stroke, fill)))
+        if item.radius > 0:
+            self.canvas.roundRect(item.x, item.y, item.w, item.h, item.radius, stroke, fill)
+        else:
+            self.canvas.rect(item.x, item.y, item.w, item.h, stroke, fill)
+
+    def line(self, item: Line) -> None:
+        stroke, _ = self.use(item.style)
+        if stroke:  # a line has nothing to fill
+            self.canvas.line(item.x1, item.y1, item.x2, item.y2)
+
+    def circle(self, item: Circle) -> None:
+        stroke, fill = self.use(item.style)
+        self.canvas.addLiteral(_circle(item.cx, item.cy, item.r, _paint(self.canvas, stroke, fill)))
+
+    def polygon(self, item: Polygon) -> None:
+        stroke, fill = self.use(item.style)
+        if item.points:
+            self.canvas.addLiteral(_polygon(item.points, item.closed, _paint(self.canvas, stroke, fill)))
 
     def group(self, group: Group) -> None:
         canvas = self.canvas
@@ -417,6 +411,12 @@ class _Painter:
             canvas.setStrokeAlpha(wanted.stroke_alpha)
         self.pen = wanted
         return int(stroke is not None), int(fill is not None)
+
+
+_DRAW: Dispatch[_Painter, None] = Dispatch({
+    Rect: _Painter.rect, Line: _Painter.line, Polygon: _Painter.polygon, Circle: _Painter.circle,
+    Text: _Painter.text, Image: _Painter.image, Group: _Painter.group,
+})
 
 
 def _define_form(canvas: Any, name: str, image: Image) -> tuple[float, float]:

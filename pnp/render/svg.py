@@ -18,6 +18,7 @@ from typing import Any, BinaryIO, Iterator, Union
 from pnp import fonts
 from pnp.display import IDENTITY, Circle, Group, Image, Item, Line, Page, Polygon, Rect, Style, Text
 from pnp.fonts import MM_PER_PT
+from pnp.render.dispatch import Dispatch
 
 Target = Union[str, "os.PathLike[str]", BinaryIO]
 
@@ -71,48 +72,36 @@ class _Builder:
 
     def add_all(self, parent: Any, items: tuple[Item, ...]) -> None:
         for item in items:
-            for element in self.elements(item):
+            element = _ELEMENT(self, item)
+            if element is not None:  # an empty text or an unstroked line draws nothing
                 parent.add(element)
 
-    def elements(self, item: Item) -> Iterator[Any]:
-        document = self.document
-        if isinstance(item, Group):
-            yield self.group(item)
-        elif isinstance(item, Text):
-            if item.text:
-                yield self.text(item)
-        elif isinstance(item, Image):  # SVG art stays vector: an SVG document in the data URL
-            mime = {"png": "image/png", "jpeg": "image/jpeg", "svg": "image/svg+xml"}[item.format]
-            href = f"data:{mime};base64," + base64.b64encode(item.data).decode("ascii")
-            yield document.image(
-                href,
-                insert=(_n(item.x), _n(item.y)),
-                size=(_n(item.w), _n(item.h)),
-                preserveAspectRatio="none",
-            )
-        elif isinstance(item, Rect):
-            extra = {"rx": _n(item.radius), "ry": _n(item.radius)} if item.radius > 0 else {}
-            yield document.rect(
-                insert=(_n(item.x), _n(item.y)),
-                size=(_n(item.w), _n(item.h)),
-                **extra,
-                **_style(item.style),
-            )
-        elif isinstance(item, Line):
-            if item.style.stroke:
-                yield document.line(
-                    (_n(item.x1), _n(item.y1)), (_n(item.x2), _n(item.y2)), **_style(item.style)
-                )
-        elif isinstance(item, Circle):
-            yield document.circle(
-                center=(_n(item.cx), _n(item.cy)), r=_n(item.r), **_style(item.style)
-            )
-        elif isinstance(item, Polygon):
-            points = [(_n(x), _n(y)) for x, y in item.points]
-            shape = document.polygon if item.closed else document.polyline
-            yield shape(points, **_style(item.style))
-        else:
-            raise TypeError(f"not a display item: {item!r}")
+    def image(self, item: Image) -> Any:
+        """SVG art stays vector: an SVG document in the data URL."""
+        mime = {"png": "image/png", "jpeg": "image/jpeg", "svg": "image/svg+xml"}[item.format]
+        href = f"data:{mime};base64," + base64.b64encode(item.data).decode("ascii")
+        return self.document.image(
+            href, insert=(_n(item.x), _n(item.y)), size=(_n(item.w), _n(item.h)), preserveAspectRatio="none"
+        )
+
+    def rect(self, item: Rect) -> Any:
+        extra = {"rx": _n(item.radius), "ry": _n(item.radius)} if item.radius > 0 else {}
+        return self.document.rect(
+            insert=(_n(item.x), _n(item.y)), size=(_n(item.w), _n(item.h)), **extra, **_style(item.style)
+        )
+
+    def line(self, item: Line) -> Any:
+        if not item.style.stroke:
+            return None
+        return self.document.line((_n(item.x1), _n(item.y1)), (_n(item.x2), _n(item.y2)), **_style(item.style))
+
+    def circle(self, item: Circle) -> Any:
+        return self.document.circle(center=(_n(item.cx), _n(item.cy)), r=_n(item.r), **_style(item.style))
+
+    def polygon(self, item: Polygon) -> Any:
+        points = [(_n(x), _n(y)) for x, y in item.points]
+        shape = self.document.polygon if item.closed else self.document.polyline
+        return shape(points, **_style(item.style))
 
     def group(self, group: Group) -> Any:
         attributes = {}
@@ -138,6 +127,8 @@ class _Builder:
         return element
 
     def text(self, text: Text) -> Any:
+        if not text.text:
+            return None
         fonts.check_glyphs(text.text, text.font, self.where)
         face = fonts.font(text.font)
         attributes = {
@@ -154,6 +145,12 @@ class _Builder:
         if text.text != " ".join(text.text.split()):  # keep the spaces the PDF keeps
             attributes["xml:space"] = "preserve"
         return self.document.text(text.text, insert=(_n(text.x), _n(text.y)), **attributes)
+
+
+_ELEMENT: Dispatch[_Builder, Any] = Dispatch({
+    Rect: _Builder.rect, Line: _Builder.line, Polygon: _Builder.polygon, Circle: _Builder.circle,
+    Text: _Builder.text, Image: _Builder.image, Group: _Builder.group,
+})  # each an svgwrite element, or None for what draws nothing
 
 
 def _embedded_fonts(items: tuple[Item, ...]) -> str:

@@ -27,7 +27,7 @@ import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from pnp import __version__
 from pnp.bots import roster
@@ -36,7 +36,7 @@ from pnp.i18n import _
 from pnp.rules import GAMES, load_spec, rulebook
 from pnp.rules.base import Violation
 from pnp.simulate import judge
-from pnp.simulate.runner import Setup, chunk_count, context, seating, shard_numbers
+from pnp.simulate.runner import Progress, Setup, chunk_count, context, seating, shard_numbers
 from pnp.simulate.shards import FORMAT as SHARD_FORMAT
 from pnp.simulate.shards import check_together, checked_tally, read_shard, setup_of
 from pnp.simulate.simulation import (
@@ -391,26 +391,6 @@ def _simulate(options: Options, setup: Setup, spec_name: str | Path, records: st
                       record_limit=options.records, progress=step)
     return finish(setup, options.games, options.seed, played, spec_name=str(spec_name),
                   elapsed_s=time.perf_counter() - started)
-
-
-class Progress:
-    """A progress bar with the time left (tqdm) on a terminal's stderr, none in a pipe, CI or a
-    test: `with Progress(total, label) as step:` gives what to call with the games each finished
-    chunk played (None without a bar)."""
-
-    def __init__(self, total: int, label: str):
-        self.bar: Any = None
-        if sys.stderr.isatty() and not os.environ.get("CI"):
-            from tqdm import tqdm  # no type hints: ignored in pyproject's mypy overrides
-
-            self.bar = tqdm(total=total, desc=label, unit="game", file=sys.stderr, leave=False)
-
-    def __enter__(self) -> Callable[[int], None] | None:
-        return self.bar.update if self.bar is not None else None
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.close()
 
 
 # --- shards and their merge ---------------------------------------------------------------------------

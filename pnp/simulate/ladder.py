@@ -23,7 +23,7 @@ from typing import Any, Callable, Sequence
 
 from pnp.bots import roster
 from pnp.simulate.metrics import Estimate, jsonable, rate
-from pnp.simulate.runner import Setup, chunks, run_each
+from pnp.simulate.runner import Progress, Setup, chunks, run_each
 from pnp.simulate.words import percent
 
 BASELINE = "random"
@@ -35,8 +35,6 @@ FIT_ROUNDS = 500
 def ladder_command(asked: Any, options: Any, pairs: Sequence[tuple[Setup, Setup | None]]) -> int:
     """The ladder of every player count asked for (`command.Asked`, `command.Options`), printed
     as JSON or text, with a progress bar on a terminal."""
-    from pnp.simulate.command import Progress
-
     bots = list(options.bots) if asked.bots is not None else roster.names(options.game)
     if BASELINE not in bots:
         bots.insert(0, BASELINE)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import sys
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -215,6 +216,26 @@ def _reported(done: Tally, progress: Callable[[int], None] | None) -> Tally:
     if progress is not None:
         progress(done.games)
     return done
+
+
+class Progress:
+    """A progress bar with the time left (tqdm) on a terminal's stderr, none in a pipe, CI or a
+    test: `with Progress(total, label) as step:` gives what to call with the games each finished
+    chunk played (None without a bar)."""
+
+    def __init__(self, total: int, label: str):
+        self.bar: Any = None
+        if sys.stderr.isatty() and not os.environ.get("CI"):
+            from tqdm import tqdm  # no type hints: ignored in pyproject's mypy overrides
+
+            self.bar = tqdm(total=total, desc=label, unit="game", file=sys.stderr, leave=False)
+
+    def __enter__(self) -> Callable[[int], None] | None:
+        return self.bar.update if self.bar is not None else None
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 def _on_pool(jobs: Iterable[Chunk], workers: int, progress: Callable[[int], None] | None,

@@ -33,7 +33,7 @@ from pnp.i18n import _, ngettext
 from pnp.rules import GAMES, end_reasons, load_spec, rulebook
 from pnp.simulate import command
 from pnp.simulate.metrics import jsonable
-from pnp.simulate.runner import CHUNK_GAMES
+from pnp.simulate.runner import CHUNK_GAMES, Progress
 from pnp.simulate.tally import Tally
 from pnp.simulate.tuning import (
     CENTRE_WEIGHT,
@@ -190,7 +190,7 @@ def tune_command(asked: Asked) -> int:
     if budget < len(arms) * CHUNK_GAMES:
         raise UsageError(f"--games {budget:,}: {len(arms)} candidates need at least {len(arms) * CHUNK_GAMES:,} games "
                          f"({CHUNK_GAMES} each)")
-    with command.speaking_as(asked.lang, game, asked.spec), command.Progress(budget, f"tune {game}") as step:
+    with command.speaking_as(asked.lang, game, asked.spec), Progress(budget, f"tune {game}") as step:
         found = search(arms, targets, budget, seed, workers=workers, varies=varies, make=make, progress=step)
         answer = {**answered(found, varies), "game": game, "players": players[0], "bots": list(bots), "seed": seed, "budget": budget,
                   "spec": str(spec_path), "fixed": fixed, "targets": [str(t) for t in targets],

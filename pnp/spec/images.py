@@ -201,6 +201,23 @@ def _svg_size(data: bytes, file: str) -> tuple[float, float]:
         raise ArtError(f"{file}: not readable SVG ({error})") from None
     if not root.tag.endswith("svg"):
         raise ArtError(f"{file}: not an SVG image (its root element is <{root.tag}>)")
+    _check_elements(file, root)
+    box = (root.get("viewBox") or "").replace(",", " ").split()
+    if len(box) == 4:
+        try:
+            return float(box[2]), float(box[3])
+        except ValueError:
+            pass
+    width, height = (_length(root.get(name) or "") for name in ("width", "height"))
+    if width is None or height is None:
+        raise ArtError(f"{file}: an SVG needs a viewBox, or a width and height, so its shape is known")
+    return width, height
+
+
+def _check_elements(file: str, root: ElementTree.Element) -> None:
+    """What SVG art may not hold (each an `ArtError`): more than MAX_SVG_ELEMENTS elements, text
+    (the PDF could not embed its font), a reference to another file, a number not finite or
+    beyond MAX_SVG_NUMBER."""
     for count, element in enumerate(root.iter(), 1):
         if count > MAX_SVG_ELEMENTS:
             raise ArtError(f"{file}: an SVG of more than {MAX_SVG_ELEMENTS:,} elements (simplify it)")
@@ -212,16 +229,6 @@ def _svg_size(data: bytes, file: str) -> tuple[float, float]:
         if tag in ("image", "use") and href and not href.startswith(("data:", "#")):
             raise ArtError(f"{file}: refers to another file ({href}); embed it or draw it in this SVG")
         _check_numbers(file, tag, element.attrib)
-    box = (root.get("viewBox") or "").replace(",", " ").split()
-    if len(box) == 4:
-        try:
-            return float(box[2]), float(box[3])
-        except ValueError:
-            pass
-    width, height = (_length(root.get(name) or "") for name in ("width", "height"))
-    if width is None or height is None:
-        raise ArtError(f"{file}: an SVG needs a viewBox, or a width and height, so its shape is known")
-    return width, height
 
 
 # the attributes an SVG writes numbers in (and `style`, whose declarations may): each number finite

@@ -24,7 +24,6 @@ from pnp.cache import file_digests, unchanged
 from pnp.disk import write_atomically
 from pnp.errors import Issue, SpecError, UsageError, display_name, shorten
 from pnp.spec.bounds import extent_issues, pieces_issues, size_issues
-from pnp.spec.contract import needs_problems
 from pnp.spec.elements import elements_at, placed_elements
 from pnp.spec.faces import (
     ElsewhereError,
@@ -51,6 +50,7 @@ from pnp.spec.model import (
     Tokens,
     check_id,
 )
+from pnp.spec.needs import needs_problems
 from pnp.spec.options import Rulebook, check_values, unknown_key_message
 from pnp.spec.sheets import expand_card_lists
 from pnp.spec.source import (
@@ -352,7 +352,7 @@ def _value_at(data: Any, loc: tuple[int | str, ...]) -> Any:
 
 
 def _shape_issue(source: Source, path: PathKey, model: Any, item: Mapping[str, Any]) -> Issue:
-    kind, given = item["type"], item.get("input")
+    kind = item["type"]
     ctx = item.get("ctx") or {}
     if kind == "extra_forbidden":
         known = list(_aliases(model)) if model else []
@@ -364,29 +364,39 @@ def _shape_issue(source: Source, path: PathKey, model: Any, item: Mapping[str, A
         if kind == "union_tag_not_found":
             return source.issue(path, f'missing "kind" (one of: {", ".join(tags)})')
         return source.issue(path + ("kind",), unknown_key_message(ctx.get("tag"), tags, "kind"))
+    return source.issue(path, _value_message(kind, item.get("input"), ctx, item["msg"]))
+
+
+_RELATIONS = {"greater_than_equal": "at least", "greater_than": "more than", "less_than_equal": "at most",
+              "less_than": "less than"}
+
+
+def _value_message(kind: str, given: Any, ctx: Mapping[str, Any], said: str) -> str:
+    """Pydantic's error of kind `kind` about a value, `given`, in a designer's words (`said`:
+    pydantic's own, for the kinds not worded here)."""
     if kind == "value_error":
-        message = str(ctx.get("error", item["msg"]))
-    elif kind == "literal_error":
-        message = f"expected one of {ctx.get('expected')}; got {_show(given)}"
-    elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
-        relation = {"greater_than_equal": "at least", "greater_than": "more than",
-                    "less_than_equal": "at most", "less_than": "less than"}[kind]
-        limit = next(iter(ctx.values()))
-        number = isinstance(limit, (int, float)) and not isinstance(limit, bool)
-        shown = (f"{int(limit):,}" if float(limit).is_integer() else f"{limit:g}") if number else str(limit)
-        message = f"must be {relation} {shown}, got {_show(given)}"
-    elif kind in ("string_too_long", "string_too_short"):
+        return str(ctx.get("error", said))
+    if kind == "literal_error":
+        return f"expected one of {ctx.get('expected')}; got {_show(given)}"
+    if kind in _RELATIONS:
+        return f"must be {_RELATIONS[kind]} {_limit(next(iter(ctx.values())))}, got {_show(given)}"
+    if kind in ("string_too_long", "string_too_short"):
         relation = "at most" if kind == "string_too_long" else "at least"
         limit = next(iter(ctx.values()), 0)
         length = len(given) if isinstance(given, str) else 0
-        message = f"{relation} {limit:,} characters, not {length:,}"
-    elif kind in ("too_short", "too_long"):
-        message = item["msg"].replace("Tuple", "List").replace("Dictionary", "Mapping")
-    elif kind in _MESSAGES:
-        message = _MESSAGES[kind] + ("" if kind == "missing" else f", got {_show(given)}")
-    else:
-        message = item["msg"]
-    return source.issue(path, message)
+        return f"{relation} {limit:,} characters, not {length:,}"
+    if kind in ("too_short", "too_long"):
+        return said.replace("Tuple", "List").replace("Dictionary", "Mapping")
+    if kind in _MESSAGES:
+        return _MESSAGES[kind] + f", got {_show(given)}"
+    return said
+
+
+def _limit(limit: Any) -> str:
+    """A bound as a designer reads it: 10,000 and 0.5, not 10000.0."""
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)):
+        return str(limit)
+    return f"{int(limit):,}" if float(limit).is_integer() else f"{limit:g}"
 
 
 def _data_path(data: Any, loc: tuple[int | str, ...]) -> tuple[PathKey, Any]:
@@ -487,30 +497,8 @@ def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook
     yield from whole
     for game_id, game in spec.games.items():
         where = ("games", game_id)
-        issues: list[Issue] = []
-        try:
-            check_id(game_id)
-        except ValueError as error:
-            issues.append(source.issue(where, str(error), key=True))
-        assets = where + (game.asset_key,)
-        issues += _duplicates(source, assets, [a.id for a in game.assets], "id")
-        issues += _duplicates(source, where + ("components",), [c.id for c in game.components], "id")
         rulebook = rulebooks.get(game_id) if rulebooks is not None else None
-        if rulebooks is not None:
-            issues += _rules_issues(source, where, game, rulebook)
-        if rulebook is not None:
-            issues += (source.issue(where + path, message, key=key)
-                       for path, message, key in needs_problems(game_id, game, rulebook.needs))
-        tables = None if rulebooks is None else rulebook.tables if rulebook else ()
-        for index, component in enumerate(game.components):
-            here = where + ("components", index)
-            sized = list(size_issues(source, here, game, component))
-            issues += sized
-            if not sized:  # a component within its bounds: its templates and names can be read
-                issues += _component_issues(source, here, game, component, tables, _booklet_names(rulebooks, game_id, game))
-        issues += extent_issues(source, where, game, spec.print)
-        issues += _image_issues(source, spec.folder, where, game)
-        issues += font_issues(source, spec.folder, where, game)
+        issues = list(_written_issues(source, spec, game_id, game, rulebooks))
         sound = not issues  # what follows reads the game as its engine and its components would
         if sound and rulebook is not None and check is not None:
             issues += _engine_issues(source, where, game_id, game, check)
@@ -518,6 +506,36 @@ def _meaning_issues(source: Source, spec: Spec, rulebooks: Mapping[str, Rulebook
         if not issues and not whole and layout is not None:  # laid out only when sound, as the engine reads it
             issues += layout(spec, game_id)
         yield from issues
+
+
+def _written_issues(source: Source, spec: Spec, game_id: str, game: Game,
+                    rulebooks: Mapping[str, Rulebook] | None) -> Iterable[Issue]:
+    """What is wrong with one game as written — its id, duplicate ids, house rules and what its
+    engine needs (when `rulebooks` are known), its components, extents, art and fonts — before
+    its engine or its layout reads it."""
+    where = ("games", game_id)
+    try:
+        check_id(game_id)
+    except ValueError as error:
+        yield source.issue(where, str(error), key=True)
+    yield from _duplicates(source, where + (game.asset_key,), [a.id for a in game.assets], "id")
+    yield from _duplicates(source, where + ("components",), [c.id for c in game.components], "id")
+    rulebook = rulebooks.get(game_id) if rulebooks is not None else None
+    if rulebooks is not None:
+        yield from _rules_issues(source, where, game, rulebook)
+    if rulebook is not None:
+        yield from (source.issue(where + path, message, key=key)
+                    for path, message, key in needs_problems(game_id, game, rulebook.needs))
+    tables = None if rulebooks is None else rulebook.tables if rulebook else ()
+    for index, component in enumerate(game.components):
+        here = where + ("components", index)
+        sized = list(size_issues(source, here, game, component))
+        yield from sized
+        if not sized:  # a component within its bounds: its templates and names can be read
+            yield from _component_issues(source, here, game, component, tables, _booklet_names(rulebooks, game_id, game))
+    yield from extent_issues(source, where, game, spec.print)
+    yield from _image_issues(source, spec.folder, where, game)
+    yield from font_issues(source, spec.folder, where, game)
 
 
 def _mat_issues(source: Source, where: PathKey, game: Game) -> Iterable[Issue]:
@@ -579,18 +597,24 @@ def _component_issues(source: Source, where: PathKey, game: Game, component: Any
         yield _template_issue(source, where, component, error)
     yield from _text_template_issues(source, where, game, component, booklet)
     for index, section in enumerate(getattr(component, "sections", ())):
-        here = where + ("sections", index)
-        track = getattr(section, "track", None)
-        if track is not None and track not in game.tracks:
-            yield source.issue(here + ("track",), unknown_key_message(track, list(game.tracks), "track"))
-        for name in ("table", "marks"):
-            value = getattr(section, name, None)
-            if value is not None and tables is not None and value not in tables:
-                yield source.issue(here + (name,), unknown_key_message(value, list(tables), "table"))
-        ids = [c.id for c in game.components]
-        for path, named in _components_named(section):
-            if named not in ids:
-                yield source.issue(here + path, unknown_key_message(named, ids, "component"))
+        yield from _section_issues(source, where + ("sections", index), game, section, tables)
+
+
+def _section_issues(source: Source, here: PathKey, game: Game, section: Any,
+                    tables: tuple[str, ...] | None) -> Iterable[Issue]:
+    """The track, the engine's tables (when known) and the components an aid's or booklet's
+    section names, each one the game has."""
+    track = getattr(section, "track", None)
+    if track is not None and track not in game.tracks:
+        yield source.issue(here + ("track",), unknown_key_message(track, list(game.tracks), "track"))
+    for name in ("table", "marks"):
+        value = getattr(section, name, None)
+        if value is not None and tables is not None and value not in tables:
+            yield source.issue(here + (name,), unknown_key_message(value, list(tables), "table"))
+    ids = [c.id for c in game.components]
+    for path, named in _components_named(section):
+        if named not in ids:
+            yield source.issue(here + path, unknown_key_message(named, ids, "component"))
 
 
 def _components_named(section: Any) -> Iterable[tuple[PathKey, str]]:

@@ -14,17 +14,32 @@ referee, rules and spec layers; nothing imports it, and it never loads the rende
 
 from __future__ import annotations
 
-import argparse
 import ipaddress
 import shlex
 import socket
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
+DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 
 
-def run(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class Asked:
+    """`pnp table`'s command line as typed (None: not given); `pnp.cli` fills it."""
+
+    record: str
+    new: str | None = None
+    players: str | None = None
+    spec: str | None = None
+    set: tuple[str, ...] = ()
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    engine: tuple[str, ...] | None = None  # the rules files given with --engine (a game's own)
+
+
+def run(args: Asked) -> int:
     """Open (or, with --new, create) the record and serve the table until Ctrl-C, which ends
     every phone's stream and stops with the line that goes on with the record."""
     import random
@@ -101,7 +116,7 @@ def seated(game: str, names: list[str]) -> tuple[list[str], dict[str, str]]:
     return players, bots
 
 
-def house_rules(settings: list[str]) -> dict[str, Any]:
+def house_rules(settings: Sequence[str]) -> dict[str, Any]:
     """`rules.KEY=VALUE` settings, each value read as YAML by the spec layer's reader (with its
     limits; nothing is None); the game's rulebook checks them (`game.options_in_effect`)."""
     from pnp.errors import UsageError
@@ -119,14 +134,13 @@ def house_rules(settings: list[str]) -> dict[str, Any]:
     return raw
 
 
-def restart_command(args: argparse.Namespace) -> str:
+def restart_command(args: Asked) -> str:
     """The command that goes on with this record: this one without --new, --players, --set (its
     --engine files kept: the game's rules)."""
-    words = ["pnp", *(word for path in getattr(args, "engine", None) or () for word in ("--engine", path)),
-             "table", args.record]
+    words = ["pnp", *(word for path in args.engine or () for word in ("--engine", path)), "table", args.record]
     if args.spec:
         words += ["--spec", args.spec]
-    if args.host != "127.0.0.1":
+    if args.host != DEFAULT_HOST:
         words += ["--host", args.host]
     if args.port != DEFAULT_PORT:
         words += ["--port", str(args.port)]

@@ -181,6 +181,17 @@ class TableGame:
         if missing and write:
             files.append_log(self.path, missing)
             log += missing
+        entries, kept = self._reentered(journal)
+        self.entries = entries
+        self._attribute(log)
+        if kept < len(journal.pending):
+            self.notes.append(f"{len(journal.pending) - kept} sealed entries no longer apply and are left out")
+            if write:
+                self._commit(entries, [{"op": "dropped", "by": HOST.name, "count": len(journal.pending) - kept}])
+
+    def _reentered(self, journal: Journal) -> tuple[tuple[Entry, ...], int]:
+        """The entries with the journal's sealed entries entered again, up to the first that is
+        not a sealed step of the player who entered it or no longer applies; and how many were."""
         entries, kept = self.entries, 0
         for item, action in zip(journal.pending, self._sealed_actions(journal), strict=False):
             state = entries[-1].state if entries else self.first
@@ -196,12 +207,7 @@ class TableGame:
                               True, by=str(item.get("by", "")), at=str(item.get("at", "")),
                               revealed=item.get("revealed") is True),)
             kept += 1
-        self.entries = entries
-        self._attribute(log)
-        if kept < len(journal.pending):
-            self.notes.append(f"{len(journal.pending) - kept} sealed entries no longer apply and are left out")
-            if write:
-                self._commit(entries, [{"op": "dropped", "by": HOST.name, "count": len(journal.pending) - kept}])
+        return entries, kept
 
     def _sealed_actions(self, journal: Journal) -> list[Any]:
         """The sealed entries' actions, read back from the record the journal keeps with them
