@@ -254,7 +254,8 @@ def _set_by(context: Context, path: str) -> str:
     Dividend cards)."""
     kind, _dot, rest = path.partition(".")
     if kind == "components":
-        return str(context.game.component(rest.split(".")[0]).name)
+        named = next((c for c in context.game.components if c.id == rest.split(".")[0]), None)
+        return str(named.name) if named is not None else path  # a spec that renamed it: the setting as written
     return _("the board")
 
 
