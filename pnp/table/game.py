@@ -37,6 +37,7 @@ from typing import Any
 from pnp.errors import PnpError, RecordError, UsageError
 from pnp.referee import game_params, replay
 from pnp.referee import record as records
+from pnp.referee.generic import Generic
 from pnp.referee.replay import GameReferee, StepViolation, referee_for, state_json
 from pnp.rules import GAMES
 from pnp.rules.base import ChoiceNeeded, Event, Malformed, ToMove, Violation, plain
@@ -116,6 +117,8 @@ class TableGame:
         holder = _locked(path, lock)
         try:
             written = first if start is not None else None
+            if start is not None and isinstance(referee, Generic):
+                written = start  # a generic record states its start as the engine's own Start, not as a position
             table = cls._from_text(path, spec, records.dump(referee.record(params, players, (), options, start=written)))
             table._file_lock = holder
             files.seat_tokens(path, players, fresh=True)
