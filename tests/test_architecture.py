@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
+import os
 import re
 import subprocess
 import sys
@@ -20,9 +21,14 @@ ROOT = Path(__file__).resolve().parents[1]
 RECORDS = ROOT / "tests" / "records"
 BIN = Path(sys.executable).parent
 
+# mypy's cache in the user's cache, shared by every checkout on the machine: a fresh clone then
+# reads the 1,500 modules of its dependencies from it (numpy, dask, ezdxf …) and checks only
+# pnp's own — 4 s of CPU instead of 21 s cold (issue 46: a fresh clone's first fast lane)
+MYPY_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp" / "mypy"
 TOOLS = {
     "ruff": [sys.executable, "-m", "ruff", "check", "."],
-    "mypy": [sys.executable, "-m", "mypy", "pnp"],  # the whole package, --strict: the settings are in pyproject.toml
+    "mypy": [sys.executable, "-m", "mypy", "--cache-dir", str(MYPY_CACHE), "pnp"],  # the whole package, --strict:
+    # the settings are in pyproject.toml
     "import-linter": [str(BIN / "lint-imports")],
 }
 
