@@ -96,24 +96,10 @@ class TableGame:
         certificates), written in the record, so each phone shows its own hand and a bot can
         hold one; without, the standard setup (the cards dealt at the table, entered as played)."""
         path = Path(path)
-        if path.exists():
-            raise UsageError(f"{path} exists: leave out --new to go on with that game, or name a new file")
-        if game_id not in GAMES or game_id not in spec.games:
-            known = ", ".join(g for g in GAMES if g in spec.games)
-            raise UsageError(f'unknown game "{game_id}" (games the table plays: {known})')
-        if not players or len(set(players)) != len(players) or not all(p.strip() for p in players):
-            raise UsageError("--players needs distinct names, e.g. --players Ana,Ben,Cris")
+        _check_new(path, spec, game_id, players)
         options = options_in_effect(game_id, spec.games[game_id], settings or {})
         referee = referee_for(game_id)
-        engine = GAMES[game_id].engine
-        try:
-            params = engine.params(spec.games[game_id], options)
-            start = engine.deal(params, tuple(players), deal) if deal is not None else None
-            first, _ = engine.setup(params, tuple(players), start)
-        except Violation as violation:
-            raise UsageError(f"{violation.rule}: {violation.message}") from None
-        except ValueError as error:
-            raise UsageError(f"--set: {error}") from None
+        params, start, first = _started(game_id, spec, options, players, deal)
         holder = _locked(path, lock)
         try:
             written = first if start is not None else None
@@ -590,6 +576,34 @@ def options_in_effect(game_id: str, game: Game, settings: Mapping[str, Any]) -> 
                 values.pop(option.name, None)  # the spec's own, which a record cannot state
     values.update(checked)
     return values
+
+
+def _check_new(path: Path, spec: Spec, game_id: str, players: Sequence[str]) -> None:
+    """A new game's record, game and players as `TableGame.create` needs them, else one
+    UsageError saying what to give instead."""
+    if path.exists():
+        raise UsageError(f"{path} exists: leave out --new to go on with that game, or name a new file")
+    if game_id not in GAMES or game_id not in spec.games:
+        known = ", ".join(g for g in GAMES if g in spec.games)
+        raise UsageError(f'unknown game "{game_id}" (games the table plays: {known})')
+    if not players or len(set(players)) != len(players) or not all(p.strip() for p in players):
+        raise UsageError("--players needs distinct names, e.g. --players Ana,Ben,Cris")
+
+
+def _started(game_id: str, spec: Spec, options: Mapping[str, object], players: Sequence[str],
+             deal: random.Random | None) -> tuple[object, object, object]:
+    """A new game's parameters, the start `deal` deals (None without one) and its first
+    position, by the game's engine; what the rules refuse is a UsageError naming its rule."""
+    engine = GAMES[game_id].engine
+    try:
+        params = engine.params(spec.games[game_id], options)
+        start = engine.deal(params, tuple(players), deal) if deal is not None else None
+        first, _ = engine.setup(params, tuple(players), start)
+    except Violation as violation:
+        raise UsageError(f"{violation.rule}: {violation.message}") from None
+    except ValueError as error:
+        raise UsageError(f"--set: {error}") from None
+    return params, start, first
 
 
 def _public(entries: Sequence[Entry]) -> int:
