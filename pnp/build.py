@@ -371,22 +371,7 @@ class Pictures:
     def add(self, faces: Mapping[str, Sequence[tuple[export.ComponentFaces, dict[int, bytes] | None]]]) -> None:
         """Name the faces of the components among `faces` not named yet, take the pictures
         kept, and begin making the others if the store's mode says so."""
-        missing: dict[str, Drawing] = {}
-        begun = {name for names, _ in self._work for name in names}
-        for g, found in faces.items():
-            for c, memo in found:
-                if c.id in self.faces.get(g, {}):
-                    continue
-                self.faces.setdefault(g, {})[c.id] = c
-                self.names.setdefault(g, {})[c.id] = names = [picturing.name(face.drawing, memo) for face in c.faces]
-                for picture, face in zip(names, c.faces, strict=True):
-                    if picture in self.pictures or picture in missing or picture in begun:
-                        continue
-                    kept = self.store.kept(picture)
-                    if kept is not None:
-                        self.pictures[picture] = kept
-                    else:
-                        missing[picture] = face.drawing
+        missing = self._missing(faces)
         if self.store.mode == picturing.SERVE:
             for picture, drawing in missing.items():
                 self.store.wait(picture, drawing)
@@ -395,6 +380,35 @@ class Pictures:
             chunks = [names[n:n + PICTURES_A_TASK] for n in range(0, len(names), PICTURES_A_TASK)]
             tasks: list[Task] = [(len(chunk) / 3, partial(picturing.make, [missing[p] for p in chunk])) for chunk in chunks]
             self._work.append((names, Background(tasks)))
+
+    def _missing(self, faces: Mapping[str, Sequence[tuple[export.ComponentFaces, dict[int, bytes] | None]]]
+                 ) -> dict[str, Drawing]:
+        """Name the faces of the components not named yet and take their pictures the store
+        keeps: the drawings of the others, by picture name, but for those already being made."""
+        missing: dict[str, Drawing] = {}
+        begun = {name for names, _ in self._work for name in names}
+        for g, found in faces.items():
+            for c, memo in found:
+                if c.id in self.faces.get(g, {}):
+                    continue
+                for picture, face in zip(self._named(g, c, memo), c.faces, strict=True):
+                    if picture not in self.pictures and picture not in missing and picture not in begun:
+                        self._take_kept(picture, face.drawing, missing)
+        return missing
+
+    def _named(self, game: str, faces: export.ComponentFaces, memo: dict[int, bytes] | None) -> list[str]:
+        """A component's faces kept, and their picture names (`memo`: the digests its drawing kept)."""
+        self.faces.setdefault(game, {})[faces.id] = faces
+        self.names.setdefault(game, {})[faces.id] = names = [picturing.name(face.drawing, memo) for face in faces.faces]
+        return names
+
+    def _take_kept(self, picture: str, drawing: Drawing, missing: dict[str, Drawing]) -> None:
+        """The store's picture of a face if it keeps one, else the face's drawing added to `missing`."""
+        kept = self.store.kept(picture)
+        if kept is not None:
+            self.pictures[picture] = kept
+        else:
+            missing[picture] = drawing
 
     def taken(self) -> dict[str, dict[str, list[picturing.Picture]]]:
         """game → component → each face's picture name and picture (None: not pictured),
