@@ -239,6 +239,18 @@ def _braces(message: str) -> str:
 
 def _lookup(name: str, context: Mapping[str, Any], field_name: str, shown_as: str) -> Any:
     """The value `name` (`tracks[quote].last`) names, walked one step at a time."""
+    first, rest = _head(name, context, field_name, shown_as)
+    value = _plain(context[first], field_name, shown_as)
+    walked = first
+    for is_attribute, key in rest:
+        value = _plain(_step(value, is_attribute, key, field_name, shown_as, walked), field_name, shown_as)
+        walked += f".{key}" if is_attribute else f"[{key}]"
+    return value
+
+
+def _head(name: str, context: Mapping[str, object], field_name: str,
+          shown_as: str) -> tuple[str, list[tuple[bool, int | str]]]:
+    """The value a placeholder starts from (a name `context` has), and the steps after it."""
     try:
         first, rest = _split(name)
     except ValueError:
@@ -248,23 +260,22 @@ def _lookup(name: str, context: Mapping[str, Any], field_name: str, shown_as: st
     if first.startswith("_") or first not in context:
         known = ", ".join(sorted(k for k in context if not k.startswith("_")))
         raise TemplateError(field_name, f"unknown placeholder {{{shorten(first, 40)}}} (known: {known})")
-    value = _plain(context[first], field_name, shown_as)
-    walked = first
-    for is_attribute, key in rest:
-        if isinstance(key, str) and key.startswith("_"):
-            raise TemplateError(field_name, f"{shown_as}: names starting with _ are not part of the spec")
-        if isinstance(value, Values) and not is_attribute and isinstance(key, int):
-            if not -len(value) <= key < len(value):
-                raise TemplateError(field_name, f"{shown_as}: {walked} has {len(value)} values, no [{key}]")
-            value = value[key]
-        elif isinstance(value, Mapping):
-            value = _item(value, key, field_name, shown_as, walked)
-        else:
-            step = f".{key}" if is_attribute else f"[{key}]"
-            raise TemplateError(field_name, f"{shown_as}: {walked} is a single value, with no {shorten(str(step), 40)}")
-        value = _plain(value, field_name, shown_as)
-        walked += f".{key}" if is_attribute else f"[{key}]"
-    return value
+    return first, rest
+
+
+def _step(value: object, is_attribute: bool, key: int | str, field_name: str, shown_as: str, walked: str) -> object:
+    """One step of a placeholder (`.last`, `[3]`) from the value `walked` names: a value of a
+    list by its place, an entry of a mapping, nothing of a single value."""
+    if isinstance(key, str) and key.startswith("_"):
+        raise TemplateError(field_name, f"{shown_as}: names starting with _ are not part of the spec")
+    if isinstance(value, Values) and not is_attribute and isinstance(key, int):
+        if not -len(value) <= key < len(value):
+            raise TemplateError(field_name, f"{shown_as}: {walked} has {len(value)} values, no [{key}]")
+        return value[key]
+    if isinstance(value, Mapping):
+        return _item(value, key, field_name, shown_as, walked)
+    step = f".{key}" if is_attribute else f"[{key}]"
+    raise TemplateError(field_name, f"{shown_as}: {walked} is a single value, with no {shorten(str(step), 40)}")
 
 
 def _split(name: str) -> tuple[Any, list[tuple[bool, Any]]]:
