@@ -212,28 +212,15 @@ class TableGame:
         public = sum(len(e.actions) for e in self.entries)
         return actions[public:public + len(journal.pending)]
 
-    def _attribute(self, log: Sequence[Mapping[str, Any]]) -> None:
+    def _attribute(self, log: Sequence[files.LogLine]) -> None:
         """Who entered each entry and when, and the step the page offered (one action may be two
         players' steps: Акционер's end of a turn is the next player's begin), as the log says
         (nothing, if the log does not match the record: a record written by hand, or played
         elsewhere); and the key of every change made (so none is made twice)."""
         self.keys = {line["key"]: line["change"] for line in log
                      if isinstance(line.get("key"), str) and isinstance(line.get("change"), int)}
-        made: list[tuple[str, str, Any, str]] = []
-        for line in log:
-            op = line.get("op")
-            if op in ("enter", "close"):
-                made.append((str(line.get("by", "")), str(line.get("at", "")), line.get("player"),
-                             str(line.get("kind", ""))))
-            elif op in ("undo", "correct") and isinstance(line.get("index"), int) and 0 <= line["index"] < len(made):
-                del made[line["index"]]
-            elif op in ("start", "new"):
-                made = []
-            elif op == "dropped" and isinstance(line.get("entries"), int):
-                made = made[:line["entries"]]
-            if isinstance(line.get("entries"), int) and line["entries"] != len(made):
-                return
-        if len(made) == len(self.entries):
+        made = _makers(log)
+        if made is not None and len(made) == len(self.entries):
             self.entries = tuple(replace(e, by=by, at=at, player=player if isinstance(player, str) else e.player,
                                          kind=kind or e.kind)
                                  for e, (by, at, player, kind) in zip(self.entries, made, strict=True))
@@ -576,6 +563,35 @@ def options_in_effect(game_id: str, game: Game, settings: Mapping[str, Any]) -> 
                 values.pop(option.name, None)  # the spec's own, which a record cannot state
     values.update(checked)
     return values
+
+
+_Made = tuple[str, str, object, str]  # who entered an entry, when, for which player, as which kind of step
+
+
+def _makers(log: Sequence[files.LogLine]) -> list[_Made] | None:
+    """Who made each entry of the record, as the table's log tells it line by line; None when
+    a line's count of entries says the log does not match."""
+    made: list[_Made] = []
+    for line in log:
+        made = _after(made, line)
+        if isinstance(line.get("entries"), int) and line["entries"] != len(made):
+            return None
+    return made
+
+
+def _after(made: list[_Made], line: files.LogLine) -> list[_Made]:
+    """The entries' makers after one line of the log: a step entered or closed, one undone or
+    corrected, all gone at a new start, the last dropped."""
+    op = line.get("op")
+    if op in ("enter", "close"):
+        return [*made, (str(line.get("by", "")), str(line.get("at", "")), line.get("player"), str(line.get("kind", "")))]
+    if op in ("undo", "correct") and isinstance(line.get("index"), int) and 0 <= line["index"] < len(made):
+        return made[:line["index"]] + made[line["index"] + 1:]
+    if op in ("start", "new"):
+        return []
+    if op == "dropped" and isinstance(line.get("entries"), int):
+        return made[:line["entries"]]
+    return made
 
 
 def _check_new(path: Path, spec: Spec, game_id: str, players: Sequence[str]) -> None:
