@@ -53,11 +53,11 @@ def settle(state: State, pairing: Sequence[Pair] | None, params: Params, events:
     trade = state.trade
     assert trade is not None
     c, code = trade.company, params.companies[trade.company]
-    offered, requested = _sides(state, c)
+    offered, requested = sides(state, c)
     paid_up = state
     state, terms = _terms(state, trade, offered, requested, params, events)
     if state is not paid_up:  # a buyer who could not pay withdrew his requests (BOLSA-4.7.2)
-        offered, requested = _sides(state, c)
+        offered, requested = sides(state, c)
     buys, sells, transfers = _counterparties(state, c, terms, pairing, offered, requested, params)
     cash = [player.cash for player in state.players]
     for buyer, seller, n in transfers:
@@ -78,7 +78,7 @@ def settle(state: State, pairing: Sequence[Pair] | None, params: Params, events:
     return state
 
 
-def _sides(state: State, c: int) -> tuple[Fills, Fills]:
+def sides(state: State, c: int) -> tuple[Fills, Fills]:
     """Who has cards of company `c` offered (zone 3) and requested (zone 4), each in seating
     order from the token holder."""
     offered: Fills = {}
