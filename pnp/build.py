@@ -684,30 +684,52 @@ def record(order: Order, printed: Printed, written: Files, exported: Sequence[ex
     for g in order.games:
         if g not in order.whole:
             _carry(order.out, root, order.old, g, {c.id for c in order.chosen[g]})
-    everything = {order.kits[g].game_id for g in order.whole} == set(order.spec.games)
-    replaced = set(order.whole) | (manifest.games_in(order.old) - _kit_names(order.spec) if everything else set())
-    rebuilt = {(g, c.id) for g in order.games for c in order.chosen[g]}
+    replaced = _replaced(order)
+    file_entries = [*written.entries, *(f for game in exported for f in game.files)]
+    data = _manifest(order, printed, written, exported, file_entries, replaced, found)
+    manifest.write(root, data)
+    export.write_gallery(root, data, order.spec, order.kits)
+    store.save(root / FOLDER, set(order.games))
+    manifest.publish(root, order.out, replaced)
+    return len(file_entries)
 
-    def was_rebuilt(e: dict[str, Any]) -> bool:
-        return e.get("game") in replaced or (e.get("game"), e.get("component", e.get("id"))) in rebuilt
 
+def _manifest(order: Order, printed: Printed, written: Files, exported: Sequence[export.GameExports],
+              file_entries: Sequence[manifest.FileEntry], replaced: set[str],
+              found: Mapping[str, Sequence[Finding]]) -> manifest.Entry:
+    """The manifest: this build's files, components, print units, changes, faces, findings
+    and marks, and the earlier manifest's entries it did not replace."""
+    was_rebuilt = _rebuilt(order, replaced)
     about = {"pnp": __version__, "spec": _spec_record(order.source),
              "print": {"paper": order.spec.print.paper, "duplex": order.spec.print.duplex}}
     entries = [_entry(m) for g in order.games for m in printed.made[g]]
     print_units = [_unit_entry(g, u) for g in order.whole for u in printed.units[g]]
     changed = [c for g in order.games for c in written.changes[g] or ()]
-    file_entries = [*written.entries, *(f for game in exported for f in game.files)]
     data = manifest.merged(order.old, file_entries, entries, print_units, was_rebuilt, about, changed)
     data |= export.manifest_records(order.old, exported, was_rebuilt)
     data["findings"] = _findings_record(order, found, replaced)
     marks = _marks(order, printed)
     if marks:
         data["printed"] = marks
-    manifest.write(root, data)
-    export.write_gallery(root, data, order.spec, order.kits)
-    store.save(root / FOLDER, set(order.games))
-    manifest.publish(root, order.out, replaced)
-    return len(file_entries)
+    return data
+
+
+def _replaced(order: Order) -> set[str]:
+    """The kits whose earlier entries this build replaces whole: those it built whole, and,
+    when it built every game whole, the kits the spec no longer makes."""
+    everything = {order.kits[g].game_id for g in order.whole} == set(order.spec.games)
+    return set(order.whole) | (manifest.games_in(order.old) - _kit_names(order.spec) if everything else set())
+
+
+def _rebuilt(order: Order, replaced: set[str]) -> Callable[[manifest.Entry], bool]:
+    """Whether an earlier manifest's entry is one this build replaced: of a kit it replaced
+    whole, or of a component it built."""
+    rebuilt = {(g, c.id) for g in order.games for c in order.chosen[g]}
+
+    def was_rebuilt(e: manifest.Entry) -> bool:
+        return e.get("game") in replaced or (e.get("game"), e.get("component", e.get("id"))) in rebuilt
+
+    return was_rebuilt
 
 
 def _findings_record(order: Order, found: Mapping[str, Sequence[Finding]], replaced: set[str]) -> list[dict[str, Any]]:
