@@ -313,11 +313,7 @@ def _formatted(value: Any, spec: str, field_name: str, shown_as: str) -> str:
         raise TemplateError(field_name, f"{shown_as}: no placeholder inside a format spec")
     name, colon, argument = spec.partition(":")
     if colon and name in NAMED_FORMATS:
-        if isinstance(value, bool) or not isinstance(value, (int, float, Unchecked)):
-            raise TemplateError(field_name, f"{shown_as}: the {name} format is for a number")
-        if len(argument) > MAX_ARGUMENT:
-            raise TemplateError(field_name, f"{shown_as}: a {name} format of at most {MAX_ARGUMENT} characters")
-        return NAMED_FORMATS[name](0 if isinstance(value, Unchecked) else value, argument)
+        return _named_format(value, name, argument, field_name, shown_as)
     if isinstance(value, Unchecked):
         _check_spec(spec, field_name, shown_as)
         return format(value, spec)
@@ -325,17 +321,32 @@ def _formatted(value: Any, spec: str, field_name: str, shown_as: str) -> str:
         known = ", ".join(shorten(str(k), 20) for k in list(value)[:8])
         raise TemplateError(field_name, f"{shown_as} names a group of values; name one of them ({known})")
     if isinstance(value, Values):
-        if any(isinstance(item, Mapping) for item in value):
-            raise TemplateError(field_name, f"{shown_as} names a list of groups; name one value of them")
-        if len(spec) > MAX_SEPARATOR:
-            raise TemplateError(field_name, f"{shown_as}: a list's separator has at most {MAX_SEPARATOR} characters")
-        return format(value, spec)
+        return _list_formatted(value, spec, field_name, shown_as)
     _check_spec(spec, field_name, shown_as)
     try:
         return format(value, spec)
     except (ValueError, TypeError, OverflowError) as error:
         raise TemplateError(field_name, f"{shown_as}: format {shorten(spec, 20)!r} does not suit {shown(value)!r} "
                                         f"({error})") from None
+
+
+def _named_format(value: object, name: str, argument: str, field_name: str, shown_as: str) -> str:
+    """A number in one of `NAMED_FORMATS` with its `argument` (a value known only to the engine
+    formatted as 0, to check the format)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, Unchecked)):
+        raise TemplateError(field_name, f"{shown_as}: the {name} format is for a number")
+    if len(argument) > MAX_ARGUMENT:
+        raise TemplateError(field_name, f"{shown_as}: a {name} format of at most {MAX_ARGUMENT} characters")
+    return NAMED_FORMATS[name](0 if isinstance(value, Unchecked) else value, argument)
+
+
+def _list_formatted(value: Values, separator: str, field_name: str, shown_as: str) -> str:
+    """A list of single values, joined by the format spec as its `separator`."""
+    if any(isinstance(item, Mapping) for item in value):
+        raise TemplateError(field_name, f"{shown_as} names a list of groups; name one value of them")
+    if len(separator) > MAX_SEPARATOR:
+        raise TemplateError(field_name, f"{shown_as}: a list's separator has at most {MAX_SEPARATOR} characters")
+    return format(value, separator)
 
 
 def _check_spec(spec: str, field_name: str, shown_as: str) -> None:
