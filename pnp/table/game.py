@@ -642,8 +642,7 @@ def _recorded(entries: Sequence[Entry]) -> int:
 
 def _lowest(template: Template) -> dict[str, Any]:
     """A template's fields at their lowest: the least number, the first option, the fewest."""
-    return {f.name: f.low if f.kind == "number" else f.options[0] if f.kind == "choice" and f.options
-            else tuple(f.options[:f.low]) for f in template.fields}
+    return {f.name: f.least() for f in template.fields}
 
 
 def _locked(path: Path, lock: bool) -> RecordLock | None:
