@@ -188,12 +188,14 @@ def _names_of(kind: type) -> tuple[str, ...] | None:
         stop = {object}
     else:
         return None
-    for klass in kind.__mro__:
-        if klass in stop:
-            continue
-        names += [name for name, attribute in vars(klass).items()
-                  if isinstance(attribute, (property, cached_property)) and not name.startswith("_")]
+    names += _properties(kind, stop)
     return tuple(dict.fromkeys(name for name in names if not name.startswith("_")))
+
+
+def _properties(kind: type, stop: set[type]) -> list[str]:
+    """The public properties of `kind` and of its bases but those in `stop` (the library's)."""
+    return [name for klass in kind.__mro__ if klass not in stop for name, attribute in vars(klass).items()
+            if isinstance(attribute, (property, cached_property)) and not name.startswith("_")]
 
 
 @lru_cache(maxsize=4096)
