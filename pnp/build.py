@@ -371,22 +371,7 @@ class Pictures:
     def add(self, faces: Mapping[str, Sequence[tuple[export.ComponentFaces, dict[int, bytes] | None]]]) -> None:
         """Name the faces of the components among `faces` not named yet, take the pictures
         kept, and begin making the others if the store's mode says so."""
-        missing: dict[str, Drawing] = {}
-        begun = {name for names, _ in self._work for name in names}
-        for g, found in faces.items():
-            for c, memo in found:
-                if c.id in self.faces.get(g, {}):
-                    continue
-                self.faces.setdefault(g, {})[c.id] = c
-                self.names.setdefault(g, {})[c.id] = names = [picturing.name(face.drawing, memo) for face in c.faces]
-                for picture, face in zip(names, c.faces, strict=True):
-                    if picture in self.pictures or picture in missing or picture in begun:
-                        continue
-                    kept = self.store.kept(picture)
-                    if kept is not None:
-                        self.pictures[picture] = kept
-                    else:
-                        missing[picture] = face.drawing
+        missing = self._missing(faces)
         if self.store.mode == picturing.SERVE:
             for picture, drawing in missing.items():
                 self.store.wait(picture, drawing)
@@ -395,6 +380,35 @@ class Pictures:
             chunks = [names[n:n + PICTURES_A_TASK] for n in range(0, len(names), PICTURES_A_TASK)]
             tasks: list[Task] = [(len(chunk) / 3, partial(picturing.make, [missing[p] for p in chunk])) for chunk in chunks]
             self._work.append((names, Background(tasks)))
+
+    def _missing(self, faces: Mapping[str, Sequence[tuple[export.ComponentFaces, dict[int, bytes] | None]]]
+                 ) -> dict[str, Drawing]:
+        """Name the faces of the components not named yet and take their pictures the store
+        keeps: the drawings of the others, by picture name, but for those already being made."""
+        missing: dict[str, Drawing] = {}
+        begun = {name for names, _ in self._work for name in names}
+        for g, found in faces.items():
+            for c, memo in found:
+                if c.id in self.faces.get(g, {}):
+                    continue
+                for picture, face in zip(self._named(g, c, memo), c.faces, strict=True):
+                    if picture not in self.pictures and picture not in missing and picture not in begun:
+                        self._take_kept(picture, face.drawing, missing)
+        return missing
+
+    def _named(self, game: str, faces: export.ComponentFaces, memo: dict[int, bytes] | None) -> list[str]:
+        """A component's faces kept, and their picture names (`memo`: the digests its drawing kept)."""
+        self.faces.setdefault(game, {})[faces.id] = faces
+        self.names.setdefault(game, {})[faces.id] = names = [picturing.name(face.drawing, memo) for face in faces.faces]
+        return names
+
+    def _take_kept(self, picture: str, drawing: Drawing, missing: dict[str, Drawing]) -> None:
+        """The store's picture of a face if it keeps one, else the face's drawing added to `missing`."""
+        kept = self.store.kept(picture)
+        if kept is not None:
+            self.pictures[picture] = kept
+        else:
+            missing[picture] = drawing
 
     def taken(self) -> dict[str, dict[str, list[picturing.Picture]]]:
         """game → component → each face's picture name and picture (None: not pictured),
@@ -670,30 +684,52 @@ def record(order: Order, printed: Printed, written: Files, exported: Sequence[ex
     for g in order.games:
         if g not in order.whole:
             _carry(order.out, root, order.old, g, {c.id for c in order.chosen[g]})
-    everything = {order.kits[g].game_id for g in order.whole} == set(order.spec.games)
-    replaced = set(order.whole) | (manifest.games_in(order.old) - _kit_names(order.spec) if everything else set())
-    rebuilt = {(g, c.id) for g in order.games for c in order.chosen[g]}
+    replaced = _replaced(order)
+    file_entries = [*written.entries, *(f for game in exported for f in game.files)]
+    data = _manifest(order, printed, written, exported, file_entries, replaced, found)
+    manifest.write(root, data)
+    export.write_gallery(root, data, order.spec, order.kits)
+    store.save(root / FOLDER, set(order.games))
+    manifest.publish(root, order.out, replaced)
+    return len(file_entries)
 
-    def was_rebuilt(e: dict[str, Any]) -> bool:
-        return e.get("game") in replaced or (e.get("game"), e.get("component", e.get("id"))) in rebuilt
 
+def _manifest(order: Order, printed: Printed, written: Files, exported: Sequence[export.GameExports],
+              file_entries: Sequence[manifest.FileEntry], replaced: set[str],
+              found: Mapping[str, Sequence[Finding]]) -> manifest.Entry:
+    """The manifest: this build's files, components, print units, changes, faces, findings
+    and marks, and the earlier manifest's entries it did not replace."""
+    was_rebuilt = _rebuilt(order, replaced)
     about = {"pnp": __version__, "spec": _spec_record(order.source),
              "print": {"paper": order.spec.print.paper, "duplex": order.spec.print.duplex}}
     entries = [_entry(m) for g in order.games for m in printed.made[g]]
     print_units = [_unit_entry(g, u) for g in order.whole for u in printed.units[g]]
     changed = [c for g in order.games for c in written.changes[g] or ()]
-    file_entries = [*written.entries, *(f for game in exported for f in game.files)]
     data = manifest.merged(order.old, file_entries, entries, print_units, was_rebuilt, about, changed)
     data |= export.manifest_records(order.old, exported, was_rebuilt)
     data["findings"] = _findings_record(order, found, replaced)
     marks = _marks(order, printed)
     if marks:
         data["printed"] = marks
-    manifest.write(root, data)
-    export.write_gallery(root, data, order.spec, order.kits)
-    store.save(root / FOLDER, set(order.games))
-    manifest.publish(root, order.out, replaced)
-    return len(file_entries)
+    return data
+
+
+def _replaced(order: Order) -> set[str]:
+    """The kits whose earlier entries this build replaces whole: those it built whole, and,
+    when it built every game whole, the kits the spec no longer makes."""
+    everything = {order.kits[g].game_id for g in order.whole} == set(order.spec.games)
+    return set(order.whole) | (manifest.games_in(order.old) - _kit_names(order.spec) if everything else set())
+
+
+def _rebuilt(order: Order, replaced: set[str]) -> Callable[[manifest.Entry], bool]:
+    """Whether an earlier manifest's entry is one this build replaced: of a kit it replaced
+    whole, or of a component it built."""
+    rebuilt = {(g, c.id) for g in order.games for c in order.chosen[g]}
+
+    def was_rebuilt(e: manifest.Entry) -> bool:
+        return e.get("game") in replaced or (e.get("game"), e.get("component", e.get("id"))) in rebuilt
+
+    return was_rebuilt
 
 
 def _findings_record(order: Order, found: Mapping[str, Sequence[Finding]], replaced: set[str]) -> list[dict[str, Any]]:

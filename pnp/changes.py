@@ -12,10 +12,10 @@ table of the reprint file.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from pnp.i18n import N_, _, ngettext
-from pnp.manifest import Change
+from pnp.manifest import Change, Entry
 
 LAST_BUILD = N_("the last build")  # what changes count from when no print is marked and no --since given
 SINCE_BUILD = N_("the build of {mark}")  # --since MANIFEST
@@ -41,8 +41,8 @@ def compare(game: str, old: Sequence[dict[str, Any]], new: Sequence[tuple[str, S
     """The changes from `old` (the earlier manifest's entries of `game`: units or components,
     each with an "id" and its "sheets") to `new` ((id, sheet digests) in order), removed ones
     last; None when there is nothing to compare with."""
-    if not old or not all(isinstance(e.get("sheets"), list) and isinstance(e.get("id"), str) for e in old):
-        return None  # no earlier build, or one written before sheets were recorded
+    if not _comparable(old):
+        return None
     ids = {entry_id for entry_id, _ in new}
     before = {e["id"]: e for e in old}
     moved = {_host(e["id"]): e for e in old if e["id"] not in ids}  # a unit whose guests changed: by its host
@@ -52,10 +52,20 @@ def compare(game: str, old: Sequence[dict[str, Any]], new: Sequence[tuple[str, S
         change = _changed(game, entry_id, now, earlier)
         if change is not None:
             changes.append(change)
+    return changes + _removed(game, old, ids, moved)
+
+
+def _comparable(old: Sequence[Entry]) -> bool:
+    """Whether there is an earlier build to compare with, one written since sheets were recorded."""
+    return bool(old) and all(isinstance(e.get("sheets"), list) and isinstance(e.get("id"), str) for e in old)
+
+
+def _removed(game: str, old: Sequence[Entry], ids: set[str], moved: Mapping[str, object]) -> list[Change]:
+    """The earlier entries this build no longer has, nor compared under another id (`moved`:
+    the units not yet matched, by host): all their sheets dropped."""
     kept = ids | {e["id"] for e in old if e["id"] not in ids and _host(e["id"]) not in moved}
-    changes += [Change(game, e["id"], "removed", (), tuple(range(1, len(e["sheets"]) + 1)), len(e["sheets"]))
-                for e in old if e["id"] not in kept]
-    return changes
+    return [Change(game, e["id"], "removed", (), tuple(range(1, len(e["sheets"]) + 1)), len(e["sheets"]))
+            for e in old if e["id"] not in kept]
 
 
 def _changed(game: str, entry_id: str, now: Sequence[str], earlier: dict[str, Any] | None) -> Change | None:

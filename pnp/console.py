@@ -295,24 +295,30 @@ def select_games(spec: Spec, wanted: Sequence[str] | None) -> tuple[str, ...]:
 
 def select_components(spec: Spec, games: Sequence[str], wanted: Sequence[str] | None) -> dict[str, list[str]] | None:
     """`--component ID` (or GAME/ID) → the chosen components of each game, None for all."""
-    from pnp.spec.options import suggestion
-
     if not wanted:
         return None
     chosen: dict[str, list[str]] = {}
     for text in wanted:
-        game_id, _, component_id = text.rpartition("/")
-        where = [g for g in games if not game_id or g == game_id.lower()]
-        hits = [(g, c.id) for g in where for c in spec.games[g].components if c.id.lower() == component_id.lower()]
-        if not hits:
-            known = sorted({c.id for g in where for c in spec.games[g].components})
-            hint = suggestion(component_id, known, any_case=True)
-            raise UsageError(f"--component {text}: no such component" + (f" ({hint})" if hint else ""))
-        for g, c in hits:
+        for g, c in _component_hits(spec, games, text):
             chosen.setdefault(g, [])
             if c not in chosen[g]:
                 chosen[g].append(c)
     return chosen
+
+
+def _component_hits(spec: Spec, games: Sequence[str], text: str) -> list[tuple[str, str]]:
+    """The (game, component) pairs one `--component ID` (or GAME/ID) names, in any case; a
+    UsageError with the nearest name for none."""
+    from pnp.spec.options import suggestion
+
+    game_id, _, component_id = text.rpartition("/")
+    where = [g for g in games if not game_id or g == game_id.lower()]
+    hits = [(g, c.id) for g in where for c in spec.games[g].components if c.id.lower() == component_id.lower()]
+    if not hits:
+        known = sorted({c.id for g in where for c in spec.games[g].components})
+        hint = suggestion(component_id, known, any_case=True)
+        raise UsageError(f"--component {text}: no such component" + (f" ({hint})" if hint else ""))
+    return hits
 
 
 def report(summary: Summary, source: Path, out: str, seconds: float) -> str:

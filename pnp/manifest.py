@@ -75,6 +75,7 @@ MANIFEST = "manifest.json"
 MAX_BYTES = 20_000_000  # of a manifest: some forty times that of the nine bundled kits
 MAX_DEPTH = 12  # how deep its JSON nests (pnp writes 5: a face's pre-flight box)
 MAX_SHEETS = 10_000  # digests of one component or print unit
+Entry = dict[str, Any]  # one entry of a manifest's lists (files, components, faces, …), as its JSON reads
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,3000}$")  # a game, a kit, an id, a unit's "a+b"
 _DIGEST = re.compile(r"^[0-9a-f]{1,64}$")
 

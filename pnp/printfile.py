@@ -264,7 +264,21 @@ def reprint_pages(game: Game, units: Sequence[Unit], found: Sequence[manifest.Ch
     by_id = {u.id: u for u in units}
     printed = sorted((c for c in found if c.sheets), key=lambda c: [u.id for u in units].index(c.component))
     lead = 2 if any(by_id[c.component].sheets.double_sided for c in printed) else 1
-    rows, held, first = [], [], lead + 1
+    rows, held = _reprinted(printed, by_id, lead + 1)
+    rows += _discard_rows(found, by_id)
+    f = frame(settings.paper, settings.margin_mm)
+    said = key([asdict(r) for r in rows], settings.model_dump(mode="json"), *([since.words()] if since != changes.SINCE_LAST_BUILD else []))
+    info = Furniture(game.title, _("reprint instructions"), stamp(__version__, said[:STAMP_DIGITS]))
+    front = reprint_page(f, info, settings.paper, rows, since)
+    return ([front, blank_back(f, info)] if lead == 2 else [front]), held, lead + sum(len(pages) for _, pages in held)
+
+
+def _reprinted(printed: Sequence[manifest.Change], by_id: Mapping[str, Unit],
+               first: int) -> tuple[list[Reprint], list[tuple[Unit, list[int]]]]:
+    """The instructions' rows of the units with sheets to print, their pages numbered in the
+    reprint file from `first`; and each unit with its own pages to print (0-based, fronts
+    with their backs)."""
+    rows, held = [], []
     for c in printed:
         u = by_id[c.component]
         per = u.sheets.pages_per_sheet
@@ -273,15 +287,17 @@ def reprint_pages(game: Game, units: Sequence[Unit], found: Sequence[manifest.Ch
                             u.stock, u.sheets.stamp))
         held.append((u, pages))
         first += len(pages)
+    return rows, held
+
+
+def _discard_rows(found: Sequence[manifest.Change], by_id: Mapping[str, Unit]) -> list[Reprint]:
+    """The instructions' rows with nothing to print: a unit removed, or sheets to discard only."""
+    rows = []
     for c in found:
-        if not c.sheets:  # removed, or sheets to discard only
+        if not c.sheets:
             name = by_id[c.component].name if c.component in by_id else c.component.replace("+", " + ")
             rows.append(Reprint(name, None, changes.action(c), "", "", ""))
-    f = frame(settings.paper, settings.margin_mm)
-    said = key([asdict(r) for r in rows], settings.model_dump(mode="json"), *([since.words()] if since != changes.SINCE_LAST_BUILD else []))
-    info = Furniture(game.title, _("reprint instructions"), stamp(__version__, said[:STAMP_DIGITS]))
-    front = reprint_page(f, info, settings.paper, rows, since)
-    return ([front, blank_back(f, info)] if lead == 2 else [front]), held, first - 1
+    return rows
 
 
 # --- what `pnp validate` warns about the sheets ------------------------------------------------

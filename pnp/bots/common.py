@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping
 from pnp.bots.probe import Probe
 from pnp.rules.base import fast_init
 from pnp.rules.contract import AnyEngine, apply_choosing
-from pnp.rules.legal import AtMostOne, Budget, Different, Template, draw, sample
+from pnp.rules.legal import AtMostOne, Budget, Different, Field, Template, draw, met, sample
 
 
 @fast_init  # one per step of every simulated game
@@ -122,18 +122,20 @@ def least(template: Template, rng: random.Random) -> dict[str, Any]:
 def _enumerated(template: Template) -> list[dict[str, Any]] | None:
     if any(f.kind == "number" for f in template.fields):
         return None
-    options: list[list[tuple[str, Any]]] = []
-    for f in template.fields:
-        if f.kind == "choice":
-            options.append([(f.name, o) for o in f.options])
-        else:
-            sizes = range(f.low, f.high + 1)
-            options.append([(f.name, combo) for k in sizes for combo in itertools.permutations(f.options, k)])
+    options = [_field_values(f) for f in template.fields]
     if math.prod(len(values) for values in options) > ENUMERATE_UP_TO:
         return None
-    different = [c.names for c in template.constraints if isinstance(c, Different)]
+    different = [c for c in template.constraints if isinstance(c, Different)]  # the others constrain numbers
     every = [dict(combo) for combo in itertools.product(*options)]
-    return [values for values in every if all(len({values[n] for n in names}) == len(names) for names in different)]
+    return [values for values in every if all(met(c, values) for c in different)]
+
+
+def _field_values(f: Field) -> list[tuple[str, object]]:
+    """Each value a field may take, with its name: a choice's options, a pick's orderings of
+    its options, of each size it allows."""
+    if f.kind == "choice":
+        return [(f.name, o) for o in f.options]
+    return [(f.name, combo) for k in range(f.low, f.high + 1) for combo in itertools.permutations(f.options, k)]
 
 
 # --- heuristic values made legal ----------------------------------------------------------------
@@ -148,23 +150,36 @@ def fit(template: Template, wishes: Mapping[str, int]) -> dict[str, int]:
     values = {name: f.low for name, f in fields.items() if f.kind == "number"}
     for name, wish in wishes.items():
         values[name] = max(fields[name].low, min(fields[name].high, wish))
-    order = list(wishes)
+    rank = _rank(list(wishes))
     for constraint in template.constraints:
         if isinstance(constraint, AtMostOne):
-            raised = sorted((n for n in constraint.names if values[n] > fields[n].low), key=_rank(order))
-            for name in raised[1:]:
-                values[name] = fields[name].low
+            _lower_all_but_first(constraint, values, fields, rank)
     for constraint in template.constraints:
         if isinstance(constraint, Budget):
-            weights = dict(constraint.weights)
-            costly = sorted((n for n in weights if weights[n] > 0), key=_rank(order))
-            left = constraint.limit - sum(weights[n] * values[n] for n in weights if n not in costly)
-            left -= sum(weights[n] * fields[n].low for n in costly)
-            for name in costly:
-                low = fields[name].low
-                values[name] = low + max(0, min(values[name] - low, int(left // weights[name])))
-                left -= weights[name] * (values[name] - low)
+            _spend(constraint, values, fields, rank)
     return values
+
+
+def _lower_all_but_first(group: AtMostOne, values: dict[str, int], fields: Mapping[str, Field],
+                         rank: Callable[[str], int]) -> None:
+    """Of an at-most-one group's fields above their lowest, all but the first by `rank` set back
+    to their lowest (in `values`)."""
+    raised = sorted((n for n in group.names if values[n] > fields[n].low), key=rank)
+    for name in raised[1:]:
+        values[name] = fields[name].low
+
+
+def _spend(budget: Budget, values: dict[str, int], fields: Mapping[str, Field], rank: Callable[[str], int]) -> None:
+    """A budget spent on its costly fields in `rank` order, each cut (in `values`) to what is
+    left after the ones before it and what its free fields (negative weights) bring in."""
+    weights = dict(budget.weights)
+    costly = sorted((n for n in weights if weights[n] > 0), key=rank)
+    left = budget.limit - sum(weights[n] * values[n] for n in weights if n not in costly)
+    left -= sum(weights[n] * fields[n].low for n in costly)
+    for name in costly:
+        low = fields[name].low
+        values[name] = low + max(0, min(values[name] - low, int(left // weights[name])))
+        left -= weights[name] * (values[name] - low)
 
 
 def _rank(order: list[str]) -> Callable[[str], int]:

@@ -89,12 +89,18 @@ def identity_areas(drawing: Drawing, assets: Sequence[Asset], *, page: bool = Fa
                 cues.append((owner[0], _centre(bounds(matrix, item))))
         else:
             cues += _names_of(matrix, item, assets)
+    _mark_cued(areas, cues)
+    return areas
+
+
+def _mark_cued(areas: list[Area], cues: list[tuple[int, tuple[float, float]]]) -> None:
+    """Each area marked `cued` when one of its asset's cues lies in it, then when it lies inside
+    a cued area of its asset (a band or a cell inside a header that says whose it is)."""
     for area in areas:
         area.cued = any(i == area.asset and _within(point, area.box, NEAR) for i, point in cues)
-    for area in areas:  # a band or a cell inside a header that says whose it is
+    for area in areas:
         area.cued = area.cued or any(o is not area and o.asset == area.asset and o.cued and _contains(o.box, area.box)
                                      for o in areas)
-    return areas
 
 
 def _names_of(matrix: Matrix, item: Item, assets: Sequence[Asset]) -> list[tuple[int, tuple[float, float]]]:

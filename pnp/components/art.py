@@ -143,42 +143,47 @@ def _pattern_items(
 ) -> list[Item]:
     """The pattern's marks covering the box (not clipped), laid out symmetrically about its centre."""
     line = Style(stroke=colour, width=width)
-    if name == "hstripes":
-        return _lines(x, y, w, h, 0, spacing, line)
-    if name == "vstripes":
-        return _lines(x, y, w, h, 90, spacing, line)
-    if name == "diagonal":
-        return _lines(x, y, w, h, -45, spacing, line)
-    if name == "antidiagonal":
-        return _lines(x, y, w, h, 45, spacing, line)
-    if name == "crosshatch":
-        return _lines(x, y, w, h, -45, spacing, line) + _lines(x, y, w, h, 45, spacing, line)
+    if name in _STRIPES:
+        return [mark for angle in _STRIPES[name] for mark in _lines(x, y, w, h, angle, spacing, line)]
     if name == "dots":
         dot = Style(fill=colour)
         return [Circle(px, py, spacing * 0.2, dot) for _, _, px, py in _grid(x, y, w, h, spacing, 0.0)]
     if name == "checks":
-        cell = Style(fill=colour)
-        half = spacing / 2
-        return [
-            Rect(px - half, py - half, spacing, spacing, cell)
-            for i, j, px, py in _grid(x, y, w, h, spacing, 0.5)
-            if (i + j) % 2 == 0
-        ]
+        return _checks(x, y, w, h, Style(fill=colour), spacing)
     if name == "waves":
-        cx, cy = x + w / 2, y + h / 2
-        wavelength, amplitude = spacing * 2.4, spacing * 0.28
-        reach = w / 2 + wavelength
-        samples = int(reach / (wavelength / 16)) + 1
-        xs = [cx + k * wavelength / 16 for k in range(-samples, samples + 1)]
-        rows = int(h / 2 / spacing) + 2
-        swing = [amplitude * math.sin(2 * math.pi * (px - cx) / wavelength) for px in xs]
-        return [
-            Polygon(tuple((px, cy + k * spacing + dy) for px, dy in zip(xs, swing, strict=True)), line, closed=False)
-            for k in range(-rows, rows + 1)
-        ]
+        return _waves(x, y, w, h, line, spacing)
     if name == "none":
         return []
     raise ValueError(f"unknown pattern {name!r} (known: {', '.join(PATTERNS)})")
+
+
+_STRIPES = {"hstripes": (0,), "vstripes": (90,), "diagonal": (-45,), "antidiagonal": (45,), "crosshatch": (-45, 45)}
+"""The striped patterns: the angle of each set of lines."""
+
+
+def _checks(x: float, y: float, w: float, h: float, cell: Style, spacing: float) -> list[Item]:
+    """A chequerboard of `spacing` squares, one in two filled."""
+    half = spacing / 2
+    return [
+        Rect(px - half, py - half, spacing, spacing, cell)
+        for i, j, px, py in _grid(x, y, w, h, spacing, 0.5)
+        if (i + j) % 2 == 0
+    ]
+
+
+def _waves(x: float, y: float, w: float, h: float, line: Style, spacing: float) -> list[Item]:
+    """Rows of sine waves `spacing` apart, each a polyline of 16 points a wavelength."""
+    cx, cy = x + w / 2, y + h / 2
+    wavelength, amplitude = spacing * 2.4, spacing * 0.28
+    reach = w / 2 + wavelength
+    samples = int(reach / (wavelength / 16)) + 1
+    xs = [cx + k * wavelength / 16 for k in range(-samples, samples + 1)]
+    rows = int(h / 2 / spacing) + 2
+    swing = [amplitude * math.sin(2 * math.pi * (px - cx) / wavelength) for px in xs]
+    return [
+        Polygon(tuple((px, cy + k * spacing + dy) for px, dy in zip(xs, swing, strict=True)), line, closed=False)
+        for k in range(-rows, rows + 1)
+    ]
 
 
 def pattern(

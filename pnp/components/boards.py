@@ -191,18 +191,10 @@ def _track(context: Context, section: BoardSection, cell: float, header_w: float
     cw, ch = box_size(game, section, cell)
     items: list[Item] = []
     for row, asset in enumerate(rows):
-        y = row * ch
-        fill = None if context.settings.ink_saver or asset is None else tint(asset.color, ROW_TINT)
-        if asset is None:
-            items += _title_header(section, header_w, y, ch, what)
-        else:
-            items += _asset_header(asset, context.logo(asset), header_w, y, ch, fill, what)
-        places = [(header_w + index * cw, y) for index in range(count)]
-        items += _cells(context, section, places, cell, fill, asset, what)
-        track = game.tracks[section.track or ""]
-        if starts is not None and track.start is not None:
-            index = list(track.cells).index(track.start)
-            starts.append((asset.id if asset else None, (places[index][0], y, cw, ch)))
+        drawn, start = _track_row(context, section, asset, row * ch, cell, header_w, what)
+        items += drawn
+        if starts is not None and start is not None:
+            starts.append(start)
     body = Block(tuple(items), header_w + count * cw, len(rows) * ch)
     if section.rows == "single":
         return body
@@ -210,6 +202,25 @@ def _track(context: Context, section: BoardSection, cell: float, header_w: float
     if starts is not None:  # the rows sit under the heading
         starts[:] = [(a, (x, y + title.height + 2.0, w, h)) for a, (x, y, w, h) in starts]
     return column([title, body], gap=2.0)
+
+
+def _track_row(context: Context, section: BoardSection, asset: Asset | None, y: float, cell: float, header_w: float,
+               what: str) -> tuple[list[Item], Start | None]:
+    """One row of the track at `y`: its header (the asset's, tinted, or the section's title)
+    and its cells; and its start cell (asset id, box), if the track has a start."""
+    cw, ch = box_size(context.game, section, cell)
+    track = context.game.tracks[section.track or ""]
+    fill = None if context.settings.ink_saver or asset is None else tint(asset.color, ROW_TINT)
+    if asset is None:
+        items = _title_header(section, header_w, y, ch, what)
+    else:
+        items = _asset_header(asset, context.logo(asset), header_w, y, ch, fill, what)
+    places = [(header_w + index * cw, y) for index in range(track.size)]
+    items += _cells(context, section, places, cell, fill, asset, what)
+    if track.start is None:
+        return items, None
+    x = places[list(track.cells).index(track.start)][0]
+    return items, (asset.id if asset else None, (x, y, cw, ch))
 
 
 def _cells(context: Context, section: BoardSection, places: list[tuple[float, float]], cell: float,

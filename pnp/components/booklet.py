@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
+from typing import Any, Mapping
 
 from pnp.components import Context
 from pnp.components.tables import INK, SOFT_INK, Block, cards_table, column, heading, moved, paragraph, table
@@ -165,13 +165,7 @@ def _section(context: Context, booklet: Booklet, section: BookletSection, values
     shaded = not context.settings.ink_saver
     if section.heading:
         blocks.append((heading(section.heading, section.heading_en, width, size=HEADING_PT, what=what), True, "flow"))
-    for number, line in enumerate(section.lines):
-        try:
-            text = fill(line, values, "lines")
-        except TemplateError as error:
-            errors.append(BuildError(f"{what}: {error}", at=at + ("lines", number)))
-            continue
-        blocks.append((paragraph(_bold_id(text), width, size=BODY_PT, what=what), False, "flow"))
+    blocks += _lines(section, values, width, what, at, errors)
     if section.components:
         blocks += [(row, False, "flow") for row in gallery(context, booklet, width, BODY_PT, what)]
     if section.setup:
@@ -182,6 +176,33 @@ def _section(context: Context, booklet: Booklet, section: BookletSection, values
         blocks.append(_table(context.table(section.table), width, shaded, what))
     if section.cards:
         blocks.append(_table(cards_table(context.game, section.cards, what, at + ("cards",)), width, shaded, what))
+    blocks += _examples(context, section, width, what, at, errors)
+    if section.house_rules:
+        for rule, name, shown in house_rules(context, booklet, errors).rows:
+            blocks.append((paragraph(f"**{rule}** **{name}:** {shown}", width, size=BODY_PT, what=what), False, "flow"))
+    return blocks
+
+
+def _lines(section: BookletSection, values: Mapping[str, object], width: float, what: str, at: PathKey,
+           errors: list[BuildError]) -> list[Flowing]:
+    """The section's lines filled in, rule IDs in bold (a line that does not fill: its error
+    added to `errors`, at its place)."""
+    blocks: list[Flowing] = []
+    for number, line in enumerate(section.lines):
+        try:
+            text = fill(line, values, "lines")
+        except TemplateError as error:
+            errors.append(BuildError(f"{what}: {error}", at=at + ("lines", number)))
+            continue
+        blocks.append((paragraph(_bold_id(text), width, size=BODY_PT, what=what), False, "flow"))
+    return blocks
+
+
+def _examples(context: Context, section: BookletSection, width: float, what: str, at: PathKey,
+              errors: list[BuildError]) -> list[Flowing]:
+    """The section's worked examples, each its title kept with its events (one the engine
+    refuses: its error added to `errors`; one the game cannot set up: left out, the spec's check reports it)."""
+    blocks: list[Flowing] = []
     for number, example in enumerate(section.examples):
         try:
             title, events = worked_example(context, example, at + ("examples", number))
@@ -192,9 +213,6 @@ def _section(context: Context, booklet: Booklet, section: BookletSection, values
             continue
         blocks.append((paragraph(f"**{title}**", width, size=BODY_PT + 1, what=what), True, "flow"))
         blocks += [(row, False, "flow" if k == 0 else "tight") for k, row in enumerate(_events(events, width, what))]
-    if section.house_rules:
-        for rule, name, shown in house_rules(context, booklet, errors).rows:
-            blocks.append((paragraph(f"**{rule}** **{name}:** {shown}", width, size=BODY_PT, what=what), False, "flow"))
     return blocks
 
 

@@ -14,7 +14,7 @@ action**") is a label, not a number of the rules.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Mapping
 
 from pnp.components import Context
 from pnp.components.booklet import RULE_ID, template_values
@@ -55,28 +55,45 @@ def kit_booklet_findings(spec: Spec, made: Kit) -> list[Finding]:
 
 
 def _unsupported(spec: Spec, context: Context, index: int, booklet: Booklet, kit: str) -> list[Finding]:
-    values = template_values(context, booklet)
+    lines = _filled_lines(booklet, template_values(context, booklet))
+    reference = _reference(lines)
+    found = []
+    for (s, n), text in lines:
+        cited = [] if RULE_ID.match(text) else RULE_ID.findall(text)
+        allowed = _allowed(reference, cited)
+        wrong = [number for number in dict.fromkeys(numbers(LABEL.sub("", text))) if number not in allowed]
+        if cited and wrong:
+            found.append(_finding(spec, context, index, booklet, (s, n), kit, wrong, cited, allowed))
+    return found
+
+
+def _filled_lines(booklet: Booklet, values: Mapping[str, object]) -> list[tuple[tuple[int, int], str]]:
+    """Each line of the booklet's sections filled in, with its section and line number (a line
+    that does not fill is left out: the layout reports it at its line)."""
     lines = []
     for s, section in enumerate(booklet.sections):
         for n, line in enumerate(section.lines):
             try:
                 lines.append(((s, n), fill(line, values, "lines")))
-            except TemplateError:  # the layout reports it at its line
+            except TemplateError:
                 continue
-    reference: dict[str, list[str]] = {}  # each rule ID a reference line starts with or holds: that line's numbers
+    return lines
+
+
+def _reference(lines: list[tuple[tuple[int, int], str]]) -> dict[str, list[str]]:
+    """Each rule ID a reference line (one that starts with a rule ID) holds: that line's numbers."""
+    reference: dict[str, list[str]] = {}
     for _, text in lines:
         if RULE_ID.match(text):
             for rule in RULE_ID.findall(text):
                 reference.setdefault(rule, []).extend(numbers(text))
-    found = []
-    for (s, n), text in lines:
-        cited = [] if RULE_ID.match(text) else RULE_ID.findall(text)
-        allowed = {number for rule, said in reference.items() for number in said
-                   if any(rule == c or rule.startswith(c + ".") for c in cited)}
-        wrong = [number for number in dict.fromkeys(numbers(LABEL.sub("", text))) if number not in allowed]
-        if cited and wrong:
-            found.append(_finding(spec, context, index, booklet, (s, n), kit, wrong, cited, allowed))
-    return found
+    return reference
+
+
+def _allowed(reference: dict[str, list[str]], cited: list[str]) -> set[str]:
+    """The numbers the reference lines of the `cited` rules and of their parts print (citing AKT-4 takes in AKT-4.1's)."""
+    return {number for rule, said in reference.items() for number in said
+            if any(rule == c or rule.startswith(c + ".") for c in cited)}
 
 
 def numbers(text: str) -> list[str]:

@@ -113,17 +113,8 @@ def _drawing(context: Context, form: Form, players: int | None, rows: int | None
     what = f"{context.game_id}/{form.id}" + (f" for {players} players" if players else "")
     layout = bands(context.game, form.columns, players, what)
     leaves = [leaf for band in layout for leaf in band.leaves]
-    needs = [max(column) for column in zip(*context.everywhere(  # each column as wide as its widest language needs
-        lambda c: [_need(leaf) for band in bands(c.game, c.component(form).columns, players, what) for leaf in band.leaves]), strict=True)]
-    if form.size_mm:
-        (w, h), inset = form.size_mm, FRAME
-    else:
-        need = sum(needs)
-        inset = context.settings.safe_mm  # a full page: its cut line is the drawing's edge
-        w, h = page_area(context.settings)
-        if need > w - 2 * inset:
-            w, h = page_area(context.settings, landscape=True)
-            w = max(w, need + 2 * inset)  # wider than any page: layout tiles it rather than cramp the columns
+    needs = _needs(context, form, players, what)
+    w, h, inset = _size(context, form, sum(needs))
     inner_w = w - 2 * inset
     widths = _widths(leaves, inner_w, what, needs)
 
@@ -152,6 +143,27 @@ def _drawing(context: Context, form: Form, players: int | None, rows: int | None
     if form.size_mm:  # a card of its own: its cut line
         content = (Rect(0, 0, w, h, Style(stroke=INK, width=0.4), radius=2.0), *content)
     return Drawing(w, h, content), room, fit
+
+
+def _needs(context: Context, form: Form, players: int | None, what: str) -> list[float]:
+    """Each column's width as its widest language needs it."""
+    return [max(column) for column in zip(*context.everywhere(
+        lambda c: [_need(leaf) for band in bands(c.game, c.component(form).columns, players, what) for leaf in band.leaves]),
+        strict=True)]
+
+
+def _size(context: Context, form: Form, need: float) -> tuple[float, float, float]:
+    """The form's width, height and inset: its own size as a card; else a page, turned to
+    landscape and then widened when its columns `need` more than the page's width."""
+    if form.size_mm:
+        (w, h), inset = form.size_mm, FRAME
+        return w, h, inset
+    inset = context.settings.safe_mm  # a full page: its cut line is the drawing's edge
+    w, h = page_area(context.settings)
+    if need > w - 2 * inset:
+        w, h = page_area(context.settings, landscape=True)
+        w = max(w, need + 2 * inset)  # wider than any page: layout tiles it rather than cramp the columns
+    return w, h, inset
 
 
 def _columns(layout: tuple[Band, ...], widths: list[float], top: float, grouped: bool, bottom: float,

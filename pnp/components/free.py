@@ -65,21 +65,26 @@ def _element(element: Element, face: Side, stock: Stock, what: str) -> list[Item
         return [_symbol(element, x + w / 2, y + h / 2, min(w, h), face, stock, what)]
     if element.turn in (90, 270):  # laid out across the turned box: its width is the box's height
         x, y, w, h = x + (w - h) / 2, y + (h - w) / 2, h, w
-    if kind == "image":
-        items: list[Item] = [picture(stock.art(element.image or "", "cover"), x, y, w, h, cover=element.fit == "cover")]
-    elif kind == "text":
-        low, high = element.pt or TEXT_PT
-        items = [fit_text(element.text or "", x, y, w, h, size=high, min_size=low, font=_font(element, stock, "regular"),
-                          color=_ink(element.color, face, stock) or BLACK, align=element.align, valign=element.valign,
-                          what=what, icons=stock.icons)]
-    else:
-        colour = _ink(element.color, face, stock) or (face.asset.color if face.asset else None)
-        items = value_block(element.value or "", "", x, y, w, h, colour, element.pt or VALUE_PT,
-                            ink_saver=stock.ink_saver, icons=stock.icons, font=_font(element, stock, "bold"), what=what)
+    items = _boxed(element, x, y, w, h, face, stock, what)
     if element.turn:
         (x0, y0), (w0, h0) = element.at, element.size
         return [Group(tuple(items), rotate(element.turn, x0 + w0 / 2, y0 + h0 / 2))]
     return items
+
+
+def _boxed(element: Element, x: float, y: float, w: float, h: float, face: Side, stock: Stock,
+           what: str) -> list[Item]:
+    """An image, text or value element drawn in its box (as laid out before it turns)."""
+    if element.kind == "image":
+        return [picture(stock.art(element.image or "", "cover"), x, y, w, h, cover=element.fit == "cover")]
+    if element.kind == "text":
+        low, high = element.pt or TEXT_PT
+        return [fit_text(element.text or "", x, y, w, h, size=high, min_size=low, font=_font(element, stock, "regular"),
+                         color=_ink(element.color, face, stock) or BLACK, align=element.align, valign=element.valign,
+                         what=what, icons=stock.icons)]
+    colour = _ink(element.color, face, stock) or (face.asset.color if face.asset else None)
+    return value_block(element.value or "", "", x, y, w, h, colour, element.pt or VALUE_PT,
+                       ink_saver=stock.ink_saver, icons=stock.icons, font=_font(element, stock, "bold"), what=what)
 
 
 def _shape(element: Element, x: float, y: float, w: float, h: float, face: Side, stock: Stock) -> Item:

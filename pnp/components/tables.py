@@ -207,14 +207,28 @@ def table(
     languages, whose columns and caption it makes room for, so every kit's lines fall alike."""
     cells = _Cells(size, assets, what)
     row_h = cell_h or size * PT * 1.25 + 2 * cells.pad + 1.0
-    grid = [tuple(data.header)] + [tuple(row) for row in data.rows]
+    grid = _grid(data)
     columns = max(len(row) for row in grid)
     grid = [row + ("",) * (columns - len(row)) for row in grid]
-    grids = [grid] + [[tuple(other.header)] + [tuple(row) for row in other.rows] for other in also
-                      if len(other.rows) == len(data.rows)]
+    grids = [grid] + [_grid(other) for other in also if len(other.rows) == len(data.rows)]
     widths = _column_widths(grids, cells, row_h, min_width)
     total_w = sum(widths)
     items: list[Item] = [Rect(0, 0, total_w, row_h, Style(fill=HEADER_FILL))] if shaded else []
+    drawn, height = _cell_items(cells, grid, widths, row_h)
+    items += drawn
+    items += _table_rules(widths, row_h, len(grid), height)
+    if data.caption:
+        caption = paragraph(data.caption, total_w, size=caption_size or max(6.0, size * 0.8), what=what, color=SOFT_INK)
+        items.append(moved(caption, 0, height + 1.5))
+        height += 1.5 + _caption_room(caption.height, also, total_w, size, what)
+    return Block(tuple(items), total_w, height)
+
+
+def _cell_items(cells: _Cells, grid: list[tuple[str, ...]], widths: list[float],
+                row_h: float) -> tuple[list[Item], float]:
+    """Every cell of the grid drawn, the header row and the label column in bold; and the
+    height of the rows."""
+    items: list[Item] = []
     y = 0.0
     for r, row in enumerate(grid):
         x = 0.0
@@ -222,14 +236,18 @@ def table(
             items += cells.items(text, r == 0 or c == 0, x, y, widths[c], row_h)
             x += widths[c]
         y += row_h
-    height = y
-    items += _table_rules(widths, row_h, len(grid), height)
-    if data.caption:
-        caption = paragraph(data.caption, total_w, size=caption_size or max(6.0, size * 0.8), what=what, color=SOFT_INK)
-        items.append(moved(caption, 0, height + 1.5))
-        height += 1.5 + max([caption.height] + [paragraph(other.caption, total_w, size=max(6.0, size * 0.8), what=what).height
-                                                for other in also if other.caption])
-    return Block(tuple(items), total_w, height)
+    return items, y
+
+
+def _grid(data: Table) -> list[tuple[str, ...]]:
+    """A table's rows of cell texts, its header first."""
+    return [tuple(data.header)] + [tuple(row) for row in data.rows]
+
+
+def _caption_room(height: float, also: Sequence[Table], width: float, size: float, what: str) -> float:
+    """The height a caption needs: its own `height`, or the tallest of the other languages'."""
+    return max([height] + [paragraph(other.caption, width, size=max(6.0, size * 0.8), what=what).height
+                           for other in also if other.caption])
 
 
 def _column_widths(grids: list[list[tuple[str, ...]]], cells: _Cells, row_h: float, min_width: float) -> list[float]:

@@ -12,7 +12,7 @@ its rule ID, so a rule change in components.yaml changes the example's numbers t
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from pnp.components import Context, pictured
 from pnp.components.tables import INK, SOFT_INK, Block, moved, paragraph
@@ -130,15 +130,7 @@ def setup_diagram(context: Context, spec: SetupDiagram, values: dict[str, Any], 
     """The board with the tokens on their start cells (at most `BOARD_SHARE` of the page's
     `height`), then what each player starts with; `at` is the setup's place in the spec."""
     game = context.game
-    for field in ("board", "tokens"):
-        if getattr(spec, field):
-            named(context, getattr(spec, field), at + (field,))
-    for index, component_id in enumerate(spec.each_player):
-        named(context, component_id, at + ("each_player", index))
-    if spec.money:
-        named(context, spec.money.component, at + ("money", "component"))
-    for index, hand in enumerate(spec.hands):
-        named(context, hand.deck, at + ("hands", index, "deck"))
+    _check_named(context, spec, at)
     blocks: list[Block] = []
     if spec.board:
         blocks.append(_board(context, spec, width, height * BOARD_SHARE, size, what))
@@ -152,15 +144,7 @@ def setup_diagram(context: Context, spec: SetupDiagram, values: dict[str, Any], 
     right: list[tuple[Drawing, str]] = []
     if spec.money:
         right += _money(context, spec, values, what, at + ("money",))
-    for index, hand in enumerate(spec.hands):
-        deck = game.component(hand.deck)
-        back = next((p.back for p in pictured(context, deck).pieces if p.back is not None), None)  # type: ignore[union-attr]  # a deck draws Pieces
-        try:
-            count = fill(hand.count, values, "count")
-        except TemplateError as error:
-            raise BuildError(f"{what}: {error}", at=at + ("hands", index, "count")) from None
-        if back is not None:
-            right.append((back, f"× {count}"))
+    right += _hands(context, spec, values, what, at)
     items += _pile(right, x, width - x, size, what)
     if items:
         currencies = len(game.assets) if spec.money and getattr(game.component(spec.money.component), "for_each", None) else 0
@@ -170,6 +154,36 @@ def setup_diagram(context: Context, spec: SetupDiagram, values: dict[str, Any], 
         blocks.append(Block((label, Group(tuple(items), translate(0, size * 0.5 + 1.0))), width,
                             PLAYER_MM + size * 0.5 + 1.0))
     return blocks
+
+
+def _check_named(context: Context, spec: SetupDiagram, at: PathKey) -> None:
+    """Every component the setup names is one of the game's (a BuildError at the name's place)."""
+    for field in ("board", "tokens"):
+        if getattr(spec, field):
+            named(context, getattr(spec, field), at + (field,))
+    for index, component_id in enumerate(spec.each_player):
+        named(context, component_id, at + ("each_player", index))
+    if spec.money:
+        named(context, spec.money.component, at + ("money", "component"))
+    for index, hand in enumerate(spec.hands):
+        named(context, hand.deck, at + ("hands", index, "deck"))
+
+
+def _hands(context: Context, spec: SetupDiagram, values: Mapping[str, object], what: str,
+           at: PathKey) -> list[tuple[Drawing, str]]:
+    """Each hand a player is dealt: its deck's back and how many cards (a deck without backs
+    shows none)."""
+    shown = []
+    for index, hand in enumerate(spec.hands):
+        deck = context.game.component(hand.deck)
+        back = next((p.back for p in pictured(context, deck).pieces if p.back is not None), None)  # type: ignore[union-attr]  # a deck draws Pieces
+        try:
+            count = fill(hand.count, values, "count")
+        except TemplateError as error:
+            raise BuildError(f"{what}: {error}", at=at + ("hands", index, "count")) from None
+        if back is not None:
+            shown.append((back, f"× {count}"))
+    return shown
 
 
 def _board(context: Context, spec: SetupDiagram, width: float, tallest: float, size: float, what: str) -> Block:

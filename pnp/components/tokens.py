@@ -237,6 +237,12 @@ def _rows(side: Side, shape: Shape, ink: str, what: str) -> list[Item]:
     those that fit the small print at 7 pt (body text: docs/validate.md) when any does, else
     at 6 pt.
     """
+    return [Group(tuple(_row_item(row, side, shape, ink, what) for row in _best_rows(side, shape, what)))]
+
+
+def _best_rows(side: Side, shape: Shape, what: str) -> tuple[Row, ...]:
+    """The rows of the candidate layout with the largest value that fits (small print at 7 pt
+    when any layout fits it, else at 6 pt); a BuildError when none fits at 6 pt."""
     best: tuple[float, tuple[Row, ...]] | None = None
     for least in (SMALL_PT, MIN_PT):  # small print at 7 pt, a body text's size, before a larger value
         for height, shift, wrap in _candidates(shape):  # the first of the largest values wins
@@ -246,25 +252,23 @@ def _rows(side: Side, shape: Shape, ink: str, what: str) -> list[Item]:
             if found and (best is None or score > best[0]):
                 best = (score, found)
         if best is not None:
-            break
-    if best is None:
-        words = " / ".join(t for t in (side.title, side.value, side.subtitle, side.text) if t)
-        raise BuildError(f"{what}: the {shape.width:g} × {shape.height:g} mm token has no room for {words!r} at 6 pt")
-    rows = best[1]
-    items: list[Item] = []
-    for row in rows:
-        if row.kind == "badge" and side.asset is not None:
-            cy = row.y + row.height / 2
-            size = _symbol_size(shape, cy, row.height * 0.85)
-            if shape.ink_saver:  # on paper the badge carries the colour, and its outline the shape
-                items.append(asset_badge(side.asset, shape.width / 2, cy, size))
-            else:
-                items.append(symbol(side.asset.symbol, shape.width / 2, cy, size, Style(fill=ink)))
-            continue
-        size, font = (VALUE_PT, "bold") if row.kind == "value" else (SMALL_PT, _font(row.kind))
-        items.append(fit_text(getattr(side, row.kind), row.x0, row.y, row.x1 - row.x0, row.height,
-                              size=size, min_size=MIN_PT, font=font, color=ink, what=what))  # fmt: skip
-    return [Group(tuple(items))]
+            return best[1]
+    words = " / ".join(t for t in (side.title, side.value, side.subtitle, side.text) if t)
+    raise BuildError(f"{what}: the {shape.width:g} × {shape.height:g} mm token has no room for {words!r} at 6 pt")
+
+
+def _row_item(row: Row, side: Side, shape: Shape, ink: str, what: str) -> Item:
+    """One row drawn: the asset's badge (on paper its colour, else its symbol in ink), or a
+    text fitted to the row."""
+    if row.kind == "badge" and side.asset is not None:
+        cy = row.y + row.height / 2
+        size = _symbol_size(shape, cy, row.height * 0.85)
+        if shape.ink_saver:  # on paper the badge carries the colour, and its outline the shape
+            return asset_badge(side.asset, shape.width / 2, cy, size)
+        return symbol(side.asset.symbol, shape.width / 2, cy, size, Style(fill=ink))
+    size, font = (VALUE_PT, "bold") if row.kind == "value" else (SMALL_PT, _font(row.kind))
+    return fit_text(getattr(side, row.kind), row.x0, row.y, row.x1 - row.x0, row.height,
+                    size=size, min_size=MIN_PT, font=font, color=ink, what=what)  # fmt: skip
 
 
 def _candidates(shape: Shape) -> list[tuple[float, float, bool]]:

@@ -114,27 +114,47 @@ def write_game(root: Path, out: Path, old: dict[str, Any] | None, game_id: str, 
 
     done = GameExports()
     cached = cached or {}
-    for component_id, reused in cached.items():
-        for path, fmt, pages, data in reused:
-            (root / path).parent.mkdir(parents=True, exist_ok=True)
-            (root / path).write_bytes(data)
-            done.files.append(manifest.file_entry(root, root / path, game_id, component_id, fmt, pages))
+    done.files += _restored(root, game_id, cached)
     done.files += _write_formats(root, out, game_id, title, faces, formats, profile, pdfx)
-    folders = cached_folders(formats, profile)
-    if cache is not None and inputs and folders:
-        for component in faces:
-            remember_files(cache, root, game_id, inputs[component.id], folders,
-                           [f for f in done.files if f.component == component.id])
+    if cache is not None and inputs:
+        _remember_drawn(cache, root, game_id, faces, inputs, cached_folders(formats, profile), done.files)
     done.records["faces"], done.records["pieces"] = records(faces)
     gallery.thumbnails(root, faces, done.records["faces"], pictures or {})
     for key in ("faces", "pieces"):
-        done.records[key] += [e for e in manifest.entries(old, key, game_id) if e.get("component") in cached]
+        done.records[key] += _old_entries(old, key, game_id, keep=lambda component: component in cached)
     drawn = {c.id for c in faces}  # the others' pictures stay: taken from the cache, or not built (--component)
-    gallery.carry(out, root, [e for e in manifest.entries(old, "faces", game_id) if e.get("component") not in drawn],
+    gallery.carry(out, root, _old_entries(old, "faces", game_id, keep=lambda component: component not in drawn),
                   store or Store())
     if plan is not None:
         done.records["plan"] = [{"game": game_id, **asdict(row)} for row in plan]
     return done
+
+
+def _old_entries(old: manifest.Entry | None, key: str, game_id: str,
+                 keep: Callable[[object], bool]) -> list[manifest.Entry]:
+    """The entries under `key` of the manifest `old` for `game_id` whose component `keep` keeps."""
+    return [e for e in manifest.entries(old, key, game_id) if keep(e.get("component"))]
+
+
+def _restored(root: Path, game_id: str, cached: Mapping[str, Sequence[ReusedFile]]) -> list[manifest.FileEntry]:
+    """The files of the components taken from the cache, written back under `root` as they were."""
+    written: list[manifest.FileEntry] = []
+    for component_id, reused in cached.items():
+        for path, fmt, pages, data in reused:
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            (root / path).write_bytes(data)
+            written.append(manifest.file_entry(root, root / path, game_id, component_id, fmt, pages))
+    return written
+
+
+def _remember_drawn(cache: Cache, root: Path, game_id: str, faces: Sequence[ComponentFaces],
+                    inputs: Mapping[str, str], folders: Sequence[str], files: Sequence[manifest.FileEntry]) -> None:
+    """Each drawn component's files kept in the cache by its inputs, for a later build to reuse."""
+    if not folders:
+        return
+    for component in faces:
+        remember_files(cache, root, game_id, inputs[component.id], folders,
+                       [f for f in files if f.component == component.id])
 
 
 def _write_formats(root: Path, out: Path, game_id: str, title: str, faces: Sequence[ComponentFaces],

@@ -77,24 +77,7 @@ class ComponentFaces:
 def faces_of(game_id: str, component: AnyComponent, output: Pieces | Panels | BookPages) -> ComponentFaces:
     """The distinct faces of a generated component."""
     if isinstance(output, Pieces):
-        fronts = _distinct(piece.front for piece in output.pieces)
-        backs = _distinct(piece.back for piece in output.pieces if piece.back is not None)
-        front_names = _names("front", len(fronts))
-        back_names = ["back"] if len(backs) == 1 else _names("back", len(backs))
-        kinds: Counter[tuple[str, str | None]] = Counter()
-        for piece in output.pieces:
-            front = front_names[fronts.index_of(piece.front)]
-            back = back_names[backs.index_of(piece.back)] if piece.back is not None else None
-            kinds[(front, back)] += 1
-        count: Counter[str] = Counter()
-        for (front, back), n in kinds.items():
-            count[front] += n
-            if back is not None:
-                count[back] += n
-        faces = [Face(name, "front", drawing, count[name]) for name, drawing in zip(front_names, fronts.items, strict=True)]
-        faces += [Face(name, "back", drawing, count[name]) for name, drawing in zip(back_names, backs.items, strict=True)]
-        return ComponentFaces(game_id, component, tuple(faces),
-                              tuple(Kind(f, b, n) for (f, b), n in kinds.items()), output.cut, output.two_sided)
+        return _piece_faces(game_id, component, output)
     side: Side = "page" if isinstance(output, BookPages) else "panel"
     drawings = output.pages if isinstance(output, BookPages) else output.drawings
     distinct = _distinct(drawings)
@@ -102,6 +85,35 @@ def faces_of(game_id: str, component: AnyComponent, output: Pieces | Panels | Bo
     quantity = Counter(distinct.index_of(d) for d in drawings)
     return ComponentFaces(game_id, component, tuple(Face(name, side, drawing, quantity[i])
                                                     for i, (name, drawing) in enumerate(zip(names, distinct.items, strict=True))))
+
+
+def _piece_faces(game_id: str, component: AnyComponent, output: Pieces) -> ComponentFaces:
+    """The distinct fronts and backs of a component's pieces, each with how many pieces show
+    it, and each kind of piece (a front with its back) with its number."""
+    fronts = _distinct(piece.front for piece in output.pieces)
+    backs = _distinct(piece.back for piece in output.pieces if piece.back is not None)
+    front_names = _names("front", len(fronts))
+    back_names = ["back"] if len(backs) == 1 else _names("back", len(backs))
+    kinds: Counter[tuple[str, str | None]] = Counter()
+    for piece in output.pieces:
+        front = front_names[fronts.index_of(piece.front)]
+        back = back_names[backs.index_of(piece.back)] if piece.back is not None else None
+        kinds[(front, back)] += 1
+    count = _shown(kinds)
+    faces = [Face(name, "front", drawing, count[name]) for name, drawing in zip(front_names, fronts.items, strict=True)]
+    faces += [Face(name, "back", drawing, count[name]) for name, drawing in zip(back_names, backs.items, strict=True)]
+    return ComponentFaces(game_id, component, tuple(faces),
+                          tuple(Kind(f, b, n) for (f, b), n in kinds.items()), output.cut, output.two_sided)
+
+
+def _shown(kinds: Counter[tuple[str, str | None]]) -> Counter[str]:
+    """How many pieces show each face, from how many there are of each kind (front, back)."""
+    count: Counter[str] = Counter()
+    for (front, back), n in kinds.items():
+        count[front] += n
+        if back is not None:
+            count[back] += n
+    return count
 
 
 class _Distinct:

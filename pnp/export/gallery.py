@@ -26,7 +26,8 @@ from pnp.export.faces import ComponentFaces
 from pnp.export.pictures import Picture, Store, dpi
 
 if TYPE_CHECKING:
-    from pnp.spec.model import AnyComponent
+    from pnp.manifest import Entry
+    from pnp.spec.model import AnyComponent, Game
 
 INDEX = "index.html"
 
@@ -98,28 +99,43 @@ def _template() -> Any:
 
 def _games(root: Path, manifest: dict[str, Any], spec: Any, kits: Mapping[str, Any]) -> list[dict[str, Any]]:
     """What the template shows, game by game (`root` holds the files the manifest lists)."""
-    def entries(key: str, game: str) -> list[dict[str, Any]]:
-        return [e for e in manifest.get(key, []) if isinstance(e, dict) and e.get("game") == game]
+    def listed(kit: str) -> bool:
+        return bool(_entries(manifest, "components", kit))
 
-    games = []
-    for game_id, game, code in _kits(spec, lambda name: bool(entries("components", name)), kits):
-        files = entries("files", game_id)
-        changed = {name for e in entries("changed", game_id) if e.get("status") in ("added", "changed")
-                   for name in (e.get("components") or [e.get("component")])}
-        found = _found(manifest, game_id)
-        components = [_component(entry, game, files, entries("faces", game_id), changed, found)
-                      for entry in entries("components", game_id)]
-        order = {c.id: n for n, c in enumerate(game.components)}
-        components.sort(key=lambda c: order.get(c["id"], len(order)))
-        combined = next((f for f in files if f["component"] is None and f["path"].endswith("-all.pdf")), None)
-        others = [f for f in files if f["component"] is None and f is not combined]
-        games.append({"id": game_id, "title": game.title, "title_en": getattr(game, "title_en", ""), "language": code,
-                      "components": components, "combined": combined, "others": others,
-                      "plan": entries("plan", game_id), "exports": _export_folders(root, files),
-                      "faces": sum(len(c["faces"]) for c in components), "findings": found,
-                      "unpictured": sum(not f.get("thumbnail") for c in components for f in c["faces"]),
-                      "about_kit": [f for f in found if f.get("component") not in {c["id"] for c in components}]})
-    return games
+    return [_game(root, manifest, game_id, game, code) for game_id, game, code in _kits(spec, listed, kits)]
+
+
+def _entries(manifest: Entry, key: str, game: str) -> list[Entry]:
+    """The manifest's entries under `key` for one kit."""
+    return [e for e in manifest.get(key, []) if isinstance(e, dict) and e.get("game") == game]
+
+
+def _game(root: Path, manifest: Entry, game_id: str, game: Game, code: str) -> dict[str, object]:
+    """One kit as the template shows it: its components, its combined PDF and other files, its
+    print plan and exports, and what the checks found on the kit as a whole."""
+    files = _entries(manifest, "files", game_id)
+    found = _found(manifest, game_id)
+    components = _components(manifest, game_id, game, files, found)
+    combined = next((f for f in files if f["component"] is None and f["path"].endswith("-all.pdf")), None)
+    others = [f for f in files if f["component"] is None and f is not combined]
+    return {"id": game_id, "title": game.title, "title_en": getattr(game, "title_en", ""), "language": code,
+            "components": components, "combined": combined, "others": others,
+            "plan": _entries(manifest, "plan", game_id), "exports": _export_folders(root, files),
+            "faces": sum(len(c["faces"]) for c in components), "findings": found,
+            "unpictured": sum(not f.get("thumbnail") for c in components for f in c["faces"]),
+            "about_kit": [f for f in found if f.get("component") not in {c["id"] for c in components}]}
+
+
+def _components(manifest: Entry, game_id: str, game: Game, files: list[Entry], found: list[Entry]) -> list[Entry]:
+    """A kit's components as the gallery shows them, in the spec's order (one the spec no
+    longer names last)."""
+    changed = {name for e in _entries(manifest, "changed", game_id) if e.get("status") in ("added", "changed")
+               for name in (e.get("components") or [e.get("component")])}
+    faces = _entries(manifest, "faces", game_id)
+    components = [_component(entry, game, files, faces, changed, found)
+                  for entry in _entries(manifest, "components", game_id)]
+    order = {c.id: n for n, c in enumerate(game.components)}
+    return sorted(components, key=lambda c: order.get(c["id"], len(order)))
 
 
 def _kits(spec: Any, listed: Callable[[str], bool], known: Mapping[str, Any]) -> Iterator[tuple[str, Any, str]]:
@@ -150,20 +166,30 @@ def _component(entry: dict[str, Any], game: Any, files: list[dict[str, Any]], fa
                changed: set[str], found: list[dict[str, Any]]) -> dict[str, Any]:
     """One component as the gallery shows it: its faces in print order with what the checks
     found on each, what they found on its sheets and art, its PDF and exports."""
-    spec_component = next((c for c in game.components if c.id == entry["id"]), None)
     mine = _faces_of(entry["id"], faces)
     own = [f for f in files if f.get("component") == entry["id"]]
-    pdf = next((f for f in own if f["format"] == "pdf" and f["path"].count("/") == 1), None)
+    pdf = _own_pdf(own)
     on_it = [x for x in found if x.get("component") == entry["id"]]
     return {
         "id": entry["id"], "kind": entry["kind"], "count": entry["count"], "size_mm": entry["size_mm"],
-        "name": _name(spec_component) if spec_component else entry["id"], "changed": entry["id"] in changed,
-        "faces": [_face(f, [x for x in on_it if x.get("face") == f["face"]]) for f in mine],
+        "name": _spec_name(game, entry["id"]), "changed": entry["id"] in changed,
+        "faces": [_face(f, on_it) for f in mine],
         "findings": [x for x in on_it if not x.get("face")],
         "shown": any(f.get("thumbnail") or f.get("picture") for f in mine),
         "pdf": pdf, "duplex": entry.get("duplex"), "pages": entry.get("pages", pdf["pages"] if pdf else None),
         "exports": _exports(own),
     }
+
+
+def _own_pdf(files: list[Entry]) -> Entry | None:
+    """A component's own PDF among its files (beside the game's, not in an export's folder)."""
+    return next((f for f in files if f["format"] == "pdf" and f["path"].count("/") == 1), None)
+
+
+def _spec_name(game: Game, component_id: str) -> str:
+    """A component's name as the spec gives it, or its id when the spec no longer has it."""
+    spec_component = next((c for c in game.components if c.id == component_id), None)
+    return _name(spec_component) if spec_component else component_id
 
 
 def _exports(files: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -205,9 +231,10 @@ def _faces_of(component_id: str, faces: list[dict[str, Any]]) -> list[dict[str, 
 
 
 def _face(face: dict[str, Any], found: list[dict[str, Any]]) -> dict[str, Any]:
-    """A face's manifest entry with what the checks found on it, each with where its box lies,
-    and its picture's size in pixels."""
-    return dict(face, findings=[dict(f, box_style=_box_style(face, f)) for f in found], px=_pixels(face))
+    """A face's manifest entry with what the checks found on it (of its component's `found`),
+    each with where its box lies, and its picture's size in pixels."""
+    on_it = [f for f in found if f.get("face") == face["face"]]
+    return dict(face, findings=[dict(f, box_style=_box_style(face, f)) for f in on_it], px=_pixels(face))
 
 
 def _pixels(face: dict[str, Any]) -> tuple[int, int]:

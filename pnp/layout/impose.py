@@ -339,16 +339,11 @@ def impose(pieces: Pieces, paper: str, margin: float, duplex: Duplex, info: Furn
     so no face the game needs is lost. With `cut` every front page carries that machine's
     registration marks, kept clear of pieces, and the code of its layout; folded sheets (glued
     before they are cut) carry none."""
-    has_backs = any(p.back is not None for p in pieces.pieces)
-    duplex = duplex if has_backs else "none"
-    if duplex == "none" and pieces.two_sided:
-        duplex = "fold"
+    duplex = _printed_duplex(pieces, duplex)
     cut = cut if duplex != "fold" else None
     grid = plan(pieces.width, pieces.height, pieces.bleed, paper, margin, duplex, len(pieces.pieces), cut)
     reg = registration(cut, grid.frame.width, grid.frame.height) if cut else None
-    usual = replace(cut, inset=INSET_MM) if cut and cut.inset != INSET_MM else None
-    gain = grid.per_page - plan(pieces.width, pieces.height, pieces.bleed, paper, margin, duplex, len(pieces.pieces),
-                                usual).per_page if usual else 0
+    gain = _gain(pieces, paper, margin, duplex, cut, grid.per_page)
     batches = [range(i, min(i + grid.per_page, len(pieces.pieces))) for i in range(0, len(pieces.pieces), grid.per_page)]
     pages: list[Page] = []
     placed: list[Placed] = []
@@ -356,11 +351,9 @@ def impose(pieces: Pieces, paper: str, margin: float, duplex: Duplex, info: Furn
         where = _("sheet {n} of {count}").format(n=number, count=len(batches))  # the digests leave "of m" out
         fronts = [(i, slot(grid, k)) for k, i in enumerate(batch)]
         if duplex == "fold":
-            backs = [(i, mirror(grid, slot, "fold")) for i, slot in fronts]
-            items = faces(pieces, grid, fronts, "front") + faces(pieces, grid, backs, "back") + (fold_line(grid),)
-            pages.append(page(grid.frame, items, info, _("{where} · fold on the dashed line, then cut").format(where=where)))
-            placed += (record(grid, fronts, "front", len(pages) - 1, pieces)
-                       + record(grid, backs, "back", len(pages) - 1, pieces))
+            folded, on_it = _folded_sheet(pieces, grid, fronts, info, where, len(pages))
+            pages.append(folded)
+            placed += on_it
             continue
         items = faces(pieces, grid, fronts, "front") + (reg.items() if reg else ())
         pages.append(page(grid.frame, items, info, side_words(where, duplex, "front")))
@@ -372,6 +365,33 @@ def impose(pieces: Pieces, paper: str, margin: float, duplex: Duplex, info: Furn
             placed += record(grid, backs, "back", len(pages) - 1, pieces, back_offset)
     return coded(Imposition(tuple(pages), tuple(placed), grid, duplex, len(batches), given_bleed([grid]), reg,
                             gain=gain))
+
+
+def _printed_duplex(pieces: Pieces, duplex: Duplex) -> Duplex:
+    """How the pieces print: `duplex` when they have backs; folded over when there is no
+    duplex but their backs carry rules (`two_sided`); single-sided when they have no backs."""
+    duplex = duplex if any(p.back is not None for p in pieces.pieces) else "none"
+    return "fold" if duplex == "none" and pieces.two_sided else duplex
+
+
+def _gain(pieces: Pieces, paper: str, margin: float, duplex: Duplex, cut: Cutter | None, per_page: int) -> int:
+    """How many more pieces a sheet holds (`per_page`) with the cutter's own inset than with the
+    usual one (0 without a cutter, or one with the usual inset)."""
+    if not cut or cut.inset == INSET_MM:
+        return 0
+    usual = replace(cut, inset=INSET_MM)
+    return per_page - plan(pieces.width, pieces.height, pieces.bleed, paper, margin, duplex, len(pieces.pieces),
+                           usual).per_page
+
+
+def _folded_sheet(pieces: Pieces, grid: Grid, fronts: list[tuple[int, Slot]], info: Furniture, where: str,
+                  number: int) -> tuple[Page, list[Placed]]:
+    """A sheet folded over (page `number` from 0): fronts on one half, backs mirrored on the
+    other, the fold line between; and where each face lies on it."""
+    backs = [(i, mirror(grid, slot, "fold")) for i, slot in fronts]
+    items = faces(pieces, grid, fronts, "front") + faces(pieces, grid, backs, "back") + (fold_line(grid),)
+    folded = page(grid.frame, items, info, _("{where} · fold on the dashed line, then cut").format(where=where))
+    return folded, record(grid, fronts, "front", number, pieces) + record(grid, backs, "back", number, pieces)
 
 
 def side_words(where: str, duplex: Duplex, side: Side) -> str:

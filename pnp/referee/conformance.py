@@ -254,14 +254,7 @@ class _Game:
     def _illegal(self, state: Any, templates: Sequence[Template], template: Template) -> None:
         """Each number of the template one past its top, and the template's action taken by a
         player who may not take it, when no template admits that: refused, with a rule ID."""
-        base = {f.name: (f.low if f.kind == "number" else f.options[0] if f.kind == "choice" and f.options else
-                         tuple(f.options[:f.low])) for f in template.fields}
-        tries = [({**base, f.name: f.high + 1}, f"{f.name} {f.high + 1}, over {f.high}")
-                 for f in template.fields if f.kind == "number"]
-        others = [name for name in self.players if name != template.player]
-        if template.player is not None and others:
-            tries.append(({**base, "player": others[0]}, f"{others[0]} in {template.player}'s place"))
-        for values, what in tries:
+        for values, what in _illegal_tries(template, self.players):
             try:
                 action = template.action(values)
             except (TypeError, ValueError, KeyError):
@@ -337,6 +330,18 @@ class _Game:
 def _own(templates: Sequence[Template], player: str) -> list[tuple[Any, ...]]:
     """The templates of `player`, as values."""
     return [(t.kind, t.rule, t.fields, dict(t.fixed), t.constraints) for t in templates if t.player == player]
+
+
+def _illegal_tries(template: Template, players: Sequence[str]) -> list[tuple[dict[str, object], str]]:
+    """The template's values with one number one past its top, and with another player in the
+    template's player's place, each with what it tries; the other fields at their lowest."""
+    base = {f.name: f.least() for f in template.fields}
+    tries = [({**base, f.name: f.high + 1}, f"{f.name} {f.high + 1}, over {f.high}")
+             for f in template.fields if f.kind == "number"]
+    others = [name for name in players if name != template.player]
+    if template.player is not None and others:
+        tries.append(({**base, "player": others[0]}, f"{others[0]} in {template.player}'s place"))
+    return tries
 
 
 def _short(action: Any) -> str:

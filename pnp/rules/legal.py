@@ -114,6 +114,15 @@ class Field:
                 above: Why | None = None, excluded: Why | None = None) -> "Field":
         return Field(name, "several", low, min(high, len(options)), tuple(options), (), below, above, excluded)
 
+    def least(self) -> object:
+        """The field's least value: a number's lowest, a choice's first option, the first `low`
+        options of several."""
+        if self.kind == "number":
+            return self.low
+        if self.kind == "choice" and self.options:
+            return self.options[0]
+        return tuple(self.options[:self.low])
+
     def holds(self, value: Any) -> bool:
         """Whether `value` is one this field may take: a whole number in range (not a bool),
         one of the options, or distinct options in number within range."""

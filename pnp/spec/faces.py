@@ -29,11 +29,11 @@ from pnp.errors import shorten
 from pnp.i18n import _
 from pnp.spec.elements import named_fonts
 from pnp.spec.model import (
-    Aid,
+    AidSection,
     AnyComponent,
     Asset,
     Back,
-    Booklet,
+    BoardSection,
     CardBack,
     CardEntry,
     Component,
@@ -317,22 +317,35 @@ def game_texts(component: Component) -> list[tuple[PathKey, str]]:
     zone titles, notes, lines, a setup drawing's money and hands."""
     texts: list[tuple[PathKey, str]] = []
     for index, section in enumerate(getattr(component, "sections", ())):
-        for name in ("title", "title_en", "heading", "heading_en"):
-            if getattr(section, name, ""):
-                texts.append((("sections", index, name), getattr(section, name)))
-        if isinstance(component, (Aid, Booklet)):
-            texts += [(("sections", index, "lines", j), line) for j, line in enumerate(section.lines)]
-        texts += [(("sections", index, "cells", j, "label"), cell.label)
-                  for j, cell in enumerate(getattr(section, "cells", ())) if cell.label]
-        setup = getattr(section, "setup", None)
-        if setup is not None:
-            texts += [(("sections", index, "setup", "money", "amount"), setup.money.amount)] if setup.money else []
-            texts += [(("sections", index, "setup", "hands", j, "count"), hand.count) for j, hand in enumerate(setup.hands)]
+        texts += [(("sections", index, *path), text) for path, text in _section_texts(section)]
     if isinstance(component, Mat):
-        texts += [(("zones", r, c, name), getattr(zone, name)) for r, row in enumerate(component.zones)
-                  for c, zone in enumerate(row) for name in ("title", "title_en") if getattr(zone, name)]
-        texts += [(("notes_title",), component.notes_title)] if component.notes_title else []
-        texts += [(("notes", j), note) for j, note in enumerate(component.notes)]
+        texts += _mat_texts(component)
+    return texts
+
+
+def _section_texts(section: BoardSection | AidSection) -> list[tuple[PathKey, str]]:
+    """A section's templates over the game, each with its path inside the section: its titles
+    and headings, an aid's or booklet's lines, a map's cell labels, a setup drawing's money and hands."""
+    texts: list[tuple[PathKey, str]] = [((name,), getattr(section, name))
+                                        for name in ("title", "title_en", "heading", "heading_en")
+                                        if getattr(section, name, "")]
+    if isinstance(section, AidSection):  # a booklet's sections too
+        texts += [(("lines", j), line) for j, line in enumerate(section.lines)]
+    texts += [(("cells", j, "label"), cell.label) for j, cell in enumerate(getattr(section, "cells", ())) if cell.label]
+    setup = getattr(section, "setup", None)
+    if setup is not None:
+        texts += [(("setup", "money", "amount"), setup.money.amount)] if setup.money else []
+        texts += [(("setup", "hands", j, "count"), hand.count) for j, hand in enumerate(setup.hands)]
+    return texts
+
+
+def _mat_texts(mat: Mat) -> list[tuple[PathKey, str]]:
+    """A mat's templates over the game: its zones' titles, its notes' title and notes."""
+    texts: list[tuple[PathKey, str]] = [(("zones", r, c, name), getattr(zone, name)) for r, row in enumerate(mat.zones)
+                                        for c, zone in enumerate(row) for name in ("title", "title_en")
+                                        if getattr(zone, name)]
+    texts += [(("notes_title",), mat.notes_title)] if mat.notes_title else []
+    texts += [(("notes", j), note) for j, note in enumerate(mat.notes)]
     return texts
 
 

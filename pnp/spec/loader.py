@@ -16,7 +16,7 @@ import os
 import typing
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from pydantic import BaseModel, ValidationError
 
@@ -27,6 +27,7 @@ from pnp.spec.bounds import extent_issues, pieces_issues, size_issues
 from pnp.spec.elements import elements_at, placed_elements
 from pnp.spec.faces import (
     ElsewhereError,
+    Side,
     TemplateError,
     currency,
     deck_pieces,
@@ -696,8 +697,7 @@ def _piece_images(game: Game, component: Deck | Tokens) -> dict[str, PathKey]:
     """The images a deck's or tokens' pieces draw (templates filled), each with the path inside
     the component of the first field naming it: a card's illustration, its own back's art, a
     free layout's image elements."""
-    art = isinstance(component, Deck) and any(entry.image or entry.back for entry in component.cards)
-    if not art and not any(element.image for _, element in placed_elements(component)):
+    if not _draws_images(component):
         return {}
     try:
         pieces = deck_pieces(game, component) if isinstance(component, Deck) else token_pieces(game, component)
@@ -708,13 +708,29 @@ def _piece_images(game: Game, component: Deck | Tokens) -> dict[str, PathKey]:
     for piece in pieces:
         found.setdefault(piece.front.image, (kind, piece.entry, "image"))
         for side, face in (("front", piece.front), ("back", piece.back)):
-            if isinstance(face, Back):
-                found.setdefault(face.image.file if face.image else "", (kind, piece.entry, "back", "image"))
-            elif face is not None:
-                at = elements_at(component, piece.entry, side)
-                for j, element in enumerate(face.elements):
-                    found.setdefault(element.image or "", at + ("elements", j, "image"))
+            for file, path in _face_images(component, kind, piece.entry, side, face):
+                found.setdefault(file, path)
     return found
+
+
+def _draws_images(component: Deck | Tokens) -> bool:
+    """Whether any of the component's pieces may draw an image: a card's illustration or own
+    back, or an image element of a free layout."""
+    if isinstance(component, Deck) and any(entry.image or entry.back for entry in component.cards):
+        return True
+    return any(element.image for _, element in placed_elements(component))
+
+
+def _face_images(component: Deck | Tokens, kind: str, entry: int, side: str,
+                 face: Side | Back | None) -> Iterator[tuple[str, PathKey]]:
+    """The images one side of a piece draws ("" for none), each with the path of the field
+    naming it: a back's art, or the face's image elements."""
+    if isinstance(face, Back):
+        yield face.image.file if face.image else "", (kind, entry, "back", "image")
+    elif face is not None:
+        at = elements_at(component, entry, side)
+        for j, element in enumerate(face.elements):
+            yield element.image or "", at + ("elements", j, "image")
 
 
 def _template_issue(source: Source, where: PathKey, component: AnyComponent, error: TemplateError) -> Issue:

@@ -272,18 +272,10 @@ class Track(Model):
 
     @model_validator(mode="after")
     def _range_or_values(self) -> "Track":
-        if self.values is None and (self.from_ is None or self.to is None):
-            raise ValueError("give either `from` and `to` (with an optional `step`) or a list of `values`")
-        if self.values is not None and (self.from_ is not None or self.to is not None):
-            raise ValueError("give either `from`/`to` or `values`, not both")
-        if self.values is None and self.to < self.from_:  # type: ignore[operator]  # from/to are set when values is None (checked above)
-            raise ValueError(f"`to` ({self.to:g}) is below `from` ({self.from_:g})")
-        if self.values is not None and not self.values:
-            raise ValueError("`values` needs at least one value")
-        if self.values is None and (self.to - self.from_) / self.step >= MAX_CELLS:  # type: ignore[operator]  # from/to are set when values is None (checked above)
-            raise ValueError(f"a track has at most {MAX_CELLS} cells; check `from`, `to` and `step`")
-        if self.values is not None and len(self.values) > MAX_CELLS:
-            raise ValueError(f"a track has at most {MAX_CELLS} cells")
+        if self.values is None:
+            self._check_range()
+        else:
+            self._check_values(self.values)
         cells = self.cells
         if self.start is not None and self.start not in cells:
             raise ValueError(f"start {self.start:g} is not a cell of the track")
@@ -291,6 +283,24 @@ class Track(Model):
             if value not in cells:
                 raise ValueError(f"label for {value:g}, which is not a cell of the track")
         return self
+
+    def _check_range(self) -> None:
+        """A track given by `from` and `to` (and `step`): both, in order, at most MAX_CELLS cells."""
+        if self.from_ is None or self.to is None:
+            raise ValueError("give either `from` and `to` (with an optional `step`) or a list of `values`")
+        if self.to < self.from_:
+            raise ValueError(f"`to` ({self.to:g}) is below `from` ({self.from_:g})")
+        if (self.to - self.from_) / self.step >= MAX_CELLS:
+            raise ValueError(f"a track has at most {MAX_CELLS} cells; check `from`, `to` and `step`")
+
+    def _check_values(self, values: tuple[float, ...]) -> None:
+        """A track given by its `values`: no `from`/`to` beside them, one value at least, at most MAX_CELLS."""
+        if self.from_ is not None or self.to is not None:
+            raise ValueError("give either `from`/`to` or `values`, not both")
+        if not values:
+            raise ValueError("`values` needs at least one value")
+        if len(values) > MAX_CELLS:
+            raise ValueError(f"a track has at most {MAX_CELLS} cells")
 
     @property
     def cells(self) -> tuple[float, ...]:

@@ -188,12 +188,14 @@ def _names_of(kind: type) -> tuple[str, ...] | None:
         stop = {object}
     else:
         return None
-    for klass in kind.__mro__:
-        if klass in stop:
-            continue
-        names += [name for name, attribute in vars(klass).items()
-                  if isinstance(attribute, (property, cached_property)) and not name.startswith("_")]
+    names += _properties(kind, stop)
     return tuple(dict.fromkeys(name for name in names if not name.startswith("_")))
+
+
+def _properties(kind: type, stop: set[type]) -> list[str]:
+    """The public properties of `kind` and of its bases but those in `stop` (the library's)."""
+    return [name for klass in kind.__mro__ if klass not in stop for name, attribute in vars(klass).items()
+            if isinstance(attribute, (property, cached_property)) and not name.startswith("_")]
 
 
 @lru_cache(maxsize=4096)
@@ -239,6 +241,18 @@ def _braces(message: str) -> str:
 
 def _lookup(name: str, context: Mapping[str, Any], field_name: str, shown_as: str) -> Any:
     """The value `name` (`tracks[quote].last`) names, walked one step at a time."""
+    first, rest = _head(name, context, field_name, shown_as)
+    value = _plain(context[first], field_name, shown_as)
+    walked = first
+    for is_attribute, key in rest:
+        value = _plain(_step(value, is_attribute, key, field_name, shown_as, walked), field_name, shown_as)
+        walked += f".{key}" if is_attribute else f"[{key}]"
+    return value
+
+
+def _head(name: str, context: Mapping[str, object], field_name: str,
+          shown_as: str) -> tuple[str, list[tuple[bool, int | str]]]:
+    """The value a placeholder starts from (a name `context` has), and the steps after it."""
     try:
         first, rest = _split(name)
     except ValueError:
@@ -248,23 +262,22 @@ def _lookup(name: str, context: Mapping[str, Any], field_name: str, shown_as: st
     if first.startswith("_") or first not in context:
         known = ", ".join(sorted(k for k in context if not k.startswith("_")))
         raise TemplateError(field_name, f"unknown placeholder {{{shorten(first, 40)}}} (known: {known})")
-    value = _plain(context[first], field_name, shown_as)
-    walked = first
-    for is_attribute, key in rest:
-        if isinstance(key, str) and key.startswith("_"):
-            raise TemplateError(field_name, f"{shown_as}: names starting with _ are not part of the spec")
-        if isinstance(value, Values) and not is_attribute and isinstance(key, int):
-            if not -len(value) <= key < len(value):
-                raise TemplateError(field_name, f"{shown_as}: {walked} has {len(value)} values, no [{key}]")
-            value = value[key]
-        elif isinstance(value, Mapping):
-            value = _item(value, key, field_name, shown_as, walked)
-        else:
-            step = f".{key}" if is_attribute else f"[{key}]"
-            raise TemplateError(field_name, f"{shown_as}: {walked} is a single value, with no {shorten(str(step), 40)}")
-        value = _plain(value, field_name, shown_as)
-        walked += f".{key}" if is_attribute else f"[{key}]"
-    return value
+    return first, rest
+
+
+def _step(value: object, is_attribute: bool, key: int | str, field_name: str, shown_as: str, walked: str) -> object:
+    """One step of a placeholder (`.last`, `[3]`) from the value `walked` names: a value of a
+    list by its place, an entry of a mapping, nothing of a single value."""
+    if isinstance(key, str) and key.startswith("_"):
+        raise TemplateError(field_name, f"{shown_as}: names starting with _ are not part of the spec")
+    if isinstance(value, Values) and not is_attribute and isinstance(key, int):
+        if not -len(value) <= key < len(value):
+            raise TemplateError(field_name, f"{shown_as}: {walked} has {len(value)} values, no [{key}]")
+        return value[key]
+    if isinstance(value, Mapping):
+        return _item(value, key, field_name, shown_as, walked)
+    step = f".{key}" if is_attribute else f"[{key}]"
+    raise TemplateError(field_name, f"{shown_as}: {walked} is a single value, with no {shorten(str(step), 40)}")
 
 
 def _split(name: str) -> tuple[Any, list[tuple[bool, Any]]]:
@@ -302,11 +315,7 @@ def _formatted(value: Any, spec: str, field_name: str, shown_as: str) -> str:
         raise TemplateError(field_name, f"{shown_as}: no placeholder inside a format spec")
     name, colon, argument = spec.partition(":")
     if colon and name in NAMED_FORMATS:
-        if isinstance(value, bool) or not isinstance(value, (int, float, Unchecked)):
-            raise TemplateError(field_name, f"{shown_as}: the {name} format is for a number")
-        if len(argument) > MAX_ARGUMENT:
-            raise TemplateError(field_name, f"{shown_as}: a {name} format of at most {MAX_ARGUMENT} characters")
-        return NAMED_FORMATS[name](0 if isinstance(value, Unchecked) else value, argument)
+        return _named_format(value, name, argument, field_name, shown_as)
     if isinstance(value, Unchecked):
         _check_spec(spec, field_name, shown_as)
         return format(value, spec)
@@ -314,17 +323,32 @@ def _formatted(value: Any, spec: str, field_name: str, shown_as: str) -> str:
         known = ", ".join(shorten(str(k), 20) for k in list(value)[:8])
         raise TemplateError(field_name, f"{shown_as} names a group of values; name one of them ({known})")
     if isinstance(value, Values):
-        if any(isinstance(item, Mapping) for item in value):
-            raise TemplateError(field_name, f"{shown_as} names a list of groups; name one value of them")
-        if len(spec) > MAX_SEPARATOR:
-            raise TemplateError(field_name, f"{shown_as}: a list's separator has at most {MAX_SEPARATOR} characters")
-        return format(value, spec)
+        return _list_formatted(value, spec, field_name, shown_as)
     _check_spec(spec, field_name, shown_as)
     try:
         return format(value, spec)
     except (ValueError, TypeError, OverflowError) as error:
         raise TemplateError(field_name, f"{shown_as}: format {shorten(spec, 20)!r} does not suit {shown(value)!r} "
                                         f"({error})") from None
+
+
+def _named_format(value: object, name: str, argument: str, field_name: str, shown_as: str) -> str:
+    """A number in one of `NAMED_FORMATS` with its `argument` (a value known only to the engine
+    formatted as 0, to check the format)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, Unchecked)):
+        raise TemplateError(field_name, f"{shown_as}: the {name} format is for a number")
+    if len(argument) > MAX_ARGUMENT:
+        raise TemplateError(field_name, f"{shown_as}: a {name} format of at most {MAX_ARGUMENT} characters")
+    return NAMED_FORMATS[name](0 if isinstance(value, Unchecked) else value, argument)
+
+
+def _list_formatted(value: Values, separator: str, field_name: str, shown_as: str) -> str:
+    """A list of single values, joined by the format spec as its `separator`."""
+    if any(isinstance(item, Mapping) for item in value):
+        raise TemplateError(field_name, f"{shown_as} names a list of groups; name one value of them")
+    if len(separator) > MAX_SEPARATOR:
+        raise TemplateError(field_name, f"{shown_as}: a list's separator has at most {MAX_SEPARATOR} characters")
+    return format(value, separator)
 
 
 def _check_spec(spec: str, field_name: str, shown_as: str) -> None:

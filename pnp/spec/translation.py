@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from pnp.i18n import PSEUDO, SOURCE, Language
 from pnp.i18n.catalogs import language as read_language
@@ -65,17 +65,26 @@ def _field(name: str, value: Any, path: PathKey) -> Iterator[tuple[PathKey, str]
     """The texts of one field: its value walked, except for the fields whose words are not
     their values (a track's cell labels, a table's row labels, a booklet's words by value)."""
     if name == "tracks" and not path:  # of a track, only its cells' labels are words
-        for track, fields in value.items():
-            for cell, label in (fields.get("labels") or {}).items():
-                if translatable(label):
-                    yield ("tracks", track, "labels", cell), label
+        yield from _track_labels(value)
     elif name == LABELLED and isinstance(value, dict):
         yield from ((path + (name, label, LABEL), label) for label in value if translatable(label))
     elif name == WORDS_BY_VALUE and isinstance(value, dict) and "rules_words" in path:
-        yield from ((path + (name, key), words) for key, words in value.items()
-                    if isinstance(words, str) and translatable(words))
+        yield from _words_by_value(value, path + (name,))
     else:
         yield from _walk(value, path + (name,), name)
+
+
+def _track_labels(tracks: Mapping[str, Any]) -> Iterator[tuple[PathKey, str]]:
+    """The game's tracks' cell labels that are words, each at its path."""
+    for track, fields in tracks.items():
+        for cell, label in (fields.get("labels") or {}).items():
+            if translatable(label):
+                yield ("tracks", track, "labels", cell), label
+
+
+def _words_by_value(words_of: Mapping[str, object], path: PathKey) -> Iterator[tuple[PathKey, str]]:
+    """A booklet's words by value (`path`): each value's words, where they are words."""
+    return ((path + (key,), words) for key, words in words_of.items() if isinstance(words, str) and translatable(words))
 
 
 def translated(game: Game, language: Language) -> Game:

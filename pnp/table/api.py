@@ -163,6 +163,14 @@ def submission_of(body: Mapping[str, Any]) -> Submission:
         raise BadEntry("n is the number of the step among its player's, from 0")
     if not isinstance(values, Mapping) or not isinstance(choices, Mapping):
         raise BadEntry("values and choices are objects")
+    picks = _picks(values)
+    if not all(_whole(v) for v in choices.values()):
+        raise BadEntry("choices are option numbers")
+    return Submission(player, n, picks, {str(k): v for k, v in choices.items()})
+
+
+def _picks(values: Mapping[str, Any]) -> dict[str, int | tuple[int, ...]]:
+    """A submission's field values, each a whole number or a list of option numbers."""
     picks: dict[str, int | tuple[int, ...]] = {}
     for name, value in values.items():
         if isinstance(value, list) and all(_whole(v) for v in value):
@@ -171,9 +179,7 @@ def submission_of(body: Mapping[str, Any]) -> Submission:
             picks[str(name)] = value
         else:
             raise BadEntry(f"{str(name)[:40]}: a whole number, or a list of option numbers")
-    if not all(_whole(v) for v in choices.values()):
-        raise BadEntry("choices are option numbers")
-    return Submission(player, n, picks, {str(k): v for k, v in choices.items()})
+    return picks
 
 
 def _whole(value: Any) -> bool:

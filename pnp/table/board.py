@@ -166,16 +166,24 @@ def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[
         elif key in look.holders:
             continue  # drawn on the holder's mat
         elif _per_player(value, players):
-            mats = tuple(_mat(game, look, name, value[name], f"{key}.{name}", idents, state, name in acting)
-                         for name in players if name in value)
-            if isinstance(hands, Mapping):
-                mats = tuple(replace(mat, facts=mat.facts + tuple(_facts(look.hands, hands[mat.name],
-                                                                           f"{look.hands}.{mat.name}", idents,
-                                                                           look=look)))
-                             if mat.name in hands else mat for mat in mats)
+            mats = _mats(game, look, key, value, state, players, acting, idents)
         else:
             panels.add(key, value, look, idents)
     return Board(tuple(strips), panels.panels(), mats, idents)
+
+
+def _mats(game: Game, look: Look, key: str, value: Mapping[str, Mapping[str, Any]], state: Mapping[str, object],
+          players: Sequence[str], acting: Sequence[str], idents: Mapping[str, Ident]) -> tuple[Mat, ...]:
+    """Each player's mat from the state's entry `key` (by player), with the player's hand when
+    the state holds hands (`look.hands`)."""
+    mats = tuple(_mat(game, look, name, value[name], f"{key}.{name}", idents, state, name in acting)
+                 for name in players if name in value)
+    hands = state.get(look.hands) if look.hands else None
+    if not isinstance(hands, Mapping):
+        return mats
+    return tuple(replace(mat, facts=mat.facts + tuple(_facts(look.hands, hands[mat.name], f"{look.hands}.{mat.name}",
+                                                             idents, look=look)))
+                 if mat.name in hands else mat for mat in mats)
 
 
 @dataclass

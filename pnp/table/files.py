@@ -33,6 +33,7 @@ from typing import IO, Any
 from pnp.disk import write_atomically as write_atomically  # the table's one writer: the record's too (pnp.table.game)
 from pnp.errors import UsageError
 
+LogLine = Mapping[str, Any]  # one line of the table's log, as its JSON reads
 PRIVATE = 0o600  # what the files beside the record are made with: the owner reads and writes
 TOKEN_BYTES = 16  # a seat's token: 128 random bits, 22 characters in a link
 

@@ -178,8 +178,9 @@ def _notes(constraints: Sequence[Any]) -> tuple[str, ...]:
     """The constraints in words; "sell or buy, not both" said once for the grid's every row."""
     rows = [c for c in constraints if isinstance(c, AtMostOne) and _grid_row(c)]
     sides = {tuple(side for side, _ in _grid_row(c)) for c in rows}
-    notes = [_note(c) for c in constraints if not (len(rows) > 1 and len(sides) == 1 and c in rows)]
-    if len(rows) > 1 and len(sides) == 1:
+    said_once = len(rows) > 1 and len(sides) == 1  # every row of the grid the same choice
+    notes = [_note(c) for c in constraints if not (said_once and c in rows)]
+    if said_once:
         notes.insert(0, _("{sides} in each row, not both").format(sides=_or([word(s) for s in next(iter(sides))])))
     return tuple(note for note in notes if note)
 
@@ -197,9 +198,9 @@ def _note(constraint: Any) -> str:
             return _("costs at most {limit} (what is sold pays toward it)").format(limit=_text(constraint.limit))
         return _("costs at most {limit}").format(limit=_text(constraint.limit))
     if isinstance(constraint, AtMostOne):
-        groups = [name.split(".", 1) for name in constraint.names]
-        if all(len(g) == 2 for g in groups) and len({key for _, key in groups}) == 1:
-            return _("{key}: {sides}, not both").format(key=groups[0][1], sides=_or([word(side) for side, _key in groups]))
+        row = _grid_row(constraint)
+        if row:
+            return _("{key}: {sides}, not both").format(key=row[0][1], sides=_or([word(side) for side, _key in row]))
         return _("at most one of {fields}").format(fields=", ".join(_label(name) for name in constraint.names))
     if isinstance(constraint, Different):
         return _("{fields} differ").format(fields=_("{first} and {second}").format(

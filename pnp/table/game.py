@@ -96,24 +96,10 @@ class TableGame:
         certificates), written in the record, so each phone shows its own hand and a bot can
         hold one; without, the standard setup (the cards dealt at the table, entered as played)."""
         path = Path(path)
-        if path.exists():
-            raise UsageError(f"{path} exists: leave out --new to go on with that game, or name a new file")
-        if game_id not in GAMES or game_id not in spec.games:
-            known = ", ".join(g for g in GAMES if g in spec.games)
-            raise UsageError(f'unknown game "{game_id}" (games the table plays: {known})')
-        if not players or len(set(players)) != len(players) or not all(p.strip() for p in players):
-            raise UsageError("--players needs distinct names, e.g. --players Ana,Ben,Cris")
+        _check_new(path, spec, game_id, players)
         options = options_in_effect(game_id, spec.games[game_id], settings or {})
         referee = referee_for(game_id)
-        engine = GAMES[game_id].engine
-        try:
-            params = engine.params(spec.games[game_id], options)
-            start = engine.deal(params, tuple(players), deal) if deal is not None else None
-            first, _ = engine.setup(params, tuple(players), start)
-        except Violation as violation:
-            raise UsageError(f"{violation.rule}: {violation.message}") from None
-        except ValueError as error:
-            raise UsageError(f"--set: {error}") from None
+        params, start, first = _started(game_id, spec, options, players, deal)
         holder = _locked(path, lock)
         try:
             written = first if start is not None else None
@@ -226,28 +212,15 @@ class TableGame:
         public = sum(len(e.actions) for e in self.entries)
         return actions[public:public + len(journal.pending)]
 
-    def _attribute(self, log: Sequence[Mapping[str, Any]]) -> None:
+    def _attribute(self, log: Sequence[files.LogLine]) -> None:
         """Who entered each entry and when, and the step the page offered (one action may be two
         players' steps: Акционер's end of a turn is the next player's begin), as the log says
         (nothing, if the log does not match the record: a record written by hand, or played
         elsewhere); and the key of every change made (so none is made twice)."""
         self.keys = {line["key"]: line["change"] for line in log
                      if isinstance(line.get("key"), str) and isinstance(line.get("change"), int)}
-        made: list[tuple[str, str, Any, str]] = []
-        for line in log:
-            op = line.get("op")
-            if op in ("enter", "close"):
-                made.append((str(line.get("by", "")), str(line.get("at", "")), line.get("player"),
-                             str(line.get("kind", ""))))
-            elif op in ("undo", "correct") and isinstance(line.get("index"), int) and 0 <= line["index"] < len(made):
-                del made[line["index"]]
-            elif op in ("start", "new"):
-                made = []
-            elif op == "dropped" and isinstance(line.get("entries"), int):
-                made = made[:line["entries"]]
-            if isinstance(line.get("entries"), int) and line["entries"] != len(made):
-                return
-        if len(made) == len(self.entries):
+        made = _makers(log)
+        if made is not None and len(made) == len(self.entries):
             self.entries = tuple(replace(e, by=by, at=at, player=player if isinstance(player, str) else e.player,
                                          kind=kind or e.kind)
                                  for e, (by, at, player, kind) in zip(self.entries, made, strict=True))
@@ -592,6 +565,63 @@ def options_in_effect(game_id: str, game: Game, settings: Mapping[str, Any]) -> 
     return values
 
 
+_Made = tuple[str, str, object, str]  # who entered an entry, when, for which player, as which kind of step
+
+
+def _makers(log: Sequence[files.LogLine]) -> list[_Made] | None:
+    """Who made each entry of the record, as the table's log tells it line by line; None when
+    a line's count of entries says the log does not match."""
+    made: list[_Made] = []
+    for line in log:
+        made = _after(made, line)
+        if isinstance(line.get("entries"), int) and line["entries"] != len(made):
+            return None
+    return made
+
+
+def _after(made: list[_Made], line: files.LogLine) -> list[_Made]:
+    """The entries' makers after one line of the log: a step entered or closed, one undone or
+    corrected, all gone at a new start, the last dropped."""
+    op = line.get("op")
+    if op in ("enter", "close"):
+        return [*made, (str(line.get("by", "")), str(line.get("at", "")), line.get("player"), str(line.get("kind", "")))]
+    if op in ("undo", "correct") and isinstance(line.get("index"), int) and 0 <= line["index"] < len(made):
+        return made[:line["index"]] + made[line["index"] + 1:]
+    if op in ("start", "new"):
+        return []
+    if op == "dropped" and isinstance(line.get("entries"), int):
+        return made[:line["entries"]]
+    return made
+
+
+def _check_new(path: Path, spec: Spec, game_id: str, players: Sequence[str]) -> None:
+    """A new game's record, game and players as `TableGame.create` needs them, else one
+    UsageError saying what to give instead."""
+    if path.exists():
+        raise UsageError(f"{path} exists: leave out --new to go on with that game, or name a new file")
+    if game_id not in GAMES or game_id not in spec.games:
+        known = ", ".join(g for g in GAMES if g in spec.games)
+        raise UsageError(f'unknown game "{game_id}" (games the table plays: {known})')
+    if not players or len(set(players)) != len(players) or not all(p.strip() for p in players):
+        raise UsageError("--players needs distinct names, e.g. --players Ana,Ben,Cris")
+
+
+def _started(game_id: str, spec: Spec, options: Mapping[str, object], players: Sequence[str],
+             deal: random.Random | None) -> tuple[object, object, object]:
+    """A new game's parameters, the start `deal` deals (None without one) and its first
+    position, by the game's engine; what the rules refuse is a UsageError naming its rule."""
+    engine = GAMES[game_id].engine
+    try:
+        params = engine.params(spec.games[game_id], options)
+        start = engine.deal(params, tuple(players), deal) if deal is not None else None
+        first, _ = engine.setup(params, tuple(players), start)
+    except Violation as violation:
+        raise UsageError(f"{violation.rule}: {violation.message}") from None
+    except ValueError as error:
+        raise UsageError(f"--set: {error}") from None
+    return params, start, first
+
+
 def _public(entries: Sequence[Entry]) -> int:
     """How many of `entries` everyone may see: all but the trailing ones still waiting in secret."""
     k = len(entries)
@@ -612,8 +642,7 @@ def _recorded(entries: Sequence[Entry]) -> int:
 
 def _lowest(template: Template) -> dict[str, Any]:
     """A template's fields at their lowest: the least number, the first option, the fewest."""
-    return {f.name: f.low if f.kind == "number" else f.options[0] if f.kind == "choice" and f.options
-            else tuple(f.options[:f.low]) for f in template.fields}
+    return {f.name: f.least() for f in template.fields}
 
 
 def _locked(path: Path, lock: bool) -> RecordLock | None:

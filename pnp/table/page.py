@@ -177,16 +177,18 @@ def _history(public: Sequence[Entry], look: Look) -> list[dict[str, Any]]:
         if entry.sealed:
             waiting.append(entry)
             continue
-        if waiting:
-            who = ", ".join(e.player or _(words.THE_TABLE) for e in (*waiting, entry))
-            entry = replace(entry, player=who, events=tuple(ev for e in waiting for ev in e.events) + entry.events)
-            waiting = []
-        merged.append(entry)
+        merged.append(_joined([*waiting, entry]) if waiting else entry)
+        waiting = []
     if waiting:  # a phase a correction opened again: what everyone has seen of it, together
-        who = ", ".join(e.player or _(words.THE_TABLE) for e in waiting)
-        merged.append(replace(waiting[-1], player=who, events=tuple(ev for e in waiting for ev in e.events)))
+        merged.append(_joined(waiting))
     return [{"who": e.player or _(words.THE_TABLE), "kind": action(look, e.kind, {})[0], "events": e.events,
              "by": e.by, "at": e.at, "closed": list(e.closed)} for e in merged[-HISTORY:]]
+
+
+def _joined(entries: Sequence[Entry]) -> Entry:
+    """Entries listed as one, the last: every player named, every event in order."""
+    who = ", ".join(e.player or _(words.THE_TABLE) for e in entries)
+    return replace(entries[-1], player=who, events=tuple(ev for e in entries for ev in e.events))
 
 
 def _groups(found: list[forms.Form], look: Look, said: dict[str, Any], hand: list[str]) -> list[dict[str, Any]]:

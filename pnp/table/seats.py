@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,28 +72,39 @@ def view(table: Table, actor: Actor) -> SeatView:
     who = table.to_move()
     hidden = tuple(dict.fromkeys(e.player for e in waiting if e.player is not None))
     offers, closing = _offers(table, actor, known, hidden, who)
-    index = _allowed(undo_target, table, actor)
-    undo = None if index is None else table.entries[index]
-    fixing = _allowed(correction_target, table, actor)
-    correct = None if fixing is None else table.entries[fixing]
+    index, undo = _allowed(undo_target, table, actor)
+    fixing, correct = _allowed(correction_target, table, actor)
     state = seat_state(table, known, actor)
     seen = [table.state_json(state), [[ev.as_json() for ev in e.events] for e in own],
-            None if who is None else [who.phase, who.sealed, list(who.players) if actor.host or not who.sealed else
-                                      actor.seat in who.players],  # a seat: not who else is still to enter
+            _turn_seen(who, actor),
             [list(map(str, signature(o.template))) for o in (*offers, *((closing,) if closing else ()))],
             None if undo is None else [index if actor.host else None, undo.player, undo.kind, len(undo.actions)],
             list(hidden) if actor.host else None, fixing]
-    stamp = hashlib.sha256(json.dumps([actor.name if actor.seat is None else ["seat", actor.seat], seen], default=str)
-                           .encode()).hexdigest()[:16]
-    return SeatView(actor, stamp, state, public, own, hidden, who, offers, undo, closing, correct)
+    return SeatView(actor, _version(actor, seen), state, public, own, hidden, who, offers, undo, closing, correct)
 
 
-def _allowed(target: Any, table: Table, actor: Actor) -> int | None:
+def _turn_seen(who: ToMove | None, actor: Actor) -> list[object] | None:
+    """Whose turn it is as `actor` may know it: in a sealed phase a seat learns only whether it
+    is still to enter, not who else is."""
+    if who is None:
+        return None
+    return [who.phase, who.sealed, list(who.players) if actor.host or not who.sealed else actor.seat in who.players]
+
+
+def _version(actor: Actor, seen: Sequence[object]) -> str:
+    """`SeatView.version`: a digest of who the actor is and what its page shows (`seen`)."""
+    who = actor.name if actor.seat is None else ["seat", actor.seat]
+    return hashlib.sha256(json.dumps([who, seen], default=str).encode()).hexdigest()[:16]
+
+
+def _allowed(target: Any, table: Table, actor: Actor) -> tuple[int, Entry] | tuple[None, None]:
+    """The entry `target` (`undo_target`, `correction_target`) finds for `actor`, and its
+    index; (None, None) when it may take back none."""
     try:
         found: int = target(table, actor)
     except (Forbidden, Refused):
-        return None
-    return found
+        return None, None
+    return found, table.entries[found]
 
 
 def seat_state(table: Table, state: Any, actor: Actor) -> Any:

@@ -92,15 +92,7 @@ def _round_steps(read: Reader, r: int, companies: tuple[str, ...], *, last: bool
     record = read.record
     read.mapping(base, ROUND_KEYS)
     stop = _unsettled(read, base, companies, last=last)
-    result = []
-    for name in read.mapping(base + ("declare",)):
-        path = base + ("declare", name)
-        if read.player(path, name, key=True) is None:
-            continue
-        entry = read.mapping(path, ("sell", "buy"))
-        sell = read.counts(path + ("sell",), companies, "company") if "sell" in entry else {}
-        buy = read.counts(path + ("buy",), companies, "company") if "buy" in entry else {}
-        result.append(Step(where(path), key_line(record, path), engine.Declare(name, sell, buy)))
+    result = _declarations(read, base, companies)
     auctions = _by_company(read, base + ("auctions",), companies)
     pairings = _by_company(read, base + ("pairing",), companies)
     withdrawals = _by_company(read, base + ("withdraw",), companies)
@@ -121,6 +113,20 @@ def _round_steps(read: Reader, r: int, companies: tuple[str, ...], *, last: bool
             path = base + ("auctions", code)
             result.append(Step(trade_at, key_line(record, path), Finish(code, path, settlement, record)))
     return result
+
+
+def _declarations(read: Reader, base: Path, companies: tuple[str, ...]) -> list[Step]:
+    """A round's declarations, one step per player named, with what each sells and buys."""
+    steps = []
+    for name in read.mapping(base + ("declare",)):
+        path = base + ("declare", name)
+        if read.player(path, name, key=True) is None:
+            continue
+        entry = read.mapping(path, ("sell", "buy"))
+        sell = read.counts(path + ("sell",), companies, "company") if "sell" in entry else {}
+        buy = read.counts(path + ("buy",), companies, "company") if "buy" in entry else {}
+        steps.append(Step(where(path), key_line(read.record, path), engine.Declare(name, sell, buy)))
+    return steps
 
 
 def _unsettled(read: Reader, base: Path, companies: tuple[str, ...], *, last: bool) -> str | None:

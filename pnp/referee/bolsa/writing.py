@@ -70,17 +70,11 @@ def _rounds(params: engine.Params, actions: Iterable[engine.Action]) -> list[dic
         if current is None:
             current = {}
             rounds.append(current)
-        if isinstance(action, engine.Declare):
-            sides = {"sell": dict(action.sell), "buy": dict(action.buy)}
-            current.setdefault("declare", {})[action.player] = {side: n for side, n in sides.items() if n}
-        elif isinstance(action, engine.Resolve):
+        if isinstance(action, engine.Resolve):
             code = params.companies[resolved % len(params.companies)]
             resolved, settled = resolved + 1, False
-        elif isinstance(action, engine.Bid):
-            bid = "pass" if action.amount is None else action.amount
-            current.setdefault("auctions", {}).setdefault(code, []).append({action.player: bid})
-        elif isinstance(action, engine.Withdraw):
-            current.setdefault("withdraw", {}).setdefault(code, []).append(action.player)
+        elif isinstance(action, (engine.Declare, engine.Bid, engine.Withdraw)):
+            _write_players(current, action, code)
         elif isinstance(action, engine.Settle):
             settled = True
             if action.pairing is not None:
@@ -90,6 +84,19 @@ def _rounds(params: engine.Params, actions: Iterable[engine.Action]) -> list[dic
     if not settled and current is not None:
         current["unsettled"] = code
     return rounds
+
+
+def _write_players(current: dict[str, Any], action: engine.Declare | engine.Bid | engine.Withdraw, code: str) -> None:
+    """A player's declaration, bid or withdrawal written into its round (`current`; `code`:
+    the company up)."""
+    if isinstance(action, engine.Declare):
+        sides = {"sell": dict(action.sell), "buy": dict(action.buy)}
+        current.setdefault("declare", {})[action.player] = {side: n for side, n in sides.items() if n}
+    elif isinstance(action, engine.Bid):
+        bid = "pass" if action.amount is None else action.amount
+        current.setdefault("auctions", {}).setdefault(code, []).append({action.player: bid})
+    else:
+        current.setdefault("withdraw", {}).setdefault(code, []).append(action.player)
 
 
 def _start_data(params: engine.Params, start: engine.State) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from pnp.errors import brief
 from pnp.referee.fields import MAX_AMOUNT, Reader
@@ -45,27 +45,43 @@ def steps(record: Record, p: engine.Params) -> list[Step]:
 
 def turns(record: Record, p: engine.Params) -> list[Turn]:
     """Every turn, read and checked against the spec's currencies and contract sets."""
-    reader, found = Reader(record), []
+    reader = Reader(record)
     listed = reader.sequence(("turns",))
-    for index, _ in enumerate(listed):
-        base = ("turns", index)
-        raw = reader.mapping(base, ("player", "spot") + ACTIONS)
-        if not isinstance(reader.get(base), dict):
-            continue
-        player = reader.player(base + ("player",), raw.get("player")) if "player" in raw else None
-        if "player" not in raw:
-            reader.fail(base, 'missing "player"')
-        kinds = [key for key in ACTIONS if key in raw]
-        stops = not kinds and "spot" in raw and index == len(listed) - 1  # the record ends before the action
-        if len(kinds) != 1 and not stops:
-            reader.fail(base, f"a turn has exactly one action ({', '.join(ACTIONS)}), this one has "
-                        f"{len(kinds) and ', '.join(kinds) or 'none'} ({engine.TURN})")
-            continue
-        spot = _spot(reader, base + ("spot",), player or "", p) if "spot" in raw else None
-        action = None if stops else _ACTION_READERS[kinds[0]](reader, base + (kinds[0],), player or "", p)
-        found.append(Turn(index, kinds[0] if kinds else "", spot, action, record))
+    found = [turn for index, _ in enumerate(listed)
+             if (turn := _turn(reader, record, index, index == len(listed) - 1, p)) is not None]
     reader.done()
     return found
+
+
+def _turn(reader: Reader, record: Record, index: int, last: bool, p: engine.Params) -> Turn | None:
+    """The record's turn `index`, read (`last`: the record may end after its spot, before its
+    action); None when it is no mapping or has not one action, the reader keeping why."""
+    base = ("turns", index)
+    raw = reader.mapping(base, ("player", "spot") + ACTIONS)
+    if not isinstance(reader.get(base), dict):
+        return None
+    player = reader.player(base + ("player",), raw.get("player")) if "player" in raw else None
+    if "player" not in raw:
+        reader.fail(base, 'missing "player"')
+    kind = _action_kind(reader, base, raw, last)
+    if kind is None:
+        return None
+    spot = _spot(reader, base + ("spot",), player or "", p) if "spot" in raw else None
+    action = _ACTION_READERS[kind](reader, base + (kind,), player or "", p) if kind else None
+    return Turn(index, kind, spot, action, record)
+
+
+def _action_kind(reader: Reader, base: Path, raw: Mapping[str, object], last: bool) -> str | None:
+    """The kind of a turn's one action ("" for the `last` turn with its spot alone: the record
+    ends before the action); None when it has not one, the reader keeping why."""
+    kinds = [key for key in ACTIONS if key in raw]
+    if not kinds and "spot" in raw and last:
+        return ""
+    if len(kinds) != 1:
+        reader.fail(base, f"a turn has exactly one action ({', '.join(ACTIONS)}), this one has "
+                    f"{len(kinds) and ', '.join(kinds) or 'none'} ({engine.TURN})")
+        return None
+    return kinds[0]
 
 
 def start(record: Record, p: engine.Params) -> engine.Start:

@@ -137,16 +137,28 @@ def assignment_refusal(card: Card, colours: tuple[str, ...], free: bool, choices
     each colour once, one choice per number — under `hundred_split: free` any of its numbers
     for each, else its numbers exactly. None for a legal one: `Params.choices` lists the
     assignments this lets through, so the play template and its refusals say the same."""
+    refusal = _colour_refusal(card, colours, choices)
+    return refusal if refusal is not None else _number_refusal(card, free, choices)
+
+
+def _colour_refusal(card: Card, colours: tuple[str, ...], choices: Assignment) -> Exception | None:
+    """AKT-4.4: each choice's colour one of the game's (Malformed otherwise), not the card's own, none twice."""
     named = [colour for _, colour in choices]
     unknown = [colour for colour in named if colour not in colours]
     if unknown:
         return Malformed(f'{Play(card.name, choices)}: there is no colour "{unknown[0]}" (colours: {", ".join(colours)})')
-    numbers = [str(effect) for effect in card.others]
     if card.colour in named:
         return refused.OWN_COLOUR(card=card.name, colour=card.colour)
     twice = next((colour for colour in named if named.count(colour) > 1), None)
     if twice:
         return refused.COLOUR_TWICE(play=str(Play(card.name, choices)), colour=twice)
+    return None
+
+
+def _number_refusal(card: Card, free: bool, choices: Assignment) -> Exception | None:
+    """The card's rule (AKT-4.3, A3, A6): one choice per uncoloured number — under `hundred_split:
+    free` any of its numbers for each, else its numbers exactly."""
+    numbers = [str(effect) for effect in card.others]
     given = [effect for effect, _ in choices]
     if len(given) != len(card.others):
         return refused.CHOICES_COUNT(card.rule, card=card.name, needed=len(card.others), numbers=numbers,

@@ -81,9 +81,7 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
     prices, accounts, hands, complete = start.prices, start.accounts, start.hands, start.complete
     players = tuple(players)
     check_players(params, len(players))
-    for colour in prices or {}:
-        if colour not in params.colours:
-            raise Malformed(f'the start prices "{colour}", which is not a colour ({", ".join(params.colours)})')
+    _check_colours(params, prices or {})
     _check_accounts(params, players, accounts or {})
     board = _board(params, prices or {})
     standard = Account(params.start_cash, (params.start_shares,) * len(params.colours))
@@ -95,16 +93,29 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
     )
     if hands is not None:
         _check_deal(params, state, complete)
-    setup_event = said.SETUP(prices=dict(zip(params.colours, state.prices, strict=True)), players=len(players),
-                             dealt=state.hands is not None, formula=params.formula)
-    opening = {name: {"cash": a.cash, "shares": dict(zip(params.colours, a.shares, strict=True))}
-               for name, a in zip(players, state.accounts, strict=True)}
-    events = [setup_event, said.ACCOUNTS(accounts=opening, standard=all(a == standard for a in state.accounts),
-                                         cash=params.start_cash, shares=params.start_shares)]
+    events = _setup_events(params, state, standard)
     state = eliminate(params, state, events)
     if not active(state):  # nobody left to play a card: no game (the rules have no ending for it)
         raise refused.ALL_OUT(cheapest=min(state.prices))
     return state, tuple(events)
+
+
+def _check_colours(params: Params, prices: Mapping[str, int]) -> None:
+    """The start prices only the game's colours."""
+    for colour in prices:
+        if colour not in params.colours:
+            raise Malformed(f'the start prices "{colour}", which is not a colour ({", ".join(params.colours)})')
+
+
+def _setup_events(params: Params, state: State, standard: Account) -> list[Event]:
+    """What the setup says: the prices, the players and whether hands were dealt; then every
+    opening account, and whether all are the standard one."""
+    setup_event = said.SETUP(prices=dict(zip(params.colours, state.prices, strict=True)), players=len(state.players),
+                             dealt=state.hands is not None, formula=params.formula)
+    opening = {name: {"cash": a.cash, "shares": dict(zip(params.colours, a.shares, strict=True))}
+               for name, a in zip(state.players, state.accounts, strict=True)}
+    return [setup_event, said.ACCOUNTS(accounts=opening, standard=all(a == standard for a in state.accounts),
+                                       cash=params.start_cash, shares=params.start_shares)]
 
 
 def _check_accounts(params: Params, players: tuple[str, ...], accounts: Mapping[str, Account]) -> None:

@@ -142,11 +142,9 @@ def _penalise(
 ) -> None:
     """AKT-7.2 to 7.5: every opponent holding a zeroed colour pays penalty × shares from free
     cash, smallest penalty first; shares he cannot pay for go to the bank."""
-    zeroed = [item for item in changes if item.zeroed]
+    zeroed = _zeroed(params, changes)
     if not zeroed:
         return
-    dearer_first = params.equal_penalty_order is PenaltyOrder.HIGHER_OLD_FIRST
-    zeroed.sort(key=lambda item: (item.penalty, -item.old if dearer_first else item.old, params.colours.index(item.colour)))
     mover, count = state.turn.mover, len(state.players)  # type: ignore[union-attr]  # called in a card's play: a turn is under way
     for seat in ((mover + k) % count for k in range(1, count)):
         player = state.players[seat]
@@ -155,18 +153,30 @@ def _penalise(
             events.append(said.PENALTY_ORDER(player=player, order=[(item.colour, item.penalty) for item in owed],
                                              tied=_tied(owed)))
         for item in owed:
-            i = params.colours.index(item.colour)
-            account = accounts[seat]
-            held, due = account.shares[i], item.penalty * account.shares[i]
-            kept = held if due <= account.cash else min(held, int(account.cash // item.penalty))
-            paid = due if kept == held else kept * item.penalty
-            if events is not None:
-                kind = said.PENALTY if kept == held else said.PENALTY_SHORT
-                events.append(kind(player=player, colour=item.colour, penalty=item.penalty, held=held, due=due,
-                                   cash=account.cash, kept=kept, lost=held - kept, amount=-paid))
-            shares = list(account.shares)
-            shares[i] = kept
-            accounts[seat] = Account(account.cash - paid, tuple(shares))
+            accounts[seat] = _penalty_paid(accounts[seat], params.colours.index(item.colour), item, player, events)
+
+
+def _zeroed(params: Params, changes: list[Change]) -> list[Change]:
+    """The colours zeroed, in the order penalties are paid (AKT-7.5): smallest penalty first,
+    then by old price as the house rule orders equal penalties, then in board order."""
+    dearer_first = params.equal_penalty_order is PenaltyOrder.HIGHER_OLD_FIRST
+    return sorted((item for item in changes if item.zeroed),
+                  key=lambda item: (item.penalty, -item.old if dearer_first else item.old, params.colours.index(item.colour)))
+
+
+def _penalty_paid(account: Account, i: int, item: Change, player: str, events: Log) -> Account:
+    """AKT-7.2, 7.4: one zeroed colour's penalty (colour `i`) paid from free cash; the shares
+    it cannot pay for go to the bank."""
+    held, due = account.shares[i], item.penalty * account.shares[i]
+    kept = held if due <= account.cash else min(held, int(account.cash // item.penalty))
+    paid = due if kept == held else kept * item.penalty
+    if events is not None:
+        kind = said.PENALTY if kept == held else said.PENALTY_SHORT
+        events.append(kind(player=player, colour=item.colour, penalty=item.penalty, held=held, due=due,
+                           cash=account.cash, kept=kept, lost=held - kept, amount=-paid))
+    shares = list(account.shares)
+    shares[i] = kept
+    return Account(account.cash - paid, tuple(shares))
 
 
 def _tied(owed: list[Change]) -> list[list[str]]:

@@ -16,7 +16,7 @@ names the contract and what a caller of this game uses.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from pnp.errors import brief
 from pnp.i18n import _, ngettext
@@ -118,35 +118,41 @@ def position(state: State, params: Params) -> dict[str, Any]:
         "round": state.round,
         "token": names[state.token],
         "prices": dict(zip(codes, state.prices, strict=True)),
-        "players": {
-            p.name: {
-                "cash": p.cash,
-                "shares": {code: z.owned for code, z in zip(codes, p.zones, strict=True)},
-                "orders": {code: z.orders for code, z in zip(codes, p.zones, strict=True)},
-                "offered": {code: z.offered for code, z in zip(codes, p.zones, strict=True)},
-                "requested": {code: z.requested for code, z in zip(codes, p.zones, strict=True)},
-            }
-            for p in state.players
-        },
+        "players": {p.name: _player_position(p, codes) for p in state.players},
         "phase": state.phase,
     }
     if state.phase == DECLARE:
         answer["declared"] = [names[i] for i in state.seating() if i in state.declared]
-    trade = state.trade
-    if trade is not None:
-        auction = trade.auction
-        answer["trade"] = {"company": codes[trade.company], "case": trade.case, "quote": trade.quote, "auction": None}
-        if auction is not None:
-            answer["trade"]["auction"] = {
-                "ascending": auction.ascending,
-                "bidders": [names[i] for i in auction.order],
-                "passed": [names[i] for i in auction.passed],
-                "best": auction.best,
-                "bidder": None if auction.bidder is None else names[auction.bidder],
-                "over": auction.over,
-                "to_act": None if auction.over else names[auction.to_act],
-            }
+    if state.trade is not None:
+        auction = state.trade.auction
+        answer["trade"] = {"company": codes[state.trade.company], "case": state.trade.case, "quote": state.trade.quote,
+                           "auction": None if auction is None else _auction_position(auction, names)}
     return answer
+
+
+def _player_position(player: Player, codes: Sequence[str]) -> dict[str, object]:
+    """A player's cash and cards, zone by zone, by company."""
+    return {
+        "cash": player.cash,
+        "shares": {code: z.owned for code, z in zip(codes, player.zones, strict=True)},
+        "orders": {code: z.orders for code, z in zip(codes, player.zones, strict=True)},
+        "offered": {code: z.offered for code, z in zip(codes, player.zones, strict=True)},
+        "requested": {code: z.requested for code, z in zip(codes, player.zones, strict=True)},
+    }
+
+
+def _auction_position(auction: Auction, names: Sequence[str]) -> dict[str, object]:
+    """An auction as the position states it: who bids, who passed, the best bid and its bidder,
+    and who is to act."""
+    return {
+        "ascending": auction.ascending,
+        "bidders": [names[i] for i in auction.order],
+        "passed": [names[i] for i in auction.passed],
+        "best": auction.best,
+        "bidder": None if auction.bidder is None else names[auction.bidder],
+        "over": auction.over,
+        "to_act": None if auction.over else names[auction.to_act],
+    }
 
 
 def view(state: State, params: Params, seat: int | None) -> State:

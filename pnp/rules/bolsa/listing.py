@@ -64,16 +64,27 @@ def withheld(state: State, params: Params, action: Any) -> Exception | None:
     if isinstance(action, Declare):
         return made(_declaring(state, state.index(action.player)))
     if isinstance(action, Bid):
-        i = state.index(action.player)
-        refusal = made(_bidding(state, params, i))
-        if refusal is not None or action.amount is None:
-            return refusal
-        trade, auction = state.trade, state.trade.auction if state.trade else None
-        assert trade is not None and auction is not None  # `_bidding` says so
-        low, below, high, above = bid_range(state, trade, auction, params)
-        return below(value=action.amount, bound=low) if action.amount < low else above(value=action.amount, bound=high)
+        return _bid_withheld(state, params, action)
     if isinstance(action, Withdraw):
         return made(_withdrawing(state, params, state.index(action.player)))
+    return _step_withheld(state, params, action)
+
+
+def _bid_withheld(state: State, params: Params, action: Bid) -> Exception | None:
+    """Why no bid template admits `action`: no auction under way or not the bidder's turn
+    (`_bidding`, for a pass too), or an amount outside the range the bidder may bid."""
+    refusal = made(_bidding(state, params, state.index(action.player)))
+    if refusal is not None or action.amount is None:
+        return refusal
+    trade, auction = state.trade, state.trade.auction if state.trade else None
+    assert trade is not None and auction is not None  # `_bidding` says so
+    low, below, high, above = bid_range(state, trade, auction, params)
+    return below(value=action.amount, bound=low) if action.amount < low else above(value=action.amount, bound=high)
+
+
+def _step_withheld(state: State, params: Params, action: object) -> Exception | None:
+    """Why the table's step `action` is not offered: a company brought up before the last is
+    settled, a settlement with no company up or while its auction is still bidding."""
     trade = state.trade
     if isinstance(action, Resolve) and trade is not None:
         return refused.UNSETTLED(company=params.companies[trade.company])

@@ -13,7 +13,7 @@ from pnp.rules.base import Event, Log, evolve
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa.params import Params
 from pnp.rules.bolsa.rulebook import BothWays, Trigger
-from pnp.rules.bolsa.settle import classify, settle, withdraw_requests
+from pnp.rules.bolsa.settle import classify, settle, sides, withdraw_requests
 from pnp.rules.bolsa.state import (
     DECLARE,
     TRADE,
@@ -110,19 +110,10 @@ def _resolve(state: State, action: Resolve, params: Params, events: Log) -> Stat
         state = _reveal(state, params, events)
     c = state.next_company
     code, quote = params.companies[c], state.prices[c]
-    for i in state.seating():  # BOLSA-4.7.1: solvency before classification
-        player = state.players[i]
-        wanted = player.zones[c].requested
-        if wanted and player.cash < wanted * quote:
-            state, withdrawn = withdraw_requests(state, i, c, params)
-            if events is not None:
-                events.append(said.SHORT_OF_CASH(company=code, player=player.name, cash=player.cash, shares=wanted,
-                                                 quote=quote, cost=wanted * quote, withdrawn=withdrawn))
-    seats = state.seating()
-    sellers = [i for i in seats if state.players[i].zones[c].offered]
-    buyers = [i for i in seats if state.players[i].zones[c].requested]
-    offered = sum(state.players[i].zones[c].offered for i in sellers)
-    wanted = sum(state.players[i].zones[c].requested for i in buyers)
+    state = _solvent(state, c, params, events)
+    offers, requests = sides(state, c)
+    sellers, buyers = list(offers), list(requests)
+    offered, wanted = sum(offers.values()), sum(requests.values())
     case = classify(offered, wanted)
     side, count, needed = called(case, len(buyers), len(sellers), params)
     auction = None
@@ -134,6 +125,21 @@ def _resolve(state: State, action: Resolve, params: Params, events: Log) -> Stat
                                        ascending=case == 5, bidders=count, offered=offered, requested=wanted,
                                        quote=quote, order=[state.players[i].name for i in bidders]))
     return evolve(state, trade=Trade(c, case, quote, auction))
+
+
+def _solvent(state: State, c: int, params: Params, events: Log) -> State:
+    """BOLSA-4.7.1, solvency before classification: the requests for company `c` of each
+    player who cannot pay them at the quote withdrawn."""
+    code, quote = params.companies[c], state.prices[c]
+    for i in state.seating():
+        player = state.players[i]
+        wanted = player.zones[c].requested
+        if wanted and player.cash < wanted * quote:
+            state, withdrawn = withdraw_requests(state, i, c, params)
+            if events is not None:
+                events.append(said.SHORT_OF_CASH(company=code, player=player.name, cash=player.cash, shares=wanted,
+                                                 quote=quote, cost=wanted * quote, withdrawn=withdrawn))
+    return state
 
 
 # --- BOLSA-5 auctions --------------------------------------------------------------------------

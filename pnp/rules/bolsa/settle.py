@@ -17,7 +17,7 @@ from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa import refusals as refused
 from pnp.rules.bolsa.params import Params
 from pnp.rules.bolsa.rulebook import End, Tiebreak
-from pnp.rules.bolsa.state import DECLARE, OVER, Pair, Player, State, Trade, Zones
+from pnp.rules.bolsa.state import DECLARE, OVER, Auction, Pair, Player, State, Trade, Zones
 
 Fills = dict[int, int]  # player index → shares
 
@@ -53,11 +53,11 @@ def settle(state: State, pairing: Sequence[Pair] | None, params: Params, events:
     trade = state.trade
     assert trade is not None
     c, code = trade.company, params.companies[trade.company]
-    offered, requested = _sides(state, c)
+    offered, requested = sides(state, c)
     paid_up = state
     state, terms = _terms(state, trade, offered, requested, params, events)
     if state is not paid_up:  # a buyer who could not pay withdrew his requests (BOLSA-4.7.2)
-        offered, requested = _sides(state, c)
+        offered, requested = sides(state, c)
     buys, sells, transfers = _counterparties(state, c, terms, pairing, offered, requested, params)
     cash = [player.cash for player in state.players]
     for buyer, seller, n in transfers:
@@ -78,7 +78,7 @@ def settle(state: State, pairing: Sequence[Pair] | None, params: Params, events:
     return state
 
 
-def _sides(state: State, c: int) -> tuple[Fills, Fills]:
+def sides(state: State, c: int) -> tuple[Fills, Fills]:
     """Who has cards of company `c` offered (zone 3) and requested (zone 4), each in seating
     order from the token holder."""
     offered: Fills = {}
@@ -95,56 +95,79 @@ def _sides(state: State, c: int) -> tuple[Fills, Fills]:
 def _terms(state: State, trade: Trade, offered: Fills, requested: Fills, params: Params,
            events: Log) -> tuple[State, Terms]:
     """BOLSA-4.1–4.6 and 5.6 (with the payment check of 4.7.2, which can change the state)."""
-    c, q, auction = trade.company, trade.quote, trade.auction
-    code, seats = params.companies[c], state.seating()
+    if trade.case <= 4:
+        return state, _balanced_terms(state, trade, offered, requested, params, events)
+    if trade.auction is None:
+        return state, _one_side_terms(state, trade, offered, requested, params, events)
+    return _auction_terms(state, trade, trade.auction, offered, requested, params, events)
+
+
+def _balanced_terms(state: State, trade: Trade, offered: Fills, requested: Fills, params: Params,
+                    events: Log) -> Terms:
+    """BOLSA-4.1–4.4: nothing to trade, one side alone (the quote moves by its shares), or as
+    many shares offered as requested (all trade at the quote)."""
+    code, q = params.companies[trade.company], trade.quote
     supply, demand = sum(offered.values()), sum(requested.values())
-
-    def name(i: int) -> str:
-        return state.players[i].name
-
-    def moves(new: int) -> dict[str, int]:
-        return {"from": q, "to": clamp(new, params)}
-
     if trade.case == 1:
         if events is not None:
             events.append(said.UNTOUCHED(company=code, quote=q))
-        return state, Terms(q, q)
+        return Terms(q, q)
     if trade.case == 2:
         if events is not None:
-            events.append(said.UNWANTED(company=code, offered=supply, requested=0, **moves(q - supply)))
-        return state, Terms(q, q - supply)
+            events.append(said.UNWANTED(company=code, offered=supply, requested=0, **_moves(q, q - supply, params)))
+        return Terms(q, q - supply)
     if trade.case == 3:
         if events is not None:
-            events.append(said.UNOFFERED(company=code, offered=0, requested=demand, **moves(q + demand)))
-        return state, Terms(q, q + demand)
-    if trade.case == 4:
-        if events is not None:
-            events.append(said.MATCHED(company=code, offered=supply, requested=demand, price=q))
-        return state, Terms(q, q, requested, offered, seats)
-    if auction is None and trade.case == 5:  # BOLSA-4.5.1: one buyer takes all that is offered
+            events.append(said.UNOFFERED(company=code, offered=0, requested=demand, **_moves(q, q + demand, params)))
+        return Terms(q, q + demand)
+    if events is not None:
+        events.append(said.MATCHED(company=code, offered=supply, requested=demand, price=q))
+    return Terms(q, q, requested, offered, state.seating())
+
+
+def _one_side_terms(state: State, trade: Trade, offered: Fills, requested: Fills, params: Params,
+                    events: Log) -> Terms:
+    """BOLSA-4.5.1 and 4.6.1, no auction: one buyer takes all that is offered, or the seller
+    side sells what is wanted; the quote moves by what is left over."""
+    code, q = params.companies[trade.company], trade.quote
+    supply, demand = sum(offered.values()), sum(requested.values())
+    if trade.case == 5:
         (buyer,) = requested
         unfilled = demand - supply
         if events is not None:
-            events.append(said.ONE_BUYER(company=code, offered=supply, requested=demand, buyer=name(buyer), price=q,
-                                         unfilled=unfilled, **moves(q + unfilled)))
-        return state, Terms(q, q + unfilled, {buyer: supply}, offered, seats)
-    if auction is None:  # BOLSA-4.6.1: the seller side sells what is wanted
-        unsold = supply - demand
-        if events is not None:
-            events.append(said.SELLERS(company=code, offered=supply, sellers=[name(i) for i in offered],
-                                       requested=demand, price=q, unsold=unsold, **moves(q - unsold)))
-        return state, Terms(q, q - unsold, requested, None, seats)
-    price = auction.price(q)  # BOLSA-4.5.2 / 4.6.2: the auction's price and ranking decide
+            events.append(said.ONE_BUYER(company=code, offered=supply, requested=demand,
+                                         buyer=state.players[buyer].name, price=q, unfilled=unfilled,
+                                         **_moves(q, q + unfilled, params)))
+        return Terms(q, q + unfilled, {buyer: supply}, offered, state.seating())
+    unsold = supply - demand
+    if events is not None:
+        events.append(said.SELLERS(company=code, offered=supply, sellers=[state.players[i].name for i in offered],
+                                   requested=demand, price=q, unsold=unsold, **_moves(q, q - unsold, params)))
+    return Terms(q, q - unsold, requested, None, state.seating())
+
+
+def _auction_terms(state: State, trade: Trade, auction: Auction, offered: Fills, requested: Fills, params: Params,
+                   events: Log) -> tuple[State, Terms]:
+    """BOLSA-4.5.2 / 4.6.2: the auction's price and ranking decide (buyers who cannot pay
+    withdraw, BOLSA-4.7.2, which changes the state)."""
+    c = trade.company
+    supply, demand = sum(offered.values()), sum(requested.values())
+    price = auction.price(trade.quote)
     if trade.case == 5:
         state, buys = _allocate_buyers(state, c, auction.ranking, supply, price, params, events)
         terms = Terms(price, price, buys=buys, buyer_order=auction.ranking)
     else:
-        terms = Terms(price, price, sells=allocate(auction.ranking, offered, demand), buyer_order=seats)
+        terms = Terms(price, price, sells=allocate(auction.ranking, offered, demand), buyer_order=state.seating())
     if events is not None:
         fills = (terms.buys if terms.buys is not None else terms.sells) or {}
-        events.append(said.ALLOCATED(company=code, price=price,
-                                     shares={name(i): fills.get(i, 0) for i in auction.ranking}))
+        events.append(said.ALLOCATED(company=params.companies[c], price=price,
+                                     shares={state.players[i].name: fills.get(i, 0) for i in auction.ranking}))
     return state, terms
+
+
+def _moves(q: int, new: int, params: Params) -> dict[str, int]:
+    """A quote's move as an event states it: from Q to the new quote, kept on the track."""
+    return {"from": q, "to": clamp(new, params)}
 
 
 def _counterparties(

@@ -20,7 +20,7 @@ from pnp.rules.forex.rulebook import RULEBOOK, BankruptPlayer, Conversion, NoDiv
 from pnp.spec.contract import Mismatch
 
 if TYPE_CHECKING:
-    from pnp.spec.model import Game
+    from pnp.spec.model import Deck, Game
 
 STANDARD_CERTIFICATES = 8  # FOREX-1.6, when the spec has no certificates deck
 STANDARD_SETS = ("A", "B", "C", "D", "E", "F")  # FOREX-1.4, when the spec has no contracts deck
@@ -140,20 +140,36 @@ def _deck_facts(game: Game) -> dict[str, Any]:
         "sets": STANDARD_SETS,
     }
     if "dividends" in decks:
-        pays = [p.data.get("pays") for p in deck_pieces(game, decks["dividends"])]
-        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in pays):
-            raise Mismatch(("components", index["dividends"]), "every dividend card needs `data: {pays: N}` (FOREX-10.5.1)")
-        facts["dividends"] = tuple(pays)
+        facts["dividends"] = _payouts(game, decks["dividends"], index["dividends"])
     if "certificates" in decks:
-        counts: dict[str, int] = {}
-        for piece in deck_pieces(game, decks["certificates"]):
-            if piece.front.asset is not None:
-                counts[piece.front.asset.id] = counts.get(piece.front.asset.id, 0) + 1
-        facts["certificates"] = counts
+        facts["certificates"] = _certificates(game, decks["certificates"])
     if "contracts" in decks:
         letters = [str(p.data.get("set", p.front.value)) for p in deck_pieces(game, decks["contracts"])]
         facts["sets"] = tuple(dict.fromkeys(letters))
     return facts
+
+
+def _payouts(game: Game, deck: Deck, at: int) -> tuple[int, ...]:
+    """FOREX-10.5.1: each dividend card's payout, its `data: {pays: N}` (a Mismatch at the
+    deck, component `at`, when a card has none)."""
+    from pnp.spec.faces import deck_pieces
+
+    given = [p.data.get("pays") for p in deck_pieces(game, deck)]
+    pays = tuple(v for v in given if isinstance(v, int) and not isinstance(v, bool) and v >= 0)
+    if len(pays) != len(given):
+        raise Mismatch(("components", at), "every dividend card needs `data: {pays: N}` (FOREX-10.5.1)")
+    return pays
+
+
+def _certificates(game: Game, deck: Deck) -> dict[str, int]:
+    """How many certificates the deck holds of each currency (its cards' assets)."""
+    from pnp.spec.faces import deck_pieces
+
+    counts: dict[str, int] = {}
+    for piece in deck_pieces(game, deck):
+        if piece.front.asset is not None:
+            counts[piece.front.asset.id] = counts.get(piece.front.asset.id, 0) + 1
+    return counts
 
 
 # --- showing numbers --------------------------------------------------------------------------

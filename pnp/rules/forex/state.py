@@ -229,9 +229,24 @@ def _events(p: Params, state: State) -> tuple[Event, ...]:
 
 
 def _setup(p: Params, players: Sequence[str], start: Start) -> tuple[State, tuple[Event, ...]]:
-    pairs, supply, money, certificates, queue = start.pairs, start.supply, start.money, start.certificates, start.queue
     players = tuple(players)
     check_players(p, len(players))
+    board = _board(p, start.pairs)
+    money, certificates = start.money or {}, start.certificates or {}
+    holdings = tuple(_holding(p, name, money.get(name, {}), certificates.get(name, {})) for name in players)
+    held = tuple(sum(h.certificates[i] for h in holdings) for i in range(len(p.currencies)))
+    left = _supply_left(p, start.supply, held)
+    _check_removed(p, left, held)
+    removed = tuple(p.certificates[i] - left[i] - held[i] for i in range(len(p.currencies)))
+    items = tuple(start.queue) if start.queue is not None else (Dividend(1),)
+    _check_queue(p, players, items)
+    state = State(players, board, holdings, left, removed, items)
+    return state, _events(p, state)
+
+
+def _board(p: Params, pairs: Mapping[str, tuple[str, int]] | None) -> tuple[Pair, ...]:
+    """The pairs at the start: the standard ones, each moved where `pairs` puts it, on one of
+    its own currencies and within the track's boxes."""
     board = tuple(
         evolve(pair, stronger=pairs[pair.key][0], position=pairs[pair.key][1]) if pairs and pair.key in pairs else pair
         for pair in start_pairs(p)
@@ -240,8 +255,12 @@ def _setup(p: Params, players: Sequence[str], start: Start) -> tuple[State, tupl
         if pair.stronger not in (pair.a, pair.b) or not 1 <= pair.position <= p.boxes:
             raise refused.PAIR_OFF(pair=pair.key, stronger=pair.stronger, position=pair.position, a=pair.a, b=pair.b,
                                    boxes=p.boxes)
-    holdings = tuple(_holding(p, name, (money or {}).get(name, {}), (certificates or {}).get(name, {})) for name in players)
-    held = [sum(h.certificates[i] for h in holdings) for i in range(len(p.currencies))]
+    return board
+
+
+def _supply_left(p: Params, supply: Mapping[str, int] | None, held: tuple[int, ...]) -> tuple[int, ...]:
+    """Each currency's certificates in the supply: as `supply` states it (never below none, nor
+    more than the game has with those in hand), else the standard supply less those in hand."""
     standard = standard_supply(p)
     left = []
     for index, currency in enumerate(p.currencies):
@@ -256,12 +275,7 @@ def _setup(p: Params, players: Sequence[str], start: Start) -> tuple[State, tupl
             left.append(standard[index] - held[index])
             if left[-1] < 0:
                 raise refused.SUPPLY_SHORT(held=held[index], currency=currency, left=standard[index])
-    _check_removed(p, tuple(left), tuple(held))
-    removed = tuple(p.certificates[i] - left[i] - held[i] for i in range(len(p.currencies)))
-    items = tuple(queue) if queue is not None else (Dividend(1),)
-    _check_queue(p, players, items)
-    state = State(players, board, holdings, tuple(left), removed, items)
-    return state, _events(p, state)
+    return tuple(left)
 
 
 def _check_removed(p: Params, supply: tuple[int, ...], held: tuple[int, ...]) -> None:
@@ -294,22 +308,15 @@ def _check_queue(p: Params, players: tuple[str, ...], items: tuple[Item, ...]) -
     contract set of the game once, owned by a player; a contract's terms as a rate of the track
     makes them; one Loan per player, owing at least what the smallest contract and its
     interest make in each currency."""
-    dividends = [item for item in items if isinstance(item, Dividend)]
-    if len(dividends) != 1:
-        raise refused.STACKS(count=len(dividends))
-    if not 1 <= dividends[0].number <= len(p.dividends):
-        raise refused.DIVIDEND_RANGE(number=dividends[0].number, dividends=len(p.dividends))
+    _check_stack(p, items)
     for item in items:
-        if isinstance(item, Dividend):
-            continue
-        if item.set not in p.sets:
-            raise refused.UNKNOWN_SET(item=item.label(), sets=p.sets)
-        if item.owner not in players:
-            raise Malformed(f"{item.label()}: {brief(item.owner)} is not playing ({', '.join(players)})")
-        if isinstance(item, Contract):
-            _check_terms(p, item)
-        else:
-            _check_loan(p, item)
+        if not isinstance(item, Dividend):
+            _check_item(p, players, item)
+    _check_once(items)
+
+
+def _check_once(items: tuple[Item, ...]) -> None:
+    """Each contract set in the queue once, and one Loan per player."""
     letters = [item.set for item in items if not isinstance(item, Dividend)]
     for letter in letters:
         if letters.count(letter) > 1:
@@ -318,6 +325,27 @@ def _check_queue(p: Params, players: tuple[str, ...], items: tuple[Item, ...]) -
     for owner in owners:
         if owners.count(owner) > 1:
             raise refused.LOANS_TWICE(owner=owner, count=owners.count(owner))
+
+
+def _check_stack(p: Params, items: tuple[Item, ...]) -> None:
+    """One Dividend stack in the queue, still to pay one of the game's dividends."""
+    dividends = [item for item in items if isinstance(item, Dividend)]
+    if len(dividends) != 1:
+        raise refused.STACKS(count=len(dividends))
+    if not 1 <= dividends[0].number <= len(p.dividends):
+        raise refused.DIVIDEND_RANGE(number=dividends[0].number, dividends=len(p.dividends))
+
+
+def _check_item(p: Params, players: tuple[str, ...], item: Contract | Loan) -> None:
+    """A contract or a loan of one of the game's sets, owned by a player, on terms the game makes."""
+    if item.set not in p.sets:
+        raise refused.UNKNOWN_SET(item=item.label(), sets=p.sets)
+    if item.owner not in players:
+        raise Malformed(f"{item.label()}: {brief(item.owner)} is not playing ({', '.join(players)})")
+    if isinstance(item, Contract):
+        _check_terms(p, item)
+    else:
+        _check_loan(p, item)
 
 
 def _check_terms(p: Params, contract: Contract) -> None:
