@@ -66,8 +66,8 @@ def write_pdf(pages: Sequence[Page], target: Target, *, title: str = "", subject
     repeated = _repeated(pages)
     for number, page in enumerate(pages, start=1):
         canvas.setPageSize((page.width * PT_PER_MM, page.height * PT_PER_MM))
-        canvas.setTrimBox(_box(page.trim, page.height))
-        canvas.setBleedBox(_box(page.bleed, page.height))
+        canvas.setTrimBox(_box(page.trim, page.width, page.height))
+        canvas.setBleedBox(_box(page.bleed, page.width, page.height))
         canvas.transform(PT_PER_MM, 0, 0, -PT_PER_MM, 0, page.height * PT_PER_MM)
         _Painter(canvas, page.label or f"page {number}", forms, repeated).draw_all(page.items)
         canvas.showPage()
@@ -237,12 +237,16 @@ def pdf_bytes(pages: Sequence[Page], *, title: str = "", subject: str = "", pdfx
     return buffer.getvalue()
 
 
-def _box(box: tuple[float, float, float, float] | None, page_height: float) -> list[float] | None:
-    """A box in mm from the top-left as PDF points from the bottom-left: [x0, y0, x1, y1]."""
+def _box(box: tuple[float, float, float, float] | None, page_width: float, page_height: float) -> list[float] | None:
+    """A box in mm from the top-left as PDF points from the bottom-left: [x0, y0, x1, y1], to
+    four decimals and never past the page (a bleed box that is the whole page rounded up past
+    the MediaBox reportlab writes to five: 59.5276 against 59.52756)."""
     if box is None:
         return None
     x, y, w, h = box
-    return [round(v * PT_PER_MM, 4) for v in (x, page_height - y - h, x + w, page_height - y)]
+    limits = (page_width, page_height) * 2
+    return [min(round(v * PT_PER_MM, 4), math.floor(limit * PT_PER_MM * 1e4) / 1e4)
+            for v, limit in zip((x, page_height - y - h, x + w, page_height - y), limits, strict=True)]
 
 
 class _Pen(NamedTuple):
