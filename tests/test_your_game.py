@@ -101,7 +101,10 @@ def test_tune_one_rule_as_written(registry, capsys):
     command = next(c for c, _ in COMMANDS if " tune " in c)
     code, out = run(capsys, command)
     assert code == 0, out
-    assert re.search(r"rules\.hand = [2-5] is the best found", out)
+    met = re.search(r"(\d) values? tried meets? every target", out)
+    assert met and int(met.group(1)) >= 1, out
+    crash = [float(x) for x in re.findall(r"rules\.hand = [2-5]: ends\.crash ([\d.]+) \[", out)]
+    assert len(crash) == int(met.group(1)) and all(0.1 <= c <= 0.2 for c in crash), out
 
 
 @pytest.mark.slow

@@ -54,34 +54,29 @@ def random_bot(decision: Decision, rng: random.Random) -> Any:
 
 def greedy(decision: Decision, rng: random.Random) -> Any:
     """The candidate that leaves the player furthest ahead of his best opponent one step later;
-    a tie broken at random among the equally good, acting preferred to doing nothing (passing,
-    a pass in an auction, a declaration or trade of nothing): where nothing pays before a round
-    is settled (bolsa's declarations) a tie is the rule, not the exception, and "do nothing"
-    winning every tie made greedy a player who never trades."""
+    a tie broken at random among the equally good — a template first, as the random bot draws,
+    then one of its candidates — acting preferred to passing (`pass` templates, or passing the
+    decision on when the player may): where nothing pays before a round is settled (Bolsa's
+    declarations) a tie is the rule, not the exception, and the first of equals winning every
+    tie made greedy a player who never trades. A declaration or a trade of nothing is one
+    candidate among the others, not a pass: where trading goes on until a trade of nothing
+    (Акционер's stages) preferring every other trade to it would trade back and forth for ever."""
     engine, params, state, probe = decision.engine, decision.params, decision.state, decision.probe
-    scored: list[tuple[float, bool, Any]] = []  # (lead, acts, action)
+    scored: list[tuple[float, bool, int, Any]] = []  # (lead, acts, template, action)
     if decision.may_pass:
-        scored.append((lead(probe.worth(state), decision.seat), False, None))
-    for template in decision.templates:
+        scored.append((lead(probe.worth(state), decision.seat), False, -1, None))
+    for k, template in enumerate(decision.templates):
         for values in candidates(template, rng):
             action, after, _ = apply_choosing(engine, state, template.action(values), params, rng, events=False)
-            scored.append((lead(probe.worth(after), decision.seat), not idle(template, values), action))
-    best = max(score for score, _, _ in scored)
-    tied = [(acts, action) for score, acts, action in scored if score >= best - TIE]
-    acting = [action for acts, action in tied if acts]
-    return rng.choice(acting) if acting else rng.choice(tied)[1]
+            scored.append((lead(probe.worth(after), decision.seat), template.kind != "pass", k, action))
+    best = max(score for score, _, _, _ in scored)
+    tied = [entry for entry in scored if entry[0] >= best - TIE]
+    chosen = [entry for entry in tied if entry[1]] or tied
+    template = rng.choice(sorted({k for _, _, k, _ in chosen}))
+    return rng.choice([action for _, _, k, action in chosen if k == template])
 
 
 TIE = 1e-9  # leads this close are equal (worths are sums of floats)
-
-
-def idle(template: Template, values: Mapping[str, Any]) -> bool:
-    """Whether an action does nothing: a pass, or every number of a template with numbers at
-    its lowest and nothing else chosen (a declaration or a trade of nothing)."""
-    if template.kind == "pass":
-        return True
-    numbers = [f for f in template.fields if f.kind == "number"]
-    return bool(numbers) and len(numbers) == len(template.fields) and all(values[f.name] == f.low for f in numbers)
 
 
 def lead(worth: tuple[float, ...] | None, seat: int) -> float:
