@@ -9,6 +9,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,3 +42,32 @@ def pytest_sessionfinish() -> None:
     the remembered specs and layouts of a thousand tests took 2.5 s, on each worker, after the
     last test; new garbage is still collected and its exceptions still reported."""
     gc.freeze()
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    """Where the browser tests put their screenshots: $PNP_SCREENSHOTS (docs/table/ takes them
+    from there), else the test's own folder."""
+    folder = Path(os.environ.get("PNP_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def table(browser, tmp_path) -> Iterator[Any]:
+    """`table(game, players, **options)` opens a table of its own (`table_pages.Table`), one
+    record each, closed after the test. (Tests of the table's server without a browser keep a
+    `table` fixture of their own.)"""
+    from table_pages import Table
+
+    made: list[Any] = []
+
+    def start(game: str, players: list[str], **options: Any) -> Any:
+        found = Table(browser, tmp_path / f"{game}{len(made)}.yaml", game, players, **options)
+        made.append(found)
+        return found
+
+    yield start
+    for found in made:
+        found.close()
+

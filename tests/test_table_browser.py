@@ -14,10 +14,7 @@ what the pages show, value by value. (`test_table_games` plays whole games throu
 from __future__ import annotations
 
 import json
-import os
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
@@ -27,7 +24,6 @@ from table_helpers import checked, new_key
 from table_pages import (
     LAPTOP,
     PHONE,
-    Table,
     api,
     assert_pages_show_the_record,
     caught_up,
@@ -43,27 +39,6 @@ from table_pages import (
 )
 
 playwright = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]' installs playwright")
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("PNP_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture
-def table(browser, tmp_path) -> Iterator[Any]:
-    made: list[Table] = []
-
-    def start(game: str, players: list[str], **options: Any) -> Table:
-        found = Table(browser, tmp_path / f"{game}{len(made)}.yaml", game, players, **options)
-        made.append(found)
-        return found
-
-    yield start
-    for found in made:
-        found.close()
 
 
 # --- the page in the players' language, and without JavaScript (the fast lane's) --------------------------

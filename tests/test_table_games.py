@@ -11,11 +11,9 @@ $PNP_SCREENSHOTS (default: the test's temporary folder)."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -40,27 +38,6 @@ playwright = pytest.importorskip("playwright.sync_api", reason="pip install -e '
 
 SIX = ["Ana", "Ben", "Cris", "Dani", "Eva", "Fer"]
 SHORT = {"bolsa": ("--set", "rules.rounds=2"), "aktsioner": ("--set", "rules.formula=1+1"), "forex": ()}
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("PNP_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture
-def table(browser, tmp_path) -> Iterator[Any]:
-    made: list[Table] = []
-
-    def start(game: str, players: list[str], **options: Any) -> Table:
-        found = Table(browser, tmp_path / f"{game}.yaml", game, players, **options)
-        made.append(found)
-        return found
-
-    yield start
-    for found in made:
-        found.close()
 
 
 def engine_words(game: str) -> set[str]:
