@@ -105,7 +105,7 @@ def draw(context: Context, component: AnyComponent, inputs: str = "", *, stamped
         return Drawn(context.name, component, inputs, output, "0" * 64)
     memo: dict[int, bytes] = {}
     fingerprint(output, memo=memo)  # kept for the sheets' digests (`sheet_digests`): only what lives with `output`
-    digest = fingerprint((output, context.settings.model_dump_json(), context.game.title, name(component)),
+    digest = fingerprint((output, context.settings.model_dump_json(), context.game.title, component.both_names),
                          memo=dict(memo))
     return Drawn(context.name, component, inputs, output, digest, memo=memo)
 
@@ -120,7 +120,7 @@ def impose_drawn(context: Context, drawn: Drawn) -> Laid:
     tiled; the sheets' furniture in the kit's language."""
     settings, output = context.settings, drawn.output
     with speaking(context.language):
-        info = Furniture(context.game.title, name(drawn.component), stamp(__version__, drawn.digest[:STAMP_DIGITS]))
+        info = Furniture(context.game.title, drawn.component.both_names, stamp(__version__, drawn.digest[:STAMP_DIGITS]))
         if isinstance(output, Pieces):
             on_sheets: Layout = impose(output, settings.paper, settings.margin_mm, settings.duplex, info,
                                        settings.back_offset_mm,
@@ -204,7 +204,7 @@ class Made:
 
     @property
     def name(self) -> str:
-        return name(self.component)
+        return self.component.both_names
 
     @property
     def stock(self) -> str:
@@ -275,12 +275,6 @@ def coverage(layout: Layout) -> tuple[float, ...]:
             area[t.page] += t.window.w * t.window.h
     paper = [layout.pages[k * per_sheet].width * layout.pages[k * per_sheet].height for k in range(layout.sheets)]
     return tuple(round(a / p, 4) for a, p in zip(area, paper, strict=True))
-
-
-def name(component: AnyComponent) -> str:
-    """A component as the sheets name it: "Cartas de acciones · Share cards"."""
-    name_en = getattr(component, "name_en", "")
-    return f"{component.name} · {name_en}" if name_en and name_en != component.name else component.name
 
 
 def sheet_digests(layout: Layout, info: Furniture, drawn: dict[int, bytes] | None = None) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ from pnp.errors import BuildError, BuildErrors, Issue
 from pnp.i18n import Language, speaking
 from pnp.layout.text import ICON_PATTERN as _ICON
 from pnp.printfile import Unit, instruction_pages, plan_units, reprint_pages
-from pnp.sheets import Laid, Made, lay_out, measures, name, sheets_of
+from pnp.sheets import Laid, Made, lay_out, measures, sheets_of
 from pnp.spec.model import AnyComponent, Game, Spec
 from pnp.spec.translation import Kit, kit, kits
 
@@ -129,7 +129,7 @@ def print_file_issues(spec: Spec, game_id: str, game: Game, items: list[Made], p
         reprint_pages(game, units, [manifest.Change(game_id, u.id, "added", tuple(range(1, len(u.sheets.sheets) + 1)))
                                     for u in units], spec.print)
     except BuildError as error:
-        named = [c for c in game.components if error.text and name(c) in error.text] or list(game.components)
+        named = [c for c in game.components if error.text and c.both_names in error.text] or list(game.components)
         fields = [(len(max(str(getattr(c, f) or "").split() or [""], key=len)), c, f)
                   for c in named for f in ("name_en", "name") if getattr(c, f, None)]
         if not fields:

@@ -27,7 +27,7 @@ from pnp.export.pictures import Picture, Store, dpi
 
 if TYPE_CHECKING:
     from pnp.manifest import Entry
-    from pnp.spec.model import AnyComponent, Game
+    from pnp.spec.model import Game
 
 INDEX = "index.html"
 
@@ -189,7 +189,7 @@ def _own_pdf(files: list[Entry]) -> Entry | None:
 def _spec_name(game: Game, component_id: str) -> str:
     """A component's name as the spec gives it, or its id when the spec no longer has it."""
     spec_component = next((c for c in game.components if c.id == component_id), None)
-    return _name(spec_component) if spec_component else component_id
+    return spec_component.both_names if spec_component else component_id
 
 
 def _exports(files: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -255,8 +255,3 @@ def _box_style(face: dict[str, Any], finding: dict[str, Any]) -> str:
     x, y, w, h = box
     return (f"left:{(x + bleed) / width:.2%};top:{(y + bleed) / height:.2%};"
             f"width:{w / width:.2%};height:{h / height:.2%}")
-
-
-def _name(component: AnyComponent) -> str:
-    name_en = getattr(component, "name_en", "")
-    return f"{component.name} · {name_en}" if name_en and name_en != component.name else component.name

@@ -26,14 +26,11 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from pnp import manifest
 from pnp.display import Drawing, cut_polygon
 from pnp.export.faces import ComponentFaces, Kind, Rasters
-
-if TYPE_CHECKING:
-    from pnp.spec.model import AnyComponent
 
 MAX_COLUMNS, MAX_ROWS = 10, 7
 SLOTS = MAX_COLUMNS * MAX_ROWS - 1  # faces on one sheet: the last slot is the hidden card
@@ -191,7 +188,7 @@ class _Writer:
         if len(cards) == 1:
             self.objects.append(cards[0])
             return
-        self.objects.append(self._object("DeckCustom", _name(c.component), x, 1.0, 0, DeckIDs=ids, CustomDeck=custom,
+        self.objects.append(self._object("DeckCustom", c.component.both_names, x, 1.0, 0, DeckIDs=ids, CustomDeck=custom,
                                          ContainedObjects=cards, Hands=False, SidewaysCard=False))
 
     def tokens(self, c: ComponentFaces, x: float) -> None:
@@ -260,11 +257,6 @@ def _blank(size: tuple[int, int]) -> Any:
     from PIL import Image
 
     return Image.new("RGB", size, "white")
-
-
-def _name(component: AnyComponent) -> str:
-    name_en = getattr(component, "name_en", "")
-    return f"{component.name} · {name_en}" if name_en and name_en != component.name else component.name
 
 
 def write(root: Path, out: Path, game_id: str, title: str, components: Sequence[ComponentFaces],

@@ -559,6 +559,12 @@ class Component(Model):
     name_en: Name = Field(default="", description="the English name, printed beside it")
     copies: Copies = Field(default=1, description="how many times the whole component is printed")
 
+    @property
+    def both_names(self) -> str:
+        """As its sheets, the gallery and Tabletop Simulator name it: "Cartas de acciones · Share
+        cards", the English name beside the printed one where it differs."""
+        return f"{self.name} · {self.name_en}" if self.name_en and self.name_en != self.name else self.name
+
 
 FaceField = Literal["title", "subtitle", "value", "other", "text", "none"]
 FIELDS: tuple[str, ...] = get_args(FaceField)
