@@ -72,8 +72,8 @@ def greedy(decision: Decision, rng: random.Random) -> Any:
     best = max(score for score, _, _, _ in scored)
     tied = [entry for entry in scored if entry[0] >= best - TIE]
     chosen = [entry for entry in tied if entry[1]] or tied
-    template = rng.choice(sorted({k for _, _, k, _ in chosen}))
-    return rng.choice([action for _, _, k, action in chosen if k == template])
+    drawn = rng.choice(sorted({k for _, _, k, _ in chosen}))
+    return rng.choice([action for _, _, k, action in chosen if k == drawn])
 
 
 TIE = 1e-9  # leads this close are equal (worths are sums of floats)
