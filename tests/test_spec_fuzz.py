@@ -3,8 +3,8 @@ example (tests/fuzz_spec.py: types, numbers, deleted and duplicated keys, unicod
 nesting, aliases, template format specs and attribute walks, typing mistakes) each get exit 0,
 1 or 2 from `pnp validate` — never an internal error — within MAX_SECONDS of CPU (a spec it
 accepts, laid out whole: LAID_OUT_SECONDS), under a 2 GiB memory cap, with a message under 4,000
-characters that says where. Twelve (every kind once) in the fast lane; in the slow lane (`pytest -m slow`) 240 of the same seed and over a
-thousand more, every game at once.
+characters that says where. Twelve (every kind once) in the fast lane; in the slow lane
+(`pytest -m slow`) 240 of the same seed and over a thousand more, every game at once.
 
 On a failure the seed, the index and the mutation are printed: `python tests/fuzz_spec.py SEED
 INDEX` writes that mutant out again. Also here: any single edit of the tree or of the text is a
