@@ -1,7 +1,7 @@
 """Where a cold `pnp build` spends its CPU: a spec (default: the bundled one) built once into an
 empty folder with an empty user cache, in this one process (no forked workers: `FORK_FROM`
 raised, so `time.process_time` sees every stage), each stage of `pnp.build.build` timed on its
-own; inside the exports, the pre-flight checks of every face apart (lane `checks` adds to them).
+own, the pre-flight checks of every face (`pnp.checks`) among them.
 
 The rendering of the sheets is the part the floor (`floor_reportlab.py`) compares with:
 reportlab drawing the kit's own pages, from display lists already made. It is the build's
@@ -25,6 +25,7 @@ STAGES = {  # `pnp.build`'s stages, as the table names them
     "sheets": "rendering the sheets",
     "files": "print files and change lists",
     "exports": "gallery and exports",
+    "findings": "pre-flight checks",
     "record": "manifest and gallery page",
 }
 STARTED = time.process_time()  # the interpreter's start-up, before anything of pnp is imported
@@ -34,7 +35,7 @@ def main(out: Path, spec_file: Path | None = None) -> dict[str, float]:
     imported = time.process_time()
     from pnp import build as pipeline
     from pnp import sheets
-    from pnp.export import gallery, pictures
+    from pnp.export import pictures
     from pnp.rules import load_spec
 
     sheets.FORK_FROM = 10**9
@@ -60,7 +61,6 @@ def main(out: Path, spec_file: Path | None = None) -> dict[str, float]:
     for function, stage in STAGES.items():
         setattr(pipeline, function, timed(stage, getattr(pipeline, function)))
     pictures.make = timed("gallery pictures", pictures.make)  # none in a plain build
-    gallery.preflight = timed("pre-flight checks", gallery.preflight)
     began = time.process_time()
     spec = load_spec(spec_file)
     spent["reading the spec"] = time.process_time() - began

@@ -18,7 +18,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 STAGES = ("drawing the components", "laying them out", "rendering the sheets", "print files and change lists",
-          "gallery and exports", "manifest and gallery page")
+          "gallery and exports", "pre-flight checks", "manifest and gallery page")
 
 
 def spec_text(faces: int, decks: int = 3) -> str:
