@@ -70,4 +70,3 @@ def table(browser, tmp_path) -> Iterator[Any]:
     yield start
     for found in made:
         found.close()
-

@@ -35,8 +35,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 BASES = {"bundled": ROOT / "pnp" / "data" / "components.yaml", "tulips": ROOT / "examples" / "tulips" / "components.yaml"}
 MAX_SECONDS = 5.0  # CPU seconds of one answer
-LAID_OUT_SECONDS = 10.0  # of an answer that accepts the spec: validate laid out every sheet of the game it
-# changed (2–3 s for a bundled game on a quiet machine, up to twice that beside a busy test run)
+# An answer that accepts the spec laid out every sheet of the game the mutant changed: 2–3 s of
+# CPU for a bundled game on a quiet machine, up to twice that beside a busy test run.
+LAID_OUT_SECONDS = 10.0
 GIVE_UP_SECONDS = 30.0  # CPU seconds after which an answer is taken to hang
 MAX_MESSAGE = 4000  # characters of what one answer prints on stderr
 MEMORY = 2 << 30  # bytes the whole run may use
