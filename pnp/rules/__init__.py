@@ -21,6 +21,7 @@ house rules, what it needs, and that it can set up a game.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
 
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     import pnp.rules.forex.params as forex_params
     from pnp.rules.aktsioner import engine as aktsioner
     from pnp.rules.aktsioner import state as aktsioner_state
+    from pnp.rules.base import Violation
     from pnp.rules.bolsa import engine as bolsa
     from pnp.rules.bolsa import state as bolsa_state
     from pnp.rules.contract import AnyEngine, Engine
@@ -112,7 +114,6 @@ def playable(game_id: str, game: Game) -> list[tuple[PathKey, str]]:
     Акционер). Counts it cannot seat are reported once, at `players.min` when even the fewest
     fail, else at `players.max`, with the engine's reason for the most of them: what the deck or
     the deal lacks for every count to be seated."""
-    from pnp.rules.base import Violation
     from pnp.spec.contract import Mismatch
 
     rules = engine(game_id)
@@ -126,12 +127,7 @@ def playable(game_id: str, game: Game) -> list[tuple[PathKey, str]]:
         return [((), str(error))]
     listed = range(game.players.min, game.players.max + 1)
     counts = listed[:1] if GAMES[game_id].rulebook.deal_limits_players else listed
-    refused: dict[int, Violation] = {}
-    for count in counts:
-        try:
-            rules.setup(params, [f"P{seat}" for seat in range(1, count + 1)])
-        except Violation as violation:
-            refused[count] = violation
+    refused = _unseated(rules, params, counts)
     if not refused:
         return []
     most = max(refused)
@@ -139,6 +135,19 @@ def playable(game_id: str, game: Game) -> list[tuple[PathKey, str]]:
     also = f" (they seat {_counts(seated)})" if seated else ""
     return [(("players", "min" if game.players.min in refused else "max"),
              f"the rules cannot seat {_counts(list(refused))} players{also}: {refused[most].message} ({refused[most].rule})")]
+
+
+def _unseated(rules: AnyEngine, params: object, counts: Sequence[int]) -> dict[int, Violation]:
+    """The player counts whose standard setup the engine refuses, with its refusal."""
+    from pnp.rules.base import Violation
+
+    refused: dict[int, Violation] = {}
+    for count in counts:
+        try:
+            rules.setup(params, [f"P{seat}" for seat in range(1, count + 1)])
+        except Violation as violation:
+            refused[count] = violation
+    return refused
 
 
 def _counts(counts: list[int]) -> str:

@@ -275,16 +275,21 @@ def broken(constraint: Constraint, values: Values, rule: str) -> Exception:
     """The refusal of an unmet constraint, as it states it: a budget with what the values
     spend and its limit, the fields of an at-most-one above zero, the value chosen twice."""
     if isinstance(constraint, Budget):
-        weights = dict(constraint.weights)
-        total = sum(weight * values[name] for name, weight in constraint.weights)
-        chosen = nested({name: value for name, value in values.items() if name in weights})
-        return (constraint.why or partial(OVER_BUDGET, rule))(chosen=chosen, total=total, limit=constraint.limit)
+        return _over_budget(constraint, values, rule)
     if isinstance(constraint, AtMostOne):
         chosen = nested({name: values[name] for name in constraint.names})
         return (constraint.why or partial(BOTH, rule, fields=constraint.names))(chosen=chosen)
     picked = [values[name] for name in constraint.names]
     twice = next(value for k, value in enumerate(picked) if value in picked[:k])
     return (constraint.why or partial(SAME, rule))(value=twice)
+
+
+def _over_budget(budget: Budget, values: Values, rule: str) -> Exception:
+    """A budget's refusal: what its fields choose, what they spend, and its limit."""
+    weights = dict(budget.weights)
+    total = sum(weight * values[name] for name, weight in budget.weights)
+    chosen = nested({name: value for name, value in values.items() if name in weights})
+    return (budget.why or partial(OVER_BUDGET, rule))(chosen=chosen, total=total, limit=budget.limit)
 
 
 def met(constraint: Constraint, values: Values) -> bool:
@@ -385,6 +390,11 @@ class Template:
         broke = next((c for c in self.constraints if not met(c, chosen)), None)
         if broke is not None:
             return broken(broke, chosen, self.rule)
+        return self._stray_refusal(values, chosen)
+
+    def _stray_refusal(self, values: Values, chosen: dict[str, Any]) -> Exception | None:
+        """The first value the action states that its fields' values do not build back: a
+        value no field chooses (`unlisted`)."""
         rebuilt = self.read(self.action({f.name: chosen[f.name] for f in self.fields})) if self.read else None
         stray = next((name for name in values if rebuilt is None or rebuilt.get(name) != values[name]), None)
         if stray is not None:
