@@ -274,12 +274,18 @@ def _heading(rule: text.Rule, lang: str | None, notes: bool) -> str:
     return f"{rule.id}  ({rule.game} · {section})" if section else f"{rule.id}  ({rule.game})"
 
 
+def _section_body(section: text.Rule, words: Mapping[str, str], notes: bool) -> list[str]:
+    """A section's rules, one line each (the booklet's words where it has them), or its own
+    text when it holds none."""
+    inside = [r for r in text.within(section.id, section.game) if r.id != section.id]
+    if not inside:
+        return ["  " + line for line in _section_text(section, notes).splitlines()]
+    return [f"  {r.id}  {_first_line(words.get(r.id) or _said(r, notes))}" for r in inside]
+
+
 def _body(rule: text.Rule, words: Mapping[str, str], lang: str | None, notes: bool) -> list[str]:
     if rule.kind == text.SECTION:
-        inside = [r for r in text.within(rule.id, rule.game) if r.id != rule.id]
-        if not inside:
-            return ["  " + line for line in _section_text(rule, notes).splitlines()]
-        return [f"  {r.id}  {_first_line(words.get(r.id) or _said(r, notes))}" for r in inside]
+        return _section_body(rule, words, notes)
     if rule.id in words:
         return [words[rule.id]]
     lines = [f"({lang}: the booklet does not word this rule; the rules file's English follows)"] if lang and not notes \

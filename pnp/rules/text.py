@@ -114,11 +114,19 @@ def search(words: str, game: str | None = None, also: Callable[[Rule], str] | No
         for r in rules(g):
             if r.kind == SECTION:
                 continue
-            haystack = _fold(" ".join((r.id, r.section, r.title, r.text, also(r) if also else "")))
-            if all(t in haystack for t in terms):
-                score = sum(_fold(r.title).count(t) * 3 + haystack.count(t) for t in terms)
+            score = _hits(r, terms, also)
+            if score is not None:
                 found.append((-score, r.game, r.line, r))
     return [r for *_, r in sorted(found, key=lambda item: item[:3])]
+
+
+def _hits(rule: Rule, terms: list[str], also: Callable[[Rule], str] | None) -> int | None:
+    """How well `rule` matches every term (a title's hit counts three), or None when a term
+    is missing."""
+    haystack = _fold(" ".join((rule.id, rule.section, rule.title, rule.text, also(rule) if also else "")))
+    if not all(t in haystack for t in terms):
+        return None
+    return sum(_fold(rule.title).count(t) * 3 + haystack.count(t) for t in terms)
 
 
 @lru_cache(maxsize=None)
