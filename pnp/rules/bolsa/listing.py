@@ -42,16 +42,21 @@ def legal_actions(state: State, params: Params) -> tuple[Template, ...]:
         return (_BRING_UP,)
     auction = trade.auction
     if auction is not None and not auction.over:
-        name, rule = state.players[auction.to_act].name, _auction_rule(auction)
-        low, below, high, above = bid_range(state, trade, auction, params)
-        passing = _passing(name, rule)
-        if low > high:
-            return (passing,)
-        amount = Field.number("amount", low, high, below, above)
-        return (Template("bid", name, rule, _bid_action, (amount,), read=_bid_values), passing)
+        return _auction_turn(state, params, trade, auction)
     withdrawals = (Template("withdraw", state.players[i].name, "BOLSA-5.7", _withdraw_action)
                    for i in withdrawers(state, params))
     return (*withdrawals, _SETTLE)
+
+
+def _auction_turn(state: State, params: Params, trade: Trade, auction: Auction) -> tuple[Template, ...]:
+    """The bidder's bid within the bid range (none when the range is empty) and a pass."""
+    name, rule = state.players[auction.to_act].name, _auction_rule(auction)
+    low, below, high, above = bid_range(state, trade, auction, params)
+    passing = _passing(name, rule)
+    if low > high:
+        return (passing,)
+    amount = Field.number("amount", low, high, below, above)
+    return (Template("bid", name, rule, _bid_action, (amount,), read=_bid_values), passing)
 
 
 def withheld(state: State, params: Params, action: Any) -> Exception | None:

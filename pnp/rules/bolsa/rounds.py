@@ -83,18 +83,25 @@ def _counts(params: Params, counts: Mapping[str, int]) -> dict[int, int]:
     return dict(sorted((params.company(code), n) for code, n in counts.items() if n))
 
 
+def _net(state: State, params: Params, events: Log) -> State:
+    """BOLSA-3.2.6 `net`: a player's offer and request of one company cancel one for one, the
+    cancelled cards back in zones 1 and 2."""
+    for i, player in enumerate(state.players):
+        for c, z in enumerate(player.zones):
+            k = min(z.offered, z.requested)
+            if k:
+                z = Zones(z.owned + k, z.orders + k, z.offered - k, z.requested - k)
+                player = player.with_zones(c, z)
+                if events is not None:
+                    events.append(said.NETTED(player=player.name, company=params.companies[c], shares=k))
+        state = state.with_player(i, player)
+    return state
+
+
 def _reveal(state: State, params: Params, events: Log) -> State:
     """BOLSA-3.3.1 (and 3.2.6 `net`): the declarations are turned face up."""
     if params.same_company_both_ways is BothWays.NET:
-        for i, player in enumerate(state.players):
-            for c, z in enumerate(player.zones):
-                k = min(z.offered, z.requested)
-                if k:
-                    z = Zones(z.owned + k, z.orders + k, z.offered - k, z.requested - k)
-                    player = player.with_zones(c, z)
-                    if events is not None:
-                        events.append(said.NETTED(player=player.name, company=params.companies[c], shares=k))
-            state = state.with_player(i, player)
+        state = _net(state, params, events)
     if events is not None:
         offered = {code: sum(p.zones[c].offered for p in state.players) for c, code in enumerate(params.companies)}
         requested = {code: sum(p.zones[c].requested for p in state.players) for c, code in enumerate(params.companies)}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from operator import mul
 from typing import Mapping, Sequence
 
-from pnp.rules.base import Log, Malformed, Outcome, evolve, fast_init
+from pnp.rules.base import Event, Log, Malformed, Outcome, evolve, fast_init
 from pnp.rules.bolsa import events as said
 from pnp.rules.bolsa import refusals as refused
 from pnp.rules.bolsa.params import Params
@@ -359,9 +359,14 @@ def _end_round(state: State, params: Params, events: Log) -> State:
             events.append(said.NEXT_ROUND(**{"from": state.round, "to": state.round + 1}))
         return evolve(state, token=token, declared=frozenset(), next_company=0, round=state.round + 1, phase=DECLARE)
     state = evolve(state, token=token, declared=frozenset(), next_company=0, phase=OVER)
-    if events is None:
-        return state
-    events.append(said.LAST_ROUND(round=state.round))
+    if events is not None:
+        events += _final_events(state, params)
+    return state
+
+
+def _final_events(state: State, params: Params) -> list[Event]:
+    """The game's end, told: the last round, each player's shares bought back, the result."""
+    events = [said.LAST_ROUND(round=state.round)]
     scores = final_scores(state, params)
     for player in state.players:
         owned = {code: z.owned for code, z in zip(params.companies, player.zones, strict=True) if z.owned}
@@ -372,7 +377,7 @@ def _end_round(state: State, params: Params, events: Log) -> State:
     best = max(scores.values())
     tied = [p.name for p in state.players if scores[p.name] == best]
     events.append(said.RESULT(winners=list(winners(state, params)), tied=tied, score=best))
-    return state
+    return events
 
 
 def final_scores(state: State, params: Params) -> dict[str, int]:
