@@ -17,7 +17,7 @@ from typing import Any, Iterator, Mapping
 from pnp.rules.base import ChoiceNeeded, by_identity
 from pnp.rules.forex import refusals as refused
 from pnp.rules.forex.actions import Divest, Invest, MakeContract, Resolve, Spot
-from pnp.rules.forex.board import find
+from pnp.rules.forex.board import Pair, find
 from pnp.rules.forex.params import Params, payable, show
 from pnp.rules.forex.resolve import defaultable, most_held, queue_labels
 from pnp.rules.forex.rulebook import SpotUnit
@@ -82,16 +82,26 @@ def withheld(state: State, p: Params, action: Any) -> Exception | None:
     if isinstance(action, MakeContract):
         return refused.NO_SET(sets=len(p.sets), queue=queue_labels(state), player=action.player)
     if isinstance(action, Invest):
-        wanted = action.currencies
-        if not 1 <= len(wanted) <= 2:
-            return refused.INVEST_COUNT(player=action.player, value=len(wanted))
-        return next((_not_investable(state, p, action.player, c, (k,)) for k, c in enumerate(wanted)), None)
+        return _invest_refusal(state, p, action)
     if isinstance(action, Divest):
-        held = state.holding(action.player).certificates[p.index(action.currency)]
-        facts: dict[str, Any] = {"player": action.player, "value": action.count, "currency": action.currency,
-                                 "part": ("count",)}
-        return refused.DIVEST_NONE(**facts) if action.count < 1 else refused.SELLS_UNHELD(bound=held, **facts)
+        return _divest_refusal(state, p, action)
     return None
+
+
+def _invest_refusal(state: State, p: Params, action: Invest) -> Exception | None:
+    """FOREX-8.1, 8.2: an investment in one or two currencies, each one the player may buy."""
+    wanted = action.currencies
+    if not 1 <= len(wanted) <= 2:
+        return refused.INVEST_COUNT(player=action.player, value=len(wanted))
+    return next((_not_investable(state, p, action.player, c, (k,)) for k, c in enumerate(wanted)), None)
+
+
+def _divest_refusal(state: State, p: Params, action: Divest) -> Exception:
+    """FOREX-9.1: a divestment of none, or of more certificates than the player holds."""
+    held = state.holding(action.player).certificates[p.index(action.currency)]
+    facts: dict[str, Any] = {"player": action.player, "value": action.count, "currency": action.currency,
+                             "part": ("count",)}
+    return refused.DIVEST_NONE(**facts) if action.count < 1 else refused.SELLS_UNHELD(bound=held, **facts)
 
 
 # --- spot transactions (FOREX-6, A5) -------------------------------------------------------------------
@@ -145,18 +155,27 @@ def _spot_refusal(state: State, p: Params, player: str, deal: Deal) -> Exception
     pair = find(state.pairs, gives, gets)
     terms = p.spot_terms(pair.stronger, pair.weaker, pair.position)
     if (gives, x, gets, y) not in terms:
-        rate = p.rate(pair.position)
-        facts: dict[str, Any] = {"stronger": pair.stronger, "weaker": pair.weaker, "position": pair.position,
-                                 "rate": rate, "player": player, "give": give, "get": get}
-        worth = rate if gives == pair.stronger else 1 / rate  # one buck given, in the currency got
-        if p.spot_unit is SpotUnit.ANY_ONE and ((x == 1 and y == worth) or (y == 1 and x * worth == 1)):
-            return refused.SPOT_NOTES(unpaid=give if not payable(Fraction(x)) else get, **facts)
-        return refused.SPOT_RATE(terms=[((g, a), (t, b)) for g, a, t, b in terms], **facts)
+        return _off_terms(p, pair, player, deal, terms)
     for who, (currency, amount) in ((player, give), (other, get)):
         held = state.holding(who).money[p.index(currency)]
         if not _affords(held, Fraction(amount)):
             return refused.SPOT_SHORT(player=who, amount=(currency, amount), held=held)
     return None
+
+
+def _off_terms(p: Params, pair: Pair, player: str, deal: Deal,
+               terms: tuple[tuple[str, Fraction, str, Fraction], ...]) -> Exception:
+    """FOREX-6.2: a deal off the pair's spot terms — at its rate but not payable in notes
+    (A5), else at another rate."""
+    _, give, get = deal
+    (gives, x), (_, y) = give, get
+    rate = p.rate(pair.position)
+    facts: dict[str, Any] = {"stronger": pair.stronger, "weaker": pair.weaker, "position": pair.position,
+                             "rate": rate, "player": player, "give": give, "get": get}
+    worth = rate if gives == pair.stronger else 1 / rate  # one buck given, in the currency got
+    if p.spot_unit is SpotUnit.ANY_ONE and ((x == 1 and y == worth) or (y == 1 and x * worth == 1)):
+        return refused.SPOT_NOTES(unpaid=give if not payable(Fraction(x)) else get, **facts)
+    return refused.SPOT_RATE(terms=[((g, a), (t, b)) for g, a, t, b in terms], **facts)
 
 
 def _no_deal(state: State, p: Params, player: str, value: Deal, part: tuple[Any, ...]) -> Exception:
