@@ -126,6 +126,14 @@ def _by_strength(pairs: tuple[Pair, ...], p: Params) -> list[str]:
     return sorted(p.currencies, key=lambda c: (-counts[c], p.index(c)))
 
 
+def _start_cell(p: Params, pairs: tuple[Pair, ...], row: str, column: str) -> str:
+    """"box 2 (1½)" where the row's currency starts stronger than the column's, else "—"."""
+    pair = find(pairs, row, column) if row != column else None
+    if pair is not None and pair.stronger == row:
+        return _("box {n} ({rate})").format(n=pair.position, rate=show_rate(p.rate(pair.position)))
+    return "—"
+
+
 def tables(p: Params) -> dict[str, Table]:
     """`dividends`: the payout per certificate of each dividend in turn (FOREX-10.5.1), read
     from the Dividend cards. `start_positions`: rows = the stronger currency, columns = the weaker, cells
@@ -134,25 +142,21 @@ def tables(p: Params) -> dict[str, Table]:
     order = _by_strength(pairs, p)
     rows = [c for c in order if any(pair.stronger == c for pair in pairs)]
     columns = [c for c in order if any(pair.weaker == c for pair in pairs)]
-    body = []
-    for row in rows:
-        cells = []
-        for column in columns:
-            pair = find(pairs, row, column) if row != column else None
-            if pair is not None and pair.stronger == row:
-                cells.append(_("box {n} ({rate})").format(n=pair.position, rate=show_rate(p.rate(pair.position))))
-            else:
-                cells.append("—")
-        body.append((row, *cells))
+    body = [(row, *(_start_cell(p, pairs, row, column) for column in columns)) for row in rows]
     caption = _(
         "Each pair counter starts on the stronger currency's track (the row) in the box shown, "
         "weaker side up; the rate in brackets is how many bucks of the weaker currency one buck "
         "of the stronger is worth."
     )
-    dividends = Table((_("Dividend"), *(str(n) for n in range(1, len(p.dividends) + 1))),
-                      ((_("Pays per certificate"), *(str(d) for d in p.dividends)),),
-                      _("In the order the Dividend cards are resolved; after the last one there are no more turns."))
-    return {"start_positions": Table((_("stronger \\ weaker"), *columns), tuple(body), caption), "dividends": dividends}
+    return {"start_positions": Table((_("stronger \\ weaker"), *columns), tuple(body), caption),
+            "dividends": _dividends(p)}
+
+
+def _dividends(p: Params) -> Table:
+    """FOREX-10.5.1: the payout per certificate of each dividend in turn."""
+    return Table((_("Dividend"), *(str(n) for n in range(1, len(p.dividends) + 1))),
+                 ((_("Pays per certificate"), *(str(d) for d in p.dividends)),),
+                 _("In the order the Dividend cards are resolved; after the last one there are no more turns."))
 
 
 def marks(p: Params) -> dict[str, Marks]:

@@ -89,13 +89,20 @@ def parse_start_pairs(value: Any, game: Any = None) -> dict[str, tuple[str, int]
     return pairs
 
 
-def _start_pair(key: Any, entry: Any, codes: list[str] | None, boxes: int) -> tuple[str, int]:
-    """One pair's start as (stronger, position): a key "A/B" in currency order (when the
-    currencies are known), the stronger one of the two, a box of the rate track."""
+def _pair_key(key: Any, codes: list[str] | None) -> tuple[str, str]:
+    """A pair's key "A/B" as its two currencies, A before B in the currency list (when the
+    currencies are known)."""
     left, _, right = str(key).partition("/")
     if codes is not None:
         if left not in codes or right not in codes or codes.index(left) >= codes.index(right):
             raise ValueError(f'pair "{key}": write "A/B" with A before B in the currency list ({", ".join(codes)})')
+    return left, right
+
+
+def _start_pair(key: Any, entry: Any, codes: list[str] | None, boxes: int) -> tuple[str, int]:
+    """One pair's start as (stronger, position): a key "A/B" in currency order (when the
+    currencies are known), the stronger one of the two, a box of the rate track."""
+    left, right = _pair_key(key, codes)
     if isinstance(entry, tuple) and len(entry) == 2:  # already parsed (the default)
         entry = {"stronger": entry[0], "position": entry[1]}
     if not isinstance(entry, dict) or set(entry) != {"stronger", "position"}:

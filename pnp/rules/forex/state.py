@@ -194,14 +194,20 @@ def setup(p: Params, players: Sequence[str], start: Start | None = None) -> tupl
         standard, events = _standard(p, tuple(players))  # laid out once per rule set and seating; a deal
         if start.supply is None:  # changes only the supply: a simulation deals thousands of games
             return standard, events
-        supply = tuple(start.supply.get(c, n) for c, n in zip(p.currencies, standard.supply, strict=True))
-        for currency, left, total in zip(p.currencies, supply, p.certificates, strict=True):
-            if not 0 <= left <= total:
-                raise refused.SUPPLY_RANGE(currency=currency, left=left, total=total)
-        _check_removed(p, supply, (0,) * len(supply))
-        state = evolve(standard, supply=supply, removed=tuple(total - left for total, left in zip(p.certificates, supply, strict=True)))
+        state = _with_supply(p, standard, start.supply)
         return state, _events(p, state)
     return _setup(p, players, start)
+
+
+def _with_supply(p: Params, standard: State, given: Mapping[str, int]) -> State:
+    """The standard position with the supply a deal gives (a currency it leaves out keeps its
+    standard supply), the rest of each currency's certificates removed."""
+    supply = tuple(given.get(c, n) for c, n in zip(p.currencies, standard.supply, strict=True))
+    for currency, left, total in zip(p.currencies, supply, p.certificates, strict=True):
+        if not 0 <= left <= total:
+            raise refused.SUPPLY_RANGE(currency=currency, left=left, total=total)
+    _check_removed(p, supply, (0,) * len(supply))
+    return evolve(standard, supply=supply, removed=tuple(total - left for total, left in zip(p.certificates, supply, strict=True)))
 
 
 _STANDARD = Start()
