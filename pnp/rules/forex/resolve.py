@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Mapping
 
-from pnp.rules.base import Log, evolve
+from pnp.rules.base import Event, Log, evolve
 from pnp.rules.forex import events as said
 from pnp.rules.forex import refusals as refused
 from pnp.rules.forex.actions import Resolve
@@ -108,6 +108,13 @@ def _contract(state: State, p: Params, contract: Contract, voluntary: bool, even
         events.append(said.DEFAULTED(set=contract.set, owner=owner, pay={pay_currency: pay}, receive={get_currency: get},
                                      holds=has, by_choice=has >= pay, interest=p.loan_interest,
                                      owe={pay_currency: debt}))
+    return _borrow(state, p, contract, debt, events)
+
+
+def _borrow(state: State, p: Params, contract: Contract, debt: Fraction, events: Log) -> State:
+    """A defaulted contract's debt: a new loan at the back of the queue, or added to the loan
+    its owner already has."""
+    owner, pay_currency = contract.owner, contract.pay[0]
     existing, old = next(((i, item) for i, item in enumerate(state.queue) if isinstance(item, Loan) and item.owner == owner),
                          (None, None))
     if existing is None or old is None:
@@ -141,15 +148,20 @@ def _loan(state: State, p: Params, loan: Loan, events: Log) -> State:
     return state.with_holding(loan.owner, holding)
 
 
+def _unpaid(state: State, p: Params, stopped: Mapping[str, str]) -> list[Event]:
+    """FOREX-10.5.2, told: each currency held whose certificates a pair at the end of its track
+    stops from paying."""
+    side = "either" if p.no_dividend_side is NoDividendSide.BOTH else "weaker"
+    return [said.NO_DIVIDEND(currency=currency, pair=key, side=side)
+            for currency, key in stopped.items() if state.held(p.index(currency))]
+
+
 def _dividend(state: State, p: Params, dividend: Dividend, action: Resolve, events: Log) -> State:
     pays = p.dividends[dividend.number - 1]
     stopped = eight_space(state.pairs, p) if pays else {}
     told = len(events) if events is not None else 0  # the dividend's own event goes before these
     if events is not None:
-        side = "either" if p.no_dividend_side is NoDividendSide.BOTH else "weaker"
-        for currency, key in stopped.items():
-            if state.held(p.index(currency)):
-                events.append(said.NO_DIVIDEND(currency=currency, pair=key, side=side))
+        events += _unpaid(state, p, stopped)
     state, gains = _pay_dividend(state, p, pays, stopped)
     held, tied = most_held(state, p)
     most = held[tied[0]]

@@ -70,7 +70,7 @@ def final_scores(state: State, p: Params, choice: str | None, chooser: str, even
         if events is not None:
             events.append(said.CONVERTED(player=player, currency=target, money=parts, rounding=p.conversion_rounding,
                                          score=score))
-        if player == state.bankrupt and p.bankrupt_player is BankruptPlayer.LAST:
+        if _last(state, p, player):
             if events is not None:
                 events.append(said.BANKRUPT_LAST(player=player, would_have=score, currency=target))
             score = Fraction(0)
@@ -84,9 +84,21 @@ def final_scores(state: State, p: Params, choice: str | None, chooser: str, even
 def _winners(state: State, p: Params, target: str, scores: list[Fraction]) -> tuple[tuple[str, ...], Event]:
     """FOREX-12.3: most money; then most certificates of the strongest; then shared. Under
     `bankrupt_player = last` the bankrupt player cannot win (FOREX-12.4)."""
-    can_win = [n for n in state.players if not (n == state.bankrupt and p.bankrupt_player is BankruptPlayer.LAST)]
+    can_win = [n for n in state.players if not _last(state, p, n)]
     best = max(scores[state.seat(n)] for n in can_win)
     top = [n for n in can_win if scores[state.seat(n)] == best]
-    certs = {n: state.holding(n).certificates[p.index(target)] for n in top} if len(top) > 1 else {}
-    winners = tuple(n for n in top if not certs or certs[n] == max(certs.values()))
+    winners, certs = _tiebreak(state, p, target, top)
     return winners, said.WINNERS(winners=list(winners), tied=top, score=best, currency=target, certificates=certs)
+
+
+def _tiebreak(state: State, p: Params, target: str, top: list[str]) -> tuple[tuple[str, ...], dict[str, int]]:
+    """FOREX-12.3: of the players tied on money, those with the most certificates of the
+    strongest currency (each one's count, when there is a tie to break)."""
+    certs = {n: state.holding(n).certificates[p.index(target)] for n in top} if len(top) > 1 else {}
+    return tuple(n for n in top if not certs or certs[n] == max(certs.values())), certs
+
+
+def _last(state: State, p: Params, player: str) -> bool:
+    """FOREX-12.4 under `bankrupt_player = last`: the bankrupt player scores nothing and
+    cannot win."""
+    return player == state.bankrupt and p.bankrupt_player is BankruptPlayer.LAST
