@@ -184,15 +184,19 @@ def _plays(state: State, params: Params) -> tuple[Template, ...]:
     turn = state.turn
     assert turn is not None
     seat, mover = turn.mover, state.players[turn.mover]
-    if state.hands is not None:  # the cards in the hand, and any a back in it (a view) may be
-        backs = {deck for deck in DECKS if HIDDEN[deck] in state.hands[seat]}
-        candidates = [name for name, card in params.cards.items() if name in state.hands[seat] or card.deck in backs]
-    else:
-        candidates = list(params.cards)
-    names = [name for name in candidates if _holding(state, params, seat, name) is None]
+    names = [name for name in _in_hand(state, params, seat) if _holding(state, params, seat, name) is None]
     read = _play_values(params.colours)
     return tuple(Template("play", mover, params.cards[name].rule, _play_action, (params.play_fields[name],),
                           {"card": name}, read=read) for name in names)
+
+
+def _in_hand(state: State, params: Params, seat: int) -> list[str]:
+    """The cards the seat's hand may hold: those in it, and any a back in it (a view) may be;
+    every card when the hands are not known."""
+    if state.hands is None:
+        return list(params.cards)
+    backs = {deck for deck in DECKS if HIDDEN[deck] in state.hands[seat]}
+    return [name for name, card in params.cards.items() if name in state.hands[seat] or card.deck in backs]
 
 
 def _holding(state: State, params: Params, seat: int, name: str) -> Why | None:

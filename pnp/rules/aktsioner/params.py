@@ -19,6 +19,7 @@ from pnp.rules.legal import Field
 from pnp.spec.contract import MAX_CELLS, Mismatch
 
 if TYPE_CHECKING:
+    from pnp.spec.faces import Side
     from pnp.spec.model import Game
 
 DECKS = ("big_cards", "small_cards")
@@ -137,13 +138,7 @@ def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
     values = resolve_options(RULEBOOK, game, derived, overrides)
     bounds = (values["price_min"], values["price_max"], values["price_step"])
     if bounds != (derived["price_min"], derived["price_max"], derived["price_step"]):
-        low, high, step = (_whole(v, "price_min/price_max/price_step") for v in bounds)
-        if step <= 0 or high < low:
-            raise ValueError(f"price_min {low}, price_max {high} and price_step {step} make no price track")
-        if (high - low) // step >= MAX_CELLS:
-            raise ValueError(f"price_min {low}, price_max {high} and price_step {step} make a track of "
-                             f"{(high - low) // step + 1:,} spaces; a board has at most {MAX_CELLS}")
-        cells = tuple(range(low, high + 1, step))
+        cells = _track(bounds)
     start_price = _whole(values["start_price"], "start_price")
     if start_price not in cells:
         raise ValueError(f"start_price {start_price} is not a space of the price track ({cells[0]}…{cells[-1]})")
@@ -171,6 +166,18 @@ def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
     )
 
 
+def _track(bounds: tuple[Any, Any, Any]) -> tuple[int, ...]:
+    """The price track the house rules' price_min, price_max and price_step make in place of
+    the spec's, if a board can hold it."""
+    low, high, step = (_whole(v, "price_min/price_max/price_step") for v in bounds)
+    if step <= 0 or high < low:
+        raise ValueError(f"price_min {low}, price_max {high} and price_step {step} make no price track")
+    if (high - low) // step >= MAX_CELLS:
+        raise ValueError(f"price_min {low}, price_max {high} and price_step {step} make a track of "
+                         f"{(high - low) // step + 1:,} spaces; a board has at most {MAX_CELLS}")
+    return tuple(range(low, high + 1, step))
+
+
 def _decks(game: Game) -> tuple[dict[str, Card], dict[str, int]]:
     """Card kinds and copies from the printed faces of `big_cards` and `small_cards`."""
     from pnp.spec.faces import deck_pieces  # with the spec's model, loaded when a spec is read
@@ -185,21 +192,26 @@ def _decks(game: Game) -> tuple[dict[str, Card], dict[str, int]]:
             raise Mismatch(("components",), f"aktsioner needs a deck `{deck_id}` ({DECK_RULES[deck_id]})")
         here = ("components", index)
         for piece in deck_pieces(game, deck):
-            if piece.front.asset is None:
-                raise Mismatch(here, f"every card of `{deck_id}` needs a colour (for_each: asset, {DECK_RULES[deck_id]})")
-            try:
-                (own,), others = parse_effects(piece.front.value), parse_effects(piece.front.other)
-            except (NotationError, ValueError):
-                raise Mismatch(here, f'cannot read the card "{piece.front.value}" / "{piece.front.other}" as '
-                               f"numbers (expected e.g. +100 / −10 −20 −30, ×2 / ÷2, +30 / −60; {DECK_RULES[deck_id]})"
-                               ) from None
-            card = Card(deck_id, piece.front.asset.id, own, others)
+            card = _card(deck_id, piece.front, here)
             known = cards.setdefault(card.name, card)
             if known != card:
                 raise Mismatch(here, f'two different cards are both named "{card.name}"; the referee could not '
                                "tell them apart (AKT-1.4, 1.5)")
             copies[card.name] = copies.get(card.name, 0) + deck.copies
     return cards, copies
+
+
+def _card(deck_id: str, front: Side, here: tuple[str, int]) -> Card:
+    """The card a printed face shows: its colour, its own effect and its effects on others."""
+    if front.asset is None:
+        raise Mismatch(here, f"every card of `{deck_id}` needs a colour (for_each: asset, {DECK_RULES[deck_id]})")
+    try:
+        (own,), others = parse_effects(front.value), parse_effects(front.other)
+    except (NotationError, ValueError):
+        raise Mismatch(here, f'cannot read the card "{front.value}" / "{front.other}" as '
+                       f"numbers (expected e.g. +100 / −10 −20 −30, ×2 / ÷2, +30 / −60; {DECK_RULES[deck_id]})"
+                       ) from None
+    return Card(deck_id, front.asset.id, own, others)
 
 
 def _whole(value: Any, what: str) -> int:

@@ -87,8 +87,7 @@ def penalty_table(params: Params) -> Table:
     Rows are the decreases printed on the cards (10 … 60); columns the prices a decrease on
     the cards can zero (10 … 60).
     """
-    effects = [effect for card in params.cards.values() for effect in (card.own, *card.others)]
-    decreases = sorted({-effect.amount for effect in effects if effect.op == "+" and effect.amount < 0})
+    decreases = _decreases(params)
     deepest, bottom = max(decreases, default=0), params.price_min
     olds = [cell for cell in params.cells if cell - deepest < params.price_min]
     rows = tuple(
@@ -100,6 +99,12 @@ def penalty_table(params: Params) -> Table:
         caption=_("penalty = decrease + {bottom} − old; {bottom} ÷ 2 → {halved}").format(
             bottom=bottom, halved=_cell(bottom - Fraction(bottom, 2))),
     )
+
+
+def _decreases(params: Params) -> list[int]:
+    """Every decrease a card prints (its own effect or one on others), smallest first."""
+    effects = [effect for card in params.cards.values() for effect in (card.own, *card.others)]
+    return sorted({-effect.amount for effect in effects if effect.op == "+" and effect.amount < 0})
 
 
 def _cell(value: Number) -> str:

@@ -196,6 +196,11 @@ def _check_deal(params: Params, state: State, complete: bool) -> None:
                 raise refused.DEALT_COUNT(player=name, held=held, deck=deck, formula=params.formula, allowed=allowed)
         for card in hand:
             counts[card] = counts.get(card, 0) + 1
+    _check_copies(params, counts)
+
+
+def _check_copies(params: Params, counts: Mapping[str, int]) -> None:
+    """No card dealt more often than its deck has copies of it (AKT-1.4, 1.5)."""
     for card, count in counts.items():
         if count > params.copies[card]:
             deck = params.cards[card].deck
@@ -298,14 +303,19 @@ def fill(params: Params, state: State, rng: random.Random) -> State:
     each deck apart; every hand then held in deck order."""
     if state.hands is None or not any(card in HIDDEN_DECK for hand in state.hands for card in hand):
         return state
-    left = unseen(params, state)
-    pools = {deck: shuffle(rng, [name for name, card in params.cards.items() if card.deck == deck
-                                 for _ in range(left[name])]) for deck in DECKS}
+    pools = _unseen_decks(params, state, rng)
     hands = []
     for hand in state.hands:
         dealt = [pools[HIDDEN_DECK[card]].pop() if card in HIDDEN_DECK else card for card in hand]
         hands.append(tuple(sorted(dealt, key=params.order.__getitem__)))
     return evolve(state, hands=tuple(hands))
+
+
+def _unseen_decks(params: Params, state: State, rng: random.Random) -> dict[str, list[str]]:
+    """Each deck's cards the position does not show (`unseen`), shuffled."""
+    left = unseen(params, state)
+    return {deck: shuffle(rng, [name for name, card in params.cards.items() if card.deck == deck
+                                for _ in range(left[name])]) for deck in DECKS}
 
 
 def eliminate(params: Params, state: State, events: Log) -> State:

@@ -73,6 +73,7 @@ def _play(params: Params, state: State, play: Play, events: Log) -> State:
         prices[params.colours.index(item.colour)] = item.new
     accounts = list(state.accounts)
     _compensate(params, state, accounts, changes, events)
+    _overflow_bonus(params, state, accounts, changes, events)
     _penalise(params, state, accounts, changes, events)
     hands = state.hands
     if hands is not None:
@@ -87,7 +88,12 @@ def _play(params: Params, state: State, play: Play, events: Log) -> State:
         plays=state.plays + ((mover, play.card),),
         turn=evolve(turn, played=True, closed=False),
     )
-    state = eliminate(params, state, events)
+    return _ended(params, eliminate(params, state, events), was_last_round, events)
+
+
+def _ended(params: Params, state: State, was_last_round: bool, events: Log) -> State:
+    """After a card's play: the game over when no player still in has a card left, else the
+    last round told when this play begins it."""
     if not any(cards_left(params, state, seat) for seat in active(state)):
         state = evolve(state, over=True)
         if events is not None:
@@ -111,8 +117,8 @@ def _price_event(item: Change) -> Event:
 def _compensate(
     params: Params, state: State, accounts: list[Account], changes: list[Change], events: Log
 ) -> None:
-    """AKT-6.1/6.3: the mover is paid for his own shares the card lowers; AKT-6.2: every holder
-    of a colour pushed past the top is paid the excess (AKT-4.5: before any penalty)."""
+    """AKT-6.1/6.3: the mover is paid for his own shares the card lowers (AKT-4.5: before any
+    penalty)."""
     mover = state.turn.mover  # type: ignore[union-attr]  # called in a card's play: a turn is under way
     for item in changes:
         i = params.colours.index(item.colour)
@@ -124,6 +130,13 @@ def _compensate(
                 events.append(said.COMPENSATION("AKT-6.3" if item.zeroed else "AKT-6.1", player=state.players[mover],
                                                 colour=item.colour, old=item.old, new=item.new, held=held,
                                                 amount=amount))
+
+
+def _overflow_bonus(
+    params: Params, state: State, accounts: list[Account], changes: list[Change], events: Log
+) -> None:
+    """AKT-6.2: every holder of a colour pushed past the top is paid the excess (AKT-4.5:
+    before any penalty)."""
     for item in changes:
         if not item.overflow:
             continue
