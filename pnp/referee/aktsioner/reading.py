@@ -85,19 +85,26 @@ def steps(record: Record, params: rules.Params) -> list[Step]:
             stages.append(("player", line(record, path + ("player",)), rules.Begin(entry["player"])))
         if "trade" in entry:
             stages += _trades(reader, path, "trade", colours)
-        if "play" not in entry:
-            if index < len(turns) - 1 or "then" in entry:  # only the last turn may stop before its card
-                reader.fail(path, 'missing "play" (stage 2: every turn plays one card, e.g. "+30 red -60 blue")')
-        else:
-            try:
-                stages.append(("play", line(record, path + ("play",)), rules.parse_play(entry["play"], colours)))
-            except rules.NotationError as error:
-                reader.fail(path + ("play",), str(error))
+        stages += _play(reader, path, entry, colours, last=index == len(turns) - 1)
         if "then" in entry:
             stages += _trades(reader, path, "then", colours)
         result.append(Step(f"turns[{index}]", record.line(path), tuple(stages)))
     reader.done()
     return result
+
+
+def _play(reader: Reader, turn: Path, entry: dict[str, Any], colours: tuple[str, ...], *, last: bool) -> list[Stage]:
+    """Stage 2, the turn's card: every turn plays one, but the last turn of a record may stop
+    before it (and then has no `then`)."""
+    if "play" not in entry:
+        if not last or "then" in entry:
+            reader.fail(turn, 'missing "play" (stage 2: every turn plays one card, e.g. "+30 red -60 blue")')
+        return []
+    try:
+        return [("play", line(reader.record, turn + ("play",)), rules.parse_play(entry["play"], colours))]
+    except rules.NotationError as error:
+        reader.fail(turn + ("play",), str(error))
+        return []
 
 
 def _trades(reader: Reader, turn: Path, key: str, colours: tuple[str, ...]) -> list[tuple[str, int, rules.Trade]]:

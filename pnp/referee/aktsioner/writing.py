@@ -54,14 +54,7 @@ def record(
         elif isinstance(action, rules.Play):
             turns[-1]["play"] = str(action)
         else:
-            sides = {side: dict(counts) for side, counts in (("sell", action.sell), ("buy", action.buy)) if counts}
-            stage = "then" if "play" in turns[-1] else "trade"
-            if stage not in turns[-1]:
-                turns[-1][stage] = sides
-            elif isinstance(turns[-1][stage], list):  # a stage's third trade, or later
-                turns[-1][stage].append(sides)
-            else:
-                turns[-1][stage] = [turns[-1][stage], sides]
+            _write_trade(turns[-1], action)
     data: dict[str, Any] = {"game": "aktsioner", "players": list(players), "options": dict(options or {})}
     if start is not None:
         data["start"] = {
@@ -72,6 +65,19 @@ def record(
         if start.hands is not None:
             data["deal"] = {name: list(hand) for name, hand in zip(start.players, start.hands, strict=True)}
     return {**data, "turns": turns}
+
+
+def _write_trade(turn: dict[str, Any], trade: rules.Trade) -> None:
+    """A trade into its turn's stage (`trade` before the card, `then` after it): the stage's
+    one trade, or a list once it has a second."""
+    sides = {side: dict(counts) for side, counts in (("sell", trade.sell), ("buy", trade.buy)) if counts}
+    stage = "then" if "play" in turn else "trade"
+    if stage not in turn:
+        turn[stage] = sides
+    elif isinstance(turn[stage], list):  # a stage's third trade, or later
+        turn[stage].append(sides)
+    else:
+        turn[stage] = [turn[stage], sides]
 
 
 def _number(value: Any) -> Any:

@@ -66,15 +66,20 @@ def record(
         turns.append({"player": pending_player, "spot": spot})
     data: dict[str, Any] = {"game": "forex", "players": list(players), "options": _plain(options or {})}
     if start is not None:
-        data["start"] = {
-            "pairs": {pair.key: {"stronger": pair.stronger, "position": pair.position} for pair in start.pairs},
-            "supply": dict(zip(p.currencies, start.supply, strict=True)),
-            "players": {name: {"money": {c: _amount(m) for c, m in zip(p.currencies, h.money, strict=True)},
-                               "certificates": {c: n for c, n in zip(p.currencies, h.certificates, strict=True) if n}}
-                        for name, h in zip(start.players, start.holdings, strict=True)},
-            "queue": [_queued(item) for item in start.queue],
-        }
+        data["start"] = _start(p, start)
     return {**data, "turns": turns}
+
+
+def _start(p: engine.Params, start: engine.State) -> dict[str, Any]:
+    """A position's `start`: the pairs, the supply, each player's money and certificates, the queue."""
+    return {
+        "pairs": {pair.key: {"stronger": pair.stronger, "position": pair.position} for pair in start.pairs},
+        "supply": dict(zip(p.currencies, start.supply, strict=True)),
+        "players": {name: {"money": {c: _amount(m) for c, m in zip(p.currencies, h.money, strict=True)},
+                           "certificates": {c: n for c, n in zip(p.currencies, h.certificates, strict=True) if n}}
+                    for name, h in zip(start.players, start.holdings, strict=True)},
+        "queue": [_queued(item) for item in start.queue],
+    }
 
 
 def _action(action: engine.Action) -> dict[str, Any]:
