@@ -276,24 +276,28 @@ class _Game:
         """For each seat and a spectator: the view of a view is itself, a position drawn from a
         view has that view again (the two differ only in what the seat cannot see), and what
         reads a position reads the view alike (who moves, worth, the seat's own templates)."""
-        engine, p = self.engine, self.p
         before = copy.deepcopy(state)
         for seat in [None, *range(len(self.players))]:
-            who = "the spectator" if seat is None else f"seat {seat} ({self.players[seat]})"
-            seen = engine.view(state, p, seat)
-            if engine.view(seen, p, seat) != seen:
-                self.fail("view", f"{who}: the view of its view is not its view")
-            if engine.view(engine.determinize(seen, p, seat, rng), p, seat) != seen:
-                self.fail("view", f"{who}: a position drawn from its view (determinize) shows it another view: a "
-                                  f"secret leaks into the view, or determinize redraws what the seat sees")
-            if engine.to_move(seen, p) != engine.to_move(state, p) or engine.worth(seen, p) != engine.worth(state, p):
-                self.fail("view", f"{who}: its view reads otherwise than the position (to_move or worth)")
-            engine.position(seen, p)  # the state writer reads a view
-            name = None if seat is None else self.players[seat]
-            if name is not None and _own(engine.legal_actions(seen, p), name) != _own(engine.legal_actions(state, p), name):
-                self.fail("view", f"{who}: its view offers it other templates than the position")
+            self._view(state, seat, rng)
         if state != before:
             self.fail("no mutation", "view or determinize changed the position")
+
+    def _view(self, state: Any, seat: int | None, rng: random.Random) -> None:
+        """One seat's view (None: the spectator's) checked against the position."""
+        engine, p = self.engine, self.p
+        who = "the spectator" if seat is None else f"seat {seat} ({self.players[seat]})"
+        seen = engine.view(state, p, seat)
+        if engine.view(seen, p, seat) != seen:
+            self.fail("view", f"{who}: the view of its view is not its view")
+        if engine.view(engine.determinize(seen, p, seat, rng), p, seat) != seen:
+            self.fail("view", f"{who}: a position drawn from its view (determinize) shows it another view: a "
+                              f"secret leaks into the view, or determinize redraws what the seat sees")
+        if engine.to_move(seen, p) != engine.to_move(state, p) or engine.worth(seen, p) != engine.worth(state, p):
+            self.fail("view", f"{who}: its view reads otherwise than the position (to_move or worth)")
+        engine.position(seen, p)  # the state writer reads a view
+        name = None if seat is None else self.players[seat]
+        if name is not None and _own(engine.legal_actions(seen, p), name) != _own(engine.legal_actions(state, p), name):
+            self.fail("view", f"{who}: its view offers it other templates than the position")
 
     def _outcome(self, last: Any) -> None:
         result = self.engine.outcome(last, self.p)

@@ -173,14 +173,19 @@ class Generic:
         if not ours:
             raise unlisted(templates, entry.kind)
         template = next((t for t in ours if t.player == entry.player), ours[0])
-        known = [f.name for f in template.fields] + [name for name in template.fixed if name != "player"]
-        stray = [name for name in entry.values if name not in known]
-        if stray:
-            raise Malformed(f"{stray[0]} is not a value of {entry.kind} (its values: {', '.join(known)})")
+        _check_names(template, entry)
         try:
             return template.action({**entry.values, "player": entry.player})
         except (KeyError, TypeError, ValueError) as error:
             raise Malformed(f"{entry.kind}: {error}") from None
+
+
+def _check_names(template: Template, entry: Entry) -> None:
+    """Malformed for a value the entry writes that its kind of action has not."""
+    known = [f.name for f in template.fields] + [name for name in template.fixed if name != "player"]
+    stray = [name for name in entry.values if name not in known]
+    if stray:
+        raise Malformed(f"{stray[0]} is not a value of {entry.kind} (its values: {', '.join(known)})")
 
 
 def _written(template: Template, action: Any) -> dict[str, Any]:

@@ -90,17 +90,8 @@ def parse(source: Source, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
         raise UnknownGame([source.issue(("game",), unknown_key_message(game, list(GAMES), "game"))], game)
     issues = list(_unknown_keys(source, data, COMMON_KEYS + game_keys.get(game, ())))
     players, player_issues = _players(source, data.get("players"))
-    issues += player_issues
-    options: dict[str, Any] = {}
-    raw_options = data.get("options", {})
-    if raw_options is None:
-        raw_options = {}
-    if not isinstance(raw_options, dict):
-        issues.append(source.issue(("options",), "expected a mapping of house rules, e.g. {rounds: 5}"))
-    else:
-        options, problems = check_values(raw_options, rulebook(game), in_spec=False)
-        unknown = [(k, m) for k, m in problems if m.startswith("unknown")]
-        issues += [source.issue(("options", k), m, key=(k, m) in unknown) for k, m in problems]
+    options, option_issues = _options(source, data.get("options", {}), game)
+    issues += player_issues + option_issues
     if issues:
         raise RecordError(sorted(issues, key=lambda i: (i.line, i.col)))
     return Record(game, players, options, source)
@@ -111,6 +102,17 @@ def _unknown_keys(source: Source, data: dict[Any, Any], allowed: Iterable[str]) 
     for key in data:
         if key not in allowed:
             yield source.issue((key,), unknown_key_message(key, allowed, "key"), key=True)
+
+
+def _options(source: Source, value: Any, game: str) -> tuple[dict[str, Any], list[Issue]]:
+    """The record's house rules, checked against the game's rulebook (none written: none)."""
+    if value is None:
+        value = {}
+    if not isinstance(value, dict):
+        return {}, [source.issue(("options",), "expected a mapping of house rules, e.g. {rounds: 5}")]
+    options, problems = check_values(value, rulebook(game), in_spec=False)
+    unknown = [(k, m) for k, m in problems if m.startswith("unknown")]
+    return options, [source.issue(("options", k), m, key=(k, m) in unknown) for k, m in problems]
 
 
 def _players(source: Source, value: Any) -> tuple[tuple[str, ...], list[Issue]]:
