@@ -61,19 +61,26 @@ def greedy(decision: Decision, rng: random.Random) -> Any:
     tie made greedy a player who never trades. A declaration or a trade of nothing is one
     candidate among the others, not a pass: where trading goes on until a trade of nothing
     (Акционер's stages) preferring every other trade to it would trade back and forth for ever."""
+    scored = _scored(decision, rng)
+    best = max(score for score, _, _, _ in scored)
+    tied = [entry for entry in scored if entry[0] >= best - TIE]
+    chosen = [entry for entry in tied if entry[1]] or tied
+    drawn = rng.choice(sorted({k for _, _, k, _ in chosen}))
+    return rng.choice([action for _, _, k, action in chosen if k == drawn])
+
+
+def _scored(decision: Decision, rng: random.Random) -> list[tuple[float, bool, int, Any]]:
+    """Each candidate as (its lead one step later, whether it acts, its template's index, the
+    action): passing first when the player may (template -1, action None)."""
     engine, params, state, probe = decision.engine, decision.params, decision.state, decision.probe
-    scored: list[tuple[float, bool, int, Any]] = []  # (lead, acts, template, action)
+    scored: list[tuple[float, bool, int, Any]] = []
     if decision.may_pass:
         scored.append((lead(probe.worth(state), decision.seat), False, -1, None))
     for k, template in enumerate(decision.templates):
         for values in candidates(template, rng):
             action, after, _ = apply_choosing(engine, state, template.action(values), params, rng, events=False)
             scored.append((lead(probe.worth(after), decision.seat), template.kind != "pass", k, action))
-    best = max(score for score, _, _, _ in scored)
-    tied = [entry for entry in scored if entry[0] >= best - TIE]
-    chosen = [entry for entry in tied if entry[1]] or tied
-    drawn = rng.choice(sorted({k for _, _, k, _ in chosen}))
-    return rng.choice([action for _, _, k, action in chosen if k == drawn])
+    return scored
 
 
 TIE = 1e-9  # leads this close are equal (worths are sums of floats)
@@ -115,13 +122,20 @@ def least(template: Template, rng: random.Random) -> dict[str, Any]:
 
 
 def _enumerated(template: Template) -> list[dict[str, Any]] | None:
+    """Every legal value set of a template of a few choices (no number field, at most
+    ENUMERATE_UP_TO combinations); None for any other."""
     if any(f.kind == "number" for f in template.fields):
         return None
     options = [_field_values(f) for f in template.fields]
     if math.prod(len(values) for values in options) > ENUMERATE_UP_TO:
         return None
-    different = [c for c in template.constraints if isinstance(c, Different)]  # the others constrain numbers
-    every = [dict(combo) for combo in itertools.product(*options)]
+    return _distinct(template, [dict(combo) for combo in itertools.product(*options)])
+
+
+def _distinct(template: Template, every: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The value sets that meet the template's `Different` constraints (the others constrain
+    numbers, which an enumerated template has none of)."""
+    different = [c for c in template.constraints if isinstance(c, Different)]
     return [values for values in every if all(met(c, values) for c in different)]
 
 

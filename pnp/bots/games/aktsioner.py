@@ -14,6 +14,7 @@ from typing import Any, Iterable, Mapping
 from pnp.bots.common import Bot, Decision, fit, greedy
 from pnp.bots.probe import Probe, reached
 from pnp.rules.aktsioner import engine as akt
+from pnp.rules.legal import Template
 
 
 class AktsionerProbe(Probe):
@@ -43,17 +44,14 @@ class AktsionerProbe(Probe):
 
 
 def investor(decision: Decision, rng: random.Random) -> Any:
-    """Before its card, buys all it can of the colour its strongest card raises most (the
-    card's own effect, computed by the engine's `Effect`); then plays greedily; after its card
-    it holds (no stage-3 trade) and ends its turn."""
+    """Before its card, buys all it can of the colour its strongest card raises most
+    (`_opening_buy`); then plays greedily; after its card it holds (no stage-3 trade) and ends
+    its turn."""
     state, params = decision.state, decision.params
-    trade, turn = decision.of_kind("trade"), state.turn
-    if trade is not None and turn is not None and not turn.played and state.hands is not None:
-        hand = [params.cards[name] for name in state.hands[decision.seat]]
-        best = max(hand, key=lambda card: card.own.apply(state.price(params, card.colour)) - state.price(params, card.colour))
-        values = fit(trade, {f"buy.{best.colour}": 10**6})
-        if any(values.values()):
-            return trade.action(values)
+    trade = decision.of_kind("trade")
+    bought = _opening_buy(decision, trade) if trade is not None else None
+    if bought is not None:
+        return bought
     plays = tuple(t for t in decision.templates if t.kind == "play")
     if plays:
         return greedy(Decision(decision.engine, params, decision.probe, state, decision.seat, plays, False), rng)
@@ -63,6 +61,19 @@ def investor(decision: Decision, rng: random.Random) -> Any:
     if decision.may_pass or trade is None:
         return None
     return trade.action(fit(trade, {}))  # a trade of nothing: the mover is the last who may act
+
+
+def _opening_buy(decision: Decision, trade: Template) -> Any:
+    """Before its card: all it can buy of the colour its strongest card raises most (the card's
+    own effect, computed by the engine's `Effect`); None when it buys nothing."""
+    state, params = decision.state, decision.params
+    turn = state.turn
+    if turn is None or turn.played or state.hands is None:
+        return None
+    hand = [params.cards[name] for name in state.hands[decision.seat]]
+    best = max(hand, key=lambda card: card.own.apply(state.price(params, card.colour)) - state.price(params, card.colour))
+    values = fit(trade, {f"buy.{best.colour}": 10**6})
+    return trade.action(values) if any(values.values()) else None
 
 
 BOTS: dict[str, Bot] = {"investor": investor}

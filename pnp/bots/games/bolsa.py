@@ -100,11 +100,8 @@ def _bid(decision: Decision, limit: Any) -> Any:
     pass; a loser who may withdraw (BOLSA-5.7) does when the auction ended beyond his limit,
     and keeps his trade otherwise. The table's steps are not a player's."""
     withdraw = decision.of_kind("withdraw")
-    auction = decision.state.trade.auction if decision.state.trade is not None else None
-    if withdraw is not None and auction is not None and auction.best is not None:
-        target = limit(auction.ascending)
-        if auction.best > target if auction.ascending else auction.best < target:
-            return withdraw.action()
+    if withdraw is not None and _beyond(decision, limit):
+        return withdraw.action()
     bid, passing = decision.of_kind("bid"), decision.of_kind("pass")
     if bid is not None:
         (amount,) = bid.fields
@@ -118,6 +115,16 @@ def _bid(decision: Decision, limit: Any) -> Any:
     if decision.may_pass:
         return None
     return decision.templates[0].action(fit(decision.templates[0], {}))
+
+
+def _beyond(decision: Decision, limit: Any) -> bool:
+    """Whether the auction ended with a best bid beyond the bot's limit (above it when
+    buying, below it when selling)."""
+    auction = decision.state.trade.auction if decision.state.trade is not None else None
+    if auction is None or auction.best is None:
+        return False
+    target = limit(auction.ascending)
+    return bool(auction.best > target if auction.ascending else auction.best < target)
 
 
 BOTS: dict[str, Bot] = {"value": value, "bull": bull}
