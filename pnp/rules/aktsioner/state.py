@@ -78,17 +78,17 @@ def setup(params: Params, players: Sequence[str], start: Start | None = None) ->
     """The position before the first turn: the standard setup (AKT-2.1, 2.2) overlaid with
     the start's prices and accounts, and the dealt hands if known."""
     start = start or Start()
-    prices, accounts, hands, complete = start.prices, start.accounts, start.hands, start.complete
+    prices, accounts, hands, complete = start.prices or {}, start.accounts or {}, start.hands, start.complete
     players = tuple(players)
     check_players(params, len(players))
-    _check_colours(params, prices or {})
-    _check_accounts(params, players, accounts or {})
-    board = _board(params, prices or {})
+    _check_colours(params, prices)
+    _check_accounts(params, players, accounts)
+    board = _board(params, prices)
     standard = Account(params.start_cash, (params.start_shares,) * len(params.colours))
     state = State(
         players,
         board,
-        tuple((accounts or {}).get(name, standard) for name in players),
+        tuple(accounts.get(name, standard) for name in players),
         None if hands is None else tuple(_hand(params, hands.get(name, ()), name) for name in players),
     )
     if hands is not None:
