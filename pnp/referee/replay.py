@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from pnp.referee.record import Record
 from pnp.referee.steps import GameReferee, Step, StepViolation, seated
@@ -102,14 +102,9 @@ def replay(record: Record, params: Any) -> Answer:
 
     try:
         steps = referee.steps(record, params)  # record errors surface before anything is applied
-    except StepViolation as stop:  # the player count, checked before the rest is read
+        state, applied = _set_up(referee, record, params)
+    except StepViolation as stop:  # the player count (read before the rest), or the setup's broken rule
         return answer(None, 0, _verdict(stop.at, stop.line, stop.violation))
-    try:
-        state, applied = referee.setup(record, params)
-    except StepViolation as stop:  # e.g. at "deal", or "players"
-        return answer(None, 0, _verdict(stop.at, stop.line, stop.violation))
-    except Violation as violation:
-        return answer(None, 0, _verdict("start", record.line(("start",)), violation))
     events += (("start", event) for event in applied)
     for checked, step in enumerate(steps):
         try:
@@ -123,6 +118,15 @@ def replay(record: Record, params: Any) -> Answer:
         state = after
         events.extend((step.at, event) for event in applied)
     return answer(state, len(steps))
+
+
+def _set_up(referee: GameReferee, record: Record, params: Any) -> tuple[Any, Sequence[Event]]:
+    """The record's starting position and its events; a setup that breaks a rule raises a
+    StepViolation where the referee places it (e.g. at "deal", or "players"), else at "start"."""
+    try:
+        return referee.setup(record, params)
+    except Violation as violation:
+        raise StepViolation(violation, "start", record.line(("start",))) from None
 
 
 def _verdict(at: str, line: int, violation: Violation) -> Verdict:
