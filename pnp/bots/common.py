@@ -69,11 +69,11 @@ def greedy(decision: Decision, rng: random.Random) -> Any:
     return rng.choice([action for _, _, k, action in chosen if k == drawn])
 
 
-def _scored(decision: Decision, rng: random.Random) -> list[tuple[float, bool, int, Any]]:
+def _scored(decision: Decision, rng: random.Random) -> list[tuple[float, bool, int, object]]:
     """Each candidate as (its lead one step later, whether it acts, its template's index, the
     action): passing first when the player may (template -1, action None)."""
     engine, params, state, probe = decision.engine, decision.params, decision.state, decision.probe
-    scored: list[tuple[float, bool, int, Any]] = []
+    scored: list[tuple[float, bool, int, object]] = []
     if decision.may_pass:
         scored.append((lead(probe.worth(state), decision.seat), False, -1, None))
     for k, template in enumerate(decision.templates):
@@ -132,7 +132,7 @@ def _enumerated(template: Template) -> list[dict[str, Any]] | None:
     return _distinct(template, [dict(combo) for combo in itertools.product(*options)])
 
 
-def _distinct(template: Template, every: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _distinct(template: Template, every: list[dict[str, object]]) -> list[dict[str, object]]:
     """The value sets that meet the template's `Different` constraints (the others constrain
     numbers, which an enumerated template has none of)."""
     different = [c for c in template.constraints if isinstance(c, Different)]

@@ -282,7 +282,7 @@ class _Game:
         if state != before:
             self.fail("no mutation", "view or determinize changed the position")
 
-    def _view(self, state: Any, seat: int | None, rng: random.Random) -> None:
+    def _view(self, state: object, seat: int | None, rng: random.Random) -> None:
         """One seat's view (None: the spectator's) checked against the position."""
         engine, p = self.engine, self.p
         who = "the spectator" if seat is None else f"seat {seat} ({self.players[seat]})"

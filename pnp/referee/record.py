@@ -104,7 +104,7 @@ def _unknown_keys(source: Source, data: dict[Any, Any], allowed: Iterable[str]) 
             yield source.issue((key,), unknown_key_message(key, allowed, "key"), key=True)
 
 
-def _options(source: Source, value: Any, game: str) -> tuple[dict[str, Any], list[Issue]]:
+def _options(source: Source, value: object, game: str) -> tuple[dict[str, Any], list[Issue]]:
     """The record's house rules, checked against the game's rulebook (none written: none)."""
     if value is None:
         value = {}

@@ -120,7 +120,7 @@ def replay(record: Record, params: Any) -> Answer:
     return answer(state, len(steps))
 
 
-def _set_up(referee: GameReferee, record: Record, params: Any) -> tuple[Any, Sequence[Event]]:
+def _set_up(referee: GameReferee, record: Record, params: object) -> tuple[object, Sequence[Event]]:
     """The record's starting position and its events; a setup that breaks a rule raises a
     StepViolation where the referee places it (e.g. at "deal", or "players"), else at "start"."""
     try:

@@ -392,7 +392,7 @@ class Template:
             return broken(broke, chosen, self.rule)
         return self._stray_refusal(values, chosen)
 
-    def _stray_refusal(self, values: Values, chosen: dict[str, Any]) -> Exception | None:
+    def _stray_refusal(self, values: Values, chosen: Values) -> Exception | None:
         """The first value the action states that its fields' values do not build back: a
         value no field chooses (`unlisted`)."""
         rebuilt = self.read(self.action({f.name: chosen[f.name] for f in self.fields})) if self.read else None

@@ -63,7 +63,7 @@ def investor(decision: Decision, rng: random.Random) -> Any:
     return trade.action(fit(trade, {}))  # a trade of nothing: the mover is the last who may act
 
 
-def _opening_buy(decision: Decision, trade: Template) -> Any:
+def _opening_buy(decision: Decision, trade: Template) -> object:
     """Before its card: all it can buy of the colour its strongest card raises most (the card's
     own effect, computed by the engine's `Effect`); None when it buys nothing."""
     state, params = decision.state, decision.params

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from pnp.bots.common import Bot, Decision, fit
 from pnp.bots.probe import Probe
@@ -117,7 +117,7 @@ def _bid(decision: Decision, limit: Any) -> Any:
     return decision.templates[0].action(fit(decision.templates[0], {}))
 
 
-def _beyond(decision: Decision, limit: Any) -> bool:
+def _beyond(decision: Decision, limit: Callable[[bool], int]) -> bool:
     """Whether the auction ended with a best bid beyond the bot's limit (above it when
     buying, below it when selling)."""
     auction = decision.state.trade.auction if decision.state.trade is not None else None

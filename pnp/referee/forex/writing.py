@@ -70,7 +70,7 @@ def record(
     return {**data, "turns": turns}
 
 
-def _start(p: engine.Params, start: engine.State) -> dict[str, Any]:
+def _start(p: engine.Params, start: engine.State) -> dict[str, object]:
     """A position's `start`: the pairs, the supply, each player's money and certificates, the queue."""
     return {
         "pairs": {pair.key: {"stronger": pair.stronger, "position": pair.position} for pair in start.pairs},

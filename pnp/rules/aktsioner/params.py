@@ -166,7 +166,7 @@ def params(game: Game, overrides: Mapping[str, Any] | None = None) -> Params:
     )
 
 
-def _track(bounds: tuple[Any, Any, Any]) -> tuple[int, ...]:
+def _track(bounds: tuple[object, object, object]) -> tuple[int, ...]:
     """The price track the house rules' price_min, price_max and price_step make in place of
     the spec's, if a board can hold it."""
     low, high, step = (_whole(v, "price_min/price_max/price_step") for v in bounds)

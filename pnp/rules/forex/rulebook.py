@@ -89,7 +89,7 @@ def parse_start_pairs(value: Any, game: Any = None) -> dict[str, tuple[str, int]
     return pairs
 
 
-def _pair_key(key: Any, codes: list[str] | None) -> tuple[str, str]:
+def _pair_key(key: object, codes: list[str] | None) -> tuple[str, str]:
     """A pair's key "A/B" as its two currencies, A before B in the currency list (when the
     currencies are known)."""
     left, _, right = str(key).partition("/")
