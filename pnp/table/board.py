@@ -154,9 +154,8 @@ def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[
     strips: list[Strip] = []
     panels = _Panels()
     mats: tuple[Mat, ...] = ()
-    hands = state.get(look.hands) if look.hands else None  # each player's cards: on their mat
     for key, value in state.items():
-        if key in SKIPPED or (key == look.hands and isinstance(hands, Mapping)):
+        if _drawn_apart(key, state, look):
             continue
         if key in look.tracks:
             last = (options or {}).get(look.limits.get(key, ""))
@@ -170,6 +169,12 @@ def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[
         else:
             panels.add(key, value, look, idents)
     return Board(tuple(strips), panels.panels(), mats, idents)
+
+
+def _drawn_apart(key: str, state: Mapping[str, Any], look: Look) -> bool:
+    """A state entry the board draws in no strip or panel of its own: how the game ended (the
+    page's banner says it), the players' hands (each on its player's mat)."""
+    return key in SKIPPED or (bool(look.hands) and key == look.hands and isinstance(state.get(key), Mapping))
 
 
 def _mats(game: Game, look: Look, key: str, value: Mapping[str, Mapping[str, Any]], state: Mapping[str, object],

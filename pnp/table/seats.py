@@ -139,7 +139,7 @@ def _offers(table: Table, actor: Actor, known: Any, hidden: tuple[str, ...],
     if who is None or actor.board:
         return (), None
     templates = table.templates(known)
-    players = [actor.seat] if not actor.host else list(dict.fromkeys(t.player for t in templates))
+    players = _players_offered(templates, actor)
     offers: list[Offer] = []
     closing = None
     sealed_open = bool(who.sealed and who.players)
@@ -153,6 +153,12 @@ def _offers(table: Table, actor: Actor, known: Any, hidden: tuple[str, ...],
             else:
                 offers.append(offer)
     return tuple(offers), closing
+
+
+def _players_offered(templates: Sequence[Template], actor: Actor) -> list[str | None]:
+    """Whose steps a page offers: a seat its own; the host everyone's, and the table's
+    (None), in the engine's order."""
+    return [actor.seat] if not actor.host else list(dict.fromkeys(t.player for t in templates))
 
 
 def version(table: Table, actor: Actor) -> str:
