@@ -62,7 +62,7 @@ def run_build(args: argparse.Namespace, pictures: Any = None) -> int:
                      "cutting machine to calibrate with")
     if calibrate is not None:
         return calibration(Path(args.out), calibrate, spec)
-    games, only = _chosen(spec, args)
+    games, only = _chosen(args, spec)
     with progress_bars(quiet=args.quiet) as progress:
         summary = build(spec, Path(args.out), games, formats, only=only, source=source, progress=progress,
                         profile=profile, languages=select_languages(spec, games, getattr(args, "lang", None)),
@@ -103,7 +103,7 @@ def _printing(args: argparse.Namespace, spec: Spec, profile: str | None, pdfx: s
                       cut_inset_mm=parse_inset(getattr(args, "inset", None)), pdfx=pdfx)
 
 
-def _chosen(spec: Spec, args: argparse.Namespace) -> tuple[tuple[str, ...], dict[str, list[str]] | None]:
+def _chosen(args: argparse.Namespace, spec: Spec) -> tuple[tuple[str, ...], dict[str, list[str]] | None]:
     """The games `--game` names and the components `--component` names (None: all), the games
     narrowed to those the chosen components belong to."""
     games = select_games(spec, args.game)

@@ -214,6 +214,15 @@ def tune_command(asked: Asked) -> int:
     return 0
 
 
+def _spec_and_players(asked: Asked, game: str) -> tuple[Path, list[int]]:
+    """`--spec`, which must hold the game, and `--players`: one player count."""
+    spec_path, spec = command.game_spec(asked.spec, "--spec", game)
+    players = command.player_counts(asked.players, spec.games[game].players)
+    if len(players) > 1:
+        raise UsageError(f"--players {asked.players}: tune one player count at a time")
+    return spec_path, players
+
+
 def make_arms(make: Callable[[dict[str, Any]], Arm], varies: Sequence[Vary], seed: int) -> list[Arm]:
     """The coarse candidates: the varied values' combinations (a seeded sample of `MOST_ARMS`
     when there are more), each a setup the engine accepts (those it refuses are left out)."""
@@ -295,15 +304,6 @@ def verdict(best: Arm, targets: Sequence[Target], arms: Sequence[Arm], meeting: 
     items += _sides(targets, arms)
     items += _edge(best, varies, arms)
     return items
-
-
-def _spec_and_players(asked: Asked, game: str) -> tuple[Path, list[int]]:
-    """`--spec`, which must hold the game, and `--players`: one player count."""
-    spec_path, spec = command.game_spec(asked.spec, "--spec", game)
-    players = command.player_counts(asked.players, spec.games[game].players)
-    if len(players) > 1:
-        raise UsageError(f"--players {asked.players}: tune one player count at a time")
-    return spec_path, players
 
 
 def _closest_sides(target: Target, measured: list[tuple[Estimate, Arm]]) -> list[str]:
