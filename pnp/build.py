@@ -690,7 +690,7 @@ def findings(order: Order, printed: Printed) -> dict[str, list[Finding]]:
     return found
 
 
-def _old_findings(order: Order, made_kit: Kit) -> list[dict[str, Any]]:
+def _old_findings(order: Order, made_kit: Kit) -> list[manifest.Entry]:
     """The findings the last build's manifest recorded for this kit."""
     code = "" if made_kit.default else made_kit.code
     return [e for e in (order.old or {}).get("findings", [])

@@ -152,7 +152,7 @@ def program_texts() -> list[tuple[Any, ...]]:
     return list(dict.fromkeys(found))
 
 
-def _msgid(message: Any) -> str | tuple[str, str] | None:
+def _msgid(message: object) -> str | tuple[str, str] | None:
     """An extracted message as `program-texts.json` holds it: a text, or a pair for a plural
     (None: an empty text, or a call of another shape)."""
     if isinstance(message, tuple):

@@ -198,7 +198,7 @@ class Money:
         for mine, theirs in zip(self.bills, other.bills, strict=True):
             mine.merge(theirs)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, object]:
         return {"total": self.total.as_json(), "short": self.short, "bills": [d.as_json() for d in self.bills]}
 
     @classmethod

@@ -27,7 +27,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from pnp.errors import UsageError
 from pnp.i18n import _, ngettext
@@ -43,6 +43,7 @@ from pnp.simulate.tuning import (
     PREFIXED,
     STATUSES,
     Arm,
+    Make,
     Search,
     Target,
     Vary,
@@ -223,7 +224,7 @@ def _spec_and_players(asked: Asked, game: str) -> tuple[Path, list[int]]:
     return spec_path, players
 
 
-def make_arms(make: Callable[[dict[str, Any]], Arm], varies: Sequence[Vary], seed: int) -> list[Arm]:
+def make_arms(make: Make, varies: Sequence[Vary], seed: int) -> list[Arm]:
     """The coarse candidates: the varied values' combinations (a seeded sample of `MOST_ARMS`
     when there are more), each a setup the engine accepts (those it refuses are left out)."""
     sizes = [len(vary.values) for vary in varies]

@@ -148,6 +148,9 @@ class Arm:
 # --- the search -------------------------------------------------------------------------------------
 
 
+Make = Callable[[dict[str, Any]], Arm]  # the candidate of some house rules' values (UsageError: the engine refuses it)
+
+
 @dataclass
 class Search:
     """The candidates tried so far, the games spent, and how to play more of them."""
@@ -190,7 +193,7 @@ class Search:
 
 
 def search(arms: list[Arm], targets: Sequence[Target], budget: int, seed: int, *, workers: int = 0,
-           varies: Sequence[Vary] = (), make: Callable[[dict[str, Any]], Arm] | None = None,
+           varies: Sequence[Vary] = (), make: Make | None = None,
            progress: Callable[[int], None] | None = None) -> Search:
     """The three steps of the module's docstring, from the coarse candidates `arms` (`make`
     makes another from its values): every candidate tried, with its games."""
@@ -264,7 +267,7 @@ def _tried(found: Search, values: dict[str, Any]) -> bool:
 
 
 def _neighbours(found: Search, centre: dict[str, Any], vary: Vary, step: float,
-                make: Callable[[dict[str, Any]], Arm]) -> list[Arm]:
+                make: Make) -> list[Arm]:
     """The candidates `step` either side of `centre` along `vary`, within its range, not tried."""
     assert vary.span is not None
     low, high = vary.span
@@ -289,7 +292,7 @@ def _gap(found: Search, centre: dict[str, Any], vary: Vary) -> float:
     return min((abs(value - centre[vary.key]) for value in others), default=0.0)
 
 
-def refine(found: Search, ranges: Sequence[Vary], make: Callable[[dict[str, Any]], Arm]) -> None:
+def refine(found: Search, ranges: Sequence[Vary], make: Make) -> None:
     """Around the best, along each range, halfway to the nearest value tried, again and again
     (see the module's docstring)."""
     for vary in ranges:
@@ -334,7 +337,7 @@ def _indistinct(targets: Sequence[Target], centre: Arm, other: Arm) -> bool:
     return True
 
 
-def edges(found: Search, ranges: Sequence[Vary], make: Callable[[dict[str, Any]], Arm]) -> None:
+def edges(found: Search, ranges: Sequence[Vary], make: Make) -> None:
     """From each value that meets every target, its neighbours one step along each range,
     until the values that meet are surrounded (or the budget or `MOST_EDGES` is spent)."""
     added = 0
@@ -348,7 +351,7 @@ def edges(found: Search, ranges: Sequence[Vary], make: Callable[[dict[str, Any]]
         added += len(new)
 
 
-def _around_met(found: Search, ranges: Sequence[Vary], make: Callable[[dict[str, Any]], Arm]) -> list[Arm]:
+def _around_met(found: Search, ranges: Sequence[Vary], make: Make) -> list[Arm]:
     """The neighbours not tried yet of each value that meets every target, one step along each
     range (a step of 1 for whole numbers, else the gap to the nearest value tried), each once."""
     new: list[Arm] = []

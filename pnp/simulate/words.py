@@ -344,14 +344,14 @@ def comparison(rows: Sequence[Mapping[str, Any]], unit: str) -> list[dict[str, A
     return items
 
 
-def _said_rows(rows: Sequence[Mapping[str, Any]], changed: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def _said_rows(rows: Sequence[Mapping[str, object]], changed: Sequence[Mapping[str, object]]) -> list[Mapping[str, object]]:
     """The rows the verdict says: the key metrics compared, then the other metrics that changed."""
     by_metric = {row["metric"]: row for row in rows}
     said = [by_metric[metric] for metric in KEY_METRICS if metric in by_metric]
     return said + [row for row in changed if row["metric"] not in KEY_METRICS]
 
 
-def _chance_item(chance: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _chance_item(chance: Sequence[Mapping[str, Any]]) -> dict[str, object]:
     """The verdict's item for the other metrics whose intervals exclude 0 no more often than
     chance would."""
     compared = chance[0]["judged"]["compared"]

@@ -171,7 +171,7 @@ def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[
     return Board(tuple(strips), panels.panels(), mats, idents)
 
 
-def _drawn_apart(key: str, state: Mapping[str, Any], look: Look) -> bool:
+def _drawn_apart(key: str, state: Mapping[str, object], look: Look) -> bool:
     """A state entry the board draws in no strip or panel of its own: how the game ended (the
     page's banner says it), the players' hands (each on its player's mat)."""
     return key in SKIPPED or (bool(look.hands) and key == look.hands and isinstance(state.get(key), Mapping))
@@ -245,7 +245,7 @@ def _strip(game: Game, track_id: str, key: str, value: Any, idents: Mapping[str,
     return Strip(_strip_title(game, track_id, key), cells, _start(kept, track.start), tuple(rows))
 
 
-def _in_play(cells: Sequence[Any], last: Any) -> list[Any]:
+def _in_play(cells: Sequence[float], last: object) -> list[float]:
     """A track's cells up to `last` (a house rule's last cell); all of them where that would
     leave none."""
     return [c for c in cells if not _beyond(c, last)] or list(cells)
@@ -270,7 +270,7 @@ def _counters(game: Game, track_id: str, key: str, value: Mapping[str, Any], ide
     return Strip(_strip_title(game, track_id, key), cells, _start(track.cells, track.start), rows)
 
 
-def _counter_token(key: str, pair: str, counter: Mapping[str, Any], boxes: int, idents: Mapping[str, Ident]) -> Token:
+def _counter_token(key: str, pair: str, counter: Mapping[str, object], boxes: int, idents: Mapping[str, Ident]) -> Token:
     """A pair counter at its box (the last, for a position off the track), reading the weaker
     asset; its title says which is stronger and the rate."""
     stronger = str(counter.get("stronger"))
@@ -285,7 +285,7 @@ def _counter_token(key: str, pair: str, counter: Mapping[str, Any], boxes: int, 
     return Token(cell, weaker, idents.get(weaker), title, checks)
 
 
-def _start(cells: Sequence[Any], start: Any) -> int:
+def _start(cells: Sequence[object], start: object) -> int:
     """Where a track's start cell is among `cells`: the first cell when it is not one of them."""
     return list(cells).index(start) if start in cells else 0
 
@@ -341,13 +341,13 @@ def _mat(game: Game, look: Look, name: str, data: Mapping[str, Any], path: str, 
     return Mat(name, acting, _tokens_held(game, look, name, state), tuple(money), tuple(zones), tuple(facts))
 
 
-def _currencies(game: Game, title: str, money: Mapping[str, Any], path: str, idents: Mapping[str, Ident]) -> Zone:
+def _currencies(game: Game, title: str, money: Mapping[str, object], path: str, idents: Mapping[str, Ident]) -> Zone:
     """Money in each currency, a count and its bills per currency."""
     return Zone("", title, tuple(Count(idents.get(str(c)), str(c), _number(a), ((f"{path}.{c}", _raw(a)),), _bills(game, a))
                                  for c, a in money.items()))
 
 
-def _tokens_held(game: Game, look: Look, name: str, state: Mapping[str, Any]) -> tuple[Token, ...]:
+def _tokens_held(game: Game, look: Look, name: str, state: Mapping[str, object]) -> tuple[Token, ...]:
     """The tokens the state says `name` holds (`look.holders`: the state key naming the holder,
     and the token's face)."""
     return tuple(_held(game, key, face, state) for key, face in look.holders.items() if state.get(key) == name)

@@ -156,7 +156,7 @@ class TableGame:
     def _resume(self, journal: Journal | None, write: bool) -> None:
         """The sealed entries the journal keeps, entered again, and the log brought up to the
         journal's change; then who entered each step, from the log."""
-        log: list[Mapping[str, Any]] = list(files.read_log(self.path))
+        log: list[files.LogLine] = list(files.read_log(self.path))
         logged = max((line.get("change", 0) for line in log), default=0)
         if journal is None or journal.record_sha256 != self._record_sha:
             if journal is not None and journal.pending:
@@ -176,7 +176,7 @@ class TableGame:
             if write:
                 self._commit(entries, [{"op": "dropped", "by": HOST.name, "count": len(journal.pending) - kept}])
 
-    def _logged_from(self, journal: Journal, logged: int) -> list[Mapping[str, Any]]:
+    def _logged_from(self, journal: Journal, logged: int) -> list[files.LogLine]:
         """The journal's log lines of changes after the log's last (`logged`), appended to the
         log: a change whose journal was written but whose log line was not."""
         missing = [line for line in journal.log if line.get("change", 0) > logged]
@@ -477,12 +477,12 @@ class TableGame:
                             events=entry.events + tuple(events))
         return entry
 
-    def _pending(self, sealed: tuple[Entry, ...], public: list[Any]) -> list[dict[str, Any]]:
+    def _pending(self, sealed: tuple[Entry, ...], public: list[object]) -> list[dict[str, object]]:
         """The journal's lines for the sealed entries of a phase still open: who entered each,
         when, and the first with the record holding them too (the journal alone has it: the one
         writer of actions)."""
-        pending: list[dict[str, Any]] = [{"by": e.by, "at": e.at, "player": e.player, "revealed": e.revealed}
-                                         for e in sealed]
+        pending: list[dict[str, object]] = [{"by": e.by, "at": e.at, "player": e.player, "revealed": e.revealed}
+                                            for e in sealed]
         if pending:
             pending[0]["record"] = self._text.text(public + [e.actions[0] for e in sealed], self._start)
         return pending

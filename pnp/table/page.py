@@ -84,7 +84,7 @@ def context(table: TableGame, seen: SeatView, links: Links | None = None, notice
     }
 
 
-def _last_and_history(history: list[dict[str, Any]]) -> dict[str, Any]:
+def _last_and_history(history: Sequence[object]) -> dict[str, object]:
     """The last step, drawn apart, and the steps before it, the latest first."""
     return {"last": history[-1] if history else None, "history": list(reversed(history[:-1]))}
 
