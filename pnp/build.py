@@ -290,9 +290,7 @@ def components(order: Order, cache: Cache, progress: Progress) -> dict[str, list
     issues: list[tuple[Issue, str, str]] = []
     for g in order.games:
         context = order.context(g)
-        art = {file: read_art(order.spec.folder, file).digest for file in sorted(named_images(context.game))}
-        art |= {file: read_font(order.spec.folder, file) for font in context.game.fonts.values()  # named by digest
-                for file in (font.file, font.bold) if file}
+        art = _art(order.spec.folder, context.game)
         settings = context.settings.model_dump(mode="json")
         for component in order.chosen[g]:
             inputs = key([*order.code, art, order.words(g)], settings, printed_inputs(context.game, component))
@@ -306,6 +304,15 @@ def components(order: Order, cache: Cache, progress: Progress) -> dict[str, list
     if issues:
         raise SpecError(once(issues))
     return found
+
+
+def _art(folder: Path, game: Game) -> dict[str, str]:
+    """The game's images and fonts, each file by the digest of its bytes: what its components'
+    cache keys hold of them."""
+    art = {file: read_art(folder, file).digest for file in sorted(named_images(game))}
+    art |= {file: read_font(folder, file) for font in game.fonts.values()  # named by digest
+            for file in (font.file, font.bold) if file}
+    return art
 
 
 def _recalled(order: Order, cache: Cache, g: str, component: AnyComponent, inputs: str) -> Made | None:
@@ -457,12 +464,19 @@ def layout(order: Order, drawn: Mapping[str, Sequence[Drawn | Made]], cache: Cac
         with order.speaking(g):
             units[g] = plan_units(order.game(g), g, made[g], order.spec.print, [*order.code, *order.words(g)],
                                   cache, relay)
-    found = {g: [faces.get(g, {}).get(m.component.id) or export.faces_of(g, m.component, m.laid.output)
-                 for m in items if m.laid is not None]
-             for g, items in made.items()}  # components taken from the cache keep the faces the last build recorded
+    found = _faces(made, faces)
     if order.profile:
         export.check_profile(order.profile, [c for g in order.games for c in found[g]], order.spec.print.pdfx)
     return Laidout(made, found, units)
+
+
+def _faces(made: Mapping[str, Sequence[Made]],
+           faces: Mapping[str, Mapping[str, export.ComponentFaces]]) -> dict[str, list[export.ComponentFaces]]:
+    """The distinct faces of each laid-out component: as found after drawing, else as the last
+    build recorded them (a component taken from the cache)."""
+    return {g: [faces.get(g, {}).get(m.component.id) or export.faces_of(g, m.component, m.laid.output)
+                for m in items if m.laid is not None]
+            for g, items in made.items()}
 
 
 def placed(order: Order, drawn: Drawn, cache: Cache) -> Made:
@@ -562,6 +576,11 @@ def files(order: Order, printed: Printed, root: Path, cache: Cache, progress: Pr
         with order.speaking(g):
             game = game_files(order, printed, g, root, cache, progress) if g in order.whole else component_changes(order, printed, g)
         games.append(replace(game, entries=(*mine, *game.entries)))
+    return _together(games)
+
+
+def _together(games: Sequence[Files]) -> Files:
+    """The files of every game as one."""
     return Files(tuple(e for game in games for e in game.entries), {g: c for game in games for g, c in game.changes.items()},
                  {g: r for game in games for g, r in game.reprints.items()}, sum(game.pages for game in games),
                  {g: s for game in games for g, s in game.since.items()})
@@ -665,12 +684,17 @@ def findings(order: Order, printed: Printed) -> dict[str, list[Finding]]:
         runs += tuple((u.ids, u.sheets) for u in printed.units.get(g, ()) if u.shared)
         plan = tuple(printed.units.get(g, ())) if g in order.whole else ()
         fresh = checks.run(checks.Subject(order.spec, made_kit, tuple(printed.faces[g]), runs, plan, printed_only=True))
-        code = "" if made_kit.default else made_kit.code
-        old = [e for e in (order.old or {}).get("findings", [])
-               if isinstance(e, dict) and e.get("game") == made_kit.game_id and e.get("kit") == code]
+        old = _old_findings(order, made_kit)
         drawn = {m.component.id: m.laid is not None for m in items}
         found[g] = fresh + checks.carried(order.spec, old, drawn, whole=g in order.whole)
     return found
+
+
+def _old_findings(order: Order, made_kit: Kit) -> list[manifest.Entry]:
+    """The findings the last build's manifest recorded for this kit."""
+    code = "" if made_kit.default else made_kit.code
+    return [e for e in (order.old or {}).get("findings", [])
+            if isinstance(e, dict) and e.get("game") == made_kit.game_id and e.get("kit") == code]
 
 
 # --- record: the manifest, the gallery and the cache; published -------------------------------

@@ -130,8 +130,6 @@ class BuildStore:
     def save(self, folder: Path, built: set[str]) -> None:
         """Write `folder`: what this build used or added, what the previous build of the games
         in `built` used, and every file of the other games; and `used.json`."""
-        from pnp.manifest import link_or_copy
-
         folder.mkdir()
         earlier = self._earlier_use()
         record = {group: set(names) for group, names in earlier.items() if group not in built}
@@ -140,12 +138,19 @@ class BuildStore:
             record.setdefault(group, set()).update(names)
             keep |= names
         for name in sorted(keep):
-            if name in self.added:
-                (folder / name).write_bytes(self.added[name])
-            elif self.earlier is not None and (self.earlier / name).is_file():
-                link_or_copy(self.earlier / name, folder / name)
+            self._keep(folder, name)
         text = json.dumps({group: sorted(names) for group, names in sorted(record.items())}, indent=1)
         (folder / USED).write_text(text + "\n", encoding="utf-8")
+
+    def _keep(self, folder: Path, name: str) -> None:
+        """A file into the new folder: as this build added it, else linked from the earlier
+        build's folder (nothing when neither has it)."""
+        from pnp.manifest import link_or_copy
+
+        if name in self.added:
+            (folder / name).write_bytes(self.added[name])
+        elif self.earlier is not None and (self.earlier / name).is_file():
+            link_or_copy(self.earlier / name, folder / name)
 
     def _earlier_use(self) -> dict[str, list[str]]:
         data = _json(self.earlier / USED) if self.earlier is not None else None
@@ -192,14 +197,19 @@ class FolderStore:
 
     def _prune(self) -> None:
         files = [(p.stat().st_mtime, p) for p in self.folder.iterdir() if p.is_file()]
-        notes = sorted((t, p) for t, p in files if p.suffix == ".json")
-        dropped = {p for _, p in notes[:-self.keep]}
-        oldest_kept = notes[-self.keep][0] if len(notes) >= self.keep else 0.0
+        dropped, oldest_kept = self._beyond_keep(files)
         for modified, path in files:
             stale = path.name.startswith(".tmp-") and modified < time.time() - self.STALE_S
             blob = path.suffix != ".json" and not path.name.startswith(".")
             if stale or path in dropped or (blob and modified < oldest_kept - self.STALE_S):
                 path.unlink(missing_ok=True)
+
+    def _beyond_keep(self, files: list[tuple[float, Path]]) -> tuple[set[Path], float]:
+        """The notes beyond `keep`, the oldest; and when the oldest note kept was written (0
+        while there are fewer)."""
+        notes = sorted((t, p) for t, p in files if p.suffix == ".json")
+        oldest_kept = notes[-self.keep][0] if len(notes) >= self.keep else 0.0
+        return {p for _, p in notes[:-self.keep]}, oldest_kept
 
 
 # --- the cache --------------------------------------------------------------------------------

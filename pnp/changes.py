@@ -106,6 +106,12 @@ def action(change: Change) -> str:
         return _("new: print all {sheets}").format(sheets=sheets_text(change.sheets)) if change.sheets else _("new")
     if change.status == "removed":
         return _("removed: discard its {sheets}").format(sheets=sheets_text(change.dropped))
+    return _changed_sheets(change)
+
+
+def _changed_sheets(change: Change) -> str:
+    """A changed component's sheets: those to replace, those to add (after the sheets it had),
+    those to discard."""
     before = change.before
     replaced = [n for n in change.sheets if n <= before]
     added = [n for n in change.sheets if n > before]

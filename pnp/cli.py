@@ -15,11 +15,14 @@ import unicodedata
 from dataclasses import fields
 from functools import cache
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
 
 from pnp import __version__
 from pnp.errors import PnpError, UsageError
 from pnp.errors import display_name as shown
+
+if TYPE_CHECKING:
+    from pnp.referee.record import Record
 
 T = TypeVar("T")
 
@@ -49,6 +52,15 @@ def _command(words: Sequence[str]) -> str | None:
     return None
 
 
+def _register(engines: Sequence[str] | None) -> None:
+    """The rules files `--engine` gives, for this run: before anything reads the registry."""
+    if engines:
+        from pnp.rules import register_file
+
+        for path in engines:
+            register_file(path)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     parser = _parser(_command(words))
@@ -58,11 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     run: Callable[[argparse.Namespace], int] = args.run
     try:
-        if args.engine:  # a rules file for this run: before anything reads the registry
-            from pnp.rules import register_file
-
-            for path in args.engine:
-                register_file(path)
+        _register(args.engine)
         return run(args)
     except PnpError as error:
         for line in error.lines():
@@ -459,26 +467,10 @@ def _error_json(error: PnpError) -> dict[str, object]:
 
 def _referee_answer(args: argparse.Namespace) -> int:
     from pnp import referee
-    from pnp.referee.record import UnknownGame
-    from pnp.rules import GAMES, load_spec
 
     if args.verb == "new":
-        players = [unicodedata.normalize("NFC", name.strip()) for name in args.players.split(",") if name.strip()]
-        if len(set(players)) != len(players) or not players:  # compared as records compare them
-            raise UsageError("--players needs distinct names, e.g. --players Ana,Ben,Cris")
-        spec = load_spec(args.spec)
-        if args.game not in GAMES:
-            raise _print_only(args.game, spec.games, "referee new") or UsageError(
-                f'unknown game "{args.game}" (known: {", ".join(GAMES)})')
-        sys.stdout.write(referee.starter(spec, args.game, players, seed=args.seed))
-        return 0
-    try:
-        record = referee.read_record(args.record)
-    except UnknownGame as error:
-        print_only = _print_only(error.game, load_spec(args.spec).games, args.record)
-        if print_only is None:
-            raise
-        raise print_only from error
+        return _referee_new(args)
+    record = _record(args)
     try:
         answer = referee.check(record, args.spec)
     except KeyError:
@@ -494,6 +486,38 @@ def _referee_answer(args: argparse.Namespace) -> int:
                 print("\n".join(referee.explain(answer)))
             print(referee.verdict(answer, args.record))
     return 0 if answer.ok else 1
+
+
+def _referee_new(args: argparse.Namespace) -> int:
+    """`pnp referee new`: a record to start from, for distinct players of a game with rules."""
+    from pnp import referee
+    from pnp.rules import GAMES, load_spec
+
+    players = [unicodedata.normalize("NFC", name.strip()) for name in args.players.split(",") if name.strip()]
+    if len(set(players)) != len(players) or not players:  # compared as records compare them
+        raise UsageError("--players needs distinct names, e.g. --players Ana,Ben,Cris")
+    spec = load_spec(args.spec)
+    if args.game not in GAMES:
+        raise _print_only(args.game, spec.games, "referee new") or UsageError(
+            f'unknown game "{args.game}" (known: {", ".join(GAMES)})')
+    sys.stdout.write(referee.starter(spec, args.game, players, seed=args.seed))
+    return 0
+
+
+def _record(args: argparse.Namespace) -> Record:
+    """The record `pnp referee check` or `explain` reads; a game the spec prints but no engine
+    plays is said so."""
+    from pnp import referee
+    from pnp.referee.record import UnknownGame
+    from pnp.rules import load_spec
+
+    try:
+        return referee.read_record(args.record)
+    except UnknownGame as error:
+        print_only = _print_only(error.game, load_spec(args.spec).games, args.record)
+        if print_only is None:
+            raise
+        raise print_only from error
 
 
 def _print_only(game: object, games: Mapping[str, object], where: str) -> UsageError | None:

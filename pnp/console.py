@@ -26,8 +26,9 @@ from pnp.errors import display_name as shown  # how messages name a file, as the
 
 if TYPE_CHECKING:
     from pnp.build import Progress, Summary
+    from pnp.cache import Cache
     from pnp.changes import Since
-    from pnp.errors import Issue
+    from pnp.errors import Issue, SpecError
     from pnp.findings import Finding
     from pnp.manifest import Change
     from pnp.spec.model import Spec
@@ -41,15 +42,12 @@ def run_build(args: argparse.Namespace, pictures: Any = None) -> int:
     """One build with the CLI's options: the summary and changes on stdout, exit status 0.
     `pictures` is the `pnp.export.pictures.Store` of a watch that builds again and again
     (default: one for this build, making every picture with `--gallery`)."""
-    from pnp.build import build, with_print
+    from pnp.build import build
     from pnp.export.pictures import KEPT, MAKE, Store
     from pnp.rules import load_spec
 
     started = time.perf_counter()
-    profile, pdfx = getattr(args, "profile", None), pick(getattr(args, "pdfx", None), ("x1a", "x3", "x4"), "--pdfx",
-                                                          "PDF/X level")
-    if pdfx is not None and profile is None:
-        profile = "pdf-trim"  # --pdfx alone: every component as a PDF/X file
+    profile, pdfx = _profile_options(args)
     if profile is not None:
         from pnp.export.profiles import describe, profile_named
 
@@ -59,24 +57,12 @@ def run_build(args: argparse.Namespace, pictures: Any = None) -> int:
         profile_named(profile, pdfx)  # an unknown name, or --pdfx for PNGs, is a usage error before any work
     formats = parse_formats(args.format)
     source = spec_path(args.spec)
-    spec = load_spec(source)
-    if profile is not None and pdfx is None and spec.print.pdfx == "none":
-        pdfx = profile_named(profile).pdfx  # the shop's own level (DriveThruCards: PDF/X-1a), which the print plan names
-    ink = pick(args.ink, ("normal", "low"), "--ink", "ink setting")
-    spec = with_print(spec, paper=pick(args.paper, ("a4", "letter"), "--paper", "paper"),
-                      duplex=pick(args.duplex, ("long", "short", "fold", "none"), "--duplex", "duplex setting"),
-                      back_offset_mm=parse_offset(args.back_offset), ink_saver=None if ink is None else ink == "low",
-                      cut=pick(getattr(args, "cut", None), ("none", "silhouette", "silhouette4", "cricut", "dxf"), "--cut",
-                               "cutting machine"),
-                      cut_inset_mm=parse_inset(getattr(args, "inset", None)), pdfx=pdfx)
+    spec = _printing(args, load_spec(source), profile, pdfx)
     calibrate = pick(getattr(args, "calibrate", None), ("silhouette", "silhouette4", "dxf"), "--calibrate",
                      "cutting machine to calibrate with")
     if calibrate is not None:
         return calibration(Path(args.out), calibrate, spec)
-    games = select_games(spec, args.game)
-    only = select_components(spec, games, args.component)
-    if only:
-        games = tuple(g for g in games if g in only)
+    games, only = _chosen(args, spec)
     with progress_bars(quiet=args.quiet) as progress:
         summary = build(spec, Path(args.out), games, formats, only=only, source=source, progress=progress,
                         profile=profile, languages=select_languages(spec, games, getattr(args, "lang", None)),
@@ -87,6 +73,44 @@ def run_build(args: argparse.Namespace, pictures: Any = None) -> int:
         print(line, file=sys.stderr)
     print(report(summary, source, args.out, time.perf_counter() - started), flush=True)
     return 0
+
+
+def _profile_options(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """`--profile` and `--pdfx`, as given; `--pdfx` alone is the pdf-trim profile."""
+    profile, pdfx = getattr(args, "profile", None), pick(getattr(args, "pdfx", None), ("x1a", "x3", "x4"), "--pdfx",
+                                                          "PDF/X level")
+    if pdfx is not None and profile is None:
+        profile = "pdf-trim"  # --pdfx alone: every component as a PDF/X file
+    return profile, pdfx
+
+
+def _printing(args: argparse.Namespace, spec: Spec, profile: str | None, pdfx: str | None) -> Spec:
+    """The spec with the print settings the command line gives: paper, duplex, back offset,
+    ink, cutter and PDF/X level (a profile's own level where neither `--pdfx` nor the spec
+    names one)."""
+    from pnp.build import with_print
+
+    if profile is not None and pdfx is None and spec.print.pdfx == "none":
+        from pnp.export.profiles import profile_named
+
+        pdfx = profile_named(profile).pdfx  # the shop's own level (DriveThruCards: PDF/X-1a), which the print plan names
+    ink = pick(args.ink, ("normal", "low"), "--ink", "ink setting")
+    return with_print(spec, paper=pick(args.paper, ("a4", "letter"), "--paper", "paper"),
+                      duplex=pick(args.duplex, ("long", "short", "fold", "none"), "--duplex", "duplex setting"),
+                      back_offset_mm=parse_offset(args.back_offset), ink_saver=None if ink is None else ink == "low",
+                      cut=pick(getattr(args, "cut", None), ("none", "silhouette", "silhouette4", "cricut", "dxf"), "--cut",
+                               "cutting machine"),
+                      cut_inset_mm=parse_inset(getattr(args, "inset", None)), pdfx=pdfx)
+
+
+def _chosen(args: argparse.Namespace, spec: Spec) -> tuple[tuple[str, ...], dict[str, list[str]] | None]:
+    """The games `--game` names and the components `--component` names (None: all), the games
+    narrowed to those the chosen components belong to."""
+    games = select_games(spec, args.game)
+    only = select_components(spec, games, args.component)
+    if only:
+        games = tuple(g for g in games if g in only)
+    return games, only
 
 
 def calibration(out: Path, machine: str, spec: Spec) -> int:
@@ -122,6 +146,14 @@ class Checking:
         self.findings += found
         return issues
 
+    def refused(self, error: SpecError) -> list[Finding]:
+        """The issues of a spec that was refused as findings, the layout's told from the
+        spec's, then every check's findings."""
+        from pnp.findings import from_issue
+
+        laid = set(self.issues)
+        return [from_issue(i, "layout" if i in laid else "spec") for i in error.issues] + self.findings
+
 
 def checked(spec: Spec, game_id: str, codes: Sequence[str]) -> tuple[list[Issue], list[Finding]]:
     """`pnp.checks.verdict` of one game, remembered in the user's cache
@@ -132,7 +164,6 @@ def checked(spec: Spec, game_id: str, codes: Sequence[str]) -> tuple[list[Issue]
     drawing stack imported; its findings are located again in the file as it is. A game with
     problems is laid out every time (its issues are located in the file as it is)."""
     from pnp.cache import Cache, FolderStore, code_version, key, user_folder
-    from pnp.findings import Finding
     from pnp.i18n.catalogs import catalog_path
     from pnp.spec.images import clean_path
     from pnp.spec.loader import named_images
@@ -143,11 +174,9 @@ def checked(spec: Spec, game_id: str, codes: Sequence[str]) -> tuple[list[Issue]
     game = spec.games[game_id]
     name = key(code_version(), "pnp.checks.verdict", game_id, list(codes), spec.print.model_dump(mode="json"),
                game.model_dump(mode="json", by_alias=True))
-    hit = cache.get(game_id, CHECKED, name) if cache is not None else None
-    if isinstance(hit, list):
-        kept = [Finding.from_json(entry) for entry in hit]
-        if all(f is not None for f in kept):
-            return [], [relocated(spec, f) for f in kept if f is not None]
+    kept = _remembered(cache, game_id, name) if cache is not None else None
+    if kept is not None:
+        return [], [relocated(spec, f) for f in kept]
     from pnp.checks import verdict
 
     issues, found = verdict(spec, game_id, codes)
@@ -158,11 +187,23 @@ def checked(spec: Spec, game_id: str, codes: Sequence[str]) -> tuple[list[Issue]
     return issues, found
 
 
+def _remembered(cache: Cache, game_id: str, name: str) -> list[Finding] | None:
+    """The findings kept for a game's checks under `name`; None when none are kept, or an
+    entry does not read back as a finding (one an older pnp wrote)."""
+    from pnp.findings import Finding
+
+    hit = cache.get(game_id, CHECKED, name)
+    if not isinstance(hit, list):
+        return None
+    kept = [Finding.from_json(entry) for entry in hit]
+    return [f for f in kept if f is not None] if all(f is not None for f in kept) else None
+
+
 def validate(args: argparse.Namespace) -> int:
     """`pnp validate`: everything a build would refuse (exit 2), then every check's findings
     (`pnp.checks`), printed or as JSON (`--json`); with `--strict` a warning exits 1."""
     from pnp.errors import SpecError
-    from pnp.findings import from_issue, verdict
+    from pnp.findings import verdict
     from pnp.rules import load_spec
 
     if args.spec_file and args.spec and args.spec_file != args.spec:
@@ -174,9 +215,7 @@ def validate(args: argparse.Namespace) -> int:
     except SpecError as error:
         if not args.json:
             raise
-        laid = set(checking.issues)
-        found = [from_issue(i, "layout" if i in laid else "spec") for i in error.issues] + checking.findings
-        print(json.dumps(_json(source, found), ensure_ascii=False, indent=2))
+        print(json.dumps(_json(source, checking.refused(error)), ensure_ascii=False, indent=2))
         return error.exit_code
     select_languages(spec, tuple(spec.games), args.lang)  # a language no game lists: a usage error
     found = checking.findings
@@ -220,13 +259,17 @@ def _summary(spec: Spec, source: Path, found: Sequence[Finding]) -> str:
         for component in game.components:
             lines.append(f"  {component.id:<16} {component.kind:<7} {piece_count(game, component):>4}  "
                          f"{component.name_en or component.name}")
-    errors, warnings = (sum(f.severity == kind for f in found) for kind in ("error", "warning"))
-    if not found:
-        lines.append("no findings: every check passes")
-    else:
-        lines.append(f"{errors} error{'s' if errors != 1 else ''} and {warnings} warning{'s' if warnings != 1 else ''}, "
-                     "listed above" + ("; --strict fails on a warning" if warnings else ""))
+    lines.append(_counted(found))
     return "\n".join(lines)
+
+
+def _counted(found: Sequence[Finding]) -> str:
+    """How many errors and warnings validate found, the last line of its summary."""
+    if not found:
+        return "no findings: every check passes"
+    errors, warnings = (sum(f.severity == kind for f in found) for kind in ("error", "warning"))
+    return (f"{errors} error{'s' if errors != 1 else ''} and {warnings} warning{'s' if warnings != 1 else ''}, "
+            "listed above" + ("; --strict fails on a warning" if warnings else ""))
 
 
 def parse_formats(text: str) -> tuple[str, ...]:
@@ -280,7 +323,7 @@ def select_languages(spec: Spec, games: Sequence[str], wanted: Sequence[str] | N
     codes: list[str] = []
     for value in wanted:
         for code in (part.strip() for part in value.split(",") if part.strip()):
-            if code != "all" and code != PSEUDO and code not in listed:
+            if code not in listed | {"all", PSEUDO}:
                 raise UsageError(f"--lang {code}: no game built lists it (they list {', '.join(sorted(listed))}; "
                                  f"also all, or {PSEUDO} for the pseudo-locale)")
             codes.append(code)

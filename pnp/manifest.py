@@ -341,14 +341,7 @@ def publish(staging_folder: Path, out: Path, replaced: set[str]) -> None:
     renamed in, which `recover` undoes at the next start if a kill came between — and remove
     the old copy."""
     if out.is_dir():
-        for entry in sorted(out.iterdir()):
-            target = staging_folder / entry.name
-            if entry.name == MANIFEST or entry.name in replaced or target.exists():
-                continue
-            if entry.is_dir() and not entry.is_symlink():
-                shutil.copytree(entry, target, symlinks=True, copy_function=link_or_copy)
-            else:
-                link_or_copy(entry, target)
+        _carry_over(out, staging_folder, replaced)
     if not out.exists():
         os.rename(staging_folder, out)
         return
@@ -365,19 +358,37 @@ def publish(staging_folder: Path, out: Path, replaced: set[str]) -> None:
     shutil.rmtree(retired, ignore_errors=True)
 
 
+def _carry_over(out: Path, staging_folder: Path, replaced: set[str]) -> None:
+    """What `out` holds that this build did not write (nor replaces), linked into the staging
+    folder: other games' files, the user's own."""
+    for entry in sorted(out.iterdir()):
+        target = staging_folder / entry.name
+        if entry.name == MANIFEST or entry.name in replaced or target.exists():
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.copytree(entry, target, symlinks=True, copy_function=link_or_copy)
+        else:
+            link_or_copy(entry, target)
+
+
 def recover(out: Path) -> None:
     """Undo what killed builds left beside `out`: the previous output put back when a kill came
     between the two renames of `publish` (there is no `out`, but its retired copy), and the
     staging folders and retired copies of builds that are no longer running removed."""
     if not out.parent.is_dir():
         return
-    left = [p for p in out.parent.iterdir() if p.is_dir() and not p.is_symlink() and _left_by_dead(out, p)]
+    left = _left_behind(out)
     retired = sorted((p for p in left if p.name.startswith(f".{out.name}-{RETIRED}-")), key=lambda p: p.stat().st_mtime)
     if retired and not os.path.lexists(out):
         os.rename(retired.pop(), out)  # the newest: the output as it was before the killed build
     for folder in left:
         if folder.exists():
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def _left_behind(out: Path) -> list[Path]:
+    """The staging folders and retired outputs of `out` whose builds are gone."""
+    return [p for p in out.parent.iterdir() if p.is_dir() and not p.is_symlink() and _left_by_dead(out, p)]
 
 
 def _prefix(out: Path, kind: str, pid: int) -> str:

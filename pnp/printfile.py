@@ -267,10 +267,16 @@ def reprint_pages(game: Game, units: Sequence[Unit], found: Sequence[manifest.Ch
     rows, held = _reprinted(printed, by_id, lead + 1)
     rows += _discard_rows(found, by_id)
     f = frame(settings.paper, settings.margin_mm)
-    said = key([asdict(r) for r in rows], settings.model_dump(mode="json"), *([since.words()] if since != changes.SINCE_LAST_BUILD else []))
+    said = key([asdict(r) for r in rows], settings.model_dump(mode="json"), *_since_words(since))
     info = Furniture(game.title, _("reprint instructions"), stamp(__version__, said[:STAMP_DIGITS]))
     front = reprint_page(f, info, settings.paper, rows, since)
     return ([front, blank_back(f, info)] if lead == 2 else [front]), held, lead + sum(len(pages) for _, pages in held)
+
+
+def _since_words(since: changes.Since) -> list[str]:
+    """What the changes count from, when it is not the last build: the page says it, so its
+    stamp holds it."""
+    return [since.words()] if since != changes.SINCE_LAST_BUILD else []
 
 
 def _reprinted(printed: Sequence[manifest.Change], by_id: Mapping[str, Unit],

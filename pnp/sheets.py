@@ -303,30 +303,39 @@ def sheets_of(laid: Laid, game: Game, *, digests: bool = True) -> Sheets:
     duplex = "none"
     if isinstance(layout, Folding):
         duplex = layout.duplex
-        contents = _("{contents}, {page}").format(contents=contents, page=layout.page_name)
-        finish = (_("fold the sheets in half together on their dashed marks, the first sheet outside, and staple "
-                    "on the fold") if layout.folded else _("cut each sheet in half on its middle marks and staple "
-                                                           "the pages in order"))
+        contents, finish = _folded(layout, contents)
     elif isinstance(layout, Tiling):
         if layout.tiled:
-            t = next(t for t in layout.tiles if t.rows * t.columns > 1)
-            parts = t.rows * t.columns
-            contents = ngettext("{contents} in {n} part", "{contents} in {n} parts", parts).format(contents=contents, n=parts)
-            assembly = _("{rows} × {columns} of parts").format(
-                rows=ngettext("{n} row", "{n} rows", t.rows).format(n=t.rows),
-                columns=ngettext("{n} column", "{n} columns", t.columns).format(n=t.columns))
+            contents, assembly = _in_parts(layout, contents)
     else:
         duplex = layout.duplex
-    if isinstance(output, Pieces):
-        size = (output.width, output.height)
-    else:
-        size = (drawn[0].width, drawn[0].height) if drawn else (0.0, 0.0)
+    size = (output.width, output.height) if isinstance(output, Pieces) else _first_size(drawn)
     sheets = sheet_digests(layout, laid.info, laid.memo) if digests else ("",) * layout.sheets
     return Sheets(laid.digest[:STAMP_DIGITS], sheets, len(layout.pages), duplex,
                   piece_count(game, component), (round(size[0], 3), round(size[1], 3)), contents, assembly, finish,
-                  astuple(Shape.of(output)) if isinstance(layout, Imposition) and isinstance(output, Pieces) else None,
+                  _shape(layout, output),
                   *_cutting(layout), coverage(layout), layout.grid.per_page if isinstance(layout, Imposition) else 0,
                   PanelShape.of(output).drawings if isinstance(layout, Tiling) and isinstance(output, Panels) else None)
+
+
+def _folded(layout: Folding, contents: str) -> tuple[str, str]:
+    """A booklet's contents with its page size, and how its sheets are folded (or cut) and
+    stapled."""
+    contents = _("{contents}, {page}").format(contents=contents, page=layout.page_name)
+    return contents, (_("fold the sheets in half together on their dashed marks, the first sheet outside, and staple "
+                        "on the fold") if layout.folded else _("cut each sheet in half on its middle marks and staple "
+                                                               "the pages in order"))
+
+
+def _in_parts(layout: Tiling, contents: str) -> tuple[str, str]:
+    """The contents of a tiled panel said with its number of parts, and how the parts go
+    together (rows × columns)."""
+    t = next(t for t in layout.tiles if t.rows * t.columns > 1)
+    parts = t.rows * t.columns
+    contents = ngettext("{contents} in {n} part", "{contents} in {n} parts", parts).format(contents=contents, n=parts)
+    return contents, _("{rows} × {columns} of parts").format(
+        rows=ngettext("{n} row", "{n} rows", t.rows).format(n=t.rows),
+        columns=ngettext("{n} column", "{n} columns", t.columns).format(n=t.columns))
 
 
 def shared_sheets(layout: Imposition, info: Furniture, digest: str, members: Sequence[Sheets]) -> Sheets:
@@ -349,6 +358,17 @@ def _cutting(layout: Layout) -> tuple[tuple[float, float] | None, str | None, Pa
     if reg is None:
         return layout.bleed, None, (), INSET_MM, 0
     return layout.bleed, reg.machine, cut_lines(layout), reg.inset, layout.gain
+
+
+def _shape(layout: Layout, output: Pieces | Panels | BookPages) -> ShapeFacts | None:
+    """The stand-in shape of imposed pieces (`Sheets.shape`: what sheet sharing is planned
+    on); None for anything else."""
+    return astuple(Shape.of(output)) if isinstance(layout, Imposition) and isinstance(output, Pieces) else None
+
+
+def _first_size(drawn: Sequence[Any]) -> tuple[float, float]:
+    """The size of the first panel or page drawn (0 × 0 when none is)."""
+    return (drawn[0].width, drawn[0].height) if drawn else (0.0, 0.0)
 
 
 def _drawn(output: Pieces | Panels | BookPages) -> tuple[Any, ...]:

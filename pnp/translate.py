@@ -139,19 +139,32 @@ def program_texts() -> list[tuple[Any, ...]]:
         relative = path.relative_to(root).as_posix()
         if relative.split("/")[0] in SKIPPED or "_(" not in path.read_text(encoding="utf-8"):
             continue
-        owner = _GAME_MODULE.match(relative)
-        if owner and owner.group("game") not in _games():  # referee/report.py, rules/base.py: every game's
-            owner = None
+        owner = _owner(relative)
         method: Any = babel_extract if path.suffix == TEMPLATE else "python"  # (Jinja types its extractor apart from Babel)
         for _line, message, comments, _context in extract_from_file(method, str(path), keywords=KEYWORDS,
                                                                      comment_tags=("TRANSLATORS:",),
                                                                      options=JINJA):
-            msgid = tuple(message) if isinstance(message, tuple) else message
-            if not msgid or (isinstance(msgid, tuple) and len(msgid) != 2):
+            msgid = _msgid(message)
+            if msgid is None:
                 continue
-            found.append((owner.group("game") if owner else None, msgid, f"pnp/{relative}", " ".join(comments),
+            found.append((owner, msgid, f"pnp/{relative}", " ".join(comments),
                           ("python-brace-format",) if "{" in str(msgid) else ()))
     return list(dict.fromkeys(found))
+
+
+def _msgid(message: object) -> str | tuple[str, str] | None:
+    """An extracted message as `program-texts.json` holds it: a text, or a pair for a plural
+    (None: an empty text, or a call of another shape)."""
+    if isinstance(message, tuple):
+        return (message[0], message[1]) if len(message) == 2 else None
+    return str(message) if message else None
+
+
+def _owner(relative: str) -> str | None:
+    """The game a module of the package speaks for (`rules/<game>/`, `referee/<game>.py`);
+    None for the others, and for modules every game shares (referee/report.py, rules/base.py)."""
+    owner = _GAME_MODULE.match(relative)
+    return owner.group("game") if owner and owner.group("game") in _games() else None
 
 
 def _games() -> tuple[str, ...]:
@@ -320,12 +333,23 @@ def kit_line(code: str, found: Sequence[Untranslated]) -> str:
     older = [u for u in found if u.kind == "fuzzy"]
     parts = []
     if english:
-        names = ", ".join(u.label + (", changed since translated" if u.changed else "") for u in english[:3])
-        parts.append(f"{_texts(len(english))} in English ({names}{', …' if len(english) > 3 else ''})")
+        parts.append(_in_english(english))
     if older:
-        names = ", ".join(u.label for u in older[:3]) + (", …" if len(older) > 3 else "")
-        parts.append(f"{_texts(len(older))} in an old translation (its English changed since: {names})")
+        parts.append(f"{_texts(len(older))} in an old translation (its English changed since: "
+                     f"{_first_three([u.label for u in older])})")
     return f"{code}: " + "; ".join(parts)
+
+
+def _in_english(english: Sequence[Untranslated]) -> str:
+    """"2 texts in English (BOLSA-2.2, changed since translated, BOLSA-3)": the texts a kit
+    prints in English, the first three named."""
+    names = [u.label + (", changed since translated" if u.changed else "") for u in english]
+    return f"{_texts(len(english))} in English ({_first_three(names)})"
+
+
+def _first_three(names: Sequence[str]) -> str:
+    """The first three names, and "…" for more."""
+    return ", ".join(names[:3]) + (", …" if len(names) > 3 else "")
 
 
 def _texts(count: int) -> str:
@@ -356,7 +380,14 @@ def _catalog_problems(spec: Spec, game_id: str, code: str, wanted: dict[str, Ent
         seen.add(key)
         if key in wanted:
             found += _message_problems(code, shown, key, message)
+    return found + _new_texts(code, shown, wanted, seen)
+
+
+def _new_texts(code: str, shown: str, wanted: dict[str, Entry], seen: set[str]) -> list[Untranslated]:
+    """Each wanted text a catalog lacks, at the text's own line; changed since translated when
+    the catalog still translates an older English close to it."""
     stale = [key for key in seen if key not in wanted]  # older English the catalog still translates
+    found = []
     for key, entry in wanted.items():
         if key not in seen:
             file, line = entry.locations[0] if entry.locations else (shown, 0)

@@ -27,7 +27,7 @@ import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from pnp import __version__
 from pnp.bots import roster
@@ -56,6 +56,9 @@ from pnp.simulate.tally import Tally
 from pnp.simulate.words import rotation
 from pnp.spec.options import check_values
 from pnp.spec.source import SourceError, load_text
+
+if TYPE_CHECKING:
+    from pnp.spec.model import Spec
 
 MAX_GAMES = 1_000_000_000  # per player count and rule set: ten million chunks, days on a large cluster
 MAX_SEED_DIGITS = 30
@@ -168,14 +171,20 @@ def read(asked: Asked) -> Options:
     if asked.records is not None and not asked.save_records:
         raise UsageError("--records K needs --save-records DIR")
     records = whole(asked.records, "--records", 1, MAX_GAMES) if asked.records is not None else None
-    if shard is not None and (asked.report or asked.save_records):
-        raise UsageError(f"--shard {asked.shard}: a shard prints its tallies; write the report or records from "
-                         "`pnp simulate merge`, or play without --shard")
-    if asked.ladder and (asked.vs or asked.vs_set or shard is not None or asked.save_records):
-        raise UsageError("--ladder plays the bots against each other under one rule set: no --vs, --vs-set, --shard "
-                         "or --save-records with it")
+    _check_exclusive(asked, shard is not None)
     return Options(game, games, asked.players, bots_option(game, asked.bots), seed, workers, dask, shard, report, records,
                    margins_option(asked.margin))
+
+
+def _check_exclusive(asked: Asked, sharded: bool) -> None:
+    """A shard writes no report nor records (the merge does), and a ladder plays one rule set,
+    whole, without saving records."""
+    if sharded and (asked.report or asked.save_records):
+        raise UsageError(f"--shard {asked.shard}: a shard prints its tallies; write the report or records from "
+                         "`pnp simulate merge`, or play without --shard")
+    if asked.ladder and (asked.vs or asked.vs_set or sharded or asked.save_records):
+        raise UsageError("--ladder plays the bots against each other under one rule set: no --vs, --vs-set, --shard "
+                         "or --save-records with it")
 
 
 def margins_option(settings: Sequence[str]) -> dict[str, judge.Margin]:
@@ -289,21 +298,25 @@ def spec_option(text: str | None, option: str) -> Path:
     return path
 
 
+def game_spec(text: str | None, option: str, game: str) -> tuple[Path, Spec]:
+    """The spec file an option names (`spec_option`), read; it must hold `game`."""
+    path = spec_option(text, option)
+    spec = load_spec(str(path))
+    if game not in spec.games:
+        raise UsageError(f"{path}: the spec has no game {game!r}")
+    return path, spec
+
+
 def checked_setups(asked: Asked, options: Options) -> list[tuple[Setup, Setup | None]]:
     """The spec, the player counts, the house rules and the comparison, each checked; per player
     count the rule set to play and the one to compare it with (one setup of each tried here)."""
     game = options.game
-    spec_path = spec_option(asked.spec, "--spec")
-    spec = load_spec(str(spec_path))
-    if game not in spec.games:
-        raise UsageError(f"{spec_path}: the spec has no game {game!r}")
+    spec_path, spec = game_spec(asked.spec, "--spec", game)
     counts = player_counts(asked.players, spec.games[game].players)
     house = house_rules(game, asked.set, "--set")
     other_spec = other_house = None
     if asked.vs or asked.vs_set:
-        other_spec = spec_option(asked.vs, "--vs") if asked.vs else spec_path
-        if game not in load_spec(str(other_spec)).games:
-            raise UsageError(f"{other_spec}: the spec has no game {game!r}")
+        other_spec = game_spec(asked.vs, "--vs", game)[0] if asked.vs else spec_path
         other_house = {**house, **house_rules(game, asked.vs_set, "--vs-set")}
     if asked.save_records:
         try:
@@ -473,18 +486,23 @@ def text(runs: Sequence[tuple[Run, Run | None]], margins: dict[str, judge.Margin
     lines = []
     for first, second in runs:
         header, rows = table(first, second, margins)
-        widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
         lines.append(f"{heading(first, second)} · {first.elapsed_s + (second.elapsed_s if second else 0):.1f} s")
         lines += [f"  • {sentence}" for sentence in verdict_lines(first, second, margins)]
         note = rotation(first.setup.players, first.setup.bots)
         lines += [f"  ({note})"] if note and second is not None else []  # one run's verdict says it already
         lines.append("")
-        for row in [header, *rows]:
-            cells = [row[0].ljust(widths[0]), *(cell.rjust(width) for cell, width in zip(row[1:-1], widths[1:-1], strict=True)),
-                     row[-1]]
-            lines.append("  " + "  ".join(cells))
+        lines += _aligned([header, *rows])
         lines.append("")
     lines.append(_("glossary:"))
     lines += [f"  {entry}" for entry in glossary_lines(runs[0][0], compared=runs[0][1] is not None)]
     return "\n".join(lines).rstrip()
+
+
+def _aligned(rows: Sequence[Sequence[str]]) -> list[str]:
+    """A table's rows in columns: the first column to the left, the last as it is (a judgement
+    in words), the numbers between to the right."""
+    widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
+    return ["  " + "  ".join([row[0].ljust(widths[0]),
+                              *(cell.rjust(width) for cell, width in zip(row[1:-1], widths[1:-1], strict=True)), row[-1]])
+            for row in rows]
 

@@ -24,6 +24,7 @@ from typing import Any, Callable, Sequence
 from pnp.bots import roster
 from pnp.simulate.metrics import Estimate, jsonable, rate
 from pnp.simulate.runner import Progress, Setup, chunks, run_each
+from pnp.simulate.tally import Tally
 from pnp.simulate.words import percent
 
 BASELINE = "random"
@@ -58,11 +59,7 @@ def ladder(setup: Setup, bots: Sequence[str], games: int, seed: int, *, workers:
                for a, b in combinations(bots, 2)}
     played = run_each((chunk for match in matches.values() for chunk in chunks(match, games, seed)), workers=workers,
                       progress=progress)
-    shares: dict[tuple[str, str], Estimate] = {}
-    for (a, b), match in matches.items():
-        _, wins = played[match].bot_seats(2)
-        decided = float(wins[0] + wins[1])  # games with a winner among the two (every game, in these games)
-        shares[(a, b)] = rate(float(wins[0]), round(decided)) if decided else rate(0, 0)
+    shares = {pair: _share(played[match]) for pair, match in matches.items()}
     ratings = strengths(bots, {pair: (share.value, share.n) for pair, share in shares.items()})
     against_random = {bot: _against(shares, bot, BASELINE) for bot in bots if bot != BASELINE}
     best = max(against_random, key=lambda bot: against_random[bot].value, default=BASELINE)
@@ -71,13 +68,26 @@ def ladder(setup: Setup, bots: Sequence[str], games: int, seed: int, *, workers:
         "game": setup.game, "players": setup.players, "games": games, "seed": seed, "bots": list(bots),
         "options": dict(setup.options),
         "pairs": [{"a": a, "b": b, "a_wins": share.as_json(), "games": share.n,
-                   "stronger": a if share.low > 0.5 else b if share.high < 0.5 else None}
+                   "stronger": _stronger(a, b, share)}
                   for (a, b), share in shares.items()],
         "ratings": {bot: round(ratings[bot], 1) for bot in sorted(bots, key=lambda bot: -ratings[bot])},
         "skill_depth": {"best": best, "vs_random": depth.as_json(), "elo": round(elo(depth.value), 1),
                         "elo_ci95": [round(elo(depth.low), 1), round(elo(depth.high), 1)]},
     }
     return {"verdict": jsonable(verdict(summary, depth)), **summary}
+
+
+def _share(played: Tally) -> Estimate:
+    """The first bot's share of the wins of a match of two."""
+    _, wins = played.bot_seats(2)
+    decided = float(wins[0] + wins[1])  # games with a winner among the two (every game, in these games)
+    return rate(float(wins[0]), round(decided)) if decided else rate(0, 0)
+
+
+def _stronger(a: str, b: str, share: Estimate) -> str | None:
+    """The bot of a pair that wins more than half of their games beyond chance; None if neither
+    does (`share`: a's)."""
+    return a if share.low > 0.5 else b if share.high < 0.5 else None
 
 
 def _against(shares: dict[tuple[str, str], Estimate], bot: str, other: str) -> Estimate:
@@ -107,13 +117,20 @@ def strengths(bots: Sequence[str], results: dict[tuple[str, str], tuple[float, i
         games[(a, b)] = n + 1.0
     strength = {bot: 1.0 for bot in bots}
     for _ in range(FIT_ROUNDS):
-        fitted = {}
-        for bot in bots:
-            against = sum(n / (strength[a] + strength[b]) for (a, b), n in games.items() if bot in (a, b))
-            fitted[bot] = wins[bot] / against if against else strength[bot]
-        scale = fitted[BASELINE if BASELINE in fitted else bots[0]]
-        strength = {bot: value / scale for bot, value in fitted.items()}
+        strength = _fitted(bots, wins, games, strength)
     return {bot: ELO * math.log(value) for bot, value in strength.items()}
+
+
+def _fitted(bots: Sequence[str], wins: dict[str, float], games: dict[tuple[str, str], float],
+            strength: dict[str, float]) -> dict[str, float]:
+    """One step of the Bradley–Terry fit (Zermelo's iteration): each bot's wins over its
+    expected games, scaled so `random` (else the first bot) is 1."""
+    fitted = {}
+    for bot in bots:
+        against = sum(n / (strength[a] + strength[b]) for (a, b), n in games.items() if bot in (a, b))
+        fitted[bot] = wins[bot] / against if against else strength[bot]
+    scale = fitted[BASELINE if BASELINE in fitted else bots[0]]
+    return {bot: value / scale for bot, value in fitted.items()}
 
 
 def verdict(summary: dict[str, Any], depth: Estimate) -> list[dict[str, Any]]:

@@ -204,9 +204,8 @@ def printed_money(game: Game, units: dict[str, Fraction] | None = None) -> dict[
     for money in game.components:
         if not isinstance(money, Money):
             continue
-        for asset in game.assets if money.for_each == "asset" else (None,):
-            key = "" if asset is None else asset.id
-            names.setdefault(key, (money.name_en or money.name) if asset is None else asset.id)
+        for key, name in _currencies(game, money):
+            names.setdefault(key, name)
             bills = printed.setdefault(key, {})
             for bill in money.bills:
                 value = Fraction(bill.value).limit_denominator(1000)
@@ -216,3 +215,11 @@ def printed_money(game: Game, units: dict[str, Fraction] | None = None) -> dict[
                    (units or {}).get(key, Fraction(1)))
         for key, bills in printed.items()
     }
+
+
+def _currencies(game: Game, money: Money) -> list[tuple[str, str]]:
+    """The currencies a money component prints, each as (key, name): one per asset, keyed by
+    its id, under `for_each: asset`; else the game's one money, keyed "" and named as printed."""
+    if money.for_each == "asset":
+        return [(asset.id, asset.id) for asset in game.assets]
+    return [("", money.name_en or money.name)]

@@ -76,20 +76,24 @@ def read_shard(file: str) -> dict[str, Any]:
 def check_together(files: Sequence[str], documents: Sequence[dict[str, Any]]) -> None:
     """The shards are of one simulation — the same version, question, rule sets and count of
     shards — and together every shard of it, each once; else what differs, and where."""
-    shards = documents[0]["shard"][1]
     for name, document in zip(files, documents, strict=True):
         differs = _differences(document, documents[0], files[0])
         if differs:
             raise Refused(name, "a shard of another simulation: " + "; ".join(differs))
-    numbers = sorted(document["shard"][0] for document in documents)
+    _check_numbers(sorted(document["shard"][0] for document in documents), documents[0]["shard"][1])
+    for name, document in zip(files, documents, strict=True):
+        if document["shard"][0] == 1:
+            _check_replay(name, document)
+
+
+def _check_numbers(numbers: list[int], shards: int) -> None:
+    """The shards' numbers, in order, are 1 to `shards`: else which are missing and which
+    were given twice."""
     if numbers != list(range(1, shards + 1)):
         missing = sorted(set(range(1, shards + 1)) - set(numbers))
         twice = sorted({n for n in numbers if numbers.count(n) > 1})
         said = ([f"missing {_numbers(missing)}"] if missing else []) + ([f"given twice: {_numbers(twice)}"] if twice else [])
         raise UsageError(f"simulate merge: {shards} shards make the simulation; " + "; ".join(said))
-    for name, document in zip(files, documents, strict=True):
-        if document["shard"][0] == 1:
-            _check_replay(name, document)
 
 
 def _differences(document: dict[str, Any], first: dict[str, Any], first_file: str) -> list[str]:
@@ -146,6 +150,18 @@ def _check(document: dict[str, Any]) -> None:
     _expect(isinstance(document.get("pnp"), str), "pnp", document.get("pnp"), "the version of pnp")
     _expect(_number(document.get("elapsed_s"), 0), "elapsed_s", document.get("elapsed_s"), "seconds")
     asked: Any = document.get("asked")
+    _check_asked(asked)
+    players = asked["players"]
+    runs: Any = document.get("runs")
+    _expect(isinstance(runs, list) and len(runs) == len(players), "runs", runs, f"{len(players)} runs, one per "
+            "player count")
+    games = _games_of(asked["games"], shard[0], shard[1])
+    for k, run in enumerate(runs):
+        _check_run(f"runs[{k}]", run, asked, players[k], games)
+
+
+def _check_asked(asked: Any) -> None:
+    """What the shard's command asked: a game, its games, seed, bots and player counts."""
     _expect(isinstance(asked, dict) and set(asked) == {"game", "games", "seed", "bots", "players"}, "asked",
             asked, "game, games, seed, bots and players")
     game = asked["game"]
@@ -159,12 +175,6 @@ def _check(document: dict[str, Any]) -> None:
     players = asked["players"]
     _expect(isinstance(players, list) and 0 < len(players) <= 100 and all(_whole(p, 1, 100) for p in players),
             "asked.players", players, "player counts")
-    runs: Any = document.get("runs")
-    _expect(isinstance(runs, list) and len(runs) == len(players), "runs", runs, f"{len(players)} runs, one per "
-            "player count")
-    games = _games_of(asked["games"], shard[0], shard[1])
-    for k, run in enumerate(runs):
-        _check_run(f"runs[{k}]", run, asked, players[k], games)
 
 
 def _check_run(where: str, run: Any, asked: dict[str, Any], players: int, games: int) -> None:
@@ -191,13 +201,17 @@ def _check_setup(where: str, setup: Any, asked: dict[str, Any], players: int) ->
                 f"{where}.{key}", setup[key], "a file name")
     _expect(isinstance(setup["sha256"], str) and len(setup["sha256"]) == 64, f"{where}.sha256", setup["sha256"],
             "a SHA-256")
-    options = setup["options"]
+    _check_options(f"{where}.options", setup["options"], asked["game"])
+
+
+def _check_options(where: str, options: Any, game: str) -> None:
+    """A rule set's house rules: [rule, value] pairs the game's rulebook accepts."""
     _expect(isinstance(options, list) and all(isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
-                                              for o in options), f"{where}.options", options, "[rule, value] pairs")
-    _, problems = check_values({key: value for key, value in options}, rulebook(asked["game"]), in_spec=False)
+                                              for o in options), where, options, "[rule, value] pairs")
+    _, problems = check_values({key: value for key, value in options}, rulebook(game), in_spec=False)
     if problems:
         key, message = problems[0]
-        raise _Wrong(f"{where}.options: {brief(key)}: {message}")
+        raise _Wrong(f"{where}: {brief(key)}: {message}")
 
 
 def _check_tally(where: str, data: Any, games: int, players: int, bots: int) -> None:
@@ -220,14 +234,19 @@ def _check_tally(where: str, data: Any, games: int, players: int, bots: int) -> 
     for name, total in (("seats", sum(seat[2] for seat in data["seats"])), ("ends", sum(data["ends"].values()))):
         _expect(total == games, f"{where}.{name}", total, f"{games:,} games in all")
     _expect(data["leader"][1] <= data["leader"][0], f"{where}.leader", data["leader"], "no more wins than games judged")
+    for name, value, scale in _distributions(data):
+        _check_distribution(f"{where}.{name}", value, games, scale)
+
+
+def _distributions(data: dict[str, Any]) -> list[tuple[str, Any, int]]:
+    """Every distribution of a tally's JSON: where it is, its data, the scale it is kept in."""
     distributions = [(name, data[name], GINI_GRID if name == "gini" else SCALE)
                      for name in ("length", "steps", "winner", "margin", "gini")]
     distributions += [(f"marks[{k}][1]", mark[1], SCALE) for k, mark in enumerate(data["marks"])]
     for k, currency in enumerate(data["money"]):
         distributions += [(f"money[{k}].total", currency["total"], SCALE)]
         distributions += [(f"money[{k}].bills[{d}]", bills, SCALE) for d, bills in enumerate(currency["bills"])]
-    for name, value, scale in distributions:
-        _check_distribution(f"{where}.{name}", value, games, scale)
+    return distributions
 
 
 def _check_distribution(where: str, data: Any, games: int, scale: int) -> None:

@@ -73,10 +73,7 @@ class Distribution:
             exact = Fraction(value)
             self.parts += exact
             self.part_squares += exact * exact
-        if self.low is None or value < self.low:
-            self.low = value
-        if self.high is None or value > self.high:
-            self.high = value
+        self._reach(value, value)
 
     def extend(self, values: Sequence[float]) -> None:
         """`add` each of `values`, in bulk: the common case (every value a whole number of 1/64
@@ -94,6 +91,10 @@ class Distribution:
         self.n += len(values)
         self.scaled += sum(whole)
         self.scaled_squares += sum([w * w for w in whole])
+        self._reach(low, high)
+
+    def _reach(self, low: float, high: float) -> None:
+        """The least and the greatest value seen widened to take in low…high."""
         if self.low is None or low < self.low:
             self.low = low
         if self.high is None or high > self.high:
@@ -191,6 +192,19 @@ class Money:
     short: int = 0
     bills: list[Distribution] = field(default_factory=list)
 
+    def merge(self, other: Money) -> None:
+        self.total.merge(other.total)
+        self.short += other.short
+        for mine, theirs in zip(self.bills, other.bills, strict=True):
+            mine.merge(theirs)
+
+    def as_json(self) -> dict[str, object]:
+        return {"total": self.total.as_json(), "short": self.short, "bills": [d.as_json() for d in self.bills]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Money:
+        return cls(Distribution.from_json(data["total"]), data["short"], [Distribution.from_json(d) for d in data["bills"]])
+
 
 @dataclass
 class Tally:
@@ -223,10 +237,7 @@ class Tally:
     def merge(self, other: Tally) -> Tally:
         """Add `other`'s games to this tally (in place; returned for folding)."""
         if not self.games:
-            self.marks_hit, self.exhausted = [0] * len(other.marks_hit), [0] * len(other.exhausted)
-            self.marks = [Distribution() for _ in other.marks]
-            self.money = [Money(bills=[Distribution() for _ in m.bills]) for m in other.money]
-            self.lowest = [None] * len(other.lowest)
+            self._shaped_like(other)
         if not other.games:
             return self
         self.games += other.games
@@ -241,16 +252,21 @@ class Tally:
             self.marks_hit[k] += other.marks_hit[k]
             self.marks[k].merge(distribution)
         for mine_money, theirs_money in zip(self.money, other.money, strict=True):
-            mine_money.total.merge(theirs_money.total)
-            mine_money.short += theirs_money.short
-            for mine_bills, theirs_bills in zip(mine_money.bills, theirs_money.bills, strict=True):
-                mine_bills.merge(theirs_bills)
+            mine_money.merge(theirs_money)
         for k, left in enumerate(other.lowest):
             self.exhausted[k] += other.exhausted[k]
             low = self.lowest[k]
             self.lowest[k] = left if low is None else low if left is None else min(low, left)
         self.tracks = sorted(self.tracks + other.tracks, key=lambda kept: kept[0])
         return self
+
+    def _shaped_like(self, other: Tally) -> None:
+        """No games yet: as many marks, currencies, denominations and supplies as `other`
+        counts, all empty (a tally made by `Tally()` knows none of them)."""
+        self.marks_hit, self.exhausted = [0] * len(other.marks_hit), [0] * len(other.exhausted)
+        self.marks = [Distribution() for _ in other.marks]
+        self.money = [Money(bills=[Distribution() for _ in m.bills]) for m in other.money]
+        self.lowest = [None] * len(other.lowest)
 
     # --- what the summary reads -------------------------------------------------------------
 
@@ -296,8 +312,7 @@ class Tally:
             **{name: getattr(self, name).as_json() for name in ("length", "steps", "winner", "margin", "gini")},
             "leader": [self.judged, self.leader_won],
             "marks": [[hit, distribution.as_json()] for hit, distribution in zip(self.marks_hit, self.marks, strict=True)],
-            "money": [{"total": m.total.as_json(), "short": m.short, "bills": [d.as_json() for d in m.bills]}
-                      for m in self.money],
+            "money": [m.as_json() for m in self.money],
             "supplies": [[exhausted, low] for exhausted, low in zip(self.exhausted, self.lowest, strict=True)],
             "tracks": [[index, [list(values) for values in track]] for index, track in self.tracks],
         }
@@ -313,8 +328,7 @@ class Tally:
             **{name: Distribution.from_json(data[name]) for name in ("length", "steps", "winner", "margin", "gini")},
             judged=data["leader"][0], leader_won=data["leader"][1],
             marks_hit=[hit for hit, _ in data["marks"]], marks=[Distribution.from_json(d) for _, d in data["marks"]],
-            money=[Money(Distribution.from_json(m["total"]), m["short"], [Distribution.from_json(d) for d in m["bills"]])
-                   for m in data["money"]],
+            money=[Money.from_json(m) for m in data["money"]],
             exhausted=[exhausted for exhausted, _ in data["supplies"]], lowest=[low for _, low in data["supplies"]],
             tracks=[(index, tuple(tuple(values) for values in track)) for index, track in data["tracks"]],
         )
@@ -340,12 +354,7 @@ class Fold:
         made.ends[result.reason] += 1
         columns["length"].append(result.length)
         columns["steps"].append(result.steps)
-        scores = sorted(result.scores)
-        if scores:
-            columns["winner"].append(scores[-1])
-            columns["gini"].append(round(gini(scores) * GINI_GRID) / GINI_GRID)
-        if len(scores) > 1:
-            columns["margin"].append(scores[-1] - scores[-2])
+        self._add_scores(sorted(result.scores))
         if result.mid_leaders:
             made.judged += 1
             made.leader_won += not set(result.mid_leaders).isdisjoint(result.winners)
@@ -364,6 +373,15 @@ class Fold:
             made.lowest[k] = left if low is None else min(low, left)
         if result.track:
             made.tracks.append((result.index, result.track))
+
+    def _add_scores(self, scores: Sequence[float]) -> None:
+        """A game's final scores, in order: the winner's, their Gini, the margin over the
+        runner-up (a game without scores or with one player gives no margin)."""
+        if scores:
+            self.columns["winner"].append(scores[-1])
+            self.columns["gini"].append(round(gini(scores) * GINI_GRID) / GINI_GRID)
+        if len(scores) > 1:
+            self.columns["margin"].append(scores[-1] - scores[-2])
 
     def tally(self) -> Tally:
         """The games folded so far, counted (the fold is spent)."""

@@ -26,13 +26,14 @@ import re
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from pathlib import Path
+from typing import Any, Sequence
 
 from pnp.errors import UsageError
 from pnp.i18n import _, ngettext
-from pnp.rules import GAMES, end_reasons, load_spec, rulebook
+from pnp.rules import GAMES, end_reasons, rulebook
 from pnp.simulate import command
-from pnp.simulate.metrics import jsonable
+from pnp.simulate.metrics import Estimate, jsonable
 from pnp.simulate.runner import CHUNK_GAMES, Progress
 from pnp.simulate.tally import Tally
 from pnp.simulate.tuning import (
@@ -42,6 +43,7 @@ from pnp.simulate.tuning import (
     PREFIXED,
     STATUSES,
     Arm,
+    Make,
     Search,
     Target,
     Vary,
@@ -108,10 +110,7 @@ def _check_metric(text: str, metric: str, game: str | None, bots: Sequence[str])
     that plays."""
     where = f"--target {command.shown(text)}"
     if metric.startswith("ends."):
-        reasons = end_reasons(game) if game is not None and game in GAMES else ()
-        if game is not None and metric[len("ends."):] not in reasons:
-            raise UsageError(f"{where}: {game} has no end reason {command.shown(metric[len('ends.'):])} (its games "
-                             f"end: {', '.join(f'ends.{r}' for r in reasons)})")
+        _check_end_reason(where, metric[len("ends."):], game)
     elif metric.startswith("bot."):
         if metric[len("bot."):] not in bots:
             raise UsageError(f"{where}: no bot {command.shown(metric[len('bot.'):])} plays (--bots: "
@@ -119,6 +118,14 @@ def _check_metric(text: str, metric: str, game: str | None, bots: Sequence[str])
     elif metric not in METRICS:
         names = ", ".join([*METRICS, *(f"{prefix}…" for prefix in PREFIXED)])
         raise UsageError(f"{where}: no metric {command.shown(metric)} (metrics: {names})")
+
+
+def _check_end_reason(where: str, reason: str, game: str | None) -> None:
+    """`ends.REASON` names a way `game`'s engine declares its games end (any, with no game)."""
+    reasons = end_reasons(game) if game is not None and game in GAMES else ()
+    if game is not None and reason not in reasons:
+        raise UsageError(f"{where}: {game} has no end reason {command.shown(reason)} (its games "
+                         f"end: {', '.join(f'ends.{r}' for r in reasons)})")
 
 
 def parse_vary(game: str, text: str, fixed: dict[str, Any]) -> Vary:
@@ -139,17 +146,26 @@ def parse_vary(game: str, text: str, fixed: dict[str, Any]) -> Vary:
         if float(low) >= float(high):
             raise UsageError(f"--vary {command.shown(text)}: LOW must be below HIGH")
         whole, ends = "." not in low + high, (float(low), float(high))
-        candidates: list[Any] = _spread(int(low), int(high)) if whole else \
-            sorted({round(float(low) + (float(high) - float(low)) * k / (DECIMAL_VALUES - 1), 6)
-                    for k in range(DECIMAL_VALUES)})
+        candidates: list[Any] = _spread(int(low), int(high)) if whole else _decimals(float(low), float(high))
     else:
-        candidates = [part.strip() for part in values.split(",") if part.strip()]
-        if len(candidates) < 2:
-            raise UsageError(f"--vary {command.shown(text)}: give a range LOW..HIGH or two values or more, A,B")
-        if len(candidates) > MOST_VALUES:
-            raise UsageError(f"--vary {command.shown(text)}: at most {MOST_VALUES} values")
+        candidates = _listed(text, values)
     checked = [command.house_rules(game, [f"rules.{name}={value}"], "--vary")[name] for value in candidates]
     return Vary(name, tuple(dict.fromkeys(checked)), ends, whole)
+
+
+def _listed(text: str, values: str) -> list[str]:
+    """The values of `rules.KEY=A,B,C`: two or more, at most `MOST_VALUES`."""
+    candidates = [part.strip() for part in values.split(",") if part.strip()]
+    if len(candidates) < 2:
+        raise UsageError(f"--vary {command.shown(text)}: give a range LOW..HIGH or two values or more, A,B")
+    if len(candidates) > MOST_VALUES:
+        raise UsageError(f"--vary {command.shown(text)}: at most {MOST_VALUES} values")
+    return candidates
+
+
+def _decimals(low: float, high: float) -> list[float]:
+    """`DECIMAL_VALUES` values spread evenly over low…high, both ends kept (to 6 decimals)."""
+    return sorted({round(low + (high - low) * k / (DECIMAL_VALUES - 1), 6) for k in range(DECIMAL_VALUES)})
 
 
 def _spread(low: int, high: int) -> list[int]:
@@ -171,13 +187,7 @@ def tune_command(asked: Asked) -> int:
     targets = command_line_targets(asked.target, game, bots)
     if not asked.vary:
         raise UsageError("--vary: give at least one house rule to search, e.g. --vary rules.rounds=3..9")
-    spec_path = command.spec_option(asked.spec, "--spec")
-    spec = load_spec(str(spec_path))
-    if game not in spec.games:
-        raise UsageError(f"{spec_path}: the spec has no game {game!r}")
-    players = command.player_counts(asked.players, spec.games[game].players)
-    if len(players) > 1:
-        raise UsageError(f"--players {asked.players}: tune one player count at a time")
+    spec_path, players = _spec_and_players(asked, game)
     fixed = command.house_rules(game, asked.set, "--set")
     varies = [parse_vary(game, text, fixed) for text in asked.vary]
     if len({vary.key for vary in varies}) < len(varies):
@@ -205,7 +215,16 @@ def tune_command(asked: Asked) -> int:
     return 0
 
 
-def make_arms(make: Callable[[dict[str, Any]], Arm], varies: Sequence[Vary], seed: int) -> list[Arm]:
+def _spec_and_players(asked: Asked, game: str) -> tuple[Path, list[int]]:
+    """`--spec`, which must hold the game, and `--players`: one player count."""
+    spec_path, spec = command.game_spec(asked.spec, "--spec", game)
+    players = command.player_counts(asked.players, spec.games[game].players)
+    if len(players) > 1:
+        raise UsageError(f"--players {asked.players}: tune one player count at a time")
+    return spec_path, players
+
+
+def make_arms(make: Make, varies: Sequence[Vary], seed: int) -> list[Arm]:
     """The coarse candidates: the varied values' combinations (a seeded sample of `MOST_ARMS`
     when there are more), each a setup the engine accepts (those it refuses are left out)."""
     sizes = [len(vary.values) for vary in varies]
@@ -288,6 +307,25 @@ def verdict(best: Arm, targets: Sequence[Target], arms: Sequence[Arm], meeting: 
     return items
 
 
+def _closest_sides(target: Target, measured: list[tuple[Estimate, Arm]]) -> list[str]:
+    """The value tried closest below a target no value meets and the closest above it, each
+    with its estimate; or that none lands on a side."""
+    below = [(e, a) for e, a in measured if target.side(e.value) < 0]
+    above = [(e, a) for e, a in measured if target.side(e.value) > 0]
+    sides = []
+    if below:
+        estimate, arm = max(below, key=lambda found: found[0].value)
+        sides.append(_("below it {rules}: {value} [{low}, {high}]").format(
+            rules=_rules(arm.values), value=_num(estimate.value), low=_num(estimate.low), high=_num(estimate.high)))
+    if above:
+        estimate, arm = min(above, key=lambda found: found[0].value)
+        sides.append(_("above it {rules}: {value} [{low}, {high}]").format(
+            rules=_rules(arm.values), value=_num(estimate.value), low=_num(estimate.low), high=_num(estimate.high)))
+    if not below or not above:
+        sides.append(_("no value tried lands {side} it").format(side=_("below") if not below else _("above")))
+    return sides
+
+
 def _sides(targets: Sequence[Target], arms: Sequence[Arm]) -> list[dict[str, Any]]:
     """For each target no value tried meets, the closest values tried below it and above it."""
     items = []
@@ -295,22 +333,9 @@ def _sides(targets: Sequence[Target], arms: Sequence[Arm]) -> list[dict[str, Any
         measured = [(target.measure(arm.run.summary), arm) for arm in arms if arm.run is not None]
         if any(target.status(estimate) == "met" for estimate, _arm in measured):
             continue
-        below = [(e, a) for e, a in measured if target.side(e.value) < 0]
-        above = [(e, a) for e, a in measured if target.side(e.value) > 0]
-        sides = []
-        if below:
-            estimate, arm = max(below, key=lambda found: found[0].value)
-            sides.append(_("below it {rules}: {value} [{low}, {high}]").format(
-                rules=_rules(arm.values), value=_num(estimate.value), low=_num(estimate.low), high=_num(estimate.high)))
-        if above:
-            estimate, arm = min(above, key=lambda found: found[0].value)
-            sides.append(_("above it {rules}: {value} [{low}, {high}]").format(
-                rules=_rules(arm.values), value=_num(estimate.value), low=_num(estimate.low), high=_num(estimate.high)))
-        if not below or not above:
-            sides.append(_("no value tried lands {side} it").format(side=_("below") if not below else _("above")))
         items.append({"kind": "sides", "target": str(target),
                       "text": _("No value tried meets {target}; the closest {sides}.").format(
-                          target=target, sides="; ".join(sides))})
+                          target=target, sides="; ".join(_closest_sides(target, measured)))})
     return items
 
 

@@ -148,6 +148,9 @@ class Arm:
 # --- the search -------------------------------------------------------------------------------------
 
 
+Make = Callable[[dict[str, Any]], Arm]  # the candidate of some house rules' values (UsageError: the engine refuses it)
+
+
 @dataclass
 class Search:
     """The candidates tried so far, the games spent, and how to play more of them."""
@@ -190,7 +193,7 @@ class Search:
 
 
 def search(arms: list[Arm], targets: Sequence[Target], budget: int, seed: int, *, workers: int = 0,
-           varies: Sequence[Vary] = (), make: Callable[[dict[str, Any]], Arm] | None = None,
+           varies: Sequence[Vary] = (), make: Make | None = None,
            progress: Callable[[int], None] | None = None) -> Search:
     """The three steps of the module's docstring, from the coarse candidates `arms` (`make`
     makes another from its values): every candidate tried, with its games."""
@@ -241,8 +244,7 @@ def settle(found: Search) -> bool:
     """The values whose every estimate lies inside its target but not yet every interval
     ("likely") play more games, up to twice what they have, within the budget left: so that a
     value that meets the targets is found to. False when there is none, or no budget."""
-    likely = [arm for arm in found.arms if arm.run is not None and not found.meets(arm)
-              and all(t.status(t.measure(arm.run.summary)) != "missed" for t in found.targets)]
+    likely = _likely(found)
     if not likely:
         return False
     extra = min(min(arm.tally.games for arm in likely), found.left // len(likely)) // CHUNK_GAMES * CHUNK_GAMES
@@ -253,12 +255,19 @@ def settle(found: Search) -> bool:
     return True
 
 
+def _likely(found: Search) -> list[Arm]:
+    """The values played whose every estimate lies inside its target but that do not meet
+    every target yet (an interval reaches outside)."""
+    return [arm for arm in found.arms if arm.run is not None and not found.meets(arm)
+            and all(t.status(t.measure(arm.run.summary)) != "missed" for t in found.targets)]
+
+
 def _tried(found: Search, values: dict[str, Any]) -> bool:
     return any(arm.values == values for arm in found.arms)
 
 
 def _neighbours(found: Search, centre: dict[str, Any], vary: Vary, step: float,
-                make: Callable[[dict[str, Any]], Arm]) -> list[Arm]:
+                make: Make) -> list[Arm]:
     """The candidates `step` either side of `centre` along `vary`, within its range, not tried."""
     assert vary.span is not None
     low, high = vary.span
@@ -283,14 +292,13 @@ def _gap(found: Search, centre: dict[str, Any], vary: Vary) -> float:
     return min((abs(value - centre[vary.key]) for value in others), default=0.0)
 
 
-def refine(found: Search, ranges: Sequence[Vary], make: Callable[[dict[str, Any]], Arm]) -> None:
+def refine(found: Search, ranges: Sequence[Vary], make: Make) -> None:
     """Around the best, along each range, halfway to the nearest value tried, again and again
     (see the module's docstring)."""
     for vary in ranges:
-        assert vary.span is not None
         step = _gap(found, found.best().values, vary) / 2
-        finest = (vary.span[1] - vary.span[0]) / FINEST
-        while (step >= 1 if vary.whole else step >= finest):
+        finest = _finest(vary)
+        while step >= finest:
             if vary.whole:
                 step = math.floor(step)
             each = _each(found)
@@ -299,12 +307,24 @@ def refine(found: Search, ranges: Sequence[Vary], make: Callable[[dict[str, Any]
             if each < CHUNK_GAMES:
                 return
             if new:
-                found.play(new, each, "refine")
-                for arm in new:
-                    arm.step = "refine"
+                _play_new(found, new, each, "refine")
                 if not vary.whole and all(_indistinct(found.targets, centre, arm) for arm in new):
                     break  # the interval cannot tell values this close apart
             step /= 2
+
+
+def _finest(vary: Vary) -> float:
+    """The smallest step `refine` takes along a range: 1 for whole numbers, else a
+    `FINEST`th of the range."""
+    assert vary.span is not None
+    return 1 if vary.whole else (vary.span[1] - vary.span[0]) / FINEST
+
+
+def _play_new(found: Search, new: Sequence[Arm], games: int, step: str) -> None:
+    """Candidates played, each marked with the step of the search that found it."""
+    found.play(new, games, step)
+    for arm in new:
+        arm.step = step
 
 
 def _indistinct(targets: Sequence[Target], centre: Arm, other: Arm) -> bool:
@@ -317,23 +337,28 @@ def _indistinct(targets: Sequence[Target], centre: Arm, other: Arm) -> bool:
     return True
 
 
-def edges(found: Search, ranges: Sequence[Vary], make: Callable[[dict[str, Any]], Arm]) -> None:
+def edges(found: Search, ranges: Sequence[Vary], make: Make) -> None:
     """From each value that meets every target, its neighbours one step along each range,
     until the values that meet are surrounded (or the budget or `MOST_EDGES` is spent)."""
     added = 0
     while added < MOST_EDGES:
-        new: list[Arm] = []
-        for arm in [arm for arm in found.arms if found.meets(arm)]:
-            for vary in ranges:
-                assert vary.span is not None
-                step = 1 if vary.whole else _gap(found, arm.values, vary)
-                new += [n for n in _neighbours(found, arm.values, vary, step, make)
-                        if not any(other.values == n.values for other in new)]
+        new = _around_met(found, ranges, make)
         each = _each(found)
         if not new or each < CHUNK_GAMES:
             return
         new = new[:MOST_EDGES - added]
-        found.play(new, each, "edge")
-        for arm in new:
-            arm.step = "edge"
+        _play_new(found, new, each, "edge")
         added += len(new)
+
+
+def _around_met(found: Search, ranges: Sequence[Vary], make: Make) -> list[Arm]:
+    """The neighbours not tried yet of each value that meets every target, one step along each
+    range (a step of 1 for whole numbers, else the gap to the nearest value tried), each once."""
+    new: list[Arm] = []
+    for arm in [arm for arm in found.arms if found.meets(arm)]:
+        for vary in ranges:
+            assert vary.span is not None
+            step = 1 if vary.whole else _gap(found, arm.values, vary)
+            new += [n for n in _neighbours(found, arm.values, vary, step, make)
+                    if not any(other.values == n.values for other in new)]
+    return new

@@ -333,23 +333,34 @@ def comparison(rows: Sequence[Mapping[str, Any]], unit: str) -> list[dict[str, A
     """The verdict of a comparison: the key metrics whatever their judgement, then every other
     metric that changed, then how many more intervals exclude 0 by chance (each row judged
     once, `judge`, as the table shows it)."""
-    by_metric = {row["metric"]: row for row in rows}
     changed = [row for row in rows if row["judged"]["kind"] in (judge.CHANGED, judge.SMALL)]
     items: list[dict[str, Any]] = [] if changed else [
         {"kind": "nothing", "metric": "", "text": _("No metric changed beyond chance.")}]
-    said = [by_metric[metric] for metric in KEY_METRICS if metric in by_metric]
-    said += [row for row in changed if row["metric"] not in KEY_METRICS]
+    said = _said_rows(rows, changed)
     items += [_judged_item(row, unit) for row in said]
     chance = [row for row in rows if row["judged"]["kind"] == judge.CHANCE and row not in said]
     if chance:
-        compared = chance[0]["judged"]["compared"]
-        items.append({"kind": "chance", "metric": "", "metrics": [row["metric"] for row in chance],
-                      "text": ngettext("{count} other metric's interval excludes 0 (judged \"chance\" in the table): no "
-                                       "more than chance gives among {compared} metrics compared.",
-                                       "{count} other metrics' intervals exclude 0 (judged \"chance\" in the table): no "
-                                       "more than chance gives among {compared} metrics compared.",
-                                       len(chance)).format(count=len(chance), compared=compared)})
+        items.append(_chance_item(chance))
     return items
+
+
+def _said_rows(rows: Sequence[Mapping[str, object]], changed: Sequence[Mapping[str, object]]) -> list[Mapping[str, object]]:
+    """The rows the verdict says: the key metrics compared, then the other metrics that changed."""
+    by_metric = {row["metric"]: row for row in rows}
+    said = [by_metric[metric] for metric in KEY_METRICS if metric in by_metric]
+    return said + [row for row in changed if row["metric"] not in KEY_METRICS]
+
+
+def _chance_item(chance: Sequence[Mapping[str, Any]]) -> dict[str, object]:
+    """The verdict's item for the other metrics whose intervals exclude 0 no more often than
+    chance would."""
+    compared = chance[0]["judged"]["compared"]
+    return {"kind": "chance", "metric": "", "metrics": [row["metric"] for row in chance],
+            "text": ngettext("{count} other metric's interval excludes 0 (judged \"chance\" in the table): no "
+                             "more than chance gives among {compared} metrics compared.",
+                             "{count} other metrics' intervals exclude 0 (judged \"chance\" in the table): no "
+                             "more than chance gives among {compared} metrics compared.",
+                             len(chance)).format(count=len(chance), compared=compared)}
 
 
 def _judged_item(row: Mapping[str, Any], unit: str) -> dict[str, Any]:
@@ -384,21 +395,22 @@ def sentence(row: Mapping[str, Any], unit: str) -> str:
         _interval(low, high), "margin": amount(judged["margin"]),
         "more": f"{judged['more']:,}" if judged["more"] else "", "compared": judged["compared"],
     }
-    kind = judged["kind"]
-    if kind in (judge.CHANGED, judge.SMALL, judge.CHANCE) and length:
-        text = _LENGTH[kind][up]
-    elif kind in (judge.CHANGED, judge.SMALL, judge.CHANCE):
-        text = _MOVED[kind][up]
-    elif kind == judge.UNCHANGED:
-        text = N_("{name} is unchanged: the difference, {interval}, lies within the ±{margin} margin ({a} → {b}).")
-    elif judged["more"]:
-        text = N_("Not enough games to tell whether {name} changed: the difference's interval {interval} reaches "
-                  "beyond the ±{margin} margin and across 0; run about {more} more games a side.")
-    else:
-        text = N_("Not enough games to tell whether {name} changed: the difference's interval {interval} reaches "
-                  "beyond the ±{margin} margin and across 0.")
-    said = _(text).format(**numbers)
+    said = _(_wording(judged["kind"], up, length, bool(judged["more"]))).format(**numbers)
     return said[:1].upper() + said[1:]
+
+
+def _wording(kind: str, up: bool, length: bool, more: bool) -> str:
+    """The sentence (untranslated) for a judgement: of the game's length or another metric,
+    which way it moved; for too few games, with the games it would take where known."""
+    if kind in (judge.CHANGED, judge.SMALL, judge.CHANCE):
+        return (_LENGTH if length else _MOVED)[kind][up]
+    if kind == judge.UNCHANGED:
+        return N_("{name} is unchanged: the difference, {interval}, lies within the ±{margin} margin ({a} → {b}).")
+    if more:
+        return N_("Not enough games to tell whether {name} changed: the difference's interval {interval} reaches "
+                  "beyond the ±{margin} margin and across 0; run about {more} more games a side.")
+    return N_("Not enough games to tell whether {name} changed: the difference's interval {interval} reaches "
+              "beyond the ±{margin} margin and across 0.")
 
 
 _LENGTH = {  # a change of the game's length, by judgement and direction (False: shorter, True: longer)

@@ -18,7 +18,11 @@ import ipaddress
 import shlex
 import socket
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:
+    from pnp.table.game import TableGame
+    from pnp.table.links import Links
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
 DEFAULT_HOST = "127.0.0.1"
@@ -42,25 +46,10 @@ class Asked:
 def run(args: Asked) -> int:
     """Open (or, with --new, create) the record and serve the table until Ctrl-C, which ends
     every phone's stream and stops with the line that goes on with the record."""
-    import random
-
-    from pnp.errors import UsageError
-    from pnp.rules import load_spec
     from pnp.table import files, links, serve
-    from pnp.table.game import TableGame
     from pnp.table.web import create_app
 
-    spec = load_spec(args.spec)
-    bots: dict[str, str] = {}
-    if args.new:
-        if not args.players:
-            raise UsageError("--new needs --players, e.g. --new bolsa --players Ana,Ben,Cris (bot:search for a bot)")
-        players, bots = seated(args.new, [name.strip() for name in args.players.split(",")])
-        table = TableGame.create(args.record, spec, args.new, players, house_rules(args.set), deal=random.Random())
-    else:
-        if args.players or args.set:
-            raise UsageError("--players and --set go with --new; an existing record names its players and rules")
-        table = TableGame.open(args.record, spec)
+    table, bots = _opened(args)
     try:
         tokens = files.seat_tokens(table.path, table.players, bots=bots or None)
         shared = args.host not in LOCAL
@@ -69,13 +58,7 @@ def run(args: Asked) -> int:
         print(f"{table.game.title}: {', '.join(table.players)} — {len(table.entries)} steps in {args.record}")
         for note in table.notes:
             print(f"note: {note}")
-        for link in (*made.seats, made.board):
-            if link.bot:
-                print(f"{link.name}  played by the bot {link.bot}")
-                continue
-            print(f"{link.name}  {link.url}")
-            if shared:
-                print(links.terminal_qr(link.url), end="")
+        _print_links(made, shared)
         print(f"host  {made.host.url}  (this computer's: the seats' links and QR codes are on its page)")
         print("Each link acts for its seat only; the host's for anyone (one phone passed around, or you); "
               "the board's shows the room the game.")
@@ -89,6 +72,40 @@ def run(args: Asked) -> int:
     finally:
         table.close()
     return 0
+
+
+def _opened(args: Asked) -> tuple[TableGame, dict[str, str]]:
+    """The record `--new` creates (its players, bots among them, and house rules from the
+    command line), or the one that exists; and the bots by seat."""
+    import random
+
+    from pnp.errors import UsageError
+    from pnp.rules import load_spec
+    from pnp.table.game import TableGame
+
+    spec = load_spec(args.spec)
+    if not args.new:
+        if args.players or args.set:
+            raise UsageError("--players and --set go with --new; an existing record names its players and rules")
+        return TableGame.open(args.record, spec), {}
+    if not args.players:
+        raise UsageError("--new needs --players, e.g. --new bolsa --players Ana,Ben,Cris (bot:search for a bot)")
+    players, bots = seated(args.new, [name.strip() for name in args.players.split(",")])
+    return TableGame.create(args.record, spec, args.new, players, house_rules(args.set), deal=random.Random()), bots
+
+
+def _print_links(made: Links, shared: bool) -> None:
+    """A line per seat and the board: its link, with its QR code on a shared network; a bot's
+    seat says which bot plays it."""
+    from pnp.table import links
+
+    for link in (*made.seats, made.board):
+        if link.bot:
+            print(f"{link.name}  played by the bot {link.bot}")
+            continue
+        print(f"{link.name}  {link.url}")
+        if shared:
+            print(links.terminal_qr(link.url), end="")
 
 
 def seated(game: str, names: list[str]) -> tuple[list[str], dict[str, str]]:

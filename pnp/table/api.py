@@ -15,7 +15,7 @@ import asyncio
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from pnp.rules.base import Event, plain
 from pnp.rules.legal import AtMostOne, Budget, Different
@@ -159,7 +159,7 @@ def submission_of(body: Mapping[str, Any]) -> Submission:
     values, choices = body.get("values", {}), body.get("choices", {})
     if not (player is None or isinstance(player, str)):
         raise BadEntry("player is a player's name, or null (the table's step)")
-    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= forms.LARGEST:
+    if not (_whole(n) and n >= 0):
         raise BadEntry("n is the number of the step among its player's, from 0")
     if not isinstance(values, Mapping) or not isinstance(choices, Mapping):
         raise BadEntry("values and choices are objects")
@@ -182,7 +182,8 @@ def _picks(values: Mapping[str, Any]) -> dict[str, int | tuple[int, ...]]:
     return picks
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: Any) -> TypeGuard[int]:
+    """A number a form holds: a whole number (not true or false) no larger than `forms.LARGEST`."""
     return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= forms.LARGEST
 
 

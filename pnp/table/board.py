@@ -154,9 +154,8 @@ def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[
     strips: list[Strip] = []
     panels = _Panels()
     mats: tuple[Mat, ...] = ()
-    hands = state.get(look.hands) if look.hands else None  # each player's cards: on their mat
     for key, value in state.items():
-        if key in SKIPPED or (key == look.hands and isinstance(hands, Mapping)):
+        if _drawn_apart(key, state, look):
             continue
         if key in look.tracks:
             last = (options or {}).get(look.limits.get(key, ""))
@@ -170,6 +169,12 @@ def board(state: Mapping[str, Any], game: Game, game_id: str, players: Sequence[
         else:
             panels.add(key, value, look, idents)
     return Board(tuple(strips), panels.panels(), mats, idents)
+
+
+def _drawn_apart(key: str, state: Mapping[str, object], look: Look) -> bool:
+    """A state entry the board draws in no strip or panel of its own: how the game ended (the
+    page's banner says it), the players' hands (each on its player's mat)."""
+    return key in SKIPPED or (bool(look.hands) and key == look.hands and isinstance(state.get(key), Mapping))
 
 
 def _mats(game: Game, look: Look, key: str, value: Mapping[str, Mapping[str, Any]], state: Mapping[str, object],
@@ -225,7 +230,7 @@ def _strip(game: Game, track_id: str, key: str, value: Any, idents: Mapping[str,
     past the last cell shows the token's back (+size) on the cell it is counted from. `last`:
     the last cell in play (a house rule's, such as the number of rounds), the rest left off."""
     track = game.tracks[track_id]
-    kept = [c for c in track.cells if not _beyond(c, last)] or list(track.cells)
+    kept = _in_play(track.cells, last)
     cells = tuple(_number(c) for c in kept)
     values = value.items() if isinstance(value, Mapping) else [(None, value)]
     rows = []
@@ -234,11 +239,16 @@ def _strip(game: Game, track_id: str, key: str, value: Any, idents: Mapping[str,
         cell, flipped = _cell(kept, number)
         ident = idents.get(str(asset)) if asset is not None else None
         label = f"+{track.size}" if flipped else (ident.id if ident else _number(number))
-        name = ident.name if ident else _section_title(game, track_id) or label_of(key)
+        name = ident.name if ident else _strip_title(game, track_id, key)
         token = Token(cell, label, ident, f"{name}: {_number(number)}", ((path, _raw(number)),), flipped)
         rows.append(_row(ident.id if ident else "", ident, (token,), len(cells)))
-    start = kept.index(track.start) if track.start in kept else 0
-    return Strip(_section_title(game, track_id) or label_of(key), cells, start, tuple(rows))
+    return Strip(_strip_title(game, track_id, key), cells, _start(kept, track.start), tuple(rows))
+
+
+def _in_play(cells: Sequence[float], last: object) -> list[float]:
+    """A track's cells up to `last` (a house rule's last cell); all of them where that would
+    leave none."""
+    return [c for c in cells if not _beyond(c, last)] or list(cells)
 
 
 def _beyond(cell: Any, last: Any) -> bool:
@@ -255,18 +265,35 @@ def _counters(game: Game, track_id: str, key: str, value: Mapping[str, Any], ide
     placed: dict[str, list[Token]] = {asset: [] for asset in idents}
     for pair, counter in value.items():
         stronger = str(counter.get("stronger"))
-        weaker = next((a for a in str(pair).split("/") if a != stronger), "")
-        position = counter.get("position")
-        cell = int(position) - 1 if isinstance(position, int) and 1 <= position <= len(cells) else len(cells) - 1
-        rate = counter.get("rate")
-        checks = tuple((f"{key}.{pair}.{field}", _raw(v)) for field, v in counter.items())
-        title = _("{pair}: {stronger} stronger, box {position}").format(pair=pair, stronger=stronger, position=position)
-        if rate is not None:
-            title += f", 1 {stronger} = {_number(rate)} {weaker}"
-        placed.setdefault(stronger, []).append(Token(cell, weaker, idents.get(weaker), title, checks))
+        placed.setdefault(stronger, []).append(_counter_token(key, str(pair), counter, len(cells), idents))
     rows = tuple(_row(asset, idents.get(asset), tokens, len(cells)) for asset, tokens in placed.items())
-    start = track.cells.index(track.start) if track.start in track.cells else 0
-    return Strip(_section_title(game, track_id) or label_of(key), cells, start, rows)
+    return Strip(_strip_title(game, track_id, key), cells, _start(track.cells, track.start), rows)
+
+
+def _counter_token(key: str, pair: str, counter: Mapping[str, object], boxes: int, idents: Mapping[str, Ident]) -> Token:
+    """A pair counter at its box (the last, for a position off the track), reading the weaker
+    asset; its title says which is stronger and the rate."""
+    stronger = str(counter.get("stronger"))
+    weaker = next((a for a in str(pair).split("/") if a != stronger), "")
+    position = counter.get("position")
+    cell = int(position) - 1 if isinstance(position, int) and 1 <= position <= boxes else boxes - 1
+    rate = counter.get("rate")
+    checks = tuple((f"{key}.{pair}.{field}", _raw(v)) for field, v in counter.items())
+    title = _("{pair}: {stronger} stronger, box {position}").format(pair=pair, stronger=stronger, position=position)
+    if rate is not None:
+        title += f", 1 {stronger} = {_number(rate)} {weaker}"
+    return Token(cell, weaker, idents.get(weaker), title, checks)
+
+
+def _start(cells: Sequence[object], start: object) -> int:
+    """Where a track's start cell is among `cells`: the first cell when it is not one of them."""
+    return list(cells).index(start) if start in cells else 0
+
+
+def _strip_title(game: Game, track_id: str, key: str) -> str:
+    """A strip's title: the printed board section's that shows the track, else the state
+    key's words."""
+    return _section_title(game, track_id) or label_of(key)
 
 
 def _cell(cells: Sequence[float], number: Any) -> tuple[int, bool]:
@@ -301,9 +328,7 @@ def _mat(game: Game, look: Look, name: str, data: Mapping[str, Any], path: str, 
     for key, value in data.items():
         where = f"{path}.{key}"
         if key in look.money and isinstance(value, Mapping):  # money in each currency: a row of bills
-            zones.append(Zone("", label_of(key), tuple(
-                Count(idents.get(str(c)), str(c), _number(a), ((f"{where}.{c}", _raw(a)),), _bills(game, a))
-                for c, a in value.items())))
+            zones.append(_currencies(game, label_of(key), value, where, idents))
         elif key in look.money:
             money.append(Money(_number(value), _bills(game, value), ((where, _raw(value)),)))
         elif key in look.zones and look.zones[key] in zones_spec:
@@ -313,9 +338,19 @@ def _mat(game: Game, look: Look, name: str, data: Mapping[str, Any], path: str, 
         else:
             facts.extend(_facts(key, value, where, idents, look=look))
     zones.sort(key=lambda z: (z.label == "", z.label))
-    held = tuple(_held(game, key, face, state) for key, face in look.holders.items()
-                 if state.get(key) == name)
-    return Mat(name, acting, held, tuple(money), tuple(zones), tuple(facts))
+    return Mat(name, acting, _tokens_held(game, look, name, state), tuple(money), tuple(zones), tuple(facts))
+
+
+def _currencies(game: Game, title: str, money: Mapping[str, object], path: str, idents: Mapping[str, Ident]) -> Zone:
+    """Money in each currency, a count and its bills per currency."""
+    return Zone("", title, tuple(Count(idents.get(str(c)), str(c), _number(a), ((f"{path}.{c}", _raw(a)),), _bills(game, a))
+                                 for c, a in money.items()))
+
+
+def _tokens_held(game: Game, look: Look, name: str, state: Mapping[str, object]) -> tuple[Token, ...]:
+    """The tokens the state says `name` holds (`look.holders`: the state key naming the holder,
+    and the token's face)."""
+    return tuple(_held(game, key, face, state) for key, face in look.holders.items() if state.get(key) == name)
 
 
 def _zones(game: Game) -> dict[str, str]:
@@ -388,12 +423,16 @@ def _text(value: Any, idents: Mapping[str, Ident]) -> str:
     if isinstance(value, (int, float)):
         return _number(value)
     if isinstance(value, (list, tuple)):
-        said = [_text(v, idents) for v in value]
-        runs = [(text, said.count(text)) for text in dict.fromkeys(said)]  # like items together: "(big card) ×3"
-        return ", ".join(text if n == 1 else f"{text} ×{n}" for text, n in runs) or NOTHING
+        return _runs([_text(v, idents) for v in value])
     if isinstance(value, Mapping):
         return ", ".join(f"{k} {_text(v, idents)}" for k, v in value.items()) or NOTHING
     return str(value)
+
+
+def _runs(said: Sequence[str]) -> str:
+    """A list's texts with like items together, "(big card) ×3", in the order first seen."""
+    runs = [(text, said.count(text)) for text in dict.fromkeys(said)]
+    return ", ".join(text if n == 1 else f"{text} ×{n}" for text, n in runs) or NOTHING
 
 
 def _number(value: Any) -> str:

@@ -22,6 +22,8 @@ from typing import Any
 
 from pnp.bots import games, roster
 from pnp.bots.common import Bot, Decision
+from pnp.rules.base import ToMove
+from pnp.rules.legal import Field
 from pnp.table import seats
 from pnp.table.game import TableGame
 from pnp.table.seats import Offer, SeatView
@@ -104,11 +106,9 @@ class Bots:
     def _choose(self, player: str, seen: SeatView) -> tuple[Offer, Submission, Any] | None:
         """The bot's step among those offered to its seat, as its phone would post it (None:
         the bot lets the next player act first)."""
-        who = seen.to_move
         offers = [o for o in seen.offers if o.player == player]
         templates = tuple(o.template for o in offers)
-        later = who.players[who.players.index(player) + 1:] if who is not None and player in who.players else ()
-        may_pass = bool(who and not who.sealed and later)
+        may_pass = _may_pass(seen.to_move, player)
         seat = self.table.players.index(player)
         decision = Decision(self.table.engine, self.table.params, games.probe(self.table.game_id, self.table.params),
                             seen.state, seat, templates, may_pass)
@@ -137,20 +137,28 @@ class Bots:
         self.wake()
 
 
+def _may_pass(who: ToMove | None, player: str) -> bool:
+    """A bot may let the next player act first in an open phase (not sealed) where a player
+    acts after it."""
+    later = who.players[who.players.index(player) + 1:] if who is not None and player in who.players else ()
+    return bool(who and not who.sealed and later)
+
+
 def _submission(offer: Offer, action: Any) -> Submission:
     """What a phone posts for `action` on `offer`'s form: a number for each number field, an
     option's place for a choice, the places of the options chosen for several."""
     template = offer.template
     values = dict(template.read(action) or {}) if template.read is not None else {}
-    picks: dict[str, int | tuple[int, ...]] = {}
-    for f in template.fields:
-        value = values.get(f.name)
-        if f.kind == "number":
-            picks[f.name] = f.low if value is None else int(value)
-        elif f.kind == "choice":
-            options = list(f.options)
-            picks[f.name] = options.index(value) if value in options else 0
-        else:
-            options = list(f.options)
-            picks[f.name] = tuple(options.index(v) for v in value or () if v in options)
+    picks = {f.name: _pick(f, values.get(f.name)) for f in template.fields}
     return Submission(offer.player, offer.n, picks)
+
+
+def _pick(f: Field, value: Any) -> int | tuple[int, ...]:
+    """One field's value as its form posts it: the number, the option's place, or the places
+    of the options chosen (a value the field does not offer: its least, its first option)."""
+    if f.kind == "number":
+        return f.low if value is None else int(value)
+    options = list(f.options)
+    if f.kind == "choice":
+        return options.index(value) if value in options else 0
+    return tuple(options.index(v) for v in value or () if v in options)

@@ -156,7 +156,7 @@ class TableGame:
     def _resume(self, journal: Journal | None, write: bool) -> None:
         """The sealed entries the journal keeps, entered again, and the log brought up to the
         journal's change; then who entered each step, from the log."""
-        log: list[Mapping[str, Any]] = list(files.read_log(self.path))
+        log: list[files.LogLine] = list(files.read_log(self.path))
         logged = max((line.get("change", 0) for line in log), default=0)
         if journal is None or journal.record_sha256 != self._record_sha:
             if journal is not None and journal.pending:
@@ -166,10 +166,8 @@ class TableGame:
             self._attribute(log)
             return
         self.change = journal.change
-        missing = [line for line in journal.log if line.get("change", 0) > logged]
-        if missing and write:
-            files.append_log(self.path, missing)
-            log += missing
+        if write:
+            log += self._logged_from(journal, logged)
         entries, kept = self._reentered(journal)
         self.entries = entries
         self._attribute(log)
@@ -177,6 +175,14 @@ class TableGame:
             self.notes.append(f"{len(journal.pending) - kept} sealed entries no longer apply and are left out")
             if write:
                 self._commit(entries, [{"op": "dropped", "by": HOST.name, "count": len(journal.pending) - kept}])
+
+    def _logged_from(self, journal: Journal, logged: int) -> list[files.LogLine]:
+        """The journal's log lines of changes after the log's last (`logged`), appended to the
+        log: a change whose journal was written but whose log line was not."""
+        missing = [line for line in journal.log if line.get("change", 0) > logged]
+        if missing:
+            files.append_log(self.path, missing)
+        return missing
 
     def _reentered(self, journal: Journal) -> tuple[tuple[Entry, ...], int]:
         """The entries with the journal's sealed entries entered again, up to the first that is
@@ -471,6 +477,16 @@ class TableGame:
                             events=entry.events + tuple(events))
         return entry
 
+    def _pending(self, sealed: tuple[Entry, ...], public: list[object]) -> list[dict[str, object]]:
+        """The journal's lines for the sealed entries of a phase still open: who entered each,
+        when, and the first with the record holding them too (the journal alone has it: the one
+        writer of actions)."""
+        pending: list[dict[str, object]] = [{"by": e.by, "at": e.at, "player": e.player, "revealed": e.revealed}
+                                            for e in sealed]
+        if pending:
+            pending[0]["record"] = self._text.text(public + [e.actions[0] for e in sealed], self._start)
+        return pending
+
     def _commit(self, entries: tuple[Entry, ...], lines: Sequence[Mapping[str, Any]], key: str | None = None,
                 undone: tuple[Event, ...] = ()) -> None:
         """Make `entries` the game's: the journal, the record, the log, in that order, each on
@@ -483,10 +499,7 @@ class TableGame:
         public = [a for entry in entries[:k] for a in entry.actions]
         text = HEADER + self._text.text(public, self._start)
         data = text.encode("utf-8")
-        pending: list[dict[str, Any]] = [{"by": e.by, "at": e.at, "player": e.player, "revealed": e.revealed}
-                                         for e in entries[k:]]
-        if pending:  # the record with the sealed entries too, in the journal alone: the one writer of actions
-            pending[0]["record"] = self._text.text(public + [e.actions[0] for e in entries[k:]], self._start)
+        pending = self._pending(entries[k:], public)
         change, sha, at = self.change + 1, _sha(data), _now()
         keyed = [*lines[:-1], {**lines[-1], "key": key}] if key is not None else list(lines)
         stamped = tuple({"change": change, "at": at, **line, "entries": len(entries)} for line in keyed)

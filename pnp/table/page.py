@@ -21,7 +21,7 @@ from pnp.table.game import TableGame
 from pnp.table.links import Links
 from pnp.table.looks import DEFAULT, LOOKS, NOTHING, Look, action, step_word
 from pnp.table.seats import SeatView
-from pnp.table.steps import Change, Entry
+from pnp.table.steps import Actor, Change, Entry
 
 HISTORY = 20  # earlier steps listed on the page: the page costs the same late in a game as early
 GROUP = 1  # more forms than this of one player and kind fold under one heading (but a hand of cards)
@@ -47,7 +47,6 @@ def context(table: TableGame, seen: SeatView, links: Links | None = None, notice
     colours = {a.id: str(a.color) for a in table.game.assets}
     actor = seen.actor
     look = LOOKS.get(table.game_id, DEFAULT)
-    history = _history(seen.public, look)
     said = {**_scalars(position), **table.options, "front": _front(position)}
     hand = _hand(position, look, actor.seat)
     return {
@@ -74,17 +73,25 @@ def context(table: TableGame, seen: SeatView, links: Links | None = None, notice
         "winners": position.get("winners", []),
         "setup_events": table.setup_events,
         "public": seen.public,  # (what the last steps are drawn from: `views.shared_key`)
-        "last": history[-1] if history else None,
-        "history": list(reversed(history[:-1])),
+        **_last_and_history(_history(seen.public, look)),
         "said": _said(table.last_change, look),
         "undo": seen.undo and _undoing(seen.undo, actor, look, said),
         "correct": seen.correct and _undoing(seen.correct, actor, look, said),
-        "position_form": (forms.position_form(table.start_form(), table.players, assets)
-                          if actor.host and not table.entries else []),
+        "position_form": _position_form(table, actor, assets),
         "links": _links(links, actor),
         "notice": notice,
         "choice": choice,
     }
+
+
+def _last_and_history(history: Sequence[object]) -> dict[str, object]:
+    """The last step, drawn apart, and the steps before it, the latest first."""
+    return {"last": history[-1] if history else None, "history": list(reversed(history[:-1]))}
+
+
+def _position_form(table: TableGame, actor: Actor, assets: list[str]) -> list[forms.Entry]:
+    """The host's form to set the starting position, offered until the first step."""
+    return forms.position_form(table.start_form(), table.players, assets) if actor.host and not table.entries else []
 
 
 def _turn(seen: SeatView, look: Look) -> dict[str, Any]:
@@ -201,17 +208,28 @@ def _groups(found: list[forms.Form], look: Look, said: dict[str, Any], hand: lis
         groups.setdefault((form.player, form.kind), []).append(form)
     shown = []
     said_before: set[str] = set()
-    asking = [key for key, members in groups.items() if any(f.controls or f.grid for f in members)]
+    asking = _asking(groups)
     for (player, kind), members in groups.items():
         name, line = action(look, kind, said)
         members = [replace(f, title=f"{name} {f.face}".strip()) for f in members]  # "Divest USD", not "divest USD"
         cards = all(forms.one_choice(f) for f in members)
-        in_hand = cards and bool(hand) and all(f.fixed in hand for f in members)
+        in_hand = cards and _all_in_hand(members, hand)
         shown.append({"player": player, "kind": name, "line": "" if kind in said_before else line, "name": kind,
                       "forms": members, "cards": cards, "folded": len(members) > GROUP and not in_hand,
                       "hand": in_hand, "open": asking == [(player, kind)] and len(members) == 1})
         said_before.add(kind)  # the host's page: each kind's line once
     return shown
+
+
+def _all_in_hand(members: list[forms.Form], hand: list[str]) -> bool:
+    """Each form's one choice is a card the seat holds (a card played from the hand)."""
+    return bool(hand) and all(f.fixed in hand for f in members)
+
+
+def _asking(groups: dict[tuple[str | None, str], list[forms.Form]]) -> list[tuple[str | None, str]]:
+    """The groups with a value to give (a control or a grid): the only one, of one form, is
+    shown open."""
+    return [key for key, members in groups.items() if any(f.controls or f.grid for f in members)]
 
 
 def _said(change: Change | None, look: Look) -> dict[str, Any] | None:

@@ -67,7 +67,7 @@ def view(table: Table, actor: Actor) -> SeatView:
     k = table.public_count()
     public, waiting = table.entries[:k], table.entries[k:]
     base = table.public_state()
-    own = tuple(e for e in waiting if e.player == actor.seat) if actor.seat is not None else ()
+    own = _own(waiting, actor)
     known = _with_own(table, base, own)
     who = table.to_move()
     hidden = tuple(dict.fromkeys(e.player for e in waiting if e.player is not None))
@@ -81,6 +81,12 @@ def view(table: Table, actor: Actor) -> SeatView:
             None if undo is None else [index if actor.host else None, undo.player, undo.kind, len(undo.actions)],
             list(hidden) if actor.host else None, fixing]
     return SeatView(actor, _version(actor, seen), state, public, own, hidden, who, offers, undo, closing, correct)
+
+
+def _own(waiting: Sequence[Entry], actor: Actor) -> tuple[Entry, ...]:
+    """`SeatView.own`: a seat's entries among those the sealed phase holds back (the host and
+    the board, no seat, have none)."""
+    return tuple(e for e in waiting if e.player == actor.seat) if actor.seat is not None else ()
 
 
 def _turn_seen(who: ToMove | None, actor: Actor) -> list[object] | None:
@@ -133,7 +139,7 @@ def _offers(table: Table, actor: Actor, known: Any, hidden: tuple[str, ...],
     if who is None or actor.board:
         return (), None
     templates = table.templates(known)
-    players = [actor.seat] if not actor.host else list(dict.fromkeys(t.player for t in templates))
+    players = _players_offered(templates, actor)
     offers: list[Offer] = []
     closing = None
     sealed_open = bool(who.sealed and who.players)
@@ -147,6 +153,12 @@ def _offers(table: Table, actor: Actor, known: Any, hidden: tuple[str, ...],
             else:
                 offers.append(offer)
     return tuple(offers), closing
+
+
+def _players_offered(templates: Sequence[Template], actor: Actor) -> list[str | None]:
+    """Whose steps a page offers: a seat its own; the host everyone's, and the table's
+    (None), in the engine's order."""
+    return [actor.seat] if not actor.host else list(dict.fromkeys(t.player for t in templates))
 
 
 def version(table: Table, actor: Actor) -> str:
@@ -165,15 +177,21 @@ def admitted(table: Table, actor: Actor, submission: Submission) -> Template:
         raise Forbidden(_(words.BOARD_ONLY_SHOWS))
     if not actor.host and submission.player != actor.seat:
         raise Forbidden(_(words.TABLE_STEP) if submission.player is None else _(words.NOT_YOUR_STEP))
-    seen = view(table, actor)
-    offered = [o for o in (*seen.offers, seen.closing) if o is not None]
-    offer = next((o for o in offered if (o.player, o.n) == (submission.player, submission.n)), None)
-    if offer is None:
-        raise Stale()
+    offer = _answered(view(table, actor), submission)
     now = mine(table.templates(), submission.player)
     if not offer.n < len(now) or signature(now[offer.n]) != signature(offer.template):
         raise Stale()
     return now[offer.n]
+
+
+def _answered(seen: SeatView, submission: Submission) -> Offer:
+    """The offer of the actor's page that a submission answers; Stale when the page offers it
+    no longer."""
+    offered = [o for o in (*seen.offers, seen.closing) if o is not None]
+    offer = next((o for o in offered if (o.player, o.n) == (submission.player, submission.n)), None)
+    if offer is None:
+        raise Stale()
+    return offer
 
 
 def check_entry(table: Table, actor: Actor, template: Template, close: bool) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pnp.rules.base import ChoiceNeeded, Event, ToMove
-from pnp.rules.legal import Template
+from pnp.rules.legal import Field, Template
 
 
 @dataclass(frozen=True)
@@ -123,19 +123,19 @@ class Submission:
     def values(self, template: Template) -> dict[str, Any]:
         """The template's field values: numbers as given (the engine judges them), options by
         number; a field left out is its lowest value, or no option."""
-        values: dict[str, Any] = {}
-        for f in template.fields:
-            pick = self.picks.get(f.name)
-            if f.kind == "number":
-                if isinstance(pick, tuple):
-                    raise BadEntry(f"{f.name}: expected a whole number")
-                values[f.name] = f.low if pick is None else pick
-            elif f.kind == "choice":
-                values[f.name] = f.options[option(f.options, pick if pick is not None else 0, f.name)]
-            else:
-                picks = pick if isinstance(pick, tuple) else () if pick is None else (pick,)
-                values[f.name] = tuple(f.options[option(f.options, n, f.name)] for n in picks)
-        return values
+        return {f.name: _value(f, self.picks.get(f.name)) for f in template.fields}
+
+
+def _value(f: Field, pick: int | tuple[int, ...] | None) -> Any:
+    """One field's value from what the form sent for it (None: nothing)."""
+    if f.kind == "number":
+        if isinstance(pick, tuple):
+            raise BadEntry(f"{f.name}: expected a whole number")
+        return f.low if pick is None else pick
+    if f.kind == "choice":
+        return f.options[option(f.options, pick if pick is not None else 0, f.name)]
+    picks = pick if isinstance(pick, tuple) else () if pick is None else (pick,)
+    return tuple(f.options[option(f.options, n, f.name)] for n in picks)
 
 
 KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")  # a change's key: a form's, or a client's own random text
