@@ -346,10 +346,15 @@ def _value_at(data: Any, loc: tuple[int | str, ...]) -> Any:
             data = data[step]
         elif isinstance(data, (list, tuple)) and isinstance(step, int) and 0 <= step < len(data):
             data = data[step]
-        elif not (isinstance(step, str) and step.startswith(("function-", "tagged-union", "nullable", "literal["))) \
-                and not (isinstance(data, dict) and data.get("kind") == step):
+        elif not _pydantic_step(data, step):
             return None
     return data
+
+
+def _pydantic_step(data: Any, step: int | str) -> bool:
+    """Whether `step` is one of pydantic's own (a validator, a union's tag), not a place in the input."""
+    return (isinstance(step, str) and step.startswith(("function-", "tagged-union", "nullable", "literal["))) \
+        or (isinstance(data, dict) and data.get("kind") == step)
 
 
 def _shape_issue(source: Source, path: PathKey, model: Any, item: Mapping[str, Any]) -> Issue:
