@@ -197,11 +197,17 @@ def text_path(spec: Spec, game_id: str, component_id: str, text: str, language: 
              for p, template in _texts(spec.written(here))]
     whole = [(len(_unspaced(_ICON.sub("", re.sub(r"\{[^{}]*\}", "", template)))), p) for p, template in texts
              if _writes(template, text, whole=True)]
-    if whole:  # the most specific templates; of several alike (`{id}`, `{name}`) the entry they share
-        best = max(size for size, _ in whole)
-        paths = [p for size, p in whole if size == best]
-        return paths[0] if len(paths) == 1 else _common(paths)
+    if whole:
+        return _most_specific(whole)
     return next((p for p, template in texts if _writes(template, text, whole=False)), here)
+
+
+def _most_specific(sized: list[tuple[int, tuple[Any, ...]]]) -> tuple[Any, ...]:
+    """The path of the template with the most fixed letters; of several alike (`{id}`, `{name}`),
+    the entry they share."""
+    best = max(size for size, _ in sized)
+    paths = [p for size, p in sized if size == best]
+    return paths[0] if len(paths) == 1 else _common(paths)
 
 
 def _common(paths: Sequence[tuple[Any, ...]]) -> tuple[Any, ...]:
