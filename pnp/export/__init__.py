@@ -70,7 +70,7 @@ def _recorded_file(entry: Any, folder: str) -> bool:
             and fmt in ("png", "pdf") and path.endswith(f".{fmt}") and isinstance(pages, int) and _sha256_hex(sha))
 
 
-def _sha256_hex(value: Any) -> bool:
+def _sha256_hex(value: object) -> bool:
     """A SHA-256 digest as `hashlib` writes it: 64 lowercase hex digits."""
     return isinstance(value, str) and len(value) == 64 and set(value) <= set("0123456789abcdef")
 

@@ -181,7 +181,7 @@ def _component(entry: dict[str, Any], game: Any, files: list[dict[str, Any]], fa
     }
 
 
-def _of_component(entries: list[dict[str, Any]], component_id: str) -> list[dict[str, Any]]:
+def _of_component(entries: list[Entry], component_id: str) -> list[Entry]:
     """The entries (files, findings) about one component."""
     return [e for e in entries if e.get("component") == component_id]
 

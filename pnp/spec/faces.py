@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import combinations
 from string import Formatter
-from typing import Any, Iterator, Mapping, TypeVar
+from typing import Any, Iterator, Mapping, Sequence, TypeVar
 
 from pnp.errors import shorten
 from pnp.i18n import _
@@ -221,7 +221,7 @@ class _Components(Mapping[str, Any]):
         return len(self._ids)
 
 
-def _face_values(faces: list[tuple[Side, Mapping[str, Any]]], name: str) -> Values | None:
+def _face_values(faces: Sequence[tuple[Side, Mapping[str, object]]], name: str) -> Values | None:
     """Each face's `name`: its entry's data key, else its printed field; None when no face has one."""
     if not any(name in data or name in TEXT_FIELDS for _, data in faces):
         return None

@@ -16,6 +16,7 @@ from typing import Any
 
 from pnp.findings import Finding
 from pnp.spec.model import Game, Spec
+from pnp.spec.source import PathKey
 
 
 def relocated(spec: Spec, finding: Finding) -> Finding:
@@ -33,7 +34,7 @@ def relocated(spec: Spec, finding: Finding) -> Finding:
     return replace(finding, file=where.file, line=where.line, col=where.col, path=where.path)
 
 
-def _component_moved(game: Game, parts: tuple[Any, ...], component: str) -> tuple[Any, ...] | None:
+def _component_moved(game: Game, parts: PathKey, component: str) -> PathKey | None:
     """The path with the component at the index it has in the game's list now (the finding
     names it by id); None when the game no longer holds it."""
     index = next((i for i, c in enumerate(game.components) if c.id == component), None)

@@ -154,7 +154,7 @@ def _one_of(value: Any, choices: tuple[Any, ...]) -> Any:
     return choices[choices.index(value)]
 
 
-def _finite_number(value: Any) -> bool:
+def _finite_number(value: object) -> bool:
     """An int or float that is finite; true and false are not numbers here, though Python counts them."""
     return not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
 
