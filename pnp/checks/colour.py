@@ -49,13 +49,19 @@ class Area:
     inner: list["Area"] = field(default_factory=list)
 
 
-def colour_checks(drawing: Drawing, assets: Sequence[Asset], *, page: bool = False) -> list[Seen]:
-    """Each pair of companies whose areas on this face rely on colour alone, in colours
-    someone cannot tell apart (the closest of their fills, with the vision that sees it)."""
+def _bare_areas(drawing: Drawing, assets: Sequence[Asset], page: bool) -> dict[int, list[Area]]:
+    """Each company's areas on the face told by colour alone (no symbol or code on them)."""
     bare: dict[int, list[Area]] = {}
     for area in identity_areas(drawing, assets, page=page):
         if not area.cued:
             bare.setdefault(area.asset, []).append(area)
+    return bare
+
+
+def colour_checks(drawing: Drawing, assets: Sequence[Asset], *, page: bool = False) -> list[Seen]:
+    """Each pair of companies whose areas on this face rely on colour alone, in colours
+    someone cannot tell apart (the closest of their fills, with the vision that sees it)."""
+    bare = _bare_areas(drawing, assets, page)
     found = []
     for a, b in combinations(sorted(bare), 2):
         fills = [(least_difference(fa, fb), fa, fb) for fa in {x.fill for x in bare[a]} for fb in {x.fill for x in bare[b]}]

@@ -107,24 +107,40 @@ def text_checks(drawing: Drawing, safe_mm: float, *, piece: bool, page: bool = F
             blocks.setdefault((seen.check, parent or id(text), text.size), []).append((seen, text.text))
     found = []
     for (check, _, size), lines in blocks.items():
-        first, words = lines[0][0], " ".join(text for _, text in lines)
-        if len(lines) > 1:
-            first = replace(first, message=first.message.replace(quote(first.text), quote(words), 1), text=words,
-                            box=union([seen.box for seen, _ in lines if seen.box is not None]))
-        found.append(((check, words, size), first))
+        seen = _block_seen(lines)
+        found.append(((check, seen.text, size), seen))
     return _once(found)
+
+
+def _block_seen(lines: list[tuple[Seen, str]]) -> Seen:
+    """What a check saw on each line of one block, said once of the block: its words quoted
+    whole, its box round every line."""
+    first = lines[0][0]
+    if len(lines) == 1:
+        return first
+    words = " ".join(text for _, text in lines)
+    return replace(first, message=first.message.replace(quote(first.text), quote(words), 1), text=words,
+                   box=union([seen.box for seen, _ in lines if seen.box is not None]))
+
+
+def _small_text(text: Text, box: Box, quoted: str) -> Seen | None:
+    """A text set below its role's least size (body text, small print), or None."""
+    least = ROLE_MIN_PT.get(text.role, ROLE_MIN_PT["body"])
+    if text.size >= least - 1e-9:
+        return None
+    role = "small print" if text.role == "small" else "body text"
+    return Seen("small-text", "warning", f"{quoted} is set at {text.size:g} pt, below the {least:g} pt of {role}",
+                f"give it room for {least:g} pt: fewer words, or a larger piece, box or cell"
+                + (f" (a credit or copyright line may be marked small print: {ROLE_MIN_PT['small']:g} pt)"
+                   if text.role == "body" else ""),
+                box, text.text)
 
 
 def _about_text(text: Text, box: Box, missing: Sequence[str], w: float, h: float, safe: float, piece: bool) -> Iterator[Seen]:
     quoted = quote(text.text)
-    least = ROLE_MIN_PT.get(text.role, ROLE_MIN_PT["body"])
-    if text.size < least - 1e-9:
-        role = "small print" if text.role == "small" else "body text"
-        yield Seen("small-text", "warning", f"{quoted} is set at {text.size:g} pt, below the {least:g} pt of {role}",
-                   f"give it room for {least:g} pt: fewer words, or a larger piece, box or cell"
-                   + (f" (a credit or copyright line may be marked small print: {ROLE_MIN_PT['small']:g} pt)"
-                      if text.role == "body" else ""),
-                   box, text.text)
+    small = _small_text(text, box, quoted)
+    if small is not None:
+        yield small
     x, y, bw, bh = box
     if x < -EPSILON or y < -EPSILON or x + bw > w + EPSILON or y + bh > h + EPSILON:
         yield Seen("bleed", "warning", f"{quoted} runs past the cut into the bleed",
@@ -217,15 +233,20 @@ def bounds(matrix: Matrix, item: Any) -> Box:
     return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
+def _upright_rectangle(points: Sequence[tuple[float, float]]) -> bool:
+    """Four corners joined by upright and level edges."""
+    return len(points) == 4 and all(abs(a[0] - b[0]) < 1e-9 or abs(a[1] - b[1]) < 1e-9
+                                    for a, b in zip(points, (*points[1:], points[0]), strict=True))
+
+
 def _in_polygon(points: Sequence[tuple[float, float]], point: tuple[float, float]) -> bool:
     """Even-odd rule; a point on an edge counts as inside."""
     x, y = point
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     if not (min(xs) - EPSILON <= x <= max(xs) + EPSILON and min(ys) - EPSILON <= y <= max(ys) + EPSILON):
         return False
-    if len(points) == 4 and all(abs(a[0] - b[0]) < 1e-9 or abs(a[1] - b[1]) < 1e-9
-                                for a, b in zip(points, (*points[1:], points[0]), strict=True)):
-        return True  # an upright rectangle: its box is it
+    if _upright_rectangle(points):
+        return True  # its box is it
     hit = False
     for (x1, y1), (x2, y2) in zip(points, (*points[1:], points[0]), strict=True):
         if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):

@@ -26,6 +26,7 @@ from pnp.layout.text import ICON_PATTERN as _ICON
 from pnp.printfile import Unit, instruction_pages, plan_units, reprint_pages
 from pnp.sheets import Laid, Made, lay_out, measures, sheets_of
 from pnp.spec.model import AnyComponent, Game, Spec
+from pnp.spec.source import PathKey
 from pnp.spec.translation import Kit, kit, kits
 
 
@@ -197,11 +198,17 @@ def text_path(spec: Spec, game_id: str, component_id: str, text: str, language: 
              for p, template in _texts(spec.written(here))]
     whole = [(len(_unspaced(_ICON.sub("", re.sub(r"\{[^{}]*\}", "", template)))), p) for p, template in texts
              if _writes(template, text, whole=True)]
-    if whole:  # the most specific templates; of several alike (`{id}`, `{name}`) the entry they share
-        best = max(size for size, _ in whole)
-        paths = [p for size, p in whole if size == best]
-        return paths[0] if len(paths) == 1 else _common(paths)
+    if whole:
+        return _most_specific(whole)
     return next((p for p, template in texts if _writes(template, text, whole=False)), here)
+
+
+def _most_specific(sized: list[tuple[int, PathKey]]) -> PathKey:
+    """The path of the template with the most fixed letters; of several alike (`{id}`, `{name}`),
+    the entry they share."""
+    best = max(size for size, _ in sized)
+    paths = [p for size, p in sized if size == best]
+    return paths[0] if len(paths) == 1 else _common(paths)
 
 
 def _common(paths: Sequence[tuple[Any, ...]]) -> tuple[Any, ...]:

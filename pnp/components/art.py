@@ -64,6 +64,14 @@ def _regular(cx: float, cy: float, radius: float, sides: int, start_deg: float =
     return tuple((cx + radius * math.cos(a), cy + radius * math.sin(a)) for a in angles)
 
 
+def _star(cx: float, cy: float, r: float) -> tuple[Point, ...]:
+    """A five-pointed star of outer radius `r`, lowered as the pentagon is: its outer and inner
+    corners taken in turn."""
+    outer = _regular(cx, cy + r * 0.095, r, 5)
+    inner = _regular(cx, cy + r * 0.095, r * 0.42, 5, -90.0 + 36.0)
+    return tuple(p for pair in zip(outer, inner, strict=True) for p in pair)
+
+
 def outline(shape: str, cx: float, cy: float, size: float) -> tuple[Point, ...]:
     """The shape's outline as a polygon fitting a `size` × `size` box centred on (cx, cy).
 
@@ -89,10 +97,7 @@ def outline(shape: str, cx: float, cy: float, size: float) -> tuple[Point, ...]:
         r = half * 1.02
         return _regular(cx, cy + r * 0.095, r, 5)
     if shape == "star":
-        r = half * 1.04
-        outer = _regular(cx, cy + r * 0.095, r, 5)
-        inner = _regular(cx, cy + r * 0.095, r * 0.42, 5, -90.0 + 36.0)
-        return tuple(p for pair in zip(outer, inner, strict=True) for p in pair)
+        return _star(cx, cy, half * 1.04)
     arm = half * 0.34  # cross: a Greek cross (plus sign)
     a, e = arm, half * 0.92
     return (
@@ -309,6 +314,12 @@ def bled(art: Art, w: float, h: float, b: float) -> Item:
         return picture(art, -b, -b, w + 2 * b, h + 2 * b, cover=True)
     centre = picture(art, 0, 0, w, h, cover=True)
     image = centre.items[0] if isinstance(centre, Group) else centre  # mirrored whole: the strips clip it
+    return Group((*_mirrored_strips(image, w, h, b), centre))
+
+
+def _mirrored_strips(image: Item, w: float, h: float, b: float) -> list[Item]:
+    """The eight bleed strips round a `w` × `h` mm trim, each showing `image` mirrored about the
+    trim edge (or corner) it touches, clipped to the strip."""
     copies: list[Item] = []
     for dx in (-1, 0, 1):
         for dy in (-1, 0, 1):
@@ -319,7 +330,7 @@ def bled(art: Art, w: float, h: float, b: float) -> Item:
             x, width = _strip(dx, w, b)
             y, height = _strip(dy, h, b)
             copies.append(Group((Group((image,), mirror),), clip=Rect(x, y, width, height, Style())))
-    return Group((*copies, centre))
+    return copies
 
 
 def _strip(side: int, length: float, b: float) -> tuple[float, float]:

@@ -198,8 +198,13 @@ def _track(context: Context, section: BoardSection, cell: float, header_w: float
     body = Block(tuple(items), header_w + count * cw, len(rows) * ch)
     if section.rows == "single":
         return body
+    return _headed(section, body, starts, what)
+
+
+def _headed(section: BoardSection, body: Block, starts: list[Start] | None, what: str) -> Block:
+    """The rows under the section's title, their start cells in `starts` moved down with them."""
     title = heading(section.title, section.title_en, body.width, size=11, what=what)
-    if starts is not None:  # the rows sit under the heading
+    if starts is not None:
         starts[:] = [(a, (x, y + title.height + 2.0, w, h)) for a, (x, y, w, h) in starts]
     return column([title, body], gap=2.0)
 
@@ -415,10 +420,7 @@ def _cell(x: float, y: float, c: float, number: str, size: float, fill: str | No
     below = ((word,) if start else ()) + notes
     number_h = c * _RAISED if (raised or below) else c
     if start:  # cues beyond colour: a star behind the number, a heavy frame, the word
-        star = "#ffffff" if fill else STAR  # a pale star behind the number: seen, never in the way
-        style = Style(stroke=STAR, width=0.4) if outline else Style(fill=star)  # the ink saver's toned type: no ground
-        items.append(symbol("star", x + c / 2, y + c * 0.5, c * 0.92, style))
-        items.append(Rect(x + 0.7, y + 0.7, c - 1.4, c - 1.4, Style(stroke=INK, width=1.0)))
+        items += _start_marks(x, y, c, fill, outline)
     top = y + (1.3 if start else PAD * 0.6 if below else PAD)  # clear of the start frame
     fitted = fit_text(number, x + PAD, top, c - 2 * PAD, y + number_h - PAD - top, size=size, font="bold",
                       color=INK, what=what)
@@ -431,6 +433,14 @@ def _cell(x: float, y: float, c: float, number: str, size: float, fill: str | No
                          size=NOTE_SIZE, min_size=least, font="bold", color=INK, leading=1.1, what=what)] if below else []
 
     return items + _beside_cue(asset, x + inset, y + c - inset - cue, cue, cue + 0.25, notes_after)
+
+
+def _start_marks(x: float, y: float, c: float, fill: str | None, outline: bool) -> list[Item]:
+    """A start cell's star behind its number and its heavy frame (the word goes with the notes)."""
+    star = "#ffffff" if fill else STAR  # a pale star behind the number: seen, never in the way
+    style = Style(stroke=STAR, width=0.4) if outline else Style(fill=star)  # the ink saver's toned type: no ground
+    return [symbol("star", x + c / 2, y + c * 0.5, c * 0.92, style),
+            Rect(x + 0.7, y + 0.7, c - 1.4, c - 1.4, Style(stroke=INK, width=1.0))]
 
 
 def _beside_cue(asset: Asset | None, x: float, y: float, size: float, room: float,

@@ -93,19 +93,9 @@ def _pages(context: Context, booklet: Booklet, width: float, height: float, what
         at = ("sections", number)
         try:
             blocks = _section(context, booklet, section, values, width, f"{what} section {number + 1}", at, errors)
+            flow += _paged(section, blocks, height, f"{what} section {number + 1}", at)
         except BuildError as error:
             errors.append(error if error.at else BuildError(str(error), text=error.text, at=at))
-            continue
-        if section.page == "one" and blocks:  # the whole section as one block, on a page of its own
-            whole = column([block for block, _, _ in blocks], gap=BODY_PT * 0.3)
-            if whole.height > height - FOOTER_MM + 1e-6:
-                errors.append(BuildError(f"{what} section {number + 1} must fit one page but takes "
-                                         f"{whole.height:.0f} of {height - FOOTER_MM:.0f} mm", at=at))
-                continue
-            blocks = [(whole, False, "alone")]
-        elif section.page == "new" and blocks:
-            blocks[0] = (blocks[0][0], blocks[0][1], "new")
-        flow += blocks
     if errors:
         raise errors[0] if len(errors) == 1 else BuildErrors(errors)
     return _paginate(flow, height - FOOTER_MM, what)
@@ -289,6 +279,20 @@ def _words(booklet: Booklet, name: str, value: Any, errors: list[BuildError] | N
         errors.append(BuildError(f"{booklet.id}: rules_words has no words for {missing} {name!r}",
                                  at=("rules_words", name) if known else ("rules_words",)))
     return printed_value(value)
+
+
+def _paged(section: BookletSection, blocks: list[Flowing], height: float, what: str, at: PathKey) -> list[Flowing]:
+    """The section's blocks as its `page` says: flowing on, from a new page, or as one block on a
+    page of its own (a BuildError when it is taller than a page)."""
+    if section.page == "one" and blocks:
+        whole = column([block for block, _, _ in blocks], gap=BODY_PT * 0.3)
+        if whole.height > height - FOOTER_MM + 1e-6:
+            raise BuildError(f"{what} must fit one page but takes {whole.height:.0f} of {height - FOOTER_MM:.0f} mm",
+                             at=at)
+        return [(whole, False, "alone")]
+    if section.page == "new" and blocks:
+        return [(blocks[0][0], blocks[0][1], "new"), *blocks[1:]]
+    return blocks
 
 
 def _paginate(flow: list[Flowing], height: float, what: str) -> list[tuple[Item, ...]]:

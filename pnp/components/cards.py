@@ -159,15 +159,20 @@ def _index_room(card: Card) -> float:
     return card.index_w + 1.5 * card.scale if card.layout.corner else 0.0
 
 
+def _band_colour(card: Card, asset: Asset | None, identity_colour: str) -> str:
+    """Paper with the ink saver (outlines instead of fills: the band edged in the identity
+    colour), a tint of it on a card of no asset, else the identity colour itself."""
+    if card.ink_saver:
+        return PAPER
+    return tint(identity_colour, PLAIN_TINT) if asset is None else identity_colour
+
+
 def _band(face: Side, card: Card, identity_colour: str, what: str) -> list[Item]:
     """The colour band across the top: the corner index (and its turned copy at the bottom
     right), the asset's badge and pattern strip, the name and subtitle between them."""
     w, h, s, b, k = card.width, card.height, card.safe, card.bleed, card.scale
     layout, asset = card.layout, face.asset
-    if card.ink_saver:  # outlines instead of fills: the band is paper, edged in the identity colour
-        band = PAPER
-    else:
-        band = tint(identity_colour, PLAIN_TINT) if asset is None else identity_colour
+    band = _band_colour(card, asset, identity_colour)
     ink = ink_on(band)
     items: list[Item] = [Rect(-b, -b, w + 2 * b, card.band_bottom + b, Style(fill=band))]
     if band != identity_colour:  # a light band keeps a solid edge of the identity colour (a hairline's worth with the ink saver)
@@ -311,6 +316,18 @@ def _titles(title: str, subtitle: str, x: float, y: float, w: float, h: float, i
 # --- backs --------------------------------------------------------------------------------
 
 
+def _back_ground(back: Back, card: Card, whole: tuple[float, float, float, float]) -> tuple[list[Item], str, str]:
+    """A back's ground without art, and its panel's fill and ink: nothing with the ink saver
+    (the panel's frame and title tell the deck), the pattern in a tint on paper (light), or the
+    card flooded in the colour (dark)."""
+    colour = back.color
+    if card.dark_back and not card.ink_saver:
+        return ([Rect(*whole, Style(fill=tint(colour, 0.16))), pattern(back.pattern, *whole, colour, spacing=3.6, width=0.6)],
+                colour, ink_on(colour))
+    ground: list[Item] = [] if card.ink_saver else [pattern(back.pattern, *whole, tint(colour, 0.45), spacing=4.0, width=0.3)]
+    return ground, PAPER, colour if contrast_ratio(colour, PAPER) >= 4.5 else BLACK
+
+
 def card_back(game: Game, back: Back, card: Card, art: Art | None = None, *, what: str) -> Drawing:
     """The deck's back: its pattern and colour, a panel with the title, and the same panel
     text turned 180°, so the back looks the same either way up. Light by default: the pattern
@@ -329,16 +346,8 @@ def card_back(game: Game, back: Back, card: Card, art: Art | None = None, *, wha
         if not back.title:
             return Drawing(w, h, tuple(items), b)
         panel_fill, ink = colour, ink_on(colour)
-    elif card.ink_saver:  # no pattern: the panel's frame and title tell the deck
-        items = []
-        panel_fill, ink = PAPER, colour if contrast_ratio(colour, PAPER) >= 4.5 else BLACK
-    elif not card.dark_back:
-        items = [pattern(back.pattern, *whole, tint(colour, 0.45), spacing=4.0, width=0.3)]
-        panel_fill, ink = PAPER, colour if contrast_ratio(colour, PAPER) >= 4.5 else BLACK
     else:
-        items = [Rect(*whole, Style(fill=tint(colour, 0.16))),
-                 pattern(back.pattern, *whole, colour, spacing=3.6, width=0.6)]  # fmt: skip
-        panel_fill, ink = colour, ink_on(colour)
+        items, panel_fill, ink = _back_ground(back, card, whole)
     px, py, pw, ph = panel
     items += [
         Rect(px - 1.2, py - 1.2, pw + 2.4, ph + 2.4, Style(fill=PAPER), radius=3.2),

@@ -175,8 +175,7 @@ def _token_face(side: Side, shape: Shape, what: str) -> Drawing:
     asset = side.asset
     fill = asset.color if asset and not shape.ink_saver else WHITE
     ink = ink_on(fill)
-    line = asset.color if asset and shape.ink_saver else ink if asset else BLACK  # the ring's colour
-    width = 0.5 if asset and shape.ink_saver else 0.25
+    line, width = _ring_line(asset, shape, ink)
     items: list[Item] = [] if fill == WHITE else [Rect(-b, -b, w + 2 * b, h + 2 * b, Style(fill=fill))]
     if asset is not None and asset.pattern != "none" and shape.kind != "circle":
         shape = replace(shape, frame=round(0.07 * min(w, h), 2))
@@ -240,19 +239,21 @@ def _rows(side: Side, shape: Shape, ink: str, what: str) -> list[Item]:
     return [Group(tuple(_row_item(row, side, shape, ink, what) for row in _best_rows(side, shape, what)))]
 
 
+def _ring_line(asset: Asset | None, shape: Shape, ink: str) -> tuple[str, float]:
+    """The inner ring's colour and width (mm): with the ink saver, a heavier line in the asset's
+    colour (the token is paper); else a thin one in the ink on the fill (black with no asset)."""
+    if asset and shape.ink_saver:
+        return asset.color, 0.5
+    return (ink if asset else BLACK), 0.25
+
+
 def _best_rows(side: Side, shape: Shape, what: str) -> tuple[Row, ...]:
     """The rows of the candidate layout with the largest value that fits (small print at 7 pt
     when any layout fits it, else at 6 pt); a BuildError when none fits at 6 pt."""
-    best: tuple[float, tuple[Row, ...]] | None = None
     for least in (SMALL_PT, MIN_PT):  # small print at 7 pt, a body text's size, before a larger value
-        for height, shift, wrap in _candidates(shape):  # the first of the largest values wins
-            if best is not None and _largest(height) <= best[0]:
-                break  # the candidates left have values this tall or shorter: none can be larger
-            score, found = _plan(side, shape, height, shift, wrap, least)
-            if found and (best is None or score > best[0]):
-                best = (score, found)
-        if best is not None:
-            return best[1]
+        best = _best_plan(side, shape, least)
+        if best:
+            return best
     words = " / ".join(t for t in (side.title, side.value, side.subtitle, side.text) if t)
     raise BuildError(f"{what}: the {shape.width:g} × {shape.height:g} mm token has no room for {words!r} at 6 pt")
 
@@ -269,6 +270,19 @@ def _row_item(row: Row, side: Side, shape: Shape, ink: str, what: str) -> Item:
     size, font = (VALUE_PT, "bold") if row.kind == "value" else (SMALL_PT, _font(row.kind))
     return fit_text(getattr(side, row.kind), row.x0, row.y, row.x1 - row.x0, row.height,
                     size=size, min_size=MIN_PT, font=font, color=ink, what=what)  # fmt: skip
+
+
+def _best_plan(side: Side, shape: Shape, least: float) -> tuple[Row, ...]:
+    """The rows of the candidate layout with the largest value that fits with the small print
+    at `least` pt or more; none when no candidate fits."""
+    best: tuple[float, tuple[Row, ...]] | None = None
+    for height, shift, wrap in _candidates(shape):  # the first of the largest values wins
+        if best is not None and _largest(height) <= best[0]:
+            break  # the candidates left have values this tall or shorter: none can be larger
+        score, found = _plan(side, shape, height, shift, wrap, least)
+        if found and (best is None or score > best[0]):
+            best = (score, found)
+    return best[1] if best is not None else ()
 
 
 def _candidates(shape: Shape) -> list[tuple[float, float, bool]]:
@@ -309,11 +323,8 @@ def _stack(side: Side, shape: Shape, value_h: float, shift: float, wrap: bool, l
     """The side's rows top to bottom — badge and title above the value, subtitle and text
     below —, each as (kind, top, height, bottom), and the index of the value's row: where they go,
     before how wide they may be (the shape's chord at each) is worked out."""
-    heights = {"badge": value_h * 0.55} if side.asset is not None else {}
-    for kind in ("title", "subtitle", "text"):
-        if getattr(side, kind):
-            heights[kind] = _small_height(getattr(side, kind), kind, shape, wrap, least)
-    above = [k for k in ("badge", "title") if k in heights]  # outward from the value
+    heights = _row_heights(side, shape, value_h, wrap, least)
+    above: list[str] = [k for k in ("badge", "title") if k in heights]  # outward from the value
     below = [k for k in ("subtitle", "text") if k in heights]
     over, under = sum(heights[k] for k in above), sum(heights[k] for k in below)
     cy = shape.height / 2 + (over - under) / 2 + shift
@@ -356,6 +367,16 @@ def _font(kind: str) -> str:
 
 def _longest_word(text: str) -> str:
     return max(text.split(), key=len, default="")
+
+
+def _row_heights(side: Side, shape: Shape, value_h: float, wrap: bool, least: float) -> dict[str, float]:
+    """The height of each row the side has besides its value: the badge (an asset's side), then
+    the title, subtitle and text it prints."""
+    heights = {"badge": value_h * 0.55} if side.asset is not None else {}
+    for kind in ("title", "subtitle", "text"):
+        if getattr(side, kind):
+            heights[kind] = _small_height(getattr(side, kind), kind, shape, wrap, least)
+    return heights
 
 
 def _small_height(text: str, kind: str, shape: Shape, wrap: bool, least: float = MIN_PT) -> float:

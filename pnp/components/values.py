@@ -62,6 +62,17 @@ class _ValueStyle:
     font: str = "bold"  # the value's (a free layout's value may name the game's)
 
 
+def _bar(colour: str | None, readable: bool, style: _ValueStyle) -> Style | None:
+    """The bar behind a large value: with the ink saver, an outline where the colour does not
+    read on paper (else none); otherwise a bar of the colour, or paper that breaks the watermark
+    where the value reads on paper or lies on art."""
+    if style.ink_saver and not style.on_paper:
+        return None if readable else Style(stroke=colour, width=0.8)
+    if colour is not None or style.on_paper:
+        return Style(fill=PAPER if readable else colour)
+    return None
+
+
 def _large_value(text: str, box: tuple[float, float, float, float], colour: str | None,
                  style: _ValueStyle) -> list[Item]:
     """The value in its colour when that reads on paper, else in ink on a bar of the colour (an
@@ -72,11 +83,7 @@ def _large_value(text: str, box: tuple[float, float, float, float], colour: str 
     ink = BLACK if colour is None else colour if readable else BLACK if style.ink_saver else ink_on(colour)
     large = fit_text(text, x + 3.0, y + 2.0, w - 6.0, h - 4.0, size=high, min_size=low,
                      font=style.font, color=ink, what=style.what, icons=style.icons)  # fmt: skip
-    bar = None
-    if style.ink_saver and not style.on_paper:
-        bar = None if readable else Style(stroke=colour, width=0.8)
-    elif colour is not None or style.on_paper:  # a bar of the asset colour, or paper that breaks the watermark
-        bar = Style(fill=PAPER if readable else colour)
+    bar = _bar(colour, readable, style)
     items: list[Item] = []
     if bar is not None:
         x0, y0, x1, y1 = text_bounds([large])  # type: ignore[misc]  # a text item has bounds

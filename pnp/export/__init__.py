@@ -67,8 +67,12 @@ def _recorded_file(entry: Any, folder: str) -> bool:
         return False
     path, fmt, pages, sha = entry
     return (isinstance(path, str) and path.startswith(folder) and ".." not in path.split("/")
-            and fmt in ("png", "pdf") and path.endswith(f".{fmt}") and isinstance(pages, int)
-            and isinstance(sha, str) and len(sha) == 64 and set(sha) <= set("0123456789abcdef"))
+            and fmt in ("png", "pdf") and path.endswith(f".{fmt}") and isinstance(pages, int) and _sha256_hex(sha))
+
+
+def _sha256_hex(value: object) -> bool:
+    """A SHA-256 digest as `hashlib` writes it: 64 lowercase hex digits."""
+    return isinstance(value, str) and len(value) == 64 and set(value) <= set("0123456789abcdef")
 
 
 def remember_files(cache: Cache, root: Path, game_id: str, inputs: str, folders: Sequence[str],

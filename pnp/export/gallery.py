@@ -167,9 +167,9 @@ def _component(entry: dict[str, Any], game: Any, files: list[dict[str, Any]], fa
     """One component as the gallery shows it: its faces in print order with what the checks
     found on each, what they found on its sheets and art, its PDF and exports."""
     mine = _faces_of(entry["id"], faces)
-    own = [f for f in files if f.get("component") == entry["id"]]
+    own = _of_component(files, entry["id"])
     pdf = _own_pdf(own)
-    on_it = [x for x in found if x.get("component") == entry["id"]]
+    on_it = _of_component(found, entry["id"])
     return {
         "id": entry["id"], "kind": entry["kind"], "count": entry["count"], "size_mm": entry["size_mm"],
         "name": _spec_name(game, entry["id"]), "changed": entry["id"] in changed,
@@ -179,6 +179,11 @@ def _component(entry: dict[str, Any], game: Any, files: list[dict[str, Any]], fa
         "pdf": pdf, "duplex": entry.get("duplex"), "pages": entry.get("pages", pdf["pages"] if pdf else None),
         "exports": _exports(own),
     }
+
+
+def _of_component(entries: list[Entry], component_id: str) -> list[Entry]:
+    """The entries (files, findings) about one component."""
+    return [e for e in entries if e.get("component") == component_id]
 
 
 def _own_pdf(files: list[Entry]) -> Entry | None:

@@ -84,7 +84,7 @@ def _bytes(path: Path) -> bytes:
 
 
 def _parsed(path: Path, data: bytes, code: str | None) -> "Catalog":
-    from babel.messages.pofile import PoFileError, PoFileParser, unescape
+    from babel.messages.pofile import PoFileError, PoFileParser
 
     lines = _text(path, data).splitlines(keepends=True)
     catalog = _checked_catalog(path, lines)(locale=code)
@@ -100,11 +100,19 @@ def _parsed(path: Path, data: bytes, code: str | None) -> "Catalog":
     for obsolete in catalog.obsolete.values():  # kept aside by Babel, written back by an update
         _check_length(path, obsolete)
     for message in catalog:
-        previous = [c for c in message.user_comments if c.startswith("| msgid")]
-        if previous:
-            message.user_comments = [c for c in message.user_comments if not c.startswith("| ")]
-            message.previous_id = [unescape(c[len("| msgid "):].strip()) for c in previous[:1]]
+        _previous_id(message)
     return catalog
+
+
+def _previous_id(message: "Message") -> None:
+    """The message's `#| msgid` comment (what it translated before the text changed) made its
+    previous id again: Babel reads it as a comment of the translator's."""
+    from babel.messages.pofile import unescape
+
+    previous = [c for c in message.user_comments if c.startswith("| msgid")]
+    if previous:
+        message.user_comments = [c for c in message.user_comments if not c.startswith("| ")]
+        message.previous_id = [unescape(c[len("| msgid "):].strip()) for c in previous[:1]]
 
 
 def _text(path: Path, data: bytes) -> str:
@@ -242,6 +250,14 @@ def fault(msgid: str | Sequence[str], strings: Sequence[str], *, template: bool 
     return ""
 
 
+def _placeholder(name: str, spec: str, conversion: str | None, template: bool) -> str:
+    """One placeholder as `_fields` compares it: a named format's words left out (its name kept
+    but for a template's)."""
+    named, colon, _words = spec.partition(":")
+    kept = ("" if template else f"{named}:") if colon and named.isidentifier() else spec
+    return "{" + name + (f"!{conversion}" if conversion else "") + (f":{kept}" if kept else "") + "}"
+
+
 def _fields(texts: Sequence[str], template: bool) -> frozenset[str] | None:
     """Every placeholder of `texts` as written (`{n}`, `{price:>3}`, `{rounds:plural:}`: a named
     format by its name, its argument being words; with `template`, by its value alone), or None
@@ -251,10 +267,7 @@ def _fields(texts: Sequence[str], template: bool) -> frozenset[str] | None:
         for text in texts:
             for _literal, name, spec, conversion in string.Formatter().parse(text):
                 if name is not None:
-                    spec = spec or ""
-                    named, colon, _words = spec.partition(":")
-                    kept = ("" if template else f"{named}:") if colon and named.isidentifier() else spec
-                    found.add("{" + name + (f"!{conversion}" if conversion else "") + (f":{kept}" if kept else "") + "}")
+                    found.add(_placeholder(name, spec or "", conversion, template))
     except ValueError:
         return None
     return frozenset(found)

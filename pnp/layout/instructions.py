@@ -252,6 +252,18 @@ def _finishing_steps(flow: "_Flow", jobs: Sequence[Job], steps: Iterator[int], p
                     "edge on the line at the strip's edge, its ticks against the strip's ticks, glue, "
                     "and mount the board on card.").format(n=next(steps), boards=boards), BODY_PT)
 
+def _short_of(job: Job, asked: float, edges_short: bool) -> str:
+    """What the job's pieces lack of the bleed asked: at the sheet's edges (where any job lacks
+    it there), between pieces, or nothing ("")."""
+    edge, between = job.bleed  # type: ignore[misc]  # a job with a bleed
+    values = {"name": job.name, "edge": f"{round(edge, 2):g}", "between": f"{round(between, 2):g}"}
+    if edge < asked - 1e-6 or (edges_short and between < asked - 1e-6):
+        return _(BLEED_PART).format(**values)
+    if between < asked - 1e-6:
+        return _(BLEED_GAP).format(**values)
+    return ""
+
+
 def bleed_note(jobs: Sequence[Job], asked: float) -> str:
     """What the bleed of the imposed pieces is against what `print.bleed_mm` asks: all of it;
     all of it at the sheet's edges and, between pieces, what each component gets; or, where the
@@ -261,17 +273,10 @@ def bleed_note(jobs: Sequence[Job], asked: float) -> str:
     if not pieces or asked <= 0:
         return ""
     edges_short = any(j.bleed[0] < asked - 1e-6 for j in pieces)  # type: ignore[index]  # pieces: the jobs with a bleed
-    short = []
-    for j in pieces:
-        edge, between = j.bleed  # type: ignore[misc]  # pieces: the jobs with a bleed
-        values = {"name": j.name, "edge": f"{round(edge, 2):g}", "between": f"{round(between, 2):g}"}
-        if edge < asked - 1e-6 or (edges_short and between < asked - 1e-6):
-            short.append(_(BLEED_PART).format(**values))
-        elif between < asked - 1e-6:
-            short.append(_(BLEED_GAP).format(**values))
+    short = "; ".join(filter(None, (_short_of(j, asked, edges_short) for j in pieces)))
     if not short:
         return _(BLEED_ALL).format(asked=f"{asked:g}")
-    return _(BLEED_SHORT if edges_short else BLEED_BETWEEN).format(asked=f"{asked:g}", short="; ".join(short))
+    return _(BLEED_SHORT if edges_short else BLEED_BETWEEN).format(asked=f"{asked:g}", short=short)
 
 
 @dataclass(frozen=True)
@@ -334,6 +339,14 @@ def machine_step(step: int, jobs: Sequence[Job], paper: str = "a4") -> str:
     return " ".join(said)
 
 
+def _reprint_row(r: Reprint) -> tuple[str, ...]:
+    """One component's row of the reprint table; dashes for pages, sides and paper where it
+    has nothing to print (its sheets are only discarded)."""
+    if r.pages is None:
+        return ("—", r.name, r.action, "—", "—", r.stamp)
+    return (span(*r.pages), r.name, r.action, _(r.sides), _(r.stock), r.stamp)
+
+
 def reprint_page(f: Frame, info: Furniture, paper: str, rows: Sequence[Reprint], since: Since = SINCE_LAST_BUILD) -> Page:
     """The first page of a reprint file: the sheets that changed since `since` (the last
     build, or the build marked as printed), where each goes among the sheets already printed,
@@ -350,9 +363,7 @@ def reprint_page(f: Frame, info: Furniture, paper: str, rows: Sequence[Reprint],
     flow.space()
     flow.text(_("**2 What changed.** Print each range once."), BODY_PT)
     flow.table((_("Pages"), _("Component"), _("What to do"), _("How"), _("On"), _("Stamp")),
-               [(span(*r.pages) if r.pages else "—", r.name, r.action, _(r.sides) if r.pages else "—",
-                 _(r.stock) if r.pages else "—", r.stamp) for r in rows],
-               (0.08, 0.24, 0.27, 0.19, 0.11, 0.11))
+               [_reprint_row(r) for r in rows], (0.08, 0.24, 0.27, 0.19, 0.11, 0.11))
     duplex = [r for r in rows if r.pages and r.sides.startswith("double")]
     if duplex:
         flow.space()

@@ -134,13 +134,19 @@ class Registration:
         return Group((Text(box.x + 0.5, box.bottom - 1.0, code, TEXT_PT, "bold", QUIET),))
 
 
+def _cricut(width: float, height: float) -> Registration:
+    """Cricut's registration: no marks of ours (Design Space prints its own), the pieces kept
+    inside its print area, centred on the sheet and turned as the sheet is."""
+    w, h = CRICUT_AREA_MM if width <= height else CRICUT_AREA_MM[::-1]
+    return Registration("cricut", width, height, (), (), Box((width - w) / 2, (height - h) / 2, w, h))
+
+
 def registration(cutter: Cutter | str, width: float, height: float) -> Registration:
     """The marks of `cutter` on a `width` × `height` mm sheet, as it lies in the printer."""
     if isinstance(cutter, str):
         cutter = Cutter(cutter)
     if cutter.machine == "cricut":
-        w, h = CRICUT_AREA_MM if width <= height else CRICUT_AREA_MM[::-1]
-        return Registration("cricut", width, height, (), (), Box((width - w) / 2, (height - h) / 2, w, h))
+        return _cricut(width, height)
     inset = cutter.inset
     arm, clearance = (ARM_MM, CLEARANCE_MM) if inset >= INSET_MM else (BORDERLESS_ARM_MM, BORDERLESS_CLEARANCE_MM)
     half = THICKNESS_MM / 2

@@ -154,15 +154,21 @@ def _fit_plain(text: str, w: float, h: float, size: float, min_size: float, font
     return _fit(text, w, h, size, min_size, font, leading, "", None)
 
 
+def _check_glyphs(text: str, paragraphs: list[list[Run]], what: str) -> None:
+    """A BuildError naming the first letters a run's font cannot print (icons are drawn, not
+    printed in a font): found before fitting, not as a box that never fits."""
+    for run in (run for paragraph in paragraphs for run in paragraph if run.icon is None):
+        missing = fonts.missing_glyphs(run.text, run.font)
+        if missing:
+            raise fonts.missing_glyph_error(text, missing, run.font, what)
+
+
 def _fit(text: str, w: float, h: float, size: float, min_size: float, font: str, leading: float, what: str,
          icons: Mapping[str, Icon] | None) -> Fitted:
     if not text.strip():
         return Fitted(size, (), leading, font)
     paragraphs = _parse(text, font, icons or {})
-    for run in (run for paragraph in paragraphs for run in paragraph if run.icon is None):
-        missing = fonts.missing_glyphs(run.text, run.font)
-        if missing:
-            raise fonts.missing_glyph_error(text, missing, run.font, what)
+    _check_glyphs(text, paragraphs, what)
     tokens = [_tokens(paragraph) for paragraph in paragraphs] if icons else _plain_tokens(text, font)
     for candidate in _sizes(size, min_size):
         lines = _wrap_all(tokens, w / (candidate * MM_PER_PT))

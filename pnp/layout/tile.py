@@ -105,18 +105,7 @@ def tile(panels: Panels, paper: str, margin: float, info: Furniture, overlap: fl
             tiles += placed
             continue
         (index,), drawing = indexes, panels.drawings[indexes[0]]
-        records = []
-        for n in range(split.rows * split.columns):
-            row, column = divmod(n, split.columns)
-            window = split.window(row, column, overlap)
-            if together:
-                x, y = together[1][n]
-                at = Box(x, y, window.w, window.h)
-            else:
-                content = split.frame.content
-                at = Box(content.x + (content.w - window.w) / 2, content.y + (content.h - window.h) / 2, window.w, window.h)
-            records.append(Tile(index, len(pages) if together else len(pages) + n, row + 1, column + 1,
-                                split.rows, split.columns, window, at))
+        records = _parts(index, split, together, len(pages), overlap)
         if together:
             where = _("{where} · {parts} parts: cut them apart, then join").format(where=_sheet(len(pages) + 1, count),
                                                                                    parts=len(records))
@@ -127,6 +116,25 @@ def tile(panels: Panels, paper: str, margin: float, info: Furniture, overlap: fl
                 pages.append(_page(drawing, record, split.frame, info, where, overlap))
         tiles += records
     return Tiling(tuple(pages), tuple(tiles))
+
+
+def _parts(index: int, split: _Split, together: tuple[Frame, list[tuple[float, float]]] | None, first_page: int,
+           overlap: float) -> list[Tile]:
+    """The parts of one split panel, row by row: each on a page of its own from `first_page`,
+    centred, or all on that one page where `together` places them."""
+    records = []
+    for n in range(split.rows * split.columns):
+        row, column = divmod(n, split.columns)
+        window = split.window(row, column, overlap)
+        if together:
+            x, y = together[1][n]
+            at = Box(x, y, window.w, window.h)
+        else:
+            content = split.frame.content
+            at = Box(content.x + (content.w - window.w) / 2, content.y + (content.h - window.h) / 2, window.w, window.h)
+        records.append(Tile(index, first_page if together else first_page + n, row + 1, column + 1,
+                            split.rows, split.columns, window, at))
+    return records
 
 
 def _together(drawing: Drawing, split: _Split, paper: str, margin: float,

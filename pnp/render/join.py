@@ -105,6 +105,17 @@ class _Source:
         return int(found.group(1))
 
 
+def _put_outline(out: _Writer, outline: int, marks: Sequence[tuple[str, int]]) -> None:
+    """The bookmarks: one item a (title, first page) of `marks`, each linked to the one before
+    and after it, under the outline object `outline`."""
+    items = [out.reserve() for _ in marks]
+    for n, ((name, page), number) in enumerate(zip(marks, items, strict=True)):
+        links = (b" /Prev %d 0 R" % items[n - 1] if n else b"") + (b" /Next %d 0 R" % items[n + 1] if n + 1 < len(items) else b"")
+        out.put(number, b"<< /Title %s /Parent %d 0 R%s /Dest [ %d 0 R /Fit ] >>" % (_text(name), outline, links, page))
+    first_last = b" /First %d 0 R /Last %d 0 R" % (items[0], items[-1]) if items else b""
+    out.put(outline, b"<< /Type /Outlines /Count %d%s >>" % (len(items), first_last))
+
+
 def join(parts: Sequence[Part], *, title: str, subject: str) -> bytes:
     """The parts' pages (all, or those listed) in one PDF, in order, each part bookmarked by
     its title at its first page."""
@@ -121,12 +132,7 @@ def join(parts: Sequence[Part], *, title: str, subject: str) -> bytes:
             marks.append((name, new_pages[0]))
         kids += new_pages
     out.put(tree, b"<< /Type /Pages /Count %d /Kids [ %s ] >>" % (len(kids), b" ".join(b"%d 0 R" % k for k in kids)))
-    items = [out.reserve() for _ in marks]
-    for n, ((name, page), number) in enumerate(zip(marks, items, strict=True)):
-        links = (b" /Prev %d 0 R" % items[n - 1] if n else b"") + (b" /Next %d 0 R" % items[n + 1] if n + 1 < len(items) else b"")
-        out.put(number, b"<< /Title %s /Parent %d 0 R%s /Dest [ %d 0 R /Fit ] >>" % (_text(name), outline, links, page))
-    first_last = b" /First %d 0 R /Last %d 0 R" % (items[0], items[-1]) if items else b""
-    out.put(outline, b"<< /Type /Outlines /Count %d%s >>" % (len(items), first_last))
+    _put_outline(out, outline, marks)
     out.put(info, b"<< /Title %s /Subject %s /Creator (pnp) /Producer (pnp) >>" % (_text(title), _text(subject)))
     out.put(catalog, b"<< /Type /Catalog /Pages %d 0 R /Outlines %d 0 R /ViewerPreferences << /PrintScaling /None >> >>"
             % (tree, outline))

@@ -399,21 +399,9 @@ class _Painter:
             style.opacity if fill else pen.fill_alpha,
             style.opacity if stroke else pen.stroke_alpha,
         )
-        if wanted == pen:
-            return int(stroke is not None), int(fill is not None)
-        if wanted.fill is not None and wanted.fill != pen.fill:  # never None then: wanted falls back on pen
-            canvas.setFillColorRGB(*_rgb(wanted.fill))  # a PDF/X canvas writes it in CMYK
-        if wanted.stroke is not None and wanted.stroke != pen.stroke:
-            canvas.setStrokeColorRGB(*_rgb(wanted.stroke))
-        if wanted.width != pen.width:
-            canvas.setLineWidth(wanted.width)
-        if wanted.dash != pen.dash:
-            canvas.setDash(list(wanted.dash) if wanted.dash else [], 0)
-        if wanted.fill_alpha != pen.fill_alpha:
-            canvas.setFillAlpha(wanted.fill_alpha)
-        if wanted.stroke_alpha != pen.stroke_alpha:
-            canvas.setStrokeAlpha(wanted.stroke_alpha)
-        self.pen = wanted
+        if wanted != pen:
+            _change(canvas, pen, wanted)
+            self.pen = wanted
         return int(stroke is not None), int(fill is not None)
 
 
@@ -421,6 +409,22 @@ _DRAW: Dispatch[_Painter, None] = Dispatch({
     Rect: _Painter.rect, Line: _Painter.line, Polygon: _Painter.polygon, Circle: _Painter.circle,
     Text: _Painter.text, Image: _Painter.image, Group: _Painter.group,
 })
+
+
+def _change(canvas: Canvas, pen: _Pen, wanted: _Pen) -> None:
+    """Write to the content stream only the settings `wanted` changes from `pen`."""
+    if wanted.fill is not None and wanted.fill != pen.fill:  # never None then: wanted falls back on pen
+        canvas.setFillColorRGB(*_rgb(wanted.fill))  # a PDF/X canvas writes it in CMYK
+    if wanted.stroke is not None and wanted.stroke != pen.stroke:
+        canvas.setStrokeColorRGB(*_rgb(wanted.stroke))
+    if wanted.width != pen.width:
+        canvas.setLineWidth(wanted.width)
+    if wanted.dash != pen.dash:
+        canvas.setDash(list(wanted.dash) if wanted.dash else [], 0)
+    if wanted.fill_alpha != pen.fill_alpha:
+        canvas.setFillAlpha(wanted.fill_alpha)
+    if wanted.stroke_alpha != pen.stroke_alpha:
+        canvas.setStrokeAlpha(wanted.stroke_alpha)
 
 
 def _define_form(canvas: Any, name: str, image: Image) -> tuple[float, float]:

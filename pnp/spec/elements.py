@@ -12,16 +12,23 @@ from pnp.spec.model import AnyComponent, Deck, Element, Face, Tokens
 from pnp.spec.source import PathKey
 
 
+def _card_faces(deck: Deck) -> list[tuple[PathKey, Face]]:
+    """Each card entry's face, and the face of its own back where it has one, with its path."""
+    faces: list[tuple[PathKey, Face]] = []
+    for i, entry in enumerate(deck.cards):
+        faces.append((("cards", i), entry))
+        if entry.back is not None and entry.back.face is not None:
+            faces.append((("cards", i, "back", "face"), entry.back.face))
+    return faces
+
+
 def placed_elements(component: AnyComponent) -> Iterator[tuple[PathKey, Element]]:
     """Every element a deck's or tokens' free layouts place, with its path in the component: the
     deck's, each card entry's, each card's own back face's, each token face's."""
     faces: list[tuple[PathKey, Face]] = []
     if isinstance(component, Deck):
         yield from ((("elements", j), element) for j, element in enumerate(component.elements))
-        for i, entry in enumerate(component.cards):
-            faces.append((("cards", i), entry))
-            if entry.back is not None and entry.back.face is not None:
-                faces.append((("cards", i, "back", "face"), entry.back.face))
+        faces = _card_faces(component)
     elif isinstance(component, Tokens):
         faces = [(("tokens", i, side), getattr(entry, side)) for i, entry in enumerate(component.tokens)
                  for side in ("front", "back") if getattr(entry, side) is not None]

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import combinations
 from string import Formatter
-from typing import Any, Iterator, Mapping, TypeVar
+from typing import Any, Iterator, Mapping, Sequence, TypeVar
 
 from pnp.errors import shorten
 from pnp.i18n import _
@@ -175,9 +175,9 @@ class ComponentValues(Mapping[str, Any]):
     def _values(self, name: str) -> Any:
         component = self._component
         if isinstance(component, (Deck, Tokens)):
-            faces = _faces(self._game, component)
-            if any(name in data or name in TEXT_FIELDS for _, data in faces):
-                return Values(data[name] if name in data else getattr(side, name) for side, data in faces)
+            values = _face_values(_faces(self._game, component), name)
+            if values is not None:
+                return values
         bills = getattr(component, "bills", None)
         if bills is not None and name in type(bills[0]).model_fields:
             return Values(getattr(bill, name) for bill in bills)
@@ -219,6 +219,13 @@ class _Components(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._ids)
+
+
+def _face_values(faces: Sequence[tuple[Side, Mapping[str, object]]], name: str) -> Values | None:
+    """Each face's `name`: its entry's data key, else its printed field; None when no face has one."""
+    if not any(name in data or name in TEXT_FIELDS for _, data in faces):
+        return None
+    return Values(data[name] if name in data else getattr(side, name) for side, data in faces)
 
 
 def _faces(game: Game, component: Deck | Tokens) -> list[tuple[Side, Mapping[str, Any]]]:

@@ -76,6 +76,24 @@ Check = Callable[[str, Game], Iterable[tuple[PathKey, str]]]
 LayoutCheck = Callable[[Spec, str], Iterable[Issue]]  # what laying out one game's components finds
 
 
+def _write_copy(target: Path, bundled: Path, schema: str | None) -> None:
+    """The bundled spec copied to `target` (a link there replaced), the schema beside it and
+    named by its first line when there is one; a UsageError when the folder cannot be written."""
+    from pnp.spec.schema import SCHEMA_NAME, schema_comment
+
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = bundled.read_bytes()
+        if schema is not None:
+            write_atomically(target.parent / SCHEMA_NAME, schema.encode("utf-8"))
+            text = schema_comment(SCHEMA_NAME).encode("utf-8") + text
+        if target.is_symlink():
+            target.unlink()
+        write_atomically(target, text)
+    except OSError as error:
+        raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
+
+
 def init(folder: Path, *, force: bool = False, schema: str | None = None) -> str:
     """Write an editable copy of the bundled spec to `folder/components.yaml`, and of its
     translation catalogs to `folder/locale/`; say what was done.
@@ -85,24 +103,14 @@ def init(folder: Path, *, force: bool = False, schema: str | None = None) -> str
     A link to the bundled file (as in a checkout of pnp) is replaced by a copy, since editing
     through it would change pnp's default; any other file is kept unless `force`.
     """
-    from pnp.spec.schema import SCHEMA_NAME, schema_comment
+    from pnp.spec.schema import SCHEMA_NAME
 
     target = folder / SPEC_NAME
     bundled = bundled_spec_path()
     linked = target.is_symlink() and target.resolve() == bundled.resolve()
     if (target.exists() or target.is_symlink()) and not (force or linked):
         raise UsageError(f"{target} already exists; edit it, or use --force to replace it with the bundled spec")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        text = bundled.read_bytes()
-        if schema is not None:
-            write_atomically(folder / SCHEMA_NAME, schema.encode("utf-8"))
-            text = schema_comment(SCHEMA_NAME).encode("utf-8") + text
-        if target.is_symlink():
-            target.unlink()
-        write_atomically(target, text)
-    except OSError as error:
-        raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
+    _write_copy(target, bundled, schema)
     what = "replaced the link to the bundled spec with an editable copy" if linked else "wrote an editable copy of the bundled spec"
     copied = _copy_catalogs(bundled.parent / "locale", folder / "locale", force=force)
     also = f" and its schema {SCHEMA_NAME}, so an editor with the YAML language server checks it as you type" \
@@ -346,10 +354,15 @@ def _value_at(data: Any, loc: tuple[int | str, ...]) -> Any:
             data = data[step]
         elif isinstance(data, (list, tuple)) and isinstance(step, int) and 0 <= step < len(data):
             data = data[step]
-        elif not (isinstance(step, str) and step.startswith(("function-", "tagged-union", "nullable", "literal["))) \
-                and not (isinstance(data, dict) and data.get("kind") == step):
+        elif not _pydantic_step(data, step):
             return None
     return data
+
+
+def _pydantic_step(data: Any, step: int | str) -> bool:
+    """Whether `step` is one of pydantic's own (a validator, a union's tag), not a place in the input."""
+    return (isinstance(step, str) and step.startswith(("function-", "tagged-union", "nullable", "literal["))) \
+        or (isinstance(data, dict) and data.get("kind") == step)
 
 
 def _shape_issue(source: Source, path: PathKey, model: Any, item: Mapping[str, Any]) -> Issue:

@@ -15,7 +15,8 @@ from dataclasses import replace
 from typing import Any
 
 from pnp.findings import Finding
-from pnp.spec.model import Spec
+from pnp.spec.model import Game, Spec
+from pnp.spec.source import PathKey
 
 
 def relocated(spec: Spec, finding: Finding) -> Finding:
@@ -25,12 +26,19 @@ def relocated(spec: Spec, finding: Finding) -> Finding:
     if parts is None or len(parts) < 2 or parts[0] != "games" or parts[1] not in spec.games:
         return finding
     if len(parts) > 3 and parts[2] == "components" and finding.component:
-        index = next((i for i, c in enumerate(spec.games[parts[1]].components) if c.id == finding.component), None)
-        if index is None:
+        moved = _component_moved(spec.games[parts[1]], parts, finding.component)
+        if moved is None:
             return finding
-        parts = (*parts[:3], index, *parts[4:])
+        parts = moved
     where = spec.issue(parts, "")
     return replace(finding, file=where.file, line=where.line, col=where.col, path=where.path)
+
+
+def _component_moved(game: Game, parts: PathKey, component: str) -> PathKey | None:
+    """The path with the component at the index it has in the game's list now (the finding
+    names it by id); None when the game no longer holds it."""
+    index = next((i for i, c in enumerate(game.components) if c.id == component), None)
+    return None if index is None else (*parts[:3], index, *parts[4:])
 
 
 def parse_path(text: str) -> tuple[Any, ...] | None:

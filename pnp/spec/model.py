@@ -404,11 +404,7 @@ class Element(Model):
 
     @model_validator(mode="after")
     def _one_kind(self) -> "Element":
-        given = [kind for kind in ELEMENT_KINDS if getattr(self, kind) is not None]
-        if len(given) != 1:
-            raise ValueError(f"an element is exactly one of {', '.join(ELEMENT_KINDS)}" + (
-                f"; this one is {' and '.join(given)}" if given else ""))
-        kind = given[0]
+        kind = self._only_kind()
         stray = sorted(name for name in _changed(self) if name not in {kind, "at", "size", *ELEMENT_FIELDS[kind]})
         if stray:
             raise ValueError(f"`{stray[0]}` is not for a {kind} element (it takes: "
@@ -416,6 +412,14 @@ class Element(Model):
         if self.pt is not None and self.pt[0] > self.pt[1]:
             raise ValueError(f"`pt` is [smallest, largest]; got [{self.pt[0]:g}, {self.pt[1]:g}]")
         return self
+
+    def _only_kind(self) -> str:
+        """The one kind given (an image, a text, a value…), or the error naming none or several."""
+        given = [kind for kind in ELEMENT_KINDS if getattr(self, kind) is not None]
+        if len(given) != 1:
+            raise ValueError(f"an element is exactly one of {', '.join(ELEMENT_KINDS)}" + (
+                f"; this one is {' and '.join(given)}" if given else ""))
+        return given[0]
 
     @property
     def kind(self) -> str:

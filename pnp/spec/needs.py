@@ -7,7 +7,7 @@ model imports) because it reads the model's `Game`: no import circle.
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from pnp.spec.contract import Need
 from pnp.spec.model import CardEntry, Game
@@ -42,15 +42,21 @@ def _track_problems(game_id: str, game: Game, need: Need, taken: set[str]) -> It
         if not need.optional:
             yield ("tracks",), _wanted(game_id, need, game.tracks, taken), bool(game.tracks)
         return
-    here, cells = ("tracks", need.id), track.cells
+    for message in _cells_problems(need, track.cells):
+        yield ("tracks", need.id), message, False
+
+
+def _cells_problems(need: Need, cells: tuple[float, ...]) -> Iterator[str]:
+    """What a track's cells lack of what the engine needs: enough of them, whole numbers, the
+    least start, an even step."""
     if len(cells) < need.cells:
-        yield here, f"{need.role} needs at least {need.cells} cells, not {len(cells)} ({need.rule})", False
+        yield f"{need.role} needs at least {need.cells} cells, not {len(cells)} ({need.rule})"
     if need.whole and any(value != int(value) for value in cells):
-        yield here, f"{need.role} counts in whole numbers; {_first_broken(cells)} is not one ({need.rule})", False
+        yield f"{need.role} counts in whole numbers; {_first_broken(cells)} is not one ({need.rule})"
     if need.minimum is not None and min(cells) < need.minimum:
-        yield here, f"{need.role} starts at {need.minimum:g}, not {min(cells):g} ({need.rule})", False
+        yield f"{need.role} starts at {need.minimum:g}, not {min(cells):g} ({need.rule})"
     if need.step is not None and any(b - a != need.step for a, b in pairwise(cells)):
-        yield here, f"{need.role} runs in steps of {need.step:g} ({need.rule})", False
+        yield f"{need.role} runs in steps of {need.step:g} ({need.rule})"
 
 
 def _first_broken(cells: tuple[float, ...]) -> str:

@@ -64,7 +64,7 @@ class Option:
     def _number_in_bounds(self, value: Any, *, whole: bool) -> Any:
         """`value` as a finite number (an int if `whole`) between the option's bounds; without a
         maximum of its own, MAX_NUMBER keeps a typo of nine zeros out of the engines."""
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if not _finite_number(value):
             raise ValueError(f"expected a number, got {_show(value)}")
         if whole and value != int(value):
             raise ValueError(f"expected a whole number, got {_show(value)}")
@@ -152,6 +152,11 @@ def _one_of(value: Any, choices: tuple[Any, ...]) -> Any:
         allowed = ", ".join(_show(c) for c in choices)
         raise ValueError(f"expected one of {allowed}; got {_show(value)}")
     return choices[choices.index(value)]
+
+
+def _finite_number(value: object) -> bool:
+    """An int or float that is finite; true and false are not numbers here, though Python counts them."""
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
 
 
 def _show(value: Any) -> str:

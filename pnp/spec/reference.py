@@ -104,6 +104,11 @@ def _type(spec: dict[str, Any]) -> str:
         return f"`{spec['const']}`"
     if "enum" in spec:
         return "one of " + ", ".join(f"`{value}`" for value in spec["enum"])
+    return _scalar_type(spec)
+
+
+def _scalar_type(spec: dict[str, Any]) -> str:
+    """A JSON type in words with its bounds, or "any value" where the field names no type."""
     kind = spec.get("type")
     described = _BY_JSON_TYPE.get(kind) if isinstance(kind, str) else None
     return described(spec) if described is not None else "any value"

@@ -150,6 +150,16 @@ def _csv_rows(path: Path, file: str) -> Iterator[list[Cell]]:
         raise ValueError(f"{file}:{reader.line_num}: not readable CSV ({error})") from None
 
 
+def _check_unpacked(data: bytes, file: str) -> None:
+    """A ValueError when the workbook unpacks to more than MAX_UNPACKED: a zip bomb is refused
+    before openpyxl reads a byte of it."""
+    import zipfile
+
+    unpacked = sum(member.file_size for member in zipfile.ZipFile(io.BytesIO(data)).infolist())
+    if unpacked > MAX_UNPACKED:
+        raise ValueError(f"{file}: unpacks to {unpacked:,} bytes, more than a card list needs ({MAX_UNPACKED:,})")
+
+
 def _xlsx_rows(path: Path, file: str, sheet: str | None) -> Iterator[list[Cell]]:
     import zipfile
 
@@ -159,9 +169,7 @@ def _xlsx_rows(path: Path, file: str, sheet: str | None) -> Iterator[list[Cell]]
     unreadable = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, KeyError, TypeError, AttributeError,
                   IndexError, SyntaxError, EOFError)  # what openpyxl raises on a damaged or foreign file
     try:
-        unpacked = sum(member.file_size for member in zipfile.ZipFile(io.BytesIO(data)).infolist())
-        if unpacked > MAX_UNPACKED:
-            raise ValueError(f"{file}: unpacks to {unpacked:,} bytes, more than a card list needs ({MAX_UNPACKED:,})")
+        _check_unpacked(data, file)
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except unreadable as error:
         raise ValueError(f"{file}: not a readable .xlsx workbook ({shorten(str(error))})") from None

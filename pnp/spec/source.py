@@ -141,15 +141,7 @@ def load_text(text: str | bytes, file: str = "<string>", *, nfc: bool = False, m
     try:
         root = _compose(text, file, nfc, max_nodes)
     except yaml.MarkedYAMLError as error:
-        if "nesting depth" in (error.problem or "") and error.problem_mark is not None:
-            # libyaml's scanner looks ahead and meets its own depth limit (1,000) before the
-            # composer meets ours: the same mistake, said as the composer says it
-            mark = error.problem_mark
-            raise SourceError([located(file, mark.line + 1, mark.column + 1, "",
-                                       TOO_DEEP, text)]) from None
-        mistake = explain(error, text)
-        raise SourceError([located(file, mistake.line, mistake.col, "", f"not valid YAML: {mistake.message}",
-                                   text)]) from None
+        raise SourceError([_yaml_issue(error, file, text)]) from None
     except yaml.YAMLError as error:  # reader errors (control characters) carry a position too
         line, col = _reader_position(error)
         character = getattr(error, "character", None)
@@ -164,6 +156,17 @@ def load_text(text: str | bytes, file: str = "<string>", *, nfc: bool = False, m
     if builder.issues:
         raise SourceError(builder.issues)
     return Source(data, file, builder.values, builder.keys, sha256=digest)
+
+
+def _yaml_issue(error: yaml.MarkedYAMLError, file: str, text: str) -> Issue:
+    """The parser's error, located where the mistake was made and said as a person would."""
+    if "nesting depth" in (error.problem or "") and error.problem_mark is not None:
+        # libyaml's scanner looks ahead and meets its own depth limit (1,000) before the
+        # composer meets ours: the same mistake, said as the composer says it
+        mark = error.problem_mark
+        return located(file, mark.line + 1, mark.column + 1, "", TOO_DEEP, text)
+    mistake = explain(error, text)
+    return located(file, mistake.line, mistake.col, "", f"not valid YAML: {mistake.message}", text)
 
 
 MAX_VALUE_BYTES = 100_000  # of one value given on the command line

@@ -55,12 +55,18 @@ def _never_closed(lines: list[str], at: tuple[int, int], opened: tuple[int, int]
         sign = _char(lines, opened)
         return Mistake(*opened, f"this {sign} is never closed: end the text with {sign}")
     if "flow" in context:
-        opener = opened if opened and _char(lines, opened) in _CLOSERS else _unmatched(lines, at[0])
-        if opener is not None:
-            sign = _char(lines, opener)
-            return Mistake(*opener, f"this {sign} is never closed: add {_CLOSERS[sign]} at the end of the "
-                                    f"{_KINDS[sign]}, with a comma between its entries")
+        return _bracket_never_closed(lines, at, opened)
     return None
+
+
+def _bracket_never_closed(lines: list[str], at: tuple[int, int], opened: tuple[int, int] | None) -> Mistake | None:
+    """A [ or { left open: the one the parser opened, else the last unmatched one before `at`."""
+    opener = opened if opened and _char(lines, opened) in _CLOSERS else _unmatched(lines, at[0])
+    if opener is None:
+        return None
+    sign = _char(lines, opener)
+    return Mistake(*opener, f"this {sign} is never closed: add {_CLOSERS[sign]} at the end of the "
+                            f"{_KINDS[sign]}, with a comma between its entries")
 
 
 def _out_of_place(lines: list[str], at: tuple[int, int], opened: tuple[int, int] | None,
