@@ -63,7 +63,7 @@ def facts(answer: dict) -> list[tuple[str, dict]]:
         ("  - auctions:\n      FER: [{P3: 12, P4: 13}]\n",
          "game.yaml:5:13: rounds[0].auctions.FER[0]: a bid is one `Name: amount` or `Name: pass`, e.g. - Ana: 12"),
         ("  - pairing:\n      FER: [{buyer: P2, seller: P1}]\n",
-         "game.yaml:5:13: rounds[0].pairing.FER[0]: a pairing entry needs buyer, seller, shares; missing shares"),
+         'game.yaml:5:13: rounds[0].pairing.FER[0]: required field "shares" is missing'),
         ("  - pairing:\n      FER: [{buyer: P2, seller: P1, shares: 0}]\n",
          "game.yaml:5:45: rounds[0].pairing.FER[0].shares: must be at least 1, got 0"),
     ],
@@ -76,7 +76,11 @@ def test_unreadable_rounds_exit_2_with_file_line_col(referee, rounds, expected):
 
 
 def test_every_problem_is_reported_at_once(referee):
-    code, _, err = referee(HEAD + "rounds:\n  - declare:\n      Zoe: {}\n      P1: {buy: {TEF: -2}}\n")
+    """Every problem of the record's shape at once (pydantic's), then — the shape sound — every
+    name it does not know (the players', the spec's)."""
+    code, _, err = referee(HEAD + "rounds:\n  - declare:\n      Zoe: {}\n      P1: {buy: {TEF: -2}, keep: 1}\n")
+    assert code == 2 and len(err.strip().splitlines()) == 2
+    code, _, err = referee(HEAD + "rounds:\n  - declare:\n      Zoe: {}\n      P1: {buy: {TEX: 2}}\n")
     assert code == 2 and len(err.strip().splitlines()) == 2
 
 

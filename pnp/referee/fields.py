@@ -11,11 +11,12 @@ from fractions import Fraction
 from typing import Any, Iterable
 
 from pnp.errors import Issue, RecordError, brief
+from pnp.referee.limits import MAX_AMOUNT
 from pnp.referee.record import Record
 from pnp.spec.options import unknown_key_message
 from pnp.spec.source import PathKey
 
-MAX_AMOUNT = 1_000_000_000  # of money or of cards: far beyond any table, small enough to be quick
+__all__ = ["MAX_AMOUNT", "Reader"]
 
 
 class Reader:
