@@ -423,6 +423,8 @@ def _data_path(data: Any, loc: tuple[int | str, ...], root: type[BaseModel]) -> 
             node = node[step]
         elif isinstance(step, str) and step.startswith(("function-", "tagged-union", "nullable", "literal[")):
             continue
+        elif isinstance(node, dict) and isinstance(step, int):
+            model = _item_type(model)  # a list of one written as its item (a record's one trade)
         else:
             path.append(step)
             node = None
