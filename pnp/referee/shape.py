@@ -14,16 +14,16 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import import_module
 from importlib.util import find_spec
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Callable, Optional
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, create_model
 
 from pnp.errors import Issue, brief
 from pnp.referee.limits import MAX_AMOUNT, MAX_NAME
 from pnp.rules import GAMES
 from pnp.spec.source import Source
 
-__all__ = ["Count", "Shape", "issues"]
+__all__ = ["Count", "Shape", "issues", "worded"]
 
 
 class Shape(BaseModel):
@@ -36,21 +36,38 @@ class Shape(BaseModel):
 Count = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]  # of shares, cards, money: a negative one is unreadable
 
 
-def _name(name: str) -> str:
-    if not name.strip():
+def _name(name: Any) -> Any:
+    if not isinstance(name, str) or not name.strip():
         raise ValueError(f"a player name must be text, got {brief(name)}")
     if len(name) > MAX_NAME:
         raise ValueError(f"a player name has at most {MAX_NAME} letters, {brief(name)} has {len(name):,}")
     return name
 
 
+def worded(expected: str, sound: Callable[[Any], bool]) -> BeforeValidator:
+    """A value that must be `sound`, its error in the record's words (`expected …`)."""
+
+    def check(value: Any) -> Any:
+        if not sound(value):
+            raise ValueError(f"expected {expected}")
+        return value
+
+    return BeforeValidator(check)
+
+
+Names = Annotated[tuple[Annotated[str, BeforeValidator(_name)], ...],
+                  worded("a list of names in seating order, e.g. [Ana, Ben, Cris]",
+                         lambda names: isinstance(names, tuple) and bool(names))]
+
+
 class Common(Shape):
     """The keys every record has (REFEREE.md); `game` is read first, to know the rest."""
 
     game: str
-    players: Annotated[tuple[Annotated[str, AfterValidator(_name)], ...], Field(min_length=1)]
-    options: dict[str, Any] | None = None  # house rules: their names and values are the rulebook's
-    start: dict[str, Any] | None = None
+    players: Names
+    options: Optional[Annotated[dict[str, Any], worded("a mapping of house rules, e.g. {rounds: 5}",
+                                                       lambda rules: isinstance(rules, dict))]] = None
+    start: Optional[dict[str, Any]] = None  # the game's own `start` when its shape has one
 
 
 def issues(source: Source, game: str, keys: tuple[str, ...]) -> list[Issue]:

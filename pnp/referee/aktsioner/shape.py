@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 
 from pydantic import BeforeValidator
 
-from pnp.referee.shape import Count, Shape
+from pnp.referee.shape import Count, Shape, worded
 
 Counts = Optional[dict[str, Count]]  # {blue: 1, red: 2}
 
@@ -44,14 +44,9 @@ class Turn(Shape):
     then: Optional[Trades] = None  # stage 3
 
 
-def _a_turn(value: Any) -> Any:
-    if not isinstance(value, dict):
-        raise ValueError('expected a turn such as {player: Ana, play: "+30 red -60 blue"}')
-    return value
-
-
 FIELDS: dict[str, Any] = {
     "start": Start,
     "deal": dict[str, tuple[Any, ...]],  # each player's cards, "+30 red" (the notation's to read)
-    "turns": tuple[Annotated[Turn, BeforeValidator(_a_turn)], ...],
+    "turns": tuple[Annotated[Turn, worded('a turn such as {player: Ana, play: "+30 red -60 blue"}',
+                                          lambda turn: isinstance(turn, dict))], ...],
 }

@@ -12,7 +12,7 @@ from pydantic import AfterValidator, BeforeValidator, Field
 
 from pnp.referee.forex.amounts import problem
 from pnp.referee.limits import MAX_AMOUNT
-from pnp.referee.shape import Count, Shape
+from pnp.referee.shape import Count, Shape, worded
 
 
 def _amount(value: Any) -> Any:
@@ -34,12 +34,6 @@ def _one(value: Any) -> Any:
 
 
 OneAmount = Annotated[dict[str, Amount], AfterValidator(_one)]
-
-
-def _listed(value: Any) -> Any:
-    if not isinstance(value, tuple):
-        raise ValueError("expected a list of one or two currencies, in buying order, e.g. [GBP, USD]")
-    return value
 
 
 def _letters(value: Any) -> Any:
@@ -79,7 +73,8 @@ class Turn(Shape):
     player: str
     spot: Optional[Spot] = None  # before the action
     contract: Optional[Contract] = None
-    invest: Optional[Annotated[tuple[str, ...], BeforeValidator(_listed)]] = None  # in buying order
+    invest: Optional[Annotated[tuple[str, ...], worded("a list of one or two currencies, in buying order, e.g. [GBP, USD]",
+                                                      lambda codes: isinstance(codes, tuple))]] = None
     divest: Optional[Divest] = None
     resolve: Optional[Resolve] = None
 
