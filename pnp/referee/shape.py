@@ -36,7 +36,7 @@ class Shape(BaseModel):
 Count = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]  # of shares, cards, money: a negative one is unreadable
 
 
-def _name(name: Any) -> Any:
+def _name(name: object) -> object:
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"a player name must be text, got {brief(name)}")
     if len(name) > MAX_NAME:
@@ -44,10 +44,10 @@ def _name(name: Any) -> Any:
     return name
 
 
-def worded(expected: str, sound: Callable[[Any], bool]) -> BeforeValidator:
+def worded(expected: str, sound: Callable[[object], bool]) -> BeforeValidator:
     """A value that must be `sound`, its error in the record's words (`expected …`)."""
 
-    def check(value: Any) -> Any:
+    def check(value: object) -> object:
         if not sound(value):
             raise ValueError(f"expected {expected}")
         return value
@@ -65,9 +65,9 @@ class Common(Shape):
 
     game: str
     players: Names
-    options: Optional[Annotated[dict[str, Any], worded("a mapping of house rules, e.g. {rounds: 5}",
+    options: Optional[Annotated[dict[str, object], worded("a mapping of house rules, e.g. {rounds: 5}",
                                                        lambda rules: isinstance(rules, dict))]] = None
-    start: Optional[dict[str, Any]] = None  # the game's own `start` when its shape has one
+    start: Optional[dict[str, object]] = None  # the game's own `start` when its shape has one
 
 
 def issues(source: Source, game: str, keys: tuple[str, ...]) -> list[Issue]:
@@ -86,15 +86,15 @@ def _model(game: str, keys: tuple[str, ...]) -> type[Shape]:
     """`Common` with `game`'s own keys, typed by its referee's `shape.FIELDS` (any value when
     it has none)."""
     fields = _fields(game)
-    typed = {name: fields.get(name, Any) for name in keys + (("start",) if "start" in fields else ())}
-    own: dict[str, Any] = {name: (Optional[annotation], None) for name, annotation in typed.items()}
+    typed = {name: fields.get(name, object) for name in keys + (("start",) if "start" in fields else ())}
+    own: dict[str, Any] = {name: (Optional[annotation], None) for name, annotation in typed.items()}  # pydantic's type forms
     model: type[Shape] = create_model(f"{game.title()}Record", __base__=Common, **own)
     return model
 
 
-def _fields(game: str) -> dict[str, Any]:
+def _fields(game: str) -> dict[str, object]:
     referee = GAMES[game].about.referee
     if referee is None or find_spec(f"{referee}.shape") is None:
         return {}
-    fields: dict[str, Any] = import_module(f"{referee}.shape").FIELDS
+    fields: dict[str, object] = import_module(f"{referee}.shape").FIELDS
     return fields

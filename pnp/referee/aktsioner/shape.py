@@ -5,7 +5,7 @@ the moves are legal the engine's."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 from pydantic import BeforeValidator
 
@@ -29,7 +29,7 @@ class Trade(Shape):
     buy: Counts = None
 
 
-def _listed(value: Any) -> Any:
+def _listed(value: object) -> object:
     """A stage's trades: one trade is written as itself, several as a list in order."""
     return (value,) if isinstance(value, dict) else value
 
@@ -40,13 +40,13 @@ Trades = Annotated[tuple[Trade, ...], BeforeValidator(_listed)]
 class Turn(Shape):
     player: str  # who moves
     trade: Optional[Trades] = None  # stage 1
-    play: Any = None  # stage 2: the card and its choices, "+30 red -60 blue" (the notation's to read)
+    play: object = None  # stage 2: the card and its choices, "+30 red -60 blue" (the notation's to read)
     then: Optional[Trades] = None  # stage 3
 
 
-FIELDS: dict[str, Any] = {
+FIELDS: dict[str, object] = {
     "start": Start,
-    "deal": dict[str, tuple[Any, ...]],  # each player's cards, "+30 red" (the notation's to read)
+    "deal": dict[str, tuple[object, ...]],  # each player's cards, "+30 red" (the notation's to read)
     "turns": tuple[Annotated[Turn, worded('a turn such as {player: Ana, play: "+30 red -60 blue"}',
                                           lambda turn: isinstance(turn, dict))], ...],
 }

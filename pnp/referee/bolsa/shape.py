@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
@@ -20,20 +20,20 @@ class Declaration(Shape):
     buy: Counts = None
 
 
-def _one_bid(entry: Any) -> Any:
+def _one_bid(entry: object) -> object:
     """`- Ana: 12` or `- Ben: pass`: one name and its bid."""
     if not isinstance(entry, dict) or len(entry) != 1:
         raise ValueError("a bid is one `Name: amount` or `Name: pass`, e.g. - Ana: 12")
     return entry
 
 
-def _amount(amount: Any) -> Any:
+def _amount(amount: object) -> object:
     if amount != "pass" and (isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= MAX_AMOUNT):
         raise ValueError(f"a bid is a whole number ≥ 0 or pass, got {brief(amount)}")
     return amount
 
 
-Bid = Annotated[dict[str, Annotated[Any, AfterValidator(_amount)]], BeforeValidator(_one_bid)]
+Bid = Annotated[dict[str, Annotated[object, AfterValidator(_amount)]], BeforeValidator(_one_bid)]
 
 
 class Pair(Shape):
@@ -63,4 +63,4 @@ class Start(Shape):
     players: Optional[dict[str, Optional[Holding]]] = None
 
 
-FIELDS: dict[str, Any] = {"start": Start, "rounds": tuple[Round, ...]}
+FIELDS: dict[str, object] = {"start": Start, "rounds": tuple[Round, ...]}

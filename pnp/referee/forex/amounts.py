@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import Any
 
 from pnp.errors import brief
 from pnp.referee.limits import MAX_AMOUNT
@@ -13,7 +12,7 @@ from pnp.referee.limits import MAX_AMOUNT
 _FRACTION = re.compile(r"\s*\d{1,9}\s*/\s*[1-9]\d{0,8}\s*$")
 
 
-def exact(value: Any) -> Fraction | None:
+def exact(value: object) -> Fraction | None:
     """The amount, or None for what is none up to MAX_AMOUNT. Text is read only in the short
     form, so no conversion runs long ("1e100000000" is refused, not computed)."""
     if isinstance(value, str) and _FRACTION.match(value):
@@ -23,7 +22,7 @@ def exact(value: Any) -> Fraction | None:
     return None
 
 
-def problem(value: Any) -> str | None:
+def problem(value: object) -> str | None:
     """What is wrong with `value` as an amount, or None: the one wording of the shape's and
     the reader's (the start queue's terms, which the shape leaves to it)."""
     amount = exact(value)

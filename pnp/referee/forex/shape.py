@@ -6,7 +6,7 @@ record's), whether the moves are legal the engine's."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
@@ -15,19 +15,19 @@ from pnp.referee.limits import MAX_AMOUNT
 from pnp.referee.shape import Count, Shape, worded
 
 
-def _amount(value: Any) -> Any:
+def _amount(value: object) -> object:
     wrong = problem(value)
     if wrong is not None:
         raise ValueError(wrong)
     return value
 
 
-Amount = Annotated[Any, AfterValidator(_amount)]
+Amount = Annotated[object, AfterValidator(_amount)]
 Counts = Optional[dict[str, Count]]  # {GBP: 2, EUR: 1}
 Amounts = Optional[dict[str, Amount]]  # {GBP: 3, EUR: 4.5}
 
 
-def _one(value: Any) -> Any:
+def _one(value: object) -> object:
     if isinstance(value, dict) and len(value) != 1:
         raise ValueError("expected one currency and its amount, e.g. {GBP: 1}")
     return value
@@ -36,7 +36,7 @@ def _one(value: Any) -> Any:
 OneAmount = Annotated[dict[str, Amount], AfterValidator(_one)]
 
 
-def _letters(value: Any) -> Any:
+def _letters(value: object) -> object:
     """A contract letter, or a list of them."""
     if isinstance(value, str):
         return (value,)
@@ -93,7 +93,7 @@ class Start(Shape):
     pairs: Optional[dict[str, Pair]] = None  # "GBP/EUR": the spec's currency order
     supply: Counts = None
     players: Optional[dict[str, Optional[Holding]]] = None
-    queue: Optional[tuple[Any, ...]] = None  # "dividend N" or a contract's or loan's terms: the reader's
+    queue: Optional[tuple[object, ...]] = None  # "dividend N" or a contract's or loan's terms: the reader's
 
 
-FIELDS: dict[str, Any] = {"start": Start, "turns": tuple[Turn, ...]}
+FIELDS: dict[str, object] = {"start": Start, "turns": tuple[Turn, ...]}
