@@ -3,9 +3,9 @@
 Common keys (REFEREE.md): `game`, `players`, `options`, `start`, then `rounds` or `turns`
 (and `deal` for aktsioner). A record that cannot be read — bad YAML, an unknown key, player or
 option, a negative count — is a `RecordError` (exit 2) with file:line:col. Its shape (keys,
-types, bounds) is checked by pydantic models (`pnp.referee.shape`), once for each content: a
-record read sound before is not checked again (the user's cache, `pnp.cache`), so a referee
-asked again about the same record — `check`, then `explain` — loads no pydantic. Whether the
+types, bounds) is checked by pydantic models (`pnp.referee.shape`), once for each content of
+a file: a record file read sound before is not checked again (the user's cache, `pnp.cache`),
+so a referee asked again about the same record — `check`, then `explain` — loads no pydantic. Whether the
 moves are *legal* is not decided here: that is the engine's job.
 
 A record is read in Unicode's composed form (NFC), so a name is the same name however a
@@ -73,7 +73,7 @@ def read(path: str | Path, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
         source = load_file(path, max_bytes=MAX_BYTES, nfc=True, max_nodes=MAX_NODES)
     except SourceError as error:
         raise RecordError(error.issues) from None
-    return parse(source, game_keys)
+    return parse(source, game_keys, remember=True)
 
 
 def reads(text: str, game_keys: Mapping[str, tuple[str, ...]], file: str = "<record>") -> Record:
@@ -84,7 +84,10 @@ def reads(text: str, game_keys: Mapping[str, tuple[str, ...]], file: str = "<rec
     return parse(source, game_keys)
 
 
-def parse(source: Source, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
+def parse(source: Source, game_keys: Mapping[str, tuple[str, ...]], *, remember: bool = False) -> Record:
+    """The record in `source`, its game's own keys given by `game_keys`; with `remember`, a
+    sound shape is kept in the user's cache (a file's: the table's journal, read after every
+    move, would only fill it)."""
     data = source.data
     if not isinstance(data, dict):
         raise RecordError([source.issue((), "a record is a mapping with `game`, `players` and the moves")])
@@ -93,7 +96,7 @@ def parse(source: Source, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
         raise RecordError([source.issue((), f'missing "game" (one of: {", ".join(GAMES)})')])
     if not isinstance(game, str) or game not in GAMES:
         raise UnknownGame([source.issue(("game",), unknown_key_message(game, list(GAMES), "game"))], game)
-    issues = _shape_issues(source, game, tuple(game_keys.get(game, ())))
+    issues = _shape_issues(source, game, tuple(game_keys.get(game, ())), remember)
     options: dict[str, Any] = {}
     if isinstance(data.get("options"), dict):
         options, problems = check_values(data["options"], rulebook(game), in_spec=False)
@@ -105,10 +108,10 @@ def parse(source: Source, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
     return Record(game, players, options, source)
 
 
-def _shape_issues(source: Source, game: str, keys: tuple[str, ...]) -> list[Issue]:
+def _shape_issues(source: Source, game: str, keys: tuple[str, ...], remember: bool) -> list[Issue]:
     """`pnp.referee.shape.issues`, unless the user's cache knows this content of `game`'s
     record to be sound with this code (then pydantic is not even loaded)."""
-    folder = user_folder()
+    folder = user_folder() if remember else None
     cache = Cache(FolderStore(folder, KEEP)) if folder is not None else None
     name = key(source.sha256, keys, code_version("referee"))
     if cache is not None and cache.get(game, "shape", name) is True:
