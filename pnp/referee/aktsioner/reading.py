@@ -77,9 +77,9 @@ def steps(record: Record, params: rules.Params) -> list[Step]:
         stages: list[tuple[str, int, rules.Action]] = []
         if reader.player(path + ("player",), entry["player"]) is not None:
             stages.append(("player", line(record, path + ("player",)), rules.Begin(entry["player"])))
-        if entry.get("trade") is not None:
+        if "trade" in entry:
             stages += _trades(reader, path, "trade", colours)
-        if entry.get("play") is None:
+        if "play" not in entry:
             if index < len(turns) - 1 or "then" in entry:  # only the last turn may stop before its card
                 reader.fail(path, 'missing "play" (stage 2: every turn plays one card, e.g. "+30 red -60 blue")')
         else:
@@ -87,7 +87,7 @@ def steps(record: Record, params: rules.Params) -> list[Step]:
                 stages.append(("play", line(record, path + ("play",)), rules.parse_play(entry["play"], colours)))
             except rules.NotationError as error:
                 reader.fail(path + ("play",), str(error))
-        if entry.get("then") is not None:
+        if "then" in entry:
             stages += _trades(reader, path, "then", colours)
         result.append(Step(f"turns[{index}]", record.line(path), tuple(stages)))
     reader.done()

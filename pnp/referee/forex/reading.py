@@ -65,7 +65,7 @@ def _turn(reader: Reader, record: Record, index: int, last: bool, p: engine.Para
     kind = _action_kind(reader, base, raw, last)
     if kind is None:
         return None
-    spot = _spot(reader, base + ("spot",), player or "", p) if raw.get("spot") is not None else None
+    spot = _spot(reader, base + ("spot",), player or "", p) if "spot" in raw else None
     action = _ACTION_READERS[kind](reader, base + (kind,), player or "", p) if kind else None
     return Turn(index, kind, spot, action, record)
 
@@ -73,8 +73,8 @@ def _turn(reader: Reader, record: Record, index: int, last: bool, p: engine.Para
 def _action_kind(reader: Reader, base: Path, raw: Mapping[str, object], last: bool) -> str | None:
     """The kind of a turn's one action ("" for the `last` turn with its spot alone: the record
     ends before the action); None when it has not one, the reader keeping why."""
-    kinds = [key for key in ACTIONS if raw.get(key) is not None]
-    if not kinds and raw.get("spot") is not None and last:
+    kinds = [key for key in ACTIONS if key in raw]
+    if not kinds and "spot" in raw and last:
         return ""
     if len(kinds) != 1:
         reader.fail(base, f"a turn has exactly one action ({', '.join(ACTIONS)}), this one has "

@@ -69,13 +69,21 @@ class Resolve(Shape):
     default: Optional[Annotated[tuple[str, ...], BeforeValidator(_letters)]] = None
 
 
+def _written(example: str) -> BeforeValidator:
+    """A turn's part written with nothing (`contract:`): an error, as leaving it out is not."""
+    return worded(example, lambda value: value is not None)
+
+
 class Turn(Shape):
+    """A turn: its player, an optional spot, and its one action (the reader counts them); only
+    `resolve` may be written with nothing."""
+
     player: str
-    spot: Optional[Spot] = None  # before the action
-    contract: Optional[Contract] = None
-    invest: Optional[Annotated[tuple[str, ...], worded("a list of one or two currencies, in buying order, e.g. [GBP, USD]",
-                                                      lambda codes: isinstance(codes, tuple))]] = None
-    divest: Optional[Divest] = None
+    spot: Annotated[Optional[Spot], _written("a spot such as {with: Ben, give: {GBP: 1}, get: {EUR: 1.5}}")] = None
+    contract: Annotated[Optional[Contract], _written("a contract such as {pay: GBP, receive: EUR, amount: 3}")] = None
+    invest: Annotated[Optional[tuple[str, ...]], worded("a list of one or two currencies, in buying order, e.g. [GBP, USD]",
+                                                        lambda codes: isinstance(codes, tuple))] = None
+    divest: Annotated[Optional[Divest], _written("a sale such as {currency: GBP, count: 2}")] = None
     resolve: Optional[Resolve] = None
 
 
