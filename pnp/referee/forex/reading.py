@@ -3,11 +3,10 @@
 The record's shape (keys, counts, amounts) was checked as it was read (`pnp.referee.forex.shape`);
 here everything is checked against the spec (currencies, contract sets, the rate track) and the
 record's players, and every problem is collected with its file:line:col before anything is
-replayed (REFEREE.md). Amounts
-are exact: 4.5, or "5/4" as text where a spec's own rates make quarters. In `start`,
-whatever is left out stays as in the standard setup: a player's money in a currency not named
-stays 2 (`start_money`), pairs not named keep their start box, and without `supply` the
-certificates players hold come out of the standard supply.
+replayed (REFEREE.md). Amounts are exact: 4.5, or "5/4" as text where a spec's own rates make
+quarters. In `start`, whatever is left out stays as in the standard setup: a player's money in
+a currency not named stays 2 (`start_money`), pairs not named keep their start box, and
+without `supply` the certificates players hold come out of the standard supply.
 """
 
 from __future__ import annotations
