@@ -93,7 +93,12 @@ def test_unreadable_setup_exits_2_located(referee, part, needle, message):
 
 
 def test_every_record_error_is_reported_at_once(referee):
-    text = HEAD + 'turns:\n  - {player: Ann, play: "+30red"}\n  - {player: Ben, play: "+30 red -60 blue", then: {sell: {red: -2}}}\n'
+    """Every problem of the record's shape at once (pydantic's), then — the shape sound — every
+    name and card it cannot read."""
+    text = HEAD + 'turns:\n  - {player: Ann, play: "+30 red", trade: {sell: {red: -1}}}\n  - {player: Ben, then: {sell: {red: -2}}}\n'
+    status, err = referee(text)
+    assert status == 2 and len(err.strip().splitlines()) == 2
+    text = HEAD + 'turns:\n  - {player: Ann, play: "+30red"}\n  - {player: Ben, play: "+30 red -60 blue", then: {sell: {pink: 2}}}\n'
     status, err = referee(text)
     assert status == 2 and len(err.strip().splitlines()) == 3
 

@@ -4,6 +4,9 @@ rule, `at`, line), the explanation, the starter record, and a start-up free of r
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -63,7 +66,7 @@ def facts(answer: dict) -> list[tuple[str, dict]]:
         ("  - auctions:\n      FER: [{P3: 12, P4: 13}]\n",
          "game.yaml:5:13: rounds[0].auctions.FER[0]: a bid is one `Name: amount` or `Name: pass`, e.g. - Ana: 12"),
         ("  - pairing:\n      FER: [{buyer: P2, seller: P1}]\n",
-         "game.yaml:5:13: rounds[0].pairing.FER[0]: a pairing entry needs buyer, seller, shares; missing shares"),
+         'game.yaml:5:13: rounds[0].pairing.FER[0]: required field "shares" is missing'),
         ("  - pairing:\n      FER: [{buyer: P2, seller: P1, shares: 0}]\n",
          "game.yaml:5:45: rounds[0].pairing.FER[0].shares: must be at least 1, got 0"),
     ],
@@ -76,8 +79,32 @@ def test_unreadable_rounds_exit_2_with_file_line_col(referee, rounds, expected):
 
 
 def test_every_problem_is_reported_at_once(referee):
-    code, _, err = referee(HEAD + "rounds:\n  - declare:\n      Zoe: {}\n      P1: {buy: {TEF: -2}}\n")
+    """Every problem of the record's shape at once (pydantic's), then — the shape sound — every
+    name it does not know (the players', the spec's)."""
+    code, _, err = referee(HEAD + "rounds:\n  - declare:\n      Zoe: {}\n      P1: {buy: {TEF: -2}, keep: 1}\n")
     assert code == 2 and len(err.strip().splitlines()) == 2
+    code, _, err = referee(HEAD + "rounds:\n  - declare:\n      Zoe: {}\n      P1: {buy: {TEX: 2}}\n")
+    assert code == 2 and len(err.strip().splitlines()) == 2
+
+
+def test_a_record_file_read_sound_is_read_again_without_pydantic(tmp_path):
+    """The shape of a record file read sound is remembered by its content (the user's cache):
+    read again in a fresh process, it loads no pydantic; edited, it is checked again."""
+    record = tmp_path / "game.yaml"
+    record.write_text(HEAD + "rounds:\n  - declare: {P1: {buy: {TEF: 1}}}\n", encoding="utf-8")
+    probe = ("import sys\nfrom pnp.errors import RecordError\nfrom pnp.referee import read_record\n"
+             "try:\n    read_record(sys.argv[1])\nexcept RecordError as error:\n    print(len(error.issues))\n"
+             "print('pydantic' in sys.modules)\n")
+    env = {**os.environ, "PNP_CACHE": str(tmp_path / "cache")}
+
+    def read() -> list[str]:
+        done = subprocess.run([sys.executable, "-c", probe, str(record)], capture_output=True, text=True, env=env)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert read() == ["True"] and read() == ["False"]
+    record.write_text(HEAD + "rounds:\n  - declare: {P1: {buy: {TEF: -1}}}\n", encoding="utf-8")
+    assert read() == ["1", "True"] and read() == ["1", "True"]  # an unsound shape is never remembered
 
 
 @pytest.mark.parametrize(

@@ -2,8 +2,11 @@
 
 Common keys (REFEREE.md): `game`, `players`, `options`, `start`, then `rounds` or `turns`
 (and `deal` for aktsioner). A record that cannot be read — bad YAML, an unknown key, player or
-option, a negative count — is a `RecordError` (exit 2) with file:line:col. Whether the moves
-are *legal* is not decided here: that is the engine's job.
+option, a negative count — is a `RecordError` (exit 2) with file:line:col. Its shape (keys,
+types, bounds) is checked by pydantic models (`pnp.referee.shape`), once for each content of
+a file: a record file read sound before is not checked again (the user's cache, `pnp.cache`),
+so a referee asked again about the same record — `check`, then `explain` — loads no pydantic. Whether the
+moves are *legal* is not decided here: that is the engine's job.
 
 A record is read in Unicode's composed form (NFC), so a name is the same name however a
 keyboard typed its accents; a file is read up to MAX_BYTES and MAX_NODES values, and a name
@@ -19,15 +22,17 @@ from typing import Any, Iterable, Mapping
 
 import yaml
 
-from pnp.errors import Issue, RecordError, brief
+from pnp.cache import Cache, FolderStore, code_version, key, user_folder
+from pnp.errors import Issue, RecordError
+from pnp.referee.limits import MAX_BYTES, MAX_NAME, MAX_NODES
 from pnp.rules import GAMES, rulebook
 from pnp.spec.options import Choice, check_values, unknown_key_message
 from pnp.spec.source import PathKey, Source, SourceError, format_path, load_file, load_text
 
-COMMON_KEYS = ("game", "players", "options", "start")
-MAX_BYTES = 2_000_000  # a whole game is tens of kilobytes; more could not be answered at once
-MAX_NAME = 60  # letters in a player's name
-MAX_NODES = 50_000  # values, aliases expanded: a whole game holds a few thousand
+__all__ = ["MAX_BYTES", "MAX_NAME", "MAX_NODES", "Record", "RecordError", "UnknownGame", "dump", "parse", "read",
+           "reads", "scalar", "where"]
+
+KEEP = 500  # records whose sound shape the user's cache remembers; the oldest go first
 
 
 class UnknownGame(RecordError):
@@ -68,7 +73,7 @@ def read(path: str | Path, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
         source = load_file(path, max_bytes=MAX_BYTES, nfc=True, max_nodes=MAX_NODES)
     except SourceError as error:
         raise RecordError(error.issues) from None
-    return parse(source, game_keys)
+    return parse(source, game_keys, remember=True)
 
 
 def reads(text: str, game_keys: Mapping[str, tuple[str, ...]], file: str = "<record>") -> Record:
@@ -79,7 +84,10 @@ def reads(text: str, game_keys: Mapping[str, tuple[str, ...]], file: str = "<rec
     return parse(source, game_keys)
 
 
-def parse(source: Source, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
+def parse(source: Source, game_keys: Mapping[str, tuple[str, ...]], *, remember: bool = False) -> Record:
+    """The record in `source`, its game's own keys given by `game_keys`; with `remember`, a
+    sound shape is kept in the user's cache (a file's: the table's journal, read after every
+    move, would only fill it)."""
     data = source.data
     if not isinstance(data, dict):
         raise RecordError([source.issue((), "a record is a mapping with `game`, `players` and the moves")])
@@ -88,50 +96,43 @@ def parse(source: Source, game_keys: Mapping[str, tuple[str, ...]]) -> Record:
         raise RecordError([source.issue((), f'missing "game" (one of: {", ".join(GAMES)})')])
     if not isinstance(game, str) or game not in GAMES:
         raise UnknownGame([source.issue(("game",), unknown_key_message(game, list(GAMES), "game"))], game)
-    issues = list(_unknown_keys(source, data, COMMON_KEYS + game_keys.get(game, ())))
-    players, player_issues = _players(source, data.get("players"))
-    options, option_issues = _options(source, data.get("options", {}), game)
-    issues += player_issues + option_issues
+    issues = _shape_issues(source, game, tuple(game_keys.get(game, ())), remember)
+    options: dict[str, Any] = {}
+    if isinstance(data.get("options"), dict):
+        options, problems = check_values(data["options"], rulebook(game), in_spec=False)
+        issues += [source.issue(("options", k), m, key=m.startswith("unknown")) for k, m in problems]
+    players: tuple[str, ...] = data["players"] if isinstance(data.get("players"), tuple) else ()
+    issues += _twice(source, players)
     if issues:
         raise RecordError(sorted(issues, key=lambda i: (i.line, i.col)))
     return Record(game, players, options, source)
 
 
-def _unknown_keys(source: Source, data: dict[Any, Any], allowed: Iterable[str]) -> Iterable[Issue]:
-    allowed = list(allowed)
-    for key in data:
-        if key not in allowed:
-            yield source.issue((key,), unknown_key_message(key, allowed, "key"), key=True)
+def _shape_issues(source: Source, game: str, keys: tuple[str, ...], remember: bool) -> list[Issue]:
+    """`pnp.referee.shape.issues`, unless the user's cache knows this content of `game`'s
+    record to be sound with this code (then pydantic is not even loaded)."""
+    folder = user_folder() if remember else None
+    cache = Cache(FolderStore(folder, KEEP)) if folder is not None else None
+    name = key(source.sha256, keys, code_version("referee"))
+    if cache is not None and cache.get(game, "shape", name) is True:
+        return []
+    from pnp.referee.shape import issues
+
+    found = issues(source, game, keys)
+    if not found and cache is not None:
+        cache.put(game, "shape", name, True)
+    return found
 
 
-def _options(source: Source, value: object, game: str) -> tuple[dict[str, Any], list[Issue]]:
-    """The record's house rules, checked against the game's rulebook (none written: none)."""
-    if value is None:
-        value = {}
-    if not isinstance(value, dict):
-        return {}, [source.issue(("options",), "expected a mapping of house rules, e.g. {rounds: 5}")]
-    options, problems = check_values(value, rulebook(game), in_spec=False)
-    unknown = [(k, m) for k, m in problems if m.startswith("unknown")]
-    return options, [source.issue(("options", k), m, key=(k, m) in unknown) for k, m in problems]
-
-
-def _players(source: Source, value: Any) -> tuple[tuple[str, ...], list[Issue]]:
-    if value is None:
-        return (), [source.issue((), 'missing "players" (seating order, e.g. [Ana, Ben, Cris])')]
-    if not isinstance(value, tuple) or not value:
-        return (), [source.issue(("players",), "expected a list of names in seating order, e.g. [Ana, Ben, Cris]")]
-    issues, seen = [], set()
-    for index, name in enumerate(value):
-        if not isinstance(name, str) or not name.strip():
-            issues.append(source.issue(("players", index), f"a player name must be text, got {brief(name)}"))
-        elif len(name) > MAX_NAME:
-            issues.append(source.issue(("players", index), f"a player name has at most {MAX_NAME} letters, "
-                                                           f"{brief(name)} has {len(name):,}"))
-        elif name in seen:
-            issues.append(source.issue(("players", index), f'"{name}" is listed twice; names must be unique'))
-        else:
+def _twice(source: Source, players: tuple[Any, ...]) -> Iterable[Issue]:
+    """A name listed again, where it is listed again (pydantic locates no item of a list
+    it checks whole, so uniqueness is read here, as the spec reads duplicate ids)."""
+    seen: set[str] = set()
+    for index, name in enumerate(players):
+        if isinstance(name, str) and name in seen:
+            yield source.issue(("players", index), f'"{name}" is listed twice; names must be unique')
+        elif isinstance(name, str):
             seen.add(name)
-    return tuple(str(name) for name in value), issues
 
 
 def where(path: PathKey) -> str:

@@ -217,7 +217,7 @@ def validate(source: Source, rulebooks: Mapping[str, Rulebook] | None, check: Ch
     try:
         spec = Spec.model_validate(source.data)
     except ValidationError as error:
-        issues = _shape_issues(source, error) + _issues_beside(source, error, rulebooks, check, folder)
+        issues = shape_issues(source, error) + _issues_beside(source, error, rulebooks, check, folder)
         raise SpecError(sorted(issues, key=lambda i: (i.line, i.col))) from None
     spec._folder, spec._source = folder, source
     issues = list(_meaning_issues(source, spec, rulebooks, check, layout))
@@ -314,13 +314,16 @@ _MESSAGES = {
 }
 
 
-def _shape_issues(source: Source, error: ValidationError) -> list[Issue]:
+def shape_issues(source: Source, error: ValidationError, root: type[BaseModel] = Spec,
+                 noun: str = "field") -> list[Issue]:
+    """Pydantic's errors about `source.data` validated as `root` (the spec, a game record), each
+    in a reader's words at its file:line:col; an unknown key is called a `noun`."""
     issues, seen = [], set()
     for item in _as_written(source.data, error.errors(include_url=False)):
-        path, model = _data_path(source.data, item["loc"])
+        path, model = _data_path(source.data, item["loc"], root)
         if item["type"] == "too_short" and len(source.get(path) or ()) >= item["ctx"]["min_length"]:
             continue  # pydantic also reports a list as too short when one of its items is invalid
-        issue = _shape_issue(source, path, model, item)
+        issue = _shape_issue(source, path, model, item, noun)
         if (issue.line, issue.col, issue.path) not in seen:  # unions repeat one error per member
             seen.add((issue.line, issue.col, issue.path))
             issues.append(issue)
@@ -365,12 +368,12 @@ def _pydantic_step(data: Any, step: int | str) -> bool:
         or (isinstance(data, dict) and data.get("kind") == step)
 
 
-def _shape_issue(source: Source, path: PathKey, model: Any, item: Mapping[str, Any]) -> Issue:
+def _shape_issue(source: Source, path: PathKey, model: Any, item: Mapping[str, Any], noun: str) -> Issue:
     kind = item["type"]
     ctx = item.get("ctx") or {}
     if kind == "extra_forbidden":
         known = list(_aliases(model)) if model else []
-        return source.issue(path, unknown_key_message(path[-1], known), key=True)
+        return source.issue(path, unknown_key_message(path[-1], known, noun), key=True)
     if kind == "missing":
         return source.issue(path[:-1], f'required field "{path[-1]}" is missing')
     if kind in ("union_tag_invalid", "union_tag_not_found"):
@@ -413,11 +416,11 @@ def _limit(limit: Any) -> str:
     return f"{int(limit):,}" if float(limit).is_integer() else f"{limit:g}"
 
 
-def _data_path(data: Any, loc: tuple[int | str, ...]) -> tuple[PathKey, Any]:
+def _data_path(data: Any, loc: tuple[int | str, ...], root: type[BaseModel]) -> tuple[PathKey, Any]:
     """Drop pydantic's union-tag steps from `loc`, and find the model the last key belongs to."""
     path: list[Any] = []
     node: Any = data
-    model: Any = Spec
+    model: Any = root
     owner: Any = None
     for step in loc:
         if isinstance(node, dict) and isinstance(step, str) and node.get("kind") == step \
@@ -433,6 +436,8 @@ def _data_path(data: Any, loc: tuple[int | str, ...]) -> tuple[PathKey, Any]:
             node = node[step]
         elif isinstance(step, str) and step.startswith(("function-", "tagged-union", "nullable", "literal[")):
             continue
+        elif isinstance(node, dict) and isinstance(step, int):
+            model = _item_type(model)  # a list of one written as its item (a record's one trade)
         else:
             path.append(step)
             node = None

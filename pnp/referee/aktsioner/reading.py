@@ -7,7 +7,8 @@ mover likes: `trade` (or `then`) is one trade, or a list of them in order (`turn
 
 Reading `start`: whatever is omitted is the standard setup (REFEREE.md) — a price, a player,
 a player's `cash`, `shares`, or one colour of his `shares` (`{red: 12}` leaves the other
-colours at the standard holding).
+colours at the standard holding). The record's shape (keys, types, counts) was checked as it was
+read (`pnp.referee.aktsioner.shape`); here the names, the cards and the stages are.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from pnp.referee.record import Record
 from pnp.referee.replay import Step, seated
 from pnp.rules.aktsioner import engine as rules
 
-TURN_KEYS = ("player", "trade", "play", "then")
 Path = tuple[Any, ...]  # a place in the record, e.g. ("turns", 3, "then")
 Stage = tuple[str, int, rules.Action]  # where in the turn (`then[1]`), its line, the action
 
@@ -30,15 +30,14 @@ def start(record: Record, params: rules.Params) -> rules.Start:
     hands at that position (at most that many)."""
     reader = Reader(record)
     colours = params.colours
-    reader.mapping(("start",), ("prices", "players"))
     prices = reader.counts(("start", "prices"), colours, "colour")
     accounts = {}
-    for name, entry in reader.mapping(("start", "players")).items():
+    for name in reader.mapping(("start", "players")):
         path = ("start", "players", name)
         if reader.player(path, name, key=True) is None:
             continue
-        entry = reader.mapping(path, ("cash", "shares"))
-        cash = reader.count(path + ("cash",)) if "cash" in entry else params.start_cash
+        given = reader.get(path + ("cash",))
+        cash = params.start_cash if given is None else given
         held = reader.counts(path + ("shares",), colours, "colour")
         shares = tuple(held.get(colour, params.start_shares) for colour in colours)
         accounts[name] = rules.Account(cash, shares)
@@ -74,14 +73,9 @@ def steps(record: Record, params: rules.Params) -> list[Step]:
     turns = reader.sequence(("turns",))
     for index, _ in enumerate(turns):
         path = ("turns", index)
-        if not isinstance(reader.get(path), dict):
-            reader.fail(path, 'expected a turn such as {player: Ana, play: "+30 red -60 blue"}')
-            continue
-        entry = reader.mapping(path, TURN_KEYS)
+        entry = reader.mapping(path)
         stages: list[tuple[str, int, rules.Action]] = []
-        if "player" not in entry:
-            reader.fail(path, 'missing "player" (who moves)')
-        elif reader.player(path + ("player",), entry["player"]) is not None:
+        if reader.player(path + ("player",), entry["player"]) is not None:
             stages.append(("player", line(record, path + ("player",)), rules.Begin(entry["player"])))
         if "trade" in entry:
             stages += _trades(reader, path, "trade", colours)
@@ -118,7 +112,6 @@ def _trades(reader: Reader, turn: Path, key: str, colours: tuple[str, ...]) -> l
 
 
 def _trade(reader: Reader, path: Path, colours: tuple[str, ...]) -> rules.Trade:
-    reader.mapping(path, ("sell", "buy"))
     sell, buy = (reader.counts(path + (side,), colours, "colour") for side in ("sell", "buy"))
     return rules.Trade.of(sell, buy)
 

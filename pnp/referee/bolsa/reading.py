@@ -5,8 +5,9 @@ brought up (`rounds[r].trade.TEF`), each bid (`rounds[r].auctions.TEF[k]`) and, 
 auction, the company's settlement (`rounds[r].trade.TEF` again). Withdrawals under
 `auction_losers: may_withdraw` (`rounds[r].withdraw.TEF: [Ben]`, the one key REFEREE.md does
 not list, since it lists no option) and `pairing` are checked inside the settlement, each at
-its own place in the record. Every problem is collected with its file:line:col before anything
-is replayed.
+its own place in the record. The record's shape (keys, types, bounds) was checked as it was
+read (`pnp.referee.bolsa.shape`); here every name it uses is, each unknown one collected with
+its file:line:col before anything is replayed.
 """
 
 from __future__ import annotations
@@ -14,18 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnp.errors import brief
 from pnp.referee.fields import Reader
 from pnp.referee.record import Record, where
 from pnp.referee.replay import Step, seated
 from pnp.rules.bolsa import engine
 
 Path = tuple[Any, ...]  # a place in the record, e.g. ("rounds", 2, "declare", "Ben")
-
-ROUND_KEYS = ("declare", "auctions", "pairing", "withdraw", "unsettled")
-START_KEYS = ("round", "token", "prices", "players")
-HOLDING_KEYS = ("cash", "owned", "orders")
-PAIR_KEYS = ("buyer", "seller", "shares")
 
 
 @dataclass(frozen=True)
@@ -90,7 +85,6 @@ def steps(record: Record, params: engine.Params) -> list[Step]:
 def _round_steps(read: Reader, r: int, companies: tuple[str, ...], *, last: bool) -> list[Step]:
     base = ("rounds", r)
     record = read.record
-    read.mapping(base, ROUND_KEYS)
     stop = _unsettled(read, base, companies, last=last)
     result = _declarations(read, base, companies)
     auctions = _by_company(read, base + ("auctions",), companies)
@@ -122,9 +116,8 @@ def _declarations(read: Reader, base: Path, companies: tuple[str, ...]) -> list[
         path = base + ("declare", name)
         if read.player(path, name, key=True) is None:
             continue
-        entry = read.mapping(path, ("sell", "buy"))
-        sell = read.counts(path + ("sell",), companies, "company") if "sell" in entry else {}
-        buy = read.counts(path + ("buy",), companies, "company") if "buy" in entry else {}
+        sell = read.counts(path + ("sell",), companies, "company")
+        buy = read.counts(path + ("buy",), companies, "company")
         steps.append(Step(where(path), key_line(read.record, path), engine.Declare(name, sell, buy)))
     return steps
 
@@ -162,20 +155,11 @@ def _by_company(read: Reader, path: Path, companies: tuple[str, ...]) -> dict[st
 
 
 def _bid(read: Reader, path: Path) -> engine.Bid | None:
-    """`- Ana: 12` or `- Ben: pass`."""
-    entry = read.get(path)
-    if not isinstance(entry, dict) or len(entry) != 1:
-        read.fail(path, "a bid is one `Name: amount` or `Name: pass`, e.g. - Ana: 12")
-        return None
-    ((name, amount),) = entry.items()
+    """`- Ana: 12` or `- Ben: pass` (one name and its bid: the shape's)."""
+    ((name, amount),) = read.get(path).items()
     if read.player(path + (name,), name, key=True) is None:
         return None
-    if amount == "pass":
-        return engine.Bid(name, None)
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-        read.fail(path + (name,), f"a bid is a whole number ≥ 0 or pass, got {brief(amount)}")
-        return None
-    return engine.Bid(name, amount)
+    return engine.Bid(name, None if amount == "pass" else amount)
 
 
 def _withdrawal(read: Reader, path: Path) -> Located:
@@ -191,16 +175,10 @@ def _pairing(read: Reader, base: Path, code: str, given: bool) -> Located:
     pairs = []
     for k in range(len(read.sequence(path))):
         here = path + (k,)
-        values = read.mapping(here, PAIR_KEYS)
-        missing = [key for key in PAIR_KEYS if key not in values]
-        if missing:
-            read.fail(here, f"a pairing entry needs {', '.join(PAIR_KEYS)}; missing {', '.join(missing)}")
-            continue
-        buyer = read.player(here + ("buyer",), values["buyer"])
-        seller = read.player(here + ("seller",), values["seller"])
-        shares = read.count(here + ("shares",), minimum=1)
+        buyer = read.player(here + ("buyer",), read.get(here + ("buyer",)))
+        seller = read.player(here + ("seller",), read.get(here + ("seller",)))
         if buyer is not None and seller is not None:
-            pairs.append(engine.Pair(buyer, seller, shares))
+            pairs.append(engine.Pair(buyer, seller, read.get(here + ("shares",))))
     return Located(where(path), read.record.line(path), engine.Settle(tuple(pairs)))
 
 
@@ -212,10 +190,10 @@ def start(record: Record, params: engine.Params) -> engine.Start:
     """The record's `start` for `engine.setup` (RecordError if unreadable)."""
     read = Reader(record)
     companies = params.companies
-    given = read.mapping(("start",), START_KEYS)
+    given = read.mapping(("start",))
     cash, owned, orders = _holdings(read, companies)
     overlay = engine.Start(
-        round=read.count(("start", "round"), minimum=1) if "round" in given else None,
+        round=given.get("round"),
         token=read.player(("start", "token"), given["token"]) if "token" in given else None,
         prices=read.counts(("start", "prices"), companies, "company"),
         cash=cash, owned=owned, orders=orders,
@@ -235,9 +213,8 @@ def _holdings(read: Reader, companies: tuple[str, ...]) -> tuple[dict[str, int],
         path = ("start", "players", name)
         if read.player(path, name, key=True) is None:
             continue
-        entry = read.mapping(path, HOLDING_KEYS)
-        if "cash" in entry:
-            cash[name] = read.count(path + ("cash",))
+        if read.get(path + ("cash",)) is not None:
+            cash[name] = read.get(path + ("cash",))
         owned[name] = read.counts(path + ("owned",), companies, "company")
         orders[name] = read.counts(path + ("orders",), companies, "company")
     return cash, owned, orders

@@ -1,11 +1,12 @@
 """Reading the For-Ex part of a game record: the turns and the `start` position.
 
-Everything is checked against the spec (currencies, contract sets, the rate track) and every
-problem is collected with its file:line:col before anything is replayed (REFEREE.md). Amounts
-are exact: 4.5, or "5/4" as text where a spec's own rates make quarters. In `start`,
-whatever is left out stays as in the standard setup: a player's money in a currency not named
-stays 2 (`start_money`), pairs not named keep their start box, and without `supply` the
-certificates players hold come out of the standard supply.
+The record's shape (keys, counts, amounts) was checked as it was read (`pnp.referee.forex.shape`);
+here everything is checked against the spec (currencies, contract sets, the rate track) and the
+record's players, and every problem is collected with its file:line:col before anything is
+replayed (REFEREE.md). Amounts are exact: 4.5, or "5/4" as text where a spec's own rates make
+quarters. In `start`, whatever is left out stays as in the standard setup: a player's money in
+a currency not named stays 2 (`start_money`), pairs not named keep their start box, and
+without `supply` the certificates players hold come out of the standard supply.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 from pnp.errors import brief
-from pnp.referee.fields import MAX_AMOUNT, Reader
+from pnp.referee.fields import Reader
+from pnp.referee.forex.amounts import exact, problem
 from pnp.referee.record import Record, where
 from pnp.referee.replay import Step, seated
 from pnp.rules.forex import engine
@@ -57,12 +59,8 @@ def _turn(reader: Reader, record: Record, index: int, last: bool, p: engine.Para
     """The record's turn `index`, read (`last`: the record may end after its spot, before its
     action); None when it is no mapping or has not one action, the reader keeping why."""
     base = ("turns", index)
-    raw = reader.mapping(base, ("player", "spot") + ACTIONS)
-    if not isinstance(reader.get(base), dict):
-        return None
-    player = reader.player(base + ("player",), raw.get("player")) if "player" in raw else None
-    if "player" not in raw:
-        reader.fail(base, 'missing "player"')
+    raw = reader.mapping(base)
+    player = reader.player(base + ("player",), raw["player"])
     kind = _action_kind(reader, base, raw, last)
     if kind is None:
         return None
@@ -87,14 +85,14 @@ def _action_kind(reader: Reader, base: Path, raw: Mapping[str, object], last: bo
 def start(record: Record, p: engine.Params) -> engine.Start:
     """The record's `start` for `engine.setup` (RecordError if unreadable)."""
     reader = Reader(record)
-    given = reader.mapping(("start",), ("pairs", "supply", "players", "queue"))
+    given = reader.mapping(("start",))
     money, certificates = _start_players(reader, p)
     overlays = engine.Start(
-        pairs=_start_pairs(reader, p) if "pairs" in given else None,
-        supply=reader.counts(("start", "supply"), p.currencies, "currency") if "supply" in given else None,
+        pairs=_start_pairs(reader, p) if given.get("pairs") is not None else None,
+        supply=reader.counts(("start", "supply"), p.currencies, "currency") if given.get("supply") is not None else None,
         money=money,
         certificates=certificates,
-        queue=_start_queue(reader, p) if "queue" in given else None,
+        queue=_start_queue(reader, p) if given.get("queue") is not None else None,
     )
     reader.done()
     return overlays
@@ -104,98 +102,62 @@ def start(record: Record, p: engine.Params) -> engine.Start:
 
 
 def _exact(reader: Reader, path: Path) -> Fraction:
-    """A non-negative exact amount up to MAX_AMOUNT: 3, 4.5, or a fraction as text, "5/4" (a
-    spec's own rates may make quarters). Text is read only in that short form, so no
-    conversion runs long ("1e100000000" is refused, not computed)."""
+    """The amount at `path` (`amounts.exact`); 0, the reader keeping why, for none (only the
+    start queue's terms can be none here: the shape checked every other amount)."""
     value = reader.get(path)
-    if isinstance(value, str) and _FRACTION.match(value):
-        amount = Fraction(value)
-    elif isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) <= MAX_AMOUNT:
-        amount = Fraction(value).limit_denominator(1000)
-    else:
-        reader.fail(path, f"expected an amount such as 3, 4.5 or \"5/4\" up to {MAX_AMOUNT:,}, got {brief(value)}")
+    wrong = problem(value)
+    if wrong is not None:
+        reader.fail(path, wrong)
         return Fraction(0)
-    if amount < 0:
-        reader.fail(path, f"an amount cannot be negative, got {brief(value)}")
-        return Fraction(0)
-    return amount
-
-
-_FRACTION = re.compile(r"\s*\d{1,9}\s*/\s*[1-9]\d{0,8}\s*$")
+    return exact(value) or Fraction(0)
 
 
 def _one_amount(reader: Reader, path: Path, p: engine.Params) -> tuple[str, Fraction]:
     """{GBP: 1} → ("GBP", 1)."""
-    value = reader.mapping(path, required=True)
-    if len(value) != 1:
-        if value or reader.get(path) is not None:
-            reader.fail(path, "expected one currency and its amount, e.g. {GBP: 1}")
-        return ("", Fraction(0))
-    (currency,) = value
+    ((currency, _),) = reader.mapping(path).items()
     reader.choice(path + (currency,), currency, p.currencies, "currency", key=True)
     return str(currency), _exact(reader, path + (currency,))
 
 
-def _currency(reader: Reader, path: Path, p: engine.Params, *, required: bool = True) -> str:
+def _currency(reader: Reader, path: Path, p: engine.Params) -> str:
     value = reader.get(path)
-    if value is None:
-        if required:
-            reader.fail(path[:-1], f'missing "{path[-1]}"')
-        return ""
-    return reader.choice(path, value, p.currencies, "currency") or ""
+    return "" if value is None else reader.choice(path, value, p.currencies, "currency") or ""
 
 
 def _spot(reader: Reader, path: Path, player: str, p: engine.Params) -> engine.Spot:
-    raw = reader.mapping(path, ("with", "give", "get"), required=True)
-    other = reader.player(path + ("with",), raw.get("with")) if "with" in raw else None
-    if "with" not in raw:
-        reader.fail(path, 'missing "with" (the other player)')
+    other = reader.player(path + ("with",), reader.get(path + ("with",)))
     return engine.Spot(player, other or "", _one_amount(reader, path + ("give",), p),
                        _one_amount(reader, path + ("get",), p))
 
 
 def _contract(reader: Reader, path: Path, player: str, p: engine.Params) -> engine.MakeContract:
-    reader.mapping(path, ("pay", "receive", "amount"), required=True)
     pay, receive = _currency(reader, path + ("pay",), p), _currency(reader, path + ("receive",), p)
-    if reader.get(path + ("amount",)) is None:
-        reader.fail(path, f'missing "amount" (the amount of the stronger currency, 1 to {p.contract_max})')
     return engine.MakeContract(player, pay, receive, _exact(reader, path + ("amount",)))
 
 
 def _invest(reader: Reader, path: Path, player: str, p: engine.Params) -> engine.Invest:
-    if not isinstance(reader.get(path), tuple):
-        reader.fail(path, "expected a list of one or two currencies, in buying order, e.g. [GBP, USD]")
-        return engine.Invest(player, ())
     codes = reader.sequence(path)
     return engine.Invest(player, tuple(_currency(reader, path + (i,), p) for i in range(len(codes))))
 
 
 def _divest(reader: Reader, path: Path, player: str, p: engine.Params) -> engine.Divest:
-    raw = reader.mapping(path, ("currency", "count", "others"), required=True)
     currency = _currency(reader, path + ("currency",), p)
-    count = reader.count(path + ("count",)) if "count" in raw else 0
-    if "count" not in raw:
-        reader.fail(path, 'missing "count" (how many certificates the active player sells)')
     others = []
-    for name in reader.mapping(path + ("others",)):
+    for name, count in reader.mapping(path + ("others",)).items():
         if reader.player(path + ("others", name), name, key=True) is not None:
-            others.append((name, reader.count(path + ("others", name))))
-    return engine.Divest(player, currency, count, tuple(others))
+            others.append((name, count))
+    return engine.Divest(player, currency, reader.get(path + ("count",)), tuple(others))
 
 
 def _resolve(reader: Reader, path: Path, player: str, p: engine.Params) -> engine.Resolve:
-    raw = reader.mapping(path, ("strengthen", "strongest", "default"))
-    given = raw.get("default", ())
+    given = reader.mapping(path).get("default") or ()
     letters = (given,) if isinstance(given, str) else given
-    if not isinstance(letters, tuple):
-        reader.fail(path + ("default",), "expected a contract letter or a list of them, e.g. [B]")
-        letters = ()
     for i, letter in enumerate(letters):
         reader.choice(path + ("default",) + ((i,) if isinstance(given, tuple) else ()), letter, p.sets, "contract set")
     return engine.Resolve(
         player,
-        strengthen=_currency(reader, path + ("strengthen",), p, required=False) or None,
-        strongest=_currency(reader, path + ("strongest",), p, required=False) or None,
+        strengthen=_currency(reader, path + ("strengthen",), p) or None,
+        strongest=_currency(reader, path + ("strongest",), p) or None,
         default=tuple(str(letter) for letter in letters),
     )
 
@@ -219,11 +181,11 @@ def _start_pairs(reader: Reader, p: engine.Params) -> dict[str, tuple[str, int]]
             reader.fail(path, f'unknown pair "{key}": write {hint} with the currencies in the order '
                         f"{', '.join(p.currencies)}", key=True)
             continue
-        raw = reader.mapping(path, ("stronger", "position"), required=True)
-        if raw.get("stronger") not in (a, b):
-            reader.fail(path + ("stronger",), f"stronger must be {a} or {b}, got {brief(raw.get('stronger'))}")
+        raw = reader.mapping(path)
+        if raw["stronger"] not in (a, b):
+            reader.fail(path + ("stronger",), f"stronger must be {a} or {b}, got {brief(raw['stronger'])}")
             continue
-        position = reader.count(path + ("position",), minimum=1)
+        position = raw["position"]
         if position > p.boxes:
             reader.fail(path + ("position",), f"position must be 1..{p.boxes}, got {position}")
         found[key] = (raw["stronger"], position)
@@ -237,12 +199,11 @@ def _start_players(reader: Reader, p: engine.Params) -> tuple[dict[str, dict[str
         path = ("start", "players", name)
         if reader.player(path, name, key=True) is None:
             continue
-        raw = reader.mapping(path, ("money", "certificates"))
         money[name] = {}
         for currency in reader.mapping(path + ("money",)):
             if reader.choice(path + ("money", currency), currency, p.currencies, "currency", key=True):
                 money[name][currency] = _exact(reader, path + ("money", currency))
-        certificates[name] = reader.counts(path + ("certificates",), p.currencies, "currency") if "certificates" in raw else {}
+        certificates[name] = reader.counts(path + ("certificates",), p.currencies, "currency")
     return money, certificates
 
 
