@@ -88,13 +88,32 @@ MOST_COMPLEX = "C"  # radon's rank: a cyclomatic complexity of at most 20
 MODULES = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "pnp").rglob("*.py"))
 
 
+MOST_RANK_C = 69  # functions ranked C (complexity 11-20; issue 46: 203, "about 120" asked; 69 after): lower it as
+# they go, never raise it
+
+
+def _complexities(module: str) -> list[tuple[str, int]]:
+    """Each function's and method's cyclomatic complexity, as radon measures it."""
+    from radon.complexity import cc_visit
+
+    blocks = cc_visit((ROOT / module).read_text(encoding="utf-8"))  # methods both alone and in their class
+    return [(f.fullname, f.complexity) for f in blocks if not hasattr(f, "methods")]
+
+
 @pytest.mark.parametrize("module", MODULES)
 def test_no_function_is_more_complex_than_radon_c(module):
-    from radon.complexity import cc_rank, cc_visit
+    from radon.complexity import cc_rank
 
-    blocks = cc_visit((ROOT / module).read_text(encoding="utf-8"))
-    functions = [b for b in blocks if not hasattr(b, "methods")] + [m for b in blocks for m in getattr(b, "methods", [])]
-    assert [(f.name, f.complexity) for f in functions if cc_rank(f.complexity) > MOST_COMPLEX] == []
+    assert [(name, c) for name, c in _complexities(module) if cc_rank(c) > MOST_COMPLEX] == []
+
+
+def test_functions_ranked_c_are_counted():
+    """A function at rank C (11-20) is one a reader has to hold many paths of at once; their
+    number may fall but never grow."""
+    from radon.complexity import cc_rank
+
+    ranked_c = [(m, name) for m in MODULES for name, c in _complexities(m) if cc_rank(c) == "C"]
+    assert len(ranked_c) <= MOST_RANK_C, ranked_c[-20:]
 
 
 def test_every_type_ignore_says_which_error_and_why():
