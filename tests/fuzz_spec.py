@@ -111,7 +111,10 @@ def _tree(base: str) -> Any:
 
 
 def _dump(tree: Any) -> str:
-    return yaml.safe_dump(tree, allow_unicode=True, sort_keys=False, width=10_000)
+    """The tree as YAML text, through libyaml where PyYAML has it: the pure-Python emitter took
+    0.1 s a mutant of the bundled spec, more than most answers."""
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml.dump(tree, Dumper=dumper, allow_unicode=True, sort_keys=False, width=10_000)
 
 
 def _paths(node: Any, prefix: tuple = ()) -> Iterator[tuple]:
