@@ -109,13 +109,15 @@ def test_search_games_are_records_the_referee_accepts(tmp_path, capsys, game):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game, games, beats", [("bolsa", 100, True), ("aktsioner", 200, False), ("forex", 100, True)])
+@pytest.mark.parametrize("game, games, beats", [("bolsa", 100, True), ("aktsioner", 120, False), ("forex", 40, True)])
 def test_the_search_bot_beats_greedy(game, games, beats):
     """With a fixed seed and a small budget (50 iterations a decision), the search bot's seats
     take at least 60 % of the wins against greedy's, the interval above the fair half
     (`benchmarks/bench_search.py` measures it over 2,000 games a game). In Акционер, since
     greedy trades on a tie (issue 41), that budget only holds its own: 52 % [47, 57] over 400
-    games (docs/simulate.md), so there the share is held to an interval reaching ½ and above 40 %."""
+    games (docs/simulate.md), so there the share is held to an interval reaching ½ and above 40 %.
+    The game counts are the fewest whose intervals still say so (For-Ex: 97.5 % [87, 99.6] over 40;
+    Акционер: 57 % [48, 65] over 120), the slow lane's largest cost before."""
     from pnp.simulate.metrics import rate
 
     played = run(chunks(Setup(game, SPEC, (), 4, ("search:50", "greedy")), games, 26), workers=0)
