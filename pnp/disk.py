@@ -27,7 +27,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from pnp.errors import UsageError
 
@@ -122,6 +122,12 @@ def read_json(path: Path, limit: int, depth: int) -> Any:
         children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
         stack.extend((child, level + 1) for child in children if isinstance(child, (dict, list)))
     return found
+
+
+def whole(value: object, low: int, high: int) -> TypeGuard[int]:
+    """A whole number read from JSON (true and false are no numbers) from `low` to `high`: the
+    one test of every count a manifest, a shard or a posted form holds."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 def said(error: OSError) -> str:

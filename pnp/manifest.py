@@ -68,7 +68,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from pnp.disk import NotJSON, read_json, said, write_atomically
+from pnp.disk import NotJSON, read_json, said, whole, write_atomically
 from pnp.errors import BuildError, UsageError, brief, shorten
 
 MANIFEST = "manifest.json"
@@ -237,7 +237,7 @@ def _digests(value: Any) -> bool:
 _IS: dict[str, Callable[[Any], bool]] = {
     "name": _name, "digest": _digest, "path": _path, "digests": _digests,
     "names": lambda value: isinstance(value, list) and all(_name(v) for v in value),
-    "count": lambda value: isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10**9,
+    "count": lambda value: whole(value, 0, 10**9),
     "marks": lambda value: isinstance(value, list) and all(isinstance(v, dict) and _name(v.get("id"))
                                                            and _digests(v.get("sheets")) for v in value),
 }

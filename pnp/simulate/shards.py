@@ -29,7 +29,7 @@ from typing import Any, Callable, Sequence
 
 from pnp import __version__
 from pnp.bots import roster
-from pnp.disk import NotJSON, read_json, read_regular, said
+from pnp.disk import NotJSON, read_json, read_regular, said, whole
 from pnp.errors import UsageError, brief, display_name
 from pnp.rules import GAMES, rulebook
 from pnp.simulate.runner import CHUNK_GAMES, Chunk, Setup, chunk_count, context, run_chunk, shard_numbers
@@ -145,7 +145,7 @@ class _Wrong(ValueError):
 
 def _check(document: dict[str, Any]) -> None:
     shard: Any = document.get("shard")
-    _expect(isinstance(shard, list) and len(shard) == 2 and all(_whole(n, 1, MAX_SHARDS) for n in shard)
+    _expect(isinstance(shard, list) and len(shard) == 2 and all(whole(n, 1, MAX_SHARDS) for n in shard)
             and shard[0] <= shard[1], "shard", shard, "[I, N] with 1 ≤ I ≤ N")
     _expect(isinstance(document.get("pnp"), str), "pnp", document.get("pnp"), "the version of pnp")
     _expect(_number(document.get("elapsed_s"), 0), "elapsed_s", document.get("elapsed_s"), "seconds")
@@ -166,14 +166,14 @@ def _check_asked(asked: Any) -> None:
             asked, "game, games, seed, bots and players")
     game = asked["game"]
     _expect(game in GAMES, "asked.game", game, f"a game ({', '.join(GAMES)})")
-    _expect(_whole(asked["games"], 1, MAX_GAMES), "asked.games", asked["games"], f"1 to {MAX_GAMES:,} games")
-    _expect(_whole(asked["seed"], -10**30, 10**30), "asked.seed", asked["seed"], "a whole number")
+    _expect(whole(asked["games"], 1, MAX_GAMES), "asked.games", asked["games"], f"1 to {MAX_GAMES:,} games")
+    _expect(whole(asked["seed"], -10**30, 10**30), "asked.seed", asked["seed"], "a whole number")
     bots = asked["bots"]
     _expect(isinstance(bots, list) and 0 < len(bots) <= 100 and all(isinstance(b, str) and roster.bot_named(game, b)
                                                                     for b in bots), "asked.bots", bots,
             f"bots of {game} ({', '.join(roster.names(game))})")
     players = asked["players"]
-    _expect(isinstance(players, list) and 0 < len(players) <= 100 and all(_whole(p, 1, 100) for p in players),
+    _expect(isinstance(players, list) and 0 < len(players) <= 100 and all(whole(p, 1, 100) for p in players),
             "asked.players", players, "player counts")
 
 
@@ -271,7 +271,7 @@ Check = Callable[[Any], bool]
 
 
 def _within(low: int, high: int) -> Check:
-    return lambda value: _whole(value, low, high)
+    return lambda value: whole(value, low, high)
 
 
 def _list_of(each: Check, most: int) -> Check:
@@ -305,7 +305,7 @@ def _seat(players: int, bots: int) -> Check:
     def ok(entry: Any) -> bool:
         return isinstance(entry, list) and len(entry) == 3 and _list_of(_within(0, bots - 1), players)(entry[0]) \
             and len(entry[0]) == players and _list_of(_within(0, players - 1), players)(entry[1]) \
-            and len(set(entry[1])) == len(entry[1]) and _whole(entry[2], 1, MAX_GAMES)
+            and len(set(entry[1])) == len(entry[1]) and whole(entry[2], 1, MAX_GAMES)
     return ok
 
 
@@ -350,10 +350,6 @@ def _games_of(games: int, shard: int, shards: int) -> int:
 def _expect(ok: bool, where: str, value: Any, wanted: str) -> None:
     if not ok:
         raise _Wrong(f"{where}: expected {wanted}, got {brief(value)}")
-
-
-def _whole(value: Any, low: int, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 def _number(value: Any, low: float) -> bool:

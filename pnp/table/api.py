@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
+from pnp.disk import whole
 from pnp.rules.base import Event, plain
 from pnp.rules.legal import AtMostOne, Budget, Different
 from pnp.table import forms
@@ -184,7 +185,7 @@ def _picks(values: Mapping[str, Any]) -> dict[str, int | tuple[int, ...]]:
 
 def _whole(value: Any) -> TypeGuard[int]:
     """A number a form holds: a whole number (not true or false) no larger than `forms.LARGEST`."""
-    return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= forms.LARGEST
+    return whole(value, -forms.LARGEST, forms.LARGEST)
 
 
 # --- the stream of changes ------------------------------------------------------------------------------
